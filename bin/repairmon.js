@@ -1,0 +1,9 @@
+#!/usr/bin/env node
+// The CLI is written in TypeScript and compiled to dist/ by `npm run build` (run on install).
+import('../dist/cli/main.js').then(
+  (cli) => cli.main(process.argv.slice(2)).then((code) => { process.exitCode = code; }),
+  (error) => {
+    console.error(`repairmon: cannot load the compiled CLI (${error.message}). Run "npm run build" first.`);
+    process.exitCode = 1;
+  },
+);

@@ -1,0 +1,126 @@
+/**
+ * What a `repairmon` subcommand is, and strict parsing of its flags. Unknown flags and bad
+ * values become a UsageError, which main turns into exit code 2 with a message naming the flag.
+ */
+import { parseArgs } from 'node:util';
+import type { Readable, Writable } from 'node:stream';
+
+export interface OptionSpec {
+  readonly type: 'string' | 'boolean';
+  readonly description: string;
+  readonly short?: string;
+  readonly multiple?: boolean;
+  /** Shown in help, e.g. `PORT`. */
+  readonly valueName?: string;
+  readonly default?: string | boolean;
+}
+
+export type OptionValues = Record<string, string | boolean | string[] | undefined>;
+
+export interface CommandIo {
+  readonly stdout: Writable;
+  readonly stderr: Writable;
+  readonly stdin: Readable & { isTTY?: boolean };
+  readonly env: NodeJS.ProcessEnv;
+  /** Aborted on SIGINT/SIGTERM; long-running commands close cleanly when it fires. */
+  readonly signal: AbortSignal;
+}
+
+export interface CommandContext extends CommandIo {
+  readonly values: OptionValues;
+  readonly positionals: readonly string[];
+}
+
+export interface Command {
+  readonly name: string;
+  readonly summary: string;
+  /** Positional arguments, e.g. `[dir]`. */
+  readonly positionals?: string;
+  readonly options: Readonly<Record<string, OptionSpec>>;
+  /** Resolves to the process exit code. */
+  run(ctx: CommandContext): Promise<number>;
+}
+
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
+}
+
+/** Flags every command takes. */
+const COMMON_OPTIONS: Record<string, OptionSpec> = {
+  help: { type: 'boolean', short: 'h', description: 'show this help' },
+};
+
+export function parseCommandArgs(command: Command, argv: readonly string[]): { values: OptionValues; positionals: string[] } {
+  const options = { ...COMMON_OPTIONS, ...command.options };
+  const config: Record<string, { type: 'string' | 'boolean'; short?: string; multiple?: boolean }> = {};
+  for (const [name, spec] of Object.entries(options)) {
+    config[name] = { type: spec.type, ...(spec.short ? { short: spec.short } : {}), ...(spec.multiple ? { multiple: true } : {}) };
+  }
+  try {
+    const parsed = parseArgs({ args: [...argv], options: config, strict: true, allowPositionals: command.positionals !== undefined });
+    const values = { ...parsed.values } as OptionValues;
+    for (const [name, spec] of Object.entries(options)) {
+      if (values[name] === undefined && spec.default !== undefined) values[name] = spec.default;
+    }
+    return { values, positionals: parsed.positionals };
+  } catch (error) {
+    // node:util names the flag in its message ("Unknown option '--x'"); keep that, drop its advice.
+    const message = error instanceof Error ? error.message.split('. To specify')[0] ?? error.message : String(error);
+    throw new UsageError(message);
+  }
+}
+
+export function commandHelp(command: Command): string {
+  const options = { ...command.options, ...COMMON_OPTIONS };
+  const rows = Object.entries(options).map(([name, spec]) => {
+    const flag = `${spec.short ? `-${spec.short}, ` : '    '}--${name}${spec.type === 'string' ? ` ${spec.valueName ?? 'VALUE'}` : ''}`;
+    const extra = spec.default !== undefined && spec.default !== false ? ` (default: ${String(spec.default)})` : '';
+    const repeat = spec.multiple ? ' (repeatable)' : '';
+    return `  ${flag.padEnd(30)} ${spec.description}${extra}${repeat}`;
+  });
+  return [`Usage: repairmon ${command.name}${command.positionals ? ` ${command.positionals}` : ''} [flags]`, '', command.summary, '', 'Flags:', ...rows, ''].join('\n');
+}
+
+export function stringValue(values: OptionValues, name: string): string | undefined {
+  const value = values[name];
+  return typeof value === 'string' ? value : undefined;
+}
+
+export function stringList(values: OptionValues, name: string): string[] {
+  const value = values[name];
+  if (Array.isArray(value)) return value;
+  return typeof value === 'string' ? [value] : [];
+}
+
+/** Reads an integer flag within bounds, naming the flag and the bad value on error. */
+export function intValue(values: OptionValues, name: string, bounds: { min: number; max: number }): number | undefined {
+  const raw = stringValue(values, name);
+  if (raw === undefined) return undefined;
+  if (!/^-?\d+$/.test(raw.trim())) throw new UsageError(`--${name} must be a whole number, got "${raw}"`);
+  const value = Number(raw);
+  if (value < bounds.min || value > bounds.max) {
+    throw new UsageError(`--${name} must be between ${bounds.min} and ${bounds.max}, got ${value}`);
+  }
+  return value;
+}
+
+/** Reads a number (decimals allowed) within bounds. */
+export function numberValue(values: OptionValues, name: string, bounds: { min: number; max: number }): number | undefined {
+  const raw = stringValue(values, name);
+  if (raw === undefined) return undefined;
+  const value = Number(raw);
+  if (raw.trim() === '' || !Number.isFinite(value)) throw new UsageError(`--${name} must be a number, got "${raw}"`);
+  if (value < bounds.min || value > bounds.max) {
+    throw new UsageError(`--${name} must be between ${bounds.min} and ${bounds.max}, got ${value}`);
+  }
+  return value;
+}
+
+export function choiceValue<T extends string>(values: OptionValues, name: string, choices: readonly T[]): T | undefined {
+  const raw = stringValue(values, name);
+  if (raw === undefined) return undefined;
+  if (!(choices as readonly string[]).includes(raw)) {
+    throw new UsageError(`--${name} must be one of ${choices.join(', ')}, got "${raw}"`);
+  }
+  return raw as T;
+}

@@ -1,0 +1,16 @@
+/**
+ * The subcommands. Each entry names its module, loaded only when the command runs, so
+ * `repairmon probe` does not pay for the monitor's imports. One line per command module;
+ * its default export is its Command, whose name and summary must match the entry.
+ */
+import type { Command } from '../command.js';
+
+export interface CommandEntry {
+  readonly name: string;
+  readonly summary: string;
+  readonly load: () => Promise<{ default: Command }>;
+}
+
+export const COMMANDS: readonly CommandEntry[] = [
+  { name: 'sandbox', summary: 'run the API v1 reference sandbox with demo data and fault injection', load: () => import('./sandbox.js') },
+];

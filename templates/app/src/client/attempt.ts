@@ -1,0 +1,161 @@
+/**
+ * One HTTP attempt against API v1, with no retries: send, read a capped body, parse the
+ * envelope and classify. The client's retry loop and the monitor's probes both stand on this,
+ * so a broken envelope the monitor reports is exactly what an integration would see.
+ */
+import { request, type Dispatcher } from 'undici';
+import {
+  type AuthScheme,
+  type EndpointId,
+  type EnvelopeParse,
+  type ResponseClass,
+  REQUEST_ID_HEADER,
+  authHeader,
+  classifyResponse,
+  endpointSpec,
+  joinUrl,
+  parseEnvelope,
+} from '../contract/index.js';
+import { type ApiKey, redactSecrets } from './api-key.js';
+import { type TimeoutPhase, type TransportFailure, transportFailureFrom } from './transport-failure.js';
+
+/** A success body above this is refused (issue: bodies capped, default 20 MiB). */
+export const DEFAULT_MAX_BODY_BYTES = 20 * 1024 * 1024;
+/** Error bodies are read only this far: enough for any envelope, not for a runaway page. */
+export const ERROR_BODY_BYTES = 64 * 1024;
+const EXCERPT_CHARS = 512;
+
+export interface AttemptRequest {
+  readonly dispatcher: Dispatcher;
+  readonly baseUrl: string;
+  /** Relative to `{base_url}`, e.g. `/tenants/x/clients`. */
+  readonly path: string;
+  readonly endpoint: EndpointId;
+  /** Omitted for public calls such as `/docs`. */
+  readonly key?: ApiKey | undefined;
+  readonly authScheme: AuthScheme;
+  /** Covers headers and body together. */
+  readonly timeoutMs: number;
+  readonly maxBodyBytes?: number;
+  readonly signal?: AbortSignal | undefined;
+  readonly headers?: Readonly<Record<string, string>>;
+  /** Monotonic milliseconds; injectable for tests. */
+  readonly now?: () => number;
+}
+
+export interface AttemptTimings {
+  readonly headersMs: number | undefined;
+  readonly totalMs: number;
+}
+
+export interface AttemptResponse {
+  readonly kind: 'response';
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly envelope: EnvelopeParse;
+  readonly classification: ResponseClass;
+  readonly requestId: string | undefined;
+  readonly bodyBytes: number;
+  /** First characters of the body with any key value replaced, for debug views. */
+  readonly bodyExcerpt: string;
+  readonly timings: AttemptTimings;
+}
+
+export interface AttemptFailure {
+  readonly kind: 'failure';
+  readonly failure: TransportFailure;
+  readonly timings: AttemptTimings;
+}
+
+export type AttemptResult = AttemptResponse | AttemptFailure;
+
+function flattenHeaders(raw: Record<string, string | string[] | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(raw)) {
+    if (value !== undefined) out[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return out;
+}
+
+class BodyTooLarge extends Error {
+  constructor(readonly limitBytes: number) {
+    super(`response body exceeds ${limitBytes} bytes`);
+  }
+}
+
+async function readCapped(body: Dispatcher.ResponseData['body'], limit: number, refuseOverLimit: boolean): Promise<{ text: string; bytes: number }> {
+  const chunks: Buffer[] = [];
+  let bytes = 0;
+  for await (const chunk of body) {
+    const buf = chunk as Buffer;
+    bytes += buf.length;
+    if (bytes > limit) {
+      body.destroy();
+      if (refuseOverLimit) throw new BodyTooLarge(limit);
+      chunks.push(buf.subarray(0, buf.length - (bytes - limit)));
+      break;
+    }
+    chunks.push(buf);
+  }
+  return { text: Buffer.concat(chunks).toString('utf8'), bytes };
+}
+
+function buildHeaders(req: AttemptRequest): Record<string, string> {
+  const headers: Record<string, string> = { accept: 'application/json', ...req.headers };
+  if (req.key) {
+    const auth = authHeader(req.authScheme, req.key.reveal());
+    headers[auth.name] = auth.value;
+  }
+  return headers;
+}
+
+/** Sends one GET. Never throws: every way it can end is in the result. */
+export async function sendAttempt(req: AttemptRequest): Promise<AttemptResult> {
+  const now = req.now ?? (() => performance.now());
+  const started = now();
+  let headersAt: number | undefined;
+  const timer = new AbortController();
+  const timeout = setTimeout(() => timer.abort(new Error('attempt timeout')), req.timeoutMs);
+  const signal = req.signal ? AbortSignal.any([req.signal, timer.signal]) : timer.signal;
+  const timings = (): AttemptTimings => ({
+    headersMs: headersAt === undefined ? undefined : headersAt - started,
+    totalMs: now() - started,
+  });
+  const fail = (failure: TransportFailure): AttemptFailure => ({ kind: 'failure', failure, timings: timings() });
+  try {
+    const res = await request(joinUrl(req.baseUrl, req.path), {
+      method: 'GET',
+      dispatcher: req.dispatcher,
+      headers: buildHeaders(req),
+      signal,
+    });
+    headersAt = now();
+    const success = res.statusCode >= 200 && res.statusCode < 300;
+    const limit = success ? (req.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES) : ERROR_BODY_BYTES;
+    const { text, bytes } = await readCapped(res.body, limit, success);
+    const headers = flattenHeaders(res.headers);
+    const envelope = parseEnvelope(text, { status: res.statusCode, list: endpointSpec(req.endpoint).list });
+    return {
+      kind: 'response',
+      status: res.statusCode,
+      headers,
+      envelope,
+      classification: classifyResponse(res.statusCode, envelope, headers['location']),
+      requestId: headers[REQUEST_ID_HEADER],
+      bodyBytes: bytes,
+      bodyExcerpt: req.key ? redactSecrets(text.slice(0, EXCERPT_CHARS), [req.key]) : text.slice(0, EXCERPT_CHARS),
+      timings: timings(),
+    };
+  } catch (error) {
+    if (error instanceof BodyTooLarge) return fail({ kind: 'body_too_large', limitBytes: error.limitBytes, message: error.message });
+    if (req.signal?.aborted) return fail({ kind: 'aborted', reason: req.signal.reason, message: 'aborted by caller' });
+    if (timer.signal.aborted) {
+      const phase: TimeoutPhase = headersAt === undefined ? 'headers' : 'body';
+      return fail({ kind: 'timeout', phase, message: `no complete response within ${req.timeoutMs} ms` });
+    }
+    const failure = transportFailureFrom(error);
+    return fail(req.key && 'message' in failure ? { ...failure, message: redactSecrets(failure.message, [req.key]) } : failure);
+  } finally {
+    clearTimeout(timeout);
+  }
+}

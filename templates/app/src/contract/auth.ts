@@ -1,0 +1,75 @@
+/** The two ways to present an API key (spec §5) and the key kinds and scopes. */
+import type { TenantResource } from './api.js';
+
+export const AUTH_SCHEMES = ['bearer', 'x-api-key'] as const;
+export type AuthScheme = (typeof AUTH_SCHEMES)[number];
+
+/** Header names in lowercase, as Node and undici hand them over. */
+export const API_KEY_HEADER = 'x-api-key';
+export const AUTHORIZATION_HEADER = 'authorization';
+export const BEARER_PREFIX = 'Bearer ';
+
+/** Headers that carry a key: redact these before anything is logged. */
+export const SECRET_HEADERS: readonly string[] = [API_KEY_HEADER, AUTHORIZATION_HEADER];
+
+export function isAuthScheme(value: string): value is AuthScheme {
+  return (AUTH_SCHEMES as readonly string[]).includes(value);
+}
+
+/** The single header that presents `key` in the given scheme. */
+export function authHeader(scheme: AuthScheme, key: string): { readonly name: string; readonly value: string } {
+  return scheme === 'bearer'
+    ? { name: AUTHORIZATION_HEADER, value: `${BEARER_PREFIX}${key}` }
+    : { name: API_KEY_HEADER, value: key };
+}
+
+export function otherScheme(scheme: AuthScheme): AuthScheme {
+  return scheme === 'bearer' ? 'x-api-key' : 'bearer';
+}
+
+export const KEY_KINDS = ['platform', 'tenant'] as const;
+export type KeyKind = (typeof KEY_KINDS)[number];
+
+export const ENVIRONMENTS = ['test', 'production'] as const;
+export type Environment = (typeof ENVIRONMENTS)[number];
+
+/**
+ * ASSUMPTION (spec §5: "the list of scope names: not shown"). A scope is named after the
+ * resource it lets a key read; `platform` lets a platform key call /platform/*.
+ */
+export type Scope = TenantResource | 'platform';
+export function scopeForResource(resource: TenantResource): Scope {
+  return resource;
+}
+
+type HeaderBag = Record<string, string | string[] | undefined>;
+
+export type PresentedKey =
+  | { readonly kind: 'none' }
+  | { readonly kind: 'key'; readonly key: string; readonly scheme: AuthScheme }
+  | { readonly kind: 'malformed'; readonly reason: string };
+
+function single(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/**
+ * Reads the key a request presents. Both headers with different keys, or an Authorization
+ * header that is not `Bearer <key>`, are malformed: the server must not guess which to use.
+ */
+export function readPresentedKey(headers: HeaderBag): PresentedKey {
+  const apiKey = single(headers[API_KEY_HEADER])?.trim();
+  const authorization = single(headers[AUTHORIZATION_HEADER])?.trim();
+  let bearer: string | undefined;
+  if (authorization !== undefined && authorization !== '') {
+    const match = /^bearer\s+(\S+)$/i.exec(authorization);
+    if (!match?.[1]) return { kind: 'malformed', reason: 'Authorization header is not "Bearer <API_KEY>"' };
+    bearer = match[1];
+  }
+  if (apiKey && bearer && apiKey !== bearer) {
+    return { kind: 'malformed', reason: 'x-api-key and Authorization carry different keys' };
+  }
+  if (bearer) return { kind: 'key', key: bearer, scheme: 'bearer' };
+  if (apiKey) return { kind: 'key', key: apiKey, scheme: 'x-api-key' };
+  return { kind: 'none' };
+}
