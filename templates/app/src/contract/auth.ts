@@ -73,3 +73,16 @@ export function readPresentedKey(headers: HeaderBag): PresentedKey {
   if (apiKey) return { kind: 'key', key: apiKey, scheme: 'x-api-key' };
   return { kind: 'none' };
 }
+
+/**
+ * ASSUMPTION (spec §5: "key issuance, key format rules: not shown"). The sandbox issues keys
+ * with these prefixes; tools use them only as a hint ("this looks like a test key used against
+ * production"), never to accept or refuse a key.
+ */
+export const KEY_PREFIXES: Readonly<Record<Environment, string>> = { test: 'rs_test_', production: 'rs_live_' };
+
+export function environmentHint(key: string): Environment | undefined {
+  if (key.startsWith(KEY_PREFIXES.test)) return 'test';
+  if (key.startsWith(KEY_PREFIXES.production)) return 'production';
+  return undefined;
+}

@@ -1,0 +1,54 @@
+/**
+ * The pino logger the sandbox and the monitor write JSON lines with. Auth headers and any
+ * field named like a key are redacted by path; the literal values of the keys in use are
+ * scrubbed from every line as a last net, so a key that slips into a message is still hidden.
+ */
+import { Writable } from 'node:stream';
+import pino, { type Logger, type LevelWithSilent } from 'pino';
+import { type ApiKey, redactSecrets } from '../templates/app/src/client/api-key.js';
+
+export type { Logger };
+
+export const REDACT_PATHS = [
+  'key',
+  'apiKey',
+  '*.key',
+  '*.apiKey',
+  'headers.authorization',
+  'headers["x-api-key"]',
+  '*.headers.authorization',
+  '*.headers["x-api-key"]',
+  'req.headers.authorization',
+  'req.headers["x-api-key"]',
+];
+
+export interface LoggerOptions {
+  readonly level?: LevelWithSilent;
+  /** Where lines go; stderr by default so stdout stays for a command's result. */
+  readonly destination?: NodeJS.WritableStream;
+  /** Keys whose literal values must never appear in a line. */
+  readonly secrets?: () => Iterable<ApiKey>;
+  readonly name?: string;
+}
+
+function scrubbingStream(target: NodeJS.WritableStream, secrets: () => Iterable<ApiKey>): Writable {
+  return new Writable({
+    write(chunk: Buffer, _encoding, callback) {
+      target.write(redactSecrets(chunk.toString('utf8'), secrets()));
+      callback();
+    },
+  });
+}
+
+export function createLogger(options: LoggerOptions = {}): Logger {
+  const target = options.destination ?? process.stderr;
+  const stream = options.secrets ? scrubbingStream(target, options.secrets) : target;
+  return pino(
+    {
+      level: options.level ?? 'info',
+      redact: { paths: REDACT_PATHS, censor: '[REDACTED]' },
+      ...(options.name ? { name: options.name } : {}),
+    },
+    stream,
+  );
+}
