@@ -1,0 +1,50 @@
+# syntax=docker/dockerfile:1
+# repairmon serve in a container: build with dev dependencies, ship only production ones.
+#   docker build -t repairmon .
+#   docker run --rm -p 9464:9464 -v "$PWD/monitor.yaml:/etc/repairmon/monitor.yaml:ro" \
+#     --env-file keys.env repairmon            # keys.env: NAME=secret, one per ${NAME} in monitor.yaml
+# Extra flags go after the image name, e.g. `repairmon --shard 0/3`.
+
+ARG NODE_IMAGE=node:20-bookworm-slim
+
+FROM ${NODE_IMAGE} AS build
+WORKDIR /src
+COPY package.json package-lock.json ./
+# Scripts off: `prepare` would compile before the sources are copied; the build runs below.
+RUN npm ci --ignore-scripts --no-audit --no-fund
+COPY tsconfig.json ./
+COPY bin ./bin
+COPY cli ./cli
+COPY lib ./lib
+COPY monitor ./monitor
+COPY probe ./probe
+COPY sandbox ./sandbox
+COPY generators ./generators
+COPY bench ./bench
+COPY templates ./templates
+RUN npm run build
+
+FROM ${NODE_IMAGE} AS prod-deps
+WORKDIR /src
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund
+
+FROM ${NODE_IMAGE} AS runtime
+ENV NODE_ENV=production
+WORKDIR /app
+COPY --from=prod-deps /src/node_modules ./node_modules
+COPY --from=build /src/dist ./dist
+COPY --from=build /src/bin ./bin
+COPY --from=build /src/templates ./templates
+COPY --from=build /src/generators ./generators
+COPY package.json ./
+RUN chmod 0755 bin/repairmon.js \
+  && ln -s /app/bin/repairmon.js /usr/local/bin/repairmon \
+  && mkdir -p /etc/repairmon
+# The image's unprivileged `node` user, by number so Kubernetes' runAsNonRoot can verify it.
+USER 1000:1000
+EXPOSE 9464
+HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:9464/-/healthy').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+ENTRYPOINT ["repairmon", "serve"]
+CMD ["--config", "/etc/repairmon/monitor.yaml", "--listen", "0.0.0.0:9464"]
