@@ -1,0 +1,193 @@
+/**
+ * The generator's answers and their validation: pure functions, no I/O, so every refusal can
+ * be tested without running yeoman. A check returns a reason, never a bare boolean.
+ */
+import { AUTH_SCHEMES, type AuthScheme, BASE_PATH, isAuthScheme, validateTenantSlug } from '../../templates/app/src/contract/index.js';
+
+export interface Answers {
+  /** Project name; also the directory created unless one is given on the command line. */
+  readonly name: string;
+  readonly packageName: string;
+  readonly tenant: string;
+  readonly authScheme: AuthScheme;
+  readonly testBaseUrl: string;
+  readonly productionBaseUrl: string;
+  /** Prefix of every environment variable the generated project reads, e.g. `REPAIR_API`. */
+  readonly envPrefix: string;
+  readonly githubActions: boolean;
+}
+
+export type AnswerName = keyof Answers;
+
+/** Prompt order; later defaults may depend on earlier answers. */
+export const ANSWER_NAMES: readonly AnswerName[] = [
+  'name',
+  'packageName',
+  'tenant',
+  'authScheme',
+  'testBaseUrl',
+  'productionBaseUrl',
+  'envPrefix',
+  'githubActions',
+];
+
+/** The address `repairmon sandbox` listens on by default; the test environment of a new project. */
+export const SANDBOX_BASE_URL = `http://127.0.0.1:4010${BASE_PATH}`;
+/**
+ * ASSUMPTION: the spec shows no production host. This placeholder is valid (https, ends in
+ * /api/v1) so `--yes` works; the generated README tells the integrator to set the real one.
+ */
+export const PLACEHOLDER_PRODUCTION_BASE_URL = `https://api.repair-service.example${BASE_PATH}`;
+export const DEFAULT_NAME = 'repair-integration';
+export const DEFAULT_TENANT = 'rowery-nowak';
+
+export type Check = { readonly ok: true } | { readonly ok: false; readonly reason: string };
+const OK: Check = { ok: true };
+const bad = (reason: string): Check => ({ ok: false, reason });
+
+/** A directory name that is also a sensible default package name. */
+export function checkName(value: string): Check {
+  if (value.trim() === '') return bad('is empty');
+  if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(value)) return bad('must be letters, digits, ".", "_" or "-" (it becomes a directory name)');
+  if (value.length > 100) return bad('is longer than 100 characters');
+  return OK;
+}
+
+/** npm's rules for new package names, scoped or not. */
+export function checkPackageName(value: string): Check {
+  if (value === '') return bad('is empty');
+  if (value.length > 214) return bad('is longer than 214 characters');
+  if (!/^(?:@[a-z0-9][a-z0-9._~-]*\/)?[a-z0-9][a-z0-9._~-]*$/.test(value)) {
+    return bad('must be lowercase, URL-safe and may start with a scope (e.g. "@shop/repair-sync")');
+  }
+  return OK;
+}
+
+export function checkTenant(value: string): Check {
+  const result = validateTenantSlug(value);
+  return result.ok ? OK : bad(result.reason);
+}
+
+export function checkAuthScheme(value: string): Check {
+  return isAuthScheme(value) ? OK : bad(`must be one of ${AUTH_SCHEMES.join(', ')}`);
+}
+
+function checkBaseUrl(value: string, requireHttps: boolean): Check {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return bad('is not a URL (expected e.g. https://host/api/v1)');
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return bad(`must use http or https, not ${url.protocol}`);
+  if (requireHttps && url.protocol !== 'https:') return bad('must use https: a production key must never travel in clear text');
+  if (url.username !== '' || url.password !== '') return bad('must not contain credentials');
+  if (url.search !== '' || url.hash !== '') return bad('must not have a query or fragment');
+  if (!url.pathname.replace(/\/+$/, '').endsWith(BASE_PATH)) {
+    return bad(`must end in ${BASE_PATH} (the base address contains the version)`);
+  }
+  return OK;
+}
+
+export const checkTestBaseUrl = (value: string): Check => checkBaseUrl(value, false);
+export const checkProductionBaseUrl = (value: string): Check => checkBaseUrl(value, true);
+
+export function checkEnvPrefix(value: string): Check {
+  if (!/^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*$/.test(value)) return bad('must be UPPER_SNAKE_CASE, e.g. REPAIR_API');
+  return OK;
+}
+
+/** Trailing slashes are dropped so the same URL is always stored the same way. */
+export function normaliseBaseUrl(value: string): string {
+  return value.trim().replace(/\/+$/, '');
+}
+
+export function defaultPackageName(name: string): string {
+  const cleaned = name.toLowerCase().replace(/[^a-z0-9._~-]+/g, '-').replace(/^[._-]+/, '');
+  return cleaned === '' ? DEFAULT_NAME : cleaned;
+}
+
+/** The default of each answer, given the answers before it. */
+export function defaultAnswer(name: AnswerName, earlier: Partial<Answers>): string | boolean {
+  switch (name) {
+    case 'name':
+      return DEFAULT_NAME;
+    case 'packageName':
+      return defaultPackageName(earlier.name ?? DEFAULT_NAME);
+    case 'tenant':
+      return DEFAULT_TENANT;
+    case 'authScheme':
+      return 'bearer';
+    case 'testBaseUrl':
+      return SANDBOX_BASE_URL;
+    case 'productionBaseUrl':
+      return PLACEHOLDER_PRODUCTION_BASE_URL;
+    case 'envPrefix':
+      return 'REPAIR_API';
+    case 'githubActions':
+      return false;
+  }
+}
+
+const STRING_CHECKS: Readonly<Record<Exclude<AnswerName, 'githubActions'>, (value: string) => Check>> = {
+  name: checkName,
+  packageName: checkPackageName,
+  tenant: checkTenant,
+  authScheme: checkAuthScheme,
+  testBaseUrl: checkTestBaseUrl,
+  productionBaseUrl: checkProductionBaseUrl,
+  envPrefix: checkEnvPrefix,
+};
+
+/** Checks one raw value (a flag, a typed answer or a stored one). */
+export function checkAnswer(name: AnswerName, value: unknown): Check {
+  if (name === 'githubActions') return typeof value === 'boolean' ? OK : bad('must be true or false');
+  if (typeof value !== 'string') return bad(`must be a string, got ${value === null ? 'null' : typeof value}`);
+  return STRING_CHECKS[name](value);
+}
+
+export interface AnswerProblem {
+  readonly name: AnswerName;
+  readonly value: unknown;
+  readonly reason: string;
+}
+
+export type AnswersCheck =
+  | { readonly ok: true; readonly answers: Answers }
+  | { readonly ok: false; readonly problems: readonly AnswerProblem[]; readonly missing: readonly AnswerName[] };
+
+/** Validates a complete set; reports every problem at once, not just the first. */
+export function completeAnswers(raw: Partial<Record<AnswerName, unknown>>): AnswersCheck {
+  const problems: AnswerProblem[] = [];
+  const missing: AnswerName[] = [];
+  for (const name of ANSWER_NAMES) {
+    const value = raw[name];
+    if (value === undefined) {
+      missing.push(name);
+      continue;
+    }
+    const check = checkAnswer(name, value);
+    if (!check.ok) problems.push({ name, value, reason: check.reason });
+  }
+  if (problems.length > 0 || missing.length > 0) return { ok: false, problems, missing };
+  const given = raw as unknown as Answers;
+  // Built in prompt order so .yo-rc.json reads the same however the answers arrived.
+  const answers: Answers = {
+    name: given.name,
+    packageName: given.packageName,
+    tenant: given.tenant,
+    authScheme: given.authScheme,
+    testBaseUrl: normaliseBaseUrl(given.testBaseUrl),
+    productionBaseUrl: normaliseBaseUrl(given.productionBaseUrl),
+    envPrefix: given.envPrefix,
+    githubActions: given.githubActions,
+  };
+  return { ok: true, answers };
+}
+
+/** Picks only answer fields out of a stored config, so nothing else (never a key) is kept. */
+export function pickAnswers(stored: Record<string, unknown>): Partial<Record<AnswerName, unknown>> {
+  const out: Partial<Record<AnswerName, unknown>> = {};
+  for (const name of ANSWER_NAMES) if (stored[name] !== undefined) out[name] = stored[name];
+  return out;
+}

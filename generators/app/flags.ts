@@ -1,0 +1,103 @@
+/**
+ * Every prompt's command-line twin, written once and used by both the yeoman generator's
+ * options and `repairmon new`'s strict flag parser, so the two cannot drift.
+ */
+import { type AnswerName, type Answers, checkAnswer } from './answers.js';
+
+export interface AnswerFlag {
+  readonly answer: AnswerName;
+  /** Kebab-case flag name without dashes. */
+  readonly flag: string;
+  readonly type: 'string' | 'boolean';
+  readonly valueName?: string;
+  /** Prompt text, also the flag's help line. */
+  readonly message: string;
+}
+
+export const ANSWER_FLAGS: readonly AnswerFlag[] = [
+  { answer: 'name', flag: 'name', type: 'string', valueName: 'NAME', message: 'Project name (also the directory to create)' },
+  { answer: 'packageName', flag: 'package-name', type: 'string', valueName: 'NAME', message: 'npm package name' },
+  { answer: 'tenant', flag: 'tenant', type: 'string', valueName: 'SLUG', message: 'Tenant slug your key is assigned to' },
+  { answer: 'authScheme', flag: 'auth-scheme', type: 'string', valueName: 'bearer|x-api-key', message: 'How to present the key' },
+  { answer: 'testBaseUrl', flag: 'test-base-url', type: 'string', valueName: 'URL', message: 'Test environment base URL (ends in /api/v1)' },
+  { answer: 'productionBaseUrl', flag: 'production-base-url', type: 'string', valueName: 'URL', message: 'Production base URL (https, ends in /api/v1)' },
+  { answer: 'envPrefix', flag: 'env-prefix', type: 'string', valueName: 'PREFIX', message: 'Prefix of the environment variables' },
+  { answer: 'githubActions', flag: 'github-actions', type: 'boolean', message: 'Add a GitHub Actions workflow' },
+];
+
+/** Flags that steer the run rather than answer a prompt. */
+export interface RunFlag {
+  readonly flag: string;
+  readonly description: string;
+}
+
+export const RUN_FLAGS: readonly RunFlag[] = [
+  { flag: 'yes', description: 'take the default for every answer not given' },
+  { flag: 'force', description: 'write into a non-empty directory, overwriting conflicting files' },
+  { flag: 'bail', description: 'fail on the first file that would change (proves a re-run changes nothing)' },
+  { flag: 'skip-install', description: 'do not run npm install after writing' },
+  { flag: 'interactive', description: 'ask for missing answers (default: when stdin and stdout are terminals; --no-interactive never asks)' },
+];
+
+export function flagFor(answer: AnswerName): AnswerFlag {
+  const spec = ANSWER_FLAGS.find((f) => f.answer === answer);
+  if (!spec) throw new Error(`no flag for answer ${answer}`);
+  return spec;
+}
+
+/** `--tenant SLUG`, or `--github-actions / --no-github-actions` for booleans. */
+export function flagUsage(spec: AnswerFlag): string {
+  return spec.type === 'boolean' ? `--${spec.flag} | --no-${spec.flag}` : `--${spec.flag} ${spec.valueName ?? 'VALUE'}`;
+}
+
+function camel(flag: string): string {
+  return flag.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+}
+
+/**
+ * Reads a flag from an options bag filled by yo (camelCase), yeoman's own parser (kebab-case)
+ * or `repairmon new` (kebab-case).
+ */
+export function readOption(options: Readonly<Record<string, unknown>>, flag: string): unknown {
+  const kebab = options[flag];
+  return kebab !== undefined && kebab !== '' ? kebab : options[camel(flag)];
+}
+
+export type FlagAnswers =
+  | { readonly ok: true; readonly given: Partial<Answers> }
+  | { readonly ok: false; readonly problems: readonly string[] };
+
+function coerce(spec: AnswerFlag, raw: unknown): unknown {
+  if (spec.type === 'boolean' && typeof raw === 'string') {
+    if (raw === 'true') return true;
+    if (raw === 'false') return false;
+  }
+  return raw;
+}
+
+/** The answers given as flags, each checked; every bad flag is named with its value. */
+export function answersFromFlags(options: Readonly<Record<string, unknown>>): FlagAnswers {
+  const given: Record<string, unknown> = {};
+  const problems: string[] = [];
+  for (const spec of ANSWER_FLAGS) {
+    const raw = readOption(options, spec.flag);
+    if (raw === undefined || raw === null) continue;
+    const value = coerce(spec, raw);
+    const check = checkAnswer(spec.answer, value);
+    if (check.ok) given[spec.answer] = value;
+    else problems.push(`--${spec.flag} ${check.reason}, got ${JSON.stringify(value)}`);
+  }
+  return problems.length === 0 ? { ok: true, given: given as Partial<Answers> } : { ok: false, problems };
+}
+
+/** The one message a non-interactive run with missing answers fails with. */
+export function missingAnswersMessage(missing: readonly AnswerName[]): string {
+  const lines = missing.map((name) => {
+    const spec = flagFor(name);
+    return `  ${flagUsage(spec).padEnd(48)} ${spec.message}`;
+  });
+  return [
+    'No terminal to ask on, and these answers are missing. Pass them as flags (or --yes to take the defaults):',
+    ...lines,
+  ].join('\n');
+}

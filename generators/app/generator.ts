@@ -1,0 +1,159 @@
+/**
+ * `yo repair-service [dir]` and `repairmon new [dir]`: scaffolds an integration project for
+ * API v1. Every prompt has a flag twin (flags.ts); answers are checked as pure functions
+ * (answers.ts) and every refusal happens before the writing phase, so a refused run writes
+ * nothing. Files go through yeoman's in-memory fs, so --force / --bail decide conflicts.
+ */
+import { basename, relative, resolve } from 'node:path';
+import Generator from 'yeoman-generator';
+import { ANSWER_NAMES, type AnswerName, type Answers, checkAnswer, completeAnswers, defaultAnswer } from './answers.js';
+import { inspectDestination } from './destination.js';
+import { ANSWER_FLAGS, RUN_FLAGS, answersFromFlags, flagFor, missingAnswersMessage, readOption } from './flags.js';
+import { packageRoot, templateRoot } from './paths.js';
+import { GeneratorRefusal } from './refusal.js';
+import { renderProject, templateContext } from './render.js';
+import { readVersions } from './versions.js';
+
+type Raw = Partial<Record<AnswerName, unknown>>;
+
+export default class RepairServiceGenerator extends Generator {
+  #known: Raw = {};
+  #answers: Answers | undefined;
+  /** Set when the directory is known before the answers: a `dir` argument or a re-run. */
+  #target: string | undefined;
+  #rerun = false;
+
+  constructor(args: string[], options: Record<string, unknown>) {
+    super(args, options as never);
+    this.argument('dir', { type: String, required: false, description: 'Directory to create (default: the project name)' });
+    for (const spec of ANSWER_FLAGS) {
+      this.option(spec.flag, { type: spec.type === 'boolean' ? Boolean : String, description: spec.message });
+    }
+    for (const spec of RUN_FLAGS) {
+      if (spec.flag === 'skip-install') continue; // yeoman-generator declares it
+      this.option(spec.flag, { type: Boolean, description: spec.description, ...(spec.flag === 'yes' ? { alias: 'y' } : {}) });
+    }
+  }
+
+  get #opts(): Record<string, unknown> {
+    return this.options as unknown as Record<string, unknown>;
+  }
+
+  #flag(name: string): boolean {
+    return readOption(this.#opts, name) === true;
+  }
+
+  #interactive(): boolean {
+    const explicit = readOption(this.#opts, 'interactive');
+    if (typeof explicit === 'boolean') return explicit;
+    return Boolean(process.stdin.isTTY && process.stdout.isTTY);
+  }
+
+  #configKey(): string {
+    return this.rootGeneratorName();
+  }
+
+  initializing(): void {
+    const flags = answersFromFlags(this.#opts);
+    if (!flags.ok) throw new GeneratorRefusal('invalid_flag', `Invalid flags, nothing was written:\n  ${flags.problems.join('\n  ')}`);
+    const dir = readOption(this.#opts, 'dir');
+    const cwd = this.contextRoot;
+    const candidate = typeof dir === 'string' && dir !== '' ? resolve(cwd, dir) : cwd;
+    const state = inspectDestination(candidate, this.#configKey());
+    if (state.kind === 'ours') {
+      this.#rerun = true;
+      this.#target = candidate;
+      this.#known = { ...state.stored, ...flags.given };
+    } else {
+      if (candidate !== cwd) this.#target = candidate;
+      this.#known = { ...flags.given };
+      if (this.#known.name === undefined && this.#target !== undefined) this.#known.name = basename(this.#target);
+    }
+  }
+
+  async prompting(): Promise<void> {
+    const missing = ANSWER_NAMES.filter((name) => this.#known[name] === undefined);
+    if (missing.length === 0) return;
+    if (this.#flag('yes')) {
+      for (const name of missing) this.#known[name] = defaultAnswer(name, this.#known as Partial<Answers>);
+      return;
+    }
+    if (!this.#interactive()) throw new GeneratorRefusal('missing_answers', missingAnswersMessage(missing));
+    for (const name of missing) this.#known[name] = await this.#ask(name);
+  }
+
+  async #ask(name: AnswerName): Promise<unknown> {
+    const spec = flagFor(name);
+    const fallback = defaultAnswer(name, this.#known as Partial<Answers>);
+    const validate = (value: unknown): true | string => {
+      const check = checkAnswer(name, typeof value === 'string' ? value.trim() : value);
+      return check.ok ? true : `${spec.message} ${check.reason}`;
+    };
+    const question =
+      name === 'githubActions'
+        ? { type: 'confirm' as const, name, message: spec.message, default: fallback }
+        : name === 'authScheme'
+          ? { type: 'list' as const, name, message: spec.message, choices: ['bearer', 'x-api-key'], default: fallback }
+          : { type: 'input' as const, name, message: spec.message, default: fallback, validate };
+    const reply = (await this.prompt([question as never])) as Record<string, unknown>;
+    const value = reply[name];
+    return typeof value === 'string' ? value.trim() : value;
+  }
+
+  configuring(): void {
+    const result = completeAnswers(this.#known);
+    if (!result.ok) {
+      const lines = result.problems.map((p) => `${flagFor(p.name).message} (--${flagFor(p.name).flag}) ${p.reason}, got ${JSON.stringify(p.value)}`);
+      if (result.missing.length > 0) lines.push(`missing: ${result.missing.map((n) => `--${flagFor(n).flag}`).join(', ')}`);
+      throw new GeneratorRefusal('invalid_answer', `Invalid answers, nothing was written:\n  ${lines.join('\n  ')}`);
+    }
+    this.#answers = result.answers;
+    const target = this.#target ?? resolve(this.contextRoot, result.answers.name);
+    if (!this.#rerun) this.#refuseUnsafeDestination(target);
+    this.#target = target;
+  }
+
+  #refuseUnsafeDestination(target: string): void {
+    const state = inspectDestination(target, this.#configKey());
+    const shown = target;
+    if (state.kind === 'not_a_directory') throw new GeneratorRefusal('not_a_directory', `${shown} exists and is not a directory; nothing was written.`);
+    if (state.kind === 'not_empty' && !this.#flag('force')) {
+      throw new GeneratorRefusal(
+        'directory_not_empty',
+        `${shown} is not empty (${state.entries} entries) and was not generated by repair-service; nothing was written. ` +
+          'Choose another directory (or --name), or pass --force to write into it and overwrite conflicting files.',
+      );
+    }
+  }
+
+  writing(): void {
+    const answers = this.#answers;
+    const target = this.#target;
+    if (!answers || !target) throw new Error('writing before configuring');
+    this.destinationRoot(target);
+    // Answers only: keys are read from the environment by the generated project, never stored.
+    this.config.set({ ...answers });
+    const root = packageRoot();
+    const files = renderProject(templateRoot(root), templateContext(answers, readVersions(root)));
+    for (const file of files) this.fs.write(this.destinationPath(file.path), file.contents);
+  }
+
+  end(): void {
+    const answers = this.#answers;
+    if (!answers) return;
+    const dir = relative(this.contextRoot, this.destinationRoot()) || '.';
+    const p = answers.envPrefix;
+    this.log(
+      [
+        '',
+        `Generated ${answers.packageName} in ${dir}. Next:`,
+        `  cd ${dir}`,
+        ...(this.#flag('skip-install') ? ['  npm install'] : []),
+        '  npm test',
+        `  cp .env.example .env   # then set ${p}_TEST_KEY in .env`,
+        '  npm run check          # validates the test key before you switch to production',
+        '',
+      ].join('\n'),
+    );
+  }
+}

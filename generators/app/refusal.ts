@@ -1,0 +1,20 @@
+/**
+ * Why the generator would not run. Thrown before anything is written; `repairmon new` turns it
+ * into exit code 2 and a message with no stack, yo prints its message.
+ */
+export type RefusalReason = 'invalid_flag' | 'invalid_answer' | 'missing_answers' | 'directory_not_empty' | 'not_a_directory';
+
+export class GeneratorRefusal extends Error {
+  override readonly name = 'GeneratorRefusal';
+  constructor(
+    readonly reason: RefusalReason,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Works across copies of the class (yo may load a second copy of our package). */
+export function isGeneratorRefusal(error: unknown): error is GeneratorRefusal {
+  return error instanceof Error && error.name === 'GeneratorRefusal' && 'reason' in error;
+}

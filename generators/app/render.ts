@@ -1,0 +1,104 @@
+/**
+ * Turns the template tree into the files of a project: `*.hbs` rendered with handlebars
+ * (`noEscape`, `strict`, a `json` helper), everything else copied byte for byte, dotfiles
+ * renamed on write. Pure apart from reading the templates; writing is the generator's job.
+ */
+import { readFileSync, readdirSync } from 'node:fs';
+import { join, posix, relative, sep } from 'node:path';
+import Handlebars from 'handlebars';
+import type { Answers } from './answers.js';
+import type { DependencyVersions } from './versions.js';
+
+export interface RenderedFile {
+  /** POSIX path relative to the project root. */
+  readonly path: string;
+  readonly contents: Buffer;
+}
+
+/** Stored without the dot: npm drops `.gitignore` from packages, and git ignores `.env.*` here. */
+const RENAMES: Readonly<Record<string, string>> = { gitignore: '.gitignore', 'env.example': '.env.example' };
+
+export interface TemplateContext extends Answers {
+  readonly versions: DependencyVersions;
+  readonly env: {
+    readonly selector: string;
+    readonly tenant: string;
+    readonly testBaseUrl: string;
+    readonly testKey: string;
+    readonly productionBaseUrl: string;
+    readonly productionKey: string;
+  };
+}
+
+export function templateContext(answers: Answers, versions: DependencyVersions): TemplateContext {
+  const p = answers.envPrefix;
+  return {
+    ...answers,
+    versions,
+    env: {
+      selector: `${p}_ENV`,
+      tenant: `${p}_TENANT`,
+      testBaseUrl: `${p}_TEST_BASE_URL`,
+      testKey: `${p}_TEST_KEY`,
+      productionBaseUrl: `${p}_PRODUCTION_BASE_URL`,
+      productionKey: `${p}_PRODUCTION_KEY`,
+    },
+  };
+}
+
+/** Whether a template file belongs in this project at all. */
+function wanted(path: string, answers: Answers): boolean {
+  if (path.startsWith('.github/')) return answers.githubActions;
+  return true;
+}
+
+function outputPath(templatePath: string): string {
+  const withoutHbs = templatePath.endsWith('.hbs') ? templatePath.slice(0, -'.hbs'.length) : templatePath;
+  const parts = withoutHbs.split('/');
+  const last = parts.pop() ?? '';
+  return [...parts, RENAMES[last] ?? last].join('/');
+}
+
+function listFiles(root: string): string[] {
+  const out: string[] = [];
+  const walk = (dir: string): void => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      if (entry.name === 'node_modules' || entry.name === 'dist') continue;
+      const full = join(dir, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else if (entry.isFile()) out.push(relative(root, full).split(sep).join(posix.sep));
+    }
+  };
+  walk(root);
+  return out.sort();
+}
+
+function createHandlebars(): typeof Handlebars {
+  const hb = Handlebars.create();
+  // `{{json value indent=2}}` indents continuation lines so nested JSON lines up with its key.
+  hb.registerHelper('json', (value: unknown, options: { hash?: { indent?: number } }) => {
+    const pad = ' '.repeat(options.hash?.indent ?? 0);
+    return JSON.stringify(value, null, 2).replace(/\n/g, `\n${pad}`);
+  });
+  return hb;
+}
+
+export function renderTemplate(source: string, context: TemplateContext, name: string): string {
+  try {
+    return createHandlebars().compile(source, { noEscape: true, strict: true })(context);
+  } catch (error) {
+    throw new Error(`template ${name}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+export function renderProject(templateRoot: string, context: TemplateContext): RenderedFile[] {
+  const files: RenderedFile[] = [];
+  for (const path of listFiles(templateRoot)) {
+    const target = outputPath(path);
+    if (!wanted(target, context)) continue;
+    const raw = readFileSync(join(templateRoot, path));
+    const contents = path.endsWith('.hbs') ? Buffer.from(renderTemplate(raw.toString('utf8'), context, path), 'utf8') : raw;
+    files.push({ path: target, contents });
+  }
+  return files;
+}
