@@ -1,0 +1,76 @@
+/**
+ * Rules that span fields, run after the schema accepted the shape: kind vs tenant, unique
+ * names, timeout below the schedule interval, one maintenance form. Pure; returns every issue.
+ */
+import { shortestIntervalMs } from './cron.js';
+import { formatDuration, parseDuration } from './duration.js';
+import type { RawConfig, RawKey, RawTarget } from './schema.js';
+import type { ConfigIssue } from './types.js';
+
+function keyIssues(key: RawKey, at: string): ConfigIssue[] {
+  const issues: ConfigIssue[] = [];
+  if (key.kind === 'tenant') {
+    if (key.tenant === undefined) issues.push({ path: `${at}.tenant`, message: 'a tenant key needs `tenant: <slug>`, the tenant it is assigned to' });
+    if (key.tenants !== undefined) issues.push({ path: `${at}.tenants`, message: 'only platform keys list `tenants`; a tenant key probes its own tenant' });
+  } else if (key.tenant !== undefined) {
+    issues.push({ path: `${at}.tenant`, message: 'a platform key is not assigned to a tenant; list the tenants to probe under `tenants: [...]`' });
+  }
+  if ((key.secret === undefined) === (key.secretFile === undefined)) {
+    issues.push({ path: at, message: 'give exactly one of `secret: ${ENV_VAR}` or `secretFile: path`' });
+  }
+  return issues;
+}
+
+function maintenanceIssues(target: RawTarget, at: string): ConfigIssue[] {
+  const issues: ConfigIssue[] = [];
+  target.maintenance.forEach((w, i) => {
+    const path = `${at}.maintenance[${i}]`;
+    const cronForm = w.cron !== undefined || w.duration !== undefined;
+    const fixedForm = w.start !== undefined || w.end !== undefined;
+    if (cronForm === fixedForm) {
+      issues.push({ path, message: 'use either `cron` + `duration` or `start` + `end` (ISO 8601)' });
+    } else if (cronForm && (w.cron === undefined || w.duration === undefined)) {
+      issues.push({ path, message: 'a cron window needs both `cron` and `duration`' });
+    } else if (fixedForm && (w.start === undefined || w.end === undefined)) {
+      issues.push({ path, message: 'a fixed window needs both `start` and `end`' });
+    } else if (w.start !== undefined && w.end !== undefined && Date.parse(w.end) <= Date.parse(w.start)) {
+      issues.push({ path: `${path}.end`, message: '`end` must be after `start`' });
+    }
+  });
+  return issues;
+}
+
+function targetIssues(target: RawTarget, at: string): ConfigIssue[] {
+  const issues: ConfigIssue[] = [];
+  const intervalMs = shortestIntervalMs(target.schedule);
+  const timeoutMs = parseDuration(target.timeout) ?? 0;
+  if (timeoutMs >= intervalMs) {
+    issues.push({
+      path: `${at}.timeout`,
+      message: `timeout ${target.timeout} must be below the schedule interval (${formatDuration(intervalMs)} for "${target.schedule}")`,
+    });
+  }
+  const seen = new Map<string, number>();
+  target.keys.forEach((key, i) => {
+    const keyAt = `${at}.keys[${i}]`;
+    const first = seen.get(key.alias);
+    if (first !== undefined) issues.push({ path: `${keyAt}.alias`, message: `alias "${key.alias}" is already used by ${at}.keys[${first}]` });
+    else seen.set(key.alias, i);
+    issues.push(...keyIssues(key, keyAt));
+  });
+  issues.push(...maintenanceIssues(target, at));
+  return issues;
+}
+
+export function crossFieldIssues(config: RawConfig): ConfigIssue[] {
+  const issues: ConfigIssue[] = [];
+  const names = new Map<string, number>();
+  config.targets.forEach((target, i) => {
+    const at = `targets[${i}]`;
+    const first = names.get(target.name);
+    if (first !== undefined) issues.push({ path: `${at}.name`, message: `target name "${target.name}" is already used by targets[${first}]` });
+    else names.set(target.name, i);
+    issues.push(...targetIssues(target, at));
+  });
+  return issues;
+}

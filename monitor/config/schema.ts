@@ -1,0 +1,98 @@
+/**
+ * The monitor's YAML config, as a strict zod schema: every object rejects unknown keys, leaf
+ * values are checked where they stand (cron, durations, slugs, secret references) so one pass
+ * lists every problem. Cross-field rules live in `rules.ts`.
+ */
+import { z } from 'zod';
+import { AUTH_SCHEMES, ENDPOINT_IDS, KEY_KINDS, validateTenantSlug } from '../../templates/app/src/contract/index.js';
+import { cronProblem } from './cron.js';
+import { parseDuration } from './duration.js';
+
+export const DEFAULT_SCHEDULE = '*/30 * * * * *';
+export const DEFAULT_TIMEOUT = '10s';
+export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+export const CANARY_NAMES = ['cross_tenant', 'invalid_key', 'public_docs', 'other_header', 'platform_refused'] as const;
+export type CanaryName = (typeof CANARY_NAMES)[number];
+
+/** `${ENV_VAR}`: the only form a secret may take inside the file. */
+export const SECRET_REFERENCE = /^\$\{([A-Za-z_][A-Za-z0-9_]*)\}$/;
+export const INLINE_SECRET_MESSAGE =
+  'inline secrets are refused; write `secret: ${ENV_VAR}` and export the key in that variable, or use `secretFile: /path/to/file`';
+
+const duration = z.string().refine((s) => parseDuration(s) !== undefined, {
+  message: 'must be a duration such as 500ms, 10s, 5m or 2h',
+});
+
+const cronExpression = z.string().superRefine((expr, ctx) => {
+  const problem = cronProblem(expr);
+  if (problem) ctx.addIssue({ code: 'custom', message: `invalid cron expression "${expr}": ${problem}` });
+});
+
+const tenantSlug = z.string().superRefine((slug, ctx) => {
+  const check = validateTenantSlug(slug);
+  if (!check.ok) ctx.addIssue({ code: 'custom', message: `tenant slug "${slug}" ${check.reason}` });
+});
+
+// The value is never echoed: a literal here may be a real key someone pasted in.
+const secretReference = z.string().refine((s) => SECRET_REFERENCE.test(s.trim()), { message: INLINE_SECRET_MESSAGE });
+
+const alias = z
+  .string()
+  .regex(/^[a-z0-9][a-z0-9._-]{0,62}$/, 'must be 1-63 characters: lowercase letters, digits, ".", "_", "-"');
+
+export const keySchema = z
+  .object({
+    alias,
+    kind: z.enum(KEY_KINDS),
+    tenant: tenantSlug.optional(),
+    tenants: z.array(tenantSlug).optional(),
+    auth: z.enum(AUTH_SCHEMES).default('bearer'),
+    secret: secretReference.optional(),
+    secretFile: z.string().min(1).optional(),
+  })
+  .strict();
+
+const canarySwitches = z
+  .object(Object.fromEntries(CANARY_NAMES.map((name) => [name, z.boolean().optional()])) as Record<CanaryName, z.ZodOptional<z.ZodBoolean>>)
+  .strict();
+
+// One object for both forms (a union would bury an unknown key under "invalid input");
+// `rules.ts` checks that exactly one form is used.
+const maintenanceWindow = z
+  .object({
+    cron: cronExpression.optional(),
+    duration: duration.optional(),
+    start: z.iso.datetime({ offset: true }).optional(),
+    end: z.iso.datetime({ offset: true }).optional(),
+    reason: z.string().optional(),
+  })
+  .strict();
+
+const slo = z.object(Object.fromEntries(ENDPOINT_IDS.map((id) => [id, duration.optional()])) as Record<(typeof ENDPOINT_IDS)[number], z.ZodOptional<typeof duration>>).strict();
+
+export const targetSchema = z
+  .object({
+    name: alias,
+    baseUrl: z.url({ protocol: /^https?$/ }),
+    schedule: cronExpression.default(DEFAULT_SCHEDULE),
+    timeout: duration.default(DEFAULT_TIMEOUT),
+    maxBodyBytes: z.number().int().min(1024).max(64 * 1024 * 1024).default(DEFAULT_MAX_BODY_BYTES),
+    slo: slo.optional(),
+    maintenance: z.array(maintenanceWindow).default([]),
+    canaries: z.union([z.boolean(), canarySwitches]).default(true),
+    keys: z.array(keySchema).min(1),
+  })
+  .strict();
+
+export const configSchema = z
+  .object({
+    concurrency: z.number().int().min(1).max(512).default(16),
+    /** How many recent results per probe the status page and ratios keep. */
+    historyPerProbe: z.number().int().min(2).max(1000).default(60),
+    targets: z.array(targetSchema).min(1),
+  })
+  .strict();
+
+export type RawConfig = z.infer<typeof configSchema>;
+export type RawTarget = z.infer<typeof targetSchema>;
+export type RawKey = z.infer<typeof keySchema>;

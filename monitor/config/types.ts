@@ -1,0 +1,55 @@
+/** The config after validation and secret resolution: what the monitor runs on. */
+import type { ApiKey } from '../../templates/app/src/client/api-key.js';
+import type { AuthScheme, EndpointId, KeyKind } from '../../templates/app/src/contract/index.js';
+import type { CanaryName } from './schema.js';
+
+export interface MonitorKey {
+  readonly alias: string;
+  readonly kind: KeyKind;
+  /** The tenant a tenant key is assigned to. */
+  readonly tenant: string | undefined;
+  /** Tenants whose resources this key reads: its own for a tenant key, the listed ones for a platform key. */
+  readonly tenants: readonly string[];
+  readonly auth: AuthScheme;
+  readonly key: ApiKey;
+}
+
+export type MaintenanceWindow =
+  | { readonly kind: 'cron'; readonly cron: string; readonly durationMs: number; readonly reason: string | undefined }
+  | { readonly kind: 'fixed'; readonly startMs: number; readonly endMs: number; readonly reason: string | undefined };
+
+export interface MonitorTarget {
+  readonly name: string;
+  readonly baseUrl: string;
+  readonly schedule: string;
+  readonly intervalMs: number;
+  readonly timeoutMs: number;
+  readonly maxBodyBytes: number;
+  readonly sloMs: Readonly<Partial<Record<EndpointId, number>>>;
+  readonly maintenance: readonly MaintenanceWindow[];
+  readonly canaries: Readonly<Record<CanaryName, boolean>>;
+  readonly keys: readonly MonitorKey[];
+}
+
+export interface MonitorConfig {
+  readonly concurrency: number;
+  readonly historyPerProbe: number;
+  readonly targets: readonly MonitorTarget[];
+}
+
+/** One problem in a config file, located by its path such as `targets[1].keys[0].tenant`. */
+export interface ConfigIssue {
+  readonly path: string;
+  readonly message: string;
+}
+
+export type ConfigResult = { readonly ok: true; readonly config: MonitorConfig } | { readonly ok: false; readonly issues: readonly ConfigIssue[] };
+
+export function formatIssues(issues: readonly ConfigIssue[]): string {
+  return issues.map((i) => `  ${i.path || '(top level)'}: ${i.message}`).join('\n');
+}
+
+/** Every key of the config, for the logger's last-net scrubbing. */
+export function configKeys(config: MonitorConfig): ApiKey[] {
+  return config.targets.flatMap((t) => t.keys.map((k) => k.key));
+}

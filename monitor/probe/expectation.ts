@@ -1,0 +1,30 @@
+/** What a probe expects back: the outcome that counts as success, and why. */
+
+export const OUTCOMES = [
+  'ok',
+  'timeout',
+  'connection_error',
+  'tls_error',
+  'unauthorized',
+  'tenant_key_tenant_mismatch',
+  'forbidden',
+  'rate_limited',
+  'server_error',
+  'unexpected_status',
+  'invalid_envelope',
+  'assertion_failed',
+] as const;
+export type Outcome = (typeof OUTCOMES)[number];
+
+export type Expectation =
+  /** A read that must succeed; `list` endpoints report their item count. */
+  | { readonly kind: 'success'; readonly list: boolean }
+  /**
+   * A canary that must be refused with this outcome. Data coming back instead is an
+   * assertion failure (an authorization or tenant-isolation breach), never a pass.
+   */
+  | { readonly kind: 'refusal'; readonly outcome: 'unauthorized' | 'tenant_key_tenant_mismatch' | 'forbidden'; readonly breach: string };
+
+export function expectedOutcome(expect: Expectation): Outcome {
+  return expect.kind === 'success' ? 'ok' : expect.outcome;
+}
