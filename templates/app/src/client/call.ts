@@ -1,0 +1,195 @@
+/**
+ * One API call with retries: the thin loop around `sendAttempt` and the pure retry policy.
+ * p-retry runs the loop (with no delay of its own); the policy decides, the injected clock
+ * sleeps, the gate and the budget are shared by every call of the client.
+ */
+import pRetry from 'p-retry';
+import type { Dispatcher } from 'undici';
+import type { AuthScheme, EndpointId } from '../contract/index.js';
+import type { ApiKey } from './api-key.js';
+import { type AttemptResult, sendAttempt } from './attempt.js';
+import { type Clock, sleepUnlessAborted } from './clock.js';
+import type { ConcurrencyLimiter } from './concurrency.js';
+import { type ErrorFactoryContext, errorFromAttempt, rateLimitFromGate, totalTimeout } from './error-factory.js';
+import { type ApiError, type RetryRecord, isApiError } from './errors.js';
+import type { RateLimitGate } from './gate.js';
+import type { ClientLogger } from './logger.js';
+import type { Limits } from './options.js';
+import type { RetryBudget } from './retry-budget.js';
+import type { RetryEvent } from './retry-event.js';
+import { type RetryDecision, type RetryOutcome, decideRetry } from './retry-policy.js';
+import { type RetryHint, parseRetryHint } from './retry-hints.js';
+
+/** What every call of one client shares. */
+export interface CallRuntime {
+  readonly dispatcher: Dispatcher;
+  readonly baseUrl: string;
+  readonly host: string;
+  readonly key: ApiKey;
+  readonly authScheme: AuthScheme;
+  readonly maxRetryAfterMs: number;
+  readonly maxBodyBytes: number | undefined;
+  readonly clock: Clock;
+  readonly random: () => number;
+  readonly gate: RateLimitGate;
+  readonly budget: RetryBudget;
+  readonly limiter: ConcurrencyLimiter;
+  readonly logger: ClientLogger;
+  readonly onRetry: ((event: RetryEvent) => void) | undefined;
+  /** Called once with the final error, before it is thrown. */
+  readonly onFinalError: (error: ApiError) => Promise<void>;
+}
+
+export interface CallPlan {
+  readonly endpoint: EndpointId;
+  readonly path: string;
+  readonly tenant: string | undefined;
+  readonly sendKey: boolean;
+  readonly limits: Limits;
+  readonly signal: AbortSignal | undefined;
+}
+
+/** A failed attempt on its way from the attempt function to the retry decision. */
+class FailedAttempt extends Error {
+  constructor(
+    readonly result: AttemptResult,
+    readonly timeoutMs: number,
+    readonly cappedByDeadline: boolean,
+  ) {
+    super('attempt failed');
+  }
+}
+
+/** The policy's decision, or the client-wide budget saying no. */
+type CallDecision = RetryDecision | { readonly retry: false; readonly reason: 'retry_budget_exhausted'; readonly hint?: RetryHint | undefined };
+
+/** An attempt must leave this much time, or it is not started. */
+const MIN_ATTEMPT_WINDOW_MS = 100;
+
+function outcomeOf(result: AttemptResult): RetryOutcome {
+  return result.kind === 'failure' ? { kind: 'failure', failure: result.failure } : { kind: 'status', status: result.status, headers: result.headers };
+}
+
+function describe(result: AttemptResult): string {
+  if (result.kind === 'failure') return 'code' in result.failure ? result.failure.code : `${result.failure.kind}`;
+  const code = 'code' in result.classification ? result.classification.code : undefined;
+  return `HTTP ${result.status}${code ? ` ${code}` : ''}`;
+}
+
+export async function executeCall(rt: CallRuntime, plan: CallPlan): Promise<unknown> {
+  const { clock, key } = rt;
+  const { signal, limits } = plan;
+  signal?.throwIfAborted();
+  const deadline = clock.now() + limits.totalTimeoutMs;
+  const history: RetryRecord[] = [];
+  let attempts = 0;
+  const context = (extra: Partial<ErrorFactoryContext> = {}): ErrorFactoryContext => ({
+    method: 'GET',
+    path: plan.path,
+    host: rt.host,
+    keyAlias: key.alias,
+    keyHint: key.hint,
+    tenant: plan.tenant,
+    attempts,
+    retryHistory: [...history],
+    retryable: false,
+    now: clock.now(),
+    ...extra,
+  });
+
+  const waitForGate = async (): Promise<void> => {
+    for (let pause = rt.gate.current(clock.now()); pause; pause = rt.gate.current(clock.now())) {
+      const waitMs = pause.until - clock.now();
+      if (waitMs > rt.maxRetryAfterMs || pause.until > deadline - MIN_ATTEMPT_WINDOW_MS) {
+        throw rateLimitFromGate(context({ retryable: true, stopReason: 'gate_wait_too_long', hint: pause.hint }), waitMs);
+      }
+      await sleepUnlessAborted(clock, waitMs, signal);
+    }
+  };
+
+  const attempt = async (): Promise<unknown> => {
+    await waitForGate();
+    const release = await rt.limiter.acquire(signal);
+    let result: AttemptResult;
+    let timeoutMs: number;
+    let capped: boolean;
+    try {
+      const remaining = deadline - clock.now();
+      if (remaining < MIN_ATTEMPT_WINDOW_MS) throw totalTimeout(context({ retryable: true, stopReason: 'deadline' }), limits.totalTimeoutMs);
+      capped = remaining < limits.attemptTimeoutMs;
+      timeoutMs = capped ? remaining : limits.attemptTimeoutMs;
+      attempts += 1;
+      result = await sendAttempt({
+        dispatcher: rt.dispatcher,
+        baseUrl: rt.baseUrl,
+        path: plan.path,
+        endpoint: plan.endpoint,
+        key: plan.sendKey ? key : undefined,
+        authScheme: rt.authScheme,
+        timeoutMs,
+        maxBodyBytes: rt.maxBodyBytes,
+        signal,
+      });
+    } finally {
+      release();
+    }
+    rt.logger.debug?.('repair-service attempt', { path: plan.path, attempt: attempts, outcome: describe(result), ms: Math.round(result.timings.totalMs) });
+    if (result.kind === 'response' && result.classification.kind === 'ok') return result.classification.data;
+    throw new FailedAttempt(result, timeoutMs, capped);
+  };
+
+  const decide = (failed: FailedAttempt): CallDecision => {
+    const now = clock.now();
+    const { result } = failed;
+    if (result.kind === 'response' && result.status === 429) {
+      const hint = parseRetryHint(result.headers, now);
+      if (hint) rt.gate.pause(now + hint.delayMs, hint);
+    }
+    if (failed.cappedByDeadline && result.kind === 'failure' && result.failure.kind === 'timeout') return { retry: false, reason: 'deadline' };
+    const decision = decideRetry({
+      attempt: attempts,
+      maxRetries: limits.maxRetries,
+      outcome: outcomeOf(result),
+      now,
+      random: rt.random(),
+      deadline,
+      maxRetryAfterMs: rt.maxRetryAfterMs,
+      minAttemptWindowMs: MIN_ATTEMPT_WINDOW_MS,
+    });
+    if (decision.retry && !rt.budget.tryTake(now)) return { retry: false, reason: 'retry_budget_exhausted', hint: decision.hint };
+    return decision;
+  };
+
+  const onFailedAttempt = async ({ error }: { error: Error }): Promise<void> => {
+    if (signal?.aborted) throw signal.reason;
+    if (!(error instanceof FailedAttempt)) throw error;
+    const { result } = error;
+    if (result.kind === 'failure' && result.failure.kind === 'aborted') throw signal?.reason ?? error;
+    const decision = decide(error);
+    const failure = (extra: Partial<ErrorFactoryContext>): ApiError =>
+      errorFromAttempt(result, context({ timeoutMs: error.timeoutMs, timeoutScope: error.cappedByDeadline ? 'total' : 'attempt', ...extra }));
+    if (!decision.retry) {
+      throw failure({ retryable: decision.reason !== 'not_retryable', stopReason: decision.reason, hint: decision.hint });
+    }
+    const record: RetryRecord = {
+      attempt: attempts,
+      outcome: describe(result),
+      status: result.kind === 'response' ? result.status : undefined,
+      delayMs: decision.delayMs,
+      basis: decision.basis,
+    };
+    history.push(record);
+    const event: RetryEvent = { method: 'GET', path: plan.path, attempt: attempts, delayMs: decision.delayMs, basis: decision.basis, error: failure({ retryable: true }) };
+    rt.onRetry?.(event);
+    rt.logger.info?.('repair-service retry', { path: plan.path, ...record });
+    await sleepUnlessAborted(clock, decision.delayMs, signal);
+  };
+
+  try {
+    return await pRetry(attempt, { retries: Number.POSITIVE_INFINITY, minTimeout: 0, factor: 1, onFailedAttempt });
+  } catch (error) {
+    if (signal?.aborted) throw signal.reason;
+    if (isApiError(error)) await rt.onFinalError(error);
+    throw error;
+  }
+}

@@ -1,0 +1,154 @@
+/**
+ * `createClient`: the typed API v1 client a generated project uses. Each method names an
+ * endpoint from the contract; the call itself (retries, gate, budget, errors) is `call.ts`.
+ */
+import { Agent, type Dispatcher } from 'undici';
+import { type EndpointId, type TenantResource, endpointSpec, platformPath, tenantResourcePath } from '../contract/index.js';
+import type { ApiKey } from './api-key.js';
+import { type CallPlan, type CallRuntime, executeCall } from './call.js';
+import { systemClock } from './clock.js';
+import { createConcurrencyLimiter } from './concurrency.js';
+import { type ApiError, isAuthenticationError, isPermissionDeniedError, isRateLimitError, isTenantMismatchError } from './errors.js';
+import { createRateLimitGate } from './gate.js';
+import { type ErrorContext, type ErrorHandlers, defaultErrorHandlers } from './handlers.js';
+import { type ClientLogger, consoleLogger, redactingLogger } from './logger.js';
+import {
+  type CallOptions,
+  type ClientOptions,
+  type TenantCallOptions,
+  CLIENT_DEFAULTS,
+  checkBaseUrl,
+  checkClientOptions,
+  checkLimits,
+  checkTenant,
+  toApiKey,
+} from './options.js';
+import { DEFAULT_RETRY_BUDGET, createRetryBudget, unlimitedRetryBudget } from './retry-budget.js';
+
+export type { CallOptions, ClientOptions, TenantCallOptions } from './options.js';
+
+/** `data` of a list endpoint; the spec does not show the items' fields. */
+export type ResourceList = readonly unknown[];
+
+export interface RepairServiceClient {
+  readonly baseUrl: string;
+  /** `host[:port]` of the base URL, for logs. */
+  readonly host: string;
+  readonly keyAlias: string;
+  /** GET / : the API index (needs a key). */
+  index(options?: CallOptions): Promise<unknown>;
+  /** GET /docs : public, sent without the key. */
+  docs(options?: CallOptions): Promise<unknown>;
+  listClients(options?: TenantCallOptions): Promise<ResourceList>;
+  listBikes(options?: TenantCallOptions): Promise<ResourceList>;
+  listRepairs(options?: TenantCallOptions): Promise<ResourceList>;
+  listLogs(options?: TenantCallOptions): Promise<ResourceList>;
+  readonly platform: {
+    /** GET /platform/{path}; platform keys only. */
+    get(path: string, options?: CallOptions): Promise<unknown>;
+  };
+  /** Closes the client's own connection pool (an injected dispatcher is left to its owner). */
+  close(): Promise<void>;
+}
+
+function notify(handlers: ErrorHandlers, logger: ClientLogger) {
+  return async (error: ApiError, ctx: ErrorContext): Promise<void> => {
+    try {
+      if (isRateLimitError(error)) await handlers.onRateLimited(error, ctx);
+      else if (isAuthenticationError(error)) await handlers.onAuthError(error, ctx);
+      else if (isTenantMismatchError(error)) await handlers.onTenantMismatch(error, ctx);
+      else if (isPermissionDeniedError(error)) await handlers.onInsufficientScope(error, ctx);
+    } catch (handlerError) {
+      // An observer must not replace the API error the caller is about to get.
+      logger.error('repair-service error handler threw', { handler: error.name, error: String(handlerError) });
+    }
+  };
+}
+
+function ownAgent(options: ClientOptions): Dispatcher {
+  const max = options.maxConcurrency ?? CLIENT_DEFAULTS.maxConcurrency;
+  return new Agent({
+    connect: { timeout: options.connectTimeoutMs ?? CLIENT_DEFAULTS.connectTimeoutMs },
+    ...(Number.isFinite(max) ? { connections: max } : {}),
+  });
+}
+
+export function createClient(options: ClientOptions): RepairServiceClient {
+  const url = checkBaseUrl(options?.baseUrl);
+  checkClientOptions(options);
+  const key: ApiKey = toApiKey(options.apiKey);
+  const clock = options.clock ?? systemClock();
+  const logger = redactingLogger(options.logger ?? consoleLogger(), [key]);
+  const handlers: ErrorHandlers = { ...defaultErrorHandlers(logger), ...options.handlers };
+  const dispatcher = options.dispatcher ?? ownAgent(options);
+  const onError = notify(handlers, logger);
+  const runtime: CallRuntime = {
+    dispatcher,
+    baseUrl: options.baseUrl,
+    host: url.host,
+    key,
+    authScheme: options.authScheme ?? CLIENT_DEFAULTS.authScheme,
+    maxRetryAfterMs: options.maxRetryAfterMs ?? CLIENT_DEFAULTS.maxRetryAfterMs,
+    maxBodyBytes: options.maxBodyBytes,
+    clock,
+    random: options.random ?? Math.random,
+    gate: createRateLimitGate(),
+    budget: options.retryBudget === false ? unlimitedRetryBudget() : createRetryBudget(options.retryBudget ?? DEFAULT_RETRY_BUDGET, clock.now()),
+    limiter: createConcurrencyLimiter(options.maxConcurrency ?? CLIENT_DEFAULTS.maxConcurrency),
+    logger,
+    onRetry: options.onRetry,
+    onFinalError: (error) =>
+      onError(error, { keyAlias: key.alias, keyHint: key.hint, tenant: error.tenant, host: url.host, method: error.method, path: error.path }),
+  };
+
+  const call = (endpoint: EndpointId, path: string, opts: CallOptions = {}, tenant?: string): Promise<unknown> => {
+    checkLimits('call option ', opts);
+    const plan: CallPlan = {
+      endpoint,
+      path,
+      tenant,
+      sendKey: endpointSpec(endpoint).access !== 'public',
+      signal: opts.signal,
+      limits: {
+        maxRetries: opts.maxRetries ?? options.maxRetries ?? CLIENT_DEFAULTS.maxRetries,
+        attemptTimeoutMs: opts.attemptTimeoutMs ?? options.attemptTimeoutMs ?? CLIENT_DEFAULTS.attemptTimeoutMs,
+        totalTimeoutMs: opts.totalTimeoutMs ?? options.totalTimeoutMs ?? CLIENT_DEFAULTS.totalTimeoutMs,
+      },
+    };
+    return executeCall(runtime, plan);
+  };
+
+  const list = async (resource: TenantResource, opts: TenantCallOptions = {}): Promise<ResourceList> => {
+    const tenant = opts.tenant ?? options.tenant;
+    if (tenant === undefined) throw new TypeError(`${resource}: no tenant: pass { tenant } to the call or set the client's "tenant" option`);
+    checkTenant('tenant', tenant);
+    // The contract's envelope check already refused a non-array `data` for list endpoints.
+    return (await call(resource, tenantResourcePath(tenant, resource), opts, tenant)) as ResourceList;
+  };
+
+  let closed = false;
+  return {
+    baseUrl: options.baseUrl,
+    host: url.host,
+    keyAlias: key.alias,
+    index: (opts) => call('index', '/', opts),
+    docs: (opts) => call('docs', '/docs', opts),
+    listClients: (opts) => list('clients', opts),
+    listBikes: (opts) => list('bikes', opts),
+    listRepairs: (opts) => list('repairs', opts),
+    listLogs: (opts) => list('logs', opts),
+    platform: {
+      get: (path, opts) => {
+        if (typeof path !== 'string' || path.replace(/^\/+/, '') === '' || /[?#]/.test(path)) {
+          return Promise.reject(new TypeError(`platform.get: path must be a sub-path below /platform/ without a query, got ${JSON.stringify(path)}`));
+        }
+        return call('platform', platformPath(path), opts);
+      },
+    },
+    async close() {
+      if (closed || options.dispatcher) return;
+      closed = true;
+      await dispatcher.close();
+    },
+  };
+}
