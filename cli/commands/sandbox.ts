@@ -1,0 +1,140 @@
+/**
+ * `repairmon sandbox`: runs the API v1 sandbox until SIGINT/SIGTERM. Prints the base URL and
+ * the demo keys (throwaway values, random per start) with a curl example per auth form, or
+ * with `--json` exactly one JSON line on stdout; logs go to stderr.
+ */
+import type { LevelWithSilent } from 'pino';
+import { createLogger } from '../../lib/logger.js';
+import { parseFaultSpec } from '../../sandbox/faults/parse.js';
+import { type DemoKey, type RunningSandbox, isSandboxConfigError, startSandbox } from '../../sandbox/index.js';
+import { parseRateLimit } from '../../sandbox/rate-limit.js';
+import { ApiKey } from '../../templates/app/src/client/api-key.js';
+import { AUTH_SCHEMES, authHeader, tenantResourcePath } from '../../templates/app/src/contract/index.js';
+import { type Command, type CommandContext, UsageError, choiceValue, intValue, stringValue } from '../command.js';
+
+const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
+export const CLI_DEFAULT_RATE_LIMIT = '600/1m';
+const KEY_ENV = 'REPAIR_API_KEY';
+
+interface SandboxFlags {
+  readonly host: string;
+  readonly port: number;
+  readonly json: boolean;
+  readonly faults: string;
+  readonly rateLimit: string;
+  readonly dataFile: string | undefined;
+  readonly logLevel: LevelWithSilent;
+}
+
+function readFlags(values: CommandContext['values']): SandboxFlags {
+  const faults = stringValue(values, 'faults') ?? '';
+  const parsedFaults = parseFaultSpec(faults);
+  if (!parsedFaults.ok) throw new UsageError(`--faults: ${parsedFaults.error}`);
+  const rateLimit = stringValue(values, 'rate-limit') ?? CLI_DEFAULT_RATE_LIMIT;
+  const parsedRate = parseRateLimit(rateLimit);
+  if (!parsedRate.ok) throw new UsageError(`--rate-limit: ${parsedRate.error}`);
+  const host = stringValue(values, 'host') ?? '127.0.0.1';
+  if (host.trim() === '') throw new UsageError('--host must not be empty');
+  return {
+    host,
+    port: intValue(values, 'port', { min: 0, max: 65_535 }) ?? 0,
+    json: values['json'] === true,
+    faults,
+    rateLimit,
+    dataFile: stringValue(values, 'data'),
+    logLevel: choiceValue(values, 'log-level', LOG_LEVELS) ?? 'info',
+  };
+}
+
+export function jsonLine(sandbox: RunningSandbox): string {
+  const keys = sandbox.keys.map((k) => ({
+    alias: k.alias,
+    kind: k.kind,
+    tenant: k.tenant ?? null,
+    environment: k.environment,
+    scopes: k.scopes,
+    key: k.key,
+  }));
+  return `${JSON.stringify({ baseUrl: sandbox.baseUrl, keys })}\n`;
+}
+
+function keyPurpose(key: DemoKey): string {
+  if (key.revoked) return 'revoked: expect 401 unauthorized';
+  if (key.kind === 'platform') return 'platform key: /platform/* and every tenant';
+  const narrow = key.scopes.length < 4 ? ` (scopes: ${key.scopes.join(',')})` : '';
+  return `tenant ${key.tenant ?? '?'}${narrow}`;
+}
+
+export function humanSummary(sandbox: RunningSandbox): string {
+  const rows = sandbox.keys.map((k) => `  ${k.alias.padEnd(20)} ${k.environment.padEnd(11)} ${k.key}  ${keyPurpose(k)}`);
+  const example = sandbox.keys.find((k) => k.kind === 'tenant' && !k.revoked && k.tenant) ?? sandbox.keys[0];
+  const url = example?.tenant ? `${sandbox.baseUrl}${tenantResourcePath(example.tenant, 'clients')}` : `${sandbox.baseUrl}/`;
+  const curls = AUTH_SCHEMES.map((scheme) => {
+    const header = authHeader(scheme, `$${KEY_ENV}`);
+    return `  curl -H "${header.name === 'authorization' ? 'Authorization' : header.name}: ${header.value}" ${url}`;
+  });
+  return [
+    `Sandbox API v1 listening on ${sandbox.baseUrl}`,
+    `Docs (public): ${sandbox.baseUrl}/docs`,
+    '',
+    'Demo keys (throwaway, new on every start):',
+    `  ${'ALIAS'.padEnd(20)} ${'ENVIRONMENT'.padEnd(11)} KEY`,
+    ...rows,
+    '',
+    `Try it (key ${example?.alias ?? ''}):`,
+    `  export ${KEY_ENV}=${example?.key ?? ''}`,
+    ...curls,
+    '',
+    'Press Ctrl+C to stop.',
+    '',
+  ].join('\n');
+}
+
+async function run(ctx: CommandContext): Promise<number> {
+  const flags = readFlags(ctx.values);
+  let secrets: ApiKey[] = [];
+  const logger = createLogger({ level: flags.logLevel, destination: ctx.stderr, secrets: () => secrets, name: 'sandbox' });
+  let sandbox: RunningSandbox;
+  try {
+    sandbox = await startSandbox({
+      host: flags.host,
+      port: flags.port,
+      faults: flags.faults,
+      rateLimit: flags.rateLimit,
+      logger,
+      ...(flags.dataFile === undefined ? {} : { dataFile: flags.dataFile }),
+    });
+  } catch (error) {
+    if (isSandboxConfigError(error)) throw new UsageError(`--${error.option}: ${error.message}`);
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') {
+      ctx.stderr.write(`repairmon sandbox: cannot listen on --host ${flags.host} --port ${flags.port} (${code})\n`);
+      return 1;
+    }
+    throw error;
+  }
+  secrets = sandbox.keys.map((k) => new ApiKey(k.key, k.alias));
+  ctx.stdout.write(flags.json ? jsonLine(sandbox) : humanSummary(sandbox));
+  logger.info({ baseUrl: sandbox.baseUrl, faults: flags.faults || undefined, rateLimit: flags.rateLimit }, 'sandbox listening');
+  if (!ctx.signal.aborted) await new Promise<void>((resolve) => ctx.signal.addEventListener('abort', () => resolve(), { once: true }));
+  await sandbox.close();
+  logger.info('sandbox closed');
+  return 0;
+}
+
+const command: Command = {
+  name: 'sandbox',
+  summary: 'run the API v1 reference sandbox with demo data and fault injection',
+  options: {
+    host: { type: 'string', valueName: 'HOST', description: 'interface to listen on', default: '127.0.0.1' },
+    port: { type: 'string', valueName: 'PORT', description: 'port to listen on; 0 picks a free one', default: '0' },
+    json: { type: 'boolean', description: 'print exactly one JSON line {baseUrl, keys} on stdout; logs go to stderr' },
+    faults: { type: 'string', valueName: 'SPEC', description: 'inject faults: KIND[:ARG][@PATH_GLOB][%PROB] rules joined by ";"' },
+    'rate-limit': { type: 'string', valueName: 'N/WINDOW', description: 'requests per key per window (e.g. 60/1s) or "off"', default: CLI_DEFAULT_RATE_LIMIT },
+    data: { type: 'string', valueName: 'FILE', description: 'JSON or YAML file replacing the demo tenants, records and keys' },
+    'log-level': { type: 'string', valueName: 'LEVEL', description: `log level: ${LOG_LEVELS.join(', ')}`, default: 'info' },
+  },
+  run,
+};
+
+export default command;

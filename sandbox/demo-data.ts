@@ -1,0 +1,164 @@
+/**
+ * Deterministic demo data: three Polish bicycle repair shops with clients, bikes, repairs and
+ * logs, generated from a seed per shop so every start (and every test) sees the same records.
+ */
+import { TENANT_RESOURCES, type Scope } from '../templates/app/src/contract/index.js';
+import type { KeySpec, SandboxData, TenantData, TenantInfo } from './model.js';
+import { type Random, intBetween, pick, seedFrom, seededRandom } from './random.js';
+
+export const DEMO_TENANTS: readonly TenantInfo[] = [
+  { slug: 'rowery-nowak', name: 'Rowery Nowak s.c.', city: 'Kraków' },
+  { slug: 'serwis-kowalski', name: 'Serwis Rowerowy Kowalski', city: 'Warszawa' },
+  { slug: 'cykl-gdansk', name: 'Cykl Gdańsk sp. z o.o.', city: 'Gdańsk' },
+];
+
+const FIRST_NAMES = ['Anna', 'Piotr', 'Katarzyna', 'Tomasz', 'Magdalena', 'Krzysztof', 'Agnieszka', 'Marcin', 'Joanna', 'Paweł', 'Ewa', 'Michał'];
+const LAST_NAMES = ['Wiśniewski', 'Wójcik', 'Kamiński', 'Lewandowski', 'Zieliński', 'Szymański', 'Woźniak', 'Dąbrowski', 'Kozłowski', 'Jankowski', 'Mazur', 'Krawczyk'];
+const CITIES = ['Kraków', 'Warszawa', 'Gdańsk', 'Gdynia', 'Sopot', 'Wieliczka', 'Piaseczno', 'Pruszków', 'Skawina'];
+const BIKES: readonly (readonly [string, string, string])[] = [
+  ['Kross', 'Level 5.0', 'MTB'],
+  ['Kross', 'Trans 4.0', 'trekkingowy'],
+  ['Romet', 'Wagant 3', 'trekkingowy'],
+  ['Romet', 'Orkan 2 M', 'miejski'],
+  ['Trek', 'Marlin 7', 'MTB'],
+  ['Trek', 'FX 3 Disc', 'fitness'],
+  ['Giant', 'Talon 2', 'MTB'],
+  ['Giant', 'Escape 1', 'fitness'],
+  ['Merida', 'Scultura 400', 'szosowy'],
+  ['Merida', 'Big.Nine 300', 'MTB'],
+  ['Orbea', 'Orca M30', 'szosowy'],
+  ['Orbea', 'Vector 20', 'miejski'],
+];
+const COLORS = ['czarny', 'grafitowy', 'czerwony', 'niebieski', 'zielony', 'biały', 'srebrny'];
+export const REPAIR_STATES = ['przyjęta', 'w_naprawie', 'oczekuje_na_części', 'gotowa', 'wydana'] as const;
+const REPAIR_JOBS: readonly (readonly [string, number])[] = [
+  ['Przegląd okresowy', 120],
+  ['Wymiana łańcucha i kasety', 280],
+  ['Centrowanie koła tylnego', 60],
+  ['Regulacja przerzutek', 50],
+  ['Odpowietrzenie hamulców hydraulicznych', 150],
+  ['Wymiana klocków hamulcowych', 90],
+  ['Serwis amortyzatora', 320],
+  ['Wymiana dętki i opony', 110],
+  ['Wymiana suportu', 180],
+];
+const LOG_TEMPLATES = [
+  (r: string) => `Przyjęto zlecenie ${r}`,
+  (r: string) => `Zamówiono części do zlecenia ${r}`,
+  (r: string) => `Zlecenie ${r} gotowe do odbioru`,
+  (r: string) => `Wysłano SMS do klienta w sprawie ${r}`,
+  (r: string) => `Wydano rower ze zlecenia ${r}`,
+];
+
+const BASE_TIME = Date.UTC(2026, 0, 5, 8, 0, 0);
+const HOUR = 3_600_000;
+
+function pad(n: number): string {
+  return String(n).padStart(3, '0');
+}
+
+function phone(random: Random): string {
+  const digits = Array.from({ length: 8 }, () => intBetween(random, 0, 9)).join('');
+  return `+48 ${pick(random, ['5', '6', '7', '8'])}${digits.slice(0, 2)} ${digits.slice(2, 5)} ${digits.slice(5)}`;
+}
+
+function asciiFold(text: string): string {
+  return text.normalize('NFD').replace(/[\u0300-\u036f]/g, '').replace(/ł/g, 'l').replace(/Ł/g, 'L').toLowerCase();
+}
+
+function clients(random: Random, count: number): Record<string, unknown>[] {
+  return Array.from({ length: count }, (_, i) => {
+    const firstName = pick(random, FIRST_NAMES);
+    const lastName = pick(random, LAST_NAMES);
+    return {
+      id: `kl-${pad(i + 1)}`,
+      firstName,
+      lastName,
+      phone: phone(random),
+      email: `${asciiFold(firstName)}.${asciiFold(lastName)}@example.pl`,
+      city: pick(random, CITIES),
+    };
+  });
+}
+
+function bikes(random: Random, count: number, clientCount: number): Record<string, unknown>[] {
+  return Array.from({ length: count }, (_, i) => {
+    const [brand, model, type] = pick(random, BIKES);
+    return {
+      id: `rw-${pad(i + 1)}`,
+      clientId: `kl-${pad((i % clientCount) + 1)}`,
+      brand,
+      model,
+      type,
+      color: pick(random, COLORS),
+      year: intBetween(random, 2015, 2025),
+      frameNumber: `WSM${intBetween(random, 100000, 999999)}`,
+    };
+  });
+}
+
+function repairs(random: Random, count: number, bikeList: readonly Record<string, unknown>[]): Record<string, unknown>[] {
+  return Array.from({ length: count }, (_, i) => {
+    const bike = bikeList[i % bikeList.length] ?? {};
+    const [description, base] = pick(random, REPAIR_JOBS);
+    const receivedAt = BASE_TIME + i * 26 * HOUR;
+    return {
+      id: `zl-${pad(i + 1)}`,
+      bikeId: bike['id'],
+      clientId: bike['clientId'],
+      state: REPAIR_STATES[i % REPAIR_STATES.length],
+      description,
+      costPln: base + intBetween(random, 0, 8) * 10,
+      currency: 'PLN',
+      receivedAt: new Date(receivedAt).toISOString(),
+      updatedAt: new Date(receivedAt + intBetween(random, 1, 48) * HOUR).toISOString(),
+    };
+  });
+}
+
+function logs(random: Random, repairList: readonly Record<string, unknown>[]): Record<string, unknown>[] {
+  return repairList.flatMap((repair, i) => {
+    const at = Date.parse(String(repair['receivedAt']));
+    const steps = 1 + (i % 3);
+    return Array.from({ length: steps }, (_, step) => ({
+      at: new Date(at + step * intBetween(random, 1, 20) * HOUR).toISOString(),
+      level: step === 1 && i % 4 === 0 ? 'warn' : 'info',
+      repairId: repair['id'],
+      message: (LOG_TEMPLATES[(i + step) % LOG_TEMPLATES.length] ?? LOG_TEMPLATES[0]!)(String(repair['id'])),
+    }));
+  }).map((entry, i) => ({ id: `lg-${pad(i + 1)}`, ...entry }));
+}
+
+export function demoTenant(info: TenantInfo): TenantData {
+  const random = seededRandom(seedFrom(info.slug));
+  const clientList = clients(random, 6);
+  const bikeList = bikes(random, 8, clientList.length);
+  const repairList = repairs(random, 7, bikeList);
+  return { info, records: { clients: clientList, bikes: bikeList, repairs: repairList, logs: logs(random, repairList) } };
+}
+
+const ALL_TENANT_SCOPES: readonly Scope[] = [...TENANT_RESOURCES];
+const PLATFORM_SCOPES: readonly Scope[] = ['platform', ...TENANT_RESOURCES];
+
+/** The fixed demo key aliases other tools and tests refer to. */
+export const DEMO_KEY_SPECS: readonly KeySpec[] = [
+  { alias: 'platform-test', kind: 'platform', environment: 'test', scopes: PLATFORM_SCOPES, revoked: false },
+  { alias: 'platform-prod', kind: 'platform', environment: 'production', scopes: PLATFORM_SCOPES, revoked: false },
+  { alias: 'nowak-test', kind: 'tenant', tenant: 'rowery-nowak', environment: 'test', scopes: ALL_TENANT_SCOPES, revoked: false },
+  { alias: 'nowak-prod', kind: 'tenant', tenant: 'rowery-nowak', environment: 'production', scopes: ALL_TENANT_SCOPES, revoked: false },
+  { alias: 'kowalski-test', kind: 'tenant', tenant: 'serwis-kowalski', environment: 'test', scopes: ALL_TENANT_SCOPES, revoked: false },
+  { alias: 'gdansk-test', kind: 'tenant', tenant: 'cykl-gdansk', environment: 'test', scopes: ALL_TENANT_SCOPES, revoked: false },
+  {
+    alias: 'nowak-nologs-test',
+    kind: 'tenant',
+    tenant: 'rowery-nowak',
+    environment: 'test',
+    scopes: ALL_TENANT_SCOPES.filter((s) => s !== 'logs'),
+    revoked: false,
+  },
+  { alias: 'nowak-revoked-test', kind: 'tenant', tenant: 'rowery-nowak', environment: 'test', scopes: ALL_TENANT_SCOPES, revoked: true },
+];
+
+export function demoData(): SandboxData {
+  return { tenants: DEMO_TENANTS.map(demoTenant), keys: DEMO_KEY_SPECS };
+}

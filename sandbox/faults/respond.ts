@@ -1,0 +1,85 @@
+/**
+ * Writing a response that a fault bends or replaces. These are the only answers the sandbox
+ * gives that break the contract, and only because the fault spec asked for them.
+ */
+import type { ServerResponse } from 'node:http';
+import {
+  ERROR_CODES,
+  JSON_CONTENT_TYPE,
+  RATE_LIMIT_HEADERS,
+  REQUEST_ID_HEADER,
+  errorEnvelope,
+} from '../../templates/app/src/contract/index.js';
+import type { Reply } from '../decide.js';
+import { messageFor } from '../messages.js';
+import { type Outgoing, jsonOutgoing, send } from '../respond.js';
+import type { ResponseFault } from './select.js';
+
+const HTML_502 =
+  '<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n';
+
+const STATUS_MESSAGES: Readonly<Record<number, string>> = {
+  500: 'Wewnętrzny błąd serwera (wstrzyknięta usterka).',
+  502: 'Błąd bramy: serwer pośredniczący otrzymał nieprawidłową odpowiedź (wstrzyknięta usterka).',
+  503: 'Usługa chwilowo niedostępna (wstrzyknięta usterka).',
+};
+
+function json(status: number, body: string, headers: Record<string, string> = {}): Outgoing {
+  return { status, headers: { 'content-type': JSON_CONTENT_TYPE, ...headers }, body };
+}
+
+function bodyOf(reply: Reply): unknown {
+  return reply.envelope.ok ? reply.envelope.data : reply.envelope.error;
+}
+
+/** An envelope still valid as JSON and as an envelope, padded past `bytes` with an extra field. */
+function oversized(reply: Reply, bytes: number): Outgoing {
+  const base = jsonOutgoing(reply);
+  const missing = Math.max(0, bytes - Buffer.byteLength(base.body) - 14);
+  const body = `${base.body.slice(0, -1)},"padding":"${'x'.repeat(missing)}"}`;
+  return { ...base, body };
+}
+
+/** Faults answered with a complete (if wrong) response. */
+function replacement(fault: Exclude<ResponseFault, { kind: 'reset' | 'stall' }>, reply: Reply): Outgoing {
+  switch (fault.kind) {
+    case 'rate-limit-storm': {
+      const headers: Record<string, string> = fault.retryAfterSeconds === undefined ? {} : { [RATE_LIMIT_HEADERS.retryAfter]: String(fault.retryAfterSeconds) };
+      return json(429, JSON.stringify(errorEnvelope(ERROR_CODES.rateLimited, messageFor(ERROR_CODES.rateLimited))), headers);
+    }
+    case 'status':
+      return json(fault.status, JSON.stringify(errorEnvelope(ERROR_CODES.internalError, STATUS_MESSAGES[fault.status] ?? '')));
+    case 'html-502':
+      return { status: 502, headers: { 'content-type': 'text/html' }, body: HTML_502 };
+    case 'broken-envelope':
+      return json(reply.status, JSON.stringify({ status: reply.envelope.ok ? 'success' : 'error', result: bodyOf(reply) }));
+    case 'invalid-json':
+      return json(reply.status, JSON.stringify(reply.envelope).slice(0, 20));
+    case 'ok-without-data':
+      return json(200, '{"ok":true}');
+    case 'error-without-code':
+      return json(reply.status >= 400 ? reply.status : 500, JSON.stringify({ ok: false, error: { message: messageFor(ERROR_CODES.internalError) } }));
+    case 'oversized':
+      return oversized(reply, fault.bytes);
+    case 'redirect':
+      return { status: 302, headers: { location: fault.url }, body: '' };
+  }
+}
+
+/** Writes the faulty answer; returns the status recorded in the request log (0: none was sent). */
+export function sendFault(res: ServerResponse, fault: ResponseFault, reply: Reply, requestId: string): number {
+  if (fault.kind === 'reset') {
+    res.socket?.destroy();
+    return 0;
+  }
+  if (fault.kind === 'stall') {
+    const body = Buffer.from(JSON.stringify(reply.envelope), 'utf8');
+    res.writeHead(reply.status, { 'content-type': JSON_CONTENT_TYPE, 'content-length': String(body.length + 1024), [REQUEST_ID_HEADER]: requestId });
+    // Half a body and then nothing: the client must time out on its own.
+    res.write(body.subarray(0, Math.ceil(body.length / 2)));
+    return reply.status;
+  }
+  const outgoing = replacement(fault, reply);
+  send(res, outgoing, requestId);
+  return outgoing.status;
+}

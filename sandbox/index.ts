@@ -1,0 +1,135 @@
+/**
+ * The API v1 sandbox: a faithful implementation over Node's http server with demo data,
+ * per-key rate limiting and fault injection. `startSandbox` is the one entry point; the CLI
+ * (`repairmon sandbox`), the monitor's embedded mode and the tests all use it.
+ */
+import { once } from 'node:events';
+import type { AddressInfo } from 'node:net';
+import type { Logger } from 'pino';
+import { BASE_PATH } from '../templates/app/src/contract/index.js';
+import { loadDataFile } from './data-file.js';
+import type { SandboxState } from './decide.js';
+import { demoData } from './demo-data.js';
+import { SandboxConfigError } from './errors.js';
+import { type FaultRule, parseFaultSpec } from './faults/parse.js';
+import { type DemoKey, issueKeys } from './keys.js';
+import type { SandboxData } from './model.js';
+import type { Random } from './random.js';
+import { createRateLimiter, parseRateLimit } from './rate-limit.js';
+import { type SandboxRequestRecord, createSandboxServer } from './server.js';
+
+export type { DemoKey } from './keys.js';
+export type { SandboxRequestRecord } from './server.js';
+export { SandboxConfigError, isSandboxConfigError } from './errors.js';
+export { DEMO_KEY_SPECS, DEMO_TENANTS } from './demo-data.js';
+
+export interface RunningSandbox {
+  /** `http://HOST:PORT/api/v1` */
+  readonly baseUrl: string;
+  /** `http://HOST:PORT` */
+  readonly origin: string;
+  readonly port: number;
+  readonly keys: readonly DemoKey[];
+  /** The key with this alias; throws for an unknown alias. */
+  key(alias: string): DemoKey;
+  readonly tenants: readonly string[];
+  /** Same syntax as `--faults`; '' clears. Throws SandboxConfigError on a bad spec. */
+  setFaults(spec: string): void;
+  requests(): readonly SandboxRequestRecord[];
+  clearRequests(): void;
+  close(): Promise<void>;
+}
+
+export interface SandboxOptions {
+  readonly host?: string;
+  readonly port?: number;
+  readonly faults?: string;
+  /** `N/WINDOW` such as `60/1m`, or `off` (the default here; the CLI defaults to 600/1m). */
+  readonly rateLimit?: string;
+  /** JSON or YAML file replacing the demo data. */
+  readonly dataFile?: string;
+  readonly logger?: Logger;
+  /** Drives fault probabilities; Math.random by default. */
+  readonly random?: Random;
+  /** Clock for the rate limiter (ms); Date.now by default. */
+  readonly now?: () => number;
+}
+
+/** The request log keeps this many entries, so a long run cannot grow without bound. */
+const MAX_RECORDS = 10_000;
+
+function compileFaults(spec: string): readonly FaultRule[] {
+  const parsed = parseFaultSpec(spec);
+  if (!parsed.ok) throw new SandboxConfigError('faults', parsed.error);
+  return parsed.rules;
+}
+
+function buildState(data: SandboxData): SandboxState {
+  const keys = issueKeys(data.keys);
+  return {
+    tenants: new Map(data.tenants.map((t) => [t.info.slug, t])),
+    keys,
+    keysByValue: new Map(keys.map((k) => [k.key, k])),
+  };
+}
+
+function urlHost(host: string): string {
+  return host.includes(':') ? `[${host}]` : host;
+}
+
+export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
+  let faults = compileFaults(options.faults ?? '');
+  const rate = parseRateLimit(options.rateLimit ?? 'off');
+  if (!rate.ok) throw new SandboxConfigError('rate-limit', rate.error);
+  const data = options.dataFile === undefined ? demoData() : await loadDataFile(options.dataFile);
+  const state = buildState(data);
+  const records: SandboxRequestRecord[] = [];
+  const closing = new AbortController();
+  const server = createSandboxServer({
+    state,
+    faults: () => faults,
+    limiter: rate.policy ? createRateLimiter(rate.policy) : undefined,
+    random: options.random ?? Math.random,
+    now: options.now ?? Date.now,
+    logger: options.logger,
+    closing: closing.signal,
+    record: (entry) => {
+      records.push(entry);
+      if (records.length > MAX_RECORDS) records.splice(0, records.length - MAX_RECORDS);
+    },
+  });
+  const host = options.host ?? '127.0.0.1';
+  server.listen(options.port ?? 0, host);
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  const origin = `http://${urlHost(host)}:${port}`;
+  let closed: Promise<void> | undefined;
+  return {
+    baseUrl: `${origin}${BASE_PATH}`,
+    origin,
+    port,
+    keys: state.keys,
+    tenants: [...state.tenants.keys()],
+    key(alias) {
+      const found = state.keys.find((k) => k.alias === alias);
+      if (!found) throw new Error(`no sandbox key with alias "${alias}" (have: ${state.keys.map((k) => k.alias).join(', ')})`);
+      return found;
+    },
+    setFaults(spec) {
+      faults = compileFaults(spec);
+    },
+    requests: () => [...records],
+    clearRequests() {
+      records.length = 0;
+    },
+    close() {
+      closed ??= new Promise<void>((resolve) => {
+        closing.abort();
+        server.close(() => resolve());
+        // Keep-alive and stalled connections would hold close() open forever.
+        server.closeAllConnections();
+      });
+      return closed;
+    },
+  };
+}
