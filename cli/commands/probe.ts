@@ -1,0 +1,82 @@
+/**
+ * `repairmon probe`: support's one-off diagnosis of a customer's key, running the spec's
+ * debugging checklist. Exit 0 all good, 1 a check failed, 2 bad usage.
+ */
+import { AUTH_SCHEMES, PLATFORM_SUBPATHS, validateTenantSlug } from '../../templates/app/src/contract/index.js';
+import { redactSecrets } from '../../templates/app/src/client/api-key.js';
+import { type Command, type CommandContext, UsageError, choiceValue, numberValue, stringList, stringValue } from '../command.js';
+import { KEY_FLAGS_HINT, chooseKeySource, readKey } from '../../probe/key-source.js';
+import { createProgress } from '../../probe/progress.js';
+import { renderJson } from '../../probe/render-json.js';
+import { renderTable } from '../../probe/render-table.js';
+import { runProbe } from '../../probe/run.js';
+import { parseTarget } from '../../probe/target.js';
+
+const DEFAULT_TIMEOUT_S = 10;
+
+function platformPaths(values: CommandContext['values']): string[] {
+  const given = stringList(values, 'platform-path');
+  if (given.length === 0) return [PLATFORM_SUBPATHS.tenants];
+  return given.map((raw) => {
+    const sub = raw.replace(/^\/+/, '').replace(/^platform\//, '');
+    if (sub === '' || /[?#\s]|(^|\/)\.\.?(\/|$)/.test(sub)) throw new UsageError(`--platform-path "${raw}" must be a sub-path below /platform/, e.g. ${PLATFORM_SUBPATHS.tenants}`);
+    return sub;
+  });
+}
+
+function tenantFlag(values: CommandContext['values']): string | undefined {
+  const tenant = stringValue(values, 'tenant');
+  if (tenant === undefined) return undefined;
+  const check = validateTenantSlug(tenant);
+  if (!check.ok) throw new UsageError(`--tenant "${tenant}" ${check.reason}`);
+  return tenant;
+}
+
+function targetFlag(values: CommandContext['values']): ReturnType<typeof parseTarget> & { ok: true } {
+  const raw = stringValue(values, 'base-url');
+  if (raw === undefined) throw new UsageError('--base-url is required (the address ending in /api/v1, or the exact URL the customer calls)');
+  const parsed = parseTarget(raw);
+  if (!parsed.ok) throw new UsageError(`--base-url ${parsed.reason}`);
+  return parsed;
+}
+
+const command: Command = {
+  name: 'probe',
+  summary: "diagnose a customer's API key against the spec's debugging checklist",
+  options: {
+    'base-url': { type: 'string', valueName: 'URL', description: 'the API address ending in /api/v1 (a full /tenants/<slug>/... URL also works)' },
+    tenant: { type: 'string', valueName: 'SLUG', description: 'the tenant the key should belong to' },
+    auth: { type: 'string', valueName: 'bearer|x-api-key', description: 'how the customer sends the key', default: 'bearer' },
+    'key-env': { type: 'string', valueName: 'VAR', description: 'read the key from this environment variable' },
+    'key-file': { type: 'string', valueName: 'PATH', description: 'read the key from this file' },
+    'key-stdin': { type: 'boolean', description: 'read the key from stdin' },
+    key: { type: 'string', valueName: 'VALUE', description: 'refused: a key on the command line leaks into ps and shell history' },
+    json: { type: 'boolean', description: 'print one JSON document instead of the table' },
+    timeout: { type: 'string', valueName: 'S', description: 'seconds per request', default: String(DEFAULT_TIMEOUT_S) },
+    'platform-path': { type: 'string', valueName: 'PATH', multiple: true, description: `sub-path under /platform/ that tells a platform key from a tenant key (default ${PLATFORM_SUBPATHS.tenants})` },
+  },
+  async run(ctx) {
+    if (ctx.values['key'] !== undefined) {
+      throw new UsageError(`--key is refused: a key on the command line shows in ps and shell history. Pass it with ${KEY_FLAGS_HINT}`);
+    }
+    const { target } = targetFlag(ctx.values);
+    const tenant = tenantFlag(ctx.values);
+    const auth = choiceValue(ctx.values, 'auth', AUTH_SCHEMES) ?? 'bearer';
+    const timeoutS = numberValue(ctx.values, 'timeout', { min: 0.1, max: 300 }) ?? DEFAULT_TIMEOUT_S;
+    const paths = platformPaths(ctx.values);
+    const flags = { keyEnv: stringValue(ctx.values, 'key-env'), keyFile: stringValue(ctx.values, 'key-file'), keyStdin: ctx.values['key-stdin'] === true };
+    const choice = chooseKeySource(flags, ctx.stdin.isTTY === true);
+    if (!choice.ok) throw new UsageError(choice.reason);
+    const read = await readKey(choice.source, ctx);
+    if (!read.ok) throw new UsageError(read.reason);
+    const key = read.key;
+    const progress = createProgress(ctx.stderr as typeof ctx.stderr & { isTTY?: boolean });
+    const report = await runProbe({ target, key, auth, tenant, timeoutS, platformPaths: paths, signal: ctx.signal, onProgress: (d, l) => progress.update(d, l) });
+    progress.clear();
+    // Last net: the report holds only the key's hint, but a server could echo the key back.
+    ctx.stdout.write(redactSecrets(ctx.values['json'] === true ? renderJson(report) : renderTable(report), [key]));
+    return report.exitCode;
+  },
+};
+
+export default command;

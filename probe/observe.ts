@@ -1,0 +1,115 @@
+/**
+ * What one call observed, turned into the columns of a row and a finding. Pure: the calls
+ * were made elsewhere and arrive as `sendAttempt` results.
+ */
+import { type AuthScheme, type EndpointId, ERROR_CODES, RATE_LIMIT_HEADERS, type TenantResource } from '../templates/app/src/contract/index.js';
+import type { AttemptResponse, AttemptResult } from '../templates/app/src/client/attempt.js';
+import type { CheckRequest, CheckRow, Finding, RateLimitInfo } from './types.js';
+
+export interface ProbeCall {
+  /** `docs`, `index`, `index:other`, `platform:<sub>`, `scope:<resource>`. */
+  readonly id: string;
+  readonly endpoint: EndpointId;
+  /** Relative to the base URL. */
+  readonly path: string;
+  readonly auth: AuthScheme | 'none';
+}
+
+export interface CallRecord {
+  readonly call: ProbeCall;
+  readonly url: string;
+  /** Undefined when the call was not made (the host was unreachable). */
+  readonly result: AttemptResult | undefined;
+}
+
+export type Observations = ReadonlyMap<string, CallRecord>;
+
+export interface FindingContext {
+  readonly testKeyOnProduction: boolean;
+  readonly probedTenant: string | undefined;
+  readonly keyTenant: string | undefined;
+}
+
+export function rateLimitOf(headers: Readonly<Record<string, string>>): RateLimitInfo | undefined {
+  const info: Record<string, string> = {};
+  const pick = (field: keyof RateLimitInfo, name: string): void => {
+    const value = headers[name];
+    if (value !== undefined) info[field] = value;
+  };
+  pick('limit', RATE_LIMIT_HEADERS.limit);
+  pick('remaining', RATE_LIMIT_HEADERS.remaining);
+  pick('reset', RATE_LIMIT_HEADERS.reset);
+  pick('retryAfter', RATE_LIMIT_HEADERS.retryAfter);
+  return Object.keys(info).length > 0 ? info : undefined;
+}
+
+export function looksLikeHtml(res: AttemptResponse): boolean {
+  const type = res.headers['content-type'] ?? '';
+  return type.includes('html') || /^\s*</.test(res.bodyExcerpt);
+}
+
+export function errorOf(res: AttemptResponse): { code: string; message: string } | undefined {
+  return res.envelope.valid && !res.envelope.envelope.ok ? res.envelope.envelope.error : undefined;
+}
+
+export function checkRequest(record: CallRecord): CheckRequest {
+  return { method: 'GET', url: record.url, auth: record.call.auth };
+}
+
+/** The observed columns of a row: status, code, Polish message, latency, request id. */
+export function observedColumns(record: CallRecord): Partial<CheckRow> {
+  const result = record.result;
+  const base = { request: checkRequest(record) };
+  if (result === undefined) return base;
+  const latencyMs = Math.round(result.timings.totalMs);
+  if (result.kind === 'failure') return { ...base, latencyMs };
+  const error = errorOf(result);
+  const rateLimit = rateLimitOf(result.headers);
+  return {
+    ...base,
+    httpStatus: result.status,
+    latencyMs,
+    ...(error ? { errorCode: error.code, serverMessage: error.message } : {}),
+    ...(result.requestId !== undefined ? { requestId: result.requestId } : {}),
+    ...(rateLimit ? { rateLimit } : {}),
+  };
+}
+
+/** The finding for any answer: `ok` or the most specific reason it is not. */
+export function findingOf(result: AttemptResult, ctx: FindingContext, resource?: TenantResource): Finding {
+  if (result.kind === 'failure') return { kind: 'unreachable', failure: result.failure };
+  const c = result.classification;
+  switch (c.kind) {
+    case 'ok':
+      return { kind: 'ok' };
+    case 'unauthorized':
+      return { kind: 'key_rejected', testKeyOnProduction: ctx.testKeyOnProduction };
+    case 'tenant_mismatch':
+      return { kind: 'tenant_mismatch', urlTenant: ctx.probedTenant ?? '?', keyTenant: ctx.keyTenant };
+    case 'insufficient_scope':
+      return resource ? { kind: 'scope_missing', resource } : { kind: 'unexpected', status: result.status, code: c.code };
+    case 'rate_limited':
+      return { kind: 'rate_limited', retryAfter: result.headers[RATE_LIMIT_HEADERS.retryAfter] };
+    case 'server_error':
+      return { kind: 'server_error', status: result.status, html: looksLikeHtml(result) };
+    case 'redirect':
+      return { kind: 'redirect', status: result.status, location: c.location };
+    case 'invalid_envelope':
+      return {
+        kind: 'not_api',
+        status: result.status,
+        problem: result.envelope.valid ? 'not_object' : result.envelope.problem,
+        html: looksLikeHtml(result),
+      };
+    case 'client_error':
+      return c.code === ERROR_CODES.notFound ? { kind: 'not_found', status: result.status } : { kind: 'unexpected', status: result.status, code: c.code };
+    case 'forbidden':
+      return { kind: 'unexpected', status: result.status, code: c.code };
+  }
+}
+
+/** Whether the answer came from the API itself: a valid envelope that is not a 5xx or 429. */
+export function answeredByApi(result: AttemptResult | undefined): boolean {
+  if (result === undefined || result.kind === 'failure' || !result.envelope.valid) return false;
+  return result.status < 500 && result.status !== 429 && !(result.status >= 300 && result.status < 400);
+}
