@@ -98,7 +98,7 @@ export function parseConfigValue(value: unknown, sources: SecretSources): Config
 export function parseConfigText(text: string, sources: SecretSources): ConfigResult {
   const doc = YAML.parseDocument(text, { prettyErrors: true, uniqueKeys: true });
   if (doc.errors.length > 0) {
-    return { ok: false, issues: doc.errors.map((e) => ({ path: `line ${e.linePos?.[0]?.line ?? '?'}`, message: e.message.split('\n')[0] ?? e.message })) };
+    return { ok: false, issues: doc.errors.map((e) => ({ path: `line ${e.linePos?.[0]?.line ?? '?'}`, message: (e.message.split('\n')[0] ?? e.message).replace(/:$/, '') })) };
   }
   return parseConfigValue(doc.toJS(), sources);
 }

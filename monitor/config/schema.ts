@@ -73,7 +73,7 @@ const slo = z.object(Object.fromEntries(ENDPOINT_IDS.map((id) => [id, duration.o
 export const targetSchema = z
   .object({
     name: alias,
-    baseUrl: z.url({ protocol: /^https?$/ }),
+    baseUrl: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL ending in /api/v1, such as https://api.example.com/api/v1' }),
     schedule: cronExpression.default(DEFAULT_SCHEDULE),
     timeout: duration.default(DEFAULT_TIMEOUT),
     maxBodyBytes: z.number().int().min(1024).max(64 * 1024 * 1024).default(DEFAULT_MAX_BODY_BYTES),

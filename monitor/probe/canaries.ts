@@ -28,7 +28,7 @@ function crossTenant(target: MonitorTarget, key: MonitorKey): ProbeSpec {
     check: 'cross_tenant',
     path: endpointPath('clients', { tenant }),
     credential: { kind: 'key', key, scheme: key.auth },
-    expect: { kind: 'refusal', outcome: 'tenant_key_tenant_mismatch', breach: `tenant-isolation breach: tenant key of ${key.tenant ?? '?'} read ${tenant}'s clients` },
+    expect: { kind: 'refusal', outcome: 'tenant_key_tenant_mismatch', breach: 'tenant_isolation_breach', breachDetail: `tenant-isolation breach: tenant key of ${key.tenant ?? '?'} read ${tenant}'s clients` },
   });
 }
 
@@ -41,7 +41,7 @@ function platformRefused(target: MonitorTarget, key: MonitorKey): ProbeSpec {
     check: 'platform_refused',
     path: endpointPath('platform', { platformSub: PLATFORM_SUBPATHS.tenants }),
     credential: { kind: 'key', key, scheme: key.auth },
-    expect: { kind: 'refusal', outcome: 'forbidden', breach: `authorization breach: tenant key read /platform/ (expected ${ERROR_CODES.platformKeyRequired})` },
+    expect: { kind: 'refusal', outcome: 'forbidden', breach: 'authorization_breach', breachDetail: `authorization breach: tenant key read /platform/ (expected ${ERROR_CODES.platformKeyRequired})` },
   });
 }
 
@@ -71,7 +71,7 @@ function targetCanaries(target: MonitorTarget): ProbeSpec[] {
         check: 'invalid_key',
         path: endpointPath('index'),
         credential: { kind: 'invalid' },
-        expect: { kind: 'refusal', outcome: 'unauthorized', breach: 'authorization breach: an invalid key was served data' },
+        expect: { kind: 'refusal', outcome: 'unauthorized', breach: 'authorization_breach', breachDetail: 'authorization breach: an invalid key was served data' },
       }),
     );
   }

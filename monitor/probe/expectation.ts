@@ -23,7 +23,14 @@ export type Expectation =
    * A canary that must be refused with this outcome. Data coming back instead is an
    * assertion failure (an authorization or tenant-isolation breach), never a pass.
    */
-  | { readonly kind: 'refusal'; readonly outcome: 'unauthorized' | 'tenant_key_tenant_mismatch' | 'forbidden'; readonly breach: string };
+  | {
+      readonly kind: 'refusal';
+      readonly outcome: 'unauthorized' | 'tenant_key_tenant_mismatch' | 'forbidden';
+      /** Label-safe name of the breach data coming back would mean. */
+      readonly breach: 'tenant_isolation_breach' | 'authorization_breach';
+      /** What the breach means, for people. */
+      readonly breachDetail: string;
+    };
 
 export function expectedOutcome(expect: Expectation): Outcome {
   return expect.kind === 'success' ? 'ok' : expect.outcome;

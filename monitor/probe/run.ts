@@ -1,0 +1,78 @@
+/**
+ * Running one probe: exactly one `sendAttempt`, no retries, then the pure classifier. A key
+ * held after a 429 is not sent at all. The result carries everything metrics, history and the
+ * debug view need; the raw attempt is kept only for the debug view.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Dispatcher } from 'undici';
+import { ApiKey } from '../../templates/app/src/client/api-key.js';
+import { type AttemptResult, sendAttempt } from '../../templates/app/src/client/attempt.js';
+import { parseRetryHint } from '../../templates/app/src/client/retry-hints.js';
+import type { MonitorTarget } from '../config/types.js';
+import { type Verdict, classifyOutcome, heldVerdict } from './outcome.js';
+import type { Politeness } from './politeness.js';
+import { type Credential, INVALID_KEY_ALIAS, INVALID_KEY_PREFIX, type ProbeSpec } from './spec.js';
+
+export type Degradation = 'none' | 'slo' | 'rate_limited';
+
+export interface ProbeResult {
+  readonly spec: ProbeSpec;
+  readonly verdict: Verdict;
+  /** Wall-clock ms when the probe started. */
+  readonly startedAt: number;
+  readonly durationMs: number;
+  /** False when the key was held for a 429 hint and nothing was sent. */
+  readonly sent: boolean;
+  readonly degraded: Degradation;
+  /** The server's 429 hint, when it gave one. */
+  readonly retryAfterMs: number | undefined;
+  readonly attempt: AttemptResult | undefined;
+}
+
+export interface ProbeDeps {
+  readonly dispatcher: Dispatcher;
+  readonly politeness: Politeness;
+  /** Wall clock in ms, for timestamps and 429 holds. */
+  readonly now: () => number;
+  readonly signal?: AbortSignal | undefined;
+}
+
+function credentialKey(credential: Credential): ApiKey | undefined {
+  if (credential.kind === 'key') return credential.key.key;
+  if (credential.kind === 'invalid') return new ApiKey(`${INVALID_KEY_PREFIX}${randomBytes(12).toString('hex')}`, INVALID_KEY_ALIAS);
+  return undefined;
+}
+
+function degradation(verdict: Verdict, durationMs: number, sloMs: number | undefined): Degradation {
+  if (verdict.outcome === 'rate_limited') return 'rate_limited';
+  return sloMs !== undefined && durationMs > sloMs ? 'slo' : 'none';
+}
+
+export async function runProbe(spec: ProbeSpec, target: MonitorTarget, deps: ProbeDeps): Promise<ProbeResult> {
+  const startedAt = deps.now();
+  const waitMs = deps.politeness.remainingMs(spec.target, spec.keyAlias, startedAt);
+  if (waitMs > 0) {
+    const verdict = heldVerdict(spec.expect, waitMs);
+    return { spec, verdict, startedAt, durationMs: 0, sent: false, degraded: 'rate_limited', retryAfterMs: waitMs, attempt: undefined };
+  }
+  const attempt = await sendAttempt({
+    dispatcher: deps.dispatcher,
+    baseUrl: target.baseUrl,
+    path: spec.path,
+    endpoint: spec.endpoint,
+    key: credentialKey(spec.credential),
+    authScheme: spec.credential.kind === 'key' ? spec.credential.scheme : 'bearer',
+    timeoutMs: target.timeoutMs,
+    maxBodyBytes: target.maxBodyBytes,
+    signal: deps.signal,
+  });
+  const verdict = classifyOutcome(attempt, spec.expect);
+  const durationMs = attempt.timings.totalMs;
+  let retryAfterMs: number | undefined;
+  if (attempt.kind === 'response' && attempt.status === 429) {
+    retryAfterMs = parseRetryHint(attempt.headers, deps.now())?.delayMs;
+    if (retryAfterMs !== undefined) deps.politeness.hold(spec.target, spec.keyAlias, deps.now() + retryAfterMs);
+  }
+  const degraded = degradation(verdict, durationMs, target.sloMs[spec.endpoint]);
+  return { spec, verdict, startedAt, durationMs, sent: true, degraded, retryAfterMs, attempt };
+}

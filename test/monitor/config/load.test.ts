@@ -1,0 +1,92 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { loadConfigFile, parseConfigText } from '../../../monitor/config/load.js';
+import { buildPlan } from '../../../monitor/probe/plan.js';
+
+const fixtures = new URL('../fixtures/', import.meta.url).pathname;
+const env = { NOWAK_KEY: 'rs_test_abcdefghijklmnop1234' };
+const INLINE = 'inline secrets are refused; write `secret: ${ENV_VAR}` and export the key in that variable, or use `secretFile: /path/to/file`';
+
+// One fixture per invalid config, with every issue it must produce, exactly.
+const CASES: Record<string, string[]> = {
+  'unknown-key.yaml': ['targets[1].keys[0].tenat: unknown key'],
+  'inline-secret.yaml': [`targets[0].keys[0].secret: ${INLINE}`],
+  'missing-env.yaml': ['targets[0].keys[0].secret: key "nowak-test": environment variable REPAIRMON_FIXTURE_UNSET_VAR is not set'],
+  'timeout-not-below-interval.yaml': ['targets[0].timeout: timeout 10s must be below the schedule interval (10s for "*/10 * * * * *")'],
+  'bad-cron.yaml': ['targets[0].schedule: invalid cron expression "every minute": must have 5 or 6 fields, got 2'],
+  'tenant-key-without-tenant.yaml': ['targets[0].keys[0].tenant: a tenant key needs `tenant: <slug>`, the tenant it is assigned to'],
+  'bad-slug.yaml': ['targets[0].keys[0].tenants[1]: tenant slug "Serwis_Kowalski" must be lowercase letters, digits and single hyphens (e.g. "rowery-nowak")'],
+  'duplicate-alias.yaml': ['targets[0].keys[1].alias: alias "nowak-test" is already used by targets[0].keys[0]'],
+  'maintenance-both-forms.yaml': ['targets[0].maintenance[0]: use either `cron` + `duration` or `start` + `end` (ISO 8601)'],
+  'both-secret-forms.yaml': ['targets[0].keys[0]: give exactly one of `secret: ${ENV_VAR}` or `secretFile: path`'],
+  'missing-secret-file.yaml': [`targets[0].keys[0].secretFile: key "nowak-test": cannot read secret file ${fixtures}does-not-exist.key (ENOENT)`],
+  'yaml-syntax.yaml': ['line 4: Flow sequence in block collection must be sufficiently indented and end with a ] at line 4, column 1'],
+  'many-errors.yaml': [
+    'concurrency: Too small: expected number to be >=1',
+    'targets[0].baseUrl: must be an http(s) URL ending in /api/v1, such as https://api.example.com/api/v1',
+    'targets[0].timeout: must be a duration such as 500ms, 10s, 5m or 2h',
+    'targets[0].keys[0].kind: Invalid option: expected one of "platform"|"tenant"',
+    'targets[0].extra: unknown key',
+  ],
+};
+
+describe('invalid configs', () => {
+  for (const [file, expected] of Object.entries(CASES)) {
+    test(file, () => {
+      const result = loadConfigFile(join(fixtures, file), env);
+      expect(result.ok).toBe(false);
+      const lines = result.ok ? [] : result.issues.map((i) => `${i.path}: ${i.message}`);
+      expect(lines).toEqual(expected);
+    });
+  }
+
+  test('an inline secret is never echoed back', () => {
+    const result = loadConfigFile(join(fixtures, 'inline-secret.yaml'), env);
+    expect(JSON.stringify(result)).not.toContain('pasted_literal');
+  });
+});
+
+describe('valid configs', () => {
+  test('defaults apply and secrets resolve from env and file', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'repairmon-config-'));
+    writeFileSync(join(dir, 'platform.key'), 'rs_test_platformplatform9876\n');
+    const text = [
+      'targets:',
+      '  - name: test',
+      '    baseUrl: http://127.0.0.1:1/api/v1',
+      '    canaries: { public_docs: false }',
+      '    keys:',
+      '      - { alias: platform-test, kind: platform, tenants: [rowery-nowak, cykl-gdansk], secretFile: platform.key }',
+      '      - { alias: nowak-test, kind: tenant, tenant: rowery-nowak, auth: x-api-key, secret: "${NOWAK_KEY}" }',
+    ].join('\n');
+    const result = parseConfigText(text, { env, baseDir: dir });
+    if (!result.ok) throw new Error(JSON.stringify(result.issues));
+    const target = result.config.targets[0]!;
+    expect(target.schedule).toBe('*/30 * * * * *');
+    expect(target.intervalMs).toBe(30_000);
+    expect(target.timeoutMs).toBe(10_000);
+    expect(target.canaries).toEqual({ cross_tenant: true, invalid_key: true, public_docs: false, other_header: true, platform_refused: true });
+    expect(target.keys[0]!.key.reveal()).toBe('rs_test_platformplatform9876');
+    expect(String(target.keys[1]!.key)).toBe('nowak-test(…1234)');
+    const plan = buildPlan(result.config);
+    const ids = plan.map((p) => p.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    // index + docs, 2x4 platform reads + /platform/, 4 tenant reads, canaries: invalid_key,
+    // other_header x2, cross_tenant, platform_refused.
+    expect(plan.length).toBe(2 + 9 + 4 + 5);
+    expect(plan.find((p) => p.check === 'cross_tenant')?.tenant).toBe('cykl-gdansk');
+  });
+
+  test('the shipped example validates', () => {
+    const example = new URL('../../../monitor/examples/monitor.yaml', import.meta.url).pathname;
+    const result = loadConfigFile(example, {
+      REPAIRMON_PLATFORM_TEST_KEY: 'rs_test_aaaaaaaaaaaaaaaa1111',
+      REPAIRMON_NOWAK_TEST_KEY: 'rs_test_bbbbbbbbbbbbbbbb2222',
+      REPAIRMON_NOWAK_PROD_KEY: 'rs_live_cccccccccccccccc3333',
+    });
+    // Only the secret file is absent in a checkout; everything else must pass.
+    expect(result.ok ? [] : result.issues.map((i) => i.path)).toEqual(['targets[0].keys[2].secretFile']);
+  });
+});

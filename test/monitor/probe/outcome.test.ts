@@ -1,0 +1,93 @@
+import fc from 'fast-check';
+import { describe, expect, test } from 'vitest';
+import type { AttemptResult } from '../../../templates/app/src/client/attempt.js';
+import type { TransportFailure } from '../../../templates/app/src/client/transport-failure.js';
+import { classifyResponse, parseEnvelope } from '../../../templates/app/src/contract/index.js';
+import { type Expectation, OUTCOMES } from '../../../monitor/probe/expectation.js';
+import { classifyOutcome } from '../../../monitor/probe/outcome.js';
+
+function response(status: number, body: string, list = true): AttemptResult {
+  const envelope = parseEnvelope(body, { status, list });
+  return {
+    kind: 'response',
+    status,
+    headers: {},
+    envelope,
+    classification: classifyResponse(status, envelope),
+    requestId: undefined,
+    bodyBytes: body.length,
+    bodyExcerpt: body.slice(0, 100),
+    timings: { headersMs: 1, totalMs: 2 },
+  };
+}
+
+const read: Expectation = { kind: 'success', list: true };
+const crossTenant: Expectation = { kind: 'refusal', outcome: 'tenant_key_tenant_mismatch', breach: 'tenant_isolation_breach', breachDetail: 'read another tenant' };
+
+describe('classifyOutcome', () => {
+  test('maps the client classification, never the message text', () => {
+    const cases: Array<[number, string, string, string]> = [
+      [200, '{"ok":true,"data":[1,2]}', 'ok', 'none'],
+      [401, '{"ok":false,"error":{"code":"unauthorized","message":"Zły klucz"}}', 'unauthorized', 'code_unauthorized'],
+      [403, '{"ok":false,"error":{"code":"tenant_key_tenant_mismatch","message":"x"}}', 'tenant_key_tenant_mismatch', 'code_tenant_key_tenant_mismatch'],
+      [403, '{"ok":false,"error":{"code":"insufficient_scope","message":"x"}}', 'forbidden', 'code_insufficient_scope'],
+      [429, '{"ok":false,"error":{"code":"rate_limited","message":"x"}}', 'rate_limited', 'status_429'],
+      [502, '<html>bad gateway</html>', 'server_error', 'status_502'],
+      [404, '{"ok":false,"error":{"code":"not_found","message":"x"}}', 'unexpected_status', 'status_404'],
+      [200, '{"ok":true}', 'invalid_envelope', 'envelope_data_missing'],
+      [200, 'not json', 'invalid_envelope', 'envelope_not_json'],
+    ];
+    for (const [status, body, outcome, reason] of cases) {
+      const v = classifyOutcome(response(status, body), read);
+      expect([status, v.outcome, v.reason]).toEqual([status, outcome, reason]);
+    }
+    expect(classifyOutcome(response(200, '{"ok":true,"data":[1,2]}'), read).items).toBe(2);
+  });
+
+  test('a refusal canary passes on the refusal and fails as a breach on data', () => {
+    const refused = classifyOutcome(response(403, '{"ok":false,"error":{"code":"tenant_key_tenant_mismatch","message":"x"}}'), crossTenant);
+    expect(refused).toMatchObject({ outcome: 'tenant_key_tenant_mismatch', success: true, reason: 'none' });
+    const leaked = classifyOutcome(response(200, '{"ok":true,"data":[{"id":1}]}'), crossTenant);
+    expect(leaked).toMatchObject({ outcome: 'assertion_failed', success: false, reason: 'tenant_isolation_breach' });
+  });
+
+  test('transport failures', () => {
+    const fail = (failure: TransportFailure): AttemptResult => ({ kind: 'failure', failure, timings: { headersMs: undefined, totalMs: 5 } });
+    expect(classifyOutcome(fail({ kind: 'tls', code: 'ERR_SSL_WRONG_VERSION_NUMBER', message: 'x' }), read).outcome).toBe('tls_error');
+    expect(classifyOutcome(fail({ kind: 'timeout', phase: 'body', message: 'x' }), read).reason).toBe('timeout_body');
+    expect(classifyOutcome(fail({ kind: 'connection', code: 'ECONNREFUSED', message: 'x' }), read).reason).toBe('connection_econnrefused');
+  });
+
+  test('property: never throws, exactly one outcome from the closed set, label-safe reason', () => {
+    const failure = fc.oneof(
+      fc.record({ kind: fc.constant('timeout' as const), phase: fc.constantFrom('connect' as const, 'headers' as const, 'body' as const), message: fc.string() }),
+      fc.record({ kind: fc.constantFrom('connection' as const, 'tls' as const), code: fc.string(), message: fc.string() }),
+      fc.record({ kind: fc.constant('body_too_large' as const), limitBytes: fc.nat(), message: fc.string() }),
+      fc.record({ kind: fc.constant('aborted' as const), reason: fc.anything(), message: fc.string() }),
+    );
+    const body = fc.oneof(
+      fc.string(),
+      fc.json(),
+      fc.record({ ok: fc.boolean(), data: fc.anything(), error: fc.record({ code: fc.string(), message: fc.string() }) }, { requiredKeys: [] }).map((v) => JSON.stringify(v)),
+    );
+    const attempt = fc.oneof(
+      fc.tuple(fc.integer({ min: 100, max: 599 }), body, fc.boolean()).map(([s, b, l]) => response(s, b, l)),
+      failure.map((f): AttemptResult => ({ kind: 'failure', failure: f as TransportFailure, timings: { headersMs: undefined, totalMs: 1 } })),
+    );
+    const expectation = fc.constantFrom<Expectation>(read, { kind: 'success', list: false }, crossTenant, {
+      kind: 'refusal',
+      outcome: 'unauthorized',
+      breach: 'authorization_breach',
+      breachDetail: 'x',
+    });
+    fc.assert(
+      fc.property(attempt, expectation, (a, e) => {
+        const v = classifyOutcome(a, e);
+        expect(OUTCOMES.filter((o) => o === v.outcome)).toHaveLength(1);
+        expect(v.success).toBe(v.outcome === v.expected);
+        expect(v.reason).toMatch(/^[a-z0-9_]{1,60}$/);
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
