@@ -35,8 +35,9 @@ function bodyOf(reply: Reply): unknown {
 /** An envelope still valid as JSON and as an envelope, padded past `bytes` with an extra field. */
 function oversized(reply: Reply, bytes: number): Outgoing {
   const base = jsonOutgoing(reply);
-  const missing = Math.max(0, bytes - Buffer.byteLength(base.body) - 14);
-  const body = `${base.body.slice(0, -1)},"padding":"${'x'.repeat(missing)}"}`;
+  const head = `${base.body.slice(0, -1)},"padding":"`;
+  const missing = Math.max(0, bytes - Buffer.byteLength(head) - 2);
+  const body = `${head}${'x'.repeat(missing)}"}`;
   return { ...base, body };
 }
 

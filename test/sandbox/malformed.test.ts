@@ -1,0 +1,103 @@
+/**
+ * Requests a client library would never send, written raw on a socket: each must still get
+ * a JSON envelope with a request id, never a hang or a bare Node error page.
+ */
+import { connect } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { JSON_CONTENT_TYPE, REQUEST_ID_HEADER, parseEnvelope } from '../../templates/app/src/contract/index.js';
+import { type RunningSandbox, startSandbox } from '../../sandbox/index.js';
+
+interface RawResponse {
+  readonly status: number;
+  readonly headers: Record<string, string>;
+  readonly body: string;
+}
+
+let sandbox: RunningSandbox;
+beforeAll(async () => {
+  sandbox = await startSandbox();
+});
+afterAll(() => sandbox.close());
+
+function raw(text: string | Buffer): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(sandbox.port, '127.0.0.1');
+    const chunks: Buffer[] = [];
+    socket.on('data', (c: Buffer) => chunks.push(c));
+    socket.on('error', reject);
+    socket.on('close', () => {
+      const all = Buffer.concat(chunks).toString('utf8');
+      const [head = '', ...rest] = all.split('\r\n\r\n');
+      const [statusLine = '', ...lines] = head.split('\r\n');
+      const headers = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]));
+      resolve({ status: Number(statusLine.split(' ')[1]), headers, body: rest.join('\r\n\r\n') });
+    });
+    socket.end(text);
+  });
+}
+
+function http(requestLine: string, extra: string[] = [], body = ''): Promise<RawResponse> {
+  return raw([requestLine, 'Host: sandbox', 'Connection: close', ...extra, '', body].join('\r\n'));
+}
+
+function expectEnvelope(res: RawResponse, status: number, code?: string): void {
+  expect(res.status).toBe(status);
+  expect(res.headers['content-type']).toBe(JSON_CONTENT_TYPE);
+  expect(res.headers[REQUEST_ID_HEADER]).toMatch(/^[0-9a-f-]{36}$/);
+  const parsed = parseEnvelope(res.body, { status });
+  expect(parsed).toMatchObject({ valid: true });
+  if (code && parsed.valid && !parsed.envelope.ok) expect(parsed.envelope.error.code).toBe(code);
+}
+
+describe('malformed and unusual requests', () => {
+  it.each([
+    ['GET /api/v1/tenants/%ZZ/clients HTTP/1.1', 400, 'invalid_tenant_slug'],
+    ['GET /api/v1/tenants/Rowery_Nowak/clients HTTP/1.1', 400, 'invalid_tenant_slug'],
+    ['GET /api/v1/tenants/%2e%2e/clients HTTP/1.1', 400, 'invalid_tenant_slug'],
+    ['GET /api/v1/%E0%A4%A HTTP/1.1', 404, 'not_found'],
+    ['GET //api/v1/docs HTTP/1.1', 404, 'not_found'],
+    ['GET /api/v1//docs HTTP/1.1', 404, 'not_found'],
+    ['GET /api/v2/docs HTTP/1.1', 404, 'not_found'],
+    ['GET / HTTP/1.1', 404, 'not_found'],
+    ['GET /api/v1/tenants/rowery-nowak/clients/kl-001 HTTP/1.1', 404, 'not_found'],
+    ['GET /api/v1/docs?x=1&y=%ZZ HTTP/1.1', 200, undefined],
+    ['GET /api/v1/docs/ HTTP/1.1', 200, undefined],
+    ['GET http://sandbox/api/v1/docs HTTP/1.1', 200, undefined],
+    ['GET /api/v1/tenants/rowery-nowak/clients?page=2 HTTP/1.1', 401, 'unauthorized'],
+    ['POST /api/v1/docs HTTP/1.1', 405, 'method_not_allowed'],
+    ['OPTIONS * HTTP/1.1', 405, 'method_not_allowed'],
+    ['DELETE /api/v1/tenants/rowery-nowak/clients HTTP/1.1', 405, 'method_not_allowed'],
+  ])('%s -> %i', async (line, status, code) => {
+    const res = await http(line);
+    expectEnvelope(res, status, code);
+    if (status === 405) expect(res.headers['allow']).toBe('GET');
+  });
+
+  it('HEAD is refused with 405 and Allow: GET, without a body', async () => {
+    const res = await http('HEAD /api/v1/docs HTTP/1.1');
+    expect(res.status).toBe(405);
+    expect(res.headers['allow']).toBe('GET');
+    expect(res.headers['content-type']).toBe(JSON_CONTENT_TYPE);
+    expect(res.body).toBe('');
+  });
+
+  it('a POST body and a GET body are read and ignored', async () => {
+    expectEnvelope(await http('POST /api/v1/docs HTTP/1.1', ['Content-Length: 11'], '{"a":"b"}\r\n'), 405, 'method_not_allowed');
+    expectEnvelope(await http('GET /api/v1/docs HTTP/1.1', ['Content-Length: 5'], 'hello'), 200);
+  });
+
+  it('huge headers get 431 as an envelope', async () => {
+    expectEnvelope(await http('GET /api/v1/docs HTTP/1.1', [`X-Big: ${'a'.repeat(40_000)}`]), 431);
+  });
+
+  it('a garbage request line gets 400 as an envelope', async () => {
+    expectEnvelope(await raw('NOT HTTP AT ALL\r\n\r\n'), 400);
+    expectEnvelope(await raw('GET /api/v1/docs HTTP/1.1\r\nBad Header\r\n\r\n'), 400);
+  });
+
+  it('a huge Authorization header and raw UTF-8 in the path are answered, not crashed on', async () => {
+    expectEnvelope(await http('GET /api/v1/ HTTP/1.1', [`Authorization: Bearer ${'k'.repeat(8000)}`]), 401, 'unauthorized');
+    const res = await raw(Buffer.from('GET /api/v1/tenants/żółw/clients HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n', 'utf8'));
+    expect(parseEnvelope(res.body, { status: res.status })).toMatchObject({ valid: true });
+  });
+});
