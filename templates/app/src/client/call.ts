@@ -94,6 +94,7 @@ export async function executeCall(rt: CallRuntime, plan: CallPlan): Promise<unkn
     retryHistory: [...history],
     retryable: false,
     now: clock.now(),
+    secrets: [key],
     ...extra,
   });
 

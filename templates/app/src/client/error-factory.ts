@@ -3,6 +3,7 @@
  * (status plus `error.code`), so the client, the monitor and the probe cannot disagree.
  */
 import type { EnvelopeProblem } from '../contract/index.js';
+import { type ApiKey, redactSecrets } from './api-key.js';
 import type { AttemptFailure, AttemptResponse, AttemptResult } from './attempt.js';
 import {
   ApiError,
@@ -40,11 +41,19 @@ export interface ErrorFactoryContext {
   readonly timeoutScope?: TimeoutScope | undefined;
   /** The hint the retry policy read, if it already parsed one. */
   readonly hint?: RetryHint | undefined;
+  /** Key values to scrub from any text the server sent back (a last net). */
+  readonly secrets?: readonly ApiKey[] | undefined;
+}
+
+function scrub(ctx: ErrorFactoryContext, text: string): string;
+function scrub(ctx: ErrorFactoryContext, text: string | undefined): string | undefined;
+function scrub(ctx: ErrorFactoryContext, text: string | undefined): string | undefined {
+  return text === undefined || !ctx.secrets ? text : redactSecrets(text, ctx.secrets);
 }
 
 function base(ctx: ErrorFactoryContext, message: string, extra: Partial<ApiErrorFields> = {}): ApiErrorFields {
   return {
-    message,
+    message: scrub(ctx, message),
     method: ctx.method,
     path: ctx.path,
     host: ctx.host,
@@ -56,6 +65,7 @@ function base(ctx: ErrorFactoryContext, message: string, extra: Partial<ApiError
     retryable: ctx.retryable,
     stopReason: ctx.stopReason,
     ...extra,
+    serverMessage: scrub(ctx, extra.serverMessage),
   };
 }
 
@@ -134,7 +144,7 @@ function fromResponse(res: AttemptResponse, ctx: ErrorFactoryContext): ApiError 
         ...base(ctx, `${call} failed: HTTP ${res.status} body is not the API envelope: ${c.detail}`, known),
         // classify.ts types `problem` as string; it is always an EnvelopeProblem from parseEnvelope.
         problem: c.problem as EnvelopeProblem,
-        detail: c.detail,
+        detail: scrub(ctx, c.detail),
         bodyExcerpt: res.bodyExcerpt,
       });
     case 'ok':

@@ -85,8 +85,8 @@ export function decideRetry(input: RetryInput): RetryDecision {
     return { retry: true, delayMs, basis: 'hint', hint };
   }
   const rateLimited = outcome.kind === 'status' && outcome.status === 429;
-  const wanted = backoffMs(input.attempt, rateLimited ? BACKOFF_RATE_LIMITED : BACKOFF_DEFAULT, input.random);
-  const delayMs = Math.min(wanted, latestStart - now);
-  if (!(delayMs >= 0)) return { retry: false, reason: 'deadline' };
+  const delayMs = backoffMs(input.attempt, rateLimited ? BACKOFF_RATE_LIMITED : BACKOFF_DEFAULT, input.random);
+  // A backoff squeezed to fit would hammer the server in the last milliseconds: stop instead.
+  if (now + delayMs > latestStart) return { retry: false, reason: 'deadline' };
   return { retry: true, delayMs, basis: 'backoff' };
 }
