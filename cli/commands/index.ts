@@ -15,4 +15,5 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: 'sandbox', summary: 'run the API v1 reference sandbox with demo data and fault injection', load: () => import('./sandbox.js') },
   { name: 'check-config', summary: 'validate a monitor config file and print what it would probe', load: () => import('./check-config.js') },
   { name: 'new', summary: 'scaffold an integration project (the yo repair-service generator; works as root)', load: () => import('./new.js') },
+  { name: 'probe', summary: "diagnose a customer's API key against the spec's debugging checklist", load: () => import('./probe.js') },
 ];

@@ -6,6 +6,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join, posix, relative, sep } from 'node:path';
 import Handlebars from 'handlebars';
+import { authHeader } from '../../templates/app/src/contract/index.js';
 import type { Answers } from './answers.js';
 import type { DependencyVersions } from './versions.js';
 
@@ -20,6 +21,8 @@ const RENAMES: Readonly<Record<string, string>> = { gitignore: '.gitignore', 'en
 
 export interface TemplateContext extends Answers {
   readonly versions: DependencyVersions;
+  /** e.g. `authorization: Bearer <API_KEY>`, from the contract's own header builder. */
+  readonly authHeaderExample: string;
   readonly env: {
     readonly selector: string;
     readonly tenant: string;
@@ -35,6 +38,7 @@ export function templateContext(answers: Answers, versions: DependencyVersions):
   return {
     ...answers,
     versions,
+    authHeaderExample: ((h) => `${h.name}: ${h.value}`)(authHeader(answers.authScheme, '<API_KEY>')),
     env: {
       selector: `${p}_ENV`,
       tenant: `${p}_TENANT`,
@@ -80,6 +84,8 @@ function createHandlebars(): typeof Handlebars {
     const pad = ' '.repeat(options.hash?.indent ?? 0);
     return JSON.stringify(value, null, 2).replace(/\n/g, `\n${pad}`);
   });
+  // GitHub Actions expressions use `${{ }}`, which handlebars would read as its own.
+  hb.registerHelper('actionsExpr', (...args: unknown[]) => `\${{ ${args.slice(0, -1).map(String).join('')} }}`);
   return hb;
 }
 

@@ -1,0 +1,82 @@
+/**
+ * `repairmon new [dir] [flags]`: the same generator as `yo repair-service`, run through
+ * yeoman-environment directly, so it also works as root (yo refuses root) and in scripts.
+ * Refusals (bad answers, non-empty directory, missing answers without a terminal) exit 2.
+ */
+import { join } from 'node:path';
+import type { Command, CommandContext, OptionSpec } from '../command.js';
+import { UsageError } from '../command.js';
+import { ANSWER_FLAGS, RUN_FLAGS } from '../../generators/app/flags.js';
+import { packageRoot } from '../../generators/app/paths.js';
+import { isGeneratorRefusal } from '../../generators/app/refusal.js';
+
+const NAMESPACE = 'repair-service:app';
+
+/** node:util parseArgs on Node 20 has no `--no-x`, so each negatable flag gets a `no-` twin. */
+const NEGATABLE = ['github-actions', 'interactive'] as const;
+
+function buildOptions(): Record<string, OptionSpec> {
+  const options: Record<string, OptionSpec> = {};
+  for (const spec of ANSWER_FLAGS) {
+    options[spec.flag] = { type: spec.type, description: spec.message, ...(spec.valueName ? { valueName: spec.valueName } : {}) };
+  }
+  for (const spec of RUN_FLAGS) options[spec.flag] = { type: 'boolean', description: spec.description, ...(spec.flag === 'yes' ? { short: 'y' } : {}) };
+  for (const flag of NEGATABLE) options[`no-${flag}`] = { type: 'boolean', description: `opposite of --${flag}` };
+  return options;
+}
+
+/** Options for the generator: kebab-case answer flags, negations folded in, the TTY decided here. */
+function generatorOptions(ctx: CommandContext): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(ctx.values)) {
+    if (value === undefined || name === 'help' || name.startsWith('no-')) continue;
+    out[name] = value;
+  }
+  for (const flag of NEGATABLE) {
+    if (ctx.values[`no-${flag}`] === true) {
+      if (ctx.values[flag] === true) throw new UsageError(`--${flag} and --no-${flag} contradict each other`);
+      out[flag] = false;
+    }
+  }
+  const stdout = ctx.stdout as { isTTY?: boolean };
+  if (out['interactive'] === undefined) out['interactive'] = Boolean(ctx.stdin.isTTY && stdout.isTTY);
+  return out;
+}
+
+async function run(ctx: CommandContext): Promise<number> {
+  if (ctx.positionals.length > 1) throw new UsageError(`expected at most one directory, got ${ctx.positionals.length}: ${ctx.positionals.join(' ')}`);
+  const options = generatorOptions(ctx);
+  const { createEnv } = await import('yeoman-environment');
+  const env = createEnv({
+    cwd: process.cwd(),
+    stdin: ctx.stdin,
+    stdout: ctx.stdout,
+    stderr: ctx.stderr,
+    skipInstall: options['skip-install'] === true,
+    force: options['force'] === true,
+    bail: options['bail'] === true,
+  } as never);
+  env.register(join(packageRoot(), 'generators', 'app', 'index.js'), { namespace: NAMESPACE });
+  try {
+    await env.run([NAMESPACE, ...ctx.positionals], options as never);
+    return 0;
+  } catch (error) {
+    if (isGeneratorRefusal(error)) {
+      ctx.stderr.write(`repairmon new: ${error.message}\n`);
+      return 2;
+    }
+    const message = error instanceof Error ? error.message : String(error);
+    ctx.stderr.write(`repairmon new: ${message}\n`);
+    return 1;
+  }
+}
+
+const command: Command = {
+  name: 'new',
+  summary: 'scaffold an integration project (the yo repair-service generator; works as root)',
+  positionals: '[dir]',
+  options: buildOptions(),
+  run,
+};
+
+export default command;

@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULTS, ENV_VARS, readConfig } from '../src/config.js';
+
+const TEST_KEY = 'rs_test_0123456789abcdef';
+const PROD_KEY = 'rs_live_fedcba9876543210';
+
+function problems(env: Record<string, string>): readonly string[] {
+  const result = readConfig(env);
+  return result.ok ? [] : result.problems;
+}
+
+describe('readConfig', () => {
+  it('selects the test environment by default, with the generated base URL and tenant', () => {
+    const result = readConfig({ [ENV_VARS.test.key]: TEST_KEY });
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    expect(result.config.environment).toBe('test');
+    expect(result.config.baseUrl).toBe(DEFAULTS.test.baseUrl);
+    expect(result.config.tenant).toBe(DEFAULTS.tenant);
+    expect(result.config.keyVariable).toBe(ENV_VARS.test.key);
+  });
+
+  it('never shows the key when the config is printed', () => {
+    const result = readConfig({ [ENV_VARS.test.key]: TEST_KEY });
+    if (!result.ok) throw new Error(result.problems.join('; '));
+    expect(JSON.stringify(result.config)).not.toContain(TEST_KEY);
+    expect(`${result.config.apiKey}`).not.toContain(TEST_KEY);
+  });
+
+  it('names the variable to set when the key is missing', () => {
+    expect(problems({})).toEqual([expect.stringContaining(`${ENV_VARS.test.key} is not set`)]);
+  });
+
+  it('switches to production and reads the production variables', () => {
+    const result = readConfig({ [ENV_VARS.environment]: 'production', [ENV_VARS.production.key]: PROD_KEY, [ENV_VARS.test.key]: TEST_KEY });
+    expect(result.ok).toBe(true);
+    if (result.ok) expect(result.config.baseUrl).toBe(DEFAULTS.production.baseUrl);
+  });
+
+  it('refuses an http production base URL', () => {
+    const env = { [ENV_VARS.environment]: 'production', [ENV_VARS.production.key]: PROD_KEY, [ENV_VARS.production.baseUrl]: 'http://api.example/api/v1' };
+    expect(problems(env)).toEqual([expect.stringContaining(`${ENV_VARS.production.baseUrl} must use https`)]);
+  });
+
+  it('refuses a production key equal to the test key', () => {
+    const env = { [ENV_VARS.environment]: 'production', [ENV_VARS.production.key]: TEST_KEY, [ENV_VARS.test.key]: TEST_KEY };
+    expect(problems(env)).toEqual([expect.stringContaining(`${ENV_VARS.production.key} must differ from ${ENV_VARS.test.key}`)]);
+  });
+
+  it('reports every problem at once: bad selector, bad URL, bad tenant', () => {
+    const found = problems({ [ENV_VARS.environment]: 'staging', [ENV_VARS.test.baseUrl]: 'not a url', [ENV_VARS.tenant]: 'Bad Slug', [ENV_VARS.test.key]: TEST_KEY });
+    expect(found).toHaveLength(3);
+    expect(found.join('\n')).toContain(ENV_VARS.environment);
+    expect(found.join('\n')).toContain(ENV_VARS.test.baseUrl);
+    expect(found.join('\n')).toContain(ENV_VARS.tenant);
+  });
+});
