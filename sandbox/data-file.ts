@@ -66,7 +66,7 @@ function decode(text: string, file: string): unknown {
   try {
     return /\.json$/i.test(file) ? JSON.parse(text) : parseYaml(text);
   } catch (error) {
-    throw new SandboxConfigError('data', `${file}: cannot parse (${error instanceof Error ? error.message : String(error)})`);
+    throw new SandboxConfigError('data', `${file}: cannot parse (${(error instanceof Error ? error.message : String(error)).split('\n')[0] ?? ''})`);
   }
 }
 
