@@ -84,7 +84,7 @@ export function explainFinding(finding: Finding): string {
     case 'not_api':
       return explainNotApi(finding);
     case 'not_found':
-      return `HTTP ${finding.status} not_found from the API: the path is wrong (or the tenant does not exist)`;
+      return `HTTP ${finding.status} not_found from the API: nothing at this path; check the base URL ends in /api/v1 and the tenant slug exists`;
     case 'redirect':
       return `HTTP ${finding.status} redirect to ${finding.location ?? '(no Location)'}: the base URL is not the API's address (http vs https, or a moved host)`;
     case 'server_error':
@@ -108,7 +108,7 @@ export function explainFinding(finding: Finding): string {
     case 'tenant_unknown':
       return 'not checked: a tenant key cannot tell the API which tenant it belongs to; pass --tenant SLUG';
     case 'scope_missing':
-      return `the key's scope does not include ${finding.resource}`;
+      return `the key's scope does not include ${finding.resource}${finding.readable.length > 0 ? ` (it may read ${finding.readable.join(', ')})` : ' (nor any other resource)'}`;
     case 'header_forms_differ':
       return `the two header forms give different answers (${finding.primary} vs ${finding.other}); the server or a proxy drops or rewrites one of them`;
     case 'no_rate_limit_headers':

@@ -87,7 +87,7 @@ export function findingOf(result: AttemptResult, ctx: FindingContext, resource?:
     case 'tenant_mismatch':
       return { kind: 'tenant_mismatch', urlTenant: ctx.probedTenant ?? '?', keyTenant: ctx.keyTenant };
     case 'insufficient_scope':
-      return resource ? { kind: 'scope_missing', resource } : { kind: 'unexpected', status: result.status, code: c.code };
+      return resource ? { kind: 'scope_missing', resource, readable: [] } : { kind: 'unexpected', status: result.status, code: c.code };
     case 'rate_limited':
       return { kind: 'rate_limited', retryAfter: result.headers[RATE_LIMIT_HEADERS.retryAfter] };
     case 'server_error':
@@ -108,8 +108,12 @@ export function findingOf(result: AttemptResult, ctx: FindingContext, resource?:
   }
 }
 
-/** Whether the answer came from the API itself: a valid envelope that is not a 5xx or 429. */
+/**
+ * Whether the API v1 itself answered at this path: a valid envelope that is not a 404
+ * (no such path), a redirect, a 429 or a 5xx. A 401 or 403 still proves the path is right.
+ */
 export function answeredByApi(result: AttemptResult | undefined): boolean {
   if (result === undefined || result.kind === 'failure' || !result.envelope.valid) return false;
-  return result.status < 500 && result.status !== 429 && !(result.status >= 300 && result.status < 400);
+  const s = result.status;
+  return s < 500 && s !== 429 && s !== 404 && !(s >= 300 && s < 400);
 }

@@ -29,6 +29,13 @@ export function renderTableLines(rows: readonly (readonly string[])[]): string[]
   return rows.map((r) => r.map((cell, col) => (col === r.length - 1 ? cell : cell.padEnd(widths[col] ?? 0))).join('  ').trimEnd());
 }
 
+/** Several checks can read the same call; each distinct call is listed once. */
+export function curlLines(rows: readonly CheckRow[]): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const row of rows) if (row.curl !== undefined) out.set(row.curl, [...(out.get(row.curl) ?? []), row.check]);
+  return out;
+}
+
 function headerLine(report: ProbeReport): string {
   const kind = report.key.kind === 'unknown' ? 'kind unknown' : `${report.key.kind} key`;
   const tenant = report.tenant.probed === undefined ? 'no tenant' : `tenant ${report.tenant.probed}`;
@@ -37,10 +44,10 @@ function headerLine(report: ProbeReport): string {
 
 export function renderTable(report: ProbeReport): string {
   const lines = [headerLine(report), '', ...renderTableLines([[...HEADINGS], ...report.checks.map(cells)])];
-  const curls = report.checks.filter((r) => r.curl !== undefined);
-  if (curls.length > 0) {
+  const curls = curlLines(report.checks);
+  if (curls.size > 0) {
     lines.push('', `Reproduce each failing call with curl (set ${KEY_ENV_VAR} to the key first, e.g. read -rs ${KEY_ENV_VAR}; export ${KEY_ENV_VAR}):`);
-    for (const row of curls) lines.push(`  # ${row.check}`, `  ${row.curl ?? ''}`);
+    for (const [curl, checks] of curls) lines.push(`  # ${checks.join(', ')}`, `  ${curl}`);
   }
   lines.push('', report.verdict.summary, '');
   return lines.join('\n');

@@ -28,6 +28,21 @@ function withCurl(row: CheckRow, timeoutS: number): CheckRow {
   return { ...row, curl: curlLine({ ...row.request, timeoutS }) };
 }
 
+/**
+ * The explanation stops at the first broken step: a later failure with the same kind of
+ * finding is that failure seen again, so it points back instead of explaining twice.
+ */
+function markConsequences(rows: readonly CheckRow[]): CheckRow[] {
+  const first = rows.find((r) => r.status === 'fail');
+  if (!first) return [...rows];
+  const firstStep = STEPS.indexOf(first.step);
+  return rows.map((row) => {
+    if (row.status !== 'fail' || row.check === 'rate-limit' || STEPS.indexOf(row.step) <= firstStep) return row;
+    if (row.finding.kind !== first.finding.kind) return row;
+    return { ...row, consequenceOf: first.check, explanation: `same cause as ${first.check} (step ${firstStep + 1}, ${STEP_TITLES[first.step]})` };
+  });
+}
+
 function okSummary(report: Omit<ProbeReport, 'verdict' | 'exitCode'>): string {
   const readable = report.checks.filter((r) => r.step === 'scope' && r.status === 'pass').map((r) => r.check.slice('scope:'.length));
   const skipped = report.checks.filter((r) => r.status === 'skip').map((r) => r.check);
@@ -76,7 +91,7 @@ export function buildReport(input: ReportInput): ProbeReport {
     auth: input.auth,
     key: { hint: input.keyHint, environment: input.keyEnvironment ?? ('unknown' as const), kind: keyKind },
     tenant: { probed: input.probedTenant, urlTenant: input.target.urlTenant, keyTenant: input.keyTenant },
-    checks: rows.map((row) => withCurl(row, input.timeoutS)),
+    checks: markConsequences(rows.map((row) => withCurl(row, input.timeoutS))),
   };
   const verdict = verdictOf(partial);
   return { ...partial, verdict, exitCode: verdict.kind === 'ok' ? 0 : 1 };

@@ -33,7 +33,7 @@ export type Finding =
   | { readonly kind: 'key_kind'; readonly keyKind: KeyKind }
   | { readonly kind: 'tenant_mismatch'; readonly urlTenant: string; readonly keyTenant: string | undefined }
   | { readonly kind: 'tenant_unknown' }
-  | { readonly kind: 'scope_missing'; readonly resource: TenantResource }
+  | { readonly kind: 'scope_missing'; readonly resource: TenantResource; readonly readable: readonly TenantResource[] }
   | { readonly kind: 'header_forms_differ'; readonly primary: string; readonly other: string }
   | { readonly kind: 'no_rate_limit_headers' }
   | { readonly kind: 'unexpected'; readonly status: number; readonly code: string | undefined }
@@ -70,6 +70,8 @@ export interface CheckRow {
   readonly rateLimit?: RateLimitInfo;
   /** Reproduces the failing call with `$REPAIR_API_KEY` in place of the key. */
   readonly curl?: string;
+  /** Set on a failure in a later step that has the same cause as the first broken check. */
+  readonly consequenceOf?: string;
 }
 
 export type Verdict =

@@ -36,17 +36,22 @@ export function tenantStep(ctx: StepContext, keyKind: KeyKindGuess): CheckRow[] 
   return [makeRow('tenant', 'tenant', title, 'fail', findingOf(first.result, ctx.findingContext), first)];
 }
 
-function scopeRow(ctx: StepContext, resource: TenantResource): CheckRow {
+function scopeRow(ctx: StepContext, resource: TenantResource, readable: readonly TenantResource[]): CheckRow {
   const check = `scope:${resource}`;
   const title = `may read ${resource}`;
   const record = recordOf(ctx, check);
   if (ctx.probedTenant === undefined) return notRunRow('scope', check, title, 'no tenant to read; pass --tenant SLUG');
   if (!record?.result) return notRunRow('scope', check, title, 'the host did not answer', record);
-  const finding = findingOf(record.result, ctx.findingContext, resource);
+  const found = findingOf(record.result, ctx.findingContext, resource);
+  const finding = found.kind === 'scope_missing' ? { ...found, readable } : found;
   if (finding.kind === 'ok') return makeRow('scope', check, title, 'pass', { kind: 'ok', note: `the key may read ${resource}` }, record);
   return makeRow('scope', check, title, 'fail', finding, record);
 }
 
 export function scopeStep(ctx: StepContext): CheckRow[] {
-  return TENANT_RESOURCES.map((resource) => scopeRow(ctx, resource));
+  const readable = TENANT_RESOURCES.filter((r) => {
+    const result = recordOf(ctx, `scope:${r}`)?.result;
+    return result?.kind === 'response' && result.classification.kind === 'ok';
+  });
+  return TENANT_RESOURCES.map((resource) => scopeRow(ctx, resource, readable));
 }
