@@ -1,0 +1,122 @@
+import { describe, expect, it } from 'vitest';
+import { err, ok, refused, report, response, row, tenantKeyApi } from './fixtures.js';
+
+describe('buildReport verdicts', () => {
+  it('a working tenant key passes every step and exits 0', () => {
+    const r = report({ answer: tenantKeyApi('rowery-nowak'), tenant: 'rowery-nowak' });
+    expect(r.verdict.kind).toBe('ok');
+    expect(r.exitCode).toBe(0);
+    expect(r.key.kind).toBe('tenant');
+    expect(r.checks.filter((c) => c.status === 'fail')).toEqual([]);
+    expect(r.verdict.summary).toContain('reads clients, bikes, repairs, logs of tenant rowery-nowak');
+    expect(row(r, 'platform:tenants').errorCode).toBe('platform_key_required');
+  });
+
+  it('keeps the checklist order: host, key, tenant, scope, headers', () => {
+    const r = report({ answer: tenantKeyApi('rowery-nowak'), tenant: 'rowery-nowak' });
+    const steps = r.checks.map((c) => c.step);
+    expect([...new Set(steps)]).toEqual(['host', 'key', 'tenant', 'scope', 'headers']);
+  });
+
+  it('a tenant key without --tenant skips tenant and scope but is not a failure', () => {
+    const r = report({ answer: tenantKeyApi('rowery-nowak') });
+    expect(row(r, 'tenant').status).toBe('skip');
+    expect(row(r, 'tenant').explanation).toContain('--tenant');
+    expect(r.exitCode).toBe(0);
+    expect(r.verdict.summary).toContain('not checked');
+  });
+
+  it('a rejected key stops at step 2, with the server message verbatim and a curl line', () => {
+    const r = report({ answer: (c) => (c.id === 'docs' ? ok('docs') : err(401, 'unauthorized')), tenant: 'rowery-nowak' });
+    expect(r.verdict).toMatchObject({ kind: 'broken', step: 'key', stepNumber: 2, check: 'key-accepted' });
+    const accepted = row(r, 'key-accepted');
+    expect(accepted.serverMessage).toBe('komunikat unauthorized');
+    expect(accepted.explanation).toMatch(/not accepted/);
+    expect(accepted.curl).toContain('"authorization: Bearer $REPAIR_API_KEY"');
+    expect(row(r, 'scope:logs').consequenceOf).toBe('key-accepted');
+    expect(r.exitCode).toBe(1);
+  });
+
+  it('says so when a test key is rejected by a production-looking host', () => {
+    const r = report({ answer: (c) => (c.id === 'docs' ? ok('docs') : err(401, 'unauthorized')), baseUrl: 'https://api.repair-service.pl/api/v1', keyEnvironment: 'test' });
+    expect(row(r, 'key-accepted').explanation).toContain('TEST key');
+    const local = report({ answer: (c) => (c.id === 'docs' ? ok('docs') : err(401, 'unauthorized')), keyEnvironment: 'test' });
+    expect(row(local, 'key-accepted').explanation).not.toContain('TEST key');
+  });
+
+  it('explains a tenant mismatch with both slugs when the URL and --tenant differ', () => {
+    const r = report({ answer: tenantKeyApi('rowery-nowak'), baseUrl: `http://127.0.0.1:1234/api/v1/tenants/serwis-kowalski/bikes`, keyTenant: 'rowery-nowak' });
+    expect(r.verdict).toMatchObject({ kind: 'broken', step: 'tenant' });
+    const tenant = row(r, 'tenant');
+    expect(tenant.errorCode).toBe('tenant_key_tenant_mismatch');
+    expect(tenant.explanation).toContain('"serwis-kowalski"');
+    expect(tenant.explanation).toContain('"rowery-nowak"');
+  });
+
+  it('with only the URL tenant, says the API cannot name the key\'s tenant', () => {
+    const r = report({ answer: tenantKeyApi('rowery-nowak'), tenant: 'cykl-gdansk' });
+    expect(row(r, 'tenant').explanation).toMatch(/another tenant, not "cykl-gdansk".*cannot say which/);
+  });
+
+  it('names the resources a narrow key may read', () => {
+    const r = report({ answer: tenantKeyApi('rowery-nowak', { 'scope:logs': () => err(403, 'insufficient_scope', 'logs') }), tenant: 'rowery-nowak' });
+    expect(r.verdict).toMatchObject({ kind: 'broken', step: 'scope', check: 'scope:logs' });
+    expect(row(r, 'scope:logs').explanation).toBe("the key's scope does not include logs (it may read clients, bikes, repairs)");
+    expect(row(r, 'tenant').status).toBe('pass');
+  });
+
+  it('an unreachable host fails step 1 and skips the rest without curl lines for calls not made', () => {
+    const r = report({ answer: (call) => (call.id === 'docs' ? refused() : undefined), tenant: 'rowery-nowak' });
+    expect(r.verdict).toMatchObject({ step: 'host', check: 'docs' });
+    expect(row(r, 'docs').explanation).toContain('connection refused');
+    expect(r.checks.filter((c) => c.status === 'skip').length).toBeGreaterThan(5);
+    expect(r.checks.filter((c) => c.curl).map((c) => c.check)).toEqual(['docs']);
+  });
+
+  it('tells a proxy HTML page from the API and a 404 page from a wrong path', () => {
+    const html = report({ answer: (c) => response(502, '<html><body>Bad Gateway</body></html>', c.endpoint, { 'content-type': 'text/html' }) });
+    expect(row(html, 'docs').explanation).toMatch(/HTML page: a proxy or gateway/);
+    const notFound = report({ answer: (c) => response(404, '<html>Not Found</html>', c.endpoint, { 'content-type': 'text/html' }), baseUrl: 'http://127.0.0.1:1234/api' });
+    expect(notFound.verdict).toMatchObject({ step: 'host', check: 'base-path' });
+    expect(row(notFound, 'docs').explanation).toMatch(/HTML page, not an API envelope/);
+    const noEnvelope = report({ answer: (c) => response(200, { hello: 1 }, c.endpoint) });
+    expect(row(noEnvelope, 'docs').explanation).toMatch(/without a valid API envelope/);
+  });
+
+  it('a 429 reports its Retry-After; the rate-limit row keeps its own explanation', () => {
+    const r = report({ answer: (c) => err(429, 'rate_limited', c.endpoint, { 'retry-after': '7' }), tenant: 'rowery-nowak' });
+    expect(r.verdict.summary).toContain('retry after 7 s');
+    expect(row(r, 'rate-limit').explanation).toContain('retry after 7 s');
+    expect(row(r, 'rate-limit').consequenceOf).toBeUndefined();
+  });
+
+  it('reads rate-limit headers when not limited', () => {
+    const r = report({ answer: (c) => response(200, { ok: true, data: [] }, c.endpoint, { 'ratelimit-limit': '60', 'ratelimit-remaining': '51', 'ratelimit-reset': '30' }), tenant: 'x' });
+    expect(row(r, 'rate-limit')).toMatchObject({ status: 'pass', explanation: 'not limited; limit 60, remaining 51, reset 30 s' });
+  });
+
+  it('fails when the two header forms disagree', () => {
+    const r = report({ answer: tenantKeyApi('a', { 'index:other': () => err(401, 'unauthorized') }), tenant: 'a' });
+    expect(row(r, 'header-forms')).toMatchObject({ status: 'fail', errorCode: 'unauthorized' });
+    expect(row(r, 'header-forms').explanation).toContain('bearer: 200 vs x-api-key: 401 unauthorized');
+    expect(row(r, 'header-forms').curl).toContain('"x-api-key: $REPAIR_API_KEY"');
+  });
+
+  it('learns a platform key from /platform/ and infers nothing without a listing', () => {
+    const r = report({ answer: (c) => (c.id === 'platform:tenants' ? response(200, { ok: true, data: { weird: true } }, 'platform') : ok(c.endpoint)) });
+    expect(r.key.kind).toBe('platform');
+    expect(row(r, 'tenant').status).toBe('skip');
+  });
+
+  it('a 404 on a platform sub-path is a warning, not a failure', () => {
+    const r = report({ answer: tenantKeyApi('a', { 'platform:tenants': () => err(404, 'not_found', 'platform') }), tenant: 'a' });
+    expect(row(r, 'platform:tenants').status).toBe('warn');
+    expect(r.exitCode).toBe(0);
+  });
+
+  it('rows carry latency (rounded) and request id', () => {
+    const r = report({ answer: tenantKeyApi('a'), tenant: 'a' });
+    expect(row(r, 'docs').latencyMs).toBe(2);
+    expect(row(r, 'docs').requestId).toMatch(/^req-/);
+  });
+});
