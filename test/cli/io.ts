@@ -1,0 +1,47 @@
+/** A CommandIo whose streams are captured in memory and whose signal the test fires. */
+import { PassThrough } from 'node:stream';
+import type { CommandIo } from '../../cli/command.js';
+
+export interface FakeIo extends CommandIo {
+  stdoutText(): string;
+  stderrText(): string;
+  /** Resolves with the first complete stdout line. */
+  firstLine(): Promise<string>;
+  abort(): void;
+}
+
+function capture(stream: PassThrough): () => string {
+  const chunks: Buffer[] = [];
+  stream.on('data', (c: Buffer) => chunks.push(c));
+  return () => Buffer.concat(chunks).toString('utf8');
+}
+
+export function fakeIo(): FakeIo {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  const controller = new AbortController();
+  const stdoutText = capture(stdout);
+  const stderrText = capture(stderr);
+  return {
+    stdout,
+    stderr,
+    stdin: new PassThrough(),
+    env: {},
+    signal: controller.signal,
+    stdoutText,
+    stderrText,
+    abort: () => controller.abort(new Error('test done')),
+    firstLine: () =>
+      new Promise((resolve) => {
+        const check = (): void => {
+          const text = stdoutText();
+          if (text.includes('\n')) {
+            stdout.off('data', check);
+            resolve(text.slice(0, text.indexOf('\n')));
+          }
+        };
+        stdout.on('data', check);
+        check();
+      }),
+  };
+}

@@ -1,0 +1,41 @@
+/** The CLI skeleton: strict flags (exit 2 naming the flag), help listing every flag of every command. */
+import { describe, expect, it } from 'vitest';
+import { main } from '../../cli/main.js';
+import { COMMANDS } from '../../cli/commands/index.js';
+import { fakeIo } from './io.js';
+
+describe('repairmon', () => {
+  it('with no command prints usage and exits 2', async () => {
+    const io = fakeIo();
+    expect(await main([], io)).toBe(2);
+    expect(io.stdoutText()).toContain('Usage: repairmon <command>');
+  });
+
+  it('--help lists every command and exits 0', async () => {
+    const io = fakeIo();
+    expect(await main(['--help'], io)).toBe(0);
+    for (const c of COMMANDS) expect(io.stdoutText()).toContain(c.name);
+  });
+
+  it('an unknown command exits 2 naming it', async () => {
+    const io = fakeIo();
+    expect(await main(['teleport'], io)).toBe(2);
+    expect(io.stderrText()).toContain('unknown command "teleport"');
+  });
+
+  describe.each(COMMANDS.map((c) => [c.name, c] as const))('%s', (_name, entry) => {
+    it('--help lists every flag and exits 0', async () => {
+      const command = (await entry.load()).default;
+      expect(command.name).toBe(entry.name);
+      const io = fakeIo();
+      expect(await main([entry.name, '--help'], io)).toBe(0);
+      for (const flag of [...Object.keys(command.options), 'help']) expect(io.stdoutText()).toContain(`--${flag}`);
+    });
+
+    it('an unknown flag exits 2 naming the flag', async () => {
+      const io = fakeIo();
+      expect(await main([entry.name, '--no-such-flag-xyz'], io)).toBe(2);
+      expect(io.stderrText()).toContain('--no-such-flag-xyz');
+    });
+  });
+});

@@ -1,0 +1,94 @@
+/** `repairmon sandbox` in-process: flags, the --json line, human output, clean close on the signal. */
+import { describe, expect, it } from 'vitest';
+import { request } from 'undici';
+import { AUTH_SCHEMES, authHeader } from '../../templates/app/src/contract/index.js';
+import { main } from '../../cli/main.js';
+import { fakeIo } from './io.js';
+
+interface JsonLine {
+  baseUrl: string;
+  keys: { alias: string; kind: string; tenant: string | null; environment: string; scopes: string[]; key: string }[];
+}
+
+async function running(args: string[]) {
+  const io = fakeIo();
+  const exit = main(['sandbox', '--port', '0', '--log-level', 'info', ...args], io);
+  const line = await Promise.race([io.firstLine(), exit.then((code) => `exited ${code}: ${io.stderrText()}`)]);
+  return { io, exit, line };
+}
+
+describe('repairmon sandbox', () => {
+  it('--json prints exactly one JSON line; the keys work in both header forms; the signal closes it with 0', async () => {
+    const { io, exit, line } = await running(['--json']);
+    const parsed = JSON.parse(line) as JsonLine;
+    expect(parsed.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api\/v1$/);
+    expect(Object.keys(parsed.keys[0] ?? {})).toEqual(['alias', 'kind', 'tenant', 'environment', 'scopes', 'key']);
+    const key = parsed.keys.find((k) => k.alias === 'nowak-test');
+    expect(key).toBeDefined();
+    for (const scheme of AUTH_SCHEMES) {
+      const h = authHeader(scheme, key!.key);
+      const res = await request(`${parsed.baseUrl}/tenants/rowery-nowak/clients`, { headers: { [h.name]: h.value } });
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['ratelimit-limit']).toBe('600');
+      await res.body.dump();
+    }
+    io.abort();
+    expect(await exit).toBe(0);
+    expect(io.stdoutText()).toBe(`${line}\n`);
+    // Logs went to stderr, with every key value scrubbed.
+    expect(io.stderrText()).toContain('sandbox listening');
+    for (const k of parsed.keys) expect(io.stderrText()).not.toContain(k.key);
+  });
+
+  it('human output: base URL, the demo keys table and a curl example per auth form reading the env var', async () => {
+    const { io, exit } = await running([]);
+    await new Promise((r) => setTimeout(r, 50));
+    io.abort();
+    expect(await exit).toBe(0);
+    const out = io.stdoutText();
+    expect(out).toMatch(/listening on http:\/\/127\.0\.0\.1:\d+\/api\/v1/);
+    for (const alias of ['platform-test', 'platform-prod', 'nowak-test', 'nowak-prod', 'kowalski-test', 'gdansk-test', 'nowak-nologs-test', 'nowak-revoked-test']) {
+      expect(out).toContain(alias);
+    }
+    expect(out).toContain('export REPAIR_API_KEY=rs_test_');
+    expect(out).toContain('curl -H "Authorization: Bearer $REPAIR_API_KEY"');
+    expect(out).toContain('curl -H "x-api-key: $REPAIR_API_KEY"');
+  });
+
+  it.each([
+    [['--faults', 'teleport:1'], /--faults: unknown fault kind "teleport"/],
+    [['--faults', 'status:404'], /--faults: fault "status" needs one of 500, 502, 503/],
+    [['--rate-limit', '5/xyz'], /--rate-limit: window "xyz"/],
+    [['--port', '70000'], /--port must be between 0 and 65535/],
+    [['--port', 'abc'], /--port must be a whole number/],
+    [['--log-level', 'loud'], /--log-level must be one of/],
+    [['--data', '/nonexistent/sandbox.yaml'], /--data: \/nonexistent\/sandbox\.yaml: cannot read/],
+    [['--json=yes'], /--json/],
+  ])('%j exits 2 naming the flag and starts nothing', async (args, message) => {
+    const io = fakeIo();
+    expect(await main(['sandbox', ...args], io)).toBe(2);
+    expect(io.stderrText()).toMatch(message);
+    expect(io.stdoutText()).toBe('');
+  });
+
+  it('--faults and --rate-limit reach the sandbox', async () => {
+    const { io, exit, line } = await running(['--json', '--faults', 'status:503@/docs', '--rate-limit', 'off']);
+    const { baseUrl, keys } = JSON.parse(line) as JsonLine;
+    const docs = await request(`${baseUrl}/docs`);
+    expect(docs.statusCode).toBe(503);
+    await docs.body.dump();
+    const h = authHeader('bearer', keys[0]!.key);
+    const index = await request(`${baseUrl}/`, { headers: { [h.name]: h.value } });
+    expect(index.statusCode).toBe(200);
+    expect(index.headers['ratelimit-limit']).toBeUndefined();
+    await index.body.dump();
+    io.abort();
+    expect(await exit).toBe(0);
+  });
+
+  it('an already aborted signal still closes cleanly', async () => {
+    const io = fakeIo();
+    io.abort();
+    expect(await main(['sandbox', '--port', '0', '--json', '--log-level', 'silent'], io)).toBe(0);
+  });
+});
