@@ -1,0 +1,166 @@
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ANSWER_NAMES, SANDBOX_BASE_URL } from '../../generators/app/answers.js';
+import { ANSWER_FLAGS } from '../../generators/app/flags.js';
+import { ALL_FLAGS, CONFIG_KEY, readJson, runGenerator, snapshot } from './helpers.js';
+
+const OUR_PACKAGE = readJson(join(import.meta.dirname, '../../package.json')) as {
+  dependencies: Record<string, string>;
+  devDependencies: Record<string, string>;
+};
+
+const dirs: string[] = [];
+function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'gen-test-'));
+  dirs.push(dir);
+  return dir;
+}
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('flags', () => {
+  it('every answer given as a flag: nothing asked, all answers in .yo-rc.json, no key', async () => {
+    const cwd = tempDir();
+    const result = await runGenerator({ ...ALL_FLAGS, interactive: true }).cd(cwd);
+    expect(result.askedQuestions).toEqual([]);
+    const project = join(cwd, 'nowak-sync');
+    const stored = readJson(join(project, '.yo-rc.json'))[CONFIG_KEY] as Record<string, unknown>;
+    expect(Object.keys(stored)).toEqual(ANSWER_NAMES);
+    expect(stored).toMatchObject({ packageName: '@nowak/repair-sync', authScheme: 'x-api-key', envPrefix: 'NOWAK_API', githubActions: true });
+    const files = snapshot(project);
+    expect([...files.keys()]).toEqual(expect.arrayContaining(['.gitignore', '.env.example', 'README.md', '.github/workflows/ci.yml', 'src/config.ts', 'src/check.ts', 'src/handlers.ts', 'src/index.ts', 'src/contract/index.ts', 'src/client/index.ts', 'test/config.test.ts']));
+    expect([...files.keys()].some((f) => f.endsWith('.hbs') || f === 'gitignore' || f === 'env.example')).toBe(false);
+    expect(files.get('src/config.ts')).toContain("test: { baseUrl: 'NOWAK_API_TEST_BASE_URL', key: 'NOWAK_API_TEST_KEY' }");
+    expect(files.get('.env.example')).toContain('NOWAK_API_PRODUCTION_BASE_URL=https://api.nowak.example/api/v1');
+  });
+
+  it('copies the contract and client byte for byte and renders only .hbs files', async () => {
+    const cwd = tempDir();
+    await runGenerator({ ...ALL_FLAGS }).cd(cwd);
+    const project = join(cwd, 'nowak-sync');
+    const templates = join(import.meta.dirname, '../../templates/app');
+    for (const file of ['src/contract/api.ts', 'src/client/attempt.ts', 'src/handlers.ts', 'tsconfig.json']) {
+      expect(readFileSync(join(project, file))).toEqual(readFileSync(join(templates, file)));
+    }
+    expect(readFileSync(join(project, '.gitignore'))).toEqual(readFileSync(join(templates, 'gitignore')));
+  });
+
+  it('takes dependency versions from our package.json', async () => {
+    const cwd = tempDir();
+    await runGenerator({ ...ALL_FLAGS }).cd(cwd);
+    const pkg = readJson(join(cwd, 'nowak-sync', 'package.json')) as { name: string; dependencies: Record<string, string>; devDependencies: Record<string, string> };
+    expect(pkg.name).toBe('@nowak/repair-sync');
+    expect(pkg.dependencies).toEqual({ undici: OUR_PACKAGE.dependencies['undici'], 'p-retry': OUR_PACKAGE.dependencies['p-retry'] });
+    expect(pkg.devDependencies['typescript']).toBe(OUR_PACKAGE.devDependencies['typescript']);
+    expect(pkg.devDependencies['vitest']).toBe(OUR_PACKAGE.devDependencies['vitest']);
+    expect(pkg.devDependencies['@types/node']).toBe(OUR_PACKAGE.devDependencies['@types/node']);
+  });
+
+  it('--yes takes the defaults; no workflow unless asked; the dir argument names the project', async () => {
+    const cwd = tempDir();
+    await runGenerator({ yes: true }).withArguments(['shop-api']).cd(cwd);
+    const stored = readJson(join(cwd, 'shop-api', '.yo-rc.json'))[CONFIG_KEY] as Record<string, unknown>;
+    expect(stored).toMatchObject({ name: 'shop-api', packageName: 'shop-api', testBaseUrl: SANDBOX_BASE_URL, authScheme: 'bearer', githubActions: false });
+    expect(snapshot(join(cwd, 'shop-api')).has('.github/workflows/ci.yml')).toBe(false);
+  });
+});
+
+describe('prompts', () => {
+  it('asks every question in order when no flag is given, and stores the typed answers', async () => {
+    const cwd = tempDir();
+    const answers = { name: 'typed', packageName: 'typed-pkg', tenant: 'cykl-gdansk', authScheme: 'bearer', testBaseUrl: 'http://localhost:9/api/v1/', productionBaseUrl: 'https://p.example/api/v1', envPrefix: 'GDANSK', githubActions: false };
+    const result = await runGenerator({ interactive: true }).withAnswers(answers).cd(cwd);
+    expect(result.askedQuestions.map((q) => q.name)).toEqual(ANSWER_NAMES);
+    const stored = readJson(join(cwd, 'typed', '.yo-rc.json'))[CONFIG_KEY];
+    expect(stored).toEqual({ ...answers, testBaseUrl: 'http://localhost:9/api/v1' });
+  });
+
+  it('asks only for what the flags leave out', async () => {
+    const cwd = tempDir();
+    const result = await runGenerator({ interactive: true, name: 'half', tenant: 'serwis-kowalski', 'env-prefix': 'HALF' })
+      .withAnswers({ packageName: 'half', authScheme: 'bearer', testBaseUrl: SANDBOX_BASE_URL, productionBaseUrl: 'https://h.example/api/v1', githubActions: true })
+      .cd(cwd);
+    expect(result.askedQuestions.map((q) => q.name)).toEqual(['packageName', 'authScheme', 'testBaseUrl', 'productionBaseUrl', 'githubActions']);
+  });
+
+  it('has a flag twin for every prompt', () => {
+    expect(ANSWER_FLAGS.map((f) => f.answer)).toEqual(ANSWER_NAMES);
+  });
+});
+
+describe('re-run', () => {
+  it('asks nothing and, with --bail, proves regeneration changes nothing', async () => {
+    const cwd = tempDir();
+    await runGenerator({ ...ALL_FLAGS }).cd(cwd);
+    const project = join(cwd, 'nowak-sync');
+    const before = snapshot(project);
+    const again = await runGenerator({ interactive: false, bail: true }, { bail: true }).cd(project);
+    expect(again.askedQuestions).toEqual([]);
+    expect(snapshot(project)).toEqual(before);
+  });
+
+  it('--bail fails when regeneration would change a file', async () => {
+    const cwd = tempDir();
+    await runGenerator({ ...ALL_FLAGS }).cd(cwd);
+    const project = join(cwd, 'nowak-sync');
+    writeFileSync(join(project, 'src', 'handlers.ts'), '// edited by hand\n');
+    await expect(runGenerator({ bail: true }, { bail: true }).cd(project)).rejects.toThrow(/handlers\.ts/);
+    expect(readFileSync(join(project, 'src', 'handlers.ts'), 'utf8')).toBe('// edited by hand\n');
+  });
+});
+
+describe('refusals write nothing', () => {
+  const cases: ReadonlyArray<readonly [string, Record<string, unknown>, RegExp]> = [
+    ['bad tenant slug', { ...ALL_FLAGS, tenant: 'Rowery Nowak' }, /--tenant must be lowercase letters.*"Rowery Nowak"/],
+    ['test base URL that is not a URL', { ...ALL_FLAGS, 'test-base-url': 'sandbox on 4010' }, /--test-base-url is not a URL.*"sandbox on 4010"/],
+    ['test base URL with another scheme', { ...ALL_FLAGS, 'test-base-url': 'ftp://h/api/v1' }, /--test-base-url must use http or https/],
+    ['http production URL', { ...ALL_FLAGS, 'production-base-url': 'http://api.nowak.example/api/v1' }, /--production-base-url must use https/],
+    ['base URL without /api/v1', { ...ALL_FLAGS, 'production-base-url': 'https://api.nowak.example/' }, /--production-base-url must end in \/api\/v1/],
+    ['bad auth scheme', { ...ALL_FLAGS, 'auth-scheme': 'basic' }, /--auth-scheme must be one of bearer, x-api-key/],
+    ['bad env prefix', { ...ALL_FLAGS, 'env-prefix': 'lower' }, /--env-prefix must be UPPER_SNAKE_CASE/],
+    ['bad package name', { ...ALL_FLAGS, 'package-name': 'Has Spaces' }, /--package-name must be lowercase/],
+  ];
+  for (const [label, options, message] of cases) {
+    it(label, async () => {
+      const cwd = tempDir();
+      await expect(runGenerator(options).cd(cwd)).rejects.toThrow(message);
+      expect(snapshot(cwd).size).toBe(0);
+    });
+  }
+
+  it('a refused run with a directory argument does not even create the directory', async () => {
+    const cwd = tempDir();
+    await expect(runGenerator({ ...ALL_FLAGS, tenant: 'x_y' }).withArguments(['fresh']).cd(cwd)).rejects.toThrow(/--tenant/);
+    expect(snapshot(cwd).size).toBe(0);
+    expect(readdirSync(cwd)).toEqual([]);
+  });
+
+  it('existing non-empty directory without --force; --force writes into it', async () => {
+    const cwd = tempDir();
+    mkdirSync(join(cwd, 'nowak-sync'));
+    writeFileSync(join(cwd, 'nowak-sync', 'notes.txt'), 'mine\n');
+    await expect(runGenerator({ ...ALL_FLAGS }).cd(cwd)).rejects.toThrow(/nowak-sync is not empty .*--force/);
+    expect([...snapshot(cwd).keys()]).toEqual(['nowak-sync/notes.txt']);
+    await runGenerator({ ...ALL_FLAGS, force: true }, { force: true }).cd(cwd);
+    const files = snapshot(join(cwd, 'nowak-sync'));
+    expect(files.get('notes.txt')).toBe('mine\n');
+    expect(files.has('src/config.ts')).toBe(true);
+  });
+
+  it('no terminal and missing answers: one message listing the flags to pass', async () => {
+    const cwd = tempDir();
+    const error = await runGenerator({ interactive: false, tenant: 'rowery-nowak' }).cd(cwd).then(
+      () => undefined,
+      (e: unknown) => e as Error,
+    );
+    expect(error?.message).toMatch(/^No terminal to ask on/);
+    for (const flag of ['--name', '--package-name', '--auth-scheme', '--test-base-url', '--production-base-url', '--env-prefix', '--github-actions', '--yes']) {
+      expect(error?.message).toContain(flag);
+    }
+    expect(error?.message).not.toContain('--tenant');
+    expect(snapshot(cwd).size).toBe(0);
+  });
+});

@@ -1,0 +1,55 @@
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type Answers } from '../../generators/app/answers.js';
+import { renderProject, renderTemplate, templateContext } from '../../generators/app/render.js';
+import { versionsFrom } from '../../generators/app/versions.js';
+
+const answers: Answers = {
+  name: 'p',
+  packageName: 'p',
+  tenant: 'rowery-nowak',
+  authScheme: 'bearer',
+  testBaseUrl: 'http://127.0.0.1:4010/api/v1',
+  productionBaseUrl: 'https://a.example/api/v1',
+  envPrefix: 'RS',
+  githubActions: false,
+};
+const versions = versionsFrom({ dependencies: { undici: '^7', 'p-retry': '^7' }, devDependencies: { typescript: '~5', vitest: '^4', '@types/node': '^20' }, engines: { node: '>=20' } });
+const context = templateContext(answers, versions);
+let root: string | undefined;
+afterEach(() => {
+  if (root) rmSync(root, { recursive: true, force: true });
+});
+
+describe('renderTemplate', () => {
+  it('does not HTML-escape, and the json helper indents nested lines', () => {
+    expect(renderTemplate('{{testBaseUrl}} <&>', context, 't')).toBe('http://127.0.0.1:4010/api/v1 <&>');
+    expect(renderTemplate('  "d": {{json versions.dependencies indent=2}}', context, 't')).toBe('  "d": {\n    "undici": "^7",\n    "p-retry": "^7"\n  }');
+  });
+
+  it('is strict: an unknown variable names the template', () => {
+    expect(() => renderTemplate('{{nope}}', context, 'src/x.ts.hbs')).toThrow(/template src\/x\.ts\.hbs: .*nope/);
+  });
+
+  it('writes GitHub Actions expressions through a helper', () => {
+    expect(renderTemplate('{{actionsExpr "secrets." env.testKey}}', context, 't')).toBe('${{ secrets.RS_TEST_KEY }}');
+  });
+});
+
+describe('renderProject', () => {
+  it('renders .hbs, copies the rest byte for byte, renames dotfiles, drops the workflow unless asked', () => {
+    root = mkdtempSync(join(tmpdir(), 'render-'));
+    mkdirSync(join(root, '.github', 'workflows'), { recursive: true });
+    writeFileSync(join(root, 'gitignore'), 'node_modules/\n');
+    writeFileSync(join(root, 'env.example.hbs'), '{{env.testKey}}=\n');
+    writeFileSync(join(root, 'raw.ts'), Buffer.from([0x7b, 0x7b, 0x78, 0x7d, 0x7d, 0xff]));
+    writeFileSync(join(root, '.github', 'workflows', 'ci.yml.hbs'), 'x');
+    const files = renderProject(root, context);
+    expect(files.map((f) => f.path)).toEqual(['.env.example', '.gitignore', 'raw.ts']);
+    expect(files[0]?.contents.toString()).toBe('RS_TEST_KEY=\n');
+    expect(files[2]?.contents).toEqual(Buffer.from([0x7b, 0x7b, 0x78, 0x7d, 0x7d, 0xff]));
+    expect(renderProject(root, templateContext({ ...answers, githubActions: true }, versions)).map((f) => f.path)).toContain('.github/workflows/ci.yml');
+  });
+});
