@@ -1,0 +1,114 @@
+/**
+ * Recent probe results, bounded: a ring of the latest results, a second ring that keeps
+ * failures after the first has rolled them off, and a short window per probe for ratios and
+ * sparklines. Entries are plain data without keys or bodies.
+ */
+import type { Outcome } from './probe/expectation.js';
+import type { ProbeResult } from './probe/run.js';
+import type { ProbeCheck } from './probe/spec.js';
+
+export interface HistoryEntry {
+  readonly id: string;
+  readonly target: string;
+  readonly endpoint: string;
+  readonly tenant: string;
+  readonly keyAlias: string;
+  readonly check: ProbeCheck;
+  /** Wall-clock ms. */
+  readonly at: number;
+  readonly durationMs: number;
+  readonly sent: boolean;
+  readonly outcome: Outcome;
+  readonly expected: Outcome;
+  readonly success: boolean;
+  readonly reason: string;
+  readonly detail: string;
+  readonly status: number | undefined;
+  readonly items: number | undefined;
+  readonly degraded: string;
+}
+
+export interface HistoryOptions {
+  readonly perProbe: number;
+  readonly recent?: number;
+  readonly failures?: number;
+}
+
+export interface History {
+  add(result: ProbeResult): HistoryEntry;
+  /** Newest first. */
+  recent(): HistoryEntry[];
+  failures(): HistoryEntry[];
+  /** Oldest first, at most `perProbe` entries. */
+  window(id: string): readonly HistoryEntry[];
+  /** Forgets probes no longer planned. */
+  retain(ids: ReadonlySet<string>): void;
+}
+
+class Ring<T> {
+  readonly #items: T[] = [];
+  constructor(readonly size: number) {}
+  push(item: T): void {
+    this.#items.push(item);
+    if (this.#items.length > this.size) this.#items.shift();
+  }
+  newestFirst(): T[] {
+    return [...this.#items].reverse();
+  }
+  oldestFirst(): readonly T[] {
+    return this.#items;
+  }
+  filter(keep: (item: T) => boolean): void {
+    const kept = this.#items.filter(keep);
+    this.#items.length = 0;
+    this.#items.push(...kept);
+  }
+}
+
+export function toEntry(result: ProbeResult): HistoryEntry {
+  const { spec, verdict } = result;
+  return {
+    id: spec.id,
+    target: spec.target,
+    endpoint: spec.endpoint,
+    tenant: spec.tenant,
+    keyAlias: spec.keyAlias,
+    check: spec.check,
+    at: result.startedAt,
+    durationMs: Math.round(result.durationMs * 10) / 10,
+    sent: result.sent,
+    outcome: verdict.outcome,
+    expected: verdict.expected,
+    success: verdict.success,
+    reason: verdict.reason,
+    detail: verdict.detail,
+    status: verdict.status,
+    items: verdict.items,
+    degraded: result.degraded,
+  };
+}
+
+export function createHistory(options: HistoryOptions): History {
+  const recent = new Ring<HistoryEntry>(options.recent ?? 200);
+  const failures = new Ring<HistoryEntry>(options.failures ?? 100);
+  const windows = new Map<string, Ring<HistoryEntry>>();
+  return {
+    add(result) {
+      const entry = toEntry(result);
+      recent.push(entry);
+      if (!entry.success) failures.push(entry);
+      let ring = windows.get(entry.id);
+      if (!ring) windows.set(entry.id, (ring = new Ring(options.perProbe)));
+      ring.push(entry);
+      return entry;
+    },
+    recent: () => recent.newestFirst(),
+    failures: () => failures.newestFirst(),
+    window: (id) => windows.get(id)?.oldestFirst() ?? [],
+    retain(ids) {
+      for (const id of windows.keys()) if (!ids.has(id)) windows.delete(id);
+      recent.filter((e) => ids.has(e.id));
+      failures.filter((e) => ids.has(e.id));
+    },
+  };
+}

@@ -1,0 +1,78 @@
+/**
+ * The monitor's own metrics: build info, config reloads, maintenance, the scheduler's
+ * saturation signals, and Node's default process metrics, all on our registry.
+ */
+import { Counter, Gauge, Histogram, type Registry, collectDefaultMetrics } from 'prom-client';
+
+export interface ServiceMetrics {
+  readonly maintenanceActive: Gauge;
+  readonly reloadSuccessful: Gauge;
+  readonly reloadTimestamp: Gauge;
+  readonly scheduleDelay: Histogram;
+  readonly ticks: Counter;
+  readonly ticksSkipped: Counter;
+  readonly tickDuration: Histogram;
+  readonly inFlight: Gauge;
+  readonly queued: Gauge;
+  readonly probesConfigured: Gauge;
+  /** Config-derived; reset and set again on every (re)load. */
+  readonly sloSeconds: Gauge;
+  readonly intervalSeconds: Gauge;
+  dropTarget(target: string): void;
+}
+
+export interface BuildInfo {
+  readonly version: string;
+  readonly shard: string;
+}
+
+export function createServiceMetrics(registry: Registry, build: BuildInfo): ServiceMetrics {
+  const registers = [registry];
+  collectDefaultMetrics({ register: registry });
+  new Gauge({ name: 'repairmon_build_info', help: 'Build information; value 1', labelNames: ['version', 'node_version', 'shard'], registers }).set(
+    { version: build.version, node_version: process.version, shard: build.shard },
+    1,
+  );
+  const metrics = {
+    maintenanceActive: new Gauge({ name: 'repairmon_maintenance_active', help: '1 while a maintenance window of the target is open (probes paused)', labelNames: ['target'], registers }),
+    reloadSuccessful: new Gauge({ name: 'repairmon_config_last_reload_successful', help: '1 when the last config (re)load succeeded', registers }),
+    reloadTimestamp: new Gauge({ name: 'repairmon_config_last_reload_success_timestamp_seconds', help: 'When the config was last loaded successfully (Unix time)', registers }),
+    scheduleDelay: new Histogram({
+      name: 'repairmon_probe_schedule_delay_seconds',
+      help: 'How late a probe started against its planned (jittered) start: pool saturation',
+      labelNames: ['target'],
+      buckets: [0.001, 0.01, 0.05, 0.1, 0.5, 1, 2.5, 5, 10, 30],
+      registers,
+    }),
+    ticks: new Counter({ name: 'repairmon_scheduler_ticks_total', help: 'Schedule ticks that ran', labelNames: ['target'], registers }),
+    ticksSkipped: new Counter({
+      name: 'repairmon_scheduler_ticks_skipped_total',
+      help: 'Schedule ticks skipped because the previous one was still running or a maintenance window was open',
+      labelNames: ['target', 'reason'],
+      registers,
+    }),
+    tickDuration: new Histogram({
+      name: 'repairmon_scheduler_tick_duration_seconds',
+      help: 'Wall time of a whole tick, spread included',
+      labelNames: ['target'],
+      buckets: [0.1, 0.5, 1, 5, 10, 30, 60, 120, 300],
+      registers,
+    }),
+    inFlight: new Gauge({ name: 'repairmon_scheduler_probes_in_flight', help: 'Probes running now', registers }),
+    queued: new Gauge({ name: 'repairmon_scheduler_probes_queued', help: 'Probes due but waiting for a pool slot', registers }),
+    probesConfigured: new Gauge({ name: 'repairmon_scheduler_probes_configured', help: 'Probes this shard runs per tick', labelNames: ['target'], registers }),
+    sloSeconds: new Gauge({ name: 'repairmon_probe_slo_seconds', help: 'Configured latency SLO per endpoint', labelNames: ['target', 'endpoint'], registers }),
+    intervalSeconds: new Gauge({ name: 'repairmon_schedule_interval_seconds', help: 'Shortest gap between two ticks of the target schedule', labelNames: ['target'], registers }),
+  };
+  return {
+    ...metrics,
+    dropTarget(target) {
+      metrics.maintenanceActive.remove({ target });
+      metrics.scheduleDelay.remove({ target });
+      metrics.ticks.remove({ target });
+      for (const reason of ['overlap', 'maintenance']) metrics.ticksSkipped.remove({ target, reason });
+      metrics.tickDuration.remove({ target });
+      metrics.probesConfigured.remove({ target });
+    },
+  };
+}

@@ -1,0 +1,194 @@
+/**
+ * The monitor: config -> plan (this shard's part) -> scheduler -> metrics and history.
+ * `createMonitor(config, deps)` returns {start, stop, reload} plus what the HTTP surface reads.
+ * No module state: two monitors in one process (tests) share nothing.
+ */
+import type { Logger } from 'pino';
+import { Registry } from 'prom-client';
+import { Agent, type Dispatcher } from 'undici';
+import type { ApiKey } from '../templates/app/src/client/api-key.js';
+import { type ConfigIssue, type ConfigResult, type MonitorConfig, type MonitorTarget, configKeys } from './config/types.js';
+import { type History, createHistory } from './history.js';
+import { openWindow } from './maintenance.js';
+import { createProbeMetrics } from './metrics/probe-metrics.js';
+import { createServiceMetrics } from './metrics/service-metrics.js';
+import { buildPlan } from './probe/plan.js';
+import { createPoliteness, holdKey } from './probe/politeness.js';
+import { type ProbeResult, runProbe } from './probe/run.js';
+import type { ProbeSpec } from './probe/spec.js';
+import { type Scheduler, createScheduler } from './schedule/scheduler.js';
+import { NO_SHARD, type Shard, formatShard, onShard } from './shard.js';
+
+export interface MonitorDeps {
+  readonly logger: Logger;
+  readonly shard?: Shard;
+  readonly version?: string;
+  /** Where `reload()` reads the new config from (the config file, for `serve`). */
+  readonly load?: () => ConfigResult;
+  /** Wall clock in ms. */
+  readonly now?: () => number;
+  readonly random?: () => number;
+  /** Tests pass a MockAgent; by default one keep-alive Agent per target (see makeAgent). */
+  readonly dispatcherFor?: (target: MonitorTarget) => Dispatcher;
+  /** Run a first round right after start instead of waiting for the first cron tick. */
+  readonly roundOnStart?: boolean;
+}
+
+export type ReloadResult = { readonly ok: true; readonly probes: number } | { readonly ok: false; readonly issues: readonly ConfigIssue[] };
+
+export interface Monitor {
+  readonly registry: Registry;
+  readonly history: History;
+  readonly shard: Shard;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  reload(next?: ConfigResult): Promise<ReloadResult>;
+  /** One unspread round of every target, awaited: tests drive ticks with it. */
+  runOnce(): Promise<void>;
+  tick(target: string, options?: { spread?: boolean }): Promise<void>;
+  config(): MonitorConfig;
+  /** This shard's probes. */
+  plan(): readonly ProbeSpec[];
+  ready(): boolean;
+  keys(): ApiKey[];
+  /** Runs one configured probe now without recording it (the debug view). */
+  probeNow(spec: ProbeSpec): Promise<ProbeResult>;
+  /** Every probe of the config, any shard: what `/probe?debug=true` may pick from. */
+  allProbes(): readonly ProbeSpec[];
+}
+
+/**
+ * Pooled, not fresh: one undici Agent per target with keep-alive. A round of 1 000 keys then
+ * costs a handful of TCP/TLS handshakes instead of thousands, the measured duration is the
+ * API's latency rather than the handshake's, and one slow target cannot take another's
+ * sockets. Connection-level faults still show: a reset or refused socket fails its probe.
+ */
+function makeAgent(target: MonitorTarget, concurrency: number): Dispatcher {
+  return new Agent({
+    connections: concurrency,
+    keepAliveTimeout: Math.min(target.intervalMs + 5_000, 120_000),
+    keepAliveMaxTimeout: 600_000,
+    connect: { timeout: target.timeoutMs },
+  });
+}
+
+export function createMonitor(initial: MonitorConfig, deps: MonitorDeps): Monitor {
+  const registry = new Registry();
+  const shard = deps.shard ?? NO_SHARD;
+  const now = deps.now ?? Date.now;
+  const probeMetrics = createProbeMetrics(registry);
+  const service = createServiceMetrics(registry, { version: deps.version ?? '0.0.0', shard: formatShard(shard) });
+  const politeness = createPoliteness();
+  let config = initial;
+  let plan: ProbeSpec[] = [];
+  let history = createHistory({ perProbe: initial.historyPerProbe });
+  let agents = new Map<string, Dispatcher>();
+  let scheduler: Scheduler | undefined;
+  let started = false;
+
+  const dispatcher = (target: MonitorTarget): Dispatcher => agents.get(target.name) ?? deps.dispatcherFor?.(target) ?? makeAgent(target, config.concurrency);
+
+  async function runAndRecord(spec: ProbeSpec, target: MonitorTarget, signal: AbortSignal): Promise<void> {
+    const result = await runProbe(spec, target, { dispatcher: dispatcher(target), politeness, now, signal });
+    if (signal.aborted) return;
+    probeMetrics.record(result);
+    history.add(result);
+    const log = { probe: spec.id, outcome: result.verdict.outcome, reason: result.verdict.reason, ms: Math.round(result.durationMs) };
+    if (result.verdict.success) deps.logger.debug(log, 'probe ok');
+    else deps.logger.warn({ ...log, detail: result.verdict.detail }, 'probe failed');
+  }
+
+  function setConfigGauges(next: MonitorConfig): void {
+    service.sloSeconds.reset();
+    service.intervalSeconds.reset();
+    for (const t of next.targets) {
+      service.intervalSeconds.set({ target: t.name }, t.intervalMs / 1000);
+      for (const [endpoint, ms] of Object.entries(t.sloMs)) service.sloSeconds.set({ target: t.name, endpoint }, (ms ?? 0) / 1000);
+    }
+  }
+
+  function install(next: MonitorConfig): number {
+    const nextPlan = buildPlan(next).filter((p) => onShard(p, shard));
+    probeMetrics.syncPlan(nextPlan);
+    for (const t of config.targets) if (!next.targets.some((n) => n.name === t.name)) service.dropTarget(t.name);
+    setConfigGauges(next);
+    if (next.historyPerProbe !== config.historyPerProbe) history = createHistory({ perProbe: next.historyPerProbe });
+    history.retain(new Set(nextPlan.map((p) => p.id)));
+    politeness.retain(new Set(nextPlan.map((p) => holdKey(p.target, p.keyAlias))));
+    config = next;
+    plan = nextPlan;
+    agents = new Map(next.targets.map((t) => [t.name, deps.dispatcherFor?.(t) ?? makeAgent(t, next.concurrency)]));
+    scheduler = createScheduler(
+      next.targets.map((target) => ({ target, probes: nextPlan.filter((p) => p.target === target.name) })),
+      { concurrency: next.concurrency, metrics: service, logger: deps.logger, runProbe: runAndRecord, inMaintenance: (t) => openWindow(t, now()) !== undefined, ...(deps.random ? { random: deps.random } : {}) },
+    );
+    if (started) scheduler.start();
+    service.reloadSuccessful.set(1);
+    service.reloadTimestamp.set(now() / 1000);
+    return nextPlan.length;
+  }
+
+  /** The old round is stopped first, so no probe of the old plan records after the switch. */
+  async function apply(next: MonitorConfig): Promise<number> {
+    const oldAgents = agents;
+    await scheduler?.stop();
+    const count = install(next);
+    if (!deps.dispatcherFor) await Promise.allSettled([...oldAgents.values()].map((a) => a.close()));
+    return count;
+  }
+
+  install(initial);
+  const ready = Promise.resolve();
+
+
+  return {
+    registry,
+    get history() {
+      return history;
+    },
+    shard,
+    async start() {
+      await ready;
+      started = true;
+      scheduler?.start();
+      deps.logger.info({ targets: config.targets.length, probes: plan.length, shard: formatShard(shard) }, 'monitor started');
+      if (deps.roundOnStart) void scheduler?.runOnce();
+    },
+    async stop() {
+      started = false;
+      await ready;
+      await scheduler?.stop();
+      if (!deps.dispatcherFor) await Promise.allSettled([...agents.values()].map((a) => a.close()));
+    },
+    async reload(next) {
+      await ready;
+      const result = next ?? deps.load?.() ?? { ok: false, issues: [{ path: '', message: 'no config source to reload from' }] };
+      if (!result.ok) {
+        service.reloadSuccessful.set(0);
+        deps.logger.error({ issues: result.issues }, 'config reload failed; keeping the running config');
+        return result;
+      }
+      const probes = await apply(result.config);
+      deps.logger.info({ probes }, 'config reloaded');
+      return { ok: true, probes };
+    },
+    async runOnce() {
+      await ready;
+      await scheduler?.runOnce();
+    },
+    async tick(target, options) {
+      await ready;
+      await scheduler?.tick(target, options);
+    },
+    config: () => config,
+    plan: () => plan,
+    ready: () => started,
+    keys: () => configKeys(config),
+    probeNow(spec) {
+      const target = config.targets.find((t) => t.name === spec.target);
+      if (!target) return Promise.reject(new Error(`no target named "${spec.target}"`));
+      return runProbe(spec, target, { dispatcher: dispatcher(target), politeness, now });
+    },
+    allProbes: () => buildPlan(config),
+  };
+}

@@ -1,0 +1,46 @@
+/**
+ * `--shard i/N`: a probe runs on the shard a stable hash of (target, key alias) selects, so all
+ * probes of one key stay together (its 429 holds, its canaries) and N replicas split the work
+ * with no coordination. FNV-1a: stable across processes and Node versions, unlike Math.random.
+ */
+
+export interface Shard {
+  /** 0-based. */
+  readonly index: number;
+  readonly count: number;
+}
+
+export const NO_SHARD: Shard = { index: 0, count: 1 };
+
+export type ShardParse = { readonly ok: true; readonly shard: Shard } | { readonly ok: false; readonly message: string };
+
+export function parseShard(text: string): ShardParse {
+  const match = /^(\d+)\/(\d+)$/.exec(text.trim());
+  if (!match) return { ok: false, message: `--shard must look like i/N (e.g. 0/3), got "${text}"` };
+  const index = Number(match[1]);
+  const count = Number(match[2]);
+  if (count < 1 || count > 1024) return { ok: false, message: `--shard count N must be between 1 and 1024, got ${count}` };
+  if (index >= count) return { ok: false, message: `--shard index i must be between 0 and ${count - 1} for N=${count}, got ${index}` };
+  return { ok: true, shard: { index, count } };
+}
+
+export function fnv1a(text: string): number {
+  let hash = 0x811c9dc5;
+  for (const byte of Buffer.from(text, 'utf8')) {
+    hash ^= byte;
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return hash;
+}
+
+export function shardOf(target: string, keyAlias: string, count: number): number {
+  return fnv1a(`${target}\u0000${keyAlias}`) % count;
+}
+
+export function onShard(probe: { target: string; keyAlias: string }, shard: Shard): boolean {
+  return shard.count <= 1 || shardOf(probe.target, probe.keyAlias, shard.count) === shard.index;
+}
+
+export function formatShard(shard: Shard): string {
+  return `${shard.index}/${shard.count}`;
+}
