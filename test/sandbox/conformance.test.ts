@@ -66,7 +66,7 @@ const CALLERS: CallerCase[] = [
     label: 'malformed header',
     caller: { kind: 'malformed' },
     // Bearer form: not "Bearer <key>"; x-api-key form: two headers naming different keys.
-    headers: (sandbox, scheme) =>
+    headers: (sandbox, scheme): Record<string, string> =>
       scheme === 'bearer'
         ? { authorization: `Basic ${sandbox.key('platform-test').key}` }
         : { 'x-api-key': sandbox.key('platform-test').key, authorization: `Bearer ${sandbox.key('nowak-test').key}` },
