@@ -52,8 +52,9 @@ async function readAll(stream: Readable): Promise<string> {
 export function promptHidden(stdin: TtyInput, stderr: Writable, question: string): Promise<string | undefined> {
   return new Promise((resolve) => {
     let typed = '';
-    stderr.write(question);
+    // Echo goes off before the prompt shows, so nothing typed after it can be echoed.
     stdin.setRawMode?.(true);
+    stderr.write(question);
     stdin.setEncoding('utf8');
     const finish = (value: string | undefined): void => {
       stdin.off('data', onData);

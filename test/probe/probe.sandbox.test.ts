@@ -3,10 +3,39 @@
  * test per diagnosis. Every emitted curl line is run through bash and must get the same status,
  * and no output may contain the key's value.
  */
+import { execFileSync, spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningSandbox, startSandbox } from '../../sandbox/index.js';
 import type { ProbeReport } from '../../probe/types.js';
-import { type CliRun, assertBuilt, closedPort, runCli, runCurl } from './helpers.js';
+import { type CliRun, ROOT, assertBuilt, closedPort, runCli, runCurl } from './helpers.js';
+
+function hasScript(): boolean {
+  try {
+    execFileSync('script', ['--version'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Runs the CLI on a pseudo-terminal (util-linux `script`) and types the key once at the prompt. */
+function runOnTerminal(args: readonly string[], key: string): Promise<CliRun> {
+  const command = ['node', `${ROOT}bin/repairmon.js`, ...args].map((a) => `'${a}'`).join(' ');
+  return new Promise((resolve, reject) => {
+    const child = spawn('script', ['-qec', command, '/dev/null'], { stdio: ['pipe', 'pipe', 'pipe'] });
+    let out = '';
+    let typed = false;
+    child.stdout.on('data', (c: Buffer) => {
+      out += c.toString();
+      if (!typed && out.includes('input hidden')) {
+        typed = true;
+        child.stdin.write(`${key}\r`);
+      }
+    });
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout: out, stderr: '' }));
+  });
+}
 
 let sandbox: RunningSandbox;
 const outputs: { alias: string; key: string; run: CliRun }[] = [];
@@ -138,6 +167,17 @@ describe('repairmon probe against the sandbox', () => {
     expect(run.stdout).toContain('-H "authorization: Bearer $REPAIR_API_KEY"');
     expect(run.stdout).toContain(`key …${key.slice(-4)}`);
     expect(run.stderr).toBe('');
+  });
+
+  it.skipIf(!hasScript())('on a terminal: asks for the key with hidden input and shows progress', async () => {
+    sandbox.setFaults('');
+    const key = sandbox.key('gdansk-test').key;
+    const run = await runOnTerminal(['probe', '--base-url', sandbox.baseUrl, '--tenant', 'cykl-gdansk'], key);
+    outputs.push({ alias: 'gdansk-test (terminal)', key, run });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('API key (input hidden): ');
+    expect(run.stdout).toContain('probing [');
+    expect(run.stdout).toMatch(/OK: tenant key …\S{4} works/);
   });
 
   it('never prints the key: stdout, stderr and JSON of every run above', () => {
