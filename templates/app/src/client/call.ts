@@ -109,8 +109,8 @@ export async function executeCall(rt: CallRuntime, plan: CallPlan): Promise<unkn
   };
 
   const attempt = async (): Promise<unknown> => {
-    await waitForGate();
-    const release = await rt.limiter.acquire(signal);
+    if (rt.gate.current(clock.now())) await waitForGate();
+    const release = rt.limiter.tryAcquire() ?? (await rt.limiter.acquire(signal));
     let result: AttemptResult;
     let timeoutMs: number;
     let capped: boolean;

@@ -3,11 +3,15 @@
 export type Release = () => void;
 
 export interface ConcurrencyLimiter {
+  /** A slot now, or undefined when the caller has to wait (no promise on the common path). */
+  tryAcquire(): Release | undefined;
   acquire(signal?: AbortSignal): Promise<Release>;
 }
 
+const noop: Release = () => undefined;
+
 export function createConcurrencyLimiter(max: number): ConcurrencyLimiter {
-  if (!Number.isFinite(max)) return { acquire: async () => () => undefined };
+  if (!Number.isFinite(max)) return { tryAcquire: () => noop, acquire: () => Promise.resolve(noop) };
   let active = 0;
   const waiting: Array<() => void> = [];
   const releaser = (): Release => {
@@ -21,6 +25,11 @@ export function createConcurrencyLimiter(max: number): ConcurrencyLimiter {
     };
   };
   return {
+    tryAcquire() {
+      if (active >= max) return undefined;
+      active += 1;
+      return releaser();
+    },
     acquire(signal) {
       if (signal?.aborted) return Promise.reject(signal.reason);
       if (active < max) {

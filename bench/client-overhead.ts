@@ -1,0 +1,162 @@
+/**
+ * CPU and wall time per successful call through the client vs raw `undici.request`, same
+ * sandbox endpoint, same Agent settings, same run. The sandbox runs in a child process so
+ * `process.cpuUsage()` here counts only the calling side. Runs are interleaved in rounds,
+ * alternating which side goes first, after a warm-up of both.
+ *
+ *   npm run build && node dist/bench/client-overhead.js [--calls N] [--rounds R]
+ */
+import { type ChildProcess, fork } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Agent, request } from 'undici';
+import { startSandbox } from '../sandbox/index.js';
+import { ApiKey, createClient, silentLogger } from '../templates/app/src/client/index.js';
+import { authHeader, joinUrl, tenantResourcePath } from '../templates/app/src/contract/index.js';
+
+const TENANT = 'rowery-nowak';
+const PATH = tenantResourcePath(TENANT, 'clients');
+const CONNECT_TIMEOUT_MS = 5_000;
+
+export interface SideFigures {
+  readonly ok: number;
+  readonly cpuUsPerCall: number;
+  readonly wallUsPerCall: number;
+}
+
+export interface ModeFigures {
+  readonly concurrency: number;
+  readonly calls: number;
+  readonly client: SideFigures;
+  readonly raw: SideFigures;
+  /** client / raw; target <= 1.10. */
+  readonly cpuRatio: number;
+  readonly wallRatio: number;
+}
+
+export interface OverheadFigures {
+  readonly sequential: ModeFigures;
+  readonly concurrent: ModeFigures;
+}
+
+export interface OverheadOptions {
+  readonly calls?: number;
+  readonly rounds?: number;
+  readonly warmup?: number;
+  readonly concurrency?: number;
+}
+
+interface Target {
+  readonly baseUrl: string;
+  readonly key: string;
+}
+
+type Call = () => Promise<boolean>;
+
+/** Starts the sandbox in a child process (this same file with --serve). */
+async function startRemoteSandbox(): Promise<{ target: Target; child: ChildProcess }> {
+  const child = fork(fileURLToPath(import.meta.url), ['--serve'], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  const [message] = (await once(child, 'message')) as [Target];
+  return { target: message, child };
+}
+
+async function serve(): Promise<void> {
+  const sandbox = await startSandbox({ rateLimit: 'off' });
+  process.send?.({ baseUrl: sandbox.baseUrl, key: sandbox.key('nowak-test').key } satisfies Target);
+  process.on('disconnect', () => void sandbox.close().then(() => process.exit(0)));
+}
+
+async function runBatch(call: Call, calls: number, concurrency: number): Promise<number> {
+  let next = 0;
+  let ok = 0;
+  const worker = async (): Promise<void> => {
+    while (next < calls) {
+      next += 1;
+      if (await call()) ok += 1;
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  return ok;
+}
+
+interface Totals {
+  ok: number;
+  cpuUs: number;
+  wallUs: number;
+}
+
+async function measure(call: Call, calls: number, concurrency: number, totals: Totals): Promise<void> {
+  const cpu = process.cpuUsage();
+  const wall = process.hrtime.bigint();
+  totals.ok += await runBatch(call, calls, concurrency);
+  const used = process.cpuUsage(cpu);
+  totals.wallUs += Number(process.hrtime.bigint() - wall) / 1000;
+  totals.cpuUs += used.user + used.system;
+}
+
+const perCall = (t: Totals): SideFigures => ({ ok: t.ok, cpuUsPerCall: t.cpuUs / Math.max(1, t.ok), wallUsPerCall: t.wallUs / Math.max(1, t.ok) });
+
+async function mode(clientCall: Call, rawCall: Call, opts: Required<OverheadOptions>, concurrency: number): Promise<ModeFigures> {
+  await runBatch(clientCall, opts.warmup, concurrency);
+  await runBatch(rawCall, opts.warmup, concurrency);
+  const client: Totals = { ok: 0, cpuUs: 0, wallUs: 0 };
+  const raw: Totals = { ok: 0, cpuUs: 0, wallUs: 0 };
+  const perRound = Math.ceil(opts.calls / opts.rounds);
+  for (let round = 0; round < opts.rounds; round += 1) {
+    const order: Array<[Call, Totals]> = round % 2 === 0 ? [[clientCall, client], [rawCall, raw]] : [[rawCall, raw], [clientCall, client]];
+    for (const [call, totals] of order) await measure(call, perRound, concurrency, totals);
+  }
+  const c = perCall(client);
+  const r = perCall(raw);
+  return { concurrency, calls: perRound * opts.rounds, client: c, raw: r, cpuRatio: c.cpuUsPerCall / r.cpuUsPerCall, wallRatio: c.wallUsPerCall / r.wallUsPerCall };
+}
+
+export async function run(options: OverheadOptions = {}): Promise<OverheadFigures> {
+  const opts: Required<OverheadOptions> = { calls: 2000, rounds: 8, warmup: 300, concurrency: 16, ...options };
+  const { target, child } = await startRemoteSandbox();
+  const agentOptions = { connect: { timeout: CONNECT_TIMEOUT_MS } };
+  const rawAgent = new Agent(agentOptions);
+  const client = createClient({ baseUrl: target.baseUrl, apiKey: new ApiKey(target.key, 'nowak-test'), tenant: TENANT, connectTimeoutMs: CONNECT_TIMEOUT_MS, logger: silentLogger() });
+  const url = joinUrl(target.baseUrl, PATH);
+  const auth = authHeader('bearer', target.key);
+  const rawCall: Call = async () => {
+    const res = await request(url, { dispatcher: rawAgent, headers: { accept: 'application/json', [auth.name]: auth.value } });
+    const body = (await res.body.json()) as { ok?: unknown };
+    return res.statusCode === 200 && body.ok === true;
+  };
+  const clientCall: Call = async () => Array.isArray(await client.listClients());
+  try {
+    const sequential = await mode(clientCall, rawCall, opts, 1);
+    const concurrent = await mode(clientCall, rawCall, opts, opts.concurrency);
+    return { sequential, concurrent };
+  } finally {
+    await client.close();
+    await rawAgent.close();
+    child.disconnect();
+  }
+}
+
+function describe(name: string, m: ModeFigures): string {
+  const side = (s: SideFigures) => `cpu ${s.cpuUsPerCall.toFixed(1)} µs/call, wall ${s.wallUsPerCall.toFixed(1)} µs/call, ok ${s.ok}`;
+  return [
+    `${name} (concurrency ${m.concurrency}, ${m.calls} calls per side)`,
+    `  client: ${side(m.client)}`,
+    `  raw:    ${side(m.raw)}`,
+    `  ratio client/raw: cpu ${m.cpuRatio.toFixed(3)} (target <= 1.10), wall ${m.wallRatio.toFixed(3)}`,
+  ].join('\n');
+}
+
+function flag(name: string): number | undefined {
+  const index = process.argv.indexOf(name);
+  const value = index >= 0 ? Number(process.argv[index + 1]) : undefined;
+  return value !== undefined && Number.isInteger(value) && value > 0 ? value : undefined;
+}
+
+const invokedDirectly = process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href;
+if (invokedDirectly && process.argv.includes('--serve')) {
+  await serve();
+} else if (invokedDirectly) {
+  const figures = await run({ ...(flag('--calls') ? { calls: flag('--calls') } : {}), ...(flag('--rounds') ? { rounds: flag('--rounds') } : {}) });
+  console.log(describe('sequential', figures.sequential));
+  console.log(describe('concurrent', figures.concurrent));
+}
