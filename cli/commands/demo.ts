@@ -1,0 +1,62 @@
+/**
+ * `repairmon demo` (what `npm start` runs): the embedded sandbox plus the monitor probing it
+ * with the sandbox's demo keys. The keys go from the sandbox into ApiKey holders in memory;
+ * only aliases are ever printed.
+ */
+import { type Command, UsageError, choiceValue, stringValue } from '../command.js';
+import { createLogger } from '../../lib/logger.js';
+import { configKeys } from '../../monitor/config/types.js';
+import { demoConfig } from '../../monitor/demo-config.js';
+import { parseListen, serveUntil, startServing } from '../../monitor/run-service.js';
+import { createMonitor } from '../../monitor/service.js';
+import { packageVersion } from '../../monitor/version.js';
+import { startSandbox } from '../../sandbox/index.js';
+
+const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'silent'] as const;
+
+const demo: Command = {
+  name: 'demo',
+  summary: 'run the embedded sandbox and the monitor probing it (what `npm start` runs)',
+  options: {
+    listen: { type: 'string', description: 'address of the status page and /metrics', valueName: 'HOST:PORT', default: '127.0.0.1:9464' },
+    faults: { type: 'string', description: 'sandbox fault spec, e.g. "latency:300@/tenants/*/bikes%0.3"', valueName: 'SPEC' },
+    schedule: { type: 'string', description: 'probe schedule (node-cron, UTC)', valueName: 'CRON', default: '*/15 * * * * *' },
+    'log-level': { type: 'string', description: `one of ${LEVELS.join(', ')}`, valueName: 'LEVEL', default: 'warn' },
+  },
+  async run(ctx) {
+    const listen = parseListen(stringValue(ctx.values, 'listen') ?? '');
+    if (!listen.ok) throw new UsageError(listen.message);
+    const level = choiceValue(ctx.values, 'log-level', LEVELS) ?? 'warn';
+    const schedule = stringValue(ctx.values, 'schedule') ?? '*/15 * * * * *';
+    const sandbox = await startSandbox({ faults: stringValue(ctx.values, 'faults') ?? '', rateLimit: '600/1m' }).catch((error: unknown) => {
+      throw new UsageError(error instanceof Error ? error.message : String(error));
+    });
+    const config = demoConfig(sandbox, { schedule, timeoutMs: 5_000 });
+    const keys = configKeys(config);
+    const logger = createLogger({ level, name: 'repairmon-demo', secrets: () => keys });
+    const monitor = createMonitor(config, { logger, version: packageVersion(), roundOnStart: true });
+    try {
+      const server = await startServing(monitor, listen.listen, logger);
+      const aliases = config.targets.flatMap((t) => t.keys.map((k) => k.alias)).join(', ');
+      ctx.stdout.write(
+        [
+          'repairmon demo: monitoring the embedded sandbox',
+          `  sandbox      ${sandbox.baseUrl}`,
+          `  keys         ${aliases}`,
+          `  status page  ${server.url}/`,
+          `  metrics      ${server.url}/metrics`,
+          `  probes       ${server.url}/probes`,
+          'Press Ctrl+C to stop.',
+          '',
+        ].join('\n'),
+      );
+      await serveUntil(ctx.signal, monitor, server, logger);
+    } finally {
+      await monitor.stop();
+      await sandbox.close();
+    }
+    return 0;
+  },
+};
+
+export default demo;

@@ -1,0 +1,57 @@
+/** `repairmon serve`: the monitor service (probes on a schedule, Prometheus metrics, status page). */
+import { type Command, UsageError, choiceValue, stringValue } from '../command.js';
+import { createLogger } from '../../lib/logger.js';
+import { loadConfigFile } from '../../monitor/config/load.js';
+import { configKeys, formatIssues } from '../../monitor/config/types.js';
+import { parseListen, serveUntil, startServing } from '../../monitor/run-service.js';
+import { createMonitor } from '../../monitor/service.js';
+import { NO_SHARD, formatShard, parseShard } from '../../monitor/shard.js';
+import { packageVersion } from '../../monitor/version.js';
+
+const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+const serve: Command = {
+  name: 'serve',
+  summary: 'run the monitor: probe the API on a schedule and export Prometheus metrics and a status page',
+  options: {
+    config: { type: 'string', description: 'monitor YAML config', valueName: 'FILE' },
+    listen: { type: 'string', description: 'address of /metrics and the status page', valueName: 'HOST:PORT', default: '127.0.0.1:9464' },
+    shard: { type: 'string', description: 'run only this shard of the probes (0-based i of N)', valueName: 'i/N' },
+    'log-level': { type: 'string', description: `one of ${LEVELS.join(', ')}`, valueName: 'LEVEL', default: 'info' },
+  },
+  async run(ctx) {
+    const file = stringValue(ctx.values, 'config');
+    if (file === undefined) throw new UsageError('--config FILE is required (try `repairmon demo` to run against the embedded sandbox)');
+    const listen = parseListen(stringValue(ctx.values, 'listen') ?? '');
+    if (!listen.ok) throw new UsageError(listen.message);
+    const shardText = stringValue(ctx.values, 'shard');
+    const shard = shardText === undefined ? { ok: true as const, shard: NO_SHARD } : parseShard(shardText);
+    if (!shard.ok) throw new UsageError(shard.message);
+    const level = choiceValue(ctx.values, 'log-level', LEVELS) ?? 'info';
+    const initial = loadConfigFile(file, ctx.env);
+    if (!initial.ok) {
+      ctx.stderr.write(`${file}: ${initial.issues.length} problem(s):\n${formatIssues(initial.issues)}\n`);
+      return 2;
+    }
+    let keys = configKeys(initial.config);
+    const logger = createLogger({ level, name: 'repairmon', secrets: () => keys });
+    const monitor = createMonitor(initial.config, {
+      logger,
+      shard: shard.shard,
+      version: packageVersion(),
+      roundOnStart: true,
+      load: () => {
+        const next = loadConfigFile(file, ctx.env);
+        // Scrub the new keys too, from the moment they are read.
+        if (next.ok) keys = [...keys, ...configKeys(next.config)];
+        return next;
+      },
+    });
+    const server = await startServing(monitor, listen.listen, logger);
+    ctx.stdout.write(`repairmon serve: status ${server.url}/  metrics ${server.url}/metrics  shard ${formatShard(shard.shard)}\n`);
+    await serveUntil(ctx.signal, monitor, server, logger);
+    return 0;
+  },
+};
+
+export default serve;

@@ -1,0 +1,78 @@
+/**
+ * `/probe?target=&key=&endpoint=[&tenant=][&check=]&debug=true`: runs one configured probe now.
+ * Only probes the config already defines can be picked, by alias: it is not a proxy. The
+ * answer shows the timeline, status, redacted headers, a body excerpt, the outcome and the
+ * metrics it would emit (rendered on a throwaway registry; the live metrics are untouched).
+ */
+import { Registry } from 'prom-client';
+import { type ApiKey, redactSecrets } from '../../templates/app/src/client/api-key.js';
+import { SECRET_HEADERS, authHeader } from '../../templates/app/src/contract/index.js';
+import { createProbeMetrics } from '../metrics/probe-metrics.js';
+import type { ProbeResult } from '../probe/run.js';
+import type { ProbeSpec } from '../probe/spec.js';
+
+export interface DebugQuery {
+  readonly target: string | null;
+  readonly key: string | null;
+  readonly endpoint: string | null;
+  readonly tenant: string | null;
+  readonly check: string | null;
+}
+
+export type ProbePick = { readonly ok: true; readonly spec: ProbeSpec } | { readonly ok: false; readonly status: 400 | 404; readonly message: string };
+
+export function pickProbe(query: DebugQuery, probes: readonly ProbeSpec[]): ProbePick {
+  if (!query.target || !query.key || !query.endpoint) {
+    return { ok: false, status: 400, message: 'give target, key (alias) and endpoint, e.g. /probe?target=test&key=nowak-test&endpoint=clients&debug=true' };
+  }
+  const check = query.check ?? 'read';
+  const matches = probes.filter(
+    (p) => p.target === query.target && p.keyAlias === query.key && p.endpoint === query.endpoint && p.check === check && (query.tenant === null || p.tenant === query.tenant),
+  );
+  const spec = matches[0];
+  if (!spec) {
+    const aliases = [...new Set(probes.filter((p) => p.target === query.target).map((p) => p.keyAlias))];
+    return { ok: false, status: 404, message: `no configured probe for that target/key/endpoint/check; key aliases of this target: ${aliases.join(', ') || '(none: unknown target)'}` };
+  }
+  return { ok: true, spec };
+}
+
+function requestHeaders(spec: ProbeSpec): Record<string, string> {
+  const headers: Record<string, string> = { accept: 'application/json' };
+  if (spec.credential.kind === 'none') return headers;
+  const hint = spec.credential.kind === 'key' ? spec.credential.key.key.hint : '(made-up invalid key)';
+  const header = authHeader(spec.credential.kind === 'key' ? spec.credential.scheme : 'bearer', 'X');
+  headers[header.name] = `[REDACTED ${hint}]`;
+  return headers;
+}
+
+function responseHeaders(headers: Readonly<Record<string, string>>, keys: readonly ApiKey[]): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(headers).map(([name, value]) => [name, SECRET_HEADERS.includes(name) || name === 'set-cookie' ? '[REDACTED]' : redactSecrets(value, keys)]),
+  );
+}
+
+export async function wouldEmit(result: ProbeResult): Promise<string> {
+  const registry = new Registry();
+  const metrics = createProbeMetrics(registry);
+  metrics.syncPlan([result.spec]);
+  metrics.record(result);
+  return registry.metrics();
+}
+
+export async function debugReport(result: ProbeResult, keys: readonly ApiKey[]): Promise<Record<string, unknown>> {
+  const { spec, verdict, attempt } = result;
+  const response =
+    attempt?.kind === 'response'
+      ? { status: attempt.status, headers: responseHeaders(attempt.headers, keys), bodyBytes: attempt.bodyBytes, bodyExcerpt: redactSecrets(attempt.bodyExcerpt, keys), requestId: attempt.requestId, envelope: attempt.envelope.valid ? 'valid' : attempt.envelope.problem }
+      : undefined;
+  return {
+    probe: { id: spec.id, target: spec.target, endpoint: spec.endpoint, tenant: spec.tenant, keyAlias: spec.keyAlias, check: spec.check, expect: spec.expect },
+    request: { method: 'GET', path: spec.path, headers: requestHeaders(spec), sent: result.sent },
+    timeline: { startedAt: new Date(result.startedAt).toISOString(), headersMs: attempt?.timings.headersMs, totalMs: attempt?.timings.totalMs },
+    response,
+    failure: attempt?.kind === 'failure' ? { kind: attempt.failure.kind, message: redactSecrets(attempt.failure.message, keys) } : undefined,
+    outcome: { outcome: verdict.outcome, expected: verdict.expected, success: verdict.success, reason: verdict.reason, detail: redactSecrets(verdict.detail, keys), degraded: result.degraded, retryAfterMs: result.retryAfterMs },
+    metrics: await wouldEmit(result),
+  };
+}

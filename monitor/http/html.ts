@@ -1,0 +1,52 @@
+/** HTML helpers for the server-rendered pages: escaping and one shared layout, no external assets. */
+
+export function esc(value: unknown): string {
+  return String(value ?? '')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;');
+}
+
+/** Outcome -> colour class; the palette reads on screen and in greyscale print. */
+export function outcomeClass(outcome: string | undefined, success: boolean | undefined): string {
+  if (outcome === undefined) return 'none';
+  if (success) return 'pass';
+  if (outcome === 'rate_limited') return 'warn';
+  if (outcome === 'assertion_failed') return 'breach';
+  return 'fail';
+}
+
+const STYLE = `
+body{font:14px/1.4 system-ui,-apple-system,"Segoe UI",sans-serif;margin:0;background:#f6f7f9;color:#1d232b}
+header{background:#1d232b;color:#fff;padding:10px 20px;display:flex;gap:24px;align-items:baseline;flex-wrap:wrap}
+header h1{font-size:18px;margin:0}header a{color:#9cc3ff}
+main{padding:12px 20px}
+section{background:#fff;border:1px solid #dde1e6;border-radius:6px;margin:0 0 16px;padding:10px 14px}
+h2{font-size:16px;margin:4px 0 8px}
+table{border-collapse:collapse;width:100%}
+th,td{border-bottom:1px solid #eceef1;padding:4px 6px;text-align:left;vertical-align:middle}
+th{font-size:12px;color:#5b6570;font-weight:600}
+td.cell{min-width:118px}
+.badge{display:inline-block;border-radius:3px;padding:1px 6px;font-size:12px;font-weight:600}
+.pass .badge,.badge.pass{background:#d7f5dd;color:#0f5b22}
+.fail .badge,.badge.fail{background:#ffd9d6;color:#8a1208}
+.warn .badge,.badge.warn{background:#fff0c2;color:#6b4d00}
+.breach .badge,.badge.breach{background:#8a1208;color:#fff}
+.none .badge,.badge.none{background:#eceef1;color:#5b6570}
+.muted{color:#5b6570;font-size:12px}
+.summary span{margin-right:18px}
+svg.spark{vertical-align:middle}
+code{font-size:12px}
+`;
+
+export function layout(title: string, body: string, options: { refreshSeconds?: number } = {}): string {
+  const refresh = options.refreshSeconds ? `<meta http-equiv="refresh" content="${options.refreshSeconds}">` : '';
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">${refresh}
+<title>${esc(title)}</title><style>${STYLE}</style></head>
+<body><header><h1>${esc(title)}</h1><nav><a href="/">status</a> · <a href="/probes">recent probes</a> · <a href="/probes.json">json</a> · <a href="/metrics">metrics</a></nav></header>
+<main>${body}</main></body></html>
+`;
+}

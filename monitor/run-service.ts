@@ -1,0 +1,43 @@
+/**
+ * Running a monitor as a process: start the HTTP surface and the schedule, reload on SIGHUP,
+ * stop cleanly when the command's signal fires. Shared by `serve` and `demo`.
+ */
+import type { Logger } from 'pino';
+import { type MonitorServer, createMonitorServer } from './http/server.js';
+import type { Monitor } from './service.js';
+
+export interface Listen {
+  readonly host: string;
+  readonly port: number;
+}
+
+export function parseListen(text: string): { ok: true; listen: Listen } | { ok: false; message: string } {
+  const match = /^(?:\[([^\]]+)\]|([^:]+)):(\d{1,5})$/.exec(text.trim());
+  const port = Number(match?.[3]);
+  if (!match || port > 65535) return { ok: false, message: `--listen must be HOST:PORT such as 127.0.0.1:9464, got "${text}"` };
+  return { ok: true, listen: { host: match[1] ?? match[2] ?? '127.0.0.1', port } };
+}
+
+/** Starts the server and the monitor; resolves once both are up. */
+export async function startServing(monitor: Monitor, listen: Listen, logger: Logger): Promise<MonitorServer> {
+  const server = await createMonitorServer(monitor, { host: listen.host, port: listen.port, logger });
+  await monitor.start();
+  return server;
+}
+
+/** Waits for the abort signal (SIGINT/SIGTERM), reloading on SIGHUP meanwhile, then stops. */
+export async function serveUntil(signal: AbortSignal, monitor: Monitor, server: MonitorServer, logger: Logger): Promise<void> {
+  const onHup = (): void => {
+    logger.info('SIGHUP: reloading config');
+    void monitor.reload();
+  };
+  process.on('SIGHUP', onHup);
+  try {
+    if (!signal.aborted) await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+    logger.info('stopping');
+  } finally {
+    process.off('SIGHUP', onHup);
+    await server.close();
+    await monitor.stop();
+  }
+}
