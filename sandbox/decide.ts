@@ -48,7 +48,10 @@ export interface DecideInput {
   readonly rateLimit?: (key: DemoKey) => RateVerdict;
 }
 
-type Authentication = { readonly ok: true; readonly key: DemoKey } | { readonly ok: false; readonly detail: string };
+type Authentication =
+  | { readonly ok: true; readonly key: DemoKey }
+  /** `alias` is known when a revoked key was presented: the request log names it. */
+  | { readonly ok: false; readonly detail: string; readonly alias?: string };
 
 function fail(code: ErrorCode, detail?: string, headers: Record<string, string> = {}, keyAlias?: string): Reply {
   return { status: ERROR_STATUS[code], envelope: errorEnvelope(code, messageFor(code, detail)), headers, ...(keyAlias ? { keyAlias } : {}) };
@@ -60,7 +63,7 @@ function authenticate(headers: DecideInput['headers'], state: SandboxState): Aut
   if (presented.kind === 'malformed') return { ok: false, detail: 'Nagłówek z kluczem ma nieprawidłowy format.' };
   const key = state.keysByValue.get(presented.key);
   if (!key) return { ok: false, detail: 'Nieznany klucz.' };
-  if (key.revoked) return { ok: false, detail: 'Klucz został unieważniony.' };
+  if (key.revoked) return { ok: false, detail: 'Klucz został unieważniony.', alias: key.alias };
   return { ok: true, key };
 }
 
@@ -108,7 +111,7 @@ export function decide(input: DecideInput, state: SandboxState): Reply {
   if (route.kind === 'invalid_tenant') return fail(ERROR_CODES.invalidTenantSlug);
   if (route.kind === 'docs') return { status: 200, envelope: successEnvelope(docsPayload()), headers: {} };
   const auth = authenticate(input.headers, state);
-  if (!auth.ok) return fail(ERROR_CODES.unauthorized, auth.detail);
+  if (!auth.ok) return fail(ERROR_CODES.unauthorized, auth.detail, {}, auth.alias);
   const { key } = auth;
   const verdict = input.rateLimit?.(key);
   const limitHeaders = verdict?.headers ?? {};

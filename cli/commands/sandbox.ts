@@ -9,7 +9,7 @@ import { parseFaultSpec } from '../../sandbox/faults/parse.js';
 import { type DemoKey, type RunningSandbox, isSandboxConfigError, startSandbox } from '../../sandbox/index.js';
 import { parseRateLimit } from '../../sandbox/rate-limit.js';
 import { ApiKey } from '../../templates/app/src/client/api-key.js';
-import { AUTH_SCHEMES, authHeader, tenantResourcePath } from '../../templates/app/src/contract/index.js';
+import { AUTH_SCHEMES, TENANT_RESOURCES, authHeader, tenantResourcePath } from '../../templates/app/src/contract/index.js';
 import { type Command, type CommandContext, UsageError, choiceValue, intValue, stringValue } from '../command.js';
 
 const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
@@ -61,7 +61,8 @@ export function jsonLine(sandbox: RunningSandbox): string {
 function keyPurpose(key: DemoKey): string {
   if (key.revoked) return 'revoked: expect 401 unauthorized';
   if (key.kind === 'platform') return 'platform key: /platform/* and every tenant';
-  const narrow = key.scopes.length < 4 ? ` (scopes: ${key.scopes.join(',')})` : '';
+  const lacking = TENANT_RESOURCES.filter((r) => !key.scopes.includes(r));
+  const narrow = lacking.length > 0 ? ` (scope lacks ${lacking.join(', ')})` : '';
   return `tenant ${key.tenant ?? '?'}${narrow}`;
 }
 
@@ -107,8 +108,12 @@ async function run(ctx: CommandContext): Promise<number> {
   } catch (error) {
     if (isSandboxConfigError(error)) throw new UsageError(`--${error.option}: ${error.message}`);
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') {
-      ctx.stderr.write(`repairmon sandbox: cannot listen on --host ${flags.host} --port ${flags.port} (${code})\n`);
+    // A host that does not exist here is a bad value; a busy or forbidden port is the machine's state.
+    if (code === 'ENOTFOUND' || code === 'EADDRNOTAVAIL' || code === 'EAI_AGAIN') {
+      throw new UsageError(`--host "${flags.host}" is not an address of this machine (${code})`);
+    }
+    if (code === 'EADDRINUSE' || code === 'EACCES') {
+      ctx.stderr.write(`repairmon sandbox: cannot listen on ${flags.host} --port ${flags.port} (${code})\n`);
       return 1;
     }
     throw error;

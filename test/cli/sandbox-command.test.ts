@@ -92,3 +92,21 @@ describe('repairmon sandbox', () => {
     expect(await main(['sandbox', '--port', '0', '--json', '--log-level', 'silent'], io)).toBe(0);
   });
 });
+
+describe('repairmon sandbox listen errors', () => {
+  it('a host that is not on this machine exits 2 naming --host', async () => {
+    const io = fakeIo();
+    expect(await main(['sandbox', '--host', '192.0.2.1', '--port', '0', '--log-level', 'silent'], io)).toBe(2);
+    expect(io.stderrText()).toMatch(/--host "192\.0\.2\.1"/);
+  });
+
+  it('a busy port exits 1 naming the port', async () => {
+    const first = await running(['--json']);
+    const port = new URL((JSON.parse(first.line) as JsonLine).baseUrl).port;
+    const io = fakeIo();
+    expect(await main(['sandbox', '--port', port, '--log-level', 'silent'], io)).toBe(1);
+    expect(io.stderrText()).toContain(`--port ${port} (EADDRINUSE)`);
+    first.io.abort();
+    expect(await first.exit).toBe(0);
+  });
+});

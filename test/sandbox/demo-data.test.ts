@@ -87,8 +87,15 @@ describe('demo data', () => {
   it('records each request with its key alias, never the key', async () => {
     sandbox.clearRequests();
     await getData(endpointPath('clients', { tenant: 'rowery-nowak' }), 'nowak-prod');
+    const h = authHeader('bearer', sandbox.key('nowak-revoked-test').key);
+    await (await request(`${sandbox.baseUrl}/`, { headers: { [h.name]: h.value } })).body.dump();
+    await (await request(`${sandbox.baseUrl}/docs`, { method: 'POST' })).body.dump();
     expect(sandbox.requests()).toEqual([
       { at: expect.any(Number), method: 'GET', path: '/api/v1/tenants/rowery-nowak/clients', keyAlias: 'nowak-prod', status: 200 },
+      { at: expect.any(Number), method: 'GET', path: '/api/v1/', keyAlias: 'nowak-revoked-test', status: 401 },
+      { at: expect.any(Number), method: 'POST', path: '/api/v1/docs', status: 405 },
     ]);
+    sandbox.clearRequests();
+    expect(sandbox.requests()).toEqual([]);
   });
 });

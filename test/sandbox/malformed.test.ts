@@ -101,3 +101,17 @@ describe('malformed and unusual requests', () => {
     expect(parseEnvelope(res.body, { status: res.status })).toMatchObject({ valid: true });
   });
 });
+
+describe('clients that go away', () => {
+  it('a client that disconnects mid-body or mid-headers does not take the sandbox down', async () => {
+    for (const partial of ['POST /api/v1/docs HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\nabc', 'GET /api/v1/docs HTTP/1.1\r\nHost: x\r\nX-Half: ab']) {
+      const socket = connect(sandbox.port, '127.0.0.1');
+      await new Promise<void>((resolve) => socket.on('connect', () => resolve()));
+      socket.write(partial);
+      await new Promise((r) => setTimeout(r, 20));
+      socket.destroy();
+    }
+    const res = await http('GET /api/v1/docs HTTP/1.1');
+    expect(res.status).toBe(200);
+  });
+});
