@@ -1,0 +1,84 @@
+/**
+ * End to end: `repairmon new` into a temp dir, real `npm install`, `tsc --noEmit`, the
+ * generated `npm test`, and the generated `npm run check` against a live sandbox with a demo
+ * tenant key (passes) and another tenant's key (fails on the tenant-mismatch row). Keys go
+ * through environment variables only. Needs `npm run build` first (npm test's pretest does it).
+ */
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RunningSandbox, startSandbox } from '../../sandbox/index.js';
+import { ERROR_CODES } from '../../templates/app/src/contract/index.js';
+import { cleanEnv, exec } from './exec.js';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const BIN = join(ROOT, 'bin', 'repairmon.js');
+const TENANT = 'rowery-nowak';
+
+let work: string;
+let project: string;
+let sandbox: RunningSandbox | undefined;
+const figures: string[] = [];
+
+beforeAll(() => {
+  if (!existsSync(join(ROOT, 'dist', 'generators', 'app', 'generator.js'))) throw new Error('dist/ is missing: run "npm run build" first');
+  work = mkdtempSync(join(tmpdir(), 'gen-e2e-'));
+  project = join(work, 'nowak-integration');
+});
+
+afterAll(async () => {
+  await sandbox?.close();
+  if (work) rmSync(work, { recursive: true, force: true });
+  if (figures.length > 0) console.log(`generator e2e figures: ${figures.join('; ')}`);
+});
+
+describe('generated project, end to end', { timeout: 240_000 }, () => {
+  it('repairmon new scaffolds without asking', async () => {
+    const args = ['new', 'nowak-integration', '--yes', '--skip-install', '--no-interactive', '--tenant', TENANT];
+    const result = await exec(process.execPath, [BIN, ...args], { cwd: work, env: cleanEnv() });
+    expect(result.stderr).not.toContain('An error occured');
+    expect(result.code).toBe(0);
+    figures.push(`scaffold (no install) ${Math.round(result.ms)} ms`);
+    expect(existsSync(join(project, 'src', 'config.ts'))).toBe(true);
+  });
+
+  it('installs with real npm and type-checks clean', async () => {
+    const install = await exec('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund'], { cwd: project, env: cleanEnv(), timeoutMs: 180_000 });
+    expect(install.code, install.stderr).toBe(0);
+    figures.push(`npm install ${Math.round(install.ms)} ms`);
+    const tsc = await exec(join(project, 'node_modules', '.bin', 'tsc'), ['--noEmit', '-p', 'tsconfig.json'], { cwd: project, env: cleanEnv() });
+    expect(tsc.code, tsc.stdout).toBe(0);
+  });
+
+  it('passes its own tests', async () => {
+    const test = await exec('npm', ['test'], { cwd: project, env: cleanEnv({ CI: '1' }) });
+    expect(test.code, test.stdout + test.stderr).toBe(0);
+    expect(test.stdout).toMatch(/Tests\s+\d+ passed/);
+    figures.push(`generated npm test ${Math.round(test.ms)} ms`);
+  });
+
+  it('npm run check passes on the tenant key and fails on another tenant key with the mismatch line', async () => {
+    sandbox = await startSandbox();
+    const own = sandbox.key('nowak-test');
+    const other = sandbox.key('kowalski-test');
+    expect(own.tenant).toBe(TENANT);
+    const check = (key: string) =>
+      exec('npm', ['run', '--silent', 'check'], { cwd: project, env: cleanEnv({ REPAIR_API_TEST_BASE_URL: sandbox!.baseUrl, REPAIR_API_TEST_KEY: key }) });
+
+    const pass = await check(own.key);
+    expect(pass.code, pass.stdout + pass.stderr).toBe(0);
+    expect(pass.stdout).toContain('All checks passed on test.');
+    expect(pass.stdout).not.toMatch(/\bFAIL\b/);
+
+    const fail = await check(other.key);
+    expect(fail.code).toBe(1);
+    const tenantLine = fail.stdout.split('\n').find((line) => line.startsWith(`tenant matches key (${TENANT})`));
+    expect(tenantLine).toMatch(new RegExp(`FAIL\\s+HTTP 403 ${ERROR_CODES.tenantMismatch}`));
+    for (const output of [pass.stdout, pass.stderr, fail.stdout, fail.stderr]) {
+      expect(output).not.toContain(own.key);
+      expect(output).not.toContain(other.key);
+    }
+    expect(readFileSync(join(project, '.yo-rc.json'), 'utf8')).not.toContain(own.key);
+  });
+});
