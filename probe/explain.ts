@@ -41,6 +41,7 @@ export function explainTransport(failure: TransportFailure): string {
         ? 'timed out connecting: the host does not answer on that port (firewall, wrong host or down)'
         : `timed out waiting for the response ${failure.phase === 'headers' ? 'headers' : 'body'}`;
     case 'tls':
+      if (failure.code.includes('WRONG_VERSION')) return `TLS failed (${failure.code}): that port does not speak HTTPS; is the base URL http://?`;
       return `TLS failed (${failure.code}): the certificate is not trusted for this host, or the port does not speak HTTPS`;
     case 'connection':
       return CONNECTION_CODES[failure.code] ?? `connection failed (${failure.code})`;

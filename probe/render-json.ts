@@ -1,6 +1,14 @@
-/** The ticket and script view: the whole report as one JSON document. */
+/**
+ * The ticket and script view: the whole report as one JSON document. A field that is known
+ * but empty (no tenant in the URL) is written as null so scripts see a stable shape.
+ */
 import type { ProbeReport } from './types.js';
 
+function replacer(_key: string, value: unknown): unknown {
+  if (value === undefined) return null;
+  return value instanceof Error ? value.message : value;
+}
+
 export function renderJson(report: ProbeReport): string {
-  return `${JSON.stringify(report, (_key, value: unknown) => (value instanceof Error ? value.message : value), 2)}\n`;
+  return `${JSON.stringify(report, replacer, 2)}\n`;
 }

@@ -22,7 +22,7 @@ export function response(status: number, body: unknown, endpoint: EndpointId = '
   const text = typeof body === 'string' ? body : JSON.stringify(body);
   const envelope = parseEnvelope(text, { status, list: endpointSpec(endpoint).list });
   ids += 1;
-  const all = { 'x-request-id': `req-${ids}`, ...headers };
+  const all: Record<string, string> = { 'x-request-id': `req-${ids}`, ...headers };
   return {
     kind: 'response',
     status,

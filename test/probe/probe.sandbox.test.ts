@@ -140,6 +140,12 @@ describe('repairmon probe against the sandbox', () => {
     expect(row(report, 'scope:logs').status).toBe('skip');
   });
 
+  it('https against a plain-HTTP port: a TLS failure at step 1', async () => {
+    const { report } = await probe('nowak-test', ['--base-url', `https://127.0.0.1:${sandbox.port}/api/v1`]);
+    expect(row(report, 'docs').finding.kind).toBe('unreachable');
+    expect(row(report, 'docs').explanation).toContain('does not speak HTTPS');
+  });
+
   it('429 storm: rate limited with Retry-After, curl sees the same 429', async () => {
     const { run, report } = await probe('nowak-test', ['--base-url', sandbox.baseUrl, '--tenant', 'rowery-nowak'], 'rate-limit-storm:3');
     expect(run.code).toBe(1);

@@ -35,5 +35,6 @@ describe('renderJson', () => {
     expect(parsed.checks).toHaveLength(r.checks.length);
     expect(parsed.verdict).toEqual(r.verdict);
     expect(parsed.exitCode).toBe(0);
+    expect(parsed.tenant).toEqual({ probed: 'a', urlTenant: null, keyTenant: null });
   });
 });
