@@ -18,7 +18,7 @@ export const ANSWER_FLAGS: readonly AnswerFlag[] = [
   { answer: 'name', flag: 'name', type: 'string', valueName: 'NAME', message: 'Project name (also the directory to create)' },
   { answer: 'packageName', flag: 'package-name', type: 'string', valueName: 'NAME', message: 'npm package name' },
   { answer: 'tenant', flag: 'tenant', type: 'string', valueName: 'SLUG', message: 'Tenant slug your key is assigned to' },
-  { answer: 'authScheme', flag: 'auth-scheme', type: 'string', valueName: 'bearer|x-api-key', message: 'How to present the key' },
+  { answer: 'authScheme', flag: 'auth-scheme', type: 'string', valueName: 'SCHEME', message: 'How to present the key: bearer or x-api-key' },
   { answer: 'testBaseUrl', flag: 'test-base-url', type: 'string', valueName: 'URL', message: 'Test environment base URL (ends in /api/v1)' },
   { answer: 'productionBaseUrl', flag: 'production-base-url', type: 'string', valueName: 'URL', message: 'Production base URL (https, ends in /api/v1)' },
   { answer: 'envPrefix', flag: 'env-prefix', type: 'string', valueName: 'PREFIX', message: 'Prefix of the environment variables' },
