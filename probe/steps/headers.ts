@@ -36,7 +36,8 @@ function rateLimitRow(ctx: StepContext): CheckRow {
   if (withHeaders?.result.kind === 'response') {
     const info = rateLimitOf(withHeaders.result.headers) ?? {};
     const note = `not limited; limit ${info.limit ?? '?'}, remaining ${info.remaining ?? '?'}, reset ${info.reset ?? '?'} s`;
-    return makeRow('headers', 'rate-limit', title, 'pass', { kind: 'ok', note }, withHeaders);
+    // Only the headers matter here; the call's own status and code belong to its own row.
+    return { ...makeRow('headers', 'rate-limit', title, 'pass', { kind: 'ok', note }), rateLimit: info };
   }
   if (records.every((r) => r.result.kind === 'failure')) return notRunRow('headers', 'rate-limit', title, 'no answer to read headers from');
   return makeRow('headers', 'rate-limit', title, 'warn', { kind: 'no_rate_limit_headers' });
