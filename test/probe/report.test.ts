@@ -90,6 +90,11 @@ describe('buildReport verdicts', () => {
     expect(row(r, 'rate-limit').consequenceOf).toBeUndefined();
   });
 
+  it('a 429 without Retry-After says none was sent', () => {
+    const r = report({ answer: (c) => err(429, 'rate_limited', c.endpoint), tenant: 'a' });
+    expect(row(r, 'rate-limit').explanation).toBe('HTTP 429: rate limited; no Retry-After header was sent, wait and retry');
+  });
+
   it('reads rate-limit headers when not limited', () => {
     const r = report({ answer: (c) => response(200, { ok: true, data: [] }, c.endpoint, { 'ratelimit-limit': '60', 'ratelimit-remaining': '51', 'ratelimit-reset': '30' }), tenant: 'x' });
     expect(row(r, 'rate-limit')).toMatchObject({ status: 'pass', explanation: 'not limited; limit 60, remaining 51, reset 30 s' });
