@@ -29,6 +29,9 @@ export interface BuildInfo {
 export function createServiceMetrics(registry: Registry, build: BuildInfo): ServiceMetrics {
   const registers = [registry];
   collectDefaultMetrics({ register: registry });
+  // These gauges end in _total, which `promtool check metrics` rejects; the per-type
+  // nodejs_active_handles / _requests / _resources gauges carry the same numbers.
+  for (const name of ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total']) registry.removeSingleMetric(name);
   new Gauge({ name: 'repairmon_build_info', help: 'Build information; value 1', labelNames: ['version', 'node_version', 'shard'], registers }).set(
     { version: build.version, node_version: process.version, shard: build.shard },
     1,
