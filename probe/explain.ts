@@ -16,6 +16,7 @@ export const CODE_EXPLANATIONS: Readonly<Record<ErrorCode, string>> = {
   not_found: 'the API has nothing at this path (wrong path or unknown tenant)',
   method_not_allowed: 'the API only serves GET',
   invalid_tenant_slug: 'the tenant in the URL is not a valid slug (lowercase letters, digits, single hyphens)',
+  bad_request: 'the request was not valid HTTP (malformed request line or headers too large); check the client or proxy',
   internal_error: 'the server failed while handling the request; not a problem with the key',
 };
 

@@ -10,6 +10,7 @@ export const MESSAGES: Readonly<Record<ErrorCode, string>> = {
   not_found: 'Nie znaleziono zasobu.',
   method_not_allowed: 'Niedozwolona metoda HTTP. API obsługuje wyłącznie GET.',
   invalid_tenant_slug: 'Nieprawidłowy identyfikator najemcy w ścieżce.',
+  bad_request: 'Nieprawidłowe żądanie HTTP.',
   internal_error: 'Wewnętrzny błąd serwera.',
 };
 

@@ -101,11 +101,6 @@ function internalError(res: ServerResponse, requestId: string): void {
   send(res, jsonOutgoing({ status: 500, envelope: errorEnvelope(ERROR_CODES.internalError, messageFor(ERROR_CODES.internalError)), headers: {} }), requestId);
 }
 
-/**
- * The contract has no code for a request that is not valid HTTP (one is requested from the
- * contract's owner); until then the nearest contract code keeps the answer a valid envelope.
- */
-const MALFORMED_REQUEST_CODE = ERROR_CODES.notFound;
 
 /** Raw answer for requests Node's parser rejected before a handler could run. */
 function answerClientError(error: NodeJS.ErrnoException, socket: Socket): void {
@@ -116,7 +111,7 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Socket): void {
   const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
   const status = tooLarge ? 431 : 400;
   const body = JSON.stringify(
-    errorEnvelope(MALFORMED_REQUEST_CODE, tooLarge ? 'Nagłówki żądania są zbyt duże.' : 'Nieprawidłowe żądanie HTTP.'),
+    errorEnvelope(ERROR_CODES.badRequest, tooLarge ? 'Nagłówki żądania są zbyt duże.' : 'Nieprawidłowe żądanie HTTP.'),
   );
   socket.end(
     `HTTP/1.1 ${status} ${tooLarge ? 'Request Header Fields Too Large' : 'Bad Request'}\r\n` +

@@ -87,11 +87,11 @@ describe('malformed and unusual requests', () => {
   });
 
   it('huge headers get 431 as an envelope', async () => {
-    expectEnvelope(await http('GET /api/v1/docs HTTP/1.1', [`X-Big: ${'a'.repeat(40_000)}`]), 431);
+    expectEnvelope(await http('GET /api/v1/docs HTTP/1.1', [`X-Big: ${'a'.repeat(40_000)}`]), 431, 'bad_request');
   });
 
   it('a garbage request line gets 400 as an envelope', async () => {
-    expectEnvelope(await raw('NOT HTTP AT ALL\r\n\r\n'), 400);
+    expectEnvelope(await raw('NOT HTTP AT ALL\r\n\r\n'), 400, 'bad_request');
     expectEnvelope(await raw('GET /api/v1/docs HTTP/1.1\r\nBad Header\r\n\r\n'), 400);
   });
 

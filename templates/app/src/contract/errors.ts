@@ -20,6 +20,8 @@ export const ERROR_CODES = {
   methodNotAllowed: 'method_not_allowed',
   /** ASSUMED: `{tenant}` is not a valid slug. */
   invalidTenantSlug: 'invalid_tenant_slug',
+  /** ASSUMED: the request is not valid HTTP (bad request line, oversized headers). */
+  badRequest: 'bad_request',
   /** ASSUMED: the server failed. */
   internalError: 'internal_error',
 } as const;
@@ -42,6 +44,7 @@ export const ERROR_STATUS: Readonly<Record<ErrorCode, number>> = {
   not_found: 404,
   method_not_allowed: 405,
   invalid_tenant_slug: 400,
+  bad_request: 400,
   internal_error: 500,
 };
 
