@@ -63,7 +63,7 @@ function verdictOf(report: Omit<ProbeReport, 'verdict' | 'exitCode'>): Verdict {
     step: broken.step,
     stepNumber,
     check: broken.check,
-    summary: `BROKEN at step ${stepNumber} (${STEP_TITLES[broken.step]}), ${broken.title}${status}: ${broken.explanation}`,
+    summary: `BROKEN at step ${stepNumber} (${STEP_TITLES[broken.step]}): check "${broken.title}" failed${status}: ${broken.explanation}`,
   };
 }
 
