@@ -1,0 +1,22 @@
+/** Small pure statistics for bench figures. */
+
+/** Nearest-rank percentile (p in 0..100) of unsorted values; NaN when empty. */
+export function percentile(values: readonly number[], p: number): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const rank = Math.ceil((Math.min(Math.max(p, 0), 100) / 100) * sorted.length);
+  return sorted[Math.max(0, rank - 1)] ?? Number.NaN;
+}
+
+export function median(values: readonly number[]): number {
+  return percentile(values, 50);
+}
+
+export function mean(values: readonly number[]): number {
+  return values.length === 0 ? Number.NaN : values.reduce((sum, v) => sum + v, 0) / values.length;
+}
+
+/** a / b, NaN when b is zero or either side is not finite, so a missing baseline never reads as a win. */
+export function ratio(a: number, b: number): number {
+  return Number.isFinite(a) && Number.isFinite(b) && b !== 0 ? a / b : Number.NaN;
+}

@@ -1,0 +1,174 @@
+/**
+ * Our monitor against the peer, Debian's prometheus-blackbox-exporter: CPU seconds per 1 000
+ * probes of each PROCESS (utime + stime from /proc/PID/stat) over the same window, at the same
+ * probe rate, against the same sandbox (a third process, not counted). Ours is
+ * `repairmon serve` with N tenant keys on a 1-second schedule; the peer is driven through
+ * `/probe` at the same rate over the same URLs (the plan's reads, in plan order), as
+ * Prometheus would scrape it. Probes are counted where they land: at the sandbox.
+ *
+ *   npm run build && node dist/bench/monitor-vs-blackbox.js [--rate 50] [--seconds 20] [--warmup 3]
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { parseConfigText } from '../monitor/config/load.js';
+import { buildPlan } from '../monitor/probe/plan.js';
+import { joinUrl } from '../templates/app/src/contract/index.js';
+import { startBlackbox } from './lib/blackbox.js';
+import { isEntryPoint, numberFlag } from './lib/cli.js';
+import { BENCH_KEY_ENV, benchMonitorYaml, startMonitorProcess } from './lib/monitor-process.js';
+import { loadAverage, sampleCpu, sampleRss } from './lib/proc-stat.js';
+import { startRateDriver } from './lib/rate-driver.js';
+import { type SandboxProcess, startSandboxProcess } from './lib/sandbox-process.js';
+import { fixed, renderTable } from './lib/table.js';
+import { ratio } from './lib/stats.js';
+
+const TENANT = 'rowery-nowak';
+const KEY_ALIAS = 'nowak-test';
+/** Per-probe timeout on both sides: below the 1 s schedule interval, as the config rules demand. */
+const TIMEOUT_MS = 500;
+export const TARGET_RATIO = 0.5;
+
+export interface VersusOptions {
+  /** Probes per second wanted; rounded to what N keys on a 1 s schedule give. */
+  readonly rate?: number;
+  readonly seconds?: number;
+  readonly warmupSeconds?: number;
+}
+
+export interface SideFigures {
+  readonly cpuSeconds: number;
+  readonly windowSeconds: number;
+  /** Requests that reached the sandbox in the window. */
+  readonly probes: number;
+  readonly ok: number;
+  readonly cpuSecondsPer1000: number;
+  readonly rssBytes: number;
+}
+
+export interface VersusFigures {
+  readonly rate: number;
+  readonly keys: number;
+  readonly seconds: number;
+  readonly distinctUrls: number;
+  readonly blackbox: SideFigures;
+  readonly ours: SideFigures;
+  /** ours / blackbox CPU per 1 000 probes; target <= 0.5. */
+  readonly ratio: number;
+  readonly loadAverage: number;
+}
+
+/** Tenant keys needed for `rate` probes per 1 s tick: each key reads 4 resources, plus `/` and `/docs` once. */
+export function keysForRate(rate: number): { keys: number; perTick: number } {
+  const keys = Math.max(1, Math.round((rate - 2) / 4));
+  return { keys, perTick: 2 + 4 * keys };
+}
+
+export function perThousand(cpuSeconds: number, probes: number): number {
+  return probes > 0 ? (cpuSeconds / probes) * 1000 : Number.NaN;
+}
+
+async function measureWindow(pid: number, sandbox: SandboxProcess, seconds: number): Promise<SideFigures> {
+  await sandbox.resetCounts();
+  const before = await sampleCpu(pid);
+  await sleep(seconds * 1000);
+  const after = await sampleCpu(pid);
+  const counts = await sandbox.counts();
+  const cpuSeconds = after.cpuSeconds - before.cpuSeconds;
+  return {
+    cpuSeconds,
+    windowSeconds: (after.atMs - before.atMs) / 1000,
+    probes: counts.total,
+    ok: counts.byStatus['200'] ?? 0,
+    cpuSecondsPer1000: perThousand(cpuSeconds, counts.total),
+    rssBytes: await sampleRss(pid),
+  };
+}
+
+async function measureBlackbox(dir: string, sandbox: SandboxProcess, key: string, urls: readonly string[], rate: number, o: Required<VersusOptions>): Promise<SideFigures> {
+  const blackbox = await startBlackbox(dir, key, 'bearer', TIMEOUT_MS);
+  let next = 0;
+  const driver = startRateDriver(rate, () => blackbox.probe(urls[next++ % urls.length] ?? ''));
+  try {
+    await sleep(o.warmupSeconds * 1000);
+    return await measureWindow(blackbox.program.pid, sandbox, o.seconds);
+  } finally {
+    await driver.stop();
+    await blackbox.close();
+  }
+}
+
+async function measureOurs(dir: string, sandbox: SandboxProcess, key: string, yaml: string, o: Required<VersusOptions>): Promise<SideFigures> {
+  const monitor = await startMonitorProcess(dir, yaml, key);
+  try {
+    await sleep(o.warmupSeconds * 1000);
+    return await measureWindow(monitor.program.pid, sandbox, o.seconds);
+  } finally {
+    await monitor.close();
+  }
+}
+
+export async function run(options: VersusOptions = {}): Promise<VersusFigures> {
+  const o: Required<VersusOptions> = { rate: 50, seconds: 20, warmupSeconds: 3, ...options };
+  const { keys, perTick } = keysForRate(o.rate);
+  const dir = await mkdtemp(join(tmpdir(), 'repairmon-versus-'));
+  const sandbox = await startSandboxProcess();
+  try {
+    const key = sandbox.keys[KEY_ALIAS];
+    if (!key) throw new Error(`the sandbox has no demo key "${KEY_ALIAS}"`);
+    const yaml = benchMonitorYaml({ baseUrl: sandbox.baseUrl, keys, tenant: TENANT, schedule: '* * * * * *', timeout: `${TIMEOUT_MS}ms`, canaries: false });
+    const parsed = parseConfigText(yaml, { env: { [BENCH_KEY_ENV]: key }, baseDir: dir });
+    if (!parsed.ok) throw new Error(`bench monitor config rejected: ${parsed.issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`);
+    const urls = buildPlan(parsed.config).map((p) => joinUrl(sandbox.baseUrl, p.path));
+    if (urls.length !== perTick) throw new Error(`expected ${perTick} probes per tick from ${keys} keys, the plan has ${urls.length}`);
+    const blackbox = await measureBlackbox(dir, sandbox, key, urls, perTick, o);
+    const ours = await measureOurs(dir, sandbox, key, yaml, o);
+    return {
+      rate: perTick,
+      keys,
+      seconds: o.seconds,
+      distinctUrls: new Set(urls).size,
+      blackbox,
+      ours,
+      ratio: ratio(ours.cpuSecondsPer1000, blackbox.cpuSecondsPer1000),
+      loadAverage: await loadAverage(),
+    };
+  } finally {
+    await sandbox.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+export function describeVersus(f: VersusFigures): string {
+  const row = (name: string, s: SideFigures): string[] => [
+    name,
+    fixed(s.cpuSeconds, 2),
+    fixed(s.windowSeconds, 1),
+    String(s.probes),
+    String(s.ok),
+    fixed(s.cpuSecondsPer1000, 3),
+    fixed(s.rssBytes / 2 ** 20, 0),
+  ];
+  const table = renderTable(
+    ['process', 'cpu s', 'window s', 'probes', 'ok (200)', 'cpu s / 1000 probes', 'rss MiB'],
+    [row('blackbox_exporter', f.blackbox), row('repairmon serve', f.ours)],
+    ['left', 'right', 'right', 'right', 'right', 'right', 'right'],
+  );
+  const verdict = f.ratio <= TARGET_RATIO ? 'MET' : 'MISSED';
+  return [
+    `${f.rate} probes/s (${f.keys} tenant keys x 4 reads + / and /docs, ${f.distinctUrls} URLs), ${f.seconds} s window per side, load ${fixed(f.loadAverage, 2)}`,
+    table,
+    `ratio ours / blackbox (cpu per probe): ${fixed(f.ratio, 3)}  target <= ${TARGET_RATIO}: ${verdict}`,
+  ].join('\n');
+}
+
+if (isEntryPoint(import.meta.url)) {
+  const argv = process.argv;
+  const figures = await run({
+    ...(numberFlag(argv, 'rate', { min: 6, max: 2000 }) !== undefined ? { rate: numberFlag(argv, 'rate', { min: 6, max: 2000 }) } : {}),
+    ...(numberFlag(argv, 'seconds', { min: 1, max: 600 }) !== undefined ? { seconds: numberFlag(argv, 'seconds', { min: 1, max: 600 }) } : {}),
+    ...(numberFlag(argv, 'warmup', { min: 0, max: 60 }) !== undefined ? { warmupSeconds: numberFlag(argv, 'warmup', { min: 0, max: 60 }) } : {}),
+  });
+  console.log(describeVersus(figures));
+}
