@@ -3,6 +3,7 @@
  * the probes over the interval with jitter and runs them through one bounded pool shared by all
  * targets. `tick()` runs one target's round now, for tests and the first round after start.
  */
+import { setMaxListeners } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import cron, { type ScheduledTask } from 'node-cron';
 import type { Logger } from 'pino';
@@ -42,6 +43,8 @@ export function createScheduler(rounds: readonly TargetRound[], deps: SchedulerD
   const random = deps.random ?? Math.random;
   const now = deps.now ?? (() => performance.now());
   const stopping = new AbortController();
+  // Every waiting and in-flight probe listens on this one signal: thousands, by design.
+  setMaxListeners(0, stopping.signal);
   const pool = createPool(deps.concurrency, (active, waiting) => {
     deps.metrics.inFlight.set(active);
     deps.metrics.queued.set(waiting);
