@@ -9,7 +9,7 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { Agent, request } from 'undici';
+import { Agent, MockAgent, request } from 'undici';
 import { startSandbox } from '../sandbox/index.js';
 import { ApiKey, createClient, silentLogger } from '../templates/app/src/client/index.js';
 import { authHeader, joinUrl, tenantResourcePath } from '../templates/app/src/contract/index.js';
@@ -20,7 +20,10 @@ const CONNECT_TIMEOUT_MS = 5_000;
 
 export interface SideFigures {
   readonly ok: number;
+  /** user + system, as process.cpuUsage() reports it. */
   readonly cpuUsPerCall: number;
+  readonly userUsPerCall: number;
+  readonly systemUsPerCall: number;
   readonly wallUsPerCall: number;
 }
 
@@ -31,12 +34,21 @@ export interface ModeFigures {
   readonly raw: SideFigures;
   /** client / raw; target <= 1.10. */
   readonly cpuRatio: number;
+  /** Median over rounds of the per-round CPU ratio: robust to load bursts from other processes. */
+  readonly medianCpuRatio: number;
+  /** User time only: the client's own JavaScript; system time is the same syscalls on both sides. */
+  readonly userRatio: number;
   readonly wallRatio: number;
 }
 
 export interface OverheadFigures {
   readonly sequential: ModeFigures;
   readonly concurrent: ModeFigures;
+  /**
+   * Both sides through one MockAgent replaying the sandbox's real response: no sockets, so the
+   * difference is the client's own JavaScript without kernel and scheduler noise.
+   */
+  readonly inMemory: ModeFigures;
 }
 
 export interface OverheadOptions {
@@ -81,7 +93,8 @@ async function runBatch(call: Call, calls: number, concurrency: number): Promise
 
 interface Totals {
   ok: number;
-  cpuUs: number;
+  userUs: number;
+  systemUs: number;
   wallUs: number;
 }
 
@@ -91,28 +104,59 @@ async function measure(call: Call, calls: number, concurrency: number, totals: T
   totals.ok += await runBatch(call, calls, concurrency);
   const used = process.cpuUsage(cpu);
   totals.wallUs += Number(process.hrtime.bigint() - wall) / 1000;
-  totals.cpuUs += used.user + used.system;
+  totals.userUs += used.user;
+  totals.systemUs += used.system;
 }
 
-const perCall = (t: Totals): SideFigures => ({ ok: t.ok, cpuUsPerCall: t.cpuUs / Math.max(1, t.ok), wallUsPerCall: t.wallUs / Math.max(1, t.ok) });
+function perCall(t: Totals): SideFigures {
+  const n = Math.max(1, t.ok);
+  return { ok: t.ok, cpuUsPerCall: (t.userUs + t.systemUs) / n, userUsPerCall: t.userUs / n, systemUsPerCall: t.systemUs / n, wallUsPerCall: t.wallUs / n };
+}
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? (sorted[mid] ?? Number.NaN) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
+}
+
+const cpuPerOk = (t: Totals): number => (t.userUs + t.systemUs) / Math.max(1, t.ok);
 
 async function mode(clientCall: Call, rawCall: Call, opts: Required<OverheadOptions>, concurrency: number): Promise<ModeFigures> {
   await runBatch(clientCall, opts.warmup, concurrency);
   await runBatch(rawCall, opts.warmup, concurrency);
-  const client: Totals = { ok: 0, cpuUs: 0, wallUs: 0 };
-  const raw: Totals = { ok: 0, cpuUs: 0, wallUs: 0 };
+  const client: Totals = { ok: 0, userUs: 0, systemUs: 0, wallUs: 0 };
+  const raw: Totals = { ok: 0, userUs: 0, systemUs: 0, wallUs: 0 };
+  const roundRatios: number[] = [];
   const perRound = Math.ceil(opts.calls / opts.rounds);
   for (let round = 0; round < opts.rounds; round += 1) {
-    const order: Array<[Call, Totals]> = round % 2 === 0 ? [[clientCall, client], [rawCall, raw]] : [[rawCall, raw], [clientCall, client]];
+    const c: Totals = { ok: 0, userUs: 0, systemUs: 0, wallUs: 0 };
+    const r: Totals = { ok: 0, userUs: 0, systemUs: 0, wallUs: 0 };
+    const order: Array<[Call, Totals]> = round % 2 === 0 ? [[clientCall, c], [rawCall, r]] : [[rawCall, r], [clientCall, c]];
     for (const [call, totals] of order) await measure(call, perRound, concurrency, totals);
+    roundRatios.push(cpuPerOk(c) / cpuPerOk(r));
+    for (const [from, into] of [[c, client], [r, raw]] as const) {
+      into.ok += from.ok;
+      into.userUs += from.userUs;
+      into.systemUs += from.systemUs;
+      into.wallUs += from.wallUs;
+    }
   }
-  const c = perCall(client);
-  const r = perCall(raw);
-  return { concurrency, calls: perRound * opts.rounds, client: c, raw: r, cpuRatio: c.cpuUsPerCall / r.cpuUsPerCall, wallRatio: c.wallUsPerCall / r.wallUsPerCall };
+  const cs = perCall(client);
+  const rs = perCall(raw);
+  return {
+    concurrency,
+    calls: perRound * opts.rounds,
+    client: cs,
+    raw: rs,
+    cpuRatio: cs.cpuUsPerCall / rs.cpuUsPerCall,
+    medianCpuRatio: median(roundRatios),
+    userRatio: cs.userUsPerCall / rs.userUsPerCall,
+    wallRatio: cs.wallUsPerCall / rs.wallUsPerCall,
+  };
 }
 
 export async function run(options: OverheadOptions = {}): Promise<OverheadFigures> {
-  const opts: Required<OverheadOptions> = { calls: 2000, rounds: 8, warmup: 300, concurrency: 16, ...options };
+  const opts: Required<OverheadOptions> = { calls: 3000, rounds: 30, warmup: 500, concurrency: 16, ...options };
   const { target, child } = await startRemoteSandbox();
   const agentOptions = { connect: { timeout: CONNECT_TIMEOUT_MS } };
   const rawAgent = new Agent(agentOptions);
@@ -128,7 +172,8 @@ export async function run(options: OverheadOptions = {}): Promise<OverheadFigure
   try {
     const sequential = await mode(clientCall, rawCall, opts, 1);
     const concurrent = await mode(clientCall, rawCall, opts, opts.concurrency);
-    return { sequential, concurrent };
+    const inMemory = await inMemoryMode(target, url, auth, opts);
+    return { sequential, concurrent, inMemory };
   } finally {
     await client.close();
     await rawAgent.close();
@@ -136,13 +181,39 @@ export async function run(options: OverheadOptions = {}): Promise<OverheadFigure
   }
 }
 
+async function inMemoryMode(target: Target, url: string, auth: { name: string; value: string }, opts: Required<OverheadOptions>): Promise<ModeFigures> {
+  const headers = { accept: 'application/json', [auth.name]: auth.value };
+  const recorded = await request(url, { headers });
+  const body = await recorded.body.text();
+  const mock = new MockAgent();
+  mock.disableNetConnect();
+  const origin = new URL(target.baseUrl).origin;
+  mock
+    .get(origin)
+    .intercept({ path: new URL(url).pathname })
+    .reply(200, body, { headers: { 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(body)) } })
+    .persist();
+  const client = createClient({ baseUrl: target.baseUrl, apiKey: new ApiKey(target.key, 'nowak-test'), tenant: TENANT, dispatcher: mock, logger: silentLogger() });
+  const rawCall: Call = async () => {
+    const res = await request(url, { dispatcher: mock, headers });
+    const parsed = (await res.body.json()) as { ok?: unknown };
+    return res.statusCode === 200 && parsed.ok === true;
+  };
+  try {
+    return await mode(async () => Array.isArray(await client.listClients()), rawCall, opts, 1);
+  } finally {
+    await mock.close();
+  }
+}
+
 function describe(name: string, m: ModeFigures): string {
-  const side = (s: SideFigures) => `cpu ${s.cpuUsPerCall.toFixed(1)} µs/call, wall ${s.wallUsPerCall.toFixed(1)} µs/call, ok ${s.ok}`;
+  const side = (s: SideFigures) =>
+    `cpu ${s.cpuUsPerCall.toFixed(1)} µs/call (user ${s.userUsPerCall.toFixed(1)}, system ${s.systemUsPerCall.toFixed(1)}), wall ${s.wallUsPerCall.toFixed(1)} µs/call, ok ${s.ok}`;
   return [
     `${name} (concurrency ${m.concurrency}, ${m.calls} calls per side)`,
     `  client: ${side(m.client)}`,
     `  raw:    ${side(m.raw)}`,
-    `  ratio client/raw: cpu ${m.cpuRatio.toFixed(3)} (target <= 1.10), wall ${m.wallRatio.toFixed(3)}`,
+    `  ratio client/raw: cpu ${m.cpuRatio.toFixed(3)} (target <= 1.10; median of rounds ${m.medianCpuRatio.toFixed(3)}), user ${m.userRatio.toFixed(3)}, wall ${m.wallRatio.toFixed(3)}`,
   ].join('\n');
 }
 
@@ -159,4 +230,5 @@ if (invokedDirectly && process.argv.includes('--serve')) {
   const figures = await run({ ...(flag('--calls') ? { calls: flag('--calls') } : {}), ...(flag('--rounds') ? { rounds: flag('--rounds') } : {}) });
   console.log(describe('sequential', figures.sequential));
   console.log(describe('concurrent', figures.concurrent));
+  console.log(describe('in-memory (MockAgent, no sockets)', figures.inMemory));
 }

@@ -3,7 +3,7 @@
  * envelope and classify. The client's retry loop and the monitor's probes both stand on this,
  * so a broken envelope the monitor reports is exactly what an integration would see.
  */
-import { EventEmitter } from 'node:events';
+import type { EventEmitter } from 'node:events';
 import { request, type Dispatcher } from 'undici';
 import {
   type AuthScheme,
@@ -85,21 +85,46 @@ class BodyTooLarge extends Error {
 }
 
 /**
- * The abort source undici listens to for one attempt. undici accepts an EventEmitter with
- * `aborted`/`reason` as a signal; it costs a fraction of an AbortController plus
- * `AbortSignal.any`, which matters on a path every call takes.
+ * The abort source undici listens to for one attempt. undici accepts an EventEmitter-shaped
+ * signal (`aborted`, `reason`, `on`/`once`, `removeListener`); this one holds the single listener
+ * undici registers and costs a fraction of an AbortController plus `AbortSignal.any` on a
+ * path every call takes.
  */
-class AttemptAbort extends EventEmitter {
+class AttemptAbort {
   aborted = false;
   reason: unknown = undefined;
   timedOut = false;
+  #listeners: Array<() => void> = [];
+
+  once(_event: 'abort', listener: () => void): this {
+    this.#listeners.push(listener);
+    return this;
+  }
+
+  /** undici checks for `on` to accept an emitter; every listener here fires at most once anyway. */
+  on(event: 'abort', listener: () => void): this {
+    return this.once(event, listener);
+  }
+
+  removeListener(_event: 'abort', listener: () => void): this {
+    const index = this.#listeners.indexOf(listener);
+    if (index >= 0) this.#listeners.splice(index, 1);
+    return this;
+  }
 
   abort(reason: unknown, timedOut: boolean): void {
     if (this.aborted) return;
     this.aborted = true;
     this.reason = reason;
     this.timedOut = timedOut;
-    this.emit('abort');
+    const listeners = this.#listeners;
+    this.#listeners = [];
+    for (const listener of listeners) listener();
+  }
+
+  /** undici's option type names EventEmitter; it uses only the members above. */
+  asSignal(): EventEmitter {
+    return this as unknown as EventEmitter;
   }
 }
 
@@ -157,7 +182,7 @@ export async function sendAttempt(req: AttemptRequest): Promise<AttemptResult> {
       method: 'GET',
       dispatcher: req.dispatcher,
       headers: buildHeaders(req),
-      signal: abort,
+      signal: abort.asSignal(),
     });
     headersAt = now();
     const success = res.statusCode >= 200 && res.statusCode < 300;

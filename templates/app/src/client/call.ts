@@ -76,71 +76,84 @@ function describe(result: AttemptResult): string {
   return `HTTP ${result.status}${code ? ` ${code}` : ''}`;
 }
 
-export async function executeCall(rt: CallRuntime, plan: CallPlan): Promise<unknown> {
-  const { clock, key } = rt;
-  const { signal, limits } = plan;
-  signal?.throwIfAborted();
-  const deadline = clock.now() + limits.totalTimeoutMs;
-  const history: RetryRecord[] = [];
-  let attempts = 0;
-  const context = (extra: Partial<ErrorFactoryContext> = {}): ErrorFactoryContext => ({
-    method: 'GET',
-    path: plan.path,
-    host: rt.host,
-    keyAlias: key.alias,
-    keyHint: key.hint,
-    tenant: plan.tenant,
-    attempts,
-    retryHistory: [...history],
-    retryable: false,
-    now: clock.now(),
-    secrets: [key],
-    ...extra,
-  });
+/** The state of one call across its attempts; a class so the success path allocates little. */
+class Call {
+  readonly deadline: number;
+  readonly history: RetryRecord[] = [];
+  attempts = 0;
 
-  const waitForGate = async (): Promise<void> => {
-    for (let pause = rt.gate.current(clock.now()); pause; pause = rt.gate.current(clock.now())) {
+  constructor(
+    readonly rt: CallRuntime,
+    readonly plan: CallPlan,
+  ) {
+    this.deadline = rt.clock.now() + plan.limits.totalTimeoutMs;
+  }
+
+  context(extra: Partial<ErrorFactoryContext> = {}): ErrorFactoryContext {
+    const { rt, plan } = this;
+    return {
+      method: 'GET',
+      path: plan.path,
+      host: rt.host,
+      keyAlias: rt.key.alias,
+      keyHint: rt.key.hint,
+      tenant: plan.tenant,
+      attempts: this.attempts,
+      retryHistory: [...this.history],
+      retryable: false,
+      now: rt.clock.now(),
+      secrets: [rt.key],
+      ...extra,
+    };
+  }
+
+  async waitForGate(): Promise<void> {
+    const { gate, clock, maxRetryAfterMs } = this.rt;
+    for (let pause = gate.current(clock.now()); pause; pause = gate.current(clock.now())) {
       const waitMs = pause.until - clock.now();
-      if (waitMs > rt.maxRetryAfterMs || pause.until > deadline - MIN_ATTEMPT_WINDOW_MS) {
-        throw rateLimitFromGate(context({ retryable: true, stopReason: 'gate_wait_too_long', hint: pause.hint }), waitMs);
+      if (waitMs > maxRetryAfterMs || pause.until > this.deadline - MIN_ATTEMPT_WINDOW_MS) {
+        throw rateLimitFromGate(this.context({ retryable: true, stopReason: 'gate_wait_too_long', hint: pause.hint }), waitMs);
       }
-      await sleepUnlessAborted(clock, waitMs, signal);
+      await sleepUnlessAborted(clock, waitMs, this.plan.signal);
     }
-  };
+  }
 
-  const attempt = async (): Promise<unknown> => {
-    if (rt.gate.current(clock.now())) await waitForGate();
-    const release = rt.limiter.tryAcquire() ?? (await rt.limiter.acquire(signal));
+  /** One attempt: resolves with `data`, or throws a FailedAttempt (or a final error). */
+  async attempt(): Promise<unknown> {
+    const { rt, plan } = this;
+    if (rt.gate.current(rt.clock.now())) await this.waitForGate();
+    const release = rt.limiter.tryAcquire() ?? (await rt.limiter.acquire(plan.signal));
     let result: AttemptResult;
     let timeoutMs: number;
     let capped: boolean;
     try {
-      const remaining = deadline - clock.now();
-      if (remaining < MIN_ATTEMPT_WINDOW_MS) throw totalTimeout(context({ retryable: true, stopReason: 'deadline' }), limits.totalTimeoutMs);
-      capped = remaining < limits.attemptTimeoutMs;
-      timeoutMs = capped ? remaining : limits.attemptTimeoutMs;
-      attempts += 1;
+      const remaining = this.deadline - rt.clock.now();
+      if (remaining < MIN_ATTEMPT_WINDOW_MS) throw totalTimeout(this.context({ retryable: true, stopReason: 'deadline' }), plan.limits.totalTimeoutMs);
+      capped = remaining < plan.limits.attemptTimeoutMs;
+      timeoutMs = capped ? remaining : plan.limits.attemptTimeoutMs;
+      this.attempts += 1;
       result = await sendAttempt({
         dispatcher: rt.dispatcher,
         baseUrl: rt.baseUrl,
         path: plan.path,
         endpoint: plan.endpoint,
-        key: plan.sendKey ? key : undefined,
+        key: plan.sendKey ? rt.key : undefined,
         authScheme: rt.authScheme,
         timeoutMs,
         maxBodyBytes: rt.maxBodyBytes,
-        signal,
+        signal: plan.signal,
       });
     } finally {
       release();
     }
-    rt.logger.debug?.('repair-service attempt', { path: plan.path, attempt: attempts, outcome: describe(result), ms: Math.round(result.timings.totalMs) });
+    rt.logger.debug?.('repair-service attempt', { path: plan.path, attempt: this.attempts, outcome: describe(result), ms: Math.round(result.timings.totalMs) });
     if (result.kind === 'response' && result.classification.kind === 'ok') return result.classification.data;
     throw new FailedAttempt(result, timeoutMs, capped);
-  };
+  }
 
-  const decide = (failed: FailedAttempt): CallDecision => {
-    const now = clock.now();
+  decide(failed: FailedAttempt): CallDecision {
+    const { rt, plan } = this;
+    const now = rt.clock.now();
     const { result } = failed;
     if (result.kind === 'response' && result.status === 429) {
       const hint = parseRetryHint(result.headers, now);
@@ -148,49 +161,70 @@ export async function executeCall(rt: CallRuntime, plan: CallPlan): Promise<unkn
     }
     if (failed.cappedByDeadline && result.kind === 'failure' && result.failure.kind === 'timeout') return { retry: false, reason: 'deadline' };
     const decision = decideRetry({
-      attempt: attempts,
-      maxRetries: limits.maxRetries,
+      attempt: this.attempts,
+      maxRetries: plan.limits.maxRetries,
       outcome: outcomeOf(result),
       now,
       random: rt.random(),
-      deadline,
+      deadline: this.deadline,
       maxRetryAfterMs: rt.maxRetryAfterMs,
       minAttemptWindowMs: MIN_ATTEMPT_WINDOW_MS,
     });
     if (decision.retry && !rt.budget.tryTake(now)) return { retry: false, reason: 'retry_budget_exhausted', hint: decision.hint };
     return decision;
-  };
+  }
 
-  const onFailedAttempt = async ({ error }: { error: Error }): Promise<void> => {
+  /** p-retry's hook: throw to stop with the final error, return after the backoff to go again. */
+  async onFailedAttempt(error: unknown): Promise<void> {
+    const { rt, plan } = this;
+    const { signal } = plan;
     if (signal?.aborted) throw signal.reason;
     if (!(error instanceof FailedAttempt)) throw error;
     const { result } = error;
     if (result.kind === 'failure' && result.failure.kind === 'aborted') throw signal?.reason ?? error;
-    const decision = decide(error);
+    const decision = this.decide(error);
     const failure = (extra: Partial<ErrorFactoryContext>): ApiError =>
-      errorFromAttempt(result, context({ timeoutMs: error.timeoutMs, timeoutScope: error.cappedByDeadline ? 'total' : 'attempt', ...extra }));
-    if (!decision.retry) {
-      throw failure({ retryable: decision.reason !== 'not_retryable', stopReason: decision.reason, hint: decision.hint });
-    }
+      errorFromAttempt(result, this.context({ timeoutMs: error.timeoutMs, timeoutScope: error.cappedByDeadline ? 'total' : 'attempt', ...extra }));
+    if (!decision.retry) throw failure({ retryable: decision.reason !== 'not_retryable', stopReason: decision.reason, hint: decision.hint });
     const record: RetryRecord = {
-      attempt: attempts,
+      attempt: this.attempts,
       outcome: describe(result),
       status: result.kind === 'response' ? result.status : undefined,
       delayMs: decision.delayMs,
       basis: decision.basis,
     };
-    history.push(record);
-    const event: RetryEvent = { method: 'GET', path: plan.path, attempt: attempts, delayMs: decision.delayMs, basis: decision.basis, error: failure({ retryable: true }) };
-    rt.onRetry?.(event);
+    this.history.push(record);
+    rt.onRetry?.({ method: 'GET', path: plan.path, attempt: this.attempts, delayMs: decision.delayMs, basis: decision.basis, error: failure({ retryable: true }) });
     rt.logger.info?.('repair-service retry', { path: plan.path, ...record });
-    await sleepUnlessAborted(clock, decision.delayMs, signal);
-  };
+    await sleepUnlessAborted(rt.clock, decision.delayMs, signal);
+  }
 
-  try {
-    return await pRetry(attempt, { retries: Number.POSITIVE_INFINITY, minTimeout: 0, factor: 1, onFailedAttempt });
-  } catch (error) {
-    if (signal?.aborted) throw signal.reason;
-    if (isApiError(error)) await rt.onFinalError(error);
+  async settle(error: unknown): Promise<never> {
+    if (this.plan.signal?.aborted) throw this.plan.signal.reason;
+    if (isApiError(error)) await this.rt.onFinalError(error);
     throw error;
+  }
+}
+
+export async function executeCall(rt: CallRuntime, plan: CallPlan): Promise<unknown> {
+  plan.signal?.throwIfAborted();
+  const call = new Call(rt, plan);
+  let first: unknown;
+  try {
+    return await call.attempt();
+  } catch (error) {
+    first = error;
+  }
+  // The first attempt runs outside p-retry so a call that succeeds at once pays nothing for
+  // the loop; p-retry replays its failure as attempt 1 and owns every try after it.
+  try {
+    return await pRetry((n) => (n === 1 ? Promise.reject(first) : call.attempt()), {
+      retries: Number.POSITIVE_INFINITY,
+      minTimeout: 0,
+      factor: 1,
+      onFailedAttempt: ({ error }) => call.onFailedAttempt(error),
+    });
+  } catch (error) {
+    return call.settle(error);
   }
 }

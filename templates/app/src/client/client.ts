@@ -102,7 +102,11 @@ export function createClient(options: ClientOptions): RepairServiceClient {
   };
 
   const call = (endpoint: EndpointId, path: string, opts: CallOptions = {}, tenant?: string): Promise<unknown> => {
-    checkLimits('call option ', opts);
+    try {
+      checkLimits('call option ', opts);
+    } catch (error) {
+      return Promise.reject(error);
+    }
     const plan: CallPlan = {
       endpoint,
       path,
@@ -118,12 +122,16 @@ export function createClient(options: ClientOptions): RepairServiceClient {
     return executeCall(runtime, plan);
   };
 
-  const list = async (resource: TenantResource, opts: TenantCallOptions = {}): Promise<ResourceList> => {
+  const list = (resource: TenantResource, opts: TenantCallOptions = {}): Promise<ResourceList> => {
     const tenant = opts.tenant ?? options.tenant;
-    if (tenant === undefined) throw new TypeError(`${resource}: no tenant: pass { tenant } to the call or set the client's "tenant" option`);
-    checkTenant('tenant', tenant);
+    try {
+      if (tenant === undefined) throw new TypeError(`${resource}: no tenant: pass { tenant } to the call or set the client's "tenant" option`);
+      checkTenant('tenant', tenant);
+    } catch (error) {
+      return Promise.reject(error);
+    }
     // The contract's envelope check already refused a non-array `data` for list endpoints.
-    return (await call(resource, tenantResourcePath(tenant, resource), opts, tenant)) as ResourceList;
+    return call(resource, tenantResourcePath(tenant, resource), opts, tenant) as Promise<ResourceList>;
   };
 
   let closed = false;
