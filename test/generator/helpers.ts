@@ -27,7 +27,7 @@ export const ALL_FLAGS = {
 export function runGenerator(options: Record<string, unknown>, envOptions: Record<string, unknown> = {}) {
   return helpers
     .run(RepairServiceGenerator as never, { resolved: GENERATOR_INDEX, namespace: 'repair-service:app' }, { force: false, ...envOptions } as never)
-    .withOptions({ force: false, interactive: false, ...options });
+    .withOptions({ force: false, interactive: false, ...options } as never);
 }
 
 /** Relative path -> contents of every file under `dir`. */
