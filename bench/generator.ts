@@ -1,0 +1,101 @@
+/**
+ * The generator's cost to a user: `repairmon new` without install (against `repairmon --help`,
+ * the CLI's bare start-up, measured in the same run), then one `npm install --prefer-offline`
+ * of the generated project, then its `npm test` (against `npm --version`, npm's own start-up).
+ * Everything happens in a temp dir that is removed afterwards.
+ *
+ *   npm run build && node dist/bench/generator.js [--scaffolds 3] [--tests 2]
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { childEnv } from './lib/child.js';
+import { isEntryPoint, numberFlag } from './lib/cli.js';
+import { REPAIRMON_BIN } from './lib/monitor-process.js';
+import { loadAverage } from './lib/proc-stat.js';
+import { median, ratio } from './lib/stats.js';
+import { fixed, renderTable } from './lib/table.js';
+import { okMs, timedExec } from './lib/timed-exec.js';
+
+const TENANT = 'rowery-nowak';
+const NPM = 'npm';
+
+export interface GeneratorOptions {
+  readonly scaffolds?: number;
+  readonly tests?: number;
+  readonly installTimeoutMs?: number;
+}
+
+export interface GeneratorFigures {
+  readonly scaffoldMs: readonly number[];
+  readonly cliStartMs: readonly number[];
+  readonly installMs: number;
+  readonly testMs: readonly number[];
+  readonly npmStartMs: readonly number[];
+  /** median scaffold / median bare CLI start. */
+  readonly scaffoldRatio: number;
+  /** median generated npm test / median `npm --version`. */
+  readonly testRatio: number;
+  readonly loadAverage: number;
+}
+
+/** Flags that answer every prompt, so the run never waits for a terminal. */
+export function scaffoldArgs(name: string): string[] {
+  return ['new', name, '--yes', '--skip-install', '--no-interactive', '--tenant', TENANT];
+}
+
+async function repeat(times: number, once: (i: number) => Promise<number>): Promise<number[]> {
+  const out: number[] = [];
+  for (let i = 0; i < times; i += 1) out.push(await once(i));
+  return out;
+}
+
+export async function run(options: GeneratorOptions = {}): Promise<GeneratorFigures> {
+  const o: Required<GeneratorOptions> = { scaffolds: 3, tests: 2, installTimeoutMs: 240_000, ...options };
+  const work = await mkdtemp(join(tmpdir(), 'repairmon-gen-bench-'));
+  const env = childEnv({ CI: '1', FORCE_COLOR: '0' });
+  const node = (args: string[], timeoutMs = 120_000) => timedExec(process.execPath, [REPAIRMON_BIN, ...args], { cwd: work, env, timeoutMs });
+  try {
+    const cliStartMs = await repeat(o.scaffolds, async () => okMs('repairmon --help', await node(['--help'])));
+    const scaffoldMs = await repeat(o.scaffolds, async (i) => okMs('repairmon new', await node(scaffoldArgs(`bench-app-${i}`))));
+    const project = join(work, 'bench-app-0');
+    const install = await timedExec(NPM, ['install', '--prefer-offline', '--no-audit', '--no-fund'], { cwd: project, env, timeoutMs: o.installTimeoutMs });
+    const installMs = okMs('npm install in the generated project', install);
+    const npmStartMs = await repeat(o.tests, async () => okMs('npm --version', await timedExec(NPM, ['--version'], { cwd: project, env, timeoutMs: 60_000 })));
+    const testMs = await repeat(o.tests, async () => okMs('the generated npm test', await timedExec(NPM, ['test'], { cwd: project, env, timeoutMs: 180_000 })));
+    return {
+      scaffoldMs,
+      cliStartMs,
+      installMs,
+      testMs,
+      npmStartMs,
+      scaffoldRatio: ratio(median(scaffoldMs), median(cliStartMs)),
+      testRatio: ratio(median(testMs), median(npmStartMs)),
+      loadAverage: await loadAverage(),
+    };
+  } finally {
+    await rm(work, { recursive: true, force: true });
+  }
+}
+
+export function describeGenerator(f: GeneratorFigures): string {
+  const ms = (values: readonly number[]): string => values.map((v) => fixed(v, 0)).join(', ');
+  return [
+    `generator (load ${fixed(f.loadAverage, 2)})`,
+    renderTable(
+      ['step', 'median ms', 'runs ms', 'baseline', 'baseline median ms', 'ratio'],
+      [
+        ['repairmon new (no install)', fixed(median(f.scaffoldMs), 0), ms(f.scaffoldMs), 'repairmon --help', fixed(median(f.cliStartMs), 0), fixed(f.scaffoldRatio, 2)],
+        ['npm install --prefer-offline', fixed(f.installMs, 0), ms([f.installMs]), '', '', ''],
+        ['generated npm test', fixed(median(f.testMs), 0), ms(f.testMs), 'npm --version', fixed(median(f.npmStartMs), 0), fixed(f.testRatio, 2)],
+      ],
+      ['left', 'right', 'left', 'left', 'right', 'right'],
+    ),
+  ].join('\n');
+}
+
+if (isEntryPoint(import.meta.url)) {
+  const scaffolds = numberFlag(process.argv, 'scaffolds', { min: 1, max: 20 });
+  const tests = numberFlag(process.argv, 'tests', { min: 1, max: 10 });
+  console.log(describeGenerator(await run({ ...(scaffolds ? { scaffolds } : {}), ...(tests ? { tests } : {}) })));
+}
