@@ -131,6 +131,8 @@ export default class RepairServiceGenerator extends Generator {
     const target = this.#target;
     if (!answers || !target) throw new Error('writing before configuring');
     this.destinationRoot(target);
+    // The environment installs where its cwd is, and reads that at its install step: point it at the project.
+    (this.env as unknown as { cwd: string }).cwd = target;
     // Answers only: keys are read from the environment by the generated project, never stored.
     this.config.set({ ...answers });
     const root = packageRoot();
