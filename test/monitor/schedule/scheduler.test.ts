@@ -93,4 +93,25 @@ describe('scheduler', () => {
     expect(seriesValue(text, 'repairmon_scheduler_ticks_skipped_total', { target: 'sandbox', reason: 'maintenance' })).toBe(1);
     await scheduler.stop();
   });
+
+  test('started, the cron schedule fires ticks by itself (UTC, every second here)', async () => {
+    const config = demoConfig(fakeSandbox, { schedule: '* * * * * *', timeoutMs: 200 });
+    const registry = new Registry();
+    const metrics = createServiceMetrics(registry, { version: 't', shard: '0/1' });
+    let ran = 0;
+    const scheduler = createScheduler([{ target: config.targets[0]!, probes: buildPlan(config) }], {
+      concurrency: 4,
+      metrics,
+      logger: silent,
+      inMaintenance: () => false,
+      runProbe: async () => {
+        ran += 1;
+      },
+    });
+    scheduler.start();
+    const deadline = Date.now() + 5_000;
+    while (ran === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    await scheduler.stop();
+    expect(ran).toBeGreaterThan(0);
+  });
 });
