@@ -110,6 +110,13 @@ describe('client: bad input names the option', () => {
     await expect(client.platform.get('')).rejects.toThrow(/platform.get/);
   });
 
+  it('close() closes the client’s own Agent, and is idempotent', async () => {
+    const own = createClient({ baseUrl: BASE_URL, apiKey: KEY });
+    await own.close();
+    await own.close();
+    await expect(own.docs({ maxRetries: 0 })).rejects.toMatchObject({ name: 'ConnectionError' });
+  });
+
   it('accepts the key as a string, and close() leaves an injected dispatcher open', async () => {
     const { pool, client, agent } = setup({ apiKey: SECRET });
     expect(client.keyAlias).toBe('api-key');

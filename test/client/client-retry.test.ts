@@ -148,6 +148,26 @@ describe('client: 5xx, network errors and timeouts', () => {
     expect(error.attempts).toBe(2);
   });
 
+  it('a connect timeout is retried, then reported as TimeoutError phase connect', async () => {
+    const { pool, client } = setup({ maxRetries: 1 });
+    pool.intercept({ path: CLIENTS }).replyWithError(Object.assign(new Error('Connect Timeout Error'), { code: 'UND_ERR_CONNECT_TIMEOUT' })).times(2);
+    const error = await failure(client.listClients());
+    expect(isTimeoutError(error) && error.phase).toBe('connect');
+    expect(error.attempts).toBe(2);
+  });
+
+  it('an onRetry hook that throws does not end the call', async () => {
+    const { pool, client, lines } = setup({
+      onRetry: () => {
+        throw new Error('hook bug');
+      },
+    });
+    pool.intercept({ path: CLIENTS }).reply(503, envelopeError('internal_error', 'x'));
+    pool.intercept({ path: CLIENTS }).reply(200, envelopeOk([7]));
+    await expect(client.listClients()).resolves.toEqual([7]);
+    expect(lines.some((l) => l.level === 'error' && l.message.includes('onRetry threw'))).toBe(true);
+  });
+
   it('an attempt timeout is retried, then reported as TimeoutError scope attempt', async () => {
     const { pool, client } = setup({ attemptTimeoutMs: 30, maxRetries: 1 });
     pool.intercept({ path: CLIENTS }).reply(200, envelopeOk([])).delay(2000).times(2);

@@ -194,7 +194,14 @@ class Call {
       basis: decision.basis,
     };
     this.history.push(record);
-    rt.onRetry?.({ method: 'GET', path: plan.path, attempt: this.attempts, delayMs: decision.delayMs, basis: decision.basis, error: failure({ retryable: true }) });
+    if (rt.onRetry) {
+      try {
+        rt.onRetry({ method: 'GET', path: plan.path, attempt: this.attempts, delayMs: decision.delayMs, basis: decision.basis, error: failure({ retryable: true }) });
+      } catch (hookError) {
+        // An observer must not end the call it observes.
+        rt.logger.error('repair-service onRetry threw', { path: plan.path, error: String(hookError) });
+      }
+    }
     rt.logger.info?.('repair-service retry', { path: plan.path, ...record });
     await sleepUnlessAborted(rt.clock, decision.delayMs, signal);
   }
