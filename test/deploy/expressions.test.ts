@@ -1,0 +1,128 @@
+/**
+ * Every PromQL expression of the rules and the Grafana dashboard, checked against the monitor
+ * as it really is: (a) each metric name an expression reads must appear in a real /metrics
+ * scrape of the monitor probing the sandbox (or be made by a recording rule), and promtool
+ * must parse the dashboard's expressions; (b) a real Prometheus that scraped that monitor
+ * must answer each expression without error, evaluate every rule cleanly, and fire the
+ * breach alert for the sandbox's isolation-breach fault.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { stringify } from 'yaml';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Expression, allExpressions, dashboardExpressions, recordedNames, ruleExpressions, substituteVariables } from './helpers/expressions.js';
+import { type MonitoredSandbox, exposedNames, startMonitoredSandbox } from './helpers/monitor-fixture.js';
+import { PROMETHEUS, PROMTOOL, RULE_FILES, toolPresent } from './helpers/paths.js';
+import { type RunningPrometheus, startPrometheus } from './helpers/prometheus-server.js';
+import { metricNames } from './helpers/promql-names.js';
+import { runTool } from './helpers/run-tool.js';
+
+const hasPromtool = toolPresent(PROMTOOL, 'promtool parsing of the dashboard expressions');
+const hasPrometheus = toolPresent(PROMETHEUS, 'the real-Prometheus query test');
+
+/** Series Prometheus makes itself rather than the monitor; only `up` is read (RepairmonMonitorDown). */
+const PROMETHEUS_OWN = new Set(['up']);
+
+/** Dashboard panels that may legitimately show nothing in this fixture (no skipped ticks, no queue). */
+const MAY_BE_EMPTY: RegExp[] = [];
+
+describe('every PromQL expression of the rules and the dashboard', () => {
+  let fixture: MonitoredSandbox | undefined;
+  let scraped = new Set<string>();
+
+  beforeAll(async () => {
+    fixture = await startMonitoredSandbox();
+    const url = `${fixture.url}/metrics`;
+    // Wait until the fixture's faults have shown in the series (a skipped tick comes last).
+    for (let i = 0; i < 60; i += 1) {
+      const text = await (await fetch(url)).text();
+      scraped = exposedNames(text);
+      if (/^repairmon_probes_total\{[^}]*outcome="ok"\} [1-9]/m.test(text) && scraped.has('repairmon_scheduler_ticks_skipped_total')) break;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  });
+  afterAll(async () => {
+    await fixture?.close();
+  });
+
+  it('finds the expressions of every source', () => {
+    expect(ruleExpressions().length).toBeGreaterThanOrEqual(15);
+    expect(dashboardExpressions().length).toBeGreaterThanOrEqual(30);
+    expect(scraped.has('repairmon_probes_total')).toBe(true);
+  });
+
+  it('(a) reads only metric names the monitor really exports or a recording rule defines', () => {
+    const known = new Set([...scraped, ...recordedNames(), ...PROMETHEUS_OWN]);
+    const unknown = allExpressions().flatMap((e) => [...metricNames(e.expr)].filter((n) => !known.has(n)).map((n) => `${e.source}: ${n}`));
+    expect(unknown).toEqual([]);
+  });
+
+  it('(a) the name check fails on a name the monitor does not export', () => {
+    const known = new Set([...scraped, ...recordedNames()]);
+    const invented = 'repairmon_probe_tls_cert_expiry_timestamp_seconds';
+    expect([...metricNames(`${invented} - time() < 86400 * 14`)].filter((n) => !known.has(n))).toEqual([invented]);
+  });
+
+  it.skipIf(!hasPromtool)('(a) promtool parses every dashboard expression', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'repairmon-dashboard-rules-'));
+    try {
+      const rules = dashboardExpressions().map((e, i) => ({ record: `dashboard:expr_${i}`, expr: substituteVariables(e.expr) }));
+      const file = join(dir, 'dashboard-rules.yml');
+      writeFileSync(file, stringify({ groups: [{ name: 'dashboard', rules }] }));
+      const run = await runTool(PROMTOOL, ['check', 'rules', file]);
+      expect(run.code, run.stdout + run.stderr).toBe(0);
+      expect(run.stdout).toContain(`SUCCESS: ${rules.length} rules found`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  describe.skipIf(!hasPrometheus)('(b) against a real Prometheus scraping the monitor every second', () => {
+    let prometheus: RunningPrometheus | undefined;
+
+    beforeAll(async () => {
+      if (!fixture) throw new Error('the monitor fixture did not start');
+      prometheus = await startPrometheus({ scrapeAddress: fixture.address, jobName: 'repairmon', ruleFiles: RULE_FILES });
+      await prometheus.waitFor('count_over_time(up{job="repairmon"}[1m]) >= 4', 30_000);
+      await prometheus.waitFor('target_endpoint:repairmon_probe_duration_seconds:p95_rate10m', 20_000);
+    }, 60_000);
+    afterAll(async () => {
+      await prometheus?.close();
+    });
+
+    it('answers every expression without an error', async () => {
+      const failures: string[] = [];
+      for (const e of allExpressions()) {
+        const answer = await prometheus!.query(e.expr);
+        if (answer.status !== 'success') failures.push(`${e.source}: ${answer.errorType}: ${answer.error}`);
+      }
+      expect(failures).toEqual([]);
+    });
+
+    it('gives data for every dashboard panel that this fixture exercises', async () => {
+      const empty: Expression[] = [];
+      for (const e of dashboardExpressions()) {
+        const answer = await prometheus!.query(substituteVariables(e.expr));
+        if (answer.status === 'success' && answer.data.result.length === 0) empty.push(e);
+      }
+      const unexpected = empty.filter((e) => !MAY_BE_EMPTY.some((pattern) => pattern.test(e.source))).map((e) => e.source);
+      expect(unexpected).toEqual([]);
+    });
+
+    it('evaluates every recording and alerting rule without an error', async () => {
+      await prometheus!.waitFor('count_over_time(target_endpoint:repairmon_probe_success:ratio_rate10m[1m]) >= 2', 15_000);
+      const answer = await prometheus!.api<{ data: { groups: { rules: { name: string; health: string; lastError?: string }[] }[] } }>('/api/v1/rules');
+      const rules = answer.data.groups.flatMap((g) => g.rules);
+      expect(rules.length).toBe(ruleExpressions().length);
+      expect(rules.filter((r) => r.health !== 'ok').map((r) => `${r.name}: ${r.health} ${r.lastError ?? ''}`)).toEqual([]);
+    });
+
+    it("fires RepairmonTenantIsolationBreach for the sandbox's isolation-breach fault, on the cross_tenant canary", async () => {
+      await prometheus!.waitFor('ALERTS{alertname="RepairmonTenantIsolationBreach", alertstate="firing", check="cross_tenant"}', 15_000);
+      const answer = await prometheus!.query('ALERTS{alertname="RepairmonTenantIsolationBreach", alertstate="firing"}');
+      const checks = answer.status === 'success' ? answer.data.result.map((r) => (r as { metric: Record<string, string> }).metric['check']) : [];
+      expect(new Set(checks)).toEqual(new Set(['cross_tenant']));
+    });
+  });
+});

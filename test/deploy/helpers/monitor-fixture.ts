@@ -1,0 +1,58 @@
+/**
+ * The real monitor probing the real sandbox, in this process: the sandbox's demo keys, a
+ * one-second schedule, and faults chosen so that most series the ops kit reads have data
+ * (a tenant-isolation breach, 503s, a rate-limit storm, a revoked key, a key without a scope,
+ * and /docs slower than the probe timeout, so ticks overlap and some are skipped).
+ */
+import { createLogger } from '../../../lib/logger.js';
+import { configKeys } from '../../../monitor/config/types.js';
+import { demoConfig } from '../../../monitor/demo-config.js';
+import { startServing } from '../../../monitor/run-service.js';
+import { createMonitor } from '../../../monitor/service.js';
+import { startSandbox } from '../../../sandbox/index.js';
+
+export const FIXTURE_FAULTS = 'isolation-breach@/tenants/*/clients;status:503@/tenants/*/bikes%0.5;rate-limit-storm:1@/tenants/cykl-gdansk/*;latency:1500@/docs';
+export const FIXTURE_ALIASES = ['platform-test', 'nowak-test', 'kowalski-test', 'gdansk-test', 'nowak-revoked-test', 'nowak-nologs-test'];
+
+export interface MonitoredSandbox {
+  /** http://127.0.0.1:PORT of the monitor. */
+  readonly url: string;
+  /** host:port of the monitor, for a scrape config. */
+  readonly address: string;
+  close(): Promise<void>;
+}
+
+export async function startMonitoredSandbox(): Promise<MonitoredSandbox> {
+  const sandbox = await startSandbox({ faults: FIXTURE_FAULTS, rateLimit: '10000/1m' });
+  const config = demoConfig(sandbox, { aliases: FIXTURE_ALIASES, schedule: '* * * * * *', timeoutMs: 800 });
+  const keys = configKeys(config);
+  const logger = createLogger({ level: 'silent', secrets: () => keys });
+  const monitor = createMonitor(config, { logger, roundOnStart: true });
+  try {
+    const server = await startServing(monitor, { host: '127.0.0.1', port: 0 }, logger);
+    return {
+      url: server.url,
+      address: server.url.replace(/^http:\/\//, ''),
+      async close() {
+        await server.close();
+        await monitor.stop();
+        await sandbox.close();
+      },
+    };
+  } catch (error) {
+    await monitor.stop();
+    await sandbox.close();
+    throw error;
+  }
+}
+
+/** The metric names of a text exposition, as they appear on sample lines (histograms as _bucket, _sum, _count). */
+export function exposedNames(exposition: string): Set<string> {
+  const names = new Set<string>();
+  for (const line of exposition.split('\n')) {
+    if (line === '' || line.startsWith('#')) continue;
+    const match = /^([A-Za-z_:][A-Za-z0-9_:]*)/.exec(line);
+    if (match?.[1]) names.add(match[1]);
+  }
+  return names;
+}

@@ -1,0 +1,104 @@
+/**
+ * A real Prometheus (Debian's /usr/bin/prometheus) on a free port with a temporary TSDB,
+ * scraping one address every second and evaluating the given rule files every second.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { stringify } from 'yaml';
+import { PROMETHEUS } from './paths.js';
+
+export type QueryAnswer =
+  | { readonly status: 'success'; readonly data: { resultType: string; result: unknown[] } }
+  | { readonly status: 'error'; readonly errorType: string; readonly error: string };
+
+export interface RunningPrometheus {
+  readonly url: string;
+  query(expr: string): Promise<QueryAnswer>;
+  api<T>(path: string): Promise<T>;
+  /** Resolves once `expr` returns a non-empty vector, or rejects after `timeoutMs`. */
+  waitFor(expr: string, timeoutMs: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface PrometheusOptions {
+  /** host:port of the scrape target. */
+  readonly scrapeAddress: string;
+  readonly jobName: string;
+  readonly ruleFiles: readonly string[];
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function waitReady(url: string, child: ChildProcess, log: () => string): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`prometheus exited with ${child.exitCode}:\n${log()}`);
+    const ready = await fetch(`${url}/-/ready`).then((r) => r.ok, () => false);
+    if (ready) return;
+    await sleep(200);
+  }
+  throw new Error(`prometheus not ready after 30 s:\n${log()}`);
+}
+
+export async function startPrometheus(options: PrometheusOptions): Promise<RunningPrometheus> {
+  const dir = mkdtempSync(join(tmpdir(), 'repairmon-prometheus-'));
+  const config = {
+    global: { scrape_interval: '1s', scrape_timeout: '1s', evaluation_interval: '1s' },
+    rule_files: [...options.ruleFiles],
+    scrape_configs: [{ job_name: options.jobName, honor_labels: true, static_configs: [{ targets: [options.scrapeAddress] }] }],
+  };
+  writeFileSync(join(dir, 'prometheus.yml'), stringify(config));
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const child = spawn(
+    PROMETHEUS,
+    [`--config.file=${join(dir, 'prometheus.yml')}`, `--storage.tsdb.path=${join(dir, 'data')}`, `--web.listen-address=127.0.0.1:${port}`, '--log.level=warn'],
+    { stdio: ['ignore', 'ignore', 'pipe'] },
+  );
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString('utf8')).slice(-8_000)));
+  const close = async (): Promise<void> => {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGTERM');
+      await Promise.race([once(child, 'exit'), sleep(10_000).then(() => child.kill('SIGKILL'))]);
+    }
+    rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    await waitReady(url, child, () => stderr);
+  } catch (error) {
+    await close();
+    throw error;
+  }
+  const api = async <T>(path: string): Promise<T> => (await (await fetch(`${url}${path}`)).json()) as T;
+  const query = (expr: string): Promise<QueryAnswer> => api<QueryAnswer>(`/api/v1/query?query=${encodeURIComponent(expr)}`);
+  return {
+    url,
+    api,
+    query,
+    async waitFor(expr, timeoutMs) {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const answer = await query(expr);
+        if (answer.status === 'success' && answer.data.result.length > 0) return;
+        if (Date.now() > deadline) throw new Error(`timed out waiting for ${expr}: ${JSON.stringify(answer)}\n${stderr}`);
+        await sleep(250);
+      }
+    },
+    close,
+  };
+}
