@@ -57,15 +57,17 @@ export default class RepairServiceGenerator extends Generator {
     const flags = answersFromFlags(this.#opts);
     if (!flags.ok) throw new GeneratorRefusal('invalid_flag', `Invalid flags, nothing was written:\n  ${flags.problems.join('\n  ')}`);
     const dir = readOption(this.#opts, 'dir');
+    const dirGiven = typeof dir === 'string' && dir !== '';
     const cwd = this.contextRoot;
-    const candidate = typeof dir === 'string' && dir !== '' ? resolve(cwd, dir) : cwd;
+    const candidate = dirGiven ? resolve(cwd, dir) : cwd;
     const state = inspectDestination(candidate, this.#configKey());
     if (state.kind === 'ours') {
       this.#rerun = true;
       this.#target = candidate;
       this.#known = { ...state.stored, ...flags.given };
     } else {
-      if (candidate !== cwd) this.#target = candidate;
+      // `yo repair-service .` means here; with no argument the project gets its own directory.
+      if (dirGiven) this.#target = candidate;
       this.#known = { ...flags.given };
       if (this.#known.name === undefined && this.#target !== undefined) this.#known.name = basename(this.#target);
     }

@@ -66,6 +66,15 @@ describe('flags', () => {
     expect(stored).toMatchObject({ name: 'shop-api', packageName: 'shop-api', testBaseUrl: SANDBOX_BASE_URL, authScheme: 'bearer', githubActions: false });
     expect(snapshot(join(cwd, 'shop-api')).has('.github/workflows/ci.yml')).toBe(false);
   });
+
+  it('"." generates into the current (empty) directory, named after it', async () => {
+    const cwd = tempDir();
+    const here = join(cwd, 'here-shop');
+    mkdirSync(here);
+    await runGenerator({ yes: true }).withArguments(['.']).cd(here);
+    expect(readJson(join(here, '.yo-rc.json'))[CONFIG_KEY]).toMatchObject({ name: 'here-shop' });
+    expect(readdirSync(cwd)).toEqual(['here-shop']);
+  });
 });
 
 describe('prompts', () => {
