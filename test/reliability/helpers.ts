@@ -105,9 +105,20 @@ function readCmdline(pid: number | undefined): string | undefined {
   }
 }
 
+export interface SpawnOptions {
+  readonly env: NodeJS.ProcessEnv;
+  readonly cwd?: string;
+  readonly stdin?: string;
+}
+
 /** Spawns `node bin/repairmon.js ARGS`, sampling its argv every 25 ms until it exits. */
-export function spawnRepairmon(args: readonly string[], options: { env: NodeJS.ProcessEnv; cwd?: string; stdin?: string }): Watched {
-  const child = spawn(process.execPath, [BIN, ...args], { cwd: options.cwd ?? ROOT, env: options.env, stdio: ['pipe', 'pipe', 'pipe'] });
+export function spawnRepairmon(args: readonly string[], options: SpawnOptions): Watched {
+  return spawnWatched(process.execPath, [BIN, ...args], options);
+}
+
+/** Spawns a process, collecting its output and sampling its argv every 25 ms until it exits. */
+export function spawnWatched(file: string, args: readonly string[], options: SpawnOptions): Watched {
+  const child = spawn(file, [...args], { cwd: options.cwd ?? ROOT, env: options.env, stdio: ['pipe', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   child.stdout?.setEncoding('utf8').on('data', (c: string) => (out += c));

@@ -1,0 +1,67 @@
+/**
+ * For the secrets canary: an origin that echoes the presented key back everywhere a careless
+ * server might (error message, data, a response header), and a ledger of every text the run
+ * produced, checked for the canary values at the end with the place each leak came from.
+ */
+import { once } from 'node:events';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { ERROR_CODES, errorEnvelope, readPresentedKey } from '../../templates/app/src/contract/index.js';
+
+export interface EchoOrigin {
+  readonly baseUrl: string;
+  /** How many requests carried a key (so the echo path is known to have run). */
+  keyed(): number;
+  close(): Promise<void>;
+}
+
+/**
+ * `/tenants/{t}/clients` answers 200 with the key inside `data`; everything else answers 401
+ * `unauthorized` whose message quotes the key. Every answer carries it in `x-echo-key`.
+ */
+export async function startEchoOrigin(): Promise<EchoOrigin> {
+  let keyed = 0;
+  const server = createServer((req, res) => {
+    const presented = readPresentedKey(req.headers);
+    const key = presented.kind === 'key' ? presented.key : '';
+    if (key) keyed += 1;
+    const ok = /\/tenants\/[^/]+\/clients$/.test(req.url ?? '');
+    const body = ok ? { ok: true, data: [{ id: 'c1', echoedKey: key }] } : errorEnvelope(ERROR_CODES.unauthorized, `Nieprawidłowy klucz API: ${key}`);
+    res.writeHead(ok ? 200 : 401, { 'content-type': 'application/json', 'x-echo-key': key || 'none' });
+    res.end(JSON.stringify(body));
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  return {
+    baseUrl: `http://127.0.0.1:${port}/api/v1`,
+    keyed: () => keyed,
+    close: () =>
+      new Promise<void>((done) => {
+        server.close(() => done());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+export interface Ledger {
+  /** Records one text (output, page, file, argv) under a label saying where it came from. */
+  add(label: string, text: string): void;
+  readonly size: number;
+  /** Labels whose text contains any of the values, with the matched value's last 4 characters. */
+  leaks(values: readonly string[]): string[];
+  labels(): string[];
+}
+
+export function createLedger(): Ledger {
+  const entries: { label: string; text: string }[] = [];
+  return {
+    add: (label, text) => void entries.push({ label, text }),
+    get size() {
+      return entries.length;
+    },
+    leaks: (values) =>
+      entries.flatMap((e) => values.filter((v) => e.text.includes(v)).map((v) => `${e.label} (…${v.slice(-4)})`)),
+    labels: () => entries.map((e) => e.label),
+  };
+}
