@@ -80,7 +80,9 @@ describe('client: 401 and 403 are never retried and reach their handler once', (
     const scope = await failure(client.listLogs());
     expect(isInsufficientScopeError(scope)).toBe(true);
     const platform = await failure(client.platform.get('tenants'));
-    expect(isPermissionDeniedError(platform) && !isInsufficientScopeError(platform) && platform.code).toBe('platform_key_required');
+    expect(isPermissionDeniedError(platform)).toBe(true);
+    expect(isInsufficientScopeError(platform)).toBe(false);
+    expect(platform.code).toBe('platform_key_required');
     expect(onInsufficientScope).toHaveBeenCalledTimes(2);
   });
 
