@@ -1,0 +1,139 @@
+/**
+ * The monitor at 100, 1 000 and 5 000 tenant keys on one schedule: one spread tick per size,
+ * each in a fresh child process (bench/lib/scale-child) against the sandbox in another.
+ * Figures: probes done within the interval vs scheduled, schedule delay p99 (from
+ * `repairmon_probe_schedule_delay_seconds`), RSS (peak, sampled from /proc), CPU per tick,
+ * series count, `/metrics` render time and size. Targets at 1 000 keys: 100 % done,
+ * delay p99 < 1 s, `/metrics` < 250 ms.
+ *
+ *   npm run build && node dist/bench/monitor-scale-matrix.js [--keys 100,1000,5000] [--interval 60]
+ */
+import { fork } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
+import { isEntryPoint, listFlag, numberFlag } from './lib/cli.js';
+import { loadAverage, sampleCpu, sampleRss } from './lib/proc-stat.js';
+import { type SandboxProcess, startSandboxProcess } from './lib/sandbox-process.js';
+import type { FromScaleChild, ScaleChildFigures, ScaleJob } from './lib/scale-child.js';
+import { median } from './lib/stats.js';
+import { fixed, renderTable } from './lib/table.js';
+
+const CHILD = fileURLToPath(new URL('./lib/scale-child.js', import.meta.url));
+const TENANT = 'rowery-nowak';
+const KEY_ALIAS = 'nowak-test';
+export const TARGET_KEYS = 1000;
+export const TARGETS = { donePercent: 100, delayP99Seconds: 1, renderMs: 250 } as const;
+
+export interface ScaleOptions {
+  readonly keys?: readonly number[];
+  /** Schedule interval in seconds (a divisor of 60); the real target is 60. */
+  readonly intervalSeconds?: number;
+  readonly concurrency?: number;
+}
+
+export interface ScaleRow extends ScaleChildFigures {
+  readonly intervalSeconds: number;
+  readonly peakRssBytes: number;
+  readonly cpuSeconds: number;
+}
+
+export interface ScaleFigures {
+  readonly intervalSeconds: number;
+  readonly concurrency: number;
+  readonly rows: readonly ScaleRow[];
+  readonly loadAverage: number;
+}
+
+/** Per-probe timeout for an interval: the default 10 s, but never more than a quarter of it. */
+export function timeoutFor(intervalSeconds: number): number {
+  return Math.max(1, Math.min(10, Math.floor(intervalSeconds / 4)));
+}
+
+export function donePercent(row: Pick<ScaleChildFigures, 'doneInInterval' | 'scheduled'>): number {
+  return row.scheduled > 0 ? (row.doneInInterval / row.scheduled) * 100 : Number.NaN;
+}
+
+export type Verdict = 'MET' | 'MISSED';
+
+export function scaleVerdicts(row: ScaleRow): { done: Verdict; delay: Verdict; render: Verdict } {
+  return {
+    done: donePercent(row) >= TARGETS.donePercent ? 'MET' : 'MISSED',
+    delay: row.delayP99Seconds < TARGETS.delayP99Seconds ? 'MET' : 'MISSED',
+    render: median(row.renderMs) < TARGETS.renderMs ? 'MET' : 'MISSED',
+  };
+}
+
+async function measureSize(job: ScaleJob): Promise<ScaleRow> {
+  const child = fork(CHILD, [], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  const pid = child.pid ?? 0;
+  const exited = once(child, 'exit');
+  let peakRssBytes = 0;
+  const sampler = setInterval(() => {
+    sampleRss(pid).then((rss) => (peakRssBytes = Math.max(peakRssBytes, rss)), () => undefined);
+  }, 250);
+  try {
+    const [first] = (await once(child, 'message')) as [FromScaleChild];
+    if (first.op !== 'ready') throw new Error(`scale child sent "${first.op}" before "ready"`);
+    const before = await sampleCpu(pid);
+    child.send(job);
+    const [reply] = (await Promise.race([once(child, 'message'), exited.then(() => [{ op: 'failed', message: 'the scale child exited without an answer' }])])) as [FromScaleChild];
+    if (reply.op !== 'done') throw new Error(`scale at ${job.keys} keys: ${reply.op === 'failed' ? reply.message : reply.op}`);
+    const after = await sampleCpu(pid).catch(() => before);
+    return { ...reply.figures, intervalSeconds: job.intervalSeconds, peakRssBytes: Math.max(peakRssBytes, reply.figures.rssBytes), cpuSeconds: after.cpuSeconds - before.cpuSeconds };
+  } finally {
+    clearInterval(sampler);
+    if (child.exitCode === null) child.kill('SIGTERM');
+    await exited;
+  }
+}
+
+export async function run(options: ScaleOptions = {}): Promise<ScaleFigures> {
+  const keys = options.keys ?? [100, 1000, 5000];
+  const intervalSeconds = options.intervalSeconds ?? 60;
+  const concurrency = options.concurrency ?? 16;
+  const sandbox: SandboxProcess = await startSandboxProcess();
+  try {
+    const key = sandbox.keys[KEY_ALIAS];
+    if (!key) throw new Error(`the sandbox has no demo key "${KEY_ALIAS}"`);
+    const rows: ScaleRow[] = [];
+    for (const n of keys) {
+      rows.push(await measureSize({ keys: n, baseUrl: sandbox.baseUrl, key, tenant: TENANT, intervalSeconds, timeoutSeconds: timeoutFor(intervalSeconds), concurrency, renders: 3 }));
+    }
+    return { intervalSeconds, concurrency, rows, loadAverage: await loadAverage() };
+  } finally {
+    await sandbox.close();
+  }
+}
+
+export function describeScale(f: ScaleFigures): string {
+  const rows = f.rows.map((r) => {
+    const v = scaleVerdicts(r);
+    return [
+      String(r.keys),
+      String(r.scheduled),
+      `${r.doneInInterval} (${fixed(donePercent(r), 1)} %)`,
+      fixed(r.tickSeconds, 1) + (r.tickFinished ? '' : ' (cut)'),
+      `${fixed(r.delayP99Seconds, 3)} (<= ${fixed(r.delayP99AtMostSeconds, 3)})`,
+      fixed(r.peakRssBytes / 2 ** 20, 0),
+      fixed(r.cpuSeconds, 1),
+      String(r.series),
+      fixed(r.metricsBytes / 2 ** 20, 2),
+      r.renderMs.map((ms) => fixed(ms, 0)).join('/'),
+      r.keys === TARGET_KEYS ? `done ${v.done}, delay ${v.delay}, render ${v.render}` : '',
+    ];
+  });
+  return [
+    `monitor scale: one spread tick per size, ${f.intervalSeconds} s interval, concurrency ${f.concurrency}, canaries on, load ${fixed(f.loadAverage, 2)}`,
+    renderTable(
+      ['keys', 'scheduled', 'done in interval', 'tick s', 'delay p99 s', 'peak rss MiB', 'cpu s', 'series', 'metrics MiB', 'render ms', `targets (at ${TARGET_KEYS})`],
+      rows,
+      ['right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'left'],
+    ),
+  ].join('\n');
+}
+
+if (isEntryPoint(import.meta.url)) {
+  const keys = listFlag(process.argv, 'keys', { min: 1, max: 20_000 });
+  const intervalSeconds = numberFlag(process.argv, 'interval', { min: 5, max: 60 });
+  console.log(describeScale(await run({ ...(keys ? { keys } : {}), ...(intervalSeconds ? { intervalSeconds } : {}) })));
+}
