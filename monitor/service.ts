@@ -5,11 +5,12 @@
  */
 import type { Logger } from 'pino';
 import { Registry } from 'prom-client';
-import { Agent, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import type { ApiKey } from '../templates/app/src/client/api-key.js';
 import { type ConfigIssue, type ConfigResult, type MonitorConfig, type MonitorTarget, configKeys } from './config/types.js';
 import { type History, createHistory } from './history.js';
 import { openWindow } from './maintenance.js';
+import { makeAgent } from './probe/agent.js';
 import { createProbeMetrics } from './metrics/probe-metrics.js';
 import { createServiceMetrics } from './metrics/service-metrics.js';
 import { buildPlan } from './probe/plan.js';
@@ -57,21 +58,6 @@ export interface Monitor {
   allProbes(): readonly ProbeSpec[];
 }
 
-/**
- * Pooled, not fresh: one undici Agent per target with keep-alive. A round of 1 000 keys then
- * costs a handful of TCP/TLS handshakes instead of thousands, the measured duration is the
- * API's latency rather than the handshake's, and one slow target cannot take another's
- * sockets. Connection-level faults still show: a reset or refused socket fails its probe.
- */
-function makeAgent(target: MonitorTarget, concurrency: number): Dispatcher {
-  return new Agent({
-    connections: concurrency,
-    keepAliveTimeout: Math.min(target.intervalMs + 5_000, 120_000),
-    keepAliveMaxTimeout: 600_000,
-    connect: { timeout: target.timeoutMs },
-  });
-}
-
 export function createMonitor(initial: MonitorConfig, deps: MonitorDeps): Monitor {
   const registry = new Registry();
   const shard = deps.shard ?? NO_SHARD;
@@ -86,7 +72,12 @@ export function createMonitor(initial: MonitorConfig, deps: MonitorDeps): Monito
   let scheduler: Scheduler | undefined;
   let started = false;
 
-  const dispatcher = (target: MonitorTarget): Dispatcher => agents.get(target.name) ?? deps.dispatcherFor?.(target) ?? makeAgent(target, config.concurrency);
+  const newDispatcher = (t: MonitorTarget, concurrency: number): Dispatcher => deps.dispatcherFor?.(t) ?? makeAgent(t, concurrency);
+  function dispatcher(target: MonitorTarget): Dispatcher {
+    let found = agents.get(target.name);
+    if (!found) agents.set(target.name, (found = newDispatcher(target, config.concurrency)));
+    return found;
+  }
 
   async function runAndRecord(spec: ProbeSpec, target: MonitorTarget, signal: AbortSignal): Promise<void> {
     const result = await runProbe(spec, target, { dispatcher: dispatcher(target), politeness, now, signal });
@@ -98,26 +89,17 @@ export function createMonitor(initial: MonitorConfig, deps: MonitorDeps): Monito
     else deps.logger.warn({ ...log, detail: result.verdict.detail }, 'probe failed');
   }
 
-  function setConfigGauges(next: MonitorConfig): void {
-    service.sloSeconds.reset();
-    service.intervalSeconds.reset();
-    for (const t of next.targets) {
-      service.intervalSeconds.set({ target: t.name }, t.intervalMs / 1000);
-      for (const [endpoint, ms] of Object.entries(t.sloMs)) service.sloSeconds.set({ target: t.name, endpoint }, (ms ?? 0) / 1000);
-    }
-  }
-
   function install(next: MonitorConfig): number {
     const nextPlan = buildPlan(next).filter((p) => onShard(p, shard));
     probeMetrics.syncPlan(nextPlan);
     for (const t of config.targets) if (!next.targets.some((n) => n.name === t.name)) service.dropTarget(t.name);
-    setConfigGauges(next);
+    service.describeConfig(next.targets);
     if (next.historyPerProbe !== config.historyPerProbe) history = createHistory({ perProbe: next.historyPerProbe });
     history.retain(new Set(nextPlan.map((p) => p.id)));
     politeness.retain(new Set(nextPlan.map((p) => holdKey(p.target, p.keyAlias))));
     config = next;
     plan = nextPlan;
-    agents = new Map(next.targets.map((t) => [t.name, deps.dispatcherFor?.(t) ?? makeAgent(t, next.concurrency)]));
+    agents = new Map(next.targets.map((t) => [t.name, newDispatcher(t, next.concurrency)]));
     scheduler = createScheduler(
       next.targets.map((target) => ({ target, probes: nextPlan.filter((p) => p.target === target.name) })),
       { concurrency: next.concurrency, metrics: service, logger: deps.logger, runProbe: runAndRecord, inMaintenance: (t) => openWindow(t, now()) !== undefined, ...(deps.random ? { random: deps.random } : {}) },
@@ -138,8 +120,6 @@ export function createMonitor(initial: MonitorConfig, deps: MonitorDeps): Monito
   }
 
   install(initial);
-  const ready = Promise.resolve();
-
 
   return {
     registry,
@@ -148,7 +128,6 @@ export function createMonitor(initial: MonitorConfig, deps: MonitorDeps): Monito
     },
     shard,
     async start() {
-      await ready;
       started = true;
       scheduler?.start();
       deps.logger.info({ targets: config.targets.length, probes: plan.length, shard: formatShard(shard) }, 'monitor started');
@@ -156,12 +135,10 @@ export function createMonitor(initial: MonitorConfig, deps: MonitorDeps): Monito
     },
     async stop() {
       started = false;
-      await ready;
       await scheduler?.stop();
       if (!deps.dispatcherFor) await Promise.allSettled([...agents.values()].map((a) => a.close()));
     },
     async reload(next) {
-      await ready;
       const result = next ?? deps.load?.() ?? { ok: false, issues: [{ path: '', message: 'no config source to reload from' }] };
       if (!result.ok) {
         service.reloadSuccessful.set(0);
@@ -173,11 +150,9 @@ export function createMonitor(initial: MonitorConfig, deps: MonitorDeps): Monito
       return { ok: true, probes };
     },
     async runOnce() {
-      await ready;
       await scheduler?.runOnce();
     },
     async tick(target, options) {
-      await ready;
       await scheduler?.tick(target, options);
     },
     config: () => config,

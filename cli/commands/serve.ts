@@ -42,8 +42,8 @@ const serve: Command = {
       roundOnStart: true,
       load: () => {
         const next = loadConfigFile(file, ctx.env);
-        // Scrub the new keys too, from the moment they are read.
-        if (next.ok) keys = [...keys, ...configKeys(next.config)];
+        // Scrub the new keys from the moment they are read, and the running ones until replaced.
+        if (next.ok) keys = [...configKeys(monitor.config()), ...configKeys(next.config)];
         return next;
       },
     });

@@ -3,6 +3,7 @@
  * saturation signals, and Node's default process metrics, all on our registry.
  */
 import { Counter, Gauge, Histogram, type Registry, collectDefaultMetrics } from 'prom-client';
+import type { MonitorTarget } from '../config/types.js';
 
 export interface ServiceMetrics {
   readonly maintenanceActive: Gauge;
@@ -19,6 +20,8 @@ export interface ServiceMetrics {
   readonly sloSeconds: Gauge;
   readonly intervalSeconds: Gauge;
   dropTarget(target: string): void;
+  /** Sets the config-derived gauges (SLOs, intervals) afresh. */
+  describeConfig(targets: readonly MonitorTarget[]): void;
 }
 
 export interface BuildInfo {
@@ -76,6 +79,14 @@ export function createServiceMetrics(registry: Registry, build: BuildInfo): Serv
       for (const reason of ['overlap', 'maintenance']) metrics.ticksSkipped.remove({ target, reason });
       metrics.tickDuration.remove({ target });
       metrics.probesConfigured.remove({ target });
+    },
+    describeConfig(targets) {
+      metrics.sloSeconds.reset();
+      metrics.intervalSeconds.reset();
+      for (const t of targets) {
+        metrics.intervalSeconds.set({ target: t.name }, t.intervalMs / 1000);
+        for (const [endpoint, ms] of Object.entries(t.sloMs)) metrics.sloSeconds.set({ target: t.name, endpoint }, (ms ?? 0) / 1000);
+      }
     },
   };
 }
