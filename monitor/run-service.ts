@@ -18,11 +18,20 @@ export function parseListen(text: string): { ok: true; listen: Listen } | { ok: 
   return { ok: true, listen: { host: match[1] ?? match[2] ?? '127.0.0.1', port } };
 }
 
-/** Starts the server and the monitor; resolves once both are up. */
-export async function startServing(monitor: Monitor, listen: Listen, logger: Logger): Promise<MonitorServer> {
-  const server = await createMonitorServer(monitor, { host: listen.host, port: listen.port, logger });
+export type Serving = { readonly ok: true; readonly server: MonitorServer } | { readonly ok: false; readonly message: string };
+
+/** Starts the server and the monitor; a port that cannot be bound is a result, not a crash. */
+export async function startServing(monitor: Monitor, listen: Listen, logger: Logger): Promise<Serving> {
+  let server: MonitorServer;
+  try {
+    server = await createMonitorServer(monitor, { host: listen.host, port: listen.port, logger });
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    const why = typeof code === 'string' ? code : error instanceof Error ? error.message : String(error);
+    return { ok: false, message: `cannot listen on ${listen.host}:${listen.port} (${why}); choose another address with --listen HOST:PORT (port 0 picks a free one)` };
+  }
   await monitor.start();
-  return server;
+  return { ok: true, server };
 }
 
 /** Waits for the abort signal (SIGINT/SIGTERM), reloading on SIGHUP meanwhile, then stops. */

@@ -36,7 +36,12 @@ const demo: Command = {
     const logger = createLogger({ level, name: 'repairmon-demo', secrets: () => keys });
     const monitor = createMonitor(config, { logger, version: packageVersion(), roundOnStart: true });
     try {
-      const server = await startServing(monitor, listen.listen, logger);
+      const serving = await startServing(monitor, listen.listen, logger);
+      if (!serving.ok) {
+        ctx.stderr.write(`repairmon demo: ${serving.message}\n`);
+        return 1;
+      }
+      const server = serving.server;
       const aliases = config.targets.flatMap((t) => t.keys.map((k) => k.alias)).join(', ');
       ctx.stdout.write(
         [

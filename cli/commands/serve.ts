@@ -47,7 +47,13 @@ const serve: Command = {
         return next;
       },
     });
-    const server = await startServing(monitor, listen.listen, logger);
+    const serving = await startServing(monitor, listen.listen, logger);
+    if (!serving.ok) {
+      ctx.stderr.write(`repairmon serve: ${serving.message}\n`);
+      await monitor.stop();
+      return 1;
+    }
+    const server = serving.server;
     ctx.stdout.write(`repairmon serve: status ${server.url}/  metrics ${server.url}/metrics  shard ${formatShard(shard.shard)}\n`);
     await serveUntil(ctx.signal, monitor, server, logger);
     return 0;

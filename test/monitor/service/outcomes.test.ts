@@ -46,6 +46,9 @@ describe('each outcome against the real sandbox, labelled in metrics', () => {
         'redirect:http://127.0.0.1:9/elsewhere@/tenants/rowery-nowak/bikes',
         'broken-envelope@/tenants/serwis-kowalski/clients',
         'html-502@/tenants/serwis-kowalski/repairs',
+        'oversized:2000000@/tenants/serwis-kowalski/bikes',
+        'ok-without-data@/tenants/serwis-kowalski/logs',
+        'invalid-json@/tenants/rowery-nowak/logs',
       ].join(';'),
     );
     const expectations: Array<[Record<string, string>, string, string]> = [
@@ -55,6 +58,9 @@ describe('each outcome against the real sandbox, labelled in metrics', () => {
       [{ keyAlias: 'nowak-test', endpoint: 'bikes', check: 'read' }, 'unexpected_status', 'redirect_302'],
       [{ keyAlias: 'kowalski-test', endpoint: 'clients', check: 'read' }, 'invalid_envelope', 'envelope_ok_missing'],
       [{ keyAlias: 'kowalski-test', endpoint: 'repairs', check: 'read' }, 'server_error', 'status_502'],
+      [{ keyAlias: 'kowalski-test', endpoint: 'bikes', check: 'read' }, 'invalid_envelope', 'body_too_large'],
+      [{ keyAlias: 'kowalski-test', endpoint: 'logs', check: 'read' }, 'invalid_envelope', 'envelope_data_missing'],
+      [{ keyAlias: 'nowak-test', endpoint: 'logs', check: 'read' }, 'invalid_envelope', 'envelope_not_json'],
     ];
     for (const [match, outcome, reason] of expectations) {
       const entry = latest(rig.monitor, match);
