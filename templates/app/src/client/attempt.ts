@@ -71,6 +71,17 @@ export interface AttemptFailure {
 export type AttemptResult = AttemptResponse | AttemptFailure;
 
 function flattenHeaders(raw: Record<string, string | string[] | undefined>): Record<string, string> {
+  // undici hands over lowercase names with string values except for repeated headers; only
+  // then is a copy needed, which keeps the common path free of allocations.
+  let plain = true;
+  for (const name in raw) {
+    const value = raw[name];
+    if (typeof value !== 'string' || name !== name.toLowerCase()) {
+      plain = false;
+      break;
+    }
+  }
+  if (plain) return raw as Record<string, string>;
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(raw)) {
     if (value !== undefined) out[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;

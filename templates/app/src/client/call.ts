@@ -213,25 +213,17 @@ class Call {
   }
 }
 
-export async function executeCall(rt: CallRuntime, plan: CallPlan): Promise<unknown> {
-  plan.signal?.throwIfAborted();
+export function executeCall(rt: CallRuntime, plan: CallPlan): Promise<unknown> {
+  if (plan.signal?.aborted) return Promise.reject(plan.signal.reason);
   const call = new Call(rt, plan);
-  let first: unknown;
-  try {
-    return await call.attempt();
-  } catch (error) {
-    first = error;
-  }
   // The first attempt runs outside p-retry so a call that succeeds at once pays nothing for
   // the loop; p-retry replays its failure as attempt 1 and owns every try after it.
-  try {
-    return await pRetry((n) => (n === 1 ? Promise.reject(first) : call.attempt()), {
+  return call.attempt().catch((first: unknown) =>
+    pRetry((n) => (n === 1 ? Promise.reject(first) : call.attempt()), {
       retries: Number.POSITIVE_INFINITY,
       minTimeout: 0,
       factor: 1,
       onFailedAttempt: ({ error }) => call.onFailedAttempt(error),
-    });
-  } catch (error) {
-    return call.settle(error);
-  }
+    }).catch((error: unknown) => call.settle(error)),
+  );
 }
