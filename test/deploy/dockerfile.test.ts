@@ -1,0 +1,80 @@
+/**
+ * The Dockerfile, checked statically (no Docker engine here): multi-stage, the runtime stage gets
+ * production dependencies only, runs as a non-root user, health-checks /-/healthy on the exposed
+ * port and starts `repairmon serve`; the build stage copies everything tsconfig compiles.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { type DockerStage, dockerStages } from './helpers/manifests.js';
+import { ROOT } from './helpers/paths.js';
+
+const stages = dockerStages(readFileSync(`${ROOT}Dockerfile`, 'utf8'));
+const runtime = stages.at(-1)!;
+const dockerignore = readFileSync(`${ROOT}.dockerignore`, 'utf8').split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#'));
+
+function ops(stage: DockerStage, op: string): string[] {
+  return stage.instructions.filter((i) => i.op === op).map((i) => i.args);
+}
+
+function stageNamed(name: string): DockerStage {
+  const stage = stages.find((s) => s.name === name);
+  if (!stage) throw new Error(`no stage ${name}`);
+  return stage;
+}
+
+describe('Dockerfile', () => {
+  it('is multi-stage: a build stage with dev dependencies, a runtime stage without', () => {
+    expect(stages.length).toBeGreaterThanOrEqual(2);
+    const build = stages.find((s) => ops(s, 'RUN').some((r) => r.includes('npm run build')))!;
+    expect(build).toBeDefined();
+    expect(ops(build, 'RUN').some((r) => /npm ci(?!.*--omit=dev)/.test(r))).toBe(true);
+    expect(build).not.toBe(runtime);
+  });
+
+  it('gives the runtime stage production dependencies only', () => {
+    const installs = ops(runtime, 'RUN').filter((r) => /npm (ci|install)/.test(r));
+    for (const install of installs) expect(install).toContain('--omit=dev');
+    const copies = ops(runtime, 'COPY').filter((c) => c.includes('node_modules'));
+    expect(installs.length + copies.length).toBeGreaterThan(0);
+    for (const copy of copies) {
+      const from = /--from=(\S+)/.exec(copy)?.[1] ?? '';
+      const source = stageNamed(from);
+      expect(ops(source, 'RUN').some((r) => /npm ci .*--omit=dev/.test(r)), `node_modules from stage ${from}`).toBe(true);
+      expect(ops(source, 'RUN').some((r) => r.includes('npm run build')), `stage ${from} must not be the dev build`).toBe(false);
+    }
+  });
+
+  it('runs as a numeric non-root user, so Kubernetes runAsNonRoot can verify it', () => {
+    const users = ops(runtime, 'USER');
+    expect(users.length).toBeGreaterThan(0);
+    const user = users.at(-1)!;
+    expect(user).toMatch(/^\d+(:\d+)?$/);
+    expect(user.split(':')[0]).not.toBe('0');
+  });
+
+  it('exposes the listen port, health-checks /-/healthy on it and starts `repairmon serve`', () => {
+    const [port] = ops(runtime, 'EXPOSE');
+    expect(port).toMatch(/^\d+$/);
+    const healthcheck = ops(runtime, 'HEALTHCHECK').join(' ');
+    expect(healthcheck).toContain(`127.0.0.1:${port}/-/healthy`);
+    expect(JSON.parse(ops(runtime, 'ENTRYPOINT').at(-1)!)).toEqual(['repairmon', 'serve']);
+    expect(ops(runtime, 'CMD').at(-1)).toContain(`0.0.0.0:${port}`);
+    expect(ops(runtime, 'RUN').join(' ')).toContain('/usr/local/bin/repairmon');
+  });
+
+  it('copies every folder tsconfig compiles into the build stage, and .dockerignore keeps them in', () => {
+    const tsconfig = JSON.parse(readFileSync(`${ROOT}tsconfig.json`, 'utf8')) as { include: string[] };
+    const build = stages.find((s) => ops(s, 'RUN').some((r) => r.includes('npm run build')))!;
+    const copied = ops(build, 'COPY').map((c) => c.split(/\s+/)[0]!);
+    for (const dir of tsconfig.include) {
+      const top = dir.split('/')[0]!;
+      expect(copied, dir).toContain(top);
+      expect(dockerignore, dir).not.toContain(top);
+    }
+    for (const source of copied) expect(existsSync(`${ROOT}${source}`), source).toBe(true);
+  });
+
+  it('keeps keys, local state and the git history out of the build context', () => {
+    for (const entry of ['.git', 'node_modules', 'dist', '.env', '.env.*', 'keys.env']) expect(dockerignore).toContain(entry);
+  });
+});

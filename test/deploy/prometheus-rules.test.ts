@@ -1,0 +1,145 @@
+/**
+ * The Prometheus side of the ops kit, checked by the real tools: promtool check rules/config and
+ * promtool test rules; plus what promtool cannot know: every alert has a firing and a quiet unit
+ * test, annotations that name target, tenant and key alias and say the next step, a runbook
+ * entry in the README, and the right alerts (only those) silenced by maintenance windows.
+ */
+import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parse } from 'yaml';
+import { describe, expect, it } from 'vitest';
+import { readRules } from './helpers/expressions.js';
+import { DEPLOY, PROMETHEUS_DIR, PROMTOOL, ROOT, RULE_FILES, toolPresent } from './helpers/paths.js';
+import { runTool } from './helpers/run-tool.js';
+
+const hasPromtool = toolPresent(PROMTOOL, 'promtool check/test of the Prometheus rules');
+const TESTS_DIR = `${PROMETHEUS_DIR}tests/`;
+const testFiles = readdirSync(TESTS_DIR).filter((f) => f.endsWith('.yml')).sort();
+const alerts = readRules(`${PROMETHEUS_DIR}alerting-rules.yml`);
+const alertNames = alerts.map((a) => a.alert ?? '');
+
+const MAINTENANCE_UNLESS = 'unless on (target) (repairmon_maintenance_active == 1)';
+/** Never silenced by a maintenance window: security, and the monitor's own health. */
+const NEVER_SILENCED = ['RepairmonTenantIsolationBreach', 'RepairmonConfigReloadFailed', 'RepairmonMonitorDown'];
+
+interface AlertTest {
+  readonly alertname: string;
+  readonly exp_alerts?: unknown[];
+}
+
+function alertTests(): AlertTest[] {
+  return testFiles.flatMap((file) => {
+    const doc = parse(readFileSync(`${TESTS_DIR}${file}`, 'utf8')) as { tests: { alert_rule_test?: AlertTest[] }[] };
+    return doc.tests.flatMap((t) => t.alert_rule_test ?? []);
+  });
+}
+
+function productionSection(): string {
+  const readme = readFileSync(`${ROOT}README.md`, 'utf8');
+  const match = /<!-- section:production -->([\s\S]*?)<!-- \/section:production -->/.exec(readme);
+  return match?.[1] ?? '';
+}
+
+describe.skipIf(!hasPromtool)('promtool', () => {
+  it('check rules: both rule files are clean', async () => {
+    const run = await runTool(PROMTOOL, ['check', 'rules', ...RULE_FILES]);
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    expect(run.stdout.match(/SUCCESS/g)?.length).toBe(RULE_FILES.length);
+    expect(run.stdout + run.stderr).not.toMatch(/WARNING|FAILED/);
+  });
+
+  it('check config: the example prometheus.yml and the rule files it loads are valid', async () => {
+    const run = await runTool(PROMTOOL, ['check', 'config', `${PROMETHEUS_DIR}prometheus.yml`]);
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    expect(run.stdout).toContain('is valid prometheus config file syntax');
+  });
+
+  it(`test rules: every unit test file passes (${testFiles.length} files)`, async () => {
+    const run = await runTool(PROMTOOL, ['test', 'rules', ...testFiles], { cwd: TESTS_DIR, timeoutMs: 60_000 });
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    expect(run.stdout.match(/SUCCESS/g)?.length).toBe(testFiles.length);
+  });
+
+  it('test rules fails when the maintenance silencing is removed (the tests can fail)', async () => {
+    const broken = readFileSync(`${PROMETHEUS_DIR}alerting-rules.yml`, 'utf8').replaceAll(MAINTENANCE_UNLESS, '');
+    const dir = mkdtempSync(join(tmpdir(), 'repairmon-rules-'));
+    try {
+      cpSync(TESTS_DIR, `${dir}/tests`, { recursive: true });
+      writeFileSync(`${dir}/alerting-rules.yml`, broken);
+      cpSync(`${PROMETHEUS_DIR}recording-rules.yml`, `${dir}/recording-rules.yml`);
+      const run = await runTool(PROMTOOL, ['test', 'rules', ...testFiles], { cwd: `${dir}/tests`, timeoutMs: 60_000 });
+      expect(run.code).not.toBe(0);
+      expect(run.stdout + run.stderr).toMatch(/FAILED:\s+name: .*silenced/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('alerting rules', () => {
+  it('cover what an ops team is paged or ticketed for', () => {
+    expect(alertNames).toEqual(
+      expect.arrayContaining([
+        'RepairmonEndpointDown',
+        'RepairmonErrorRatioHigh',
+        'RepairmonLatencySLOBreached',
+        'RepairmonProbeStale',
+        'RepairmonTenantIsolationBreach',
+        'RepairmonKeyRejected',
+        'RepairmonRateLimitedLong',
+        'RepairmonConfigReloadFailed',
+      ]),
+    );
+  });
+
+  it.each(alertNames)('%s has a unit test where it fires and one where it stays quiet', (name) => {
+    const tests = alertTests().filter((t) => t.alertname === name);
+    expect(tests.filter((t) => (t.exp_alerts ?? []).length > 0).length, 'firing cases').toBeGreaterThan(0);
+    expect(tests.filter((t) => (t.exp_alerts ?? []).length === 0).length, 'quiet cases').toBeGreaterThan(0);
+  });
+
+  it.each(alertNames)('%s: summary and description name target, tenant and key alias; the description says the next step', (name) => {
+    const rule = alerts.find((a) => a.alert === name)!;
+    const { summary = '', description = '', runbook = '' } = rule.annotations ?? {};
+    for (const text of [summary, description]) {
+      expect(text).toMatch(/target/);
+      expect(text).toMatch(/tenant/);
+      expect(text).toMatch(/key[_ ]alias/);
+    }
+    expect(description).toMatch(/Next step/);
+    expect(runbook).toContain(name);
+    expect(['page', 'ticket']).toContain(rule.labels?.['severity']);
+  });
+
+  it.each(alertNames)('%s has a runbook entry in the README production section', (name) => {
+    expect(productionSection()).toMatch(new RegExp(`^#+ .*${name}`, 'm'));
+  });
+
+  it('maintenance windows silence the API-health alerts, never security or the monitor itself', () => {
+    for (const rule of alerts) {
+      if (NEVER_SILENCED.includes(rule.alert ?? '')) expect(rule.expr, rule.alert).not.toContain('repairmon_maintenance_active');
+      else expect(rule.expr, rule.alert).toContain(MAINTENANCE_UNLESS);
+    }
+  });
+
+  it('a tenant-isolation breach pages at once and stays up; an endpoint is down only after several failed probes', () => {
+    const breach = alerts.find((a) => a.alert === 'RepairmonTenantIsolationBreach')!;
+    expect(breach.for ?? '0m').toBe('0m');
+    expect(breach.keep_firing_for).toBeDefined();
+    expect(breach.labels).toMatchObject({ severity: 'page', priority: 'critical' });
+    const down = alerts.find((a) => a.alert === 'RepairmonEndpointDown')!;
+    expect(down.expr).toMatch(/>= 3/);
+    expect(down.for).toBeDefined();
+    const key = alerts.find((a) => a.alert === 'RepairmonKeyRejected')!;
+    expect(key.expr).toMatch(/check="read", outcome=~"unauthorized/);
+    expect(key.labels?.['severity']).toBe('ticket');
+  });
+
+  it('the Alertmanager example routes and inhibits only alerts that exist', () => {
+    const text = readFileSync(`${DEPLOY}alertmanager/alertmanager.yml`, 'utf8');
+    const referenced = [...text.matchAll(/alertname\s*=~?\s*\\?"([^"\\]+)\\?"/g)].flatMap((m) => (m[1] ?? '').split('|'));
+    expect(referenced.length).toBeGreaterThan(3);
+    expect(referenced.filter((n) => !alertNames.includes(n))).toEqual([]);
+  });
+});
