@@ -27,6 +27,10 @@ export function startProgram(file: string, args: readonly string[], env: NodeJS.
   child.on('error', (error) => keep(Buffer.from(`spawn error: ${error.message}\n`)));
   if (child.pid === undefined) throw new Error(`could not start ${file}`);
   const pid = child.pid;
+  // A bench cut short by its time bound exits with this child still running: take it along.
+  const killOnExit = (): void => void child.kill('SIGKILL');
+  process.once('exit', killOnExit);
+  child.once('exit', () => process.off('exit', killOnExit));
   return {
     pid,
     alive: () => child.exitCode === null && child.signalCode === null,

@@ -114,5 +114,7 @@ if (isEntryPoint(import.meta.url)) {
       (error: unknown) => process.send?.({ op: 'failed', message: error instanceof Error ? error.message : String(error) } satisfies FromScaleChild, () => process.exit(1)),
     );
   });
+  // Orphaned (the parent gave up or died): stop rather than probe on unobserved.
+  process.once('disconnect', () => process.exit(1));
   process.send?.({ op: 'ready' } satisfies FromScaleChild);
 }

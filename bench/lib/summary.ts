@@ -1,0 +1,117 @@
+/**
+ * The one summary table of `npm run bench`: each bench's figures turned into rows of
+ * (figure, ours, baseline, ratio, target, verdict). Pure, so the verdict logic is tested
+ * without running anything.
+ */
+import type { OverheadFigures } from '../client-overhead.js';
+import type { GeneratorFigures } from '../generator.js';
+import type { VersusFigures } from '../monitor-vs-blackbox.js';
+import type { ThroughputFigures } from '../sandbox-throughput.js';
+import type { ScaleRunFigures } from '../scale.js';
+import { TARGETS, TARGET_KEYS, donePercent } from '../monitor-scale-matrix.js';
+import { median } from './stats.js';
+import { fixed, renderTable } from './table.js';
+
+export type Verdict = 'MET' | 'MISSED' | 'info' | 'FAILED' | 'TIMED OUT';
+
+export interface SummaryRow {
+  readonly bench: string;
+  readonly figure: string;
+  readonly ours: string;
+  readonly baseline: string;
+  readonly ratio: string;
+  readonly target: string;
+  readonly verdict: Verdict;
+}
+
+/** How one bench ended; the figures travel only with success. */
+export type BenchOutcome<F> =
+  | { readonly kind: 'ok'; readonly seconds: number; readonly figures: F }
+  | { readonly kind: 'failed'; readonly seconds: number; readonly message: string }
+  | { readonly kind: 'timed_out'; readonly seconds: number; readonly limitSeconds: number };
+
+export function atMost(value: number, limit: number): Verdict {
+  return Number.isFinite(value) && value <= limit ? 'MET' : 'MISSED';
+}
+
+export function atLeast(value: number, floor: number): Verdict {
+  return Number.isFinite(value) && value >= floor ? 'MET' : 'MISSED';
+}
+
+export function below(value: number, limit: number): Verdict {
+  return Number.isFinite(value) && value < limit ? 'MET' : 'MISSED';
+}
+
+const info = (bench: string, figure: string, ours: string, baseline = '', ratio = ''): SummaryRow => ({ bench, figure, ours, baseline, ratio, target: '', verdict: 'info' });
+
+export function clientRows(f: OverheadFigures): SummaryRow[] {
+  return [f.sequential, f.concurrent].map((m) => ({
+    bench: 'client-overhead',
+    figure: `cpu µs/call, concurrency ${m.concurrency} (vs raw undici)`,
+    ours: fixed(m.client.cpuUsPerCall, 1),
+    baseline: fixed(m.raw.cpuUsPerCall, 1),
+    ratio: fixed(m.cpuRatio, 3),
+    target: '<= 1.10',
+    verdict: atMost(m.cpuRatio, 1.1),
+  }));
+}
+
+export function versusRows(f: VersusFigures): SummaryRow[] {
+  return [
+    {
+      bench: 'monitor-vs-blackbox',
+      figure: `cpu s per 1000 probes at ${f.rate}/s (vs blackbox_exporter)`,
+      ours: fixed(f.ours.cpuSecondsPer1000, 3),
+      baseline: fixed(f.blackbox.cpuSecondsPer1000, 3),
+      ratio: fixed(f.ratio, 3),
+      target: '<= 0.5',
+      verdict: atMost(f.ratio, 0.5),
+    },
+  ];
+}
+
+export function throughputRows(f: ThroughputFigures): SummaryRow[] {
+  return [info('sandbox-throughput', `req/s on ${f.path} (vs hello-world)`, fixed(f.sandbox.requestsPerSecond, 0), fixed(f.helloWorld.requestsPerSecond, 0), fixed(f.ratio, 2))];
+}
+
+export function scaleRows(f: ScaleRunFigures): SummaryRow[] {
+  const rows: SummaryRow[] = [];
+  const interval = `${f.matrix.intervalSeconds} s interval`;
+  for (const r of f.matrix.rows) {
+    const bench = `scale ${r.keys} keys`;
+    const render = median(r.renderMs);
+    const rated = r.keys === TARGET_KEYS && f.matrix.intervalSeconds === 60;
+    const row = (figure: string, ours: string, target: string, verdict: Verdict): SummaryRow =>
+      rated ? { bench, figure, ours, baseline: '', ratio: '', target, verdict } : info(bench, figure, ours);
+    rows.push(row(`probes done in one ${interval}`, `${r.doneInInterval}/${r.scheduled} (${fixed(donePercent(r), 1)} %)`, '100 %', atLeast(donePercent(r), TARGETS.donePercent)));
+    rows.push(row('schedule delay p99 s', fixed(r.delayP99Seconds, 3), '< 1 s', below(r.delayP99Seconds, TARGETS.delayP99Seconds)));
+    rows.push(row('/metrics render ms (median)', fixed(render, 0), '< 250 ms', below(render, TARGETS.renderMs)));
+    rows.push(info(bench, 'series / MiB / peak RSS MiB', `${r.series} / ${fixed(r.metricsBytes / 2 ** 20, 1)} / ${fixed(r.peakRssBytes / 2 ** 20, 0)}`));
+  }
+  const b = f.renderBaseline;
+  if (b) rows.push(info('monitor-scale', `/metrics render ms p50, ${b.scaled.keys} keys (vs ${b.baseline.keys} demo keys)`, fixed(b.scaled.renderMedianMs, 1), fixed(b.baseline.renderMedianMs, 1), fixed(b.renderRatio, 1)));
+  return rows;
+}
+
+export function generatorRows(f: GeneratorFigures): SummaryRow[] {
+  return [
+    info('generator', 'repairmon new ms, no install (vs repairmon --help)', fixed(median(f.scaffoldMs), 0), fixed(median(f.cliStartMs), 0), fixed(f.scaffoldRatio, 1)),
+    info('generator', 'generated npm test ms (vs npm --version)', fixed(median(f.testMs), 0), fixed(median(f.npmStartMs), 0), fixed(f.testRatio, 1)),
+    info('generator', 'npm install --prefer-offline ms', fixed(f.installMs, 0)),
+  ];
+}
+
+/** The row a bench that did not finish leaves in the table. */
+export function outcomeRows<F>(bench: string, outcome: BenchOutcome<F>, rows: (figures: F) => SummaryRow[]): SummaryRow[] {
+  if (outcome.kind === 'ok') return rows(outcome.figures);
+  const why = outcome.kind === 'failed' ? outcome.message.split('\n')[0] ?? '' : `stopped waiting after ${outcome.limitSeconds} s`;
+  return [{ bench, figure: why, ours: '', baseline: '', ratio: '', target: '', verdict: outcome.kind === 'failed' ? 'FAILED' : 'TIMED OUT' }];
+}
+
+export function renderSummary(rows: readonly SummaryRow[]): string {
+  return renderTable(
+    ['bench', 'figure', 'ours', 'baseline', 'ratio', 'target', 'verdict'],
+    rows.map((r) => [r.bench, r.figure, r.ours, r.baseline, r.ratio, r.target, r.verdict]),
+    ['left', 'left', 'right', 'right', 'right', 'left', 'left'],
+  );
+}
