@@ -7,6 +7,7 @@ import type { LevelWithSilent } from 'pino';
 import { createLogger } from '../../lib/logger.js';
 import { parseFaultSpec } from '../../sandbox/faults/parse.js';
 import { type DemoKey, type RunningSandbox, isSandboxConfigError, startSandbox } from '../../sandbox/index.js';
+import { SANDBOX_DEFAULT_HOST, SANDBOX_DEFAULT_PORT } from '../../sandbox/defaults.js';
 import { parseRateLimit } from '../../sandbox/rate-limit.js';
 import { ApiKey } from '../../templates/app/src/client/api-key.js';
 import { AUTH_SCHEMES, TENANT_RESOURCES, authHeader, tenantResourcePath } from '../../templates/app/src/contract/index.js';
@@ -33,11 +34,11 @@ function readFlags(values: CommandContext['values']): SandboxFlags {
   const rateLimit = stringValue(values, 'rate-limit') ?? CLI_DEFAULT_RATE_LIMIT;
   const parsedRate = parseRateLimit(rateLimit);
   if (!parsedRate.ok) throw new UsageError(`--rate-limit: ${parsedRate.error}`);
-  const host = stringValue(values, 'host') ?? '127.0.0.1';
+  const host = stringValue(values, 'host') ?? SANDBOX_DEFAULT_HOST;
   if (host.trim() === '') throw new UsageError('--host must not be empty');
   return {
     host,
-    port: intValue(values, 'port', { min: 0, max: 65_535 }) ?? 0,
+    port: intValue(values, 'port', { min: 0, max: 65_535 }) ?? SANDBOX_DEFAULT_PORT,
     json: values['json'] === true,
     faults,
     rateLimit,
@@ -131,8 +132,8 @@ const command: Command = {
   name: 'sandbox',
   summary: 'run the API v1 reference sandbox with demo data and fault injection',
   options: {
-    host: { type: 'string', valueName: 'HOST', description: 'interface to listen on', default: '127.0.0.1' },
-    port: { type: 'string', valueName: 'PORT', description: 'port to listen on; 0 picks a free one', default: '0' },
+    host: { type: 'string', valueName: 'HOST', description: 'interface to listen on', default: SANDBOX_DEFAULT_HOST },
+    port: { type: 'string', valueName: 'PORT', description: 'port to listen on; 0 picks a free one', default: String(SANDBOX_DEFAULT_PORT) },
     json: { type: 'boolean', description: 'print exactly one JSON line {baseUrl, keys} on stdout; logs go to stderr' },
     faults: { type: 'string', valueName: 'SPEC', description: 'inject faults: KIND[:ARG][@PATH_GLOB][%PROB] rules joined by ";"' },
     'rate-limit': { type: 'string', valueName: 'N/WINDOW', description: 'requests per key per window (e.g. 60/1s) or "off"', default: CLI_DEFAULT_RATE_LIMIT },

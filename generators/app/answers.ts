@@ -3,6 +3,7 @@
  * be tested without running yeoman. A check returns a reason, never a bare boolean.
  */
 import { AUTH_SCHEMES, type AuthScheme, BASE_PATH, isAuthScheme, validateTenantSlug } from '../../templates/app/src/contract/index.js';
+import { SANDBOX_DEFAULT_BASE_URL } from '../../sandbox/defaults.js';
 
 export interface Answers {
   /** Project name; also the directory created unless one is given on the command line. */
@@ -32,7 +33,7 @@ export const ANSWER_NAMES: readonly AnswerName[] = [
 ];
 
 /** The address `repairmon sandbox` listens on by default; the test environment of a new project. */
-export const SANDBOX_BASE_URL = `http://127.0.0.1:4010${BASE_PATH}`;
+export const SANDBOX_BASE_URL = SANDBOX_DEFAULT_BASE_URL;
 /**
  * ASSUMPTION: the spec shows no production host. This placeholder is valid (https, ends in
  * /api/v1) so `--yes` works; the generated README tells the integrator to set the real one.
