@@ -156,7 +156,7 @@ async function mode(clientCall: Call, rawCall: Call, opts: Required<OverheadOpti
 }
 
 export async function run(options: OverheadOptions = {}): Promise<OverheadFigures> {
-  const opts: Required<OverheadOptions> = { calls: 3000, rounds: 30, warmup: 500, concurrency: 16, ...options };
+  const opts: Required<OverheadOptions> = { calls: 4000, rounds: 100, warmup: 500, concurrency: 16, ...options };
   const { target, child } = await startRemoteSandbox();
   const agentOptions = { connect: { timeout: CONNECT_TIMEOUT_MS } };
   const rawAgent = new Agent(agentOptions);

@@ -184,6 +184,12 @@ describe('client: 5xx, network errors and timeouts', () => {
     expect(error.attempts).toBe(1);
   });
 
+  it('a short totalTimeoutMs still sends the first attempt', async () => {
+    const { pool, client } = setup({ totalTimeoutMs: 50 });
+    pool.intercept({ path: CLIENTS }).reply(200, envelopeOk([3]));
+    await expect(client.listClients()).resolves.toEqual([3]);
+  });
+
   it('the deadline stops retries before the last attempt would start too late', async () => {
     const { pool, client, time } = setup({ totalTimeoutMs: 1000, maxRetries: 50 });
     pool.intercept({ path: CLIENTS }).reply(503, envelopeError('internal_error', 'x')).persist();

@@ -128,7 +128,8 @@ class Call {
     let capped: boolean;
     try {
       const remaining = this.deadline - rt.clock.now();
-      if (remaining < MIN_ATTEMPT_WINDOW_MS) throw totalTimeout(this.context({ retryable: true, stopReason: 'deadline' }), plan.limits.totalTimeoutMs);
+      // The window rule is for retries (the policy applies it); a first attempt only needs time left.
+      if (remaining <= 0 || (this.attempts > 0 && remaining < MIN_ATTEMPT_WINDOW_MS)) throw totalTimeout(this.context({ retryable: true, stopReason: 'deadline' }), plan.limits.totalTimeoutMs);
       capped = remaining < plan.limits.attemptTimeoutMs;
       timeoutMs = capped ? remaining : plan.limits.attemptTimeoutMs;
       this.attempts += 1;
