@@ -1,0 +1,184 @@
+/**
+ * Bad input, gathered: every config error, generator refusal and CLI misuse has a fixture and
+ * an exact message, and nothing is half-done. Fixtures the owners already assert exactly
+ * (test/monitor/fixtures, test/sandbox/fixtures/data, test/cli, test/probe, test/generator) are
+ * reused, not repeated; this file adds the rules and misuses that had none, the CLI surface of
+ * every config fixture, and the process-level proofs: a refused `serve` binds no port, a refused
+ * `new` leaves its directory as it was.
+ */
+import { connect } from 'node:net';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { main } from '../../cli/main.js';
+import { loadConfigFile } from '../../monitor/config/load.js';
+import { formatIssues } from '../../monitor/config/types.js';
+import { startSandbox } from '../../sandbox/index.js';
+import { fakeIo } from '../cli/io.js';
+import { CLI_MISUSE, GENERATOR_REFUSALS, type GeneratorRefusalCase } from './fixtures/misuse.js';
+import { childEnv, closedPort, spawnRepairmon, waitFor } from './helpers.js';
+
+const OWN = new URL('./fixtures/config/', import.meta.url).pathname;
+const MONITOR = new URL('../monitor/fixtures/', import.meta.url).pathname;
+const ENV = { NOWAK_KEY: 'rs_test_abcdefghijklmnop1234', SPACED_KEY: 'rs_test_abc def' };
+const dirs: string[] = [];
+
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+/** Config rules that had no fixture: file -> every line `check-config` must print, exactly. */
+const CONFIG_CASES: Record<string, string[]> = {
+  'tenant-key-with-tenants.yaml': ['targets[0].keys[0].tenants: only platform keys list `tenants`; a tenant key probes its own tenant'],
+  'platform-key-with-tenant.yaml': ['targets[0].keys[0].tenant: a platform key is not assigned to a tenant; list the tenants to probe under `tenants: [...]`'],
+  'cron-window-without-duration.yaml': ['targets[0].maintenance[0]: a cron window needs both `cron` and `duration`'],
+  'fixed-window-without-end.yaml': ['targets[0].maintenance[0]: a fixed window needs both `start` and `end`'],
+  'window-ends-before-start.yaml': ['targets[0].maintenance[0].end: `end` must be after `start`'],
+  'duplicate-target-name.yaml': ['targets[1].name: target name "prod" is already used by targets[0]'],
+  'empty-secret-file.yaml': [`targets[0].keys[0].secretFile: key "nowak-test": secret file ${OWN}empty.key is empty or contains whitespace`],
+  'env-key-with-whitespace.yaml': ['targets[0].keys[0].secret: key "nowak-test": environment variable SPACED_KEY is empty or contains whitespace'],
+  'empty-file.yaml': ['targets: is required'],
+  'not-a-mapping.yaml': ['(top level): Invalid input: expected object, received array'],
+  'no-keys.yaml': ['targets[0].keys: Too small: expected array to have >=1 items'],
+  'bad-leaf-values.yaml': [
+    'historyPerProbe: Too small: expected number to be >=2',
+    'targets[0].name: must be 1-63 characters: lowercase letters, digits, ".", "_", "-"',
+    'targets[0].baseUrl: must be an http(s) URL ending in /api/v1, such as https://api.example.com/api/v1',
+    'targets[0].maxBodyBytes: Too small: expected number to be >=1024',
+    'targets[0].slo.clients: must be a duration such as 500ms, 10s, 5m or 2h',
+    'targets[0].slo.teleport: unknown key',
+    'targets[0].canaries.everything: unknown key',
+    'targets[0].keys[0].auth: Invalid option: expected one of "bearer"|"x-api-key"',
+  ],
+};
+
+async function run(args: readonly string[], env: NodeJS.ProcessEnv = {}) {
+  const io = { ...fakeIo(), env };
+  const code = await main([...args], io);
+  return { code, stdout: io.stdoutText(), stderr: io.stderrText() };
+}
+
+describe('monitor config errors', () => {
+  it.each(Object.entries(CONFIG_CASES))('%s: check-config exits 2 printing exactly its issues', async (file, lines) => {
+    const path = join(OWN, file);
+    const result = await run(['check-config', '--config', path], ENV);
+    expect(result).toEqual({ code: 2, stdout: '', stderr: `${path}: ${lines.length} problem(s):\n${lines.map((l) => `  ${l}`).join('\n')}\n` });
+  });
+
+  const theirs = readdirSync(MONITOR).filter((f) => f.endsWith('.yaml'));
+  it.each(theirs)('monitor fixture %s: check-config exits 2 listing the issues load.test.ts asserts', async (file) => {
+    const path = join(MONITOR, file);
+    const env = { NOWAK_KEY: ENV.NOWAK_KEY };
+    const loaded = loadConfigFile(path, env);
+    if (loaded.ok) throw new Error(`${file} is expected to be invalid`);
+    expect(await run(['check-config', '--config', path], env)).toEqual({ code: 2, stdout: '', stderr: `${path}: ${loaded.issues.length} problem(s):\n${formatIssues(loaded.issues)}\n` });
+  });
+
+  it('serve with a bad config exits 2 before binding its port', async () => {
+    const port = await closedPort();
+    const path = join(OWN, 'duplicate-target-name.yaml');
+    const result = await run(['serve', '--config', path, '--listen', `127.0.0.1:${port}`], ENV);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    const refused = await new Promise<string>((done) => {
+      const socket = connect(port, '127.0.0.1');
+      socket.on('connect', () => done('connected'));
+      socket.on('error', (e: NodeJS.ErrnoException) => done(e.code ?? 'error'));
+    });
+    expect(refused).toBe('ECONNREFUSED');
+  });
+});
+
+describe('CLI misuse', () => {
+  it.each(CLI_MISUSE.map((c) => [c.args.join(' '), c] as const))('repairmon %s', async (_label, c) => {
+    expect(await run(c.args)).toEqual({ code: c.code, stdout: '', stderr: c.stderr });
+  });
+});
+
+/** yeoman-environment adds its own "✖ An error occured while running …" line; ours is the rest. */
+function ownLines(stderr: string): string {
+  // eslint-disable-next-line no-control-regex
+  return stderr.replace(/\u001b\[[0-9;]*m/g, '').replace(/^✖ An error occured while running \S+\n/gm, '');
+}
+
+function prepare(c: GeneratorRefusalCase): string {
+  const cwd = mkdtempSync(join(tmpdir(), 'repairmon-refusal-'));
+  dirs.push(cwd);
+  if (c.setup === 'non-empty-dir') {
+    mkdirSync(join(cwd, 'full'));
+    writeFileSync(join(cwd, 'full', 'notes.txt'), 'mine\n');
+  }
+  if (c.setup === 'file-in-the-way') writeFileSync(join(cwd, 'afile'), 'mine\n');
+  return cwd;
+}
+
+function listing(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' }).sort();
+}
+
+describe('generator refusals through `repairmon new`: exact message, exit 2, nothing written', { timeout: 60_000 }, () => {
+  it('every refusal', async () => {
+    const outcomes = [];
+    // Two at a time: each child loads yeoman, and the machine's two cores are shared.
+    for (let i = 0; i < GENERATOR_REFUSALS.length; i += 2) {
+      const batch = GENERATOR_REFUSALS.slice(i, i + 2).map(async (c) => {
+        const cwd = prepare(c);
+        const before = listing(cwd);
+        const child = spawnRepairmon(['new', ...c.args], { env: childEnv(), cwd });
+        const code = await child.exited;
+        return { label: c.label, got: { code, stdout: child.stdout(), stderr: ownLines(child.stderr()), files: listing(cwd) }, want: { code: c.code, stdout: '', stderr: c.stderr.replace('{cwd}', cwd), files: before } };
+      });
+      outcomes.push(...(await Promise.all(batch)));
+    }
+    for (const o of outcomes) expect(o.got, o.label).toEqual(o.want);
+  });
+});
+
+describe('a bad reload keeps the running config', { timeout: 60_000 }, () => {
+  it('serve: SIGHUP with broken YAML, then POST /-/reload with a missing variable; probes go on with the old plan', async () => {
+    const sandbox = await startSandbox();
+    const dir = mkdtempSync(join(tmpdir(), 'repairmon-badreload-'));
+    dirs.push(dir);
+    const file = join(dir, 'monitor.yaml');
+    const config = (secret: string) =>
+      `targets:\n  - name: sandbox\n    baseUrl: ${sandbox.baseUrl}\n    schedule: "* * * * * *"\n    timeout: 500ms\n    canaries: false\n    keys:\n      - { alias: nowak-test, kind: tenant, tenant: rowery-nowak, secret: "\${${secret}}" }\n`;
+    writeFileSync(file, config('NOWAK_KEY'));
+    const serve = spawnRepairmon(['serve', '--config', file, '--listen', '127.0.0.1:0', '--log-level', 'info'], { env: childEnv({ NOWAK_KEY: sandbox.key('nowak-test').key }) });
+    try {
+      const url = (await waitFor(serve.stdout, /status (http:\/\/127\.0\.0\.1:\d+)\//))[1];
+      const metrics = async () => (await fetch(`${url}/metrics`)).text();
+      const okCount = async () => Number(/repairmon_probes_total\{[^}]*endpoint="clients"[^}]*outcome="ok"[^}]*\} (\d+)/.exec(await metrics())?.[1] ?? 0);
+      const until = async (what: () => Promise<boolean>) => {
+        for (let i = 0; i < 100 && !(await what()); i++) await new Promise((r) => setTimeout(r, 100));
+        expect(await what()).toBe(true);
+      };
+      await until(async () => (await okCount()) >= 1);
+      const planBefore = await (await fetch(`${url}/probes.json`)).text();
+
+      writeFileSync(file, 'targets:\n  - name: sandbox\n    keys: [\n');
+      serve.child.kill('SIGHUP');
+      await until(async () => serve.stderr().includes('config reload failed; keeping the running config'));
+      expect(await metrics()).toMatch(/^repairmon_config_last_reload_successful 0$/m);
+      const seen = await okCount();
+      await until(async () => (await okCount()) > seen);
+
+      writeFileSync(file, config('REPAIRMON_NOT_SET_ANYWHERE'));
+      const refused = await fetch(`${url}/-/reload`, { method: 'POST' });
+      expect(refused.status).toBe(400);
+      expect(await refused.json()).toEqual({
+        ok: false,
+        issues: [{ path: 'targets[0].keys[0].secret', message: 'key "nowak-test": environment variable REPAIRMON_NOT_SET_ANYWHERE is not set' }],
+      });
+      const after = await okCount();
+      await until(async () => (await okCount()) > after);
+      const ids = (text: string) => new Set((JSON.parse(text) as { recent: { id: string }[] }).recent.map((e) => e.id));
+      expect(ids(await (await fetch(`${url}/probes.json`)).text())).toEqual(ids(planBefore));
+    } finally {
+      serve.child.kill('SIGTERM');
+      await serve.exited;
+      await sandbox.close();
+    }
+    expect(await serve.exited).toBe(0);
+  });
+});
