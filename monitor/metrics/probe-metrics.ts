@@ -10,6 +10,7 @@ import { PROBE_LABELS, type ProbeLabels, probeLabels } from './labels.js';
 
 /** Buckets from 5 ms to 30 s: fast API reads up to a timeout. */
 const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+const SEP = '\u0000';
 
 export interface ProbeMetrics {
   record(result: ProbeResult): void;
@@ -17,86 +18,88 @@ export interface ProbeMetrics {
   syncPlan(plan: readonly ProbeSpec[]): void;
 }
 
-function gauge(registry: Registry, name: string, help: string, labelNames: readonly string[] = PROBE_LABELS): Gauge {
-  return new Gauge({ name, help, labelNames: [...labelNames], registers: [registry] });
+function defineMetrics(registry: Registry) {
+  const registers = [registry];
+  const gauge = (name: string, help: string, labelNames: readonly string[] = PROBE_LABELS): Gauge =>
+    new Gauge({ name, help, labelNames: [...labelNames], registers });
+  return {
+    success: gauge('repairmon_probe_success', '1 when the last outcome was the expected one, else 0'),
+    total: new Counter({ name: 'repairmon_probes_total', help: 'Probes run, by outcome (every outcome pre-initialised to 0)', labelNames: [...PROBE_LABELS, 'outcome'], registers }),
+    duration: new Histogram({ name: 'repairmon_probe_duration_seconds', help: 'Probe request duration (headers and body)', labelNames: ['target', 'endpoint'], buckets: DURATION_BUCKETS, registers }),
+    lastDuration: gauge('repairmon_probe_last_duration_seconds', 'Duration of the last probe'),
+    status: gauge('repairmon_probe_http_status_code', 'HTTP status of the last probe; 0 when no response'),
+    reason: gauge('repairmon_probe_failure_reason', 'Why the last probe failed (one series per probe, value 1; reason="none" on success)', [...PROBE_LABELS, 'reason']),
+    items: gauge('repairmon_probe_data_items', 'Number of items a list endpoint returned in the last probe'),
+    degraded: gauge('repairmon_probe_degraded', '1 when the last probe was slower than its SLO or rate limited'),
+    lastRun: gauge('repairmon_probe_last_run_timestamp_seconds', 'When the probe last ran (Unix time)'),
+    lastSuccess: gauge('repairmon_probe_last_success_timestamp_seconds', 'When the probe last had its expected outcome (Unix time)'),
+    retryAfter: gauge('repairmon_probe_retry_after_seconds', "Seconds the key must wait after a 429 hint; 0 when not held", ['target', 'key_alias']),
+  };
+}
+
+type Metrics = ReturnType<typeof defineMetrics>;
+
+function recordInto(m: Metrics, result: ProbeResult, lastReason: Map<string, { labels: ProbeLabels; reason: string }>): void {
+  const { spec, verdict } = result;
+  const labels = probeLabels(spec);
+  const at = (result.startedAt + result.durationMs) / 1000;
+  m.success.set(labels, verdict.success ? 1 : 0);
+  m.total.inc({ ...labels, outcome: verdict.outcome });
+  if (result.sent) {
+    m.duration.observe({ target: spec.target, endpoint: spec.endpoint }, result.durationMs / 1000);
+    m.lastDuration.set(labels, result.durationMs / 1000);
+    m.status.set(labels, verdict.status ?? 0);
+  }
+  const previous = lastReason.get(spec.id);
+  if (previous && previous.reason !== verdict.reason) m.reason.remove({ ...labels, reason: previous.reason });
+  m.reason.set({ ...labels, reason: verdict.reason }, 1);
+  lastReason.set(spec.id, { labels, reason: verdict.reason });
+  if (verdict.items !== undefined) m.items.set(labels, verdict.items);
+  m.degraded.set(labels, result.degraded === 'none' ? 0 : 1);
+  m.lastRun.set(labels, at);
+  if (verdict.success) m.lastSuccess.set(labels, at);
+  // A 429 without a hint leaves the gauge as it was; anything else says whether a hint holds.
+  if (result.retryAfterMs !== undefined || verdict.outcome !== 'rate_limited') {
+    m.retryAfter.set({ target: spec.target, key_alias: spec.keyAlias }, (result.retryAfterMs ?? 0) / 1000);
+  }
+}
+
+/** Members of `before` missing from `after`, split back into their two parts. */
+function gone(before: ReadonlySet<string>, after: ReadonlySet<string>): Array<[string, string]> {
+  return [...before].filter((k) => !after.has(k)).map((k) => {
+    const [a = '', b = ''] = k.split(SEP);
+    return [a, b];
+  });
 }
 
 export function createProbeMetrics(registry: Registry): ProbeMetrics {
-  const success = gauge(registry, 'repairmon_probe_success', '1 when the last outcome was the expected one, else 0');
-  const total = new Counter({ name: 'repairmon_probes_total', help: 'Probes run, by outcome (every outcome pre-initialised to 0)', labelNames: [...PROBE_LABELS, 'outcome'], registers: [registry] });
-  const duration = new Histogram({
-    name: 'repairmon_probe_duration_seconds',
-    help: 'Probe request duration (headers and body)',
-    labelNames: ['target', 'endpoint'],
-    buckets: DURATION_BUCKETS,
-    registers: [registry],
-  });
-  const lastDuration = gauge(registry, 'repairmon_probe_last_duration_seconds', 'Duration of the last probe');
-  const status = gauge(registry, 'repairmon_probe_http_status_code', 'HTTP status of the last probe; 0 when no response');
-  const reason = gauge(registry, 'repairmon_probe_failure_reason', 'Why the last probe failed (one series per probe, value 1; reason="none" on success)', [...PROBE_LABELS, 'reason']);
-  const items = gauge(registry, 'repairmon_probe_data_items', 'Number of items a list endpoint returned in the last probe');
-  const degraded = gauge(registry, 'repairmon_probe_degraded', '1 when the last probe was slower than its SLO or rate limited');
-  const lastRun = gauge(registry, 'repairmon_probe_last_run_timestamp_seconds', 'When the probe last ran (Unix time)');
-  const lastSuccess = gauge(registry, 'repairmon_probe_last_success_timestamp_seconds', 'When the probe last had its expected outcome (Unix time)');
-  const retryAfter = gauge(registry, 'repairmon_probe_retry_after_seconds', 'Seconds the key must wait after a 429 hint; 0 when not held', ['target', 'key_alias']);
-
+  const m = defineMetrics(registry);
+  const perProbe = [m.success, m.lastDuration, m.status, m.items, m.degraded, m.lastRun, m.lastSuccess];
   const lastReason = new Map<string, { labels: ProbeLabels; reason: string }>();
-  const perProbe = [success, lastDuration, status, items, degraded, lastRun, lastSuccess];
-
-  function dropProbe(id: string, labels: ProbeLabels): void {
-    for (const g of perProbe) g.remove(labels);
-    for (const outcome of OUTCOMES) total.remove({ ...labels, outcome });
-    const previous = lastReason.get(id);
-    if (previous) reason.remove({ ...previous.labels, reason: previous.reason });
-    lastReason.delete(id);
-  }
-
   let known = new Map<string, ProbeLabels>();
   let knownPairs = new Set<string>();
   let knownKeys = new Set<string>();
 
+  function dropProbe(id: string, labels: ProbeLabels): void {
+    for (const g of perProbe) g.remove(labels);
+    for (const outcome of OUTCOMES) m.total.remove({ ...labels, outcome });
+    const previous = lastReason.get(id);
+    if (previous) m.reason.remove({ ...previous.labels, reason: previous.reason });
+    lastReason.delete(id);
+  }
+
   return {
-    record(result) {
-      const { spec, verdict } = result;
-      const labels = probeLabels(spec);
-      const at = (result.startedAt + result.durationMs) / 1000;
-      success.set(labels, verdict.success ? 1 : 0);
-      total.inc({ ...labels, outcome: verdict.outcome });
-      if (result.sent) {
-        duration.observe({ target: spec.target, endpoint: spec.endpoint }, result.durationMs / 1000);
-        lastDuration.set(labels, result.durationMs / 1000);
-        status.set(labels, verdict.status ?? 0);
-      }
-      const previous = lastReason.get(spec.id);
-      if (previous && previous.reason !== verdict.reason) reason.remove({ ...labels, reason: previous.reason });
-      reason.set({ ...labels, reason: verdict.reason }, 1);
-      lastReason.set(spec.id, { labels, reason: verdict.reason });
-      if (verdict.items !== undefined) items.set(labels, verdict.items);
-      degraded.set(labels, result.degraded === 'none' ? 0 : 1);
-      lastRun.set(labels, at);
-      if (verdict.success) lastSuccess.set(labels, at);
-      if (result.retryAfterMs !== undefined || verdict.outcome !== 'rate_limited') {
-        retryAfter.set({ target: spec.target, key_alias: spec.keyAlias }, (result.retryAfterMs ?? 0) / 1000);
-      }
-    },
+    record: (result) => recordInto(m, result, lastReason),
     syncPlan(plan) {
       const next = new Map(plan.map((p) => [p.id, probeLabels(p)]));
       for (const [id, labels] of known) if (!next.has(id)) dropProbe(id, labels);
       for (const [id, labels] of next) {
-        if (!known.has(id)) for (const outcome of OUTCOMES) total.inc({ ...labels, outcome }, 0);
+        if (!known.has(id)) for (const outcome of OUTCOMES) m.total.inc({ ...labels, outcome }, 0);
       }
-      const pairs = new Set(plan.map((p) => `${p.target}\u0000${p.endpoint}`));
-      for (const pair of knownPairs) {
-        if (pairs.has(pair)) continue;
-        const [target = '', endpoint = ''] = pair.split('\u0000');
-        duration.remove({ target, endpoint });
-      }
-      const keys = new Set(plan.map((p) => `${p.target}\u0000${p.keyAlias}`));
-      for (const key of knownKeys) {
-        if (keys.has(key)) continue;
-        const [target = '', keyAlias = ''] = key.split('\u0000');
-        retryAfter.remove({ target, key_alias: keyAlias });
-      }
+      const pairs = new Set(plan.map((p) => `${p.target}${SEP}${p.endpoint}`));
+      for (const [target, endpoint] of gone(knownPairs, pairs)) m.duration.remove({ target, endpoint });
+      const keys = new Set(plan.map((p) => `${p.target}${SEP}${p.keyAlias}`));
+      for (const [target, keyAlias] of gone(knownKeys, keys)) m.retryAfter.remove({ target, key_alias: keyAlias });
       known = next;
       knownPairs = pairs;
       knownKeys = keys;

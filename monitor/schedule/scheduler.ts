@@ -11,7 +11,7 @@ import { CRON_TIMEZONE } from '../config/cron.js';
 import type { MonitorTarget } from '../config/types.js';
 import type { ServiceMetrics } from '../metrics/service-metrics.js';
 import type { ProbeSpec } from '../probe/spec.js';
-import { createPool } from './pool.js';
+import { type Pool, createPool } from './pool.js';
 import { spreadOffsets, spreadWindowMs } from './spread.js';
 
 export interface TargetRound {
@@ -39,9 +39,62 @@ export interface Scheduler {
   stop(): Promise<void>;
 }
 
+interface RoundContext {
+  readonly deps: SchedulerDeps;
+  readonly pool: Pool;
+  readonly signal: AbortSignal;
+  readonly now: () => number;
+  readonly random: () => number;
+}
+
+async function runRound(r: TargetRound, spread: boolean, ctx: RoundContext): Promise<void> {
+  const { metrics } = ctx.deps;
+  const target = r.target.name;
+  metrics.ticks.inc({ target });
+  const paused = ctx.deps.inMaintenance(r.target);
+  metrics.maintenanceActive.set({ target }, paused ? 1 : 0);
+  if (paused) {
+    metrics.ticksSkipped.inc({ target, reason: 'maintenance' });
+    return;
+  }
+  const endTimer = metrics.tickDuration.startTimer({ target });
+  const started = ctx.now();
+  const offsets = spread ? spreadOffsets(r.probes.length, spreadWindowMs(r.target.intervalMs, r.target.timeoutMs), ctx.random) : [];
+  await Promise.all(
+    r.probes.map(async (spec, i) => {
+      const offset = offsets[i] ?? 0;
+      if (offset > 0) await sleep(offset, undefined, { signal: ctx.signal }).catch(() => undefined);
+      if (ctx.signal.aborted) return;
+      const planned = started + offset;
+      await ctx.pool.run(async () => {
+        metrics.scheduleDelay.observe({ target }, Math.max(0, ctx.now() - planned) / 1000);
+        if (!ctx.signal.aborted) await ctx.deps.runProbe(spec, r.target, ctx.signal);
+      });
+    }),
+  );
+  endTimer();
+}
+
+function cronTask(r: TargetRound, deps: SchedulerDeps, onTick: () => Promise<void>): ScheduledTask {
+  const name = r.target.name;
+  const task = cron.createTask(r.target.schedule, onTick, {
+    timezone: CRON_TIMEZONE,
+    noOverlap: true,
+    name: `repairmon:${name}`,
+    logger: {
+      info: (m) => deps.logger.debug({ target: name }, m),
+      warn: (m) => deps.logger.warn({ target: name }, m),
+      error: (m) => deps.logger.error({ target: name }, String(m)),
+      debug: (m) => deps.logger.debug({ target: name }, String(m)),
+    },
+  });
+  task.on('execution:overlap', () => {
+    deps.metrics.ticksSkipped.inc({ target: name, reason: 'overlap' });
+  });
+  return task;
+}
+
 export function createScheduler(rounds: readonly TargetRound[], deps: SchedulerDeps): Scheduler {
-  const random = deps.random ?? Math.random;
-  const now = deps.now ?? (() => performance.now());
   const stopping = new AbortController();
   // Every waiting and in-flight probe listens on this one signal: thousands, by design.
   setMaxListeners(0, stopping.signal);
@@ -49,60 +102,22 @@ export function createScheduler(rounds: readonly TargetRound[], deps: SchedulerD
     deps.metrics.inFlight.set(active);
     deps.metrics.queued.set(waiting);
   });
+  const ctx: RoundContext = { deps, pool, signal: stopping.signal, now: deps.now ?? (() => performance.now()), random: deps.random ?? Math.random };
   const tasks: ScheduledTask[] = [];
   const running = new Set<Promise<void>>();
   const byName = new Map(rounds.map((r) => [r.target.name, r]));
   for (const r of rounds) deps.metrics.probesConfigured.set({ target: r.target.name }, r.probes.length);
 
-  async function round(r: TargetRound, spread: boolean): Promise<void> {
-    const target = r.target.name;
-    deps.metrics.ticks.inc({ target });
-    const paused = deps.inMaintenance(r.target);
-    deps.metrics.maintenanceActive.set({ target }, paused ? 1 : 0);
-    if (paused) {
-      deps.metrics.ticksSkipped.inc({ target, reason: 'maintenance' });
-      return;
-    }
-    const endTimer = deps.metrics.tickDuration.startTimer({ target });
-    const started = now();
-    const offsets = spread ? spreadOffsets(r.probes.length, spreadWindowMs(r.target.intervalMs, r.target.timeoutMs), random) : [];
-    await Promise.all(
-      r.probes.map(async (spec, i) => {
-        const offset = offsets[i] ?? 0;
-        if (offset > 0) await sleep(offset, undefined, { signal: stopping.signal }).catch(() => undefined);
-        if (stopping.signal.aborted) return;
-        const planned = started + offset;
-        await pool.run(async () => {
-          deps.metrics.scheduleDelay.observe({ target }, Math.max(0, now() - planned) / 1000);
-          if (!stopping.signal.aborted) await deps.runProbe(spec, r.target, stopping.signal);
-        });
-      }),
-    );
-    endTimer();
-  }
-
-  function track(p: Promise<void>): Promise<void> {
+  function track(r: TargetRound, spread: boolean): Promise<void> {
+    const p = runRound(r, spread, ctx).finally(() => running.delete(p));
     running.add(p);
-    return p.finally(() => running.delete(p));
+    return p;
   }
 
   return {
     start() {
       for (const r of rounds) {
-        const task = cron.createTask(r.target.schedule, () => track(round(r, true)), {
-          timezone: CRON_TIMEZONE,
-          noOverlap: true,
-          name: `repairmon:${r.target.name}`,
-          logger: {
-            info: (m) => deps.logger.debug({ target: r.target.name }, m),
-            warn: (m) => deps.logger.warn({ target: r.target.name }, m),
-            error: (m) => deps.logger.error({ target: r.target.name }, String(m)),
-            debug: (m) => deps.logger.debug({ target: r.target.name }, String(m)),
-          },
-        });
-        task.on('execution:overlap', () => {
-          deps.metrics.ticksSkipped.inc({ target: r.target.name, reason: 'overlap' });
-        });
+        const task = cronTask(r, deps, () => track(r, true));
         void task.start();
         tasks.push(task);
       }
@@ -110,10 +125,10 @@ export function createScheduler(rounds: readonly TargetRound[], deps: SchedulerD
     tick(targetName, options = {}) {
       const r = byName.get(targetName);
       if (!r) return Promise.reject(new Error(`no target named "${targetName}"`));
-      return track(round(r, options.spread ?? false));
+      return track(r, options.spread ?? false);
     },
     async runOnce() {
-      await Promise.all(rounds.map((r) => track(round(r, false))));
+      await Promise.all(rounds.map((r) => track(r, false)));
     },
     async stop() {
       stopping.abort(new Error('scheduler stopped'));
