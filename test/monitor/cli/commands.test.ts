@@ -81,3 +81,29 @@ describe('serve end to end', () => {
     for (const value of Object.values(env)) expect(stdout + stderr).not.toContain(value);
   }, 60_000);
 });
+
+describe('demo (npm start)', () => {
+  test('starts the sandbox and the monitor, prints the URLs, never a key, stops on SIGINT', async () => {
+    const child = spawn(process.execPath, [bin, 'demo', '--listen', '127.0.0.1:0', '--log-level', 'info']);
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+    try {
+      const url = await waitFor('the demo banner', async () => /status page\s+(http:\/\/\S+)\//.exec(out)?.[1], 15_000);
+      expect(out).toMatch(/metrics\s+http:\/\/\S+\/metrics/);
+      const text = await waitFor('probe series', async () => {
+        const body = await (await fetch(`${url}/metrics`)).text();
+        return body.includes('repairmon_probe_success{') ? body : undefined;
+      }, 15_000);
+      expect(text).toContain('key_alias="nowak-test"');
+      expect(await (await fetch(`${url}/`)).text()).toContain('<table class="grid"');
+    } finally {
+      child.kill('SIGINT');
+      await new Promise((r) => child.once('close', r));
+    }
+    expect(child.exitCode).toBe(0);
+    // Demo keys are rs_test_/rs_live_ plus 32 random characters: none may leave the process.
+    expect(out).not.toMatch(/rs_(test|live)_[A-Za-z0-9_-]{8,}/);
+  }, 60_000);
+});
+
