@@ -79,7 +79,14 @@ export function createClient(options: ClientOptions): RepairServiceClient {
   const key: ApiKey = toApiKey(options.apiKey);
   const clock = options.clock ?? systemClock();
   const logger = redactingLogger(options.logger ?? consoleLogger(), [key]);
-  const handlers: ErrorHandlers = { ...defaultErrorHandlers(logger), ...options.handlers };
+  const defaults = defaultErrorHandlers(logger);
+  const given = options.handlers ?? {};
+  const handlers: ErrorHandlers = {
+    onAuthError: given.onAuthError ?? defaults.onAuthError,
+    onTenantMismatch: given.onTenantMismatch ?? defaults.onTenantMismatch,
+    onInsufficientScope: given.onInsufficientScope ?? defaults.onInsufficientScope,
+    onRateLimited: given.onRateLimited ?? defaults.onRateLimited,
+  };
   const dispatcher = options.dispatcher ?? ownAgent(options);
   const onError = notify(handlers, logger);
   const runtime: CallRuntime = {
