@@ -1,0 +1,128 @@
+/**
+ * Property: over arbitrary statuses, headers and bodies coming off the wire, the client and the
+ * monitor never throw, each yields exactly one outcome, and they agree: the client's error class
+ * is the monitor's outcome. Bodies sometimes quote the key; neither the client's error (message,
+ * toJSON, inspect) nor the monitor's verdict may carry it.
+ *
+ * The unit pieces (envelope parser, Retry-After parsing, classifyOutcome over synthetic results)
+ * have their own properties in test/contract, test/client and test/monitor; this one runs the
+ * whole path through `sendAttempt` (undici, a MockAgent as the dispatcher) and `createClient`.
+ */
+import { inspect } from 'node:util';
+import fc from 'fast-check';
+import { MockAgent } from 'undici';
+import { describe, expect, it } from 'vitest';
+import { OUTCOMES } from '../../monitor/probe/expectation.js';
+import { classifyOutcome } from '../../monitor/probe/outcome.js';
+import { sendAttempt } from '../../templates/app/src/client/attempt.js';
+import { ApiKey, createClient, isApiError, silentLogger } from '../../templates/app/src/client/index.js';
+import { ERROR_CODES } from '../../templates/app/src/contract/index.js';
+
+const ORIGIN = 'http://api.test';
+const BASE_URL = `${ORIGIN}/api/v1`;
+const PATH = '/tenants/rowery-nowak/clients';
+const SECRET = `rs_test_PROPERTY${'k'.repeat(12)}9Qz7`;
+
+/** The client's error class -> the monitor's outcome for the same response. */
+const AGREEMENT: Readonly<Record<string, string>> = {
+  success: 'ok',
+  AuthenticationError: 'unauthorized',
+  TenantMismatchError: 'tenant_key_tenant_mismatch',
+  InsufficientScopeError: 'forbidden',
+  PermissionDeniedError: 'forbidden',
+  RateLimitError: 'rate_limited',
+  ServerError: 'server_error',
+  EnvelopeError: 'invalid_envelope',
+  ConnectionError: 'connection_error',
+  TimeoutError: 'timeout',
+  ApiError: 'unexpected_status',
+};
+
+const text = fc.oneof(fc.string(), fc.constant(SECRET), fc.string().map((s) => `${s}${SECRET}${s}`));
+const codeWithout = fc.oneof(fc.constantFrom(...Object.values(ERROR_CODES)), fc.string());
+const codeWith = fc.oneof(codeWithout, fc.constant(SECRET));
+const envelopeWith = (code: fc.Arbitrary<string>) => fc.oneof(
+  fc.record({ ok: fc.constant(true), data: fc.oneof(fc.array(fc.jsonValue()), fc.jsonValue()) }, { requiredKeys: [] }),
+  fc.record({ ok: fc.constant(false), error: fc.oneof(fc.record({ code, message: text }, { requiredKeys: [] }), fc.jsonValue()) }, { requiredKeys: [] }),
+  fc.dictionary(fc.string(), fc.jsonValue()),
+);
+/** Bodies that quote the key anywhere but in `error.code` (see the known bug below). */
+const body = fc.oneof(text, fc.json(), envelopeWith(codeWithout).map((e) => JSON.stringify(e)));
+const bodyAnyCode = fc.oneof(body, envelopeWith(codeWith).map((e) => JSON.stringify(e)));
+const headerValue = fc.oneof(
+  fc.stringMatching(/^[\x20-\x7e]{0,40}$/),
+  fc.integer({ min: -10, max: 10_000_000_000 }).map(String),
+  fc.date({ noInvalidDate: true }).map((d) => d.toUTCString()),
+);
+const headers = fc.dictionary(
+  fc.constantFrom('retry-after', 'retry-after-ms', 'ratelimit-reset', 'x-ratelimit-reset', 'ratelimit-limit', 'ratelimit-remaining', 'content-type', 'location', 'x-request-id'),
+  headerValue,
+  { maxKeys: 5 },
+);
+const status = fc.oneof(fc.integer({ min: 200, max: 599 }), fc.constantFrom(200, 301, 302, 307, 401, 403, 404, 408, 429, 500, 502, 503));
+
+function agentReplying(s: number, b: string, h: Record<string, string>): MockAgent {
+  const agent = new MockAgent();
+  agent.disableNetConnect();
+  agent.get(ORIGIN).intercept({ path: `/api/v1${PATH}`, method: 'GET' }).reply(s, b, { headers: h });
+  return agent;
+}
+
+async function clientSide(s: number, b: string, h: Record<string, string>): Promise<{ kind: string; leak: string }> {
+  const agent = agentReplying(s, b, h);
+  const client = createClient({ baseUrl: BASE_URL, apiKey: new ApiKey(SECRET, 'prop'), tenant: 'rowery-nowak', dispatcher: agent, maxRetries: 0, retryBudget: false, logger: silentLogger() });
+  try {
+    await client.listClients();
+    return { kind: 'success', leak: '' };
+  } catch (error) {
+    if (!isApiError(error)) throw new Error(`not an ApiError: ${inspect(error)}`);
+    return { kind: error.name, leak: [error.message, JSON.stringify(error), inspect(error, { depth: 6 })].join('\n') };
+  } finally {
+    await agent.close();
+  }
+}
+
+async function monitorSide(s: number, b: string, h: Record<string, string>) {
+  const agent = agentReplying(s, b, h);
+  try {
+    const attempt = await sendAttempt({ dispatcher: agent, baseUrl: BASE_URL, path: PATH, endpoint: 'clients', key: new ApiKey(SECRET, 'prop'), authScheme: 'bearer', timeoutMs: 2_000 });
+    return classifyOutcome(attempt, { kind: 'success', list: true });
+  } finally {
+    await agent.close();
+  }
+}
+
+describe('client and monitor agree over arbitrary responses', () => {
+  it('never throw, one outcome each, the same outcome, no key in the client error', async () => {
+    await fc.assert(
+      fc.asyncProperty(status, body, headers, async (s, b, h) => {
+        const [client, verdict] = await Promise.all([clientSide(s, b, h), monitorSide(s, b, h)]);
+        expect(OUTCOMES.filter((o) => o === verdict.outcome)).toHaveLength(1);
+        expect(verdict.reason).toMatch(/^[a-z0-9_]{1,60}$/);
+        expect(AGREEMENT[client.kind], `client ${client.kind}`).toBe(verdict.outcome);
+        expect(client.leak).not.toContain(SECRET);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  // Known bugs, reported to their owners: these flip to passing (and so fail here) once fixed,
+  // which is the cue to fold them into the property above.
+  it.fails('KNOWN BUG (monitor): a non-JSON body quoting the key reaches Verdict.detail, hence /probes and /probes.json', async () => {
+    await fc.assert(
+      fc.asyncProperty(status, body, headers, async (s, b, h) => {
+        expect(JSON.stringify(await monitorSide(s, b, h))).not.toContain(SECRET);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it.fails('KNOWN BUG (client): an `error.code` echoing the key is kept verbatim in ApiError.code and toJSON', async () => {
+    await fc.assert(
+      fc.asyncProperty(status, bodyAnyCode, headers, async (s, b, h) => {
+        expect((await clientSide(s, b, h)).leak).not.toContain(SECRET);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
