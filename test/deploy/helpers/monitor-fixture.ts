@@ -7,7 +7,7 @@
 import { createLogger } from '../../../lib/logger.js';
 import { configKeys } from '../../../monitor/config/types.js';
 import { demoConfig } from '../../../monitor/demo-config.js';
-import { startServing } from '../../../monitor/run-service.js';
+import { type MonitorServer, createMonitorServer } from '../../../monitor/http/server.js';
 import { createMonitor } from '../../../monitor/service.js';
 import { startSandbox } from '../../../sandbox/index.js';
 
@@ -28,18 +28,22 @@ export async function startMonitoredSandbox(): Promise<MonitoredSandbox> {
   const keys = configKeys(config);
   const logger = createLogger({ level: 'silent', secrets: () => keys });
   const monitor = createMonitor(config, { logger, roundOnStart: true });
+  let server: MonitorServer | undefined;
   try {
-    const server = await startServing(monitor, { host: '127.0.0.1', port: 0 }, logger);
+    server = await createMonitorServer(monitor, { host: '127.0.0.1', port: 0, logger });
+    await monitor.start();
+    const running = server;
     return {
-      url: server.url,
-      address: server.url.replace(/^http:\/\//, ''),
+      url: running.url,
+      address: running.url.replace(/^http:\/\//, ''),
       async close() {
-        await server.close();
+        await running.close();
         await monitor.stop();
         await sandbox.close();
       },
     };
   } catch (error) {
+    await server?.close();
     await monitor.stop();
     await sandbox.close();
     throw error;
