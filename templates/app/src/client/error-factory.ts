@@ -142,8 +142,7 @@ function fromResponse(res: AttemptResponse, ctx: ErrorFactoryContext): ApiError 
     case 'invalid_envelope':
       return new EnvelopeError({
         ...base(ctx, `${call} failed: HTTP ${res.status} body is not the API envelope: ${c.detail}`, known),
-        // classify.ts types `problem` as string; it is always an EnvelopeProblem from parseEnvelope.
-        problem: c.problem as EnvelopeProblem,
+        problem: c.problem,
         detail: scrub(ctx, c.detail),
         bodyExcerpt: res.bodyExcerpt,
       });

@@ -3,7 +3,7 @@
  * messages are Polish and may change). The client's error tree and the monitor's outcomes are
  * both built from this one function, so they cannot disagree.
  */
-import type { EnvelopeParse } from './envelope.js';
+import type { EnvelopeParse, EnvelopeProblem } from './envelope.js';
 import { ERROR_CODES } from './errors.js';
 
 export type ResponseClass =
@@ -16,7 +16,7 @@ export type ResponseClass =
   | { readonly kind: 'server_error'; readonly code: string | undefined; readonly message: string | undefined }
   | { readonly kind: 'client_error'; readonly code: string; readonly message: string }
   | { readonly kind: 'redirect'; readonly location: string | undefined }
-  | { readonly kind: 'invalid_envelope'; readonly problem: string; readonly detail: string };
+  | { readonly kind: 'invalid_envelope'; readonly problem: EnvelopeProblem; readonly detail: string };
 
 export type ResponseKind = ResponseClass['kind'];
 
