@@ -1,0 +1,233 @@
+/**
+ * Soak: the monitor probes many keys (200 by default) on a 1 s schedule for a bounded time
+ * against a sandbox with random faults on, and reports what a leak would show: RSS and open
+ * sockets of this process (the monitor's) at start, after the first rounds (warm) and at the
+ * end, plus probes done vs scheduled. The sandbox runs in a child process so its memory and
+ * sockets are not counted; its keys reach us over IPC, never argv or a log line.
+ *
+ *   npm run build && node dist/bench/soak.js [--seconds 180] [--keys 200]
+ *   REPAIRMON_SOAK=1 [REPAIRMON_SOAK_SECONDS=180] npx vitest run test/reliability/soak.test.ts
+ */
+import { type ChildProcess, fork } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, readdirSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createLogger } from '../lib/logger.js';
+import { CANARY_NAMES, type CanaryName } from '../monitor/config/schema.js';
+import { demoConfig } from '../monitor/demo-config.js';
+import { createMonitor } from '../monitor/service.js';
+import { DEMO_TENANTS, startSandbox } from '../sandbox/index.js';
+import { isEntryPoint, numberFlag } from './lib/cli.js';
+
+export const SOAK_DEFAULTS = {
+  seconds: 180,
+  keys: 200,
+  concurrency: 64,
+  timeoutMs: 800,
+  /** Random faults on every path: slow, reset, 5xx, HTML, broken bodies, short 429 storms, stalls. */
+  faults: 'latency:900%0.005;latency:150%0.05;reset%0.005;status:503%0.01;html-502%0.005;invalid-json%0.005;rate-limit-storm:2%0.002;stall%0.001',
+  warmSeconds: 15,
+} as const;
+
+/** The bounds the soak asserts: resource growth from warm to end, not speed. */
+export const SOAK_BOUNDS = { rssGrowthMiB: 64, socketGrowth: 16 } as const;
+
+export interface SoakOptions {
+  readonly seconds?: number;
+  readonly keys?: number;
+  readonly concurrency?: number;
+  readonly log?: (line: string) => void;
+}
+
+export interface ResourceSample {
+  readonly rssMiB: number;
+  readonly heapMiB: number;
+  readonly sockets: number;
+}
+
+export interface SoakFigures {
+  readonly seconds: number;
+  readonly keys: number;
+  readonly probesPerRound: number;
+  readonly concurrency: number;
+  readonly faults: string;
+  readonly start: ResourceSample;
+  readonly warm: ResourceSample;
+  readonly end: ResourceSample;
+  readonly maxSockets: number;
+  readonly ticks: number;
+  readonly ticksSkipped: number;
+  readonly probesScheduled: number;
+  readonly probesDone: number;
+  /** Probes done in the last 10 s: the monitor was still working at the end. */
+  readonly probesDoneLast10s: number;
+  readonly outcomes: Readonly<Record<string, number>>;
+}
+
+/** Open sockets of this process: /proc/self/fd entries that link to `socket:[…]`. */
+export function countSockets(): number {
+  let count = 0;
+  for (const fd of readdirSync('/proc/self/fd')) {
+    try {
+      if (readlinkSync(`/proc/self/fd/${fd}`).startsWith('socket:')) count += 1;
+    } catch {
+      // The fd closed between the listing and the readlink.
+    }
+  }
+  return count;
+}
+
+function sample(): ResourceSample {
+  const mem = process.memoryUsage();
+  return { rssMiB: mem.rss / 1048576, heapMiB: mem.heapUsed / 1048576, sockets: countSockets() };
+}
+
+/** Sandbox data: the demo tenants, each with a few records, and `keys` tenant keys spread over them. */
+function soakData(keys: number): string {
+  const slugs = DEMO_TENANTS.map((t) => t.slug);
+  const tenants = slugs.map((slug) => `  - { slug: ${slug}, name: ${slug}, clients: [{ id: c1 }], bikes: [{ id: b1 }], repairs: [], logs: [] }`);
+  const keyLines = Array.from({ length: keys }, (_, i) => {
+    const tenant = slugs[i % slugs.length];
+    return `  - { alias: soak-${String(i).padStart(3, '0')}, kind: tenant, tenant: ${tenant}, environment: test, scopes: [clients, bikes, repairs, logs] }`;
+  });
+  return ['tenants:', ...tenants, 'keys:', ...keyLines, ''].join('\n');
+}
+
+interface ChildReady {
+  readonly baseUrl: string;
+  readonly keys: readonly { alias: string; kind: 'tenant' | 'platform'; tenant?: string; revoked: boolean; key: string }[];
+  readonly tenants: readonly string[];
+}
+
+/** Node 20 cannot fork a .ts file: under vitest the child is the compiled twin in dist/. */
+function childModule(): string {
+  const here = fileURLToPath(import.meta.url);
+  return here.endsWith('.ts') ? fileURLToPath(new URL('../dist/bench/soak.js', import.meta.url)) : here;
+}
+
+async function startSandboxChild(dataFile: string, faults: string): Promise<{ child: ChildProcess; ready: ChildReady }> {
+  const child = fork(childModule(), ['--sandbox-child', dataFile, faults], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  const [ready] = (await Promise.race([
+    once(child, 'message'),
+    once(child, 'exit').then(([code]) => Promise.reject(new Error(`the soak sandbox exited before it was ready (code ${String(code)})`))),
+  ])) as [ChildReady];
+  return { child, ready };
+}
+
+async function probeCounts(registry: ReturnType<typeof createMonitor>['registry']): Promise<{ done: number; ticks: number; skipped: number; outcomes: Record<string, number> }> {
+  const metrics = await registry.getMetricsAsJSON();
+  const values = (name: string) => metrics.find((m) => m.name === name)?.values ?? [];
+  const outcomes: Record<string, number> = {};
+  let done = 0;
+  for (const v of values('repairmon_probes_total')) {
+    const outcome = String(v.labels['outcome'] ?? '?');
+    outcomes[outcome] = (outcomes[outcome] ?? 0) + v.value;
+    done += v.value;
+  }
+  const sum = (name: string) => values(name).reduce((total, v) => total + v.value, 0);
+  return { done, ticks: sum('repairmon_scheduler_ticks_total'), skipped: sum('repairmon_scheduler_ticks_skipped_total'), outcomes };
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export async function runSoak(options: SoakOptions = {}): Promise<SoakFigures> {
+  const seconds = options.seconds ?? SOAK_DEFAULTS.seconds;
+  const keys = options.keys ?? SOAK_DEFAULTS.keys;
+  const concurrency = options.concurrency ?? SOAK_DEFAULTS.concurrency;
+  const log = options.log ?? (() => undefined);
+  const dir = mkdtempSync(join(tmpdir(), 'repairmon-soak-'));
+  const dataFile = join(dir, 'soak.yaml');
+  writeFileSync(dataFile, soakData(keys));
+  const start = sample();
+  const { child, ready } = await startSandboxChild(dataFile, SOAK_DEFAULTS.faults);
+  const canaries = Object.fromEntries(CANARY_NAMES.map((n) => [n, false])) as Record<CanaryName, boolean>;
+  const config = demoConfig(ready, { schedule: '* * * * * *', timeoutMs: SOAK_DEFAULTS.timeoutMs, concurrency, canaries });
+  const monitor = createMonitor(config, { logger: createLogger({ level: 'silent' }) });
+  const probesPerRound = monitor.plan().length;
+  let maxSockets = start.sockets;
+  let warm = start;
+  const doneAt: { at: number; done: number }[] = [];
+  try {
+    await monitor.start();
+    const began = Date.now();
+    for (let elapsed = 0; elapsed < seconds * 1000; elapsed = Date.now() - began) {
+      await sleep(Math.min(5_000, seconds * 1000 - elapsed));
+      const now = sample();
+      maxSockets = Math.max(maxSockets, now.sockets);
+      const counts = await probeCounts(monitor.registry);
+      doneAt.push({ at: Date.now() - began, done: counts.done });
+      if (warm === start && Date.now() - began >= SOAK_DEFAULTS.warmSeconds * 1000) warm = now;
+      log(`soak ${Math.round((Date.now() - began) / 1000)}s: rss ${now.rssMiB.toFixed(1)} MiB, sockets ${now.sockets}, probes done ${counts.done}`);
+    }
+    const end = sample();
+    const counts = await probeCounts(monitor.registry);
+    const last = doneAt.at(-1)?.done ?? 0;
+    const tenBefore = [...doneAt].reverse().find((d) => (doneAt.at(-1)?.at ?? 0) - d.at >= 10_000)?.done ?? 0;
+    return {
+      seconds,
+      keys,
+      probesPerRound,
+      concurrency,
+      faults: SOAK_DEFAULTS.faults,
+      start,
+      warm,
+      end,
+      maxSockets,
+      ticks: counts.ticks,
+      ticksSkipped: counts.skipped,
+      probesScheduled: (counts.ticks + counts.skipped) * probesPerRound,
+      probesDone: counts.done,
+      probesDoneLast10s: last - tenBefore,
+      outcomes: counts.outcomes,
+    };
+  } finally {
+    await monitor.stop();
+    child.disconnect();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+export function formatSoak(f: SoakFigures): string {
+  const mib = (n: number) => `${n.toFixed(1)} MiB`;
+  const pct = f.probesScheduled === 0 ? 0 : (100 * f.probesDone) / f.probesScheduled;
+  return [
+    `soak: ${f.keys} keys, ${f.probesPerRound} probes per 1 s round, ${f.seconds} s, concurrency ${f.concurrency}`,
+    `  faults     ${f.faults}`,
+    `  RSS        start ${mib(f.start.rssMiB)}, warm ${mib(f.warm.rssMiB)}, end ${mib(f.end.rssMiB)} (warm->end ${mib(f.end.rssMiB - f.warm.rssMiB)}, bound +${SOAK_BOUNDS.rssGrowthMiB} MiB)`,
+    `  heap       start ${mib(f.start.heapMiB)}, warm ${mib(f.warm.heapMiB)}, end ${mib(f.end.heapMiB)}`,
+    `  sockets    start ${f.start.sockets}, warm ${f.warm.sockets}, end ${f.end.sockets}, max ${f.maxSockets} (warm->end ${f.end.sockets - f.warm.sockets}, bound +${SOAK_BOUNDS.socketGrowth}; pool cap ${f.concurrency})`,
+    `  ticks      ${f.ticks} run, ${f.ticksSkipped} skipped`,
+    `  probes     ${f.probesDone} done of ${f.probesScheduled} scheduled (${pct.toFixed(1)}%), ${f.probesDoneLast10s} in the last 10 s`,
+    `  outcomes   ${Object.entries(f.outcomes).filter(([, n]) => n > 0).map(([o, n]) => `${o} ${n}`).join(', ')}`,
+  ].join('\n');
+}
+
+async function sandboxChild(dataFile: string, faults: string): Promise<void> {
+  const sandbox = await startSandbox({ dataFile, faults, rateLimit: 'off' });
+  // The request log is bounded, but drain it anyway: the soak measures the monitor, not this.
+  const timer = setInterval(() => sandbox.clearRequests(), 1_000);
+  process.on('disconnect', () => {
+    clearInterval(timer);
+    void sandbox.close().then(() => process.exit(0));
+  });
+  const ready: ChildReady = { baseUrl: sandbox.baseUrl, keys: sandbox.keys, tenants: sandbox.tenants };
+  process.send?.(ready);
+}
+
+if (isEntryPoint(import.meta.url)) {
+  const argv = process.argv.slice(2);
+  if (argv[0] === '--sandbox-child') {
+    await sandboxChild(argv[1] ?? '', argv[2] ?? '');
+  } else {
+    const seconds = numberFlag(argv, 'seconds', { min: 10, max: 3600 }) ?? SOAK_DEFAULTS.seconds;
+    const keys = numberFlag(argv, 'keys', { min: 1, max: 5000 }) ?? SOAK_DEFAULTS.keys;
+    const figures = await runSoak({ seconds, keys, log: (line) => console.error(line) });
+    console.log(formatSoak(figures));
+    const rssOk = figures.end.rssMiB - figures.warm.rssMiB < SOAK_BOUNDS.rssGrowthMiB;
+    const socketsOk = figures.end.sockets - figures.warm.sockets <= SOAK_BOUNDS.socketGrowth;
+    console.log(`  verdict    RSS ${rssOk ? 'within' : 'OVER'} bound, sockets ${socketsOk ? 'within' : 'OVER'} bound`);
+    process.exitCode = rssOk && socketsOk ? 0 : 1;
+  }
+}
