@@ -3,7 +3,7 @@
  * (and the tests) probe. Keys go straight into ApiKey holders; nothing is written or printed.
  */
 import { ApiKey } from '../templates/app/src/client/api-key.js';
-import type { AuthScheme, KeyKind } from '../templates/app/src/contract/index.js';
+import { type AuthScheme, type KeyKind, type Scope, TENANT_RESOURCES, scopeForResource } from '../templates/app/src/contract/index.js';
 import { shortestIntervalMs } from './config/cron.js';
 import { CANARY_NAMES, type CanaryName, DEFAULT_MAX_BODY_BYTES } from './config/schema.js';
 import type { MonitorConfig, MonitorKey, MonitorTarget } from './config/types.js';
@@ -13,6 +13,8 @@ export interface SandboxKeySource {
   readonly kind: KeyKind;
   readonly tenant?: string | undefined;
   readonly revoked: boolean;
+  /** When a source does not list scopes, the key is taken to cover every resource. */
+  readonly scopes?: readonly Scope[] | undefined;
   readonly key: string;
 }
 
@@ -36,12 +38,14 @@ export interface DemoConfigOptions {
   readonly mixAuth?: boolean;
 }
 
-/** Demo keys left out by default: they are built to fail (revoked, missing a scope). */
-const DEFAULT_EXCLUDED = /revoked|nologs/;
+/** Demo keys built to fail (revoked, or a scope missing a resource) are left out by default. */
+function probedByDefault(key: SandboxKeySource): boolean {
+  return !key.revoked && TENANT_RESOURCES.every((r) => key.scopes?.includes(scopeForResource(r)) ?? true);
+}
 
 export function demoConfig(sandbox: SandboxLike, options: DemoConfigOptions = {}): MonitorConfig {
   const wanted = options.aliases;
-  const sources = sandbox.keys.filter((k) => (wanted ? wanted.includes(k.alias) : !k.revoked && !DEFAULT_EXCLUDED.test(k.alias)));
+  const sources = sandbox.keys.filter((k) => (wanted ? wanted.includes(k.alias) : probedByDefault(k)));
   const keys = sources.map((k, i): MonitorKey => {
     const auth: AuthScheme = options.mixAuth !== false && i % 2 === 1 ? 'x-api-key' : 'bearer';
     const tenants = k.kind === 'tenant' ? [k.tenant ?? ''] : [...sandbox.tenants];
