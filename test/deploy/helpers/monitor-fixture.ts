@@ -1,18 +1,24 @@
 /**
  * The real monitor probing the real sandbox, in this process: the sandbox's demo keys, a
  * one-second schedule, and faults chosen so that most series the ops kit reads have data
- * (a tenant-isolation breach, 503s, a rate-limit storm, a revoked key, a key without a scope,
- * and /docs slower than the probe timeout, so ticks overlap and some are skipped).
+ * (a tenant-isolation breach, 503s, a rate-limit storm, a revoked key, a key without a scope),
+ * plus a second target inside a maintenance window, whose ticks are all skipped.
  */
 import { createLogger } from '../../../lib/logger.js';
-import { configKeys } from '../../../monitor/config/types.js';
+import { type MonitorTarget, configKeys } from '../../../monitor/config/types.js';
 import { demoConfig } from '../../../monitor/demo-config.js';
 import { type MonitorServer, createMonitorServer } from '../../../monitor/http/server.js';
 import { createMonitor } from '../../../monitor/service.js';
 import { startSandbox } from '../../../sandbox/index.js';
 
-export const FIXTURE_FAULTS = 'isolation-breach@/tenants/*/clients;status:503@/tenants/*/bikes%0.5;rate-limit-storm:1@/tenants/cykl-gdansk/*;latency:1500@/docs';
+export const FIXTURE_FAULTS = 'isolation-breach@/tenants/*/clients;status:503@/tenants/*/bikes%0.5;rate-limit-storm:1@/tenants/cykl-gdansk/*';
 export const FIXTURE_ALIASES = ['platform-test', 'nowak-test', 'kowalski-test', 'gdansk-test', 'nowak-revoked-test', 'nowak-nologs-test'];
+
+function inMaintenance(target: MonitorTarget): MonitorTarget {
+  const now = Date.now();
+  const window = { kind: 'fixed' as const, startMs: now - 3_600_000, endMs: now + 3_600_000, reason: 'deploy test window' };
+  return { ...target, name: `${target.name}-maintenance`, keys: target.keys.slice(0, 1), maintenance: [window] };
+}
 
 export interface MonitoredSandbox {
   /** http://127.0.0.1:PORT of the monitor. */
@@ -24,7 +30,8 @@ export interface MonitoredSandbox {
 
 export async function startMonitoredSandbox(): Promise<MonitoredSandbox> {
   const sandbox = await startSandbox({ faults: FIXTURE_FAULTS, rateLimit: '10000/1m' });
-  const config = demoConfig(sandbox, { aliases: FIXTURE_ALIASES, schedule: '* * * * * *', timeoutMs: 800 });
+  const demo = demoConfig(sandbox, { aliases: FIXTURE_ALIASES, schedule: '* * * * * *', timeoutMs: 800 });
+  const config = { ...demo, targets: [...demo.targets, ...demo.targets.map(inMaintenance)] };
   const keys = configKeys(config);
   const logger = createLogger({ level: 'silent', secrets: () => keys });
   const monitor = createMonitor(config, { logger, roundOnStart: true });
