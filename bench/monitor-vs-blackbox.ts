@@ -39,6 +39,8 @@ export interface VersusOptions {
 
 export interface SideFigures {
   readonly cpuSeconds: number;
+  /** The kernel's share (sockets, syscalls) of cpuSeconds. */
+  readonly systemSeconds: number;
   readonly windowSeconds: number;
   /** Requests that reached the sandbox in the window. */
   readonly probes: number;
@@ -78,6 +80,7 @@ async function measureWindow(pid: number, sandbox: SandboxProcess, seconds: numb
   const cpuSeconds = after.cpuSeconds - before.cpuSeconds;
   return {
     cpuSeconds,
+    systemSeconds: after.systemSeconds - before.systemSeconds,
     windowSeconds: (after.atMs - before.atMs) / 1000,
     probes: counts.total,
     ok: counts.byStatus['200'] ?? 0,
@@ -144,6 +147,7 @@ export function describeVersus(f: VersusFigures): string {
   const row = (name: string, s: SideFigures): string[] => [
     name,
     fixed(s.cpuSeconds, 2),
+    fixed(s.systemSeconds, 2),
     fixed(s.windowSeconds, 1),
     String(s.probes),
     String(s.ok),
@@ -151,9 +155,9 @@ export function describeVersus(f: VersusFigures): string {
     fixed(s.rssBytes / 2 ** 20, 0),
   ];
   const table = renderTable(
-    ['process', 'cpu s', 'window s', 'probes', 'ok (200)', 'cpu s / 1000 probes', 'rss MiB'],
+    ['process', 'cpu s', 'of which sys', 'window s', 'probes', 'ok (200)', 'cpu s / 1000 probes', 'rss MiB'],
     [row('blackbox_exporter', f.blackbox), row('repairmon serve', f.ours)],
-    ['left', 'right', 'right', 'right', 'right', 'right', 'right'],
+    ['left', 'right', 'right', 'right', 'right', 'right', 'right', 'right'],
   );
   const verdict = f.ratio <= TARGET_RATIO ? 'MET' : 'MISSED';
   return [
@@ -164,11 +168,9 @@ export function describeVersus(f: VersusFigures): string {
 }
 
 if (isEntryPoint(import.meta.url)) {
-  const argv = process.argv;
-  const figures = await run({
-    ...(numberFlag(argv, 'rate', { min: 6, max: 2000 }) !== undefined ? { rate: numberFlag(argv, 'rate', { min: 6, max: 2000 }) } : {}),
-    ...(numberFlag(argv, 'seconds', { min: 1, max: 600 }) !== undefined ? { seconds: numberFlag(argv, 'seconds', { min: 1, max: 600 }) } : {}),
-    ...(numberFlag(argv, 'warmup', { min: 0, max: 60 }) !== undefined ? { warmupSeconds: numberFlag(argv, 'warmup', { min: 0, max: 60 }) } : {}),
-  });
+  const rate = numberFlag(process.argv, 'rate', { min: 6, max: 2000 });
+  const seconds = numberFlag(process.argv, 'seconds', { min: 1, max: 600 });
+  const warmupSeconds = numberFlag(process.argv, 'warmup', { min: 0, max: 60 });
+  const figures = await run({ ...(rate !== undefined ? { rate } : {}), ...(seconds !== undefined ? { seconds } : {}), ...(warmupSeconds !== undefined ? { warmupSeconds } : {}) });
   console.log(describeVersus(figures));
 }

@@ -11,6 +11,8 @@ export const CLOCK_TICKS_PER_SECOND = 100;
 export interface CpuSample {
   /** utime + stime in seconds. */
   readonly cpuSeconds: number;
+  readonly userSeconds: number;
+  readonly systemSeconds: number;
   /** performance.now() when read. */
   readonly atMs: number;
 }
@@ -39,7 +41,12 @@ export function parseVmRss(text: string): number {
 
 export async function sampleCpu(pid: number): Promise<CpuSample> {
   const { utimeTicks, stimeTicks } = parseProcStat(await readFile(`/proc/${pid}/stat`, 'utf8'));
-  return { cpuSeconds: (utimeTicks + stimeTicks) / CLOCK_TICKS_PER_SECOND, atMs: performance.now() };
+  return {
+    cpuSeconds: (utimeTicks + stimeTicks) / CLOCK_TICKS_PER_SECOND,
+    userSeconds: utimeTicks / CLOCK_TICKS_PER_SECOND,
+    systemSeconds: stimeTicks / CLOCK_TICKS_PER_SECOND,
+    atMs: performance.now(),
+  };
 }
 
 export async function sampleRss(pid: number): Promise<number> {
