@@ -127,5 +127,12 @@ describe('every PromQL expression of the rules and the dashboard', () => {
       const checks = answer.status === 'success' ? answer.data.result.map((r) => (r as { metric: Record<string, string> }).metric['check']) : [];
       expect(new Set(checks)).toEqual(new Set(['cross_tenant']));
     });
+
+    it("raises RepairmonKeyRejected (pending, then a ticket) for the sandbox's revoked key and the key without the logs scope", async () => {
+      await prometheus!.waitFor('ALERTS{alertname="RepairmonKeyRejected", key_alias="nowak-revoked-test", outcome="unauthorized", check="read"}', 15_000);
+      await prometheus!.waitFor('ALERTS{alertname="RepairmonKeyRejected", key_alias="nowak-nologs-test", outcome="forbidden", endpoint="logs"}', 15_000);
+      const answer = await prometheus!.query('ALERTS{alertname="RepairmonKeyRejected", key_alias!~"nowak-revoked-test|nowak-nologs-test"}');
+      expect(answer.status === 'success' ? answer.data.result : ['query failed']).toEqual([]);
+    });
   });
 });
