@@ -6,20 +6,34 @@
  * must answer each expression without error, evaluate every rule cleanly, and fire the
  * breach alert for the sandbox's isolation-breach fault.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { stringify } from 'yaml';
+import { parse, stringify } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Expression, allExpressions, dashboardExpressions, recordedNames, ruleExpressions, substituteVariables } from './helpers/expressions.js';
 import { type MonitoredSandbox, exposedNames, startMonitoredSandbox } from './helpers/monitor-fixture.js';
-import { PROMETHEUS, PROMTOOL, RULE_FILES, toolPresent } from './helpers/paths.js';
+import { PROMETHEUS, PROMETHEUS_DIR, PROMTOOL, RULE_FILES, toolPresent } from './helpers/paths.js';
 import { type RunningPrometheus, startPrometheus } from './helpers/prometheus-server.js';
 import { metricNames } from './helpers/promql-names.js';
 import { runTool } from './helpers/run-tool.js';
 
 const hasPromtool = toolPresent(PROMTOOL, 'promtool parsing of the dashboard expressions');
 const hasPrometheus = toolPresent(PROMETHEUS, 'the real-Prometheus query test');
+
+/**
+ * The example's blackbox-style job (prometheus.yml, D) as shipped, pointed at the fixture: its
+ * relabeling must turn TARGET;KEY;ENDPOINT into a working /probe?target=&key=&endpoint= scrape.
+ */
+function probeJobFromExample(address: string): object {
+  const example = parse(readFileSync(`${PROMETHEUS_DIR}prometheus.yml`, 'utf8')) as { scrape_configs: Record<string, unknown>[] };
+  const job = example.scrape_configs.find((j) => j['job_name'] === 'repairmon-probe');
+  if (!job) throw new Error('prometheus.yml has no repairmon-probe job');
+  const relabel = (job['relabel_configs'] as { target_label?: string; replacement?: string }[]).map((r) =>
+    r.target_label === '__address__' ? { ...r, replacement: address } : r,
+  );
+  return { ...job, scrape_interval: '1s', scrape_timeout: '1s', static_configs: [{ targets: ['sandbox;nowak-test;clients'] }], relabel_configs: relabel };
+}
 
 /** Series Prometheus makes itself rather than the monitor; only `up` is read (RepairmonMonitorDown). */
 const PROMETHEUS_OWN = new Set(['up']);
@@ -86,7 +100,12 @@ describe('every PromQL expression of the rules and the dashboard', () => {
 
     beforeAll(async () => {
       if (!fixture) throw new Error('the monitor fixture did not start');
-      prometheus = await startPrometheus({ scrapeAddress: fixture.address, jobName: 'repairmon', ruleFiles: RULE_FILES });
+      prometheus = await startPrometheus({
+        scrapeAddress: fixture.address,
+        jobName: 'repairmon',
+        ruleFiles: RULE_FILES,
+        extraScrapeConfigs: [probeJobFromExample(fixture.address)],
+      });
       await prometheus.waitFor('count_over_time(up{job="repairmon"}[1m]) >= 4', 30_000);
       await prometheus.waitFor('target_endpoint:repairmon_probe_duration_seconds:p95_rate10m', 20_000);
     }, 60_000);
@@ -126,6 +145,11 @@ describe('every PromQL expression of the rules and the dashboard', () => {
       const answer = await prometheus!.query('ALERTS{alertname="RepairmonTenantIsolationBreach", alertstate="firing"}');
       const checks = answer.status === 'success' ? answer.data.result.map((r) => (r as { metric: Record<string, string> }).metric['check']) : [];
       expect(new Set(checks)).toEqual(new Set(['cross_tenant']));
+    });
+
+    it("runs the example's blackbox-style /probe job: its relabeling reaches the monitor and gets the probe's metrics", async () => {
+      await prometheus!.waitFor('up{job="repairmon-probe", instance="sandbox;nowak-test;clients"} == 1', 15_000);
+      await prometheus!.waitFor('repairmon_probe_success{job="repairmon-probe", target="sandbox", key_alias="nowak-test", endpoint="clients", check="read"} == 1', 15_000);
     });
 
     it("raises RepairmonKeyRejected (pending, then a ticket) for the sandbox's revoked key and the key without the logs scope", async () => {

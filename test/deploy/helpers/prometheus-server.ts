@@ -29,6 +29,8 @@ export interface PrometheusOptions {
   readonly scrapeAddress: string;
   readonly jobName: string;
   readonly ruleFiles: readonly string[];
+  /** More scrape jobs, as in a prometheus.yml. */
+  readonly extraScrapeConfigs?: readonly object[];
 }
 
 async function freePort(): Promise<number> {
@@ -59,7 +61,10 @@ export async function startPrometheus(options: PrometheusOptions): Promise<Runni
   const config = {
     global: { scrape_interval: '1s', scrape_timeout: '1s', evaluation_interval: '1s' },
     rule_files: [...options.ruleFiles],
-    scrape_configs: [{ job_name: options.jobName, honor_labels: true, static_configs: [{ targets: [options.scrapeAddress] }] }],
+    scrape_configs: [
+      { job_name: options.jobName, honor_labels: true, static_configs: [{ targets: [options.scrapeAddress] }] },
+      ...(options.extraScrapeConfigs ?? []),
+    ],
   };
   writeFileSync(join(dir, 'prometheus.yml'), stringify(config));
   const port = await freePort();
