@@ -6,7 +6,7 @@
  * `/probe` at the same rate over the same URLs (the plan's reads, in plan order), as
  * Prometheus would scrape it. Probes are counted where they land: at the sandbox.
  *
- *   npm run build && node dist/bench/monitor-vs-blackbox.js [--rate 50] [--seconds 20] [--warmup 3]
+ *   npm run build && node dist/bench/monitor-vs-blackbox.js [--rate 50] [--seconds 20] [--warmup 3] [--rounds 2]
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -33,8 +33,11 @@ export const TARGET_RATIO = 0.5;
 export interface VersusOptions {
   /** Probes per second wanted; rounded to what N keys on a 1 s schedule give. */
   readonly rate?: number;
+  /** Measured seconds per side, split evenly over the rounds. */
   readonly seconds?: number;
   readonly warmupSeconds?: number;
+  /** Rounds alternate which side goes first, so drifting load on a shared machine hits both. */
+  readonly rounds?: number;
 }
 
 export interface SideFigures {
@@ -53,6 +56,7 @@ export interface VersusFigures {
   readonly rate: number;
   readonly keys: number;
   readonly seconds: number;
+  readonly rounds: number;
   readonly distinctUrls: number;
   readonly blackbox: SideFigures;
   readonly ours: SideFigures;
@@ -65,6 +69,22 @@ export interface VersusFigures {
 export function keysForRate(rate: number): { keys: number; perTick: number } {
   const keys = Math.max(1, Math.round((rate - 2) / 4));
   return { keys, perTick: 2 + 4 * keys };
+}
+
+/** Rounds of one side added up; per-1000 is recomputed from the totals, RSS is the largest. */
+export function addSides(sides: readonly SideFigures[]): SideFigures {
+  const total = (pick: (s: SideFigures) => number): number => sides.reduce((sum, s) => sum + pick(s), 0);
+  const cpuSeconds = total((s) => s.cpuSeconds);
+  const probes = total((s) => s.probes);
+  return {
+    cpuSeconds,
+    systemSeconds: total((s) => s.systemSeconds),
+    windowSeconds: total((s) => s.windowSeconds),
+    probes,
+    ok: total((s) => s.ok),
+    cpuSecondsPer1000: perThousand(cpuSeconds, probes),
+    rssBytes: Math.max(0, ...sides.map((s) => s.rssBytes)),
+  };
 }
 
 export function perThousand(cpuSeconds: number, probes: number): number {
@@ -113,7 +133,8 @@ async function measureOurs(dir: string, sandbox: SandboxProcess, key: string, ya
 }
 
 export async function run(options: VersusOptions = {}): Promise<VersusFigures> {
-  const o: Required<VersusOptions> = { rate: 50, seconds: 20, warmupSeconds: 3, ...options };
+  const o: Required<VersusOptions> = { rate: 50, seconds: 20, warmupSeconds: 3, rounds: 2, ...options };
+  const window = { ...o, seconds: o.seconds / o.rounds };
   const { keys, perTick } = keysForRate(o.rate);
   const dir = await mkdtemp(join(tmpdir(), 'repairmon-versus-'));
   const sandbox = await startSandboxProcess();
@@ -125,12 +146,20 @@ export async function run(options: VersusOptions = {}): Promise<VersusFigures> {
     if (!parsed.ok) throw new Error(`bench monitor config rejected: ${parsed.issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`);
     const urls = buildPlan(parsed.config).map((p) => joinUrl(sandbox.baseUrl, p.path));
     if (urls.length !== perTick) throw new Error(`expected ${perTick} probes per tick from ${keys} keys, the plan has ${urls.length}`);
-    const blackbox = await measureBlackbox(dir, sandbox, key, urls, perTick, o);
-    const ours = await measureOurs(dir, sandbox, key, yaml, o);
+    const peer: SideFigures[] = [];
+    const mine: SideFigures[] = [];
+    const measurePeer = async (): Promise<void> => void peer.push(await measureBlackbox(dir, sandbox, key, urls, perTick, window));
+    const measureMine = async (): Promise<void> => void mine.push(await measureOurs(dir, sandbox, key, yaml, window));
+    for (let round = 0; round < o.rounds; round += 1) {
+      for (const measure of round % 2 === 0 ? [measurePeer, measureMine] : [measureMine, measurePeer]) await measure();
+    }
+    const blackbox = addSides(peer);
+    const ours = addSides(mine);
     return {
       rate: perTick,
       keys,
       seconds: o.seconds,
+      rounds: o.rounds,
       distinctUrls: new Set(urls).size,
       blackbox,
       ours,
@@ -161,7 +190,7 @@ export function describeVersus(f: VersusFigures): string {
   );
   const verdict = f.ratio <= TARGET_RATIO ? 'MET' : 'MISSED';
   return [
-    `${f.rate} probes/s (${f.keys} tenant keys x 4 reads + / and /docs, ${f.distinctUrls} URLs), ${f.seconds} s window per side, load ${fixed(f.loadAverage, 2)}`,
+    `${f.rate} probes/s (${f.keys} tenant keys x 4 reads + / and /docs, ${f.distinctUrls} URLs), ${f.seconds} s measured per side in ${f.rounds} alternating rounds, load ${fixed(f.loadAverage, 2)}`,
     table,
     `ratio ours / blackbox (cpu per probe): ${fixed(f.ratio, 3)}  target <= ${TARGET_RATIO}: ${verdict}`,
   ].join('\n');
@@ -171,6 +200,12 @@ if (isEntryPoint(import.meta.url)) {
   const rate = numberFlag(process.argv, 'rate', { min: 6, max: 2000 });
   const seconds = numberFlag(process.argv, 'seconds', { min: 1, max: 600 });
   const warmupSeconds = numberFlag(process.argv, 'warmup', { min: 0, max: 60 });
-  const figures = await run({ ...(rate !== undefined ? { rate } : {}), ...(seconds !== undefined ? { seconds } : {}), ...(warmupSeconds !== undefined ? { warmupSeconds } : {}) });
+  const rounds = numberFlag(process.argv, 'rounds', { min: 1, max: 10 });
+  const figures = await run({
+    ...(rate !== undefined ? { rate } : {}),
+    ...(seconds !== undefined ? { seconds } : {}),
+    ...(warmupSeconds !== undefined ? { warmupSeconds } : {}),
+    ...(rounds !== undefined ? { rounds } : {}),
+  });
   console.log(describeVersus(figures));
 }

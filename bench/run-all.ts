@@ -53,7 +53,7 @@ export function benches(quick: boolean): Bench[] {
   return [
     bench('sandbox-throughput', quick ? 30 : 60, () => runThroughput(quick ? { seconds: 2, rounds: 1 } : {}), throughputRows),
     bench('client-overhead', quick ? 90 : 240, () => runClientOverhead(quick ? { calls: 600, rounds: 6, warmup: 100 } : {}), clientRows),
-    bench('monitor-vs-blackbox', quick ? 60 : 120, () => runVersus(quick ? { seconds: 5, warmupSeconds: 2 } : {}), versusRows, describeVersus),
+    bench('monitor-vs-blackbox', quick ? 60 : 120, () => runVersus(quick ? { seconds: 6, warmupSeconds: 2 } : {}), versusRows, describeVersus),
     bench('scale', quick ? 150 : 480, () => runScale(quick ? { keys: [100, 1000], intervalSeconds: 10, renders: 3 } : {}), scaleRows, (f) =>
       [describeScale(f.matrix), ...(f.renderBaseline ? [describeRenderBaseline(f.renderBaseline)] : [])].join('\n'),
     ),

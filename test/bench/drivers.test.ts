@@ -4,7 +4,7 @@ import YAML from 'yaml';
 import { BLACKBOX_MODULE, OK_BODY_REGEXP, blackboxConfigYaml, probeSucceeded } from '../../bench/lib/blackbox.js';
 import { BENCH_KEY_ENV, benchKeyAlias, benchMonitorYaml } from '../../bench/lib/monitor-process.js';
 import { dueCount, startRateDriver } from '../../bench/lib/rate-driver.js';
-import { keysForRate, perThousand } from '../../bench/monitor-vs-blackbox.js';
+import { addSides, keysForRate, perThousand } from '../../bench/monitor-vs-blackbox.js';
 import { parseConfigText } from '../../monitor/config/load.js';
 import { buildPlan } from '../../monitor/probe/plan.js';
 
@@ -79,5 +79,12 @@ describe('monitor side', () => {
     expect(keysForRate(1).keys).toBe(1);
     expect(perThousand(2, 1000)).toBe(2);
     expect(perThousand(2, 0)).toBeNaN();
+  });
+
+  it('adds rounds up and recomputes CPU per 1000 probes from the totals, not from an average of ratios', () => {
+    const side = (cpuSeconds: number, probes: number, rssBytes: number) => ({ cpuSeconds, systemSeconds: cpuSeconds / 2, windowSeconds: 10, probes, ok: probes, cpuSecondsPer1000: perThousand(cpuSeconds, probes), rssBytes });
+    const sum = addSides([side(1, 1000, 5), side(3, 500, 9)]);
+    expect(sum).toMatchObject({ cpuSeconds: 4, systemSeconds: 2, windowSeconds: 20, probes: 1500, ok: 1500, rssBytes: 9 });
+    expect(sum.cpuSecondsPer1000).toBeCloseTo(4 / 1.5, 9);
   });
 });

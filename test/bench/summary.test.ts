@@ -46,7 +46,7 @@ describe('summary rows', () => {
   it('judges the monitor against blackbox_exporter by the ratio, and a NaN ratio never passes', () => {
     const versus = (ratio: number): VersusFigures => {
       const s = { cpuSeconds: 1, systemSeconds: 0.5, windowSeconds: 20, probes: 1000, ok: 1000, cpuSecondsPer1000: 1, rssBytes: 1 };
-      return { rate: 50, keys: 12, seconds: 20, distinctUrls: 6, blackbox: s, ours: s, ratio, loadAverage: 1 };
+      return { rate: 50, keys: 12, seconds: 20, rounds: 2, distinctUrls: 6, blackbox: s, ours: s, ratio, loadAverage: 1 };
     };
     expect(versusRows(versus(0.4))[0]?.verdict).toBe('MET');
     expect(versusRows(versus(0.9))[0]?.verdict).toBe('MISSED');
