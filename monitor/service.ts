@@ -4,7 +4,7 @@
  * No module state: two monitors in one process (tests) share nothing.
  */
 import type { Logger } from 'pino';
-import { Registry } from 'prom-client';
+import type { Registry } from 'prom-client';
 import type { Dispatcher } from 'undici';
 import type { ApiKey } from '../templates/app/src/client/api-key.js';
 import { type ConfigIssue, type ConfigResult, type MonitorConfig, type MonitorTarget, configKeys } from './config/types.js';
@@ -12,6 +12,7 @@ import { type History, createHistory } from './history.js';
 import { openWindow } from './maintenance.js';
 import { makeAgent } from './probe/agent.js';
 import { createProbeMetrics } from './metrics/probe-metrics.js';
+import { MonitorRegistry } from './metrics/registry.js';
 import { createServiceMetrics } from './metrics/service-metrics.js';
 import { buildPlan } from './probe/plan.js';
 import { createPoliteness, holdKey } from './probe/politeness.js';
@@ -59,7 +60,7 @@ export interface Monitor {
 }
 
 export function createMonitor(initial: MonitorConfig, deps: MonitorDeps): Monitor {
-  const registry = new Registry();
+  const registry = new MonitorRegistry();
   const shard = deps.shard ?? NO_SHARD;
   const now = deps.now ?? Date.now;
   const probeMetrics = createProbeMetrics(registry);

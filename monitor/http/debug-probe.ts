@@ -4,10 +4,10 @@
  * answer shows the timeline, status, redacted headers, a body excerpt, the outcome and the
  * metrics it would emit (rendered on a throwaway registry; the live metrics are untouched).
  */
-import { Registry } from 'prom-client';
 import { type ApiKey, redactSecrets } from '../../templates/app/src/client/api-key.js';
 import { SECRET_HEADERS, authHeader } from '../../templates/app/src/contract/index.js';
 import { createProbeMetrics } from '../metrics/probe-metrics.js';
+import { MonitorRegistry } from '../metrics/registry.js';
 import type { ProbeResult } from '../probe/run.js';
 import type { ProbeSpec } from '../probe/spec.js';
 
@@ -53,7 +53,7 @@ function responseHeaders(headers: Readonly<Record<string, string>>, keys: readon
 }
 
 export async function wouldEmit(result: ProbeResult): Promise<string> {
-  const registry = new Registry();
+  const registry = new MonitorRegistry();
   const metrics = createProbeMetrics(registry);
   metrics.syncPlan([result.spec]);
   metrics.record(result);

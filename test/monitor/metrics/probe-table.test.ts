@@ -1,0 +1,226 @@
+import { execFile } from 'node:child_process';
+import { Gauge, Registry } from 'prom-client';
+import { describe, expect, test } from 'vitest';
+import { formatValue } from '../../../monitor/metrics/exposition.js';
+import { createProbeMetrics } from '../../../monitor/metrics/probe-metrics.js';
+import { MonitorRegistry } from '../../../monitor/metrics/registry.js';
+import { createServiceMetrics } from '../../../monitor/metrics/service-metrics.js';
+import { OUTCOMES, type Outcome } from '../../../monitor/probe/expectation.js';
+import type { ProbeResult } from '../../../monitor/probe/run.js';
+import { type ProbeSpec, makeProbe } from '../../../monitor/probe/spec.js';
+import { requireBinary } from '../tools/real-tools.js';
+import { createReference } from './prom-client-reference.js';
+
+const PER_PROBE = [
+  'repairmon_probe_success',
+  'repairmon_probes_total',
+  'repairmon_probe_last_duration_seconds',
+  'repairmon_probe_http_status_code',
+  'repairmon_probe_failure_reason',
+  'repairmon_probe_data_items',
+  'repairmon_probe_degraded',
+  'repairmon_probe_last_run_timestamp_seconds',
+  'repairmon_probe_last_success_timestamp_seconds',
+];
+
+function spec(keyAlias: string, tenant: string, target = 'test'): ProbeSpec {
+  return makeProbe({ target, endpoint: 'clients', tenant, keyAlias, check: 'read', path: `/tenants/${tenant}/clients`, credential: { kind: 'none' }, expect: { kind: 'success', list: true } });
+}
+
+interface Shape {
+  readonly outcome?: Outcome;
+  readonly reason?: string;
+  readonly status?: number;
+  readonly items?: number;
+  readonly sent?: boolean;
+  readonly degraded?: ProbeResult['degraded'];
+  readonly retryAfterMs?: number;
+  readonly durationMs?: number;
+}
+
+function result(probe: ProbeSpec, shape: Shape = {}): ProbeResult {
+  const outcome = shape.outcome ?? 'ok';
+  return {
+    spec: probe,
+    verdict: { outcome, expected: 'ok', success: outcome === 'ok', reason: shape.reason ?? (outcome === 'ok' ? 'none' : outcome), detail: '', status: shape.status, items: shape.items },
+    startedAt: 1_700_000_000_123,
+    durationMs: shape.durationMs ?? 42.5,
+    sent: shape.sent ?? true,
+    degraded: shape.degraded ?? 'none',
+    retryAfterMs: shape.retryAfterMs,
+    attempt: undefined,
+  };
+}
+
+/** The table on a MonitorRegistry and the prom-client reference, fed the same plan and results. */
+function both() {
+  const registry = new MonitorRegistry();
+  const table = createProbeMetrics(registry);
+  const reference = createReference();
+  return {
+    registry,
+    reference: reference.registry,
+    syncPlan(plan: readonly ProbeSpec[]) {
+      table.syncPlan(plan);
+      reference.syncPlan(plan);
+    },
+    record(r: ProbeResult) {
+      table.record(r);
+      reference.record(r);
+    },
+  };
+}
+
+const sortedLines = (text: string): string[] => text.split('\n').filter((l) => l !== '').sort();
+const seriesOf = (text: string, name: string): string[] => text.split('\n').filter((l) => l.startsWith(`${name}{`));
+
+const nowak = spec('nowak-test', 'rowery-nowak');
+const kowalski = spec('kowalski-test', 'serwis-kowalski');
+const tricky = spec('alias "quoted" \\ back\nslash', 'shop\\"x"\n', 'tar"get\\');
+
+describe('the probe table renders what prom-client rendered', () => {
+  test('same text, family by family and as a whole, for probes recorded in plan order', async () => {
+    const m = both();
+    m.syncPlan([nowak, kowalski, tricky]);
+    m.record(result(nowak, { status: 200, items: 3 }));
+    m.record(result(kowalski, { outcome: 'server_error', reason: 'status_503', status: 503, degraded: 'slo', durationMs: 1234.5 }));
+    m.record(result(tricky, { outcome: 'rate_limited', reason: 'status_429', sent: false, degraded: 'rate_limited' }));
+    m.record(result(nowak, { status: 200, items: 0, durationMs: 0.1 }));
+    m.record(result(kowalski, { outcome: 'server_error', reason: 'status_503', status: 503 }));
+    m.record(result(tricky, { outcome: 'rate_limited', reason: 'status_429', status: 429, retryAfterMs: 2500 }));
+    for (const name of PER_PROBE) expect(await m.registry.getSingleMetricAsString(name), name).toBe(await m.reference.getSingleMetricAsString(name));
+    expect(await m.registry.metrics()).toBe(await m.reference.metrics());
+  });
+
+  test('a changed failure reason leaves one reason series per probe, as prom-client did', async () => {
+    const m = both();
+    m.syncPlan([nowak, kowalski]);
+    m.record(result(nowak));
+    m.record(result(kowalski));
+    m.record(result(nowak, { outcome: 'timeout', reason: 'timeout_headers', status: undefined }));
+    const text = await m.registry.metrics();
+    // prom-client moves a re-set series to the end; the table keeps plan order. Prometheus ignores order.
+    expect(sortedLines(text)).toEqual(sortedLines(await m.reference.metrics()));
+    expect(seriesOf(text, 'repairmon_probe_failure_reason')).toEqual([
+      'repairmon_probe_failure_reason{target="test",endpoint="clients",tenant="rowery-nowak",key_alias="nowak-test",check="read",reason="timeout_headers"} 1',
+      'repairmon_probe_failure_reason{target="test",endpoint="clients",tenant="serwis-kowalski",key_alias="kowalski-test",check="read",reason="none"} 1',
+    ]);
+  });
+
+  test('a scrape between records sees every later change (no stale lines)', async () => {
+    const m = both();
+    m.syncPlan([nowak, kowalski]);
+    expect(await m.registry.metrics()).toBe(await m.reference.metrics());
+    m.record(result(nowak, { status: 200, items: 1 }));
+    m.record(result(kowalski, { status: 200, items: 5 }));
+    expect(await m.registry.metrics()).toBe(await m.reference.metrics());
+    m.record(result(nowak, { status: 200, items: 2 }));
+    m.record(result(kowalski, { status: 200, items: 6 }));
+    expect(await m.registry.metrics()).toBe(await m.reference.metrics());
+  });
+
+  test('getMetricsAsJSON gives the same families and series', async () => {
+    const m = both();
+    m.syncPlan([nowak, tricky]);
+    m.record(result(nowak, { items: 2, status: 200 }));
+    m.record(result(tricky, { outcome: 'forbidden', status: 403 }));
+    const byName = async (registry: Registry) => {
+      const json = await registry.getMetricsAsJSON();
+      return Object.fromEntries(json.filter((f) => PER_PROBE.includes(f.name)).map((f) => [f.name, { help: f.help, type: f.type, values: f.values }]));
+    };
+    expect(await byName(m.registry)).toEqual(await byName(m.reference));
+  });
+
+  test('a plain prom-client Registry renders the table families the same way (through get())', async () => {
+    const fast = new MonitorRegistry();
+    const plain = new Registry();
+    for (const registry of [fast, plain]) {
+      const metrics = createProbeMetrics(registry);
+      metrics.syncPlan([nowak, tricky]);
+      metrics.record(result(tricky, { outcome: 'unauthorized', status: 401 }));
+    }
+    expect(await fast.metrics()).toBe(await plain.metrics());
+  });
+});
+
+describe('label values and numbers', () => {
+  test('escapes backslash, double quote and newline in every probe label', async () => {
+    const registry = new MonitorRegistry();
+    const metrics = createProbeMetrics(registry);
+    metrics.syncPlan([tricky]);
+    metrics.record(result(tricky));
+    expect(seriesOf(await registry.getSingleMetricAsString('repairmon_probe_success'), 'repairmon_probe_success')).toEqual([
+      'repairmon_probe_success{target="tar\\"get\\\\",endpoint="clients",tenant="shop\\\\\\"x\\"\\n",key_alias="alias \\"quoted\\" \\\\ back\\nslash",check="read"} 1',
+    ]);
+  });
+
+  test('formats NaN and infinities as prom-client does', async () => {
+    const registry = new Registry();
+    const gauge = new Gauge({ name: 'x', help: 'x', labelNames: ['v'], registers: [registry] });
+    const values = [Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, 0, -0, 0.1, 1e21, 1.5e-7, 1_700_000_000.123];
+    values.forEach((v, i) => gauge.set({ v: String(i) }, v));
+    const expected = seriesOf(await registry.metrics(), 'x').map((l) => l.slice(l.lastIndexOf(' ') + 1));
+    expect(values.map(formatValue)).toEqual(expected);
+  });
+});
+
+describe('keeping the table in step with the plan', () => {
+  test('a synced plan pre-initialises every outcome to 0 and no gauge yet', async () => {
+    const registry = new MonitorRegistry();
+    createProbeMetrics(registry).syncPlan([nowak]);
+    const text = await registry.metrics();
+    expect(seriesOf(text, 'repairmon_probes_total')).toEqual(
+      OUTCOMES.map((o) => `repairmon_probes_total{target="test",endpoint="clients",tenant="rowery-nowak",key_alias="nowak-test",check="read",outcome="${o}"} 0`),
+    );
+    for (const name of PER_PROBE.filter((n) => n !== 'repairmon_probes_total')) {
+      expect(seriesOf(text, name), name).toEqual([]);
+      expect(text).toContain(`# TYPE ${name} gauge`);
+    }
+  });
+
+  test('syncPlan drops every series of a removed probe, keeps the others, and a re-added probe starts afresh', async () => {
+    const m = both();
+    m.syncPlan([nowak, kowalski]);
+    m.record(result(nowak, { items: 1 }));
+    m.record(result(kowalski, { outcome: 'timeout', status: undefined }));
+    m.syncPlan([kowalski]);
+    const text = await m.registry.metrics();
+    expect(text).not.toContain('nowak');
+    expect(seriesOf(text, 'repairmon_probes_total')).toHaveLength(OUTCOMES.length);
+    for (const name of PER_PROBE) expect(await m.registry.getSingleMetricAsString(name), name).toBe(await m.reference.getSingleMetricAsString(name));
+    m.syncPlan([kowalski, nowak]);
+    const again = await m.registry.metrics();
+    expect(seriesOf(again, 'repairmon_probe_data_items')).toEqual([]);
+    expect(seriesOf(again, 'repairmon_probes_total').filter((l) => l.includes('nowak-test'))).toHaveLength(OUTCOMES.length);
+    expect(seriesOf(again, 'repairmon_probes_total').filter((l) => l.includes('nowak-test') && !l.endsWith(' 0'))).toEqual([]);
+  });
+
+  test('resetMetrics clears the table families like prom-client gauges, keeping outcomes at 0', async () => {
+    const registry = new MonitorRegistry();
+    const metrics = createProbeMetrics(registry);
+    metrics.syncPlan([nowak]);
+    metrics.record(result(nowak));
+    registry.resetMetrics();
+    const text = await registry.metrics();
+    expect(seriesOf(text, 'repairmon_probe_success')).toEqual([]);
+    expect(seriesOf(text, 'repairmon_probes_total').every((l) => l.endsWith(' 0'))).toBe(true);
+  });
+});
+
+const promtoolBin = requireBinary('/usr/bin/promtool', 'the promtool check on the probe table');
+
+test.skipIf(!promtoolBin)('promtool check metrics is clean on the whole registry, tricky labels included', async () => {
+  const registry = new MonitorRegistry();
+  const metrics = createProbeMetrics(registry);
+  createServiceMetrics(registry, { version: '0.0.0-test', shard: '0/1' });
+  metrics.syncPlan([nowak, kowalski, tricky]);
+  metrics.record(result(nowak, { items: 4, status: 200 }));
+  metrics.record(result(tricky, { outcome: 'rate_limited', reason: 'status_429', status: 429, retryAfterMs: 1000, degraded: 'rate_limited' }));
+  const text = await registry.metrics();
+  const out = await new Promise<{ code: number | null; out: string }>((resolve) => {
+    const child = execFile(promtoolBin!, ['check', 'metrics'], (error, stdout, stderr) => resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, out: `${stdout}${stderr}` }));
+    child.stdin?.end(text);
+  });
+  expect(out.out.trim()).toBe('');
+  expect(out.code).toBe(0);
+});
