@@ -45,9 +45,14 @@ export function below(value: number, limit: number): Verdict {
 const info = (bench: string, figure: string, ours: string, baseline = '', ratio = ''): SummaryRow => ({ bench, figure, ours, baseline, ratio, target: '', verdict: 'info' });
 
 export function clientRows(f: OverheadFigures): SummaryRow[] {
-  return [f.sequential, f.concurrent].map((m) => ({
+  const modes = [
+    { name: `concurrency ${f.sequential.concurrency}`, m: f.sequential },
+    { name: `concurrency ${f.concurrent.concurrency}`, m: f.concurrent },
+    ...(f.inMemory ? [{ name: 'in memory (MockAgent, no sockets)', m: f.inMemory }] : []),
+  ];
+  return modes.map(({ name, m }) => ({
     bench: 'client-overhead',
-    figure: `cpu µs/call, concurrency ${m.concurrency} (vs raw undici)`,
+    figure: `cpu µs/call, ${name} (vs raw undici; median-of-rounds ratio ${fixed(m.medianCpuRatio, 3)}, user-only ${fixed(m.userRatio, 3)})`,
     ours: fixed(m.client.cpuUsPerCall, 1),
     baseline: fixed(m.raw.cpuUsPerCall, 1),
     ratio: fixed(m.cpuRatio, 3),

@@ -32,15 +32,13 @@ function scaleRow(over: Partial<ScaleRow>): ScaleRow {
   };
 }
 
-const side = (cpuUsPerCall: number) => ({ ok: 100, cpuUsPerCall, wallUsPerCall: 100 });
+const side = (cpuUsPerCall: number) => ({ ok: 100, cpuUsPerCall, userUsPerCall: cpuUsPerCall, systemUsPerCall: 0, wallUsPerCall: 100 });
 
 describe('summary rows', () => {
   it('meets the client target at 1.10 and misses it above', () => {
-    const figures: OverheadFigures = {
-      sequential: { concurrency: 1, calls: 100, client: side(110), raw: side(100), cpuRatio: 1.1, wallRatio: 1 },
-      concurrent: { concurrency: 16, calls: 100, client: side(130), raw: side(100), cpuRatio: 1.3, wallRatio: 1 },
-    };
-    expect(clientRows(figures).map((r) => r.verdict)).toEqual(['MET', 'MISSED']);
+    const mode = (concurrency: number, client: number) => ({ concurrency, calls: 100, client: side(client), raw: side(100), cpuRatio: client / 100, medianCpuRatio: client / 100, userRatio: client / 100, wallRatio: 1 });
+    const figures: OverheadFigures = { sequential: mode(1, 110), concurrent: mode(16, 130), inMemory: mode(1, 105) };
+    expect(clientRows(figures).map((r) => r.verdict)).toEqual(['MET', 'MISSED', 'MET']);
   });
 
   it('judges the monitor against blackbox_exporter by the ratio, and a NaN ratio never passes', () => {
