@@ -54,6 +54,8 @@ export function benches(quick: boolean): Bench[] {
     bench('sandbox-throughput', quick ? 30 : 60, () => runThroughput(quick ? { seconds: 2, rounds: 1 } : {}), throughputRows),
     bench('client-overhead', quick ? 90 : 240, () => runClientOverhead(quick ? { calls: 600, rounds: 6, warmup: 100 } : {}), clientRows),
     bench('monitor-vs-blackbox', quick ? 60 : 120, () => runVersus(quick ? { seconds: 6, warmupSeconds: 2 } : {}), versusRows, describeVersus),
+    // The same at 4x the rate: shows whether the ratio is a fixed per-tick cost or per probe.
+    bench('monitor-vs-blackbox-200', quick ? 60 : 120, () => runVersus({ rate: 200, ...(quick ? { seconds: 6, warmupSeconds: 2 } : {}) }), versusRows, describeVersus),
     bench('scale', quick ? 150 : 480, () => runScale(quick ? { keys: [100, 1000], intervalSeconds: 10, renders: 3 } : {}), scaleRows, (f) =>
       [describeScale(f.matrix), ...(f.renderBaseline ? [describeRenderBaseline(f.renderBaseline)] : [])].join('\n'),
     ),
