@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import fc from 'fast-check';
 import { Gauge, Registry } from 'prom-client';
 import { describe, expect, test } from 'vitest';
 import { formatValue } from '../../../monitor/metrics/exposition.js';
@@ -223,4 +224,36 @@ test.skipIf(!promtoolBin)('promtool check metrics is clean on the whole registry
   });
   expect(out.out.trim()).toBe('');
   expect(out.code).toBe(0);
+});
+
+test('any sequence of syncs, records and scrapes renders what prom-client renders (line sets)', async () => {
+  const pool = [nowak, kowalski, tricky, spec('gdansk-test', 'cykl-gdansk'), spec('nowak-test', 'rowery-nowak', 'production')];
+  const shape = fc.record({
+    outcome: fc.constantFrom(...OUTCOMES),
+    reason: fc.constantFrom('none', 'status_503', 'timeout_headers', 'odd "reason"'),
+    status: fc.option(fc.constantFrom(200, 401, 429, 503), { nil: undefined }),
+    items: fc.option(fc.nat(20), { nil: undefined }),
+    sent: fc.boolean(),
+    degraded: fc.constantFrom('none' as const, 'slo' as const, 'rate_limited' as const),
+    durationMs: fc.double({ min: 0, max: 30_000, noNaN: true }),
+  });
+  const op = fc.oneof(
+    fc.record({ kind: fc.constant('sync' as const), keep: fc.subarray([0, 1, 2, 3, 4]) }),
+    fc.record({ kind: fc.constant('record' as const), probe: fc.nat(4), shape }),
+    fc.record({ kind: fc.constant('scrape' as const) }),
+  );
+  await fc.assert(
+    fc.asyncProperty(fc.array(op, { maxLength: 30 }), async (ops) => {
+      const m = both();
+      let plan = pool;
+      m.syncPlan(plan);
+      for (const o of ops) {
+        if (o.kind === 'sync') m.syncPlan((plan = o.keep.map((i) => pool[i]!)));
+        else if (o.kind === 'scrape') await m.registry.metrics();
+        else if (plan.includes(pool[o.probe]!)) m.record(result(pool[o.probe]!, o.shape));
+      }
+      for (const name of PER_PROBE) expect(sortedLines(await m.registry.getSingleMetricAsString(name)), name).toEqual(sortedLines(await m.reference.getSingleMetricAsString(name)));
+    }),
+    { numRuns: 150 },
+  );
 });
