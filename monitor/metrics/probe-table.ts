@@ -120,7 +120,9 @@ export class TableFamily {
 
 /** True for a family that renders itself; checked by shape so a second copy of this module also counts. */
 export function isTableFamily(metric: unknown): metric is TableFamily {
-  return typeof metric === 'object' && metric !== null && typeof (metric as { render?: unknown }).render === 'function' && typeof (metric as { name?: unknown }).name === 'string';
+  if (typeof metric !== 'object' || metric === null) return false;
+  const m = metric as { render?: unknown; renderInto?: unknown; name?: unknown };
+  return typeof m.render === 'function' && typeof m.renderInto === 'function' && typeof m.name === 'string';
 }
 
 /**
