@@ -90,6 +90,31 @@ describe('monitor config errors', () => {
   });
 });
 
+/** Sandbox --data fixtures (test/sandbox asserts the start of each message): the whole CLI text. */
+const SANDBOX_DATA = new URL('../sandbox/fixtures/data/', import.meta.url).pathname;
+const DATA_CASES: Record<string, string> = {
+  'bad-environment.yaml': 'keys[0].environment: Invalid option: expected one of "test"|"production"',
+  'bad-scope.yaml': 'keys[0].scopes[1]: Invalid option: expected one of "clients"|"bikes"|"repairs"|"logs"|"platform"',
+  'bad-slug.json': 'tenants[1].slug: tenant slug "Zły_Slug" must be lowercase letters, digits and single hyphens (e.g. "rowery-nowak")',
+  'duplicate-alias.yaml': 'keys[1].alias: duplicate key alias "k"',
+  'not-yaml.yaml': 'cannot parse (Block collections are not allowed within flow collections at line 2, column 3:)',
+  'record-not-object.yaml': 'tenants[0].repairs[1]: Invalid input: expected record, received string',
+  'tenant-key-unknown-tenant.yaml': 'keys[1].tenant: a tenant key needs "tenant" naming one of: a-shop',
+  'unknown-key.yaml': 'keys[0]: Unrecognized key: "secret"',
+};
+
+describe('sandbox --data errors through the CLI', () => {
+  it('every invalid fixture has a case here', () => {
+    expect(readdirSync(SANDBOX_DATA).filter((f) => f !== 'valid.yaml').sort()).toEqual(Object.keys(DATA_CASES).sort());
+  });
+
+  it.each(Object.entries(DATA_CASES))('%s: exit 2, the whole message, nothing on stdout', async (file, message) => {
+    const path = join(SANDBOX_DATA, file);
+    const result = await run(['sandbox', '--data', path, '--port', '0', '--log-level', 'silent']);
+    expect(result).toEqual({ code: 2, stdout: '', stderr: `repairmon sandbox: --data: ${path}: ${message}\nRun 'repairmon sandbox --help' for usage.\n` });
+  });
+});
+
 describe('CLI misuse', () => {
   it.each(CLI_MISUSE.map((c) => [c.args.join(' '), c] as const))('repairmon %s', async (_label, c) => {
     expect(await run(c.args)).toEqual({ code: c.code, stdout: '', stderr: c.stderr });
