@@ -14,6 +14,7 @@ import { makeAgent } from './probe/agent.js';
 import { createProbeMetrics } from './metrics/probe-metrics.js';
 import { MonitorRegistry } from './metrics/registry.js';
 import { createServiceMetrics } from './metrics/service-metrics.js';
+import { createTlsMetrics } from './metrics/tls-metrics.js';
 import { buildPlan } from './probe/plan.js';
 import { createPoliteness, holdKey } from './probe/politeness.js';
 import { type ProbeResult, runProbe } from './probe/run.js';
@@ -65,6 +66,7 @@ export function createMonitor(initial: MonitorConfig, deps: MonitorDeps): Monito
   const now = deps.now ?? Date.now;
   const probeMetrics = createProbeMetrics(registry);
   const service = createServiceMetrics(registry, { version: deps.version ?? '0.0.0', shard: formatShard(shard) });
+  const tlsMetrics = createTlsMetrics(registry);
   const politeness = createPoliteness();
   let config = initial;
   let plan: ProbeSpec[] = [];
@@ -73,7 +75,8 @@ export function createMonitor(initial: MonitorConfig, deps: MonitorDeps): Monito
   let scheduler: Scheduler | undefined;
   let started = false;
 
-  const newDispatcher = (t: MonitorTarget, concurrency: number): Dispatcher => deps.dispatcherFor?.(t) ?? makeAgent(t, concurrency);
+  const newDispatcher = (t: MonitorTarget, concurrency: number): Dispatcher =>
+    deps.dispatcherFor?.(t) ?? makeAgent(t, concurrency, { onCertificate: (at) => tlsMetrics.observe(t.name, at) });
   function dispatcher(target: MonitorTarget): Dispatcher {
     let found = agents.get(target.name);
     if (!found) agents.set(target.name, (found = newDispatcher(target, config.concurrency)));
@@ -95,6 +98,7 @@ export function createMonitor(initial: MonitorConfig, deps: MonitorDeps): Monito
     probeMetrics.syncPlan(nextPlan);
     for (const t of config.targets) if (!next.targets.some((n) => n.name === t.name)) service.dropTarget(t.name);
     service.describeConfig(next.targets);
+    tlsMetrics.retain(next.targets);
     if (next.historyPerProbe !== config.historyPerProbe) history = createHistory({ perProbe: next.historyPerProbe });
     history.retain(new Set(nextPlan.map((p) => p.id)));
     politeness.retain(new Set(nextPlan.map((p) => holdKey(p.target, p.keyAlias))));

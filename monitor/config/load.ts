@@ -12,6 +12,7 @@ import { parseDuration } from './duration.js';
 import { crossFieldIssues } from './rules.js';
 import { CANARY_NAMES, type CanaryName, type RawConfig, type RawTarget, configSchema } from './schema.js';
 import { type SecretSources, resolveSecret } from './secrets.js';
+import { resolveTls } from './tls.js';
 import type { ConfigIssue, ConfigResult, MaintenanceWindow, MonitorConfig, MonitorKey, MonitorTarget } from './types.js';
 
 export function formatPath(path: readonly PropertyKey[]): string {
@@ -65,6 +66,8 @@ function resolveTarget(raw: RawTarget, index: number, sources: SecretSources, is
     const tenants = k.kind === 'tenant' ? [k.tenant ?? ''] : [...new Set(k.tenants ?? [])];
     keys.push({ alias: k.alias, kind: k.kind, tenant: k.tenant, tenants, auth: k.auth, key: secret.key });
   });
+  const tls = resolveTls(raw.tls, `targets[${index}].tls`, sources);
+  if (!tls.ok) issues.push(tls.issue);
   const sloMs = Object.fromEntries(
     Object.entries(raw.slo ?? {}).flatMap(([id, d]) => (d === undefined ? [] : [[id, parseDuration(d) ?? 0]])),
   );
@@ -79,6 +82,7 @@ function resolveTarget(raw: RawTarget, index: number, sources: SecretSources, is
     maintenance: resolveMaintenance(raw.maintenance),
     canaries: resolveCanaries(raw.canaries),
     keys,
+    tls: tls.ok ? tls.tls : undefined,
   };
 }
 

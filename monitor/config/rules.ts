@@ -59,6 +59,9 @@ function targetIssues(target: RawTarget, at: string): ConfigIssue[] {
     issues.push(...keyIssues(key, keyAt));
   });
   issues.push(...maintenanceIssues(target, at));
+  if (target.tls !== undefined && !/^https:/i.test(target.baseUrl)) {
+    issues.push({ path: `${at}.tls`, message: '`tls` applies only to an https baseUrl' });
+  }
   return issues;
 }
 

@@ -70,6 +70,19 @@ const maintenanceWindow = z
 
 const slo = z.object(Object.fromEntries(ENDPOINT_IDS.map((id) => [id, duration.optional()])) as Record<(typeof ENDPOINT_IDS)[number], z.ZodOptional<typeof duration>>).strict();
 
+// A DNS name for SNI and certificate checks; an IP address goes in baseUrl itself.
+const serverName = z
+  .string()
+  .regex(/^(?=.{1,253}$)[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/i, 'must be a DNS name such as api.internal.example');
+
+/** Trusting a private CA for one target: its PEM file is read once at (re)load. */
+const tlsOptions = z
+  .object({
+    caFile: z.string().min(1, 'must be the path of a PEM file with the CA certificate(s)'),
+    serverName: serverName.optional(),
+  })
+  .strict();
+
 export const targetSchema = z
   .object({
     name: alias,
@@ -80,6 +93,7 @@ export const targetSchema = z
     slo: slo.optional(),
     maintenance: z.array(maintenanceWindow).default([]),
     canaries: z.union([z.boolean(), canarySwitches]).default(true),
+    tls: tlsOptions.optional(),
     keys: z.array(keySchema).min(1),
   })
   .strict();

@@ -18,6 +18,16 @@ export type MaintenanceWindow =
   | { readonly kind: 'cron'; readonly cron: string; readonly durationMs: number; readonly reason: string | undefined }
   | { readonly kind: 'fixed'; readonly startMs: number; readonly endMs: number; readonly reason: string | undefined };
 
+/** A target's own trust: the CA bundle replaces Node's default CAs for its connections. */
+export interface TargetTls {
+  /** The PEM text read from `caFile` at load. */
+  readonly ca: string;
+  /** Absolute path, for messages. */
+  readonly caFile: string;
+  /** SNI and the name the certificate must carry, when it differs from the baseUrl host. */
+  readonly serverName: string | undefined;
+}
+
 export interface MonitorTarget {
   readonly name: string;
   readonly baseUrl: string;
@@ -29,6 +39,8 @@ export interface MonitorTarget {
   readonly maintenance: readonly MaintenanceWindow[];
   readonly canaries: Readonly<Record<CanaryName, boolean>>;
   readonly keys: readonly MonitorKey[];
+  /** Absent: Node's default CAs and the baseUrl host. */
+  readonly tls?: TargetTls | undefined;
 }
 
 export interface MonitorConfig {

@@ -24,6 +24,9 @@ export interface ServiceMetrics {
   describeConfig(targets: readonly MonitorTarget[]): void;
 }
 
+/** Why the scheduler skips a tick: node-cron's noOverlap, or an open maintenance window. */
+const SKIP_REASONS = ['overlap', 'maintenance'] as const;
+
 export interface BuildInfo {
   readonly version: string;
   readonly shard: string;
@@ -76,7 +79,7 @@ export function createServiceMetrics(registry: Registry, build: BuildInfo): Serv
       metrics.maintenanceActive.remove({ target });
       metrics.scheduleDelay.remove({ target });
       metrics.ticks.remove({ target });
-      for (const reason of ['overlap', 'maintenance']) metrics.ticksSkipped.remove({ target, reason });
+      for (const reason of SKIP_REASONS) metrics.ticksSkipped.remove({ target, reason });
       metrics.tickDuration.remove({ target });
       metrics.probesConfigured.remove({ target });
     },
@@ -85,6 +88,8 @@ export function createServiceMetrics(registry: Registry, build: BuildInfo): Serv
       metrics.intervalSeconds.reset();
       for (const t of targets) {
         metrics.intervalSeconds.set({ target: t.name }, t.intervalMs / 1000);
+        // At 0 from the start, so increase() and rate() see the first skip rather than a new series.
+        for (const reason of SKIP_REASONS) metrics.ticksSkipped.inc({ target: t.name, reason }, 0);
         for (const [endpoint, ms] of Object.entries(t.sloMs)) metrics.sloSeconds.set({ target: t.name, endpoint }, (ms ?? 0) / 1000);
       }
     },
