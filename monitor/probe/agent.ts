@@ -3,6 +3,8 @@ import { TLSSocket } from 'node:tls';
 import { Agent, type Dispatcher, buildConnector } from 'undici';
 import type { MonitorTarget } from '../config/types.js';
 
+export const MAX_REQUESTS_PER_CONNECTION = 1_000;
+
 export interface AgentHooks {
   /** Called once per new TLS connection with the Unix time (s) its leaf certificate expires. */
   readonly onCertificate?: (expiresAtSeconds: number) => void;
@@ -49,6 +51,10 @@ export function makeAgent(target: MonitorTarget, concurrency: number, hooks: Age
     connections: concurrency,
     keepAliveTimeout: Math.min(target.intervalMs + 5_000, 120_000),
     keepAliveMaxTimeout: 600_000,
+    // A socket used every round would otherwise live forever and the certificate gauge would
+    // keep a renewed certificate's old expiry (a false expiry alert); one handshake per 1 000
+    // requests per socket is noise.
+    maxRequestsPerClient: MAX_REQUESTS_PER_CONNECTION,
     connect: watchingConnector(target, hooks.onCertificate),
   });
 }
