@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { parse, stringify } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Expression, allExpressions, dashboardExpressions, recordedNames, ruleExpressions, substituteVariables } from './helpers/expressions.js';
-import { type MonitoredSandbox, exposedNames, startMonitoredSandbox } from './helpers/monitor-fixture.js';
+import { FIXTURE_CERT_DAYS, type MonitoredSandbox, exposedNames, startMonitoredSandbox } from './helpers/monitor-fixture.js';
 import { PROMETHEUS, PROMETHEUS_DIR, PROMTOOL, RULE_FILES, toolPresent } from './helpers/paths.js';
 import { type RunningPrometheus, startPrometheus } from './helpers/prometheus-server.js';
 import { metricNames } from './helpers/promql-names.js';
@@ -43,6 +43,9 @@ const PROMETHEUS_OWN = new Set(['up']);
  * only keys waiting right now, and a key's hold ends between the storm's 429s.
  */
 const MAY_BE_EMPTY: RegExp[] = [/"Retry-After hold per key"/];
+/** Without openssl the fixture has no TLS target (its helper says so loudly). */
+const EMPTY_WITHOUT_TLS: RegExp[] = [/"TLS certificate: days left per target"/];
+const CERT_GAUGE = 'repairmon_tls_cert_expiry_timestamp_seconds';
 
 describe('every PromQL expression of the rules and the dashboard', () => {
   let fixture: MonitoredSandbox | undefined;
@@ -55,7 +58,8 @@ describe('every PromQL expression of the rules and the dashboard', () => {
     for (let i = 0; i < 60; i += 1) {
       const text = await (await fetch(url)).text();
       scraped = exposedNames(text);
-      if (/^repairmon_probes_total\{[^}]*outcome="ok"\} [1-9]/m.test(text) && scraped.has('repairmon_scheduler_ticks_skipped_total')) break;
+      const tlsReady = !fixture.tls || scraped.has(CERT_GAUGE);
+      if (/^repairmon_probes_total\{[^}]*outcome="ok"\} [1-9]/m.test(text) && /^repairmon_scheduler_ticks_skipped_total\{[^}]*\} [1-9]/m.test(text) && tlsReady) break;
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
   });
@@ -67,6 +71,7 @@ describe('every PromQL expression of the rules and the dashboard', () => {
     expect(ruleExpressions().length).toBeGreaterThanOrEqual(15);
     expect(dashboardExpressions().length).toBeGreaterThanOrEqual(30);
     expect(scraped.has('repairmon_probes_total')).toBe(true);
+    if (fixture?.tls) expect(scraped.has(CERT_GAUGE), 'the TLS target exports the certificate gauge').toBe(true);
   });
 
   it('(a) reads only metric names the monitor really exports or a recording rule defines', () => {
@@ -128,7 +133,8 @@ describe('every PromQL expression of the rules and the dashboard', () => {
         const answer = await prometheus!.query(substituteVariables(e.expr));
         if (answer.status === 'success' && answer.data.result.length === 0) empty.push(e);
       }
-      const unexpected = empty.filter((e) => !MAY_BE_EMPTY.some((pattern) => pattern.test(e.source))).map((e) => e.source);
+      const allowed = [...MAY_BE_EMPTY, ...(fixture?.tls ? [] : EMPTY_WITHOUT_TLS)];
+      const unexpected = empty.filter((e) => !allowed.some((pattern) => pattern.test(e.source))).map((e) => e.source);
       expect(unexpected).toEqual([]);
     });
 
@@ -145,6 +151,14 @@ describe('every PromQL expression of the rules and the dashboard', () => {
       const answer = await prometheus!.query('ALERTS{alertname="RepairmonTenantIsolationBreach", alertstate="firing"}');
       const checks = answer.status === 'success' ? answer.data.result.map((r) => (r as { metric: Record<string, string> }).metric['check']) : [];
       expect(new Set(checks)).toEqual(new Set(['cross_tenant']));
+    });
+
+    it(`RepairmonTLSCertificateExpiring goes pending, as a page, for the fixture's ${FIXTURE_CERT_DAYS}-day certificate and no other target`, async (ctx) => {
+      if (!fixture?.tls) ctx.skip();
+      await prometheus!.waitFor('ALERTS{alertname="RepairmonTLSCertificateExpiring", severity="page", target="sandbox-tls"}', 15_000);
+      const answer = await prometheus!.query('count by (target) (ALERTS{alertname="RepairmonTLSCertificateExpiring"})');
+      const targets = answer.status === 'success' ? answer.data.result.map((r) => (r as { metric: Record<string, string> }).metric['target']) : [];
+      expect(targets).toEqual(['sandbox-tls']);
     });
 
     it("runs the example's blackbox-style /probe job: its relabeling reaches the monitor and gets the probe's metrics", async () => {

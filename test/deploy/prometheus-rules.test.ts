@@ -17,11 +17,12 @@ const hasPromtool = toolPresent(PROMTOOL, 'promtool check/test of the Prometheus
 const TESTS_DIR = `${PROMETHEUS_DIR}tests/`;
 const testFiles = readdirSync(TESTS_DIR).filter((f) => f.endsWith('.yml')).sort();
 const alerts = readRules(`${PROMETHEUS_DIR}alerting-rules.yml`);
-const alertNames = alerts.map((a) => a.alert ?? '');
+/** One entry per alert name: an alert may have a rule per severity (the certificate's ticket and page). */
+const alertNames = [...new Set(alerts.map((a) => a.alert ?? ''))];
 
 const MAINTENANCE_UNLESS = 'unless on (target) (repairmon_maintenance_active == 1)';
-/** Never silenced by a maintenance window: security, and the monitor's own health. */
-const NEVER_SILENCED = ['RepairmonTenantIsolationBreach', 'RepairmonConfigReloadFailed', 'RepairmonMonitorDown'];
+/** Never silenced by a maintenance window: security, a certificate's clock, and the monitor's own health. */
+const NEVER_SILENCED = ['RepairmonTenantIsolationBreach', 'RepairmonTLSCertificateExpiring', 'RepairmonConfigReloadFailed', 'RepairmonMonitorDown'];
 
 interface AlertTest {
   readonly alertname: string;
@@ -89,8 +90,16 @@ describe('alerting rules', () => {
         'RepairmonKeyRejected',
         'RepairmonRateLimitedLong',
         'RepairmonConfigReloadFailed',
+        'RepairmonTLSCertificateExpiring',
       ]),
     );
+  });
+
+  it('an expiring TLS certificate is a ticket under 14 days and a page under 3, one alert per target across shards', () => {
+    const rules = alerts.filter((a) => a.alert === 'RepairmonTLSCertificateExpiring');
+    expect(rules.map((r) => [r.labels?.['severity'], r.labels?.['priority']])).toEqual([['ticket', 'warning'], ['page', 'critical']]);
+    expect(rules[0]?.expr).toMatch(/min by \(target\) \(repairmon_tls_cert_expiry_timestamp_seconds\) - time\(\) < 14 \* 86400/);
+    expect(rules[1]?.expr).toMatch(/min by \(target\) \(repairmon_tls_cert_expiry_timestamp_seconds\) - time\(\) < 3 \* 86400/);
   });
 
   it.each(alertNames)('%s has a unit test where it fires and one where it stays quiet', (name) => {
@@ -100,16 +109,17 @@ describe('alerting rules', () => {
   });
 
   it.each(alertNames)('%s: summary and description name target, tenant and key alias; the description says the next step', (name) => {
-    const rule = alerts.find((a) => a.alert === name)!;
-    const { summary = '', description = '', runbook = '' } = rule.annotations ?? {};
-    for (const text of [summary, description]) {
-      expect(text).toMatch(/target/);
-      expect(text).toMatch(/tenant/);
-      expect(text).toMatch(/key[_ ]alias/);
+    for (const rule of alerts.filter((a) => a.alert === name)) {
+      const { summary = '', description = '', runbook = '' } = rule.annotations ?? {};
+      for (const text of [summary, description]) {
+        expect(text).toMatch(/target/);
+        expect(text).toMatch(/tenant/);
+        expect(text).toMatch(/key[_ ]alias/);
+      }
+      expect(description).toMatch(/Next step/);
+      expect(runbook).toContain(name);
+      expect(['page', 'ticket']).toContain(rule.labels?.['severity']);
     }
-    expect(description).toMatch(/Next step/);
-    expect(runbook).toContain(name);
-    expect(['page', 'ticket']).toContain(rule.labels?.['severity']);
   });
 
   it.each(alertNames)('%s has a runbook entry in the README production section', (name) => {

@@ -2,7 +2,9 @@
  * The real monitor probing the real sandbox, in this process: the sandbox's demo keys, a
  * one-second schedule, and faults chosen so that most series the ops kit reads have data
  * (a tenant-isolation breach, 503s, a rate-limit storm, a revoked key, a key without a scope),
- * plus a second target inside a maintenance window, whose ticks are all skipped.
+ * plus a second target inside a maintenance window, whose ticks are all skipped, and a third
+ * served over TLS (an openssl-made 2-day certificate in front of the same sandbox) so the
+ * certificate-expiry gauge is in the scrape.
  */
 import { createLogger } from '../../../lib/logger.js';
 import { type MonitorTarget, configKeys } from '../../../monitor/config/types.js';
@@ -10,6 +12,7 @@ import { demoConfig } from '../../../monitor/demo-config.js';
 import { type MonitorServer, createMonitorServer } from '../../../monitor/http/server.js';
 import { createMonitor } from '../../../monitor/service.js';
 import { startSandbox } from '../../../sandbox/index.js';
+import { type TlsFront, makeCertificate, opensslPresent, startTlsFront } from '../../monitor/tls/helpers.js';
 
 export const FIXTURE_FAULTS = 'isolation-breach@/tenants/*/clients;status:503@/tenants/*/bikes%0.5;rate-limit-storm:1@/tenants/cykl-gdansk/*';
 export const FIXTURE_ALIASES = ['platform-test', 'nowak-test', 'kowalski-test', 'gdansk-test', 'nowak-revoked-test', 'nowak-nologs-test'];
@@ -20,18 +23,42 @@ function inMaintenance(target: MonitorTarget): MonitorTarget {
   return { ...target, name: `${target.name}-maintenance`, keys: target.keys.slice(0, 1), maintenance: [window] };
 }
 
+/** The alias probed over TLS: one tenant key, canaries off, to keep the fixture's load small. */
+export const FIXTURE_TLS_ALIAS = 'kowalski-test';
+/** Days the fixture's certificate is valid: under 3, so RepairmonTLSCertificateExpiring goes pending. */
+export const FIXTURE_CERT_DAYS = 2;
+
+function overTls(target: MonitorTarget, front: TlsFront, ca: { cert: string; certFile: string }): MonitorTarget {
+  const canaries = Object.fromEntries(Object.keys(target.canaries).map((n) => [n, false])) as MonitorTarget['canaries'];
+  return {
+    ...target,
+    name: `${target.name}-tls`,
+    baseUrl: front.baseUrl,
+    keys: target.keys.filter((k) => k.alias === FIXTURE_TLS_ALIAS),
+    canaries,
+    tls: { ca: ca.cert, caFile: ca.certFile, serverName: undefined },
+  };
+}
+
 export interface MonitoredSandbox {
   /** http://127.0.0.1:PORT of the monitor. */
   readonly url: string;
   /** host:port of the monitor, for a scrape config. */
   readonly address: string;
+  /** False when openssl is missing: no TLS target, so no certificate series. */
+  readonly tls: boolean;
   close(): Promise<void>;
 }
 
 export async function startMonitoredSandbox(): Promise<MonitoredSandbox> {
   const sandbox = await startSandbox({ faults: FIXTURE_FAULTS, rateLimit: '10000/1m' });
   const demo = demoConfig(sandbox, { aliases: FIXTURE_ALIASES, schedule: '* * * * * *', timeoutMs: 800 });
-  const config = { ...demo, targets: [...demo.targets, ...demo.targets.map(inMaintenance)] };
+  const cert = opensslPresent('the TLS target of the ops-kit fixture (the certificate panel and alert get no data)')
+    ? makeCertificate({ commonName: '127.0.0.1', altNames: ['IP:127.0.0.1'], days: FIXTURE_CERT_DAYS })
+    : undefined;
+  const front = cert ? await startTlsFront(cert, sandbox.port) : undefined;
+  const tlsTargets = cert && front ? demo.targets.map((t) => overTls(t, front, cert)) : [];
+  const config = { ...demo, targets: [...demo.targets, ...demo.targets.map(inMaintenance), ...tlsTargets] };
   const keys = configKeys(config);
   const logger = createLogger({ level: 'silent', secrets: () => keys });
   const monitor = createMonitor(config, { logger, roundOnStart: true });
@@ -43,16 +70,21 @@ export async function startMonitoredSandbox(): Promise<MonitoredSandbox> {
     return {
       url: running.url,
       address: running.url.replace(/^http:\/\//, ''),
+      tls: front !== undefined,
       async close() {
         await running.close();
         await monitor.stop();
+        await front?.close();
         await sandbox.close();
+        cert?.remove();
       },
     };
   } catch (error) {
     await server?.close();
     await monitor.stop();
+    await front?.close();
     await sandbox.close();
+    cert?.remove();
     throw error;
   }
 }
