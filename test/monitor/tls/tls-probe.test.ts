@@ -4,7 +4,8 @@
  * it every probe is a tls_error naming the certificate problem; `serverName` checks a name the
  * URL does not carry; the gauge follows reloads and is read per connection, not per probe.
  */
-import { writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,6 +18,7 @@ import { seriesValue, silent } from '../helpers.js';
 import { type TestCertificate, type TlsFront, makeCertificate, opensslPresent, startTlsFront } from './helpers.js';
 
 const GAUGE = 'repairmon_tls_cert_expiry_timestamp_seconds';
+const PROMTOOL = '/usr/bin/promtool';
 const hasOpenssl = opensslPresent('the TLS monitor tests (a certificate is generated at test time)');
 
 describe.skipIf(!hasOpenssl)('the monitor over TLS to the real sandbox', () => {
@@ -77,6 +79,12 @@ describe.skipIf(!hasOpenssl)('the monitor over TLS to the real sandbox', () => {
       expect(lines).toEqual([`${GAUGE}{target="secure"} ${byIp.notAfterSeconds}`]);
       expect(text).not.toContain(`127.0.0.1:${ipFront.port}`);
       expect(text).not.toContain('https://');
+      if (existsSync(PROMTOOL)) {
+        const lint = spawnSync(PROMTOOL, ['check', 'metrics'], { input: text, encoding: 'utf8' });
+        expect(lint.status, lint.stdout + lint.stderr).toBe(0);
+      } else {
+        process.stderr.write(`\n*** SKIPPED: ${PROMTOOL} missing, the TLS scrape was not linted ***\n`);
+      }
     } finally {
       await monitor.stop();
     }
