@@ -64,6 +64,8 @@ export async function startScripted(): Promise<Scripted> {
 }
 
 export interface Origins {
+  /** `{other}` in a sandbox fault spec stands for this origin (the redirect target). */
+  readonly other: string;
   readonly faulty: RunningSandbox;
   readonly healthy: RunningSandbox;
   readonly scripted: Scripted;
@@ -72,7 +74,7 @@ export interface Origins {
 
 /** Applies the row's fault and returns the base URL the faulty subject must use. */
 export function arm(row: FaultRow, origins: Origins): string {
-  origins.faulty.setFaults(row.source.kind === 'sandbox' ? row.source.spec : '');
+  origins.faulty.setFaults(row.source.kind === 'sandbox' ? row.source.spec.replace('{other}', origins.other) : '');
   switch (row.source.kind) {
     case 'sandbox':
       return origins.faulty.baseUrl;
