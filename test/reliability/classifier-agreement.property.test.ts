@@ -49,16 +49,20 @@ const envelopeWith = (code: fc.Arbitrary<string>) => fc.oneof(
 /** Bodies that quote the key anywhere but in `error.code` (see the known bug below). */
 const body = fc.oneof(text, fc.json(), envelopeWith(codeWithout).map((e) => JSON.stringify(e)));
 const bodyAnyCode = fc.oneof(body, envelopeWith(codeWith).map((e) => JSON.stringify(e)));
-const headerValue = fc.oneof(
+const headerValueWithout = fc.oneof(
   fc.stringMatching(/^[\x20-\x7e]{0,40}$/),
   fc.integer({ min: -10, max: 10_000_000_000 }).map(String),
   fc.date({ noInvalidDate: true }).map((d) => d.toUTCString()),
 );
-const headers = fc.dictionary(
-  fc.constantFrom('retry-after', 'retry-after-ms', 'ratelimit-reset', 'x-ratelimit-reset', 'ratelimit-limit', 'ratelimit-remaining', 'content-type', 'location', 'x-request-id'),
-  headerValue,
-  { maxKeys: 5 },
-);
+const headerValue = fc.oneof(headerValueWithout, fc.constant(SECRET), fc.constant(`${ORIGIN}/elsewhere?k=${SECRET}`));
+const HINT_HEADERS = ['retry-after', 'retry-after-ms', 'ratelimit-reset', 'x-ratelimit-reset', 'ratelimit-limit', 'ratelimit-remaining', 'content-type', 'location'] as const;
+/** Any header may quote the key except `x-request-id` (see the known bug below). */
+const headersWith = (requestId: fc.Arbitrary<string>) =>
+  fc
+    .tuple(fc.dictionary(fc.constantFrom(...HINT_HEADERS), headerValue, { maxKeys: 5 }), fc.option(requestId, { nil: undefined }))
+    .map(([h, id]) => (id === undefined ? h : { ...h, 'x-request-id': id }));
+const headers = headersWith(headerValueWithout);
+const headersAnyRequestId = headersWith(headerValue);
 const status = fc.oneof(fc.integer({ min: 200, max: 599 }), fc.constantFrom(200, 301, 302, 307, 401, 403, 404, 408, 429, 500, 502, 503));
 
 function agentReplying(s: number, b: string, h: Record<string, string>): MockAgent {
@@ -117,9 +121,9 @@ describe('client and monitor agree over arbitrary responses', () => {
     );
   });
 
-  it.fails('KNOWN BUG (client): an `error.code` echoing the key is kept verbatim in ApiError.code and toJSON', async () => {
+  it.fails('KNOWN BUG (client): `error.code` or `x-request-id` echoing the key is kept verbatim in ApiError.code/.requestId and toJSON', async () => {
     await fc.assert(
-      fc.asyncProperty(status, bodyAnyCode, headers, async (s, b, h) => {
+      fc.asyncProperty(status, bodyAnyCode, headersAnyRequestId, async (s, b, h) => {
         expect((await clientSide(s, b, h)).leak).not.toContain(SECRET);
       }),
       { numRuns: 300 },
