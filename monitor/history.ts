@@ -3,11 +3,12 @@
  * failures after the first has rolled them off, and a short window per probe for ratios and
  * sparklines. Entries are plain data without keys or bodies.
  */
-import type { Outcome } from './probe/expectation.js';
+import type { Verdict } from './probe/outcome.js';
 import type { ProbeResult } from './probe/run.js';
 import type { ProbeCheck } from './probe/spec.js';
 
-export interface HistoryEntry {
+/** A probe's verdict with the probe it belongs to and when it ran. */
+export interface HistoryEntry extends Verdict {
   readonly id: string;
   readonly target: string;
   readonly endpoint: string;
@@ -18,13 +19,6 @@ export interface HistoryEntry {
   readonly at: number;
   readonly durationMs: number;
   readonly sent: boolean;
-  readonly outcome: Outcome;
-  readonly expected: Outcome;
-  readonly success: boolean;
-  readonly reason: string;
-  readonly detail: string;
-  readonly status: number | undefined;
-  readonly items: number | undefined;
   readonly degraded: string;
 }
 
@@ -68,6 +62,7 @@ class Ring<T> {
 export function toEntry(result: ProbeResult): HistoryEntry {
   const { spec, verdict } = result;
   return {
+    ...verdict,
     id: spec.id,
     target: spec.target,
     endpoint: spec.endpoint,
@@ -77,13 +72,6 @@ export function toEntry(result: ProbeResult): HistoryEntry {
     at: result.startedAt,
     durationMs: Math.round(result.durationMs * 10) / 10,
     sent: result.sent,
-    outcome: verdict.outcome,
-    expected: verdict.expected,
-    success: verdict.success,
-    reason: verdict.reason,
-    detail: verdict.detail,
-    status: verdict.status,
-    items: verdict.items,
     degraded: result.degraded,
   };
 }
