@@ -44,11 +44,22 @@ export async function startEchoOrigin(): Promise<EchoOrigin> {
   };
 }
 
+/** Width of a run of a key's characters that counts as showing it: a partial key is a leak too. */
+export const PARTIAL_RUN = 12;
+
+/** Every PARTIAL_RUN-character run of a key, after its public prefix (`rs_test_`). */
+export function keyRuns(value: string, prefixLength = 8): string[] {
+  const secret = value.slice(prefixLength);
+  const runs: string[] = [];
+  for (let i = 0; i + PARTIAL_RUN <= secret.length; i += 1) runs.push(secret.slice(i, i + PARTIAL_RUN));
+  return runs;
+}
+
 export interface Ledger {
   /** Records one text (output, page, file, argv) under a label saying where it came from. */
   add(label: string, text: string): void;
   readonly size: number;
-  /** Labels whose text contains any of the values, with the matched value's last 4 characters. */
+  /** Labels whose text shows any of the values, whole or any 12-character run of it, with its last 4. */
   leaks(values: readonly string[]): string[];
   labels(): string[];
 }
@@ -61,7 +72,7 @@ export function createLedger(): Ledger {
       return entries.length;
     },
     leaks: (values) =>
-      entries.flatMap((e) => values.filter((v) => e.text.includes(v)).map((v) => `${e.label} (…${v.slice(-4)})`)),
+      entries.flatMap((e) => values.filter((v) => keyRuns(v).some((run) => e.text.includes(run))).map((v) => `${e.label} (…${v.slice(-4)})`)),
     labels: () => entries.map((e) => e.label),
   };
 }
