@@ -3,21 +3,21 @@
  * envelope and classify. The client's retry loop and the monitor's probes both stand on this,
  * so a broken envelope the monitor reports is exactly what an integration would see.
  */
-import type { EventEmitter } from 'node:events';
-import { request, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import {
   type AuthScheme,
   type EndpointId,
   type EnvelopeParse,
   type ResponseClass,
+  ENDPOINTS,
   REQUEST_ID_HEADER,
   authHeader,
   classifyResponse,
-  endpointSpec,
   joinUrl,
   parseEnvelope,
 } from '../contract/index.js';
 import { type ApiKey, redactSecrets } from './api-key.js';
+import { AttemptDeadline, type DeadlineTimer, requestWithin } from './attempt-deadline.js';
 import { type TimeoutPhase, type TransportFailure, transportFailureFrom } from './transport-failure.js';
 
 /** A success body above this is refused (issue: bodies capped, default 20 MiB). */
@@ -42,6 +42,8 @@ export interface AttemptRequest {
   readonly headers?: Readonly<Record<string, string>>;
   /** Monotonic milliseconds; injectable for tests. */
   readonly now?: () => number;
+  /** A client's shared deadline timer; without one the attempt arms a timer of its own. */
+  readonly deadlineTimer?: DeadlineTimer | undefined;
 }
 
 export interface AttemptTimings {
@@ -95,54 +97,15 @@ class BodyTooLarge extends Error {
   }
 }
 
-/**
- * The abort source undici listens to for one attempt. undici accepts an EventEmitter-shaped
- * signal (`aborted`, `reason`, `on`/`once`, `removeListener`); this one holds the single listener
- * undici registers and costs a fraction of an AbortController plus `AbortSignal.any` on a
- * path every call takes.
- */
-class AttemptAbort {
-  aborted = false;
-  reason: unknown = undefined;
-  timedOut = false;
-  #listeners: Array<() => void> = [];
-
-  once(_event: 'abort', listener: () => void): this {
-    this.#listeners.push(listener);
-    return this;
-  }
-
-  /** undici checks for `on` to accept an emitter; every listener here fires at most once anyway. */
-  on(event: 'abort', listener: () => void): this {
-    return this.once(event, listener);
-  }
-
-  removeListener(_event: 'abort', listener: () => void): this {
-    const index = this.#listeners.indexOf(listener);
-    if (index >= 0) this.#listeners.splice(index, 1);
-    return this;
-  }
-
-  abort(reason: unknown, timedOut: boolean): void {
-    if (this.aborted) return;
-    this.aborted = true;
-    this.reason = reason;
-    this.timedOut = timedOut;
-    const listeners = this.#listeners;
-    this.#listeners = [];
-    for (const listener of listeners) listener();
-  }
-
-  /** undici's option type names EventEmitter; it uses only the members above. */
-  asSignal(): EventEmitter {
-    return this as unknown as EventEmitter;
-  }
+/** The declared length when it is within the cap: then undici enforces it and `body.text()` suffices. */
+function knownLengthWithin(headers: Record<string, string>, limit: number): number | undefined {
+  const declared = Number(headers['content-length'] ?? Number.NaN);
+  return Number.isSafeInteger(declared) && declared <= limit ? declared : undefined;
 }
 
+/** Reads a body of unknown or too large a length, chunk by chunk up to the cap. */
 async function readCapped(body: Dispatcher.ResponseData['body'], headers: Record<string, string>, limit: number, refuseOverLimit: boolean): Promise<{ text: string; bytes: number }> {
   const declared = Number(headers['content-length'] ?? Number.NaN);
-  // Common case: the length is declared and within the cap, and undici enforces it.
-  if (Number.isSafeInteger(declared) && declared <= limit) return { text: await body.text(), bytes: declared };
   if (refuseOverLimit && Number.isSafeInteger(declared) && declared > limit) {
     body.destroy();
     throw new BodyTooLarge(limit);
@@ -172,58 +135,92 @@ function buildHeaders(req: AttemptRequest): Record<string, string> {
   return headers;
 }
 
-/** Sends one GET. Never throws: every way it can end is in the result. */
+/** Whether `data` must be an array, per endpoint: looked up once, not per call. */
+const LIST_ENDPOINTS: ReadonlySet<EndpointId> = new Set(ENDPOINTS.filter((e) => e.list).map((e) => e.id));
+
+function timingsOf(started: number, headersAt: number | undefined, now: () => number): AttemptTimings {
+  return { headersMs: headersAt === undefined ? undefined : headersAt - started, totalMs: now() - started };
+}
+
+function redactExcerpt(text: string, key: ApiKey | undefined): string {
+  const excerpt = text.length > EXCERPT_CHARS ? text.slice(0, EXCERPT_CHARS) : text;
+  return key && excerpt.includes(key.reveal()) ? redactSecrets(excerpt, [key]) : excerpt;
+}
+
+function failureOf(error: unknown, req: AttemptRequest, deadline: AttemptDeadline, inBody: boolean): TransportFailure {
+  if (error instanceof BodyTooLarge) return { kind: 'body_too_large', limitBytes: error.limitBytes, message: error.message };
+  if (req.signal?.aborted) return { kind: 'aborted', reason: req.signal.reason, message: 'aborted by caller' };
+  if (deadline.timedOut) {
+    const phase: TimeoutPhase = inBody ? 'body' : 'headers';
+    return { kind: 'timeout', phase, message: `no complete response within ${req.timeoutMs} ms` };
+  }
+  const failure = transportFailureFrom(error);
+  return req.key && 'message' in failure ? { ...failure, message: redactSecrets(failure.message, [req.key]) } : failure;
+}
+
+/** `joinUrl` without its two regular expressions when there is no slash to trim (~0.6 µs/call in a profile). */
+function urlOf(baseUrl: string, path: string): string {
+  const plain = baseUrl.charCodeAt(baseUrl.length - 1) !== SLASH && path.charCodeAt(0) === SLASH && path.charCodeAt(1) !== SLASH;
+  return plain ? baseUrl + path : joinUrl(baseUrl, path);
+}
+const SLASH = 47;
+
+const performanceNow = (): number => performance.now();
+
+/**
+ * Sends one GET. Never throws: every way it can end is in the result. `timeoutMs` covers
+ * queueing for a connection, connecting, headers and body together (see attempt-deadline.ts).
+ */
 export async function sendAttempt(req: AttemptRequest): Promise<AttemptResult> {
-  const now = req.now ?? (() => performance.now());
+  const now = req.now ?? performanceNow;
   const started = now();
-  let headersAt: number | undefined;
-  const timings = (): AttemptTimings => ({
-    headersMs: headersAt === undefined ? undefined : headersAt - started,
-    totalMs: now() - started,
-  });
-  const fail = (failure: TransportFailure): AttemptFailure => ({ kind: 'failure', failure, timings: timings() });
   const caller = req.signal;
-  if (caller?.aborted) return fail({ kind: 'aborted', reason: caller.reason, message: 'aborted by caller' });
-  const abort = new AttemptAbort();
-  const timeout = setTimeout(() => abort.abort(new Error('attempt timeout'), true), req.timeoutMs);
-  const onCallerAbort = (): void => abort.abort(caller?.reason, false);
-  caller?.addEventListener('abort', onCallerAbort, { once: true });
+  if (caller?.aborted) {
+    return { kind: 'failure', failure: { kind: 'aborted', reason: caller.reason, message: 'aborted by caller' }, timings: timingsOf(started, undefined, now) };
+  }
+  // The deadline's clock is performance.now(); an injected `now` only shapes the timings.
+  const deadline = req.now ? new AttemptDeadline(req.timeoutMs, req.deadlineTimer) : new AttemptDeadline(req.timeoutMs, req.deadlineTimer, started);
+  let headersAt: number | undefined;
   try {
-    const res = await request(joinUrl(req.baseUrl, req.path), {
-      method: 'GET',
-      dispatcher: req.dispatcher,
-      headers: buildHeaders(req),
-      signal: abort.asSignal(),
-    });
+    // undici treats 0 as "no timeout"; the budget is whole milliseconds of at least 1.
+    const budgetMs = Math.max(1, Math.ceil(req.timeoutMs));
+    const res = await requestWithin(
+      urlOf(req.baseUrl, req.path),
+      // The caller's signal goes to undici only when there is one: see attempt-deadline.ts.
+      caller
+        ? { method: 'GET', dispatcher: req.dispatcher, headers: buildHeaders(req), headersTimeout: budgetMs, signal: caller }
+        : { method: 'GET', dispatcher: req.dispatcher, headers: buildHeaders(req), headersTimeout: budgetMs },
+      deadline,
+    );
     headersAt = now();
-    const success = res.statusCode >= 200 && res.statusCode < 300;
+    deadline.readingBody(res.body);
+    const status = res.statusCode;
+    const success = status >= 200 && status < 300;
     const limit = success ? (req.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES) : ERROR_BODY_BYTES;
     const headers = flattenHeaders(res.headers);
-    const { text, bytes } = await readCapped(res.body, headers, limit, success);
-    const envelope = parseEnvelope(text, { status: res.statusCode, list: endpointSpec(req.endpoint).list });
-    const excerpt = text.length > EXCERPT_CHARS ? text.slice(0, EXCERPT_CHARS) : text;
+    // The common case stays one await on `body.text()` (no extra async frame around it).
+    const known = knownLengthWithin(headers, limit);
+    let text: string;
+    let bytes: number;
+    if (known !== undefined) {
+      text = await res.body.text();
+      bytes = known;
+    } else ({ text, bytes } = await readCapped(res.body, headers, limit, success));
+    const envelope = parseEnvelope(text, { status, list: LIST_ENDPOINTS.has(req.endpoint) });
     return {
       kind: 'response',
-      status: res.statusCode,
+      status,
       headers,
       envelope,
-      classification: classifyResponse(res.statusCode, envelope, headers['location']),
+      classification: classifyResponse(status, envelope, headers['location']),
       requestId: headers[REQUEST_ID_HEADER],
       bodyBytes: bytes,
-      bodyExcerpt: req.key ? redactSecrets(excerpt, [req.key]) : excerpt,
-      timings: timings(),
+      bodyExcerpt: redactExcerpt(text, req.key),
+      timings: timingsOf(started, headersAt, now),
     };
   } catch (error) {
-    if (error instanceof BodyTooLarge) return fail({ kind: 'body_too_large', limitBytes: error.limitBytes, message: error.message });
-    if (caller?.aborted) return fail({ kind: 'aborted', reason: caller.reason, message: 'aborted by caller' });
-    if (abort.timedOut) {
-      const phase: TimeoutPhase = headersAt === undefined ? 'headers' : 'body';
-      return fail({ kind: 'timeout', phase, message: `no complete response within ${req.timeoutMs} ms` });
-    }
-    const failure = transportFailureFrom(error);
-    return fail(req.key && 'message' in failure ? { ...failure, message: redactSecrets(failure.message, [req.key]) } : failure);
+    return { kind: 'failure', failure: failureOf(error, req, deadline, headersAt !== undefined), timings: timingsOf(started, headersAt, now) };
   } finally {
-    clearTimeout(timeout);
-    caller?.removeEventListener('abort', onCallerAbort);
+    deadline.settle();
   }
 }

@@ -7,6 +7,7 @@ import pRetry from 'p-retry';
 import type { Dispatcher } from 'undici';
 import type { AuthScheme, EndpointId } from '../contract/index.js';
 import type { ApiKey } from './api-key.js';
+import type { DeadlineTimer } from './attempt-deadline.js';
 import { type AttemptResult, sendAttempt } from './attempt.js';
 import { type Clock, sleepUnlessAborted } from './clock.js';
 import type { ConcurrencyLimiter } from './concurrency.js';
@@ -34,6 +35,7 @@ export interface CallRuntime {
   readonly gate: RateLimitGate;
   readonly budget: RetryBudget;
   readonly limiter: ConcurrencyLimiter;
+  readonly deadlineTimer: DeadlineTimer;
   readonly logger: ClientLogger;
   readonly onRetry: ((event: RetryEvent) => void) | undefined;
   /** Called once with the final error, before it is thrown. */
@@ -79,7 +81,8 @@ function describe(result: AttemptResult): string {
 /** The state of one call across its attempts; a class so the success path allocates little. */
 class Call {
   readonly deadline: number;
-  readonly history: RetryRecord[] = [];
+  /** Created at the first retry: a call that succeeds at once allocates none. */
+  history: RetryRecord[] | undefined;
   attempts = 0;
 
   constructor(
@@ -99,7 +102,7 @@ class Call {
       keyHint: rt.key.hint,
       tenant: plan.tenant,
       attempts: this.attempts,
-      retryHistory: [...this.history],
+      retryHistory: this.history ? [...this.history] : [],
       retryable: false,
       now: rt.clock.now(),
       secrets: [rt.key],
@@ -121,13 +124,14 @@ class Call {
   /** One attempt: resolves with `data`, or throws a FailedAttempt (or a final error). */
   async attempt(): Promise<unknown> {
     const { rt, plan } = this;
-    if (rt.gate.current(rt.clock.now())) await this.waitForGate();
+    const { gate, clock } = rt;
+    if (gate.current(clock.now())) await this.waitForGate();
     const release = rt.limiter.tryAcquire() ?? (await rt.limiter.acquire(plan.signal));
     let result: AttemptResult;
     let timeoutMs: number;
     let capped: boolean;
     try {
-      const remaining = this.deadline - rt.clock.now();
+      const remaining = this.deadline - clock.now();
       // The window rule is for retries (the policy applies it); a first attempt only needs time left.
       if (remaining <= 0 || (this.attempts > 0 && remaining < MIN_ATTEMPT_WINDOW_MS)) throw totalTimeout(this.context({ retryable: true, stopReason: 'deadline' }), plan.limits.totalTimeoutMs);
       capped = remaining < plan.limits.attemptTimeoutMs;
@@ -143,6 +147,7 @@ class Call {
         timeoutMs,
         maxBodyBytes: rt.maxBodyBytes,
         signal: plan.signal,
+        deadlineTimer: rt.deadlineTimer,
       });
     } finally {
       release();
@@ -194,7 +199,7 @@ class Call {
       delayMs: decision.delayMs,
       basis: decision.basis,
     };
-    this.history.push(record);
+    (this.history ??= []).push(record);
     if (rt.onRetry) {
       try {
         rt.onRetry({ method: 'GET', path: plan.path, attempt: this.attempts, delayMs: decision.delayMs, basis: decision.basis, error: failure({ retryable: true }) });

@@ -1,0 +1,168 @@
+/**
+ * Enforcing one attempt's deadline WITHOUT handing undici an abort signal.
+ *
+ * Why: any `signal` passed to `undici.request` makes it register an abort listener per request
+ * and a 'close' listener on the body to remove it again. Measured on this machine (in-process,
+ * medians of 8 x 1 000 calls, noise about ±3 µs): raw request 76.6 µs, raw + AbortController
+ * signal 81.1 µs, so about 4-5 µs per call, the largest single item of the client's overhead.
+ * The deadline is enforced instead by:
+ * - headers phase: our timer settles the attempt as a timeout at the deadline; the request left
+ *   behind is ended by undici's own `headersTimeout` (set to the same budget, its coarse timers
+ *   are cheap) and, should its headers still arrive, its body is dumped so the socket returns
+ *   to the pool. Queue time waiting for a pooled connection counts against the attempt because
+ *   our timer starts before dispatch; undici's headersTimeout starts only once the request is
+ *   written, which is why it alone would not do.
+ * - body phase: the same timer destroys the response body, so a trickling body that keeps
+ *   undici's idle `bodyTimeout` happy still ends at the attempt deadline.
+ */
+import { type Dispatcher, request } from 'undici';
+
+/** The reason a body is destroyed with when the deadline passes; recognised by identity. */
+export class AttemptDeadlineExceeded extends Error {
+  constructor(readonly timeoutMs: number) {
+    super(`attempt deadline of ${timeoutMs} ms passed`);
+  }
+}
+
+type Body = Dispatcher.ResponseData['body'];
+
+/**
+ * One timer shared by the attempts of a client. A `setTimeout` + `clearTimeout` per attempt
+ * costs about 1.7 µs (measured: raw 76.6 µs, raw + timer 78.3 µs; in a CPU profile of 30 000
+ * sequential calls, timer list insert/unenroll/toggleTimerRef ~1.4 µs/call), mostly because
+ * Node builds and drops its timer list for the duration each time. Here an attempt only goes
+ * into a Set; the one timer is armed for the earliest deadline and re-armed only when a new
+ * attempt's deadline is earlier (with equal timeouts: almost never), or when it fires.
+ * Deadlines stay exact (no sweep interval). The timer is unref'd: an attempt in flight keeps
+ * the process alive through its socket, and an idle client must not hold it open; so it needs
+ * no close (closing it under a stalled attempt would leave that attempt without a deadline).
+ */
+export interface DeadlineTimer {
+  watch(deadline: AttemptDeadline): void;
+  unwatch(deadline: AttemptDeadline): void;
+}
+
+/** Node may fire a timer up to a millisecond early against `performance.now()`. */
+const TIMER_SLACK_MS = 1;
+const now = (): number => performance.now();
+
+export function createDeadlineTimer(): DeadlineTimer {
+  const live = new Set<AttemptDeadline>();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let armedFor = Number.POSITIVE_INFINITY;
+  const arm = (at: number): void => {
+    if (timer !== undefined) clearTimeout(timer);
+    armedFor = at;
+    timer = setTimeout(fire, Math.max(0, at - now()));
+    timer.unref();
+  };
+  const fire = (): void => {
+    timer = undefined;
+    armedFor = Number.POSITIVE_INFINITY;
+    const due = now() + TIMER_SLACK_MS;
+    let next = Number.POSITIVE_INFINITY;
+    for (const deadline of live) {
+      if (deadline.at <= due) {
+        live.delete(deadline);
+        deadline.expire();
+      } else if (deadline.at < next) next = deadline.at;
+    }
+    if (next !== Number.POSITIVE_INFINITY) arm(next);
+  };
+  return {
+    watch(deadline) {
+      live.add(deadline);
+      if (deadline.at < armedFor) arm(deadline.at);
+    },
+    unwatch(deadline) {
+      live.delete(deadline);
+    },
+  };
+}
+
+/** One attempt's deadline: armed at creation, cleared by `settle()`. */
+export class AttemptDeadline {
+  timedOut = false;
+  /** `performance.now()` milliseconds at which the attempt ends. */
+  readonly at: number;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #shared: DeadlineTimer | undefined;
+  #body: Body | undefined;
+  #onHeadersTimeout: ((error: AttemptDeadlineExceeded) => void) | undefined;
+
+  /** Without a shared timer (a lone `sendAttempt`), the attempt arms its own. */
+  constructor(
+    readonly timeoutMs: number,
+    shared: DeadlineTimer | undefined,
+    startedAt: number = now(),
+  ) {
+    this.at = startedAt + timeoutMs;
+    if (shared) {
+      this.#shared = shared;
+      shared.watch(this);
+    } else this.#timer = setTimeout(expire, timeoutMs, this);
+  }
+
+  /** The headers phase is waiting; `reject` ends it if the deadline passes first. */
+  waitingForHeaders(reject: (error: AttemptDeadlineExceeded) => void): void {
+    this.#onHeadersTimeout = reject;
+  }
+
+  /** The body phase started: the deadline now destroys this body. */
+  readingBody(body: Body): void {
+    this.#onHeadersTimeout = undefined;
+    this.#body = body;
+  }
+
+  expire(): void {
+    this.#timer = undefined;
+    this.#shared = undefined;
+    this.timedOut = true;
+    const error = new AttemptDeadlineExceeded(this.timeoutMs);
+    if (this.#body) this.#body.destroy(error);
+    else this.#onHeadersTimeout?.(error);
+    this.#onHeadersTimeout = undefined;
+  }
+
+  settle(): void {
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#shared?.unwatch(this);
+    this.#timer = undefined;
+    this.#shared = undefined;
+    this.#onHeadersTimeout = undefined;
+    this.#body = undefined;
+  }
+}
+
+function expire(deadline: AttemptDeadline): void {
+  deadline.expire();
+}
+
+type RequestCallback = (error: Error | null, data: Dispatcher.ResponseData) => void;
+type RequestOptions = { dispatcher: Dispatcher } & Omit<Dispatcher.RequestOptions, 'origin' | 'path'>;
+/** `undici.request` accepts a callback at run time (its typings show only the promise form). */
+const requestWithCallback = request as unknown as (url: string, options: RequestOptions, callback: RequestCallback) => void;
+
+/**
+ * `undici.request` in its callback form, raced against the deadline with one promise. A
+ * response that arrives after the deadline settled the attempt is dumped (socket back to the
+ * pool); an error after it is dropped.
+ */
+export function requestWithin(url: string, options: RequestOptions, deadline: AttemptDeadline): Promise<Dispatcher.ResponseData> {
+  return new Promise((resolve, reject) => {
+    let settled = false;
+    deadline.waitingForHeaders((error) => {
+      settled = true;
+      reject(error);
+    });
+    requestWithCallback(url, options, (error, data) => {
+      if (settled) {
+        if (!error) data.body.dump().catch(() => undefined);
+        return;
+      }
+      settled = true;
+      if (error) reject(error);
+      else resolve(data);
+    });
+  });
+}
