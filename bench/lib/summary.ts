@@ -48,11 +48,11 @@ export function clientRows(f: OverheadFigures): SummaryRow[] {
   const modes = [
     { name: `concurrency ${f.sequential.concurrency}`, m: f.sequential },
     { name: `concurrency ${f.concurrent.concurrency}`, m: f.concurrent },
-    ...(f.inMemory ? [{ name: 'in memory (MockAgent, no sockets)', m: f.inMemory }] : []),
+    ...(f.inMemory ? [{ name: 'in memory, no sockets', m: f.inMemory }] : []),
   ];
   return modes.map(({ name, m }) => ({
     bench: 'client-overhead',
-    figure: `cpu µs/call, ${name} (vs raw undici; median-of-rounds ratio ${fixed(m.medianCpuRatio, 3)}, user-only ${fixed(m.userRatio, 3)})`,
+    figure: `cpu µs/call vs raw undici, ${name} (median round ${fixed(m.medianCpuRatio, 2)}, user ${fixed(m.userRatio, 2)})`,
     ours: fixed(m.client.cpuUsPerCall, 1),
     baseline: fixed(m.raw.cpuUsPerCall, 1),
     ratio: fixed(m.cpuRatio, 3),
