@@ -182,14 +182,17 @@ export async function sendAttempt(req: AttemptRequest): Promise<AttemptResult> {
   const deadline = req.now ? new AttemptDeadline(req.timeoutMs, req.deadlineTimer) : new AttemptDeadline(req.timeoutMs, req.deadlineTimer, started);
   let headersAt: number | undefined;
   try {
-    // undici treats 0 as "no timeout"; the budget is whole milliseconds of at least 1.
+    // undici treats 0 as "no timeout"; the budget is whole milliseconds of at least 1. The
+    // body timeout gets the same value only so undici's per-socket parser timer is refreshed
+    // between the headers and body phases instead of replaced (it replaces it whenever the
+    // value changes); our deadline still ends a trickling body. No gain beyond noise measured.
     const budgetMs = Math.max(1, Math.ceil(req.timeoutMs));
     const res = await requestWithin(
       urlOf(req.baseUrl, req.path),
       // The caller's signal goes to undici only when there is one: see attempt-deadline.ts.
       caller
-        ? { method: 'GET', dispatcher: req.dispatcher, headers: buildHeaders(req), headersTimeout: budgetMs, signal: caller }
-        : { method: 'GET', dispatcher: req.dispatcher, headers: buildHeaders(req), headersTimeout: budgetMs },
+        ? { method: 'GET', dispatcher: req.dispatcher, headers: buildHeaders(req), headersTimeout: budgetMs, bodyTimeout: budgetMs, signal: caller }
+        : { method: 'GET', dispatcher: req.dispatcher, headers: buildHeaders(req), headersTimeout: budgetMs, bodyTimeout: budgetMs },
       deadline,
     );
     headersAt = now();
