@@ -114,11 +114,14 @@ describe('sendAttempt: deadline without an abort signal', () => {
         ended.push(name);
         return r;
       });
+    // Started in this order, so settling removes attempts from the middle, head and tail of its list.
     const late = run('late', '/t/stall-headers', 600);
+    const middle = run('middle', '/t/ok', 600);
     const early = run('early', '/t/trickle', 100);
     const fine = run('fine', '/t/ok', 600);
-    const [lateResult, earlyResult, fineResult] = await Promise.all([late, early, fine]);
-    expect(ended).toEqual(['fine', 'early', 'late']);
+    const [lateResult, earlyResult, fineResult, middleResult] = await Promise.all([late, early, fine, middle]);
+    expect(ended.slice(2)).toEqual(['early', 'late']);
+    expect(middleResult).toMatchObject({ kind: 'response', status: 200 });
     expect(failureOf(earlyResult)).toMatchObject({ kind: 'timeout', phase: 'body' });
     expect(failureOf(lateResult)).toMatchObject({ kind: 'timeout', phase: 'headers' });
     expect(fineResult).toMatchObject({ kind: 'response', status: 200 });

@@ -31,7 +31,7 @@ type Body = Dispatcher.ResponseData['body'];
  * costs about 1.7 µs (measured: raw 76.6 µs, raw + timer 78.3 µs; in a CPU profile of 30 000
  * sequential calls, timer list insert/unenroll/toggleTimerRef ~1.4 µs/call), mostly because
  * Node builds and drops its timer list for the duration each time. Here an attempt only goes
- * into a Set; the one timer is armed for the earliest deadline and re-armed only when a new
+ * into a list; the one timer is armed for the earliest deadline and re-armed only when a new
  * attempt's deadline is earlier (with equal timeouts: almost never), or when it fires.
  * Deadlines stay exact (no sweep interval). The timer is unref'd: an attempt in flight keeps
  * the process alive through its socket, and an idle client must not hold it open; so it needs
@@ -47,7 +47,9 @@ const TIMER_SLACK_MS = 1;
 const now = (): number => performance.now();
 
 export function createDeadlineTimer(): DeadlineTimer {
-  const live = new Set<AttemptDeadline>();
+  // The attempts in flight as an intrusive doubly linked list: add and remove are a few field
+  // writes, cheaper than a Set's hashing (~0.3 µs each for add and delete in a profile).
+  let head: AttemptDeadline | undefined;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let armedFor = Number.POSITIVE_INFINITY;
   const arm = (at: number): void => {
@@ -56,33 +58,47 @@ export function createDeadlineTimer(): DeadlineTimer {
     timer = setTimeout(fire, Math.max(0, at - now()));
     timer.unref();
   };
+  const unlink = (deadline: AttemptDeadline): void => {
+    const { prev, next } = deadline;
+    if (prev) prev.next = next;
+    else if (head === deadline) head = next;
+    else return;
+    if (next) next.prev = prev;
+    deadline.prev = undefined;
+    deadline.next = undefined;
+  };
   const fire = (): void => {
     timer = undefined;
     armedFor = Number.POSITIVE_INFINITY;
     const due = now() + TIMER_SLACK_MS;
-    let next = Number.POSITIVE_INFINITY;
-    for (const deadline of live) {
+    let earliest = Number.POSITIVE_INFINITY;
+    for (let deadline = head; deadline; ) {
+      const following = deadline.next;
       if (deadline.at <= due) {
-        live.delete(deadline);
+        unlink(deadline);
         deadline.expire();
-      } else if (deadline.at < next) next = deadline.at;
+      } else if (deadline.at < earliest) earliest = deadline.at;
+      deadline = following;
     }
-    if (next !== Number.POSITIVE_INFINITY) arm(next);
+    if (earliest !== Number.POSITIVE_INFINITY) arm(earliest);
   };
   return {
     watch(deadline) {
-      live.add(deadline);
+      deadline.next = head;
+      if (head) head.prev = deadline;
+      head = deadline;
       if (deadline.at < armedFor) arm(deadline.at);
     },
-    unwatch(deadline) {
-      live.delete(deadline);
-    },
+    unwatch: unlink,
   };
 }
 
 /** One attempt's deadline: armed at creation, cleared by `settle()`. */
 export class AttemptDeadline {
   timedOut = false;
+  /** Links in the shared timer's list of attempts in flight. */
+  prev: AttemptDeadline | undefined;
+  next: AttemptDeadline | undefined;
   /** `performance.now()` milliseconds at which the attempt ends. */
   readonly at: number;
   #timer: ReturnType<typeof setTimeout> | undefined;
