@@ -159,26 +159,25 @@ type RequestOptions = { dispatcher: Dispatcher } & Omit<Dispatcher.RequestOption
 /** `undici.request` accepts a callback at run time (its typings show only the promise form). */
 const requestWithCallback = request as unknown as (url: string, options: RequestOptions, callback: RequestCallback) => void;
 
+const ignore = (): void => undefined;
+
 /**
  * `undici.request` in its callback form, raced against the deadline with one promise. A
  * response that arrives after the deadline settled the attempt is dumped (socket back to the
- * pool); an error after it is dropped.
+ * pool); an error after it is dropped. The body is handed to the deadline in the callback, so
+ * no timer can fall between the headers and the body phase.
  */
 export function requestWithin(url: string, options: RequestOptions, deadline: AttemptDeadline): Promise<Dispatcher.ResponseData> {
   return new Promise((resolve, reject) => {
-    let settled = false;
-    deadline.waitingForHeaders((error) => {
-      settled = true;
-      reject(error);
-    });
+    deadline.waitingForHeaders(reject);
     requestWithCallback(url, options, (error, data) => {
-      if (settled) {
-        if (!error) data.body.dump().catch(() => undefined);
-        return;
+      if (deadline.timedOut) {
+        if (!error) data.body.dump().catch(ignore);
+      } else if (error) reject(error);
+      else {
+        deadline.readingBody(data.body);
+        resolve(data);
       }
-      settled = true;
-      if (error) reject(error);
-      else resolve(data);
     });
   });
 }

@@ -196,7 +196,6 @@ export async function sendAttempt(req: AttemptRequest): Promise<AttemptResult> {
       deadline,
     );
     headersAt = now();
-    deadline.readingBody(res.body);
     const status = res.statusCode;
     const success = status >= 200 && status < 300;
     const limit = success ? (req.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES) : ERROR_BODY_BYTES;
