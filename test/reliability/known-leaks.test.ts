@@ -1,6 +1,5 @@
 /**
- * Known key leaks, end to end over the monitor's HTTP surface, pinned with `it.fails` until
- * their owners fix them (then these flip to failing here: fold them into secrets-canary).
+ * Key leaks this suite found, end to end over the monitor's HTTP surface, kept as regressions.
  * A server that echoes the presented key is hostile or buggy, but the monitor promises a key
  * never shows, whatever the server sends back.
  */
@@ -52,18 +51,18 @@ afterAll(async () => {
 
 const page = async (path: string): Promise<string> => (await fetch(`${http.url}${path}`)).text();
 
-describe('known leaks of a key the server echoes back', () => {
+describe('a key the server echoes back', () => {
   it('control: the probes ran and failed as invalid_envelope, and the metrics are clean', async () => {
     expect(await page('/probes.json')).toContain('"outcome": "invalid_envelope"');
     expect(showsKey(await page('/metrics'))).toBe(false);
   });
 
-  it.fails('KNOWN BUG (monitor): /probes.json and /probes show the key from a non-JSON body (Verdict.detail -> history)', async () => {
+  it('/probes.json and /probes never show the key from a non-JSON body (Verdict.detail -> history)', async () => {
     expect(showsKey(await page('/probes.json'))).toBe(false);
     expect(showsKey(await page('/probes'))).toBe(false);
   });
 
-  it.fails('KNOWN BUG (monitor): /probe?debug=true shows an echoed x-request-id verbatim (response.requestId)', async () => {
+  it('/probe?debug=true never shows an echoed x-request-id (response.requestId)', async () => {
     const debug = await page('/probe?target=sandbox&key=echoed&endpoint=clients&tenant=rowery-nowak&debug=true');
     expect(debug).toContain('"outcome"');
     expect(showsKey(debug)).toBe(false);

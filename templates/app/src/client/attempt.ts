@@ -59,7 +59,7 @@ export interface AttemptResponse {
   readonly classification: ResponseClass;
   readonly requestId: string | undefined;
   readonly bodyBytes: number;
-  /** First characters of the body with any key value replaced, for debug views. */
+  /** First characters of the body, for debug views (the key was scrubbed from the body before). */
   readonly bodyExcerpt: string;
   readonly timings: AttemptTimings;
 }
@@ -88,6 +88,29 @@ function flattenHeaders(raw: Record<string, string | string[] | undefined>): Rec
   for (const [name, value] of Object.entries(raw)) {
     if (value !== undefined) out[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
   }
+  return out;
+}
+
+/**
+ * Everything an attempt returns is built from what the server sent, so a server that echoes
+ * the key (an error page quoting it, a request id made of it) would carry it into error
+ * messages, the monitor's history and debug views. Scrubbing once here, at the edge, before
+ * the body is parsed or cut into excerpts, covers every consumer; a cut excerpt can no longer
+ * hold a fragment of the key. Cost: one `includes` over the body and over each header value.
+ */
+function scrubHeaders(headers: Record<string, string>, key: ApiKey | undefined): Record<string, string> {
+  if (!key) return headers;
+  const value = key.reveal();
+  let echoed = false;
+  for (const name in headers) {
+    if (headers[name]?.includes(value)) {
+      echoed = true;
+      break;
+    }
+  }
+  if (!echoed) return headers;
+  const out: Record<string, string> = {};
+  for (const [name, text] of Object.entries(headers)) out[name] = redactSecrets(text, [key]);
   return out;
 }
 
@@ -142,11 +165,6 @@ function timingsOf(started: number, headersAt: number | undefined, now: () => nu
   return { headersMs: headersAt === undefined ? undefined : headersAt - started, totalMs: now() - started };
 }
 
-function redactExcerpt(text: string, key: ApiKey | undefined): string {
-  const excerpt = text.length > EXCERPT_CHARS ? text.slice(0, EXCERPT_CHARS) : text;
-  return key && excerpt.includes(key.reveal()) ? redactSecrets(excerpt, [key]) : excerpt;
-}
-
 function failureOf(error: unknown, req: AttemptRequest, deadline: AttemptDeadline, inBody: boolean): TransportFailure {
   if (error instanceof BodyTooLarge) return { kind: 'body_too_large', limitBytes: error.limitBytes, message: error.message };
   if (req.signal?.aborted) return { kind: 'aborted', reason: req.signal.reason, message: 'aborted by caller' };
@@ -199,7 +217,7 @@ export async function sendAttempt(req: AttemptRequest): Promise<AttemptResult> {
     const status = res.statusCode;
     const success = status >= 200 && status < 300;
     const limit = success ? (req.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES) : ERROR_BODY_BYTES;
-    const headers = flattenHeaders(res.headers);
+    const headers = scrubHeaders(flattenHeaders(res.headers), req.key);
     // The common case stays one await on `body.text()` (no extra async frame around it).
     const known = knownLengthWithin(headers, limit);
     let text: string;
@@ -208,6 +226,7 @@ export async function sendAttempt(req: AttemptRequest): Promise<AttemptResult> {
       text = await res.body.text();
       bytes = known;
     } else ({ text, bytes } = await readCapped(res.body, headers, limit, success));
+    if (req.key) text = redactSecrets(text, [req.key]);
     const envelope = parseEnvelope(text, { status, list: LIST_ENDPOINTS.has(req.endpoint) });
     return {
       kind: 'response',
@@ -217,7 +236,7 @@ export async function sendAttempt(req: AttemptRequest): Promise<AttemptResult> {
       classification: classifyResponse(status, envelope, headers['location']),
       requestId: headers[REQUEST_ID_HEADER],
       bodyBytes: bytes,
-      bodyExcerpt: redactExcerpt(text, req.key),
+      bodyExcerpt: text.length > EXCERPT_CHARS ? text.slice(0, EXCERPT_CHARS) : text,
       timings: timingsOf(started, headersAt, now),
     };
   } catch (error) {
