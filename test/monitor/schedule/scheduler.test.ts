@@ -5,7 +5,7 @@ import { createServiceMetrics } from '../../../monitor/metrics/service-metrics.j
 import { buildPlan } from '../../../monitor/probe/plan.js';
 import { createPool } from '../../../monitor/schedule/pool.js';
 import { createScheduler } from '../../../monitor/schedule/scheduler.js';
-import { spreadOffsets, spreadWindowMs } from '../../../monitor/schedule/spread.js';
+import { SPREAD_SLOT_MS, spreadOffsets, spreadWindowMs } from '../../../monitor/schedule/spread.js';
 import { seriesValue, silent } from '../helpers.js';
 
 const fakeSandbox = {
@@ -21,6 +21,17 @@ describe('spread', () => {
     expect(offsets).toEqual([2_000, 6_000, 10_000, 14_000]);
     expect(spreadOffsets(3, 0, Math.random)).toEqual([0, 0, 0]);
     for (const o of spreadOffsets(100, 16_000, Math.random)) expect(o).toBeLessThan(16_000);
+  });
+
+  test('probes start in shared slots no shorter than SPREAD_SLOT_MS, in plan order', () => {
+    const offsets = spreadOffsets(50, 400, Math.random);
+    const starts = [...new Set(offsets)];
+    expect(starts.length).toBeLessThanOrEqual(400 / SPREAD_SLOT_MS);
+    expect(starts.length).toBeGreaterThan(1);
+    expect(offsets).toEqual([...offsets].sort((a, b) => a - b));
+    for (const o of offsets) expect(o).toBeLessThan(400);
+    // 7 000 probes over a 16 s window: 160 slots of 100 ms, every one used.
+    expect(new Set(spreadOffsets(7_000, 16_000, () => 0.5)).size).toBe(160);
   });
 });
 
