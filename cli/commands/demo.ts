@@ -5,6 +5,7 @@
  */
 import { type Command, UsageError, choiceValue, stringValue } from '../command.js';
 import { createLogger } from '../../lib/logger.js';
+import { cronProblem } from '../../monitor/config/cron.js';
 import { configKeys } from '../../monitor/config/types.js';
 import { demoConfig } from '../../monitor/demo-config.js';
 import { parseListen, serveUntil, startServing } from '../../monitor/run-service.js';
@@ -28,6 +29,9 @@ const demo: Command = {
     if (!listen.ok) throw new UsageError(listen.message);
     const level = choiceValue(ctx.values, 'log-level', LEVELS) ?? 'warn';
     const schedule = stringValue(ctx.values, 'schedule') ?? '*/15 * * * * *';
+    // Checked before anything starts: node-cron would otherwise throw from deep in the monitor.
+    const scheduleProblem = cronProblem(schedule);
+    if (scheduleProblem) throw new UsageError(`--schedule: invalid cron expression "${schedule}": ${scheduleProblem}`);
     const sandbox = await startSandbox({ faults: stringValue(ctx.values, 'faults') ?? '', rateLimit: '600/1m' }).catch((error: unknown) => {
       throw new UsageError(error instanceof Error ? error.message : String(error));
     });
