@@ -3,7 +3,7 @@
  * per-key rate limiting and fault injection. `startSandbox` is the one entry point; the CLI
  * (`repairmon sandbox`), the monitor's embedded mode and the tests all use it.
  */
-import { once } from 'node:events';
+import { once, setMaxListeners } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import { BASE_PATH } from '../templates/app/src/contract/index.js';
@@ -85,6 +85,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   const state = buildState(data);
   const records: SandboxRequestRecord[] = [];
   const closing = new AbortController();
+  // Every request delayed by a latency fault listens on this one signal; a burst of them is
+  // normal, not a leak, so Node's 10-listener warning must not fire.
+  setMaxListeners(0, closing.signal);
   const server = createSandboxServer({
     state,
     faults: () => faults,
