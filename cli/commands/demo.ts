@@ -11,7 +11,7 @@ import { demoConfig } from '../../monitor/demo-config.js';
 import { parseListen, serveUntil, startServing } from '../../monitor/run-service.js';
 import { createMonitor } from '../../monitor/service.js';
 import { packageVersion } from '../../monitor/version.js';
-import { startSandbox } from '../../sandbox/index.js';
+import { isSandboxConfigError, startSandbox } from '../../sandbox/index.js';
 
 const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'silent'] as const;
 
@@ -33,7 +33,9 @@ const demo: Command = {
     const scheduleProblem = cronProblem(schedule);
     if (scheduleProblem) throw new UsageError(`--schedule: invalid cron expression "${schedule}": ${scheduleProblem}`);
     const sandbox = await startSandbox({ faults: stringValue(ctx.values, 'faults') ?? '', rateLimit: '600/1m' }).catch((error: unknown) => {
-      throw new UsageError(error instanceof Error ? error.message : String(error));
+      // Name the flag, as `repairmon sandbox --faults` does.
+      if (isSandboxConfigError(error)) throw new UsageError(`--${error.option}: ${error.message}`);
+      throw error;
     });
     const config = demoConfig(sandbox, { schedule, timeoutMs: 5_000 });
     const keys = configKeys(config);
