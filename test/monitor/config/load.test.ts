@@ -12,6 +12,10 @@ const INLINE = 'inline secrets are refused; write `secret: ${ENV_VAR}` and expor
 // One fixture per invalid config, with every issue it must produce, exactly.
 const CASES: Record<string, string[]> = {
   'unknown-key.yaml': ['targets[1].keys[0].tenat: unknown key'],
+  'base-url-not-api-v1.yaml': [
+    'targets[0].baseUrl: must end in /api/v1 (the version segment), got path "/api/v2"',
+    'targets[1].baseUrl: must not carry a user or password: keys go in `secret` or `secretFile`',
+  ],
   'inline-secret.yaml': [`targets[0].keys[0].secret: ${INLINE}`],
   'missing-env.yaml': ['targets[0].keys[0].secret: key "nowak-test": environment variable REPAIRMON_FIXTURE_UNSET_VAR is not set'],
   'timeout-not-below-interval.yaml': ['targets[0].timeout: timeout 10s must be below the schedule interval (10s for "*/10 * * * * *")'],
