@@ -14,7 +14,6 @@ import {
   InsufficientScopeError,
   PermissionDeniedError,
   RateLimitError,
-  type RetryRecord,
   ServerError,
   TenantMismatchError,
   TimeoutError,
@@ -22,18 +21,9 @@ import {
 } from './errors.js';
 import { type RetryHint, parseRateLimitInfo, parseRetryHint } from './retry-hints.js';
 
-export interface ErrorFactoryContext {
-  readonly method: string;
-  readonly path: string;
-  readonly host: string;
-  readonly keyAlias?: string | undefined;
-  readonly keyHint?: string | undefined;
-  readonly tenant?: string | undefined;
-  readonly attempts: number;
-  readonly retryHistory: readonly RetryRecord[];
-  /** Whether the outcome itself could succeed on a later try. */
-  readonly retryable: boolean;
-  readonly stopReason?: string | undefined;
+/** Who made the call and how it went: the fields every error carries, plus what the factory needs. */
+export interface ErrorFactoryContext
+  extends Pick<ApiErrorFields, 'method' | 'path' | 'host' | 'keyAlias' | 'keyHint' | 'tenant' | 'attempts' | 'retryHistory' | 'retryable' | 'stopReason'> {
   /** Wall-clock ms, for HTTP-date hints. */
   readonly now: number;
   /** The limit a timed-out attempt ran under, and whether it was the call's total deadline. */
