@@ -29,6 +29,8 @@ describe('repairmon new', { timeout: 30_000 }, () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('repairmon new: No terminal to ask on');
     expect(result.stderr).toContain('--production-base-url URL');
+    // The refusal is the first and only thing said: yeoman's generic task-failure line is muted.
+    expect(result.stderr).not.toContain('An error occured');
     expect(readdirSync(result.cwd)).toEqual([]);
   });
 
@@ -36,6 +38,7 @@ describe('repairmon new', { timeout: 30_000 }, () => {
     const result = await newIn(['proj', '--yes', '--test-base-url', 'nope']);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/--test-base-url is not a URL.*"nope"/);
+    expect(result.stderr.trimStart().startsWith('repairmon new: Invalid flags')).toBe(true);
     expect(readdirSync(result.cwd)).toEqual([]);
   });
 
