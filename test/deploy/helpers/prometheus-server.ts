@@ -5,10 +5,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
+import { freePort } from '../../../bench/lib/port.js';
 import { PROMETHEUS } from './paths.js';
 
 export type QueryAnswer =
@@ -28,19 +28,9 @@ export interface PrometheusOptions {
   /** host:port of the scrape target. */
   readonly scrapeAddress: string;
   readonly jobName: string;
-  readonly ruleFiles: readonly string[];
+  readonly ruleFiles?: readonly string[];
   /** More scrape jobs, as in a prometheus.yml. */
   readonly extraScrapeConfigs?: readonly object[];
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
@@ -60,7 +50,7 @@ export async function startPrometheus(options: PrometheusOptions): Promise<Runni
   const dir = mkdtempSync(join(tmpdir(), 'repairmon-prometheus-'));
   const config = {
     global: { scrape_interval: '1s', scrape_timeout: '1s', evaluation_interval: '1s' },
-    rule_files: [...options.ruleFiles],
+    rule_files: [...(options.ruleFiles ?? [])],
     scrape_configs: [
       { job_name: options.jobName, honor_labels: true, static_configs: [{ targets: [options.scrapeAddress] }] },
       ...(options.extraScrapeConfigs ?? []),

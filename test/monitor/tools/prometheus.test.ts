@@ -1,12 +1,9 @@
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
+import { execFile } from 'node:child_process';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { createMonitorServer, type MonitorServer } from '../../../monitor/http/server.js';
 import { type Rig, silent, startRig } from '../helpers.js';
-import { freePort, requireBinary, waitFor } from './real-tools.js';
+import { startPrometheus } from '../../deploy/helpers/prometheus-server.js';
+import { requireBinary } from './real-tools.js';
 
 const prometheusBin = requireBinary('/usr/bin/prometheus', 'the real-Prometheus scrape test');
 const promtoolBin = requireBinary('/usr/bin/promtool', 'the promtool check metrics test');
@@ -39,34 +36,16 @@ test.skipIf(!promtoolBin)('promtool check metrics is clean on a real scrape', as
 });
 
 test.skipIf(!prometheusBin)('a real Prometheus scrapes the monitor and PromQL returns repairmon_probe_success', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'repairmon-prom-'));
-  const port = await freePort();
-  const target = server.url.replace('http://', '');
-  writeFileSync(
-    join(dir, 'prometheus.yml'),
-    ['global:', '  scrape_interval: 1s', 'scrape_configs:', '  - job_name: repairmon', '    static_configs:', `      - targets: ['${target}']`].join('\n'),
-  );
-  const prom: ChildProcess = spawn(
-    prometheusBin!,
-    [`--config.file=${join(dir, 'prometheus.yml')}`, `--storage.tsdb.path=${join(dir, 'data')}`, `--web.listen-address=127.0.0.1:${port}`],
-    { stdio: 'ignore' },
-  );
+  const prometheus = await startPrometheus({ scrapeAddress: server.url.replace('http://', ''), jobName: 'repairmon' });
   try {
-    const query = encodeURIComponent('repairmon_probe_success{key_alias="nowak-test",endpoint="clients",check="read"}');
-    const result = await waitFor(
-      'a PromQL answer with repairmon_probe_success',
-      async () => {
-        const res = await fetch(`http://127.0.0.1:${port}/api/v1/query?query=${query}`);
-        const body = (await res.json()) as { status: string; data: { result: Array<{ metric: Record<string, string>; value: [number, string] }> } };
-        return body.data.result.length > 0 ? body.data.result : undefined;
-      },
-      30_000,
-    );
-    expect(result[0]!.metric).toMatchObject({ job: 'repairmon', target: 'sandbox', tenant: 'rowery-nowak' });
-    expect(result[0]!.value[1]).toBe('1');
+    const expr = 'repairmon_probe_success{key_alias="nowak-test",endpoint="clients",check="read"}';
+    await prometheus.waitFor(expr, 30_000);
+    const answer = await prometheus.query(expr);
+    if (answer.status !== 'success') throw new Error(`query failed: ${answer.error}`);
+    const [series] = answer.data.result as Array<{ metric: Record<string, string>; value: [number, string] }>;
+    expect(series!.metric).toMatchObject({ job: 'repairmon', target: 'sandbox', tenant: 'rowery-nowak' });
+    expect(series!.value[1]).toBe('1');
   } finally {
-    prom.kill('SIGTERM');
-    await new Promise((r) => prom.once('exit', r));
-    rmSync(dir, { recursive: true, force: true });
+    await prometheus.close();
   }
 }, 60_000);

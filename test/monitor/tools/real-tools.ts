@@ -1,6 +1,5 @@
 /** Helpers for the tests that drive real Prometheus, promtool and Chromium binaries. */
 import { existsSync } from 'node:fs';
-import { createServer } from 'node:net';
 
 /** The binary's path, or undefined with a loud message saying the test is skipped. */
 export function requireBinary(path: string, what: string): string | undefined {
@@ -9,18 +8,6 @@ export function requireBinary(path: string, what: string): string | undefined {
   process.stderr.write(line);
   console.warn(line);
   return undefined;
-}
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 export async function waitFor<T>(what: string, attempt: () => Promise<T | undefined>, timeoutMs: number): Promise<T> {
