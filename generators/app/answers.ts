@@ -2,7 +2,7 @@
  * The generator's answers and their validation: pure functions, no I/O, so every refusal can
  * be tested without running yeoman. A check returns a reason, never a bare boolean.
  */
-import { AUTH_SCHEMES, type AuthScheme, BASE_PATH, isAuthScheme, validateTenantSlug } from '../../templates/app/src/contract/index.js';
+import { AUTH_SCHEMES, type AuthScheme, BASE_PATH, checkBaseUrl, isAuthScheme, validateTenantSlug } from '../../templates/app/src/contract/index.js';
 import { SANDBOX_DEFAULT_BASE_URL } from '../../sandbox/defaults.js';
 
 export interface Answers {
@@ -73,25 +73,13 @@ export function checkAuthScheme(value: string): Check {
   return isAuthScheme(value) ? OK : bad(`must be one of ${AUTH_SCHEMES.join(', ')}`);
 }
 
-function checkBaseUrl(value: string, requireHttps: boolean): Check {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return bad('is not a URL (expected e.g. https://host/api/v1)');
-  }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') return bad(`must use http or https, not ${url.protocol}`);
-  if (requireHttps && url.protocol !== 'https:') return bad('must use https: a production key must never travel in clear text');
-  if (url.username !== '' || url.password !== '') return bad('must not contain credentials');
-  if (url.search !== '' || url.hash !== '') return bad('must not have a query or fragment');
-  if (!url.pathname.replace(/\/+$/, '').endsWith(BASE_PATH)) {
-    return bad(`must end in ${BASE_PATH} (the base address contains the version)`);
-  }
-  return OK;
+function baseUrlAnswer(value: string, requireHttps: boolean): Check {
+  const check = checkBaseUrl(value, { requireHttps });
+  return check.ok ? OK : bad(check.reason);
 }
 
-export const checkTestBaseUrl = (value: string): Check => checkBaseUrl(value, false);
-export const checkProductionBaseUrl = (value: string): Check => checkBaseUrl(value, true);
+export const checkTestBaseUrl = (value: string): Check => baseUrlAnswer(value, false);
+export const checkProductionBaseUrl = (value: string): Check => baseUrlAnswer(value, true);
 
 export function checkEnvPrefix(value: string): Check {
   if (!/^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*$/.test(value)) return bad('must be UPPER_SNAKE_CASE, e.g. REPAIR_API');

@@ -2,7 +2,7 @@
  * Rules that span fields, run after the schema accepted the shape: kind vs tenant, unique
  * names, timeout below the schedule interval, one maintenance form. Pure; returns every issue.
  */
-import { BASE_PATH } from '../../templates/app/src/contract/index.js';
+import { checkBaseUrl } from '../../templates/app/src/contract/index.js';
 import { shortestIntervalMs } from './cron.js';
 import { formatDuration, parseDuration } from './duration.js';
 import type { RawConfig, RawKey, RawTarget } from './schema.js';
@@ -41,16 +41,9 @@ function maintenanceIssues(target: RawTarget, at: string): ConfigIssue[] {
   return issues;
 }
 
-/** `{base_url}` ends in the version segment (spec §9.1); a wrong path would make every probe a 404. */
 function baseUrlIssues(baseUrl: string, at: string): ConfigIssue[] {
-  const url = new URL(baseUrl);
-  const path = `${at}.baseUrl`;
-  if (url.username || url.password) return [{ path, message: 'must not carry a user or password: keys go in `secret` or `secretFile`' }];
-  if (url.search || url.hash) return [{ path, message: 'must not carry a query or fragment' }];
-  if (!url.pathname.replace(/\/+$/, '').endsWith(BASE_PATH)) {
-    return [{ path, message: `must end in ${BASE_PATH} (the version segment), got path "${url.pathname}"` }];
-  }
-  return [];
+  const check = checkBaseUrl(baseUrl);
+  return check.ok ? [] : [{ path: `${at}.baseUrl`, message: check.reason }];
 }
 
 function targetIssues(target: RawTarget, at: string): ConfigIssue[] {

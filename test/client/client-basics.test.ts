@@ -90,8 +90,9 @@ describe('client: bad input names the option', () => {
   it.each([
     [{ baseUrl: '' }, /"baseUrl" is required/],
     [{ baseUrl: 'not a url' }, /"baseUrl" is not a URL/],
-    [{ baseUrl: 'ftp://x/api/v1' }, /"baseUrl" must be http/],
+    [{ baseUrl: 'ftp://x/api/v1' }, /"baseUrl" must use http or https, not ftp:/],
     [{ baseUrl: 'http://u:p@x/api/v1' }, /must not carry credentials/],
+    [{ baseUrl: 'http://x/api' }, /"baseUrl" must end in \/api\/v1/],
     [{ apiKey: '' }, /is empty/],
     [{ authScheme: 'basic' }, /"authScheme"/],
     [{ tenant: 'Rowery Nowak' }, /"tenant" "Rowery Nowak" must be lowercase/],

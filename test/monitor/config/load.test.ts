@@ -13,8 +13,8 @@ const INLINE = 'inline secrets are refused; write `secret: ${ENV_VAR}` and expor
 const CASES: Record<string, string[]> = {
   'unknown-key.yaml': ['targets[1].keys[0].tenat: unknown key'],
   'base-url-not-api-v1.yaml': [
-    'targets[0].baseUrl: must end in /api/v1 (the version segment), got path "/api/v2"',
-    'targets[1].baseUrl: must not carry a user or password: keys go in `secret` or `secretFile`',
+    'targets[0].baseUrl: must end in /api/v1 (the base address contains the version), got path "/api/v2"',
+    'targets[1].baseUrl: must not carry credentials (user:password@): a key never goes in a URL',
   ],
   'inline-secret.yaml': [`targets[0].keys[0].secret: ${INLINE}`],
   'missing-env.yaml': ['targets[0].keys[0].secret: key "nowak-test": environment variable REPAIRMON_FIXTURE_UNSET_VAR is not set'],

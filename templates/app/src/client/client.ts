@@ -18,7 +18,7 @@ import {
   type ClientOptions,
   type TenantCallOptions,
   CLIENT_DEFAULTS,
-  checkBaseUrl,
+  baseUrlOption,
   checkClientOptions,
   checkLimits,
   type Limits,
@@ -87,7 +87,7 @@ function ownAgent(options: ClientOptions): Dispatcher {
 }
 
 export function createClient(options: ClientOptions): RepairServiceClient {
-  const url = checkBaseUrl(options?.baseUrl);
+  const url = baseUrlOption(options?.baseUrl);
   checkClientOptions(options);
   const key: ApiKey = toApiKey(options.apiKey);
   const clock = options.clock ?? systemClock();

@@ -3,7 +3,7 @@
  * name the option and the bad value.
  */
 import type { Dispatcher } from 'undici';
-import { type AuthScheme, isAuthScheme, validateTenantSlug } from '../contract/index.js';
+import { type AuthScheme, checkBaseUrl, isAuthScheme, validateTenantSlug } from '../contract/index.js';
 import { ApiKey } from './api-key.js';
 import type { Clock } from './clock.js';
 import type { ErrorHandlers } from './handlers.js';
@@ -86,18 +86,12 @@ export function checkTenant(name: string, tenant: string): void {
   if (!check.ok) throw new TypeError(`option "${name}" ${JSON.stringify(tenant)} ${check.reason}`);
 }
 
-export function checkBaseUrl(value: unknown): URL {
+/** The client's `baseUrl` option, by the contract's one base-URL check. */
+export function baseUrlOption(value: unknown): URL {
   if (typeof value !== 'string' || value === '') throw new TypeError('option "baseUrl" is required (the address ending in /api/v1)');
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new TypeError(`option "baseUrl" is not a URL: ${JSON.stringify(value)}`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new TypeError(`option "baseUrl" must be http(s), got ${url.protocol}`);
-  if (url.username || url.password) throw new TypeError('option "baseUrl" must not carry credentials');
-  if (url.search || url.hash) throw new TypeError('option "baseUrl" must not have a query or fragment');
-  return url;
+  const check = checkBaseUrl(value);
+  if (!check.ok) throw new TypeError(`option "baseUrl" ${check.reason}`);
+  return check.url;
 }
 
 export function toApiKey(value: ApiKey | string | undefined): ApiKey {
