@@ -11,15 +11,15 @@ import { once } from 'node:events';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Agent, MockAgent, request } from 'undici';
 import { startSandbox } from '../sandbox/index.js';
-import { ApiKey, createClient, silentLogger } from '../templates/app/src/client/index.js';
-import { authHeader, joinUrl, tenantResourcePath } from '../templates/app/src/contract/index.js';
+import { ApiKey, createClient, silentLogger } from '../api/client/index.js';
+import { authHeader, joinUrl, tenantResourcePath } from '../api/contract/index.js';
 
 const TENANT = 'rowery-nowak';
 const PATH = tenantResourcePath(TENANT, 'clients');
 const CONNECT_TIMEOUT_MS = 5_000;
 const IN_MEMORY_CALLS_FACTOR = 5;
 
-export interface SideFigures {
+export interface ClientSideFigures {
   readonly ok: number;
   /** user + system, as process.cpuUsage() reports it. */
   readonly cpuUsPerCall: number;
@@ -31,8 +31,8 @@ export interface SideFigures {
 export interface ModeFigures {
   readonly concurrency: number;
   readonly calls: number;
-  readonly client: SideFigures;
-  readonly raw: SideFigures;
+  readonly client: ClientSideFigures;
+  readonly raw: ClientSideFigures;
   /** client / raw; target <= 1.10. */
   readonly cpuRatio: number;
   /** Median over rounds of the per-round CPU ratio: robust to load bursts from other processes. */
@@ -109,7 +109,7 @@ async function measure(call: Call, calls: number, concurrency: number, totals: T
   totals.systemUs += used.system;
 }
 
-function perCall(t: Totals): SideFigures {
+function perCall(t: Totals): ClientSideFigures {
   const n = Math.max(1, t.ok);
   return { ok: t.ok, cpuUsPerCall: (t.userUs + t.systemUs) / n, userUsPerCall: t.userUs / n, systemUsPerCall: t.systemUs / n, wallUsPerCall: t.wallUs / n };
 }
@@ -210,7 +210,7 @@ async function inMemoryMode(target: Target, url: string, auth: { name: string; v
 }
 
 function describe(name: string, m: ModeFigures): string {
-  const side = (s: SideFigures) =>
+  const side = (s: ClientSideFigures) =>
     `cpu ${s.cpuUsPerCall.toFixed(1)} µs/call (user ${s.userUsPerCall.toFixed(1)}, system ${s.systemUsPerCall.toFixed(1)}), wall ${s.wallUsPerCall.toFixed(1)} µs/call, ok ${s.ok}`;
   return [
     `${name} (concurrency ${m.concurrency}, ${m.calls} calls per side)`,

@@ -53,9 +53,9 @@ export function donePercent(row: Pick<ScaleChildFigures, 'doneInInterval' | 'sch
   return row.scheduled > 0 ? (row.doneInInterval / row.scheduled) * 100 : Number.NaN;
 }
 
-export type Verdict = 'MET' | 'MISSED';
+export type TargetVerdict = 'MET' | 'MISSED';
 
-export function scaleVerdicts(row: ScaleRow): { done: Verdict; delay: Verdict; render: Verdict } {
+export function scaleVerdicts(row: ScaleRow): { done: TargetVerdict; delay: TargetVerdict; render: TargetVerdict } {
   return {
     done: donePercent(row) >= TARGETS.donePercent ? 'MET' : 'MISSED',
     delay: row.delayP99Seconds < TARGETS.delayP99Seconds ? 'MET' : 'MISSED',

@@ -18,7 +18,7 @@ import { isEntryPoint, numberFlag } from './lib/cli.js';
 import { median, percentile, ratio } from './lib/stats.js';
 import { fixed, renderTable } from './lib/table.js';
 
-export interface ScaleFigures {
+export interface RenderScaleFigures {
   readonly keys: number;
   readonly probes: number;
   readonly series: number;
@@ -29,8 +29,8 @@ export interface ScaleFigures {
 }
 
 export interface MonitorScaleFigures {
-  readonly baseline: ScaleFigures;
-  readonly scaled: ScaleFigures;
+  readonly baseline: RenderScaleFigures;
+  readonly scaled: RenderScaleFigures;
   readonly seriesRatio: number;
   readonly renderRatio: number;
 }
@@ -52,7 +52,7 @@ function dataFile(keys: number): unknown {
   return { tenants, keys: tenantKeys };
 }
 
-async function measure(keys: number | undefined, renders: number, dir: string): Promise<ScaleFigures> {
+async function measure(keys: number | undefined, renders: number, dir: string): Promise<RenderScaleFigures> {
   const logger = createLogger({ level: 'silent' });
   let file: string | undefined;
   if (keys !== undefined) {
@@ -104,7 +104,7 @@ export async function run(options: { keys?: number; renders?: number } = {}): Pr
 
 if (isEntryPoint(import.meta.url)) {
   const figures = await run({ keys: numberFlag(process.argv, 'keys', { min: 1, max: 20_000 }), renders: numberFlag(process.argv, 'renders', { min: 1, max: 1000 }) });
-  const row = (name: string, f: ScaleFigures): string[] => [
+  const row = (name: string, f: RenderScaleFigures): string[] => [
     name,
     String(f.keys),
     String(f.probes),

@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseConfigText } from '../monitor/config/load.js';
 import { buildPlan } from '../monitor/probe/plan.js';
-import { joinUrl } from '../templates/app/src/contract/index.js';
+import { joinUrl } from '../api/contract/index.js';
 import { startBlackbox } from './lib/blackbox.js';
 import { isEntryPoint, numberFlag } from './lib/cli.js';
 import { BENCH_KEY_ENV, benchMonitorYaml, startMonitorProcess } from './lib/monitor-process.js';
@@ -40,7 +40,7 @@ export interface VersusOptions {
   readonly rounds?: number;
 }
 
-export interface SideFigures {
+export interface ProberSideFigures {
   readonly cpuSeconds: number;
   /** The kernel's share (sockets, syscalls) of cpuSeconds. */
   readonly systemSeconds: number;
@@ -58,8 +58,8 @@ export interface VersusFigures {
   readonly seconds: number;
   readonly rounds: number;
   readonly distinctUrls: number;
-  readonly blackbox: SideFigures;
-  readonly ours: SideFigures;
+  readonly blackbox: ProberSideFigures;
+  readonly ours: ProberSideFigures;
   /** ours / blackbox CPU per 1 000 probes; target <= 0.5. */
   readonly ratio: number;
   readonly loadAverage: number;
@@ -72,8 +72,8 @@ export function keysForRate(rate: number): { keys: number; perTick: number } {
 }
 
 /** Rounds of one side added up; per-1000 is recomputed from the totals, RSS is the largest. */
-export function addSides(sides: readonly SideFigures[]): SideFigures {
-  const total = (pick: (s: SideFigures) => number): number => sides.reduce((sum, s) => sum + pick(s), 0);
+export function addSides(sides: readonly ProberSideFigures[]): ProberSideFigures {
+  const total = (pick: (s: ProberSideFigures) => number): number => sides.reduce((sum, s) => sum + pick(s), 0);
   const cpuSeconds = total((s) => s.cpuSeconds);
   const probes = total((s) => s.probes);
   return {
@@ -91,7 +91,7 @@ export function perThousand(cpuSeconds: number, probes: number): number {
   return probes > 0 ? (cpuSeconds / probes) * 1000 : Number.NaN;
 }
 
-async function measureWindow(pid: number, sandbox: SandboxProcess, seconds: number): Promise<SideFigures> {
+async function measureWindow(pid: number, sandbox: SandboxProcess, seconds: number): Promise<ProberSideFigures> {
   await sandbox.resetCounts();
   const before = await sampleCpu(pid);
   await sleep(seconds * 1000);
@@ -109,7 +109,7 @@ async function measureWindow(pid: number, sandbox: SandboxProcess, seconds: numb
   };
 }
 
-async function measureBlackbox(dir: string, sandbox: SandboxProcess, key: string, urls: readonly string[], rate: number, o: Required<VersusOptions>): Promise<SideFigures> {
+async function measureBlackbox(dir: string, sandbox: SandboxProcess, key: string, urls: readonly string[], rate: number, o: Required<VersusOptions>): Promise<ProberSideFigures> {
   const blackbox = await startBlackbox(dir, key, 'bearer', TIMEOUT_MS);
   let next = 0;
   const driver = startRateDriver(rate, () => blackbox.probe(urls[next++ % urls.length] ?? ''));
@@ -122,7 +122,7 @@ async function measureBlackbox(dir: string, sandbox: SandboxProcess, key: string
   }
 }
 
-async function measureOurs(dir: string, sandbox: SandboxProcess, key: string, yaml: string, o: Required<VersusOptions>): Promise<SideFigures> {
+async function measureOurs(dir: string, sandbox: SandboxProcess, key: string, yaml: string, o: Required<VersusOptions>): Promise<ProberSideFigures> {
   const monitor = await startMonitorProcess(dir, yaml, key);
   try {
     await sleep(o.warmupSeconds * 1000);
@@ -146,8 +146,8 @@ export async function run(options: VersusOptions = {}): Promise<VersusFigures> {
     if (!parsed.ok) throw new Error(`bench monitor config rejected: ${parsed.issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`);
     const urls = buildPlan(parsed.config).map((p) => joinUrl(sandbox.baseUrl, p.path));
     if (urls.length !== perTick) throw new Error(`expected ${perTick} probes per tick from ${keys} keys, the plan has ${urls.length}`);
-    const peer: SideFigures[] = [];
-    const mine: SideFigures[] = [];
+    const peer: ProberSideFigures[] = [];
+    const mine: ProberSideFigures[] = [];
     const measurePeer = async (): Promise<void> => void peer.push(await measureBlackbox(dir, sandbox, key, urls, perTick, window));
     const measureMine = async (): Promise<void> => void mine.push(await measureOurs(dir, sandbox, key, yaml, window));
     for (let round = 0; round < o.rounds; round += 1) {
@@ -173,7 +173,7 @@ export async function run(options: VersusOptions = {}): Promise<VersusFigures> {
 }
 
 export function describeVersus(f: VersusFigures): string {
-  const row = (name: string, s: SideFigures): string[] => [
+  const row = (name: string, s: ProberSideFigures): string[] => [
     name,
     fixed(s.cpuSeconds, 2),
     fixed(s.systemSeconds, 2),

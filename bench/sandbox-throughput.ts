@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { startSandbox } from '../sandbox/index.js';
-import { API_KEY_HEADER, tenantResourcePath } from '../templates/app/src/contract/index.js';
+import { API_KEY_HEADER, tenantResourcePath } from '../api/contract/index.js';
 
 const run$ = promisify(execFile);
 const WRK = '/usr/bin/wrk';

@@ -2,10 +2,10 @@
  * A monitor config built in memory from a running sandbox's demo keys: what `repairmon demo`
  * (and the tests) probe. Keys go straight into ApiKey holders; nothing is written or printed.
  */
-import { ApiKey } from '../templates/app/src/client/api-key.js';
-import { type AuthScheme, type KeyKind, type Scope, TENANT_RESOURCES, scopeForResource } from '../templates/app/src/contract/index.js';
+import { ApiKey } from '../api/client/index.js';
+import { type AuthScheme, type KeyKind, type Scope, TENANT_RESOURCES, scopeForResource } from '../api/contract/index.js';
 import { shortestIntervalMs } from './config/cron.js';
-import { CANARY_NAMES, type CanaryName, DEFAULT_MAX_BODY_BYTES } from './config/schema.js';
+import { CANARY_NAMES, type CanaryName, DEFAULT_PROBE_BODY_LIMIT } from './config/schema.js';
 import type { MonitorConfig, MonitorKey, MonitorTarget } from './config/types.js';
 
 export interface SandboxKeySource {
@@ -59,7 +59,7 @@ export function demoConfig(sandbox: SandboxLike, options: DemoConfigOptions = {}
     schedule,
     intervalMs: shortestIntervalMs(schedule),
     timeoutMs: options.timeoutMs ?? 5_000,
-    maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+    maxBodyBytes: options.maxBodyBytes ?? DEFAULT_PROBE_BODY_LIMIT,
     sloMs: options.sloMs ?? { index: 250, docs: 250, clients: 500, bikes: 500, repairs: 500, logs: 500, platform: 500 },
     maintenance: [],
     canaries,

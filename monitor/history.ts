@@ -3,12 +3,12 @@
  * failures after the first has rolled them off, and a short window per probe for ratios and
  * sparklines. Entries are plain data without keys or bodies.
  */
-import type { Verdict } from './probe/outcome.js';
+import type { ProbeVerdict } from './probe/outcome.js';
 import type { ProbeResult } from './probe/run.js';
 import type { ProbeCheck } from './probe/spec.js';
 
 /** A probe's verdict with the probe it belongs to and when it ran. */
-export interface HistoryEntry extends Verdict {
+export interface HistoryEntry extends ProbeVerdict {
   readonly id: string;
   readonly target: string;
   readonly endpoint: string;

@@ -6,7 +6,7 @@
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import type { Dispatcher } from 'undici';
-import type { ApiKey } from '../templates/app/src/client/api-key.js';
+import type { ApiKey } from '../api/client/index.js';
 import { type ConfigIssue, type ConfigResult, type MonitorConfig, type MonitorTarget, configKeys } from './config/types.js';
 import { type History, createHistory } from './history.js';
 import { openWindow } from './maintenance.js';

@@ -6,7 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
-import { ENVIRONMENTS, KEY_KINDS, TENANT_RESOURCES, validateTenantSlug } from '../templates/app/src/contract/index.js';
+import { ENVIRONMENTS, KEY_KINDS, TENANT_RESOURCES, validateTenantSlug } from '../api/contract/index.js';
 import { SandboxConfigError } from './errors.js';
 import type { SandboxData } from './model.js';
 

@@ -3,21 +3,8 @@
  * state: routing, authentication, access rules, rate limiting and the data. I/O lives in
  * server.ts; faults are layered on top in faults/.
  */
-import {
-  ALLOWED_METHODS,
-  BASE_PATH,
-  ERROR_CODES,
-  ERROR_STATUS,
-  type Envelope,
-  type ErrorCode,
-  PLATFORM_SUBPATHS,
-  type Route,
-  errorEnvelope,
-  matchRoute,
-  readPresentedKey,
-  scopeForResource,
-  successEnvelope,
-} from '../templates/app/src/contract/index.js';
+import { BASE_PATH, ERROR_CODES, type Envelope, type ErrorCode, PLATFORM_SUBPATHS, scopeForResource } from '../api/contract/index.js';
+import { ALLOWED_METHODS, ERROR_STATUS, type Route, errorEnvelope, matchRoute, readPresentedKey, successEnvelope } from '../api/contract/server/index.js';
 import { docsPayload, indexPayload } from './docs.js';
 import { type DemoKey, keyMetadata } from './keys.js';
 import { messageFor } from './messages.js';

@@ -2,7 +2,7 @@
  * Deterministic demo data: three Polish bicycle repair shops with clients, bikes, repairs and
  * logs, generated from a seed per shop so every start (and every test) sees the same records.
  */
-import { TENANT_RESOURCES, type Scope } from '../templates/app/src/contract/index.js';
+import { TENANT_RESOURCES, type Scope } from '../api/contract/index.js';
 import type { KeySpec, SandboxData, TenantData, TenantInfo } from './model.js';
 import { type Random, intBetween, pick, seedFrom, seededRandom } from './random.js';
 

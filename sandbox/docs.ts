@@ -1,16 +1,6 @@
 /** The `/docs` and `/` payloads, generated from the contract's endpoint table. */
-import {
-  AUTH_SCHEMES,
-  BASE_PATH,
-  ENDPOINTS,
-  ERROR_CODES,
-  ERROR_STATUS,
-  INDEX_ACCESS,
-  PLATFORM_SUBPATHS,
-  RATE_LIMIT_HEADERS,
-  authHeader,
-  platformPath,
-} from '../templates/app/src/contract/index.js';
+import { AUTH_SCHEMES, BASE_PATH, ENDPOINTS, ERROR_CODES, INDEX_ACCESS, PLATFORM_SUBPATHS, RATE_LIMIT_HEADERS, authHeader, platformPath } from '../api/contract/index.js';
+import { ERROR_STATUS } from '../api/contract/server/index.js';
 
 const ACCESS_TEXT: Readonly<Record<string, string>> = {
   public: 'publiczny, bez klucza',

@@ -6,7 +6,7 @@
 import { once, setMaxListeners } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
-import { BASE_PATH } from '../templates/app/src/contract/index.js';
+import { BASE_PATH } from '../api/contract/index.js';
 import { loadDataFile } from './data-file.js';
 import type { SandboxState } from './decide.js';
 import { demoData } from './demo-data.js';

@@ -3,7 +3,7 @@
  * demo key never outlives its sandbox and cannot be committed anywhere by accident.
  */
 import { randomBytes } from 'node:crypto';
-import { KEY_PREFIXES } from '../templates/app/src/contract/index.js';
+import { KEY_PREFIXES } from '../api/contract/index.js';
 import type { KeySpec } from './model.js';
 
 export interface DemoKey extends KeySpec {

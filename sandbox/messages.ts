@@ -1,5 +1,5 @@
 /** The Polish error messages the sandbox sends (spec §2: messages are in Polish). */
-import type { ErrorCode } from '../templates/app/src/contract/index.js';
+import type { ErrorCode } from '../api/contract/index.js';
 
 export const MESSAGES: Readonly<Record<ErrorCode, string>> = {
   unauthorized: 'Nieprawidłowy, unieważniony lub brakujący klucz API.',

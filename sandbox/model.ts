@@ -1,5 +1,5 @@
 /** The sandbox's data model: tenants with their records, and key metadata without values. */
-import type { Environment, KeyKind, Scope, TenantResource } from '../templates/app/src/contract/index.js';
+import type { Environment, KeyKind, Scope, TenantResource } from '../api/contract/index.js';
 
 export interface TenantInfo {
   readonly slug: string;

@@ -2,7 +2,7 @@
  * Per-key fixed-window rate limiting. `N/WINDOW` is parsed into a discriminated result so the
  * CLI can name what is wrong; the limiter takes the clock as an argument so tests pin it.
  */
-import { RATE_LIMIT_HEADERS } from '../templates/app/src/contract/index.js';
+import { RATE_LIMIT_HEADERS } from '../api/contract/index.js';
 
 export interface RateLimitPolicy {
   readonly limit: number;

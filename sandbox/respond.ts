@@ -1,6 +1,7 @@
 /** Turning a reply into bytes on the wire: always the envelope, always JSON, always a request id. */
 import type { ServerResponse } from 'node:http';
-import { JSON_CONTENT_TYPE, REQUEST_ID_HEADER } from '../templates/app/src/contract/index.js';
+import { REQUEST_ID_HEADER } from '../api/contract/index.js';
+import { JSON_CONTENT_TYPE } from '../api/contract/server/index.js';
 import type { Reply } from './decide.js';
 
 export interface Outgoing {

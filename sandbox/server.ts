@@ -8,7 +8,8 @@ import { type IncomingMessage, type Server, type ServerResponse, createServer } 
 import type { Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
-import { BASE_PATH, ERROR_CODES, JSON_CONTENT_TYPE, REQUEST_ID_HEADER, errorEnvelope } from '../templates/app/src/contract/index.js';
+import { BASE_PATH, ERROR_CODES, REQUEST_ID_HEADER } from '../api/contract/index.js';
+import { JSON_CONTENT_TYPE, errorEnvelope } from '../api/contract/server/index.js';
 import { type SandboxState, decide } from './decide.js';
 import type { FaultRule } from './faults/parse.js';
 import { sendFault } from './faults/respond.js';

@@ -8,7 +8,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Agent, request } from 'undici';
 import YAML from 'yaml';
-import { type AuthScheme, authHeader } from '../../templates/app/src/contract/index.js';
+import { type AuthScheme, authHeader } from '../../api/contract/index.js';
 import { type ChildProgram, childEnv, startProgram } from './child.js';
 import { freePort } from './port.js';
 import { waitForOk } from './wait-http.js';

@@ -12,7 +12,7 @@ import { TARGETS, TARGET_KEYS, donePercent } from '../monitor-scale-matrix.js';
 import { median } from './stats.js';
 import { fixed, renderTable } from './table.js';
 
-export type Verdict = 'MET' | 'MISSED' | 'info' | 'FAILED' | 'TIMED OUT';
+export type TargetVerdict = 'MET' | 'MISSED' | 'info' | 'FAILED' | 'TIMED OUT';
 
 export interface SummaryRow {
   readonly bench: string;
@@ -21,7 +21,7 @@ export interface SummaryRow {
   readonly baseline: string;
   readonly ratio: string;
   readonly target: string;
-  readonly verdict: Verdict;
+  readonly verdict: TargetVerdict;
 }
 
 /** How one bench ended; the figures travel only with success. */
@@ -30,15 +30,15 @@ export type BenchOutcome<F> =
   | { readonly kind: 'failed'; readonly seconds: number; readonly message: string }
   | { readonly kind: 'timed_out'; readonly seconds: number; readonly limitSeconds: number };
 
-export function atMost(value: number, limit: number): Verdict {
+export function atMost(value: number, limit: number): TargetVerdict {
   return Number.isFinite(value) && value <= limit ? 'MET' : 'MISSED';
 }
 
-export function atLeast(value: number, floor: number): Verdict {
+export function atLeast(value: number, floor: number): TargetVerdict {
   return Number.isFinite(value) && value >= floor ? 'MET' : 'MISSED';
 }
 
-export function below(value: number, limit: number): Verdict {
+export function below(value: number, limit: number): TargetVerdict {
   return Number.isFinite(value) && value < limit ? 'MET' : 'MISSED';
 }
 
@@ -86,7 +86,7 @@ export function scaleRows(f: ScaleRunFigures): SummaryRow[] {
     const bench = `scale ${r.keys} keys`;
     const render = median(r.renderMs);
     const rated = r.keys === TARGET_KEYS && f.matrix.intervalSeconds === 60;
-    const row = (figure: string, ours: string, target: string, verdict: Verdict): SummaryRow =>
+    const row = (figure: string, ours: string, target: string, verdict: TargetVerdict): SummaryRow =>
       rated ? { bench, figure, ours, baseline: '', ratio: '', target, verdict } : info(bench, figure, ours);
     rows.push(row(`probes done in one ${interval}`, `${r.doneInInterval}/${r.scheduled} (${fixed(donePercent(r), 1)} %)`, '100 %', atLeast(donePercent(r), TARGETS.donePercent)));
     rows.push(row('schedule delay p99 s', fixed(r.delayP99Seconds, 3), '< 1 s', below(r.delayP99Seconds, TARGETS.delayP99Seconds)));

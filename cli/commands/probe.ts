@@ -2,15 +2,15 @@
  * `repairmon probe`: support's one-off diagnosis of a customer's key, running the spec's
  * debugging checklist. Exit 0 all good, 1 a check failed, 2 bad usage.
  */
-import { AUTH_SCHEMES, PLATFORM_SUBPATHS, validateTenantSlug } from '../../templates/app/src/contract/index.js';
-import { redactSecrets } from '../../templates/app/src/client/api-key.js';
+import { AUTH_SCHEMES, PLATFORM_SUBPATHS, validateTenantSlug } from '../../api/contract/index.js';
+import { redactSecrets } from '../../api/client/index.js';
 import { type Command, type CommandContext, UsageError, choiceValue, numberValue, stringList, stringValue } from '../command.js';
-import { KEY_FLAGS_HINT, chooseKeySource, readKey } from '../../probe/key-source.js';
-import { createProgress } from '../../probe/progress.js';
-import { renderJson } from '../../probe/render-json.js';
-import { renderTable } from '../../probe/render-table.js';
-import { runProbe } from '../../probe/run.js';
-import { parseTarget } from '../../probe/target.js';
+import { KEY_FLAGS_HINT, chooseKeySource, readKey } from '../../diagnose/key-source.js';
+import { createProgress } from '../../diagnose/progress.js';
+import { renderDiagnosisJson } from '../../diagnose/render-json.js';
+import { renderDiagnosisTable } from '../../diagnose/render-table.js';
+import { runDiagnosis } from '../../diagnose/run.js';
+import { parseTarget } from '../../diagnose/target.js';
 
 const DEFAULT_TIMEOUT_S = 10;
 
@@ -71,10 +71,10 @@ const command: Command = {
     if (!read.ok) throw new UsageError(read.reason);
     const key = read.key;
     const progress = createProgress(ctx.stderr as typeof ctx.stderr & { isTTY?: boolean });
-    const report = await runProbe({ target, key, auth, tenant, timeoutS, platformPaths: paths, signal: ctx.signal, onProgress: (d, l) => progress.update(d, l) });
+    const report = await runDiagnosis({ target, key, auth, tenant, timeoutS, platformPaths: paths, signal: ctx.signal, onProgress: (d, l) => progress.update(d, l) });
     progress.clear();
     // Last net: the report holds only the key's hint, but a server could echo the key back.
-    ctx.stdout.write(redactSecrets(ctx.values['json'] === true ? renderJson(report) : renderTable(report), [key]));
+    ctx.stdout.write(redactSecrets(ctx.values['json'] === true ? renderDiagnosisJson(report) : renderDiagnosisTable(report), [key]));
     return report.exitCode;
   },
 };

@@ -9,8 +9,8 @@ import { parseFaultSpec } from '../../sandbox/faults/parse.js';
 import { type DemoKey, type RunningSandbox, isSandboxConfigError, startSandbox } from '../../sandbox/index.js';
 import { SANDBOX_DEFAULT_HOST, SANDBOX_DEFAULT_PORT } from '../../sandbox/defaults.js';
 import { parseRateLimit } from '../../sandbox/rate-limit.js';
-import { ApiKey } from '../../templates/app/src/client/api-key.js';
-import { AUTH_SCHEMES, TENANT_RESOURCES, authHeader, tenantResourcePath } from '../../templates/app/src/contract/index.js';
+import { ApiKey } from '../../api/client/index.js';
+import { AUTH_SCHEMES, TENANT_RESOURCES, authHeader, tenantResourcePath } from '../../api/contract/index.js';
 import { type Command, type CommandContext, UsageError, choiceValue, intValue, stringValue } from '../command.js';
 
 const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;

@@ -2,7 +2,7 @@
  * The generator's answers and their validation: pure functions, no I/O, so every refusal can
  * be tested without running yeoman. A check returns a reason, never a bare boolean.
  */
-import { AUTH_SCHEMES, type AuthScheme, BASE_PATH, checkBaseUrl, isAuthScheme, validateTenantSlug } from '../../templates/app/src/contract/index.js';
+import { AUTH_SCHEMES, type AuthScheme, BASE_PATH, checkBaseUrl, isAuthScheme, validateTenantSlug } from '../../api/contract/index.js';
 import { SANDBOX_DEFAULT_BASE_URL } from '../../sandbox/defaults.js';
 
 export interface Answers {

@@ -12,6 +12,7 @@ import { ANSWER_FLAGS, RUN_FLAGS, answersFromFlags, flagFor, missingAnswersMessa
 import { packageRoot, templateRoot } from './paths.js';
 import { GeneratorRefusal } from './refusal.js';
 import { renderProject, templateContext } from './render.js';
+import { shippedFiles } from './shipped.js';
 import { readVersions } from './versions.js';
 
 type Raw = Partial<Record<AnswerName, unknown>>;
@@ -153,7 +154,7 @@ export default class RepairServiceGenerator extends Generator {
     // Answers only: keys are read from the environment by the generated project, never stored.
     this.config.set({ ...answers });
     const root = packageRoot();
-    const files = renderProject(templateRoot(root), templateContext(answers, readVersions(root)));
+    const files = [...renderProject(templateRoot(root), templateContext(answers, readVersions(root))), ...shippedFiles(root)];
     for (const file of files) this.fs.write(this.destinationPath(file.path), file.contents);
   }
 

@@ -6,7 +6,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join, posix, relative, sep } from 'node:path';
 import Handlebars from 'handlebars';
-import { authHeader } from '../../templates/app/src/contract/index.js';
+import { authHeader } from '../../api/contract/index.js';
 import type { Answers } from './answers.js';
 import type { DependencyVersions } from './versions.js';
 

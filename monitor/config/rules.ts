@@ -2,7 +2,7 @@
  * Rules that span fields, run after the schema accepted the shape: kind vs tenant, unique
  * names, timeout below the schedule interval, one maintenance form. Pure; returns every issue.
  */
-import { checkBaseUrl } from '../../templates/app/src/contract/index.js';
+import { checkBaseUrl } from '../../api/contract/index.js';
 import { shortestIntervalMs } from './cron.js';
 import { formatDuration, parseDuration } from './duration.js';
 import type { RawConfig, RawKey, RawTarget } from './schema.js';

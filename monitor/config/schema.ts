@@ -4,13 +4,14 @@
  * lists every problem. Cross-field rules live in `rules.ts`.
  */
 import { z } from 'zod';
-import { AUTH_SCHEMES, ENDPOINT_IDS, KEY_KINDS, validateTenantSlug } from '../../templates/app/src/contract/index.js';
+import { AUTH_SCHEMES, ENDPOINT_IDS, KEY_KINDS, validateTenantSlug } from '../../api/contract/index.js';
 import { cronProblem } from './cron.js';
 import { parseDuration } from './duration.js';
 
 export const DEFAULT_SCHEDULE = '*/30 * * * * *';
 export const DEFAULT_TIMEOUT = '10s';
-export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+/** A probe reads at most this much of a body: enough for any health answer, far below a client's cap. */
+export const DEFAULT_PROBE_BODY_LIMIT = 1024 * 1024;
 export const CANARY_NAMES = ['cross_tenant', 'invalid_key', 'public_docs', 'other_header', 'platform_refused'] as const;
 export type CanaryName = (typeof CANARY_NAMES)[number];
 
@@ -89,7 +90,7 @@ export const targetSchema = z
     baseUrl: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL ending in /api/v1, such as https://api.example.com/api/v1' }),
     schedule: cronExpression.default(DEFAULT_SCHEDULE),
     timeout: duration.default(DEFAULT_TIMEOUT),
-    maxBodyBytes: z.number().int().min(1024).max(64 * 1024 * 1024).default(DEFAULT_MAX_BODY_BYTES),
+    maxBodyBytes: z.number().int().min(1024).max(64 * 1024 * 1024).default(DEFAULT_PROBE_BODY_LIMIT),
     slo: slo.optional(),
     maintenance: z.array(maintenanceWindow).default([]),
     canaries: z.union([z.boolean(), canarySwitches]).default(true),

@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
-import { ApiKey } from '../../templates/app/src/client/api-key.js';
+import { ApiKey } from '../../api/client/index.js';
 import { SECRET_REFERENCE, type RawKey } from './schema.js';
 import type { ConfigIssue } from './types.js';
 

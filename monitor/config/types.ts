@@ -1,6 +1,6 @@
 /** The config after validation and secret resolution: what the monitor runs on. */
-import type { ApiKey } from '../../templates/app/src/client/api-key.js';
-import type { AuthScheme, EndpointId, KeyKind } from '../../templates/app/src/contract/index.js';
+import type { ApiKey } from '../../api/client/index.js';
+import type { AuthScheme, EndpointId, KeyKind } from '../../api/contract/index.js';
 import type { CanaryName } from './schema.js';
 
 export interface MonitorKey {

@@ -4,8 +4,8 @@
  * answer shows the timeline, status, redacted headers, a body excerpt, the outcome and the
  * metrics it would emit (rendered on a throwaway registry; the live metrics are untouched).
  */
-import { type ApiKey, redactSecrets } from '../../templates/app/src/client/api-key.js';
-import { SECRET_HEADERS, authHeader } from '../../templates/app/src/contract/index.js';
+import { type ApiKey, redactSecrets } from '../../api/client/index.js';
+import { SECRET_HEADERS, authHeader } from '../../api/contract/index.js';
 import { createProbeMetrics } from '../metrics/probe-metrics.js';
 import { MonitorRegistry } from '../metrics/registry.js';
 import type { ProbeResult } from '../probe/run.js';

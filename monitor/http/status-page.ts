@@ -3,7 +3,7 @@
  * ratio over the kept window, latency sparkline) and a table of the canaries. Server-rendered,
  * no scripts, no external assets; it refreshes itself.
  */
-import { ENDPOINT_IDS } from '../../templates/app/src/contract/index.js';
+import { ENDPOINT_IDS } from '../../api/contract/index.js';
 import type { MaintenanceWindow, MonitorTarget } from '../config/types.js';
 import type { HistoryEntry } from '../history.js';
 import type { ProbeSpec } from '../probe/spec.js';

@@ -3,7 +3,7 @@
  * checks, must succeed). Each is switchable per target. A refusal canary that gets data back
  * is reported as `assertion_failed`: the API leaked what it should have guarded.
  */
-import { ERROR_CODES, PLATFORM_SUBPATHS, endpointPath, otherScheme } from '../../templates/app/src/contract/index.js';
+import { ERROR_CODES, PLATFORM_SUBPATHS, endpointPath, otherScheme } from '../../api/contract/index.js';
 import type { MonitorKey, MonitorTarget } from '../config/types.js';
 import { INVALID_KEY_ALIAS, NO_KEY_ALIAS, type ProbeSpec, makeProbe, otherHeaderPath } from './spec.js';
 

@@ -4,12 +4,11 @@
  * total. It maps the client's classification (`classifyResponse` via `sendAttempt`) and never
  * looks at a body itself, so the monitor and an integration cannot disagree.
  */
-import type { AttemptResult } from '../../templates/app/src/client/attempt.js';
-import type { TransportFailure } from '../../templates/app/src/client/transport-failure.js';
-import { type ResponseClass, isErrorCode } from '../../templates/app/src/contract/index.js';
+import type { AttemptResult, TransportFailure } from '../../api/client/single-attempt.js';
+import { type ResponseClass, isErrorCode } from '../../api/contract/index.js';
 import { type Expectation, type Outcome, expectedOutcome } from './expectation.js';
 
-export interface Verdict {
+export interface ProbeVerdict {
   readonly outcome: Outcome;
   /** The outcome that would have counted as success. */
   readonly expected: Outcome;
@@ -33,7 +32,7 @@ function codeReason(code: string | undefined): string {
   return isErrorCode(code) ? code : 'other_code';
 }
 
-type Found = Omit<Verdict, 'expected' | 'success' | 'status' | 'items'>;
+type Found = Omit<ProbeVerdict, 'expected' | 'success' | 'status' | 'items'>;
 
 function fromFailure(failure: TransportFailure): Found {
   switch (failure.kind) {
@@ -84,7 +83,7 @@ function itemsOf(cls: ResponseClass): number | undefined {
   return cls.kind === 'ok' && Array.isArray(cls.data) ? cls.data.length : undefined;
 }
 
-export function classifyOutcome(result: AttemptResult, expect: Expectation): Verdict {
+export function classifyOutcome(result: AttemptResult, expect: Expectation): ProbeVerdict {
   const expected = expectedOutcome(expect);
   const got =
     result.kind === 'failure' ? fromFailure(result.failure) : breach(expect, fromClass(result.status, result.classification));
@@ -95,7 +94,7 @@ export function classifyOutcome(result: AttemptResult, expect: Expectation): Ver
 }
 
 /** The verdict for a probe not sent because the key is waiting out a server's 429 hint. */
-export function heldVerdict(expect: Expectation, remainingMs: number): Verdict {
+export function heldVerdict(expect: Expectation, remainingMs: number): ProbeVerdict {
   return {
     outcome: 'rate_limited',
     expected: expectedOutcome(expect),

@@ -3,7 +3,7 @@
  * four tenant resources, plus the authorization canaries. Pure; the same config always gives
  * the same plan, which is what reload diffs and sharding hash.
  */
-import { type EndpointId, PLATFORM_SUBPATHS, TENANT_RESOURCES, endpointPath, endpointSpec } from '../../templates/app/src/contract/index.js';
+import { type EndpointId, PLATFORM_SUBPATHS, TENANT_RESOURCES, endpointPath, endpointSpec } from '../../api/contract/index.js';
 import type { MonitorConfig, MonitorKey, MonitorTarget } from '../config/types.js';
 import { canaryProbes } from './canaries.js';
 import { type ProbeSpec, makeProbe } from './spec.js';

@@ -5,11 +5,10 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Dispatcher } from 'undici';
-import { ApiKey } from '../../templates/app/src/client/api-key.js';
-import { type AttemptResult, sendAttempt } from '../../templates/app/src/client/attempt.js';
-import { parseRetryHint } from '../../templates/app/src/client/retry-hints.js';
+import { ApiKey } from '../../api/client/index.js';
+import { type AttemptResult, sendAttempt, parseRetryHint } from '../../api/client/single-attempt.js';
 import type { MonitorTarget } from '../config/types.js';
-import { type Verdict, classifyOutcome, heldVerdict } from './outcome.js';
+import { type ProbeVerdict, classifyOutcome, heldVerdict } from './outcome.js';
 import type { Politeness } from './politeness.js';
 import { type Credential, INVALID_KEY_ALIAS, INVALID_KEY_PREFIX, type ProbeSpec } from './spec.js';
 
@@ -17,7 +16,7 @@ export type Degradation = 'none' | 'slo' | 'rate_limited';
 
 export interface ProbeResult {
   readonly spec: ProbeSpec;
-  readonly verdict: Verdict;
+  readonly verdict: ProbeVerdict;
   /** Wall-clock ms when the probe started. */
   readonly startedAt: number;
   readonly durationMs: number;
@@ -43,7 +42,7 @@ function credentialKey(credential: Credential): ApiKey | undefined {
   return undefined;
 }
 
-function degradation(verdict: Verdict, durationMs: number, sloMs: number | undefined): Degradation {
+function degradation(verdict: ProbeVerdict, durationMs: number, sloMs: number | undefined): Degradation {
   if (verdict.outcome === 'rate_limited') return 'rate_limited';
   return sloMs !== undefined && durationMs > sloMs ? 'slo' : 'none';
 }

@@ -5,7 +5,7 @@ import {
   KEY_PREFIXES,
   PLATFORM_SUBPATHS,
   endpointPath,
-} from '../../templates/app/src/contract/index.js';
+} from '../../api/contract/index.js';
 import type { CanaryName } from '../config/schema.js';
 import type { MonitorKey } from '../config/types.js';
 import type { Expectation } from './expectation.js';

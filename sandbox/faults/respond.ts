@@ -3,13 +3,8 @@
  * gives that break the contract, and only because the fault spec asked for them.
  */
 import type { ServerResponse } from 'node:http';
-import {
-  ERROR_CODES,
-  JSON_CONTENT_TYPE,
-  RATE_LIMIT_HEADERS,
-  REQUEST_ID_HEADER,
-  errorEnvelope,
-} from '../../templates/app/src/contract/index.js';
+import { ERROR_CODES, RATE_LIMIT_HEADERS, REQUEST_ID_HEADER } from '../../api/contract/index.js';
+import { JSON_CONTENT_TYPE, errorEnvelope } from '../../api/contract/server/index.js';
 import type { Reply } from '../decide.js';
 import { messageFor } from '../messages.js';
 import { type Outgoing, jsonOutgoing, send } from '../respond.js';

@@ -5,7 +5,7 @@ import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request } from 'undici';
-import { AUTH_SCHEMES, authHeader, parseEnvelope } from '../../templates/app/src/contract/index.js';
+import { AUTH_SCHEMES, authHeader, parseEnvelope } from '../../api/contract/index.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 let child: ChildProcess | undefined;

@@ -1,7 +1,7 @@
 /** `repairmon sandbox` in-process: flags, the --json line, human output, clean close on the signal. */
 import { describe, expect, it } from 'vitest';
 import { request } from 'undici';
-import { AUTH_SCHEMES, authHeader } from '../../templates/app/src/contract/index.js';
+import { AUTH_SCHEMES, authHeader } from '../../api/contract/index.js';
 import { main } from '../../cli/main.js';
 import { fakeIo } from './io.js';
 

@@ -1,7 +1,7 @@
 /** No file of the ops kit holds an API key: only `${ENV}` references and placeholders. */
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { KEY_PREFIXES } from '../../templates/app/src/contract/index.js';
+import { KEY_PREFIXES } from '../../api/contract/index.js';
 import { DEPLOY, ROOT } from './helpers/paths.js';
 
 function filesUnder(dir: string): string[] {

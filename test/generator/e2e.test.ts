@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningSandbox, startSandbox } from '../../sandbox/index.js';
-import { ERROR_CODES } from '../../templates/app/src/contract/index.js';
+import { ERROR_CODES } from '../../api/contract/index.js';
 import { cleanEnv, exec } from './exec.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');

@@ -14,9 +14,9 @@ import { MockAgent } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { OUTCOMES } from '../../monitor/probe/expectation.js';
 import { classifyOutcome } from '../../monitor/probe/outcome.js';
-import { sendAttempt } from '../../templates/app/src/client/attempt.js';
-import { ApiKey, createClient, isApiError, silentLogger } from '../../templates/app/src/client/index.js';
-import { ERROR_CODES } from '../../templates/app/src/contract/index.js';
+import { sendAttempt } from '../../api/client/single-attempt.js';
+import { ApiKey, createClient, isApiError, silentLogger } from '../../api/client/index.js';
+import { ERROR_CODES } from '../../api/contract/index.js';
 
 const ORIGIN = 'http://api.test';
 const BASE_URL = `${ORIGIN}/api/v1`;
@@ -112,7 +112,7 @@ describe('client and monitor agree over arbitrary responses', () => {
 
   // Regressions of two leaks this suite found: sendAttempt now scrubs the key from the body and
   // header values before anything is parsed or excerpted.
-  it('a non-JSON body quoting the key never reaches Verdict.detail, hence /probes and /probes.json', async () => {
+  it('a non-JSON body quoting the key never reaches ProbeVerdict.detail, hence /probes and /probes.json', async () => {
     await fc.assert(
       fc.asyncProperty(status, body, headers, async (s, b, h) => {
         expect(JSON.stringify(await monitorSide(s, b, h))).not.toContain(SECRET);

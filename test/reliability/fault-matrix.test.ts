@@ -6,8 +6,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../sandbox/index.js';
-import { isApiError } from '../../templates/app/src/client/index.js';
-import { ERROR_CODES, errorEnvelope } from '../../templates/app/src/contract/index.js';
+import { isApiError } from '../../api/client/index.js';
+import { ERROR_CODES } from '../../api/contract/index.js';
+import { errorEnvelope } from '../../api/contract/server/index.js';
 import { type FaultRow, type Origins, arm, clientOutcome, describeClient, monitorRound, startScripted } from './fault-rig.js';
 import { type Recorder, type RejectionTrap, closedPort, startRecorder, trapUnhandled, writeMarkdownTable } from './helpers.js';
 

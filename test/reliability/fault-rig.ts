@@ -13,7 +13,7 @@ import { type SandboxLike, demoConfig } from '../../monitor/demo-config.js';
 import type { HistoryEntry } from '../../monitor/history.js';
 import { createMonitor } from '../../monitor/service.js';
 import type { RunningSandbox } from '../../sandbox/index.js';
-import { ApiKey, createClient, isApiError, silentLogger } from '../../templates/app/src/client/index.js';
+import { ApiKey, createClient, isApiError, silentLogger } from '../../api/client/index.js';
 import { createLogger } from '../../lib/logger.js';
 
 export type FaultSource =

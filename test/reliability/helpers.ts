@@ -11,7 +11,7 @@ import { type IncomingHttpHeaders, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { KEY_PREFIXES } from '../../templates/app/src/contract/index.js';
+import { KEY_PREFIXES } from '../../api/contract/index.js';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
 export const BIN = join(ROOT, 'bin', 'repairmon.js');

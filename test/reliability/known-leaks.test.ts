@@ -13,7 +13,8 @@ import { CANARY_NAMES, type CanaryName } from '../../monitor/config/schema.js';
 import { demoConfig } from '../../monitor/demo-config.js';
 import { type MonitorServer, createMonitorServer } from '../../monitor/http/server.js';
 import { type Monitor, createMonitor } from '../../monitor/service.js';
-import { KEY_PREFIXES, readPresentedKey } from '../../templates/app/src/contract/index.js';
+import { KEY_PREFIXES } from '../../api/contract/index.js';
+import { readPresentedKey } from '../../api/contract/server/index.js';
 import { keyRuns } from './leak-rig.js';
 
 /** Shaped like the sandbox's keys: prefix + 32 random characters, 40 in all. */
@@ -57,7 +58,7 @@ describe('a key the server echoes back', () => {
     expect(showsKey(await page('/metrics'))).toBe(false);
   });
 
-  it('/probes.json and /probes never show the key from a non-JSON body (Verdict.detail -> history)', async () => {
+  it('/probes.json and /probes never show the key from a non-JSON body (ProbeVerdict.detail -> history)', async () => {
     expect(showsKey(await page('/probes.json'))).toBe(false);
     expect(showsKey(await page('/probes'))).toBe(false);
   });

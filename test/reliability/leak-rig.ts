@@ -6,7 +6,8 @@
 import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ERROR_CODES, errorEnvelope, readPresentedKey } from '../../templates/app/src/contract/index.js';
+import { ERROR_CODES } from '../../api/contract/index.js';
+import { errorEnvelope, readPresentedKey } from '../../api/contract/server/index.js';
 
 export interface EchoOrigin {
   readonly baseUrl: string;

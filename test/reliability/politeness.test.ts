@@ -13,7 +13,7 @@ import { CANARY_NAMES, type CanaryName } from '../../monitor/config/schema.js';
 import { demoConfig } from '../../monitor/demo-config.js';
 import { createMonitor } from '../../monitor/service.js';
 import { type RunningSandbox, type SandboxRequestRecord, startSandbox } from '../../sandbox/index.js';
-import { ApiKey, createClient, isRateLimitError, silentLogger } from '../../templates/app/src/client/index.js';
+import { ApiKey, createClient, isRateLimitError, silentLogger } from '../../api/client/index.js';
 import { createLogger } from '../../lib/logger.js';
 
 const HINT_MS = 2_000;

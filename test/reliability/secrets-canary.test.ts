@@ -16,7 +16,7 @@ import { format, inspect } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../lib/logger.js';
 import { type RunningSandbox, startSandbox } from '../../sandbox/index.js';
-import { ApiKey, type ClientLogger, createClient } from '../../templates/app/src/client/index.js';
+import { ApiKey, type ClientLogger, createClient } from '../../api/client/index.js';
 import { type Watched, ROOT, childEnv, makeCanary, spawnRepairmon, spawnWatched, waitFor } from './helpers.js';
 import { type EchoOrigin, type Ledger, createLedger, startEchoOrigin } from './leak-rig.js';
 

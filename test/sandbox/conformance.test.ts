@@ -5,20 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request } from 'undici';
-import {
-  AUTH_SCHEMES,
-  type AuthScheme,
-  ENDPOINTS,
-  type EndpointSpec,
-  JSON_CONTENT_TYPE,
-  KEY_PREFIXES,
-  PLATFORM_SUBPATHS,
-  REQUEST_ID_HEADER,
-  authHeader,
-  endpointPath,
-  joinUrl,
-  parseEnvelope,
-} from '../../templates/app/src/contract/index.js';
+import { AUTH_SCHEMES, type AuthScheme, ENDPOINTS, type EndpointSpec, KEY_PREFIXES, PLATFORM_SUBPATHS, REQUEST_ID_HEADER, authHeader, endpointPath, joinUrl, parseEnvelope } from '../../api/contract/index.js';
+import { JSON_CONTENT_TYPE } from '../../api/contract/server/index.js';
 import { DEMO_KEY_SPECS, DEMO_TENANTS, type RunningSandbox, startSandbox } from '../../sandbox/index.js';
 import { type Caller, type Target, expected } from './expected.js';
 

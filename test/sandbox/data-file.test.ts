@@ -2,7 +2,7 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { request } from 'undici';
-import { authHeader } from '../../templates/app/src/contract/index.js';
+import { authHeader } from '../../api/contract/index.js';
 import { startSandbox } from '../../sandbox/index.js';
 import { loadDataFile } from '../../sandbox/data-file.js';
 

@@ -7,7 +7,7 @@ import {
   authHeader,
   endpointPath,
   platformPath,
-} from '../../templates/app/src/contract/index.js';
+} from '../../api/contract/index.js';
 import { DEMO_TENANTS, type RunningSandbox, startSandbox } from '../../sandbox/index.js';
 import { REPAIR_STATES, demoData } from '../../sandbox/demo-data.js';
 

@@ -3,16 +3,8 @@
  * endpoint's access level and the caller's key metadata. The conformance suite compares the
  * sandbox against this, so a bug in the sandbox's own decision cannot hide in a copied table.
  */
-import {
-  type EndpointSpec,
-  ERROR_CODES,
-  ERROR_STATUS,
-  type ErrorCode,
-  type KeyKind,
-  MISSING_KEY_CODE,
-  type Scope,
-  type TenantResource,
-} from '../../templates/app/src/contract/index.js';
+import { type EndpointSpec, ERROR_CODES, type ErrorCode, type KeyKind, MISSING_KEY_CODE, type Scope, type TenantResource } from '../../api/contract/index.js';
+import { ERROR_STATUS } from '../../api/contract/server/index.js';
 
 export type Caller =
   | { readonly kind: 'none' }

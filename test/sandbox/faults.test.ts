@@ -1,7 +1,7 @@
 /** One test per fault kind, against a real sandbox; probabilities are pinned by an injected random. */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { request } from 'undici';
-import { ERROR_CODES, RATE_LIMIT_HEADERS, authHeader, parseEnvelope } from '../../templates/app/src/contract/index.js';
+import { ERROR_CODES, RATE_LIMIT_HEADERS, authHeader, parseEnvelope } from '../../api/contract/index.js';
 import { type RunningSandbox, startSandbox } from '../../sandbox/index.js';
 
 let sandbox: RunningSandbox;

@@ -4,7 +4,8 @@
  */
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { JSON_CONTENT_TYPE, REQUEST_ID_HEADER, parseEnvelope } from '../../templates/app/src/contract/index.js';
+import { REQUEST_ID_HEADER, parseEnvelope } from '../../api/contract/index.js';
+import { JSON_CONTENT_TYPE } from '../../api/contract/server/index.js';
 import { type RunningSandbox, startSandbox } from '../../sandbox/index.js';
 
 interface RawResponse {

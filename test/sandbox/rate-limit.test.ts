@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { request } from 'undici';
-import { ERROR_CODES, RATE_LIMIT_HEADERS, authHeader, parseEnvelope } from '../../templates/app/src/contract/index.js';
+import { ERROR_CODES, RATE_LIMIT_HEADERS, authHeader, parseEnvelope } from '../../api/contract/index.js';
 import { type RunningSandbox, startSandbox } from '../../sandbox/index.js';
 import { createRateLimiter, parseRateLimit } from '../../sandbox/rate-limit.js';
 

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { type ClientLogger, createClient } from '../src/client/index.js';
 import { DEFAULTS } from '../src/config.js';
-import { ERROR_CODES, ERROR_STATUS } from '../src/contract/index.js';
+import { ERROR_CODES } from '../src/contract/index.js';
 import { type NextStep, createErrorHandlers, nextStep } from '../src/handlers.js';
 import { BASE_URL, type MockApi, mockApi } from './mock-api.js';
 
@@ -36,7 +36,7 @@ async function failure(promise: Promise<unknown>): Promise<unknown> {
 describe('401/403/429 handlers', () => {
   it('401 unauthorized asks to fix the key', async () => {
     const { client, lines, steps } = setup();
-    api.error(`/tenants/${tenant}/clients`, ERROR_STATUS.unauthorized, ERROR_CODES.unauthorized);
+    api.error(`/tenants/${tenant}/clients`, 401, ERROR_CODES.unauthorized);
     const error = await failure(client.listClients());
     expect(nextStep(error).kind).toBe('fix_key');
     expect(steps.map((s) => s.kind)).toEqual(['fix_key']);
@@ -45,21 +45,21 @@ describe('401/403/429 handlers', () => {
 
   it('403 tenant_key_tenant_mismatch asks to fix the tenant', async () => {
     const { client, steps } = setup();
-    api.error(`/tenants/${tenant}/bikes`, ERROR_STATUS.tenant_key_tenant_mismatch, ERROR_CODES.tenantMismatch);
+    api.error(`/tenants/${tenant}/bikes`, 403, ERROR_CODES.tenantMismatch);
     expect(nextStep(await failure(client.listBikes())).kind).toBe('fix_tenant');
     expect(steps.map((s) => s.kind)).toEqual(['fix_tenant']);
   });
 
   it('403 insufficient_scope asks for a wider scope', async () => {
     const { client, steps } = setup();
-    api.error(`/tenants/${tenant}/logs`, ERROR_STATUS.insufficient_scope, ERROR_CODES.insufficientScope);
+    api.error(`/tenants/${tenant}/logs`, 403, ERROR_CODES.insufficientScope);
     expect(nextStep(await failure(client.listLogs())).kind).toBe('request_scope');
     expect(steps.map((s) => s.kind)).toEqual(['request_scope']);
   });
 
   it('429 backs off for the time the server asked', async () => {
     const { client, backOffs } = setup();
-    api.error(`/tenants/${tenant}/repairs`, ERROR_STATUS.rate_limited, ERROR_CODES.rateLimited, { 'retry-after': '7' });
+    api.error(`/tenants/${tenant}/repairs`, 429, ERROR_CODES.rateLimited, { 'retry-after': '7' });
     const step = nextStep(await failure(client.listRepairs()));
     expect(step.kind).toBe('retry_later');
     expect(backOffs).toEqual([7000]);

@@ -1,8 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import type { AttemptResult } from '../../../templates/app/src/client/attempt.js';
-import type { TransportFailure } from '../../../templates/app/src/client/transport-failure.js';
-import { classifyResponse, parseEnvelope } from '../../../templates/app/src/contract/index.js';
+import type { AttemptResult, TransportFailure } from '../../../api/client/single-attempt.js';
+import { classifyResponse, parseEnvelope } from '../../../api/contract/index.js';
 import { type Expectation, OUTCOMES } from '../../../monitor/probe/expectation.js';
 import { classifyOutcome } from '../../../monitor/probe/outcome.js';
 

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { ApiKey } from '../../../templates/app/src/client/api-key.js';
+import { ApiKey } from '../../../api/client/index.js';
 import { loadConfigFile } from '../../../monitor/config/load.js';
 import type { MonitorConfig } from '../../../monitor/config/types.js';
 import { demoConfig } from '../../../monitor/demo-config.js';

@@ -1,0 +1,18 @@
+/**
+ * The client's second entry: one HTTP attempt, no retries, never throws. For code that must see
+ * exactly what the server answered (a health check, a diagnosis, a checklist) rather than what a
+ * retrying call ends with. Applications use `./index.ts`.
+ */
+export {
+  type AttemptFailure,
+  type AttemptRequest,
+  type AttemptResponse,
+  type AttemptResult,
+  type AttemptTimings,
+  DEFAULT_MAX_BODY_BYTES,
+  ERROR_BODY_BYTES,
+  sendAttempt,
+} from './attempt.js';
+export { ApiKey, keyHint, redactSecrets } from './api-key.js';
+export { type RateLimitInfo, type RetryHint, parseRateLimitInfo, parseRetryHint } from './retry-hints.js';
+export type { TimeoutPhase, TransportFailure } from './transport-failure.js';

@@ -1,0 +1,47 @@
+/**
+ * Classifying a response by HTTP status plus `error.code`, never by message text (the
+ * messages are Polish and may change). The client's error tree and every tool built on the
+ * contract classify with this one function, so they cannot disagree.
+ */
+import type { EnvelopeParse, EnvelopeProblem } from './envelope.js';
+import { ERROR_CODES } from './errors.js';
+
+export type ResponseClass =
+  | { readonly kind: 'ok'; readonly data: unknown }
+  | { readonly kind: 'unauthorized'; readonly code: string; readonly message: string }
+  | { readonly kind: 'tenant_mismatch'; readonly code: string; readonly message: string }
+  | { readonly kind: 'insufficient_scope'; readonly code: string; readonly message: string }
+  | { readonly kind: 'forbidden'; readonly code: string; readonly message: string }
+  | { readonly kind: 'rate_limited'; readonly code: string | undefined; readonly message: string | undefined }
+  | { readonly kind: 'server_error'; readonly code: string | undefined; readonly message: string | undefined }
+  | { readonly kind: 'client_error'; readonly code: string; readonly message: string }
+  | { readonly kind: 'redirect'; readonly location: string | undefined }
+  | { readonly kind: 'invalid_envelope'; readonly problem: EnvelopeProblem; readonly detail: string };
+
+export type ResponseKind = ResponseClass['kind'];
+
+/**
+ * `location` is passed for 3xx only. A 429 or 5xx that is not an envelope (a proxy's HTML
+ * page) still classifies by status: the status is what tells a client to back off.
+ */
+export function classifyResponse(status: number, parsed: EnvelopeParse, location?: string): ResponseClass {
+  if (status >= 300 && status < 400) return { kind: 'redirect', location };
+  const body = parsed.valid ? parsed.envelope : undefined;
+  const errorBody = body && !body.ok ? body.error : undefined;
+  if (status === 429) return { kind: 'rate_limited', code: errorBody?.code, message: errorBody?.message };
+  if (status >= 500) return { kind: 'server_error', code: errorBody?.code, message: errorBody?.message };
+  if (!parsed.valid) return { kind: 'invalid_envelope', problem: parsed.problem, detail: parsed.detail };
+  if (parsed.envelope.ok) return { kind: 'ok', data: parsed.envelope.data };
+  const { code, message } = parsed.envelope.error;
+  // The spec ties no status to `unauthorized`, so the code alone marks a rejected key.
+  if (status === 401 || code === ERROR_CODES.unauthorized) return { kind: 'unauthorized', code, message };
+  if (status === 403) {
+    if (code === ERROR_CODES.tenantMismatch) return { kind: 'tenant_mismatch', code, message };
+    if (code === ERROR_CODES.insufficientScope) return { kind: 'insufficient_scope', code, message };
+    return { kind: 'forbidden', code, message };
+  }
+  return { kind: 'client_error', code, message };
+}
+
+/** Statuses whose retry may succeed (spec §7 names 429; 408 and the 5xx gateway family). */
+export const RETRYABLE_STATUSES: readonly number[] = [408, 429, 500, 502, 503, 504];

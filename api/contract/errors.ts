@@ -1,0 +1,61 @@
+/**
+ * Error codes and the HTTP statuses they travel with (spec §7). Only two codes are in the
+ * spec; every other one is an assumption, marked as such, kept here and nowhere else.
+ */
+
+export const ERROR_CODES = {
+  /** Spec §5.6: an invalid key. Its status is not shown; we assume 401 (spec §7 lists 401). */
+  unauthorized: 'unauthorized',
+  /** Spec §4.1 and §7: tenant key used on another tenant, HTTP 403. */
+  tenantMismatch: 'tenant_key_tenant_mismatch',
+  /** ASSUMED: the key's scope does not cover the resource (spec §5.4 says it must not succeed). */
+  insufficientScope: 'insufficient_scope',
+  /** ASSUMED: a tenant key on /platform/* (spec §4.2). */
+  platformKeyRequired: 'platform_key_required',
+  /** ASSUMED: per-key request limit hit (spec §8 names 429, no code). */
+  rateLimited: 'rate_limited',
+  /** ASSUMED: no such path or tenant. */
+  notFound: 'not_found',
+  /** ASSUMED: anything but GET (spec §1: only reads are shown). */
+  methodNotAllowed: 'method_not_allowed',
+  /** ASSUMED: `{tenant}` is not a valid slug. */
+  invalidTenantSlug: 'invalid_tenant_slug',
+  /** ASSUMED: the request is not valid HTTP (bad request line, oversized headers). */
+  badRequest: 'bad_request',
+  /** ASSUMED: the server failed. */
+  internalError: 'internal_error',
+} as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];
+
+/**
+ * ASSUMPTION: a request with no key at all is answered like an invalid key, 401
+ * `unauthorized`; the spec names no separate code and integrations treat both the same.
+ */
+export const MISSING_KEY_CODE: ErrorCode = ERROR_CODES.unauthorized;
+
+const KNOWN_CODES: ReadonlySet<string> = new Set(Object.values(ERROR_CODES));
+
+export function isErrorCode(value: string): value is ErrorCode {
+  return KNOWN_CODES.has(value);
+}
+
+/** Statuses every integration must handle (spec §7). */
+export const HANDLED_STATUSES = [401, 403, 429] as const;
+
+/**
+ * ASSUMPTION (spec §8: "rate-limit headers: not shown"). We send and read `Retry-After`
+ * (seconds or HTTP date, RFC 9110) and the IETF draft `RateLimit-*` trio; clients also
+ * honour the common `retry-after-ms` and `X-RateLimit-Reset` spellings.
+ */
+export const RATE_LIMIT_HEADERS = {
+  retryAfter: 'retry-after',
+  retryAfterMs: 'retry-after-ms',
+  limit: 'ratelimit-limit',
+  remaining: 'ratelimit-remaining',
+  reset: 'ratelimit-reset',
+  xReset: 'x-ratelimit-reset',
+} as const;
+
+/** ASSUMPTION: the server may send a request id in this header; we show it on every error. */
+export const REQUEST_ID_HEADER = 'x-request-id';

@@ -1,0 +1,34 @@
+/** Reading the key a request presents (spec §5): the server's side of `authHeader`. */
+import { API_KEY_HEADER, AUTHORIZATION_HEADER, type AuthScheme } from '../index.js';
+
+type HeaderBag = Record<string, string | string[] | undefined>;
+
+export type PresentedKey =
+  | { readonly kind: 'none' }
+  | { readonly kind: 'key'; readonly key: string; readonly scheme: AuthScheme }
+  | { readonly kind: 'malformed'; readonly reason: string };
+
+function single(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/**
+ * Reads the key a request presents. Both headers with different keys, or an Authorization
+ * header that is not `Bearer <key>`, are malformed: the server must not guess which to use.
+ */
+export function readPresentedKey(headers: HeaderBag): PresentedKey {
+  const apiKey = single(headers[API_KEY_HEADER])?.trim();
+  const authorization = single(headers[AUTHORIZATION_HEADER])?.trim();
+  let bearer: string | undefined;
+  if (authorization !== undefined && authorization !== '') {
+    const match = /^bearer\s+(\S+)$/i.exec(authorization);
+    if (!match?.[1]) return { kind: 'malformed', reason: 'Authorization header is not "Bearer <API_KEY>"' };
+    bearer = match[1];
+  }
+  if (apiKey && bearer && apiKey !== bearer) {
+    return { kind: 'malformed', reason: 'x-api-key and Authorization carry different keys' };
+  }
+  if (bearer) return { kind: 'key', key: bearer, scheme: 'bearer' };
+  if (apiKey) return { kind: 'key', key: apiKey, scheme: 'x-api-key' };
+  return { kind: 'none' };
+}

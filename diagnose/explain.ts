@@ -1,0 +1,123 @@
+/**
+ * Plain-English wording for support: every known error code (next to the server's Polish
+ * message, which is shown verbatim), every transport failure and every finding.
+ */
+import { type EnvelopeProblem, type ErrorCode, isErrorCode } from '../api/contract/index.js';
+import type { TransportFailure } from '../api/client/single-attempt.js';
+import type { Finding } from './types.js';
+
+/** A Record over ErrorCode, so a code added to the contract fails to compile until explained. */
+export const CODE_EXPLANATIONS: Readonly<Record<ErrorCode, string>> = {
+  unauthorized: 'the API key was not accepted: it is wrong, revoked, missing, or meant for another environment',
+  tenant_key_tenant_mismatch: 'the key is a tenant key assigned to a different tenant than the one in the URL',
+  insufficient_scope: "the key's scope does not include this resource",
+  platform_key_required: 'only platform keys may call /platform/*; this is a tenant key',
+  rate_limited: 'too many requests with this key; wait for Retry-After before calling again',
+  not_found: 'the API has nothing at this path (wrong path or unknown tenant)',
+  method_not_allowed: 'the API only serves GET',
+  invalid_tenant_slug: 'the tenant in the URL is not a valid slug (lowercase letters, digits, single hyphens)',
+  bad_request: 'the request was not valid HTTP (malformed request line or headers too large); check the client or proxy',
+  internal_error: 'the server failed while handling the request; not a problem with the key',
+};
+
+export function explainCode(code: string | undefined): string | undefined {
+  if (code === undefined) return undefined;
+  return isErrorCode(code) ? CODE_EXPLANATIONS[code] : `unknown error code "${code}" (not in the API v1 contract)`;
+}
+
+const CONNECTION_CODES: Readonly<Record<string, string>> = {
+  ENOTFOUND: 'DNS: the host name does not resolve',
+  EAI_AGAIN: 'DNS: the name server did not answer (temporary DNS failure)',
+  ECONNREFUSED: 'connection refused: nothing listens on that host and port',
+  ECONNRESET: 'the connection was reset by the server or a proxy before a response',
+  EHOSTUNREACH: 'the host is unreachable from here (routing or firewall)',
+  ENETUNREACH: 'the network is unreachable from here',
+  UND_ERR_SOCKET: 'the socket closed before a complete response',
+};
+
+export function explainTransport(failure: TransportFailure): string {
+  switch (failure.kind) {
+    case 'timeout':
+      return failure.phase === 'connect'
+        ? 'timed out connecting: the host does not answer on that port (firewall, wrong host or down)'
+        : `timed out waiting for the response ${failure.phase === 'headers' ? 'headers' : 'body'}`;
+    case 'tls':
+      if (failure.code.includes('WRONG_VERSION')) return `TLS failed (${failure.code}): that port does not speak HTTPS; is the base URL http://?`;
+      return `TLS failed (${failure.code}): the certificate is not trusted for this host, or the port does not speak HTTPS`;
+    case 'connection':
+      return CONNECTION_CODES[failure.code] ?? `connection failed (${failure.code})`;
+    case 'body_too_large':
+      return `the response body exceeds ${failure.limitBytes} bytes`;
+    case 'aborted':
+      return 'the probe was interrupted';
+  }
+}
+
+const ENVELOPE_PROBLEMS: Readonly<Record<EnvelopeProblem, string>> = {
+  empty_body: 'the body is empty',
+  not_json: 'the body is not JSON',
+  not_object: 'the body is JSON but not an object',
+  ok_missing: 'the body has no "ok" field',
+  ok_not_boolean: '"ok" is not true/false',
+  data_missing: '"ok": true without "data"',
+  error_missing: '"ok": false without "error"',
+  error_code_missing: '"error.code" is missing',
+  error_message_missing: '"error.message" is missing',
+  status_ok_mismatch: 'the HTTP status and "ok" disagree',
+  data_not_array: 'a list endpoint did not return an array',
+};
+
+function explainNotApi(f: Extract<Finding, { kind: 'not_api' }>): string {
+  if (f.html) {
+    return `HTTP ${f.status} with an HTML page, not an API envelope: a proxy, load balancer or web server answered instead of the API (wrong path, or the API behind it is down)`;
+  }
+  if (f.status === 404) return `HTTP 404 without an API envelope (${ENVELOPE_PROBLEMS[f.problem]}): no API at this path; check the base URL ends in /api/v1`;
+  return `HTTP ${f.status} without a valid API envelope: ${ENVELOPE_PROBLEMS[f.problem]}; something other than the API v1 answered`;
+}
+
+export function explainFinding(finding: Finding): string {
+  switch (finding.kind) {
+    case 'ok':
+      return finding.note ?? 'works';
+    case 'base_path_wrong':
+      return `the base URL's path is "${finding.path}" but must end in /api/v1`;
+    case 'unreachable':
+      return explainTransport(finding.failure);
+    case 'not_api':
+      return explainNotApi(finding);
+    case 'not_found':
+      return `HTTP ${finding.status} not_found from the API: nothing at this path; check the base URL ends in /api/v1 and the tenant slug exists`;
+    case 'redirect':
+      return `HTTP ${finding.status} redirect to ${finding.location ?? '(no Location)'}: the base URL is not the API's address (http vs https, or a moved host)`;
+    case 'server_error':
+      return finding.html
+        ? `HTTP ${finding.status} with an HTML page: a proxy or gateway in front of the API answered; the API behind it is down or unreachable, not a key problem`
+        : `HTTP ${finding.status}: the server failed; not a problem with the key, retry later or escalate`;
+    case 'rate_limited':
+      return `HTTP 429: rate limited; ${finding.retryAfter === undefined ? 'no Retry-After header was sent, wait and retry' : `retry after ${finding.retryAfter} s (Retry-After)`}`;
+    case 'key_rejected':
+      return finding.testKeyOnProduction
+        ? `${CODE_EXPLANATIONS.unauthorized}. This is a TEST key (its prefix says so) and the URL looks like production: use the production key there`
+        : CODE_EXPLANATIONS.unauthorized;
+    case 'key_kind':
+      return finding.keyKind === 'platform'
+        ? 'platform key: /platform/* answers, so it may call platform and every tenant endpoint'
+        : 'tenant key: /platform/* is refused with platform_key_required, as expected; it may call only its own tenant';
+    case 'tenant_mismatch':
+      return finding.keyTenant !== undefined && finding.keyTenant !== finding.urlTenant
+        ? `the URL asks for tenant "${finding.urlTenant}" but the key belongs to tenant "${finding.keyTenant}": call /tenants/${finding.keyTenant}/... or use ${finding.urlTenant}'s key`
+        : `the key is a tenant key for another tenant, not "${finding.urlTenant}"; the API cannot say which one, ask which shop the key was issued for`;
+    case 'tenant_unknown':
+      return 'not checked: a tenant key cannot tell the API which tenant it belongs to; pass --tenant SLUG';
+    case 'scope_missing':
+      return `the key's scope does not include ${finding.resource}${finding.readable.length > 0 ? ` (it may read ${finding.readable.join(', ')})` : ' (nor any other resource)'}`;
+    case 'header_forms_differ':
+      return `the two header forms give different answers (${finding.primary} vs ${finding.other}); the server or a proxy drops or rewrites one of them`;
+    case 'no_rate_limit_headers':
+      return 'the server sent no rate-limit headers (optional in the spec)';
+    case 'unexpected':
+      return `HTTP ${finding.status}${finding.code ? ` ${finding.code}: ${explainCode(finding.code) ?? ''}` : ': unexpected answer'}`;
+    case 'not_run':
+      return `not run: ${finding.because}`;
+  }
+}

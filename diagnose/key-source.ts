@@ -1,0 +1,105 @@
+/**
+ * Where the customer's key comes from. Never argv (it shows in `ps` and shell history): an
+ * environment variable, a file, stdin, or a hidden prompt on a terminal. Errors name the
+ * source, never its content.
+ */
+import { readFile } from 'node:fs/promises';
+import type { Readable, Writable } from 'node:stream';
+import { ApiKey } from '../api/client/index.js';
+
+export type KeySource =
+  | { readonly kind: 'env'; readonly name: string }
+  | { readonly kind: 'file'; readonly path: string }
+  | { readonly kind: 'stdin' }
+  | { readonly kind: 'prompt' };
+
+export type KeyRead = { readonly ok: true; readonly key: ApiKey } | { readonly ok: false; readonly reason: string };
+export type SourceChoice = { readonly ok: true; readonly source: KeySource } | { readonly ok: false; readonly reason: string };
+
+export const KEY_ALIAS = 'customer-key';
+export const KEY_FLAGS_HINT = '--key-env VAR (an environment variable), --key-file PATH or --key-stdin (e.g. `pass show key | repairmon probe --key-stdin ...`)';
+
+export type TtyInput = Readable & { isTTY?: boolean; setRawMode?: (mode: boolean) => unknown };
+
+export function chooseKeySource(flags: { keyEnv?: string; keyFile?: string; keyStdin: boolean }, stdinIsTty: boolean): SourceChoice {
+  const chosen: KeySource[] = [];
+  if (flags.keyEnv !== undefined) chosen.push({ kind: 'env', name: flags.keyEnv });
+  if (flags.keyFile !== undefined) chosen.push({ kind: 'file', path: flags.keyFile });
+  if (flags.keyStdin) chosen.push({ kind: 'stdin' });
+  if (chosen.length > 1) return { ok: false, reason: 'give only one of --key-env, --key-file, --key-stdin' };
+  const [source] = chosen;
+  if (source) return { ok: true, source };
+  if (stdinIsTty) return { ok: true, source: { kind: 'prompt' } };
+  return { ok: false, reason: `no key given and no terminal to ask on; pass it with ${KEY_FLAGS_HINT}` };
+}
+
+function toKey(value: string, from: string): KeyRead {
+  try {
+    return { ok: true, key: new ApiKey(value, KEY_ALIAS) };
+  } catch (error) {
+    // ApiKey's messages name the alias only; say where the value came from.
+    return { ok: false, reason: `${from}: ${error instanceof Error ? error.message : 'not a usable key'}` };
+  }
+}
+
+async function readAll(stream: Readable): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** Reads one line without echoing it. Resolves undefined on Ctrl-C. */
+export function promptHidden(stdin: TtyInput, stderr: Writable, question: string): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    let typed = '';
+    // Echo goes off before the prompt shows, so nothing typed after it can be echoed.
+    stdin.setRawMode?.(true);
+    stderr.write(question);
+    stdin.setEncoding('utf8');
+    const finish = (value: string | undefined): void => {
+      stdin.off('data', onData);
+      stdin.setRawMode?.(false);
+      stdin.pause();
+      stderr.write('\n');
+      resolve(value);
+    };
+    const onData = (chunk: string): void => {
+      for (const ch of chunk) {
+        if (ch === '\r' || ch === '\n' || ch === '\u0004') return finish(typed);
+        if (ch === '\u0003') return finish(undefined);
+        if (ch === '\u007f' || ch === '\b') typed = typed.slice(0, -1);
+        else typed += ch;
+      }
+    };
+    stdin.on('data', onData);
+    stdin.resume();
+  });
+}
+
+export async function readKey(source: KeySource, io: { env: NodeJS.ProcessEnv; stdin: TtyInput; stderr: Writable }): Promise<KeyRead> {
+  switch (source.kind) {
+    case 'env': {
+      if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(source.name)) return { ok: false, reason: `--key-env "${source.name}" is not an environment variable name` };
+      const value = io.env[source.name];
+      if (value === undefined || value.trim() === '') return { ok: false, reason: `--key-env: environment variable ${source.name} is not set or empty` };
+      return toKey(value, `--key-env ${source.name}`);
+    }
+    case 'file': {
+      let text: string;
+      try {
+        text = await readFile(source.path, 'utf8');
+      } catch (error) {
+        const code = (error as { code?: string }).code ?? 'unreadable';
+        return { ok: false, reason: `--key-file: cannot read "${source.path}" (${code})` };
+      }
+      return toKey(text, `--key-file ${source.path}`);
+    }
+    case 'stdin':
+      return toKey(await readAll(io.stdin), '--key-stdin');
+    case 'prompt': {
+      const typed = await promptHidden(io.stdin, io.stderr, 'API key (input hidden): ');
+      if (typed === undefined) return { ok: false, reason: 'cancelled at the key prompt' };
+      return toKey(typed, 'the key prompt');
+    }
+  }
+}

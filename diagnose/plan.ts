@@ -1,0 +1,53 @@
+/**
+ * Which calls the probe makes, in the checklist's order. The resource calls wait for the
+ * first phase because a platform key's tenant may be learned from `/platform/<sub>`.
+ */
+import {
+  type AuthScheme,
+  TENANT_RESOURCES,
+  endpointPath,
+  isTenantSlug,
+  otherScheme,
+  platformPath,
+} from '../api/contract/index.js';
+import type { Observations, DiagnosisCall } from './observe.js';
+
+export function firstPhaseCalls(auth: AuthScheme, platformPaths: readonly string[]): DiagnosisCall[] {
+  return [
+    { id: 'docs', endpoint: 'docs', path: endpointPath('docs'), auth: 'none' },
+    { id: 'index', endpoint: 'index', path: endpointPath('index'), auth },
+    ...platformPaths.map((sub): DiagnosisCall => ({ id: `platform:${sub}`, endpoint: 'platform', path: platformPath(sub), auth })),
+    { id: 'index:other', endpoint: 'index', path: endpointPath('index'), auth: otherScheme(auth) },
+  ];
+}
+
+export function resourceCalls(auth: AuthScheme, tenant: string): DiagnosisCall[] {
+  return TENANT_RESOURCES.map((resource) => ({ id: `scope:${resource}`, endpoint: resource, path: endpointPath(resource, { tenant }), auth }));
+}
+
+function slugOf(item: unknown): string | undefined {
+  if (typeof item === 'string') return isTenantSlug(item) ? item : undefined;
+  if (typeof item !== 'object' || item === null) return undefined;
+  for (const field of ['slug', 'tenant', 'id', 'name']) {
+    const value = (item as Record<string, unknown>)[field];
+    if (typeof value === 'string' && isTenantSlug(value)) return value;
+  }
+  return undefined;
+}
+
+/**
+ * A platform key with no tenant given: take the first tenant a platform listing names. The
+ * listing's shape is not shown by the spec, so this reads a list of slugs or of objects
+ * carrying one and gives up quietly on anything else.
+ */
+export function inferTenant(observations: Observations, platformPaths: readonly string[]): string | undefined {
+  for (const sub of platformPaths) {
+    const result = observations.get(`platform:${sub}`)?.result;
+    if (result?.kind !== 'response' || result.classification.kind !== 'ok') continue;
+    const data = result.classification.data;
+    const list = Array.isArray(data) ? data : typeof data === 'object' && data !== null ? Object.values(data).find(Array.isArray) : undefined;
+    const slug = Array.isArray(list) ? list.map(slugOf).find((s) => s !== undefined) : undefined;
+    if (slug !== undefined) return slug;
+  }
+  return undefined;
+}

@@ -1,0 +1,54 @@
+/** The human view: a header line, one table row per check, the curl lines, the verdict. */
+import { KEY_ENV_VAR } from './curl.js';
+import { type DiagnosisRow, type DiagnosisReport, STEPS } from './types.js';
+
+const HEADINGS = ['STATUS', 'STEP', 'CHECK', 'HTTP', 'CODE', 'LATENCY', 'REQUEST ID', 'SERVER MESSAGE (PL)', 'EXPLANATION'] as const;
+
+/** A server's text goes to a terminal: no control characters, so it cannot move the cursor. */
+export function printable(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ');
+}
+
+function cells(row: DiagnosisRow): string[] {
+  return [
+    row.status.toUpperCase(),
+    `${STEPS.indexOf(row.step) + 1} ${row.step}`,
+    row.check,
+    row.httpStatus === undefined ? '-' : String(row.httpStatus),
+    row.errorCode === undefined ? '-' : printable(row.errorCode),
+    row.latencyMs === undefined ? '-' : `${row.latencyMs} ms`,
+    row.requestId === undefined ? '-' : printable(row.requestId),
+    row.serverMessage === undefined ? '-' : printable(row.serverMessage),
+    printable(row.explanation),
+  ];
+}
+
+export function renderTableLines(rows: readonly (readonly string[])[]): string[] {
+  const widths = rows[0]?.map((_, col) => Math.max(...rows.map((r) => (r[col] ?? '').length))) ?? [];
+  return rows.map((r) => r.map((cell, col) => (col === r.length - 1 ? cell : cell.padEnd(widths[col] ?? 0))).join('  ').trimEnd());
+}
+
+/** Several checks can read the same call; each distinct call is listed once. */
+export function curlLines(rows: readonly DiagnosisRow[]): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const row of rows) if (row.curl !== undefined) out.set(row.curl, [...(out.get(row.curl) ?? []), row.check]);
+  return out;
+}
+
+function headerLine(report: DiagnosisReport): string {
+  const kind = report.key.kind === 'unknown' ? 'kind unknown' : `${report.key.kind} key`;
+  const tenant = report.tenant.probed === undefined ? 'no tenant' : `tenant ${report.tenant.probed}`;
+  return `repairmon probe ${report.baseUrl}  key ${report.key.hint} (${report.key.environment}, ${kind})  auth ${report.auth}  ${tenant}`;
+}
+
+export function renderDiagnosisTable(report: DiagnosisReport): string {
+  const lines = [headerLine(report), '', ...renderTableLines([[...HEADINGS], ...report.checks.map(cells)])];
+  const curls = curlLines(report.checks);
+  if (curls.size > 0) {
+    lines.push('', `Reproduce each failing call with curl (set ${KEY_ENV_VAR} to the key first, e.g. read -rs ${KEY_ENV_VAR}; export ${KEY_ENV_VAR}):`);
+    for (const [curl, checks] of curls) lines.push(`  # ${checks.join(', ')}`, `  ${curl}`);
+  }
+  lines.push('', report.verdict.summary, '');
+  return lines.join('\n');
+}

@@ -1,0 +1,48 @@
+/**
+ * Step 5: both ways of presenting the key give the same answer, and what the rate limiter
+ * says (headers on any answer, a 429 with its Retry-After).
+ */
+import { otherScheme } from '../../api/contract/index.js';
+import type { AttemptResult } from '../../api/client/single-attempt.js';
+import { type CallRecord, findingOf, rateLimitOf } from '../observe.js';
+import type { DiagnosisRow } from '../types.js';
+import { type StepContext, makeRow, notRunRow, recordOf } from './context.js';
+
+function answerOf(result: AttemptResult): string {
+  if (result.kind === 'failure') return result.failure.kind;
+  const c = result.classification;
+  return 'code' in c && c.code !== undefined ? `${result.status} ${c.code}` : String(result.status);
+}
+
+function headerFormsRow(ctx: StepContext): DiagnosisRow {
+  const other = otherScheme(ctx.auth);
+  const title = `${ctx.auth} and ${other} give the same answer`;
+  const primary = recordOf(ctx, 'index');
+  const second = recordOf(ctx, 'index:other');
+  if (!primary?.result || !second?.result) return notRunRow('headers', 'header-forms', title, 'the host did not answer', second);
+  if (second.result.kind === 'failure') return makeRow('headers', 'header-forms', title, 'fail', findingOf(second.result, ctx.findingContext), second);
+  const a = answerOf(primary.result);
+  const b = answerOf(second.result);
+  if (a === b) return makeRow('headers', 'header-forms', title, 'pass', { kind: 'ok', note: `both answer ${b}` }, second);
+  return makeRow('headers', 'header-forms', title, 'fail', { kind: 'header_forms_differ', primary: `${ctx.auth}: ${a}`, other: `${other}: ${b}` }, second);
+}
+
+function rateLimitRow(ctx: StepContext): DiagnosisRow {
+  const title = 'rate limits (429, Retry-After, RateLimit-*)';
+  const records = [...ctx.observations.values()].filter((r): r is CallRecord & { result: AttemptResult } => r.result !== undefined);
+  const limited = records.find((r) => r.result.kind === 'response' && r.result.status === 429);
+  if (limited) return makeRow('headers', 'rate-limit', title, 'fail', findingOf(limited.result, ctx.findingContext), limited);
+  const withHeaders = records.filter((r) => r.result.kind === 'response' && rateLimitOf(r.result.headers) !== undefined).at(-1);
+  if (withHeaders?.result.kind === 'response') {
+    const info = rateLimitOf(withHeaders.result.headers) ?? {};
+    const note = `not limited; limit ${info.limit ?? '?'}, remaining ${info.remaining ?? '?'}, reset ${info.reset ?? '?'} s`;
+    // Only the headers matter here; the call's own status and code belong to its own row.
+    return { ...makeRow('headers', 'rate-limit', title, 'pass', { kind: 'ok', note }), rateLimit: info };
+  }
+  if (records.every((r) => r.result.kind === 'failure')) return notRunRow('headers', 'rate-limit', title, 'no answer to read headers from');
+  return makeRow('headers', 'rate-limit', title, 'warn', { kind: 'no_rate_limit_headers' });
+}
+
+export function headersStep(ctx: StepContext): DiagnosisRow[] {
+  return [headerFormsRow(ctx), rateLimitRow(ctx)];
+}

@@ -1,0 +1,34 @@
+/**
+ * Step 1: host and path. The base path's shape, then the checklist core's host and path rows
+ * (/docs or any tenant path answering with the envelope), then `/` for information: whether it
+ * needs a key is not shown by the spec, so any envelope there will do.
+ */
+import { BASE_PATH } from '../../api/contract/index.js';
+import { answeredByApi, findingOf } from '../observe.js';
+import { endsWithVersion } from '../target.js';
+import type { DiagnosisRow, Finding } from '../types.js';
+import { type StepContext, checklistRow, makeRow, notRunRow, recordOf } from './context.js';
+
+function indexRow(ctx: StepContext): DiagnosisRow {
+  const title = 'GET / answers with an envelope';
+  const record = recordOf(ctx, 'index');
+  if (!record?.result) return notRunRow('host', 'index', title, 'the host did not answer', record);
+  const result = record.result;
+  if (answeredByApi(result)) {
+    const note = `the API answered with a valid envelope (HTTP ${result.kind === 'response' ? result.status : '?'})`;
+    return makeRow('host', 'index', title, 'pass', { kind: 'ok', note }, record);
+  }
+  return makeRow('host', 'index', title, 'fail', findingOf(result, ctx.findingContext), record);
+}
+
+export function hostStep(ctx: StepContext): DiagnosisRow[] {
+  const pathFinding: Finding = endsWithVersion(ctx.target)
+    ? { kind: 'ok', note: `the base path ${ctx.target.basePath} ends in ${BASE_PATH}` }
+    : { kind: 'base_path_wrong', path: ctx.target.basePath };
+  return [
+    makeRow('host', 'base-path', `base URL ends in ${BASE_PATH}`, pathFinding.kind === 'ok' ? 'pass' : 'fail', pathFinding),
+    checklistRow(ctx, 'host', 'host', 'host answers'),
+    checklistRow(ctx, 'path', 'host', 'the base path answers with the API envelope'),
+    indexRow(ctx),
+  ];
+}

@@ -1,0 +1,43 @@
+/**
+ * Steps 3 and 4: the tenant in the URL against the key's, then one row per resource. Their
+ * status comes from the checklist core; the probe adds what it knows (how the tenant was
+ * chosen, which resources the key could read) to the wording.
+ */
+import { TENANT_RESOURCES, type TenantResource } from '../../api/contract/index.js';
+import type { DiagnosisRow, Finding } from '../types.js';
+import { type KeyKindGuess, type StepContext, checklistRow, makeRow, recordOf } from './context.js';
+
+function tenantPassNote(ctx: StepContext, keyKind: KeyKindGuess, tenant: string): string {
+  if (keyKind === 'platform') {
+    const how = ctx.tenantSource === 'inferred' ? ` (checked with ${tenant}, the first tenant /platform/ lists)` : ` (checked with ${tenant})`;
+    return `a platform key may read every tenant${how}`;
+  }
+  return `the key is accepted for tenant ${tenant}`;
+}
+
+export function tenantStep(ctx: StepContext, keyKind: KeyKindGuess): DiagnosisRow[] {
+  const tenant = ctx.probedTenant;
+  const title = tenant === undefined ? 'tenant in URL matches the key' : `tenant ${tenant} matches the key`;
+  const row = checklistRow(ctx, 'tenant', 'tenant', title, tenant === undefined ? undefined : tenantPassNote(ctx, keyKind, tenant));
+  if (tenant === undefined && keyKind !== 'platform') return [makeRow('tenant', 'tenant', title, 'skip', { kind: 'tenant_unknown' })];
+  if (tenant === undefined) return [{ ...row, explanation: 'not run: a platform key may read every tenant, and /platform/ listed none; pass --tenant SLUG' }];
+  return [row];
+}
+
+function readable(ctx: StepContext): TenantResource[] {
+  return TENANT_RESOURCES.filter((r) => {
+    const result = recordOf(ctx, `scope:${r}`)?.result;
+    return result?.kind === 'response' && result.classification.kind === 'ok';
+  });
+}
+
+export function scopeStep(ctx: StepContext): DiagnosisRow[] {
+  const canRead = readable(ctx);
+  return TENANT_RESOURCES.map((resource) => {
+    const row = checklistRow(ctx, `scope:${resource}`, 'scope', `may read ${resource}`, `the key may read ${resource}`);
+    if (ctx.probedTenant === undefined) return { ...row, explanation: 'not run: no tenant to read; pass --tenant SLUG' };
+    if (row.finding.kind !== 'scope_missing') return row;
+    const finding: Finding = { ...row.finding, readable: canRead };
+    return makeRow('scope', row.check, row.title, row.status, finding, recordOf(ctx, row.check));
+  });
+}

@@ -1,0 +1,85 @@
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough, Readable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { type TtyInput, chooseKeySource, readKey } from '../../diagnose/key-source.js';
+
+const SECRET = 'rs_test_keySourceSecret0000abcd';
+
+function sink(): PassThrough & { text(): string } {
+  const out = new PassThrough();
+  let text = '';
+  out.on('data', (c: Buffer) => (text += c.toString()));
+  return Object.assign(out, { text: () => text });
+}
+
+describe('chooseKeySource', () => {
+  it('takes exactly one source', () => {
+    expect(chooseKeySource({ keyEnv: 'K', keyStdin: false }, false)).toEqual({ ok: true, source: { kind: 'env', name: 'K' } });
+    const two = chooseKeySource({ keyEnv: 'K', keyFile: '/f', keyStdin: false }, false);
+    expect(two.ok).toBe(false);
+  });
+
+  it('prompts on a terminal and names the flags without one', () => {
+    expect(chooseKeySource({ keyStdin: false }, true)).toEqual({ ok: true, source: { kind: 'prompt' } });
+    const none = chooseKeySource({ keyStdin: false }, false);
+    expect(none.ok === false && none.reason).toMatch(/--key-env VAR.*--key-file PATH.*--key-stdin/);
+  });
+});
+
+describe('readKey', () => {
+  const io = (stdin: TtyInput = Readable.from([])) => ({ env: { K: `${SECRET}\n`, EMPTY: '' }, stdin, stderr: sink() });
+
+  it('reads an env var, trimmed, showing only the last 4', async () => {
+    const read = await readKey({ kind: 'env', name: 'K' }, io());
+    expect(read.ok && read.key.reveal()).toBe(SECRET);
+    expect(read.ok && String(read.key)).toBe('customer-key(…abcd)');
+  });
+
+  it('names an empty or missing variable and a bad name', async () => {
+    expect(await readKey({ kind: 'env', name: 'EMPTY' }, io())).toEqual({ ok: false, reason: '--key-env: environment variable EMPTY is not set or empty' });
+    expect((await readKey({ kind: 'env', name: 'A B' }, io())).ok).toBe(false);
+  });
+
+  it('reads a file and names an unreadable one without content', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'probe-key-'));
+    await writeFile(join(dir, 'key'), `${SECRET}\n`);
+    const read = await readKey({ kind: 'file', path: join(dir, 'key') }, io());
+    expect(read.ok && read.key.reveal()).toBe(SECRET);
+    const missing = await readKey({ kind: 'file', path: join(dir, 'nope') }, io());
+    expect(missing).toEqual({ ok: false, reason: `--key-file: cannot read "${join(dir, 'nope')}" (ENOENT)` });
+    await writeFile(join(dir, 'two'), `${SECRET} other`);
+    const spaced = await readKey({ kind: 'file', path: join(dir, 'two') }, io());
+    expect(spaced.ok === false && spaced.reason).toContain('whitespace');
+    expect(spaced.ok === false && spaced.reason).not.toContain(SECRET);
+  });
+
+  it('reads stdin', async () => {
+    const read = await readKey({ kind: 'stdin' }, io(Readable.from([Buffer.from(`${SECRET}\n`)])));
+    expect(read.ok && read.key.reveal()).toBe(SECRET);
+  });
+
+  it('prompts with hidden input in raw mode, handling backspace', async () => {
+    const stdin = new PassThrough() as PassThrough & TtyInput;
+    const modes: boolean[] = [];
+    stdin.isTTY = true;
+    stdin.setRawMode = (mode: boolean) => modes.push(mode);
+    const streams = io(stdin);
+    const pending = readKey({ kind: 'prompt' }, streams);
+    stdin.write(`${SECRET}x\u007f\r`);
+    const read = await pending;
+    expect(read.ok && read.key.reveal()).toBe(SECRET);
+    expect(modes).toEqual([true, false]);
+    expect(streams.stderr.text()).toBe('API key (input hidden): \n');
+  });
+
+  it('Ctrl-C at the prompt cancels', async () => {
+    const stdin = new PassThrough() as PassThrough & TtyInput;
+    stdin.isTTY = true;
+    stdin.setRawMode = () => undefined;
+    const pending = readKey({ kind: 'prompt' }, io(stdin));
+    stdin.write('abc\u0003');
+    expect(await pending).toEqual({ ok: false, reason: 'cancelled at the key prompt' });
+  });
+});

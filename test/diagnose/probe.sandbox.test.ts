@@ -1,0 +1,196 @@
+/**
+ * `repairmon probe` end to end: the built CLI as a child process against the real sandbox, one
+ * test per diagnosis. Every emitted curl line is run through bash and must get the same status,
+ * and no output may contain the key's value.
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RunningSandbox, startSandbox } from '../../sandbox/index.js';
+import type { DiagnosisReport } from '../../diagnose/types.js';
+import { type CliRun, ROOT, assertBuilt, closedPort, runCli, runCurl } from './helpers.js';
+
+function hasScript(): boolean {
+  try {
+    execFileSync('script', ['--version'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Runs the CLI on a pseudo-terminal (util-linux `script`) and types the key once at the prompt. */
+function runOnTerminal(args: readonly string[], key: string): Promise<CliRun> {
+  const command = ['node', `${ROOT}bin/repairmon.js`, ...args].map((a) => `'${a}'`).join(' ');
+  return new Promise((resolve, reject) => {
+    const child = spawn('script', ['-qec', command, '/dev/null'], { stdio: ['pipe', 'pipe', 'pipe'] });
+    let out = '';
+    let typed = false;
+    child.stdout.on('data', (c: Buffer) => {
+      out += c.toString();
+      if (!typed && out.includes('input hidden')) {
+        typed = true;
+        child.stdin.write(`${key}\r`);
+      }
+    });
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout: out, stderr: '' }));
+  });
+}
+
+let sandbox: RunningSandbox;
+const outputs: { alias: string; key: string; run: CliRun }[] = [];
+
+beforeAll(async () => {
+  assertBuilt();
+  sandbox = await startSandbox({ rateLimit: '1000/1m' });
+});
+afterAll(async () => {
+  await sandbox?.close();
+});
+
+async function probe(alias: string, args: readonly string[], faults = ''): Promise<{ run: CliRun; report: DiagnosisReport }> {
+  sandbox.setFaults(faults);
+  const key = sandbox.key(alias).key;
+  const run = await runCli(['probe', '--key-env', 'CUSTOMER_KEY', '--timeout', '5', '--json', ...args], { env: { CUSTOMER_KEY: key } });
+  outputs.push({ alias, key, run });
+  let report: DiagnosisReport;
+  try {
+    report = JSON.parse(run.stdout) as DiagnosisReport;
+  } catch {
+    throw new Error(`not JSON (exit ${run.code}): ${run.stdout}\n${run.stderr}`);
+  }
+  return { run, report };
+}
+
+/** Runs every curl line the report emits, with the faults still in place. */
+async function curlsAgree(report: DiagnosisReport, key: string): Promise<number> {
+  const rows = report.checks.filter((r) => r.curl !== undefined && r.httpStatus !== undefined);
+  for (const row of rows) expect(await runCurl(row.curl!, key), `${row.check}: ${row.curl}`).toBe(row.httpStatus);
+  return rows.length;
+}
+
+const row = (r: DiagnosisReport, check: string) => r.checks.find((c) => c.check === check)!;
+
+describe('repairmon probe against the sandbox', () => {
+  it('good tenant key: every check passes, exit 0', async () => {
+    const { run, report } = await probe('nowak-test', ['--base-url', sandbox.baseUrl, '--tenant', 'rowery-nowak']);
+    expect(run.code).toBe(0);
+    expect(report.verdict.kind).toBe('ok');
+    expect(report.key).toMatchObject({ kind: 'tenant', environment: 'test' });
+    expect(report.checks.filter((c) => c.status !== 'pass')).toEqual([]);
+    expect(row(report, 'rate-limit').explanation).toMatch(/limit 1000, remaining \d+/);
+    expect(row(report, 'docs').requestId).toBeTruthy();
+  });
+
+  it('good platform key: told apart by /platform/, a tenant inferred from its listing', async () => {
+    const { run, report } = await probe('platform-test', ['--base-url', sandbox.baseUrl]);
+    expect(run.code).toBe(0);
+    expect(report.key.kind).toBe('platform');
+    expect(report.tenant.probed).toBe(sandbox.tenants[0]);
+    expect(row(report, 'platform:tenants').status).toBe('pass');
+  });
+
+  it('revoked key: step 2, unauthorized with the Polish message and its English meaning', async () => {
+    const { run, report } = await probe('nowak-revoked-test', ['--base-url', sandbox.baseUrl, '--tenant', 'rowery-nowak', '--auth', 'x-api-key']);
+    expect(run.code).toBe(1);
+    expect(report.verdict).toMatchObject({ kind: 'broken', step: 'key', check: 'key-accepted' });
+    const accepted = row(report, 'key-accepted');
+    expect(accepted).toMatchObject({ httpStatus: 401, errorCode: 'unauthorized' });
+    expect(accepted.serverMessage).toMatch(/klucz/i);
+    expect(accepted.explanation).toContain('not accepted');
+    expect(accepted.curl).toContain('"x-api-key: $REPAIR_API_KEY"');
+    expect(await curlsAgree(report, sandbox.key('nowak-revoked-test').key)).toBeGreaterThan(0);
+  });
+
+  it("another tenant's key: step 3, both slugs when the URL and --tenant differ", async () => {
+    const url = `${sandbox.baseUrl}/tenants/serwis-kowalski/bikes`;
+    const { run, report } = await probe('nowak-test', ['--base-url', url, '--tenant', 'rowery-nowak']);
+    expect(run.code).toBe(1);
+    expect(report.verdict).toMatchObject({ kind: 'broken', step: 'tenant' });
+    const tenant = row(report, 'tenant');
+    expect(tenant).toMatchObject({ httpStatus: 403, errorCode: 'tenant_key_tenant_mismatch' });
+    expect(tenant.explanation).toContain('"serwis-kowalski"');
+    expect(tenant.explanation).toContain('"rowery-nowak"');
+    expect(await curlsAgree(report, sandbox.key('nowak-test').key)).toBeGreaterThan(0);
+  });
+
+  it('narrow-scope key: step 4 names what it may and may not read', async () => {
+    const { run, report } = await probe('nowak-nologs-test', ['--base-url', sandbox.baseUrl, '--tenant', 'rowery-nowak']);
+    expect(run.code).toBe(1);
+    expect(report.verdict).toMatchObject({ kind: 'broken', step: 'scope', check: 'scope:logs' });
+    expect(row(report, 'scope:logs').explanation).toBe("the key's scope does not include logs (it may read clients, bikes, repairs)");
+    expect(['clients', 'bikes', 'repairs'].map((r) => row(report, `scope:${r}`).status)).toEqual(['pass', 'pass', 'pass']);
+    expect(await curlsAgree(report, sandbox.key('nowak-nologs-test').key)).toBe(1);
+  });
+
+  it('wrong base path: step 1, the path and the 404s', async () => {
+    const { run, report } = await probe('nowak-test', ['--base-url', `${sandbox.origin}/api`, '--tenant', 'rowery-nowak']);
+    expect(run.code).toBe(1);
+    expect(report.verdict).toMatchObject({ step: 'host', check: 'base-path' });
+    expect(row(report, 'docs')).toMatchObject({ status: 'fail', httpStatus: 404, errorCode: 'not_found' });
+    expect(await curlsAgree(report, sandbox.key('nowak-test').key)).toBeGreaterThan(0);
+  });
+
+  it('host down: connection refused at step 1, the rest not run', async () => {
+    const port = await closedPort();
+    const { run, report } = await probe('nowak-test', ['--base-url', `http://127.0.0.1:${port}/api/v1`, '--tenant', 'rowery-nowak']);
+    expect(run.code).toBe(1);
+    expect(report.verdict).toMatchObject({ step: 'host', check: 'docs' });
+    expect(row(report, 'docs').explanation).toContain('connection refused');
+    expect(row(report, 'scope:logs').status).toBe('skip');
+  });
+
+  it('https against a plain-HTTP port: a TLS failure at step 1', async () => {
+    const { report } = await probe('nowak-test', ['--base-url', `https://127.0.0.1:${sandbox.port}/api/v1`]);
+    expect(row(report, 'docs').finding.kind).toBe('unreachable');
+    expect(row(report, 'docs').explanation).toContain('does not speak HTTPS');
+  });
+
+  it('429 storm: rate limited with Retry-After, curl sees the same 429', async () => {
+    const { run, report } = await probe('nowak-test', ['--base-url', sandbox.baseUrl, '--tenant', 'rowery-nowak'], 'rate-limit-storm:3');
+    expect(run.code).toBe(1);
+    expect(report.verdict.summary).toContain('retry after 3 s');
+    expect(row(report, 'rate-limit')).toMatchObject({ status: 'fail', httpStatus: 429 });
+    expect(await curlsAgree(report, sandbox.key('nowak-test').key)).toBeGreaterThan(3);
+  });
+
+  it("HTML 502: a proxy's page, not the key", async () => {
+    const { run, report } = await probe('nowak-test', ['--base-url', sandbox.baseUrl, '--tenant', 'rowery-nowak'], 'html-502');
+    expect(run.code).toBe(1);
+    expect(report.verdict).toMatchObject({ step: 'host', check: 'docs' });
+    expect(row(report, 'docs').explanation).toMatch(/HTML page: a proxy or gateway/);
+    expect(await curlsAgree(report, sandbox.key('nowak-test').key)).toBeGreaterThan(0);
+  });
+
+  it('prints the table with a verdict line when not --json', async () => {
+    sandbox.setFaults('');
+    const key = sandbox.key('kowalski-test').key;
+    const run = await runCli(['probe', '--base-url', sandbox.baseUrl, '--tenant', 'rowery-nowak', '--key-stdin'], { input: `${key}\n` });
+    outputs.push({ alias: 'kowalski-test', key, run });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toMatch(/^FAIL\s+3 tenant\s+tenant\s+403\s+tenant_key_tenant_mismatch/m);
+    expect(run.stdout).toMatch(/^BROKEN at step 3 \(tenant\)/m);
+    expect(run.stdout).toContain('-H "authorization: Bearer $REPAIR_API_KEY"');
+    expect(run.stdout).toContain(`key …${key.slice(-4)}`);
+    expect(run.stderr).toBe('');
+  });
+
+  it.skipIf(!hasScript())('on a terminal: asks for the key with hidden input and shows progress', async () => {
+    sandbox.setFaults('');
+    const key = sandbox.key('gdansk-test').key;
+    const run = await runOnTerminal(['probe', '--base-url', sandbox.baseUrl, '--tenant', 'cykl-gdansk'], key);
+    outputs.push({ alias: 'gdansk-test (terminal)', key, run });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('API key (input hidden): ');
+    expect(run.stdout).toContain('probing [');
+    expect(run.stdout).toMatch(/OK: tenant key …\S{4} works/);
+  });
+
+  it('never prints the key: stdout, stderr and JSON of every run above', () => {
+    expect(outputs.length).toBeGreaterThanOrEqual(10);
+    for (const { alias, key, run } of outputs) {
+      expect(run.stdout.includes(key), `${alias} stdout`).toBe(false);
+      expect(run.stderr.includes(key), `${alias} stderr`).toBe(false);
+    }
+  });
+});

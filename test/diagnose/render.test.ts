@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { renderDiagnosisJson } from '../../diagnose/render-json.js';
+import { printable, renderDiagnosisTable } from '../../diagnose/render-table.js';
+import { err, ok, report, response, tenantKeyApi } from './fixtures.js';
+
+describe('renderDiagnosisTable', () => {
+  it('prints one row per check with status, code, Polish message, explanation, latency and request id', () => {
+    const r = report({ answer: tenantKeyApi('rowery-nowak', { 'scope:logs': () => err(403, 'insufficient_scope', 'logs') }), tenant: 'rowery-nowak' });
+    const text = renderDiagnosisTable(r);
+    const logs = text.split('\n').find((l) => l.includes('scope:logs') && l.startsWith('FAIL'));
+    expect(logs).toBeDefined();
+    expect(logs).toMatch(/FAIL\s+4 scope\s+scope:logs\s+403\s+insufficient_scope\s+2 ms\s+req-\d+\s+komunikat insufficient_scope\s+the key's scope/);
+    expect(text).toContain(r.verdict.summary);
+    expect(text).toContain('# scope:logs');
+    expect(text.split('\n').filter((l) => /^(PASS|FAIL|WARN|SKIP) /.test(l))).toHaveLength(r.checks.length);
+  });
+
+  it('lists a call read by two checks once', () => {
+    const r = report({ answer: tenantKeyApi('a'), tenant: 'b' });
+    const text = renderDiagnosisTable(r);
+    expect(text).toContain('# tenant, scope:clients');
+  });
+
+  it('strips control characters a server could send to the terminal', () => {
+    expect(printable('a\u001b[2Jb\nc')).toBe('a [2Jb c');
+    const r = report({ answer: (c) => (c.id === 'index' ? response(401, { ok: false, error: { code: 'unauthorized', message: 'zły\u001b]0;x\u0007klucz' } }) : ok(c.endpoint)) });
+    expect(renderDiagnosisTable(r)).not.toContain('\u001b');
+  });
+});
+
+describe('renderDiagnosisJson', () => {
+  it('is one JSON document with the same checks and verdict', () => {
+    const r = report({ answer: tenantKeyApi('a'), tenant: 'a' });
+    const parsed = JSON.parse(renderDiagnosisJson(r)) as typeof r;
+    expect(parsed.checks).toHaveLength(r.checks.length);
+    expect(parsed.verdict).toEqual(r.verdict);
+    expect(parsed.exitCode).toBe(0);
+    expect(parsed.tenant).toEqual({ probed: 'a', urlTenant: null, keyTenant: null });
+  });
+});
