@@ -17,7 +17,8 @@ COPY bin ./bin
 COPY cli ./cli
 COPY lib ./lib
 COPY monitor ./monitor
-COPY probe ./probe
+COPY api ./api
+COPY diagnose ./diagnose
 COPY sandbox ./sandbox
 COPY generators ./generators
 COPY bench ./bench
@@ -35,6 +36,7 @@ WORKDIR /app
 COPY --from=prod-deps /src/node_modules ./node_modules
 COPY --from=build /src/dist ./dist
 COPY --from=build /src/bin ./bin
+COPY --from=build /src/api ./api
 COPY --from=build /src/templates ./templates
 COPY --from=build /src/generators ./generators
 COPY package.json ./

@@ -4,6 +4,7 @@
  */
 import { Agent, type Dispatcher } from 'undici';
 import { type AuthScheme, environmentHint, joinUrl } from '../api/contract/index.js';
+import { hostUnreachable } from '../api/checklist/index.js';
 import type { ApiKey } from '../api/client/index.js';
 import { sendAttempt } from '../api/client/single-attempt.js';
 import type { CallRecord, DiagnosisCall } from './observe.js';
@@ -56,8 +57,7 @@ function createRunner(options: DiagnosisOptions, dispatcher: Dispatcher): Runner
       });
       done += 1;
       records.set(call.id, { call, url, result });
-      // Once the host cannot be reached at all, every further call would only wait the same way.
-      if (call.id === 'docs' && result.kind === 'failure') unreachable = true;
+      if (call.id === 'docs' && hostUnreachable(result)) unreachable = true;
     }
   };
   return { records, run };

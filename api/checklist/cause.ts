@@ -60,6 +60,11 @@ export function causeOf(result: AttemptResult): ChecklistCause {
   }
 }
 
+/** Answers the API itself gives at a path it serves: proof the base URL leads to the API. */
+export function provesApiPath(cause: ChecklistCause): boolean {
+  return cause.kind === 'key_rejected' || provesKeyAccepted(cause);
+}
+
 /** Answers only a valid key can get: the server knew the key, whatever it then decided. */
 export function provesKeyAccepted(cause: ChecklistCause): boolean {
   return cause.kind === 'ok' || cause.kind === 'tenant_mismatch' || cause.kind === 'scope_missing' || cause.kind === 'refused';

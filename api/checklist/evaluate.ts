@@ -7,7 +7,7 @@
 import type { AttemptResult } from '../client/single-attempt.js';
 import { ERROR_CODES, TENANT_RESOURCES, type TenantResource, endpointPath, joinUrl } from '../contract/index.js';
 import { describeAnswer } from './answer.js';
-import { type ChecklistCause, causeOf, provesKeyAccepted } from './cause.js';
+import { type ChecklistCause, causeOf, provesApiPath, provesKeyAccepted } from './cause.js';
 
 export type ChecklistStatus = 'pass' | 'fail' | 'skip';
 export type ChecklistRowId = 'host' | 'path' | 'key' | 'tenant' | `scope:${TenantResource}`;
@@ -73,7 +73,7 @@ function pathRow(baseUrl: string, docs: Seen | undefined, resources: readonly Se
   const label = 'base path answers with the API envelope';
   if (host.status !== 'pass') return row('path', 1, label, 'skip', notChecked('host not reachable'), 'host not reachable');
   if (docs?.cause.kind === 'ok') return row('path', 1, label, 'pass', { kind: 'ok' }, `${describeAnswer(docs.result)} from ${joinUrl(baseUrl, '/docs')}`, 'docs');
-  const enveloped = resources.find((s) => s.result.kind === 'response' && s.result.envelope.valid);
+  const enveloped = resources.find((s) => provesApiPath(s.cause));
   if (enveloped?.result.kind === 'response') {
     const docsNote = docs ? `; GET /docs: ${describeAnswer(docs.result)}` : '';
     return row('path', 1, label, 'pass', { kind: 'ok' }, `HTTP ${enveloped.result.status} envelope from ${endpointPath(enveloped.evidence as TenantResource, { tenant: '{tenant}' })}${docsNote}`, enveloped.evidence);

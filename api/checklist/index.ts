@@ -3,7 +3,7 @@
  * line. `npm run check` evaluates with it, and so does the toolkit's `repairmon probe`.
  */
 export { describeAnswer } from './answer.js';
-export { type ChecklistCause, type ChecklistCauseKind, causeOf, provesKeyAccepted } from './cause.js';
+export { type ChecklistCause, type ChecklistCauseKind, causeOf, provesApiPath, provesKeyAccepted } from './cause.js';
 export { type CurlSpec, curlCommand, shellQuote } from './curl.js';
 export {
   type ChecklistEvidence,
@@ -16,4 +16,4 @@ export {
   evaluateChecklist,
 } from './evaluate.js';
 export { formatChecklistTable } from './format.js';
-export { type ChecklistCallInput, collectObservations, runChecklist } from './run.js';
+export { type ChecklistCallInput, collectObservations, hostUnreachable, runChecklist } from './run.js';

@@ -16,13 +16,20 @@ export interface ChecklistCallInput {
   readonly timeoutMs?: number;
 }
 
+/**
+ * Whether /docs' answer means no further call can reach the host (refused, DNS, TLS): then
+ * every call would only fail the same way. A timeout does not count: a hanging /docs must not
+ * hide what the keyed paths would say.
+ */
+export function hostUnreachable(docs: AttemptResult): boolean {
+  return docs.kind === 'failure' && docs.failure.kind !== 'timeout';
+}
+
 export async function collectObservations(input: ChecklistCallInput): Promise<ChecklistObservations> {
   const base = { dispatcher: input.dispatcher, baseUrl: input.baseUrl, authScheme: input.authScheme, timeoutMs: input.timeoutMs ?? 10_000 };
   const docs = await sendAttempt({ ...base, endpoint: 'docs', path: endpointPath('docs') });
   const resources: Partial<Record<TenantResource, AttemptResult>> = {};
-  // Once the host gave no HTTP answer at all, every further call would only wait the same way.
-  const unreachable = docs.kind === 'failure' && docs.failure.kind !== 'timeout';
-  if (!unreachable) {
+  if (!hostUnreachable(docs)) {
     for (const resource of TENANT_RESOURCES) {
       resources[resource] = await sendAttempt({ ...base, endpoint: resource, path: endpointPath(resource, { tenant: input.tenant }), key: input.apiKey });
     }

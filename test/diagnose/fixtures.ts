@@ -1,6 +1,7 @@
 /** Fabricated observations for the pure report: real envelope parsing and classification. */
 import { type AuthScheme, type EndpointId, classifyResponse, endpointSpec, joinUrl, parseEnvelope } from '../../api/contract/index.js';
 import { errorEnvelope } from '../../api/contract/server/index.js';
+import { hostUnreachable } from '../../api/checklist/index.js';
 import type { AttemptFailure, AttemptResponse, AttemptResult } from '../../api/client/single-attempt.js';
 import type { CallRecord, DiagnosisCall } from '../../diagnose/observe.js';
 import { firstPhaseCalls, resourceCalls } from '../../diagnose/plan.js';
@@ -56,7 +57,15 @@ export function report(s: Scenario): DiagnosisReport {
   const target = parsed.target;
   const tenant = target.urlTenant ?? s.tenant;
   const calls = [...firstPhaseCalls(auth, ['tenants']), ...(tenant ? resourceCalls(auth, tenant) : [])];
-  const observations = new Map<string, CallRecord>(calls.map((call) => [call.id, { call, url: joinUrl(target.baseUrl, call.path), result: s.answer(call) }]));
+  // As the runner does: once /docs shows the host unreachable, no further call is made.
+  let unreachable = false;
+  const observations = new Map<string, CallRecord>(
+    calls.map((call) => {
+      const result = unreachable ? undefined : s.answer(call);
+      if (call.id === 'docs' && result && hostUnreachable(result)) unreachable = true;
+      return [call.id, { call, url: joinUrl(target.baseUrl, call.path), result }];
+    }),
+  );
   return buildReport({
     target,
     auth,

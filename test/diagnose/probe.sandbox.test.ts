@@ -79,7 +79,7 @@ describe('repairmon probe against the sandbox', () => {
     expect(report.key).toMatchObject({ kind: 'tenant', environment: 'test' });
     expect(report.checks.filter((c) => c.status !== 'pass')).toEqual([]);
     expect(row(report, 'rate-limit').explanation).toMatch(/limit 1000, remaining \d+/);
-    expect(row(report, 'docs').requestId).toBeTruthy();
+    expect(row(report, 'path').requestId).toBeTruthy();
   });
 
   it('good platform key: told apart by /platform/, a tenant inferred from its listing', async () => {
@@ -93,8 +93,8 @@ describe('repairmon probe against the sandbox', () => {
   it('revoked key: step 2, unauthorized with the Polish message and its English meaning', async () => {
     const { run, report } = await probe('nowak-revoked-test', ['--base-url', sandbox.baseUrl, '--tenant', 'rowery-nowak', '--auth', 'x-api-key']);
     expect(run.code).toBe(1);
-    expect(report.verdict).toMatchObject({ kind: 'broken', step: 'key', check: 'key-accepted' });
-    const accepted = row(report, 'key-accepted');
+    expect(report.verdict).toMatchObject({ kind: 'broken', step: 'key', check: 'key' });
+    const accepted = row(report, 'key');
     expect(accepted).toMatchObject({ httpStatus: 401, errorCode: 'unauthorized' });
     expect(accepted.serverMessage).toMatch(/klucz/i);
     expect(accepted.explanation).toContain('not accepted');
@@ -127,7 +127,7 @@ describe('repairmon probe against the sandbox', () => {
     const { run, report } = await probe('nowak-test', ['--base-url', `${sandbox.origin}/api`, '--tenant', 'rowery-nowak']);
     expect(run.code).toBe(1);
     expect(report.verdict).toMatchObject({ step: 'host', check: 'base-path' });
-    expect(row(report, 'docs')).toMatchObject({ status: 'fail', httpStatus: 404, errorCode: 'not_found' });
+    expect(row(report, 'path')).toMatchObject({ status: 'fail', httpStatus: 404, errorCode: 'not_found' });
     expect(await curlsAgree(report, sandbox.key('nowak-test').key)).toBeGreaterThan(0);
   });
 
@@ -135,15 +135,15 @@ describe('repairmon probe against the sandbox', () => {
     const port = await closedPort();
     const { run, report } = await probe('nowak-test', ['--base-url', `http://127.0.0.1:${port}/api/v1`, '--tenant', 'rowery-nowak']);
     expect(run.code).toBe(1);
-    expect(report.verdict).toMatchObject({ step: 'host', check: 'docs' });
-    expect(row(report, 'docs').explanation).toContain('connection refused');
+    expect(report.verdict).toMatchObject({ step: 'host', check: 'host' });
+    expect(row(report, 'host').explanation).toContain('connection refused');
     expect(row(report, 'scope:logs').status).toBe('skip');
   });
 
   it('https against a plain-HTTP port: a TLS failure at step 1', async () => {
     const { report } = await probe('nowak-test', ['--base-url', `https://127.0.0.1:${sandbox.port}/api/v1`]);
-    expect(row(report, 'docs').finding.kind).toBe('unreachable');
-    expect(row(report, 'docs').explanation).toContain('does not speak HTTPS');
+    expect(row(report, 'host').finding.kind).toBe('unreachable');
+    expect(row(report, 'host').explanation).toContain('does not speak HTTPS');
   });
 
   it('429 storm: rate limited with Retry-After, curl sees the same 429', async () => {
@@ -157,8 +157,8 @@ describe('repairmon probe against the sandbox', () => {
   it("HTML 502: a proxy's page, not the key", async () => {
     const { run, report } = await probe('nowak-test', ['--base-url', sandbox.baseUrl, '--tenant', 'rowery-nowak'], 'html-502');
     expect(run.code).toBe(1);
-    expect(report.verdict).toMatchObject({ step: 'host', check: 'docs' });
-    expect(row(report, 'docs').explanation).toMatch(/HTML page: a proxy or gateway/);
+    expect(report.verdict).toMatchObject({ step: 'host', check: 'path' });
+    expect(row(report, 'path').explanation).toMatch(/HTML page: a proxy or gateway/);
     expect(await curlsAgree(report, sandbox.key('nowak-test').key)).toBeGreaterThan(0);
   });
 

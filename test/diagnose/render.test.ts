@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { TENANT_RESOURCES } from '../../api/contract/index.js';
 import { renderDiagnosisJson } from '../../diagnose/render-json.js';
 import { printable, renderDiagnosisTable } from '../../diagnose/render-table.js';
 import { err, ok, report, response, tenantKeyApi } from './fixtures.js';
@@ -16,9 +17,10 @@ describe('renderDiagnosisTable', () => {
   });
 
   it('lists a call read by two checks once', () => {
-    const r = report({ answer: tenantKeyApi('a'), tenant: 'b' });
+    const failing = Object.fromEntries(TENANT_RESOURCES.map((r) => [`scope:${r}`, () => err(502, 'internal_error', r)]));
+    const r = report({ answer: tenantKeyApi('a', failing), tenant: 'a' });
     const text = renderDiagnosisTable(r);
-    expect(text).toContain('# tenant, scope:clients');
+    expect(text).toContain('# key, scope:clients');
   });
 
   it('strips control characters a server could send to the terminal', () => {

@@ -18,30 +18,32 @@ describe('buildReport verdicts', () => {
     expect([...new Set(steps)]).toEqual(['host', 'key', 'tenant', 'scope', 'headers']);
   });
 
-  it('a tenant key without --tenant skips tenant and scope but is not a failure', () => {
+  it('a tenant key without --tenant skips key, tenant and scope and says so, exit 1: nothing proved the key works', () => {
     const r = report({ answer: tenantKeyApi('rowery-nowak') });
     expect(row(r, 'tenant').status).toBe('skip');
+    expect(row(r, 'key').status).toBe('skip');
     expect(row(r, 'tenant').explanation).toContain('--tenant');
-    expect(r.exitCode).toBe(0);
-    expect(r.verdict.summary).toContain('not checked');
+    expect(r.verdict.kind).toBe('incomplete');
+    expect(r.exitCode).toBe(1);
+    expect(r.verdict.summary).toContain('NOT CHECKED');
   });
 
   it('a rejected key stops at step 2, with the server message verbatim and a curl line', () => {
     const r = report({ answer: (c) => (c.id === 'docs' ? ok('docs') : err(401, 'unauthorized')), tenant: 'rowery-nowak' });
-    expect(r.verdict).toMatchObject({ kind: 'broken', step: 'key', stepNumber: 2, check: 'key-accepted' });
-    const accepted = row(r, 'key-accepted');
+    expect(r.verdict).toMatchObject({ kind: 'broken', step: 'key', stepNumber: 2, check: 'key' });
+    const accepted = row(r, 'key');
     expect(accepted.serverMessage).toBe('komunikat unauthorized');
     expect(accepted.explanation).toMatch(/not accepted/);
     expect(accepted.curl).toContain('"authorization: Bearer $REPAIR_API_KEY"');
-    expect(row(r, 'scope:logs').consequenceOf).toBe('key-accepted');
+    expect(row(r, 'scope:logs').status).toBe('skip');
     expect(r.exitCode).toBe(1);
   });
 
   it('says so when a test key is rejected by a production-looking host', () => {
-    const r = report({ answer: (c) => (c.id === 'docs' ? ok('docs') : err(401, 'unauthorized')), baseUrl: 'https://api.repair-service.pl/api/v1', keyEnvironment: 'test' });
-    expect(row(r, 'key-accepted').explanation).toContain('TEST key');
-    const local = report({ answer: (c) => (c.id === 'docs' ? ok('docs') : err(401, 'unauthorized')), keyEnvironment: 'test' });
-    expect(row(local, 'key-accepted').explanation).not.toContain('TEST key');
+    const r = report({ answer: (c) => (c.id === 'docs' ? ok('docs') : err(401, 'unauthorized')), baseUrl: 'https://api.repair-service.pl/api/v1', keyEnvironment: 'test', tenant: 'a' });
+    expect(row(r, 'key').explanation).toContain('TEST key');
+    const local = report({ answer: (c) => (c.id === 'docs' ? ok('docs') : err(401, 'unauthorized')), keyEnvironment: 'test', tenant: 'a' });
+    expect(row(local, 'key').explanation).not.toContain('TEST key');
   });
 
   it('explains a tenant mismatch with both slugs when the URL and --tenant differ', () => {
@@ -67,20 +69,20 @@ describe('buildReport verdicts', () => {
 
   it('an unreachable host fails step 1 and skips the rest without curl lines for calls not made', () => {
     const r = report({ answer: (call) => (call.id === 'docs' ? refused() : undefined), tenant: 'rowery-nowak' });
-    expect(r.verdict).toMatchObject({ step: 'host', check: 'docs' });
-    expect(row(r, 'docs').explanation).toContain('connection refused');
+    expect(r.verdict).toMatchObject({ step: 'host', check: 'host' });
+    expect(row(r, 'host').explanation).toContain('connection refused');
     expect(r.checks.filter((c) => c.status === 'skip').length).toBeGreaterThan(5);
-    expect(r.checks.filter((c) => c.curl).map((c) => c.check)).toEqual(['docs']);
+    expect(r.checks.filter((c) => c.curl).map((c) => c.check)).toEqual(['host']);
   });
 
   it('tells a proxy HTML page from the API and a 404 page from a wrong path', () => {
     const html = report({ answer: (c) => response(502, '<html><body>Bad Gateway</body></html>', c.endpoint, { 'content-type': 'text/html' }) });
-    expect(row(html, 'docs').explanation).toMatch(/HTML page: a proxy or gateway/);
+    expect(row(html, 'path').explanation).toMatch(/HTML page: a proxy or gateway/);
     const notFound = report({ answer: (c) => response(404, '<html>Not Found</html>', c.endpoint, { 'content-type': 'text/html' }), baseUrl: 'http://127.0.0.1:1234/api' });
     expect(notFound.verdict).toMatchObject({ step: 'host', check: 'base-path' });
-    expect(row(notFound, 'docs').explanation).toMatch(/HTML page, not an API envelope/);
+    expect(row(notFound, 'path').explanation).toMatch(/HTML page, not an API envelope/);
     const noEnvelope = report({ answer: (c) => response(200, { hello: 1 }, c.endpoint) });
-    expect(row(noEnvelope, 'docs').explanation).toMatch(/without a valid API envelope/);
+    expect(row(noEnvelope, 'path').explanation).toMatch(/without a valid API envelope/);
   });
 
   it('a 429 reports its Retry-After; the rate-limit row keeps its own explanation', () => {
@@ -121,7 +123,7 @@ describe('buildReport verdicts', () => {
 
   it('rows carry latency (rounded) and request id', () => {
     const r = report({ answer: tenantKeyApi('a'), tenant: 'a' });
-    expect(row(r, 'docs').latencyMs).toBe(2);
-    expect(row(r, 'docs').requestId).toMatch(/^req-/);
+    expect(row(r, 'path').latencyMs).toBe(2);
+    expect(row(r, 'path').requestId).toMatch(/^req-/);
   });
 });

@@ -1,9 +1,10 @@
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ANSWER_NAMES, SANDBOX_BASE_URL } from '../../generators/app/answers.js';
 import { ANSWER_FLAGS } from '../../generators/app/flags.js';
+import { shippedFiles } from '../../generators/app/shipped.js';
 import { ALL_FLAGS, CONFIG_KEY, readJson, runGenerator, snapshot } from './helpers.js';
 
 const OUR_PACKAGE = readJson(join(import.meta.dirname, '../../package.json')) as {
@@ -37,14 +38,18 @@ describe('flags', () => {
     expect(files.get('.env.example')).toContain('NOWAK_API_PRODUCTION_BASE_URL=https://api.nowak.example/api/v1');
   });
 
-  it('copies the contract and client byte for byte and renders only .hbs files', async () => {
+  it('copies the shipped api/ folders and the plain templates byte for byte, renders only .hbs files, leaves the server side out', async () => {
     const cwd = tempDir();
     await runGenerator({ ...ALL_FLAGS }).cd(cwd);
     const project = join(cwd, 'nowak-sync');
-    const templates = join(import.meta.dirname, '../../templates/app');
-    for (const file of ['src/contract/api.ts', 'src/client/attempt.ts', 'src/handlers.ts', 'tsconfig.json']) {
-      expect(readFileSync(join(project, file))).toEqual(readFileSync(join(templates, file)));
-    }
+    const root = join(import.meta.dirname, '../..');
+    const shipped = shippedFiles(root);
+    expect(shipped.map((f) => f.path)).toEqual(expect.arrayContaining(['src/contract/api.ts', 'src/client/attempt.ts', 'src/client/single-attempt.ts', 'src/checklist/evaluate.ts']));
+    for (const file of shipped) expect(readFileSync(join(project, file.path)), file.path).toEqual(readFileSync(join(root, file.path.replace(/^src\//, 'api/'))));
+    expect(existsSync(join(project, 'src/contract/server'))).toBe(false);
+    expect(shipped.some((f) => f.path.includes('/server/'))).toBe(false);
+    const templates = join(root, 'templates/app');
+    for (const file of ['src/handlers.ts', 'tsconfig.json']) expect(readFileSync(join(project, file))).toEqual(readFileSync(join(templates, file)));
     expect(readFileSync(join(project, '.gitignore'))).toEqual(readFileSync(join(templates, 'gitignore')));
   });
 

@@ -179,7 +179,7 @@ describe('error guards work across two copies of errors.ts', () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('an error from a second copy passes the first copy’s guards, and foreign errors do not', async () => {
-    copyFileSync(new URL('../../api/client/errors.ts', import.meta.url), join(dir, 'errors.ts'));
+    copyFileSync(new URL('../../../api/client/errors.ts', import.meta.url), join(dir, 'errors.ts'));
     const copy = (await import(join(dir, 'errors.ts'))) as typeof import('../../../api/client/errors.js');
     const fields = { message: 'm', method: 'GET', path: '/', host: 'h', attempts: 1, retryHistory: [], retryable: true };
     const foreign = new copy.RateLimitError({ ...fields, retryAfterMs: 5 });

@@ -1,0 +1,100 @@
+/**
+ * One checklist, two tools: a generated project's `npm run check` (its shipped copy of
+ * api/checklist) and `repairmon probe` (the diagnosis report) are fed the same recorded
+ * answers and must show the same rows: same ids, same status, decided on the same call.
+ */
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ChecklistObservations, ChecklistRow } from '../../../api/checklist/index.js';
+import type { AttemptResult } from '../../../api/client/single-attempt.js';
+import { TENANT_RESOURCES, type TenantResource } from '../../../api/contract/index.js';
+import { shippedFiles } from '../../../generators/app/shipped.js';
+import { BASE, type Answer, err, ok, refused, report, response, tenantKeyApi } from '../../diagnose/fixtures.js';
+
+const ROOT = join(import.meta.dirname, '../../..');
+const TENANT = 'rowery-nowak';
+const html502 = (endpoint: TenantResource | 'docs') => response(502, '<html><body>Bad Gateway</body></html>', endpoint, { 'content-type': 'text/html' });
+const timeout = (): AttemptResult => ({ kind: 'failure', failure: { kind: 'timeout', phase: 'headers', message: 'no answer within 5000 ms' }, timings: { headersMs: undefined, totalMs: 5000 } });
+const everyResource = (answer: (r: TenantResource) => AttemptResult): Record<string, () => AttemptResult> =>
+  Object.fromEntries(TENANT_RESOURCES.map((r) => [`scope:${r}`, () => answer(r)]));
+
+/** Recorded situations support meets, each a full set of answers. */
+const SITUATIONS: Readonly<Record<string, Answer>> = {
+  healthy: tenantKeyApi(TENANT),
+  'key rejected (401)': tenantKeyApi(TENANT, everyResource((r) => err(401, 'unauthorized', r))),
+  'key rejected with 403 unauthorized': tenantKeyApi(TENANT, everyResource((r) => err(403, 'unauthorized', r))),
+  'another tenant': tenantKeyApi('serwis-kowalski'),
+  'narrow scope': tenantKeyApi(TENANT, { 'scope:logs': () => err(403, 'insufficient_scope', 'logs') }),
+  'every tenant call 502 (envelope)': tenantKeyApi(TENANT, everyResource((r) => err(502, 'internal_error', r))),
+  'every call an HTML 502': (c) => (c.id === 'docs' || c.id.startsWith('scope:') ? html502(c.endpoint as TenantResource) : ok(c.endpoint)),
+  'one resource 502': tenantKeyApi(TENANT, { 'scope:bikes': () => html502('bikes') }),
+  '429 storm': tenantKeyApi(TENANT, everyResource((r) => err(429, 'rate_limited', r, { 'retry-after': '30' }))),
+  '/docs HTML 502, key revoked': (c) => (c.id === 'docs' ? html502('docs') : c.id.startsWith('scope:') ? err(401, 'unauthorized', c.endpoint) : ok(c.endpoint)),
+  '/docs hangs, key fine': (c) => (c.id === 'docs' ? timeout() : ok(c.endpoint)),
+  'tenant not found (404)': tenantKeyApi(TENANT, everyResource((r) => err(404, 'not_found', r))),
+  'host refused': () => refused(),
+};
+
+function observations(answer: Answer): ChecklistObservations {
+  const docs = answer({ id: 'docs', endpoint: 'docs', path: '/docs', auth: 'none' });
+  const resources: Partial<Record<TenantResource, AttemptResult>> = {};
+  if (docs?.kind !== 'failure' || docs.failure.kind === 'timeout') {
+    for (const r of TENANT_RESOURCES) {
+      const result = answer({ id: `scope:${r}`, endpoint: r, path: `/tenants/${TENANT}/${r}`, auth: 'bearer' });
+      if (result) resources[r] = result;
+    }
+  }
+  return { docs, resources };
+}
+
+let project: string;
+let generatedEvaluate: (input: { baseUrl: string; tenant: string | undefined; observations: ChecklistObservations }) => ChecklistRow[];
+
+beforeAll(async () => {
+  project = mkdtempSync(join(tmpdir(), 'generated-checklist-'));
+  for (const file of shippedFiles(ROOT)) {
+    mkdirSync(dirname(join(project, file.path)), { recursive: true });
+    writeFileSync(join(project, file.path), file.contents);
+  }
+  symlinkSync(join(ROOT, 'node_modules'), join(project, 'node_modules'));
+  ({ evaluateChecklist: generatedEvaluate } = (await import(join(project, 'src/checklist/index.ts'))) as typeof import('../../../api/checklist/index.js'));
+});
+afterAll(() => rmSync(project, { recursive: true, force: true }));
+
+describe('the generated check and repairmon probe evaluate the same answers the same way', () => {
+  it.each(Object.keys(SITUATIONS))('%s', (name) => {
+    const answer = SITUATIONS[name]!;
+    const generated = generatedEvaluate({ baseUrl: BASE, tenant: TENANT, observations: observations(answer) });
+    const diagnosis = report({ answer, tenant: TENANT });
+    expect(generated.map((r) => r.id)).toEqual(['host', 'path', 'key', 'tenant', ...TENANT_RESOURCES.map((r) => `scope:${r}`)]);
+    for (const row of generated) {
+      const probed = diagnosis.checks.find((c) => c.check === row.id);
+      expect(probed, `${name}: probe has no ${row.id} row`).toBeDefined();
+      expect(probed!.status, `${name}: ${row.id} (${row.detail})`).toBe(row.status);
+      if (row.status !== 'skip' && row.evidence !== undefined) {
+        const evidence = observations(answer)[row.evidence === 'docs' ? 'docs' : 'resources'];
+        const result = row.evidence === 'docs' ? (evidence as AttemptResult) : (evidence as Record<string, AttemptResult>)[row.evidence];
+        expect(probed!.httpStatus, `${name}: ${row.id} evidence`).toBe(result?.kind === 'response' ? result.status : undefined);
+      }
+    }
+  });
+
+  it('the situations cover every status and the causes the issue named', () => {
+    const rows = Object.values(SITUATIONS).flatMap((answer) => generatedEvaluate({ baseUrl: BASE, tenant: TENANT, observations: observations(answer) }));
+    expect(new Set(rows.map((r) => r.status))).toEqual(new Set(['pass', 'fail', 'skip']));
+    const causes = new Set(rows.filter((r) => r.status === 'fail').map((r) => r.cause.kind));
+    for (const kind of ['key_rejected', 'tenant_mismatch', 'scope_missing', 'server_error', 'rate_limited', 'no_answer', 'client_error']) expect(causes).toContain(kind);
+  });
+
+  it('never passes the tenant row when every tenant call failed with a 5xx (the old disagreement)', () => {
+    const rows = generatedEvaluate({ baseUrl: BASE, tenant: TENANT, observations: observations(SITUATIONS['every tenant call 502 (envelope)']!) });
+    expect(rows.find((r) => r.id === 'tenant')?.status).not.toBe('pass');
+  });
+
+  it('a broken /docs never hides a revoked key', () => {
+    const rows = generatedEvaluate({ baseUrl: BASE, tenant: TENANT, observations: observations(SITUATIONS['/docs HTML 502, key revoked']!) });
+    expect(rows.find((r) => r.id === 'key')).toMatchObject({ status: 'fail', cause: { kind: 'key_rejected' } });
+  });
+});
