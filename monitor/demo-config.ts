@@ -1,12 +1,14 @@
 /**
- * A monitor config built in memory from a running sandbox's demo keys: what `repairmon demo`
- * (and the tests) probe. Keys go straight into ApiKey holders; nothing is written or printed.
+ * A monitor config built from a running sandbox's demo keys: what `repairmon demo` (and the
+ * tests) probe. It is written as a user would write the YAML, with `${ENV}` references, and
+ * goes through `serve`'s own parser, so the demo and the tests run what `serve` runs. The key
+ * values stay in memory; nothing is written or printed.
  */
-import { ApiKey } from '../api/client/index.js';
 import { type AuthScheme, type KeyKind, type Scope, TENANT_RESOURCES, scopeForResource } from '../api/contract/index.js';
-import { shortestIntervalMs } from './config/cron.js';
+import { formatDuration } from './config/duration.js';
+import { parseConfigValue } from './config/load.js';
 import { CANARY_NAMES, type CanaryName, DEFAULT_PROBE_BODY_LIMIT } from './config/schema.js';
-import type { MonitorConfig, MonitorKey, MonitorTarget } from './config/types.js';
+import { type MonitorConfig, type MonitorTarget, formatIssues } from './config/types.js';
 
 export interface SandboxKeySource {
   readonly alias: string;
@@ -43,27 +45,47 @@ function probedByDefault(key: SandboxKeySource): boolean {
   return !key.revoked && TENANT_RESOURCES.every((r) => key.scopes?.includes(scopeForResource(r)) ?? true);
 }
 
-export function demoConfig(sandbox: SandboxLike, options: DemoConfigOptions = {}): MonitorConfig {
+/** The variable a demo key's `${ENV}` reference names; held in memory, never in process.env. */
+function secretVariable(index: number): string {
+  return `REPAIRMON_DEMO_KEY_${index}`;
+}
+
+export interface DemoRawConfig {
+  /** The config as a user would write it in YAML, keys referenced by `${ENV}` only. */
+  readonly raw: Record<string, unknown>;
+  /** The values those references resolve to. */
+  readonly env: Readonly<Record<string, string>>;
+}
+
+/** The demo's config as raw data: what `serve` would read from a file. */
+export function demoRawConfig(sandbox: SandboxLike, options: DemoConfigOptions = {}): DemoRawConfig {
   const wanted = options.aliases;
   const sources = sandbox.keys.filter((k) => (wanted ? wanted.includes(k.alias) : probedByDefault(k)));
-  const keys = sources.map((k, i): MonitorKey => {
+  const env: Record<string, string> = {};
+  const keys = sources.map((k, i) => {
+    env[secretVariable(i)] = k.key;
     const auth: AuthScheme = options.mixAuth !== false && i % 2 === 1 ? 'x-api-key' : 'bearer';
-    const tenants = k.kind === 'tenant' ? [k.tenant ?? ''] : [...sandbox.tenants];
-    return { alias: k.alias, kind: k.kind, tenant: k.kind === 'tenant' ? k.tenant : undefined, tenants, auth, key: new ApiKey(k.key, k.alias) };
+    const assignment = k.kind === 'tenant' ? { tenant: k.tenant } : { tenants: [...sandbox.tenants] };
+    return { alias: k.alias, kind: k.kind, ...assignment, auth, secret: `\${${secretVariable(i)}}` };
   });
-  const schedule = options.schedule ?? '*/15 * * * * *';
-  const canaries = Object.fromEntries(CANARY_NAMES.map((n) => [n, options.canaries?.[n] ?? true])) as Record<CanaryName, boolean>;
-  const target: MonitorTarget = {
+  const sloMs = options.sloMs ?? { index: 250, docs: 250, clients: 500, bikes: 500, repairs: 500, logs: 500, platform: 500 };
+  const target = {
     name: options.targetName ?? 'sandbox',
     baseUrl: sandbox.baseUrl,
-    schedule,
-    intervalMs: shortestIntervalMs(schedule),
-    timeoutMs: options.timeoutMs ?? 5_000,
+    schedule: options.schedule ?? '*/15 * * * * *',
+    timeout: formatDuration(options.timeoutMs ?? 5_000),
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_PROBE_BODY_LIMIT,
-    sloMs: options.sloMs ?? { index: 250, docs: 250, clients: 500, bikes: 500, repairs: 500, logs: 500, platform: 500 },
-    maintenance: [],
-    canaries,
+    slo: Object.fromEntries(Object.entries(sloMs).map(([id, ms]) => [id, formatDuration(ms)])),
+    canaries: Object.fromEntries(CANARY_NAMES.map((n) => [n, options.canaries?.[n] ?? true])),
     keys,
   };
-  return { concurrency: options.concurrency ?? 8, historyPerProbe: 60, targets: [target] };
+  return { raw: { concurrency: options.concurrency ?? 8, historyPerProbe: 60, targets: [target] }, env };
+}
+
+/** The demo's config, through the same parser `serve` runs a config file through. */
+export function demoConfig(sandbox: SandboxLike, options: DemoConfigOptions = {}): MonitorConfig {
+  const { raw, env } = demoRawConfig(sandbox, options);
+  const result = parseConfigValue(raw, { env, baseDir: process.cwd() });
+  if (!result.ok) throw new Error(`the demo config is not valid:\n${formatIssues(result.issues)}`);
+  return result.config;
 }

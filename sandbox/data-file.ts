@@ -1,11 +1,10 @@
 /**
  * `--data FILE`: JSON or YAML replacing the demo data (tenants with their records, and key
- * metadata without values). Parsed strictly in one pass; the first error names its path,
- * e.g. `keys[2].tenant`, and nothing starts.
+ * metadata without values). Read with the config kit the monitor's config uses: strict, and
+ * every problem at once, each naming its path such as `keys[2].tenant`; nothing starts.
  */
-import { readFile } from 'node:fs/promises';
-import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
+import { type ConfigIssue, aliasSchema, decodeDocument, formatIssues, parseWith, readDocument } from '../lib/config-kit.js';
 import { ENVIRONMENTS, KEY_KINDS, TENANT_RESOURCES, validateTenantSlug } from '../api/contract/index.js';
 import { SandboxConfigError } from './errors.js';
 import type { SandboxData } from './model.js';
@@ -29,7 +28,7 @@ const tenantSchema = z.strictObject({
 });
 
 const keySchema = z.strictObject({
-  alias: z.string().regex(/^[a-z0-9][a-z0-9._-]*$/i, 'alias must be letters, digits, ".", "_" or "-"'),
+  alias: aliasSchema,
   kind: z.enum(KEY_KINDS),
   tenant: slug.optional(),
   environment: z.enum(ENVIRONMENTS),
@@ -58,38 +57,25 @@ const dataSchema = z
     });
   });
 
-export function formatPath(path: readonly PropertyKey[]): string {
-  return path.reduce<string>((out, part) => (typeof part === 'number' ? `${out}[${part}]` : `${out}${out ? '.' : ''}${String(part)}`), '');
+function refuse(file: string, issues: readonly ConfigIssue[]): SandboxConfigError {
+  const only = issues.length === 1 && issues[0]?.path === '' ? issues[0] : undefined;
+  return new SandboxConfigError('data', only ? `${file}: ${only.message}` : `${file}: ${issues.length} problem(s):\n${formatIssues(issues)}`);
 }
 
-function decode(text: string, file: string): unknown {
-  try {
-    return /\.json$/i.test(file) ? JSON.parse(text) : parseYaml(text);
-  } catch (error) {
-    throw new SandboxConfigError('data', `${file}: cannot parse (${(error instanceof Error ? error.message : String(error)).split('\n')[0] ?? ''})`);
-  }
-}
-
-/** Validates decoded data; throws SandboxConfigError naming the first bad path. */
+/** Validates decoded data; throws SandboxConfigError listing every bad path. */
 export function parseSandboxData(value: unknown, file = 'data'): SandboxData {
-  const result = dataSchema.safeParse(value);
-  if (!result.success) {
-    const issue = result.error.issues[0];
-    const where = issue ? formatPath(issue.path) || '(root)' : '(root)';
-    throw new SandboxConfigError('data', `${file}: ${where}: ${issue?.message ?? 'invalid'}`);
-  }
+  const result = parseWith(dataSchema, value);
+  if (!result.ok) throw refuse(file, result.issues);
   return {
-    tenants: result.data.tenants.map(({ slug: s, name, city, ...records }) => ({ info: { slug: s, name, city }, records })),
-    keys: result.data.keys.map(({ tenant, ...rest }) => ({ ...rest, ...(tenant === undefined ? {} : { tenant }) })),
+    tenants: result.value.tenants.map(({ slug: s, name, city, ...records }) => ({ info: { slug: s, name, city }, records })),
+    keys: result.value.keys.map(({ tenant, ...rest }) => ({ ...rest, ...(tenant === undefined ? {} : { tenant }) })),
   };
 }
 
 export async function loadDataFile(file: string): Promise<SandboxData> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    throw new SandboxConfigError('data', `${file}: cannot read (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
-  }
-  return parseSandboxData(decode(text, file), file);
+  const read = readDocument(file, 'data file');
+  if (!read.ok) throw refuse(file, read.issues);
+  const decoded = decodeDocument(read.value.text, file);
+  if (!decoded.ok) throw refuse(file, decoded.issues);
+  return parseSandboxData(decoded.value, file);
 }

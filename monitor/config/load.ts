@@ -3,10 +3,8 @@
  * strict schema, cross-field rules and secret resolution each add their issues; nothing
  * starts until the list is empty.
  */
-import { readFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
-import YAML from 'yaml';
-import type { z } from 'zod';
+import { dirname } from 'node:path';
+import { decodeDocument, parseWith, readDocument } from '../../lib/config-kit.js';
 import { shortestIntervalMs } from './cron.js';
 import { parseDuration } from './duration.js';
 import { crossFieldIssues } from './rules.js';
@@ -14,32 +12,6 @@ import { CANARY_NAMES, type CanaryName, type RawConfig, type RawTarget, configSc
 import { type SecretSources, resolveSecret } from './secrets.js';
 import { resolveTls } from './tls.js';
 import type { ConfigIssue, ConfigResult, MaintenanceWindow, MonitorConfig, MonitorKey, MonitorTarget } from './types.js';
-
-export function formatPath(path: readonly PropertyKey[]): string {
-  let out = '';
-  for (const part of path) {
-    if (typeof part === 'number') out += `[${part}]`;
-    else out += out === '' ? String(part) : `.${String(part)}`;
-  }
-  return out;
-}
-
-function join(base: string, key: string): string {
-  return base === '' ? key : `${base}.${key}`;
-}
-
-export function issuesFromZod(error: z.ZodError): ConfigIssue[] {
-  return error.issues.flatMap((issue): ConfigIssue[] => {
-    const path = formatPath(issue.path);
-    if (issue.code === 'unrecognized_keys') {
-      return issue.keys.map((key) => ({ path: join(path, key), message: 'unknown key' }));
-    }
-    if (issue.code === 'invalid_type' && /received undefined$/.test(issue.message)) {
-      return [{ path, message: 'is required' }];
-    }
-    return [{ path, message: issue.message }];
-  });
-}
 
 function resolveCanaries(raw: RawTarget['canaries']): Record<CanaryName, boolean> {
   const switches = typeof raw === 'boolean' ? {} : raw;
@@ -88,9 +60,9 @@ function resolveTarget(raw: RawTarget, index: number, sources: SecretSources, is
 
 /** Validates an already-decoded value (YAML or built in memory) and resolves its secrets. */
 export function parseConfigValue(value: unknown, sources: SecretSources): ConfigResult {
-  const parsed = configSchema.safeParse(value ?? {});
-  if (!parsed.success) return { ok: false, issues: issuesFromZod(parsed.error) };
-  const raw: RawConfig = parsed.data;
+  const parsed = parseWith(configSchema, value ?? {});
+  if (!parsed.ok) return parsed;
+  const raw: RawConfig = parsed.value;
   const issues = crossFieldIssues(raw);
   if (issues.length > 0) return { ok: false, issues };
   const targets = raw.targets.map((t, i) => resolveTarget(t, i, sources, issues));
@@ -100,21 +72,12 @@ export function parseConfigValue(value: unknown, sources: SecretSources): Config
 }
 
 export function parseConfigText(text: string, sources: SecretSources): ConfigResult {
-  const doc = YAML.parseDocument(text, { prettyErrors: true, uniqueKeys: true });
-  if (doc.errors.length > 0) {
-    return { ok: false, issues: doc.errors.map((e) => ({ path: `line ${e.linePos?.[0]?.line ?? '?'}`, message: (e.message.split('\n')[0] ?? e.message).replace(/:$/, '') })) };
-  }
-  return parseConfigValue(doc.toJS(), sources);
+  const decoded = decodeDocument(text, 'config.yaml');
+  return decoded.ok ? parseConfigValue(decoded.value, sources) : decoded;
 }
 
 export function loadConfigFile(file: string, env: NodeJS.ProcessEnv): ConfigResult {
-  const path = resolve(file);
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    const code = (error as { code?: unknown }).code;
-    return { ok: false, issues: [{ path: '', message: `cannot read config file ${path} (${typeof code === 'string' ? code : 'read error'})` }] };
-  }
-  return parseConfigText(text, { env, baseDir: dirname(path) });
+  const read = readDocument(file, 'config file');
+  if (!read.ok) return read;
+  return parseConfigText(read.value.text, { env, baseDir: dirname(read.value.path) });
 }

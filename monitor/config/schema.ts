@@ -4,6 +4,7 @@
  * lists every problem. Cross-field rules live in `rules.ts`.
  */
 import { z } from 'zod';
+import { aliasSchema } from '../../lib/config-kit.js';
 import { AUTH_SCHEMES, ENDPOINT_IDS, KEY_KINDS, validateTenantSlug } from '../../api/contract/index.js';
 import { cronProblem } from './cron.js';
 import { parseDuration } from './duration.js';
@@ -37,9 +38,7 @@ const tenantSlug = z.string().superRefine((slug, ctx) => {
 // The value is never echoed: a literal here may be a real key someone pasted in.
 const secretReference = z.string().refine((s) => SECRET_REFERENCE.test(s.trim()), { message: INLINE_SECRET_MESSAGE });
 
-const alias = z
-  .string()
-  .regex(/^[a-z0-9][a-z0-9._-]{0,62}$/, 'must be 1-63 characters: lowercase letters, digits, ".", "_", "-"');
+const alias = aliasSchema;
 
 export const keySchema = z
   .object({

@@ -1,6 +1,7 @@
 /** The config after validation and secret resolution: what the monitor runs on. */
 import type { ApiKey } from '../../api/client/index.js';
 import type { AuthScheme, EndpointId, KeyKind } from '../../api/contract/index.js';
+import type { ConfigIssue } from '../../lib/config-kit.js';
 import type { CanaryName } from './schema.js';
 
 export interface MonitorKey {
@@ -49,17 +50,11 @@ export interface MonitorConfig {
   readonly targets: readonly MonitorTarget[];
 }
 
-/** One problem in a config file, located by its path such as `targets[1].keys[0].tenant`. */
-export interface ConfigIssue {
-  readonly path: string;
-  readonly message: string;
-}
+export type { ConfigIssue };
 
 export type ConfigResult = { readonly ok: true; readonly config: MonitorConfig } | { readonly ok: false; readonly issues: readonly ConfigIssue[] };
 
-export function formatIssues(issues: readonly ConfigIssue[]): string {
-  return issues.map((i) => `  ${i.path || '(top level)'}: ${i.message}`).join('\n');
-}
+export { formatIssues } from '../../lib/config-kit.js';
 
 /** Every key of the config, for the logger's last-net scrubbing. */
 export function configKeys(config: MonitorConfig): ApiKey[] {

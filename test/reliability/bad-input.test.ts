@@ -43,7 +43,7 @@ const CONFIG_CASES: Record<string, string[]> = {
   'no-keys.yaml': ['targets[0].keys: Too small: expected array to have >=1 items'],
   'bad-leaf-values.yaml': [
     'historyPerProbe: Too small: expected number to be >=2',
-    'targets[0].name: must be 1-63 characters: lowercase letters, digits, ".", "_", "-"',
+    'targets[0].name: must be 1-63 characters: letters, digits, ".", "_", "-" (not starting with punctuation)',
     'targets[0].baseUrl: must be an http(s) URL ending in /api/v1, such as https://api.example.com/api/v1',
     'targets[0].maxBodyBytes: Too small: expected number to be >=1024',
     'targets[0].slo.clients: must be a duration such as 500ms, 10s, 5m or 2h',
@@ -92,15 +92,24 @@ describe('monitor config errors', () => {
 
 /** Sandbox --data fixtures (test/sandbox asserts the start of each message): the whole CLI text. */
 const SANDBOX_DATA = new URL('../sandbox/fixtures/data/', import.meta.url).pathname;
-const DATA_CASES: Record<string, string> = {
-  'bad-environment.yaml': 'keys[0].environment: Invalid option: expected one of "test"|"production"',
-  'bad-scope.yaml': 'keys[0].scopes[1]: Invalid option: expected one of "clients"|"bikes"|"repairs"|"logs"|"platform"',
-  'bad-slug.json': 'tenants[1].slug: tenant slug "Zły_Slug" must be lowercase letters, digits and single hyphens (e.g. "rowery-nowak")',
-  'duplicate-alias.yaml': 'keys[1].alias: duplicate key alias "k"',
-  'not-yaml.yaml': 'cannot parse (Block collections are not allowed within flow collections at line 2, column 3:)',
-  'record-not-object.yaml': 'tenants[0].repairs[1]: Invalid input: expected record, received string',
-  'tenant-key-unknown-tenant.yaml': 'keys[1].tenant: a tenant key needs "tenant" naming one of: a-shop',
-  'unknown-key.yaml': 'keys[0]: Unrecognized key: "secret"',
+const DATA_CASES: Record<string, string[]> = {
+  'bad-environment.yaml': ['keys[0].environment: Invalid option: expected one of "test"|"production"'],
+  'bad-scope.yaml': ['keys[0].scopes[1]: Invalid option: expected one of "clients"|"bikes"|"repairs"|"logs"|"platform"'],
+  'bad-slug.json': ['tenants[1].slug: tenant slug "Zły_Slug" must be lowercase letters, digits and single hyphens (e.g. "rowery-nowak")'],
+  'duplicate-alias.yaml': ['keys[1].alias: duplicate key alias "k"'],
+  'many-problems.yaml': [
+    'tenants[0].colour: unknown key',
+    'keys[0].environment: Invalid option: expected one of "test"|"production"',
+    'keys[1].alias: must be 1-63 characters: letters, digits, ".", "_", "-" (not starting with punctuation)',
+    'keys[1].scopes[0]: Invalid option: expected one of "clients"|"bikes"|"repairs"|"logs"|"platform"',
+  ],
+  'not-yaml.yaml': [
+    'line 2: Block collections are not allowed within flow collections at line 2, column 3',
+    'line 2: Flow sequence in block collection must be sufficiently indented and end with a ] at line 2, column 11',
+  ],
+  'record-not-object.yaml': ['tenants[0].repairs[1]: Invalid input: expected record, received string'],
+  'tenant-key-unknown-tenant.yaml': ['keys[1].tenant: a tenant key needs "tenant" naming one of: a-shop'],
+  'unknown-key.yaml': ['keys[0].secret: unknown key'],
 };
 
 describe('sandbox --data errors through the CLI', () => {
@@ -108,9 +117,10 @@ describe('sandbox --data errors through the CLI', () => {
     expect(readdirSync(SANDBOX_DATA).filter((f) => f !== 'valid.yaml').sort()).toEqual(Object.keys(DATA_CASES).sort());
   });
 
-  it.each(Object.entries(DATA_CASES))('%s: exit 2, the whole message, nothing on stdout', async (file, message) => {
+  it.each(Object.entries(DATA_CASES))('%s: exit 2, every problem, nothing on stdout', async (file, lines) => {
     const path = join(SANDBOX_DATA, file);
     const result = await run(['sandbox', '--data', path, '--port', '0', '--log-level', 'silent']);
+    const message = `${lines.length} problem(s):\n${lines.map((l) => `  ${l}`).join('\n')}`;
     expect(result).toEqual({ code: 2, stdout: '', stderr: `repairmon sandbox: --data: ${path}: ${message}\nRun 'repairmon sandbox --help' for usage.\n` });
   });
 });

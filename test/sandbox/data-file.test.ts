@@ -10,15 +10,15 @@ const fixture = (name: string): string => fileURLToPath(new URL(`./fixtures/data
 
 describe('--data files', () => {
   it.each([
-    ['unknown-key.yaml', 'keys[0]: Unrecognized key: "secret"'],
+    ['unknown-key.yaml', 'keys[0].secret: unknown key'],
     ['bad-slug.json', 'tenants[1].slug: tenant slug "Zły_Slug" must be lowercase'],
     ['tenant-key-unknown-tenant.yaml', 'keys[1].tenant: a tenant key needs "tenant" naming one of: a-shop'],
     ['bad-scope.yaml', 'keys[0].scopes[1]:'],
     ['bad-environment.yaml', 'keys[0].environment:'],
     ['duplicate-alias.yaml', 'keys[1].alias: duplicate key alias "k"'],
     ['record-not-object.yaml', 'tenants[0].repairs[1]:'],
-    ['not-yaml.yaml', 'cannot parse'],
-    ['missing.yaml', 'cannot read (ENOENT)'],
+    ['not-yaml.yaml', 'line 2: '],
+    ['missing.yaml', 'cannot read data file'],
   ])('%s is refused naming %s', async (name, message) => {
     const error = await loadDataFile(fixture(name)).then(
       () => undefined,
@@ -27,6 +27,12 @@ describe('--data files', () => {
     expect(error).toMatchObject({ name: 'SandboxConfigError', option: 'data' });
     expect((error as Error).message).toContain(message);
     expect((error as Error).message).toContain(fixture(name));
+  });
+
+  it('lists every problem at once, as the monitor config does', async () => {
+    const error = (await loadDataFile(fixture('many-problems.yaml')).catch((e: unknown) => e)) as Error;
+    expect(error.message).toContain('4 problem(s)');
+    for (const line of ['tenants[0].colour: unknown key', 'keys[0].environment:', 'keys[1].alias: must be 1-63 characters', 'keys[1].scopes[0]:']) expect(error.message).toContain(line);
   });
 
   it('a valid file replaces the demo tenants, records and keys', async () => {

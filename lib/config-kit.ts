@@ -1,0 +1,90 @@
+/**
+ * What every file a user hands us is read with (the monitor config, the sandbox data file and
+ * keys file): YAML or JSON decoded with positions, a strict zod schema, and every problem at
+ * once as `path: message` lines such as `targets[1].keys[0].tenant: is required`.
+ */
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import YAML from 'yaml';
+import { z } from 'zod';
+
+/** One problem in a file, located by its path such as `targets[1].keys[0].tenant`. */
+export interface ConfigIssue {
+  readonly path: string;
+  readonly message: string;
+}
+
+export type Checked<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly issues: readonly ConfigIssue[] };
+
+export function formatPath(path: readonly PropertyKey[]): string {
+  let out = '';
+  for (const part of path) {
+    if (typeof part === 'number') out += `[${part}]`;
+    else out += out === '' ? String(part) : `.${String(part)}`;
+  }
+  return out;
+}
+
+function join(base: string, key: string): string {
+  return base === '' ? key : `${base}.${key}`;
+}
+
+export function issuesFromZod(error: z.ZodError): ConfigIssue[] {
+  return error.issues.flatMap((issue): ConfigIssue[] => {
+    const path = formatPath(issue.path);
+    if (issue.code === 'unrecognized_keys') return issue.keys.map((key) => ({ path: join(path, key), message: 'unknown key' }));
+    if (issue.code === 'invalid_type' && /received undefined$/.test(issue.message)) return [{ path, message: 'is required' }];
+    return [{ path, message: issue.message }];
+  });
+}
+
+/** `  path: message`, one line each; the top level reads `(top level)`. */
+export function formatIssues(issues: readonly ConfigIssue[]): string {
+  return issues.map((i) => `  ${i.path || '(top level)'}: ${i.message}`).join('\n');
+}
+
+/** YAML (a superset of JSON) unless the name ends in .json; duplicate keys are refused. */
+export function decodeDocument(text: string, name: string): Checked<unknown> {
+  if (/\.json$/i.test(name)) {
+    try {
+      return { ok: true, value: JSON.parse(text) as unknown };
+    } catch (error) {
+      return { ok: false, issues: [{ path: '', message: `cannot parse JSON (${error instanceof Error ? error.message : String(error)})` }] };
+    }
+  }
+  const doc = YAML.parseDocument(text, { prettyErrors: true, uniqueKeys: true });
+  if (doc.errors.length > 0) {
+    return { ok: false, issues: doc.errors.map((e) => ({ path: `line ${e.linePos?.[0]?.line ?? '?'}`, message: (e.message.split('\n')[0] ?? e.message).replace(/:$/, '') })) };
+  }
+  return { ok: true, value: doc.toJS() as unknown };
+}
+
+/** The file's text, or one issue naming the file and the system's reason. */
+export function readDocument(file: string, what = 'file'): Checked<{ readonly text: string; readonly path: string }> {
+  const path = resolve(file);
+  try {
+    return { ok: true, value: { text: readFileSync(path, 'utf8'), path } };
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    return { ok: false, issues: [{ path: '', message: `cannot read ${what} ${path} (${typeof code === 'string' ? code : 'read error'})` }] };
+  }
+}
+
+/** Validates against a schema; every issue zod finds, not only the first. */
+export function parseWith<S extends z.ZodType>(schema: S, value: unknown): Checked<z.infer<S>> {
+  const parsed = schema.safeParse(value);
+  return parsed.success ? { ok: true, value: parsed.data } : { ok: false, issues: issuesFromZod(parsed.error) };
+}
+
+/**
+ * An alias names a key in logs, metric labels and URLs of the status page: never the key
+ * itself. One rule for every file: 1-63 letters, digits, ".", "_" or "-", not starting with a
+ * punctuation mark.
+ */
+export const ALIAS_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/;
+export const aliasSchema = z.string().regex(ALIAS_PATTERN, 'must be 1-63 characters: letters, digits, ".", "_", "-" (not starting with punctuation)');
+
+/** Issues whose path starts with `prefix`, for callers that add their own context. */
+export function prefixIssues(issues: readonly ConfigIssue[], prefix: string): ConfigIssue[] {
+  return issues.map((i) => ({ ...i, path: i.path === '' ? prefix : `${prefix}${i.path.startsWith('[') ? '' : '.'}${i.path}` }));
+}
