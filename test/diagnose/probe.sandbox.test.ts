@@ -8,14 +8,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningSandbox, startSandbox } from '../../sandbox/index.js';
 import type { DiagnosisReport } from '../../diagnose/types.js';
 import { type CliRun, ROOT, assertBuilt, closedPort, runCli, runCurl } from './helpers.js';
+import { toolAvailable } from '../helpers/tools.js';
 
 function hasScript(): boolean {
+  let found = true;
   try {
     execFileSync('script', ['--version'], { stdio: 'ignore' });
-    return true;
   } catch {
-    return false;
+    found = false;
   }
+  return toolAvailable(found, 'the terminal (hidden key input) probe test', '`script` (Debian: apt-get install bsdutils)');
 }
 
 /** Runs the CLI on a pseudo-terminal (util-linux `script`) and types the key once at the prompt. */

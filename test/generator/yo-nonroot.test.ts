@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cleanEnv, exec } from './exec.js';
+import { toolAvailable } from '../helpers/tools.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const YO = join(ROOT, 'node_modules', 'yo', 'lib', 'cli.js');
@@ -30,9 +31,7 @@ function pickRunner(): Runner {
 }
 
 const runner = pickRunner();
-if (runner.kind === 'skip') {
-  console.warn(`\n!!! SKIPPING the real "yo repair-service" non-root test: ${runner.why} !!!\n`);
-}
+if (runner.kind === 'skip') toolAvailable(false, 'the real "yo repair-service" non-root test', runner.why);
 
 const dirs: string[] = [];
 afterAll(() => {

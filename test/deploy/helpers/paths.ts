@@ -1,6 +1,7 @@
 /** Where the ops kit lives, and the real tools the deploy tests drive. */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { toolAvailable } from '../../helpers/tools.js';
 
 export const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 export const DEPLOY = `${ROOT}deploy/`;
@@ -14,7 +15,5 @@ export const SYSTEMD_ANALYZE = '/usr/bin/systemd-analyze';
 
 /** Says loudly, once, that a check did not run; the CI installs these tools, so it should not happen there. */
 export function toolPresent(path: string, what: string): boolean {
-  if (existsSync(path)) return true;
-  console.warn(`\n*** SKIPPED: ${path} is missing, so ${what} did not run. Install it (Debian: apt-get install prometheus / systemd). ***\n`);
-  return false;
+  return toolAvailable(existsSync(path), what, `${path} (Debian: apt-get install prometheus / systemd)`);
 }

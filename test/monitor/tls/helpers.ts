@@ -10,15 +10,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type TLSSocket, createServer } from 'node:tls';
 import type { AddressInfo } from 'node:net';
+import { toolAvailable } from '../../helpers/tools.js';
 
 export const OPENSSL = 'openssl';
 
 /** True when openssl runs; says so loudly on stderr when it does not, so a skip is never silent. */
 export function opensslPresent(why: string): boolean {
   const run = spawnSync(OPENSSL, ['version'], { encoding: 'utf8' });
-  if (run.status === 0) return true;
-  process.stderr.write(`\n*** SKIPPED: ${why}: \`${OPENSSL}\` is not installed (apt-get install openssl) ***\n\n`);
-  return false;
+  return toolAvailable(run.status === 0, why, `\`${OPENSSL}\` (apt-get install openssl)`);
 }
 
 export interface TestCertificate {

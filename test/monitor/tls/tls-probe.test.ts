@@ -16,6 +16,7 @@ import { createMonitor } from '../../../monitor/service.js';
 import { type RunningSandbox, startSandbox } from '../../../sandbox/index.js';
 import { seriesValue, silent } from '../helpers.js';
 import { type TestCertificate, type TlsFront, makeCertificate, opensslPresent, startTlsFront } from './helpers.js';
+import { toolAvailable } from '../../helpers/tools.js';
 
 const GAUGE = 'repairmon_tls_cert_expiry_timestamp_seconds';
 const PROMTOOL = '/usr/bin/promtool';
@@ -79,11 +80,9 @@ describe.skipIf(!hasOpenssl)('the monitor over TLS to the real sandbox', () => {
       expect(lines).toEqual([`${GAUGE}{target="secure"} ${byIp.notAfterSeconds}`]);
       expect(text).not.toContain(`127.0.0.1:${ipFront.port}`);
       expect(text).not.toContain('https://');
-      if (existsSync(PROMTOOL)) {
+      if (toolAvailable(existsSync(PROMTOOL), 'linting the TLS scrape', PROMTOOL)) {
         const lint = spawnSync(PROMTOOL, ['check', 'metrics'], { input: text, encoding: 'utf8' });
         expect(lint.status, lint.stdout + lint.stderr).toBe(0);
-      } else {
-        process.stderr.write(`\n*** SKIPPED: ${PROMTOOL} missing, the TLS scrape was not linted ***\n`);
       }
     } finally {
       await monitor.stop();

@@ -1,13 +1,10 @@
 /** Helpers for the tests that drive real Prometheus, promtool and Chromium binaries. */
 import { existsSync } from 'node:fs';
+import { toolAvailable } from '../../helpers/tools.js';
 
-/** The binary's path, or undefined with a loud message saying the test is skipped. */
+/** The binary's path, or undefined when the test is skipped (a failure where CI requires tools). */
 export function requireBinary(path: string, what: string): string | undefined {
-  if (existsSync(path)) return path;
-  const line = `\n!!! SKIPPING ${what}: ${path} is not installed (CI installs it; on Debian: apt-get install ${path.split('/').pop()}) !!!\n`;
-  process.stderr.write(line);
-  console.warn(line);
-  return undefined;
+  return toolAvailable(existsSync(path), what, `${path} (Debian: apt-get install ${path.split('/').pop()})`) ? path : undefined;
 }
 
 export async function waitFor<T>(what: string, attempt: () => Promise<T | undefined>, timeoutMs: number): Promise<T> {
