@@ -28,7 +28,7 @@ export function hostStep(ctx: StepContext): DiagnosisRow[] {
   return [
     makeRow('host', 'base-path', `base URL ends in ${BASE_PATH}`, pathFinding.kind === 'ok' ? 'pass' : 'fail', pathFinding),
     checklistRow(ctx, 'host', 'host', 'host answers'),
-    checklistRow(ctx, 'path', 'host', 'the base path answers with the API envelope'),
+    checklistRow(ctx, 'path', 'host', 'the base path answers with the API envelope', 'the base path leads to the API (a valid envelope)'),
     indexRow(ctx),
   ];
 }
