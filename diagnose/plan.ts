@@ -12,9 +12,11 @@ import {
 } from '../api/contract/index.js';
 import type { Observations, DiagnosisCall } from './observe.js';
 
+export const DOCS_CALL: DiagnosisCall = { id: 'docs', endpoint: 'docs', path: endpointPath('docs'), auth: 'none' };
+
+/** After /docs (which may name the /platform/ sub-paths): `/`, each platform path, the other header form. */
 export function firstPhaseCalls(auth: AuthScheme, platformPaths: readonly string[]): DiagnosisCall[] {
   return [
-    { id: 'docs', endpoint: 'docs', path: endpointPath('docs'), auth: 'none' },
     { id: 'index', endpoint: 'index', path: endpointPath('index'), auth },
     ...platformPaths.map((sub): DiagnosisCall => ({ id: `platform:${sub}`, endpoint: 'platform', path: platformPath(sub), auth })),
     { id: 'index:other', endpoint: 'index', path: endpointPath('index'), auth: otherScheme(auth) },

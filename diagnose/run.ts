@@ -3,12 +3,12 @@
  * the monitor uses, then hands the observations to the pure report builder.
  */
 import { Agent, type Dispatcher } from 'undici';
-import { type AuthScheme, environmentHint, joinUrl } from '../api/contract/index.js';
+import { type AuthScheme, PLATFORM_PATHS, environmentHint, joinUrl, platformPathsInDocs } from '../api/contract/index.js';
 import { hostUnreachable } from '../api/checklist/index.js';
 import type { ApiKey } from '../api/client/index.js';
-import { sendAttempt } from '../api/client/single-attempt.js';
+import { type AttemptResult, sendAttempt } from '../api/client/single-attempt.js';
 import type { CallRecord, DiagnosisCall } from './observe.js';
-import { firstPhaseCalls, inferTenant, resourceCalls } from './plan.js';
+import { DOCS_CALL, firstPhaseCalls, inferTenant, resourceCalls } from './plan.js';
 import { buildReport } from './report.js';
 import type { StepContext } from './steps/context.js';
 import type { DiagnosisTarget } from './target.js';
@@ -18,7 +18,8 @@ export interface DiagnosisOptions {
   readonly target: DiagnosisTarget;
   readonly key: ApiKey;
   readonly auth: AuthScheme;
-  readonly platformPaths: readonly string[];
+  /** --platform-path; undefined: the sub-paths /docs lists, else none (readings.ts PLATFORM_PATHS). */
+  readonly platformPaths: readonly string[] | undefined;
   /** --tenant */
   readonly tenant: string | undefined;
   readonly timeoutS: number;
@@ -71,20 +72,27 @@ function tenantPlan(options: DiagnosisOptions, inferred: () => string | undefine
   return guess === undefined ? { probedTenant: undefined, tenantSource: 'none', keyTenant: undefined } : { probedTenant: guess, tenantSource: 'inferred', keyTenant: undefined };
 }
 
+function learnedPlatformPaths(docs: AttemptResult | undefined): string[] {
+  if (docs?.kind !== 'response' || docs.classification.kind !== 'ok') return [...PLATFORM_PATHS.default];
+  return platformPathsInDocs(docs.classification.data);
+}
+
 export async function runDiagnosis(options: DiagnosisOptions): Promise<DiagnosisReport> {
   const owned = options.dispatcher === undefined ? new Agent({ connect: { timeout: options.timeoutS * 1000 } }) : undefined;
   const dispatcher = options.dispatcher ?? owned!;
   try {
     const runner = createRunner(options, dispatcher);
-    await runner.run(firstPhaseCalls(options.auth, options.platformPaths));
-    const tenants = tenantPlan(options, () => inferTenant(runner.records, options.platformPaths));
+    await runner.run([DOCS_CALL]);
+    const platformPaths = options.platformPaths ?? learnedPlatformPaths(runner.records.get(DOCS_CALL.id)?.result);
+    await runner.run(firstPhaseCalls(options.auth, platformPaths));
+    const tenants = tenantPlan(options, () => inferTenant(runner.records, platformPaths));
     if (tenants.probedTenant !== undefined) await runner.run(resourceCalls(options.auth, tenants.probedTenant));
     return buildReport({
       target: options.target,
       auth: options.auth,
       keyHint: options.key.hint,
       keyEnvironment: environmentHint(options.key.reveal()),
-      platformPaths: options.platformPaths,
+      platformPaths,
       ...tenants,
       timeoutS: options.timeoutS,
       observations: runner.records,

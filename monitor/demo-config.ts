@@ -4,7 +4,7 @@
  * goes through `serve`'s own parser, so the demo and the tests run what `serve` runs. The key
  * values stay in memory; nothing is written or printed.
  */
-import { type AuthScheme, type KeyKind, type Scope, TENANT_RESOURCES, scopeForResource } from '../api/contract/index.js';
+import { type AuthScheme, type IndexAccessReading, type KeyKind, type Scope, TENANT_RESOURCES, scopeForResource } from '../api/contract/index.js';
 import { formatDuration } from './config/duration.js';
 import { parseConfigValue } from './config/load.js';
 import { CANARY_NAMES, type CanaryName, DEFAULT_PROBE_BODY_LIMIT } from './config/schema.js';
@@ -24,6 +24,10 @@ export interface SandboxLike {
   readonly baseUrl: string;
   readonly keys: readonly SandboxKeySource[];
   readonly tenants: readonly string[];
+  /** The /platform/ sub-paths it serves, when known (its /docs lists them). */
+  readonly platformPaths?: readonly string[] | undefined;
+  /** Which reading its `/` follows, when known. */
+  readonly indexAccess?: IndexAccessReading | undefined;
 }
 
 export interface DemoConfigOptions {
@@ -77,6 +81,8 @@ export function demoRawConfig(sandbox: SandboxLike, options: DemoConfigOptions =
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_PROBE_BODY_LIMIT,
     slo: Object.fromEntries(Object.entries(sloMs).map(([id, ms]) => [id, formatDuration(ms)])),
     canaries: Object.fromEntries(CANARY_NAMES.map((n) => [n, options.canaries?.[n] ?? true])),
+    platformPaths: [...(sandbox.platformPaths ?? [])],
+    indexAccess: sandbox.indexAccess ?? 'unknown',
     keys,
   };
   return { raw: { concurrency: options.concurrency ?? 8, historyPerProbe: 60, targets: [target] }, env };

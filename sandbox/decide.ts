@@ -3,7 +3,8 @@
  * state: routing, authentication, access rules, rate limiting and the data. I/O lives in
  * server.ts; faults are layered on top in faults/.
  */
-import { BASE_PATH, ERROR_CODES, type Envelope, type ErrorCode, PLATFORM_SUBPATHS, scopeForResource } from '../api/contract/index.js';
+import { BASE_PATH, ERROR_CODES, type Envelope, type ErrorCode, scopeForResource } from '../api/contract/index.js';
+import { SANDBOX_PLATFORM_PATHS as PLATFORM_SUBPATHS } from './defaults.js';
 import { ALLOWED_METHODS, ERROR_STATUS, type Route, errorEnvelope, matchRoute, readPresentedKey, successEnvelope } from '../api/contract/server/index.js';
 import { docsPayload, indexPayload } from './docs.js';
 import { type DemoKey, keyMetadata } from './keys.js';

@@ -1,5 +1,6 @@
 /** The `/docs` and `/` payloads, generated from the contract's endpoint table. */
-import { AUTH_SCHEMES, BASE_PATH, ENDPOINTS, ERROR_CODES, INDEX_ACCESS, PLATFORM_SUBPATHS, RATE_LIMIT_HEADERS, authHeader, platformPath } from '../api/contract/index.js';
+import { AUTH_SCHEMES, BASE_PATH, ENDPOINTS, ERROR_CODES, RATE_LIMIT_HEADERS, authHeader, platformPath } from '../api/contract/index.js';
+import { SANDBOX_PLATFORM_PATHS as PLATFORM_SUBPATHS } from './defaults.js';
 import { ERROR_STATUS } from '../api/contract/server/index.js';
 
 const ACCESS_TEXT: Readonly<Record<string, string>> = {
@@ -33,7 +34,7 @@ export function docsPayload(): Record<string, unknown> {
       },
       scopes: 'Zakres klucza wymienia zasoby (clients, bikes, repairs, logs) oraz platform; wywołanie spoza zakresu kończy się 403 insufficient_scope.',
       environments: 'Osobne klucze dla środowiska testowego i produkcyjnego.',
-      indexAccess: INDEX_ACCESS,
+      indexAccess: 'key',
       rules: [
         'Brak klucza, nieprawidłowy lub unieważniony klucz: 401 unauthorized.',
         'Klucz najemcy użyty dla innego najemcy: 403 tenant_key_tenant_mismatch.',

@@ -9,6 +9,7 @@ import type { Logger } from 'pino';
 import { BASE_PATH } from '../api/contract/index.js';
 import { loadDataFile } from './data-file.js';
 import type { SandboxState } from './decide.js';
+import { SANDBOX_PLATFORM_PATHS } from './defaults.js';
 import { demoData } from './demo-data.js';
 import { SandboxConfigError } from './errors.js';
 import { type FaultRule, parseFaultSpec } from './faults/parse.js';
@@ -33,6 +34,10 @@ export interface RunningSandbox {
   /** The key with this alias; throws for an unknown alias. */
   key(alias: string): DemoKey;
   readonly tenants: readonly string[];
+  /** The /platform/ sub-paths it serves (below /platform/), as its /docs lists them. */
+  readonly platformPaths: readonly string[];
+  /** Which reading of "does GET / need a key" it follows. */
+  readonly indexAccess: 'public' | 'key';
   /** Same syntax as `--faults`; '' clears. Throws SandboxConfigError on a bad spec. */
   setFaults(spec: string): void;
   requests(): readonly SandboxRequestRecord[];
@@ -113,6 +118,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     port,
     keys: state.keys,
     tenants: [...state.tenants.keys()],
+    platformPaths: Object.values(SANDBOX_PLATFORM_PATHS),
+    indexAccess: 'key',
     key(alias) {
       const found = state.keys.find((k) => k.alias === alias);
       if (!found) throw new Error(`no sandbox key with alias "${alias}" (have: ${state.keys.map((k) => k.alias).join(', ')})`);

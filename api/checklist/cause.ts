@@ -15,7 +15,7 @@ export type ChecklistCause =
   | { readonly kind: 'server_error'; readonly status: number; readonly code: string | undefined; readonly html: boolean }
   | { readonly kind: 'rate_limited'; readonly status: number; readonly retryAfter: string | undefined }
   | { readonly kind: 'redirect'; readonly status: number; readonly location: string | undefined }
-  | { readonly kind: 'key_rejected'; readonly status: number; readonly code: string }
+  | { readonly kind: 'key_rejected'; readonly status: number; readonly code: string | undefined }
   | { readonly kind: 'tenant_mismatch'; readonly status: number; readonly code: string }
   | { readonly kind: 'scope_missing'; readonly status: number; readonly code: string }
   /** A refusal with a code the checklist does not single out (e.g. `platform_key_required`). */

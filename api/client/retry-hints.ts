@@ -4,7 +4,7 @@
  */
 import { RATE_LIMIT_HEADERS } from '../contract/index.js';
 
-export type HintSource = 'retry-after-ms' | 'retry-after' | 'ratelimit-reset' | 'x-ratelimit-reset';
+export type HintSource = 'retry-after-ms' | 'retry-after' | 'ratelimit-reset' | 'ratelimit' | 'x-ratelimit-reset';
 
 export interface RetryHint {
   readonly source: HintSource;
@@ -25,6 +25,8 @@ type Headers = Readonly<Record<string, string | undefined>>;
 const MAX_HINT_MS = Number.MAX_SAFE_INTEGER;
 /** A reset value above this is an epoch timestamp (seconds), not a delta (GitHub style). */
 const EPOCH_SECONDS_THRESHOLD = 1_000_000_000;
+/** ...and above this, an epoch in milliseconds (some gateways send Date.now()). */
+const EPOCH_MILLIS_THRESHOLD = 100_000_000_000;
 
 const DECIMAL = /^\d+(?:\.\d+)?$/;
 // RFC 9110 §5.6.7: IMF-fixdate, the obsolete RFC 850 form, and asctime.
@@ -57,11 +59,29 @@ export function parseRetryAfter(value: string | undefined, nowMs: number): numbe
   return clampMs(date - nowMs);
 }
 
-/** A reset header: delta seconds, or epoch seconds when the number is that large. */
+/** A reset header: delta seconds, or an epoch in seconds or milliseconds when the number is that large. */
 export function parseResetHeader(value: string | undefined, nowMs: number): number | undefined {
-  const seconds = decimal(value);
-  if (seconds === undefined) return undefined;
-  return seconds >= EPOCH_SECONDS_THRESHOLD ? clampMs(seconds * 1000 - nowMs) : clampMs(seconds * 1000);
+  const n = decimal(value);
+  if (n === undefined) return undefined;
+  if (n >= EPOCH_MILLIS_THRESHOLD) return clampMs(n - nowMs);
+  return n >= EPOCH_SECONDS_THRESHOLD ? clampMs(n * 1000 - nowMs) : clampMs(n * 1000);
+}
+
+/**
+ * The IETF draft's single structured field, in both of its published shapes:
+ * `limit=100, remaining=50, reset=30` (drafts up to 06) and `"default";r=50;t=30` (07 on,
+ * with the limit in `RateLimit-Policy: "default";q=100;w=60`). Numbers only; the rest is ignored.
+ */
+export function parseRateLimitField(field: string | undefined, policy: string | undefined): { limit?: number; remaining?: number; resetSeconds?: number } {
+  const param = (text: string | undefined, ...names: string[]): number | undefined => {
+    if (text === undefined) return undefined;
+    for (const name of names) {
+      const match = new RegExp(`(?:^|[;,\\s])${name}=(\\d+)(?=$|[;,\\s])`).exec(text);
+      if (match?.[1] !== undefined) return Number(match[1]);
+    }
+    return undefined;
+  };
+  return { limit: param(field, 'limit') ?? param(policy, 'q'), remaining: param(field, 'remaining', 'r'), resetSeconds: param(field, 'reset', 't') };
 }
 
 /** The first usable hint, most specific first: `retry-after-ms`, `Retry-After`, then resets. */
@@ -72,6 +92,8 @@ export function parseRetryHint(headers: Headers, nowMs: number): RetryHint | und
   if (retryAfter !== undefined) return { source: 'retry-after', delayMs: retryAfter };
   const reset = parseResetHeader(headers[RATE_LIMIT_HEADERS.reset], nowMs);
   if (reset !== undefined) return { source: 'ratelimit-reset', delayMs: reset };
+  const field = parseRateLimitField(headers[RATE_LIMIT_HEADERS.field], headers[RATE_LIMIT_HEADERS.policy]).resetSeconds;
+  if (field !== undefined) return { source: 'ratelimit', delayMs: clampMs(field * 1000) };
   const xReset = parseResetHeader(headers[RATE_LIMIT_HEADERS.xReset], nowMs);
   if (xReset !== undefined) return { source: 'x-ratelimit-reset', delayMs: xReset };
   return undefined;
@@ -82,11 +104,15 @@ function integer(value: string | undefined): number | undefined {
   return n !== undefined && Number.isSafeInteger(n) ? n : undefined;
 }
 
-/** The `RateLimit-*` trio, as far as the server sent it. */
+/** Limit, remaining and reset, from whichever style the server sent (see RATE_LIMIT_HEADERS). */
 export function parseRateLimitInfo(headers: Headers, nowMs: number): RateLimitInfo {
+  const field = parseRateLimitField(headers[RATE_LIMIT_HEADERS.field], headers[RATE_LIMIT_HEADERS.policy]);
   return {
-    limit: integer(headers[RATE_LIMIT_HEADERS.limit]),
-    remaining: integer(headers[RATE_LIMIT_HEADERS.remaining]),
-    resetMs: parseResetHeader(headers[RATE_LIMIT_HEADERS.reset] ?? headers[RATE_LIMIT_HEADERS.xReset], nowMs),
+    limit: integer(headers[RATE_LIMIT_HEADERS.limit]) ?? field.limit ?? integer(headers[RATE_LIMIT_HEADERS.xLimit]),
+    remaining: integer(headers[RATE_LIMIT_HEADERS.remaining]) ?? field.remaining ?? integer(headers[RATE_LIMIT_HEADERS.xRemaining]),
+    resetMs:
+      parseResetHeader(headers[RATE_LIMIT_HEADERS.reset], nowMs) ??
+      (field.resetSeconds === undefined ? undefined : clampMs(field.resetSeconds * 1000)) ??
+      parseResetHeader(headers[RATE_LIMIT_HEADERS.xReset], nowMs),
   };
 }

@@ -8,7 +8,8 @@ import { ERROR_CODES } from './errors.js';
 
 export type ResponseClass =
   | { readonly kind: 'ok'; readonly data: unknown }
-  | { readonly kind: 'unauthorized'; readonly code: string; readonly message: string }
+  /** `code` is undefined when a 401 came without an envelope. */
+  | { readonly kind: 'unauthorized'; readonly code: string | undefined; readonly message: string | undefined }
   | { readonly kind: 'tenant_mismatch'; readonly code: string; readonly message: string }
   | { readonly kind: 'insufficient_scope'; readonly code: string; readonly message: string }
   | { readonly kind: 'forbidden'; readonly code: string; readonly message: string }
@@ -22,7 +23,11 @@ export type ResponseKind = ResponseClass['kind'];
 
 /**
  * `location` is passed for 3xx only. A 429 or 5xx that is not an envelope (a proxy's HTML
- * page) still classifies by status: the status is what tells a client to back off.
+ * page) still classifies by status: the status is what tells a client to back off. Where the
+ * spec ties no status to a code, the code decides: `unauthorized` with any status is a rejected
+ * key, `tenant_key_tenant_mismatch` is a mismatch however it is sent. Only then does the status
+ * decide: any 401 is a rejected key (READING: the code and body of a 401 are not shown, so a
+ * 401 without an envelope, or with another code such as a missing-key code, is still one).
  */
 export function classifyResponse(status: number, parsed: EnvelopeParse, location?: string): ResponseClass {
   if (status >= 300 && status < 400) return { kind: 'redirect', location };
@@ -30,16 +35,16 @@ export function classifyResponse(status: number, parsed: EnvelopeParse, location
   const errorBody = body && !body.ok ? body.error : undefined;
   if (status === 429) return { kind: 'rate_limited', code: errorBody?.code, message: errorBody?.message };
   if (status >= 500) return { kind: 'server_error', code: errorBody?.code, message: errorBody?.message };
+  if (status === 401 && !errorBody) return { kind: 'unauthorized', code: undefined, message: undefined };
   if (!parsed.valid) return { kind: 'invalid_envelope', problem: parsed.problem, detail: parsed.detail };
   if (parsed.envelope.ok) return { kind: 'ok', data: parsed.envelope.data };
   const { code, message } = parsed.envelope.error;
-  // The spec ties no status to `unauthorized`, so the code alone marks a rejected key.
-  if (status === 401 || code === ERROR_CODES.unauthorized) return { kind: 'unauthorized', code, message };
-  if (status === 403) {
-    if (code === ERROR_CODES.tenantMismatch) return { kind: 'tenant_mismatch', code, message };
-    if (code === ERROR_CODES.insufficientScope) return { kind: 'insufficient_scope', code, message };
-    return { kind: 'forbidden', code, message };
-  }
+  if (code === ERROR_CODES.unauthorized) return { kind: 'unauthorized', code, message };
+  if (code === ERROR_CODES.tenantMismatch) return { kind: 'tenant_mismatch', code, message };
+  if (code === ERROR_CODES.insufficientScope) return { kind: 'insufficient_scope', code, message };
+  if (code === ERROR_CODES.rateLimited) return { kind: 'rate_limited', code, message };
+  if (status === 401) return { kind: 'unauthorized', code, message };
+  if (status === 403) return { kind: 'forbidden', code, message };
   return { kind: 'client_error', code, message };
 }
 

@@ -44,9 +44,11 @@ export function isErrorCode(value: string): value is ErrorCode {
 export const HANDLED_STATUSES = [401, 403, 429] as const;
 
 /**
- * ASSUMPTION (spec §8: "rate-limit headers: not shown"). We send and read `Retry-After`
- * (seconds or HTTP date, RFC 9110) and the IETF draft `RateLimit-*` trio; clients also
- * honour the common `retry-after-ms` and `X-RateLimit-Reset` spellings.
+ * READING (spec §8: "rate-limit headers: not shown"). Servers in the wild send any of these,
+ * so clients read them all: `Retry-After` (seconds or HTTP date, RFC 9110), the IETF draft's
+ * `RateLimit-Limit/-Remaining/-Reset` trio and its later single `RateLimit` field (with
+ * `RateLimit-Policy`), the common `X-RateLimit-*` (reset as seconds to wait, or as an epoch in
+ * seconds or milliseconds), and `retry-after-ms`. The sandbox sends one style at a time.
  */
 export const RATE_LIMIT_HEADERS = {
   retryAfter: 'retry-after',
@@ -54,6 +56,10 @@ export const RATE_LIMIT_HEADERS = {
   limit: 'ratelimit-limit',
   remaining: 'ratelimit-remaining',
   reset: 'ratelimit-reset',
+  field: 'ratelimit',
+  policy: 'ratelimit-policy',
+  xLimit: 'x-ratelimit-limit',
+  xRemaining: 'x-ratelimit-remaining',
   xReset: 'x-ratelimit-reset',
 } as const;
 

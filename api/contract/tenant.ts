@@ -1,21 +1,25 @@
-/** Tenant slugs: the `{tenant}` path parameter (spec §2). */
+/** Tenant slugs: the `{tenant}` path parameter (spec §2: "string (slug)"; its format is not shown). */
 
 /**
- * ASSUMPTION (spec: a tenant is "a string (slug)", format not shown). We accept lowercase
- * ASCII letters, digits and single hyphens between them, 1 to 63 characters, as a DNS label
- * does; this is what the sandbox enforces and what the generator accepts.
+ * READING (spec §2: a slug's format is not shown). Any slug a real API may use is taken as
+ * given (`rowery-nowak`, `rowery_nowak`, `RoweryNowak`, `sklep.pl`). Refused is only what
+ * cannot be sent as one path segment: empty, `.` or `..` (a URL parser resolves them away), a
+ * `/`, a control character, or an absurd length. Everything else is percent-encoded into the
+ * path and reaches the server intact; whether the server knows the tenant is its answer to give.
  */
-export const TENANT_SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
-export const TENANT_SLUG_MAX_LENGTH = 63;
+export const TENANT_SLUG_MAX_LENGTH = 256;
 
 export type SlugCheck = { readonly ok: true } | { readonly ok: false; readonly reason: string };
+
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 
 export function validateTenantSlug(value: string): SlugCheck {
   if (value.length === 0) return { ok: false, reason: 'is empty' };
   if (value.length > TENANT_SLUG_MAX_LENGTH) return { ok: false, reason: `is longer than ${TENANT_SLUG_MAX_LENGTH} characters` };
-  if (!TENANT_SLUG_PATTERN.test(value)) {
-    return { ok: false, reason: 'must be lowercase letters, digits and single hyphens (e.g. "rowery-nowak")' };
-  }
+  if (value === '.' || value === '..') return { ok: false, reason: 'cannot be "." or "..": a URL would resolve it away' };
+  if (value.includes('/')) return { ok: false, reason: 'cannot contain "/": it must be one path segment' };
+  if (CONTROL.test(value)) return { ok: false, reason: 'cannot contain control characters' };
   return { ok: true };
 }
 

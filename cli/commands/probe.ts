@@ -2,7 +2,7 @@
  * `repairmon probe`: support's one-off diagnosis of a customer's key, running the spec's
  * debugging checklist. Exit 0 all good, 1 a check failed, 2 bad usage.
  */
-import { AUTH_SCHEMES, PLATFORM_SUBPATHS, validateTenantSlug } from '../../api/contract/index.js';
+import { AUTH_SCHEMES, PLATFORM_PATHS, platformSubPath, validateTenantSlug } from '../../api/contract/index.js';
 import { redactSecrets } from '../../api/client/index.js';
 import { type Command, type CommandContext, UsageError, choiceValue, numberValue, stringList, stringValue } from '../command.js';
 import { KEY_FLAGS_HINT, chooseKeySource, readKey } from '../../diagnose/key-source.js';
@@ -14,13 +14,14 @@ import { parseTarget } from '../../diagnose/target.js';
 
 const DEFAULT_TIMEOUT_S = 10;
 
-function platformPaths(values: CommandContext['values']): string[] {
+/** Given paths, or undefined: then the probe takes what /docs lists (PLATFORM_PATHS' reading). */
+function platformPaths(values: CommandContext['values']): string[] | undefined {
   const given = stringList(values, 'platform-path');
-  if (given.length === 0) return [PLATFORM_SUBPATHS.tenants];
+  if (given.length === 0) return undefined;
   return given.map((raw) => {
-    const sub = raw.replace(/^\/+/, '').replace(/^platform\//, '');
-    if (sub === '' || /[?#\s]|(^|\/)\.\.?(\/|$)/.test(sub)) throw new UsageError(`--platform-path "${raw}" must be a sub-path below /platform/, e.g. ${PLATFORM_SUBPATHS.tenants}`);
-    return sub;
+    const check = platformSubPath(raw);
+    if (!check.ok) throw new UsageError(`--platform-path "${raw}" ${check.reason}`);
+    return check.sub;
   });
 }
 
@@ -53,7 +54,12 @@ const command: Command = {
     key: { type: 'string', valueName: 'VALUE', description: 'refused: a key on the command line leaks into ps and shell history' },
     json: { type: 'boolean', description: 'print one JSON document instead of the table' },
     timeout: { type: 'string', valueName: 'S', description: 'seconds per request', default: String(DEFAULT_TIMEOUT_S) },
-    'platform-path': { type: 'string', valueName: 'PATH', multiple: true, description: `sub-path under /platform/ that tells a platform key from a tenant key (default ${PLATFORM_SUBPATHS.tenants})` },
+    'platform-path': {
+      type: 'string',
+      valueName: 'PATH',
+      multiple: true,
+      description: `sub-path under /platform/ that tells a platform key from a tenant key; default: those /docs lists, else none (${PLATFORM_PATHS.reason})`,
+    },
   },
   async run(ctx) {
     if (ctx.values['key'] !== undefined) {

@@ -4,6 +4,7 @@
  * starts until the list is empty.
  */
 import { dirname } from 'node:path';
+import { platformSubPath } from '../../api/contract/index.js';
 import { decodeDocument, parseWith, readDocument } from '../../lib/config-kit.js';
 import { shortestIntervalMs } from './cron.js';
 import { parseDuration } from './duration.js';
@@ -54,6 +55,8 @@ function resolveTarget(raw: RawTarget, index: number, sources: SecretSources, is
     maintenance: resolveMaintenance(raw.maintenance),
     canaries: resolveCanaries(raw.canaries),
     keys,
+    platformPaths: [...new Set(raw.platformPaths.map((p) => (platformSubPath(p) as { sub: string }).sub))],
+    indexAccess: raw.indexAccess,
     tls: tls.ok ? tls.tls : undefined,
   };
 }

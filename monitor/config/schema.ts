@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { aliasSchema } from '../../lib/config-kit.js';
-import { AUTH_SCHEMES, ENDPOINT_IDS, KEY_KINDS, validateTenantSlug } from '../../api/contract/index.js';
+import { AUTH_SCHEMES, ENDPOINT_IDS, INDEX_ACCESS, INDEX_ACCESS_READINGS, KEY_KINDS, PLATFORM_PATHS, platformSubPath, validateTenantSlug } from '../../api/contract/index.js';
 import { cronProblem } from './cron.js';
 import { parseDuration } from './duration.js';
 
@@ -13,7 +13,7 @@ export const DEFAULT_SCHEDULE = '*/30 * * * * *';
 export const DEFAULT_TIMEOUT = '10s';
 /** A probe reads at most this much of a body: enough for any health answer, far below a client's cap. */
 export const DEFAULT_PROBE_BODY_LIMIT = 1024 * 1024;
-export const CANARY_NAMES = ['cross_tenant', 'invalid_key', 'public_docs', 'other_header', 'platform_refused'] as const;
+export const CANARY_NAMES = ['cross_tenant', 'invalid_key', 'public_docs', 'other_header', 'platform_refused', 'index_access'] as const;
 export type CanaryName = (typeof CANARY_NAMES)[number];
 
 /** `${ENV_VAR}`: the only form a secret may take inside the file. */
@@ -33,6 +33,11 @@ const cronExpression = z.string().superRefine((expr, ctx) => {
 const tenantSlug = z.string().superRefine((slug, ctx) => {
   const check = validateTenantSlug(slug);
   if (!check.ok) ctx.addIssue({ code: 'custom', message: `tenant slug "${slug}" ${check.reason}` });
+});
+
+const platformSub = z.string().superRefine((value, ctx) => {
+  const check = platformSubPath(value);
+  if (!check.ok) ctx.addIssue({ code: 'custom', message: `platform path "${value}" ${check.reason}` });
 });
 
 // The value is never echoed: a literal here may be a real key someone pasted in.
@@ -94,6 +99,10 @@ export const targetSchema = z
     maintenance: z.array(maintenanceWindow).default([]),
     canaries: z.union([z.boolean(), canarySwitches]).default(true),
     tls: tlsOptions.optional(),
+    /** Sub-paths under /platform/ to probe (READING: the spec names none; see readings.ts). */
+    platformPaths: z.array(platformSub).default([...PLATFORM_PATHS.default]),
+    /** Whether GET / needs a key on this API (READING: not shown by the spec; see readings.ts). */
+    indexAccess: z.enum(INDEX_ACCESS_READINGS).default(INDEX_ACCESS.default),
     keys: z.array(keySchema).min(1),
   })
   .strict();

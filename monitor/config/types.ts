@@ -1,6 +1,6 @@
 /** The config after validation and secret resolution: what the monitor runs on. */
 import type { ApiKey } from '../../api/client/index.js';
-import type { AuthScheme, EndpointId, KeyKind } from '../../api/contract/index.js';
+import type { AuthScheme, EndpointId, IndexAccessReading, KeyKind } from '../../api/contract/index.js';
 import type { ConfigIssue } from '../../lib/config-kit.js';
 import type { CanaryName } from './schema.js';
 
@@ -40,6 +40,9 @@ export interface MonitorTarget {
   readonly maintenance: readonly MaintenanceWindow[];
   readonly canaries: Readonly<Record<CanaryName, boolean>>;
   readonly keys: readonly MonitorKey[];
+  /** Sub-paths below /platform/ (without the prefix) that platform keys read and tenant keys must be refused on. */
+  readonly platformPaths: readonly string[];
+  readonly indexAccess: IndexAccessReading;
   /** Absent: Node's default CAs and the baseUrl host. */
   readonly tls?: TargetTls | undefined;
 }

@@ -8,5 +8,5 @@ export const PROBE_LABELS = ['target', 'endpoint', 'tenant', 'key_alias', 'check
 export type ProbeLabels = Record<(typeof PROBE_LABELS)[number], string>;
 
 export function probeLabels(spec: ProbeSpec): ProbeLabels {
-  return { target: spec.target, endpoint: spec.endpoint, tenant: spec.tenant, key_alias: spec.keyAlias, check: spec.check };
+  return { target: spec.target, endpoint: spec.endpointLabel, tenant: spec.tenant, key_alias: spec.keyAlias, check: spec.check };
 }

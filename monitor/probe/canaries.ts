@@ -1,21 +1,29 @@
 /**
  * Authorization canaries: requests that must be refused (or, for the public and other-header
- * checks, must succeed). Each is switchable per target. A refusal canary that gets data back
- * is reported as `assertion_failed`: the API leaked what it should have guarded.
+ * checks, must succeed). Each is switchable per target. Where the spec leaves the answer open,
+ * a canary asks only what holds under every reading: any refusal passes, and data coming back
+ * is reported as `assertion_failed`, an authorization or tenant-isolation breach. Where the
+ * spec names the refusal's code, another code is a deviation (a ticket), not a breach.
  */
-import { ERROR_CODES, PLATFORM_SUBPATHS, endpointPath, otherScheme } from '../../api/contract/index.js';
+import { ERROR_CODES, otherScheme } from '../../api/contract/index.js';
 import type { MonitorKey, MonitorTarget } from '../config/types.js';
-import { INVALID_KEY_ALIAS, NO_KEY_ALIAS, type ProbeSpec, makeProbe, otherHeaderPath } from './spec.js';
+import { INVALID_KEY_ALIAS, NO_KEY_ALIAS, type ProbeSpec, makeProbe, readablePath } from './spec.js';
 
 /**
  * ASSUMPTION: when a target lists only one tenant, the cross-tenant canary reads this slug.
- * A tenant key must be refused on any tenant but its own, existing or not.
+ * Spec §5.5: a tenant in the URL other than the key's gives 403 tenant_key_tenant_mismatch,
+ * existing or not.
  */
 export const CANARY_FOREIGN_TENANT = 'repairmon-canary-foreign';
 
 function foreignTenant(target: MonitorTarget, key: MonitorKey): string {
   const known = target.keys.flatMap((k) => k.tenants);
   return known.find((t) => t !== key.tenant) ?? CANARY_FOREIGN_TENANT;
+}
+
+/** A tenant path for keyless and invalid-key canaries: spec §4 says tenant paths need a key. */
+function anyTenant(target: MonitorTarget): string {
+  return target.keys.flatMap((k) => k.tenants)[0] ?? CANARY_FOREIGN_TENANT;
 }
 
 function crossTenant(target: MonitorTarget, key: MonitorKey): ProbeSpec {
@@ -26,79 +34,82 @@ function crossTenant(target: MonitorTarget, key: MonitorKey): ProbeSpec {
     tenant,
     keyAlias: key.alias,
     check: 'cross_tenant',
-    path: endpointPath('clients', { tenant }),
     credential: { kind: 'key', key, scheme: key.auth },
-    expect: { kind: 'refusal', outcome: 'tenant_key_tenant_mismatch', breach: 'tenant_isolation_breach', breachDetail: `tenant-isolation breach: tenant key of ${key.tenant ?? '?'} read ${tenant}'s clients` },
+    expect: {
+      kind: 'refusal',
+      outcome: 'tenant_key_tenant_mismatch',
+      specCode: ERROR_CODES.tenantMismatch,
+      breach: 'tenant_isolation_breach',
+      breachDetail: `tenant-isolation breach: tenant key of ${key.tenant ?? '?'} read ${tenant}'s clients`,
+    },
   });
 }
 
-function platformRefused(target: MonitorTarget, key: MonitorKey): ProbeSpec {
+/** Spec §4.2: /platform/ is for platform keys; what a tenant key gets there is not shown. */
+function platformRefused(target: MonitorTarget, key: MonitorKey, sub: string): ProbeSpec {
   return makeProbe({
     target: target.name,
     endpoint: 'platform',
     tenant: '',
+    platformSub: sub,
     keyAlias: key.alias,
     check: 'platform_refused',
-    path: endpointPath('platform', { platformSub: PLATFORM_SUBPATHS.tenants }),
     credential: { kind: 'key', key, scheme: key.auth },
-    expect: { kind: 'refusal', outcome: 'forbidden', breach: 'authorization_breach', breachDetail: `authorization breach: tenant key read /platform/ (expected ${ERROR_CODES.platformKeyRequired})` },
+    expect: { kind: 'refusal', outcome: 'forbidden', specCode: undefined, breach: 'authorization_breach', breachDetail: `authorization breach: tenant key read /platform/${sub}` },
   });
 }
 
-function otherHeader(target: MonitorTarget, key: MonitorKey): ProbeSpec {
-  const { endpoint, tenant, path } = otherHeaderPath(key);
+function otherHeader(target: MonitorTarget, key: MonitorKey): ProbeSpec | undefined {
+  const where = readablePath(target, key);
+  if (!where) return undefined;
   return makeProbe({
     target: target.name,
-    endpoint,
-    tenant,
+    ...where,
     keyAlias: key.alias,
     check: 'other_header',
-    path,
     credential: { kind: 'key', key, scheme: otherScheme(key.auth) },
-    expect: { kind: 'success', list: endpoint !== 'platform' },
+    expect: { kind: 'success', list: where.endpoint !== 'platform' },
   });
 }
 
-function targetCanaries(target: MonitorTarget): ProbeSpec[] {
-  const out: ProbeSpec[] = [];
-  if (target.canaries.invalid_key) {
-    out.push(
-      makeProbe({
-        target: target.name,
-        endpoint: 'index',
-        tenant: '',
-        keyAlias: INVALID_KEY_ALIAS,
-        check: 'invalid_key',
-        path: endpointPath('index'),
-        credential: { kind: 'invalid' },
-        expect: { kind: 'refusal', outcome: 'unauthorized', breach: 'authorization_breach', breachDetail: 'authorization breach: an invalid key was served data' },
-      }),
-    );
-  }
-  if (target.canaries.public_docs) {
-    out.push(
-      makeProbe({
-        target: target.name,
-        endpoint: 'docs',
-        tenant: '',
-        keyAlias: NO_KEY_ALIAS,
-        check: 'public_docs',
-        path: endpointPath('docs'),
-        credential: { kind: 'none' },
-        expect: { kind: 'success', list: false },
-      }),
-    );
-  }
-  return out;
+/** Spec §5.6: an invalid key gives `unauthorized` (status not shown); asked on a path that needs a key. */
+function invalidKey(target: MonitorTarget): ProbeSpec {
+  return makeProbe({
+    target: target.name,
+    endpoint: 'clients',
+    tenant: anyTenant(target),
+    keyAlias: INVALID_KEY_ALIAS,
+    check: 'invalid_key',
+    credential: { kind: 'invalid' },
+    expect: { kind: 'refusal', outcome: 'unauthorized', specCode: ERROR_CODES.unauthorized, breach: 'authorization_breach', breachDetail: 'authorization breach: an invalid key was served data' },
+  });
+}
+
+function publicDocs(target: MonitorTarget): ProbeSpec {
+  return makeProbe({ target: target.name, endpoint: 'docs', tenant: '', keyAlias: NO_KEY_ALIAS, check: 'public_docs', credential: { kind: 'none' }, expect: { kind: 'success', list: false } });
+}
+
+/** Only once the target says which reading its `/` follows (readings.ts INDEX_ACCESS). */
+function indexAccess(target: MonitorTarget): ProbeSpec | undefined {
+  if (target.indexAccess === 'unknown') return undefined;
+  const expect: ProbeSpec['expect'] =
+    target.indexAccess === 'public'
+      ? { kind: 'success', list: false }
+      : { kind: 'refusal', outcome: 'unauthorized', specCode: undefined, breach: 'authorization_breach', breachDetail: 'authorization breach: GET / served data without a key (indexAccess: key)' };
+  return makeProbe({ target: target.name, endpoint: 'index', tenant: '', keyAlias: NO_KEY_ALIAS, check: 'index_access', credential: { kind: 'none' }, expect });
 }
 
 export function canaryProbes(target: MonitorTarget): ProbeSpec[] {
-  const perKey = target.keys.flatMap((key) => {
-    const out: ProbeSpec[] = [];
-    if (key.kind === 'tenant' && target.canaries.cross_tenant) out.push(crossTenant(target, key));
-    if (key.kind === 'tenant' && target.canaries.platform_refused) out.push(platformRefused(target, key));
-    if (target.canaries.other_header) out.push(otherHeader(target, key));
-    return out;
-  });
-  return [...targetCanaries(target), ...perKey];
+  const on = target.canaries;
+  const shared: (ProbeSpec | undefined)[] = [
+    on.invalid_key ? invalidKey(target) : undefined,
+    on.public_docs ? publicDocs(target) : undefined,
+    on.index_access ? indexAccess(target) : undefined,
+  ];
+  const perKey = target.keys.flatMap((key): (ProbeSpec | undefined)[] => [
+    key.kind === 'tenant' && on.cross_tenant ? crossTenant(target, key) : undefined,
+    ...(key.kind === 'tenant' && on.platform_refused ? target.platformPaths.map((sub) => platformRefused(target, key, sub)) : []),
+    on.other_header ? otherHeader(target, key) : undefined,
+  ]);
+  return [...shared, ...perKey].filter((p): p is ProbeSpec => p !== undefined);
 }

@@ -54,7 +54,7 @@ function fromClass(status: number, cls: ResponseClass): Found {
     case 'ok':
       return { outcome: 'ok', reason: 'none', detail: `HTTP ${status}` };
     case 'unauthorized':
-      return { outcome: 'unauthorized', reason: `code_${codeReason(cls.code)}`, detail: `HTTP ${status} ${cls.code}` };
+      return { outcome: 'unauthorized', reason: `code_${codeReason(cls.code)}`, detail: `HTTP ${status} ${cls.code ?? '(no envelope code)'}` };
     case 'tenant_mismatch':
       return { outcome: 'tenant_key_tenant_mismatch', reason: `code_${codeReason(cls.code)}`, detail: `HTTP ${status} ${cls.code}` };
     case 'insufficient_scope':
@@ -79,16 +79,33 @@ function breach(expect: Expectation, got: Found): Found {
   return { outcome: 'assertion_failed', reason: expect.breach, detail: `${expect.breachDetail} (${got.detail})` };
 }
 
+/** Statuses that refuse a request (READING: which of them a server uses is mostly not shown). */
+const REFUSAL_STATUSES: ReadonlySet<number> = new Set([401, 403, 404]);
+
+function refusalCode(result: AttemptResult): string | undefined {
+  if (result.kind !== 'response' || !REFUSAL_STATUSES.has(result.status)) return undefined;
+  const c = result.classification;
+  if (c.kind === 'unauthorized') return c.code ?? '';
+  if (c.kind === 'tenant_mismatch' || c.kind === 'insufficient_scope' || c.kind === 'forbidden' || c.kind === 'client_error') return c.code;
+  return undefined;
+}
+
 function itemsOf(cls: ResponseClass): number | undefined {
   return cls.kind === 'ok' && Array.isArray(cls.data) ? cls.data.length : undefined;
 }
 
 export function classifyOutcome(result: AttemptResult, expect: Expectation): ProbeVerdict {
   const expected = expectedOutcome(expect);
-  const got =
-    result.kind === 'failure' ? fromFailure(result.failure) : breach(expect, fromClass(result.status, result.classification));
+  const got = result.kind === 'failure' ? fromFailure(result.failure) : breach(expect, fromClass(result.status, result.classification));
   const status = result.kind === 'response' ? result.status : undefined;
   const items = result.kind === 'response' ? itemsOf(result.classification) : undefined;
+  const code = expect.kind === 'refusal' ? refusalCode(result) : undefined;
+  if (expect.kind === 'refusal' && code !== undefined) {
+    if (expect.specCode === undefined || code === expect.specCode) return { ...got, reason: 'none', expected, success: true, status, items };
+    const said = code === '' ? 'no envelope code' : code;
+    const detail = `refused with HTTP ${status} ${said} where the spec names ${expect.specCode}: the guard held (no breach), but the API differs from the spec here`;
+    return { ...got, reason: `deviation_${codeReason(code === '' ? undefined : code)}`, detail, expected, success: true, status, items };
+  }
   const success = got.outcome === expected;
   return { ...got, reason: success ? 'none' : got.reason, expected, success, status, items };
 }

@@ -1,13 +1,7 @@
 /** A probe as plain data: what to request, with which credential, expecting what. */
-import {
-  type AuthScheme,
-  type EndpointId,
-  KEY_PREFIXES,
-  PLATFORM_SUBPATHS,
-  endpointPath,
-} from '../../api/contract/index.js';
+import { type AuthScheme, type EndpointId, KEY_PREFIXES, endpointPath } from '../../api/contract/index.js';
 import type { CanaryName } from '../config/schema.js';
-import type { MonitorKey } from '../config/types.js';
+import type { MonitorKey, MonitorTarget } from '../config/types.js';
 import type { Expectation } from './expectation.js';
 
 export type ProbeCheck = 'read' | CanaryName;
@@ -19,10 +13,15 @@ export type Credential =
   | { readonly kind: 'invalid' };
 
 export interface ProbeSpec {
-  /** Stable identity: `target/key_alias/tenant/endpoint/check`. */
+  /** Stable identity: `target/key_alias/tenant/endpoint/check`, each part URL-encoded. */
   readonly id: string;
   readonly target: string;
   readonly endpoint: EndpointId;
+  /**
+   * The `endpoint` metric label: the endpoint id, and for /platform/ the sub-path as well
+   * (`platform/tenants`), so two configured platform paths are two series.
+   */
+  readonly endpointLabel: string;
   /** The tenant in the URL, '' for `/`, `/docs` and `/platform/`. */
   readonly tenant: string;
   /** The key's alias, or a canary's pseudo alias when no real key is sent. */
@@ -39,18 +38,33 @@ export const INVALID_KEY_ALIAS = 'canary-invalid-key';
 /** Prefix of made-up invalid keys: shaped like a test key so it reaches the key check. */
 export const INVALID_KEY_PREFIX = `${KEY_PREFIXES.test}repairmon_canary_`;
 
-export function probeId(p: Pick<ProbeSpec, 'target' | 'keyAlias' | 'tenant' | 'endpoint' | 'check'>): string {
-  return [p.target, p.keyAlias, p.tenant, p.endpoint, p.check].join('/');
+export function probeId(p: Pick<ProbeSpec, 'target' | 'keyAlias' | 'tenant' | 'endpointLabel' | 'check'>): string {
+  // Encoded, so an alias or slug holding a "/" cannot make two probes one id.
+  return [p.target, p.keyAlias, p.tenant, p.endpointLabel, p.check].map(encodeURIComponent).join('/');
 }
 
-export function makeProbe(fields: Omit<ProbeSpec, 'id'>): ProbeSpec {
-  return { ...fields, id: probeId(fields) };
+/** Where a probe goes: an endpoint, its tenant, and for /platform/ the configured sub-path. */
+export interface ProbeTargetPath {
+  readonly endpoint: EndpointId;
+  readonly tenant: string;
+  readonly platformSub?: string | undefined;
 }
 
-/** The same key through the other header form, on a path the key may read. */
-export function otherHeaderPath(key: MonitorKey): { endpoint: EndpointId; tenant: string; path: string } {
+export function makeProbe(fields: Omit<ProbeSpec, 'id' | 'endpointLabel' | 'path'> & { readonly platformSub?: string | undefined }): ProbeSpec {
+  const { platformSub, ...rest } = fields;
+  const endpointLabel = rest.endpoint === 'platform' ? `platform/${platformSub ?? ''}` : rest.endpoint;
+  const path = rest.endpoint === 'platform' ? endpointPath('platform', { platformSub }) : endpointPath(rest.endpoint, { tenant: rest.tenant });
+  const spec = { ...rest, endpointLabel, path };
+  return { ...spec, id: probeId(spec) };
+}
+
+/**
+ * A path the key may read, for the other-header canary: its own tenant's clients, a platform
+ * key's first listed tenant, else its first configured platform path; none when it has neither.
+ */
+export function readablePath(target: MonitorTarget, key: MonitorKey): ProbeTargetPath | undefined {
   const tenant = key.tenants[0];
-  if (key.kind === 'tenant' && tenant !== undefined) return { endpoint: 'clients', tenant, path: endpointPath('clients', { tenant }) };
-  return { endpoint: 'platform', tenant: '', path: endpointPath('platform', { platformSub: PLATFORM_SUBPATHS.tenants }) };
+  if (tenant !== undefined) return { endpoint: 'clients', tenant };
+  const sub = key.kind === 'platform' ? target.platformPaths[0] : undefined;
+  return sub === undefined ? undefined : { endpoint: 'platform', tenant: '', platformSub: sub };
 }
-

@@ -4,7 +4,7 @@ import { errorEnvelope } from '../../api/contract/server/index.js';
 import { hostUnreachable } from '../../api/checklist/index.js';
 import type { AttemptFailure, AttemptResponse, AttemptResult } from '../../api/client/single-attempt.js';
 import type { CallRecord, DiagnosisCall } from '../../diagnose/observe.js';
-import { firstPhaseCalls, resourceCalls } from '../../diagnose/plan.js';
+import { DOCS_CALL, firstPhaseCalls, resourceCalls } from '../../diagnose/plan.js';
 import { buildReport, type ReportInput } from '../../diagnose/report.js';
 import { parseTarget } from '../../diagnose/target.js';
 import type { DiagnosisReport } from '../../diagnose/types.js';
@@ -56,7 +56,7 @@ export function report(s: Scenario): DiagnosisReport {
   const auth = s.auth ?? 'bearer';
   const target = parsed.target;
   const tenant = target.urlTenant ?? s.tenant;
-  const calls = [...firstPhaseCalls(auth, ['tenants']), ...(tenant ? resourceCalls(auth, tenant) : [])];
+  const calls = [DOCS_CALL, ...firstPhaseCalls(auth, ['tenants']), ...(tenant ? resourceCalls(auth, tenant) : [])];
   // As the runner does: once /docs shows the host unreachable, no further call is made.
   let unreachable = false;
   const observations = new Map<string, CallRecord>(

@@ -1,0 +1,68 @@
+/**
+ * Settings for the spec's "not shown" points that change what a tool reports. Each has a
+ * default that is correct under every reading, and the reason for it; tools read them from
+ * here, never restate them. The full table of readings is in README.md beside this file.
+ */
+
+/** READING (spec §5: "whether the index endpoint requires a key: not shown"). */
+export const INDEX_ACCESS_READINGS = ['unknown', 'public', 'key'] as const;
+export type IndexAccessReading = (typeof INDEX_ACCESS_READINGS)[number];
+
+export interface Setting<T> {
+  readonly default: T;
+  /** Why this default, in one sentence a user reads in `--help` and check-config. */
+  readonly reason: string;
+}
+
+export const INDEX_ACCESS: Setting<IndexAccessReading> = {
+  default: 'unknown',
+  reason:
+    'the spec does not say whether GET / needs a key; a read of / sends one, which works either way, and nothing asserts one reading until it is configured or discovered',
+};
+
+/** READING (spec §4: "the concrete sub-paths under /platform/ ... not shown"). */
+export const PLATFORM_PATHS: Setting<readonly string[]> = {
+  default: [],
+  reason: 'the spec names no /platform/ sub-path; probing a guessed one would fail on a healthy API, so none is probed until configured or discovered',
+};
+
+export function isIndexAccessReading(value: string): value is IndexAccessReading {
+  return (INDEX_ACCESS_READINGS as readonly string[]).includes(value);
+}
+
+/**
+ * A `/platform/` sub-path as a user gives it (`tenants`, `/platform/tenants`, `admin/tenants`):
+ * the part below /platform/, or a reason it cannot be one.
+ */
+export function platformSubPath(value: string): { readonly ok: true; readonly sub: string } | { readonly ok: false; readonly reason: string } {
+  const sub = value.trim().replace(/^\/+/, '').replace(/^platform\//, '').replace(/\/+$/, '');
+  if (sub === '') return { ok: false, reason: 'is empty (give the part below /platform/, e.g. tenants)' };
+  if (/[?#]/.test(sub)) return { ok: false, reason: 'cannot carry a query or fragment' };
+  if (sub.split('/').some((part) => part === '.' || part === '..')) return { ok: false, reason: 'cannot contain "." or ".." segments' };
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u001f\u007f]/.test(sub)) return { ok: false, reason: 'cannot contain control characters' };
+  return { ok: true, sub };
+}
+
+/**
+ * The /platform/ sub-paths a `/docs` catalog names, wherever in its JSON they stand (its
+ * shape is not shown): every string that is a concrete path below /platform/, with or
+ * without the base path in front. A template such as `/platform/*` names none.
+ */
+export function platformPathsInDocs(docs: unknown): string[] {
+  const found = new Set<string>();
+  const visit = (value: unknown, depth: number): void => {
+    if (depth > 8) return;
+    if (typeof value === 'string') {
+      const match = /^(?:\/api\/v\d+)?\/platform\/([^\s?#*{}]+)$/.exec(value.trim());
+      const check = match?.[1] === undefined ? undefined : platformSubPath(match[1]);
+      if (check?.ok) found.add(check.sub);
+    } else if (Array.isArray(value)) {
+      for (const item of value) visit(item, depth + 1);
+    } else if (typeof value === 'object' && value !== null) {
+      for (const item of Object.values(value)) visit(item, depth + 1);
+    }
+  };
+  visit(docs, 0);
+  return [...found];
+}
