@@ -15,7 +15,7 @@ export const CODE_EXPLANATIONS: Readonly<Record<ErrorCode, string>> = {
   rate_limited: 'too many requests with this key; wait for Retry-After before calling again',
   not_found: 'the API has nothing at this path (wrong path or unknown tenant)',
   method_not_allowed: 'the API only serves GET',
-  invalid_tenant_slug: 'the tenant in the URL is not a valid slug (lowercase letters, digits, single hyphens)',
+  invalid_tenant_slug: "the server refuses the tenant slug's format (the spec shows none); check how this API spells its tenants",
   bad_request: 'the request was not valid HTTP (malformed request line or headers too large); check the client or proxy',
   internal_error: 'the server failed while handling the request; not a problem with the key',
 };
@@ -102,7 +102,7 @@ export function explainFinding(finding: Finding): string {
     case 'key_kind':
       return finding.keyKind === 'platform'
         ? 'platform key: /platform/* answers, so it may call platform and every tenant endpoint'
-        : 'tenant key: /platform/* is refused with platform_key_required, as expected; it may call only its own tenant';
+        : 'tenant key: /platform/* is refused, as expected; it may call only its own tenant';
     case 'tenant_mismatch':
       return finding.keyTenant !== undefined && finding.keyTenant !== finding.urlTenant
         ? `the URL asks for tenant "${finding.urlTenant}" but the key belongs to tenant "${finding.keyTenant}": call /tenants/${finding.keyTenant}/... or use ${finding.urlTenant}'s key`

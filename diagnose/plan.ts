@@ -14,23 +14,34 @@ import type { Observations, DiagnosisCall } from './observe.js';
 
 export const DOCS_CALL: DiagnosisCall = { id: 'docs', endpoint: 'docs', path: endpointPath('docs'), auth: 'none' };
 
-/** After /docs (which may name the /platform/ sub-paths): `/`, each platform path, the other header form. */
+/** After /docs (which may name the /platform/ sub-paths): `/`, then each platform path. */
 export function firstPhaseCalls(auth: AuthScheme, platformPaths: readonly string[]): DiagnosisCall[] {
   return [
     { id: 'index', endpoint: 'index', path: endpointPath('index'), auth },
     ...platformPaths.map((sub): DiagnosisCall => ({ id: `platform:${sub}`, endpoint: 'platform', path: platformPath(sub), auth })),
-    { id: 'index:other', endpoint: 'index', path: endpointPath('index'), auth: otherScheme(auth) },
   ];
 }
 
+/** The id of the call that repeats `scope:clients` with the other header form. */
+export const OTHER_HEADER_CALL_ID = 'clients:other-header';
+
+/**
+ * Each resource of the tenant, then clients again with the other header form: a tenant path
+ * needs a key under every reading of the spec, so the two forms must give the same answer
+ * there (on a public `/` they would agree whatever the server made of the key).
+ */
 export function resourceCalls(auth: AuthScheme, tenant: string): DiagnosisCall[] {
-  return TENANT_RESOURCES.map((resource) => ({ id: `scope:${resource}`, endpoint: resource, path: endpointPath(resource, { tenant }), auth }));
+  return [
+    ...TENANT_RESOURCES.map((resource): DiagnosisCall => ({ id: `scope:${resource}`, endpoint: resource, path: endpointPath(resource, { tenant }), auth })),
+    { id: OTHER_HEADER_CALL_ID, endpoint: 'clients', path: endpointPath('clients', { tenant }), auth: otherScheme(auth) },
+  ];
 }
 
 function slugOf(item: unknown): string | undefined {
   if (typeof item === 'string') return isTenantSlug(item) ? item : undefined;
   if (typeof item !== 'object' || item === null) return undefined;
-  for (const field of ['slug', 'tenant', 'id', 'name']) {
+  // A display `name` is not a slug; the spec shows no listing's fields, these are common ones.
+  for (const field of ['slug', 'tenant', 'id']) {
     const value = (item as Record<string, unknown>)[field];
     if (typeof value === 'string' && isTenantSlug(value)) return value;
   }

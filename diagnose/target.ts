@@ -32,7 +32,12 @@ export function parseTarget(raw: string): TargetParse {
   let urlTenant: string | undefined;
   const match = TENANT_TAIL.exec(path);
   if (match) {
-    const slug = decodeURIComponent(match[2] ?? '');
+    let slug: string;
+    try {
+      slug = decodeURIComponent(match[2] ?? '');
+    } catch {
+      return { ok: false, reason: `has tenant "${match[2] ?? ''}" in its path, which is not valid percent-encoding` };
+    }
     const check = validateTenantSlug(slug);
     if (!check.ok) return { ok: false, reason: `has tenant "${slug}" in its path, which ${check.reason}` };
     urlTenant = slug;

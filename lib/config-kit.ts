@@ -77,12 +77,19 @@ export function parseWith<S extends z.ZodType>(schema: S, value: unknown): Check
 }
 
 /**
- * An alias names a key in logs, metric labels and URLs of the status page: never the key
- * itself. One rule for every file: 1-63 letters, digits, ".", "_" or "-", not starting with a
- * punctuation mark.
+ * An alias names a key (or a target) in logs, metric labels, the status page and probe ids:
+ * never the key itself. Like a tenant slug, it is taken as the user writes it; refused is only
+ * what no label or log line can hold well: empty, control characters, over 128 characters.
+ * Everywhere it travels it is escaped (labels, HTML) or percent-encoded (ids, URLs).
  */
-export const ALIAS_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/;
-export const aliasSchema = z.string().regex(ALIAS_PATTERN, 'must be 1-63 characters: letters, digits, ".", "_", "-" (not starting with punctuation)');
+export const ALIAS_MAX_LENGTH = 128;
+export const aliasSchema = z
+  .string()
+  .min(1, 'is empty')
+  .max(ALIAS_MAX_LENGTH, `is longer than ${ALIAS_MAX_LENGTH} characters`)
+  // eslint-disable-next-line no-control-regex
+  .refine((s) => !/[\u0000-\u001f\u007f-\u009f]/.test(s), 'cannot contain control characters')
+  .refine((s) => s.trim() === s, 'cannot start or end with spaces');
 
 /** Issues whose path starts with `prefix`, for callers that add their own context. */
 export function prefixIssues(issues: readonly ConfigIssue[], prefix: string): ConfigIssue[] {

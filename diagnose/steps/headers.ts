@@ -5,6 +5,7 @@
 import { otherScheme } from '../../api/contract/index.js';
 import type { AttemptResult } from '../../api/client/single-attempt.js';
 import { type CallRecord, findingOf, rateLimitOf } from '../observe.js';
+import { OTHER_HEADER_CALL_ID } from '../plan.js';
 import type { DiagnosisRow } from '../types.js';
 import { type StepContext, makeRow, notRunRow, recordOf } from './context.js';
 
@@ -17,8 +18,9 @@ function answerOf(result: AttemptResult): string {
 function headerFormsRow(ctx: StepContext): DiagnosisRow {
   const other = otherScheme(ctx.auth);
   const title = `${ctx.auth} and ${other} give the same answer`;
-  const primary = recordOf(ctx, 'index');
-  const second = recordOf(ctx, 'index:other');
+  const primary = recordOf(ctx, 'scope:clients');
+  const second = recordOf(ctx, OTHER_HEADER_CALL_ID);
+  if (!primary && !second) return notRunRow('headers', 'header-forms', title, 'compared on a tenant path; pass --tenant SLUG');
   if (!primary?.result || !second?.result) return notRunRow('headers', 'header-forms', title, 'the host did not answer', second);
   if (second.result.kind === 'failure') return makeRow('headers', 'header-forms', title, 'fail', findingOf(second.result, ctx.findingContext), second);
   const a = answerOf(primary.result);

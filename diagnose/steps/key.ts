@@ -3,18 +3,33 @@
  * key); `/platform/<sub>` tells a platform key from a tenant key, since the API has no
  * endpoint that names a key's kind.
  */
-import { ERROR_CODES } from '../../api/contract/index.js';
+import type { AttemptResult } from '../../api/client/single-attempt.js';
 import { findingOf } from '../observe.js';
 import type { DiagnosisRow } from '../types.js';
 import { type KeyKindGuess, type StepContext, checklistRow, makeRow, notRunRow, recordOf } from './context.js';
 
-export function keyKindOf(ctx: StepContext): KeyKindGuess {
-  const first = ctx.platformPaths[0];
-  const result = first === undefined ? undefined : recordOf(ctx, `platform:${first}`)?.result;
-  if (result?.kind !== 'response') return 'unknown';
-  if (result.classification.kind === 'ok') return 'platform';
+/**
+ * What a /platform/ answer says of the key. The path was configured or listed by /docs, so it
+ * exists: data means a platform key; any refusal (403 with whatever code, or a 404 that hides
+ * the path, READING: what a tenant key gets there is not shown) means a tenant key, provided
+ * the tenant paths accepted the key. A rejected key tells nothing.
+ */
+function platformAnswer(ctx: StepContext, result: AttemptResult): KeyKindGuess {
+  if (result.kind !== 'response') return 'unknown';
   const c = result.classification;
-  if (c.kind === 'forbidden' && c.code === ERROR_CODES.platformKeyRequired) return 'tenant';
+  if (c.kind === 'ok') return 'platform';
+  const keyWorks = ctx.checklist.find((r) => r.id === 'key')?.status === 'pass';
+  if (c.kind === 'forbidden' || (c.kind === 'client_error' && result.status === 404)) return 'tenant';
+  if (c.kind === 'unauthorized' && keyWorks) return 'tenant';
+  return 'unknown';
+}
+
+export function keyKindOf(ctx: StepContext): KeyKindGuess {
+  for (const sub of ctx.platformPaths) {
+    const result = recordOf(ctx, `platform:${sub}`)?.result;
+    const kind = result === undefined ? 'unknown' : platformAnswer(ctx, result);
+    if (kind !== 'unknown') return kind;
+  }
   return 'unknown';
 }
 
@@ -23,19 +38,9 @@ function platformRow(ctx: StepContext, sub: string): DiagnosisRow {
   const record = recordOf(ctx, check);
   const title = `key kind via GET /platform/${sub}`;
   if (!record?.result) return notRunRow('key', check, title, 'the host did not answer', record);
-  const result = record.result;
-  if (result.kind === 'response') {
-    const c = result.classification;
-    if (c.kind === 'ok') return makeRow('key', check, title, 'pass', { kind: 'key_kind', keyKind: 'platform' }, record);
-    if (c.kind === 'forbidden' && c.code === ERROR_CODES.platformKeyRequired) {
-      return makeRow('key', check, title, 'pass', { kind: 'key_kind', keyKind: 'tenant' }, record);
-    }
-    // The platform sub-paths are an assumption; a 404 says this server has no such sub-path.
-    if (c.kind === 'client_error' && c.code === ERROR_CODES.notFound) {
-      return makeRow('key', check, title, 'warn', { kind: 'not_found', status: result.status }, record);
-    }
-  }
-  return makeRow('key', check, title, 'fail', findingOf(result, ctx.findingContext), record);
+  const kind = platformAnswer(ctx, record.result);
+  if (kind !== 'unknown') return makeRow('key', check, title, 'pass', { kind: 'key_kind', keyKind: kind }, record);
+  return makeRow('key', check, title, 'fail', findingOf(record.result, ctx.findingContext), record);
 }
 
 export function keyStep(ctx: StepContext): DiagnosisRow[] {

@@ -1,4 +1,5 @@
 /** The human summary `check-config` prints: targets, keys by alias, probe counts. No secrets. */
+import { INDEX_ACCESS, PLATFORM_PATHS } from '../../api/contract/index.js';
 import { buildPlan } from '../probe/plan.js';
 import { formatDuration } from './duration.js';
 import type { MonitorConfig } from './types.js';
@@ -12,6 +13,8 @@ export function configSummary(config: MonitorConfig): string {
     lines.push(
       `target ${target.name}: ${target.baseUrl}  schedule "${target.schedule}" (every ${formatDuration(target.intervalMs)}), timeout ${formatDuration(target.timeoutMs)}`,
       `  probes: ${probes.length} (${probes.length - canaries} reads, ${canaries} canaries)`,
+      `  platformPaths: ${target.platformPaths.length > 0 ? target.platformPaths.map((p) => `/platform/${p}`).join(', ') : `none (default: ${PLATFORM_PATHS.reason})`}`,
+      `  indexAccess: ${target.indexAccess}${target.indexAccess === INDEX_ACCESS.default ? ` (default: ${INDEX_ACCESS.reason})` : ''}`,
     );
     for (const key of target.keys) {
       const scope = key.kind === 'tenant' ? `tenant ${key.tenant ?? ''}` : `platform, tenants: ${key.tenants.join(', ') || '(none)'}`;

@@ -33,7 +33,7 @@ describe('repairmon probe usage', () => {
 
   it.each([
     [[], '--base-url is required'],
-    [[...BASE, '--tenant', 'Zły_Slug', '--key-stdin'], '--tenant "Zły_Slug"'],
+    [[...BASE, '--tenant', 'zły/slug', '--key-stdin'], '--tenant "zły/slug" cannot contain "/"'],
     [[...BASE, '--auth', 'basic', '--key-stdin'], '--auth must be one of bearer, x-api-key'],
     [[...BASE, '--timeout', 'soon', '--key-stdin'], '--timeout must be a number'],
     [[...BASE, '--key-env', 'A', '--key-stdin'], 'only one of --key-env, --key-file, --key-stdin'],

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { OTHER_HEADER_CALL_ID } from '../../diagnose/plan.js';
 import { err, ok, refused, report, response, row, tenantKeyApi } from './fixtures.js';
 
 describe('buildReport verdicts', () => {
@@ -103,7 +104,7 @@ describe('buildReport verdicts', () => {
   });
 
   it('fails when the two header forms disagree', () => {
-    const r = report({ answer: tenantKeyApi('a', { 'index:other': () => err(401, 'unauthorized') }), tenant: 'a' });
+    const r = report({ answer: tenantKeyApi('a', { [OTHER_HEADER_CALL_ID]: () => err(401, 'unauthorized', 'clients') }), tenant: 'a' });
     expect(row(r, 'header-forms')).toMatchObject({ status: 'fail', errorCode: 'unauthorized' });
     expect(row(r, 'header-forms').explanation).toContain('bearer: 200 vs x-api-key: 401 unauthorized');
     expect(row(r, 'header-forms').curl).toContain('"x-api-key: $REPAIR_API_KEY"');
@@ -115,10 +116,18 @@ describe('buildReport verdicts', () => {
     expect(row(r, 'tenant').status).toBe('skip');
   });
 
-  it('a 404 on a platform sub-path is a warning, not a failure', () => {
+  it('a 404 on a listed platform sub-path, for a key the tenant paths accept, reads as a tenant key (the path is hidden from it)', () => {
     const r = report({ answer: tenantKeyApi('a', { 'platform:tenants': () => err(404, 'not_found', 'platform') }), tenant: 'a' });
-    expect(row(r, 'platform:tenants').status).toBe('warn');
+    expect(row(r, 'platform:tenants')).toMatchObject({ status: 'pass', finding: { kind: 'key_kind', keyKind: 'tenant' } });
+    expect(r.key.kind).toBe('tenant');
     expect(r.exitCode).toBe(0);
+  });
+
+  it('any refusal code on /platform/ reads as a tenant key (what a tenant key gets there is not shown)', () => {
+    for (const refusal of [() => err(403, 'forbidden', 'platform'), () => err(401, 'unauthorized', 'platform')]) {
+      const r = report({ answer: tenantKeyApi('a', { 'platform:tenants': refusal }), tenant: 'a' });
+      expect(r.key.kind).toBe('tenant');
+    }
   });
 
   it('rows carry latency (rounded) and request id', () => {

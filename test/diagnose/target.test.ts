@@ -12,12 +12,20 @@ describe('parseTarget', () => {
     expect(t.ok && t.target).toMatchObject({ baseUrl: 'http://127.0.0.1:8080/api/v1', urlTenant: 'serwis-kowalski' });
   });
 
+  it('takes any tenant slug a real API may use: snake_case, capitals, encoded spaces', () => {
+    for (const [raw, tenant] of [['rowery_nowak', 'rowery_nowak'], ['RoweryNowak', 'RoweryNowak'], ['serwis%20kowalski', 'serwis kowalski']] as const) {
+      const t = parseTarget(`https://h/api/v1/tenants/${raw}/bikes`);
+      expect(t.ok && t.target.urlTenant).toBe(tenant);
+    }
+  });
+
   it.each([
     ['not a url', 'absolute URL'],
     ['ftp://h/api/v1', 'http or https'],
     ['https://user:secret@h/api/v1', 'user:password'],
     ['https://h/api/v1?api_key=x', 'query string'],
-    ['https://h/api/v1/tenants/Bad_Slug/bikes', 'lowercase'],
+    ['https://h/api/v1/tenants/a%2Fb/bikes', 'cannot contain "/"'],
+    ['https://h/api/v1/tenants/%E0%A4%A/bikes', 'not valid percent-encoding'],
   ])('refuses %s', (raw, reason) => {
     const t = parseTarget(raw);
     expect(t.ok).toBe(false);

@@ -7,7 +7,10 @@ import { packageRoot } from '../../generators/app/paths.js';
 describe('answer checks', () => {
   it.each([
     ['tenant', 'rowery-nowak', true],
-    ['tenant', 'rowery--nowak', false],
+    ['tenant', 'rowery_nowak', true],
+    ['tenant', 'RoweryNowak', true],
+    ['tenant', 'rowery/nowak', false],
+    ['tenant', '..', false],
     ['tenant', '', false],
     ['testBaseUrl', 'http://127.0.0.1:4010/api/v1', true],
     ['testBaseUrl', 'http://127.0.0.1:4010/api/v2', false],
@@ -27,7 +30,7 @@ describe('answer checks', () => {
   });
 
   it('completeAnswers lists every problem and every missing answer at once', () => {
-    const result = completeAnswers({ tenant: 'BAD', envPrefix: 'bad' });
+    const result = completeAnswers({ tenant: 'a/b', envPrefix: 'bad' });
     expect(result.ok).toBe(false);
     if (result.ok) return;
     expect(result.problems.map((p) => p.name)).toEqual(['tenant', 'envPrefix']);
@@ -55,9 +58,9 @@ describe('flags', () => {
   });
 
   it('names each bad flag and its value', () => {
-    const result = answersFromFlags({ tenant: 'A', 'production-base-url': 'http://x/api/v1' });
+    const result = answersFromFlags({ tenant: 'a/b', 'production-base-url': 'http://x/api/v1' });
     expect(result.ok).toBe(false);
-    if (!result.ok) expect(result.problems).toEqual([expect.stringMatching(/^--tenant .*"A"$/), expect.stringMatching(/^--production-base-url must use https/)]);
+    if (!result.ok) expect(result.problems).toEqual([expect.stringMatching(/^--tenant .*"a\/b"$/), expect.stringMatching(/^--production-base-url must use https/)]);
   });
 
   it('the missing-answers message lists one flag per line', () => {

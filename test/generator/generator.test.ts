@@ -128,7 +128,7 @@ describe('re-run', () => {
 
 describe('refusals write nothing', () => {
   const cases: ReadonlyArray<readonly [string, Record<string, unknown>, RegExp]> = [
-    ['bad tenant slug', { ...ALL_FLAGS, tenant: 'Rowery Nowak' }, /--tenant must be lowercase letters.*"Rowery Nowak"/],
+    ['unsendable tenant slug', { ...ALL_FLAGS, tenant: 'rowery/nowak' }, /--tenant cannot contain "\/".*"rowery\/nowak"/],
     ['test base URL that is not a URL', { ...ALL_FLAGS, 'test-base-url': 'sandbox on 4010' }, /--test-base-url is not a URL.*"sandbox on 4010"/],
     ['test base URL with another scheme', { ...ALL_FLAGS, 'test-base-url': 'ftp://h/api/v1' }, /--test-base-url must use http or https/],
     ['http production URL', { ...ALL_FLAGS, 'production-base-url': 'http://api.nowak.example/api/v1' }, /--production-base-url must use https/],
@@ -147,7 +147,7 @@ describe('refusals write nothing', () => {
 
   it('a refused run with a directory argument does not even create the directory', async () => {
     const cwd = tempDir();
-    await expect(runGenerator({ ...ALL_FLAGS, tenant: 'x_y' }).withArguments(['fresh']).cd(cwd)).rejects.toThrow(/--tenant/);
+    await expect(runGenerator({ ...ALL_FLAGS, tenant: 'x/y' }).withArguments(['fresh']).cd(cwd)).rejects.toThrow(/--tenant/);
     expect(snapshot(cwd).size).toBe(0);
     expect(readdirSync(cwd)).toEqual([]);
   });

@@ -47,8 +47,12 @@ describe('readConfig', () => {
     expect(problems(env)).toEqual([expect.stringContaining(`${ENV_VARS.production.key} must differ from ${ENV_VARS.test.key}`)]);
   });
 
+  it('takes any tenant slug a real API may use (the format is not shown), snake_case included', () => {
+    for (const tenant of ['rowery_nowak', 'RoweryNowak', 'sklep.pl']) expect(problems({ [ENV_VARS.tenant]: tenant, [ENV_VARS.test.key]: TEST_KEY })).toEqual([]);
+  });
+
   it('reports every problem at once: bad selector, bad URL, bad tenant', () => {
-    const found = problems({ [ENV_VARS.environment]: 'staging', [ENV_VARS.test.baseUrl]: 'not a url', [ENV_VARS.tenant]: 'Bad Slug', [ENV_VARS.test.key]: TEST_KEY });
+    const found = problems({ [ENV_VARS.environment]: 'staging', [ENV_VARS.test.baseUrl]: 'not a url', [ENV_VARS.tenant]: 'bad/slug', [ENV_VARS.test.key]: TEST_KEY });
     expect(found).toHaveLength(3);
     expect(found.join('\n')).toContain(ENV_VARS.environment);
     expect(found.join('\n')).toContain(ENV_VARS.test.baseUrl);

@@ -95,7 +95,7 @@ describe('client: bad input names the option', () => {
     [{ baseUrl: 'http://x/api' }, /"baseUrl" must end in \/api\/v1/],
     [{ apiKey: '' }, /is empty/],
     [{ authScheme: 'basic' }, /"authScheme"/],
-    [{ tenant: 'Rowery Nowak' }, /"tenant" "Rowery Nowak" must be lowercase/],
+    [{ tenant: 'rowery/nowak' }, /"tenant" "rowery\/nowak" cannot contain "\/"/],
     [{ maxRetries: -1 }, /"maxRetries" must be an integer >= 0, got -1/],
     [{ attemptTimeoutMs: 0 }, /"attemptTimeoutMs"/],
     [{ maxConcurrency: 0 }, /"maxConcurrency"/],

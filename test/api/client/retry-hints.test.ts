@@ -32,6 +32,26 @@ describe('parseRetryAfter', () => {
   });
 });
 
+describe('every common rate-limit style (spec §8: headers not shown)', () => {
+  it('reads the IETF single RateLimit field in both published shapes, with RateLimit-Policy for the limit', () => {
+    expect(parseRetryHint({ ratelimit: 'limit=100, remaining=0, reset=30' }, NOW)).toEqual({ source: 'ratelimit', delayMs: 30_000 });
+    expect(parseRetryHint({ ratelimit: '"default";r=0;t=12', 'ratelimit-policy': '"default";q=100;w=60' }, NOW)).toEqual({ source: 'ratelimit', delayMs: 12_000 });
+    expect(parseRateLimitInfo({ ratelimit: '"default";r=5;t=12', 'ratelimit-policy': '"default";q=100;w=60' }, NOW)).toEqual({ limit: 100, remaining: 5, resetMs: 12_000 });
+    expect(parseRetryHint({ ratelimit: '"default";rr=5;tt=9' }, NOW)).toBeUndefined();
+  });
+
+  it('reads X-RateLimit-Reset as seconds to wait, as epoch seconds or as epoch milliseconds, and the X- limit and remaining', () => {
+    expect(parseRetryHint({ 'x-ratelimit-reset': '9' }, NOW)).toEqual({ source: 'x-ratelimit-reset', delayMs: 9000 });
+    expect(parseRetryHint({ 'x-ratelimit-reset': String(NOW / 1000 + 20) }, NOW)).toEqual({ source: 'x-ratelimit-reset', delayMs: 20_000 });
+    expect(parseRetryHint({ 'x-ratelimit-reset': String(NOW + 15_000) }, NOW)).toEqual({ source: 'x-ratelimit-reset', delayMs: 15_000 });
+    expect(parseRateLimitInfo({ 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '3', 'x-ratelimit-reset': '9' }, NOW)).toEqual({ limit: 60, remaining: 3, resetMs: 9000 });
+  });
+
+  it('reads Retry-After as an HTTP date alone', () => {
+    expect(parseRetryHint({ 'retry-after': 'Sat, 21 Nov 2026 12:00:42 GMT' }, NOW)).toEqual({ source: 'retry-after', delayMs: 42_000 });
+  });
+});
+
 describe('parseRetryHint', () => {
   it('prefers retry-after-ms, then Retry-After, then the reset headers', () => {
     expect(parseRetryHint({ 'retry-after-ms': '250', 'retry-after': '9' }, NOW)).toEqual({ source: 'retry-after-ms', delayMs: 250 });

@@ -21,7 +21,7 @@ const CASES: Record<string, string[]> = {
   'timeout-not-below-interval.yaml': ['targets[0].timeout: timeout 10s must be below the schedule interval (10s for "*/10 * * * * *")'],
   'bad-cron.yaml': ['targets[0].schedule: invalid cron expression "every minute": must have 5 or 6 fields, got 2'],
   'tenant-key-without-tenant.yaml': ['targets[0].keys[0].tenant: a tenant key needs `tenant: <slug>`, the tenant it is assigned to'],
-  'bad-slug.yaml': ['targets[0].keys[0].tenants[1]: tenant slug "Serwis_Kowalski" must be lowercase letters, digits and single hyphens (e.g. "rowery-nowak")'],
+  'bad-slug.yaml': ['targets[0].keys[0].tenants[1]: tenant slug "serwis/kowalski" cannot contain "/": it must be one path segment'],
   'duplicate-alias.yaml': ['targets[0].keys[1].alias: alias "nowak-test" is already used by targets[0].keys[0]'],
   'maintenance-both-forms.yaml': ['targets[0].maintenance[0]: use either `cron` + `duration` or `start` + `end` (ISO 8601)'],
   'both-secret-forms.yaml': ['targets[0].keys[0]: give exactly one of `secret: ${ENV_VAR}` or `secretFile: path`'],
@@ -71,16 +71,70 @@ describe('valid configs', () => {
     expect(target.schedule).toBe('*/30 * * * * *');
     expect(target.intervalMs).toBe(30_000);
     expect(target.timeoutMs).toBe(10_000);
-    expect(target.canaries).toEqual({ cross_tenant: true, invalid_key: true, public_docs: false, other_header: true, platform_refused: true });
+    expect(target.canaries).toEqual({ cross_tenant: true, invalid_key: true, public_docs: false, other_header: true, platform_refused: true, index_access: true });
+    // The readings' defaults: no /platform/ path probed, nothing asserted about GET /.
+    expect(target.platformPaths).toEqual([]);
+    expect(target.indexAccess).toBe('unknown');
     expect(target.keys[0]!.key.reveal()).toBe('rs_test_platformplatform9876');
     expect(String(target.keys[1]!.key)).toBe('nowak-test(…1234)');
     const plan = buildPlan(result.config);
     const ids = plan.map((p) => p.id);
     expect(new Set(ids).size).toBe(ids.length);
-    // index + docs, 2x4 platform reads + /platform/, 4 tenant reads, canaries: invalid_key,
-    // other_header x2, cross_tenant, platform_refused.
-    expect(plan.length).toBe(2 + 9 + 4 + 5);
+    // index + docs, 2x4 platform-key tenant reads, 4 tenant reads, canaries: invalid_key,
+    // other_header x2, cross_tenant. No /platform/ read or refusal, no index_access: not configured.
+    expect(plan.length).toBe(2 + 8 + 4 + 4);
     expect(plan.find((p) => p.check === 'cross_tenant')?.tenant).toBe('cykl-gdansk');
+    expect(plan.some((p) => p.endpoint === 'platform' || p.check === 'index_access')).toBe(false);
+    // The invalid-key canary asks a path the spec says needs a key, never `/`.
+    expect(plan.find((p) => p.check === 'invalid_key')).toMatchObject({ endpoint: 'clients', tenant: 'rowery-nowak' });
+  });
+
+  test('platformPaths and indexAccess turn on the platform reads, the refusal canaries and the index canary', () => {
+    const text = [
+      'targets:',
+      '  - name: test',
+      '    baseUrl: http://127.0.0.1:1/api/v1',
+      '    platformPaths: [tenants, /platform/admin/keys]',
+      '    indexAccess: public',
+      '    keys:',
+      '      - { alias: platform-test, kind: platform, tenants: [rowery_nowak], secret: "${NOWAK_KEY}" }',
+      '      - { alias: nowak-test, kind: tenant, tenant: rowery_nowak, secret: "${NOWAK_KEY}" }',
+    ].join('\n');
+    const result = parseConfigText(text, { env, baseDir: '/' });
+    if (!result.ok) throw new Error(JSON.stringify(result.issues));
+    expect(result.config.targets[0]!.platformPaths).toEqual(['tenants', 'admin/keys']);
+    const plan = buildPlan(result.config);
+    expect(plan.filter((p) => p.endpoint === 'platform' && p.check === 'read').map((p) => p.path)).toEqual(['/platform/tenants', '/platform/admin/keys']);
+    expect(plan.filter((p) => p.check === 'platform_refused').map((p) => [p.keyAlias, p.path])).toEqual([
+      ['nowak-test', '/platform/tenants'],
+      ['nowak-test', '/platform/admin/keys'],
+    ]);
+    expect(plan.find((p) => p.check === 'index_access')).toMatchObject({ path: '/', expect: { kind: 'success' }, credential: { kind: 'none' } });
+    expect(new Set(plan.map((p) => p.id)).size).toBe(plan.length);
+  });
+
+  test('aliases and slugs are taken as written: spaces, a slash, Polish letters, snake_case; probe ids stay distinct', () => {
+    const text = [
+      'targets:',
+      '  - name: Produkcja Łódź',
+      '    baseUrl: http://h/api/v1',
+      '    keys:',
+      '      - { alias: "nowak / prod", kind: tenant, tenant: rowery_nowak, secret: "${NOWAK_KEY}" }',
+      '      - { alias: "nowak", kind: tenant, tenant: "/ prod", secret: "${NOWAK_KEY}" }',
+    ].join('\n');
+    const result = parseConfigText(text, { env, baseDir: '/' });
+    expect(result.ok ? [] : result.issues).toEqual([{ path: 'targets[0].keys[1].tenant', message: 'tenant slug "/ prod" cannot contain "/": it must be one path segment' }]);
+    const fine = parseConfigText(text.replace('"/ prod"', '"serwis kowalski"'), { env, baseDir: '/' });
+    if (!fine.ok) throw new Error(JSON.stringify(fine.issues));
+    const ids = buildPlan(fine.config).map((p) => p.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(ids).toContain('Produkcja%20%C5%81%C3%B3d%C5%BA/nowak%20%2F%20prod/rowery_nowak/clients/read');
+  });
+
+  test('a bad platform path or indexAccess is named', () => {
+    const text = ['targets:', '  - name: t', '    baseUrl: http://h/api/v1', '    platformPaths: ["", "a/../b"]', '    indexAccess: maybe', '    keys: [{ alias: k, kind: tenant, tenant: x, secret: "${NOWAK_KEY}" }]'].join('\n');
+    const result = parseConfigText(text, { env, baseDir: '/' });
+    expect(result.ok ? [] : result.issues.map((i) => i.path)).toEqual(['targets[0].platformPaths[0]', 'targets[0].platformPaths[1]', 'targets[0].indexAccess']);
   });
 
   test('the shipped example validates', () => {

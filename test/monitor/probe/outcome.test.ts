@@ -21,7 +21,8 @@ function response(status: number, body: string, list = true): AttemptResult {
 }
 
 const read: Expectation = { kind: 'success', list: true };
-const crossTenant: Expectation = { kind: 'refusal', outcome: 'tenant_key_tenant_mismatch', breach: 'tenant_isolation_breach', breachDetail: 'read another tenant' };
+const crossTenant: Expectation = { kind: 'refusal', outcome: 'tenant_key_tenant_mismatch', specCode: 'tenant_key_tenant_mismatch', breach: 'tenant_isolation_breach', breachDetail: 'read another tenant' };
+const platformRefused: Expectation = { kind: 'refusal', outcome: 'forbidden', specCode: undefined, breach: 'authorization_breach', breachDetail: 'tenant key read /platform/' };
 
 describe('classifyOutcome', () => {
   test('maps the client classification, never the message text', () => {
@@ -41,6 +42,22 @@ describe('classifyOutcome', () => {
       expect([status, v.outcome, v.reason]).toEqual([status, outcome, reason]);
     }
     expect(classifyOutcome(response(200, '{"ok":true,"data":[1,2]}'), read).items).toBe(2);
+  });
+
+  test('a refusal canary passes on any refusal; another code than the spec names is a deviation, never a breach', () => {
+    const hidden = classifyOutcome(response(404, '{"ok":false,"error":{"code":"not_found","message":"x"}}'), crossTenant);
+    expect(hidden).toMatchObject({ success: true, reason: 'deviation_not_found' });
+    expect(hidden.detail).toContain('where the spec names tenant_key_tenant_mismatch');
+    const plain401 = classifyOutcome(response(401, 'Unauthorized'), crossTenant);
+    expect(plain401).toMatchObject({ outcome: 'unauthorized', success: true, reason: 'deviation_no_code' });
+    // Where the spec names no code, every refusal is simply a pass.
+    for (const [status, body] of [[403, '{"ok":false,"error":{"code":"platform_key_required","message":"x"}}'], [404, '{"ok":false,"error":{"code":"not_found","message":"x"}}'], [401, '{"ok":false,"error":{"code":"unauthorized","message":"x"}}'], [403, '{"ok":false,"error":{"code":"some_gateway_code","message":"x"}}']] as const) {
+      expect(classifyOutcome(response(status, body), platformRefused), `${status}`).toMatchObject({ success: true, reason: 'none' });
+    }
+    // Not a refusal: a 400, a 5xx or a 429 is a failure, not a pass.
+    for (const [status, body] of [[400, '{"ok":false,"error":{"code":"bad_request","message":"x"}}'], [502, '<html></html>'], [429, '{"ok":false,"error":{"code":"rate_limited","message":"x"}}']] as const) {
+      expect(classifyOutcome(response(status, body), platformRefused).success, `${status}`).toBe(false);
+    }
   });
 
   test('a refusal canary passes on the refusal and fails as a breach on data', () => {

@@ -21,6 +21,8 @@ test('every canary passes against a healthy sandbox', async () => {
     public_docs: 'ok/true',
     other_header: 'ok/true',
     platform_refused: 'forbidden/true',
+    // The sandbox's /docs says its / needs a key, so the demo config asserts that reading.
+    index_access: 'unauthorized/true',
   });
 });
 
