@@ -69,6 +69,25 @@ export function expected(target: Target, caller: Caller, d: DialectSettings): Ex
   return target.exists ? answer(d, 200, undefined, true) : answer(d, 404, ERROR_CODES.notFound, true);
 }
 
+/** Every (code, status) the dialect sends in an envelope: what its /docs error table must list. */
+export function expectedErrorTable(d: DialectSettings): { code: string; status: number }[] {
+  const answers = [
+    answer(d, d.unauthorizedStatus, d.missingKey, false),
+    answer(d, d.unauthorizedStatus, ERROR_CODES.unauthorized, false),
+    answer(d, 403, ERROR_CODES.tenantMismatch, true),
+    scopeRefusal(d),
+    platformRefusal(d),
+    answer(d, 429, ERROR_CODES.rateLimited, true),
+    answer(d, 404, ERROR_CODES.notFound, true),
+    answer(d, 405, ERROR_CODES.methodNotAllowed, false),
+    answer(d, 400, ERROR_CODES.invalidTenantSlug, false),
+    answer(d, 400, ERROR_CODES.badRequest, false),
+    answer(d, 500, ERROR_CODES.internalError, false),
+  ];
+  const table = answers.flatMap((a) => (a.code === undefined ? [] : [{ code: a.code, status: a.status }]));
+  return table.filter((e, i) => table.findIndex((o) => o.code === e.code && o.status === e.status) === i);
+}
+
 /** Every rate-limit header name any style uses: an answer must carry exactly its style's. */
 export const ALL_RATE_LIMIT_HEADERS: readonly string[] = Object.values(H);
 
