@@ -10,7 +10,7 @@ import { demoData } from '../../sandbox/demo-data.js';
 import { startSandbox } from '../../sandbox/index.js';
 import { docsOf, get, inDialect } from './dialect-helpers.js';
 
-const fixture = (name: string): string => fileURLToPath(new URL(`./fixtures/data/${name}`, import.meta.url));
+const fixture = (path: string): string => fileURLToPath(new URL(`./fixtures/${path}`, import.meta.url));
 const UNKNOWN = { key: `rs_test_${'0'.repeat(32)}` };
 
 describe('slug', () => {
@@ -54,15 +54,15 @@ describe('slug', () => {
   });
 
   it('a --data file whose slugs break the style is refused naming the path; one in the style is served', async () => {
-    const error = (await startSandbox({ dialect: 'slug=snake', dataFile: fixture('valid.yaml') }).catch((e: unknown) => e)) as Error;
+    const error = (await startSandbox({ dialect: 'slug=snake', dataFile: fixture('data/valid.yaml') }).catch((e: unknown) => e)) as Error;
     expect(error).toMatchObject({ name: 'SandboxConfigError', option: 'data' });
     expect(error.message).toContain('tenants[0].slug: tenant slug "rowery-testowe" must be lowercase letters, digits and single underscores');
     expect(error.message).toContain('keys[1].tenant: tenant slug "rowery-testowe"');
-    await expect(startSandbox({ dataFile: fixture('valid-snake.yaml') })).rejects.toMatchObject({ option: 'data', message: expect.stringContaining('tenants[0].slug') });
+    await expect(startSandbox({ dataFile: fixture('dialect/valid-snake.yaml') })).rejects.toMatchObject({ option: 'data', message: expect.stringContaining('tenants[0].slug') });
     await inDialect('legacy', async (s) => {
       expect(s.tenants).toEqual(['rowery_testowe']);
       expect((await get(s, '/tenants/rowery_testowe/clients', 'testowe')).status).toBe(200);
-    }, { dataFile: fixture('valid-snake.yaml') });
+    }, { dataFile: fixture('dialect/valid-snake.yaml') });
   });
 });
 
