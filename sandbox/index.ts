@@ -1,7 +1,8 @@
 /**
  * The API v1 sandbox: a faithful implementation over Node's http server with demo data,
- * per-key rate limiting, fault injection and dialects (one reading per "not shown" point). `startSandbox` is the one entry point; the CLI
- * (`repairmon sandbox`), the monitor's embedded mode and the tests all use it.
+ * per-key rate limiting, fault injection and dialects (one reading per "not shown" point).
+ * `startSandbox` is the one entry point; the CLI (`repairmon sandbox`), the monitor's embedded
+ * mode and the tests all use it.
  */
 import { once, setMaxListeners } from 'node:events';
 import type { AddressInfo } from 'node:net';
@@ -23,7 +24,8 @@ export type { DemoKey } from './keys.js';
 export type { SandboxRequestRecord } from './server.js';
 export { SandboxConfigError, isSandboxConfigError } from './errors.js';
 export { DEMO_KEY_SPECS, DEMO_TENANTS } from './demo-data.js';
-export type { Dialect } from './dialect/index.js';
+export { PRESET_NAMES, parseDialect } from './dialect/index.js';
+export type { Dialect, DialectParse, DialectSettings, PresetName } from './dialect/index.js';
 
 export interface RunningSandbox {
   /** `http://HOST:PORT/api/v1` */
