@@ -1,26 +1,33 @@
 /**
  * The sandbox's answer to one request, as a pure function of the request and the sandbox
- * state: routing, authentication, access rules, rate limiting and the data. I/O lives in
- * server.ts; faults are layered on top in faults/.
+ * state: routing, authentication, access rules, rate limiting and the data, each spoken in the
+ * state's dialect. I/O lives in server.ts; faults are layered on top in faults/.
  */
 import { BASE_PATH, ERROR_CODES, type Envelope, type ErrorCode, scopeForResource } from '../api/contract/index.js';
-import { SANDBOX_PLATFORM_PATHS as PLATFORM_SUBPATHS } from './defaults.js';
 import { ALLOWED_METHODS, ERROR_STATUS, type Route, errorEnvelope, matchRoute, readPresentedKey, successEnvelope } from '../api/contract/server/index.js';
+import { type BodyForm, bodyForm } from './bodies.js';
+import { type Dialect, type SlugStyle, checkSlugStyle } from './dialect/index.js';
 import { docsPayload, indexPayload } from './docs.js';
 import { type DemoKey, keyMetadata } from './keys.js';
-import { messageFor } from './messages.js';
+import { messageFor, refusalMessage } from './messages.js';
 import type { TenantData } from './model.js';
+import { rateLimitHeaders } from './rate-headers.js';
 import type { RateVerdict } from './rate-limit.js';
+import { type Refusal, refusalAnswer } from './refusals.js';
 
 export interface SandboxState {
   readonly tenants: ReadonlyMap<string, TenantData>;
   readonly keys: readonly DemoKey[];
   readonly keysByValue: ReadonlyMap<string, DemoKey>;
+  /** Which reading of each "not shown" point every answer follows. */
+  readonly dialect: Dialect;
 }
 
 export interface Reply {
   readonly status: number;
+  /** The answer as an envelope, also when it goes on the wire as plain text (for logs and faults). */
   readonly envelope: Envelope;
+  readonly body: BodyForm;
   readonly headers: Readonly<Record<string, string>>;
   readonly keyAlias?: string;
 }
@@ -36,47 +43,65 @@ export interface DecideInput {
   readonly rateLimit?: (key: DemoKey) => RateVerdict;
 }
 
+type Headers = Readonly<Record<string, string>>;
+
 type Authentication =
   | { readonly ok: true; readonly key: DemoKey }
   /** `alias` is known when a revoked key was presented: the request log names it. */
-  | { readonly ok: false; readonly detail: string; readonly alias?: string };
+  | { readonly ok: false; readonly refusal: 'missing_key' | 'invalid_key'; readonly detail: string; readonly alias?: string };
 
-function fail(code: ErrorCode, detail?: string, headers: Record<string, string> = {}, keyAlias?: string): Reply {
-  return { status: ERROR_STATUS[code], envelope: errorEnvelope(code, messageFor(code, detail)), headers, ...(keyAlias ? { keyAlias } : {}) };
+function reply(dialect: Dialect, status: number, envelope: Envelope, headers: Headers = {}, keyAlias?: string): Reply {
+  return { status, envelope, body: bodyForm(dialect.errorBodies, status), headers, ...(keyAlias ? { keyAlias } : {}) };
+}
+
+function fail(dialect: Dialect, code: ErrorCode, detail?: string, headers: Headers = {}, keyAlias?: string): Reply {
+  return reply(dialect, ERROR_STATUS[code], errorEnvelope(code, messageFor(code, detail)), headers, keyAlias);
+}
+
+function refuse(dialect: Dialect, refusal: Refusal, detail?: string, headers: Headers = {}, keyAlias?: string): Reply {
+  const answer = refusalAnswer(refusal, dialect);
+  return reply(dialect, answer.status, errorEnvelope(answer.code, refusalMessage(refusal, answer, detail)), headers, keyAlias);
 }
 
 function authenticate(headers: DecideInput['headers'], state: SandboxState): Authentication {
   const presented = readPresentedKey(headers);
-  if (presented.kind === 'none') return { ok: false, detail: 'Nie podano klucza (nagłówek x-api-key lub Authorization: Bearer).' };
-  if (presented.kind === 'malformed') return { ok: false, detail: 'Nagłówek z kluczem ma nieprawidłowy format.' };
+  if (presented.kind === 'none') return { ok: false, refusal: 'missing_key', detail: 'Nie podano klucza (nagłówek x-api-key lub Authorization: Bearer).' };
+  if (presented.kind === 'malformed') return { ok: false, refusal: 'invalid_key', detail: 'Nagłówek z kluczem ma nieprawidłowy format.' };
   const key = state.keysByValue.get(presented.key);
-  if (!key) return { ok: false, detail: 'Nieznany klucz.' };
-  if (key.revoked) return { ok: false, detail: 'Klucz został unieważniony.', alias: key.alias };
+  if (!key) return { ok: false, refusal: 'invalid_key', detail: 'Nieznany klucz.' };
+  if (key.revoked) return { ok: false, refusal: 'invalid_key', detail: 'Klucz został unieważniony.', alias: key.alias };
   return { ok: true, key };
+}
+
+/** The contract's route, with a slug outside the dialect's style refused like a malformed one. */
+function styledRoute(pathname: string | undefined, style: SlugStyle): Route {
+  const route: Route = pathname === undefined ? { kind: 'unknown' } : matchRoute(pathname);
+  if (route.kind !== 'tenant') return route;
+  const check = checkSlugStyle(route.tenant, style);
+  return check.ok ? route : { kind: 'invalid_tenant', tenant: route.tenant, reason: check.reason };
 }
 
 type KeyedRoute = Extract<Route, { kind: 'index' | 'platform' | 'tenant' }>;
 
 /** The access rules of spec §4-5, in the order the spec implies: tenant match before scope. */
-function accessDenied(route: KeyedRoute, key: DemoKey, breach: boolean): ErrorCode | undefined {
+function accessDenied(route: KeyedRoute, key: DemoKey, breach: boolean): Refusal | undefined {
   if (route.kind === 'index') return undefined;
   if (route.kind === 'platform') {
-    if (key.kind !== 'platform') return ERROR_CODES.platformKeyRequired;
-    return key.scopes.includes('platform') ? undefined : ERROR_CODES.insufficientScope;
+    if (key.kind !== 'platform') return 'platform_refused';
+    return key.scopes.includes('platform') ? undefined : 'scope';
   }
-  if (key.kind === 'tenant' && key.tenant !== route.tenant && !breach) return ERROR_CODES.tenantMismatch;
-  return key.scopes.includes(scopeForResource(route.resource)) ? undefined : ERROR_CODES.insufficientScope;
+  if (key.kind === 'tenant' && key.tenant !== route.tenant && !breach) return 'tenant_mismatch';
+  return key.scopes.includes(scopeForResource(route.resource)) ? undefined : 'scope';
 }
 
+/** A served sub-path whose last segment is `keys` lists the keys; any other lists the tenants. */
 function platformData(subpath: string, state: SandboxState): unknown {
-  if (subpath === PLATFORM_SUBPATHS.tenants) {
-    return [...state.tenants.values()].map(({ info, records }) => ({
-      ...info,
-      counts: Object.fromEntries(Object.entries(records).map(([name, list]) => [name, list.length])),
-    }));
-  }
-  if (subpath === PLATFORM_SUBPATHS.keys) return state.keys.map(keyMetadata);
-  return undefined;
+  if (!state.dialect.platformPaths.includes(subpath)) return undefined;
+  if (subpath.split('/').at(-1) === 'keys') return state.keys.map(keyMetadata);
+  return [...state.tenants.values()].map(({ info, records }) => ({
+    ...info,
+    counts: Object.fromEntries(Object.entries(records).map(([name, list]) => [name, list.length])),
+  }));
 }
 
 function routeData(route: KeyedRoute, state: SandboxState): { found: true; data: unknown } | { found: false; detail: string } {
@@ -90,23 +115,32 @@ function routeData(route: KeyedRoute, state: SandboxState): { found: true; data:
   return { found: true, data: tenant.records[route.resource] };
 }
 
-export function decide(input: DecideInput, state: SandboxState): Reply {
-  if (!(ALLOWED_METHODS as readonly string[]).includes(input.method)) {
-    return fail(ERROR_CODES.methodNotAllowed, undefined, { allow: ALLOWED_METHODS.join(', ') });
-  }
-  const route: Route = input.pathname === undefined ? { kind: 'unknown' } : matchRoute(input.pathname);
-  if (route.kind === 'unknown') return fail(ERROR_CODES.notFound, `Endpointy API v1 zaczynają się od ${BASE_PATH}/ (zob. ${BASE_PATH}/docs).`);
-  if (route.kind === 'invalid_tenant') return fail(ERROR_CODES.invalidTenantSlug);
-  if (route.kind === 'docs') return { status: 200, envelope: successEnvelope(docsPayload()), headers: {} };
+/** A route that needs a key: authentication, the rate limit, access, then the data. */
+function keyed(route: KeyedRoute, input: DecideInput, state: SandboxState): Reply {
+  const { dialect } = state;
   const auth = authenticate(input.headers, state);
-  if (!auth.ok) return fail(ERROR_CODES.unauthorized, auth.detail, {}, auth.alias);
+  if (!auth.ok) return refuse(dialect, auth.refusal, auth.detail, {}, auth.alias);
   const { key } = auth;
   const verdict = input.rateLimit?.(key);
-  const limitHeaders = verdict?.headers ?? {};
-  if (verdict && !verdict.allowed) return fail(ERROR_CODES.rateLimited, undefined, { ...limitHeaders }, key.alias);
+  const limitHeaders = verdict ? rateLimitHeaders(dialect.rateLimitHeaders, verdict) : {};
+  if (verdict && !verdict.allowed) return fail(dialect, ERROR_CODES.rateLimited, undefined, limitHeaders, key.alias);
   const denied = accessDenied(route, key, input.breach);
-  if (denied) return fail(denied, undefined, { ...limitHeaders }, key.alias);
+  if (denied) return refuse(dialect, denied, undefined, limitHeaders, key.alias);
   const result = routeData(route, state);
-  if (!result.found) return fail(ERROR_CODES.notFound, result.detail, { ...limitHeaders }, key.alias);
-  return { status: 200, envelope: successEnvelope(result.data), headers: limitHeaders, keyAlias: key.alias };
+  if (!result.found) return fail(dialect, ERROR_CODES.notFound, result.detail, limitHeaders, key.alias);
+  return reply(dialect, 200, successEnvelope(result.data), limitHeaders, key.alias);
+}
+
+export function decide(input: DecideInput, state: SandboxState): Reply {
+  const { dialect } = state;
+  if (!(ALLOWED_METHODS as readonly string[]).includes(input.method)) {
+    return fail(dialect, ERROR_CODES.methodNotAllowed, undefined, { allow: ALLOWED_METHODS.join(', ') });
+  }
+  const route = styledRoute(input.pathname, dialect.slug);
+  if (route.kind === 'unknown') return fail(dialect, ERROR_CODES.notFound, `Endpointy API v1 zaczynają się od ${BASE_PATH}/ (zob. ${BASE_PATH}/docs).`);
+  if (route.kind === 'invalid_tenant') return fail(dialect, ERROR_CODES.invalidTenantSlug);
+  if (route.kind === 'docs') return reply(dialect, 200, successEnvelope(docsPayload(dialect)));
+  // A public index ignores a presented key: it is neither checked nor counted.
+  if (route.kind === 'index' && dialect.index === 'public') return reply(dialect, 200, successEnvelope(indexPayload()));
+  return keyed(route, input, state);
 }

@@ -8,9 +8,3 @@ export const SANDBOX_DEFAULT_HOST = '127.0.0.1';
 export const SANDBOX_DEFAULT_PORT = 4010;
 export const SANDBOX_DEFAULT_BASE_URL = `http://${SANDBOX_DEFAULT_HOST}:${SANDBOX_DEFAULT_PORT}${BASE_PATH}`;
 
-/**
- * The /platform/ sub-paths the sandbox serves by default. The spec names none (its concrete
- * sub-paths are "not shown"), so these are the sandbox's own, not the contract's: tools learn
- * them from configuration or discovery (`/docs` lists them), never from here.
- */
-export const SANDBOX_PLATFORM_PATHS = { tenants: 'tenants', keys: 'keys' } as const;

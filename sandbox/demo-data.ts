@@ -1,8 +1,10 @@
 /**
  * Deterministic demo data: three Polish bicycle repair shops with clients, bikes, repairs and
  * logs, generated from a seed per shop so every start (and every test) sees the same records.
+ * DEMO_TENANTS and DEMO_KEY_SPECS are written with kebab slugs; demoData restyles them.
  */
 import { TENANT_RESOURCES, type Scope } from '../api/contract/index.js';
+import { type SlugStyle, styleDemoSlug } from './dialect/index.js';
 import type { KeySpec, SandboxData, TenantData, TenantInfo } from './model.js';
 import { type Random, intBetween, pick, seedFrom, seededRandom } from './random.js';
 
@@ -129,8 +131,9 @@ function logs(random: Random, repairList: readonly Record<string, unknown>[]): R
   }).map((entry, i) => ({ id: `lg-${pad(i + 1)}`, ...entry }));
 }
 
-export function demoTenant(info: TenantInfo): TenantData {
-  const random = seededRandom(seedFrom(info.slug));
+/** `seedSlug` keeps the records the same whatever style the slug is written in. */
+export function demoTenant(info: TenantInfo, seedSlug = info.slug): TenantData {
+  const random = seededRandom(seedFrom(seedSlug));
   const clientList = clients(random, 6);
   const bikeList = bikes(random, 8, clientList.length);
   const repairList = repairs(random, 7, bikeList);
@@ -159,6 +162,10 @@ export const DEMO_KEY_SPECS: readonly KeySpec[] = [
   { alias: 'nowak-revoked-test', kind: 'tenant', tenant: 'rowery-nowak', environment: 'test', scopes: ALL_TENANT_SCOPES, revoked: true },
 ];
 
-export function demoData(): SandboxData {
-  return { tenants: DEMO_TENANTS.map(demoTenant), keys: DEMO_KEY_SPECS };
+/** The demo shops and keys with slugs in the dialect's style (the records do not change). */
+export function demoData(style: SlugStyle = 'kebab'): SandboxData {
+  return {
+    tenants: DEMO_TENANTS.map((info) => demoTenant({ ...info, slug: styleDemoSlug(info.slug, style) }, info.slug)),
+    keys: DEMO_KEY_SPECS.map((spec) => (spec.tenant === undefined ? spec : { ...spec, tenant: styleDemoSlug(spec.tenant, style) })),
+  };
 }

@@ -1,7 +1,15 @@
-/** The `/docs` and `/` payloads, generated from the contract's endpoint table. */
-import { AUTH_SCHEMES, BASE_PATH, ENDPOINTS, ERROR_CODES, RATE_LIMIT_HEADERS, authHeader, platformPath } from '../api/contract/index.js';
-import { SANDBOX_PLATFORM_PATHS as PLATFORM_SUBPATHS } from './defaults.js';
+/**
+ * The `/docs` and `/` payloads, generated from the contract's endpoint table and the running
+ * dialect, so the catalog tells the truth about what this sandbox sends: its platform paths
+ * (concrete, as tools learn them from here), index access, error codes and statuses, and
+ * rate-limit header names.
+ */
+import { AUTH_SCHEMES, BASE_PATH, ENDPOINTS, ERROR_CODES, type EndpointSpec, authHeader, platformPath } from '../api/contract/index.js';
 import { ERROR_STATUS } from '../api/contract/server/index.js';
+import { PLAIN_CONTENT_TYPE, bodyForm, plainText } from './bodies.js';
+import { type Dialect, type SlugStyle, styleDemoSlug } from './dialect/index.js';
+import { rateLimitHeaderNames } from './rate-headers.js';
+import { REFUSALS, type RefusalAnswer, refusalAnswer } from './refusals.js';
 
 const ACCESS_TEXT: Readonly<Record<string, string>> = {
   public: 'publiczny, bez klucza',
@@ -10,19 +18,72 @@ const ACCESS_TEXT: Readonly<Record<string, string>> = {
   tenant: 'klucz platformy albo klucz najemcy przypisany do najemcy ze ścieżki',
 };
 
-export function docsPayload(): Record<string, unknown> {
+const SLUG_TEXT: Readonly<Record<SlugStyle, string>> = {
+  kebab: 'małe litery, cyfry i pojedyncze myślniki, do 63 znaków',
+  snake: 'małe litery, cyfry i pojedyncze podkreślenia',
+  any: 'dowolny jeden segment ścieżki',
+};
+
+/** Errors the sandbox sends whatever the dialect (405 for anything but GET, 400 for a bad slug...). */
+const FIXED_ERRORS: readonly RefusalAnswer[] = [
+  { code: ERROR_CODES.rateLimited, status: ERROR_STATUS.rate_limited },
+  ...[ERROR_CODES.notFound, ERROR_CODES.methodNotAllowed, ERROR_CODES.invalidTenantSlug, ERROR_CODES.badRequest, ERROR_CODES.internalError].map((code) => ({
+    code,
+    status: ERROR_STATUS[code],
+  })),
+];
+
+/** `401 unauthorized`, or `401 (text/plain "Unauthorized")` where the dialect sends no envelope. */
+function answerText(answer: RefusalAnswer, dialect: Dialect): string {
+  if (bodyForm(dialect.errorBodies, answer.status) === 'plain') return `${answer.status} (${PLAIN_CONTENT_TYPE} "${plainText(answer.status)}")`;
+  return `${answer.status} ${answer.code}`;
+}
+
+/** Every code this dialect sends in an envelope, with its status, once each. */
+function errorTable(dialect: Dialect): { code: string; status: number }[] {
+  const all = [...REFUSALS.map((r) => refusalAnswer(r, dialect)), ...FIXED_ERRORS];
+  const sent = all.filter((a) => bodyForm(dialect.errorBodies, a.status) === 'envelope');
+  return sent.filter((a, i) => sent.findIndex((b) => b.code === a.code && b.status === a.status) === i).map(({ code, status }) => ({ code, status }));
+}
+
+/** Statuses this dialect answers with a plain-text body instead of the envelope. */
+function plainTextErrors(dialect: Dialect): { status: number; contentType: string; body: string }[] {
+  const statuses = [...REFUSALS.map((r) => refusalAnswer(r, dialect).status), ERROR_STATUS.rate_limited];
+  return [...new Set(statuses)]
+    .filter((status) => bodyForm(dialect.errorBodies, status) === 'plain')
+    .sort((a, b) => a - b)
+    .map((status) => ({ status, contentType: PLAIN_CONTENT_TYPE, body: plainText(status) }));
+}
+
+function rules(dialect: Dialect): string[] {
+  const missing = refusalAnswer('missing_key', dialect);
+  const invalid = refusalAnswer('invalid_key', dialect);
+  const keyRules =
+    missing.code === invalid.code && missing.status === invalid.status
+      ? [`Brak klucza, nieprawidłowy lub unieważniony klucz: ${answerText(invalid, dialect)}.`]
+      : [`Brak klucza: ${answerText(missing, dialect)}.`, `Nieprawidłowy lub unieważniony klucz: ${answerText(invalid, dialect)}.`];
+  return [
+    ...keyRules,
+    `Klucz najemcy użyty dla innego najemcy: ${answerText(refusalAnswer('tenant_mismatch', dialect), dialect)}.`,
+    `Klucz najemcy na /platform/*: ${answerText(refusalAnswer('platform_refused', dialect), dialect)}.`,
+    `Zasób spoza zakresu klucza: ${answerText(refusalAnswer('scope', dialect), dialect)}.`,
+    dialect.index === 'public' ? '/docs i / są publiczne; klucz podany do / jest pomijany.' : '/docs jest publiczny; / wymaga dowolnego ważnego klucza.',
+  ];
+}
+
+function endpointEntry(e: EndpointSpec, dialect: Dialect): Record<string, unknown> {
+  const access = e.id === 'index' && dialect.index === 'public' ? 'public' : e.access;
+  return { method: e.method, path: e.pathTemplate, access, accessDescription: ACCESS_TEXT[access] ?? access, list: e.list, returns: e.returns };
+}
+
+export function docsPayload(dialect: Dialect): Record<string, unknown> {
+  const plain = plainTextErrors(dialect);
   return {
     version: 'v1',
     basePath: BASE_PATH,
-    endpoints: ENDPOINTS.map((e) => ({
-      method: e.method,
-      path: e.pathTemplate,
-      access: e.access,
-      accessDescription: ACCESS_TEXT[e.access] ?? e.access,
-      list: e.list,
-      returns: e.returns,
-    })),
-    platformPaths: Object.values(PLATFORM_SUBPATHS).map((sub) => platformPath(sub)),
+    endpoints: ENDPOINTS.map((e) => endpointEntry(e, dialect)),
+    platformPaths: dialect.platformPaths.map((sub) => platformPath(sub)),
+    tenantSlug: { rule: SLUG_TEXT[dialect.slug], example: styleDemoSlug('rowery-nowak', dialect.slug) },
     authorization: {
       keyHeaders: AUTH_SCHEMES.map((scheme) => {
         const header = authHeader(scheme, '<API_KEY>');
@@ -32,18 +93,13 @@ export function docsPayload(): Record<string, unknown> {
         platform: 'Klucz platformy: endpointy /platform/* i dane każdego najemcy.',
         tenant: 'Klucz najemcy: wyłącznie endpointy najemcy, do którego jest przypisany.',
       },
-      scopes: 'Zakres klucza wymienia zasoby (clients, bikes, repairs, logs) oraz platform; wywołanie spoza zakresu kończy się 403 insufficient_scope.',
+      scopes: `Zakres klucza wymienia zasoby (clients, bikes, repairs, logs) oraz platform; wywołanie spoza zakresu kończy się ${answerText(refusalAnswer('scope', dialect), dialect)}.`,
       environments: 'Osobne klucze dla środowiska testowego i produkcyjnego.',
-      indexAccess: 'key',
-      rules: [
-        'Brak klucza, nieprawidłowy lub unieważniony klucz: 401 unauthorized.',
-        'Klucz najemcy użyty dla innego najemcy: 403 tenant_key_tenant_mismatch.',
-        'Klucz najemcy na /platform/*: 403 platform_key_required.',
-        'Zasób spoza zakresu klucza: 403 insufficient_scope.',
-        '/docs jest publiczny; / wymaga dowolnego ważnego klucza.',
-      ],
-      errors: Object.values(ERROR_CODES).map((code) => ({ code, status: ERROR_STATUS[code] })),
-      rateLimitHeaders: [RATE_LIMIT_HEADERS.retryAfter, RATE_LIMIT_HEADERS.limit, RATE_LIMIT_HEADERS.remaining, RATE_LIMIT_HEADERS.reset],
+      indexAccess: dialect.index,
+      rules: rules(dialect),
+      errors: errorTable(dialect),
+      ...(plain.length > 0 ? { plainTextErrors: plain } : {}),
+      rateLimitHeaders: rateLimitHeaderNames(dialect.rateLimitHeaders),
     },
   };
 }

@@ -1,7 +1,8 @@
 /**
  * The API v1 sandbox: a faithful implementation over Node's http server with demo data,
- * per-key rate limiting and fault injection. `startSandbox` is the one entry point; the CLI
- * (`repairmon sandbox`), the monitor's embedded mode and the tests all use it.
+ * per-key rate limiting, fault injection and dialects (one reading per "not shown" point).
+ * `startSandbox` is the one entry point; the CLI (`repairmon sandbox`), the monitor's embedded
+ * mode and the tests all use it.
  */
 import { once, setMaxListeners } from 'node:events';
 import type { AddressInfo } from 'node:net';
@@ -9,7 +10,7 @@ import type { Logger } from 'pino';
 import { BASE_PATH } from '../api/contract/index.js';
 import { loadDataFile } from './data-file.js';
 import type { SandboxState } from './decide.js';
-import { SANDBOX_PLATFORM_PATHS } from './defaults.js';
+import { type Dialect, resolveDialect } from './dialect/index.js';
 import { demoData } from './demo-data.js';
 import { SandboxConfigError } from './errors.js';
 import { type FaultRule, parseFaultSpec } from './faults/parse.js';
@@ -23,6 +24,8 @@ export type { DemoKey } from './keys.js';
 export type { SandboxRequestRecord } from './server.js';
 export { SandboxConfigError, isSandboxConfigError } from './errors.js';
 export { DEMO_KEY_SPECS, DEMO_TENANTS } from './demo-data.js';
+export { PRESET_NAMES, parseDialect } from './dialect/index.js';
+export type { Dialect, DialectParse, DialectSettings, PresetName } from './dialect/index.js';
 
 export interface RunningSandbox {
   /** `http://HOST:PORT/api/v1` */
@@ -34,9 +37,11 @@ export interface RunningSandbox {
   /** The key with this alias; throws for an unknown alias. */
   key(alias: string): DemoKey;
   readonly tenants: readonly string[];
-  /** The /platform/ sub-paths it serves (below /platform/), as its /docs lists them. */
+  /** The dialect it speaks: one reading of each "not shown" point of the spec. */
+  readonly dialect: Dialect;
+  /** The /platform/ sub-paths it serves (below /platform/), as its /docs lists them: `dialect.platformPaths`. */
   readonly platformPaths: readonly string[];
-  /** Which reading of "does GET / need a key" it follows. */
+  /** Which reading of "does GET / need a key" it follows: `dialect.index`. */
   readonly indexAccess: 'public' | 'key';
   /** Same syntax as `--faults`; '' clears. Throws SandboxConfigError on a bad spec. */
   setFaults(spec: string): void;
@@ -51,8 +56,10 @@ export interface SandboxOptions {
   readonly faults?: string;
   /** `N/WINDOW` such as `60/1m`, or `off` (the default here; the CLI defaults to 600/1m). */
   readonly rateLimit?: string;
-  /** JSON or YAML file replacing the demo data. */
+  /** JSON or YAML file replacing the demo data; its slugs must be in the dialect's style. */
   readonly dataFile?: string;
+  /** Same syntax as `--dialect` (`snake-public`, `reference,index=public`), or a parsed Dialect; `reference` by default. */
+  readonly dialect?: string | Dialect;
   readonly logger?: Logger;
   /** Drives fault probabilities; Math.random by default. */
   readonly random?: Random;
@@ -69,12 +76,19 @@ function compileFaults(spec: string): readonly FaultRule[] {
   return parsed.rules;
 }
 
-function buildState(data: SandboxData): SandboxState {
+function compileDialect(input: string | Dialect | undefined): Dialect {
+  const parsed = resolveDialect(input);
+  if (!parsed.ok) throw new SandboxConfigError('dialect', parsed.error);
+  return parsed.dialect;
+}
+
+function buildState(data: SandboxData, dialect: Dialect): SandboxState {
   const keys = issueKeys(data.keys);
   return {
     tenants: new Map(data.tenants.map((t) => [t.info.slug, t])),
     keys,
     keysByValue: new Map(keys.map((k) => [k.key, k])),
+    dialect,
   };
 }
 
@@ -83,11 +97,12 @@ function urlHost(host: string): string {
 }
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
+  const dialect = compileDialect(options.dialect);
   let faults = compileFaults(options.faults ?? '');
   const rate = parseRateLimit(options.rateLimit ?? 'off');
   if (!rate.ok) throw new SandboxConfigError('rate-limit', rate.error);
-  const data = options.dataFile === undefined ? demoData() : await loadDataFile(options.dataFile);
-  const state = buildState(data);
+  const data = options.dataFile === undefined ? demoData(dialect.slug) : await loadDataFile(options.dataFile, dialect.slug);
+  const state = buildState(data, dialect);
   const records: SandboxRequestRecord[] = [];
   const closing = new AbortController();
   // Every request delayed by a latency fault listens on this one signal; a burst of them is
@@ -118,8 +133,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     port,
     keys: state.keys,
     tenants: [...state.tenants.keys()],
-    platformPaths: Object.values(SANDBOX_PLATFORM_PATHS),
-    indexAccess: 'key',
+    dialect,
+    platformPaths: dialect.platformPaths,
+    indexAccess: dialect.index,
     key(alias) {
       const found = state.keys.find((k) => k.alias === alias);
       if (!found) throw new Error(`no sandbox key with alias "${alias}" (have: ${state.keys.map((k) => k.alias).join(', ')})`);

@@ -1,5 +1,6 @@
 /** The Polish error messages the sandbox sends (spec §2: messages are in Polish). */
 import type { ErrorCode } from '../api/contract/index.js';
+import type { Refusal, RefusalAnswer } from './refusals.js';
 
 export const MESSAGES: Readonly<Record<ErrorCode, string>> = {
   unauthorized: 'Nieprawidłowy, unieważniony lub brakujący klucz API.',
@@ -14,6 +15,27 @@ export const MESSAGES: Readonly<Record<ErrorCode, string>> = {
   internal_error: 'Wewnętrzny błąd serwera.',
 };
 
+const FORBIDDEN_MESSAGE = 'Brak uprawnień do tego zasobu.';
+
 export function messageFor(code: ErrorCode, detail?: string): string {
   return detail ? `${MESSAGES[code]} ${detail}` : MESSAGES[code];
+}
+
+/**
+ * The message of a refusal. A refusal answered as `not_found` reads exactly like a missing
+ * resource, with no detail, so the message cannot give away what the status hides.
+ */
+export function refusalMessage(refusal: Refusal, answer: RefusalAnswer, detail?: string): string {
+  if (answer.code === 'not_found') return MESSAGES.not_found;
+  switch (refusal) {
+    case 'missing_key':
+    case 'invalid_key':
+      return messageFor('unauthorized', detail);
+    case 'tenant_mismatch':
+      return MESSAGES.tenant_key_tenant_mismatch;
+    case 'scope':
+      return answer.code === 'insufficient_scope' ? MESSAGES.insufficient_scope : FORBIDDEN_MESSAGE;
+    case 'platform_refused':
+      return MESSAGES.platform_key_required;
+  }
 }

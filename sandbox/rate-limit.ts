@@ -1,9 +1,8 @@
 /**
  * Per-key fixed-window rate limiting. `N/WINDOW` is parsed into a discriminated result so the
- * CLI can name what is wrong; the limiter takes the clock as an argument so tests pin it.
+ * CLI can name what is wrong; the limiter takes the clock as an argument so tests pin it. It
+ * only counts: how the numbers go on the wire is the dialect's (rate-headers.ts).
  */
-import { RATE_LIMIT_HEADERS } from '../api/contract/index.js';
-
 export interface RateLimitPolicy {
   readonly limit: number;
   readonly windowMs: number;
@@ -34,9 +33,17 @@ export function parseRateLimit(text: string): RateLimitParse {
   return { ok: true, policy: { limit: Number(countText), windowMs: amount * (UNIT_MS[match[2] ?? 's'] ?? 1000) } };
 }
 
-export type RateVerdict =
-  | { readonly allowed: true; readonly headers: Readonly<Record<string, string>> }
-  | { readonly allowed: false; readonly headers: Readonly<Record<string, string>> };
+/** One request counted against a key's window: the numbers every header style is written from. */
+export interface RateVerdict {
+  readonly allowed: boolean;
+  readonly limit: number;
+  readonly remaining: number;
+  readonly windowMs: number;
+  /** Epoch milliseconds when the window ends. */
+  readonly resetAt: number;
+  /** Whole seconds until then, rounded up so a client waiting them is never early; at least 1. */
+  readonly resetSeconds: number;
+}
 
 export interface RateLimiter {
   hit(keyId: string, now: number): RateVerdict;
@@ -52,14 +59,15 @@ export function createRateLimiter(policy: RateLimitPolicy): RateLimiter {
         windows.set(keyId, window);
       }
       window.count += 1;
-      const resetSeconds = Math.max(1, Math.ceil((window.start + policy.windowMs - now) / 1000));
-      const headers: Record<string, string> = {
-        [RATE_LIMIT_HEADERS.limit]: String(policy.limit),
-        [RATE_LIMIT_HEADERS.remaining]: String(Math.max(0, policy.limit - window.count)),
-        [RATE_LIMIT_HEADERS.reset]: String(resetSeconds),
+      const resetAt = window.start + policy.windowMs;
+      return {
+        allowed: window.count <= policy.limit,
+        limit: policy.limit,
+        remaining: Math.max(0, policy.limit - window.count),
+        windowMs: policy.windowMs,
+        resetAt,
+        resetSeconds: Math.max(1, Math.ceil((resetAt - now) / 1000)),
       };
-      if (window.count <= policy.limit) return { allowed: true, headers };
-      return { allowed: false, headers: { ...headers, [RATE_LIMIT_HEADERS.retryAfter]: String(resetSeconds) } };
     },
   };
 }

@@ -1,7 +1,11 @@
-/** Turning a reply into bytes on the wire: always the envelope, always JSON, always a request id. */
+/**
+ * Turning a reply into bytes on the wire: the envelope as JSON (or, where the dialect says so,
+ * the status text of a 401 or 429), always with a request id.
+ */
 import type { ServerResponse } from 'node:http';
 import { REQUEST_ID_HEADER } from '../api/contract/index.js';
 import { JSON_CONTENT_TYPE } from '../api/contract/server/index.js';
+import { PLAIN_CONTENT_TYPE, plainText } from './bodies.js';
 import type { Reply } from './decide.js';
 
 export interface Outgoing {
@@ -12,6 +16,11 @@ export interface Outgoing {
 
 export function jsonOutgoing(reply: Reply): Outgoing {
   return { status: reply.status, headers: { 'content-type': JSON_CONTENT_TYPE, ...reply.headers }, body: JSON.stringify(reply.envelope) };
+}
+
+export function replyOutgoing(reply: Reply): Outgoing {
+  if (reply.body === 'envelope') return jsonOutgoing(reply);
+  return { status: reply.status, headers: { 'content-type': PLAIN_CONTENT_TYPE, ...reply.headers }, body: plainText(reply.status) };
 }
 
 export function send(res: ServerResponse, outgoing: Outgoing, requestId: string): void {

@@ -18,7 +18,7 @@ import type { DemoKey } from './keys.js';
 import { messageFor } from './messages.js';
 import type { Random } from './random.js';
 import type { RateLimiter } from './rate-limit.js';
-import { jsonOutgoing, send } from './respond.js';
+import { jsonOutgoing, replyOutgoing, send } from './respond.js';
 
 export interface SandboxRequestRecord {
   /** Date.now() milliseconds when the request arrived. */
@@ -84,8 +84,8 @@ async function handle(req: IncomingMessage, res: ServerResponse, deps: ServerDep
     }
   }
   let status = reply.status;
-  if (plan.response) status = sendFault(res, plan.response, reply, requestId);
-  else send(res, jsonOutgoing(reply), requestId);
+  if (plan.response) status = sendFault(res, plan.response, reply, requestId, { dialect: deps.state.dialect, now: deps.now() });
+  else send(res, replyOutgoing(reply), requestId);
   const path = pathname ?? String(req.url);
   deps.record({ at, method, path, ...(reply.keyAlias ? { keyAlias: reply.keyAlias } : {}), status });
   deps.logger?.info(
@@ -99,7 +99,7 @@ function internalError(res: ServerResponse, requestId: string): void {
     res.destroy();
     return;
   }
-  send(res, jsonOutgoing({ status: 500, envelope: errorEnvelope(ERROR_CODES.internalError, messageFor(ERROR_CODES.internalError)), headers: {} }), requestId);
+  send(res, jsonOutgoing({ status: 500, envelope: errorEnvelope(ERROR_CODES.internalError, messageFor(ERROR_CODES.internalError)), body: 'envelope', headers: {} }), requestId);
 }
 
 

@@ -1,10 +1,12 @@
 /**
  * `repairmon sandbox`: runs the API v1 sandbox until SIGINT/SIGTERM. Prints the base URL and
  * the demo keys (throwaway values, random per start) with a curl example per auth form, or
- * with `--json` exactly one JSON line on stdout; logs go to stderr.
+ * with `--json` exactly one JSON line on stdout; logs go to stderr. `--dialect` picks which
+ * reading of the spec's "not shown" points it speaks.
  */
 import type { LevelWithSilent } from 'pino';
 import { createLogger } from '../../lib/logger.js';
+import { DEFAULT_DIALECT, dialectHelpLines, parseDialect } from '../../sandbox/dialect/index.js';
 import { parseFaultSpec } from '../../sandbox/faults/parse.js';
 import { type DemoKey, type RunningSandbox, isSandboxConfigError, startSandbox } from '../../sandbox/index.js';
 import { SANDBOX_DEFAULT_HOST, SANDBOX_DEFAULT_PORT } from '../../sandbox/defaults.js';
@@ -16,6 +18,10 @@ import { type Command, type CommandContext, UsageError, choiceValue, intValue, s
 const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
 export const CLI_DEFAULT_RATE_LIMIT = '600/1m';
 const KEY_ENV = 'REPAIR_API_KEY';
+const DIALECT_HELP = [
+  `which reading of the spec's "not shown" points to speak: a preset, then KEY=VALUE overrides, comma-separated (default: ${DEFAULT_DIALECT})`,
+  ...dialectHelpLines().map((line) => `      ${line}`),
+].join('\n');
 
 interface SandboxFlags {
   readonly host: string;
@@ -24,6 +30,7 @@ interface SandboxFlags {
   readonly faults: string;
   readonly rateLimit: string;
   readonly dataFile: string | undefined;
+  readonly dialect: string;
   readonly logLevel: LevelWithSilent;
 }
 
@@ -34,6 +41,9 @@ function readFlags(values: CommandContext['values']): SandboxFlags {
   const rateLimit = stringValue(values, 'rate-limit') ?? CLI_DEFAULT_RATE_LIMIT;
   const parsedRate = parseRateLimit(rateLimit);
   if (!parsedRate.ok) throw new UsageError(`--rate-limit: ${parsedRate.error}`);
+  const dialect = stringValue(values, 'dialect') ?? DEFAULT_DIALECT;
+  const parsedDialect = parseDialect(dialect);
+  if (!parsedDialect.ok) throw new UsageError(`--dialect: ${parsedDialect.error}`);
   const host = stringValue(values, 'host') ?? SANDBOX_DEFAULT_HOST;
   if (host.trim() === '') throw new UsageError('--host must not be empty');
   return {
@@ -43,6 +53,7 @@ function readFlags(values: CommandContext['values']): SandboxFlags {
     faults,
     rateLimit,
     dataFile: stringValue(values, 'data'),
+    dialect,
     logLevel: choiceValue(values, 'log-level', LOG_LEVELS) ?? 'info',
   };
 }
@@ -56,11 +67,11 @@ export function jsonLine(sandbox: RunningSandbox): string {
     scopes: k.scopes,
     key: k.key,
   }));
-  return `${JSON.stringify({ baseUrl: sandbox.baseUrl, keys })}\n`;
+  return `${JSON.stringify({ baseUrl: sandbox.baseUrl, keys, dialect: sandbox.dialect })}\n`;
 }
 
-function keyPurpose(key: DemoKey): string {
-  if (key.revoked) return 'revoked: expect 401 unauthorized';
+function keyPurpose(key: DemoKey, sandbox: RunningSandbox): string {
+  if (key.revoked) return `revoked: expect ${sandbox.dialect.unauthorizedStatus} unauthorized`;
   if (key.kind === 'platform') return 'platform key: /platform/* and every tenant';
   const lacking = TENANT_RESOURCES.filter((r) => !key.scopes.includes(r));
   const narrow = lacking.length > 0 ? ` (scope lacks ${lacking.join(', ')})` : '';
@@ -68,7 +79,7 @@ function keyPurpose(key: DemoKey): string {
 }
 
 export function humanSummary(sandbox: RunningSandbox): string {
-  const rows = sandbox.keys.map((k) => `  ${k.alias.padEnd(20)} ${k.environment.padEnd(11)} ${k.key}  ${keyPurpose(k)}`);
+  const rows = sandbox.keys.map((k) => `  ${k.alias.padEnd(20)} ${k.environment.padEnd(11)} ${k.key}  ${keyPurpose(k, sandbox)}`);
   const example = sandbox.keys.find((k) => k.kind === 'tenant' && !k.revoked && k.tenant) ?? sandbox.keys[0];
   const url = example?.tenant ? `${sandbox.baseUrl}${tenantResourcePath(example.tenant, 'clients')}` : `${sandbox.baseUrl}/`;
   const curls = AUTH_SCHEMES.map((scheme) => {
@@ -78,6 +89,7 @@ export function humanSummary(sandbox: RunningSandbox): string {
   return [
     `Sandbox API v1 listening on ${sandbox.baseUrl}`,
     `Docs (public): ${sandbox.baseUrl}/docs`,
+    `Dialect: ${sandbox.dialect.name}`,
     '',
     'Demo keys (throwaway, new on every start):',
     `  ${'ALIAS'.padEnd(20)} ${'ENVIRONMENT'.padEnd(11)} KEY`,
@@ -103,6 +115,7 @@ async function run(ctx: CommandContext): Promise<number> {
       port: flags.port,
       faults: flags.faults,
       rateLimit: flags.rateLimit,
+      dialect: flags.dialect,
       logger,
       ...(flags.dataFile === undefined ? {} : { dataFile: flags.dataFile }),
     });
@@ -121,7 +134,7 @@ async function run(ctx: CommandContext): Promise<number> {
   }
   secrets = sandbox.keys.map((k) => new ApiKey(k.key, k.alias));
   ctx.stdout.write(flags.json ? jsonLine(sandbox) : humanSummary(sandbox));
-  logger.info({ baseUrl: sandbox.baseUrl, faults: flags.faults || undefined, rateLimit: flags.rateLimit }, 'sandbox listening');
+  logger.info({ baseUrl: sandbox.baseUrl, dialect: sandbox.dialect.name, faults: flags.faults || undefined, rateLimit: flags.rateLimit }, 'sandbox listening');
   if (!ctx.signal.aborted) await new Promise<void>((resolve) => ctx.signal.addEventListener('abort', () => resolve(), { once: true }));
   await sandbox.close();
   logger.info('sandbox closed');
@@ -134,11 +147,13 @@ const command: Command = {
   options: {
     host: { type: 'string', valueName: 'HOST', description: 'interface to listen on', default: SANDBOX_DEFAULT_HOST },
     port: { type: 'string', valueName: 'PORT', description: 'port to listen on; 0 picks a free one', default: String(SANDBOX_DEFAULT_PORT) },
-    json: { type: 'boolean', description: 'print exactly one JSON line {baseUrl, keys} on stdout; logs go to stderr' },
+    json: { type: 'boolean', description: 'print exactly one JSON line {baseUrl, keys, dialect} on stdout; logs go to stderr' },
     faults: { type: 'string', valueName: 'SPEC', description: 'inject faults: KIND[:ARG][@PATH_GLOB][%PROB] rules joined by ";"' },
     'rate-limit': { type: 'string', valueName: 'N/WINDOW', description: 'requests per key per window (e.g. 60/1s) or "off"', default: CLI_DEFAULT_RATE_LIMIT },
     data: { type: 'string', valueName: 'FILE', description: 'JSON or YAML file replacing the demo tenants, records and keys' },
     'log-level': { type: 'string', valueName: 'LEVEL', description: `log level: ${LOG_LEVELS.join(', ')}`, default: 'info' },
+    // Last, so its listing of keys and presets ends the flags; its default is in the text for the same reason.
+    dialect: { type: 'string', valueName: 'NAME|k=v,...', description: DIALECT_HELP },
   },
   run,
 };

@@ -1,12 +1,16 @@
 /**
  * Writing a response that a fault bends or replaces. These are the only answers the sandbox
- * gives that break the contract, and only because the fault spec asked for them.
+ * gives that break the contract, and only because the fault spec asked for them. A storm's
+ * 429 is not a breach: it speaks the dialect like the limiter's.
  */
 import type { ServerResponse } from 'node:http';
-import { ERROR_CODES, RATE_LIMIT_HEADERS, REQUEST_ID_HEADER } from '../../api/contract/index.js';
+import { ERROR_CODES, REQUEST_ID_HEADER } from '../../api/contract/index.js';
 import { JSON_CONTENT_TYPE, errorEnvelope } from '../../api/contract/server/index.js';
+import { PLAIN_CONTENT_TYPE, bodyForm, plainText } from '../bodies.js';
 import type { Reply } from '../decide.js';
+import type { Dialect } from '../dialect/index.js';
 import { messageFor } from '../messages.js';
+import { stormHeaders } from '../rate-headers.js';
 import { type Outgoing, jsonOutgoing, send } from '../respond.js';
 import type { ResponseFault } from './select.js';
 
@@ -36,13 +40,19 @@ function oversized(reply: Reply, bytes: number): Outgoing {
   return { ...base, body };
 }
 
+/** A 429 as the dialect words one: its wait hint and its body form, as the limiter's 429 would be. */
+function storm(retryAfterSeconds: number | undefined, context: FaultContext): Outgoing {
+  const { dialect, now } = context;
+  const headers = stormHeaders(dialect.rateLimitHeaders, retryAfterSeconds, now);
+  if (bodyForm(dialect.errorBodies, 429) === 'plain') return { status: 429, headers: { 'content-type': PLAIN_CONTENT_TYPE, ...headers }, body: plainText(429) };
+  return json(429, JSON.stringify(errorEnvelope(ERROR_CODES.rateLimited, messageFor(ERROR_CODES.rateLimited))), headers);
+}
+
 /** Faults answered with a complete (if wrong) response. */
-function replacement(fault: Exclude<ResponseFault, { kind: 'reset' | 'stall' }>, reply: Reply): Outgoing {
+function replacement(fault: Exclude<ResponseFault, { kind: 'reset' | 'stall' }>, reply: Reply, context: FaultContext): Outgoing {
   switch (fault.kind) {
-    case 'rate-limit-storm': {
-      const headers: Record<string, string> = fault.retryAfterSeconds === undefined ? {} : { [RATE_LIMIT_HEADERS.retryAfter]: String(fault.retryAfterSeconds) };
-      return json(429, JSON.stringify(errorEnvelope(ERROR_CODES.rateLimited, messageFor(ERROR_CODES.rateLimited))), headers);
-    }
+    case 'rate-limit-storm':
+      return storm(fault.retryAfterSeconds, context);
     case 'status':
       return json(fault.status, JSON.stringify(errorEnvelope(ERROR_CODES.internalError, STATUS_MESSAGES[fault.status] ?? '')));
     case 'html-502':
@@ -62,8 +72,15 @@ function replacement(fault: Exclude<ResponseFault, { kind: 'reset' | 'stall' }>,
   }
 }
 
+/** What a fault needs to speak the running dialect where the spec leaves the form open. */
+export interface FaultContext {
+  readonly dialect: Dialect;
+  /** Epoch milliseconds, for wait hints written as a date or an epoch. */
+  readonly now: number;
+}
+
 /** Writes the faulty answer; returns the status recorded in the request log (0: none was sent). */
-export function sendFault(res: ServerResponse, fault: ResponseFault, reply: Reply, requestId: string): number {
+export function sendFault(res: ServerResponse, fault: ResponseFault, reply: Reply, requestId: string, context: FaultContext): number {
   if (fault.kind === 'reset') {
     res.socket?.destroy();
     return 0;
@@ -75,7 +92,7 @@ export function sendFault(res: ServerResponse, fault: ResponseFault, reply: Repl
     res.write(body.subarray(0, Math.ceil(body.length / 2)));
     return reply.status;
   }
-  const outgoing = replacement(fault, reply);
+  const outgoing = replacement(fault, reply, context);
   send(res, outgoing, requestId);
   return outgoing.status;
 }

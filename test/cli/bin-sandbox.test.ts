@@ -1,5 +1,5 @@
 /** The real binary: `node bin/repairmon.js sandbox --port 0 --json` (compiled by `npm run build`, which `npm test` runs first). */
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
@@ -48,5 +48,26 @@ describe('bin/repairmon.js sandbox', () => {
     child.kill('SIGTERM');
     const [code] = (await exited) as [number | null];
     expect(code).toBe(0);
+  });
+
+  it('--dialect legacy: the JSON line names it and the binary speaks it', async () => {
+    child = spawn(process.execPath, ['bin/repairmon.js', 'sandbox', '--port', '0', '--json', '--dialect', 'legacy'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    const line = await firstLine(child);
+    const { baseUrl, keys, dialect } = JSON.parse(line) as { baseUrl: string; keys: { alias: string; key: string }[]; dialect: { name: string; slug: string } };
+    expect(dialect).toMatchObject({ name: 'legacy', slug: 'snake' });
+    const h = authHeader('bearer', keys.find((k) => k.alias === 'nowak-nologs-test')!.key);
+    const logs = await request(`${baseUrl}/tenants/rowery_nowak/logs`, { headers: { [h.name]: h.value } });
+    expect([logs.statusCode, logs.headers['x-ratelimit-reset']]).toEqual([403, '60']);
+    expect(parseEnvelope(await logs.body.text(), { status: 403 })).toMatchObject({ valid: true, envelope: { error: { code: 'forbidden' } } });
+    const exited = once(child, 'exit');
+    child.kill('SIGTERM');
+    expect(((await exited) as [number | null])[0]).toBe(0);
+  });
+
+  it('a bad --dialect exits 2 naming the key and value, and starts nothing', () => {
+    const result = spawnSync(process.execPath, ['bin/repairmon.js', 'sandbox', '--port', '0', '--dialect', 'legacy,index=maybe'], { cwd: root, encoding: 'utf8' });
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain('--dialect: index: value "maybe" is not allowed; allowed values: key, public');
+    expect(result.stdout).toBe('');
   });
 });

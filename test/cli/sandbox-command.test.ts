@@ -8,6 +8,7 @@ import { fakeIo } from './io.js';
 interface JsonLine {
   baseUrl: string;
   keys: { alias: string; kind: string; tenant: string | null; environment: string; scopes: string[]; key: string }[];
+  dialect: Record<string, unknown>;
 }
 
 async function running(args: string[]) {
@@ -37,7 +38,63 @@ describe('repairmon sandbox', () => {
     expect(io.stdoutText()).toBe(`${line}\n`);
     // Logs went to stderr, with every key value scrubbed.
     expect(io.stderrText()).toContain('sandbox listening');
+    expect(io.stderrText()).toContain('"dialect":"reference"');
     for (const k of parsed.keys) expect(io.stderrText()).not.toContain(k.key);
+    expect(parsed.dialect).toMatchObject({ name: 'reference', preset: 'reference', slug: 'kebab', platformPaths: ['tenants', 'keys'] });
+  });
+
+  it('--dialect reaches the sandbox: the JSON line carries the parsed dialect, the log line names it, the answers follow it', async () => {
+    const { io, exit, line } = await running(['--json', '--dialect', 'snake-public,rate-limit-headers=x-ratelimit-delta']);
+    const { baseUrl, keys, dialect } = JSON.parse(line) as JsonLine;
+    expect(dialect).toEqual({
+      name: 'snake-public,rate-limit-headers=x-ratelimit-delta',
+      preset: 'snake-public',
+      slug: 'snake',
+      index: 'public',
+      unauthorizedStatus: 403,
+      missingKey: 'missing_api_key',
+      scopeRefusal: 'forbidden',
+      platformPaths: ['admin/tenants'],
+      platformRefusal: 'not_found',
+      rateLimitHeaders: 'x-ratelimit-delta',
+      errorBodies: 'plain',
+    });
+    expect(keys.find((k) => k.alias === 'nowak-test')?.tenant).toBe('rowery_nowak');
+    const h = authHeader('x-api-key', keys.find((k) => k.alias === 'nowak-test')!.key);
+    const clients = await request(`${baseUrl}/tenants/rowery_nowak/clients`, { headers: { [h.name]: h.value } });
+    expect([clients.statusCode, clients.headers['x-ratelimit-limit']]).toEqual([200, '600']);
+    await clients.body.dump();
+    const missing = await request(`${baseUrl}/tenants/rowery_nowak/clients`);
+    expect([missing.statusCode, ((await missing.body.json()) as { error: { code: string } }).error.code]).toEqual([403, 'missing_api_key']);
+    io.abort();
+    expect(await exit).toBe(0);
+    expect(io.stderrText()).toContain('"dialect":"snake-public,rate-limit-headers=x-ratelimit-delta"');
+  });
+
+  it('human output names the dialect and what a revoked key gets in it', async () => {
+    const { io, exit } = await running(['--dialect', 'gateway']);
+    await new Promise((r) => setTimeout(r, 50));
+    io.abort();
+    expect(await exit).toBe(0);
+    expect(io.stdoutText()).toContain('Dialect: gateway');
+    expect(io.stdoutText()).toContain('revoked: expect 403 unauthorized');
+  });
+
+  it('--help lists every dialect key with its values and default, and every preset with what it sets', async () => {
+    const io = fakeIo();
+    expect(await main(['sandbox', '--help'], io)).toBe(0);
+    const help = io.stdoutText();
+    expect(help).toContain('--dialect NAME|k=v,...');
+    expect(help).toContain('(default: reference)');
+    for (const key of ['slug', 'index', 'unauthorized-status', 'missing-key', 'scope-refusal', 'platform-paths', 'platform-refusal', 'rate-limit-headers', 'error-bodies']) {
+      expect(help).toContain(`${key}: `);
+    }
+    for (const value of ['kebab', 'snake', 'any', 'public', '403', 'missing_api_key', 'forbidden', 'ops/tenants', 'ratelimit-field', 'x-ratelimit-epoch', 'x-ratelimit-delta', 'retry-after-date', 'plain']) {
+      expect(help).toContain(value);
+    }
+    expect(help).toMatch(/kebab +lowercase letters.*\(default\)/);
+    for (const preset of ['reference', 'snake-public', 'strict-hiding', 'gateway', 'legacy', 'bare']) expect(help).toMatch(new RegExp(`\\n +${preset} +`));
+    expect(help).toContain('sets: rate-limit-headers=none');
   });
 
   it('human output: base URL, the demo keys table and a curl example per auth form reading the env var', async () => {
@@ -64,6 +121,10 @@ describe('repairmon sandbox', () => {
     [['--log-level', 'loud'], /--log-level must be one of/],
     [['--data', '/nonexistent/sandbox.yaml'], /--data: \/nonexistent\/sandbox\.yaml: cannot read/],
     [['--json=yes'], /--json/],
+    [['--dialect', 'teleport'], /--dialect: unknown preset "teleport"; allowed presets: reference, snake-public, strict-hiding, gateway, legacy, bare/],
+    [['--dialect', 'reference,colour=red'], /--dialect: unknown key "colour" in "colour=red"; allowed keys: slug, index,/],
+    [['--dialect', 'gateway,scope-refusal=hide'], /--dialect: scope-refusal: value "hide" is not allowed; allowed values: insufficient_scope, forbidden, not_found/],
+    [['--dialect', 'slug=snake', '--data', 'test/sandbox/fixtures/data/valid.yaml'], /--data: .*valid\.yaml: .*tenants\[0\]\.slug: tenant slug "rowery-testowe" must be lowercase letters, digits and single underscores/s],
   ])('%j exits 2 naming the flag and starts nothing', async (args, message) => {
     const io = fakeIo();
     expect(await main(['sandbox', ...args], io)).toBe(2);

@@ -3,6 +3,7 @@ import { request } from 'undici';
 import { ERROR_CODES, RATE_LIMIT_HEADERS, authHeader, parseEnvelope } from '../../api/contract/index.js';
 import { type RunningSandbox, startSandbox } from '../../sandbox/index.js';
 import { createRateLimiter, parseRateLimit } from '../../sandbox/rate-limit.js';
+import { rateLimitHeaders } from '../../sandbox/rate-headers.js';
 
 describe('parseRateLimit', () => {
   it.each([
@@ -34,16 +35,25 @@ describe('parseRateLimit', () => {
 });
 
 describe('rate limiter', () => {
-  it('counts per key in a fixed window and rounds Retry-After up to whole seconds', () => {
+  it('counts per key in a fixed window and rounds the reset up to whole seconds', () => {
     const limiter = createRateLimiter({ limit: 2, windowMs: 60_000 });
-    expect(limiter.hit('a', 0)).toMatchObject({ allowed: true, headers: { 'ratelimit-remaining': '1', 'ratelimit-reset': '60' } });
-    expect(limiter.hit('a', 1)).toMatchObject({ allowed: true, headers: { 'ratelimit-remaining': '0' } });
+    expect(limiter.hit('a', 0)).toEqual({ allowed: true, limit: 2, remaining: 1, windowMs: 60_000, resetAt: 60_000, resetSeconds: 60 });
+    expect(limiter.hit('a', 1)).toMatchObject({ allowed: true, remaining: 0 });
     expect(limiter.hit('b', 2)).toMatchObject({ allowed: true });
-    expect(limiter.hit('a', 58_500)).toEqual({
-      allowed: false,
-      headers: { 'ratelimit-limit': '2', 'ratelimit-remaining': '0', 'ratelimit-reset': '2', 'retry-after': '2' },
+    expect(limiter.hit('a', 58_500)).toEqual({ allowed: false, limit: 2, remaining: 0, windowMs: 60_000, resetAt: 60_000, resetSeconds: 2 });
+    expect(limiter.hit('a', 60_000)).toMatchObject({ allowed: true, remaining: 1, resetAt: 120_000 });
+  });
+
+  it('the reference (ietf) headers of those verdicts are today\'s: the trio, plus Retry-After on a refusal', () => {
+    const limiter = createRateLimiter({ limit: 2, windowMs: 60_000 });
+    expect(rateLimitHeaders('ietf', limiter.hit('a', 0))).toEqual({ 'ratelimit-limit': '2', 'ratelimit-remaining': '1', 'ratelimit-reset': '60' });
+    limiter.hit('a', 1);
+    expect(rateLimitHeaders('ietf', limiter.hit('a', 58_500))).toEqual({
+      'ratelimit-limit': '2',
+      'ratelimit-remaining': '0',
+      'ratelimit-reset': '2',
+      'retry-after': '2',
     });
-    expect(limiter.hit('a', 60_000)).toMatchObject({ allowed: true, headers: { 'ratelimit-remaining': '1' } });
   });
 });
 

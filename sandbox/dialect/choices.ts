@@ -1,0 +1,202 @@
+/**
+ * The spec's "not shown" points the sandbox can answer in more than one way. Each is a choice
+ * with a closed set of values (or a checked free value); a dialect picks one value per choice.
+ * Tools must be right under every plausible reading, and the sandbox speaks each of them so
+ * tests can prove it. The first value of every choice is the reference behaviour.
+ */
+import { platformSubPath } from '../../api/contract/index.js';
+
+export const SLUG_STYLES = ['kebab', 'snake', 'any'] as const;
+export type SlugStyle = (typeof SLUG_STYLES)[number];
+
+export const INDEX_ACCESS_VALUES = ['key', 'public'] as const;
+export type IndexAccess = (typeof INDEX_ACCESS_VALUES)[number];
+
+export const UNAUTHORIZED_STATUSES = [401, 403] as const;
+export type UnauthorizedStatus = (typeof UNAUTHORIZED_STATUSES)[number];
+
+export const SCOPE_REFUSALS = ['insufficient_scope', 'forbidden', 'not_found'] as const;
+export type ScopeRefusal = (typeof SCOPE_REFUSALS)[number];
+
+export const PLATFORM_REFUSALS = ['platform_key_required', 'not_found', 'unauthorized'] as const;
+export type PlatformRefusal = (typeof PLATFORM_REFUSALS)[number];
+
+export const RATE_LIMIT_HEADER_STYLES = ['ietf', 'ratelimit-field', 'x-ratelimit-epoch', 'x-ratelimit-delta', 'retry-after-date', 'none'] as const;
+export type RateLimitHeaderStyle = (typeof RATE_LIMIT_HEADER_STYLES)[number];
+
+export const ERROR_BODIES = ['envelope', 'plain'] as const;
+export type ErrorBodies = (typeof ERROR_BODIES)[number];
+
+/** A missing-key code other than `unauthorized` must look like an error code. */
+export const ERROR_CODE_PATTERN = /^[a-z][a-z0-9_]{0,63}$/;
+/** Platform sub-path segments are written as they travel in a URL, so `/docs` can list them verbatim. */
+const PLATFORM_SEGMENTS = /^[A-Za-z0-9._~-]+(?:\/[A-Za-z0-9._~-]+)*$/;
+
+/** One value per choice: everything that tells one dialect from another. */
+export interface DialectSettings {
+  /** Tenant slug style the sandbox accepts in paths and data; demo slugs follow it. */
+  readonly slug: SlugStyle;
+  /** Whether GET / needs a valid key (`key`) or answers anyone (`public`, a presented key ignored). */
+  readonly index: IndexAccess;
+  /** Status of `unauthorized` (invalid or revoked key) and of the missing-key code. */
+  readonly unauthorizedStatus: UnauthorizedStatus;
+  /** `error.code` for a request with no key on a path that needs one. */
+  readonly missingKey: string;
+  /** What a key gets on a resource outside its scope (`not_found`: 404, hiding the resource). */
+  readonly scopeRefusal: ScopeRefusal;
+  /** Sub-paths below /platform/ served; last segment `keys`: key listing, else tenant listing. */
+  readonly platformPaths: readonly string[];
+  /** What a tenant key gets on /platform/* (`unauthorized`: with `unauthorizedStatus`). */
+  readonly platformRefusal: PlatformRefusal;
+  /** Rate-limit headers on keyed answers and on 429s (the limiter's and the storm fault's). */
+  readonly rateLimitHeaders: RateLimitHeaderStyle;
+  /** `plain`: 401 and 429 answers carry a text/plain status text instead of the envelope. */
+  readonly errorBodies: ErrorBodies;
+}
+
+export type ValueParse<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly problem?: string };
+
+export interface ChoiceValue {
+  readonly value: string;
+  readonly meaning: string;
+}
+
+/** One `KEY=VALUE` a dialect spec may carry. */
+export interface Choice<F extends keyof DialectSettings> {
+  readonly key: string;
+  readonly field: F;
+  readonly meaning: string;
+  /** Listed in help, the first is the default; a free choice lists its examples here. */
+  readonly values: readonly ChoiceValue[];
+  /** What an error lists as allowed. */
+  readonly allowed: string;
+  parse(raw: string): ValueParse<DialectSettings[F]>;
+  format(value: DialectSettings[F]): string;
+}
+
+export type AnyChoice = { [F in keyof DialectSettings]: Choice<F> }[keyof DialectSettings];
+
+function enumChoice<F extends keyof DialectSettings>(
+  key: string,
+  field: F,
+  meaning: string,
+  values: readonly (readonly [DialectSettings[F], string])[],
+): Choice<F> {
+  return {
+    key,
+    field,
+    meaning,
+    values: values.map(([value, text]) => ({ value: String(value), meaning: text })),
+    allowed: values.map(([value]) => String(value)).join(', '),
+    parse(raw) {
+      const found = values.find(([value]) => String(value) === raw);
+      return found ? { ok: true, value: found[0] } : { ok: false };
+    },
+    format: (value) => String(value),
+  };
+}
+
+function parseMissingKey(raw: string): ValueParse<string> {
+  return ERROR_CODE_PATTERN.test(raw) ? { ok: true, value: raw } : { ok: false };
+}
+
+function parsePlatformPaths(raw: string): ValueParse<readonly string[]> {
+  const subs: string[] = [];
+  for (const part of raw.split('+')) {
+    const check = platformSubPath(part);
+    if (!check.ok) return { ok: false, problem: `"${part}" ${check.reason}` };
+    if (!PLATFORM_SEGMENTS.test(check.sub)) return { ok: false, problem: `"${part}" must be segments of letters, digits, ".", "_", "~" or "-" joined by "/"` };
+    if (subs.includes(check.sub)) return { ok: false, problem: `"${check.sub}" is given twice` };
+    subs.push(check.sub);
+  }
+  return { ok: true, value: subs };
+}
+
+/** Every choice, in the order help and canonical names list them. */
+export const CHOICES: readonly AnyChoice[] = [
+  enumChoice('slug', 'slug', 'tenant slug style; a slug in another style gets 400 invalid_tenant_slug, demo slugs follow it', [
+    ['kebab', 'lowercase letters, digits, single hyphens, 1-63 chars (rowery-nowak)'],
+    ['snake', 'lowercase letters, digits, single underscores (rowery_nowak)'],
+    ['any', "any slug the contract's validateTenantSlug accepts (demo slugs as kebab)"],
+  ]),
+  enumChoice('index', 'index', 'whether GET / needs a key', [
+    ['key', 'any valid key'],
+    ['public', 'answers 200 without a key, ignoring a presented one'],
+  ]),
+  enumChoice('unauthorized-status', 'unauthorizedStatus', 'status sent with unauthorized (invalid or revoked key) and the missing-key code', [
+    [401, '401 Unauthorized'],
+    [403, '403 Forbidden'],
+  ]),
+  {
+    key: 'missing-key',
+    field: 'missingKey',
+    meaning: 'error code for a request with no key on a path that needs one (status: unauthorized-status)',
+    values: [
+      { value: 'unauthorized', meaning: 'the invalid-key code' },
+      { value: 'CODE', meaning: `any other code matching ${ERROR_CODE_PATTERN.source}, e.g. missing_api_key` },
+    ],
+    allowed: `unauthorized or a code matching ${ERROR_CODE_PATTERN.source} (e.g. missing_api_key)`,
+    parse: parseMissingKey,
+    format: (value) => value,
+  },
+  enumChoice('scope-refusal', 'scopeRefusal', 'what a key gets on a resource outside its scope', [
+    ['insufficient_scope', '403 insufficient_scope'],
+    ['forbidden', '403 forbidden'],
+    ['not_found', '404 not_found, hiding the resource'],
+  ]),
+  {
+    key: 'platform-paths',
+    field: 'platformPaths',
+    meaning: 'sub-paths below /platform/ served, joined by "+"; last segment "keys": key listing, else tenant listing',
+    values: [
+      { value: 'tenants+keys', meaning: '/platform/tenants and /platform/keys' },
+      { value: 'LIST', meaning: 'any list, e.g. admin/tenants+admin/keys or ops/tenants' },
+    ],
+    allowed: 'sub-paths below /platform/ joined by "+", e.g. tenants+keys or admin/tenants',
+    parse: parsePlatformPaths,
+    format: (value) => value.join('+'),
+  },
+  enumChoice('platform-refusal', 'platformRefusal', 'what a tenant key gets on /platform/*', [
+    ['platform_key_required', '403 platform_key_required'],
+    ['not_found', '404 not_found'],
+    ['unauthorized', 'unauthorized-status with unauthorized'],
+  ]),
+  enumChoice('rate-limit-headers', 'rateLimitHeaders', 'rate-limit headers on keyed answers and on 429s (limiter and rate-limit-storm fault)', [
+    ['ietf', 'RateLimit-Limit/-Remaining/-Reset on every keyed answer, Retry-After seconds on 429'],
+    ['ratelimit-field', 'RateLimit: "default";r=R;t=T and RateLimit-Policy: "default";q=Q;w=W, Retry-After seconds on 429'],
+    ['x-ratelimit-epoch', 'X-RateLimit-Limit/-Remaining/-Reset (epoch seconds) on every keyed answer, no Retry-After'],
+    ['x-ratelimit-delta', 'X-RateLimit-Limit/-Remaining/-Reset (seconds to wait) on every keyed answer, no Retry-After'],
+    ['retry-after-date', 'nothing on normal answers, Retry-After as an HTTP date on 429'],
+    ['none', 'no rate-limit header at all, not even on 429'],
+  ]),
+  enumChoice('error-bodies', 'errorBodies', 'bodies of 401 and 429 answers (every other error stays an envelope)', [
+    ['envelope', 'the JSON envelope'],
+    ['plain', 'text/plain status text (Unauthorized, Too Many Requests)'],
+  ]),
+];
+
+/** Today's behaviour: the first value of every choice. */
+export const REFERENCE_SETTINGS: DialectSettings = {
+  slug: 'kebab',
+  index: 'key',
+  unauthorizedStatus: 401,
+  missingKey: 'unauthorized',
+  scopeRefusal: 'insufficient_scope',
+  platformPaths: ['tenants', 'keys'],
+  platformRefusal: 'platform_key_required',
+  rateLimitHeaders: 'ietf',
+  errorBodies: 'envelope',
+};
+
+export function choiceByKey(key: string): AnyChoice | undefined {
+  return CHOICES.find((c) => c.key === key);
+}
+
+/** `KEY=VALUE` for one setting, as a dialect spec writes it. */
+export function formatSetting(choice: AnyChoice, settings: DialectSettings): string {
+  return `${choice.key}=${(choice.format as (value: unknown) => string)(settings[choice.field])}`;
+}
+
+export function sameSetting(choice: AnyChoice, a: DialectSettings, b: DialectSettings): boolean {
+  return formatSetting(choice, a) === formatSetting(choice, b);
+}

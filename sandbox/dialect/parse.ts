@@ -1,0 +1,83 @@
+/**
+ * `--dialect`: a preset name, optionally followed by `KEY=VALUE` overrides, comma-separated
+ * (`snake-public`, `reference,index=public`, `slug=snake,rate-limit-headers=none`). Pure: text
+ * in, a typed Dialect or an error naming the key and value at fault and what is allowed.
+ */
+import { type AnyChoice, CHOICES, type DialectSettings, choiceByKey, formatSetting, sameSetting } from './choices.js';
+import { PRESETS, PRESET_NAMES, type PresetName, isPresetName } from './presets.js';
+
+/** What a running sandbox speaks: one value per choice, plus where they came from. */
+export interface Dialect extends DialectSettings {
+  /** Canonical spec: the preset, then `KEY=VALUE` for each setting that differs from it. */
+  readonly name: string;
+  readonly preset: PresetName;
+}
+
+export type DialectParse = { readonly ok: true; readonly dialect: Dialect } | { readonly ok: false; readonly error: string };
+
+export const DEFAULT_DIALECT = 'reference';
+
+const PRESET_LIST = PRESET_NAMES.join(', ');
+const KEY_LIST = CHOICES.map((c) => c.key).join(', ');
+
+function fail(error: string): DialectParse {
+  return { ok: false, error };
+}
+
+/** The dialect a preset and its settings make, named canonically. */
+export function makeDialect(preset: PresetName, settings: DialectSettings): Dialect {
+  const base = PRESETS[preset].settings;
+  const overrides = CHOICES.filter((c) => !sameSetting(c, settings, base)).map((c) => formatSetting(c, settings));
+  const own = Object.fromEntries(CHOICES.map((c) => [c.field, settings[c.field]])) as unknown as DialectSettings;
+  return { name: [preset, ...overrides].join(','), preset, ...own };
+}
+
+/** Every setting spelled out: a spec that names the dialect completely. */
+export function fullDialectSpec(dialect: Dialect): string {
+  return [dialect.preset, ...CHOICES.map((c) => formatSetting(c, dialect))].join(',');
+}
+
+function applyOverride(item: string, settings: Record<string, unknown>, seen: Set<string>): string | undefined {
+  const eq = item.indexOf('=');
+  if (eq === -1) return `"${item}" is not KEY=VALUE: a preset may only come first; allowed presets: ${PRESET_LIST}`;
+  const key = item.slice(0, eq).trim();
+  const raw = item.slice(eq + 1).trim();
+  const choice: AnyChoice | undefined = choiceByKey(key);
+  if (!choice) return `unknown key "${key}" in "${item}"; allowed keys: ${KEY_LIST}`;
+  if (seen.has(key)) return `key "${key}" is given twice`;
+  seen.add(key);
+  const parsed = choice.parse(raw);
+  if (!parsed.ok) {
+    const why = parsed.problem === undefined ? '' : ` (${parsed.problem})`;
+    return `${key}: value "${raw}" is not allowed${why}; allowed values: ${choice.allowed}`;
+  }
+  settings[choice.field] = parsed.value;
+  return undefined;
+}
+
+export function parseDialect(text: string): DialectParse {
+  const items = text.split(',').map((item) => item.trim()).filter((item) => item !== '');
+  let preset: PresetName = DEFAULT_DIALECT;
+  const first = items[0];
+  if (first !== undefined && !first.includes('=')) {
+    if (!isPresetName(first)) return fail(`unknown preset "${first}"; allowed presets: ${PRESET_LIST}`);
+    preset = first;
+    items.shift();
+  }
+  const settings: Record<string, unknown> = { ...PRESETS[preset].settings };
+  const seen = new Set<string>();
+  for (const item of items) {
+    const error = applyOverride(item, settings, seen);
+    if (error !== undefined) return fail(error);
+  }
+  return { ok: true, dialect: makeDialect(preset, settings as unknown as DialectSettings) };
+}
+
+/**
+ * A spec or an already parsed dialect. A Dialect object is checked again through its full
+ * spec, so one built by hand cannot smuggle in a value the parser would refuse.
+ */
+export function resolveDialect(input: string | Dialect | undefined): DialectParse {
+  if (input === undefined) return parseDialect(DEFAULT_DIALECT);
+  return parseDialect(typeof input === 'string' ? input : fullDialectSpec(input));
+}

@@ -1,0 +1,82 @@
+/**
+ * Named dialects: coherent sets of readings an API in the wild could plausibly follow. Other
+ * code and tests refer to these names and settings, so they change only deliberately.
+ */
+import { type DialectSettings, REFERENCE_SETTINGS } from './choices.js';
+
+export const PRESET_NAMES = ['reference', 'snake-public', 'strict-hiding', 'gateway', 'legacy', 'bare'] as const;
+export type PresetName = (typeof PRESET_NAMES)[number];
+
+export interface Preset {
+  readonly settings: DialectSettings;
+  /** One line for `--help`: the kind of API it stands for. */
+  readonly about: string;
+}
+
+export const PRESETS: Readonly<Record<PresetName, Preset>> = {
+  reference: { about: "the sandbox's own readings (every default)", settings: REFERENCE_SETTINGS },
+  'snake-public': {
+    about: 'snake_case slugs, a public index, 403 for bad keys, X-RateLimit-* with epoch resets',
+    settings: {
+      slug: 'snake',
+      index: 'public',
+      unauthorizedStatus: 403,
+      missingKey: 'missing_api_key',
+      scopeRefusal: 'forbidden',
+      platformPaths: ['admin/tenants'],
+      platformRefusal: 'not_found',
+      rateLimitHeaders: 'x-ratelimit-epoch',
+      errorBodies: 'plain',
+    },
+  },
+  'strict-hiding': {
+    about: 'hides what a key may not see behind 404s, plain-text 401s and 429s',
+    settings: {
+      slug: 'kebab',
+      index: 'key',
+      unauthorizedStatus: 401,
+      missingKey: 'missing_credentials',
+      scopeRefusal: 'not_found',
+      platformPaths: ['ops/tenants', 'ops/keys'],
+      platformRefusal: 'unauthorized',
+      rateLimitHeaders: 'ratelimit-field',
+      errorBodies: 'plain',
+    },
+  },
+  gateway: {
+    about: 'behind an API gateway: any slug, a public index, 403 for bad keys, dated Retry-After',
+    settings: {
+      slug: 'any',
+      index: 'public',
+      unauthorizedStatus: 403,
+      missingKey: 'unauthorized',
+      scopeRefusal: 'insufficient_scope',
+      platformPaths: ['tenants'],
+      platformRefusal: 'platform_key_required',
+      rateLimitHeaders: 'retry-after-date',
+      errorBodies: 'envelope',
+    },
+  },
+  legacy: {
+    about: 'an older stack: snake_case slugs, forbidden, hidden platform, X-RateLimit-* with delta resets',
+    settings: {
+      slug: 'snake',
+      index: 'key',
+      unauthorizedStatus: 401,
+      missingKey: 'unauthorized',
+      scopeRefusal: 'forbidden',
+      platformPaths: ['tenants', 'keys'],
+      platformRefusal: 'not_found',
+      rateLimitHeaders: 'x-ratelimit-delta',
+      errorBodies: 'envelope',
+    },
+  },
+  bare: {
+    about: 'the reference without any rate-limit header',
+    settings: { ...REFERENCE_SETTINGS, rateLimitHeaders: 'none' },
+  },
+};
+
+export function isPresetName(value: string): value is PresetName {
+  return (PRESET_NAMES as readonly string[]).includes(value);
+}
