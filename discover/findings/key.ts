@@ -42,7 +42,8 @@ function decideKeyKind(ctx: FindingContext): KindDecision {
   if (refusal === undefined) return { kind: 'undecided', why: `${evidenceOf(record)}: not a refusal, so it tells nothing of the key` };
   const evidence = tenantKeyEvidence(ctx, record);
   if (evidence) return { kind: 'tenant', refusal, evidence };
-  return { kind: 'undecided', why: `${evidenceOf(record)}: what a rejected key would get, and no answer proves the key valid (pass --tenant SLUG to read with it)` };
+  const hint = ctx.tenant === undefined ? ' (pass --tenant SLUG to read with it)' : '';
+  return { kind: 'undecided', why: `${evidenceOf(record)}: what a rejected key would get, and no answer proves the key valid${hint}` };
 }
 
 export function keyKindFinding(ctx: FindingContext): Finding<KeyKind> {
