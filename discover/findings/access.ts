@@ -2,7 +2,7 @@
  * What needs no key to learn: whether GET / needs one, how a made-up key and a missing key
  * are refused, and what body a 401 comes with.
  */
-import { answerText, evidenceOf, hasEnvelope, isResponse, isSuccess, refusalOf } from '../answer.js';
+import { answerText, evidenceOf, hasEnvelope, isResponse, isSuccess, refusalOf, sameRefusal } from '../answer.js';
 import type { ErrorBody, Finding, Refusal } from '../types.js';
 import { type FindingContext, learned, refusalTenantIsMadeUp, unknown } from './context.js';
 
@@ -23,9 +23,11 @@ function refusalFinding(ctx: FindingContext, id: 'invalid-key' | 'missing-key', 
   if (isSuccess(record.result)) return unknown(`${evidence}: ${servedWhat} was served data (an authorization breach, or the path is public)`);
   const refusal = refusalOf(record.result);
   if (!refusal) return unknown(`${evidence}: not a refusal`);
-  // A made-up tenant may be looked up before the key: a 400 or 404 may then be about the slug.
-  if (refusalTenantIsMadeUp(ctx) && refusal.status !== 401 && refusal.status !== 403) {
-    return unknown(`${evidence}: the tenant was made up, so this may answer the slug rather than the key; pass --tenant SLUG`);
+  // A tenant may be looked up before the key: a 400 or 404 may then be about the slug.
+  if (refusal.status !== 401 && refusal.status !== 403) {
+    if (refusalTenantIsMadeUp(ctx)) return unknown(`${evidence}: the tenant was made up, so this may answer the slug rather than the key; pass --tenant SLUG`);
+    const keyed = ctx.observations.get('resource:clients');
+    if (keyed && sameRefusal(refusalOf(keyed.result), refusal)) return unknown(`${evidence}, as the key given got (${evidenceOf(keyed)}): the answer is about the tenant, not the key`);
   }
   return learned(refusal, evidence);
 }

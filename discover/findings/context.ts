@@ -32,7 +32,7 @@ export function recordsWhere(ctx: FindingContext, prefix: string): CallRecord[] 
   return [...ctx.observations.values()].filter((r) => r.call.id.startsWith(prefix));
 }
 
-/** The tenant the made-up-key and no-key calls read, and whether we invented it. */
+/** Whether the made-up-key and no-key calls read our placeholder tenant rather than a real one. */
 export function refusalTenantIsMadeUp(ctx: FindingContext): boolean {
   return ctx.observations.get('invalid-key')?.call.path.includes(`/tenants/${PLACEHOLDER_TENANT}/`) ?? false;
 }

@@ -84,6 +84,15 @@ describe('invalidKey and missingKey', () => {
     });
   });
 
+  it('a 400 the key given also got on that path is about the tenant, not the key', async () => {
+    const bad = refuse(400, 'invalid_tenant_slug');
+    const { report } = await discover(referenceApi({ key: 'tenant', overrides: { 'resource:clients': bad, 'invalid-key': bad } }), { key: true, tenant: 'Zły_Slug' });
+    expect(report.findings.invalidKey).toEqual({
+      kind: 'unknown',
+      why: 'GET /tenants/Z%C5%82y_Slug/clients with a made-up key -> HTTP 400 invalid_tenant_slug, as the key given got (GET /tenants/Z%C5%82y_Slug/clients with the key -> HTTP 400 invalid_tenant_slug): the answer is about the tenant, not the key',
+    });
+  });
+
   it('data for a made-up key is no reading: a breach', async () => {
     const { report } = await discover(api({ 'invalid-key': ok([]) }), { tenant: 'rowery-nowak' });
     expect(report.findings.invalidKey).toEqual({

@@ -67,6 +67,11 @@ describe('keyKind and platformRefusal', () => {
     expect(report.findings.rateLimitHeaders).toMatchObject({ kind: 'unknown', why: expect.stringMatching(/no answer proves the key valid/) });
   });
 
+  it('a rejected key without --tenant: the reason suggests reading with one', async () => {
+    const { report } = await discover(referenceApi({ key: 'rejected' }), { key: true });
+    expect(report.findings.keyKind).toMatchObject({ kind: 'unknown', why: expect.stringMatching(/no answer proves the key valid \(pass --tenant SLUG to read with it\)$/) });
+  });
+
   it('no answer on /platform/ tells nothing', async () => {
     const { report } = await discover(referenceApi({ key: 'tenant', overrides: { 'platform:tenants': noAnswer(), 'platform:keys': noAnswer() } }), { key: true });
     expect(report.findings.keyKind).toEqual({ kind: 'unknown', why: 'GET /platform/tenants with the key -> no answer (connection ECONNREFUSED): not a refusal, so it tells nothing of the key' });
