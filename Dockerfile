@@ -19,6 +19,7 @@ COPY lib ./lib
 COPY monitor ./monitor
 COPY api ./api
 COPY diagnose ./diagnose
+COPY discover ./discover
 COPY sandbox ./sandbox
 COPY generators ./generators
 COPY bench ./bench

@@ -17,7 +17,11 @@ export type KeyRead = { readonly ok: true; readonly key: ApiKey } | { readonly o
 export type SourceChoice = { readonly ok: true; readonly source: KeySource } | { readonly ok: false; readonly reason: string };
 
 export const KEY_ALIAS = 'customer-key';
-export const KEY_FLAGS_HINT = '--key-env VAR (an environment variable), --key-file PATH or --key-stdin (e.g. `pass show key | repairmon probe --key-stdin ...`)';
+/** How to pass a key to `repairmon <command>`, for messages refusing one on argv. */
+export function keyFlagsHint(command: string): string {
+  return `--key-env VAR (an environment variable), --key-file PATH or --key-stdin (e.g. \`pass show key | repairmon ${command} --key-stdin ...\`)`;
+}
+export const KEY_FLAGS_HINT = keyFlagsHint('probe');
 
 export type TtyInput = Readable & { isTTY?: boolean; setRawMode?: (mode: boolean) => unknown };
 

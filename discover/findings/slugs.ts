@@ -1,0 +1,81 @@
+/**
+ * Tenant slugs: the ones a platform key's tenant listing names, and the style the API's slugs
+ * follow (spec §2: "string (slug)", format not shown). Only slugs the API or the user gave
+ * count; discovery's own placeholder says nothing about the API.
+ */
+import { isTenantSlug, platformPath } from '../../api/contract/index.js';
+import { successData } from '../answer.js';
+import { type Observations, isTenantListing } from '../plan.js';
+import type { Finding, SlugStyle } from '../types.js';
+import { type FindingContext, learned, unknown } from './context.js';
+
+const KEBAB = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+const SNAKE = /^[a-z0-9]+(?:_[a-z0-9]+)*$/;
+/** Fields a listed tenant object may carry its slug in, most specific first. */
+const SLUG_FIELDS = ['slug', 'tenant', 'id'] as const;
+const SHOWN_SLUGS = 5;
+
+function slugOf(item: unknown): string | undefined {
+  if (typeof item === 'string') return isTenantSlug(item) ? item : undefined;
+  if (typeof item !== 'object' || item === null) return undefined;
+  for (const field of SLUG_FIELDS) {
+    const value = (item as Record<string, unknown>)[field];
+    if (typeof value === 'string' && isTenantSlug(value)) return value;
+  }
+  return undefined;
+}
+
+/** The listing's shape is not shown: a list, or an object holding one. */
+function listOf(data: unknown): readonly unknown[] {
+  if (Array.isArray(data)) return data;
+  if (typeof data !== 'object' || data === null) return [];
+  return Object.values(data).find(Array.isArray) ?? [];
+}
+
+export interface TenantListing {
+  readonly sub: string;
+  readonly slugs: readonly string[];
+}
+
+/** The first tenant listing a platform key read, with the slugs it names. */
+export function tenantListing(observations: Observations): TenantListing | undefined {
+  for (const record of observations.values()) {
+    const sub = record.call.id.startsWith('platform:') ? record.call.id.slice('platform:'.length) : undefined;
+    const listing = sub !== undefined && isTenantListing(sub) ? successData(record.result) : undefined;
+    if (sub === undefined || listing === undefined) continue;
+    const slugs = [...new Set(listOf(listing.data).map(slugOf).filter((s): s is string => s !== undefined))];
+    if (slugs.length > 0) return { sub, slugs };
+  }
+  return undefined;
+}
+
+/** The styles a slug is written in: both for a slug without separators (`nowak`), none for `Nowak`. */
+function stylesOf(slug: string): SlugStyle[] {
+  const styles: SlugStyle[] = [];
+  if (KEBAB.test(slug)) styles.push('kebab');
+  if (SNAKE.test(slug)) styles.push('snake');
+  return styles;
+}
+
+function quoted(slugs: readonly string[]): string {
+  const shown = slugs.slice(0, SHOWN_SLUGS).map((s) => JSON.stringify(s));
+  return `${shown.join(', ')}${slugs.length > SHOWN_SLUGS ? `, ... (${slugs.length})` : ''}`;
+}
+
+export function slugStyleFinding(ctx: FindingContext): Finding<SlugStyle> {
+  const listing = tenantListing(ctx.observations);
+  const sources = [
+    ...(ctx.tenant === undefined ? [] : [`--tenant ${JSON.stringify(ctx.tenant)}`]),
+    ...(listing ? [`GET ${platformPath(listing.sub)} with the key lists ${quoted(listing.slugs)}`] : []),
+  ];
+  const slugs = [...(ctx.tenant === undefined ? [] : [ctx.tenant]), ...(listing?.slugs ?? [])];
+  if (slugs.length === 0) return unknown('no slug seen: pass --tenant SLUG, or a platform key that can read a tenant listing');
+  const evidence = sources.join('; ');
+  const odd = slugs.find((s) => stylesOf(s).length === 0);
+  if (odd !== undefined) return learned('other', `${evidence} (e.g. ${JSON.stringify(odd)})`);
+  const common = (['kebab', 'snake'] as const).filter((style) => slugs.every((s) => stylesOf(s).includes(style)));
+  const [only] = common;
+  if (only !== undefined && common.length === 1) return learned(only, evidence);
+  if (common.length === 2) return unknown(`${evidence}: no separator in any slug, so kebab or snake`);
+  return learned('other', `${evidence} (mixes kebab and snake, e.g. ${JSON.stringify(slugs.find((s) => s.includes('_')))})`);
+}

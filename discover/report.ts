@@ -1,0 +1,98 @@
+/**
+ * The pure core: recorded answers in, the discovery report out. The I/O edge (`run.ts`) uses
+ * the same helpers to plan its calls, so what it asks and what is read back cannot drift.
+ */
+import { type AuthScheme, platformPathsInDocs } from '../api/contract/index.js';
+import type { AttemptResult } from '../api/client/single-attempt.js';
+import { answerText, evidenceOf, successData } from './answer.js';
+import { errorBodiesFinding, indexAccessFinding, invalidKeyFinding, missingKeyFinding } from './findings/access.js';
+import { type FindingContext, NEEDS_KEY, NEEDS_TENANT } from './findings/context.js';
+import { rateLimitHeadersFinding, requestIdHeaderFinding } from './findings/headers.js';
+import { keyKindFinding, platformPathsFinding, platformRefusalFinding } from './findings/key.js';
+import { readableResourcesFinding, scopeRefusalFinding } from './findings/scope.js';
+import { slugStyleFinding } from './findings/slugs.js';
+import { MAX_REQUESTS, type Observations } from './plan.js';
+import { type DiscoveryFindings, type DiscoveryReport, FINDING_NAMES, type Finding, type FindingName, type HostCheck } from './types.js';
+
+export interface DiscoveryInput {
+  readonly baseUrl: string;
+  readonly auth: AuthScheme;
+  /** ApiKey.hint of the user's key; undefined without one. */
+  readonly keyHint: string | undefined;
+  /** --tenant */
+  readonly tenant: string | undefined;
+  readonly observations: Observations;
+}
+
+/**
+ * /docs is public by the spec (§5.7) and answers with the envelope: the one answer any API v1
+ * gives. Anything else (no answer, a redirect, another page) and discovery stops there, before
+ * a key is sent anywhere.
+ */
+export function hostCheck(docs: AttemptResult | undefined): HostCheck {
+  if (docs === undefined) return { kind: 'not_api_v1', why: 'GET /docs was not asked' };
+  const record = `GET /docs without a key -> ${answerText(docs)}`;
+  if (successData(docs)) return { kind: 'api_v1', evidence: `${record} with the envelope` };
+  return { kind: 'not_api_v1', why: `${record}: not API v1's public catalog (a 2xx with the envelope)` };
+}
+
+/** The sub-paths /docs lists, or none when /docs did not answer as the catalog. */
+export function platformPathsOf(docs: AttemptResult | undefined): string[] {
+  const catalog = successData(docs);
+  return catalog ? platformPathsInDocs(catalog.data) : [];
+}
+
+function allUnknown(why: string): DiscoveryFindings {
+  const unknown: Finding<never> = { kind: 'unknown', why };
+  return Object.fromEntries(FINDING_NAMES.map((name) => [name, unknown])) as Record<FindingName, Finding<never>>;
+}
+
+function findingsOf(ctx: FindingContext): DiscoveryFindings {
+  return {
+    indexAccess: indexAccessFinding(ctx),
+    invalidKey: invalidKeyFinding(ctx),
+    missingKey: missingKeyFinding(ctx),
+    platformPaths: platformPathsFinding(ctx),
+    keyKind: keyKindFinding(ctx),
+    platformRefusal: platformRefusalFinding(ctx),
+    readableResources: readableResourcesFinding(ctx),
+    scopeRefusal: scopeRefusalFinding(ctx),
+    slugStyle: slugStyleFinding(ctx),
+    rateLimitHeaders: rateLimitHeadersFinding(ctx),
+    errorBodies: errorBodiesFinding(ctx),
+    requestIdHeader: requestIdHeaderFinding(ctx),
+  };
+}
+
+/** Findings whose unknown reason is the missing key or tenant, for the "pass ... to learn" line. */
+function waitingOn(findings: DiscoveryFindings, need: string): FindingName[] {
+  return FINDING_NAMES.filter((name) => {
+    const finding = findings[name];
+    return finding.kind === 'unknown' && finding.why.includes(need);
+  });
+}
+
+export function buildDiscoveryReport(input: DiscoveryInput): DiscoveryReport {
+  const docs = input.observations.get('docs');
+  const host = hostCheck(docs?.result);
+  const ctx: FindingContext = {
+    observations: input.observations,
+    keyGiven: input.keyHint !== undefined,
+    tenant: input.tenant,
+    platformPaths: platformPathsOf(docs?.result),
+  };
+  const findings = host.kind === 'api_v1' ? findingsOf(ctx) : allUnknown(`not asked: ${docs ? evidenceOf(docs) : 'GET /docs was not asked'}`);
+  return {
+    tool: 'repairmon discover',
+    baseUrl: input.baseUrl,
+    auth: input.auth,
+    keyHint: input.keyHint ?? null,
+    tenant: input.tenant ?? null,
+    host,
+    findings,
+    needKey: host.kind === 'api_v1' ? waitingOn(findings, NEEDS_KEY) : [],
+    needTenant: host.kind === 'api_v1' ? waitingOn(findings, NEEDS_TENANT) : [],
+    requests: { made: input.observations.size, max: MAX_REQUESTS },
+    exitCode: host.kind === 'api_v1' ? 0 : 1,
+  };
+}

@@ -1,0 +1,72 @@
+/** Headers on normal answers: the rate-limit style and the request-id header. */
+import { describe, expect, it } from 'vitest';
+import { discover, ok, refuse, referenceApi } from './fixtures.js';
+
+const NOW_S = Math.floor(Date.now() / 1000);
+
+describe('rateLimitHeaders', () => {
+  it.each([
+    ['ietf', { 'ratelimit-limit': '1000', 'ratelimit-remaining': '999', 'ratelimit-reset': '60' }, 'ratelimit-limit: 1000, ratelimit-remaining: 999, ratelimit-reset: 60'],
+    ['ratelimit-field', { ratelimit: '"default";r=5;t=30', 'ratelimit-policy': '"default";q=10;w=60' }, 'ratelimit: "default";r=5;t=30, ratelimit-policy: "default";q=10;w=60'],
+    ['ratelimit-field', { ratelimit: 'limit=10, remaining=5, reset=30' }, 'ratelimit: limit=10, remaining=5, reset=30'],
+    ['x-ratelimit-epoch', { 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '59', 'x-ratelimit-reset': String(NOW_S + 60) }, `x-ratelimit-limit: 60, x-ratelimit-remaining: 59, x-ratelimit-reset: ${NOW_S + 60}`],
+    ['x-ratelimit-epoch', { 'x-ratelimit-reset': String(Date.now() + 60_000) }, `x-ratelimit-reset: `],
+    ['x-ratelimit-delta', { 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '59', 'x-ratelimit-reset': '42' }, 'x-ratelimit-limit: 60, x-ratelimit-remaining: 59, x-ratelimit-reset: 42'],
+  ])('%s from %j', async (style, limitHeaders, shown) => {
+    const { report } = await discover(referenceApi({ key: 'tenant', limitHeaders }), { key: true });
+    expect(report.findings.rateLimitHeaders).toMatchObject({ kind: 'learned', reading: style, evidence: expect.stringContaining(`GET / with the key -> ${shown}`) });
+  });
+
+  it('X-RateLimit-* without a Reset: epoch or delta cannot be told', async () => {
+    const { report } = await discover(referenceApi({ key: 'tenant', limitHeaders: { 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '59' } }), { key: true });
+    expect(report.findings.rateLimitHeaders).toEqual({
+      kind: 'unknown',
+      why: 'GET / with the key -> x-ratelimit-limit: 60, x-ratelimit-remaining: 59: X-RateLimit-* without a numeric Reset, so epoch or delta cannot be told',
+    });
+  });
+
+  it('none on any answer of a valid key: none seen, a Retry-After on a 429 does not count', async () => {
+    const limited = refuse(429, 'rate_limited', { 'retry-after': '5' });
+    const { report } = await discover(referenceApi({ key: 'tenant', limitHeaders: {}, overrides: { 'platform:keys': limited } }), { key: true });
+    expect(report.findings.rateLimitHeaders).toEqual({
+      kind: 'learned',
+      reading: 'none seen',
+      evidence: 'no rate-limit header on any of 6 normal answers (no 429 is provoked, so a Retry-After-only API reads so); the key is valid: GET / with the key -> HTTP 200',
+    });
+  });
+
+  it('without a key and none on the keyless answers: needs a key', async () => {
+    const { report } = await discover(referenceApi());
+    expect(report.findings.rateLimitHeaders).toEqual({
+      kind: 'unknown',
+      why: 'needs a key (--key-env VAR, --key-file PATH or --key-stdin): none of the 4 answers without one carried a rate-limit header, and limits are usually counted per key',
+    });
+  });
+
+  it('without a key, headers on a keyless answer still tell the style', async () => {
+    const { report } = await discover(referenceApi({ overrides: { index: ok({}, { 'ratelimit-limit': '5', 'ratelimit-remaining': '4', 'ratelimit-reset': '1' }) } }));
+    expect(report.findings.rateLimitHeaders).toMatchObject({ kind: 'learned', reading: 'ietf' });
+  });
+});
+
+describe('requestIdHeader', () => {
+  it('x-request-id on every answer', async () => {
+    const { report } = await discover(referenceApi());
+    expect(report.findings.requestIdHeader).toEqual({ kind: 'learned', reading: 'x-request-id', evidence: 'x-request-id on 4 of 4 answers' });
+  });
+
+  it('another *request-id* header', async () => {
+    const { report } = await discover(referenceApi({ requestIdHeader: 'x-amzn-request-id' }));
+    expect(report.findings.requestIdHeader).toEqual({ kind: 'learned', reading: 'x-amzn-request-id', evidence: 'x-amzn-request-id on 4 of 4 answers' });
+  });
+
+  it('x-request-id wins over another where both are sent', async () => {
+    const { report } = await discover(referenceApi({ requestIdHeader: 'request-id', overrides: { index: refuse(401, 'unauthorized', { 'x-request-id': 'r-1' }) } }));
+    expect(report.findings.requestIdHeader).toEqual({ kind: 'learned', reading: 'x-request-id', evidence: 'x-request-id on 1 of 4 answers' });
+  });
+
+  it('none seen', async () => {
+    const { report } = await discover(referenceApi({ requestIdHeader: null }));
+    expect(report.findings.requestIdHeader).toEqual({ kind: 'learned', reading: 'none seen', evidence: 'no *request-id* header on any of 4 answers' });
+  });
+});
