@@ -10,7 +10,7 @@ import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { OLD_HOME, ROOT, SHIPPED_FOLDERS, checkImport, sourceFiles, violations } from './import-rules.js';
 
-const TOP_LEVEL = ['api', 'bench', 'cli', 'diagnose', 'generators', 'lib', 'monitor', 'sandbox', 'templates', 'test'];
+const TOP_LEVEL = ['api', 'bench', 'cli', 'diagnose', 'discover', 'generators', 'lib', 'monitor', 'sandbox', 'templates', 'test'];
 
 describe('import rules', () => {
   it('no file imports a non-entry file of api/, the server side outside the sandbox, or the old home in templates/', () => {
