@@ -101,10 +101,10 @@ export function classifyOutcome(result: AttemptResult, expect: Expectation): Pro
   const items = result.kind === 'response' ? itemsOf(result.classification) : undefined;
   const code = expect.kind === 'refusal' ? refusalCode(result) : undefined;
   if (expect.kind === 'refusal' && code !== undefined) {
-    if (expect.specCode === undefined || code === expect.specCode) return { ...got, reason: 'none', expected, success: true, status, items };
-    const said = code === '' ? 'no envelope code' : code;
-    const detail = `refused with HTTP ${status} ${said} where the spec names ${expect.specCode}: the guard held (no breach), but the API differs from the spec here`;
-    return { ...got, reason: `deviation_${codeReason(code === '' ? undefined : code)}`, detail, expected, success: true, status, items };
+    // A refusal without an envelope (a plain 401: its body is not shown) names no other code.
+    if (expect.specCode === undefined || code === expect.specCode || code === '') return { ...got, reason: 'none', expected, success: true, status, items };
+    const detail = `refused with HTTP ${status} ${code} where the spec names ${expect.specCode}: the guard held (no breach), but the API differs from the spec here`;
+    return { ...got, reason: `deviation_${codeReason(code)}`, detail, expected, success: true, status, items };
   }
   const success = got.outcome === expected;
   return { ...got, reason: success ? 'none' : got.reason, expected, success, status, items };

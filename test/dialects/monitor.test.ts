@@ -1,0 +1,160 @@
+/**
+ * `repairmon serve` against every dialect, through the real CLI: on a healthy API every
+ * `repairmon_probe_success` is 1 within two ticks, with the readings left at their defaults and
+ * with them configured as discovery reports them; and a tenant-isolation breach is still caught
+ * (the cross_tenant canary reports `tenant_isolation_breach`, which RepairmonTenantIsolationBreach
+ * pages on: see deploy/prometheus/tests/isolation-breach.test.yml).
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { request } from 'undici';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DialectSettings } from '../../sandbox/dialect/index.js';
+import { ROOT, assertBuilt } from '../diagnose/helpers.js';
+import { PRESETS, type SandboxProcess, slugIn, startSandboxProcess, truth } from './helpers.js';
+
+const ALIASES = ['platform-test', 'nowak-test', 'kowalski-test'] as const;
+const dir = mkdtempSync(join(tmpdir(), 'dialect-monitor-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+beforeAll(() => assertBuilt());
+
+interface Target {
+  readonly name: string;
+  readonly sandbox: SandboxProcess;
+  readonly readings: boolean;
+}
+
+function targetYaml(t: Target, d: DialectSettings, env: Record<string, string>): string[] {
+  const tenants = ['rowery-nowak', 'serwis-kowalski', 'cykl-gdansk'].map((s) => slugIn(d, s));
+  const keys = ALIASES.map((alias) => {
+    const variable = `KEY_${t.name}_${alias}`.replace(/[^A-Za-z0-9]/g, '_');
+    const k = t.sandbox.key(alias);
+    env[variable] = k.key;
+    const assignment = k.kind === 'platform' ? `tenants: [${tenants.join(', ')}]` : `tenant: ${k.tenant}`;
+    return `      - { alias: ${alias}, kind: ${k.kind}, ${assignment}, secret: "\${${variable}}" }`;
+  });
+  const readings = t.readings ? [`    platformPaths: [${d.platformPaths.join(', ')}]`, `    indexAccess: ${d.index}`] : [];
+  return [`  - name: ${t.name}`, `    baseUrl: ${t.sandbox.baseUrl}`, `    schedule: "*/2 * * * * *"`, '    timeout: 1500ms', ...readings, '    keys:', ...keys];
+}
+
+async function serve(config: string, env: Record<string, string>): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, [`${ROOT}bin/repairmon.js`, 'serve', '--config', config, '--listen', '127.0.0.1:0', '--log-level', 'silent'], { env: { PATH: process.env['PATH'] ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr?.on('data', (c: Buffer) => (stderr += c.toString()));
+  const [line] = (await Promise.race([once(createInterface({ input: child.stdout! }), 'line'), once(child, 'exit').then(() => [`exited: ${stderr}`])])) as [string];
+  const url = /status (http:\/\/\S+)\//.exec(line)?.[1];
+  if (!url) throw new Error(`serve did not start: ${line}`);
+  return { url, child };
+}
+
+interface Series {
+  readonly labels: Record<string, string>;
+  readonly value: number;
+}
+
+function series(text: string, name: string): Series[] {
+  return text
+    .split('\n')
+    .filter((l) => l.startsWith(`${name}{`))
+    .map((line) => {
+      const body = line.slice(name.length + 1, line.lastIndexOf('}'));
+      const labels = Object.fromEntries([...body.matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)].map((m) => [m[1]!, m[2]!]));
+      return { labels, value: Number(line.slice(line.lastIndexOf(' ') + 1)) };
+    });
+}
+
+/**
+ * The scrape once every target's first two ticks have finished (its third has started): every
+ * probe of the plan has run twice by then, spread over its tick.
+ */
+async function afterTwoTicks(url: string, targets: readonly string[]): Promise<string> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const text = await (await request(`${url}/metrics`)).body.text();
+    const ticks = series(text, 'repairmon_scheduler_ticks_total');
+    if (targets.every((t) => (ticks.find((s) => s.labels['target'] === t)?.value ?? 0) >= 3)) return text;
+    if (Date.now() > deadline) throw new Error(`two ticks did not run: ${JSON.stringify(ticks)}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+/** A failing probe's labels with the reason the monitor gives, for the assertion message. */
+function reasonOf(text: string, labels: Record<string, string>): string {
+  const same = (s: Series): boolean => ['target', 'endpoint', 'tenant', 'key_alias', 'check'].every((k) => s.labels[k] === labels[k]);
+  const reason = series(text, 'repairmon_probe_failure_reason').find(same)?.labels['reason'];
+  return `${labels['target']}/${labels['key_alias']}/${labels['tenant']}/${labels['endpoint']}/${labels['check']}: ${reason ?? '?'}`;
+}
+
+interface Run {
+  readonly processes: readonly { close(): Promise<void> }[];
+  readonly text: string;
+}
+
+/** One monitor process per dialect watching a healthy and a breached sandbox of that dialect. */
+async function runDialect(preset: string): Promise<Run> {
+  const d = truth(preset);
+  const [healthy, breached] = await Promise.all([startSandboxProcess(preset), startSandboxProcess(preset, ['--faults', 'isolation-breach'])]);
+  const env: Record<string, string> = {};
+  const targets: Target[] = [
+    { name: 'defaults', sandbox: healthy, readings: false },
+    { name: 'configured', sandbox: healthy, readings: true },
+    { name: 'breached', sandbox: breached, readings: true },
+  ];
+  const config = join(dir, `${preset}.yaml`);
+  writeFileSync(config, ['targets:', ...targets.flatMap((t) => targetYaml(t, d, env))].join('\n'));
+  const { url, child } = await serve(config, env);
+  const stop = {
+    async close() {
+      child.kill('SIGTERM');
+      if (child.exitCode === null) await once(child, 'exit');
+    },
+  };
+  return { processes: [stop, healthy, breached], text: await afterTwoTicks(url, targets.map((t) => t.name)) };
+}
+
+// Three dialects at a time, ticking every 2 s with a 1.5 s timeout: each run mostly waits for
+// its ticks, but more processes at once on two cores would put the probes' timeouts under test.
+const runs = new Map<string, Run>();
+beforeAll(async () => {
+  for (let i = 0; i < PRESETS.length; i += 3) {
+    await Promise.all(PRESETS.slice(i, i + 3).map(async (p) => runs.set(p, await runDialect(p))));
+  }
+}, 90_000);
+afterAll(async () => Promise.all([...runs.values()].flatMap((r) => r.processes.map((p) => p.close()))));
+
+describe.each(PRESETS)('repairmon serve against the %s dialect', (preset) => {
+  let text = '';
+  beforeAll(() => {
+    text = runs.get(preset)?.text ?? '';
+  });
+
+  it('a healthy API: every probe succeeds within two ticks, readings at their defaults or configured', () => {
+    for (const target of ['defaults', 'configured']) {
+      const probes = series(text, 'repairmon_probe_success').filter((s) => s.labels['target'] === target);
+      const planned = series(text, 'repairmon_scheduler_probes_configured').find((s) => s.labels['target'] === target)?.value;
+      expect(probes.length).toBe(planned);
+      expect(probes.filter((s) => s.value !== 1).map((s) => reasonOf(text, s.labels))).toEqual([]);
+    }
+    const configured = series(text, 'repairmon_probe_success').filter((s) => s.labels['target'] === 'configured');
+    // The configured readings turn the platform reads and refusals and the index canary on.
+    expect(configured.some((s) => s.labels['check'] === 'platform_refused')).toBe(true);
+    expect(configured.some((s) => s.labels['check'] === 'index_access')).toBe(true);
+  });
+
+  it('no deviation where the dialect keeps the codes the spec names', () => {
+    const reasons = series(text, 'repairmon_probe_failure_reason').filter((s) => s.labels['target'] !== 'breached' && s.value === 1);
+    expect(reasons.filter((s) => s.labels['reason'] !== 'none').map((s) => s.labels)).toEqual([]);
+  });
+
+  it('an isolation breach is caught by the cross_tenant canary of every tenant key, and only there', () => {
+    const breachedProbes = series(text, 'repairmon_probe_success').filter((s) => s.labels['target'] === 'breached');
+    const failing = breachedProbes.filter((s) => s.value !== 1);
+    expect(failing.map((s) => `${s.labels['check']}/${s.labels['key_alias']}`).sort()).toEqual(['cross_tenant/kowalski-test', 'cross_tenant/nowak-test']);
+    const reasons = series(text, 'repairmon_probe_failure_reason').filter((s) => s.labels['target'] === 'breached' && s.labels['check'] === 'cross_tenant');
+    expect(new Set(reasons.map((s) => s.labels['reason']))).toEqual(new Set(['tenant_isolation_breach']));
+  });
+});

@@ -1,0 +1,65 @@
+/**
+ * `repairmon probe` against every dialect, through the real CLI: a good key passes, and each
+ * real problem (revoked key, another tenant's key, a missing scope) is caught by the right row,
+ * whatever status, code, body or header style the dialect answers with.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DiagnosisReport } from '../../diagnose/types.js';
+import { assertBuilt, runCli } from '../diagnose/helpers.js';
+import { PRESETS, type SandboxProcess, slugIn, startSandboxProcess, truth } from './helpers.js';
+
+const sandboxes = new Map<string, SandboxProcess>();
+beforeAll(async () => {
+  assertBuilt();
+  await Promise.all(PRESETS.map(async (p) => sandboxes.set(p, await startSandboxProcess(p))));
+});
+afterAll(async () => Promise.all([...sandboxes.values()].map((s) => s.close())));
+
+async function probe(preset: string, alias: string, tenant?: string): Promise<{ code: number | null; report: DiagnosisReport; stdout: string; stderr: string; key: string }> {
+  const sandbox = sandboxes.get(preset)!;
+  const { key } = sandbox.key(alias);
+  const args = ['probe', '--base-url', sandbox.baseUrl, '--key-env', 'CUSTOMER_KEY', '--timeout', '5', '--json', ...(tenant ? ['--tenant', tenant] : [])];
+  const run = await runCli(args, { env: { CUSTOMER_KEY: key } });
+  return { code: run.code, report: JSON.parse(run.stdout) as DiagnosisReport, stdout: run.stdout, stderr: run.stderr, key };
+}
+
+const status = (r: DiagnosisReport, check: string): string | undefined => r.checks.find((c) => c.check === check)?.status;
+
+describe.each(PRESETS)('repairmon probe against the %s dialect', (preset) => {
+  const nowak = slugIn(truth(preset), 'rowery-nowak');
+
+  it('a good tenant key passes every check, exit 0, and reads as a tenant key', async () => {
+    const { code, report } = await probe(preset, 'nowak-test', nowak);
+    expect(report.checks.filter((c) => c.status === 'fail'), JSON.stringify(report.verdict)).toEqual([]);
+    expect(code).toBe(0);
+    expect(report.key.kind).toBe('tenant');
+  });
+
+  it('a platform key is told apart through the /platform/ paths /docs lists, its tenant inferred, exit 0', async () => {
+    const { code, report } = await probe(preset, 'platform-test');
+    expect(report.key.kind).toBe('platform');
+    expect(report.tenant.probed).toBe(nowak);
+    expect(code).toBe(0);
+  });
+
+  it('a revoked key fails the key row, whatever status and body the dialect gives it', async () => {
+    const { code, report } = await probe(preset, 'nowak-revoked-test', nowak);
+    expect(status(report, 'key')).toBe('fail');
+    expect(report.checks.find((c) => c.check === 'key')?.finding.kind).toBe('key_rejected');
+    expect(code).toBe(1);
+  });
+
+  it("another tenant's key fails the tenant row with the spec's 403 tenant_key_tenant_mismatch", async () => {
+    const { code, report } = await probe(preset, 'kowalski-test', nowak);
+    expect(report.checks.find((c) => c.check === 'tenant')).toMatchObject({ status: 'fail', httpStatus: 403, errorCode: 'tenant_key_tenant_mismatch' });
+    expect(code).toBe(1);
+  });
+
+  it('a key without the logs scope fails only scope:logs, however the dialect refuses it', async () => {
+    const { code, report, stdout, stderr, key } = await probe(preset, 'nowak-nologs-test', nowak);
+    expect(['clients', 'bikes', 'repairs', 'logs'].map((r) => status(report, `scope:${r}`))).toEqual(['pass', 'pass', 'pass', 'fail']);
+    expect(status(report, 'tenant')).toBe('pass');
+    expect(code).toBe(1);
+    expect(stdout + stderr).not.toContain(key);
+  });
+});
