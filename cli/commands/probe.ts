@@ -7,6 +7,7 @@ import { redactSecrets } from '../../api/client/index.js';
 import { type Command, type CommandContext, UsageError, choiceValue, numberValue, stringList, stringValue } from '../command.js';
 import { KEY_FLAGS_HINT, chooseKeySource, readKey } from '../../diagnose/key-source.js';
 import { DEFAULT_MAX_WAIT_S, REQUEST_BUDGET } from '../../diagnose/pacing.js';
+import { MAX_PLATFORM_CALLS } from '../../diagnose/plan.js';
 import { createProgress } from '../../diagnose/progress.js';
 import { renderDiagnosisJson } from '../../diagnose/render-json.js';
 import { renderDiagnosisTable } from '../../diagnose/render-table.js';
@@ -54,20 +55,25 @@ const command: Command = {
     'key-stdin': { type: 'boolean', description: 'read the key from stdin' },
     key: { type: 'string', valueName: 'VALUE', description: 'refused: a key on the command line leaks into ps and shell history' },
     json: { type: 'boolean', description: 'print one JSON document instead of the table' },
-    timeout: { type: 'string', valueName: 'S', description: 'seconds per request', default: String(DEFAULT_TIMEOUT_S) },
+    timeout: {
+      type: 'string',
+      valueName: 'S',
+      description: `seconds per request. A run sends at most ${REQUEST_BUDGET} requests, so it ends within ${REQUEST_BUDGET} x S plus --max-wait`,
+      default: String(DEFAULT_TIMEOUT_S),
+    },
     'max-wait': {
       type: 'string',
       valueName: 'S',
       description:
         `on a 429, wait as the server asks (Retry-After or a rate-limit reset header) and retry that call once if the run's waits stay within S seconds; ` +
-        `a longer wait, or none named, stops the run and reports it (0: never wait). A run sends at most ${REQUEST_BUDGET} requests`,
+        'a longer wait, or none named, stops the run and reports it (0: never wait)',
       default: String(DEFAULT_MAX_WAIT_S),
     },
     'platform-path': {
       type: 'string',
       valueName: 'PATH',
       multiple: true,
-      description: `sub-path under /platform/ that tells a platform key from a tenant key; default: those /docs lists, else none (${PLATFORM_PATHS.reason})`,
+      description: `sub-path under /platform/ that tells a platform key from a tenant key (the first ${MAX_PLATFORM_CALLS} are tried in order until one answers); default: those /docs lists, else none (${PLATFORM_PATHS.reason})`,
     },
   },
   async run(ctx) {
