@@ -68,90 +68,107 @@ export interface ScheduleOutcome {
 
 type Gen<T> = Generator<ScheduleStep, T, Answered | undefined>;
 
-export function* schedule(input: ScheduleInput): Gen<ScheduleOutcome> {
-  const records = new Map<string, CallRecord>();
-  const waits: DiagnosisTraffic['waits'][number][] = [];
-  let requests = 0;
-  let waitedMs = 0;
-  let stopped: StopReason | undefined;
-  let previousNoAnswer: string | undefined;
+/** What a run has spent and seen so far; only `call` changes it. */
+interface RunState {
+  readonly input: ScheduleInput;
+  readonly records: Map<string, CallRecord>;
+  readonly waits: DiagnosisTraffic['waits'][number][];
+  requests: number;
+  waitedMs: number;
+  stopped: StopReason | undefined;
+  /** The previous call's id when it got no HTTP answer. */
+  previousNoAnswer: string | undefined;
+}
 
-  function* call(c: DiagnosisCall): Gen<CallRecord> {
-    const url = joinUrl(input.baseUrl, c.path);
-    let attempts = 0;
-    for (;;) {
-      stopped ??= budgetLeft({ requests, waitedMs }, input.limits);
-      if (stopped) return keep({ call: c, url, result: undefined, attempts });
-      const answered = yield { kind: 'send', call: c };
-      if (!answered) throw new Error(`no answer handed back for ${c.id}`);
-      requests += 1;
-      attempts += 1;
-      const hint = retryHintOf(answered.result, answered.atMs);
-      const spent = { requests, waitedMs };
-      const decision = afterAnswer({ check: c.id, result: answered.result, hint, retried: attempts > 1, previousNoAnswer, spent, limits: input.limits });
-      previousNoAnswer = answered.result.kind === 'failure' ? c.id : undefined;
-      if (decision.kind === 'retry') {
-        yield { kind: 'wait', ms: decision.waitMs, check: c.id };
-        waitedMs += decision.waitMs;
-        waits.push({ check: c.id, ms: decision.waitMs, source: decision.hint.source });
-        continue;
-      }
-      if (decision.kind === 'stop') stopped = decision.reason;
-      return keep({ call: c, url, result: answered.result, attempts, ...(hint ? { retryHint: hint } : {}) });
+function keep(run: RunState, record: CallRecord): CallRecord {
+  run.records.set(record.call.id, record);
+  return record;
+}
+
+/** One call: sent unless the run has stopped, retried once after a wait the server asked for. */
+function* call(run: RunState, c: DiagnosisCall): Gen<CallRecord> {
+  const url = joinUrl(run.input.baseUrl, c.path);
+  let attempts = 0;
+  for (;;) {
+    run.stopped ??= budgetLeft(run, run.input.limits);
+    if (run.stopped) return keep(run, { call: c, url, result: undefined, attempts });
+    const answered = yield { kind: 'send', call: c };
+    if (!answered) throw new Error(`no answer handed back for ${c.id}`);
+    run.requests += 1;
+    attempts += 1;
+    const hint = retryHintOf(answered.result, answered.atMs);
+    const spent = { requests: run.requests, waitedMs: run.waitedMs };
+    const decision = afterAnswer({ check: c.id, result: answered.result, hint, retried: attempts > 1, previousNoAnswer: run.previousNoAnswer, spent, limits: run.input.limits });
+    run.previousNoAnswer = answered.result.kind === 'failure' ? c.id : undefined;
+    if (decision.kind === 'retry') {
+      yield { kind: 'wait', ms: decision.waitMs, check: c.id };
+      run.waitedMs += decision.waitMs;
+      run.waits.push({ check: c.id, ms: decision.waitMs, source: decision.hint.source });
+      continue;
     }
+    if (decision.kind === 'stop') run.stopped = decision.reason;
+    return keep(run, { call: c, url, result: answered.result, attempts, ...(hint ? { retryHint: hint } : {}) });
   }
-  const keep = (record: CallRecord): CallRecord => {
-    records.set(record.call.id, record);
-    return record;
-  };
+}
 
-  const docs = yield* call(DOCS_CALL);
-  const platformPaths = (input.platformPaths ?? input.learnPlatformPaths(docs.result)).slice(0, MAX_PLATFORM_CALLS);
-  const given = input.urlTenant ?? input.tenant;
-  if (given !== undefined) for (const c of resourceCalls(input.auth, given)) yield* call(c);
+function* calls(run: RunState, list: readonly DiagnosisCall[]): Gen<void> {
+  for (const c of list) yield* call(run, c);
+}
 
+/** /platform/ sub-paths until one tells the key's kind; a platform key's listing may name a tenant. */
+function* platformPhase(run: RunState, paths: readonly string[]): Gen<{ tried: string[]; listed: string | undefined }> {
   const tried: string[] = [];
   let listed: string | undefined;
-  for (const sub of platformPaths) {
+  for (const sub of paths) {
     // One sub-path that answered is enough; after a stop, one row says the kind was not checked.
-    if (tried.some((id) => settlesKeyKind(records.get(id)?.result)) || (stopped && tried.length > 0)) break;
-    const record = yield* call(platformCall(input.auth, sub));
-    tried.push(record.call.id);
+    if (tried.some((done) => settlesKeyKind(run.records.get(`platform:${done}`)?.result)) || (run.stopped && tried.length > 0)) break;
+    const record = yield* call(run, platformCall(run.input.auth, sub));
+    tried.push(sub);
     listed ??= tenantFromListing(record.result);
   }
+  return { tried, listed };
+}
 
-  let tenants: TenantPlan;
-  if (given !== undefined) {
-    tenants = { probedTenant: given, tenantSource: input.urlTenant !== undefined ? 'url' : 'flag', keyTenant: input.urlTenant !== undefined ? input.tenant : undefined, guesses: [] };
-  } else if (listed !== undefined) {
-    tenants = { probedTenant: listed, tenantSource: 'platform', keyTenant: undefined, guesses: [] };
-    for (const c of resourceCalls(input.auth, listed)) yield* call(c);
-  } else {
-    tenants = yield* guessTenant(tenantsInDocs(docs.result).slice(0, MAX_TENANT_GUESSES));
+/**
+ * Tenants /docs names, tried on clients until one is not refused as another tenant's: that
+ * answer is its clients call, and the other resources follow. For a tenant key a mismatch
+ * means "not this tenant"; a platform key (whose listing named none) is served the first.
+ */
+function* guessTenant(run: RunState, slugs: readonly string[]): Gen<TenantPlan> {
+  const { auth } = run.input;
+  const guesses: TenantGuess[] = [];
+  for (const slug of slugs) {
+    const record = yield* call(run, guessCall(auth, slug));
+    guesses.push({ slug, check: record.call.id });
+    if (record.result === undefined || guessMissed(record.result)) continue;
+    keep(run, { ...record, call: resourceCall(auth, slug, 'clients') });
+    yield* calls(run, resourceCalls(auth, slug).filter((c) => c.endpoint !== 'clients'));
+    return { probedTenant: slug, tenantSource: 'docs', keyTenant: undefined, guesses };
   }
-  if (tenants.probedTenant !== undefined) yield* call(otherHeaderCall(input.auth, tenants.probedTenant));
-  yield* call(indexCall(input.auth));
+  return { probedTenant: undefined, tenantSource: 'none', keyTenant: undefined, guesses };
+}
 
-  const shownPaths = tried.map((id) => id.slice('platform:'.length));
-  const notRun = [...records.values()].filter((r) => r.result === undefined).map((r) => r.call.id);
-  const traffic: DiagnosisTraffic = { requestBudget: input.limits.budget, requestsSent: requests, maxWaitMs: input.limits.maxWaitMs, waitedMs, waits, stopped, notRun };
-  return { records, platformPaths: shownPaths, tenants, traffic };
+/** The tenant to probe when support named none: a platform listing's, else one /docs names. */
+function* inferTenant(run: RunState, listed: string | undefined, docs: AttemptResult | undefined): Gen<TenantPlan> {
+  if (listed === undefined) return yield* guessTenant(run, tenantsInDocs(docs).slice(0, MAX_TENANT_GUESSES));
+  yield* calls(run, resourceCalls(run.input.auth, listed));
+  return { probedTenant: listed, tenantSource: 'platform', keyTenant: undefined, guesses: [] };
+}
 
-  /**
-   * Tenants /docs names, tried on clients until one is not refused as another tenant's: that
-   * answer is its clients call, and the other resources follow. A platform key never gets here
-   * (its listing named a tenant), so a mismatch means "a tenant key, not this tenant".
-   */
-  function* guessTenant(slugs: readonly string[]): Gen<TenantPlan> {
-    const guesses: TenantGuess[] = [];
-    for (const slug of slugs) {
-      const record = yield* call(guessCall(input.auth, slug));
-      guesses.push({ slug, check: record.call.id });
-      if (record.result === undefined || guessMissed(record.result)) continue;
-      keep({ ...record, call: resourceCall(input.auth, slug, 'clients') });
-      for (const c of resourceCalls(input.auth, slug)) if (c.endpoint !== 'clients') yield* call(c);
-      return { probedTenant: slug, tenantSource: 'docs', keyTenant: undefined, guesses };
-    }
-    return { probedTenant: undefined, tenantSource: 'none', keyTenant: undefined, guesses };
-  }
+export function* schedule(input: ScheduleInput): Gen<ScheduleOutcome> {
+  const run: RunState = { input, records: new Map(), waits: [], requests: 0, waitedMs: 0, stopped: undefined, previousNoAnswer: undefined };
+  const docs = yield* call(run, DOCS_CALL);
+  const given = input.urlTenant ?? input.tenant;
+  if (given !== undefined) yield* calls(run, resourceCalls(input.auth, given));
+  const platform = yield* platformPhase(run, (input.platformPaths ?? input.learnPlatformPaths(docs.result)).slice(0, MAX_PLATFORM_CALLS));
+  const tenants: TenantPlan =
+    given === undefined
+      ? yield* inferTenant(run, platform.listed, docs.result)
+      : { probedTenant: given, tenantSource: input.urlTenant !== undefined ? 'url' : 'flag', keyTenant: input.urlTenant !== undefined ? input.tenant : undefined, guesses: [] };
+  if (tenants.probedTenant !== undefined) yield* call(run, otherHeaderCall(input.auth, tenants.probedTenant));
+  yield* call(run, indexCall(input.auth));
+
+  const notRun = [...run.records.values()].filter((r) => r.result === undefined).map((r) => r.call.id);
+  const traffic: DiagnosisTraffic = { requestBudget: input.limits.budget, requestsSent: run.requests, maxWaitMs: input.limits.maxWaitMs, waitedMs: run.waitedMs, waits: run.waits, stopped: run.stopped, notRun };
+  return { records: run.records, platformPaths: platform.tried, tenants, traffic };
 }
