@@ -31,8 +31,11 @@ export function tenantFromListing(result: AttemptResult | undefined): string | u
   return Array.isArray(list) ? list.map(slugOf).find((s) => s !== undefined) : undefined;
 }
 
-/** `/tenants/<slug>/...` with a concrete slug (not a `{tenant}` template), with or without the base path. */
-const TENANT_PATH = /^(?:https?:\/\/[^/]+)?(?:\/api\/v\d+)?\/tenants\/([^/\s?#*{}<>:]+)(?:\/|$)/;
+/**
+ * `/tenants/<slug>/...` with a concrete slug (not a `{tenant}` template), with or without the
+ * origin and base path, or written as a request (`GET /api/v1/tenants/a/bikes`).
+ */
+const TENANT_PATH = /^(?:GET\s+)?(?:https?:\/\/[^/]+)?(?:\/api\/v\d+)?\/tenants\/([^/\s?#*{}<>:]+)(?:\/|$)/;
 
 function decoded(segment: string): string | undefined {
   try {

@@ -69,7 +69,11 @@ export interface DiagnosisRow {
   readonly check: string;
   readonly title: string;
   readonly status: DiagnosisStatus;
-  /** The checklist core's reading of the answer the row was decided on (absent: no call decided it). */
+  /**
+   * The checklist core's reading: for its own rows (host, path, key, tenant, scopes) the row's
+   * cause; for the probe's rows the `causeOf` of the answer shown. Absent when no call decided
+   * the row. The verdict is mapped from the first failing row's cause.
+   */
   readonly cause?: ChecklistCause;
   readonly finding: Finding;
   readonly request?: DiagnosisRequest;

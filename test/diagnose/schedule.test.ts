@@ -8,7 +8,7 @@ import { tenantsInDocs } from '../../diagnose/tenant-hints.js';
 import { type Answer, err, ok, probeRun, refused, response, row, tenantKeyApi } from './fixtures.js';
 
 const platformKeyApi: Answer = (c) => (c.id.startsWith('platform:') ? response(200, { ok: true, data: [{ slug: 'cykl-gdansk', name: 'Cykl' }] }, 'platform') : ok(c.endpoint));
-const docsNaming = (...paths: string[]) => response(200, { ok: true, data: { examples: paths.map((p) => ({ request: `GET ${p}` })), more: paths } }, 'docs');
+const docsNaming = (...paths: string[]) => response(200, { ok: true, data: { examples: paths.map((p) => ({ request: `GET ${p}` })) } }, 'docs');
 
 describe('call order', () => {
   it('with a tenant: /docs, the tenant paths first, one /platform/ path, the other header form, / last', () => {
@@ -34,8 +34,10 @@ describe('call order', () => {
 
 describe('tenants named by /docs', () => {
   it('finds example paths and tenants lists, never a template', () => {
-    const docs = response(200, { ok: true, data: { paths: ['/api/v1/tenants/{tenant}/bikes', '/tenants/*/logs'], tenants: [{ slug: 'b' }, 'c'], example: 'https://h/api/v1/tenants/a/clients' } }, 'docs');
-    expect(tenantsInDocs(docs)).toEqual(['b', 'c', 'a']);
+    const paths = ['/api/v1/tenants/{tenant}/bikes', '/tenants/*/logs', '/api/v1/platform/tenants', 'GET /api/v1/tenants/<slug>/bikes'];
+    const docs = response(200, { ok: true, data: { paths, tenants: [{ slug: 'b' }, 'c'], example: 'https://h/api/v1/tenants/a/clients', request: 'GET /api/v1/tenants/d/bikes' } }, 'docs');
+    expect(tenantsInDocs(docs)).toEqual(['b', 'c', 'a', 'd']);
+    expect(tenantsInDocs(err(502, 'internal_error', 'docs'))).toEqual([]);
   });
 
   it('a tenant key without --tenant tries them until one is not another tenant, with no clients call twice', () => {
