@@ -4,7 +4,8 @@
  */
 import { type EnvelopeProblem, type ErrorCode, isErrorCode } from '../api/contract/index.js';
 import type { TransportFailure } from '../api/client/single-attempt.js';
-import type { Finding } from './types.js';
+import type { StopReason } from './pacing.js';
+import type { Finding, HintSource } from './types.js';
 
 /** A Record over ErrorCode, so a code added to the contract fails to compile until explained. */
 export const CODE_EXPLANATIONS: Readonly<Record<ErrorCode, string>> = {
@@ -75,6 +76,50 @@ function explainNotApi(f: Extract<Finding, { kind: 'not_api' }>): string {
   return `HTTP ${f.status} without a valid API envelope: ${ENVELOPE_PROBLEMS[f.problem]}; something other than the API v1 answered`;
 }
 
+/** The header a rate-limit hint was read from, as the server spelled its style. */
+export const HINT_HEADERS: Readonly<Record<HintSource, string>> = {
+  'retry-after-ms': 'retry-after-ms',
+  'retry-after': 'Retry-After',
+  'ratelimit-reset': 'RateLimit-Reset',
+  ratelimit: 'RateLimit',
+  'x-ratelimit-reset': 'X-RateLimit-Reset',
+};
+
+/** What to pass, depending on what is known of the key: the API cannot say a key's tenant. */
+function explainTenantUnknown(f: Extract<Finding, { kind: 'tenant_unknown' }>): string {
+  if (f.tried.length > 0) {
+    return `not checked: the key belongs to none of the tenants /docs names (${f.tried.join(', ')} each answered tenant_key_tenant_mismatch); pass --tenant SLUG, the shop the key was issued for`;
+  }
+  if (f.keyKind === 'platform') return 'not checked: a platform key may read every tenant, and /platform/ listed none; pass --tenant SLUG (any tenant)';
+  const platform = f.keyKind === 'unknown' ? ' (for a platform key, --platform-path PATH lets the probe list tenants itself)' : '';
+  return `not checked: the API cannot say which tenant a key belongs to, and neither the URL, /docs nor a platform listing named one; pass --tenant SLUG, the shop the key was issued for${platform}`;
+}
+
+/** Why the run left calls unsent, for the rows of those calls and the verdict. */
+export function explainStop(stop: StopReason): string {
+  switch (stop.kind) {
+    case 'host_unreachable':
+      return `the host could not be reached (${stop.check}), so no other call was made`;
+    case 'no_answer':
+      return `${stop.checks[0]} and ${stop.checks[1]} got no answer one after the other, so the probe stopped`;
+    case 'budget':
+      return `the request budget (${stop.limit} per run) was spent`;
+    case 'rate_limited': {
+      const after = stop.hint === undefined ? undefined : Math.ceil(stop.hint.delayMs / 1000);
+      switch (stop.why) {
+        case 'no_hint':
+          return `rate limited on ${stop.check} with no hint how long to wait, so the probe stopped rather than add to the load`;
+        case 'too_long':
+          return `rate limited on ${stop.check}: retry after ${after} s, longer than the probe waits (--max-wait), so it stopped`;
+        case 'still_limited':
+          return `still rate limited on ${stop.check} after one wait as asked (now: retry after ${after} s), so the probe stopped`;
+        case 'budget':
+          return `rate limited on ${stop.check}, and a retry would pass the request budget, so the probe stopped`;
+      }
+    }
+  }
+}
+
 export function explainFinding(finding: Finding): string {
   switch (finding.kind) {
     case 'ok':
@@ -94,7 +139,9 @@ export function explainFinding(finding: Finding): string {
         ? `HTTP ${finding.status} with an HTML page: a proxy or gateway in front of the API answered; the API behind it is down or unreachable, not a key problem`
         : `HTTP ${finding.status}: the server failed; not a problem with the key, retry later or escalate`;
     case 'rate_limited':
-      return `HTTP 429: rate limited; ${finding.retryAfter === undefined ? 'no Retry-After header was sent, wait and retry' : `retry after ${finding.retryAfter} s (Retry-After)`}`;
+      return finding.retryAfterS === undefined || finding.hintSource === undefined
+        ? 'HTTP 429: rate limited; no Retry-After (or rate-limit reset) header was sent, wait and retry'
+        : `HTTP 429: rate limited; retry after ${finding.retryAfterS} s (${HINT_HEADERS[finding.hintSource]})`;
     case 'key_rejected':
       return finding.testKeyOnProduction
         ? `${CODE_EXPLANATIONS.unauthorized}. This is a TEST key (its prefix says so) and the URL looks like production: use the production key there`
@@ -108,7 +155,7 @@ export function explainFinding(finding: Finding): string {
         ? `the URL asks for tenant "${finding.urlTenant}" but the key belongs to tenant "${finding.keyTenant}": call /tenants/${finding.keyTenant}/... or use ${finding.urlTenant}'s key`
         : `the key is a tenant key for another tenant, not "${finding.urlTenant}"; the API cannot say which one, ask which shop the key was issued for`;
     case 'tenant_unknown':
-      return 'not checked: a tenant key cannot tell the API which tenant it belongs to; pass --tenant SLUG';
+      return explainTenantUnknown(finding);
     case 'scope_missing':
       return `the key's scope does not include ${finding.resource}${finding.readable.length > 0 ? ` (it may read ${finding.readable.join(', ')})` : ' (nor any other resource)'}`;
     case 'header_forms_differ':

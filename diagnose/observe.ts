@@ -4,11 +4,11 @@
  */
 import { type ChecklistCause, causeOf } from '../api/checklist/index.js';
 import { type AuthScheme, type EndpointId, ERROR_CODES, RATE_LIMIT_HEADERS, type TenantResource } from '../api/contract/index.js';
-import type { AttemptResponse, AttemptResult } from '../api/client/single-attempt.js';
+import type { AttemptResponse, AttemptResult, RetryHint } from '../api/client/single-attempt.js';
 import type { DiagnosisRequest, DiagnosisRow, Finding, RateLimitHeaders } from './types.js';
 
 export interface DiagnosisCall {
-  /** `docs`, `index`, `index:other`, `platform:<sub>`, `scope:<resource>`. */
+  /** `docs`, `index`, `platform:<sub>`, `scope:<resource>`, `clients:other-header`, `guess:<slug>`. */
   readonly id: string;
   readonly endpoint: EndpointId;
   /** Relative to the base URL. */
@@ -19,8 +19,12 @@ export interface DiagnosisCall {
 export interface CallRecord {
   readonly call: DiagnosisCall;
   readonly url: string;
-  /** Undefined when the call was not made (the host was unreachable). */
+  /** Undefined when the call was not made (the run stopped first: see the report's traffic). */
   readonly result: AttemptResult | undefined;
+  /** Requests sent for this call: 0 not run, 2 when a 429 was retried after the wait it asked for. */
+  readonly attempts: number;
+  /** For a 429: the wait the server asked for, read when the answer arrived. */
+  readonly retryHint?: RetryHint | undefined;
 }
 
 export type Observations = ReadonlyMap<string, CallRecord>;
@@ -63,11 +67,13 @@ export function observedColumns(record: CallRecord): Partial<DiagnosisRow> {
   const base = { request: checkRequest(record) };
   if (result === undefined) return base;
   const latencyMs = Math.round(result.timings.totalMs);
-  if (result.kind === 'failure') return { ...base, latencyMs };
+  const cause = causeOf(result);
+  if (result.kind === 'failure') return { ...base, cause, latencyMs };
   const error = errorOf(result);
   const rateLimit = rateLimitOf(result.headers);
   return {
     ...base,
+    cause,
     httpStatus: result.status,
     latencyMs,
     ...(error ? { errorCode: error.code, serverMessage: error.message } : {}),
@@ -76,8 +82,8 @@ export function observedColumns(record: CallRecord): Partial<DiagnosisRow> {
   };
 }
 
-/** Probe context the checklist's cause does not carry: which tenants and environment were meant. */
-export function findingFromCause(cause: ChecklistCause, ctx: FindingContext, resource?: TenantResource): Finding {
+/** Probe context the checklist's cause does not carry: which tenants and environment were meant, the 429's hint. */
+export function findingFromCause(cause: ChecklistCause, ctx: FindingContext, resource?: TenantResource, hint?: RetryHint): Finding {
   switch (cause.kind) {
     case 'ok':
       return { kind: 'ok' };
@@ -88,7 +94,7 @@ export function findingFromCause(cause: ChecklistCause, ctx: FindingContext, res
     case 'server_error':
       return { kind: 'server_error', status: cause.status, html: cause.html };
     case 'rate_limited':
-      return { kind: 'rate_limited', retryAfter: cause.retryAfter };
+      return { kind: 'rate_limited', retryAfterS: hint === undefined ? undefined : Math.ceil(hint.delayMs / 1000), hintSource: hint?.source };
     case 'redirect':
       return { kind: 'redirect', status: cause.status, location: cause.location };
     case 'key_rejected':
@@ -106,9 +112,9 @@ export function findingFromCause(cause: ChecklistCause, ctx: FindingContext, res
   }
 }
 
-/** The finding for any answer: `ok` or the most specific reason it is not, read by the checklist core. */
-export function findingOf(result: AttemptResult, ctx: FindingContext, resource?: TenantResource): Finding {
-  return findingFromCause(causeOf(result), ctx, resource);
+/** The finding for a recorded answer: `ok` or the most specific reason it is not, read by the checklist core. */
+export function findingOf(record: CallRecord & { readonly result: AttemptResult }, ctx: FindingContext, resource?: TenantResource): Finding {
+  return findingFromCause(causeOf(record.result), ctx, resource, record.retryHint);
 }
 
 /**

@@ -1,66 +1,64 @@
 /**
- * Which calls the probe makes, in the checklist's order. The resource calls wait for the
- * first phase because a platform key's tenant may be learned from `/platform/<sub>`.
+ * Which calls the probe makes. In priority order, because a customer's quota may run out
+ * mid-run: /docs (public, usually not counted), the tenant paths that decide key, tenant and
+ * scope, one `/platform/<sub>` for the key's kind, the other header form, and `/` last (the
+ * spec does not say whether it needs a key, so it decides nothing). At most
+ * 1 + MAX_PLATFORM_CALLS + MAX_TENANT_GUESSES + 3 + 1 + 1 = 10 calls, REQUEST_BUDGET.
  */
-import {
-  type AuthScheme,
-  TENANT_RESOURCES,
-  endpointPath,
-  isTenantSlug,
-  otherScheme,
-  platformPath,
-} from '../api/contract/index.js';
-import type { Observations, DiagnosisCall } from './observe.js';
+import type { AttemptResult } from '../api/client/single-attempt.js';
+import { type AuthScheme, TENANT_RESOURCES, type TenantResource, endpointPath, otherScheme, platformPath } from '../api/contract/index.js';
+import type { DiagnosisCall } from './observe.js';
 
 export const DOCS_CALL: DiagnosisCall = { id: 'docs', endpoint: 'docs', path: endpointPath('docs'), auth: 'none' };
 
-/** After /docs (which may name the /platform/ sub-paths): `/`, then each platform path. */
-export function firstPhaseCalls(auth: AuthScheme, platformPaths: readonly string[]): DiagnosisCall[] {
-  return [
-    { id: 'index', endpoint: 'index', path: endpointPath('index'), auth },
-    ...platformPaths.map((sub): DiagnosisCall => ({ id: `platform:${sub}`, endpoint: 'platform', path: platformPath(sub), auth })),
-  ];
-}
+/** /platform/ sub-paths tried for the key's kind; the first that settles it ends the search. */
+export const MAX_PLATFORM_CALLS = 2;
+/** Tenants named by /docs tried with a key whose tenant nothing else names. */
+export const MAX_TENANT_GUESSES = 2;
 
 /** The id of the call that repeats `scope:clients` with the other header form. */
 export const OTHER_HEADER_CALL_ID = 'clients:other-header';
 
-/**
- * Each resource of the tenant, then clients again with the other header form: a tenant path
- * needs a key under every reading of the spec, so the two forms must give the same answer
- * there (on a public `/` they would agree whatever the server made of the key).
- */
+export function indexCall(auth: AuthScheme): DiagnosisCall {
+  return { id: 'index', endpoint: 'index', path: endpointPath('index'), auth };
+}
+
+export function platformCall(auth: AuthScheme, sub: string): DiagnosisCall {
+  return { id: `platform:${sub}`, endpoint: 'platform', path: platformPath(sub), auth };
+}
+
+export function resourceCall(auth: AuthScheme, tenant: string, resource: TenantResource): DiagnosisCall {
+  return { id: `scope:${resource}`, endpoint: resource, path: endpointPath(resource, { tenant }), auth };
+}
+
 export function resourceCalls(auth: AuthScheme, tenant: string): DiagnosisCall[] {
-  return [
-    ...TENANT_RESOURCES.map((resource): DiagnosisCall => ({ id: `scope:${resource}`, endpoint: resource, path: endpointPath(resource, { tenant }), auth })),
-    { id: OTHER_HEADER_CALL_ID, endpoint: 'clients', path: endpointPath('clients', { tenant }), auth: otherScheme(auth) },
-  ];
-}
-
-function slugOf(item: unknown): string | undefined {
-  if (typeof item === 'string') return isTenantSlug(item) ? item : undefined;
-  if (typeof item !== 'object' || item === null) return undefined;
-  // A display `name` is not a slug; the spec shows no listing's fields, these are common ones.
-  for (const field of ['slug', 'tenant', 'id']) {
-    const value = (item as Record<string, unknown>)[field];
-    if (typeof value === 'string' && isTenantSlug(value)) return value;
-  }
-  return undefined;
+  return TENANT_RESOURCES.map((resource) => resourceCall(auth, tenant, resource));
 }
 
 /**
- * A platform key with no tenant given: take the first tenant a platform listing names. The
- * listing's shape is not shown by the spec, so this reads a list of slugs or of objects
- * carrying one and gives up quietly on anything else.
+ * Clients again with the other header form: a tenant path needs a key under every reading of
+ * the spec, so the two forms must give the same answer there (on a public `/` they would
+ * agree whatever the server made of the key).
  */
-export function inferTenant(observations: Observations, platformPaths: readonly string[]): string | undefined {
-  for (const sub of platformPaths) {
-    const result = observations.get(`platform:${sub}`)?.result;
-    if (result?.kind !== 'response' || result.classification.kind !== 'ok') continue;
-    const data = result.classification.data;
-    const list = Array.isArray(data) ? data : typeof data === 'object' && data !== null ? Object.values(data).find(Array.isArray) : undefined;
-    const slug = Array.isArray(list) ? list.map(slugOf).find((s) => s !== undefined) : undefined;
-    if (slug !== undefined) return slug;
-  }
-  return undefined;
+export function otherHeaderCall(auth: AuthScheme, tenant: string): DiagnosisCall {
+  return { id: OTHER_HEADER_CALL_ID, endpoint: 'clients', path: endpointPath('clients', { tenant }), auth: otherScheme(auth) };
+}
+
+/** A tenant /docs named, tried on clients: if the key is this tenant's, it is that tenant's clients call. */
+export function guessCall(auth: AuthScheme, slug: string): DiagnosisCall {
+  return { ...resourceCall(auth, slug, 'clients'), id: `guess:${slug}` };
+}
+
+/**
+ * Whether a /platform/ answer already tells what the key is, so no other sub-path is needed:
+ * data (a platform key) or any refusal (a tenant key, or a rejected one). A 5xx, a 429 or no
+ * answer tells nothing.
+ */
+export function settlesKeyKind(result: AttemptResult | undefined): boolean {
+  return result?.kind === 'response' && result.status < 500 && result.status !== 429;
+}
+
+/** A tenant key on a tenant /docs named: a mismatch means "not this one", anything else decides. */
+export function guessMissed(result: AttemptResult | undefined): boolean {
+  return result?.kind === 'response' && result.classification.kind === 'tenant_mismatch';
 }

@@ -1,4 +1,4 @@
-/** The human view: a header line, one table row per check, the curl lines, the verdict. */
+/** The human view: a header line, one table row per check, the curl lines, the verdict, what the run spent. */
 import { KEY_ENV_VAR } from './curl.js';
 import { type DiagnosisRow, type DiagnosisReport, STEPS } from './types.js';
 
@@ -49,6 +49,13 @@ export function renderDiagnosisTable(report: DiagnosisReport): string {
     lines.push('', `Reproduce each failing call with curl (set ${KEY_ENV_VAR} to the key first, e.g. read -rs ${KEY_ENV_VAR}; export ${KEY_ENV_VAR}):`);
     for (const [curl, checks] of curls) lines.push(`  # ${checks.join(', ')}`, `  ${curl}`);
   }
-  lines.push('', report.verdict.summary, '');
+  lines.push('', report.verdict.summary, `Next: ${report.verdict.next}`, trafficLine(report), '');
   return lines.join('\n');
+}
+
+function trafficLine(report: DiagnosisReport): string {
+  const t = report.traffic;
+  const waited = t.waits.length === 0 ? 'no wait' : `waited ${Math.ceil(t.waitedMs / 1000)} s as the server asked (at most ${Math.ceil(t.maxWaitMs / 1000)} s)`;
+  const notRun = t.notRun.length === 0 ? '' : `; not run: ${t.notRun.join(', ')}`;
+  return `Requests: ${t.requestsSent} sent (at most ${t.requestBudget} per run), ${waited}${notRun}`;
 }

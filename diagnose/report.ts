@@ -1,4 +1,4 @@
-/** Turns the observations into the report: rows in checklist order, curl lines, verdict, exit code. */
+/** Turns the observations into the report: rows in checklist order, curl lines, what was spent, verdict, exit code. */
 import { type ChecklistObservations, evaluateChecklist } from '../api/checklist/index.js';
 import type { AttemptResult } from '../api/client/single-attempt.js';
 import { type AuthScheme, type Environment, TENANT_RESOURCES, type TenantResource } from '../api/contract/index.js';
@@ -10,7 +10,8 @@ import { keyKindOf, keyStep } from './steps/key.js';
 import { scopeStep, tenantStep } from './steps/tenant.js';
 import { headersStep } from './steps/headers.js';
 import type { StepContext } from './steps/context.js';
-import { type DiagnosisRow, type DiagnosisReport, STEPS, STEP_TITLES, type DiagnosisVerdict } from './types.js';
+import { type DiagnosisRow, type DiagnosisReport, type DiagnosisTraffic, STEPS, STEP_TITLES, type TenantGuess } from './types.js';
+import { verdictOf } from './verdict.js';
 
 export interface ReportInput {
   readonly target: DiagnosisTarget;
@@ -21,8 +22,10 @@ export interface ReportInput {
   readonly probedTenant: string | undefined;
   readonly tenantSource: StepContext['tenantSource'];
   readonly keyTenant: string | undefined;
+  readonly guesses: readonly TenantGuess[];
   readonly timeoutS: number;
   readonly observations: Observations;
+  readonly traffic: DiagnosisTraffic;
 }
 
 function withCurl(row: DiagnosisRow, timeoutS: number): DiagnosisRow {
@@ -45,34 +48,6 @@ function markConsequences(rows: readonly DiagnosisRow[]): DiagnosisRow[] {
   });
 }
 
-function okSummary(report: Omit<DiagnosisReport, 'verdict' | 'exitCode'>): string {
-  const readable = report.checks.filter((r) => r.step === 'scope' && r.status === 'pass').map((r) => r.check.slice('scope:'.length));
-  const skipped = report.checks.filter((r) => r.status === 'skip').map((r) => r.check);
-  const kind = report.key.kind === 'unknown' ? 'key' : `${report.key.kind} key`;
-  const reads = report.tenant.probed === undefined ? '' : `; reads ${readable.join(', ')} of tenant ${report.tenant.probed}`;
-  const rest = skipped.length > 0 ? ` (not checked: ${skipped.join(', ')})` : '';
-  return `OK: ${kind} ${report.key.hint} works against ${report.baseUrl}${reads}${rest}`;
-}
-
-function verdictOf(report: Omit<DiagnosisReport, 'verdict' | 'exitCode'>): DiagnosisVerdict {
-  const broken = report.checks.find((r) => r.status === 'fail');
-  const key = report.checks.find((r) => r.check === 'key');
-  if (!broken && key?.status !== 'pass') {
-    return { kind: 'incomplete', summary: `NOT CHECKED: key ${report.key.hint} was not tried on a tenant path, so whether it works, and its tenant and scope, are unknown; pass --tenant SLUG` };
-  }
-  if (!broken) return { kind: 'ok', summary: okSummary(report) };
-  const stepNumber = STEPS.indexOf(broken.step) + 1;
-  const code = broken.errorCode ? ` ${broken.errorCode}` : '';
-  const status = broken.httpStatus !== undefined ? ` (HTTP ${broken.httpStatus}${code})` : '';
-  return {
-    kind: 'broken',
-    step: broken.step,
-    stepNumber,
-    check: broken.check,
-    summary: `BROKEN at step ${stepNumber} (${STEP_TITLES[broken.step]}): check "${broken.title}" failed${status}: ${broken.explanation}`,
-  };
-}
-
 /** The checklist core reads the same calls: /docs and the tenant resources. */
 function checklistObservations(observations: Observations): ChecklistObservations {
   const resources: Partial<Record<TenantResource, AttemptResult>> = {};
@@ -92,9 +67,11 @@ export function buildReport(input: ReportInput): DiagnosisReport {
     platformPaths: input.platformPaths,
     probedTenant: input.probedTenant,
     tenantSource: input.tenantSource,
+    guesses: input.guesses,
     keyTenant: input.keyTenant,
     observations: input.observations,
     checklist,
+    traffic: input.traffic,
     findingContext: {
       testKeyOnProduction: input.keyEnvironment === 'test' && looksLikeProduction(input.target.hostname),
       probedTenant: input.probedTenant,
@@ -108,8 +85,16 @@ export function buildReport(input: ReportInput): DiagnosisReport {
     baseUrl: input.target.baseUrl,
     auth: input.auth,
     key: { hint: input.keyHint, environment: input.keyEnvironment ?? ('unknown' as const), kind: keyKind },
-    tenant: { probed: input.probedTenant, urlTenant: input.target.urlTenant, keyTenant: input.keyTenant },
+    tenant: {
+      probed: input.probedTenant,
+      source: input.tenantSource,
+      urlTenant: input.target.urlTenant,
+      keyTenant: input.keyTenant,
+      guessed: input.guesses.map((g) => g.slug),
+    },
+    timeoutS: input.timeoutS,
     checks: markConsequences(rows.map((row) => withCurl(row, input.timeoutS))),
+    traffic: input.traffic,
   };
   const verdict = verdictOf(partial);
   return { ...partial, verdict, exitCode: verdict.kind === 'ok' ? 0 : 1 };

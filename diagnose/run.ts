@@ -1,16 +1,17 @@
 /**
- * The probe's I/O edge: makes the planned calls one after another with the same single attempt
- * the monitor uses, then hands the observations to the pure report builder.
+ * The probe's I/O edge: carries out the schedule's steps (one plain attempt per call, the
+ * same `sendAttempt` the monitor uses; a wait when the server asked for a short one), then
+ * hands the observations to the pure report builder.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent, type Dispatcher } from 'undici';
-import { type AuthScheme, PLATFORM_PATHS, environmentHint, joinUrl, platformPathsInDocs } from '../api/contract/index.js';
-import { hostUnreachable } from '../api/checklist/index.js';
+import { type AuthScheme, PLATFORM_PATHS, environmentHint, platformPathsInDocs } from '../api/contract/index.js';
 import type { ApiKey } from '../api/client/index.js';
 import { type AttemptResult, sendAttempt } from '../api/client/single-attempt.js';
-import type { CallRecord, DiagnosisCall } from './observe.js';
-import { DOCS_CALL, firstPhaseCalls, inferTenant, resourceCalls } from './plan.js';
+import type { DiagnosisCall } from './observe.js';
+import { DEFAULT_MAX_WAIT_S, REQUEST_BUDGET } from './pacing.js';
 import { buildReport } from './report.js';
-import type { StepContext } from './steps/context.js';
+import { type Answered, type ScheduleOutcome, schedule } from './schedule.js';
 import type { DiagnosisTarget } from './target.js';
 import type { DiagnosisReport } from './types.js';
 
@@ -23,53 +24,17 @@ export interface DiagnosisOptions {
   /** --tenant */
   readonly tenant: string | undefined;
   readonly timeoutS: number;
+  /** --max-wait: seconds the run may wait for rate-limit hints in total. */
+  readonly maxWaitS?: number;
+  /** Tests lower it; the CLI always uses REQUEST_BUDGET. */
+  readonly requestBudget?: number;
   /** Tests pass a MockAgent; otherwise an Agent is created and closed here. */
   readonly dispatcher?: Dispatcher;
   readonly signal?: AbortSignal;
   readonly onProgress?: (done: number, label: string) => void;
-}
-
-interface Runner {
-  readonly records: Map<string, CallRecord>;
-  run(calls: readonly DiagnosisCall[]): Promise<void>;
-}
-
-function createRunner(options: DiagnosisOptions, dispatcher: Dispatcher): Runner {
-  const records = new Map<string, CallRecord>();
-  let unreachable = false;
-  let done = 0;
-  const run = async (calls: readonly DiagnosisCall[]): Promise<void> => {
-    for (const call of calls) {
-      const url = joinUrl(options.target.baseUrl, call.path);
-      if (unreachable) {
-        records.set(call.id, { call, url, result: undefined });
-        continue;
-      }
-      options.onProgress?.(done, `GET ${call.path} (${call.auth})`);
-      const result = await sendAttempt({
-        dispatcher,
-        baseUrl: options.target.baseUrl,
-        path: call.path,
-        endpoint: call.endpoint,
-        key: call.auth === 'none' ? undefined : options.key,
-        authScheme: call.auth === 'none' ? options.auth : call.auth,
-        timeoutMs: options.timeoutS * 1000,
-        signal: options.signal,
-      });
-      done += 1;
-      records.set(call.id, { call, url, result });
-      if (call.id === 'docs' && hostUnreachable(result)) unreachable = true;
-    }
-  };
-  return { records, run };
-}
-
-function tenantPlan(options: DiagnosisOptions, inferred: () => string | undefined): Pick<StepContext, 'probedTenant' | 'tenantSource' | 'keyTenant'> {
-  const urlTenant = options.target.urlTenant;
-  if (urlTenant !== undefined) return { probedTenant: urlTenant, tenantSource: 'url', keyTenant: options.tenant };
-  if (options.tenant !== undefined) return { probedTenant: options.tenant, tenantSource: 'flag', keyTenant: undefined };
-  const guess = inferred();
-  return guess === undefined ? { probedTenant: undefined, tenantSource: 'none', keyTenant: undefined } : { probedTenant: guess, tenantSource: 'inferred', keyTenant: undefined };
+  /** Injectable for tests: the wall clock and the wait. */
+  readonly now?: () => number;
+  readonly wait?: (ms: number, signal: AbortSignal | undefined) => Promise<void>;
 }
 
 function learnedPlatformPaths(docs: AttemptResult | undefined): string[] {
@@ -77,25 +42,66 @@ function learnedPlatformPaths(docs: AttemptResult | undefined): string[] {
   return platformPathsInDocs(docs.classification.data);
 }
 
+/** An interrupted wait just ends early: the next attempt sees the aborted signal and says so. */
+async function defaultWait(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  await sleep(ms, undefined, { signal }).catch(() => undefined);
+}
+
+async function carryOut(options: DiagnosisOptions, dispatcher: Dispatcher): Promise<ScheduleOutcome> {
+  const now = options.now ?? Date.now;
+  const wait = options.wait ?? defaultWait;
+  const send = (call: DiagnosisCall): Promise<AttemptResult> =>
+    sendAttempt({
+      dispatcher,
+      baseUrl: options.target.baseUrl,
+      path: call.path,
+      endpoint: call.endpoint,
+      key: call.auth === 'none' ? undefined : options.key,
+      authScheme: call.auth === 'none' ? options.auth : call.auth,
+      timeoutMs: options.timeoutS * 1000,
+      signal: options.signal,
+    });
+  const steps = schedule({
+    baseUrl: options.target.baseUrl,
+    auth: options.auth,
+    urlTenant: options.target.urlTenant,
+    tenant: options.tenant,
+    platformPaths: options.platformPaths,
+    learnPlatformPaths: learnedPlatformPaths,
+    limits: { budget: options.requestBudget ?? REQUEST_BUDGET, maxWaitMs: (options.maxWaitS ?? DEFAULT_MAX_WAIT_S) * 1000 },
+  });
+  let done = 0;
+  let step = steps.next();
+  while (!step.done) {
+    let answered: Answered | undefined;
+    if (step.value.kind === 'wait') {
+      options.onProgress?.(done, `waiting ${Math.ceil(step.value.ms / 1000)} s (Retry-After on ${step.value.check})`);
+      await wait(step.value.ms, options.signal);
+    } else {
+      options.onProgress?.(done, `GET ${step.value.call.path} (${step.value.call.auth})`);
+      answered = { result: await send(step.value.call), atMs: now() };
+      done += 1;
+    }
+    step = steps.next(answered);
+  }
+  return step.value;
+}
+
 export async function runDiagnosis(options: DiagnosisOptions): Promise<DiagnosisReport> {
   const owned = options.dispatcher === undefined ? new Agent({ connect: { timeout: options.timeoutS * 1000 } }) : undefined;
   const dispatcher = options.dispatcher ?? owned!;
   try {
-    const runner = createRunner(options, dispatcher);
-    await runner.run([DOCS_CALL]);
-    const platformPaths = options.platformPaths ?? learnedPlatformPaths(runner.records.get(DOCS_CALL.id)?.result);
-    await runner.run(firstPhaseCalls(options.auth, platformPaths));
-    const tenants = tenantPlan(options, () => inferTenant(runner.records, platformPaths));
-    if (tenants.probedTenant !== undefined) await runner.run(resourceCalls(options.auth, tenants.probedTenant));
+    const outcome = await carryOut(options, dispatcher);
     return buildReport({
       target: options.target,
       auth: options.auth,
       keyHint: options.key.hint,
       keyEnvironment: environmentHint(options.key.reveal()),
-      platformPaths,
-      ...tenants,
+      platformPaths: outcome.platformPaths,
+      ...outcome.tenants,
       timeoutS: options.timeoutS,
-      observations: runner.records,
+      observations: outcome.records,
+      traffic: outcome.traffic,
     });
   } finally {
     await owned?.close();

@@ -1,9 +1,18 @@
 /**
- * The probe's report: one row per check, each carrying the finding that decided its status,
- * and a verdict naming the first broken step. Renderers and the exit code read only this.
+ * The probe's report: one row per check, each carrying the cause and finding that decided its
+ * status, what the run spent, and a verdict headlined by what went wrong (the step where it
+ * showed is secondary). Renderers and the exit code read only this.
  */
+import type { ChecklistCause } from '../api/checklist/index.js';
 import type { AuthScheme, EnvelopeProblem, KeyKind, TenantResource } from '../api/contract/index.js';
-import type { TransportFailure } from '../api/client/single-attempt.js';
+import type { RetryHint, TransportFailure } from '../api/client/single-attempt.js';
+import type { StopReason } from './pacing.js';
+import type { DiagnosisVerdict } from './verdict-types.js';
+
+export type { DiagnosisVerdict } from './verdict-types.js';
+
+/** Which header style a rate-limit hint was read from. */
+export type HintSource = RetryHint['source'];
 
 /** The spec's debugging checklist, in its order (step 6, curl lines, is attached to failing rows). */
 export const STEPS = ['host', 'key', 'tenant', 'scope', 'headers'] as const;
@@ -28,11 +37,13 @@ export type Finding =
   | { readonly kind: 'not_found'; readonly status: number }
   | { readonly kind: 'redirect'; readonly status: number; readonly location: string | undefined }
   | { readonly kind: 'server_error'; readonly status: number; readonly html: boolean }
-  | { readonly kind: 'rate_limited'; readonly retryAfter: string | undefined }
+  /** The wait the server asked for, read from whichever header style it used. */
+  | { readonly kind: 'rate_limited'; readonly retryAfterS: number | undefined; readonly hintSource: HintSource | undefined }
   | { readonly kind: 'key_rejected'; readonly testKeyOnProduction: boolean }
   | { readonly kind: 'key_kind'; readonly keyKind: KeyKind }
   | { readonly kind: 'tenant_mismatch'; readonly urlTenant: string; readonly keyTenant: string | undefined }
-  | { readonly kind: 'tenant_unknown' }
+  /** No tenant to probe; `tried` are tenants /docs named that refused the key as another tenant's. */
+  | { readonly kind: 'tenant_unknown'; readonly keyKind: KeyKind | 'unknown'; readonly tried: readonly string[] }
   | { readonly kind: 'scope_missing'; readonly resource: TenantResource; readonly readable: readonly TenantResource[] }
   | { readonly kind: 'header_forms_differ'; readonly primary: string; readonly other: string }
   | { readonly kind: 'no_rate_limit_headers' }
@@ -58,6 +69,12 @@ export interface DiagnosisRow {
   readonly check: string;
   readonly title: string;
   readonly status: DiagnosisStatus;
+  /**
+   * The checklist core's reading: for its own rows (host, path, key, tenant, scopes) the row's
+   * cause; for the probe's rows the `causeOf` of the answer shown. Absent when no call decided
+   * the row. The verdict is mapped from the first failing row's cause.
+   */
+  readonly cause?: ChecklistCause;
   readonly finding: Finding;
   readonly request?: DiagnosisRequest;
   readonly httpStatus?: number;
@@ -74,19 +91,44 @@ export interface DiagnosisRow {
   readonly consequenceOf?: string;
 }
 
-export type DiagnosisVerdict =
-  | { readonly kind: 'ok'; readonly summary: string }
-  /** Nothing failed, but the key was never tried on a path that needs one: no claim it works. */
-  | { readonly kind: 'incomplete'; readonly summary: string }
-  | { readonly kind: 'broken'; readonly step: StepId; readonly stepNumber: number; readonly check: string; readonly summary: string };
+/** How the tenant the resource calls used was chosen. */
+export type TenantSource = 'url' | 'flag' | 'platform' | 'docs' | 'none';
+
+/** A tenant /docs named, tried with the key because nothing else said which tenant it has. */
+export interface TenantGuess {
+  readonly slug: string;
+  /** The call's id in the observations: `guess:<slug>`. */
+  readonly check: string;
+}
+
+/** What the run spent: requests against the budget, and the waits the server asked for. */
+export interface DiagnosisTraffic {
+  readonly requestBudget: number;
+  readonly requestsSent: number;
+  readonly maxWaitMs: number;
+  readonly waitedMs: number;
+  readonly waits: readonly { readonly check: string; readonly ms: number; readonly source: HintSource }[];
+  /** Why calls were left unsent, if any were. */
+  readonly stopped: StopReason | undefined;
+  /** Calls planned but not sent, by id. */
+  readonly notRun: readonly string[];
+}
 
 export interface DiagnosisReport {
   readonly tool: 'repairmon probe';
   readonly baseUrl: string;
   readonly auth: AuthScheme;
   readonly key: { readonly hint: string; readonly environment: 'test' | 'production' | 'unknown'; readonly kind: KeyKind | 'unknown' };
-  readonly tenant: { readonly probed: string | undefined; readonly urlTenant: string | undefined; readonly keyTenant: string | undefined };
+  readonly tenant: {
+    readonly probed: string | undefined;
+    readonly source: TenantSource;
+    readonly urlTenant: string | undefined;
+    readonly keyTenant: string | undefined;
+    readonly guessed: readonly string[];
+  };
+  readonly timeoutS: number;
   readonly checks: readonly DiagnosisRow[];
+  readonly traffic: DiagnosisTraffic;
   readonly verdict: DiagnosisVerdict;
   readonly exitCode: 0 | 1;
 }

@@ -1,11 +1,13 @@
 /**
  * `repairmon probe`: support's one-off diagnosis of a customer's key, running the spec's
- * debugging checklist. Exit 0 all good, 1 a check failed, 2 bad usage.
+ * debugging checklist. Exit 0 all good, 1 a problem (or not fully checked), 2 bad usage.
  */
 import { AUTH_SCHEMES, PLATFORM_PATHS, platformSubPath, validateTenantSlug } from '../../api/contract/index.js';
 import { redactSecrets } from '../../api/client/index.js';
 import { type Command, type CommandContext, UsageError, choiceValue, numberValue, stringList, stringValue } from '../command.js';
 import { KEY_FLAGS_HINT, chooseKeySource, readKey } from '../../diagnose/key-source.js';
+import { DEFAULT_MAX_WAIT_S, REQUEST_BUDGET } from '../../diagnose/pacing.js';
+import { MAX_PLATFORM_CALLS } from '../../diagnose/plan.js';
 import { createProgress } from '../../diagnose/progress.js';
 import { renderDiagnosisJson } from '../../diagnose/render-json.js';
 import { renderDiagnosisTable } from '../../diagnose/render-table.js';
@@ -53,12 +55,25 @@ const command: Command = {
     'key-stdin': { type: 'boolean', description: 'read the key from stdin' },
     key: { type: 'string', valueName: 'VALUE', description: 'refused: a key on the command line leaks into ps and shell history' },
     json: { type: 'boolean', description: 'print one JSON document instead of the table' },
-    timeout: { type: 'string', valueName: 'S', description: 'seconds per request', default: String(DEFAULT_TIMEOUT_S) },
+    timeout: {
+      type: 'string',
+      valueName: 'S',
+      description: `seconds per request. A run sends at most ${REQUEST_BUDGET} requests, so it ends within ${REQUEST_BUDGET} x S plus --max-wait`,
+      default: String(DEFAULT_TIMEOUT_S),
+    },
+    'max-wait': {
+      type: 'string',
+      valueName: 'S',
+      description:
+        `on a 429, wait as the server asks (Retry-After or a rate-limit reset header) and retry that call once if the run's waits stay within S seconds; ` +
+        'a longer wait, or none named, stops the run and reports it (0: never wait)',
+      default: String(DEFAULT_MAX_WAIT_S),
+    },
     'platform-path': {
       type: 'string',
       valueName: 'PATH',
       multiple: true,
-      description: `sub-path under /platform/ that tells a platform key from a tenant key; default: those /docs lists, else none (${PLATFORM_PATHS.reason})`,
+      description: `sub-path under /platform/ that tells a platform key from a tenant key (the first ${MAX_PLATFORM_CALLS} are tried in order until one answers); default: those /docs lists, else none (${PLATFORM_PATHS.reason})`,
     },
   },
   async run(ctx) {
@@ -69,6 +84,7 @@ const command: Command = {
     const tenant = tenantFlag(ctx.values);
     const auth = choiceValue(ctx.values, 'auth', AUTH_SCHEMES) ?? 'bearer';
     const timeoutS = numberValue(ctx.values, 'timeout', { min: 0.1, max: 300 }) ?? DEFAULT_TIMEOUT_S;
+    const maxWaitS = numberValue(ctx.values, 'max-wait', { min: 0, max: 300 }) ?? DEFAULT_MAX_WAIT_S;
     const paths = platformPaths(ctx.values);
     const flags = { keyEnv: stringValue(ctx.values, 'key-env'), keyFile: stringValue(ctx.values, 'key-file'), keyStdin: ctx.values['key-stdin'] === true };
     const choice = chooseKeySource(flags, ctx.stdin.isTTY === true);
@@ -77,7 +93,7 @@ const command: Command = {
     if (!read.ok) throw new UsageError(read.reason);
     const key = read.key;
     const progress = createProgress(ctx.stderr as typeof ctx.stderr & { isTTY?: boolean });
-    const report = await runDiagnosis({ target, key, auth, tenant, timeoutS, platformPaths: paths, signal: ctx.signal, onProgress: (d, l) => progress.update(d, l) });
+    const report = await runDiagnosis({ target, key, auth, tenant, timeoutS, maxWaitS, platformPaths: paths, signal: ctx.signal, onProgress: (d, l) => progress.update(d, l) });
     progress.clear();
     // Last net: the report holds only the key's hint, but a server could echo the key back.
     ctx.stdout.write(redactSecrets(ctx.values['json'] === true ? renderDiagnosisJson(report) : renderDiagnosisTable(report), [key]));

@@ -7,7 +7,7 @@ import type { AttemptResult } from '../../api/client/single-attempt.js';
 import { type CallRecord, findingOf, rateLimitOf } from '../observe.js';
 import { OTHER_HEADER_CALL_ID } from '../plan.js';
 import type { DiagnosisRow } from '../types.js';
-import { type StepContext, makeRow, notRunRow, recordOf } from './context.js';
+import { type StepContext, makeRow, notRunBecause, notRunRow, recordOf } from './context.js';
 
 function answerOf(result: AttemptResult): string {
   if (result.kind === 'failure') return result.failure.kind;
@@ -21,8 +21,8 @@ function headerFormsRow(ctx: StepContext): DiagnosisRow {
   const primary = recordOf(ctx, 'scope:clients');
   const second = recordOf(ctx, OTHER_HEADER_CALL_ID);
   if (!primary && !second) return notRunRow('headers', 'header-forms', title, 'compared on a tenant path; pass --tenant SLUG');
-  if (!primary?.result || !second?.result) return notRunRow('headers', 'header-forms', title, 'the host did not answer', second);
-  if (second.result.kind === 'failure') return makeRow('headers', 'header-forms', title, 'fail', findingOf(second.result, ctx.findingContext), second);
+  if (!primary?.result || !second?.result) return notRunRow('headers', 'header-forms', title, notRunBecause(ctx, 'the host did not answer'), second);
+  if (second.result.kind === 'failure') return makeRow('headers', 'header-forms', title, 'fail', findingOf({ ...second, result: second.result }, ctx.findingContext), second);
   const a = answerOf(primary.result);
   const b = answerOf(second.result);
   if (a === b) return makeRow('headers', 'header-forms', title, 'pass', { kind: 'ok', note: `both answer ${b}` }, second);
@@ -33,16 +33,24 @@ function rateLimitRow(ctx: StepContext): DiagnosisRow {
   const title = 'rate limits (429, Retry-After, RateLimit-*)';
   const records = [...ctx.observations.values()].filter((r): r is CallRecord & { result: AttemptResult } => r.result !== undefined);
   const limited = records.find((r) => r.result.kind === 'response' && r.result.status === 429);
-  if (limited) return makeRow('headers', 'rate-limit', title, 'fail', findingOf(limited.result, ctx.findingContext), limited);
+  if (limited) return makeRow('headers', 'rate-limit', title, 'fail', findingOf(limited, ctx.findingContext), limited);
   const withHeaders = records.filter((r) => r.result.kind === 'response' && rateLimitOf(r.result.headers) !== undefined).at(-1);
+  const waited = waitNote(ctx);
   if (withHeaders?.result.kind === 'response') {
     const info = rateLimitOf(withHeaders.result.headers) ?? {};
-    const note = `not limited; limit ${info.limit ?? '?'}, remaining ${info.remaining ?? '?'}, reset ${info.reset ?? '?'} s`;
+    const note = `not limited; limit ${info.limit ?? '?'}, remaining ${info.remaining ?? '?'}, reset ${info.reset ?? '?'} s${waited}`;
     // Only the headers matter here; the call's own status and code belong to its own row.
     return { ...makeRow('headers', 'rate-limit', title, 'pass', { kind: 'ok', note }), rateLimit: info };
   }
   if (records.every((r) => r.result.kind === 'failure')) return notRunRow('headers', 'rate-limit', title, 'no answer to read headers from');
+  if (waited !== '') return makeRow('headers', 'rate-limit', title, 'pass', { kind: 'ok', note: `not limited now${waited}` });
   return makeRow('headers', 'rate-limit', title, 'warn', { kind: 'no_rate_limit_headers' });
+}
+
+/** A 429 the probe waited out and retried is gone from the rows; say it happened. */
+function waitNote(ctx: StepContext): string {
+  const waits = ctx.traffic.waits.map((w) => `${Math.ceil(w.ms / 1000)} s before retrying ${w.check}`);
+  return waits.length === 0 ? '' : `; a 429 came and the probe waited as the server asked: ${waits.join(', ')}`;
 }
 
 export function headersStep(ctx: StepContext): DiagnosisRow[] {

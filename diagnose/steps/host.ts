@@ -7,18 +7,18 @@ import { BASE_PATH } from '../../api/contract/index.js';
 import { answeredByApi, findingOf } from '../observe.js';
 import { endsWithVersion } from '../target.js';
 import type { DiagnosisRow, Finding } from '../types.js';
-import { type StepContext, checklistRow, makeRow, notRunRow, recordOf } from './context.js';
+import { type StepContext, checklistRow, makeRow, notRunBecause, notRunRow, recordOf } from './context.js';
 
 function indexRow(ctx: StepContext): DiagnosisRow {
   const title = 'GET / answers with an envelope';
   const record = recordOf(ctx, 'index');
-  if (!record?.result) return notRunRow('host', 'index', title, 'the host did not answer', record);
+  if (!record?.result) return notRunRow('host', 'index', title, notRunBecause(ctx, 'the host did not answer'), record);
   const result = record.result;
   if (answeredByApi(result)) {
     const note = `the API answered with a valid envelope (HTTP ${result.kind === 'response' ? result.status : '?'})`;
     return makeRow('host', 'index', title, 'pass', { kind: 'ok', note }, record);
   }
-  return makeRow('host', 'index', title, 'fail', findingOf(result, ctx.findingContext), record);
+  return makeRow('host', 'index', title, 'fail', findingOf({ ...record, result }, ctx.findingContext), record);
 }
 
 export function hostStep(ctx: StepContext): DiagnosisRow[] {

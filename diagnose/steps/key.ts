@@ -6,7 +6,7 @@
 import type { AttemptResult } from '../../api/client/single-attempt.js';
 import { findingOf } from '../observe.js';
 import type { DiagnosisRow } from '../types.js';
-import { type KeyKindGuess, type StepContext, checklistRow, makeRow, notRunRow, recordOf } from './context.js';
+import { type KeyKindGuess, type StepContext, checklistRow, makeRow, notRunBecause, notRunRow, recordOf } from './context.js';
 
 /**
  * What a /platform/ answer says of the key. The path was configured or listed by /docs, so it
@@ -37,10 +37,11 @@ function platformRow(ctx: StepContext, sub: string): DiagnosisRow {
   const check = `platform:${sub}`;
   const record = recordOf(ctx, check);
   const title = `key kind via GET /platform/${sub}`;
-  if (!record?.result) return notRunRow('key', check, title, 'the host did not answer', record);
-  const kind = platformAnswer(ctx, record.result);
+  if (!record?.result) return notRunRow('key', check, title, notRunBecause(ctx, 'the host did not answer'), record);
+  const result = record.result;
+  const kind = platformAnswer(ctx, result);
   if (kind !== 'unknown') return makeRow('key', check, title, 'pass', { kind: 'key_kind', keyKind: kind }, record);
-  return makeRow('key', check, title, 'fail', findingOf(record.result, ctx.findingContext), record);
+  return makeRow('key', check, title, 'fail', findingOf({ ...record, result }, ctx.findingContext), record);
 }
 
 export function keyStep(ctx: StepContext): DiagnosisRow[] {

@@ -5,23 +5,30 @@
  */
 import { TENANT_RESOURCES, type TenantResource } from '../../api/contract/index.js';
 import type { DiagnosisRow, Finding } from '../types.js';
-import { type KeyKindGuess, type StepContext, checklistRow, makeRow, recordOf } from './context.js';
+import { type KeyKindGuess, type StepContext, checklistRow, makeRow, notRunBecause, notRunRow, recordOf } from './context.js';
+
+/** Tenants /docs named that the key was refused on as another tenant's, before the probed one. */
+function missedGuesses(ctx: StepContext): string[] {
+  return ctx.guesses.filter((g) => g.slug !== ctx.probedTenant).map((g) => g.slug);
+}
 
 function tenantPassNote(ctx: StepContext, keyKind: KeyKindGuess, tenant: string): string {
   if (keyKind === 'platform') {
-    const how = ctx.tenantSource === 'inferred' ? ` (checked with ${tenant}, the first tenant /platform/ lists)` : ` (checked with ${tenant})`;
+    const how = ctx.tenantSource === 'platform' ? ` (checked with ${tenant}, the first tenant /platform/ lists)` : ` (checked with ${tenant})`;
     return `a platform key may read every tenant${how}`;
   }
-  return `the key is accepted for tenant ${tenant}`;
+  if (ctx.tenantSource !== 'docs') return `the key is accepted for tenant ${tenant}`;
+  const missed = missedGuesses(ctx);
+  const before = missed.length > 0 ? `; not ${missed.join(', ')}: tenant_key_tenant_mismatch` : '';
+  return `the key is accepted for tenant ${tenant}, a tenant /docs names (the API cannot say which tenant a key has${before})`;
 }
 
 export function tenantStep(ctx: StepContext, keyKind: KeyKindGuess): DiagnosisRow[] {
   const tenant = ctx.probedTenant;
   const title = tenant === undefined ? 'tenant in URL matches the key' : `tenant ${tenant} matches the key`;
-  const row = checklistRow(ctx, 'tenant', 'tenant', title, tenant === undefined ? undefined : tenantPassNote(ctx, keyKind, tenant));
-  if (tenant === undefined && keyKind !== 'platform') return [makeRow('tenant', 'tenant', title, 'skip', { kind: 'tenant_unknown' })];
-  if (tenant === undefined) return [{ ...row, explanation: 'not run: a platform key may read every tenant, and /platform/ listed none; pass --tenant SLUG' }];
-  return [row];
+  if (tenant === undefined && ctx.traffic.stopped !== undefined) return [notRunRow('tenant', 'tenant', title, notRunBecause(ctx, ''))];
+  if (tenant === undefined) return [makeRow('tenant', 'tenant', title, 'skip', { kind: 'tenant_unknown', keyKind, tried: missedGuesses(ctx) })];
+  return [checklistRow(ctx, 'tenant', 'tenant', title, tenantPassNote(ctx, keyKind, tenant))];
 }
 
 function readable(ctx: StepContext): TenantResource[] {
@@ -35,9 +42,9 @@ export function scopeStep(ctx: StepContext): DiagnosisRow[] {
   const canRead = readable(ctx);
   return TENANT_RESOURCES.map((resource) => {
     const row = checklistRow(ctx, `scope:${resource}`, 'scope', `may read ${resource}`, `the key may read ${resource}`);
-    if (ctx.probedTenant === undefined) return { ...row, explanation: 'not run: no tenant to read; pass --tenant SLUG' };
+    if (ctx.probedTenant === undefined) return { ...row, explanation: `not run: ${notRunBecause(ctx, 'no tenant to read; pass --tenant SLUG')}` };
     if (row.finding.kind !== 'scope_missing') return row;
     const finding: Finding = { ...row.finding, readable: canRead };
-    return makeRow('scope', row.check, row.title, row.status, finding, recordOf(ctx, row.check));
+    return { ...makeRow('scope', row.check, row.title, row.status, finding, recordOf(ctx, row.check)), cause: row.cause };
   });
 }

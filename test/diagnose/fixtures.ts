@@ -4,10 +4,12 @@ import { errorEnvelope } from '../../api/contract/server/index.js';
 import { hostUnreachable } from '../../api/checklist/index.js';
 import type { AttemptFailure, AttemptResponse, AttemptResult } from '../../api/client/single-attempt.js';
 import type { CallRecord, DiagnosisCall } from '../../diagnose/observe.js';
-import { DOCS_CALL, firstPhaseCalls, resourceCalls } from '../../diagnose/plan.js';
+import { DEFAULT_MAX_WAIT_S, REQUEST_BUDGET, type StopReason, retryHintOf } from '../../diagnose/pacing.js';
+import { DOCS_CALL, indexCall, otherHeaderCall, platformCall, resourceCalls } from '../../diagnose/plan.js';
 import { buildReport, type ReportInput } from '../../diagnose/report.js';
+import { type Answered, type ScheduleOutcome, schedule } from '../../diagnose/schedule.js';
 import { parseTarget } from '../../diagnose/target.js';
-import type { DiagnosisReport } from '../../diagnose/types.js';
+import type { DiagnosisReport, DiagnosisTraffic } from '../../diagnose/types.js';
 
 export const BASE = 'http://127.0.0.1:1234/api/v1';
 
@@ -50,34 +52,100 @@ export interface Scenario {
   readonly keyEnvironment?: ReportInput['keyEnvironment'];
 }
 
-export function report(s: Scenario): DiagnosisReport {
+function targetOf(s: Scenario) {
   const parsed = parseTarget(s.baseUrl ?? BASE);
   if (!parsed.ok) throw new Error(parsed.reason);
-  const auth = s.auth ?? 'bearer';
-  const target = parsed.target;
-  const tenant = target.urlTenant ?? s.tenant;
-  const calls = [DOCS_CALL, ...firstPhaseCalls(auth, ['tenants']), ...(tenant ? resourceCalls(auth, tenant) : [])];
-  // As the runner does: once /docs shows the host unreachable, no further call is made.
-  let unreachable = false;
-  const observations = new Map<string, CallRecord>(
-    calls.map((call) => {
-      const result = unreachable ? undefined : s.answer(call);
-      if (call.id === 'docs' && result && hostUnreachable(result)) unreachable = true;
-      return [call.id, { call, url: joinUrl(target.baseUrl, call.path), result }];
-    }),
-  );
+  return parsed.target;
+}
+
+function reportOf(s: Scenario, outcome: ScheduleOutcome): DiagnosisReport {
   return buildReport({
-    target,
-    auth,
+    target: targetOf(s),
+    auth: s.auth ?? 'bearer',
     keyHint: '…wXyZ',
     keyEnvironment: s.keyEnvironment ?? 'test',
-    platformPaths: ['tenants'],
-    probedTenant: tenant,
-    tenantSource: target.urlTenant ? 'url' : tenant ? 'flag' : 'none',
-    keyTenant: target.urlTenant ? s.keyTenant : undefined,
+    platformPaths: outcome.platformPaths,
+    ...outcome.tenants,
     timeoutS: 5,
-    observations,
+    observations: outcome.records,
+    traffic: outcome.traffic,
   });
+}
+
+/**
+ * Every planned call answered, stopping only when /docs shows the host unreachable: the
+ * answers `npm run check` records (it neither waits nor stops on a 429), so the shared
+ * checklist test compares the two tools on the same answers.
+ */
+export function report(s: Scenario): DiagnosisReport {
+  const target = targetOf(s);
+  const auth = s.auth ?? 'bearer';
+  const tenant = target.urlTenant ?? s.tenant;
+  const calls = [DOCS_CALL, ...(tenant ? resourceCalls(auth, tenant) : []), platformCall(auth, 'tenants'), ...(tenant ? [otherHeaderCall(auth, tenant)] : []), indexCall(auth)];
+  let stopped: StopReason | undefined;
+  const records = new Map<string, CallRecord>();
+  for (const call of calls) {
+    const result = stopped ? undefined : s.answer(call);
+    if (call.id === 'docs' && result && hostUnreachable(result)) stopped = { kind: 'host_unreachable', check: 'docs' };
+    records.set(call.id, { call, url: joinUrl(target.baseUrl, call.path), result, attempts: result ? 1 : 0, retryHint: result ? retryHintOf(result, NOW) : undefined });
+  }
+  const sent = [...records.values()].filter((r) => r.result !== undefined);
+  const traffic: DiagnosisTraffic = {
+    requestBudget: REQUEST_BUDGET,
+    requestsSent: sent.length,
+    maxWaitMs: DEFAULT_MAX_WAIT_S * 1000,
+    waitedMs: 0,
+    waits: [],
+    stopped,
+    notRun: [...records.values()].filter((r) => r.result === undefined).map((r) => r.call.id),
+  };
+  const tenants = { probedTenant: tenant, tenantSource: target.urlTenant ? 'url' : tenant ? 'flag' : 'none', keyTenant: target.urlTenant ? s.keyTenant : undefined, guesses: [] } as const;
+  return reportOf(s, { records, platformPaths: ['tenants'], tenants, traffic });
+}
+
+export const NOW = Date.parse('2026-03-02T10:00:00Z');
+
+export interface PacedScenario extends Scenario {
+  readonly platformPaths?: readonly string[];
+  readonly maxWaitS?: number;
+  readonly budget?: number;
+}
+
+export interface PacedRun {
+  readonly report: DiagnosisReport;
+  /** Every call sent, in order (a retry appears twice). */
+  readonly sent: readonly string[];
+  readonly waits: readonly number[];
+}
+
+/** Through the probe's own schedule (order, budget, waits, stops), on recorded answers. */
+export function probeRun(s: PacedScenario): PacedRun {
+  const target = targetOf(s);
+  const steps = schedule({
+    baseUrl: target.baseUrl,
+    auth: s.auth ?? 'bearer',
+    urlTenant: target.urlTenant,
+    tenant: target.urlTenant ? s.keyTenant : s.tenant,
+    platformPaths: s.platformPaths ?? ['tenants'],
+    learnPlatformPaths: () => [],
+    limits: { budget: s.budget ?? REQUEST_BUDGET, maxWaitMs: (s.maxWaitS ?? DEFAULT_MAX_WAIT_S) * 1000 },
+  });
+  const sent: string[] = [];
+  const waits: number[] = [];
+  let step = steps.next();
+  while (!step.done) {
+    let answered: Answered | undefined;
+    if (step.value.kind === 'wait') waits.push(step.value.ms);
+    else {
+      const { call } = step.value;
+      sent.push(call.id);
+      const result = s.answer(call);
+      if (!result) throw new Error(`the scenario has no answer for ${call.id}`);
+      answered = { result, atMs: NOW };
+    }
+    step = steps.next(answered);
+  }
+  return { report: reportOf(s, step.value), sent, waits };
 }
 
 /** A healthy API answering as it would for a tenant key of `own`. */
@@ -86,7 +154,7 @@ export function tenantKeyApi(own: string, overrides: Record<string, () => Attemp
     const override = overrides[call.id];
     if (override) return override();
     if (call.id.startsWith('platform:')) return err(403, 'platform_key_required', 'platform');
-    if (call.id.startsWith('scope:')) return call.path.includes(`/tenants/${own}/`) ? ok(call.endpoint) : err(403, 'tenant_key_tenant_mismatch', call.endpoint);
+    if (call.path.startsWith('/tenants/')) return call.path.startsWith(`/tenants/${own}/`) ? ok(call.endpoint) : err(403, 'tenant_key_tenant_mismatch', call.endpoint);
     return ok(call.endpoint);
   };
 }

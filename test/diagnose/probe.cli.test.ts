@@ -36,6 +36,8 @@ describe('repairmon probe usage', () => {
     [[...BASE, '--tenant', 'zły/slug', '--key-stdin'], '--tenant "zły/slug" cannot contain "/"'],
     [[...BASE, '--auth', 'basic', '--key-stdin'], '--auth must be one of bearer, x-api-key'],
     [[...BASE, '--timeout', 'soon', '--key-stdin'], '--timeout must be a number'],
+    [[...BASE, '--max-wait=-1', '--key-stdin'], '--max-wait must be between 0 and 300, got -1'],
+    [[...BASE, '--max-wait', 'soon', '--key-stdin'], '--max-wait must be a number'],
     [[...BASE, '--key-env', 'A', '--key-stdin'], 'only one of --key-env, --key-file, --key-stdin'],
     [[...BASE, '--key-env', 'UNSET_VAR'], 'environment variable UNSET_VAR is not set'],
     [[...BASE, '--key-file', '/nonexistent/key'], 'cannot read "/nonexistent/key" (ENOENT)'],
@@ -58,8 +60,10 @@ describe('repairmon probe usage', () => {
   it('--help lists every flag', async () => {
     const run = await runCli(['probe', '--help']);
     expect(run.code).toBe(0);
-    for (const flag of ['--base-url', '--tenant', '--auth', '--key-env', '--key-file', '--key-stdin', '--json', '--timeout', '--platform-path']) {
+    for (const flag of ['--base-url', '--tenant', '--auth', '--key-env', '--key-file', '--key-stdin', '--json', '--timeout', '--max-wait', '--platform-path']) {
       expect(run.stdout).toContain(flag);
     }
+    expect(run.stdout).toMatch(/--timeout S .*A run sends at most 10 requests/);
+    expect(run.stdout).toMatch(/--max-wait S .*Retry-After.*\(default: 10\)/);
   });
 });

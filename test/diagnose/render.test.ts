@@ -37,6 +37,7 @@ describe('renderDiagnosisJson', () => {
     expect(parsed.checks).toHaveLength(r.checks.length);
     expect(parsed.verdict).toEqual(r.verdict);
     expect(parsed.exitCode).toBe(0);
-    expect(parsed.tenant).toEqual({ probed: 'a', urlTenant: null, keyTenant: null });
+    expect(parsed.tenant).toEqual({ probed: 'a', source: 'flag', urlTenant: null, keyTenant: null, guessed: [] });
+    expect(parsed.traffic).toMatchObject({ requestBudget: 10, requestsSent: r.traffic.requestsSent, waitedMs: 0, stopped: null });
   });
 });

@@ -31,7 +31,7 @@ describe('buildReport verdicts', () => {
 
   it('a rejected key stops at step 2, with the server message verbatim and a curl line', () => {
     const r = report({ answer: (c) => (c.id === 'docs' ? ok('docs') : err(401, 'unauthorized')), tenant: 'rowery-nowak' });
-    expect(r.verdict).toMatchObject({ kind: 'broken', step: 'key', stepNumber: 2, check: 'key' });
+    expect(r.verdict).toMatchObject({ kind: 'key_rejected', headline: 'KEY REJECTED', evidence: { step: 'key', stepNumber: 2, check: 'key' } });
     const accepted = row(r, 'key');
     expect(accepted.serverMessage).toBe('komunikat unauthorized');
     expect(accepted.explanation).toMatch(/not accepted/);
@@ -49,7 +49,7 @@ describe('buildReport verdicts', () => {
 
   it('explains a tenant mismatch with both slugs when the URL and --tenant differ', () => {
     const r = report({ answer: tenantKeyApi('rowery-nowak'), baseUrl: `http://127.0.0.1:1234/api/v1/tenants/serwis-kowalski/bikes`, keyTenant: 'rowery-nowak' });
-    expect(r.verdict).toMatchObject({ kind: 'broken', step: 'tenant' });
+    expect(r.verdict).toMatchObject({ kind: 'tenant_mismatch', urlTenant: 'serwis-kowalski', keyTenant: 'rowery-nowak', evidence: { step: 'tenant' } });
     const tenant = row(r, 'tenant');
     expect(tenant.errorCode).toBe('tenant_key_tenant_mismatch');
     expect(tenant.explanation).toContain('"serwis-kowalski"');
@@ -63,14 +63,14 @@ describe('buildReport verdicts', () => {
 
   it('names the resources a narrow key may read', () => {
     const r = report({ answer: tenantKeyApi('rowery-nowak', { 'scope:logs': () => err(403, 'insufficient_scope', 'logs') }), tenant: 'rowery-nowak' });
-    expect(r.verdict).toMatchObject({ kind: 'broken', step: 'scope', check: 'scope:logs' });
+    expect(r.verdict).toMatchObject({ kind: 'scope_missing', resource: 'logs', readable: ['clients', 'bikes', 'repairs'], evidence: { step: 'scope', check: 'scope:logs' } });
     expect(row(r, 'scope:logs').explanation).toBe("the key's scope does not include logs (it may read clients, bikes, repairs)");
     expect(row(r, 'tenant').status).toBe('pass');
   });
 
   it('an unreachable host fails step 1 and skips the rest without curl lines for calls not made', () => {
     const r = report({ answer: (call) => (call.id === 'docs' ? refused() : undefined), tenant: 'rowery-nowak' });
-    expect(r.verdict).toMatchObject({ step: 'host', check: 'host' });
+    expect(r.verdict).toMatchObject({ kind: 'host_unreachable', how: 'refused', evidence: { step: 'host', check: 'host' } });
     expect(row(r, 'host').explanation).toContain('connection refused');
     expect(r.checks.filter((c) => c.status === 'skip').length).toBeGreaterThan(5);
     expect(r.checks.filter((c) => c.curl).map((c) => c.check)).toEqual(['host']);
@@ -80,7 +80,7 @@ describe('buildReport verdicts', () => {
     const html = report({ answer: (c) => response(502, '<html><body>Bad Gateway</body></html>', c.endpoint, { 'content-type': 'text/html' }) });
     expect(row(html, 'path').explanation).toMatch(/HTML page: a proxy or gateway/);
     const notFound = report({ answer: (c) => response(404, '<html>Not Found</html>', c.endpoint, { 'content-type': 'text/html' }), baseUrl: 'http://127.0.0.1:1234/api' });
-    expect(notFound.verdict).toMatchObject({ step: 'host', check: 'base-path' });
+    expect(notFound.verdict).toMatchObject({ kind: 'not_api', reason: 'base_path', evidence: { step: 'host', check: 'base-path' } });
     expect(row(notFound, 'path').explanation).toMatch(/HTML page, not an API envelope/);
     const noEnvelope = report({ answer: (c) => response(200, { hello: 1 }, c.endpoint) });
     expect(row(noEnvelope, 'path').explanation).toMatch(/without a valid API envelope/);
@@ -95,7 +95,7 @@ describe('buildReport verdicts', () => {
 
   it('a 429 without Retry-After says none was sent', () => {
     const r = report({ answer: (c) => err(429, 'rate_limited', c.endpoint), tenant: 'a' });
-    expect(row(r, 'rate-limit').explanation).toBe('HTTP 429: rate limited; no Retry-After header was sent, wait and retry');
+    expect(row(r, 'rate-limit').explanation).toBe('HTTP 429: rate limited; no Retry-After (or rate-limit reset) header was sent, wait and retry');
   });
 
   it('reads rate-limit headers when not limited', () => {

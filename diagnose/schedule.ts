@@ -1,0 +1,174 @@
+/**
+ * The probe's run as a generator: it yields what to do next (send a call, or wait as the
+ * server asked) and is handed each answer with the time it arrived. No I/O: run.ts carries
+ * the steps out on the network, the tests on recorded answers, so both go through the same
+ * order, budget and stops.
+ */
+import type { AttemptResult } from '../api/client/single-attempt.js';
+import { type AuthScheme, joinUrl } from '../api/contract/index.js';
+import type { CallRecord, DiagnosisCall } from './observe.js';
+import { type PacingLimits, type StopReason, afterAnswer, budgetLeft, retryHintOf } from './pacing.js';
+import {
+  DOCS_CALL,
+  MAX_PLATFORM_CALLS,
+  MAX_TENANT_GUESSES,
+  guessCall,
+  guessMissed,
+  indexCall,
+  otherHeaderCall,
+  platformCall,
+  resourceCall,
+  resourceCalls,
+  settlesKeyKind,
+} from './plan.js';
+import { tenantFromListing, tenantsInDocs } from './tenant-hints.js';
+import type { DiagnosisTraffic, TenantGuess, TenantSource } from './types.js';
+
+export type ScheduleStep =
+  | { readonly kind: 'send'; readonly call: DiagnosisCall }
+  | { readonly kind: 'wait'; readonly ms: number; readonly check: string };
+
+/** What the driver hands back after a `send` step; nothing after a `wait`. */
+export interface Answered {
+  readonly result: AttemptResult;
+  /** Wall-clock time the answer arrived (an HTTP-date Retry-After is relative to it). */
+  readonly atMs: number;
+}
+
+export interface ScheduleInput {
+  readonly baseUrl: string;
+  readonly auth: AuthScheme;
+  /** The tenant named in the pasted URL. */
+  readonly urlTenant: string | undefined;
+  /** --tenant */
+  readonly tenant: string | undefined;
+  /** --platform-path; undefined: what /docs lists. */
+  readonly platformPaths: readonly string[] | undefined;
+  /** Used when neither --platform-path nor /docs names any. */
+  readonly learnPlatformPaths: (docs: AttemptResult | undefined) => readonly string[];
+  readonly limits: PacingLimits;
+}
+
+export interface TenantPlan {
+  /** The tenant the resource calls used: the URL's, else --tenant, else inferred. */
+  readonly probedTenant: string | undefined;
+  readonly tenantSource: TenantSource;
+  /** --tenant when the URL names a different one: the tenant the key is said to belong to. */
+  readonly keyTenant: string | undefined;
+  readonly guesses: readonly TenantGuess[];
+}
+
+export interface ScheduleOutcome {
+  readonly records: ReadonlyMap<string, CallRecord>;
+  /** The /platform/ sub-paths with a row: tried, or planned when the run stopped. */
+  readonly platformPaths: readonly string[];
+  readonly tenants: TenantPlan;
+  readonly traffic: DiagnosisTraffic;
+}
+
+type Gen<T> = Generator<ScheduleStep, T, Answered | undefined>;
+
+/** What a run has spent and seen so far; only `call` changes it. */
+interface RunState {
+  readonly input: ScheduleInput;
+  readonly records: Map<string, CallRecord>;
+  readonly waits: DiagnosisTraffic['waits'][number][];
+  requests: number;
+  waitedMs: number;
+  stopped: StopReason | undefined;
+  /** The previous call's id when it got no HTTP answer. */
+  previousNoAnswer: string | undefined;
+}
+
+function keep(run: RunState, record: CallRecord): CallRecord {
+  run.records.set(record.call.id, record);
+  return record;
+}
+
+/** One call: sent unless the run has stopped, retried once after a wait the server asked for. */
+function* call(run: RunState, c: DiagnosisCall): Gen<CallRecord> {
+  const url = joinUrl(run.input.baseUrl, c.path);
+  let attempts = 0;
+  for (;;) {
+    run.stopped ??= budgetLeft(run, run.input.limits);
+    if (run.stopped) return keep(run, { call: c, url, result: undefined, attempts });
+    const answered = yield { kind: 'send', call: c };
+    if (!answered) throw new Error(`no answer handed back for ${c.id}`);
+    run.requests += 1;
+    attempts += 1;
+    const hint = retryHintOf(answered.result, answered.atMs);
+    const spent = { requests: run.requests, waitedMs: run.waitedMs };
+    const decision = afterAnswer({ check: c.id, result: answered.result, hint, retried: attempts > 1, previousNoAnswer: run.previousNoAnswer, spent, limits: run.input.limits });
+    run.previousNoAnswer = answered.result.kind === 'failure' ? c.id : undefined;
+    if (decision.kind === 'retry') {
+      yield { kind: 'wait', ms: decision.waitMs, check: c.id };
+      run.waitedMs += decision.waitMs;
+      run.waits.push({ check: c.id, ms: decision.waitMs, source: decision.hint.source });
+      continue;
+    }
+    if (decision.kind === 'stop') run.stopped = decision.reason;
+    return keep(run, { call: c, url, result: answered.result, attempts, ...(hint ? { retryHint: hint } : {}) });
+  }
+}
+
+function* calls(run: RunState, list: readonly DiagnosisCall[]): Gen<void> {
+  for (const c of list) yield* call(run, c);
+}
+
+/** /platform/ sub-paths until one tells the key's kind; a platform key's listing may name a tenant. */
+function* platformPhase(run: RunState, paths: readonly string[]): Gen<{ tried: string[]; listed: string | undefined }> {
+  const tried: string[] = [];
+  let listed: string | undefined;
+  for (const sub of paths) {
+    // One sub-path that answered is enough; after a stop, one row says the kind was not checked.
+    if (tried.some((done) => settlesKeyKind(run.records.get(`platform:${done}`)?.result)) || (run.stopped && tried.length > 0)) break;
+    const record = yield* call(run, platformCall(run.input.auth, sub));
+    tried.push(sub);
+    listed ??= tenantFromListing(record.result);
+  }
+  return { tried, listed };
+}
+
+/**
+ * Tenants /docs names, tried on clients until one is not refused as another tenant's: that
+ * answer is its clients call, and the other resources follow. For a tenant key a mismatch
+ * means "not this tenant"; a platform key (whose listing named none) is served the first.
+ */
+function* guessTenant(run: RunState, slugs: readonly string[]): Gen<TenantPlan> {
+  const { auth } = run.input;
+  const guesses: TenantGuess[] = [];
+  for (const slug of slugs) {
+    const record = yield* call(run, guessCall(auth, slug));
+    guesses.push({ slug, check: record.call.id });
+    if (record.result === undefined || guessMissed(record.result)) continue;
+    keep(run, { ...record, call: resourceCall(auth, slug, 'clients') });
+    yield* calls(run, resourceCalls(auth, slug).filter((c) => c.endpoint !== 'clients'));
+    return { probedTenant: slug, tenantSource: 'docs', keyTenant: undefined, guesses };
+  }
+  return { probedTenant: undefined, tenantSource: 'none', keyTenant: undefined, guesses };
+}
+
+/** The tenant to probe when support named none: a platform listing's, else one /docs names. */
+function* inferTenant(run: RunState, listed: string | undefined, docs: AttemptResult | undefined): Gen<TenantPlan> {
+  if (listed === undefined) return yield* guessTenant(run, tenantsInDocs(docs).slice(0, MAX_TENANT_GUESSES));
+  yield* calls(run, resourceCalls(run.input.auth, listed));
+  return { probedTenant: listed, tenantSource: 'platform', keyTenant: undefined, guesses: [] };
+}
+
+export function* schedule(input: ScheduleInput): Gen<ScheduleOutcome> {
+  const run: RunState = { input, records: new Map(), waits: [], requests: 0, waitedMs: 0, stopped: undefined, previousNoAnswer: undefined };
+  const docs = yield* call(run, DOCS_CALL);
+  const given = input.urlTenant ?? input.tenant;
+  if (given !== undefined) yield* calls(run, resourceCalls(input.auth, given));
+  const platform = yield* platformPhase(run, (input.platformPaths ?? input.learnPlatformPaths(docs.result)).slice(0, MAX_PLATFORM_CALLS));
+  const tenants: TenantPlan =
+    given === undefined
+      ? yield* inferTenant(run, platform.listed, docs.result)
+      : { probedTenant: given, tenantSource: input.urlTenant !== undefined ? 'url' : 'flag', keyTenant: input.urlTenant !== undefined ? input.tenant : undefined, guesses: [] };
+  if (tenants.probedTenant !== undefined) yield* call(run, otherHeaderCall(input.auth, tenants.probedTenant));
+  yield* call(run, indexCall(input.auth));
+
+  const notRun = [...run.records.values()].filter((r) => r.result === undefined).map((r) => r.call.id);
+  const traffic: DiagnosisTraffic = { requestBudget: input.limits.budget, requestsSent: run.requests, maxWaitMs: input.limits.maxWaitMs, waitedMs: run.waitedMs, waits: run.waits, stopped: run.stopped, notRun };
+  return { records: run.records, platformPaths: platform.tried, tenants, traffic };
+}

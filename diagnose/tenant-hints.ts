@@ -1,0 +1,73 @@
+/**
+ * Where a tenant can come from when support did not name one. The API cannot say which tenant
+ * a key belongs to, but a platform listing names tenants (a platform key may read any of
+ * them), and a /docs catalog may name some in its examples. Neither shape is shown by the
+ * spec, so both are read leniently and give up quietly on anything else.
+ */
+import type { AttemptResult } from '../api/client/single-attempt.js';
+import { isTenantSlug } from '../api/contract/index.js';
+
+/** A display `name` is not a slug; the spec shows no listing's fields, these are common ones. */
+const SLUG_FIELDS = ['slug', 'tenant', 'id'] as const;
+
+function slugOf(item: unknown): string | undefined {
+  if (typeof item === 'string') return isTenantSlug(item) ? item : undefined;
+  if (typeof item !== 'object' || item === null) return undefined;
+  for (const field of SLUG_FIELDS) {
+    const value = (item as Record<string, unknown>)[field];
+    if (typeof value === 'string' && isTenantSlug(value)) return value;
+  }
+  return undefined;
+}
+
+function okData(result: AttemptResult | undefined): unknown {
+  return result?.kind === 'response' && result.classification.kind === 'ok' ? result.classification.data : undefined;
+}
+
+/** The first tenant a platform listing names: a list of slugs, or of objects carrying one. */
+export function tenantFromListing(result: AttemptResult | undefined): string | undefined {
+  const data = okData(result);
+  const list = Array.isArray(data) ? data : typeof data === 'object' && data !== null ? Object.values(data).find(Array.isArray) : undefined;
+  return Array.isArray(list) ? list.map(slugOf).find((s) => s !== undefined) : undefined;
+}
+
+/**
+ * `/tenants/<slug>/...` with a concrete slug (not a `{tenant}` template), with or without the
+ * origin and base path, or written as a request (`GET /api/v1/tenants/a/bikes`).
+ */
+const TENANT_PATH = /^(?:GET\s+)?(?:https?:\/\/[^/]+)?(?:\/api\/v\d+)?\/tenants\/([^/\s?#*{}<>:]+)(?:\/|$)/;
+
+function decoded(segment: string): string | undefined {
+  try {
+    const slug = decodeURIComponent(segment);
+    return isTenantSlug(slug) ? slug : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The tenants a /docs catalog names, in order of appearance: example paths such as
+ * `/api/v1/tenants/rowery-nowak/bikes`, and the items of any `tenants` list.
+ */
+export function tenantsInDocs(docs: AttemptResult | undefined): string[] {
+  const found = new Set<string>();
+  const visit = (value: unknown, depth: number, key: string | undefined): void => {
+    if (depth > 8) return;
+    if (typeof value === 'string') {
+      const match = TENANT_PATH.exec(value.trim());
+      const slug = match?.[1] === undefined ? undefined : decoded(match[1]);
+      if (slug !== undefined) found.add(slug);
+    } else if (Array.isArray(value)) {
+      for (const item of value) {
+        const slug = key === 'tenants' ? slugOf(item) : undefined;
+        if (slug !== undefined) found.add(slug);
+        else visit(item, depth + 1, undefined);
+      }
+    } else if (typeof value === 'object' && value !== null) {
+      for (const [k, item] of Object.entries(value)) visit(item, depth + 1, k);
+    }
+  };
+  visit(okData(docs), 0, undefined);
+  return [...found];
+}

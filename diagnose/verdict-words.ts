@@ -1,0 +1,178 @@
+/**
+ * How a verdict reads: one headline per kind, a one-line summary (what went wrong, then the
+ * call and the step it showed at, in brackets), and the next step for support.
+ */
+import { explainStop } from './explain.js';
+import type { RateLimitStop } from './pacing.js';
+import type { DiagnosisRow } from './types.js';
+import type { BrokenFacts, VerdictInput } from './verdict.js';
+import type { DiagnosisVerdict, VerdictEvidence, VerdictKind } from './verdict-types.js';
+
+export const HEADLINES: Readonly<Record<VerdictKind, string>> = {
+  ok: 'OK',
+  incomplete: 'NOT CHECKED',
+  rate_limited: 'RATE LIMITED',
+  server_error: 'SERVER ERROR',
+  timeout: 'TIMEOUT',
+  host_unreachable: 'HOST UNREACHABLE',
+  no_answer: 'NO COMPLETE ANSWER',
+  not_api: 'NOT THE API',
+  key_rejected: 'KEY REJECTED',
+  tenant_mismatch: 'TENANT MISMATCH',
+  scope_missing: 'SCOPE MISSING',
+  refused: 'REFUSED',
+  not_found: 'NOT FOUND',
+  client_error: 'REQUEST REFUSED',
+  header_forms_differ: 'HEADER FORMS DIFFER',
+};
+
+interface Words {
+  readonly headline: string;
+  readonly summary: string;
+  readonly next: string;
+}
+
+type Incomplete = Extract<DiagnosisVerdict, { kind: 'incomplete' }>;
+
+function pathOf(url: string | undefined): string | undefined {
+  return url === undefined ? undefined : (URL.parse(url)?.pathname ?? url);
+}
+
+/** `[GET /api/v1/tenants/a/logs: HTTP 429 rate_limited; step 4 (scope), check scope:logs]` */
+function bracket(e: VerdictEvidence): string {
+  const path = pathOf(e.url);
+  const answer = e.httpStatus !== undefined ? `HTTP ${e.httpStatus}${e.errorCode ? ` ${e.errorCode}` : ''}` : 'no HTTP answer';
+  const call = path === undefined ? '' : `GET ${path}: ${answer}; `;
+  return `[${call}step ${e.stepNumber} (${e.stepTitle}), check ${e.check}]`;
+}
+
+const RATE_LIMIT_STOPS: Readonly<Record<RateLimitStop, string>> = {
+  no_hint: 'the server named no wait, so the probe stopped rather than add to the load',
+  too_long: 'longer than the probe waits (--max-wait), so it stopped',
+  still_limited: 'still limited after one wait as asked, so the probe stopped',
+  budget: 'a retry would pass the request budget, so the probe stopped',
+};
+
+function rateLimitedLead(facts: Extract<BrokenFacts, { kind: 'rate_limited' }>, input: VerdictInput): string {
+  const parts = [facts.retryAfterS === undefined ? 'no Retry-After' : `retry after ${facts.retryAfterS} s`];
+  if (facts.stopped !== undefined) parts.push(`${RATE_LIMIT_STOPS[facts.stopped]} (${facts.notRun} ${facts.notRun === 1 ? 'call' : 'calls'} not run)`);
+  if (!facts.keyed) parts.push('the limited call carried no key, so the limit is the host\'s or a proxy\'s, not only this key\'s');
+  else if (input.checks.find((r) => r.check === 'key')?.status === 'pass') parts.push('the key itself was accepted');
+  return parts.join('; ');
+}
+
+function lead(facts: BrokenFacts, row: DiagnosisRow, input: VerdictInput): string {
+  switch (facts.kind) {
+    case 'rate_limited':
+      return rateLimitedLead(facts, input);
+    case 'server_error':
+      return facts.html
+        ? `HTTP ${facts.status} as an HTML page: a proxy or gateway in front of the API answered, not the API; not a key problem`
+        : `HTTP ${facts.status}${facts.code ? ` ${facts.code}` : ''} from the API: the server failed; not a key problem`;
+    case 'timeout':
+      return `no answer within ${facts.timeoutS} s (${facts.phase === 'connect' ? 'connecting' : `waiting for the response ${facts.phase}`})`;
+    default:
+      return row.explanation;
+  }
+}
+
+const UNREACHABLE_NEXT = {
+  dns: 'check the host name in the base URL (does it resolve from the customer\'s network?)',
+  refused: 'check the host and port in the base URL; if they are right, the API is down: escalate to the API on-call',
+  network: 'check routing and firewalls between here and the host',
+  tls: 'check http vs https in the base URL, and the certificate the host serves',
+} as const;
+
+function withRequestId(e: VerdictEvidence): string {
+  return e.requestId === undefined ? 'the URL and the time' : `request id ${e.requestId}`;
+}
+
+function nextStep(facts: BrokenFacts): string {
+  const e = facts.evidence;
+  const path = pathOf(e.url) ?? e.check;
+  switch (facts.kind) {
+    case 'rate_limited':
+      if (!facts.keyed) return `wait ${facts.retryAfterS ?? 60} s and run again; a limit on calls without a key is the API's or a proxy's: ask the API team about it`;
+      if (facts.stopped === 'no_hint') return 'wait a minute and run again; the server named no wait, so ask the API team which limit applies to this key';
+      return `wait ${facts.retryAfterS ?? 60} s, then run the probe again; if the customer's integration uses this key meanwhile, it is what spends the quota: have it honour Retry-After`;
+    case 'server_error':
+      return facts.html
+        ? `escalate to the API on-call: the proxy or gateway in front of the API failed on ${path} (${withRequestId(e)}); the key is not the problem`
+        : `escalate to the API on-call with ${withRequestId(e)}; the key is not the problem`;
+    case 'timeout':
+      return `rerun with a longer --timeout; if ${path} still hangs, escalate to the API on-call with ${withRequestId(e)}`;
+    case 'host_unreachable':
+      return UNREACHABLE_NEXT[facts.how];
+    case 'no_answer':
+      return `run again; if the connection keeps dropping on ${path}, escalate to the API on-call`;
+    case 'not_api':
+      if (facts.reason === 'base_path') return 'fix the base URL: it must be the API\'s address ending in /api/v1';
+      if (facts.reason === 'redirect') return 'use the address the API answers on as the base URL (http vs https, or a moved host)';
+      return 'check the base URL: it reaches something other than API v1 (a proxy, a web server, a wrong path)';
+    case 'key_rejected':
+      return facts.testKeyOnProduction
+        ? 'give the customer their production key for this host: a test key belongs to the test environment'
+        : 'the key is wrong, revoked or for the other environment: confirm its last 4 characters with the customer, and issue a new one if it was revoked';
+    case 'tenant_mismatch':
+      return facts.keyTenant !== undefined && facts.keyTenant !== facts.urlTenant
+        ? `call /tenants/${facts.keyTenant}/... with this key, or use ${facts.urlTenant}'s own key for ${facts.urlTenant}`
+        : `ask which shop the key was issued for, and use that tenant in the URL (or ${facts.urlTenant}'s own key)`;
+    case 'scope_missing':
+      return `extend the key's scope to ${facts.resource ?? 'this resource'}, or have the customer stop calling it${facts.readable.length > 0 ? ` (it may read ${facts.readable.join(', ')})` : ''}`;
+    case 'refused':
+      return `ask the API team why ${path} refuses this key with ${facts.code} (the spec does not name that code)`;
+    case 'not_found':
+      return `check the tenant slug and the path: the API has nothing at ${path}`;
+    case 'client_error':
+      return `the API refused the request itself (${facts.code}): check the tenant slug's spelling and the path`;
+    case 'header_forms_differ':
+      return 'have the customer send the key the way that works, and tell the API team the other form is answered differently (a proxy may drop or rewrite the header)';
+  }
+}
+
+export function brokenWords(facts: BrokenFacts, row: DiagnosisRow, input: VerdictInput): Words {
+  const headline = HEADLINES[facts.kind];
+  return { headline, summary: `${headline}: ${lead(facts, row, input)} ${bracket(facts.evidence)}`, next: nextStep(facts) };
+}
+
+const RUN_AGAIN = 'run again with --tenant SLUG';
+
+export function incompleteWords(facts: Omit<Incomplete, keyof Words>, input: VerdictInput): Words {
+  const hint = input.key.hint;
+  const headline = HEADLINES.incomplete;
+  const tail = `so whether key ${hint} works, and its tenant and scope, were not checked`;
+  switch (facts.reason) {
+    case 'stopped':
+      return { headline, summary: `${headline}: ${input.traffic.stopped ? explainStop(input.traffic.stopped) : 'the run stopped'} before a tenant path was called, ${tail}`, next: 'run the probe again later' };
+    case 'guesses_mismatched':
+      return {
+        headline,
+        summary: `${headline}: the key belongs to none of the tenants /docs names (${input.tenant.guessed.join(', ')}), ${tail}`,
+        next: `${RUN_AGAIN}, the shop the key was issued for`,
+      };
+    case 'platform_no_tenant':
+      return { headline, summary: `${headline}: a platform key, and /platform/ listed no tenant to read, ${tail}`, next: `${RUN_AGAIN} (any tenant: a platform key may read every one)` };
+    case 'no_tenant': {
+      const kind = facts.keyKind === 'unknown' ? 'the key\'s kind is unknown' : 'a tenant key';
+      const platform = facts.keyKind === 'unknown' ? '; for a platform key, --platform-path PATH lets the probe list tenants itself' : '';
+      return {
+        headline,
+        summary: `${headline}: ${kind}, and the API cannot say which tenant a key belongs to (no --tenant, no tenant in the URL, none named by /docs), ${tail}`,
+        next: `${RUN_AGAIN} (the shop the key was issued for), or pass the customer's full URL (.../tenants/SLUG/...) as --base-url${platform}`,
+      };
+    }
+  }
+}
+
+export function okWords(input: VerdictInput): Words {
+  const readable = input.checks.filter((r) => r.step === 'scope' && r.status === 'pass').map((r) => r.check.slice('scope:'.length));
+  const skipped = input.checks.filter((r) => r.status === 'skip').map((r) => r.check);
+  const kind = input.key.kind === 'unknown' ? 'key' : `${input.key.kind} key`;
+  const reads = input.tenant.probed === undefined ? '' : `; reads ${readable.join(', ')} of tenant ${input.tenant.probed}`;
+  const rest = skipped.length > 0 ? ` (not checked: ${skipped.join(', ')})` : '';
+  return {
+    headline: HEADLINES.ok,
+    summary: `${HEADLINES.ok}: ${kind} ${input.key.hint} works against ${input.baseUrl}${reads}${rest}`,
+    next: "nothing to fix on this key here: compare the customer's own request (URL, header form, tenant) with these calls, and replay it with curl (spec §7, step 5)",
+  };
+}

@@ -1,0 +1,75 @@
+/** The probe's pacing: when a 429 is waited out, when it stops the run, and the request budget. */
+import { describe, expect, it } from 'vitest';
+import type { AttemptResult } from '../../api/client/single-attempt.js';
+import { type AnsweredCall, REQUEST_BUDGET, afterAnswer, budgetLeft, retryHintOf } from '../../diagnose/pacing.js';
+import { NOW, err, ok, refused } from './fixtures.js';
+
+const LIMITS = { budget: REQUEST_BUDGET, maxWaitMs: 10_000 };
+const timeout = (): AttemptResult => ({ kind: 'failure', failure: { kind: 'timeout', phase: 'headers', message: 'slow' }, timings: { headersMs: undefined, totalMs: 5000 } });
+
+function answer(result: AttemptResult, over: Partial<AnsweredCall> = {}): AnsweredCall {
+  return { check: 'scope:clients', result, hint: retryHintOf(result, NOW), retried: false, previousNoAnswer: undefined, spent: { requests: 3, waitedMs: 0 }, limits: LIMITS, ...over };
+}
+
+describe('retryHintOf', () => {
+  it.each([
+    [{ 'retry-after': '7' }, 'retry-after', 7000],
+    [{ 'retry-after': new Date(NOW + 30_000).toUTCString() }, 'retry-after', 30_000],
+    [{ 'retry-after-ms': '1500' }, 'retry-after-ms', 1500],
+    [{ 'ratelimit-reset': '12' }, 'ratelimit-reset', 12_000],
+    [{ ratelimit: '"default";r=0;t=20' }, 'ratelimit', 20_000],
+    [{ 'x-ratelimit-reset': String(Math.floor(NOW / 1000) + 40) }, 'x-ratelimit-reset', 40_000],
+  ])('reads a 429 with %j', (headers, source, delayMs) => {
+    expect(retryHintOf(err(429, 'rate_limited', 'clients', headers), NOW)).toEqual({ source, delayMs });
+  });
+
+  it('reads nothing from other answers, or a 429 without a hint', () => {
+    expect(retryHintOf(ok('clients'), NOW)).toBeUndefined();
+    expect(retryHintOf(err(503, 'internal_error', 'clients', { 'retry-after': '5' }), NOW)).toBeUndefined();
+    expect(retryHintOf(err(429, 'rate_limited', 'clients'), NOW)).toBeUndefined();
+  });
+});
+
+describe('afterAnswer', () => {
+  it('goes on after any answer that is not a 429 or a dead host', () => {
+    for (const result of [ok('clients'), err(401, 'unauthorized', 'clients'), err(502, 'internal_error', 'clients'), timeout()]) {
+      expect(afterAnswer(answer(result)).kind).toBe('next');
+    }
+  });
+
+  it('waits out a short Retry-After and retries once', () => {
+    expect(afterAnswer(answer(err(429, 'rate_limited', 'clients', { 'retry-after': '3' })))).toEqual({ kind: 'retry', waitMs: 3000, hint: { source: 'retry-after', delayMs: 3000 } });
+  });
+
+  it.each([
+    ['no hint at all', {}, {}, 'no_hint'],
+    ['a wait longer than --max-wait', { 'retry-after': '60' }, {}, 'too_long'],
+    ['a wait that would pass --max-wait with what was already waited', { 'retry-after': '4' }, { spent: { requests: 3, waitedMs: 7000 } }, 'too_long'],
+    ['a second 429 on the retry', { 'retry-after': '3' }, { retried: true }, 'still_limited'],
+    ['a retry past the budget', { 'retry-after': '1' }, { spent: { requests: REQUEST_BUDGET, waitedMs: 0 } }, 'budget'],
+  ] as const)('stops on %s', (_name, headers, over, why) => {
+    const decision = afterAnswer(answer(err(429, 'rate_limited', 'clients', headers), over));
+    expect(decision).toMatchObject({ kind: 'stop', reason: { kind: 'rate_limited', check: 'scope:clients', why } });
+  });
+
+  it('--max-wait 0 never waits', () => {
+    const decision = afterAnswer(answer(err(429, 'rate_limited', 'clients', { 'retry-after': '1' }), { limits: { ...LIMITS, maxWaitMs: 0 } }));
+    expect(decision).toMatchObject({ kind: 'stop', reason: { why: 'too_long' } });
+  });
+
+  it('stops when /docs cannot connect, not when it only hangs', () => {
+    expect(afterAnswer(answer(refused(), { check: 'docs' }))).toEqual({ kind: 'stop', reason: { kind: 'host_unreachable', check: 'docs' } });
+    expect(afterAnswer(answer(timeout(), { check: 'docs' })).kind).toBe('next');
+  });
+
+  it('stops after two calls in a row got no answer', () => {
+    expect(afterAnswer(answer(timeout(), { previousNoAnswer: 'docs' }))).toEqual({ kind: 'stop', reason: { kind: 'no_answer', checks: ['docs', 'scope:clients'] } });
+  });
+});
+
+describe('budgetLeft', () => {
+  it('refuses a request once the budget is spent', () => {
+    expect(budgetLeft({ requests: REQUEST_BUDGET - 1, waitedMs: 0 }, LIMITS)).toBeUndefined();
+    expect(budgetLeft({ requests: REQUEST_BUDGET, waitedMs: 0 }, LIMITS)).toEqual({ kind: 'budget', limit: REQUEST_BUDGET });
+  });
+});
