@@ -60,7 +60,7 @@ describe.skipIf(!hasPromtool)('promtool', () => {
     const run = await runTool(PROMTOOL, ['test', 'rules', ...testFiles], { cwd: TESTS_DIR, timeoutMs: 60_000 });
     expect(run.code, run.stdout + run.stderr).toBe(0);
     expect(run.stdout.match(/SUCCESS/g)?.length).toBe(testFiles.length);
-  });
+  }, 60_000);
 
   it('test rules fails when the maintenance silencing is removed (the tests can fail)', async () => {
     const broken = readFileSync(`${PROMETHEUS_DIR}alerting-rules.yml`, 'utf8').replaceAll(MAINTENANCE_UNLESS, '');
@@ -75,7 +75,7 @@ describe.skipIf(!hasPromtool)('promtool', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-  });
+  }, 60_000);
 });
 
 describe('alerting rules', () => {

@@ -5,8 +5,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DialectSettings } from '../../sandbox/dialect/index.js';
 import type { DiscoveryReport, Refusal } from '../../discover/types.js';
-import { assertBuilt, runCli } from '../diagnose/helpers.js';
-import { PRESETS, type SandboxProcess, slugIn, startSandboxProcess, truth } from './helpers.js';
+import { assertBuilt } from '../diagnose/helpers.js';
+import { PRESETS, type SandboxProcess, repairmon, slugIn, startSandboxProcess, truth } from './helpers.js';
 
 const sandboxes = new Map<string, SandboxProcess>();
 beforeAll(async () => {
@@ -18,7 +18,7 @@ afterAll(async () => Promise.all([...sandboxes.values()].map((s) => s.close())))
 async function discover(preset: string, alias: string, tenant?: string): Promise<DiscoveryReport> {
   const sandbox = sandboxes.get(preset)!;
   const { key } = sandbox.key(alias);
-  const run = await runCli(['discover', '--base-url', sandbox.baseUrl, '--key-env', 'K', '--json', ...(tenant ? ['--tenant', tenant] : [])], { env: { K: key } });
+  const run = await repairmon(['discover', '--base-url', sandbox.baseUrl, '--key-env', 'K', '--json', ...(tenant ? ['--tenant', tenant] : [])], { K: key });
   expect(run.code, run.stderr).toBe(0);
   expect(run.stdout + run.stderr).not.toContain(key);
   return JSON.parse(run.stdout) as DiscoveryReport;

@@ -1,6 +1,7 @@
 /**
  * The dialect matrix: the toolkit's tools, through the real CLI, against the sandbox speaking
- * each preset (between them they flip every "not shown" choice). The truth of each dialect comes
+ * each preset (between them they flip every "not shown" choice). The sandbox and the monitor run
+ * as `repairmon` processes; probe and discover through the CLI's own entry in this process. The truth of each dialect comes
  * from the hand-written preset table, never from the sandbox's own code.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -65,4 +66,22 @@ export async function startSandboxProcess(dialect: string, extra: readonly strin
       await once(child, 'exit');
     },
   };
+}
+
+export interface CliResult {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/**
+ * The real `repairmon` entry (`cli/main.ts`: the same argv parsing and command code the binary
+ * runs), in this process: a node start per run would cost more than the run itself here.
+ */
+export async function repairmon(args: readonly string[], env: Record<string, string>): Promise<CliResult> {
+  const { main } = await import('../../cli/main.js');
+  const { fakeIo } = await import('../cli/io.js');
+  const io = { ...fakeIo(), env };
+  const code = await main([...args], io);
+  return { code, stdout: io.stdoutText(), stderr: io.stderrText() };
 }

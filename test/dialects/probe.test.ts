@@ -5,8 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DiagnosisReport } from '../../diagnose/types.js';
-import { assertBuilt, runCli } from '../diagnose/helpers.js';
-import { PRESETS, type SandboxProcess, slugIn, startSandboxProcess, truth } from './helpers.js';
+import { assertBuilt } from '../diagnose/helpers.js';
+import { PRESETS, type SandboxProcess, repairmon, slugIn, startSandboxProcess, truth } from './helpers.js';
 
 const sandboxes = new Map<string, SandboxProcess>();
 beforeAll(async () => {
@@ -15,11 +15,11 @@ beforeAll(async () => {
 });
 afterAll(async () => Promise.all([...sandboxes.values()].map((s) => s.close())));
 
-async function probe(preset: string, alias: string, tenant?: string): Promise<{ code: number | null; report: DiagnosisReport; stdout: string; stderr: string; key: string }> {
+async function probe(preset: string, alias: string, tenant?: string): Promise<{ code: number; report: DiagnosisReport; stdout: string; stderr: string; key: string }> {
   const sandbox = sandboxes.get(preset)!;
   const { key } = sandbox.key(alias);
   const args = ['probe', '--base-url', sandbox.baseUrl, '--key-env', 'CUSTOMER_KEY', '--timeout', '5', '--json', ...(tenant ? ['--tenant', tenant] : [])];
-  const run = await runCli(args, { env: { CUSTOMER_KEY: key } });
+  const run = await repairmon(args, { CUSTOMER_KEY: key });
   return { code: run.code, report: JSON.parse(run.stdout) as DiagnosisReport, stdout: run.stdout, stderr: run.stderr, key };
 }
 

@@ -1,8 +1,10 @@
 /**
- * End to end: `repairmon new` into a temp dir, real `npm install`, `tsc --noEmit`, the
- * generated `npm test`, and the generated `npm run check` against a live sandbox with a demo
- * tenant key (passes) and another tenant's key (fails on the tenant-mismatch row). Keys go
- * through environment variables only. Needs `npm run build` first (npm test's pretest does it).
+ * End to end: `repairmon new --tenant rowery_nowak` (a snake_case slug: the spec shows no slug
+ * format) into a temp dir, real `npm install`, `tsc --noEmit`, the generated `npm test`, the
+ * generated `npm run check` against a live sandbox with a demo tenant key (passes) and another
+ * tenant's key (fails on the tenant-mismatch row), then the project's own client and checklist
+ * against the sandbox in every dialect (test/dialects/). Keys go through environment variables
+ * only. Needs `npm run build` first (npm test's pretest does it).
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,11 +12,14 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningSandbox, startSandbox } from '../../sandbox/index.js';
 import { ERROR_CODES } from '../../api/contract/index.js';
+import { PRESETS, type SandboxProcess, slugIn, startSandboxProcess, truth } from '../dialects/helpers.js';
 import { cleanEnv, exec } from './exec.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const BIN = join(ROOT, 'bin', 'repairmon.js');
-const TENANT = 'rowery-nowak';
+/** As generated; the reference sandbox spells the same shop `rowery-nowak` (set by REPAIR_API_TENANT). */
+const TENANT = 'rowery_nowak';
+const REFERENCE_TENANT = 'rowery-nowak';
 
 let work: string;
 let project: string;
@@ -62,9 +67,9 @@ describe('generated project, end to end', { timeout: 240_000 }, () => {
     sandbox = await startSandbox();
     const own = sandbox.key('nowak-test');
     const other = sandbox.key('kowalski-test');
-    expect(own.tenant).toBe(TENANT);
+    expect(own.tenant).toBe(REFERENCE_TENANT);
     const check = (key: string) =>
-      exec('npm', ['run', '--silent', 'check'], { cwd: project, env: cleanEnv({ REPAIR_API_TEST_BASE_URL: sandbox!.baseUrl, REPAIR_API_TEST_KEY: key }) });
+      exec('npm', ['run', '--silent', 'check'], { cwd: project, env: cleanEnv({ REPAIR_API_TEST_BASE_URL: sandbox!.baseUrl, REPAIR_API_TEST_KEY: key, REPAIR_API_TENANT: REFERENCE_TENANT }) });
 
     const pass = await check(own.key);
     expect(pass.code, pass.stdout + pass.stderr).toBe(0);
@@ -73,12 +78,52 @@ describe('generated project, end to end', { timeout: 240_000 }, () => {
 
     const fail = await check(other.key);
     expect(fail.code).toBe(1);
-    const tenantLine = fail.stdout.split('\n').find((line) => line.startsWith(`tenant matches key (${TENANT})`));
+    const tenantLine = fail.stdout.split('\n').find((line) => line.startsWith(`tenant matches key (${REFERENCE_TENANT})`));
     expect(tenantLine).toMatch(new RegExp(`FAIL\\s+HTTP 403 ${ERROR_CODES.tenantMismatch}`));
     for (const output of [pass.stdout, pass.stderr, fail.stdout, fail.stderr]) {
       expect(output).not.toContain(own.key);
       expect(output).not.toContain(other.key);
     }
     expect(readFileSync(join(project, '.yo-rc.json'), 'utf8')).not.toContain(own.key);
+  });
+});
+
+describe('the generated client and checklist against every dialect', { timeout: 240_000 }, () => {
+  const sandboxes = new Map<string, SandboxProcess>();
+  beforeAll(async () => {
+    const build = await exec('npm', ['run', 'build'], { cwd: project, env: cleanEnv() });
+    expect(build.code, build.stdout + build.stderr).toBe(0);
+    await Promise.all(PRESETS.map(async (p) => sandboxes.set(p, await startSandboxProcess(p))));
+  }, 120_000);
+  afterAll(async () => Promise.all([...sandboxes.values()].map((s) => s.close())));
+
+  /** The project's built programs: what `npm start` and `npm run check` run after their build step. */
+  function run(program: 'check' | 'index', preset: string, alias: string) {
+    const sandbox = sandboxes.get(preset)!;
+    const tenant = slugIn(truth(preset), REFERENCE_TENANT);
+    const env = cleanEnv({ REPAIR_API_TEST_BASE_URL: sandbox.baseUrl, REPAIR_API_TEST_KEY: sandbox.key(alias).key, ...(tenant === TENANT ? {} : { REPAIR_API_TENANT: tenant }) });
+    return exec(process.execPath, [join('dist', `${program}.js`)], { cwd: project, env });
+  }
+  const line = (stdout: string, label: string): string => stdout.split('\n').find((l) => l.startsWith(label)) ?? `(no "${label}" line)`;
+
+  it('the snake_case tenant as generated: `npm run check` itself passes against a snake_case sandbox', async () => {
+    const sandbox = sandboxes.get('snake-public')!;
+    const check = await exec('npm', ['run', '--silent', 'check'], { cwd: project, env: cleanEnv({ REPAIR_API_TEST_BASE_URL: sandbox.baseUrl, REPAIR_API_TEST_KEY: sandbox.key('nowak-test').key }) });
+    expect(check.code, check.stdout + check.stderr).toBe(0);
+    expect(check.stdout).toContain(`tenant ${TENANT}`);
+    expect(check.stdout).toContain('All checks passed on test.');
+  });
+
+  it.each(PRESETS)('%s: a good key passes the checklist and the program lists all four resources; a revoked key stops it at fix_key; a key without logs fails only that row', async (preset) => {
+    const [check, start, revoked, nologs] = await Promise.all([run('check', preset, 'nowak-test'), run('index', preset, 'nowak-test'), run('index', preset, 'nowak-revoked-test'), run('check', preset, 'nowak-nologs-test')]);
+    expect(check.code, check.stdout + check.stderr).toBe(0);
+    expect(start.code, start.stdout + start.stderr).toBe(0);
+    for (const resource of ['clients', 'bikes', 'repairs', 'logs']) expect(start.stdout).toMatch(new RegExp(`^\\s+${resource}\\s+\\d+$`, 'm'));
+    expect(revoked.code).toBe(1);
+    expect(revoked.stderr).toContain('fix_key');
+    expect(nologs.code).toBe(1);
+    expect(line(nologs.stdout, 'scope covers logs')).toMatch(/\bFAIL\b/);
+    for (const resource of ['clients', 'bikes', 'repairs']) expect(line(nologs.stdout, `scope covers ${resource}`)).toMatch(/\bPASS\b/);
+    expect(line(nologs.stdout, 'tenant matches key')).toMatch(/\bPASS\b/);
   });
 });
