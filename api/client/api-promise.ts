@@ -5,6 +5,7 @@
  * `ApiResponse` only when asked for.
  */
 import { SECRET_HEADERS } from '../contract/index.js';
+import { type ApiKey, redactSecrets } from './api-key.js';
 import type { AttemptResponse } from './attempt.js';
 import { type RateLimitInfo, parseRateLimitInfo } from './retry-hints.js';
 
@@ -38,39 +39,54 @@ export interface ResponseSource {
   readonly response: AttemptResponse | undefined;
   readonly attempts: number;
   readonly plan: { readonly path: string };
+  /** The client's key (scrubbed from header values) and clock (for resets given as dates). */
+  readonly rt: { readonly key: ApiKey; readonly clock: { now(): number } };
 }
 
 /** Never handed out, even though they are response headers: they can carry credentials. */
 const HIDDEN_HEADERS: ReadonlySet<string> = new Set([...SECRET_HEADERS, 'proxy-authorization', 'set-cookie', 'cookie']);
 
-function publicHeaders(headers: Readonly<Record<string, string>>): Record<string, string> {
+/** A keyed call's headers were scrubbed by the attempt; a public call's are scrubbed here too. */
+function publicHeaders(headers: Readonly<Record<string, string>>, key: ApiKey): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const name in headers) if (!HIDDEN_HEADERS.has(name)) out[name] = headers[name] as string;
+  for (const name in headers) if (!HIDDEN_HEADERS.has(name)) out[name] = redactSecrets(headers[name] as string, [key]);
   return out;
 }
 
-export function responseOf(source: ResponseSource, nowMs: number): ApiResponse {
+export function responseOf(source: ResponseSource): ApiResponse {
   const res = source.response;
   if (!res) throw new Error('internal: withResponse() on a call without a response');
+  const { key, clock } = source.rt;
   return {
     status: res.status,
-    headers: publicHeaders(res.headers),
-    requestId: res.requestId,
-    rateLimit: parseRateLimitInfo(res.headers, nowMs),
+    headers: publicHeaders(res.headers, key),
+    requestId: res.requestId === undefined ? undefined : redactSecrets(res.requestId, [key]),
+    rateLimit: parseRateLimitInfo(res.headers, clock.now()),
     method: 'GET',
     path: source.plan.path,
     attempts: source.attempts,
   };
 }
 
+const SOURCE = Symbol('repair-service.call');
+
+type Decorated<T> = ApiPromise<T> & { [SOURCE]?: ResponseSource | undefined };
+
+/** One function for every promise: a closure per call would cost allocations on every call. */
+function withResponse<T>(this: Decorated<T>): Promise<WithResponse<T>> {
+  const source = this[SOURCE];
+  return this.then((data) => ({ data, response: responseOf(source as ResponseSource) }));
+}
+
 /** Gives `data` its `withResponse()`; the response is read from `source` once the call is done. */
-export function apiPromise<T>(data: Promise<T>, source: ResponseSource | undefined, now: () => number): ApiPromise<T> {
-  const promise = data as ApiPromise<T>;
-  promise.withResponse = () => data.then((value) => ({ data: value, response: responseOf(source as ResponseSource, now()) }));
+export function apiPromise<T>(data: Promise<T>, source: ResponseSource | undefined): ApiPromise<T> {
+  const promise = data as Decorated<T>;
+  promise.withResponse = withResponse;
+  promise[SOURCE] = source;
   return promise;
 }
 
 /** A call refused before it was sent (a bad option): still an `ApiPromise`, rejecting. */
 export function rejected<T>(error: unknown): ApiPromise<T> {
-  return apiPromise<T>(Promise.reject(error), undefined, Date.now);
+  return apiPromise<T>(Promise.reject(error), undefined);
 }

@@ -100,6 +100,11 @@ export class Call {
     this.deadline = rt.clock.now() + plan.limits.totalTimeoutMs;
   }
 
+  /** A short view: the call holds the runtime, which a log line or a debugger need not dump. */
+  [Symbol.for('nodejs.util.inspect.custom')](): string {
+    return `Call GET ${this.plan.path} (${this.attempts} attempt(s))`;
+  }
+
   context(extra: Partial<ErrorFactoryContext> = {}): ErrorFactoryContext {
     const { rt, plan } = this;
     return {

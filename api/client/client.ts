@@ -117,13 +117,12 @@ function handlersFor(options: ClientOptions<ParseMap>, logger: ClientLogger): Er
   };
 }
 
-function paginators(requests: Requests, key: ApiKey, base: URL, now: () => number) {
+function paginators(requests: Requests, key: ApiKey, base: URL) {
   const one = (resource: TenantResource) => (opts: PaginateOptions<unknown> = {}): Paginated<unknown> => {
     // Every page's query is in its target: the caller's for the first, the server's after it.
     const pageOptions = { ...opts, query: undefined };
     return paginate({
       base,
-      now,
       start: () => {
         const { path } = requests.listTarget(resource, opts);
         const query = opts.query === undefined ? undefined : encodeQuery(opts.query, [key]);
@@ -190,7 +189,7 @@ export function createClient<P extends ParseMap = Record<never, never>>(options:
     listLogs: (opts) => requests.list('logs', opts) as ApiPromise<ResourceList<never>>,
     get: (path, opts) => requests.get(path, opts) as ApiPromise<never>,
     platform: { get: (path, opts) => requests.platformGet(path, opts) as ApiPromise<never> },
-    paginate: paginators(requests, key, url, () => clock.now()) as RepairServiceClient['paginate'],
+    paginate: paginators(requests, key, url) as RepairServiceClient['paginate'],
     async close() {
       if (closed || options.dispatcher) return;
       closed = true;

@@ -63,7 +63,6 @@ export interface PaginationPlan {
   readonly start: () => { readonly first: PageTarget; readonly maxPages: number };
   readonly fetch: (target: PageTarget) => Promise<{ readonly items: readonly unknown[]; readonly call: Call }>;
   readonly fail: (call: Call, problem: PaginationProblem, detail: string, link: string | undefined, pages: number) => PaginationError;
-  readonly now: () => number;
 }
 
 const keyOf = (target: PageTarget): string => `${target.path}?${target.query ?? ''}`;
@@ -75,7 +74,7 @@ async function* pagesOf<T>(plan: PaginationPlan): AsyncGenerator<Page<T>, void, 
   for (let number = 1; ; number += 1) {
     seen.add(keyOf(target));
     const { items, call } = await plan.fetch(target);
-    yield { items: items as readonly T[], response: responseOf(call, plan.now()), number };
+    yield { items: items as readonly T[], response: responseOf(call), number };
     const link = nextLinkTarget(call.response?.headers['link']);
     if (link === undefined) return;
     if (number >= maxPages) throw plan.fail(call, 'page_cap', `more pages follow page ${number} (maxPages ${maxPages}); raise maxPages or narrow the query`, link, number);

@@ -49,7 +49,6 @@ export function createRequests(rt: CallRuntime, settings: RequestSettings) {
     if (!check) checks.set(validator, (check = toCheck(validator, 'parse')));
     return check;
   };
-  const now = (): number => rt.clock.now();
 
   /** Starts the call; throws a TypeError for a bad option before anything is sent. */
   const start = (target: Target, opts: CallOptions): Call => {
@@ -114,7 +113,7 @@ export function createRequests(rt: CallRuntime, settings: RequestSettings) {
       const check = listCheck(resource, opts);
       const call = start(listTarget(resource, opts), opts);
       const data = executeCall(call);
-      return apiPromise(check ? data.then((d) => listItems(call, d, check)) : data, call, now);
+      return apiPromise(check ? data.then((d) => listItems(call, d, check)) : data, call);
     } catch (error) {
       return rejected(error);
     }
@@ -125,7 +124,7 @@ export function createRequests(rt: CallRuntime, settings: RequestSettings) {
       const check = opts.parse === undefined ? undefined : checkOf(opts.parse);
       const call = start(target, opts);
       const data = executeCall(call);
-      return apiPromise(check ? data.then((d) => whole(call, d, check)) : data, call, now);
+      return apiPromise(check ? data.then((d) => whole(call, d, check)) : data, call);
     } catch (error) {
       return rejected(error);
     }
@@ -151,7 +150,7 @@ export function createRequests(rt: CallRuntime, settings: RequestSettings) {
     return run({ endpoint: 'platform', path, tenant: undefined, sendKey: true }, opts);
   };
 
-  return { list, listTarget, page, fixed, get, platformGet, now };
+  return { list, listTarget, page, fixed, get, platformGet };
 }
 
 export type Requests = ReturnType<typeof createRequests>;
