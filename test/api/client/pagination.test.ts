@@ -165,7 +165,7 @@ describe('paginate over real HTTP', () => {
   it('reads every page a node:http server links, with the key on each, and stops at the last', async () => {
     const { origin, seen } = await listen((req, res) => {
       const page = Number(new URL(req.url ?? '/', 'http://x').searchParams.get('page') ?? '1');
-      const next = page < 3 ? { link: `<${'/api/v1/tenants/rowery-nowak/repairs'}?page=${page + 1}&per_page=2>; rel="next"` } : {};
+      const next: Record<string, string> = page < 3 ? { link: `</api/v1/tenants/rowery-nowak/repairs?page=${page + 1}&per_page=2>; rel="next"` } : {};
       json(res, envelopeOk([`r${page * 2 - 1}`, `r${page * 2}`]), next);
     });
     const client = createClient({ baseUrl: `${origin}/api/v1`, apiKey: KEY, tenant: 'rowery-nowak', logger: silentLogger() });
