@@ -4,7 +4,7 @@
  * budget, errors) is `call.ts`.
  */
 import { Agent, type Dispatcher } from 'undici';
-import { type TenantResource } from '../contract/index.js';
+import type { TenantResource } from '../contract/index.js';
 import type { ApiKey } from './api-key.js';
 import type { ApiPromise } from './api-promise.js';
 import { createDeadlineTimer } from './attempt-deadline.js';

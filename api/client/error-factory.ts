@@ -102,7 +102,8 @@ function timeoutText(ctx: ErrorFactoryContext, scope: TimeoutScope, phase: Timeo
 function timeoutError(ctx: ErrorFactoryContext, scope: TimeoutScope, phase: TimeoutError['phase'], cause?: unknown): TimeoutError {
   const { text, limit } = timeoutText(ctx, scope, phase);
   return new TimeoutError({
-    ...base(ctx, `${ctx.method} ${ctx.path} failed: ${text} ${tries(ctx)}`),
+    // The total budget's text already counts the attempts; the attempt budget's does not.
+    ...base(ctx, `${ctx.method} ${ctx.path} failed: ${text}${scope === 'total' ? '' : ` ${tries(ctx)}`}`),
     scope,
     phase,
     timeoutMs: limit,

@@ -53,7 +53,7 @@ export function handlerLine(error: ApiError): string {
 }
 
 function fieldsOf(error: ApiError, ctx: ErrorContext, event: string): Record<string, unknown> {
-  return { event, status: error.status, code: error.code, method: error.method, path: error.path, requestId: error.requestId, keyAlias: ctx.keyAlias, tenant: ctx.tenant, nextStep: nextStep(error).kind };
+  return { event, errorClass: error.name, status: error.status, code: error.code, method: error.method, path: error.path, requestId: error.requestId, keyAlias: ctx.keyAlias, tenant: ctx.tenant, nextStep: nextStep(error).kind };
 }
 
 /** The default handlers: one short `warn` line each. `logger` may be any logger the client accepts. */

@@ -10,7 +10,7 @@ import type { Call } from './call.js';
 import type { PaginationError, PaginationProblem } from './errors.js';
 import { nextLinkTarget } from './link-header.js';
 import { checkSubPath } from './path-guard.js';
-import { isCredentialName, queryNames } from './query.js';
+import { type EncodedQuery, isCredentialName, queryNames } from './query.js';
 
 export interface Page<T> {
   readonly items: readonly T[];
@@ -27,7 +27,7 @@ export interface Paginated<T> extends AsyncIterable<T> {
 /** Where a page is read: a path relative to `{base_url}` and its encoded query. */
 export interface PageTarget {
   readonly path: string;
-  readonly query: string | undefined;
+  readonly query: EncodedQuery | undefined;
 }
 
 export type NextCheck = { readonly ok: true; readonly target: PageTarget } | { readonly ok: false; readonly problem: PaginationProblem; readonly detail: string };
@@ -54,7 +54,9 @@ export function checkNextLink(link: string, current: PageTarget, base: URL): Nex
   if (!sub.ok) return refuse('unsafe_link', `the next link's path ${sub.reason}`);
   const credential = queryNames(url.search).find(isCredentialName);
   if (credential !== undefined) return refuse('unsafe_link', `the next link's query has "${credential}", which looks like a credential`);
-  return { ok: true, target: { path: sub.path, query: url.search.length > 1 ? url.search.slice(1) : undefined } };
+  // The server's query is sent as it encoded it; its names were checked just above.
+  const query = url.search.length > 1 ? (url.search.slice(1) as EncodedQuery) : undefined;
+  return { ok: true, target: { path: sub.path, query } };
 }
 
 export interface PaginationPlan {

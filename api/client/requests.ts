@@ -9,7 +9,7 @@ import { Call, type CallRuntime, executeCall } from './call.js';
 import { parseFailure } from './error-factory.js';
 import { type CallOptions, type Limits, type ListOptions, type ParseMap, checkLimits, checkTenantOption } from './options.js';
 import { checkSubPath, staysInside } from './path-guard.js';
-import { encodeQuery } from './query.js';
+import { type EncodedQuery, encodeQuery } from './query.js';
 import { routeOf, sendsKey } from './routes.js';
 import { type Check, Invalid, type Validator, checkItems, toCheck } from './validate.js';
 
@@ -25,7 +25,7 @@ export interface Target {
   readonly endpoint: EndpointId | undefined;
   readonly path: string;
   /** An already encoded query (a server's next link), used instead of `options.query`. */
-  readonly encodedQuery?: string | undefined;
+  readonly encodedQuery?: EncodedQuery | undefined;
   readonly tenant: string | undefined;
   readonly sendKey: boolean;
 }
@@ -58,7 +58,7 @@ export function createRequests(rt: CallRuntime, settings: RequestSettings) {
     return new Call(rt, {
       endpoint: target.endpoint,
       path: target.path,
-      query: query as Call['plan']['query'],
+      query,
       tenant: target.tenant,
       sendKey: target.sendKey,
       signal: opts.signal,
