@@ -13,6 +13,8 @@ import {
   isEnvelopeError,
   isInsufficientScopeError,
   isNotFoundError,
+  isPaginationError,
+  isParseError,
   isPermissionDeniedError,
   isRateLimitError,
   isTenantMismatchError,
@@ -193,6 +195,11 @@ describe('error guards work across two copies of errors.ts', () => {
     expect(isAuthenticationError(foreign)).toBe(false);
     const mismatch = new copy.TenantMismatchError(fields);
     expect(isPermissionDeniedError(mismatch) && isTenantMismatchError(mismatch)).toBe(true);
+    const missing = new copy.NotFoundError(fields);
+    expect(isNotFoundError(missing) && isApiError(missing) && !isPermissionDeniedError(missing)).toBe(true);
+    expect(isParseError(new copy.ParseError({ ...fields, index: 2, issue: 'x' }))).toBe(true);
+    expect(isPaginationError(new copy.PaginationError({ ...fields, problem: 'loop', link: undefined, pages: 2 }))).toBe(true);
+    expect(isNotFoundError(foreign) || isParseError(missing)).toBe(false);
     // AbortSignal.timeout() rejects with a DOMException named TimeoutError: not ours.
     expect(isTimeoutError(new DOMException('t', 'TimeoutError'))).toBe(false);
     expect(isApiError(Object.assign(new Error('x'), { name: 'ApiError' }))).toBe(false);

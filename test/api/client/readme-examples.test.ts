@@ -42,12 +42,13 @@ const promise: ApiPromise<ResourceList> = client.listClients();
 const asPromise: Promise<ResourceList> = promise;
 const response: ApiResponse = (await promise.withResponse()).response;
 const paged: Paginated<{ id: number }> = client.paginate.repairs();
+const pagedLogs: Paginated<string> = client.paginate.logs({ parse: z.string() });
 const step: NextStep['kind'] = 'use_platform_key';
 // @ts-expect-error a query value must be text, a number, a boolean or a list of them
 client.listClients({ query: { when: new Date() } });
 // @ts-expect-error a parse hook must be a schema or a type guard
 client.listClients({ parse: 42 });
-export { repairs, firstBike, guarded, asPromise, response, paged, step };
+export { repairs, firstBike, guarded, asPromise, response, paged, pagedLogs, step };
 `;
 
 describe('api/client/README.md', () => {
