@@ -32,7 +32,7 @@ import {
 } from './options.js';
 import { type Paginated, paginate } from './paginate.js';
 import { encodeQuery } from './query.js';
-import { type Requests, createRequests } from './requests.js';
+import { Requests } from './requests.js';
 import { DEFAULT_RETRY_BUDGET, createRetryBudget, unlimitedRetryBudget } from './retry-budget.js';
 import { type TlsSettings, tlsSettings } from './tls.js';
 import type { Validator } from './validate.js';
@@ -164,7 +164,7 @@ export function createClient<P extends ParseMap = Record<never, never>>(options:
     onFinalError: (error) =>
       onError(error, { keyAlias: key.alias, keyHint: key.hint, tenant: error.tenant, host: url.host, method: error.method, path: error.path }),
   };
-  const requests = createRequests(runtime, {
+  const requests = new Requests(runtime, {
     baseUrl: url,
     tenant: options.tenant,
     parse: options.parse,
