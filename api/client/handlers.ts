@@ -46,10 +46,11 @@ function clip(text: string, max: number): string {
 /** `TenantMismatchError 403 tenant_key_tenant_mismatch GET /tenants/x/clients (request r-1): use that tenant's key or the right slug` */
 export function handlerLine(error: ApiError): string {
   const action = nextStep(error).action;
-  const head = `${error.name} ${error.status ?? '-'} ${error.code ?? '-'} ${error.method}`;
+  const head = `${error.name} ${error.status ?? '-'} ${clip(error.code ?? '-', 40)} ${error.method}`;
   const id = error.requestId ? ` (request ${clip(error.requestId, 40)})` : '';
   const room = HANDLER_LINE_MAX - head.length - id.length - action.length - 4;
-  return `${head} ${clip(error.path, Math.max(12, room))}${id}: ${action}`;
+  const line = `${head} ${clip(error.path, Math.max(12, room))}${id}: ${action}`;
+  return line.length > HANDLER_LINE_MAX ? `${line.slice(0, HANDLER_LINE_MAX - 1)}…` : line;
 }
 
 function fieldsOf(error: ApiError, ctx: ErrorContext, event: string): Record<string, unknown> {

@@ -41,10 +41,10 @@ export interface NextStep {
 
 const step = (kind: NextStepKind, action: string, why: string, afterMs?: number): NextStep => ({ kind, action, why, afterMs });
 
-/** `repairs` for `/tenants/x/repairs`, else the path itself. */
+/** `repairs` for `/tenants/x/repairs`, else the path itself (its end, when long: `action` stays short). */
 function resourceOf(path: string): string {
-  const match = /^\/tenants\/[^/]+\/([^/?]+)/.exec(path);
-  return match?.[1] ?? path;
+  const name = /^\/tenants\/[^/]+\/([^/?]+)/.exec(path)?.[1] ?? path;
+  return name.length > 40 ? `…${name.slice(-39)}` : name;
 }
 
 function seconds(ms: number): string {

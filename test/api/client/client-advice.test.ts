@@ -59,6 +59,16 @@ describe('advice per code (nextStep) and the default line', () => {
     expect(JSON.stringify(lines)).not.toContain(SECRET);
   });
 
+  it('a long code or path from the server cannot make the line long', async () => {
+    const { pool, client, lines } = setup();
+    const path = `/platform/${'a/'.repeat(90)}x`;
+    pool.intercept({ path: `/api/v1${path}` }).reply(403, envelopeError('c'.repeat(300), 'x'));
+    await failure(client.platform.get(path.slice('/platform/'.length)));
+    const line = lines.find((l) => l.level === 'warn')?.message ?? '';
+    expect(line.length).toBeLessThanOrEqual(HANDLER_LINE_MAX);
+    expect(line).toMatch(/^PermissionDeniedError 403 c+…c+ GET \/platform.*: use a key allowed to read …/);
+  });
+
   it('a handler you pass replaces the default: nothing is logged for that case', async () => {
     const handlers: Required<ErrorHandlers> = {
       onAuthError: vi.fn(),
