@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { type Page, createClient, isPaginationError, nextStep, silentLogger } from '../../../api/client/index.js';
 import { nextLinkTarget, parseLinkHeader } from '../../../api/client/link-header.js';
 import { checkNextLink } from '../../../api/client/paginate.js';
+import type { EncodedQuery } from '../../../api/client/query.js';
 import { BASE_URL, KEY, SECRET, envelopeOk, instantClock, mockAgent } from './helpers.js';
 
 const REPAIRS = '/api/v1/tenants/rowery-nowak/repairs';
@@ -59,7 +60,7 @@ describe('Link header (RFC 8288)', () => {
 
   it('checkNextLink resolves relative links against the page URL and refuses what leaves it', () => {
     const base = new URL('https://api.test/api/v1');
-    const current = { path: '/tenants/t/repairs', query: 'page=1' };
+    const current = { path: '/tenants/t/repairs', query: 'page=1' as EncodedQuery };
     expect(checkNextLink('?page=2', current, base)).toEqual({ ok: true, target: { path: '/tenants/t/repairs', query: 'page=2' } });
     expect(checkNextLink('repairs?cursor=a%2Cb', current, base)).toEqual({ ok: true, target: { path: '/tenants/t/repairs', query: 'cursor=a%2Cb' } });
     expect(checkNextLink('/api/v1/tenants/t/repairs', current, base)).toEqual({ ok: true, target: { path: '/tenants/t/repairs', query: undefined } });
