@@ -30,6 +30,7 @@ const AGREEMENT: Readonly<Record<string, string>> = {
   TenantMismatchError: 'tenant_key_tenant_mismatch',
   InsufficientScopeError: 'forbidden',
   PermissionDeniedError: 'forbidden',
+  NotFoundError: 'unexpected_status',
   RateLimitError: 'rate_limited',
   ServerError: 'server_error',
   EnvelopeError: 'invalid_envelope',
