@@ -38,7 +38,8 @@ export function platformSubPath(value: string): { readonly ok: true; readonly su
   const sub = value.trim().replace(/^\/+/, '').replace(/^platform\//, '').replace(/\/+$/, '');
   if (sub === '') return { ok: false, reason: 'is empty (give the part below /platform/, e.g. tenants)' };
   if (/[?#]/.test(sub)) return { ok: false, reason: 'cannot carry a query or fragment' };
-  if (sub.split('/').some((part) => part === '.' || part === '..')) return { ok: false, reason: 'cannot contain "." or ".." segments' };
+  // `%2e` is a dot to a server that decodes before it resolves the path.
+  if (sub.split('/').some((part) => /^(?:\.|%2e){1,2}$/i.test(part))) return { ok: false, reason: 'cannot contain "." or ".." segments' };
   // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u001f\u007f]/.test(sub)) return { ok: false, reason: 'cannot contain control characters' };
   return { ok: true, sub };
