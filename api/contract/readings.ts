@@ -3,6 +3,7 @@
  * default that is correct under every reading, and the reason for it; tools read them from
  * here, never restate them. The full table of readings is in README.md beside this file.
  */
+import { isTenantSlug } from './tenant.js';
 
 /** READING (spec §5: "whether the index endpoint requires a key: not shown"). */
 export const INDEX_ACCESS_READINGS = ['unknown', 'public', 'key'] as const;
@@ -66,4 +67,28 @@ export function platformPathsInDocs(docs: unknown): string[] {
   };
   visit(docs, 0);
   return [...found];
+}
+
+/** Fields a listed tenant object may carry its slug in, most specific first (a display `name` is not a slug). */
+const SLUG_FIELDS = ['slug', 'tenant', 'id'] as const;
+
+function slugOf(item: unknown): string | undefined {
+  if (typeof item === 'string') return isTenantSlug(item) ? item : undefined;
+  if (typeof item !== 'object' || item === null) return undefined;
+  for (const field of SLUG_FIELDS) {
+    const value = (item as Record<string, unknown>)[field];
+    if (typeof value === 'string' && isTenantSlug(value)) return value;
+  }
+  return undefined;
+}
+
+/**
+ * The tenant slugs a tenant listing names (READING: the shape of /platform/ answers is not
+ * shown): a list of slugs, or of objects carrying one, or an object holding such a list.
+ * Anything else names none.
+ */
+export function tenantSlugsInListing(data: unknown): string[] {
+  const list = Array.isArray(data) ? data : typeof data === 'object' && data !== null ? Object.values(data).find(Array.isArray) : undefined;
+  if (!Array.isArray(list)) return [];
+  return [...new Set(list.map(slugOf).filter((s): s is string => s !== undefined))];
 }
