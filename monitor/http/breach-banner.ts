@@ -46,7 +46,7 @@ export function renderBreachBanner(rows: readonly BreachRow[]): string {
   if (rows.length === 0) return '';
   const ongoing = rows.filter((r) => r.ongoing).length;
   const title = `Security: ${rows.length} probe${rows.length === 1 ? '' : 's'} got data where the API must refuse${ongoing > 0 ? ` (${ongoing} ongoing)` : ''}`;
-  return `<section class="breach-banner" role="alert" aria-labelledby="breaches-title"><h2 id="breaches-title">${esc(title)}</h2>
+  return `<section id="breaches" class="breach-banner" role="alert" aria-labelledby="breaches-title"><h2 id="breaches-title">${esc(title)}</h2>
 <p>A refusal canary was served data: treat it as a security incident and page the API security on-call (README, runbook RepairmonTenantIsolationBreach).</p>
 <table aria-label="breaches"><thead><tr><th scope="col">state</th><th scope="col">breach</th><th scope="col">target</th><th scope="col">key alias</th><th scope="col">tenant</th><th scope="col">endpoint</th><th scope="col">last seen (UTC)</th><th scope="col">times</th><th scope="col">what happened</th></tr></thead><tbody>${rows.map(row).join('')}</tbody></table></section>`;
 }
