@@ -1,13 +1,12 @@
 /**
  * Secret problems of a config that failed the schema or a cross-field rule. The README promises
  * every problem at once: an unknown key elsewhere must not hide that `${NOWAK_KEY}` is unset or
- * a secret file unreadable. So every key, token and CA file whose own shape is readable is
- * resolved from the raw document, whatever is wrong around it. Values are never echoed.
+ * a secret file unreadable. So every key and HTTP token whose own shape is readable is resolved
+ * from the raw document, whatever is wrong around it. Values are never echoed.
  */
 import { httpIssues, resolveToken, tokenReferences } from './http-settings.js';
 import { SECRET_REFERENCE } from './schema.js';
 import { type SecretSources, resolveSecret } from './secrets.js';
-import { resolveTls } from './tls.js';
 import type { ConfigIssue } from './types.js';
 
 type Loose = Record<string, unknown>;
@@ -39,11 +38,6 @@ function targetIssues(target: unknown, i: number, sources: SecretSources): Confi
     const result = resolveSecret(key, `targets[${i}].keys[${j}]`, sources);
     if (!result.ok) issues.push(result.issue);
   });
-  const tls = target['tls'];
-  if (isObject(tls) && typeof tls['caFile'] === 'string' && tls['caFile'] !== '') {
-    const result = resolveTls({ caFile: tls['caFile'], serverName: undefined }, `targets[${i}].tls`, sources);
-    if (!result.ok) issues.push(result.issue);
-  }
   return issues;
 }
 
