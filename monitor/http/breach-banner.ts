@@ -6,6 +6,7 @@
  */
 import type { HistoryEntry } from '../history.js';
 import { esc } from './html.js';
+import type { UptimeSample } from './uptime.js';
 
 export interface BreachRow {
   readonly id: string;
@@ -42,11 +43,27 @@ function row(r: BreachRow): string {
   return `<tr><td>${state}</td><td>${esc(KIND[e.reason] ?? e.reason)}</td><td>${esc(e.target)}</td><td>${esc(e.keyAlias)}</td><td>${esc(e.tenant || '–')}</td><td>${esc(e.endpoint)} <span class="muted">(${esc(e.check)})</span></td><td><time datetime="${new Date(e.at).toISOString()}">${new Date(e.at).toISOString()}</time></td><td>${r.count}</td><td>${esc(e.detail)}</td></tr>`;
 }
 
-export function renderBreachBanner(rows: readonly BreachRow[]): string {
-  if (rows.length === 0) return '';
+/** Breaches Prometheus counted in the last 24 h: also those from before the monitor restarted. */
+function recordedTable(recorded: readonly UptimeSample[]): string {
+  if (recorded.length === 0) return '';
+  const rows = recorded
+    .map((r) => {
+      const l = r.labels;
+      return `<tr><td>${esc(l['target'])}</td><td>${esc(l['key_alias'])}</td><td>${esc(l['tenant'] || '–')}</td><td>${esc(l['endpoint'])} <span class="muted">(${esc(l['check'])})</span></td><td>${Math.max(1, Math.round(r.value))}</td></tr>`;
+    })
+    .join('');
+  return `<h3>Counted by Prometheus in the last 24 h (also before a restart)</h3><table aria-label="breaches in the last 24 hours"><thead><tr><th scope="col">target</th><th scope="col">key alias</th><th scope="col">tenant</th><th scope="col">endpoint</th><th scope="col">about</th></tr></thead><tbody>${rows}</tbody></table>`;
+}
+
+export function renderBreachBanner(rows: readonly BreachRow[], recorded: readonly UptimeSample[] = []): string {
+  if (rows.length === 0 && recorded.length === 0) return '';
+  if (rows.length === 0) {
+    return `<section id="breaches" class="breach-banner" role="alert" aria-labelledby="breaches-title"><h2 id="breaches-title">${esc(`Security: ${recorded.length} probe${recorded.length === 1 ? '' : 's'} got data where the API must refuse in the last 24 h`)}</h2>
+<p>None since this monitor started; treat them as a security incident all the same (README, runbook RepairmonTenantIsolationBreach).</p>${recordedTable(recorded)}</section>`;
+  }
   const ongoing = rows.filter((r) => r.ongoing).length;
   const title = `Security: ${rows.length} probe${rows.length === 1 ? '' : 's'} got data where the API must refuse${ongoing > 0 ? ` (${ongoing} ongoing)` : ''}`;
   return `<section id="breaches" class="breach-banner" role="alert" aria-labelledby="breaches-title"><h2 id="breaches-title">${esc(title)}</h2>
 <p>A refusal canary was served data: treat it as a security incident and page the API security on-call (README, runbook RepairmonTenantIsolationBreach).</p>
-<table aria-label="breaches"><thead><tr><th scope="col">state</th><th scope="col">breach</th><th scope="col">target</th><th scope="col">key alias</th><th scope="col">tenant</th><th scope="col">endpoint</th><th scope="col">last seen (UTC)</th><th scope="col">times</th><th scope="col">what happened</th></tr></thead><tbody>${rows.map(row).join('')}</tbody></table></section>`;
+<table aria-label="breaches"><thead><tr><th scope="col">state</th><th scope="col">breach</th><th scope="col">target</th><th scope="col">key alias</th><th scope="col">tenant</th><th scope="col">endpoint</th><th scope="col">last seen (UTC)</th><th scope="col">times</th><th scope="col">what happened</th></tr></thead><tbody>${rows.map(row).join('')}</tbody></table>${recordedTable(recorded)}</section>`;
 }

@@ -120,7 +120,7 @@ export function renderStatusPage(view: StatusView): string {
   const uptime = view.uptime ?? { kind: 'off' };
   const lasts = view.plan.map((p) => view.window(p.id).at(-1)).filter((e): e is HistoryEntry => e !== undefined);
   const failing = lasts.filter((e) => !e.success).length;
-  const banner = renderBreachBanner(breachRows(view.breaches ?? [], (id) => view.window(id).at(-1)));
+  const banner = renderBreachBanner(breachRows(view.breaches ?? [], (id) => view.window(id).at(-1)), uptime.kind === 'ok' ? uptime.breaches : []);
   const refresh = view.refreshSeconds
     ? `reloads every ${view.refreshSeconds} s · <a href="/">stop reloading</a>`
     : '<a href="/?refresh=10">reload every 10 s</a>';

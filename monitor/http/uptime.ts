@@ -2,7 +2,8 @@
  * Uptime over long windows for the status page, from Prometheus (the monitor keeps only a short
  * window in memory and nothing across a restart). One instant query per window,
  * `avg_over_time(repairmon_probe_success{check="read"}[24h])`, gives a value per probe series;
- * rows and targets average those. A Prometheus that does not answer makes the figures
+ * rows and targets average those. One more asks which probes breached in the last 24 h, so the
+ * breach banner survives a restart. A Prometheus that does not answer makes the figures
  * "unavailable", never the page: answers are cached, refreshed in the background, and the
  * page waits at most the configured timeout, and only the first time.
  */
@@ -20,11 +21,19 @@ export interface UptimeSample {
 export type Uptime =
   | { readonly kind: 'off' }
   | { readonly kind: 'unavailable'; readonly reason: string }
-  | { readonly kind: 'ok'; readonly windows: Readonly<Record<UptimeWindow, readonly UptimeSample[]>> };
+  | {
+      readonly kind: 'ok';
+      readonly windows: Readonly<Record<UptimeWindow, readonly UptimeSample[]>>;
+      /** Breached probes over the last 24 h with how many breaches: survives a restart of the monitor. */
+      readonly breaches: readonly UptimeSample[];
+    };
 
 export function uptimeQuery(window: UptimeWindow): string {
   return `avg_over_time(repairmon_probe_success{check="read"}[${window}])`;
 }
+
+export const BREACH_QUERY =
+  'sum by (target, endpoint, tenant, key_alias, check) (increase(repairmon_probes_total{outcome="assertion_failed"}[24h])) > 0';
 
 /** The vector of an instant query's answer, or why it is not one. Pure. */
 export function parseVector(body: unknown): { ok: true; samples: UptimeSample[] } | { ok: false; reason: string } {
@@ -45,8 +54,8 @@ export function uptimeOf(samples: readonly UptimeSample[], match: Readonly<Recor
   return values.length === 0 ? undefined : values.reduce((a, b) => a + b, 0) / values.length;
 }
 
-async function queryWindow(base: string, window: UptimeWindow, timeoutMs: number): Promise<UptimeSample[]> {
-  const url = `${base}/api/v1/query?query=${encodeURIComponent(uptimeQuery(window))}`;
+async function instantQuery(base: string, query: string, timeoutMs: number): Promise<UptimeSample[]> {
+  const url = `${base}/api/v1/query?query=${encodeURIComponent(query)}`;
   const res = await request(url, { signal: AbortSignal.timeout(timeoutMs), headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
   if (res.statusCode !== 200) {
     await res.body.dump();
@@ -61,8 +70,9 @@ export async function fetchUptime(settings: StatusPageSettings): Promise<Uptime>
   const base = settings.prometheusUrl;
   if (base === undefined) return { kind: 'off' };
   try {
-    const answers = await Promise.all(UPTIME_WINDOWS.map((w) => queryWindow(base, w, settings.prometheusTimeoutMs)));
-    return { kind: 'ok', windows: { '24h': answers[0] ?? [], '7d': answers[1] ?? [], '30d': answers[2] ?? [] } };
+    const queries = [...UPTIME_WINDOWS.map(uptimeQuery), BREACH_QUERY];
+    const answers = await Promise.all(queries.map((q) => instantQuery(base, q, settings.prometheusTimeoutMs)));
+    return { kind: 'ok', windows: { '24h': answers[0] ?? [], '7d': answers[1] ?? [], '30d': answers[2] ?? [] }, breaches: answers[3] ?? [] };
   } catch (error) {
     const why = error instanceof Error ? (error.name === 'TimeoutError' ? `no answer within ${settings.prometheusTimeoutMs} ms` : error.message) : String(error);
     return { kind: 'unavailable', reason: `Prometheus at ${base} did not answer (${why})` };

@@ -18,6 +18,11 @@ async function fakePrometheus(mode: 'answer' | 'hang'): Promise<{ url: string; q
     const query = new URL(req.url ?? '/', 'http://p').searchParams.get('query') ?? '';
     queries.push(query);
     if (mode === 'hang') return;
+    if (query.includes('assertion_failed')) {
+      const breach = { metric: { target: 'sandbox', endpoint: 'clients', tenant: 'rowery-nowak', key_alias: 'kowalski-test', check: 'cross_tenant' }, value: [1, '2.0004'] };
+      res.writeHead(200, { 'content-type': 'application/json' });
+      return void res.end(JSON.stringify({ status: 'success', data: { resultType: 'vector', result: [breach] } }));
+    }
     const value = query.endsWith('[24h])') ? '0.995' : query.endsWith('[7d])') ? '0.9' : '0.5';
     const series = (tenant: string, alias: string, endpoint: string) => ({ metric: { __name__: 'x', target: 'sandbox', tenant, key_alias: alias, endpoint, check: 'read', job: 'repairmon' }, value: [1, value] });
     const result = [series('rowery-nowak', 'nowak-test', 'clients'), series('rowery-nowak', 'nowak-test', 'bikes'), series('serwis-kowalski', 'kowalski-test', 'clients')];
@@ -122,11 +127,35 @@ describe('the page', () => {
     await rig.monitor.reload({ ok: true, config: { ...config, statusPage: { prometheusUrl: prom.url, prometheusTimeoutMs: 1_000 } } });
     try {
       const html = await page();
-      expect(prom.queries.sort()).toEqual(['24h', '30d', '7d'].map((w) => `avg_over_time(repairmon_probe_success{check="read"}[${w}])`));
+      expect(prom.queries.sort()).toEqual([
+        ...['24h', '30d', '7d'].map((w) => `avg_over_time(repairmon_probe_success{check="read"}[${w}])`),
+        'sum by (target, endpoint, tenant, key_alias, check) (increase(repairmon_probes_total{outcome="assertion_failed"}[24h])) > 0',
+      ]);
       expect(html).toContain('<th scope="col">uptime 24 h</th><th scope="col">uptime 7 d</th><th scope="col">uptime 30 d</th>');
       expect(html).toMatch(/nowak-test<\/td><td>[\d.]+%<\/td><td>99\.5%<\/td><td>90%<\/td><td>50%<\/td>/);
       expect(html).toContain('24 h 99.5% · 7 d 90% · 30 d 50%');
+      // Breaches Prometheus counted, also from before a restart, join the banner.
+      expect(html).toContain('<h3>Counted by Prometheus in the last 24 h (also before a restart)</h3>');
+      expect(html).toContain('<td>sandbox</td><td>kowalski-test</td><td>rowery-nowak</td><td>clients <span class="muted">(cross_tenant)</span></td><td>2</td>');
     } finally {
+      await prom.close();
+    }
+  });
+
+  it('after a restart (nothing in memory), the banner still shows the breaches Prometheus counted', async () => {
+    const prom = await fakePrometheus('answer');
+    const fresh = await startRig({ aliases: ['nowak-test'], schedule: '0 0 1 1 *' });
+    const config = fresh.monitor.config();
+    await fresh.monitor.reload({ ok: true, config: { ...config, statusPage: { prometheusUrl: prom.url, prometheusTimeoutMs: 1_000 } } });
+    const http = await createMonitorServer(fresh.monitor, { host: '127.0.0.1', port: 0, logger: silent });
+    try {
+      const html = await (await fetch(`${http.url}/`)).text();
+      const banner = html.slice(html.indexOf('class="breach-banner"'));
+      expect(banner).toContain('Security: 1 probe got data where the API must refuse in the last 24 h');
+      expect(banner.indexOf('kowalski-test')).toBeGreaterThan(0);
+    } finally {
+      await http.close();
+      await fresh.close();
       await prom.close();
     }
   });
