@@ -30,6 +30,7 @@ interface SandboxFlags {
   readonly faults: string;
   readonly rateLimit: string;
   readonly dataFile: string | undefined;
+  readonly keysFile: string | undefined;
   readonly dialect: string;
   readonly logLevel: LevelWithSilent;
 }
@@ -53,6 +54,7 @@ function readFlags(values: CommandContext['values']): SandboxFlags {
     faults,
     rateLimit,
     dataFile: stringValue(values, 'data'),
+    keysFile: stringValue(values, 'keys'),
     dialect,
     logLevel: choiceValue(values, 'log-level', LOG_LEVELS) ?? 'info',
   };
@@ -78,9 +80,15 @@ function keyPurpose(key: DemoKey, sandbox: RunningSandbox): string {
   return `tenant ${key.tenant ?? '?'}${narrow}`;
 }
 
+/** A key from --keys is a lasting secret: only its last 4 are shown (`--json` prints it for scripts). */
+function shownValue(key: DemoKey): string {
+  return key.fixed ? `…${key.key.slice(-4)} (from --keys)`.padEnd(40) : key.key;
+}
+
 export function humanSummary(sandbox: RunningSandbox): string {
-  const rows = sandbox.keys.map((k) => `  ${k.alias.padEnd(20)} ${k.environment.padEnd(11)} ${k.key}  ${keyPurpose(k, sandbox)}`);
-  const example = sandbox.keys.find((k) => k.kind === 'tenant' && !k.revoked && k.tenant) ?? sandbox.keys[0];
+  const rows = sandbox.keys.map((k) => `  ${k.alias.padEnd(20)} ${k.environment.padEnd(11)} ${shownValue(k)}  ${keyPurpose(k, sandbox)}`);
+  const tenantKeys = sandbox.keys.filter((k) => k.kind === 'tenant' && !k.revoked && k.tenant);
+  const example = tenantKeys.find((k) => !k.fixed) ?? tenantKeys[0] ?? sandbox.keys[0];
   const url = example?.tenant ? `${sandbox.baseUrl}${tenantResourcePath(example.tenant, 'clients')}` : `${sandbox.baseUrl}/`;
   const curls = AUTH_SCHEMES.map((scheme) => {
     const header = authHeader(scheme, `$${KEY_ENV}`);
@@ -91,12 +99,12 @@ export function humanSummary(sandbox: RunningSandbox): string {
     `Docs (public): ${sandbox.baseUrl}/docs`,
     `Dialect: ${sandbox.dialect.name}`,
     '',
-    'Demo keys (throwaway, new on every start):',
+    sandbox.keys.some((k) => k.fixed) ? 'Keys (from --keys where marked, the others new on every start):' : 'Demo keys (throwaway, new on every start):',
     `  ${'ALIAS'.padEnd(20)} ${'ENVIRONMENT'.padEnd(11)} KEY`,
     ...rows,
     '',
     `Try it (key ${example?.alias ?? ''}):`,
-    `  export ${KEY_ENV}=${example?.key ?? ''}`,
+    example?.fixed ? `  export ${KEY_ENV}=<the value of ${example.alias} in your --keys file>` : `  export ${KEY_ENV}=${example?.key ?? ''}`,
     ...curls,
     '',
     'Press Ctrl+C to stop.',
@@ -118,6 +126,7 @@ async function run(ctx: CommandContext): Promise<number> {
       dialect: flags.dialect,
       logger,
       ...(flags.dataFile === undefined ? {} : { dataFile: flags.dataFile }),
+      ...(flags.keysFile === undefined ? {} : { keysFile: flags.keysFile }),
     });
   } catch (error) {
     if (isSandboxConfigError(error)) throw new UsageError(`--${error.option}: ${error.message}`);
@@ -151,6 +160,7 @@ const command: Command = {
     faults: { type: 'string', valueName: 'SPEC', description: 'inject faults: KIND[:ARG][@PATH_GLOB][%PROB] rules joined by ";"' },
     'rate-limit': { type: 'string', valueName: 'N/WINDOW', description: 'requests per key per window (e.g. 60/1s) or "off"', default: CLI_DEFAULT_RATE_LIMIT },
     data: { type: 'string', valueName: 'FILE', description: 'JSON or YAML file replacing the demo tenants, records and keys' },
+    keys: { type: 'string', valueName: 'FILE', description: 'JSON or YAML map alias -> key value, so restarts keep the keys (others stay random); values printed only with --json' },
     'log-level': { type: 'string', valueName: 'LEVEL', description: `log level: ${LOG_LEVELS.join(', ')}`, default: 'info' },
     // Last, so its listing of keys and presets ends the flags; its default is in the text for the same reason.
     dialect: { type: 'string', valueName: 'NAME|k=v,...', description: DIALECT_HELP },
