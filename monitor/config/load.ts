@@ -4,15 +4,15 @@
  * starts until the list is empty.
  */
 import { dirname } from 'node:path';
-import { platformSubPath } from '../../api/contract/index.js';
+import { ENDPOINT_IDS, type EndpointId, platformSubPath } from '../../api/contract/index.js';
 import { decodeDocument, parseWith, readDocument } from '../../lib/config-kit.js';
 import { shortestIntervalMs } from './cron.js';
 import { parseDuration } from './duration.js';
 import { crossFieldIssues } from './rules.js';
-import { CANARY_NAMES, type CanaryName, type RawConfig, type RawTarget, configSchema } from './schema.js';
+import { CANARY_NAMES, type CanaryName, DEFAULT_AVAILABILITY_PERCENT, type RawConfig, type RawKey, type RawTarget, configSchema } from './schema.js';
 import { type SecretSources, resolveSecret } from './secrets.js';
 import { resolveTls } from './tls.js';
-import type { ConfigIssue, ConfigResult, MaintenanceWindow, MonitorConfig, MonitorKey, MonitorTarget } from './types.js';
+import type { ConfigIssue, ConfigResult, KeyExpectation, MaintenanceWindow, MonitorConfig, MonitorKey, MonitorTarget } from './types.js';
 
 function resolveCanaries(raw: RawTarget['canaries']): Record<CanaryName, boolean> {
   const switches = typeof raw === 'boolean' ? {} : raw;
@@ -28,6 +28,20 @@ function resolveMaintenance(raw: RawTarget['maintenance']): MaintenanceWindow[] 
   );
 }
 
+function resolveExpect(raw: RawKey['expect']): MonitorKey['expect'] {
+  const entries = Object.entries(raw ?? {}).flatMap(([id, value]): Array<[string, KeyExpectation]> => {
+    if (value === undefined || value === 'read') return [];
+    return [[id, { kind: 'refused', code: value === 'refused' ? undefined : value }]];
+  });
+  return Object.fromEntries(entries);
+}
+
+/** Percent per endpoint -> ratio for every endpoint, `default` (or ours) filling the gaps. */
+function resolveAvailability(raw: RawTarget['availability']): Record<EndpointId, number> {
+  const fallback = raw?.default ?? DEFAULT_AVAILABILITY_PERCENT;
+  return Object.fromEntries(ENDPOINT_IDS.map((id) => [id, (raw?.[id] ?? fallback) / 100])) as Record<EndpointId, number>;
+}
+
 function resolveTarget(raw: RawTarget, index: number, sources: SecretSources, issues: ConfigIssue[]): MonitorTarget {
   const keys: MonitorKey[] = [];
   raw.keys.forEach((k, i) => {
@@ -37,7 +51,7 @@ function resolveTarget(raw: RawTarget, index: number, sources: SecretSources, is
       return;
     }
     const tenants = k.kind === 'tenant' ? [k.tenant ?? ''] : [...new Set(k.tenants ?? [])];
-    keys.push({ alias: k.alias, kind: k.kind, tenant: k.tenant, tenants, auth: k.auth, key: secret.key });
+    keys.push({ alias: k.alias, kind: k.kind, tenant: k.tenant, tenants, auth: k.auth, key: secret.key, expect: resolveExpect(k.expect) });
   });
   const tls = resolveTls(raw.tls, `targets[${index}].tls`, sources);
   if (!tls.ok) issues.push(tls.issue);
@@ -52,6 +66,8 @@ function resolveTarget(raw: RawTarget, index: number, sources: SecretSources, is
     timeoutMs: parseDuration(raw.timeout) ?? 0,
     maxBodyBytes: raw.maxBodyBytes,
     sloMs,
+    availability: resolveAvailability(raw.availability),
+    failureThreshold: raw.failureThreshold,
     maintenance: resolveMaintenance(raw.maintenance),
     canaries: resolveCanaries(raw.canaries),
     keys,
@@ -70,7 +86,7 @@ export function parseConfigValue(value: unknown, sources: SecretSources): Config
   if (issues.length > 0) return { ok: false, issues };
   const targets = raw.targets.map((t, i) => resolveTarget(t, i, sources, issues));
   if (issues.length > 0) return { ok: false, issues };
-  const config: MonitorConfig = { concurrency: raw.concurrency, historyPerProbe: raw.historyPerProbe, targets };
+  const config: MonitorConfig = { concurrency: raw.concurrency, historyPerProbe: raw.historyPerProbe, metrics: { perKeyOutcomes: raw.metrics.perKeyOutcomes }, targets };
   return { ok: true, config };
 }
 

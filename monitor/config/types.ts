@@ -2,7 +2,13 @@
 import type { ApiKey } from '../../api/client/index.js';
 import type { AuthScheme, EndpointId, IndexAccessReading, KeyKind } from '../../api/contract/index.js';
 import type { ConfigIssue } from '../../lib/config-kit.js';
-import type { CanaryName } from './schema.js';
+import type { CanaryName, ExpectableEndpoint } from './schema.js';
+
+/** What a key's read of one resource should get (its `expect` in monitor.yaml). */
+export type KeyExpectation =
+  | { readonly kind: 'read' }
+  /** Refused; `code` is the refusal's error code when the config names one, else any refusal. */
+  | { readonly kind: 'refused'; readonly code: string | undefined };
 
 export interface MonitorKey {
   readonly alias: string;
@@ -13,6 +19,8 @@ export interface MonitorKey {
   readonly tenants: readonly string[];
   readonly auth: AuthScheme;
   readonly key: ApiKey;
+  /** Resources whose reads must be refused; any resource not named here (or no `expect`) must be read. */
+  readonly expect?: Readonly<Partial<Record<ExpectableEndpoint, KeyExpectation>>>;
 }
 
 export type MaintenanceWindow =
@@ -37,6 +45,10 @@ export interface MonitorTarget {
   readonly timeoutMs: number;
   readonly maxBodyBytes: number;
   readonly sloMs: Readonly<Partial<Record<EndpointId, number>>>;
+  /** Availability objective of reads per endpoint, as a ratio (0.995), every endpoint filled in. */
+  readonly availability: Readonly<Record<EndpointId, number>>;
+  /** Consecutive service-side failures of a read that make it down. */
+  readonly failureThreshold: number;
   readonly maintenance: readonly MaintenanceWindow[];
   readonly canaries: Readonly<Record<CanaryName, boolean>>;
   readonly keys: readonly MonitorKey[];
@@ -47,9 +59,16 @@ export interface MonitorTarget {
   readonly tls?: TargetTls | undefined;
 }
 
+export interface MetricsOptions {
+  /** Outcome counters per probe (with tenant and key alias) instead of per target and endpoint. */
+  readonly perKeyOutcomes: boolean;
+}
+
 export interface MonitorConfig {
   readonly concurrency: number;
   readonly historyPerProbe: number;
+  /** Absent (a config built in code): the defaults, outcome counters per target and endpoint. */
+  readonly metrics?: MetricsOptions;
   readonly targets: readonly MonitorTarget[];
 }
 

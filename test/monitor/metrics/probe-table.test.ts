@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { Gauge, Registry } from 'prom-client';
 import { describe, expect, test } from 'vitest';
 import { formatValue } from '../../../monitor/metrics/exposition.js';
-import { createProbeMetrics } from '../../../monitor/metrics/probe-metrics.js';
+import { DEFAULT_PROBE_METRIC_SETTINGS, createProbeMetrics } from '../../../monitor/metrics/probe-metrics.js';
 import { MonitorRegistry } from '../../../monitor/metrics/registry.js';
 import { createServiceMetrics } from '../../../monitor/metrics/service-metrics.js';
 import { OUTCOMES, type Outcome } from '../../../monitor/probe/expectation.js';
@@ -19,9 +19,9 @@ const PER_PROBE = [
   'repairmon_probe_http_status_code',
   'repairmon_probe_failure_reason',
   'repairmon_probe_data_items',
-  'repairmon_probe_degraded',
   'repairmon_probe_last_run_timestamp_seconds',
   'repairmon_probe_last_success_timestamp_seconds',
+  'repairmon_probe_consecutive_failures',
 ];
 
 function spec(keyAlias: string, tenant: string, target = 'test'): ProbeSpec {
@@ -54,10 +54,10 @@ function result(probe: ProbeSpec, shape: Shape = {}): ProbeResult {
 }
 
 /** The table on a MonitorRegistry and the prom-client reference, fed the same plan and results. */
-function both() {
+function both(perKeyOutcomes = false) {
   const registry = new MonitorRegistry();
-  const table = createProbeMetrics(registry);
-  const reference = createReference();
+  const table = createProbeMetrics(registry, { ...DEFAULT_PROBE_METRIC_SETTINGS, perKeyOutcomes });
+  const reference = createReference({ perKeyOutcomes });
   return {
     registry,
     reference: reference.registry,
@@ -80,8 +80,8 @@ const kowalski = spec('kowalski-test', 'serwis-kowalski');
 const tricky = spec('alias "quoted" \\ back\nslash', 'shop\\"x"\n', 'tar"get\\');
 
 describe('the probe table renders what prom-client rendered', () => {
-  test('same text, family by family and as a whole, for probes recorded in plan order', async () => {
-    const m = both();
+  test.each([false, true])('same text, family by family and as a whole, for probes recorded in plan order (per-key outcomes %s)', async (perKey) => {
+    const m = both(perKey);
     m.syncPlan([nowak, kowalski, tricky]);
     m.record(result(nowak, { status: 200, items: 3 }));
     m.record(result(kowalski, { outcome: 'server_error', reason: 'status_503', status: 503, degraded: 'slo', durationMs: 1234.5 }));
@@ -166,21 +166,28 @@ describe('label values and numbers', () => {
 });
 
 describe('keeping the table in step with the plan', () => {
-  test('a synced plan pre-initialises every outcome to 0 and no gauge yet', async () => {
+  test('a synced plan pre-initialises every outcome to 0 per target, endpoint and check, and no gauge yet', async () => {
     const registry = new MonitorRegistry();
-    createProbeMetrics(registry).syncPlan([nowak]);
+    createProbeMetrics(registry).syncPlan([nowak, kowalski]);
     const text = await registry.metrics();
-    expect(seriesOf(text, 'repairmon_probes_total')).toEqual(
-      OUTCOMES.map((o) => `repairmon_probes_total{target="test",endpoint="clients",tenant="rowery-nowak",key_alias="nowak-test",check="read",outcome="${o}"} 0`),
-    );
+    // Two keys reading the same endpoint share one set of outcome counters.
+    expect(seriesOf(text, 'repairmon_probes_total')).toEqual(OUTCOMES.map((o) => `repairmon_probes_total{target="test",endpoint="clients",check="read",outcome="${o}"} 0`));
     for (const name of PER_PROBE.filter((n) => n !== 'repairmon_probes_total')) {
       expect(seriesOf(text, name), name).toEqual([]);
       expect(text).toContain(`# TYPE ${name} gauge`);
     }
   });
 
-  test('syncPlan drops every series of a removed probe, keeps the others, and a re-added probe starts afresh', async () => {
-    const m = both();
+  test('metrics.perKeyOutcomes: every outcome pre-initialised per probe, with tenant and key alias', async () => {
+    const registry = new MonitorRegistry();
+    createProbeMetrics(registry, { ...DEFAULT_PROBE_METRIC_SETTINGS, perKeyOutcomes: true }).syncPlan([nowak]);
+    expect(seriesOf(await registry.metrics(), 'repairmon_probes_total')).toEqual(
+      OUTCOMES.map((o) => `repairmon_probes_total{target="test",endpoint="clients",tenant="rowery-nowak",key_alias="nowak-test",check="read",outcome="${o}"} 0`),
+    );
+  });
+
+  test('per key: syncPlan drops every series of a removed probe, keeps the others, and a re-added probe starts afresh', async () => {
+    const m = both(true);
     m.syncPlan([nowak, kowalski]);
     m.record(result(nowak, { items: 1 }));
     m.record(result(kowalski, { outcome: 'timeout', status: undefined }));
@@ -196,6 +203,38 @@ describe('keeping the table in step with the plan', () => {
     expect(seriesOf(again, 'repairmon_probes_total').filter((l) => l.includes('nowak-test') && !l.endsWith(' 0'))).toEqual([]);
   });
 
+  test('per endpoint: a removed key never makes a counter go down; a removed endpoint loses its counters', async () => {
+    const m = both();
+    const docs = makeProbe({ target: 'test', endpoint: 'docs', tenant: '', keyAlias: 'nowak-test', check: 'read', credential: { kind: 'none' }, expect: { kind: 'success', list: false } });
+    m.syncPlan([nowak, kowalski, docs]);
+    m.record(result(nowak));
+    m.record(result(kowalski));
+    m.syncPlan([nowak]);
+    const text = await m.registry.metrics();
+    expect(seriesOf(text, 'repairmon_probes_total')).toContain('repairmon_probes_total{target="test",endpoint="clients",check="read",outcome="ok"} 2');
+    expect(text).not.toContain('endpoint="docs"');
+    expect(text).not.toContain('kowalski');
+    expect(sortedLines(text)).toEqual(sortedLines(await m.reference.metrics()));
+  });
+
+  test('consecutive failures: a run of one class counts up, a 429 leaves it, another class starts over, a success ends it', async () => {
+    const m = both();
+    m.syncPlan([nowak]);
+    const streak = async () => seriesOf(await m.registry.metrics(), 'repairmon_probe_consecutive_failures').map((l) => l.replace(/^.*check="read",/, ''));
+    m.record(result(nowak, { outcome: 'server_error', reason: 'status_502', status: 502 }));
+    m.record(result(nowak, { outcome: 'timeout', reason: 'timeout_headers' }));
+    expect(await streak()).toEqual(['class="service"} 2']);
+    m.record(result(nowak, { outcome: 'rate_limited', reason: 'held_retry_after', sent: false }));
+    expect(await streak()).toEqual(['class="service"} 2']);
+    m.record(result(nowak, { outcome: 'unauthorized', reason: 'code_unauthorized', status: 401 }));
+    expect(await streak()).toEqual(['class="key"} 1']);
+    m.record(result(nowak, { status: 200 }));
+    expect(await streak()).toEqual(['class="none"} 0']);
+    m.record(result(nowak, { outcome: 'rate_limited', reason: 'status_429', status: 429 }));
+    expect(await streak()).toEqual(['class="throttled"} 1']);
+    expect(sortedLines(await m.registry.metrics())).toEqual(sortedLines(await m.reference.metrics()));
+  });
+
   test('resetMetrics clears the table families like prom-client gauges, keeping outcomes at 0', async () => {
     const registry = new MonitorRegistry();
     const metrics = createProbeMetrics(registry);
@@ -204,6 +243,8 @@ describe('keeping the table in step with the plan', () => {
     registry.resetMetrics();
     const text = await registry.metrics();
     expect(seriesOf(text, 'repairmon_probe_success')).toEqual([]);
+    expect(seriesOf(text, 'repairmon_probe_consecutive_failures')).toEqual([]);
+    expect(seriesOf(text, 'repairmon_probes_total')).toHaveLength(OUTCOMES.length);
     expect(seriesOf(text, 'repairmon_probes_total').every((l) => l.endsWith(' 0'))).toBe(true);
   });
 });
@@ -243,8 +284,8 @@ test('any sequence of syncs, records and scrapes renders what prom-client render
     fc.record({ kind: fc.constant('scrape' as const) }),
   );
   await fc.assert(
-    fc.asyncProperty(fc.array(op, { maxLength: 30 }), async (ops) => {
-      const m = both();
+    fc.asyncProperty(fc.boolean(), fc.array(op, { maxLength: 30 }), async (perKey, ops) => {
+      const m = both(perKey);
       let plan = pool;
       m.syncPlan(plan);
       for (const o of ops) {
@@ -253,6 +294,7 @@ test('any sequence of syncs, records and scrapes renders what prom-client render
         else if (plan.includes(pool[o.probe]!)) m.record(result(pool[o.probe]!, o.shape));
       }
       for (const name of PER_PROBE) expect(sortedLines(await m.registry.getSingleMetricAsString(name)), name).toEqual(sortedLines(await m.reference.getSingleMetricAsString(name)));
+      expect(sortedLines(await m.registry.metrics())).toEqual(sortedLines(await m.reference.metrics()));
     }),
     { numRuns: 150 },
   );
