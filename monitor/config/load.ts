@@ -39,7 +39,8 @@ function resolveExpect(raw: RawKey['expect']): MonitorKey['expect'] {
 /** Percent per endpoint -> ratio for every endpoint, `default` (or ours) filling the gaps. */
 function resolveAvailability(raw: RawTarget['availability']): Record<EndpointId, number> {
   const fallback = raw?.default ?? DEFAULT_AVAILABILITY_PERCENT;
-  return Object.fromEntries(ENDPOINT_IDS.map((id) => [id, (raw?.[id] ?? fallback) / 100])) as Record<EndpointId, number>;
+  // Rounded: 99.9 / 100 is 0.9990000000000001 in floating point, and the gauge would show it.
+  return Object.fromEntries(ENDPOINT_IDS.map((id) => [id, Number(((raw?.[id] ?? fallback) / 100).toFixed(9))])) as Record<EndpointId, number>;
 }
 
 function resolveTarget(raw: RawTarget, index: number, sources: SecretSources, issues: ConfigIssue[]): MonitorTarget {

@@ -29,7 +29,7 @@ export interface ProbeRow {
   readonly outcomes: Float64Array;
   /** The last failure reason (raw and escaped); undefined until the first record. */
   reason: { readonly value: string; readonly escaped: string } | undefined;
-  /** The current run of failures of one class; undefined until the first record. */
+  /** The current run of failures of one class; `none` from the plan sync on, undefined after a registry reset. */
   streak: Streak | undefined;
   /** Each family's rendered lines for this row, by family slot; cleared when the row changes. */
   readonly text: Array<string | undefined>;
@@ -190,7 +190,9 @@ const FAMILY_COUNT = 9;
 
 function newRow(spec: ProbeSpec): ProbeRow {
   const labels = probeLabels(spec);
-  return { labels, prefix: formatLabelPairs(labels), gauges: {}, outcomes: new Float64Array(OUTCOMES.length), reason: undefined, streak: undefined, text: new Array<string | undefined>(FAMILY_COUNT) };
+  // The streak starts at "no failure" when the probe is planned, so a probe added by a reload
+  // shows on /metrics at once, before its first run.
+  return { labels, prefix: formatLabelPairs(labels), gauges: {}, outcomes: new Float64Array(OUTCOMES.length), reason: undefined, streak: NO_STREAK, text: new Array<string | undefined>(FAMILY_COUNT) };
 }
 
 function applyUpdate(row: ProbeRow, update: RowUpdate): void {

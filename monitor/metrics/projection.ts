@@ -4,7 +4,8 @@
  * Pure. The figure is the steady state after one round of every target in which every probe
  * got its expected answer and no maintenance window was open (a failing probe has no
  * last-success or item-count series yet; a target in maintenance has no tick histograms).
- * Node's own `process_*` and `nodejs_*` series (about 50, varying with GC kinds and handle
+ * Reads of /platform/ are counted as lists (their shape is not shown by the spec). Node's own
+ * `process_*` and `nodejs_*` series (about 50, varying with GC kinds and handle
  * types) come on top.
  */
 import type { MonitorConfig } from '../config/types.js';
@@ -37,7 +38,9 @@ function perProbeFamilies(plan: readonly ProbeSpec[], perKeyOutcomes: boolean): 
     repairmon_probe_last_duration_seconds: n,
     repairmon_probe_http_status_code: n,
     repairmon_probe_failure_reason: n,
-    repairmon_probe_data_items: plan.filter((p) => p.expect.kind === 'success' && p.expect.list).length,
+    // Any read answered with an array has an item count; /platform/ answers' shape is not shown,
+    // so its reads are counted as lists (an upper bound).
+    repairmon_probe_data_items: plan.filter((p) => p.expect.kind === 'success' && (p.expect.list || p.endpoint === 'platform')).length,
     repairmon_probe_last_run_timestamp_seconds: n,
     repairmon_probe_last_success_timestamp_seconds: n,
     repairmon_probe_consecutive_failures: n,

@@ -172,7 +172,12 @@ describe('keeping the table in step with the plan', () => {
     const text = await registry.metrics();
     // Two keys reading the same endpoint share one set of outcome counters.
     expect(seriesOf(text, 'repairmon_probes_total')).toEqual(OUTCOMES.map((o) => `repairmon_probes_total{target="test",endpoint="clients",check="read",outcome="${o}"} 0`));
-    for (const name of PER_PROBE.filter((n) => n !== 'repairmon_probes_total')) {
+    // A planned probe's streak starts at "no failure", so it shows before its first run.
+    expect(seriesOf(text, 'repairmon_probe_consecutive_failures')).toEqual([
+      'repairmon_probe_consecutive_failures{target="test",endpoint="clients",tenant="rowery-nowak",key_alias="nowak-test",check="read",class="none"} 0',
+      'repairmon_probe_consecutive_failures{target="test",endpoint="clients",tenant="serwis-kowalski",key_alias="kowalski-test",check="read",class="none"} 0',
+    ]);
+    for (const name of PER_PROBE.filter((n) => n !== 'repairmon_probes_total' && n !== 'repairmon_probe_consecutive_failures')) {
       expect(seriesOf(text, name), name).toEqual([]);
       expect(text).toContain(`# TYPE ${name} gauge`);
     }

@@ -98,7 +98,12 @@ export function createReference(options: { perKeyOutcomes?: boolean } = {}): Ref
         if (streak) m.streak.remove({ ...labels, class: streak.class });
         streaks.delete(id);
       }
-      if (perKey) for (const [id, labels] of next) if (!known.has(id)) for (const outcome of OUTCOMES) m.total.inc({ ...labels, outcome }, 0);
+      for (const [id, labels] of next) {
+        if (known.has(id)) continue;
+        if (perKey) for (const outcome of OUTCOMES) m.total.inc({ ...labels, outcome }, 0);
+        m.streak.set({ ...labels, class: NO_STREAK.class }, 0);
+        streaks.set(id, NO_STREAK);
+      }
       const endpoints = new Map(plan.map((p) => [endpointKey(endpointLabels(p)), endpointLabels(p)]));
       if (!perKey) {
         for (const [key, labels] of knownEndpoints) if (!endpoints.has(key)) for (const outcome of OUTCOMES) m.total.remove({ ...labels, outcome });
