@@ -189,6 +189,7 @@ describe('valid configs', () => {
       REPAIRMON_PLATFORM_TEST_KEY: 'rs_test_aaaaaaaaaaaaaaaa1111',
       REPAIRMON_NOWAK_TEST_KEY: 'rs_test_bbbbbbbbbbbbbbbb2222',
       REPAIRMON_NOWAK_PROD_KEY: 'rs_live_cccccccccccccccc3333',
+      REPAIRMON_NOWAK_NOLOGS_TEST_KEY: 'rs_test_dddddddddddddddd4444',
     });
     // Only the secret file and the private CA are absent in a checkout; everything else must pass.
     expect(result.ok ? [] : result.issues.map((i) => i.path)).toEqual(['targets[0].keys[2].secretFile', 'targets[2].tls.caFile']);
