@@ -30,8 +30,8 @@ export function renderAlertTable(result: AlertStackResult): string {
   const header = ['fault', 'alert', 'receiver', 'time to fire', 'time to resolve', 'flap', 'also fired (fire/resolve)'];
   const table = renderTable(header, result.faults.map((m) => row(m, result.factor)));
   const note =
-    `schedule ${result.scheduleSeconds} s, every rule and routing duration divided by ${result.factor}; Prometheus scrape and evaluation every ${result.prometheusIntervalSeconds} s. ` +
-    `In brackets: x${result.factor}, about what the default ${result.scheduleSeconds * result.factor} s schedule gives (a little pessimistic: there Prometheus runs every 15 s, not ${result.prometheusIntervalSeconds * result.factor} s).`;
+    `schedule ${result.scheduleSeconds} s, every rule and routing duration divided by ${result.factor}, Prometheus scrape and evaluation every ${result.prometheusIntervalSeconds} s. ` +
+    `In brackets: x${result.factor}, what the default ${result.scheduleSeconds * result.factor} s schedule with Prometheus every ${result.prometheusIntervalSeconds * result.factor} s gives.`;
   const unexpected = result.unexpected.length === 0 ? 'no unexpected alert' : `UNEXPECTED: ${result.unexpected.map((u) => JSON.stringify(u.labels)).join(', ')}`;
   return `${table}\n${note}\n${unexpected}; ${fixed(result.wallSeconds, 0)} s wall, ${result.startedAt}`;
 }
