@@ -58,8 +58,8 @@ function productionSection(): string {
  * `promtool test rules` over every file, two promtool processes at a time (each file evaluates
  * the SLO rules' 3-day windows, ~1-6 s of CPU apiece; the machine has 2 cores).
  */
-async function testRules(cwd: string): Promise<ToolRun[]> {
-  const queue = [...testFiles];
+async function testRules(cwd: string, files: readonly string[] = testFiles): Promise<ToolRun[]> {
+  const queue = [...files];
   const runs: ToolRun[] = [];
   const worker = async (): Promise<void> => {
     for (let file = queue.shift(); file !== undefined; file = queue.shift()) runs.push(await runTool(PROMTOOL, ['test', 'rules', file], { cwd, timeoutMs: 120_000 }));
@@ -95,7 +95,9 @@ describe.skipIf(!hasPromtool)('promtool', () => {
       cpSync(TESTS_DIR, `${dir}/tests`, { recursive: true });
       writeFileSync(`${dir}/alerting-rules.yml`, broken);
       cpSync(`${PROMETHEUS_DIR}recording-rules.yml`, `${dir}/recording-rules.yml`);
-      const runs = await testRules(`${dir}/tests`);
+      // Only the files with a maintenance case: the others cannot notice, and promtool is slow.
+      const withWindows = testFiles.filter((f) => readFileSync(`${TESTS_DIR}${f}`, 'utf8').includes('repairmon_maintenance_active') && !f.startsWith('error-budget-recovery'));
+      const runs = await testRules(`${dir}/tests`, withWindows);
       expect(runs.some((r) => r.code !== 0)).toBe(true);
       expect(runs.map((r) => r.stdout + r.stderr).join('')).toMatch(/FAILED:\s+name: .*silenced/);
     } finally {
