@@ -6,74 +6,10 @@ import { formatValue } from '../../../monitor/metrics/exposition.js';
 import { DEFAULT_PROBE_METRIC_SETTINGS, createProbeMetrics } from '../../../monitor/metrics/probe-metrics.js';
 import { MonitorRegistry } from '../../../monitor/metrics/registry.js';
 import { createServiceMetrics } from '../../../monitor/metrics/service-metrics.js';
-import { OUTCOMES, type Outcome } from '../../../monitor/probe/expectation.js';
-import type { ProbeResult } from '../../../monitor/probe/run.js';
-import { type ProbeSpec, makeProbe } from '../../../monitor/probe/spec.js';
+import { OUTCOMES } from '../../../monitor/probe/expectation.js';
+import { makeProbe } from '../../../monitor/probe/spec.js';
 import { requireBinary } from '../tools/real-tools.js';
-import { createReference } from './prom-client-reference.js';
-
-const PER_PROBE = [
-  'repairmon_probe_success',
-  'repairmon_probes_total',
-  'repairmon_probe_last_duration_seconds',
-  'repairmon_probe_http_status_code',
-  'repairmon_probe_failure_reason',
-  'repairmon_probe_data_items',
-  'repairmon_probe_last_run_timestamp_seconds',
-  'repairmon_probe_last_success_timestamp_seconds',
-  'repairmon_probe_consecutive_failures',
-];
-
-function spec(keyAlias: string, tenant: string, target = 'test'): ProbeSpec {
-  return makeProbe({ target, endpoint: 'clients', tenant, keyAlias, check: 'read', path: `/tenants/${tenant}/clients`, credential: { kind: 'none' }, expect: { kind: 'success', list: true } });
-}
-
-interface Shape {
-  readonly outcome?: Outcome;
-  readonly reason?: string;
-  readonly status?: number;
-  readonly items?: number;
-  readonly sent?: boolean;
-  readonly degraded?: ProbeResult['degraded'];
-  readonly retryAfterMs?: number;
-  readonly durationMs?: number;
-}
-
-function result(probe: ProbeSpec, shape: Shape = {}): ProbeResult {
-  const outcome = shape.outcome ?? 'ok';
-  return {
-    spec: probe,
-    verdict: { outcome, expected: 'ok', success: outcome === 'ok', reason: shape.reason ?? (outcome === 'ok' ? 'none' : outcome), detail: '', status: shape.status, items: shape.items },
-    startedAt: 1_700_000_000_123,
-    durationMs: shape.durationMs ?? 42.5,
-    sent: shape.sent ?? true,
-    degraded: shape.degraded ?? 'none',
-    retryAfterMs: shape.retryAfterMs,
-    attempt: undefined,
-  };
-}
-
-/** The table on a MonitorRegistry and the prom-client reference, fed the same plan and results. */
-function both(perKeyOutcomes = false) {
-  const registry = new MonitorRegistry();
-  const table = createProbeMetrics(registry, { ...DEFAULT_PROBE_METRIC_SETTINGS, perKeyOutcomes });
-  const reference = createReference({ perKeyOutcomes });
-  return {
-    registry,
-    reference: reference.registry,
-    syncPlan(plan: readonly ProbeSpec[]) {
-      table.syncPlan(plan);
-      reference.syncPlan(plan);
-    },
-    record(r: ProbeResult) {
-      table.record(r);
-      reference.record(r);
-    },
-  };
-}
-
-const sortedLines = (text: string): string[] => text.split('\n').filter((l) => l !== '').sort();
-const seriesOf = (text: string, name: string): string[] => text.split('\n').filter((l) => l.startsWith(`${name}{`));
+import { PER_PROBE, both, result, seriesOf, sortedLines, spec } from './table-helpers.js';
 
 const nowak = spec('nowak-test', 'rowery-nowak');
 const kowalski = spec('kowalski-test', 'serwis-kowalski');
@@ -206,38 +142,6 @@ describe('keeping the table in step with the plan', () => {
     expect(seriesOf(again, 'repairmon_probe_data_items')).toEqual([]);
     expect(seriesOf(again, 'repairmon_probes_total').filter((l) => l.includes('nowak-test'))).toHaveLength(OUTCOMES.length);
     expect(seriesOf(again, 'repairmon_probes_total').filter((l) => l.includes('nowak-test') && !l.endsWith(' 0'))).toEqual([]);
-  });
-
-  test('per endpoint: a removed key never makes a counter go down; a removed endpoint loses its counters', async () => {
-    const m = both();
-    const docs = makeProbe({ target: 'test', endpoint: 'docs', tenant: '', keyAlias: 'nowak-test', check: 'read', credential: { kind: 'none' }, expect: { kind: 'success', list: false } });
-    m.syncPlan([nowak, kowalski, docs]);
-    m.record(result(nowak));
-    m.record(result(kowalski));
-    m.syncPlan([nowak]);
-    const text = await m.registry.metrics();
-    expect(seriesOf(text, 'repairmon_probes_total')).toContain('repairmon_probes_total{target="test",endpoint="clients",check="read",outcome="ok"} 2');
-    expect(text).not.toContain('endpoint="docs"');
-    expect(text).not.toContain('kowalski');
-    expect(sortedLines(text)).toEqual(sortedLines(await m.reference.metrics()));
-  });
-
-  test('consecutive failures: a run of one class counts up, a 429 leaves it, another class starts over, a success ends it', async () => {
-    const m = both();
-    m.syncPlan([nowak]);
-    const streak = async () => seriesOf(await m.registry.metrics(), 'repairmon_probe_consecutive_failures').map((l) => l.replace(/^.*check="read",/, ''));
-    m.record(result(nowak, { outcome: 'server_error', reason: 'status_502', status: 502 }));
-    m.record(result(nowak, { outcome: 'timeout', reason: 'timeout_headers' }));
-    expect(await streak()).toEqual(['class="service"} 2']);
-    m.record(result(nowak, { outcome: 'rate_limited', reason: 'held_retry_after', sent: false }));
-    expect(await streak()).toEqual(['class="service"} 2']);
-    m.record(result(nowak, { outcome: 'unauthorized', reason: 'code_unauthorized', status: 401 }));
-    expect(await streak()).toEqual(['class="key"} 1']);
-    m.record(result(nowak, { status: 200 }));
-    expect(await streak()).toEqual(['class="none"} 0']);
-    m.record(result(nowak, { outcome: 'rate_limited', reason: 'status_429', status: 429 }));
-    expect(await streak()).toEqual(['class="throttled"} 1']);
-    expect(sortedLines(await m.registry.metrics())).toEqual(sortedLines(await m.reference.metrics()));
   });
 
   test('resetMetrics clears the table families like prom-client gauges, keeping outcomes at 0', async () => {
