@@ -80,8 +80,10 @@ export function stackConfig(input: StackConfigInput, faults: ConfigFaults): Moni
       timeout: input.timeout,
       canaries: canariesOf(name),
       ...(name === 'healthy' ? { platformPaths: [...sandbox.platformPaths], indexAccess: sandbox.indexAccess } : {}),
-      // An SLO the latency fault breaks too (its probes time out), and one the healthy sandbox keeps.
-      ...(name === 'latency' || name === 'healthy' ? { slo: { repairs: '300ms' } } : {}),
+      // An SLO the latency fault breaks too (its probes time out). None on the healthy target: on a
+      // loaded 2-core machine the monitor's own queueing can push a tight p95 over it, which
+      // RepairmonLatencySLOBreached rightly reports, and that target must stay quiet.
+      ...(name === 'latency' ? { slo: { repairs: '300ms' } } : {}),
       keys,
     };
   });

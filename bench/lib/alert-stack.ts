@@ -92,7 +92,10 @@ export async function runAlertStack(options: AlertStackOptions = {}): Promise<Al
   const faults = options.faults ?? FAULTS;
   const started = Date.now();
   const schedule = scheduleSeconds === 1 ? '* * * * * *' : `*/${scheduleSeconds} * * * * *`;
-  const timeout = `${Math.round(scheduleSeconds * 400)}ms`;
+  // 0.9 of the interval, not the default's third of it scaled (333 ms): on a loaded 2-core
+  // machine a scaled timeout turned CPU stalls into timeouts, and the burn-rate page then fired
+  // for the healthy target too. The latency fault (1.5 s) is past either.
+  const timeout = `${Math.round(scheduleSeconds * 900)}ms`;
   const dir = mkdtempSync(join(tmpdir(), 'repairmon-alert-stack-'));
   const closers: Array<() => Promise<unknown>> = [async () => rmSync(dir, { recursive: true, force: true })];
   const close = async (): Promise<void> => {
