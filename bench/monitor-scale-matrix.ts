@@ -117,6 +117,7 @@ export function describeScale(f: ScaleFigures): string {
       fixed(r.peakRssBytes / 2 ** 20, 0),
       fixed(r.cpuSeconds, 1),
       String(r.series),
+      fixed(r.series / r.keys, 1),
       fixed(r.metricsBytes / 2 ** 20, 2),
       r.renderMs.map((ms) => fixed(ms, 0)).join('/'),
       r.keys === TARGET_KEYS ? `done ${v.done}, delay ${v.delay}, render ${v.render}` : '',
@@ -125,9 +126,9 @@ export function describeScale(f: ScaleFigures): string {
   return [
     `monitor scale: one spread tick per size, ${f.intervalSeconds} s interval, concurrency ${f.concurrency}, canaries on, load ${fixed(f.loadAverage, 2)}`,
     renderTable(
-      ['keys', 'scheduled', 'done in interval', 'tick s', 'delay p99 s', 'peak rss MiB', 'cpu s', 'series', 'metrics MiB', 'render ms', `targets (at ${TARGET_KEYS})`],
+      ['keys', 'scheduled', 'done in interval', 'tick s', 'delay p99 s', 'peak rss MiB', 'cpu s', 'series', 'series/key', 'metrics MiB', 'render ms', `targets (at ${TARGET_KEYS})`],
       rows,
-      ['right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'left'],
+      ['right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'left'],
     ),
   ].join('\n');
 }

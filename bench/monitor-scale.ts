@@ -109,6 +109,7 @@ if (isEntryPoint(import.meta.url)) {
     String(f.keys),
     String(f.probes),
     String(f.series),
+    fixed(f.series / Math.max(1, f.keys), 1),
     fixed(f.bytes / 1024 / 1024, 2),
     fixed(f.roundSeconds, 1),
     fixed(f.renderMedianMs, 1),
@@ -116,9 +117,9 @@ if (isEntryPoint(import.meta.url)) {
   ];
   console.log(
     renderTable(
-      ['config', 'keys', 'probes', 'series', 'MiB', 'round s', 'render ms p50', 'render ms p95'],
+      ['config', 'keys', 'probes', 'series', 'series/key', 'MiB', 'round s', 'render ms p50', 'render ms p95'],
       [row('demo keys (baseline)', figures.baseline), row('tenant keys', figures.scaled)],
-      ['left', 'right', 'right', 'right', 'right', 'right', 'right', 'right'],
+      ['left', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right'],
     ),
   );
   console.log(`ratios vs baseline: series x${fixed(figures.seriesRatio, 1)}, /metrics render x${fixed(figures.renderRatio, 1)}`);

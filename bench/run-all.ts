@@ -9,6 +9,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { cpus, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
+import { describeAlertLatency, run as runAlertLatency } from './alert-latency.js';
 import { run as runClientOverhead } from './client-overhead.js';
 import { describeGenerator, run as runGenerator } from './generator.js';
 import { isEntryPoint } from './lib/cli.js';
@@ -16,6 +17,7 @@ import { loadAverage } from './lib/proc-stat.js';
 import {
   type BenchOutcome,
   type SummaryRow,
+  alertRows,
   clientRows,
   generatorRows,
   outcomeRows,
@@ -60,6 +62,8 @@ export function benches(quick: boolean): Bench[] {
       [describeScale(f.matrix), ...(f.renderBaseline ? [describeRenderBaseline(f.renderBaseline)] : [])].join('\n'),
     ),
     bench('generator', quick ? 240 : 420, () => runGenerator(quick ? { scaffolds: 1, tests: 1 } : {}), generatorRows, describeGenerator),
+    // The same in quick mode: its length is the breach's 1 h hold at a 1 s schedule (2 minutes).
+    bench('alert-latency', 300, () => runAlertLatency(), alertRows, describeAlertLatency),
   ];
 }
 

@@ -42,6 +42,8 @@ export interface DemoConfigOptions {
   readonly maxBodyBytes?: number;
   /** Alternate the auth scheme between keys, so both header forms are exercised. */
   readonly mixAuth?: boolean;
+  /** Per alias, the key's `expect` as it would be written in YAML (e.g. `{ logs: insufficient_scope }`). */
+  readonly expect?: Readonly<Record<string, Readonly<Record<string, string>>>>;
 }
 
 /** Demo keys built to fail (revoked, or a scope missing a resource) are left out by default. */
@@ -70,7 +72,8 @@ export function demoRawConfig(sandbox: SandboxLike, options: DemoConfigOptions =
     env[secretVariable(i)] = k.key;
     const auth: AuthScheme = options.mixAuth !== false && i % 2 === 1 ? 'x-api-key' : 'bearer';
     const assignment = k.kind === 'tenant' ? { tenant: k.tenant } : { tenants: [...sandbox.tenants] };
-    return { alias: k.alias, kind: k.kind, ...assignment, auth, secret: `\${${secretVariable(i)}}` };
+    const expect = options.expect?.[k.alias];
+    return { alias: k.alias, kind: k.kind, ...assignment, auth, secret: `\${${secretVariable(i)}}`, ...(expect ? { expect } : {}) };
   });
   const sloMs = options.sloMs ?? { index: 250, docs: 250, clients: 500, bikes: 500, repairs: 500, logs: 500, platform: 500 };
   const target = {

@@ -12,6 +12,7 @@ import { type OnDemandGate, createOnDemandLimiter } from './http/on-demand.js';
 import { type History, createHistory } from './history.js';
 import { openWindow } from './maintenance.js';
 import { makeAgent } from './probe/agent.js';
+import { durationBuckets } from './metrics/buckets.js';
 import { createProbeMetrics } from './metrics/probe-metrics.js';
 import { MonitorRegistry } from './metrics/registry.js';
 import { createServiceMetrics } from './metrics/service-metrics.js';
@@ -82,7 +83,7 @@ export function createMonitor(initial: MonitorConfig, deps: MonitorDeps): Monito
   const registry = new MonitorRegistry();
   const shard = deps.shard ?? NO_SHARD;
   const now = deps.now ?? Date.now;
-  const probeMetrics = createProbeMetrics(registry);
+  const probeMetrics = createProbeMetrics(registry, { perKeyOutcomes: initial.metrics?.perKeyOutcomes ?? false, buckets: durationBuckets(initial.targets) });
   const service = createServiceMetrics(registry, { version: deps.version ?? '0.0.0', shard: formatShard(shard) });
   const tlsMetrics = createTlsMetrics(registry);
   const politeness = createPoliteness();
@@ -114,9 +115,9 @@ export function createMonitor(initial: MonitorConfig, deps: MonitorDeps): Monito
 
   function install(next: MonitorConfig): number {
     const nextPlan = buildPlan(next).filter((p) => onShard(p, shard));
-    probeMetrics.syncPlan(nextPlan);
+    probeMetrics.syncPlan(nextPlan, { perKeyOutcomes: next.metrics?.perKeyOutcomes ?? false, buckets: durationBuckets(next.targets) });
     for (const t of config.targets) if (!next.targets.some((n) => n.name === t.name)) service.dropTarget(t.name);
-    service.describeConfig(next.targets);
+    service.describeConfig(next.targets, nextPlan);
     tlsMetrics.retain(next.targets);
     if (next.historyPerProbe !== config.historyPerProbe) history = createHistory({ perProbe: next.historyPerProbe });
     history.retain(new Set(nextPlan.map((p) => p.id)));
@@ -127,7 +128,17 @@ export function createMonitor(initial: MonitorConfig, deps: MonitorDeps): Monito
     agents = new Map(next.targets.map((t) => [t.name, newDispatcher(t, next.concurrency)]));
     scheduler = createScheduler(
       next.targets.map((target) => ({ target, probes: nextPlan.filter((p) => p.target === target.name) })),
-      { concurrency: next.concurrency, metrics: service, logger: deps.logger, runProbe: runAndRecord, inMaintenance: (t) => openWindow(t, now()) !== undefined, ...(deps.random ? { random: deps.random } : {}) },
+      {
+        concurrency: next.concurrency,
+        metrics: service,
+        logger: deps.logger,
+        runProbe: runAndRecord,
+        inMaintenance: (t) => openWindow(t, now()) !== undefined,
+        // Failures before a window say nothing about after it: the outage page then needs a
+        // fresh run of failures, rather than firing on the old one the moment the window closes.
+        onPaused: (t) => probeMetrics.endStreaks(t.name, 'service'),
+        ...(deps.random ? { random: deps.random } : {}),
+      },
     );
     if (started) scheduler.start();
     service.reloadSuccessful.set(1);

@@ -5,15 +5,16 @@
  * what lets a handful of demo keys stand in for hundreds of tenants' keys.
  */
 import { writeFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import YAML from 'yaml';
 import { type ChildProgram, childEnv, startProgram } from './child.js';
 import { freePort } from './port.js';
+import { repoRoot } from './repo-root.js';
 import { waitForOk } from './wait-http.js';
 
 export const BENCH_KEY_ENV = 'REPAIR_BENCH_KEY';
-const PACKAGE_ROOT = resolve(import.meta.dirname, '..', '..', '..');
-export const REPAIRMON_BIN = join(PACKAGE_ROOT, 'bin', 'repairmon.js');
+// From the checkout's root, so this works from dist/ (the benches) and from source (the tests).
+export const REPAIRMON_BIN = join(repoRoot(), 'bin', 'repairmon.js');
 
 export interface BenchConfigOptions {
   readonly baseUrl: string;
@@ -51,10 +52,11 @@ export interface RunningMonitorProcess {
   close(): Promise<void>;
 }
 
-export async function startMonitorProcess(dir: string, yaml: string, key: string): Promise<RunningMonitorProcess> {
+/** `port` fixed by the caller lets a stopped monitor come back on the same address. */
+export async function startMonitorProcess(dir: string, yaml: string, key: string, fixedPort?: number): Promise<RunningMonitorProcess> {
   const file = join(dir, 'monitor.yaml');
   await writeFile(file, yaml, { mode: 0o600 });
-  const port = await freePort();
+  const port = fixedPort ?? (await freePort());
   const origin = `http://127.0.0.1:${port}`;
   const args = [REPAIRMON_BIN, 'serve', '--config', file, '--listen', `127.0.0.1:${port}`, '--log-level', 'warn'];
   const program = startProgram(process.execPath, args, childEnv({ [BENCH_KEY_ENV]: key }));

@@ -4,6 +4,7 @@
  * without running anything.
  */
 import type { OverheadFigures } from '../client-overhead.js';
+import type { AlertStackResult } from './alert-measure.js';
 import type { GeneratorFigures } from '../generator.js';
 import type { VersusFigures } from '../monitor-vs-blackbox.js';
 import type { ThroughputFigures } from '../sandbox-throughput.js';
@@ -104,6 +105,27 @@ export function generatorRows(f: GeneratorFigures): SummaryRow[] {
     info('generator', 'generated npm test ms (vs npm --version)', fixed(median(f.testMs), 0), fixed(median(f.npmStartMs), 0), fixed(f.testRatio, 1)),
     info('generator', 'npm install --prefer-offline ms', fixed(f.installMs, 0)),
   ];
+}
+
+/**
+ * Per fault: seconds to fire and to resolve at the measured schedule (ours), and multiplied back
+ * to the default schedule (baseline column, an estimate). The verdict is whether the alert
+ * fired at the right receiver, held while the fault was on and resolved; times are info.
+ */
+export function alertRows(f: AlertStackResult): SummaryRow[] {
+  return f.faults.map((m) => {
+    const ok = m.fired !== undefined && m.fired.receiver === m.expect.receiver && !m.flapped && m.resolveSeconds !== undefined;
+    const atDefault = (s: number | undefined): string => (s === undefined ? 'n/a' : fixed((s * f.factor) / 60, 1));
+    return {
+      bench: 'alert-latency',
+      figure: `${m.fault} -> ${m.expect.alertname} (${m.expect.severity}): s to fire / to resolve at a ${f.scheduleSeconds} s schedule; min at ${f.scheduleSeconds * f.factor} s (x${f.factor})`,
+      ours: `${fixed(m.fireSeconds, 1)} / ${fixed(m.resolveSeconds, 1)}`,
+      baseline: `${atDefault(m.fireSeconds)} / ${atDefault(m.resolveSeconds)}`,
+      ratio: '',
+      target: 'fires, holds, resolves',
+      verdict: ok ? 'MET' : 'MISSED',
+    };
+  });
 }
 
 /** The row a bench that did not finish leaves in the table. */

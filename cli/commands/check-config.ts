@@ -4,7 +4,7 @@
  * cannot keep up with) and the load; with --connect, try each target once.
  */
 import { type Command, UsageError, stringValue } from '../command.js';
-import { configWarnings, loadLine } from '../../monitor/config/advice.js';
+import { configWarnings } from '../../monitor/config/advice.js';
 import { connectTarget, formatConnect } from '../../monitor/config/connect.js';
 import { loadConfigFile } from '../../monitor/config/load.js';
 import { configSummary } from '../../monitor/config/summary.js';
@@ -28,7 +28,7 @@ const checkConfig: Command = {
     const config = result.config;
     const warnings = configWarnings(config);
     const advice = warnings.length > 0 ? `${warnings.length} warning(s):\n${formatIssues(warnings)}\n` : '';
-    ctx.stdout.write(`${configSummary(config)}${loadLine(config)}\n${advice}`);
+    ctx.stdout.write(`${configSummary(config)}${advice}`);
     if (ctx.values['connect'] !== true) return 0;
     const reports = await Promise.all(config.targets.map((t) => connectTarget(t)));
     ctx.stdout.write(formatConnect(reports));

@@ -36,20 +36,3 @@ export function configWarnings(config: MonitorConfig): ConfigWarning[] {
     return warnings;
   });
 }
-
-/**
- * The projected number of series, once `projectedSeries(config)` from `monitor/metrics/`
- * (built on another branch) is merged: wire it in here. Until then the count is not
- * projected, and `check-config` prints the probes per tick, which the series grow with.
- */
-export function seriesProjection(_config: MonitorConfig): number | undefined {
-  return undefined;
-}
-
-export function loadLine(config: MonitorConfig): string {
-  const probes = buildPlan(config).length;
-  const series = seriesProjection(config);
-  return series === undefined
-    ? `load: ${probes} probe(s) per tick (series projection not available in this build; each probe is about 20 series)`
-    : `load: ${probes} probe(s) per tick, about ${series} series`;
-}

@@ -4,17 +4,17 @@
  * starts until the list is empty.
  */
 import { dirname } from 'node:path';
-import { platformSubPath } from '../../api/contract/index.js';
+import { ENDPOINT_IDS, type EndpointId, platformSubPath } from '../../api/contract/index.js';
 import { decodeDocument, parseWith, readDocument } from '../../lib/config-kit.js';
 import { shortestIntervalMs } from './cron.js';
 import { parseDuration } from './duration.js';
 import { httpIssues, resolveHttp, resolveStatusPage } from './http-settings.js';
 import { crossFieldIssues } from './rules.js';
 import { salvageSecretIssues } from './salvage.js';
-import { CANARY_NAMES, type CanaryName, type RawConfig, type RawTarget, configSchema } from './schema.js';
+import { CANARY_NAMES, type CanaryName, DEFAULT_AVAILABILITY_PERCENT, type RawConfig, type RawKey, type RawTarget, configSchema } from './schema.js';
 import { type SecretSources, resolveSecret } from './secrets.js';
 import { resolveTls } from './tls.js';
-import type { ConfigIssue, ConfigResult, MaintenanceWindow, MonitorConfig, MonitorKey, MonitorTarget } from './types.js';
+import type { ConfigIssue, ConfigResult, KeyExpectation, MaintenanceWindow, MonitorConfig, MonitorKey, MonitorTarget } from './types.js';
 
 function resolveCanaries(raw: RawTarget['canaries']): Record<CanaryName, boolean> {
   const switches = typeof raw === 'boolean' ? {} : raw;
@@ -30,6 +30,21 @@ function resolveMaintenance(raw: RawTarget['maintenance']): MaintenanceWindow[] 
   );
 }
 
+function resolveExpect(raw: RawKey['expect']): MonitorKey['expect'] {
+  const entries = Object.entries(raw ?? {}).flatMap(([id, value]): Array<[string, KeyExpectation]> => {
+    if (value === undefined || value === 'read') return [];
+    return [[id, { kind: 'refused', code: value === 'refused' ? undefined : value }]];
+  });
+  return Object.fromEntries(entries);
+}
+
+/** Percent per endpoint -> ratio for every endpoint, `default` (or ours) filling the gaps. */
+function resolveAvailability(raw: RawTarget['availability']): Record<EndpointId, number> {
+  const fallback = raw?.default ?? DEFAULT_AVAILABILITY_PERCENT;
+  // Rounded: 99.9 / 100 is 0.9990000000000001 in floating point, and the gauge would show it.
+  return Object.fromEntries(ENDPOINT_IDS.map((id) => [id, Number(((raw?.[id] ?? fallback) / 100).toFixed(9))])) as Record<EndpointId, number>;
+}
+
 function resolveTarget(raw: RawTarget, index: number, sources: SecretSources, issues: ConfigIssue[]): MonitorTarget {
   const keys: MonitorKey[] = [];
   raw.keys.forEach((k, i) => {
@@ -39,7 +54,7 @@ function resolveTarget(raw: RawTarget, index: number, sources: SecretSources, is
       return;
     }
     const tenants = k.kind === 'tenant' ? [k.tenant ?? ''] : [...new Set(k.tenants ?? [])];
-    keys.push({ alias: k.alias, kind: k.kind, tenant: k.tenant, tenants, auth: k.auth, key: secret.key, origin: secret.origin });
+    keys.push({ alias: k.alias, kind: k.kind, tenant: k.tenant, tenants, auth: k.auth, key: secret.key, origin: secret.origin, expect: resolveExpect(k.expect) });
   });
   const tls = resolveTls(raw.tls, `targets[${index}].tls`, sources);
   if (!tls.ok) issues.push(tls.issue);
@@ -54,6 +69,8 @@ function resolveTarget(raw: RawTarget, index: number, sources: SecretSources, is
     timeoutMs: parseDuration(raw.timeout) ?? 0,
     maxBodyBytes: raw.maxBodyBytes,
     sloMs,
+    availability: resolveAvailability(raw.availability),
+    failureThreshold: raw.failureThreshold,
     maintenance: resolveMaintenance(raw.maintenance),
     canaries: resolveCanaries(raw.canaries),
     keys,
@@ -82,6 +99,7 @@ export function parseConfigValue(value: unknown, sources: SecretSources): Config
   const config: MonitorConfig = {
     concurrency: raw.concurrency,
     historyPerProbe: raw.historyPerProbe,
+    metrics: { perKeyOutcomes: raw.metrics.perKeyOutcomes },
     targets,
     http,
     statusPage: resolveStatusPage(raw.statusPage),

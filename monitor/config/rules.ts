@@ -16,6 +16,9 @@ function keyIssues(key: RawKey, at: string): ConfigIssue[] {
   } else if (key.tenant !== undefined) {
     issues.push({ path: `${at}.tenant`, message: 'a platform key is not assigned to a tenant; list the tenants to probe under `tenants: [...]`' });
   }
+  if (key.kind === 'tenant' && key.expect?.platform !== undefined) {
+    issues.push({ path: `${at}.expect.platform`, message: 'a tenant key never reads /platform/ (the platform_refused canary checks its refusal); only platform keys may expect it' });
+  }
   if ((key.secret === undefined) === (key.secretFile === undefined)) {
     issues.push({ path: at, message: 'give exactly one of `secret: ${ENV_VAR}` or `secretFile: path`' });
   }

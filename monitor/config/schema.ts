@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { aliasSchema } from '../../lib/config-kit.js';
-import { AUTH_SCHEMES, ENDPOINT_IDS, INDEX_ACCESS, INDEX_ACCESS_READINGS, KEY_KINDS, PLATFORM_PATHS, platformSubPath, validateTenantSlug } from '../../api/contract/index.js';
+import { AUTH_SCHEMES, ENDPOINT_IDS, INDEX_ACCESS, INDEX_ACCESS_READINGS, KEY_KINDS, PLATFORM_PATHS, TENANT_RESOURCES, platformSubPath, validateTenantSlug } from '../../api/contract/index.js';
 import { cronProblem } from './cron.js';
 import { parseDuration } from './duration.js';
 
@@ -13,6 +13,13 @@ export const DEFAULT_SCHEDULE = '*/30 * * * * *';
 export const DEFAULT_TIMEOUT = '10s';
 /** A probe reads at most this much of a body: enough for any health answer, far below a client's cap. */
 export const DEFAULT_PROBE_BODY_LIMIT = 1024 * 1024;
+/** Consecutive service-side failures of a read before it counts as down (RepairmonEndpointDown). */
+export const DEFAULT_FAILURE_THRESHOLD = 2;
+/** Availability objective of reads, in percent, where `availability` names none. */
+export const DEFAULT_AVAILABILITY_PERCENT = 99.5;
+/** Resources a key's `expect` may name: what its reads are; `/` and `/docs` are read by every key alike. */
+export const EXPECTABLE_ENDPOINTS = [...TENANT_RESOURCES, 'platform'] as const;
+export type ExpectableEndpoint = (typeof EXPECTABLE_ENDPOINTS)[number];
 export const CANARY_NAMES = ['cross_tenant', 'invalid_key', 'public_docs', 'other_header', 'platform_refused', 'index_access'] as const;
 export type CanaryName = (typeof CANARY_NAMES)[number];
 
@@ -45,6 +52,29 @@ const secretReference = z.string().refine((s) => SECRET_REFERENCE.test(s.trim())
 
 const alias = aliasSchema;
 
+/** An error code as an API sends it: lowercase letters, digits and `_` (also a safe label value). */
+export const ERROR_CODE_PATTERN = /^[a-z][a-z0-9_]{0,63}$/;
+
+/**
+ * What one read of a key should get: `read` (data, the default), `refused` (any refusal) or the
+ * error code of the refusal, e.g. `insufficient_scope` for a key whose scope lacks the resource.
+ */
+const expectation = z.string().superRefine((value, ctx) => {
+  if (value === 'read' || value === 'refused' || ERROR_CODE_PATTERN.test(value)) return;
+  ctx.addIssue({ code: 'custom', message: `must be \`read\`, \`refused\` or an error code such as insufficient_scope, got "${value}"` });
+});
+
+const keyExpect = z
+  .object(Object.fromEntries(EXPECTABLE_ENDPOINTS.map((id) => [id, expectation.optional()])) as Record<ExpectableEndpoint, z.ZodOptional<typeof expectation>>)
+  .strict();
+
+/** An availability objective in percent: 99.5 allows 0.5 % of reads to fail on the service's side. */
+const percent = z.number().refine((n) => n > 50 && n < 100, { message: 'must be a percentage above 50 and below 100, such as 99.9' });
+
+const availability = z
+  .object(Object.fromEntries(['default', ...ENDPOINT_IDS].map((id) => [id, percent.optional()])) as Record<'default' | (typeof ENDPOINT_IDS)[number], z.ZodOptional<typeof percent>>)
+  .strict();
+
 export const keySchema = z
   .object({
     alias,
@@ -54,6 +84,8 @@ export const keySchema = z
     auth: z.enum(AUTH_SCHEMES).default('bearer'),
     secret: secretReference.optional(),
     secretFile: z.string().min(1).optional(),
+    /** Per resource: `read`, `refused` or the refusal's code (a narrow-scope key). */
+    expect: keyExpect.optional(),
   })
   .strict();
 
@@ -96,6 +128,10 @@ export const targetSchema = z
     timeout: duration.default(DEFAULT_TIMEOUT),
     maxBodyBytes: z.number().int().min(1024).max(64 * 1024 * 1024).default(DEFAULT_PROBE_BODY_LIMIT),
     slo: slo.optional(),
+    /** Availability objectives of reads per endpoint, in percent (multi-window burn-rate alerts). */
+    availability: availability.optional(),
+    /** Consecutive service-side failures of a read that page (RepairmonEndpointDown). */
+    failureThreshold: z.number().int().min(1).max(20).default(DEFAULT_FAILURE_THRESHOLD),
     maintenance: z.array(maintenanceWindow).default([]),
     canaries: z.union([z.boolean(), canarySwitches]).default(true),
     tls: tlsOptions.optional(),
@@ -143,6 +179,14 @@ export const configSchema = z
     historyPerProbe: z.number().int().min(2).max(1000).default(60),
     http: httpSchema.optional(),
     statusPage: statusPageSchema.optional(),
+    /** What /metrics carries beyond the default series budget. */
+    metrics: z
+      .object({
+        /** Outcome counters per probe (key, tenant) instead of per target and endpoint: 13 more series per probe. */
+        perKeyOutcomes: z.boolean().default(false),
+      })
+      .strict()
+      .default({ perKeyOutcomes: false }),
     targets: z.array(targetSchema).min(1),
   })
   .strict();

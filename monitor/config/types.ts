@@ -2,8 +2,14 @@
 import type { ApiKey } from '../../api/client/index.js';
 import type { AuthScheme, EndpointId, IndexAccessReading, KeyKind } from '../../api/contract/index.js';
 import type { ConfigIssue } from '../../lib/config-kit.js';
-import type { CanaryName } from './schema.js';
+import type { CanaryName, ExpectableEndpoint } from './schema.js';
 import type { SecretOrigin } from './secrets.js';
+
+/** What a key's read of one resource should get (its `expect` in monitor.yaml). */
+export type KeyExpectation =
+  | { readonly kind: 'read' }
+  /** Refused; `code` is the refusal's error code when the config names one, else any refusal. */
+  | { readonly kind: 'refused'; readonly code: string | undefined };
 
 export interface MonitorKey {
   readonly alias: string;
@@ -16,6 +22,8 @@ export interface MonitorKey {
   readonly key: ApiKey;
   /** Where the value came from; a reload rereads files but sees the environment of the start. */
   readonly origin?: SecretOrigin | undefined;
+  /** Resources whose reads must be refused; any resource not named here (or no `expect`) must be read. */
+  readonly expect?: Readonly<Partial<Record<ExpectableEndpoint, KeyExpectation>>>;
 }
 
 export type MaintenanceWindow =
@@ -40,6 +48,10 @@ export interface MonitorTarget {
   readonly timeoutMs: number;
   readonly maxBodyBytes: number;
   readonly sloMs: Readonly<Partial<Record<EndpointId, number>>>;
+  /** Availability objective of reads per endpoint, as a ratio (0.995), every endpoint filled in. */
+  readonly availability: Readonly<Record<EndpointId, number>>;
+  /** Consecutive service-side failures of a read that make it down. */
+  readonly failureThreshold: number;
   readonly maintenance: readonly MaintenanceWindow[];
   readonly canaries: Readonly<Record<CanaryName, boolean>>;
   readonly keys: readonly MonitorKey[];
@@ -69,9 +81,16 @@ export interface StatusPageSettings {
 export const DEFAULT_HTTP_SETTINGS: HttpSettings = { token: undefined, metricsToken: undefined, onDemandIntervalMs: 10_000 };
 export const DEFAULT_STATUS_PAGE_SETTINGS: StatusPageSettings = { prometheusUrl: undefined, prometheusTimeoutMs: 2_000 };
 
+export interface MetricsOptions {
+  /** Outcome counters per probe (with tenant and key alias) instead of per target and endpoint. */
+  readonly perKeyOutcomes: boolean;
+}
+
 export interface MonitorConfig {
   readonly concurrency: number;
   readonly historyPerProbe: number;
+  /** Absent (a config built in code): the defaults, outcome counters per target and endpoint. */
+  readonly metrics?: MetricsOptions;
   readonly targets: readonly MonitorTarget[];
   /** Absent in configs built in code: no tokens, the default on-demand interval. */
   readonly http?: HttpSettings | undefined;

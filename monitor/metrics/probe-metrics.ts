@@ -2,37 +2,58 @@
  * Per-probe metrics: recording a result, and keeping the series in step with the plan so a
  * removed probe's series disappear on reload.
  *
- * The per-probe families live in a ProbeTable rather than prom-client Gauges/Counters: at
- * 1 000 tenant keys they are ~139 000 series, and prom-client's generic render made a scrape
- * take 510-620 ms p50 where issue 9 wants < 250 ms (the table: 70-100 ms; see probe-table.ts).
- * The histogram (by target and endpoint) and the per-key retry_after gauge are small and stay
- * plain prom-client.
+ * The per-probe families live in a ProbeTable rather than prom-client Gauges (see
+ * probe-table.ts for why); the outcome counters are per target and endpoint unless the config
+ * asks for them per key (outcome-counters.ts). The duration histogram (by target and
+ * endpoint, buckets around the configured SLOs) and the per-key retry_after gauge are small
+ * and stay plain prom-client.
  */
 import { Gauge, Histogram, type Registry } from 'prom-client';
+import { type FailureClass, failureClass } from '../probe/failure-class.js';
 import type { ProbeResult } from '../probe/run.js';
 import type { ProbeSpec } from '../probe/spec.js';
+import { BASE_DURATION_BUCKETS } from './buckets.js';
+import { OutcomeFamily } from './outcome-counters.js';
 import { type ProbeTable, createProbeTable } from './probe-table.js';
 import { registerFamily } from './registry.js';
 
-/** Buckets from 5 ms to 30 s: fast API reads up to a timeout. */
-const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 const SEP = '\u0000';
+export const DURATION_NAME = 'repairmon_probe_duration_seconds';
+const DURATION_HELP = 'Probe request duration (headers and body)';
+
+/** What the config decides about the per-probe families. */
+export interface ProbeMetricSettings {
+  /** Outcome counters per probe instead of per target, endpoint and check. */
+  readonly perKeyOutcomes: boolean;
+  /** Upper bounds of the duration histogram's buckets (see buckets.ts). */
+  readonly buckets: readonly number[];
+}
+
+export const DEFAULT_PROBE_METRIC_SETTINGS: ProbeMetricSettings = { perKeyOutcomes: false, buckets: BASE_DURATION_BUCKETS };
 
 export interface ProbeMetrics {
   record(result: ProbeResult): void;
-  /** Pre-initialises counters for the plan and drops every series of probes not in it. */
-  syncPlan(plan: readonly ProbeSpec[]): void;
+  /** Pre-initialises counters for the plan, drops every series of probes not in it, applies the settings. */
+  syncPlan(plan: readonly ProbeSpec[], settings?: ProbeMetricSettings): void;
+  /** Ends the target's streaks of one class (maintenance ends service streaks). */
+  endStreaks(target: string, cls: FailureClass): void;
 }
 
-/** Registers every family in the order prom-client used to list them. */
-function defineMetrics(registry: Registry, table: ProbeTable) {
-  const registers = [registry];
+function durationHistogram(registry: Registry, buckets: readonly number[]): Histogram {
+  return new Histogram({ name: DURATION_NAME, help: DURATION_HELP, labelNames: ['target', 'endpoint'], buckets: [...buckets], registers: [registry] });
+}
+
+/** Registers every family in a fixed order (the order the reference renders them in). */
+function defineMetrics(registry: Registry, table: ProbeTable, settings: ProbeMetricSettings) {
   const f = table.families;
-  for (const family of [f.success, f.total]) registerFamily(registry, family);
-  const duration = new Histogram({ name: 'repairmon_probe_duration_seconds', help: 'Probe request duration (headers and body)', labelNames: ['target', 'endpoint'], buckets: DURATION_BUCKETS, registers });
-  for (const family of [f.lastDuration, f.status, f.reason, f.items, f.degraded, f.lastRun, f.lastSuccess]) registerFamily(registry, family);
-  const retryAfter = new Gauge({ name: 'repairmon_probe_retry_after_seconds', help: "Seconds the key must wait after a 429 hint; 0 when not held", labelNames: ['target', 'key_alias'], registers });
-  return { duration, retryAfter };
+  const outcomes = new OutcomeFamily(f.total);
+  outcomes.perKey = settings.perKeyOutcomes;
+  registerFamily(registry, f.success);
+  registerFamily(registry, outcomes);
+  const duration = durationHistogram(registry, settings.buckets);
+  for (const family of [f.lastDuration, f.status, f.reason, f.items, f.lastRun, f.lastSuccess, f.streak]) registerFamily(registry, family);
+  const retryAfter = new Gauge({ name: 'repairmon_probe_retry_after_seconds', help: "Seconds the key must wait after a 429 hint; 0 when not held", labelNames: ['target', 'key_alias'], registers: [registry] });
+  return { outcomes, duration, retryAfter, buckets: settings.buckets };
 }
 
 type Metrics = ReturnType<typeof defineMetrics>;
@@ -41,15 +62,16 @@ function recordInto(m: Metrics, table: ProbeTable, result: ProbeResult): void {
   const { spec, verdict } = result;
   const at = (result.startedAt + result.durationMs) / 1000;
   if (result.sent) m.duration.observe({ target: spec.target, endpoint: spec.endpoint }, result.durationMs / 1000);
+  m.outcomes.count(spec, verdict.outcome);
   table.record(spec, {
     outcome: verdict.outcome,
     reason: verdict.reason,
+    failure: failureClass(verdict.outcome, verdict.success, spec.endpoint),
     gauges: {
       success: verdict.success ? 1 : 0,
       lastDuration: result.sent ? result.durationMs / 1000 : undefined,
       status: result.sent ? (verdict.status ?? 0) : undefined,
       items: verdict.items,
-      degraded: result.degraded === 'none' ? 0 : 1,
       lastRun: at,
       lastSuccess: verdict.success ? at : undefined,
     },
@@ -68,16 +90,29 @@ function gone(before: ReadonlySet<string>, after: ReadonlySet<string>): Array<[s
   });
 }
 
-export function createProbeMetrics(registry: Registry): ProbeMetrics {
+const sameBuckets = (a: readonly number[], b: readonly number[]): boolean => a.length === b.length && a.every((v, i) => v === b[i]);
+
+export function createProbeMetrics(registry: Registry, initial: ProbeMetricSettings = DEFAULT_PROBE_METRIC_SETTINGS): ProbeMetrics {
   const table = createProbeTable();
-  const m = defineMetrics(registry, table);
+  const m = defineMetrics(registry, table, initial);
   let knownPairs = new Set<string>();
   let knownKeys = new Set<string>();
 
   return {
     record: (result) => recordInto(m, table, result),
-    syncPlan(plan) {
+    syncPlan(plan, settings) {
       table.sync(plan);
+      m.outcomes.sync(plan);
+      if (settings) {
+        m.outcomes.perKey = settings.perKeyOutcomes;
+        // prom-client fixes a histogram's buckets at creation: new buckets are a new histogram
+        // (Prometheus sees a counter reset, which rate() handles).
+        if (!sameBuckets(settings.buckets, m.buckets)) {
+          registry.removeSingleMetric(DURATION_NAME);
+          m.duration = durationHistogram(registry, settings.buckets);
+          m.buckets = settings.buckets;
+        }
+      }
       const pairs = new Set(plan.map((p) => `${p.target}${SEP}${p.endpoint}`));
       for (const [target, endpoint] of gone(knownPairs, pairs)) m.duration.remove({ target, endpoint });
       const keys = new Set(plan.map((p) => `${p.target}${SEP}${p.keyAlias}`));
@@ -85,5 +120,6 @@ export function createProbeMetrics(registry: Registry): ProbeMetrics {
       knownPairs = pairs;
       knownKeys = keys;
     },
+    endStreaks: (target, cls) => table.endStreaks(target, cls),
   };
 }

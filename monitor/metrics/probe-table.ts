@@ -1,21 +1,22 @@
 /**
  * Per-probe series as one row per probe, rendered by plain string building.
  *
- * Why: at 1 000 tenant keys (~7 000 probes) the per-probe families hold ~139 000 series
- * (~19 MiB). As prom-client Gauges/Counters every scrape re-formatted and re-escaped every
- * label set, and `/metrics` over HTTP took 510-620 ms p50 (p95 650-770 ms) on this 2-core
- * machine; issue 9 wants < 250 ms. Here the five probe labels are escaped once per plan sync
- * into a prefix, each row caches its lines per family until its next record, and a scrape is
- * one join: 70-100 ms p50 (p95 150-190 ms) in `bench/monitor-scale.ts`, and ~35% less heap
- * (no labels object per series). Names, label sets and values stay exactly what prom-client
- * wrote, as the ops rules in deploy/prometheus/ depend on them.
+ * Why: at 1 000 tenant keys (~7 000 probes) the per-probe families hold tens of thousands of
+ * series. As prom-client Gauges/Counters every scrape re-formatted and re-escaped every label
+ * set, and `/metrics` over HTTP took 510-620 ms p50 (p95 650-770 ms) on this 2-core machine;
+ * issue 9 wants < 250 ms. Here the five probe labels are escaped once per plan sync into a
+ * prefix, each row caches its lines per family until its next record, and a scrape is one
+ * join (see `bench/monitor-scale.ts`), with ~35% less heap (no labels object per series).
+ * Names, label sets and values stay exactly what prom-client writes, as the ops rules in
+ * deploy/prometheus/ depend on them (checked against prom-client in tests).
  */
 import { OUTCOMES, type Outcome } from '../probe/expectation.js';
+import { type FailureClass, NO_STREAK, type Streak, nextStreak } from '../probe/failure-class.js';
 import type { ProbeSpec } from '../probe/spec.js';
 import { escapeLabelValue, familyHeader, formatLabelPairs, formatValue } from './exposition.js';
 import { type ProbeLabels, probeLabels } from './labels.js';
 
-export const GAUGE_FIELDS = ['success', 'lastDuration', 'status', 'items', 'degraded', 'lastRun', 'lastSuccess'] as const;
+export const GAUGE_FIELDS = ['success', 'lastDuration', 'status', 'items', 'lastRun', 'lastSuccess'] as const;
 export type GaugeField = (typeof GAUGE_FIELDS)[number];
 
 export interface ProbeRow {
@@ -28,6 +29,8 @@ export interface ProbeRow {
   readonly outcomes: Float64Array;
   /** The last failure reason (raw and escaped); undefined until the first record. */
   reason: { readonly value: string; readonly escaped: string } | undefined;
+  /** The current run of failures of one class; `none` from the plan sync on, undefined after a registry reset. */
+  streak: Streak | undefined;
   /** Each family's rendered lines for this row, by family slot; cleared when the row changes. */
   readonly text: Array<string | undefined>;
 }
@@ -37,6 +40,8 @@ export interface RowUpdate {
   readonly gauges: { readonly [F in GaugeField]?: number | undefined };
   readonly outcome: Outcome;
   readonly reason: string;
+  /** Whose failure this was (`none` on success): extends or breaks the row's streak. */
+  readonly failure: FailureClass;
 }
 
 /** One series as prom-client's `get()` returns it. */
@@ -118,8 +123,17 @@ export class TableFamily {
   }
 }
 
+/** A family that writes its own exposition text: the table's, and the outcome counters. */
+export interface SelfRenderingFamily {
+  name: string;
+  render(): string;
+  renderInto(parts: string[]): void;
+  get(): Promise<FamilyObject>;
+  reset(): void;
+}
+
 /** True for a family that renders itself; checked by shape so a second copy of this module also counts. */
-export function isTableFamily(metric: unknown): metric is TableFamily {
+export function isTableFamily(metric: unknown): metric is SelfRenderingFamily {
   if (typeof metric !== 'object' || metric === null) return false;
   const m = metric as { render?: unknown; renderInto?: unknown; name?: unknown };
   return typeof m.render === 'function' && typeof m.renderInto === 'function' && typeof m.name === 'string';
@@ -163,13 +177,22 @@ const reasonColumn: Column = {
   reset: (row) => void (row.reason = undefined),
 };
 
+/** The streak's class as a label; its length as the value. */
+const streakColumn: Column = {
+  lines: (row, name) => (row.streak === undefined ? '' : flat(['\n', name, '{', row.prefix, ',class="', row.streak.class, '"} ', formatValue(row.streak.count)])),
+  values: (row) => (row.streak === undefined ? [] : [{ value: row.streak.count, labels: { ...row.labels, class: row.streak.class } }]),
+  reset: (row) => void (row.streak = undefined),
+};
+
 const OUTCOME_INDEX = new Map<Outcome, number>(OUTCOMES.map((o, i) => [o, i]));
 
 const FAMILY_COUNT = 9;
 
 function newRow(spec: ProbeSpec): ProbeRow {
   const labels = probeLabels(spec);
-  return { labels, prefix: formatLabelPairs(labels), gauges: {}, outcomes: new Float64Array(OUTCOMES.length), reason: undefined, text: new Array<string | undefined>(FAMILY_COUNT) };
+  // The streak starts at "no failure" when the probe is planned, so a probe added by a reload
+  // shows on /metrics at once, before its first run.
+  return { labels, prefix: formatLabelPairs(labels), gauges: {}, outcomes: new Float64Array(OUTCOMES.length), reason: undefined, streak: NO_STREAK, text: new Array<string | undefined>(FAMILY_COUNT) };
 }
 
 function applyUpdate(row: ProbeRow, update: RowUpdate): void {
@@ -180,6 +203,7 @@ function applyUpdate(row: ProbeRow, update: RowUpdate): void {
   const i = OUTCOME_INDEX.get(update.outcome);
   if (i !== undefined) row.outcomes[i] = (row.outcomes[i] ?? 0) + 1;
   if (row.reason?.value !== update.reason) row.reason = { value: update.reason, escaped: escapeLabelValue(update.reason) };
+  row.streak = nextStreak(row.streak ?? NO_STREAK, update.failure);
   row.text.fill(undefined);
 }
 
@@ -193,9 +217,9 @@ export interface TableFamilies {
   readonly status: TableFamily;
   readonly reason: TableFamily;
   readonly items: TableFamily;
-  readonly degraded: TableFamily;
   readonly lastRun: TableFamily;
   readonly lastSuccess: TableFamily;
+  readonly streak: TableFamily;
 }
 
 export interface ProbeTable {
@@ -203,6 +227,8 @@ export interface ProbeTable {
   sync(plan: readonly ProbeSpec[]): void;
   /** Writes one result into the probe's row; a probe the plan lacks gets a row, as prom-client would create its series. */
   record(spec: ProbeSpec, update: RowUpdate): void;
+  /** Ends every streak of `cls` on the target's rows (a maintenance window: what came before says nothing about after). */
+  endStreaks(target: string, cls: FailureClass): void;
   readonly families: TableFamilies;
 }
 
@@ -217,9 +243,14 @@ function defineFamilies(all: () => Iterable<ProbeRow>): TableFamilies {
     status: gauge('repairmon_probe_http_status_code', 'HTTP status of the last probe; 0 when no response', 'status'),
     reason: family('repairmon_probe_failure_reason', 'Why the last probe failed (one series per probe, value 1; reason="none" on success)', 'gauge', reasonColumn),
     items: gauge('repairmon_probe_data_items', 'Number of items a list endpoint returned in the last probe', 'items'),
-    degraded: gauge('repairmon_probe_degraded', '1 when the last probe was slower than its SLO or rate limited', 'degraded'),
     lastRun: gauge('repairmon_probe_last_run_timestamp_seconds', 'When the probe last ran (Unix time)', 'lastRun'),
     lastSuccess: gauge('repairmon_probe_last_success_timestamp_seconds', 'When the probe last had its expected outcome (Unix time)', 'lastSuccess'),
+    streak: family(
+      'repairmon_probe_consecutive_failures',
+      'Consecutive failures of one class ending with the last probe (class="none", 0 after a success); a 429 neither extends nor breaks another class',
+      'gauge',
+      streakColumn,
+    ),
   };
   if (slot !== FAMILY_COUNT) throw new Error(`probe table: ${slot} families but ${FAMILY_COUNT} row slots`);
   return families;
@@ -240,6 +271,13 @@ export function createProbeTable(): ProbeTable {
       let row = rows.get(spec.id);
       if (!row) rows.set(spec.id, (row = newRow(spec)));
       applyUpdate(row, update);
+    },
+    endStreaks(target, cls) {
+      for (const row of rows.values()) {
+        if (row.labels.target !== target || row.streak?.class !== cls) continue;
+        row.streak = NO_STREAK;
+        row.text.fill(undefined);
+      }
     },
     families: defineFamilies(() => rows.values()),
   };

@@ -4,7 +4,7 @@
  * `metrics()` and `getSingleMetricAsString()` stay the entry points.
  */
 import { type Metric, Registry } from 'prom-client';
-import { type TableFamily, isTableFamily } from './probe-table.js';
+import { type SelfRenderingFamily, isTableFamily } from './probe-table.js';
 
 declare module 'prom-client' {
   // prom-client 15 has this method at runtime but leaves it out of its typings.
@@ -51,7 +51,7 @@ export class MonitorRegistry extends Registry {
   }
 }
 
-/** Registers a table family; prom-client only needs `name`, `get()` and `reset()` from it. */
-export function registerFamily(registry: Registry, family: TableFamily): void {
+/** Registers a self-rendering family; prom-client only needs `name`, `get()` and `reset()` from it. */
+export function registerFamily(registry: Registry, family: SelfRenderingFamily): void {
   registry.registerMetric(family as unknown as Metric);
 }

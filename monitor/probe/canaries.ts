@@ -39,6 +39,7 @@ function crossTenant(target: MonitorTarget, key: MonitorKey): ProbeSpec {
       kind: 'refusal',
       outcome: 'tenant_key_tenant_mismatch',
       specCode: ERROR_CODES.tenantMismatch,
+      codeSource: 'spec',
       breach: 'tenant_isolation_breach',
       breachDetail: `tenant-isolation breach: tenant key of ${key.tenant ?? '?'} read ${tenant}'s clients`,
     },
@@ -55,7 +56,7 @@ function platformRefused(target: MonitorTarget, key: MonitorKey, sub: string): P
     keyAlias: key.alias,
     check: 'platform_refused',
     credential: { kind: 'key', key, scheme: key.auth },
-    expect: { kind: 'refusal', outcome: 'forbidden', specCode: undefined, breach: 'authorization_breach', breachDetail: `authorization breach: tenant key read /platform/${sub}` },
+    expect: { kind: 'refusal', outcome: 'forbidden', specCode: undefined, codeSource: 'spec', breach: 'authorization_breach', breachDetail: `authorization breach: tenant key read /platform/${sub}` },
   });
 }
 
@@ -81,7 +82,7 @@ function invalidKey(target: MonitorTarget): ProbeSpec {
     keyAlias: INVALID_KEY_ALIAS,
     check: 'invalid_key',
     credential: { kind: 'invalid' },
-    expect: { kind: 'refusal', outcome: 'unauthorized', specCode: ERROR_CODES.unauthorized, breach: 'authorization_breach', breachDetail: 'authorization breach: an invalid key was served data' },
+    expect: { kind: 'refusal', outcome: 'unauthorized', specCode: ERROR_CODES.unauthorized, codeSource: 'spec', breach: 'authorization_breach', breachDetail: 'authorization breach: an invalid key was served data' },
   });
 }
 
@@ -95,7 +96,7 @@ function indexAccess(target: MonitorTarget): ProbeSpec | undefined {
   const expect: ProbeSpec['expect'] =
     target.indexAccess === 'public'
       ? { kind: 'success', list: false }
-      : { kind: 'refusal', outcome: 'unauthorized', specCode: undefined, breach: 'authorization_breach', breachDetail: 'authorization breach: GET / served data without a key (indexAccess: key)' };
+      : { kind: 'refusal', outcome: 'unauthorized', specCode: undefined, codeSource: 'spec', breach: 'authorization_breach', breachDetail: 'authorization breach: GET / served data without a key (indexAccess: key)' };
   return makeProbe({ target: target.name, endpoint: 'index', tenant: '', keyAlias: NO_KEY_ALIAS, check: 'index_access', credential: { kind: 'none' }, expect });
 }
 

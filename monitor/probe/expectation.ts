@@ -11,30 +11,41 @@ export const OUTCOMES = [
   'rate_limited',
   'server_error',
   'unexpected_status',
+  'not_found',
   'invalid_envelope',
   'assertion_failed',
 ] as const;
 export type Outcome = (typeof OUTCOMES)[number];
 
+/** Label-safe name of what data coming back where a refusal was expected means. */
+export type BreachKind =
+  /** A canary: another tenant's data, or /platform/ or an invalid key served data. */
+  | 'tenant_isolation_breach'
+  | 'authorization_breach'
+  /** A key read a resource its `expect` in monitor.yaml says it must be refused. */
+  | 'unexpected_access';
+
 export type Expectation =
   /** A read that must succeed; `list` endpoints report their item count. */
   | { readonly kind: 'success'; readonly list: boolean }
   /**
-   * A canary that must be refused. Any refusal (a 401, 403 or 404 answer) passes: what a
-   * server refuses with is mostly not shown by the spec. Data coming back instead is an
-   * assertion failure (an authorization or tenant-isolation breach), never a pass.
+   * A request that must be refused: a canary, or a key's read its `expect` says is refused.
+   * Any refusal (a 401, 403 or 404 answer) passes: what a server refuses with is mostly not
+   * shown by the spec. Data coming back instead is an assertion failure, never a pass.
    */
   | {
       readonly kind: 'refusal';
-      /** The outcome the spec's own wording leads to, shown as what was expected. */
-      readonly outcome: 'unauthorized' | 'tenant_key_tenant_mismatch' | 'forbidden';
+      /** The outcome the spec's (or the config's) wording leads to, shown as what was expected. */
+      readonly outcome: 'unauthorized' | 'tenant_key_tenant_mismatch' | 'forbidden' | 'not_found';
       /**
-       * The error code the spec names for this refusal, where it names one. A refusal with
-       * another code still passes, reported as a deviation (a ticket), never as a breach.
+       * The error code the spec (or the key's `expect`) names for this refusal, where one is
+       * named. A refusal with another code still passes, reported as a deviation (a ticket),
+       * never as a breach.
        */
       readonly specCode: string | undefined;
-      /** Label-safe name of the breach data coming back would mean. */
-      readonly breach: 'tenant_isolation_breach' | 'authorization_breach';
+      /** Who names `specCode`: the spec (canaries) or the key's `expect` in monitor.yaml. */
+      readonly codeSource: 'spec' | 'config';
+      readonly breach: BreachKind;
       /** What the breach means, for people. */
       readonly breachDetail: string;
     };

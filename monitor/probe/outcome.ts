@@ -65,6 +65,9 @@ function fromClass(status: number, cls: ResponseClass): Found {
     case 'server_error':
       return { outcome: 'server_error', reason: `status_${status}`, detail: `HTTP ${status}${cls.code ? ` ${cls.code}` : ' (no envelope code)'}` };
     case 'client_error':
+      // A 404 with the API's envelope: the path's tenant or sub-path does not exist (a config
+      // finding for configured tenants and platform paths), not a broken service.
+      if (status === 404) return { outcome: 'not_found', reason: 'status_404', detail: `HTTP 404 ${cls.code}` };
       return { outcome: 'unexpected_status', reason: `status_${status}`, detail: `HTTP ${status} ${cls.code}` };
     case 'redirect':
       return { outcome: 'unexpected_status', reason: `redirect_${status}`, detail: `HTTP ${status} redirect` };
@@ -103,7 +106,10 @@ export function classifyOutcome(result: AttemptResult, expect: Expectation): Pro
   if (expect.kind === 'refusal' && code !== undefined) {
     // A refusal without an envelope (a plain 401: its body is not shown) names no other code.
     if (expect.specCode === undefined || code === expect.specCode || code === '') return { ...got, reason: 'none', expected, success: true, status, items };
-    const detail = `refused with HTTP ${status} ${code} where the spec names ${expect.specCode}: the guard held (no breach), but the API differs from the spec here`;
+    const detail =
+      expect.codeSource === 'spec'
+        ? `refused with HTTP ${status} ${code} where the spec names ${expect.specCode}: the guard held (no breach), but the API differs from the spec here`
+        : `refused with HTTP ${status} ${code} where the key's expect in monitor.yaml names ${expect.specCode}: refused as expected (no breach), but with another code`;
     return { ...got, reason: `deviation_${codeReason(code)}`, detail, expected, success: true, status, items };
   }
   const success = got.outcome === expected;

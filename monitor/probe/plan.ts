@@ -4,13 +4,32 @@
  * the same config always gives the same plan, which is what reload diffs and sharding hash.
  */
 import { type EndpointId, TENANT_RESOURCES, endpointSpec } from '../../api/contract/index.js';
-import type { MonitorConfig, MonitorKey, MonitorTarget } from '../config/types.js';
+import type { ExpectableEndpoint } from '../config/schema.js';
+import type { KeyExpectation, MonitorConfig, MonitorKey, MonitorTarget } from '../config/types.js';
 import { canaryProbes } from './canaries.js';
+import type { Expectation } from './expectation.js';
 import { type ProbeSpec, makeProbe } from './spec.js';
 
 export type { ProbeSpec } from './spec.js';
 
+/**
+ * A read the key's `expect` says is refused: green on any refusal (a code it names that the
+ * API does not send is a deviation, a ticket); data back is `unexpected_access`.
+ */
+function refusedRead(key: MonitorKey, endpoint: EndpointId, where: string, expected: Extract<KeyExpectation, { kind: 'refused' }>): Expectation {
+  return {
+    kind: 'refusal',
+    outcome: expected.code === 'unauthorized' ? 'unauthorized' : expected.code === 'tenant_key_tenant_mismatch' ? 'tenant_key_tenant_mismatch' : expected.code === 'not_found' ? 'not_found' : 'forbidden',
+    specCode: expected.code,
+    codeSource: 'config',
+    breach: 'unexpected_access',
+    breachDetail: `unexpected access: key ${key.alias} read ${where}, which its expect in monitor.yaml says it must be refused (${expected.code ?? 'refused'})`,
+  };
+}
+
 function read(target: MonitorTarget, key: MonitorKey, endpoint: EndpointId, tenant = '', platformSub?: string): ProbeSpec {
+  const expected = endpoint === 'index' || endpoint === 'docs' ? undefined : key.expect?.[endpoint as ExpectableEndpoint];
+  const where = endpoint === 'platform' ? `/platform/${platformSub ?? ''}` : `${tenant}'s ${endpoint}`;
   return makeProbe({
     target: target.name,
     endpoint,
@@ -19,7 +38,7 @@ function read(target: MonitorTarget, key: MonitorKey, endpoint: EndpointId, tena
     keyAlias: key.alias,
     check: 'read',
     credential: { kind: 'key', key, scheme: key.auth },
-    expect: { kind: 'success', list: endpointSpec(endpoint).list },
+    expect: expected?.kind === 'refused' ? refusedRead(key, endpoint, where, expected) : { kind: 'success', list: endpointSpec(endpoint).list },
   });
 }
 

@@ -1,5 +1,5 @@
 /** A probe as plain data: what to request, with which credential, expecting what. */
-import { type AuthScheme, type EndpointId, KEY_PREFIXES, endpointPath } from '../../api/contract/index.js';
+import { type AuthScheme, type EndpointId, KEY_PREFIXES, TENANT_RESOURCES, endpointPath } from '../../api/contract/index.js';
 import type { CanaryName } from '../config/schema.js';
 import type { MonitorKey, MonitorTarget } from '../config/types.js';
 import type { Expectation } from './expectation.js';
@@ -59,12 +59,14 @@ export function makeProbe(fields: Omit<ProbeSpec, 'id' | 'endpointLabel' | 'path
 }
 
 /**
- * A path the key may read, for the other-header canary: its own tenant's clients, a platform
- * key's first listed tenant, else its first configured platform path; none when it has neither.
+ * A path the key may read, for the other-header canary: the first resource its `expect` does
+ * not refuse, of its own tenant (a platform key's first listed tenant), else its first
+ * configured platform path; none when it has neither.
  */
 export function readablePath(target: MonitorTarget, key: MonitorKey): ProbeTargetPath | undefined {
   const tenant = key.tenants[0];
-  if (tenant !== undefined) return { endpoint: 'clients', tenant };
-  const sub = key.kind === 'platform' ? target.platformPaths[0] : undefined;
+  const resource = TENANT_RESOURCES.find((r) => key.expect?.[r] === undefined);
+  if (tenant !== undefined && resource !== undefined) return { endpoint: resource, tenant };
+  const sub = key.kind === 'platform' && key.expect?.platform === undefined ? target.platformPaths[0] : undefined;
   return sub === undefined ? undefined : { endpoint: 'platform', tenant: '', platformSub: sub };
 }

@@ -26,6 +26,8 @@ export interface SchedulerDeps {
   /** Runs and records one probe; must not throw. */
   readonly runProbe: (spec: ProbeSpec, target: MonitorTarget, signal: AbortSignal) => Promise<void>;
   readonly inMaintenance: (target: MonitorTarget) => boolean;
+  /** Called for each tick skipped for a maintenance window. */
+  readonly onPaused?: (target: MonitorTarget) => void;
   readonly random?: () => number;
   readonly now?: () => number;
 }
@@ -55,6 +57,7 @@ async function runRound(r: TargetRound, spread: boolean, ctx: RoundContext): Pro
   metrics.maintenanceActive.set({ target }, paused ? 1 : 0);
   if (paused) {
     metrics.ticksSkipped.inc({ target, reason: 'maintenance' });
+    ctx.deps.onPaused?.(r.target);
     return;
   }
   const endTimer = metrics.tickDuration.startTimer({ target });
@@ -90,6 +93,11 @@ function cronTask(r: TargetRound, deps: SchedulerDeps, onTick: () => Promise<voi
   });
   task.on('execution:overlap', () => {
     deps.metrics.ticksSkipped.inc({ target: name, reason: 'overlap' });
+  });
+  // node-cron woke up too late for a tick (a blocked event loop) and skipped it; the listener
+  // also keeps node-cron from logging a warning per missed tick.
+  task.on('execution:missed', () => {
+    deps.metrics.ticksSkipped.inc({ target: name, reason: 'missed' });
   });
   return task;
 }

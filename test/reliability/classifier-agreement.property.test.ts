@@ -91,7 +91,10 @@ describe('client and monitor agree over arbitrary responses', () => {
         const [client, verdict] = await Promise.all([clientSide(s, b, h), monitorSide(s, b, h)]);
         expect(OUTCOMES.filter((o) => o === verdict.outcome)).toHaveLength(1);
         expect(verdict.reason).toMatch(/^[a-z0-9_]{1,60}$/);
-        expect(AGREEMENT[client.kind], `client ${client.kind}`).toBe(verdict.outcome);
+        // The client has no class of its own for a 404 with an envelope (an ApiError); the monitor
+        // calls it not_found, a config finding on a configured tenant.
+        const agreed = client.kind === 'ApiError' && s === 404 ? 'not_found' : AGREEMENT[client.kind];
+        expect(agreed, `client ${client.kind}`).toBe(verdict.outcome);
         expect(client.leak).not.toContain(SECRET);
       }),
       { numRuns: 300 },

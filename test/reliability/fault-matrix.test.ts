@@ -22,7 +22,7 @@ const results: string[][] = [];
 const sandbox = (spec: string) => ({ kind: 'sandbox' as const, spec });
 
 const ROWS: readonly FaultRow[] = [
-  { fault: 'latency past the timeout', source: sandbox('latency:1500'), client: { name: 'TimeoutError', fields: { scope: 'attempt', phase: 'headers' } }, monitor: { outcome: 'timeout', reason: 'timeout_headers' } },
+  { fault: 'latency past the timeout', source: sandbox('latency:4000'), client: { name: 'TimeoutError', fields: { scope: 'attempt', phase: 'headers' } }, monitor: { outcome: 'timeout', reason: 'timeout_headers' } },
   { fault: 'connection reset', source: sandbox('reset'), client: { name: 'ConnectionError', fields: { networkCode: 'UND_ERR_SOCKET' } }, monitor: { outcome: 'connection_error', reason: 'connection_und_err_socket' } },
   { fault: 'connection refused (closed port)', source: { kind: 'refused' }, client: { name: 'ConnectionError', fields: { networkCode: 'ECONNREFUSED' } }, monitor: { outcome: 'connection_error', reason: 'connection_econnrefused' } },
   { fault: 'stalled body', source: sandbox('stall'), client: { name: 'TimeoutError', fields: { scope: 'attempt', phase: 'body' } }, monitor: { outcome: 'timeout', reason: 'timeout_body' } },

@@ -1,7 +1,8 @@
 /**
  * The real monitor probing the real sandbox, in this process: the sandbox's demo keys, a
  * one-second schedule, and faults chosen so that most series the ops kit reads have data
- * (a tenant-isolation breach, 503s, a rate-limit storm, a revoked key, a key without a scope),
+ * (a tenant-isolation breach, 503s, a rate-limit storm, a revoked key, a key without the logs
+ * scope whose config says so),
  * plus a second target inside a maintenance window, whose ticks are all skipped, and a third
  * served over TLS (an openssl-made 2-day certificate in front of the same sandbox) so the
  * certificate-expiry gauge is in the scrape.
@@ -16,6 +17,8 @@ import { type TlsFront, makeCertificate, opensslPresent, startTlsFront } from '.
 
 export const FIXTURE_FAULTS = 'isolation-breach@/tenants/*/clients;status:503@/tenants/*/bikes%0.5;rate-limit-storm:1@/tenants/cykl-gdansk/*';
 export const FIXTURE_ALIASES = ['platform-test', 'nowak-test', 'kowalski-test', 'gdansk-test', 'nowak-revoked-test', 'nowak-nologs-test'];
+/** The key without the logs scope, configured as such (`expect: { logs: insufficient_scope }`): green, no ticket. */
+export const FIXTURE_NARROW_ALIAS = 'nowak-nologs-test';
 
 function inMaintenance(target: MonitorTarget): MonitorTarget {
   const now = Date.now();
@@ -52,7 +55,7 @@ export interface MonitoredSandbox {
 
 export async function startMonitoredSandbox(): Promise<MonitoredSandbox> {
   const sandbox = await startSandbox({ faults: FIXTURE_FAULTS, rateLimit: '10000/1m' });
-  const demo = demoConfig(sandbox, { aliases: FIXTURE_ALIASES, schedule: '* * * * * *', timeoutMs: 800 });
+  const demo = demoConfig(sandbox, { aliases: FIXTURE_ALIASES, schedule: '* * * * * *', timeoutMs: 800, expect: { [FIXTURE_NARROW_ALIAS]: { logs: 'insufficient_scope' } } });
   const cert = opensslPresent('the TLS target of the ops-kit fixture (the certificate panel and alert get no data)')
     ? makeCertificate({ commonName: '127.0.0.1', altNames: ['IP:127.0.0.1'], days: FIXTURE_CERT_DAYS })
     : undefined;

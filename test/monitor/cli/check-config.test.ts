@@ -39,7 +39,7 @@ describe('warnings and load', () => {
     expect(stdout).toContain('  targets[0].schedule: "* * * * *" has 5 fields, so its first field is minutes: it fires at second 0 of each matching minute (every 1m)');
     // 2 shared + 12 keys x (4 reads + cross_tenant + other_header) + invalid_key + public_docs = 76 probes.
     expect(stdout).toContain('  targets[0]: 76 probes per tick / concurrency 2 x timeout 10s = 380 s, more than the 1m between ticks');
-    expect(stdout).toContain('load: 76 probe(s) per tick (series projection not available in this build');
+    expect(stdout).toMatch(/^projected \/metrics: \d+ repairmon_\* series for 76 probe\(s\)/m);
   });
 
   it('a plain valid config has no warnings', async () => {

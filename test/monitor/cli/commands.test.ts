@@ -1,8 +1,10 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { parseConfigText } from '../../../monitor/config/load.js';
+import { projectedSeries } from '../../../monitor/metrics/projection.js';
 import { type RunningSandbox, startSandbox } from '../../../sandbox/index.js';
 import { waitFor } from '../tools/real-tools.js';
 
@@ -36,6 +38,10 @@ describe('check-config and serve exit codes', () => {
     expect(good.code).toBe(0);
     expect(good.stdout).toContain('key a-test (tenant rowery-nowak; bearer; …9876)');
     expect(good.stdout).not.toContain('secretsecret');
+    const parsed = parseConfigText(readFileSync(file, 'utf8'), { env: { A_KEY: 'rs_test_secretsecretsecret9876' }, baseDir: dir });
+    if (!parsed.ok) throw new Error('the config is valid');
+    expect(good.stdout).toContain(`projected /metrics: ${projectedSeries(parsed.config).total} repairmon_* series for 10 probe(s)`);
+    expect(good.stdout).toContain('down after 2 consecutive service-side failures of a read; availability objective 99.5%');
   });
 
   test('serve: bad config exits 2, unknown flag exits 2, bad --shard exits 2', async () => {
@@ -95,9 +101,10 @@ describe('demo (npm start)', () => {
       expect(out).toMatch(/metrics\s+http:\/\/\S+\/metrics/);
       const text = await waitFor('probe series', async () => {
         const body = await (await fetch(`${url}/metrics`)).text();
-        return body.includes('repairmon_probe_success{') ? body : undefined;
+        // Per-probe series appear with each probe's first result (outcome counters no longer carry keys).
+        return /^repairmon_probe_success\{[^}]*key_alias="nowak-test"/m.test(body) ? body : undefined;
       }, 15_000);
-      expect(text).toContain('key_alias="nowak-test"');
+      expect(text).toMatch(/^repairmon_probe_success\{[^}]*key_alias="nowak-test"/m);
       expect(await (await fetch(`${url}/`)).text()).toContain('<table class="grid"');
     } finally {
       child.kill('SIGINT');

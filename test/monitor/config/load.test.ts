@@ -47,6 +47,20 @@ const CASES: Record<string, string[]> = {
     `http.metricsTokenFile: HTTP metrics token: cannot read secret file ${fixtures}does-not-exist.token (ENOENT)`,
   ],
   'http-token-too-short.yaml': ['http.tokenFile: HTTP token is shorter than 16 characters; make one with `openssl rand -hex 32`'],
+  'bad-expect.yaml': [
+    'targets[0].keys[0].expect.logs: must be `read`, `refused` or an error code such as insufficient_scope, got "Insufficient Scope"',
+    'targets[0].keys[0].expect.index: unknown key',
+  ],
+  'tenant-key-expects-platform.yaml': [
+    'targets[0].keys[0].expect.platform: a tenant key never reads /platform/ (the platform_refused canary checks its refusal); only platform keys may expect it',
+  ],
+  'bad-availability.yaml': [
+    'targets[0].availability.clients: must be a percentage above 50 and below 100, such as 99.9',
+    'targets[0].availability.logs: Invalid input: expected number, received string',
+    'targets[0].availability.bogus: unknown key',
+    'targets[0].failureThreshold: Too small: expected number to be >=1',
+  ],
+  'bad-metrics.yaml': ['metrics.perKeyOutcomes: Invalid input: expected boolean, received string', 'metrics.perProbeOutcomes: unknown key'],
   'many-errors.yaml': [
     'concurrency: Too small: expected number to be >=1',
     'targets[0].baseUrl: must be an http(s) URL ending in /api/v1, such as https://api.example.com/api/v1',
@@ -144,6 +158,38 @@ describe('valid configs', () => {
     expect(plan.some((p) => p.endpoint === 'platform' || p.check === 'index_access')).toBe(false);
     // The invalid-key canary asks a path the spec says needs a key, never `/`.
     expect(plan.find((p) => p.check === 'invalid_key')).toMatchObject({ endpoint: 'clients', tenant: 'rowery-nowak' });
+    // Alerting defaults: down after 2 service-side failures in a row; 99.5 % availability everywhere.
+    expect(target.failureThreshold).toBe(2);
+    expect(new Set(Object.values(target.availability))).toEqual(new Set([0.995]));
+    expect(result.config.metrics).toEqual({ perKeyOutcomes: false });
+    expect(target.keys.map((k) => k.expect)).toEqual([{}, {}]);
+  });
+
+  test('expect, availability, failureThreshold and metrics.perKeyOutcomes are read as written', () => {
+    const text = [
+      'metrics: { perKeyOutcomes: true }',
+      'targets:',
+      '  - name: test',
+      '    baseUrl: http://127.0.0.1:1/api/v1',
+      '    failureThreshold: 3',
+      '    availability: { default: 99, clients: 99.9 }',
+      '    keys:',
+      '      - { alias: nowak-nologs, kind: tenant, tenant: rowery-nowak, secret: "${NOWAK_KEY}", expect: { logs: insufficient_scope, bikes: refused, clients: read } }',
+    ].join('\n');
+    const result = parseConfigText(text, { env, baseDir: '/' });
+    if (!result.ok) throw new Error(JSON.stringify(result.issues));
+    const target = result.config.targets[0]!;
+    expect(result.config.metrics).toEqual({ perKeyOutcomes: true });
+    expect(target.failureThreshold).toBe(3);
+    expect(target.availability).toMatchObject({ clients: 0.999, bikes: 0.99, index: 0.99 });
+    expect(target.keys[0]!.expect).toEqual({ logs: { kind: 'refused', code: 'insufficient_scope' }, bikes: { kind: 'refused', code: undefined } });
+    const plan = buildPlan(result.config);
+    const read = (endpoint: string) => plan.find((p) => p.check === 'read' && p.endpoint === endpoint)!.expect;
+    expect(read('logs')).toMatchObject({ kind: 'refusal', outcome: 'forbidden', specCode: 'insufficient_scope', codeSource: 'config', breach: 'unexpected_access' });
+    expect(read('bikes')).toMatchObject({ kind: 'refusal', specCode: undefined, breach: 'unexpected_access' });
+    expect(read('clients')).toEqual({ kind: 'success', list: true });
+    // The other-header canary reads a resource the key may read.
+    expect(plan.find((p) => p.check === 'other_header')).toMatchObject({ endpoint: 'clients' });
   });
 
   test('platformPaths and indexAccess turn on the platform reads, the refusal canaries and the index canary', () => {
@@ -200,6 +246,7 @@ describe('valid configs', () => {
       REPAIRMON_PLATFORM_TEST_KEY: 'rs_test_aaaaaaaaaaaaaaaa1111',
       REPAIRMON_NOWAK_TEST_KEY: 'rs_test_bbbbbbbbbbbbbbbb2222',
       REPAIRMON_NOWAK_PROD_KEY: 'rs_live_cccccccccccccccc3333',
+      REPAIRMON_NOWAK_NOLOGS_TEST_KEY: 'rs_test_dddddddddddddddd4444',
     });
     // Only the secret file and the private CA are absent in a checkout; everything else must pass.
     expect(result.ok ? [] : result.issues.map((i) => i.path)).toEqual(['targets[0].keys[2].secretFile', 'targets[2].tls.caFile']);

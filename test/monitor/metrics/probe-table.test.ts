@@ -3,85 +3,21 @@ import fc from 'fast-check';
 import { Gauge, Registry } from 'prom-client';
 import { describe, expect, test } from 'vitest';
 import { formatValue } from '../../../monitor/metrics/exposition.js';
-import { createProbeMetrics } from '../../../monitor/metrics/probe-metrics.js';
+import { DEFAULT_PROBE_METRIC_SETTINGS, createProbeMetrics } from '../../../monitor/metrics/probe-metrics.js';
 import { MonitorRegistry } from '../../../monitor/metrics/registry.js';
 import { createServiceMetrics } from '../../../monitor/metrics/service-metrics.js';
-import { OUTCOMES, type Outcome } from '../../../monitor/probe/expectation.js';
-import type { ProbeResult } from '../../../monitor/probe/run.js';
-import { type ProbeSpec, makeProbe } from '../../../monitor/probe/spec.js';
+import { OUTCOMES } from '../../../monitor/probe/expectation.js';
+import { makeProbe } from '../../../monitor/probe/spec.js';
 import { requireBinary } from '../tools/real-tools.js';
-import { createReference } from './prom-client-reference.js';
-
-const PER_PROBE = [
-  'repairmon_probe_success',
-  'repairmon_probes_total',
-  'repairmon_probe_last_duration_seconds',
-  'repairmon_probe_http_status_code',
-  'repairmon_probe_failure_reason',
-  'repairmon_probe_data_items',
-  'repairmon_probe_degraded',
-  'repairmon_probe_last_run_timestamp_seconds',
-  'repairmon_probe_last_success_timestamp_seconds',
-];
-
-function spec(keyAlias: string, tenant: string, target = 'test'): ProbeSpec {
-  return makeProbe({ target, endpoint: 'clients', tenant, keyAlias, check: 'read', path: `/tenants/${tenant}/clients`, credential: { kind: 'none' }, expect: { kind: 'success', list: true } });
-}
-
-interface Shape {
-  readonly outcome?: Outcome;
-  readonly reason?: string;
-  readonly status?: number;
-  readonly items?: number;
-  readonly sent?: boolean;
-  readonly degraded?: ProbeResult['degraded'];
-  readonly retryAfterMs?: number;
-  readonly durationMs?: number;
-}
-
-function result(probe: ProbeSpec, shape: Shape = {}): ProbeResult {
-  const outcome = shape.outcome ?? 'ok';
-  return {
-    spec: probe,
-    verdict: { outcome, expected: 'ok', success: outcome === 'ok', reason: shape.reason ?? (outcome === 'ok' ? 'none' : outcome), detail: '', status: shape.status, items: shape.items },
-    startedAt: 1_700_000_000_123,
-    durationMs: shape.durationMs ?? 42.5,
-    sent: shape.sent ?? true,
-    degraded: shape.degraded ?? 'none',
-    retryAfterMs: shape.retryAfterMs,
-    attempt: undefined,
-  };
-}
-
-/** The table on a MonitorRegistry and the prom-client reference, fed the same plan and results. */
-function both() {
-  const registry = new MonitorRegistry();
-  const table = createProbeMetrics(registry);
-  const reference = createReference();
-  return {
-    registry,
-    reference: reference.registry,
-    syncPlan(plan: readonly ProbeSpec[]) {
-      table.syncPlan(plan);
-      reference.syncPlan(plan);
-    },
-    record(r: ProbeResult) {
-      table.record(r);
-      reference.record(r);
-    },
-  };
-}
-
-const sortedLines = (text: string): string[] => text.split('\n').filter((l) => l !== '').sort();
-const seriesOf = (text: string, name: string): string[] => text.split('\n').filter((l) => l.startsWith(`${name}{`));
+import { PER_PROBE, both, result, seriesOf, sortedLines, spec } from './table-helpers.js';
 
 const nowak = spec('nowak-test', 'rowery-nowak');
 const kowalski = spec('kowalski-test', 'serwis-kowalski');
 const tricky = spec('alias "quoted" \\ back\nslash', 'shop\\"x"\n', 'tar"get\\');
 
 describe('the probe table renders what prom-client rendered', () => {
-  test('same text, family by family and as a whole, for probes recorded in plan order', async () => {
-    const m = both();
+  test.each([false, true])('same text, family by family and as a whole, for probes recorded in plan order (per-key outcomes %s)', async (perKey) => {
+    const m = both(perKey);
     m.syncPlan([nowak, kowalski, tricky]);
     m.record(result(nowak, { status: 200, items: 3 }));
     m.record(result(kowalski, { outcome: 'server_error', reason: 'status_503', status: 503, degraded: 'slo', durationMs: 1234.5 }));
@@ -166,21 +102,33 @@ describe('label values and numbers', () => {
 });
 
 describe('keeping the table in step with the plan', () => {
-  test('a synced plan pre-initialises every outcome to 0 and no gauge yet', async () => {
+  test('a synced plan pre-initialises every outcome to 0 per target, endpoint and check, and no gauge yet', async () => {
     const registry = new MonitorRegistry();
-    createProbeMetrics(registry).syncPlan([nowak]);
+    createProbeMetrics(registry).syncPlan([nowak, kowalski]);
     const text = await registry.metrics();
-    expect(seriesOf(text, 'repairmon_probes_total')).toEqual(
-      OUTCOMES.map((o) => `repairmon_probes_total{target="test",endpoint="clients",tenant="rowery-nowak",key_alias="nowak-test",check="read",outcome="${o}"} 0`),
-    );
-    for (const name of PER_PROBE.filter((n) => n !== 'repairmon_probes_total')) {
+    // Two keys reading the same endpoint share one set of outcome counters.
+    expect(seriesOf(text, 'repairmon_probes_total')).toEqual(OUTCOMES.map((o) => `repairmon_probes_total{target="test",endpoint="clients",check="read",outcome="${o}"} 0`));
+    // A planned probe's streak starts at "no failure", so it shows before its first run.
+    expect(seriesOf(text, 'repairmon_probe_consecutive_failures')).toEqual([
+      'repairmon_probe_consecutive_failures{target="test",endpoint="clients",tenant="rowery-nowak",key_alias="nowak-test",check="read",class="none"} 0',
+      'repairmon_probe_consecutive_failures{target="test",endpoint="clients",tenant="serwis-kowalski",key_alias="kowalski-test",check="read",class="none"} 0',
+    ]);
+    for (const name of PER_PROBE.filter((n) => n !== 'repairmon_probes_total' && n !== 'repairmon_probe_consecutive_failures')) {
       expect(seriesOf(text, name), name).toEqual([]);
       expect(text).toContain(`# TYPE ${name} gauge`);
     }
   });
 
-  test('syncPlan drops every series of a removed probe, keeps the others, and a re-added probe starts afresh', async () => {
-    const m = both();
+  test('metrics.perKeyOutcomes: every outcome pre-initialised per probe, with tenant and key alias', async () => {
+    const registry = new MonitorRegistry();
+    createProbeMetrics(registry, { ...DEFAULT_PROBE_METRIC_SETTINGS, perKeyOutcomes: true }).syncPlan([nowak]);
+    expect(seriesOf(await registry.metrics(), 'repairmon_probes_total')).toEqual(
+      OUTCOMES.map((o) => `repairmon_probes_total{target="test",endpoint="clients",tenant="rowery-nowak",key_alias="nowak-test",check="read",outcome="${o}"} 0`),
+    );
+  });
+
+  test('per key: syncPlan drops every series of a removed probe, keeps the others, and a re-added probe starts afresh', async () => {
+    const m = both(true);
     m.syncPlan([nowak, kowalski]);
     m.record(result(nowak, { items: 1 }));
     m.record(result(kowalski, { outcome: 'timeout', status: undefined }));
@@ -204,6 +152,8 @@ describe('keeping the table in step with the plan', () => {
     registry.resetMetrics();
     const text = await registry.metrics();
     expect(seriesOf(text, 'repairmon_probe_success')).toEqual([]);
+    expect(seriesOf(text, 'repairmon_probe_consecutive_failures')).toEqual([]);
+    expect(seriesOf(text, 'repairmon_probes_total')).toHaveLength(OUTCOMES.length);
     expect(seriesOf(text, 'repairmon_probes_total').every((l) => l.endsWith(' 0'))).toBe(true);
   });
 });
@@ -243,8 +193,8 @@ test('any sequence of syncs, records and scrapes renders what prom-client render
     fc.record({ kind: fc.constant('scrape' as const) }),
   );
   await fc.assert(
-    fc.asyncProperty(fc.array(op, { maxLength: 30 }), async (ops) => {
-      const m = both();
+    fc.asyncProperty(fc.boolean(), fc.array(op, { maxLength: 30 }), async (perKey, ops) => {
+      const m = both(perKey);
       let plan = pool;
       m.syncPlan(plan);
       for (const o of ops) {
@@ -253,6 +203,7 @@ test('any sequence of syncs, records and scrapes renders what prom-client render
         else if (plan.includes(pool[o.probe]!)) m.record(result(pool[o.probe]!, o.shape));
       }
       for (const name of PER_PROBE) expect(sortedLines(await m.registry.getSingleMetricAsString(name)), name).toEqual(sortedLines(await m.reference.getSingleMetricAsString(name)));
+      expect(sortedLines(await m.registry.metrics())).toEqual(sortedLines(await m.reference.metrics()));
     }),
     { numRuns: 150 },
   );

@@ -21,8 +21,10 @@ function response(status: number, body: string, list = true): AttemptResult {
 }
 
 const read: Expectation = { kind: 'success', list: true };
-const crossTenant: Expectation = { kind: 'refusal', outcome: 'tenant_key_tenant_mismatch', specCode: 'tenant_key_tenant_mismatch', breach: 'tenant_isolation_breach', breachDetail: 'read another tenant' };
-const platformRefused: Expectation = { kind: 'refusal', outcome: 'forbidden', specCode: undefined, breach: 'authorization_breach', breachDetail: 'tenant key read /platform/' };
+const crossTenant: Expectation = { kind: 'refusal', outcome: 'tenant_key_tenant_mismatch', specCode: 'tenant_key_tenant_mismatch', codeSource: 'spec', breach: 'tenant_isolation_breach', breachDetail: 'read another tenant' };
+const platformRefused: Expectation = { kind: 'refusal', outcome: 'forbidden', specCode: undefined, codeSource: 'spec', breach: 'authorization_breach', breachDetail: 'tenant key read /platform/' };
+
+const scopeRefused: Expectation = { kind: 'refusal', outcome: 'forbidden', specCode: 'insufficient_scope', codeSource: 'config', breach: 'unexpected_access', breachDetail: 'key read logs' };
 
 describe('classifyOutcome', () => {
   test('maps the client classification, never the message text', () => {
@@ -33,7 +35,8 @@ describe('classifyOutcome', () => {
       [403, '{"ok":false,"error":{"code":"insufficient_scope","message":"x"}}', 'forbidden', 'code_insufficient_scope'],
       [429, '{"ok":false,"error":{"code":"rate_limited","message":"x"}}', 'rate_limited', 'status_429'],
       [502, '<html>bad gateway</html>', 'server_error', 'status_502'],
-      [404, '{"ok":false,"error":{"code":"not_found","message":"x"}}', 'unexpected_status', 'status_404'],
+      [404, '{"ok":false,"error":{"code":"not_found","message":"x"}}', 'not_found', 'status_404'],
+      [400, '{"ok":false,"error":{"code":"invalid_tenant_slug","message":"x"}}', 'unexpected_status', 'status_400'],
       [200, '{"ok":true}', 'invalid_envelope', 'envelope_data_missing'],
       [200, 'not json', 'invalid_envelope', 'envelope_not_json'],
     ];
@@ -68,6 +71,18 @@ describe('classifyOutcome', () => {
     expect(leaked).toMatchObject({ outcome: 'assertion_failed', success: false, reason: 'tenant_isolation_breach' });
   });
 
+  test("a key's expected refusal (expect in monitor.yaml): any refusal is green, another code a deviation that names the config, data back unexpected access", () => {
+    const scope = classifyOutcome(response(403, '{"ok":false,"error":{"code":"insufficient_scope","message":"x"}}'), scopeRefused);
+    expect(scope).toMatchObject({ outcome: 'forbidden', success: true, reason: 'none' });
+    const other = classifyOutcome(response(404, '{"ok":false,"error":{"code":"not_found","message":"x"}}'), scopeRefused);
+    expect(other).toMatchObject({ outcome: 'not_found', success: true, reason: 'deviation_not_found' });
+    expect(other.detail).toContain("where the key's expect in monitor.yaml names insufficient_scope");
+    const data = classifyOutcome(response(200, '{"ok":true,"data":[{"id":1}]}'), scopeRefused);
+    expect(data).toMatchObject({ outcome: 'assertion_failed', success: false, reason: 'unexpected_access' });
+    // Not refusals: a 5xx or a 429 is a failure.
+    expect(classifyOutcome(response(503, '{"ok":false,"error":{"code":"internal_error","message":"x"}}'), scopeRefused).success).toBe(false);
+  });
+
   test('transport failures', () => {
     const fail = (failure: TransportFailure): AttemptResult => ({ kind: 'failure', failure, timings: { headersMs: undefined, totalMs: 5 } });
     expect(classifyOutcome(fail({ kind: 'tls', code: 'ERR_SSL_WRONG_VERSION_NUMBER', message: 'x' }), read).outcome).toBe('tls_error');
@@ -94,19 +109,21 @@ describe('classifyOutcome', () => {
     const expectation = fc.constantFrom<Expectation>(read, { kind: 'success', list: false }, crossTenant, platformRefused, {
       kind: 'refusal',
       outcome: 'unauthorized',
-      specCode: 'unauthorized',
+      specCode: undefined,
+      codeSource: 'spec',
       breach: 'authorization_breach',
       breachDetail: 'x',
-    });
+    }, scopeRefused);
     fc.assert(
       fc.property(attempt, expectation, (a, e) => {
         const v = classifyOutcome(a, e);
         expect(OUTCOMES.filter((o) => o === v.outcome)).toHaveLength(1);
-        expect(v.reason).toMatch(/^[a-z0-9_]{1,60}$/);
+        // A read succeeds only on `ok`; a refusal on any refusal (not only the one the spec
+        // names), never on data. (It used to say success <=> outcome === expected, which a
+        // 401 on a cross-tenant canary breaks: ~1 run in 6 failed.)
         if (e.kind === 'success') expect(v.success).toBe(v.outcome === 'ok');
-        // A refusal canary passes only on a refusal status, never on data or a failure.
-        else if (v.success) expect([401, 403, 404]).toContain(v.status);
-        if (v.outcome === 'assertion_failed') expect(v.success).toBe(false);
+        else expect(v.success).toBe(['unauthorized', 'tenant_key_tenant_mismatch', 'forbidden', 'not_found'].includes(v.outcome) && [401, 403, 404].includes(v.status ?? 0));
+        expect(v.reason).toMatch(/^[a-z0-9_]{1,60}$/);
       }),
       { numRuns: 500 },
     );

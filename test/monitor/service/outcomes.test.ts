@@ -27,8 +27,12 @@ describe('each outcome against the real sandbox, labelled in metrics', () => {
     expect(latest(rig.monitor, nowakClients)).toMatchObject({ outcome: 'ok', success: true, status: 200 });
     const labels = { target: 'sandbox', endpoint: 'clients', tenant: 'rowery-nowak', key_alias: 'nowak-test', check: 'read' };
     expect(seriesValue(text, 'repairmon_probe_success', labels)).toBe(1);
-    expect(seriesValue(text, 'repairmon_probes_total', { ...labels, outcome: 'ok' })).toBe(1);
-    for (const outcome of OUTCOMES) expect(seriesValue(text, 'repairmon_probes_total', { ...labels, outcome })).toBeDefined();
+    expect(seriesValue(text, 'repairmon_probe_consecutive_failures', { ...labels, class: 'none' })).toBe(0);
+    // Outcome counters are per target, endpoint and check: every key's read of clients counts here.
+    const endpoint = { target: 'sandbox', endpoint: 'clients', check: 'read' };
+    expect(seriesValue(text, 'repairmon_probes_total', { ...endpoint, outcome: 'ok' })).toBeGreaterThanOrEqual(3);
+    for (const outcome of OUTCOMES) expect(seriesValue(text, 'repairmon_probes_total', { ...endpoint, outcome })).toBeDefined();
+    expect(text).not.toMatch(/^repairmon_probes_total\{[^}]*key_alias=/m);
     expect(seriesValue(text, 'repairmon_probe_data_items', labels)).toBeGreaterThan(0);
     // Built-to-fail demo keys give their reasons, not a bare 0.
     expect(latest(rig.monitor, { keyAlias: 'nowak-revoked-test', endpoint: 'clients', check: 'read' })).toMatchObject({ outcome: 'unauthorized', reason: 'code_unauthorized' });
@@ -66,7 +70,8 @@ describe('each outcome against the real sandbox, labelled in metrics', () => {
       const entry = latest(rig.monitor, match);
       expect([match, entry.outcome, entry.reason]).toEqual([match, outcome, reason]);
       const labels = { target: 'sandbox', endpoint: entry.endpoint, tenant: entry.tenant, key_alias: entry.keyAlias, check: entry.check };
-      expect(seriesValue(text, 'repairmon_probes_total', { ...labels, outcome })).toBeGreaterThanOrEqual(1);
+      expect(seriesValue(text, 'repairmon_probes_total', { target: 'sandbox', endpoint: entry.endpoint, check: entry.check, outcome })).toBeGreaterThanOrEqual(1);
+      expect(seriesValue(text, 'repairmon_probe_consecutive_failures', { ...labels, class: 'service' })).toBeGreaterThanOrEqual(1);
       expect(seriesValue(text, 'repairmon_probe_success', labels)).toBe(0);
       expect(seriesValue(text, 'repairmon_probe_failure_reason', { ...labels, reason })).toBe(1);
       // One reason series per probe: the old "none" is gone.

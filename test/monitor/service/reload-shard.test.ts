@@ -51,7 +51,10 @@ describe('reload', () => {
       await monitor.runOnce();
       let text = await monitor.registry.metrics();
       expect(seriesValue(text, 'repairmon_probe_success', kowalski)).toBeUndefined();
-      expect(seriesValue(text, 'repairmon_probes_total', { ...kowalski, outcome: 'ok' })).toBeUndefined();
+      expect(seriesValue(text, 'repairmon_probe_consecutive_failures', { ...kowalski, class: 'none' })).toBeUndefined();
+      // The per-endpoint counter keeps what the removed key counted (it never goes down): 2 + 1.
+      const bikes = { target: 'sandbox', endpoint: 'bikes', check: 'read', outcome: 'ok' };
+      expect(seriesValue(text, 'repairmon_probes_total', bikes)).toBe(3);
       expect(text).toMatch(/^repairmon_config_last_reload_successful 1$/m);
 
       writeFileSync(file, 'targets:\n  - name: sandbox\n    bogus: 1\n');
@@ -65,7 +68,9 @@ describe('reload', () => {
       expect(monitor.plan().every((p) => p.keyAlias === 'nowak-test' || p.keyAlias.startsWith('canary-'))).toBe(true);
       await monitor.runOnce();
       const nowak = { target: 'sandbox', endpoint: 'bikes', tenant: 'rowery-nowak', key_alias: 'nowak-test', check: 'read' };
-      expect(seriesValue(await monitor.registry.metrics(), 'repairmon_probes_total', { ...nowak, outcome: 'ok' })).toBe(3);
+      text = await monitor.registry.metrics();
+      expect(seriesValue(text, 'repairmon_probe_success', nowak)).toBe(1);
+      expect(seriesValue(text, 'repairmon_probes_total', { target: 'sandbox', endpoint: 'bikes', check: 'read', outcome: 'ok' })).toBe(4);
       expect((await fetch(`${server.url}/-/reload`)).status).toBe(405);
     } finally {
       await server.close();

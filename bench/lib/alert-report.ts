@@ -1,0 +1,47 @@
+/** The alert-latency figures as a table (what the bench and the test print) and as JSON under bench/results/. */
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { AlertStackResult, FaultMeasurement } from './alert-measure.js';
+import { repoRoot } from './repo-root.js';
+import { fixed, renderTable } from './table.js';
+
+const seconds = (s: number | undefined): string => (s === undefined ? 'n/a' : fixed(s, 1));
+
+/** Seconds at the measured schedule, and what they are multiplied back to the default schedule. */
+function both(s: number | undefined, factor: number): string {
+  if (s === undefined) return 'n/a';
+  const atDefault = s * factor;
+  return `${seconds(s)} s (~${atDefault >= 120 ? `${fixed(atDefault / 60, 1)} min` : `${Math.round(atDefault)} s`})`;
+}
+
+function row(m: FaultMeasurement, factor: number): string[] {
+  return [
+    m.fault,
+    `${m.expect.alertname} (${m.expect.severity})`,
+    m.fired?.receiver ?? 'none',
+    both(m.fireSeconds, factor),
+    both(m.resolveSeconds, factor),
+    m.flapped ? 'FLAPPED' : 'no',
+    m.others.map((o) => `${o.alertname} (${o.severity}) ${seconds(o.fireSeconds)}/${seconds(o.resolveSeconds)} s`).join('; ') || '-',
+  ];
+}
+
+export function renderAlertTable(result: AlertStackResult): string {
+  const header = ['fault', 'alert', 'receiver', 'time to fire', 'time to resolve', 'flap', 'also fired (fire/resolve)'];
+  const table = renderTable(header, result.faults.map((m) => row(m, result.factor)));
+  const note =
+    `schedule ${result.scheduleSeconds} s, every rule and routing duration divided by ${result.factor}, Prometheus scrape and evaluation every ${result.prometheusIntervalSeconds} s. ` +
+    `In brackets: x${result.factor}, what the default ${result.scheduleSeconds * result.factor} s schedule with Prometheus every ${result.prometheusIntervalSeconds * result.factor} s gives.`;
+  const unexpected = result.unexpected.length === 0 ? 'no unexpected alert' : `UNEXPECTED: ${result.unexpected.map((u) => JSON.stringify(u.labels)).join(', ')}`;
+  return `${table}\n${note}\n${unexpected}; ${fixed(result.wallSeconds, 0)} s wall, ${result.startedAt}`;
+}
+
+/** Writes the figures to bench/results/alert-latency.json and a timestamped copy; returns the latter's path. */
+export async function writeAlertResult(result: AlertStackResult, dir = join(repoRoot(), 'bench', 'results')): Promise<string> {
+  await mkdir(dir, { recursive: true });
+  const json = `${JSON.stringify(result, null, 2)}\n`;
+  const file = join(dir, `alert-latency-${result.startedAt.replace(/[:.]/g, '-')}.json`);
+  await writeFile(file, json);
+  await writeFile(join(dir, 'alert-latency.json'), json);
+  return file;
+}

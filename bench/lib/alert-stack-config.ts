@@ -1,0 +1,93 @@
+/**
+ * The monitor config of the alert-latency stack: one target per fault, each on its own sandbox,
+ * so every fault runs in parallel without touching another's probes, plus a healthy target
+ * (with a narrow-scope key whose refusal its `expect` names) that must raise nothing. Written
+ * as monitor.yaml would be and run through the real parser; keys are `${ENV}` references.
+ */
+import { parseConfigValue } from '../../monitor/config/load.js';
+import type { MonitorConfig } from '../../monitor/config/types.js';
+import type { RunningSandbox } from '../../sandbox/index.js';
+
+/** The targets, each the name of what goes wrong on it. */
+export const STACK_TARGETS = ['healthy', 'html-502', 'latency', 'rate-limit', 'isolation', 'revoked-key', 'typo-tenant'] as const;
+export type StackTarget = (typeof STACK_TARGETS)[number];
+
+/** Faults that are a config change rather than a sandbox fault. */
+export interface ConfigFaults {
+  /** The key of target revoked-key is replaced by the sandbox's revoked key (as after a rotation gone wrong). */
+  readonly revoked: boolean;
+  /** The platform key of target typo-tenant also lists a misspelt tenant. */
+  readonly typo: boolean;
+}
+
+export const NO_CONFIG_FAULTS: ConfigFaults = { revoked: false, typo: false };
+
+interface RawKey {
+  readonly alias: string;
+  readonly source: string;
+  readonly kind: 'tenant' | 'platform';
+  readonly tenant?: string;
+  readonly tenants?: readonly string[];
+  readonly expect?: Readonly<Record<string, string>>;
+}
+
+const ALL_OFF = { cross_tenant: false, invalid_key: false, public_docs: false, other_header: false, platform_refused: false, index_access: false };
+
+function keysOf(target: StackTarget, faults: ConfigFaults): RawKey[] {
+  const nowak: RawKey = { alias: 'nowak-test', source: 'nowak-test', kind: 'tenant', tenant: 'rowery-nowak' };
+  switch (target) {
+    case 'healthy':
+      return [nowak, { alias: 'nowak-nologs-test', source: 'nowak-nologs-test', kind: 'tenant', tenant: 'rowery-nowak', expect: { logs: 'insufficient_scope' } }];
+    case 'isolation':
+      return [nowak, { alias: 'kowalski-test', source: 'kowalski-test', kind: 'tenant', tenant: 'serwis-kowalski' }];
+    case 'revoked-key':
+      return [{ ...nowak, source: faults.revoked ? 'nowak-revoked-test' : 'nowak-test' }];
+    case 'typo-tenant':
+      return [{ alias: 'platform-test', source: 'platform-test', kind: 'platform', tenants: faults.typo ? ['rowery-nowak', 'rowery-nowakk'] : ['rowery-nowak'] }];
+    default:
+      return [nowak];
+  }
+}
+
+function canariesOf(target: StackTarget): unknown {
+  if (target === 'healthy') return true;
+  if (target === 'isolation') return { ...ALL_OFF, cross_tenant: true };
+  return ALL_OFF;
+}
+
+const variable = (target: StackTarget, alias: string): string => `STACK_${target}_${alias}`.replace(/[^A-Za-z0-9_]/g, '_').toUpperCase();
+
+export interface StackConfigInput {
+  readonly sandboxes: Readonly<Record<StackTarget, RunningSandbox>>;
+  readonly schedule: string;
+  readonly timeout: string;
+}
+
+/** The monitor's config for the given config faults, through the parser `serve` uses. */
+export function stackConfig(input: StackConfigInput, faults: ConfigFaults): MonitorConfig {
+  const env: Record<string, string> = {};
+  const targets = STACK_TARGETS.map((name) => {
+    const sandbox = input.sandboxes[name];
+    const keys = keysOf(name, faults).map((k) => {
+      env[variable(name, k.alias)] = sandbox.key(k.source).key;
+      const assignment = k.kind === 'tenant' ? { tenant: k.tenant } : { tenants: [...(k.tenants ?? [])] };
+      return { alias: k.alias, kind: k.kind, ...assignment, secret: `\${${variable(name, k.alias)}}`, ...(k.expect ? { expect: k.expect } : {}) };
+    });
+    return {
+      name,
+      baseUrl: sandbox.baseUrl,
+      schedule: input.schedule,
+      timeout: input.timeout,
+      canaries: canariesOf(name),
+      ...(name === 'healthy' ? { platformPaths: [...sandbox.platformPaths], indexAccess: sandbox.indexAccess } : {}),
+      // An SLO the latency fault breaks too (its probes time out). None on the healthy target: on a
+      // loaded 2-core machine the monitor's own queueing can push a tight p95 over it, which
+      // RepairmonLatencySLOBreached rightly reports, and that target must stay quiet.
+      ...(name === 'latency' ? { slo: { repairs: '300ms' } } : {}),
+      keys,
+    };
+  });
+  const result = parseConfigValue({ concurrency: 32, historyPerProbe: 10, targets }, { env, baseDir: process.cwd() });
+  if (!result.ok) throw new Error(`the stack's config is not valid: ${result.issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`);
+  return result.config;
+}

@@ -1,0 +1,178 @@
+/**
+ * Time to fire and time to resolve, end to end: the monitor on a fast schedule probing one
+ * sandbox per fault, a real Prometheus with the shipped rules, a real Alertmanager with the
+ * shipped routing, and a webhook receiver. Every fault is injected at once, each on its own
+ * target; each is held a few intervals after its alert arrives (it must not resolve while the
+ * fault is on), then cleared, and the resolution awaited.
+ *
+ * The shipped rules and routing are written for the default 30 s schedule, and the example
+ * Prometheus scrapes and evaluates every 15 s. At a 1 s schedule every duration in the rules
+ * and the routing is divided by 30 (rule-scaling.ts) and Prometheus runs every 0.5 s, so the
+ * whole pipeline runs 30x faster with the same shape: multiplied by 30, the times are what the
+ * default setup gives (up to the fixed costs: a process start, an HTTP round trip).
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { createLogger } from '../../lib/logger.js';
+import { configKeys } from '../../monitor/config/types.js';
+import { type MonitorServer, createMonitorServer } from '../../monitor/http/server.js';
+import { type Monitor, createMonitor } from '../../monitor/service.js';
+import { type RunningSandbox, startSandbox } from '../../sandbox/index.js';
+import { FAULTS, type FaultScenario, NEVER, type StackHandles } from './alert-faults.js';
+import { type ConfigFaults, NO_CONFIG_FAULTS, STACK_TARGETS, type StackTarget, stackConfig } from './alert-stack-config.js';
+import { startAlertmanager } from './alertmanager-server.js';
+import { benchMonitorYaml, startMonitorProcess, type RunningMonitorProcess } from './monitor-process.js';
+import { freePort } from './port.js';
+import { startPrometheus } from './prometheus-server.js';
+import { repoRoot } from './repo-root.js';
+import { scaleAlertmanager, scaleRules } from './rule-scaling.js';
+import { type WebhookReceiver, labelsMatch, startWebhookReceiver } from './webhook-receiver.js';
+import { type AlertStackResult, type FaultMeasurement, measureFault, otherAlerts } from './alert-measure.js';
+
+/** The schedule the shipped rules and routing are written for. */
+export const DEFAULT_SCHEDULE_SECONDS = 30;
+/** Scrape and evaluation interval of the example prometheus.yml. */
+export const DEFAULT_PROMETHEUS_SECONDS = 15;
+
+export interface AlertStackOptions {
+  /** The monitor's schedule: 1 or 2 s. */
+  readonly scheduleSeconds?: number;
+  readonly faults?: readonly FaultScenario[];
+  readonly log?: (line: string) => void;
+}
+
+/** The rule files as shipped, every duration divided by `factor`. */
+function scaledRuleFiles(dir: string, factor: number): string[] {
+  const source = join(repoRoot(), 'deploy', 'prometheus');
+  const recording = join(dir, 'recording-rules.yml');
+  const alerting = join(dir, 'alerting-rules.yml');
+  writeFileSync(recording, scaleRules(readFileSync(join(source, 'recording-rules.yml'), 'utf8'), factor));
+  // The slow-burn ticket reads 1 d and 3 d windows (48 and 144 minutes here). A stack that lived
+  // for minutes has no such history: those windows would hold its whole life, and a 20-second
+  // fault would look like a day's slow burn. The promtool tests cover it with 3 days of data.
+  const slowBurn = (rule: Record<string, unknown>): boolean =>
+    !(rule['alert'] === 'RepairmonErrorBudgetBurn' && (rule['labels'] as Record<string, string> | undefined)?.['severity'] === 'ticket');
+  writeFileSync(alerting, scaleRules(readFileSync(join(source, 'alerting-rules.yml'), 'utf8'), factor, slowBurn));
+  return [recording, alerting];
+}
+
+/** Serialised reloads of the monitor, one per change of the config faults. */
+function configSwitch(monitor: Monitor, build: (f: ConfigFaults) => ReturnType<typeof stackConfig>): (name: keyof ConfigFaults, on: boolean) => Promise<void> {
+  let faults = NO_CONFIG_FAULTS;
+  let chain = Promise.resolve();
+  return (name, on) => {
+    chain = chain.then(async () => {
+      faults = { ...faults, [name]: on };
+      const result = await monitor.reload({ ok: true, config: build(faults) });
+      if (!result.ok) throw new Error(`reload refused: ${JSON.stringify(result.issues)}`);
+    });
+    return chain;
+  };
+}
+
+/** Waits until Prometheus scrapes both monitors and sees a probe of every target. */
+async function warmUp(query: (expr: string) => Promise<number>, log: (line: string) => void): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const up = await query('count(up{job=~"repairmon.*"} == 1)');
+    const targets = await query('count(count by (target) (repairmon_probe_success{job="repairmon"}))');
+    if (up === 2 && targets === STACK_TARGETS.length) return;
+    if (Date.now() > deadline) throw new Error(`the stack did not warm up: ${up} monitors up, ${targets} targets seen`);
+    log(`warming up: ${up} monitors up, ${targets}/${STACK_TARGETS.length} targets seen`);
+    await sleep(1_000);
+  }
+}
+
+export async function runAlertStack(options: AlertStackOptions = {}): Promise<AlertStackResult> {
+  const scheduleSeconds = options.scheduleSeconds ?? 1;
+  const factor = DEFAULT_SCHEDULE_SECONDS / scheduleSeconds;
+  const log = options.log ?? (() => undefined);
+  const faults = options.faults ?? FAULTS;
+  const started = Date.now();
+  const schedule = scheduleSeconds === 1 ? '* * * * * *' : `*/${scheduleSeconds} * * * * *`;
+  // 0.9 of the interval, not the default's third of it scaled (333 ms): on a loaded 2-core
+  // machine a scaled timeout turned CPU stalls into timeouts, and the burn-rate page then fired
+  // for the healthy target too. The latency fault (1.5 s) is past either.
+  const timeout = `${Math.round(scheduleSeconds * 900)}ms`;
+  const dir = mkdtempSync(join(tmpdir(), 'repairmon-alert-stack-'));
+  const closers: Array<() => Promise<unknown>> = [async () => rmSync(dir, { recursive: true, force: true })];
+  const close = async (): Promise<void> => {
+    for (const c of closers.reverse()) await c().catch(() => undefined);
+  };
+  try {
+    const webhook: WebhookReceiver = await startWebhookReceiver();
+    closers.push(() => webhook.close());
+    const amConfig = scaleAlertmanager(readFileSync(join(repoRoot(), 'deploy', 'alertmanager', 'alertmanager.yml'), 'utf8'), factor, webhook.url);
+    const alertmanager = await startAlertmanager(amConfig);
+    closers.push(() => alertmanager.close());
+
+    const entries = await Promise.all(STACK_TARGETS.map(async (t) => [t, await startSandbox({})] as const));
+    const sandboxes = Object.fromEntries(entries) as Record<StackTarget, RunningSandbox>;
+    closers.push(() => Promise.all(entries.map(([, s]) => s.close())));
+    const build = (f: ConfigFaults) => stackConfig({ sandboxes, schedule, timeout }, f);
+    const config = build(NO_CONFIG_FAULTS);
+    const logger = createLogger({ level: 'silent', secrets: () => configKeys(config) });
+    const monitor = createMonitor(config, { logger, roundOnStart: true });
+    const server: MonitorServer = await createMonitorServer(monitor, { host: '127.0.0.1', port: 0, logger });
+    closers.push(() => monitor.stop(), () => server.close());
+    await monitor.start();
+
+    // The second monitor, a real `repairmon serve` process, is the one the stopped-monitor fault stops.
+    const secondPort = await freePort();
+    const secondYaml = benchMonitorYaml({ baseUrl: sandboxes.healthy.baseUrl, keys: 1, tenant: 'rowery-nowak', schedule, timeout, canaries: false });
+    const secondKey = sandboxes.healthy.key('nowak-test').key;
+    let second: RunningMonitorProcess | undefined = await startMonitorProcess(dir, secondYaml, secondKey, secondPort);
+    closers.push(async () => second?.close());
+
+    const prometheus = await startPrometheus({
+      scrapeAddress: server.url.replace(/^http:\/\//, ''),
+      jobName: 'repairmon',
+      extraScrapeConfigs: [{ job_name: 'repairmon-second', honor_labels: true, static_configs: [{ targets: [`127.0.0.1:${secondPort}`] }] }],
+      ruleFiles: scaledRuleFiles(dir, factor),
+      alertmanager: alertmanager.address,
+      interval: `${Math.round((DEFAULT_PROMETHEUS_SECONDS * 1000) / factor)}ms`,
+    });
+    closers.push(() => prometheus.close());
+    const scalar = async (expr: string): Promise<number> => {
+      const answer = await prometheus.query(expr);
+      const first = answer.status === 'success' ? (answer.data.result[0] as { value?: [number, string] } | undefined) : undefined;
+      return Number(first?.value?.[1] ?? 0);
+    };
+    await warmUp(scalar, log);
+    // A few intervals of healthy history before anything breaks.
+    await sleep(5_000 * scheduleSeconds);
+
+    const handles: StackHandles = {
+      sandbox: (t) => sandboxes[t],
+      setConfigFault: configSwitch(monitor, build),
+      stopSecondMonitor: async () => {
+        await second?.close();
+        second = undefined;
+      },
+      startSecondMonitor: async () => {
+        second = await startMonitorProcess(dir, secondYaml, secondKey, secondPort);
+      },
+    };
+    const injectedFrom = Date.now();
+    log(`injecting ${faults.length} faults at once`);
+    const measured: FaultMeasurement[] = await Promise.all(faults.map((f) => measureFault(f, handles, webhook, { scheduleSeconds, log })));
+    await sleep(2_000 * scheduleSeconds);
+    const measurements = measured.map((m, i) => ({ ...m, others: otherAlerts(faults[i]!, webhook, m.injectedAt, m.clearedAt) }));
+    const unexpected = webhook
+      .notifications()
+      .flatMap((n) => n.alerts.filter((a) => a.status === 'firing' && (n.at < injectedFrom || NEVER.some((labels) => labelsMatch(a.labels, labels)))).map((a) => ({ receiver: n.receiver, labels: a.labels, at: n.at })));
+    return {
+      startedAt: new Date(started).toISOString(),
+      scheduleSeconds,
+      factor,
+      prometheusIntervalSeconds: DEFAULT_PROMETHEUS_SECONDS / factor,
+      faults: measurements,
+      unexpected,
+      wallSeconds: (Date.now() - started) / 1000,
+    };
+  } finally {
+    await close();
+  }
+}

@@ -1,0 +1,72 @@
+/**
+ * Whose problem a failed probe is: the class decides which alert speaks, so an outage pages,
+ * a bad key or a misspelt tenant opens a ticket, and throttling never looks like either. Pure.
+ */
+import type { EndpointId } from '../../api/contract/index.js';
+import type { Outcome } from './expectation.js';
+
+export const FAILURE_CLASSES = ['none', 'service', 'key', 'config', 'throttled', 'breach'] as const;
+/**
+ * - `none`: the expected outcome.
+ * - `service`: the API failed (timeout, connection, TLS, 5xx, a bad status or envelope): pages.
+ * - `key`: the key itself was refused (unauthorized, forbidden, tenant mismatch): support.
+ * - `config`: monitor.yaml names something the API does not have (a 404 on a configured
+ *   tenant or /platform/ sub-path): support.
+ * - `throttled`: a 429, or not sent while a Retry-After is waited out: says nothing about
+ *   whether the API is up.
+ * - `breach`: data came back where a refusal was expected.
+ */
+export type FailureClass = (typeof FAILURE_CLASSES)[number];
+
+/**
+ * Endpoints whose path comes from monitor.yaml (a tenant slug or a /platform/ sub-path): a 404
+ * there means the config names something that does not exist. `/` and `/docs` are the spec's
+ * own paths, so a 404 on them is the service's (or the baseUrl's) failure.
+ */
+const CONFIGURED_PATHS: ReadonlySet<EndpointId> = new Set(['platform', 'clients', 'bikes', 'repairs', 'logs']);
+
+export function failureClass(outcome: Outcome, success: boolean, endpoint: EndpointId): FailureClass {
+  if (success) return 'none';
+  switch (outcome) {
+    case 'unauthorized':
+    case 'forbidden':
+    case 'tenant_key_tenant_mismatch':
+      return 'key';
+    case 'rate_limited':
+      return 'throttled';
+    case 'assertion_failed':
+      return 'breach';
+    case 'not_found':
+      return CONFIGURED_PATHS.has(endpoint) ? 'config' : 'service';
+    case 'ok':
+    case 'timeout':
+    case 'connection_error':
+    case 'tls_error':
+    case 'server_error':
+    case 'unexpected_status':
+    case 'invalid_envelope':
+      return 'service';
+  }
+}
+
+/** The current run of failures of one class ending with the latest probe. */
+export interface Streak {
+  readonly class: FailureClass;
+  /** 0 for `none`. */
+  readonly count: number;
+}
+
+export const NO_STREAK: Streak = { class: 'none', count: 0 };
+
+/**
+ * The streak after one more verdict. A success ends any streak; a failure of the streak's
+ * class extends it, of another class starts a new one. Throttling neither extends nor breaks a
+ * streak of another class: a 429 or a held probe says nothing about an outage or a key, so an
+ * outage interrupted by a Retry-After hold is still an outage, and resolves only on a success.
+ */
+export function nextStreak(previous: Streak, next: FailureClass): Streak {
+  if (next === 'none') return NO_STREAK;
+  if (next === previous.class) return { class: next, count: previous.count + 1 };
+  if (next === 'throttled' && previous.class !== 'none') return previous;
+  return { class: next, count: 1 };
+}
