@@ -5,7 +5,7 @@ export const CLIENT_MONITOR_AGREEMENT: Readonly<Record<string, string>> = {
   TenantMismatchError: 'tenant_key_tenant_mismatch',
   InsufficientScopeError: 'forbidden',
   PermissionDeniedError: 'forbidden',
-  NotFoundError: 'unexpected_status',
+  NotFoundError: 'not_found',
   RateLimitError: 'rate_limited',
   ServerError: 'server_error',
   EnvelopeError: 'invalid_envelope',
