@@ -1,19 +1,25 @@
 /**
- * `yo repair-service [dir]` and `repairmon new [dir]`: scaffolds an integration project for
- * API v1. Every prompt has a flag twin (flags.ts); answers are checked as pure functions
- * (answers.ts) and every refusal happens before the writing phase, so a refused run writes
- * nothing. Files go through yeoman's in-memory fs, so --force / --bail decide conflicts.
+ * `yo repair-service [dir]`, `repairmon new [dir]` and `repairmon upgrade [dir]`: scaffolds an
+ * integration project for API v1, or brings one up to this version. Every prompt has a flag
+ * twin (flags.ts); answers are checked as pure functions (answers.ts); what happens to each
+ * file is a pure plan (upgrade-plan.ts) made before the writing phase, so a refused run writes
+ * nothing. Files go through yeoman's in-memory fs with each conflict decided by the plan:
+ * yeoman never asks, so a run needs no terminal, and an integrator's files are never overwritten.
  */
 import { basename, relative, resolve } from 'node:path';
 import Generator from 'yeoman-generator';
-import { ANSWER_NAMES, type AnswerName, type Answers, checkAnswer, completeAnswers, defaultAnswer } from './answers.js';
+import { ANSWER_NAMES, type AnswerName, type Answers, PLACEHOLDER_PRODUCTION_BASE_URL, SANDBOX_BASE_URL, checkAnswer, completeAnswers, defaultAnswer } from './answers.js';
+import { applyPlan } from './apply-plan.js';
 import { inspectDestination } from './destination.js';
 import { ANSWER_FLAGS, RUN_FLAGS, answersFromFlags, flagFor, missingAnswersMessage, readOption } from './flags.js';
-import { packageRoot, templateRoot } from './paths.js';
+import { packageRoot } from './paths.js';
+import { planProject } from './project-plan.js';
 import { GeneratorRefusal } from './refusal.js';
-import { renderProject, templateContext } from './render.js';
-import { shippedFiles } from './shipped.js';
-import { readVersions } from './versions.js';
+import { planSummary, refusalMessage } from './summary.js';
+import { RECORD_KEY } from './toolkit-record.js';
+import { type UpgradePlan, changingActions } from './upgrade-plan.js';
+
+type ReadyPlan = Extract<UpgradePlan, { kind: 'ready' }>;
 
 type Raw = Partial<Record<AnswerName, unknown>>;
 
@@ -23,6 +29,7 @@ export default class RepairServiceGenerator extends Generator {
   /** Set when the directory is known before the answers: a `dir` argument or a re-run. */
   #target: string | undefined;
   #rerun = false;
+  #plan: ReadyPlan | undefined;
   /** Set just before a refusal is thrown; see the constructor. */
   #refused = false;
 
@@ -129,6 +136,18 @@ export default class RepairServiceGenerator extends Generator {
     const target = this.#target ?? resolve(this.contextRoot, result.answers.name);
     if (!this.#rerun) this.#refuseUnsafeDestination(target);
     this.#target = target;
+    this.#plan = this.#makePlan(target, result.answers);
+  }
+
+  /** Decided here, before anything is written: a refusal leaves the project as it was. */
+  #makePlan(target: string, answers: Answers): ReadyPlan {
+    const { plan } = planProject({ packageRoot: packageRoot(), target, answers, configKey: this.#configKey(), force: this.#flag('force') });
+    if (plan.kind === 'refused') throw this.#refusal('toolkit_files_edited', refusalMessage(plan, this.#rerun ? 'repairmon upgrade' : 'repairmon new'));
+    const changing = changingActions(plan);
+    if (this.#flag('bail') && changing.length > 0) {
+      throw this.#refusal('would_change', `--bail: this run would change ${changing.length} file(s), nothing was written:\n  ${changing.map((a) => `${a.kind} ${a.path}`).join('\n  ')}`);
+    }
+    return plan;
   }
 
   #refuseUnsafeDestination(target: string): void {
@@ -147,31 +166,48 @@ export default class RepairServiceGenerator extends Generator {
   writing(): void {
     const answers = this.#answers;
     const target = this.#target;
-    if (!answers || !target) throw new Error('writing before configuring');
+    const plan = this.#plan;
+    if (!answers || !target || !plan) throw new Error('writing before configuring');
     this.destinationRoot(target);
     // The environment installs where its cwd is, and reads that at its install step: point it at the project.
     (this.env as unknown as { cwd: string }).cwd = target;
-    // Answers only: keys are read from the environment by the generated project, never stored.
-    this.config.set({ ...answers });
-    const root = packageRoot();
-    const files = [...renderProject(templateRoot(root), templateContext(answers, readVersions(root))), ...shippedFiles(root)];
-    for (const file of files) this.fs.write(this.destinationPath(file.path), file.contents);
+    // Answers and the toolkit's version and file hashes; keys are read from the environment, never stored.
+    this.config.set({ ...answers, [RECORD_KEY]: plan.record });
+    applyPlan(plan, {
+      write: (path, contents, fresh) => this.#decided(path, 'write', fresh ? 'create' : 'force', contents),
+      remove: (path) => this.#decided(path, 'remove', 'force'),
+    });
+  }
+
+  /** A write or delete whose conflict the plan already decided: yeoman's conflicter passes it through. */
+  #decided(path: string, op: 'write' | 'remove', status: 'create' | 'force', contents?: Buffer): void {
+    const full = this.destinationPath(path);
+    if (op === 'write') this.fs.write(full, contents ?? Buffer.alloc(0));
+    else this.fs.delete(full);
+    (this.fs.store.get(full) as { conflicter?: string }).conflicter = status;
   }
 
   end(): void {
     const answers = this.#answers;
-    if (!answers) return;
+    const plan = this.#plan;
+    if (!answers || !plan) return;
     const dir = relative(this.contextRoot, this.destinationRoot()) || '.';
     const p = answers.envPrefix;
+    if (this.#rerun) {
+      this.log(`\n${planSummary(plan)}\n`);
+      return;
+    }
     this.log(
       [
         '',
         `Generated ${answers.packageName} in ${dir}. Next:`,
         `  cd ${dir}`,
-        ...(this.#flag('skip-install') ? ['  npm install'] : []),
+        ...(this.#flag('skip-install') ? ['  npm install           # also writes package-lock.json: commit it (CI runs npm ci)'] : []),
         '  npm test',
-        `  cp .env.example .env   # then set ${p}_TEST_KEY in .env`,
+        ...(answers.testBaseUrl === SANDBOX_BASE_URL ? [`  repairmon sandbox      # in another terminal: the local API at ${SANDBOX_BASE_URL}`] : []),
+        `  cp .env.example .env   # then set ${p}_TEST_KEY in .env (the sandbox prints one)`,
         '  npm run check          # validates the test key before you switch to production',
+        ...(answers.productionBaseUrl === PLACEHOLDER_PRODUCTION_BASE_URL ? [`Production base URL: not given; set ${p}_PRODUCTION_BASE_URL before switching (the placeholder is refused).`] : []),
         '',
       ].join('\n'),
     );

@@ -14,7 +14,7 @@ import {
   isPermissionDeniedError,
   isRateLimitError,
   isTenantMismatchError,
-} from './client/index.js';
+} from './repair-service/client/index.js';
 
 export type NextStep =
   | { readonly kind: 'fix_key'; readonly why: string }
