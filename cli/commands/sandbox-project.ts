@@ -1,0 +1,39 @@
+/**
+ * What `repairmon sandbox` tells the owner of a generated project: the export lines in the
+ * project's own variable names (the generator's default prefix, REPAIR_API), and with `--tls`
+ * the lines that rehearse the switch to production against this https sandbox.
+ */
+import type { DemoKey, RunningSandbox } from '../../sandbox/index.js';
+
+/** The generator's default `--env-prefix`; a project generated with another reads `<PREFIX>_TEST_KEY` etc. */
+export const PROJECT_ENV_PREFIX = 'REPAIR_API';
+export const TEST_KEY_VAR = `${PROJECT_ENV_PREFIX}_TEST_KEY`;
+
+function firstKey(sandbox: RunningSandbox, environment: DemoKey['environment'], tenant?: string): DemoKey | undefined {
+  return sandbox.keys.find((k) => k.kind === 'tenant' && !k.revoked && k.environment === environment && (tenant === undefined || k.tenant === tenant));
+}
+
+/** The example key the summary uses: the first good tenant test key. */
+export function exampleKey(sandbox: RunningSandbox): DemoKey | undefined {
+  return firstKey(sandbox, 'test') ?? sandbox.keys[0];
+}
+
+export function projectLines(sandbox: RunningSandbox): string[] {
+  const test = exampleKey(sandbox);
+  const p = PROJECT_ENV_PREFIX;
+  const lines = [
+    `For a generated project (${p}_* variables; one generated with --env-prefix PREFIX reads PREFIX_TEST_KEY and so on):`,
+    `  export ${p}_TEST_BASE_URL=${sandbox.baseUrl}${test?.tenant ? ` ${p}_TENANT=${test.tenant}` : ''}${sandbox.ca ? ` ${p}_CA_FILE=${sandbox.ca.file}` : ''}`,
+    `  export ${TEST_KEY_VAR}=${test?.key ?? ''}     # ${test?.alias ?? ''}: a throwaway test key`,
+  ];
+  if (!sandbox.ca) return lines;
+  const prod = firstKey(sandbox, 'production', test?.tenant);
+  return [
+    ...lines,
+    '',
+    `CA certificate (trust it for this https sandbox): ${sandbox.ca.file}`,
+    'Rehearse the switch to production:',
+    `  export ${p}_ENV=production ${p}_PRODUCTION_BASE_URL=${sandbox.baseUrl} ${p}_CA_FILE=${sandbox.ca.file}`,
+    `  export ${p}_PRODUCTION_KEY=${prod?.key ?? ''}     # ${prod?.alias ?? ''}: a throwaway production key`,
+  ];
+}
