@@ -5,20 +5,7 @@
  * spec, so both are read leniently and give up quietly on anything else.
  */
 import type { AttemptResult } from '../api/client/single-attempt.js';
-import { isTenantSlug } from '../api/contract/index.js';
-
-/** A display `name` is not a slug; the spec shows no listing's fields, these are common ones. */
-const SLUG_FIELDS = ['slug', 'tenant', 'id'] as const;
-
-function slugOf(item: unknown): string | undefined {
-  if (typeof item === 'string') return isTenantSlug(item) ? item : undefined;
-  if (typeof item !== 'object' || item === null) return undefined;
-  for (const field of SLUG_FIELDS) {
-    const value = (item as Record<string, unknown>)[field];
-    if (typeof value === 'string' && isTenantSlug(value)) return value;
-  }
-  return undefined;
-}
+import { isTenantSlug, tenantSlugsInListing } from '../api/contract/index.js';
 
 function okData(result: AttemptResult | undefined): unknown {
   return result?.kind === 'response' && result.classification.kind === 'ok' ? result.classification.data : undefined;
@@ -27,8 +14,7 @@ function okData(result: AttemptResult | undefined): unknown {
 /** The first tenant a platform listing names: a list of slugs, or of objects carrying one. */
 export function tenantFromListing(result: AttemptResult | undefined): string | undefined {
   const data = okData(result);
-  const list = Array.isArray(data) ? data : typeof data === 'object' && data !== null ? Object.values(data).find(Array.isArray) : undefined;
-  return Array.isArray(list) ? list.map(slugOf).find((s) => s !== undefined) : undefined;
+  return tenantSlugsInListing(data)[0];
 }
 
 /**
@@ -59,11 +45,9 @@ export function tenantsInDocs(docs: AttemptResult | undefined): string[] {
       const slug = match?.[1] === undefined ? undefined : decoded(match[1]);
       if (slug !== undefined) found.add(slug);
     } else if (Array.isArray(value)) {
-      for (const item of value) {
-        const slug = key === 'tenants' ? slugOf(item) : undefined;
-        if (slug !== undefined) found.add(slug);
-        else visit(item, depth + 1, undefined);
-      }
+      const named = key === 'tenants' ? tenantSlugsInListing(value) : [];
+      for (const slug of named) found.add(slug);
+      if (named.length === 0) for (const item of value) visit(item, depth + 1, undefined);
     } else if (typeof value === 'object' && value !== null) {
       for (const [k, item] of Object.entries(value)) visit(item, depth + 1, k);
     }

@@ -1,8 +1,10 @@
 /**
  * Recent probe results, bounded: a ring of the latest results, a second ring that keeps
- * failures after the first has rolled them off, and a short window per probe for ratios and
- * sparklines. Entries are plain data without keys or bodies.
+ * failures after the first has rolled them off, a third that keeps breaches (so a flood of
+ * ordinary failures cannot push a tenant-isolation breach off the status page), and a short
+ * window per probe for ratios and sparklines. Entries are plain data without keys or bodies.
  */
+import { withheldDetail } from './body-policy.js';
 import type { ProbeVerdict } from './probe/outcome.js';
 import type { ProbeResult } from './probe/run.js';
 import type { ProbeCheck } from './probe/spec.js';
@@ -20,12 +22,15 @@ export interface HistoryEntry extends ProbeVerdict {
   readonly durationMs: number;
   readonly sent: boolean;
   readonly degraded: string;
+  /** The answer was an HTML page (a proxy's error page, a login wall), not the API's JSON. */
+  readonly html: boolean;
 }
 
 export interface HistoryOptions {
   readonly perProbe: number;
   readonly recent?: number;
   readonly failures?: number;
+  readonly breaches?: number;
 }
 
 export interface History {
@@ -33,6 +38,8 @@ export interface History {
   /** Newest first. */
   recent(): HistoryEntry[];
   failures(): HistoryEntry[];
+  /** Refusal canaries that got data back (`assertion_failed`), newest first. */
+  breaches(): HistoryEntry[];
   /** Oldest first, at most `perProbe` entries. */
   window(id: string): readonly HistoryEntry[];
   /** Forgets probes no longer planned. */
@@ -59,10 +66,19 @@ class Ring<T> {
   }
 }
 
+/** By the content type, or by the body itself when a proxy sends HTML without saying so. */
+function answeredHtml(result: ProbeResult): boolean {
+  const attempt = result.attempt;
+  if (attempt?.kind !== 'response') return false;
+  if (/\btext\/html\b/i.test(attempt.headers['content-type'] ?? '')) return true;
+  return /^\s*<(!doctype html|html|head|body)\b/i.test(attempt.bodyExcerpt);
+}
+
 export function toEntry(result: ProbeResult): HistoryEntry {
   const { spec, verdict } = result;
   return {
     ...verdict,
+    detail: withheldDetail(spec.endpoint, verdict.detail),
     id: spec.id,
     target: spec.target,
     endpoint: spec.endpoint,
@@ -73,18 +89,21 @@ export function toEntry(result: ProbeResult): HistoryEntry {
     durationMs: Math.round(result.durationMs * 10) / 10,
     sent: result.sent,
     degraded: result.degraded,
+    html: answeredHtml(result),
   };
 }
 
 export function createHistory(options: HistoryOptions): History {
   const recent = new Ring<HistoryEntry>(options.recent ?? 200);
   const failures = new Ring<HistoryEntry>(options.failures ?? 100);
+  const breaches = new Ring<HistoryEntry>(options.breaches ?? 50);
   const windows = new Map<string, Ring<HistoryEntry>>();
   return {
     add(result) {
       const entry = toEntry(result);
       recent.push(entry);
       if (!entry.success) failures.push(entry);
+      if (entry.outcome === 'assertion_failed') breaches.push(entry);
       let ring = windows.get(entry.id);
       if (!ring) windows.set(entry.id, (ring = new Ring(options.perProbe)));
       ring.push(entry);
@@ -92,11 +111,13 @@ export function createHistory(options: HistoryOptions): History {
     },
     recent: () => recent.newestFirst(),
     failures: () => failures.newestFirst(),
+    breaches: () => breaches.newestFirst(),
     window: (id) => windows.get(id)?.oldestFirst() ?? [],
     retain(ids) {
       for (const id of windows.keys()) if (!ids.has(id)) windows.delete(id);
       recent.filter((e) => ids.has(e.id));
       failures.filter((e) => ids.has(e.id));
+      breaches.filter((e) => ids.has(e.id));
     },
   };
 }

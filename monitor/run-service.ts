@@ -3,6 +3,8 @@
  * stop cleanly when the command's signal fires. Shared by `serve` and `demo`.
  */
 import type { Logger } from 'pino';
+import { type ConfigResult, httpSettings } from './config/types.js';
+import { unprotectedListen } from './http/auth.js';
 import { type MonitorServer, createMonitorServer } from './http/server.js';
 import type { Monitor } from './service.js';
 
@@ -18,17 +20,32 @@ export function parseListen(text: string): { ok: true; listen: Listen } | { ok: 
   return { ok: true, listen: { host: match[1] ?? match[2] ?? '127.0.0.1', port } };
 }
 
-export type Serving = { readonly ok: true; readonly server: MonitorServer } | { readonly ok: false; readonly message: string };
+/** `unprotected`: a config problem (exit 2); `listen`: the machine's state, such as a busy port (exit 1). */
+export type Serving =
+  | { readonly ok: true; readonly server: MonitorServer }
+  | { readonly ok: false; readonly reason: 'unprotected' | 'listen'; readonly message: string };
+
+/**
+ * A reload must not take the token away from a monitor that listens beyond loopback: the new
+ * config is refused like any invalid one, and the old one keeps running.
+ */
+export function guardReload(listen: Listen, next: ConfigResult): ConfigResult {
+  if (!next.ok) return next;
+  const problem = unprotectedListen(listen.host, listen.port, httpSettings(next.config));
+  return problem ? { ok: false, issues: [{ path: 'http.token', message: problem }] } : next;
+}
 
 /** Starts the server and the monitor; a port that cannot be bound is a result, not a crash. */
 export async function startServing(monitor: Monitor, listen: Listen, logger: Logger): Promise<Serving> {
+  const unprotected = unprotectedListen(listen.host, listen.port, httpSettings(monitor.config()));
+  if (unprotected) return { ok: false, reason: 'unprotected', message: unprotected };
   let server: MonitorServer;
   try {
     server = await createMonitorServer(monitor, { host: listen.host, port: listen.port, logger });
   } catch (error) {
     const code = (error as { code?: unknown }).code;
     const why = typeof code === 'string' ? code : error instanceof Error ? error.message : String(error);
-    return { ok: false, message: `cannot listen on ${listen.host}:${listen.port} (${why}); choose another address with --listen HOST:PORT (port 0 picks a free one)` };
+    return { ok: false, reason: 'listen', message: `cannot listen on ${listen.host}:${listen.port} (${why}); choose another address with --listen HOST:PORT (port 0 picks a free one)` };
   }
   await monitor.start();
   return { ok: true, server };

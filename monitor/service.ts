@@ -7,7 +7,8 @@ import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import type { Dispatcher } from 'undici';
 import type { ApiKey } from '../api/client/index.js';
-import { type ConfigIssue, type ConfigResult, type MonitorConfig, type MonitorTarget, configKeys } from './config/types.js';
+import { type ConfigIssue, type ConfigResult, type MonitorConfig, type MonitorTarget, configKeys, httpSettings } from './config/types.js';
+import { type OnDemandGate, createOnDemandLimiter } from './http/on-demand.js';
 import { type History, createHistory } from './history.js';
 import { openWindow } from './maintenance.js';
 import { makeAgent } from './probe/agent.js';
@@ -37,7 +38,17 @@ export interface MonitorDeps {
   readonly roundOnStart?: boolean;
 }
 
-export type ReloadResult = { readonly ok: true; readonly probes: number } | { readonly ok: false; readonly issues: readonly ConfigIssue[] };
+export type ReloadResult =
+  | {
+      readonly ok: true;
+      readonly probes: number;
+      /** Aliases whose keys come from `${ENV}`: a reload cannot see a changed environment, so they keep their start-up values. */
+      readonly envKeysKept: readonly string[];
+    }
+  | { readonly ok: false; readonly issues: readonly ConfigIssue[] };
+
+/** An on-demand probe: run, or refused with how long to wait (HTTP 429 + Retry-After). */
+export type OnDemandResult = { readonly kind: 'ran'; readonly result: ProbeResult } | { readonly kind: 'refused'; readonly gate: Exclude<OnDemandGate, { ok: true }> };
 
 export interface Monitor {
   readonly registry: Registry;
@@ -54,10 +65,17 @@ export interface Monitor {
   plan(): readonly ProbeSpec[];
   ready(): boolean;
   keys(): ApiKey[];
-  /** Runs one configured probe now without recording it (the debug view). */
+  /** Runs one configured probe now without recording it or pacing it (tests, tools). */
   probeNow(spec: ProbeSpec): Promise<ProbeResult>;
+  /** `/probe`: like probeNow, but paced per key and refused while the key waits out a 429 hint. */
+  probeOnDemand(spec: ProbeSpec): Promise<OnDemandResult>;
   /** Every probe of the config, any shard: what `/probe?debug=true` may pick from. */
   allProbes(): readonly ProbeSpec[];
+}
+
+/** `target/alias` of every key read from the environment, for the reload warning. */
+function envKeyAliases(config: MonitorConfig): string[] {
+  return config.targets.flatMap((t) => t.keys.filter((k) => k.origin?.kind === 'env').map((k) => `${t.name}/${k.alias}`));
 }
 
 export function createMonitor(initial: MonitorConfig, deps: MonitorDeps): Monitor {
@@ -68,6 +86,7 @@ export function createMonitor(initial: MonitorConfig, deps: MonitorDeps): Monito
   const service = createServiceMetrics(registry, { version: deps.version ?? '0.0.0', shard: formatShard(shard) });
   const tlsMetrics = createTlsMetrics(registry);
   const politeness = createPoliteness();
+  const onDemand = createOnDemandLimiter();
   let config = initial;
   let plan: ProbeSpec[] = [];
   let history = createHistory({ perProbe: initial.historyPerProbe });
@@ -102,6 +121,7 @@ export function createMonitor(initial: MonitorConfig, deps: MonitorDeps): Monito
     if (next.historyPerProbe !== config.historyPerProbe) history = createHistory({ perProbe: next.historyPerProbe });
     history.retain(new Set(nextPlan.map((p) => p.id)));
     politeness.retain(new Set(nextPlan.map((p) => holdKey(p.target, p.keyAlias))));
+    onDemand.retain(new Set(buildPlan(next).map((p) => holdKey(p.target, p.keyAlias))));
     config = next;
     plan = nextPlan;
     agents = new Map(next.targets.map((t) => [t.name, newDispatcher(t, next.concurrency)]));
@@ -122,6 +142,12 @@ export function createMonitor(initial: MonitorConfig, deps: MonitorDeps): Monito
     const count = install(next);
     if (!deps.dispatcherFor) await Promise.allSettled([...oldAgents.values()].map((a) => a.close()));
     return count;
+  }
+
+  function probeNow(spec: ProbeSpec): Promise<ProbeResult> {
+    const target = config.targets.find((t) => t.name === spec.target);
+    if (!target) return Promise.reject(new Error(`no target named "${spec.target}"`));
+    return runProbe(spec, target, { dispatcher: dispatcher(target), politeness, now });
   }
 
   install(initial);
@@ -151,8 +177,15 @@ export function createMonitor(initial: MonitorConfig, deps: MonitorDeps): Monito
         return result;
       }
       const probes = await apply(result.config);
+      const envKeysKept = envKeyAliases(result.config);
       deps.logger.info({ probes }, 'config reloaded');
-      return { ok: true, probes };
+      if (envKeysKept.length > 0) {
+        deps.logger.warn(
+          { keys: envKeysKept },
+          'reload reread every secretFile key, but keys given as ${ENV} keep the values this process started with (a running process cannot see a changed environment): restart to pick up rotated ${ENV} keys, or move them to secretFile',
+        );
+      }
+      return { ok: true, probes, envKeysKept };
     },
     async runOnce() {
       await scheduler?.runOnce();
@@ -164,10 +197,13 @@ export function createMonitor(initial: MonitorConfig, deps: MonitorDeps): Monito
     plan: () => plan,
     ready: () => started,
     keys: () => configKeys(config),
-    probeNow(spec) {
-      const target = config.targets.find((t) => t.name === spec.target);
-      if (!target) return Promise.reject(new Error(`no target named "${spec.target}"`));
-      return runProbe(spec, target, { dispatcher: dispatcher(target), politeness, now });
+    probeNow,
+    async probeOnDemand(spec) {
+      const at = now();
+      const held = politeness.remainingMs(spec.target, spec.keyAlias, at);
+      const gate = onDemand.admit(holdKey(spec.target, spec.keyAlias), at, httpSettings(config).onDemandIntervalMs, held);
+      if (!gate.ok) return { kind: 'refused', gate };
+      return { kind: 'ran', result: await probeNow(spec) };
     },
     allProbes: () => buildPlan(config),
   };

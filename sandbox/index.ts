@@ -15,6 +15,7 @@ import { demoData } from './demo-data.js';
 import { SandboxConfigError } from './errors.js';
 import { type FaultRule, parseFaultSpec } from './faults/parse.js';
 import { type DemoKey, issueKeys } from './keys.js';
+import { loadKeysFile } from './keys-file.js';
 import type { SandboxData } from './model.js';
 import type { Random } from './random.js';
 import { MAX_PAGE_SIZE, pagingShape } from './pagination.js';
@@ -62,6 +63,8 @@ export interface SandboxOptions {
   readonly rateLimit?: string;
   /** JSON or YAML file replacing the demo data; its slugs must be in the dialect's style. */
   readonly dataFile?: string;
+  /** JSON or YAML map alias -> key value; aliases it leaves out get random values. */
+  readonly keysFile?: string;
   /** Same syntax as `--dialect` (`snake-public`, `reference,index=public`), or a parsed Dialect; `reference` by default. */
   readonly dialect?: string | Dialect;
   readonly logger?: Logger;
@@ -92,8 +95,8 @@ function compileDialect(input: string | Dialect | undefined): Dialect {
   return parsed.dialect;
 }
 
-function buildState(data: SandboxData, dialect: Dialect): SandboxState {
-  const keys = issueKeys(data.keys);
+function buildState(data: SandboxData, dialect: Dialect, fixed: ReadonlyMap<string, string>): SandboxState {
+  const keys = issueKeys(data.keys, fixed);
   return {
     tenants: new Map(data.tenants.map((t) => [t.info.slug, t])),
     keys,
@@ -118,7 +121,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   const rate = parseRateLimit(options.rateLimit ?? 'off');
   if (!rate.ok) throw new SandboxConfigError('rate-limit', rate.error);
   const data = options.dataFile === undefined ? demoData(dialect.slug) : await loadDataFile(options.dataFile, dialect.slug);
-  const state = buildState(data, dialect);
+  const fixed = options.keysFile === undefined ? new Map<string, string>() : loadKeysFile(options.keysFile, data.keys);
+  const state = buildState(data, dialect, fixed);
   const records: SandboxRequestRecord[] = [];
   const closing = new AbortController();
   // Every request delayed by a latency fault listens on this one signal; a burst of them is

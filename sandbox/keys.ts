@@ -1,6 +1,7 @@
 /**
  * Key values are generated at every start (crypto random), prefixed per environment, so a
- * demo key never outlives its sandbox and cannot be committed anywhere by accident.
+ * demo key never outlives its sandbox and cannot be committed anywhere by accident; unless a
+ * keys file fixes them (`keys-file.ts`), so a restart keeps the keys monitors were given.
  */
 import { randomBytes } from 'node:crypto';
 import { KEY_PREFIXES } from '../api/contract/index.js';
@@ -9,10 +10,15 @@ import type { KeySpec } from './model.js';
 export interface DemoKey extends KeySpec {
   /** The secret value. */
   readonly key: string;
+  /** From a keys file: a lasting secret, never printed by the human output. */
+  readonly fixed?: boolean;
 }
 
-export function issueKeys(specs: readonly KeySpec[]): DemoKey[] {
-  return specs.map((spec) => ({ ...spec, key: `${KEY_PREFIXES[spec.environment]}${randomBytes(24).toString('base64url')}` }));
+export function issueKeys(specs: readonly KeySpec[], fixed: ReadonlyMap<string, string> = new Map()): DemoKey[] {
+  return specs.map((spec) => {
+    const value = fixed.get(spec.alias);
+    return value !== undefined ? { ...spec, key: value, fixed: true } : { ...spec, key: `${KEY_PREFIXES[spec.environment]}${randomBytes(24).toString('base64url')}` };
+  });
 }
 
 /** What /platform/keys shows: never the value, at most its last 4 characters. */

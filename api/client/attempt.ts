@@ -18,6 +18,7 @@ import {
 } from '../contract/index.js';
 import { type ApiKey, redactSecrets } from './api-key.js';
 import { AttemptDeadline, type DeadlineTimer, requestWithin } from './attempt-deadline.js';
+import type { EncodedQuery } from './query.js';
 import { type TimeoutPhase, type TransportFailure, transportFailureFrom } from './transport-failure.js';
 
 /** A success body above this is refused: a runaway response must not exhaust memory. */
@@ -31,7 +32,10 @@ export interface AttemptRequest {
   readonly baseUrl: string;
   /** Relative to `{base_url}`, e.g. `/tenants/x/clients`. */
   readonly path: string;
-  readonly endpoint: EndpointId;
+  /** Appended after `?`; built by `encodeQuery`, which refuses credential-like names. */
+  readonly query?: EncodedQuery | undefined;
+  /** Decides whether `data` must be a list; undefined for a path outside the spec's endpoint table. */
+  readonly endpoint: EndpointId | undefined;
   /** Omitted for public calls such as `/docs`. */
   readonly key?: ApiKey | undefined;
   readonly authScheme: AuthScheme;
@@ -159,7 +163,7 @@ function buildHeaders(req: AttemptRequest): Record<string, string> {
 }
 
 /** Whether `data` must be an array, per endpoint: looked up once, not per call. */
-const LIST_ENDPOINTS: ReadonlySet<EndpointId> = new Set(ENDPOINTS.filter((e) => e.list).map((e) => e.id));
+const LIST_ENDPOINTS: ReadonlySet<EndpointId | undefined> = new Set(ENDPOINTS.filter((e) => e.list).map((e) => e.id));
 
 function timingsOf(started: number, headersAt: number | undefined, now: () => number): AttemptTimings {
   return { headersMs: headersAt === undefined ? undefined : headersAt - started, totalMs: now() - started };
@@ -177,9 +181,10 @@ function failureOf(error: unknown, req: AttemptRequest, deadline: AttemptDeadlin
 }
 
 /** `joinUrl` without its two regular expressions when there is no slash to trim (the common case, on every call). */
-function urlOf(baseUrl: string, path: string): string {
+function urlOf(baseUrl: string, path: string, query: string | undefined): string {
   const plain = baseUrl.charCodeAt(baseUrl.length - 1) !== SLASH && path.charCodeAt(0) === SLASH && path.charCodeAt(1) !== SLASH;
-  return plain ? baseUrl + path : joinUrl(baseUrl, path);
+  const url = plain ? baseUrl + path : joinUrl(baseUrl, path);
+  return query === undefined ? url : `${url}?${query}`;
 }
 const SLASH = 47;
 
@@ -206,7 +211,7 @@ export async function sendAttempt(req: AttemptRequest): Promise<AttemptResult> {
     // value changes); our deadline still ends a trickling body. No gain beyond noise measured.
     const budgetMs = Math.max(1, Math.ceil(req.timeoutMs));
     const res = await requestWithin(
-      urlOf(req.baseUrl, req.path),
+      urlOf(req.baseUrl, req.path, req.query),
       // The caller's signal goes to undici only when there is one: see attempt-deadline.ts.
       caller
         ? { method: 'GET', dispatcher: req.dispatcher, headers: buildHeaders(req), headersTimeout: budgetMs, bodyTimeout: budgetMs, signal: caller }

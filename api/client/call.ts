@@ -8,14 +8,15 @@ import type { Dispatcher } from 'undici';
 import type { AuthScheme, EndpointId } from '../contract/index.js';
 import type { ApiKey } from './api-key.js';
 import type { DeadlineTimer } from './attempt-deadline.js';
-import { type AttemptResult, sendAttempt } from './attempt.js';
+import { type AttemptResponse, type AttemptResult, sendAttempt } from './attempt.js';
 import { type Clock, sleepUnlessAborted } from './clock.js';
 import type { ConcurrencyLimiter } from './concurrency.js';
-import { type ErrorFactoryContext, errorFromAttempt, rateLimitFromGate, totalTimeout } from './error-factory.js';
+import { type ErrorFactoryContext, type TimeoutBudget, errorFromAttempt, rateLimitFromGate, totalTimeout } from './error-factory.js';
 import { type ApiError, type RetryRecord, isApiError } from './errors.js';
 import type { RateLimitGate } from './gate.js';
 import type { ClientLogger } from './logger.js';
 import type { Limits } from './options.js';
+import type { EncodedQuery } from './query.js';
 import type { RetryBudget } from './retry-budget.js';
 import type { RetryEvent } from './retry-event.js';
 import { type RetryDecision, type RetryOutcome, decideRetry } from './retry-policy.js';
@@ -30,6 +31,8 @@ export interface CallRuntime {
   readonly authScheme: AuthScheme;
   readonly maxRetryAfterMs: number;
   readonly maxBodyBytes: number | undefined;
+  /** Undefined with a caller's dispatcher (its own connect timeout applies). */
+  readonly connectTimeoutMs: number | undefined;
   readonly clock: Clock;
   readonly random: () => number;
   readonly gate: RateLimitGate;
@@ -43,8 +46,10 @@ export interface CallRuntime {
 }
 
 export interface CallPlan {
-  readonly endpoint: EndpointId;
+  /** Undefined for a path outside the spec's endpoint table (`get('/tenants/x/repairs/17')`). */
+  readonly endpoint: EndpointId | undefined;
   readonly path: string;
+  readonly query: EncodedQuery | undefined;
   readonly tenant: string | undefined;
   readonly sendKey: boolean;
   readonly limits: Limits;
@@ -55,7 +60,6 @@ export interface CallPlan {
 class FailedAttempt extends Error {
   constructor(
     readonly result: AttemptResult,
-    readonly timeoutMs: number,
     readonly cappedByDeadline: boolean,
   ) {
     super('attempt failed');
@@ -79,17 +83,26 @@ function describe(result: AttemptResult): string {
 }
 
 /** The state of one call across its attempts; a class so the success path allocates little. */
-class Call {
+export class Call {
   readonly deadline: number;
   /** Created at the first retry: a call that succeeds at once allocates none. */
   history: RetryRecord[] | undefined;
   attempts = 0;
+  /** Milliseconds spent in backoffs and rate-limit pauses, for timeout messages. */
+  waitedMs = 0;
+  /** The successful response, kept for `withResponse()` and pagination. */
+  response: AttemptResponse | undefined = undefined;
 
   constructor(
     readonly rt: CallRuntime,
     readonly plan: CallPlan,
   ) {
     this.deadline = rt.clock.now() + plan.limits.totalTimeoutMs;
+  }
+
+  /** A short view: the call holds the runtime, which a log line or a debugger need not dump. */
+  [Symbol.for('nodejs.util.inspect.custom')](): string {
+    return `Call GET ${this.plan.path} (${this.attempts} attempt(s))`;
   }
 
   context(extra: Partial<ErrorFactoryContext> = {}): ErrorFactoryContext {
@@ -106,8 +119,14 @@ class Call {
       retryable: false,
       now: rt.clock.now(),
       secrets: [rt.key],
+      budget: this.budget(),
       ...extra,
     };
+  }
+
+  budget(): TimeoutBudget {
+    const { limits } = this.plan;
+    return { attemptTimeoutMs: limits.attemptTimeoutMs, totalTimeoutMs: limits.totalTimeoutMs, connectTimeoutMs: this.rt.connectTimeoutMs, waitedMs: this.waitedMs };
   }
 
   async waitForGate(): Promise<void> {
@@ -117,6 +136,7 @@ class Call {
       if (waitMs > maxRetryAfterMs || pause.until > this.deadline - MIN_ATTEMPT_WINDOW_MS) {
         throw rateLimitFromGate(this.context({ retryable: true, stopReason: 'gate_wait_too_long', hint: pause.hint }), waitMs);
       }
+      this.waitedMs += waitMs;
       await sleepUnlessAborted(clock, waitMs, this.plan.signal);
     }
   }
@@ -133,7 +153,7 @@ class Call {
     try {
       const remaining = this.deadline - clock.now();
       // The window rule is for retries (the policy applies it); a first attempt only needs time left.
-      if (remaining <= 0 || (this.attempts > 0 && remaining < MIN_ATTEMPT_WINDOW_MS)) throw totalTimeout(this.context({ retryable: true, stopReason: 'deadline' }), plan.limits.totalTimeoutMs);
+      if (remaining <= 0 || (this.attempts > 0 && remaining < MIN_ATTEMPT_WINDOW_MS)) throw totalTimeout(this.context({ retryable: true, stopReason: 'deadline' }));
       capped = remaining < plan.limits.attemptTimeoutMs;
       timeoutMs = capped ? remaining : plan.limits.attemptTimeoutMs;
       this.attempts += 1;
@@ -141,6 +161,7 @@ class Call {
         dispatcher: rt.dispatcher,
         baseUrl: rt.baseUrl,
         path: plan.path,
+        query: plan.query,
         endpoint: plan.endpoint,
         key: plan.sendKey ? rt.key : undefined,
         authScheme: rt.authScheme,
@@ -153,8 +174,11 @@ class Call {
       release();
     }
     rt.logger.debug?.('repair-service attempt', { path: plan.path, attempt: this.attempts, outcome: describe(result), ms: Math.round(result.timings.totalMs) });
-    if (result.kind === 'response' && result.classification.kind === 'ok') return result.classification.data;
-    throw new FailedAttempt(result, timeoutMs, capped);
+    if (result.kind === 'response' && result.classification.kind === 'ok') {
+      this.response = result;
+      return result.classification.data;
+    }
+    throw new FailedAttempt(result, capped);
   }
 
   decide(failed: FailedAttempt): CallDecision {
@@ -190,7 +214,7 @@ class Call {
     if (result.kind === 'failure' && result.failure.kind === 'aborted') throw signal?.reason ?? error;
     const decision = this.decide(error);
     const failure = (extra: Partial<ErrorFactoryContext>): ApiError =>
-      errorFromAttempt(result, this.context({ timeoutMs: error.timeoutMs, timeoutScope: error.cappedByDeadline ? 'total' : 'attempt', ...extra }));
+      errorFromAttempt(result, this.context({ timeoutScope: error.cappedByDeadline ? 'total' : 'attempt', ...extra }));
     if (!decision.retry) throw failure({ retryable: decision.reason !== 'not_retryable', stopReason: decision.reason, hint: decision.hint });
     const record: RetryRecord = {
       attempt: this.attempts,
@@ -209,6 +233,7 @@ class Call {
       }
     }
     rt.logger.info?.('repair-service retry', { path: plan.path, ...record });
+    this.waitedMs += decision.delayMs;
     await sleepUnlessAborted(rt.clock, decision.delayMs, signal);
   }
 
@@ -219,9 +244,10 @@ class Call {
   }
 }
 
-export function executeCall(rt: CallRuntime, plan: CallPlan): Promise<unknown> {
-  if (plan.signal?.aborted) return Promise.reject(plan.signal.reason);
-  const call = new Call(rt, plan);
+/** Runs `call` to its end: resolves with `data` (the response stays on `call.response`). */
+export function executeCall(call: Call): Promise<unknown> {
+  const { signal } = call.plan;
+  if (signal?.aborted) return Promise.reject(signal.reason);
   // The first attempt runs outside p-retry so a call that succeeds at once pays nothing for
   // the loop; p-retry replays its failure as attempt 1 and owns every try after it.
   return call.attempt().catch((first: unknown) =>

@@ -1,54 +1,75 @@
 /**
  * `createClient`: the typed API v1 client a generated project uses. Each method names an
- * endpoint from the contract; the call itself (retries, gate, budget, errors) is `call.ts`.
+ * endpoint from the contract; building a call is `requests.ts`, running it (retries, gate,
+ * budget, errors) is `call.ts`.
  */
 import { Agent, type Dispatcher } from 'undici';
-import { createDeadlineTimer } from './attempt-deadline.js';
-import { type EndpointId, type TenantResource, ENDPOINTS, TENANT_RESOURCES, platformPath, tenantResourcePath } from '../contract/index.js';
+import type { TenantResource } from '../contract/index.js';
 import type { ApiKey } from './api-key.js';
-import { type CallPlan, type CallRuntime, executeCall } from './call.js';
+import type { ApiPromise } from './api-promise.js';
+import { createDeadlineTimer } from './attempt-deadline.js';
+import type { CallRuntime } from './call.js';
 import { systemClock } from './clock.js';
 import { createConcurrencyLimiter } from './concurrency.js';
-import { type ApiError, isAuthenticationError, isPermissionDeniedError, isRateLimitError, isTenantMismatchError } from './errors.js';
+import { paginationFailure } from './error-factory.js';
+import { type ApiError, isAuthenticationError, isNotFoundError, isPermissionDeniedError, isRateLimitError, isTenantMismatchError } from './errors.js';
 import { createRateLimitGate } from './gate.js';
 import { type ErrorContext, type ErrorHandlers, defaultErrorHandlers } from './handlers.js';
-import { type ClientLogger, consoleLogger, redactingLogger } from './logger.js';
+import { resolveLogLevel } from './log-level.js';
+import { type ClientLogger, consoleLogger, createLogger, detectArgOrder, isConsole } from './logger.js';
 import {
   type CallOptions,
   type ClientOptions,
-  type TenantCallOptions,
+  type GetOptions,
+  type ListOptions,
+  type PaginateOptions,
+  type ParseMap,
   CLIENT_DEFAULTS,
   baseUrlOption,
   checkClientOptions,
-  checkLimits,
-  type Limits,
-  checkTenantOption,
+  checkMaxPages,
   toApiKey,
 } from './options.js';
+import { type Paginated, paginate } from './paginate.js';
+import { encodeQuery } from './query.js';
+import { Requests } from './requests.js';
 import { DEFAULT_RETRY_BUDGET, createRetryBudget, unlimitedRetryBudget } from './retry-budget.js';
+import { type TlsSettings, tlsSettings } from './tls.js';
+import type { Validator } from './validate.js';
 
-export type { CallOptions, ClientOptions, TenantCallOptions } from './options.js';
+export type { CallOptions, ClientOptions, GetOptions, ListOptions, PaginateOptions, ParseMap, TenantCallOptions } from './options.js';
 
-/** `data` of a list endpoint; the spec does not show the items' fields. */
-export type ResourceList = readonly unknown[];
+/** `data` of a list endpoint; the spec does not show the items' fields, so they are `unknown` until typed. */
+export type ResourceList<T = unknown> = readonly T[];
 
-export interface RepairServiceClient {
+/** The item type of each tenant resource. */
+export type ResourceItems = { readonly [R in TenantResource]: unknown };
+
+type Output<V> = V extends Validator<infer T> ? T : unknown;
+/** Item types from the client-wide `parse` option: `{ repairs: RepairSchema }` types repairs. */
+export type ItemsOf<P> = { readonly [R in TenantResource]: P extends { readonly [K in R]?: infer V } ? (undefined extends V ? unknown : Output<V>) : unknown };
+
+export interface RepairServiceClient<I extends ResourceItems = ResourceItems> {
   readonly baseUrl: string;
   /** `host[:port]` of the base URL, for logs. */
   readonly host: string;
   readonly keyAlias: string;
   /** GET / : the API index (needs a key). */
-  index(options?: CallOptions): Promise<unknown>;
+  index(options?: CallOptions): ApiPromise<unknown>;
   /** GET /docs : public, sent without the key. */
-  docs(options?: CallOptions): Promise<unknown>;
-  listClients(options?: TenantCallOptions): Promise<ResourceList>;
-  listBikes(options?: TenantCallOptions): Promise<ResourceList>;
-  listRepairs(options?: TenantCallOptions): Promise<ResourceList>;
-  listLogs(options?: TenantCallOptions): Promise<ResourceList>;
+  docs(options?: CallOptions): ApiPromise<unknown>;
+  listClients<T = I['clients']>(options?: ListOptions<T>): ApiPromise<ResourceList<T>>;
+  listBikes<T = I['bikes']>(options?: ListOptions<T>): ApiPromise<ResourceList<T>>;
+  listRepairs<T = I['repairs']>(options?: ListOptions<T>): ApiPromise<ResourceList<T>>;
+  listLogs<T = I['logs']>(options?: ListOptions<T>): ApiPromise<ResourceList<T>>;
+  /** GET any path inside `{base_url}` with the key, e.g. `get('/tenants/x/repairs/17')`. */
+  get<T = unknown>(path: string, options?: GetOptions<T>): ApiPromise<T>;
   readonly platform: {
     /** GET /platform/{path}; platform keys only. */
-    get(path: string, options?: CallOptions): Promise<unknown>;
+    get<T = unknown>(path: string, options?: GetOptions<T>): ApiPromise<T>;
   };
+  /** Lists that follow `Link: rel="next"`; without the header, the one page. */
+  readonly paginate: { readonly [R in TenantResource]: <T = I[R]>(options?: PaginateOptions<T>) => Paginated<T> };
   /** Closes the client's own connection pool (an injected dispatcher is left to its owner). */
   close(): Promise<void>;
 }
@@ -60,6 +81,7 @@ function notify(handlers: ErrorHandlers, logger: ClientLogger) {
       else if (isAuthenticationError(error)) await handlers.onAuthError(error, ctx);
       else if (isTenantMismatchError(error)) await handlers.onTenantMismatch(error, ctx);
       else if (isPermissionDeniedError(error)) await handlers.onInsufficientScope(error, ctx);
+      else if (isNotFoundError(error)) await handlers.onNotFound?.(error, ctx);
     } catch (handlerError) {
       // An observer must not replace the API error the caller is about to get.
       logger.error('repair-service error handler threw', { handler: error.name, error: String(handlerError) });
@@ -67,42 +89,61 @@ function notify(handlers: ErrorHandlers, logger: ClientLogger) {
   };
 }
 
-const NO_OPTIONS: TenantCallOptions = Object.freeze({});
-
-/** Endpoints that carry the key (all but the public ones). */
-const SENDS_KEY: ReadonlySet<EndpointId> = new Set(ENDPOINTS.filter((e) => e.access !== 'public').map((e) => e.id));
-
-function tenantPaths(tenant: string): Readonly<Record<TenantResource, string>> {
-  const paths = {} as Record<TenantResource, string>;
-  for (const resource of TENANT_RESOURCES) paths[resource] = tenantResourcePath(tenant, resource);
-  return paths;
-}
-
-function ownAgent(options: ClientOptions): Dispatcher {
+function ownAgent(options: ClientOptions<ParseMap>, tls: TlsSettings | undefined): Dispatcher {
   const max = options.maxConcurrency ?? CLIENT_DEFAULTS.maxConcurrency;
   return new Agent({
-    connect: { timeout: options.connectTimeoutMs ?? CLIENT_DEFAULTS.connectTimeoutMs },
+    connect: { timeout: options.connectTimeoutMs ?? CLIENT_DEFAULTS.connectTimeoutMs, ...tls },
     ...(Number.isFinite(max) ? { connections: max } : {}),
   });
 }
 
-export function createClient(options: ClientOptions): RepairServiceClient {
-  const url = baseUrlOption(options?.baseUrl);
-  checkClientOptions(options);
-  const key: ApiKey = toApiKey(options.apiKey);
-  const clock = options.clock ?? systemClock();
-  const logger = redactingLogger(options.logger ?? consoleLogger(), [key]);
+/** The logger: `REPAIR_API_LOG` is read here, once; the `logLevel` option wins over it. */
+function clientLogger(options: ClientOptions<ParseMap>, key: ApiKey): ClientLogger {
+  const given = options.logger;
+  const sink = given === undefined || given === globalThis.console ? consoleLogger() : given;
+  const level = resolveLogLevel(options.logLevel, process.env, isConsole(sink) ? 'warn' : 'info');
+  return createLogger(sink, { level, order: options.logArgs ?? detectArgOrder(sink), keys: [key] });
+}
+
+function handlersFor(options: ClientOptions<ParseMap>, logger: ClientLogger): ErrorHandlers {
   const defaults = defaultErrorHandlers(logger);
   const given = options.handlers ?? {};
-  const handlers: ErrorHandlers = {
+  return {
     onAuthError: given.onAuthError ?? defaults.onAuthError,
     onTenantMismatch: given.onTenantMismatch ?? defaults.onTenantMismatch,
     onInsufficientScope: given.onInsufficientScope ?? defaults.onInsufficientScope,
     onRateLimited: given.onRateLimited ?? defaults.onRateLimited,
+    onNotFound: given.onNotFound ?? defaults.onNotFound,
   };
-  const dispatcher = options.dispatcher ?? ownAgent(options);
-  const onError = notify(handlers, logger);
-  const deadlineTimer = createDeadlineTimer();
+}
+
+function paginators(requests: Requests, key: ApiKey, base: URL) {
+  const one = (resource: TenantResource) => (opts: PaginateOptions<unknown> = {}): Paginated<unknown> => {
+    // Every page's query is in its target: the caller's for the first, the server's after it.
+    const pageOptions = { ...opts, query: undefined };
+    return paginate({
+      base,
+      start: () => {
+        const { path } = requests.listTarget(resource, opts);
+        const query = opts.query === undefined ? undefined : encodeQuery(opts.query, [key]);
+        return { first: { path, query }, maxPages: checkMaxPages(opts.maxPages) };
+      },
+      fetch: (target) => requests.page(resource, { ...requests.listTarget(resource, opts), path: target.path, encodedQuery: target.query }, pageOptions),
+      fail: (call, problem, detail, link, pages) => paginationFailure(call.context(), problem, detail, link, pages),
+    });
+  };
+  return { clients: one('clients'), bikes: one('bikes'), repairs: one('repairs'), logs: one('logs') };
+}
+
+export function createClient<P extends ParseMap = Record<never, never>>(options: ClientOptions<P>): RepairServiceClient<ItemsOf<P>> {
+  const url = baseUrlOption(options?.baseUrl);
+  checkClientOptions(options);
+  const key: ApiKey = toApiKey(options.apiKey);
+  const tls = tlsSettings(options, url);
+  const clock = options.clock ?? systemClock();
+  const logger = clientLogger(options, key);
+  const dispatcher = options.dispatcher ?? ownAgent(options, tls);
+  const onError = notify(handlersFor(options, logger), logger);
   const runtime: CallRuntime = {
     dispatcher,
     baseUrl: options.baseUrl,
@@ -111,89 +152,49 @@ export function createClient(options: ClientOptions): RepairServiceClient {
     authScheme: options.authScheme ?? CLIENT_DEFAULTS.authScheme,
     maxRetryAfterMs: options.maxRetryAfterMs ?? CLIENT_DEFAULTS.maxRetryAfterMs,
     maxBodyBytes: options.maxBodyBytes,
+    connectTimeoutMs: options.dispatcher ? undefined : (options.connectTimeoutMs ?? CLIENT_DEFAULTS.connectTimeoutMs),
     clock,
     random: options.random ?? Math.random,
     gate: createRateLimitGate(),
     budget: options.retryBudget === false ? unlimitedRetryBudget() : createRetryBudget(options.retryBudget ?? DEFAULT_RETRY_BUDGET, clock.now()),
     limiter: createConcurrencyLimiter(options.maxConcurrency ?? CLIENT_DEFAULTS.maxConcurrency),
-    deadlineTimer,
+    deadlineTimer: createDeadlineTimer(),
     logger,
     onRetry: options.onRetry,
     onFinalError: (error) =>
       onError(error, { keyAlias: key.alias, keyHint: key.hint, tenant: error.tenant, host: url.host, method: error.method, path: error.path }),
   };
-
-  // Worked out once, not per call: a call without overrides reuses these.
-  const clientLimits: Limits = {
-    maxRetries: options.maxRetries ?? CLIENT_DEFAULTS.maxRetries,
-    attemptTimeoutMs: options.attemptTimeoutMs ?? CLIENT_DEFAULTS.attemptTimeoutMs,
-    totalTimeoutMs: options.totalTimeoutMs ?? CLIENT_DEFAULTS.totalTimeoutMs,
-  };
-  const defaultTenantPaths = options.tenant === undefined ? undefined : tenantPaths(options.tenant);
-
-  const call = (endpoint: EndpointId, path: string, opts: CallOptions = NO_OPTIONS, tenant?: string): Promise<unknown> => {
-    const overrides = opts.maxRetries !== undefined || opts.attemptTimeoutMs !== undefined || opts.totalTimeoutMs !== undefined;
-    if (overrides) {
-      try {
-        checkLimits('call option ', opts);
-      } catch (error) {
-        return Promise.reject(error);
-      }
-    }
-    const plan: CallPlan = {
-      endpoint,
-      path,
-      tenant,
-      sendKey: SENDS_KEY.has(endpoint),
-      signal: opts.signal,
-      limits: overrides
-        ? {
-            maxRetries: opts.maxRetries ?? clientLimits.maxRetries,
-            attemptTimeoutMs: opts.attemptTimeoutMs ?? clientLimits.attemptTimeoutMs,
-            totalTimeoutMs: opts.totalTimeoutMs ?? clientLimits.totalTimeoutMs,
-          }
-        : clientLimits,
-    };
-    return executeCall(runtime, plan);
-  };
-
-  const list = (resource: TenantResource, opts: TenantCallOptions = NO_OPTIONS): Promise<ResourceList> => {
-    const tenant = opts.tenant ?? options.tenant;
-    // The client's own tenant was checked at creation and its paths built then.
-    if (defaultTenantPaths && tenant === options.tenant) return call(resource, defaultTenantPaths[resource], opts, tenant) as Promise<ResourceList>;
-    try {
-      if (tenant === undefined) throw new TypeError(`${resource}: no tenant: pass { tenant } to the call or set the client's "tenant" option`);
-      checkTenantOption('tenant', tenant);
-    } catch (error) {
-      return Promise.reject(error);
-    }
-    // The contract's envelope check already refused a non-array `data` for list endpoints.
-    return call(resource, tenantResourcePath(tenant, resource), opts, tenant) as Promise<ResourceList>;
-  };
+  const requests = new Requests(runtime, {
+    baseUrl: url,
+    tenant: options.tenant,
+    parse: options.parse,
+    // Worked out once, not per call: a call without overrides reuses these.
+    limits: {
+      maxRetries: options.maxRetries ?? CLIENT_DEFAULTS.maxRetries,
+      attemptTimeoutMs: options.attemptTimeoutMs ?? CLIENT_DEFAULTS.attemptTimeoutMs,
+      totalTimeoutMs: options.totalTimeoutMs ?? CLIENT_DEFAULTS.totalTimeoutMs,
+    },
+  });
 
   let closed = false;
-  return {
+  const client: RepairServiceClient = {
     baseUrl: options.baseUrl,
     host: url.host,
     keyAlias: key.alias,
-    index: (opts) => call('index', '/', opts),
-    docs: (opts) => call('docs', '/docs', opts),
-    listClients: (opts) => list('clients', opts),
-    listBikes: (opts) => list('bikes', opts),
-    listRepairs: (opts) => list('repairs', opts),
-    listLogs: (opts) => list('logs', opts),
-    platform: {
-      get: (path, opts) => {
-        if (typeof path !== 'string' || path.replace(/^\/+/, '') === '' || /[?#]/.test(path)) {
-          return Promise.reject(new TypeError(`platform.get: path must be a sub-path below /platform/ without a query, got ${JSON.stringify(path)}`));
-        }
-        return call('platform', platformPath(path), opts);
-      },
-    },
+    index: (opts) => requests.fixed('index', '/', opts),
+    docs: (opts) => requests.fixed('docs', '/docs', opts),
+    listClients: (opts) => requests.list('clients', opts) as ApiPromise<ResourceList<never>>,
+    listBikes: (opts) => requests.list('bikes', opts) as ApiPromise<ResourceList<never>>,
+    listRepairs: (opts) => requests.list('repairs', opts) as ApiPromise<ResourceList<never>>,
+    listLogs: (opts) => requests.list('logs', opts) as ApiPromise<ResourceList<never>>,
+    get: (path, opts) => requests.get(path, opts) as ApiPromise<never>,
+    platform: { get: (path, opts) => requests.platformGet(path, opts) as ApiPromise<never> },
+    paginate: paginators(requests, key, url) as RepairServiceClient['paginate'],
     async close() {
       if (closed || options.dispatcher) return;
       closed = true;
       await dispatcher.close();
     },
   };
+  return client as RepairServiceClient<ItemsOf<P>>;
 }

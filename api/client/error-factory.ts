@@ -2,9 +2,9 @@
  * The one place an attempt's outcome becomes an error. Classification comes from the contract
  * (status plus `error.code`), so every tool built on the contract classifies alike.
  */
-import type { EnvelopeProblem } from '../contract/index.js';
 import { type ApiKey, redactSecrets } from './api-key.js';
 import type { AttemptFailure, AttemptResponse, AttemptResult } from './attempt.js';
+import { bodyExcerptOf } from './body-excerpt.js';
 import {
   ApiError,
   type ApiErrorFields,
@@ -12,6 +12,10 @@ import {
   ConnectionError,
   EnvelopeError,
   InsufficientScopeError,
+  NotFoundError,
+  PaginationError,
+  type PaginationProblem,
+  ParseError,
   PermissionDeniedError,
   RateLimitError,
   ServerError,
@@ -26,13 +30,22 @@ export interface ErrorFactoryContext
   extends Pick<ApiErrorFields, 'method' | 'path' | 'host' | 'keyAlias' | 'keyHint' | 'tenant' | 'attempts' | 'retryHistory' | 'retryable' | 'stopReason'> {
   /** Wall-clock ms, for HTTP-date hints. */
   readonly now: number;
-  /** The limit a timed-out attempt ran under, and whether it was the call's total deadline. */
-  readonly timeoutMs?: number | undefined;
+  /** Whether a timed-out attempt was cut by the call's total deadline or its own budget. */
   readonly timeoutScope?: TimeoutScope | undefined;
+  /** The call's budgets and how much of it went to waits, for timeout messages. */
+  readonly budget?: TimeoutBudget | undefined;
   /** The hint the retry policy read, if it already parsed one. */
   readonly hint?: RetryHint | undefined;
   /** Key values to scrub from any text the server sent back (a last net). */
   readonly secrets?: readonly ApiKey[] | undefined;
+}
+
+export interface TimeoutBudget {
+  readonly attemptTimeoutMs: number;
+  readonly totalTimeoutMs: number;
+  /** Undefined when the caller passed its own dispatcher. */
+  readonly connectTimeoutMs: number | undefined;
+  readonly waitedMs: number;
 }
 
 function scrub(ctx: ErrorFactoryContext, text: string): string;
@@ -64,22 +77,47 @@ function tries(ctx: ErrorFactoryContext): string {
   return `(${ctx.attempts} attempt${ctx.attempts === 1 ? '' : 's'}${reason})`;
 }
 
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+function secondsText(ms: number): string {
+  return `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`;
+}
+
+/** Names the budget that ran out, its size, and for the total budget what used it. */
+function timeoutText(ctx: ErrorFactoryContext, scope: TimeoutScope, phase: TimeoutError['phase']): { text: string; limit: number } {
+  const b = ctx.budget;
+  if (scope === 'total') {
+    const limit = b?.totalTimeoutMs ?? 0;
+    return { text: `total timeout: ${limit} ms budget (totalTimeoutMs) used by ${plural(ctx.attempts, 'attempt')} and ${secondsText(b?.waitedMs ?? 0)} of waits`, limit };
+  }
+  if (phase === 'connect' && b?.connectTimeoutMs !== undefined) {
+    return { text: `connect timeout: no connection within the ${b.connectTimeoutMs} ms budget (connectTimeoutMs)`, limit: b.connectTimeoutMs };
+  }
+  const limit = b?.attemptTimeoutMs ?? 0;
+  return { text: `${phase} timeout: the ${limit} ms budget of one attempt (attemptTimeoutMs) ran out`, limit };
+}
+
+function timeoutError(ctx: ErrorFactoryContext, scope: TimeoutScope, phase: TimeoutError['phase'], cause?: unknown): TimeoutError {
+  const { text, limit } = timeoutText(ctx, scope, phase);
+  return new TimeoutError({
+    // The total budget's text already counts the attempts; the attempt budget's does not.
+    ...base(ctx, `${ctx.method} ${ctx.path} failed: ${text}${scope === 'total' ? '' : ` ${tries(ctx)}`}`),
+    scope,
+    phase,
+    timeoutMs: limit,
+    waitedMs: ctx.budget?.waitedMs,
+    cause,
+  });
+}
+
 function fromFailure(result: AttemptFailure, ctx: ErrorFactoryContext): ApiError {
   const { failure } = result;
   const call = `${ctx.method} ${ctx.path}`;
   switch (failure.kind) {
-    case 'timeout': {
-      const scope = ctx.timeoutScope ?? 'attempt';
-      const limit = ctx.timeoutMs ?? 0;
-      const what = scope === 'total' ? 'total timeout' : `${failure.phase} timeout`;
-      return new TimeoutError({
-        ...base(ctx, `${call} failed: ${what} after ${limit} ms ${tries(ctx)}`),
-        scope,
-        phase: failure.phase,
-        timeoutMs: limit,
-        cause: failure,
-      });
-    }
+    case 'timeout':
+      return timeoutError(ctx, ctx.timeoutScope ?? 'attempt', failure.phase, failure);
     case 'connection':
     case 'tls':
       return new ConnectionError({
@@ -102,9 +140,11 @@ function fromFailure(result: AttemptFailure, ctx: ErrorFactoryContext): ApiError
 function fromResponse(res: AttemptResponse, ctx: ErrorFactoryContext): ApiError {
   const c = res.classification;
   const call = `${ctx.method} ${ctx.path}`;
-  const known = { status: res.status, requestId: res.requestId };
+  // A body that is not the envelope (a proxy's HTML page) is the only clue to what answered.
+  const known = { status: res.status, requestId: res.requestId, bodyExcerpt: res.envelope.valid ? undefined : bodyExcerptOf(res.bodyExcerpt) };
+  const body = known.bodyExcerpt ? ` (not the API envelope: "${clipText(known.bodyExcerpt, 80)}")` : '';
   const said = (code: string | undefined, message: string | undefined): string =>
-    `${call} failed: HTTP ${res.status}${code ? ` ${code}` : ''}${message === undefined ? '' : ` "${message}"`} ${tries(ctx)}`;
+    `${call} failed: HTTP ${res.status}${code ? ` ${code}` : ''}${message === undefined ? body : ` "${message}"`} ${tries(ctx)}`;
   const coded = (code: string | undefined, message: string | undefined): ApiErrorFields =>
     base(ctx, said(code, message), { ...known, code, serverMessage: message });
   switch (c.kind) {
@@ -124,7 +164,7 @@ function fromResponse(res: AttemptResponse, ctx: ErrorFactoryContext): ApiError 
     case 'server_error':
       return new ServerError(coded(c.code, c.message));
     case 'client_error':
-      return new ApiError(coded(c.code, c.message));
+      return res.status === 404 ? new NotFoundError(coded(c.code, c.message)) : new ApiError(coded(c.code, c.message));
     case 'redirect':
       return new ApiError(
         base(ctx, `${call} failed: HTTP ${res.status} redirect to ${c.location ?? '(no location)'} not followed (the key is never sent elsewhere)`, known),
@@ -160,11 +200,32 @@ export function rateLimitFromGate(ctx: ErrorFactoryContext, waitMs: number): Rat
 }
 
 /** The call's total deadline passed before or between attempts. */
-export function totalTimeout(ctx: ErrorFactoryContext, timeoutMs: number): TimeoutError {
-  return new TimeoutError({
-    ...base(ctx, `${ctx.method} ${ctx.path} failed: total timeout after ${timeoutMs} ms ${tries(ctx)}`),
-    scope: 'total',
-    phase: 'waiting',
-    timeoutMs,
+export function totalTimeout(ctx: ErrorFactoryContext): TimeoutError {
+  return timeoutError(ctx, 'total', 'waiting');
+}
+
+/** A success whose data failed the caller's parse hook. */
+export function parseFailure(ctx: ErrorFactoryContext, res: AttemptResponse | undefined, index: number | undefined, issue: string): ParseError {
+  const what = index === undefined ? 'data' : `item ${index}`;
+  const clean = scrub(ctx, issue);
+  return new ParseError({
+    ...base(ctx, `${ctx.method} ${ctx.path}: ${what} failed the parse hook: ${clean}`, { status: res?.status, requestId: res?.requestId }),
+    index,
+    issue: clean,
   });
+}
+
+/** Following `Link: rel="next"` stopped: a refused link, a loop or the page cap. */
+export function paginationFailure(ctx: ErrorFactoryContext, problem: PaginationProblem, detail: string, link: string | undefined, pages: number): PaginationError {
+  const shown = link === undefined ? undefined : clipText(scrub(ctx, link), 300);
+  return new PaginationError({
+    ...base(ctx, `${ctx.method} ${ctx.path}: pagination stopped after ${plural(pages, 'page')}: ${detail}${shown === undefined ? '' : ` (next link ${JSON.stringify(shown)})`}`),
+    problem,
+    link: shown,
+    pages,
+  });
+}
+
+function clipText(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }

@@ -41,6 +41,8 @@ export interface ApiErrorFields {
   readonly retryable: boolean;
   /** Why the client stopped trying, e.g. `not_retryable`, `retries_exhausted`. */
   readonly stopReason?: string | undefined;
+  /** The start of a body that was not the API envelope (a proxy's HTML page), key scrubbed. */
+  readonly bodyExcerpt?: string | undefined;
   readonly cause?: unknown;
 }
 
@@ -60,6 +62,7 @@ export class ApiError extends Error {
   readonly retryHistory: readonly RetryRecord[];
   readonly retryable: boolean;
   readonly stopReason: string | undefined;
+  readonly bodyExcerpt: string | undefined;
 
   constructor(fields: ApiErrorFields) {
     super(fields.message, fields.cause === undefined ? undefined : { cause: fields.cause });
@@ -78,6 +81,7 @@ export class ApiError extends Error {
     this.retryHistory = fields.retryHistory;
     this.retryable = fields.retryable;
     this.stopReason = fields.stopReason;
+    this.bodyExcerpt = fields.bodyExcerpt;
   }
 
   /** Plain fields for logs; never a header or a key. */
@@ -114,6 +118,11 @@ export interface RateLimitFields extends ApiErrorFields {
   readonly limit?: number | undefined;
   readonly remaining?: number | undefined;
   readonly resetMs?: number | undefined;
+}
+
+/** 404: no such path or tenant (or the API hides a resource the key may not see). */
+export class NotFoundError extends ApiError {
+  override name = 'NotFoundError';
 }
 
 /** 429, after retries, or at once when the asked wait is too long for this call. */
@@ -158,7 +167,10 @@ export interface TimeoutFields extends ApiErrorFields {
   /** `attempt`: one try ran out of `attemptTimeoutMs`; `total`: the call ran out of `totalTimeoutMs`. */
   readonly scope: TimeoutScope;
   readonly phase: TimeoutPhase | 'waiting';
+  /** The size of the budget that ran out (`attemptTimeoutMs`, `totalTimeoutMs` or `connectTimeoutMs`). */
   readonly timeoutMs: number;
+  /** Time the call spent waiting between attempts (backoffs and rate-limit pauses). */
+  readonly waitedMs?: number | undefined;
 }
 
 export class TimeoutError extends ApiError {
@@ -166,19 +178,19 @@ export class TimeoutError extends ApiError {
   readonly scope: TimeoutScope;
   readonly phase: TimeoutPhase | 'waiting';
   readonly timeoutMs: number;
+  readonly waitedMs: number;
   constructor(fields: TimeoutFields) {
     super(fields);
     this.scope = fields.scope;
     this.phase = fields.phase;
     this.timeoutMs = fields.timeoutMs;
+    this.waitedMs = fields.waitedMs ?? 0;
   }
 }
 
 export interface EnvelopeFields extends ApiErrorFields {
   readonly problem: EnvelopeProblem | 'body_too_large';
   readonly detail: string;
-  /** The start of the body, with any key value redacted. */
-  readonly bodyExcerpt?: string | undefined;
 }
 
 /** A response that is not the API's envelope (or `ok` contradicts the status). Not retried. */
@@ -186,12 +198,54 @@ export class EnvelopeError extends ApiError {
   override name = 'EnvelopeError';
   readonly problem: EnvelopeProblem | 'body_too_large';
   readonly detail: string;
-  readonly bodyExcerpt: string | undefined;
   constructor(fields: EnvelopeFields) {
     super(fields);
     this.problem = fields.problem;
     this.detail = fields.detail;
-    this.bodyExcerpt = fields.bodyExcerpt;
+  }
+}
+
+export interface ParseFields extends ApiErrorFields {
+  /** The item's position in the list, or undefined when the whole `data` was checked. */
+  readonly index: number | undefined;
+  /** What the validator said, shortened; never the item itself. */
+  readonly issue: string;
+}
+
+/** A success whose `data` (or one list item) failed the `parse` hook you gave. Not retried. */
+export class ParseError extends ApiError {
+  override name = 'ParseError';
+  readonly index: number | undefined;
+  readonly issue: string;
+  constructor(fields: ParseFields) {
+    super(fields);
+    this.index = fields.index;
+    this.issue = fields.issue;
+  }
+}
+
+/** Why the client stopped following `Link: rel="next"`. */
+export type PaginationProblem = 'off_origin' | 'outside_base_path' | 'unsafe_link' | 'loop' | 'page_cap';
+
+export interface PaginationFields extends ApiErrorFields {
+  readonly problem: PaginationProblem;
+  /** The next link as the server sent it (shortened), when one was refused. */
+  readonly link: string | undefined;
+  /** Pages read before stopping. */
+  readonly pages: number;
+}
+
+/** The server's next-page link was refused (another origin, a loop) or the page cap was reached. */
+export class PaginationError extends ApiError {
+  override name = 'PaginationError';
+  readonly problem: PaginationProblem;
+  readonly link: string | undefined;
+  readonly pages: number;
+  constructor(fields: PaginationFields) {
+    super(fields);
+    this.problem = fields.problem;
+    this.link = fields.link;
+    this.pages = fields.pages;
   }
 }
 
@@ -201,11 +255,14 @@ const PARENT: Readonly<Record<string, string>> = {
   PermissionDeniedError: 'ApiError',
   TenantMismatchError: 'PermissionDeniedError',
   InsufficientScopeError: 'PermissionDeniedError',
+  NotFoundError: 'ApiError',
   RateLimitError: 'ApiError',
   ServerError: 'ApiError',
   ConnectionError: 'ApiError',
   TimeoutError: 'ApiError',
   EnvelopeError: 'ApiError',
+  ParseError: 'ApiError',
+  PaginationError: 'ApiError',
 };
 
 function isKind(value: unknown, kind: string): boolean {
@@ -223,8 +280,11 @@ export const isAuthenticationError = (e: unknown): e is AuthenticationError => i
 export const isPermissionDeniedError = (e: unknown): e is PermissionDeniedError => isKind(e, 'PermissionDeniedError');
 export const isTenantMismatchError = (e: unknown): e is TenantMismatchError => isKind(e, 'TenantMismatchError');
 export const isInsufficientScopeError = (e: unknown): e is InsufficientScopeError => isKind(e, 'InsufficientScopeError');
+export const isNotFoundError = (e: unknown): e is NotFoundError => isKind(e, 'NotFoundError');
 export const isRateLimitError = (e: unknown): e is RateLimitError => isKind(e, 'RateLimitError');
 export const isServerError = (e: unknown): e is ServerError => isKind(e, 'ServerError');
 export const isConnectionError = (e: unknown): e is ConnectionError => isKind(e, 'ConnectionError');
 export const isTimeoutError = (e: unknown): e is TimeoutError => isKind(e, 'TimeoutError');
 export const isEnvelopeError = (e: unknown): e is EnvelopeError => isKind(e, 'EnvelopeError');
+export const isParseError = (e: unknown): e is ParseError => isKind(e, 'ParseError');
+export const isPaginationError = (e: unknown): e is PaginationError => isKind(e, 'PaginationError');

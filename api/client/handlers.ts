@@ -1,11 +1,13 @@
 /**
- * One place where a generated project decides what happens on 401, 403 and 429. Handlers
+ * One place where a generated project decides what happens on 401, 403, 404 and 429. Handlers
  * are observers: the client calls the matching one once per final error, then throws the
- * error. The defaults log one redacted, actionable line that walks the spec's debugging
- * checklist (host and path, key scope, tenant in the URL vs the key's tenant, status and payload).
+ * error. A handler you pass replaces the default for its case, so nothing is logged for it
+ * unless you log it. The defaults log one short line (class, status, code, call, request id,
+ * the thing to do); the longer explanation is `nextStep(error).why`.
  */
-import type { AuthenticationError, PermissionDeniedError, RateLimitError, TenantMismatchError } from './errors.js';
-import { type ClientLogger, consoleLogger } from './logger.js';
+import type { ApiError, AuthenticationError, NotFoundError, PermissionDeniedError, RateLimitError, TenantMismatchError } from './errors.js';
+import { type ClientLogger, type LoggerLike, consoleLogger, redactingLogger } from './logger.js';
+import { nextStep } from './next-step.js';
 
 export interface ErrorContext {
   readonly keyAlias: string;
@@ -28,61 +30,42 @@ export interface ErrorHandlers {
   readonly onInsufficientScope: ErrorHandler<PermissionDeniedError>;
   /** 429 after retries, or a wait too long to take within the call. */
   readonly onRateLimited: ErrorHandler<RateLimitError>;
+  /** 404: no such path or tenant. */
+  readonly onNotFound?: ErrorHandler<NotFoundError>;
 }
 
-function who(ctx: ErrorContext): string {
-  return `key "${ctx.keyAlias}" (${ctx.keyHint})`;
+/** Longest log line the defaults write; long paths and request ids are shortened to fit. */
+export const HANDLER_LINE_MAX = 160;
+
+function clip(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const half = Math.floor((max - 1) / 2);
+  return `${text.slice(0, half)}…${text.slice(text.length - (max - 1 - half))}`;
 }
 
-function where(ctx: ErrorContext): string {
-  return `${ctx.method} ${ctx.host}${ctx.path}`;
+/** `TenantMismatchError 403 tenant_key_tenant_mismatch GET /tenants/x/clients (request r-1): use that tenant's key or the right slug` */
+export function handlerLine(error: ApiError): string {
+  const action = nextStep(error).action;
+  const head = `${error.name} ${error.status ?? '-'} ${clip(error.code ?? '-', 40)} ${error.method}`;
+  const id = error.requestId ? ` (request ${clip(error.requestId, 40)})` : '';
+  const room = HANDLER_LINE_MAX - head.length - id.length - action.length - 4;
+  const line = `${head} ${clip(error.path, Math.max(12, room))}${id}: ${action}`;
+  return line.length > HANDLER_LINE_MAX ? `${line.slice(0, HANDLER_LINE_MAX - 1)}…` : line;
 }
 
-function serverSaid(error: { status: number | undefined; code: string | undefined; serverMessage: string | undefined; requestId: string | undefined }): string {
-  const id = error.requestId ? `, request id ${error.requestId}` : '';
-  const message = error.serverMessage === undefined ? '' : ` "${error.serverMessage}"`;
-  return `server answered ${error.status ?? '-'} ${error.code ?? '(no code)'}${message}${id}`;
+function fieldsOf(error: ApiError, ctx: ErrorContext, event: string): Record<string, unknown> {
+  return { event, errorClass: error.name, status: error.status, code: error.code, method: error.method, path: error.path, requestId: error.requestId, keyAlias: ctx.keyAlias, tenant: ctx.tenant, nextStep: nextStep(error).kind };
 }
 
-function seconds(ms: number | undefined): string {
-  return ms === undefined ? 'unknown' : `${Math.ceil(ms / 1000)} s`;
-}
-
-/** The default handlers: one `warn` line each, with what to check next. */
-export function defaultErrorHandlers(logger: ClientLogger = consoleLogger()): ErrorHandlers {
+/** The default handlers: one short `warn` line each. `logger` may be any logger the client accepts. */
+export function defaultErrorHandlers(logger: LoggerLike = consoleLogger()): Required<ErrorHandlers> {
+  const log: ClientLogger = redactingLogger(logger, []);
+  const warn = (event: string) => (error: ApiError, ctx: ErrorContext) => log.warn(handlerLine(error), fieldsOf(error, ctx, event));
   return {
-    onAuthError(error, ctx) {
-      logger.warn(
-        `Repair-Service rejected ${who(ctx)} on ${where(ctx)}: ${serverSaid(error)}. ` +
-          `Check: 1) the host and path are right; 2) the key is current and not revoked; ` +
-          `3) a test key is used against the test host and a production key against production; ` +
-          `4) retry once with curl to rule out the client.`,
-        { event: 'auth_error', keyAlias: ctx.keyAlias, status: error.status, code: error.code, requestId: error.requestId },
-      );
-    },
-    onTenantMismatch(error, ctx) {
-      logger.warn(
-        `Repair-Service refused ${who(ctx)} on ${where(ctx)}: ${serverSaid(error)}. ` +
-          `The tenant in the URL ("${ctx.tenant ?? '?'}") is not the tenant this key is assigned to. ` +
-          `Check the tenant slug in your config, or use that tenant's key or a platform key.`,
-        { event: 'tenant_mismatch', keyAlias: ctx.keyAlias, tenant: ctx.tenant, code: error.code, requestId: error.requestId },
-      );
-    },
-    onInsufficientScope(error, ctx) {
-      logger.warn(
-        `Repair-Service refused ${who(ctx)} on ${where(ctx)}: ${serverSaid(error)}. ` +
-          `The key is valid but not allowed this call: check its scope covers ${ctx.path} ` +
-          `(platform paths need a platform key), and that the tenant matches ("${ctx.tenant ?? '-'}").`,
-        { event: 'permission_denied', keyAlias: ctx.keyAlias, tenant: ctx.tenant, code: error.code, requestId: error.requestId },
-      );
-    },
-    onRateLimited(error, ctx) {
-      logger.warn(
-        `Repair-Service rate-limited ${who(ctx)} on ${where(ctx)} after ${error.attempts} attempt(s): ` +
-          `${serverSaid(error)}; retry after ${seconds(error.retryAfterMs)}. ` +
-          `Reschedule the job after that, and lower the request rate or maxConcurrency for this key.`,
-        { event: 'rate_limited', keyAlias: ctx.keyAlias, retryAfterMs: error.retryAfterMs, attempts: error.attempts, requestId: error.requestId },
-      );
-    },
+    onAuthError: warn('auth_error'),
+    onTenantMismatch: warn('tenant_mismatch'),
+    onInsufficientScope: warn('permission_denied'),
+    onRateLimited: (error, ctx) => log.warn(handlerLine(error), { ...fieldsOf(error, ctx, 'rate_limited'), retryAfterMs: error.retryAfterMs, attempts: error.attempts }),
+    onNotFound: warn('not_found'),
   };
 }

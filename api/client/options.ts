@@ -3,15 +3,22 @@
  * name the option and the bad value.
  */
 import type { Dispatcher } from 'undici';
-import { type AuthScheme, checkBaseUrl, isAuthScheme, validateTenantSlug } from '../contract/index.js';
+import { type AuthScheme, type TenantResource, checkBaseUrl, isAuthScheme, validateTenantSlug } from '../contract/index.js';
 import { ApiKey } from './api-key.js';
 import type { Clock } from './clock.js';
 import type { ErrorHandlers } from './handlers.js';
-import type { ClientLogger } from './logger.js';
+import type { LogLevel } from './log-level.js';
+import type { LogArgOrder, LoggerLike } from './logger.js';
+import type { QueryParams } from './query.js';
 import type { RetryBudgetOptions } from './retry-budget.js';
 import type { RetryEvent } from './retry-event.js';
+import type { CaOption } from './tls.js';
+import type { Validator } from './validate.js';
 
-export interface ClientOptions {
+/** Client-wide parse hooks, per tenant resource: every list of that resource is checked with it. */
+export type ParseMap = { readonly [R in TenantResource]?: Validator<unknown> };
+
+export interface ClientOptions<P extends ParseMap = ParseMap> {
   /** `{base_url}`, ending in `/api/v1`. */
   readonly baseUrl: string;
   /** An `ApiKey`, or the raw value (wrapped as alias `api-key`). */
@@ -30,7 +37,18 @@ export interface ClientOptions {
   readonly maxBodyBytes?: number;
   /** Client-wide retry token bucket; `false` turns it off. */
   readonly retryBudget?: RetryBudgetOptions | false;
-  readonly logger?: ClientLogger;
+  /** `console` (the default), pino, bunyan, or any `{ warn, error, info?, debug? }`. */
+  readonly logger?: LoggerLike;
+  /** `debug`, `info`, `warn`, `error` or `silent`; default `REPAIR_API_LOG`, else `warn` for the console and `info` for your logger. */
+  readonly logLevel?: LogLevel;
+  /** Argument order of your logger's functions; detected when omitted (pino and bunyan: fields first). */
+  readonly logArgs?: LogArgOrder;
+  /** PEM CA certificate(s) this client's connections trust instead of Node's defaults (https only). */
+  readonly ca?: CaOption;
+  /** DNS name sent as SNI and checked against the certificate, when the URL has an IP or another name. */
+  readonly servername?: string;
+  /** Parse hooks per resource, e.g. `{ repairs: RepairSchema }`; a call's own `parse` wins. */
+  readonly parse?: P;
   readonly onRetry?: (event: RetryEvent) => void;
   /** Tests pass a MockAgent; when given, the client neither creates nor closes an Agent. */
   readonly dispatcher?: Dispatcher;
@@ -46,11 +64,28 @@ export interface CallOptions {
   readonly attemptTimeoutMs?: number;
   readonly totalTimeoutMs?: number;
   readonly maxRetries?: number;
+  /** Query parameters, encoded for you; names that look like a credential (`api_key`, `token`...) are refused. */
+  readonly query?: QueryParams;
 }
 
 export interface TenantCallOptions extends CallOptions {
   /** Overrides the client's `tenant`. */
   readonly tenant?: string;
+}
+
+/** A list call: `parse` checks (and may transform) every item. */
+export interface ListOptions<T = unknown> extends TenantCallOptions {
+  readonly parse?: Validator<T>;
+}
+
+/** `get` and `platform.get`: `parse` checks the whole `data`. */
+export interface GetOptions<T = unknown> extends CallOptions {
+  readonly parse?: Validator<T>;
+}
+
+/** Following `Link: rel="next"`: `maxPages` (default 100) stops a runaway listing with a PaginationError. */
+export interface PaginateOptions<T = unknown> extends ListOptions<T> {
+  readonly maxPages?: number;
 }
 
 export const CLIENT_DEFAULTS = {
@@ -73,6 +108,14 @@ function checkCount(name: string, value: number | undefined, min: number, allowI
   if (value === undefined) return;
   const ok = typeof value === 'number' && (Number.isInteger(value) || (allowInfinity && value === Number.POSITIVE_INFINITY)) && value >= min;
   if (!ok) throw new TypeError(`option "${name}" must be an integer >= ${min}, got ${String(value)}`);
+}
+
+/** Pages `paginate` reads before it stops with a PaginationError (`page_cap`), unless `maxPages` says otherwise. */
+export const DEFAULT_MAX_PAGES = 100;
+
+export function checkMaxPages(value: number | undefined): number {
+  checkCount('maxPages', value, 1);
+  return value ?? DEFAULT_MAX_PAGES;
 }
 
 export function checkLimits(where: string, limits: Partial<Limits>): void {
@@ -102,7 +145,7 @@ export function toApiKey(value: ApiKey | string | undefined): ApiKey {
   throw new TypeError('option "apiKey" is required (an ApiKey or the key string)');
 }
 
-export function checkClientOptions(options: ClientOptions): void {
+export function checkClientOptions(options: ClientOptions<ParseMap>): void {
   if (options.authScheme !== undefined && !isAuthScheme(options.authScheme)) {
     throw new TypeError(`option "authScheme" must be "bearer" or "x-api-key", got ${JSON.stringify(options.authScheme)}`);
   }
@@ -112,6 +155,9 @@ export function checkClientOptions(options: ClientOptions): void {
   checkCount('maxRetryAfterMs', options.maxRetryAfterMs, 0);
   checkCount('maxConcurrency', options.maxConcurrency, 1, true);
   checkCount('maxBodyBytes', options.maxBodyBytes, 1);
+  if (options.logArgs !== undefined && options.logArgs !== 'fields-first' && options.logArgs !== 'message-first') {
+    throw new TypeError(`option "logArgs" must be "fields-first" or "message-first", got ${JSON.stringify(options.logArgs)}`);
+  }
   const budget = options.retryBudget;
   if (budget) {
     if (!(budget.capacity >= 1)) throw new TypeError(`option "retryBudget.capacity" must be >= 1, got ${String(budget.capacity)}`);

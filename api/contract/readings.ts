@@ -3,6 +3,7 @@
  * default that is correct under every reading, and the reason for it; tools read them from
  * here, never restate them. The full table of readings is in README.md beside this file.
  */
+import { isTenantSlug } from './tenant.js';
 
 /** READING (spec §5: "whether the index endpoint requires a key: not shown"). */
 export const INDEX_ACCESS_READINGS = ['unknown', 'public', 'key'] as const;
@@ -38,7 +39,8 @@ export function platformSubPath(value: string): { readonly ok: true; readonly su
   const sub = value.trim().replace(/^\/+/, '').replace(/^platform\//, '').replace(/\/+$/, '');
   if (sub === '') return { ok: false, reason: 'is empty (give the part below /platform/, e.g. tenants)' };
   if (/[?#]/.test(sub)) return { ok: false, reason: 'cannot carry a query or fragment' };
-  if (sub.split('/').some((part) => part === '.' || part === '..')) return { ok: false, reason: 'cannot contain "." or ".." segments' };
+  // `%2e` is a dot to a server that decodes before it resolves the path.
+  if (sub.split('/').some((part) => /^(?:\.|%2e){1,2}$/i.test(part))) return { ok: false, reason: 'cannot contain "." or ".." segments' };
   // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u001f\u007f]/.test(sub)) return { ok: false, reason: 'cannot contain control characters' };
   return { ok: true, sub };
@@ -65,4 +67,28 @@ export function platformPathsInDocs(docs: unknown): string[] {
   };
   visit(docs, 0);
   return [...found];
+}
+
+/** Fields a listed tenant object may carry its slug in, most specific first (a display `name` is not a slug). */
+const SLUG_FIELDS = ['slug', 'tenant', 'id'] as const;
+
+function slugOf(item: unknown): string | undefined {
+  if (typeof item === 'string') return isTenantSlug(item) ? item : undefined;
+  if (typeof item !== 'object' || item === null) return undefined;
+  for (const field of SLUG_FIELDS) {
+    const value = (item as Record<string, unknown>)[field];
+    if (typeof value === 'string' && isTenantSlug(value)) return value;
+  }
+  return undefined;
+}
+
+/**
+ * The tenant slugs a tenant listing names (READING: the shape of /platform/ answers is not
+ * shown): a list of slugs, or of objects carrying one, or an object holding such a list.
+ * Anything else names none.
+ */
+export function tenantSlugsInListing(data: unknown): string[] {
+  const list = Array.isArray(data) ? data : typeof data === 'object' && data !== null ? Object.values(data).find(Array.isArray) : undefined;
+  if (!Array.isArray(list)) return [];
+  return [...new Set(list.map(slugOf).filter((s): s is string => s !== undefined))];
 }

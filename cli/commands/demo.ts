@@ -45,7 +45,7 @@ const demo: Command = {
       const serving = await startServing(monitor, listen.listen, logger);
       if (!serving.ok) {
         ctx.stderr.write(`repairmon demo: ${serving.message}\n`);
-        return 1;
+        return serving.reason === 'unprotected' ? 2 : 1;
       }
       const server = serving.server;
       const aliases = config.targets.flatMap((t) => t.keys.map((k) => k.alias)).join(', ');

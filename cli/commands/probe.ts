@@ -2,10 +2,10 @@
  * `repairmon probe`: support's one-off diagnosis of a customer's key, running the spec's
  * debugging checklist. Exit 0 all good, 1 a problem (or not fully checked), 2 bad usage.
  */
-import { AUTH_SCHEMES, PLATFORM_PATHS, platformSubPath, validateTenantSlug } from '../../api/contract/index.js';
+import { AUTH_SCHEMES, PLATFORM_PATHS, platformSubPath } from '../../api/contract/index.js';
 import { redactSecrets } from '../../api/client/index.js';
 import { type Command, type CommandContext, UsageError, choiceValue, numberValue, stringList, stringValue } from '../command.js';
-import { KEY_FLAGS_HINT, chooseKeySource, readKey } from '../../diagnose/key-source.js';
+import { keyFromFlags, keyOptions, refuseKeyFlag, tenantFlag } from '../key-flags.js';
 import { DEFAULT_MAX_WAIT_S, REQUEST_BUDGET } from '../../diagnose/pacing.js';
 import { MAX_PLATFORM_CALLS } from '../../diagnose/plan.js';
 import { createProgress } from '../../diagnose/progress.js';
@@ -27,14 +27,6 @@ function platformPaths(values: CommandContext['values']): string[] | undefined {
   });
 }
 
-function tenantFlag(values: CommandContext['values']): string | undefined {
-  const tenant = stringValue(values, 'tenant');
-  if (tenant === undefined) return undefined;
-  const check = validateTenantSlug(tenant);
-  if (!check.ok) throw new UsageError(`--tenant "${tenant}" ${check.reason}`);
-  return tenant;
-}
-
 function targetFlag(values: CommandContext['values']): ReturnType<typeof parseTarget> & { ok: true } {
   const raw = stringValue(values, 'base-url');
   if (raw === undefined) throw new UsageError('--base-url is required (the address ending in /api/v1, or the exact URL the customer calls)');
@@ -50,10 +42,7 @@ const command: Command = {
     'base-url': { type: 'string', valueName: 'URL', description: 'the API address ending in /api/v1 (a full /tenants/<slug>/... URL also works)' },
     tenant: { type: 'string', valueName: 'SLUG', description: 'the tenant the key should belong to' },
     auth: { type: 'string', valueName: 'bearer|x-api-key', description: 'how the customer sends the key', default: 'bearer' },
-    'key-env': { type: 'string', valueName: 'VAR', description: 'read the key from this environment variable' },
-    'key-file': { type: 'string', valueName: 'PATH', description: 'read the key from this file' },
-    'key-stdin': { type: 'boolean', description: 'read the key from stdin' },
-    key: { type: 'string', valueName: 'VALUE', description: 'refused: a key on the command line leaks into ps and shell history' },
+    ...keyOptions(false),
     json: { type: 'boolean', description: 'print one JSON document instead of the table' },
     timeout: {
       type: 'string',
@@ -77,21 +66,14 @@ const command: Command = {
     },
   },
   async run(ctx) {
-    if (ctx.values['key'] !== undefined) {
-      throw new UsageError(`--key is refused: a key on the command line shows in ps and shell history. Pass it with ${KEY_FLAGS_HINT}`);
-    }
+    refuseKeyFlag(ctx.values, 'probe');
     const { target } = targetFlag(ctx.values);
     const tenant = tenantFlag(ctx.values);
     const auth = choiceValue(ctx.values, 'auth', AUTH_SCHEMES) ?? 'bearer';
     const timeoutS = numberValue(ctx.values, 'timeout', { min: 0.1, max: 300 }) ?? DEFAULT_TIMEOUT_S;
     const maxWaitS = numberValue(ctx.values, 'max-wait', { min: 0, max: 300 }) ?? DEFAULT_MAX_WAIT_S;
     const paths = platformPaths(ctx.values);
-    const flags = { keyEnv: stringValue(ctx.values, 'key-env'), keyFile: stringValue(ctx.values, 'key-file'), keyStdin: ctx.values['key-stdin'] === true };
-    const choice = chooseKeySource(flags, ctx.stdin.isTTY === true);
-    if (!choice.ok) throw new UsageError(choice.reason);
-    const read = await readKey(choice.source, ctx);
-    if (!read.ok) throw new UsageError(read.reason);
-    const key = read.key;
+    const key = (await keyFromFlags(ctx, true))!;
     const progress = createProgress(ctx.stderr as typeof ctx.stderr & { isTTY?: boolean });
     const report = await runDiagnosis({ target, key, auth, tenant, timeoutS, maxWaitS, platformPaths: paths, signal: ctx.signal, onProgress: (d, l) => progress.update(d, l) });
     progress.clear();

@@ -32,6 +32,7 @@ interface SandboxFlags {
   readonly faults: string;
   readonly rateLimit: string;
   readonly dataFile: string | undefined;
+  readonly keysFile: string | undefined;
   readonly dialect: string;
   readonly logLevel: LevelWithSilent;
   readonly tls: boolean;
@@ -64,6 +65,7 @@ function readFlags(values: CommandContext['values']): SandboxFlags {
     faults,
     rateLimit,
     dataFile: stringValue(values, 'data'),
+    keysFile: stringValue(values, 'keys'),
     dialect,
     logLevel: choiceValue(values, 'log-level', LOG_LEVELS) ?? 'info',
   };
@@ -89,8 +91,13 @@ function keyPurpose(key: DemoKey, sandbox: RunningSandbox): string {
   return `tenant ${key.tenant ?? '?'}${narrow}`;
 }
 
+/** A key from --keys is a lasting secret: only its last 4 are shown (`--json` prints it for scripts). */
+function shownValue(key: DemoKey): string {
+  return key.fixed ? `…${key.key.slice(-4)} (from --keys)`.padEnd(40) : key.key;
+}
+
 export function humanSummary(sandbox: RunningSandbox): string {
-  const rows = sandbox.keys.map((k) => `  ${k.alias.padEnd(20)} ${k.environment.padEnd(11)} ${k.key}  ${keyPurpose(k, sandbox)}`);
+  const rows = sandbox.keys.map((k) => `  ${k.alias.padEnd(20)} ${k.environment.padEnd(11)} ${shownValue(k)}  ${keyPurpose(k, sandbox)}`);
   const example = exampleKey(sandbox);
   const url = example?.tenant ? `${sandbox.baseUrl}${tenantResourcePath(example.tenant, 'clients')}` : `${sandbox.baseUrl}/`;
   const curls = AUTH_SCHEMES.map((scheme) => {
@@ -103,7 +110,7 @@ export function humanSummary(sandbox: RunningSandbox): string {
     `Docs (public): ${sandbox.baseUrl}/docs`,
     `Dialect: ${sandbox.dialect.name}`,
     '',
-    'Demo keys (throwaway, new on every start):',
+    sandbox.keys.some((k) => k.fixed) ? 'Keys (from --keys where marked, the others new on every start):' : 'Demo keys (throwaway, new on every start):',
     `  ${'ALIAS'.padEnd(20)} ${'ENVIRONMENT'.padEnd(11)} KEY`,
     ...rows,
     '',
@@ -134,6 +141,7 @@ async function run(ctx: CommandContext): Promise<number> {
       ...(flags.tlsCaOut === undefined ? {} : { tlsCaOut: flags.tlsCaOut }),
       ...(flags.pageSize === undefined ? {} : { pageSize: flags.pageSize }),
       ...(flags.dataFile === undefined ? {} : { dataFile: flags.dataFile }),
+      ...(flags.keysFile === undefined ? {} : { keysFile: flags.keysFile }),
     });
   } catch (error) {
     if (isSandboxConfigError(error)) throw new UsageError(`--${error.option}: ${error.message}`);
@@ -170,6 +178,7 @@ const command: Command = {
     tls: { type: 'boolean', description: 'serve https with a throwaway CA and certificate made at start (needs openssl); prints the CA file' },
     'tls-ca-out': { type: 'string', valueName: 'PATH', description: 'with --tls: write the CA certificate here (default: a temp file, removed on exit)' },
     'page-size': { type: 'string', valueName: 'N', description: 'answer lists in pages of N items with a Link: <...?page=2>; rel="next" header (default: whole lists)' },
+    keys: { type: 'string', valueName: 'FILE', description: 'JSON or YAML map alias -> key value, so restarts keep the keys (others stay random); values printed only with --json' },
     'log-level': { type: 'string', valueName: 'LEVEL', description: `log level: ${LOG_LEVELS.join(', ')}`, default: 'info' },
     // Last, so its listing of keys and presets ends the flags; its default is in the text for the same reason.
     dialect: { type: 'string', valueName: 'NAME|k=v,...', description: DIALECT_HELP },

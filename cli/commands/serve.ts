@@ -2,8 +2,8 @@
 import { type Command, UsageError, choiceValue, stringValue } from '../command.js';
 import { createLogger } from '../../lib/logger.js';
 import { loadConfigFile } from '../../monitor/config/load.js';
-import { configKeys, formatIssues } from '../../monitor/config/types.js';
-import { parseListen, serveUntil, startServing } from '../../monitor/run-service.js';
+import { configSecrets, formatIssues } from '../../monitor/config/types.js';
+import { guardReload, parseListen, serveUntil, startServing } from '../../monitor/run-service.js';
 import { createMonitor } from '../../monitor/service.js';
 import { NO_SHARD, formatShard, parseShard } from '../../monitor/shard.js';
 import { packageVersion } from '../../monitor/version.js';
@@ -33,7 +33,7 @@ const serve: Command = {
       ctx.stderr.write(`${file}: ${initial.issues.length} problem(s):\n${formatIssues(initial.issues)}\n`);
       return 2;
     }
-    let keys = configKeys(initial.config);
+    let keys = configSecrets(initial.config);
     const logger = createLogger({ level, name: 'repairmon', secrets: () => keys });
     const monitor = createMonitor(initial.config, {
       logger,
@@ -43,15 +43,15 @@ const serve: Command = {
       load: () => {
         const next = loadConfigFile(file, ctx.env);
         // Scrub the new keys from the moment they are read, and the running ones until replaced.
-        if (next.ok) keys = [...configKeys(monitor.config()), ...configKeys(next.config)];
-        return next;
+        if (next.ok) keys = [...configSecrets(monitor.config()), ...configSecrets(next.config)];
+        return guardReload(listen.listen, next);
       },
     });
     const serving = await startServing(monitor, listen.listen, logger);
     if (!serving.ok) {
       ctx.stderr.write(`repairmon serve: ${serving.message}\n`);
       await monitor.stop();
-      return 1;
+      return serving.reason === 'unprotected' ? 2 : 1;
     }
     const server = serving.server;
     ctx.stdout.write(`repairmon serve: status ${server.url}/  metrics ${server.url}/metrics  shard ${formatShard(shard.shard)}\n`);

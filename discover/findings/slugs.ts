@@ -3,7 +3,7 @@
  * follow (spec §2: "string (slug)", format not shown). Only slugs the API or the user gave
  * count; discovery's own placeholder says nothing about the API.
  */
-import { isTenantSlug, platformPath } from '../../api/contract/index.js';
+import { platformPath, tenantSlugsInListing } from '../../api/contract/index.js';
 import { successData } from '../answer.js';
 import { type Observations, isTenantListing } from '../plan.js';
 import type { Finding, SlugStyle } from '../types.js';
@@ -11,26 +11,7 @@ import { type FindingContext, learned, unknown } from './context.js';
 
 const KEBAB = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 const SNAKE = /^[a-z0-9]+(?:_[a-z0-9]+)*$/;
-/** Fields a listed tenant object may carry its slug in, most specific first. */
-const SLUG_FIELDS = ['slug', 'tenant', 'id'] as const;
 const SHOWN_SLUGS = 5;
-
-function slugOf(item: unknown): string | undefined {
-  if (typeof item === 'string') return isTenantSlug(item) ? item : undefined;
-  if (typeof item !== 'object' || item === null) return undefined;
-  for (const field of SLUG_FIELDS) {
-    const value = (item as Record<string, unknown>)[field];
-    if (typeof value === 'string' && isTenantSlug(value)) return value;
-  }
-  return undefined;
-}
-
-/** The listing's shape is not shown: a list, or an object holding one. */
-function listOf(data: unknown): readonly unknown[] {
-  if (Array.isArray(data)) return data;
-  if (typeof data !== 'object' || data === null) return [];
-  return Object.values(data).find(Array.isArray) ?? [];
-}
 
 export interface TenantListing {
   readonly sub: string;
@@ -43,7 +24,7 @@ export function tenantListing(observations: Observations): TenantListing | undef
     const sub = record.call.id.startsWith('platform:') ? record.call.id.slice('platform:'.length) : undefined;
     const listing = sub !== undefined && isTenantListing(sub) ? successData(record.result) : undefined;
     if (sub === undefined || listing === undefined) continue;
-    const slugs = [...new Set(listOf(listing.data).map(slugOf).filter((s): s is string => s !== undefined))];
+    const slugs = tenantSlugsInListing(listing.data);
     if (slugs.length > 0) return { sub, slugs };
   }
   return undefined;

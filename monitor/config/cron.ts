@@ -6,9 +6,54 @@ import cron from 'node-cron';
 
 export const CRON_TIMEZONE = 'Etc/UTC';
 
+/** Each field's name and bounds, seconds first; a 5-field expression starts at minutes. */
+const FIELDS = [
+  { name: 'seconds', min: 0, max: 59 },
+  { name: 'minutes', min: 0, max: 59 },
+  { name: 'hours', min: 0, max: 23 },
+  { name: 'day-of-month', min: 1, max: 31 },
+  { name: 'month', min: 1, max: 12 },
+  // 0 and 7 are both Sunday: a week has 7 days, so a step spans at most 6.
+  { name: 'day-of-week', min: 0, max: 6 },
+] as const;
+
+/**
+ * Steps node-cron accepts but that do not mean what they say: a step of 61 in the seconds field
+ * fires once a minute (it reads as "every 61 s"), a step of 25 in hours once a day. A step must
+ * be at least 1 and at most the span of its range, so it fires more than once per cycle.
+ */
+export function cronStepProblems(expression: string): string[] {
+  const fields = expression.trim().split(/\s+/);
+  const specs = fields.length === 5 ? FIELDS.slice(1) : FIELDS;
+  const problems: string[] = [];
+  fields.forEach((field, i) => {
+    const spec = specs[i];
+    if (!spec) return;
+    for (const part of field.split(',')) {
+      const match = /^(\*|(\d+)-(\d+))\/(\d+)$/.exec(part);
+      if (!match) continue;
+      const low = match[2] === undefined ? spec.min : Number(match[2]);
+      const high = match[3] === undefined ? spec.max : Math.min(Number(match[3]), spec.max);
+      const step = Number(match[4]);
+      const span = high - low;
+      if (step < 1 || step > span) {
+        problems.push(`step "${part}" in the ${spec.name} field is out of range: it must be 1 to ${Math.max(span, 1)} (${spec.name} run ${spec.min}-${spec.max})`);
+      }
+    }
+  });
+  return problems;
+}
+
+/** A 5-field expression has no seconds field: node-cron reads it as minutes, at second 0. */
+export function isFiveFieldCron(expression: string): boolean {
+  return expression.trim().split(/\s+/).length === 5;
+}
+
 export function cronProblem(expression: string): string | undefined {
   const fields = expression.trim().split(/\s+/);
   if (fields.length < 5 || fields.length > 6) return `must have 5 or 6 fields, got ${fields.length}`;
+  const steps = cronStepProblems(expression);
+  if (steps.length > 0) return steps.join('; ');
   const check = cron.validateDetailed(expression);
   if (check.valid) return undefined;
   return check.errors.map((e) => `${e.field}: ${e.message}`).join('; ') || 'is not a valid cron expression';

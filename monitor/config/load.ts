@@ -8,7 +8,9 @@ import { platformSubPath } from '../../api/contract/index.js';
 import { decodeDocument, parseWith, readDocument } from '../../lib/config-kit.js';
 import { shortestIntervalMs } from './cron.js';
 import { parseDuration } from './duration.js';
+import { httpIssues, resolveHttp, resolveStatusPage } from './http-settings.js';
 import { crossFieldIssues } from './rules.js';
+import { salvageSecretIssues } from './salvage.js';
 import { CANARY_NAMES, type CanaryName, type RawConfig, type RawTarget, configSchema } from './schema.js';
 import { type SecretSources, resolveSecret } from './secrets.js';
 import { resolveTls } from './tls.js';
@@ -37,7 +39,7 @@ function resolveTarget(raw: RawTarget, index: number, sources: SecretSources, is
       return;
     }
     const tenants = k.kind === 'tenant' ? [k.tenant ?? ''] : [...new Set(k.tenants ?? [])];
-    keys.push({ alias: k.alias, kind: k.kind, tenant: k.tenant, tenants, auth: k.auth, key: secret.key });
+    keys.push({ alias: k.alias, kind: k.kind, tenant: k.tenant, tenants, auth: k.auth, key: secret.key, origin: secret.origin });
   });
   const tls = resolveTls(raw.tls, `targets[${index}].tls`, sources);
   if (!tls.ok) issues.push(tls.issue);
@@ -61,16 +63,29 @@ function resolveTarget(raw: RawTarget, index: number, sources: SecretSources, is
   };
 }
 
+/** Shape problems, plus every secret problem the raw document still lets us find. */
+function refused(issues: readonly ConfigIssue[], value: unknown, sources: SecretSources): ConfigResult {
+  return { ok: false, issues: [...issues, ...salvageSecretIssues(value, sources, issues)] };
+}
+
 /** Validates an already-decoded value (YAML or built in memory) and resolves its secrets. */
 export function parseConfigValue(value: unknown, sources: SecretSources): ConfigResult {
   const parsed = parseWith(configSchema, value ?? {});
-  if (!parsed.ok) return parsed;
+  if (!parsed.ok) return refused(parsed.issues, value, sources);
   const raw: RawConfig = parsed.value;
-  const issues = crossFieldIssues(raw);
-  if (issues.length > 0) return { ok: false, issues };
+  const cross = [...crossFieldIssues(raw), ...httpIssues(raw.http)];
+  if (cross.length > 0) return refused(cross, value, sources);
+  const issues: ConfigIssue[] = [];
   const targets = raw.targets.map((t, i) => resolveTarget(t, i, sources, issues));
+  const http = resolveHttp(raw.http, sources, issues);
   if (issues.length > 0) return { ok: false, issues };
-  const config: MonitorConfig = { concurrency: raw.concurrency, historyPerProbe: raw.historyPerProbe, targets };
+  const config: MonitorConfig = {
+    concurrency: raw.concurrency,
+    historyPerProbe: raw.historyPerProbe,
+    targets,
+    http,
+    statusPage: resolveStatusPage(raw.statusPage),
+  };
   return { ok: true, config };
 }
 

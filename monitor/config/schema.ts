@@ -107,11 +107,42 @@ export const targetSchema = z
   })
   .strict();
 
+/** Default gap between two on-demand probes of one key (`/probe`): each is a real API request. */
+export const DEFAULT_ON_DEMAND_INTERVAL = '10s';
+
+/**
+ * The monitor's own HTTP surface. Tokens are secrets, referenced like keys (`${ENV}` or a
+ * file), never inline. `token` guards the views that run probes or show probe results;
+ * `metricsToken` optionally guards /metrics and the health endpoints (Prometheus'
+ * `authorization` sends it).
+ */
+export const httpSchema = z
+  .object({
+    token: secretReference.optional(),
+    tokenFile: z.string().min(1).optional(),
+    metricsToken: secretReference.optional(),
+    metricsTokenFile: z.string().min(1).optional(),
+    onDemandInterval: duration
+      .refine((d) => (parseDuration(d) ?? 0) >= 1_000, { message: 'must be at least 1s: each on-demand probe spends the key\'s quota' })
+      .default(DEFAULT_ON_DEMAND_INTERVAL),
+  })
+  .strict();
+
+/** Uptime over long windows comes from Prometheus, which keeps the history the monitor does not. */
+export const statusPageSchema = z
+  .object({
+    prometheusUrl: z.url({ protocol: /^https?$/, error: 'must be the http(s) address of a Prometheus server, such as http://prometheus:9090' }).optional(),
+    prometheusTimeout: duration.default('2s'),
+  })
+  .strict();
+
 export const configSchema = z
   .object({
     concurrency: z.number().int().min(1).max(512).default(16),
     /** How many recent results per probe the status page and ratios keep. */
     historyPerProbe: z.number().int().min(2).max(1000).default(60),
+    http: httpSchema.optional(),
+    statusPage: statusPageSchema.optional(),
     targets: z.array(targetSchema).min(1),
   })
   .strict();
@@ -119,3 +150,5 @@ export const configSchema = z
 export type RawConfig = z.infer<typeof configSchema>;
 export type RawTarget = z.infer<typeof targetSchema>;
 export type RawKey = z.infer<typeof keySchema>;
+export type RawHttp = z.infer<typeof httpSchema>;
+export type RawStatusPage = z.infer<typeof statusPageSchema>;

@@ -1,6 +1,7 @@
 /**
- * Turning `secret: ${ENV_VAR}` and `secretFile: path` into ApiKey values. Errors name the
- * variable or file and the key alias, never a value.
+ * Turning `${ENV_VAR}` and file references into ApiKey values: API keys (`secret`/`secretFile`)
+ * and the monitor's own HTTP tokens (`token`/`tokenFile`). Errors name the variable or file and
+ * what the secret is for (a key alias, the HTTP token), never a value.
  */
 import { readFileSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
@@ -15,32 +16,54 @@ export interface SecretSources {
   readonly readFile?: (path: string) => string;
 }
 
-export type SecretResult = { readonly ok: true; readonly key: ApiKey } | { readonly ok: false; readonly issue: ConfigIssue };
+/** Where a secret was read from: a reload rereads files, but a process cannot see a changed environment. */
+export type SecretOrigin = { readonly kind: 'env'; readonly name: string } | { readonly kind: 'file'; readonly path: string };
 
-function toKey(value: string, alias: string, path: string, source: string): SecretResult {
+export type SecretResult =
+  | { readonly ok: true; readonly key: ApiKey; readonly origin: SecretOrigin }
+  | { readonly ok: false; readonly issue: ConfigIssue };
+
+/** One secret reference: exactly one of the two forms is set (the rules check that first). */
+export interface SecretReference {
+  /** `${NAME}` and the config path it stands at. */
+  readonly env?: { readonly text: string; readonly path: string } | undefined;
+  /** A path (relative to the config file) and the config path it stands at. */
+  readonly file?: { readonly text: string; readonly path: string } | undefined;
+}
+
+function toKey(value: string, alias: string, label: string, path: string, source: string, origin: SecretOrigin): SecretResult {
   try {
-    return { ok: true, key: new ApiKey(value, alias) };
+    return { ok: true, key: new ApiKey(value, alias), origin };
   } catch {
-    return { ok: false, issue: { path, message: `key "${alias}": ${source} is empty or contains whitespace` } };
+    return { ok: false, issue: { path, message: `${label}: ${source} is empty or contains whitespace` } };
   }
 }
 
-export function resolveSecret(key: RawKey, path: string, sources: SecretSources): SecretResult {
-  if (key.secret !== undefined) {
-    const name = SECRET_REFERENCE.exec(key.secret.trim())?.[1] ?? '';
+/** `label` names what the secret is for in messages (`key "nowak-test"`); `alias` is what it prints as. */
+export function resolveReference(ref: SecretReference, label: string, alias: string, sources: SecretSources): SecretResult {
+  if (ref.env !== undefined) {
+    const name = SECRET_REFERENCE.exec(ref.env.text.trim())?.[1] ?? '';
     const value = sources.env[name];
     if (value === undefined || value.trim() === '') {
-      return { ok: false, issue: { path: `${path}.secret`, message: `key "${key.alias}": environment variable ${name} is not set` } };
+      return { ok: false, issue: { path: ref.env.path, message: `${label}: environment variable ${name} is not set` } };
     }
-    return toKey(value, key.alias, `${path}.secret`, `environment variable ${name}`);
+    return toKey(value, alias, label, ref.env.path, `environment variable ${name}`, { kind: 'env', name });
   }
-  const file = isAbsolute(key.secretFile ?? '') ? (key.secretFile ?? '') : resolve(sources.baseDir, key.secretFile ?? '');
+  const given = ref.file?.text ?? '';
+  const at = ref.file?.path ?? '';
+  const file = isAbsolute(given) ? given : resolve(sources.baseDir, given);
   let text: string;
   try {
     text = (sources.readFile ?? ((p: string) => readFileSync(p, 'utf8')))(file);
   } catch (error) {
     const code = (error as { code?: unknown }).code;
-    return { ok: false, issue: { path: `${path}.secretFile`, message: `key "${key.alias}": cannot read secret file ${file} (${typeof code === 'string' ? code : 'read error'})` } };
+    return { ok: false, issue: { path: at, message: `${label}: cannot read secret file ${file} (${typeof code === 'string' ? code : 'read error'})` } };
   }
-  return toKey(text, key.alias, `${path}.secretFile`, `secret file ${file}`);
+  return toKey(text, alias, label, at, `secret file ${file}`, { kind: 'file', path: file });
+}
+
+export function resolveSecret(key: Pick<RawKey, 'alias' | 'secret' | 'secretFile'>, path: string, sources: SecretSources): SecretResult {
+  const ref: SecretReference =
+    key.secret !== undefined ? { env: { text: key.secret, path: `${path}.secret` } } : { file: { text: key.secretFile ?? '', path: `${path}.secretFile` } };
+  return resolveReference(ref, `key "${key.alias}"`, key.alias, sources);
 }

@@ -3,6 +3,7 @@ import type { ApiKey } from '../../api/client/index.js';
 import type { AuthScheme, EndpointId, IndexAccessReading, KeyKind } from '../../api/contract/index.js';
 import type { ConfigIssue } from '../../lib/config-kit.js';
 import type { CanaryName } from './schema.js';
+import type { SecretOrigin } from './secrets.js';
 
 export interface MonitorKey {
   readonly alias: string;
@@ -13,6 +14,8 @@ export interface MonitorKey {
   readonly tenants: readonly string[];
   readonly auth: AuthScheme;
   readonly key: ApiKey;
+  /** Where the value came from; a reload rereads files but sees the environment of the start. */
+  readonly origin?: SecretOrigin | undefined;
 }
 
 export type MaintenanceWindow =
@@ -47,10 +50,40 @@ export interface MonitorTarget {
   readonly tls?: TargetTls | undefined;
 }
 
+/** The monitor's own HTTP surface (`http:` in the config). */
+export interface HttpSettings {
+  /** Guards /probe, /probes(.json), the status page and /-/reload; required on a non-loopback listen. */
+  readonly token: ApiKey | undefined;
+  /** Guards /metrics, /-/healthy and /-/ready when set; they are open otherwise. */
+  readonly metricsToken: ApiKey | undefined;
+  /** At most one on-demand probe per key per this many ms. */
+  readonly onDemandIntervalMs: number;
+}
+
+/** Where the status page reads long-window uptime from (`statusPage:` in the config). */
+export interface StatusPageSettings {
+  readonly prometheusUrl: string | undefined;
+  readonly prometheusTimeoutMs: number;
+}
+
+export const DEFAULT_HTTP_SETTINGS: HttpSettings = { token: undefined, metricsToken: undefined, onDemandIntervalMs: 10_000 };
+export const DEFAULT_STATUS_PAGE_SETTINGS: StatusPageSettings = { prometheusUrl: undefined, prometheusTimeoutMs: 2_000 };
+
 export interface MonitorConfig {
   readonly concurrency: number;
   readonly historyPerProbe: number;
   readonly targets: readonly MonitorTarget[];
+  /** Absent in configs built in code: no tokens, the default on-demand interval. */
+  readonly http?: HttpSettings | undefined;
+  readonly statusPage?: StatusPageSettings | undefined;
+}
+
+export function httpSettings(config: MonitorConfig): HttpSettings {
+  return config.http ?? DEFAULT_HTTP_SETTINGS;
+}
+
+export function statusPageSettings(config: MonitorConfig): StatusPageSettings {
+  return config.statusPage ?? DEFAULT_STATUS_PAGE_SETTINGS;
 }
 
 export type { ConfigIssue };
@@ -62,4 +95,10 @@ export { formatIssues } from '../../lib/config-kit.js';
 /** Every key of the config, for the logger's last-net scrubbing. */
 export function configKeys(config: MonitorConfig): ApiKey[] {
   return config.targets.flatMap((t) => t.keys.map((k) => k.key));
+}
+
+/** Every secret of the config: the keys and the HTTP tokens, for scrubbing logs and pages. */
+export function configSecrets(config: MonitorConfig): ApiKey[] {
+  const http = httpSettings(config);
+  return [...configKeys(config), ...[http.token, http.metricsToken].filter((t): t is ApiKey => t !== undefined)];
 }

@@ -1,11 +1,18 @@
 /**
  * `/probe?target=&key=&endpoint=[&tenant=][&check=]&debug=true`: runs one configured probe now.
  * Only probes the config already defines can be picked, by alias: it is not a proxy. The
- * answer shows the timeline, status, redacted headers, a body excerpt, the outcome and the
- * metrics it would emit (rendered on a throwaway registry; the live metrics are untouched).
+ * answer shows the timeline, status, redacted headers, the envelope's shape, the outcome and
+ * the metrics it would emit (rendered on a throwaway registry; the live metrics are untouched).
+ *
+ * No customer data: a tenant resource or /platform/ answer was read with a real key and holds
+ * clients' names, phones and e-mails, so its body is never shown, only its shape (`data` an
+ * array of N) or its error code and message. Bodies are shown for `/` and `/docs` only, which
+ * hold no tenant's data.
  */
 import { type ApiKey, redactSecrets } from '../../api/client/index.js';
+import type { AttemptResponse } from '../../api/client/single-attempt.js';
 import { SECRET_HEADERS, authHeader } from '../../api/contract/index.js';
+import { bodyShown, withheldDetail } from '../body-policy.js';
 import { createProbeMetrics } from '../metrics/probe-metrics.js';
 import { MonitorRegistry } from '../metrics/registry.js';
 import type { ProbeResult } from '../probe/run.js';
@@ -60,19 +67,44 @@ export async function wouldEmit(result: ProbeResult): Promise<string> {
   return registry.metrics();
 }
 
+function typeName(value: unknown): string {
+  if (value === null) return 'null';
+  return Array.isArray(value) ? 'array' : typeof value;
+}
+
+/** What the body looked like, without a byte of its data: the envelope's shape, or its error. */
+export function envelopeShape(attempt: AttemptResponse): Record<string, unknown> {
+  if (!attempt.envelope.valid) return { valid: false, problem: attempt.envelope.problem };
+  const envelope = attempt.envelope.envelope;
+  if (!envelope.ok) return { valid: true, ok: false, error: { code: envelope.error.code, message: envelope.error.message } };
+  const data = envelope.data;
+  return { valid: true, ok: true, data: Array.isArray(data) ? { type: 'array', items: data.length } : { type: typeName(data) } };
+}
+
+function responseView(spec: ProbeSpec, attempt: AttemptResponse, keys: readonly ApiKey[]): Record<string, unknown> {
+  const shown = bodyShown(spec.endpoint);
+  return {
+    status: attempt.status,
+    headers: responseHeaders(attempt.headers, keys),
+    bodyBytes: attempt.bodyBytes,
+    requestId: attempt.requestId,
+    envelope: envelopeShape(attempt),
+    ...(shown
+      ? { bodyExcerpt: redactSecrets(attempt.bodyExcerpt, keys) }
+      : { body: `not shown: ${spec.path} answers with a tenant's or the platform's data; only / and /docs bodies are shown` }),
+  };
+}
+
 export async function debugReport(result: ProbeResult, keys: readonly ApiKey[]): Promise<Record<string, unknown>> {
   const { spec, verdict, attempt } = result;
-  const response =
-    attempt?.kind === 'response'
-      ? { status: attempt.status, headers: responseHeaders(attempt.headers, keys), bodyBytes: attempt.bodyBytes, bodyExcerpt: redactSecrets(attempt.bodyExcerpt, keys), requestId: attempt.requestId, envelope: attempt.envelope.valid ? 'valid' : attempt.envelope.problem }
-      : undefined;
+  const response = attempt?.kind === 'response' ? responseView(spec, attempt, keys) : undefined;
   return {
     probe: { id: spec.id, target: spec.target, endpoint: spec.endpoint, tenant: spec.tenant, keyAlias: spec.keyAlias, check: spec.check, expect: spec.expect },
     request: { method: 'GET', path: spec.path, headers: requestHeaders(spec), sent: result.sent },
     timeline: { startedAt: new Date(result.startedAt).toISOString(), headersMs: attempt?.timings.headersMs, totalMs: attempt?.timings.totalMs },
     response,
     failure: attempt?.kind === 'failure' ? { kind: attempt.failure.kind, message: redactSecrets(attempt.failure.message, keys) } : undefined,
-    outcome: { outcome: verdict.outcome, expected: verdict.expected, success: verdict.success, reason: verdict.reason, detail: redactSecrets(verdict.detail, keys), degraded: result.degraded, retryAfterMs: result.retryAfterMs },
+    outcome: { outcome: verdict.outcome, expected: verdict.expected, success: verdict.success, reason: verdict.reason, detail: redactSecrets(withheldDetail(spec.endpoint, verdict.detail), keys), degraded: result.degraded, retryAfterMs: result.retryAfterMs },
     metrics: await wouldEmit(result),
   };
 }

@@ -25,6 +25,10 @@ header h1{font-size:18px;margin:0}header a{color:#9cc3ff}
 main{padding:12px 20px}
 section{background:#fff;border:1px solid #dde1e6;border-radius:6px;margin:0 0 16px;padding:10px 14px}
 h2{font-size:16px;margin:4px 0 8px}
+h3{font-size:14px;margin:10px 0 6px}
+.breach-banner{border:2px solid #8a1208;background:#fff4f3}
+.breach-banner h2{color:#8a1208}
+.reason{font-size:12px;font-weight:600;color:#8a1208}
 table{border-collapse:collapse;width:100%}
 th,td{border-bottom:1px solid #eceef1;padding:4px 6px;text-align:left;vertical-align:middle}
 th{font-size:12px;color:#5b6570;font-weight:600}

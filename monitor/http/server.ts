@@ -1,23 +1,31 @@
 /**
  * The monitor's HTTP surface: /metrics, /-/healthy, /-/ready, POST /-/reload, /probes (+ .json),
  * /probe?...&debug=true and the status page at /. `createMonitorServer` returns {url, close}.
+ * Every request is authorized first (auth.ts) against the running config's tokens, so a reload
+ * that rotates a token file takes effect at once.
  */
 import { once } from 'node:events';
 import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
+import { httpSettings, statusPageSettings } from '../config/types.js';
 import { openWindow } from '../maintenance.js';
 import type { Monitor } from '../service.js';
 import { formatShard } from '../shard.js';
+import { authorize, challenges, unprotectedListen } from './auth.js';
 import { debugReport, pickProbe, wouldEmit } from './debug-probe.js';
+import { retryAfterSeconds } from './on-demand.js';
 import { probesJson, renderProbesPage } from './probes-page.js';
 import { renderStatusPage } from './status-page.js';
+import { type UptimeSource, createUptimeSource } from './uptime.js';
 
 export interface ServerOptions {
   readonly host: string;
   readonly port: number;
   readonly logger: Logger;
   readonly now?: () => number;
+  /** Where long-window uptime comes from; by default Prometheus per `statusPage` in the config. */
+  readonly uptime?: UptimeSource;
 }
 
 export interface MonitorServer {
@@ -25,7 +33,7 @@ export interface MonitorServer {
   close(): Promise<void>;
 }
 
-function send(res: ServerResponse, status: number, type: string, body: string, extra: Record<string, string> = {}): void {
+function send(res: ServerResponse, status: number, type: string, body: string, extra: Record<string, string | string[]> = {}): void {
   res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store', ...extra });
   res.end(body);
 }
@@ -34,10 +42,25 @@ const TEXT = 'text/plain; charset=utf-8';
 const HTML = 'text/html; charset=utf-8';
 const JSON_TYPE = 'application/json; charset=utf-8';
 
-async function route(monitor: Monitor, req: IncomingMessage, res: ServerResponse, now: () => number): Promise<void> {
+/** `?refresh=N` on the status page: 5 to 300 s, only when the viewer asks. */
+function refreshSeconds(params: URLSearchParams): number | undefined {
+  const n = Number(params.get('refresh'));
+  return Number.isInteger(n) && n >= 5 && n <= 300 ? n : undefined;
+}
+
+interface Context {
+  readonly monitor: Monitor;
+  readonly now: () => number;
+  readonly uptime: UptimeSource;
+}
+
+async function route(ctx: Context, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const { monitor, now } = ctx;
   const url = new URL(req.url ?? '/', 'http://monitor.local');
   const method = req.method ?? 'GET';
   const path = url.pathname;
+  const access = authorize(path, req.headers.authorization, httpSettings(monitor.config()));
+  if (!access.ok) return send(res, access.status, TEXT, `${access.message}\n`, access.status === 401 ? { 'www-authenticate': challenges() } : {});
   if (path === '/-/reload') {
     if (method !== 'POST' && method !== 'PUT') return send(res, 405, TEXT, 'use POST /-/reload\n', { allow: 'POST, PUT' });
     const result = await monitor.reload();
@@ -69,6 +92,9 @@ async function route(monitor: Monitor, req: IncomingMessage, res: ServerResponse
           maintenance: (t) => openWindow(t, now()),
           shard: formatShard(monitor.shard),
           now: now(),
+          breaches: monitor.history.breaches(),
+          uptime: await ctx.uptime.read(statusPageSettings(monitor.config())),
+          refreshSeconds: refreshSeconds(url.searchParams),
         }),
       );
     default:
@@ -82,15 +108,27 @@ async function debugProbe(monitor: Monitor, params: URLSearchParams, res: Server
     monitor.allProbes(),
   );
   if (!pick.ok) return send(res, pick.status, TEXT, `${pick.message}\n`);
-  const result = await monitor.probeNow(pick.spec);
-  if (params.get('debug') === 'true') return send(res, 200, JSON_TYPE, `${JSON.stringify(await debugReport(result, monitor.keys()), null, 2)}\n`);
-  return send(res, 200, monitor.registry.contentType, await wouldEmit(result));
+  const ran = await monitor.probeOnDemand(pick.spec);
+  if (ran.kind === 'refused') {
+    const seconds = retryAfterSeconds(ran.gate.retryAfterMs);
+    const who = `key ${pick.spec.keyAlias} on target ${pick.spec.target}`;
+    const why =
+      ran.gate.reason === 'retry_after'
+        ? `${who} is waiting out the API's Retry-After; the scheduled probes wait too`
+        : `${who} was probed on demand less than ${Math.round(httpSettings(monitor.config()).onDemandIntervalMs / 1000)} s ago (http.onDemandInterval): each probe spends the key's quota`;
+    return send(res, 429, TEXT, `${why}; try again in ${seconds} s\n`, { 'retry-after': String(seconds) });
+  }
+  if (params.get('debug') === 'true') return send(res, 200, JSON_TYPE, `${JSON.stringify(await debugReport(ran.result, monitor.keys()), null, 2)}\n`);
+  return send(res, 200, monitor.registry.contentType, await wouldEmit(ran.result));
 }
 
 export async function createMonitorServer(monitor: Monitor, options: ServerOptions): Promise<MonitorServer> {
-  const now = options.now ?? Date.now;
+  // The callers check first and say so nicely (startServing); this is the floor no caller can skip.
+  const unprotected = unprotectedListen(options.host, options.port, httpSettings(monitor.config()));
+  if (unprotected) throw new Error(unprotected);
+  const ctx: Context = { monitor, now: options.now ?? Date.now, uptime: options.uptime ?? createUptimeSource() };
   const server = createServer((req, res) => {
-    route(monitor, req, res, now).catch((error: unknown) => {
+    route(ctx, req, res).catch((error: unknown) => {
       options.logger.error({ err: error instanceof Error ? error.message : String(error), path: req.url?.split('?')[0] }, 'request failed');
       if (!res.headersSent) send(res, 500, TEXT, 'internal error\n');
       else res.end();

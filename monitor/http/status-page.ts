@@ -1,14 +1,19 @@
 /**
- * The status page: per target, a tenant x endpoint grid of read probes (last outcome, success
- * ratio over the kept window, latency sparkline) and a table of the canaries. Server-rendered,
- * no scripts, no external assets; it refreshes itself.
+ * The status page: breaches first, in a banner; then per target a tenant x endpoint grid of
+ * read probes (last outcome and, when it failed, why; success ratio over the kept window;
+ * latency sparkline), uptime per row over the kept window and, from Prometheus, over 24 h /
+ * 7 d / 30 d; and a table of the canaries. Server-rendered, no scripts, no external assets.
+ * It refreshes itself only when asked (`/?refresh=10`): an unasked reload moves the page under
+ * a screen-reader user (WCAG 2.2.1).
  */
 import { ENDPOINT_IDS } from '../../api/contract/index.js';
 import type { MaintenanceWindow, MonitorTarget } from '../config/types.js';
 import type { HistoryEntry } from '../history.js';
 import type { ProbeSpec } from '../probe/spec.js';
+import { breachRows, renderBreachBanner } from './breach-banner.js';
 import { esc, layout, outcomeClass } from './html.js';
 import { sparkline } from './sparkline.js';
+import { UPTIME_WINDOWS, type Uptime, uptimeOf } from './uptime.js';
 
 export interface StatusView {
   readonly targets: readonly MonitorTarget[];
@@ -17,12 +22,27 @@ export interface StatusView {
   readonly maintenance: (target: MonitorTarget) => MaintenanceWindow | undefined;
   readonly shard: string;
   readonly now: number;
+  /** Breaches still in memory, newest first. */
+  readonly breaches?: readonly HistoryEntry[];
+  readonly uptime?: Uptime;
+  /** Seconds between reloads when the viewer asked for them. */
+  readonly refreshSeconds?: number | undefined;
 }
 
-function ratio(entries: readonly HistoryEntry[]): string {
-  if (entries.length === 0) return '–';
-  const ok = entries.filter((e) => e.success).length;
-  return `${Math.round((ok / entries.length) * 1000) / 10}%`;
+const WINDOW_LABEL: Readonly<Record<(typeof UPTIME_WINDOWS)[number], string>> = { '24h': '24 h', '7d': '7 d', '30d': '30 d' };
+
+function percent(value: number | undefined): string {
+  return value === undefined ? '–' : `${Math.round(value * 1000) / 10}%`;
+}
+
+function keptRatio(entries: readonly HistoryEntry[]): number | undefined {
+  return entries.length === 0 ? undefined : entries.filter((e) => e.success).length / entries.length;
+}
+
+/** Why the last result failed, in the cell: the label-safe reason, and whether an HTML page came back. */
+export function failureReason(last: HistoryEntry | undefined): string {
+  if (!last || last.success) return '';
+  return [last.reason, last.html ? 'HTML page' : ''].filter(Boolean).join(' · ');
 }
 
 function cell(spec: ProbeSpec | undefined, view: StatusView): string {
@@ -32,22 +52,33 @@ function cell(spec: ProbeSpec | undefined, view: StatusView): string {
   const cls = outcomeClass(last?.outcome, last?.success);
   const title = last ? `${last.outcome}: ${last.detail}` : 'not run yet';
   const ms = last?.sent ? `${Math.round(last.durationMs)} ms` : '';
-  return `<td class="cell ${cls}" title="${esc(title)}" data-probe="${esc(spec.id)}"><span class="badge">${esc(last?.outcome ?? 'pending')}</span> <span class="muted">${ratio(entries)} ${ms}</span><br>${sparkline(entries)}</td>`;
+  const reason = failureReason(last);
+  const why = reason ? `<br><span class="reason">${esc(reason)}</span>` : '';
+  return `<td class="cell ${cls}" title="${esc(title)}" data-probe="${esc(spec.id)}"><span class="badge">${esc(last?.outcome ?? 'pending')}</span> <span class="muted">${percent(keptRatio(entries))} ${ms}</span>${why}<br>${sparkline(entries)}</td>`;
 }
 
-function readGrid(target: MonitorTarget, probes: readonly ProbeSpec[], view: StatusView): string {
+function uptimeCells(match: Readonly<Record<string, string>>, uptime: Uptime): string {
+  if (uptime.kind === 'off') return '';
+  if (uptime.kind === 'unavailable') return UPTIME_WINDOWS.map(() => '<td class="muted">unavailable</td>').join('');
+  return UPTIME_WINDOWS.map((w) => `<td>${percent(uptimeOf(uptime.windows[w], match))}</td>`).join('');
+}
+
+function readGrid(target: MonitorTarget, probes: readonly ProbeSpec[], view: StatusView, uptime: Uptime): string {
   const reads = probes.filter((p) => p.check === 'read');
   const columns = ENDPOINT_IDS.filter((id) => reads.some((p) => p.endpoint === id));
   const rows = [...new Set(reads.map((p) => `${p.tenant}\u0000${p.keyAlias}`))];
   const body = rows
     .map((row) => {
       const [tenant = '', alias = ''] = row.split('\u0000');
-      const cells = columns.map((c) => cell(reads.find((p) => p.tenant === tenant && p.keyAlias === alias && p.endpoint === c), view)).join('');
-      return `<tr><th>${esc(tenant || '(target-wide)')}</th><td class="muted">${esc(alias)}</td>${cells}</tr>`;
+      const mine = reads.filter((p) => p.tenant === tenant && p.keyAlias === alias);
+      const cells = columns.map((c) => cell(mine.find((p) => p.endpoint === c), view)).join('');
+      const kept = keptRatio(mine.flatMap((p) => view.window(p.id)));
+      return `<tr><th scope="row">${esc(tenant || '(target-wide)')}</th><td class="muted">${esc(alias)}</td><td>${percent(kept)}</td>${uptimeCells({ target: target.name, tenant, key_alias: alias }, uptime)}${cells}</tr>`;
     })
     .join('');
-  const head = columns.map((c) => `<th>${esc(c)}</th>`).join('');
-  return `<table class="grid" aria-label="reads of ${esc(target.name)}"><thead><tr><th>tenant</th><th>key</th>${head}</tr></thead><tbody>${body}</tbody></table>`;
+  const windows = uptime.kind === 'off' ? '' : UPTIME_WINDOWS.map((w) => `<th scope="col">uptime ${WINDOW_LABEL[w]}</th>`).join('');
+  const head = columns.map((c) => `<th scope="col">${esc(c)}</th>`).join('');
+  return `<table class="grid" aria-label="reads of ${esc(target.name)}"><thead><tr><th scope="col">tenant</th><th scope="col">key</th><th scope="col">uptime (kept)</th>${windows}${head}</tr></thead><tbody>${body}</tbody></table>`;
 }
 
 function canaryTable(probes: readonly ProbeSpec[], view: StatusView): string {
@@ -57,13 +88,21 @@ function canaryTable(probes: readonly ProbeSpec[], view: StatusView): string {
     .map((p) => {
       const entries = view.window(p.id);
       const last = entries[entries.length - 1];
-      return `<tr><td>${esc(p.check)}</td><td>${esc(p.keyAlias)}</td><td>${esc(p.endpoint)}${p.tenant ? ` (${esc(p.tenant)})` : ''}</td><td>${esc(last?.expected ?? '')}</td>${cell(p, view)}<td class="muted">${esc(last && !last.success ? last.detail : '')}</td></tr>`;
+      return `<tr><th scope="row">${esc(p.check)}</th><td>${esc(p.keyAlias)}</td><td>${esc(p.endpoint)}${p.tenant ? ` (${esc(p.tenant)})` : ''}</td><td>${esc(last?.expected ?? '')}</td>${cell(p, view)}<td class="muted">${esc(last && !last.success ? last.detail : '')}</td></tr>`;
     })
     .join('');
-  return `<table aria-label="canaries"><thead><tr><th>canary</th><th>key</th><th>endpoint</th><th>expects</th><th>last</th><th>why</th></tr></thead><tbody>${rows}</tbody></table>`;
+  return `<table aria-label="canaries"><thead><tr><th scope="col">canary</th><th scope="col">key</th><th scope="col">endpoint</th><th scope="col">expects</th><th scope="col">last</th><th scope="col">why</th></tr></thead><tbody>${rows}</tbody></table>`;
 }
 
-function targetSection(target: MonitorTarget, view: StatusView): string {
+function uptimeLine(target: MonitorTarget, reads: readonly ProbeSpec[], view: StatusView, uptime: Uptime): string {
+  const kept = `kept window ${percent(keptRatio(reads.flatMap((p) => view.window(p.id))))}`;
+  if (uptime.kind === 'off') return `<p class="muted">Uptime of reads: ${kept} · 24 h / 7 d / 30 d need <code>statusPage.prometheusUrl</code></p>`;
+  if (uptime.kind === 'unavailable') return `<p class="muted">Uptime of reads: ${kept} · 24 h / 7 d / 30 d unavailable: ${esc(uptime.reason)}</p>`;
+  const long = UPTIME_WINDOWS.map((w) => `${WINDOW_LABEL[w]} ${percent(uptimeOf(uptime.windows[w], { target: target.name }))}`).join(' · ');
+  return `<p>Uptime of reads: ${kept} · ${long}</p>`;
+}
+
+function targetSection(target: MonitorTarget, view: StatusView, uptime: Uptime): string {
   const probes = view.plan.filter((p) => p.target === target.name);
   const lasts = probes.map((p) => view.window(p.id).at(-1)).filter((e): e is HistoryEntry => e !== undefined);
   const failing = lasts.filter((e) => !e.success).length;
@@ -71,14 +110,20 @@ function targetSection(target: MonitorTarget, view: StatusView): string {
   const state = window
     ? `<span class="badge warn">maintenance${window.reason ? `: ${esc(window.reason)}` : ''}</span>`
     : `<span class="badge ${failing > 0 ? 'fail' : lasts.length > 0 ? 'pass' : 'none'}">${failing > 0 ? `${failing} failing` : lasts.length > 0 ? 'all passing' : 'pending'}</span>`;
-  return `<section id="target-${esc(target.name)}"><h2>${esc(target.name)} ${state}</h2>
+  const reads = probes.filter((p) => p.check === 'read');
+  return `<section id="target-${esc(target.name)}" aria-labelledby="title-${esc(target.name)}"><h2 id="title-${esc(target.name)}">${esc(target.name)} ${state}</h2>
 <p class="muted">${probes.length} probes · schedule <code>${esc(target.schedule)}</code> · timeout ${target.timeoutMs} ms</p>
-${readGrid(target, probes, view)}<h2>Authorization canaries</h2>${canaryTable(probes, view)}</section>`;
+${uptimeLine(target, reads, view, uptime)}${readGrid(target, probes, view, uptime)}<h3>Authorization canaries</h3>${canaryTable(probes, view)}</section>`;
 }
 
 export function renderStatusPage(view: StatusView): string {
+  const uptime = view.uptime ?? { kind: 'off' };
   const lasts = view.plan.map((p) => view.window(p.id).at(-1)).filter((e): e is HistoryEntry => e !== undefined);
   const failing = lasts.filter((e) => !e.success).length;
-  const summary = `<section class="summary"><span><b>${view.plan.length}</b> probes</span><span><b>${lasts.length - failing}</b> passing</span><span><b>${failing}</b> failing</span><span class="muted">shard ${esc(view.shard)} · rendered ${new Date(view.now).toISOString()}</span></section>`;
-  return layout('repairmon status', summary + view.targets.map((t) => targetSection(t, view)).join(''), { refreshSeconds: 10 });
+  const banner = renderBreachBanner(breachRows(view.breaches ?? [], (id) => view.window(id).at(-1)), uptime.kind === 'ok' ? uptime.breaches : []);
+  const refresh = view.refreshSeconds
+    ? `reloads every ${view.refreshSeconds} s · <a href="/">stop reloading</a>`
+    : '<a href="/?refresh=10">reload every 10 s</a>';
+  const summary = `<section class="summary" aria-label="summary"><span><b>${view.plan.length}</b> probes</span><span><b>${lasts.length - failing}</b> passing</span><span><b>${failing}</b> failing</span><span class="muted">shard ${esc(view.shard)} · rendered ${new Date(view.now).toISOString()} · ${refresh}</span></section>`;
+  return layout('repairmon status', banner + summary + view.targets.map((t) => targetSection(t, view, uptime)).join(''), { refreshSeconds: view.refreshSeconds });
 }

@@ -32,7 +32,8 @@ function probeJobFromExample(address: string): object {
   const relabel = (job['relabel_configs'] as { target_label?: string; replacement?: string }[]).map((r) =>
     r.target_label === '__address__' ? { ...r, replacement: address } : r,
   );
-  return { ...job, scrape_interval: '1s', scrape_timeout: '1s', static_configs: [{ targets: ['sandbox;nowak-test;clients'] }], relabel_configs: relabel };
+  // Slower than the monitor's on-demand pacing (1 s in the fixture), as the example's 1m is slower than 10 s.
+  return { ...job, scrape_interval: '2s', scrape_timeout: '1s', static_configs: [{ targets: ['sandbox;nowak-test;clients'] }], relabel_configs: relabel };
 }
 
 /** Series Prometheus makes itself rather than the monitor; only `up` is read (RepairmonMonitorDown). */

@@ -8,7 +8,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { parseConfigText } from '../../monitor/config/load.js';
-import { formatIssues } from '../../monitor/config/types.js';
+import { formatIssues, httpSettings } from '../../monitor/config/types.js';
+import { unprotectedListen } from '../../monitor/http/auth.js';
+import { parseListen } from '../../monitor/run-service.js';
 import { KUBERNETES_DIR, type Manifest, kubernetesFiles, manifestOf, readManifests } from './helpers/manifests.js';
 
 const statefulSet = manifestOf('StatefulSet');
@@ -83,6 +85,21 @@ describe('Kubernetes manifests', () => {
     }
     const result = parseConfigText(monitorYaml, { env: fakeEnv, baseDir: KUBERNETES_DIR });
     expect(result.ok, result.ok ? '' : formatIssues(result.issues)).toBe(true);
+  });
+
+  it('listening beyond loopback, its monitor.yaml sets http.token from the Secret (the monitor refuses otherwise)', () => {
+    const listen = parseListen(argAfter('--listen') ?? '');
+    if (!listen.ok) throw new Error(listen.message);
+    const token = /^\s*token: \$\{([A-Za-z_][A-Za-z0-9_]*)\}\s*$/m.exec(monitorYaml)?.[1];
+    expect(token, 'http.token in monitor.yaml').toBeDefined();
+    expect(env(token!)?.valueFrom?.secretKeyRef).toEqual({ name: secret.metadata.name, key: token });
+    const fakeEnv = Object.fromEntries([...monitorYaml.matchAll(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g)].map((m) => [m[1]!, `rs_live_${m[1]!.toLowerCase()}0000000000000000`]));
+    const result = parseConfigText(monitorYaml, { env: fakeEnv, baseDir: KUBERNETES_DIR });
+    if (!result.ok) throw new Error(formatIssues(result.issues));
+    expect(httpSettings(result.config).token).toBeDefined();
+    expect(unprotectedListen(listen.listen.host, listen.listen.port, httpSettings(result.config))).toBeUndefined();
+    // Without the token the same manifest would not start: the check above is not vacuous.
+    expect(unprotectedListen(listen.listen.host, listen.listen.port, { ...httpSettings(result.config), token: undefined })).toBeDefined();
   });
 
   it('ships no key: the Secret holds placeholders only, and no env value is a key', () => {

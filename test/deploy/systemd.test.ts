@@ -6,6 +6,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { isLoopback } from '../../monitor/http/auth.js';
+import { parseListen } from '../../monitor/run-service.js';
 import { unitSections } from './helpers/manifests.js';
 import { DEPLOY, SYSTEMD_ANALYZE, toolPresent } from './helpers/paths.js';
 import { runTool } from './helpers/run-tool.js';
@@ -30,6 +32,12 @@ describe('systemd unit', () => {
     expect(one('DynamicUser') === 'yes' || (one('User') !== undefined && one('User') !== 'root')).toBe(true);
     expect(one('EnvironmentFile')).toMatch(/^\/etc\/repairmon\/\S+$/);
     expect(text).not.toMatch(/rs_(test|live)_[A-Za-z0-9]/);
+  });
+
+  it('listens on loopback: a non-loopback --listen needs http.token in monitor.yaml, which the unit cannot show', () => {
+    const listen = parseListen(/--listen (\S+)/.exec(one('ExecStart') ?? '')?.[1] ?? '');
+    if (!listen.ok) throw new Error(listen.message);
+    expect(isLoopback(listen.listen.host), `--listen ${listen.listen.host}`).toBe(true);
   });
 
   it('reloads with SIGHUP and restarts on failure', () => {

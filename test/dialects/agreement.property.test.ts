@@ -6,6 +6,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { CLIENT_MONITOR_AGREEMENT } from '../helpers/agreement.js';
 import { createClient, isApiError, silentLogger } from '../../api/client/index.js';
 import { ApiKey, sendAttempt } from '../../api/client/single-attempt.js';
 import { type EndpointId, endpointPath, endpointSpec } from '../../api/contract/index.js';
@@ -13,19 +14,7 @@ import { classifyOutcome } from '../../monitor/probe/outcome.js';
 import { ERROR_BODIES, INDEX_ACCESS_VALUES, PLATFORM_REFUSALS, RATE_LIMIT_HEADER_STYLES, SCOPE_REFUSALS, SLUG_STYLES, UNAUTHORIZED_STATUSES } from '../../sandbox/dialect/index.js';
 import { type RunningSandbox, startSandbox } from '../../sandbox/index.js';
 
-/** The client's error class -> the monitor's outcome for the same answer. */
-const AGREEMENT: Readonly<Record<string, string>> = {
-  success: 'ok',
-  AuthenticationError: 'unauthorized',
-  TenantMismatchError: 'tenant_key_tenant_mismatch',
-  InsufficientScopeError: 'forbidden',
-  PermissionDeniedError: 'forbidden',
-  RateLimitError: 'rate_limited',
-  ServerError: 'server_error',
-  EnvelopeError: 'invalid_envelope',
-  NotFoundError: 'unexpected_status',
-  ApiError: 'unexpected_status',
-};
+const AGREEMENT = CLIENT_MONITOR_AGREEMENT;
 
 const dialect = fc
   .record({

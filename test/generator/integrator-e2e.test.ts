@@ -4,7 +4,8 @@
  * checkout, which the user does not own, then a global install into a prefix they own),
  * generates with real `yo` (which installs and writes the lockfile), re-runs it without a
  * terminal over their edits, writes a program of their own that pages through a
- * `--page-size` sandbox typing the repairs with a guard, rehearses the production switch
+ * `--page-size` sandbox with the client's `paginate`, typing the repairs with a parse hook (a
+ * type guard), rehearses the production switch
  * against `repairmon sandbox --tls` with its CA file, and runs the generated CI steps.
  * Every npm install prefers the warm cache (--prefer-offline). Keys travel in variables only.
  */
@@ -133,11 +134,12 @@ afterAll(async () => {
   if (figures.length > 0) console.log(`integrator e2e: ${figures.join('; ')}`);
 });
 
-/** The integrator's own code: every repair, page by page over `Link: rel="next"`, typed by a guard. */
-const REPORT = `import { Agent } from 'undici';
-import { loadConfig } from './config.js';
-import { sendAttempt } from './repair-service/client/single-attempt.js';
-import { endpointPath } from './repair-service/contract/index.js';
+/**
+ * The integrator's own code: every repair, page by page over `Link: rel="next"` with the
+ * client's `paginate`, each item checked and typed by the client-wide parse hook (a type guard).
+ */
+const REPORT = `import { loadConfig } from './config.js';
+import { createClient } from './repair-service/client/index.js';
 
 interface Repair { readonly id: string; readonly state: string; readonly costPln: number }
 
@@ -147,29 +149,25 @@ function isRepair(value: unknown): value is Repair {
   return typeof r['id'] === 'string' && typeof r['state'] === 'string' && typeof r['costPln'] === 'number';
 }
 
-/** The next page's path below the base URL; a link anywhere else is not followed (the key would go with it). */
-function nextPath(link: string | undefined, baseUrl: string): string | undefined {
-  const target = /<([^>]+)>;\\s*rel="next"/.exec(link ?? '')?.[1];
-  return target !== undefined && target.startsWith(baseUrl + '/') ? target.slice(baseUrl.length) : undefined;
-}
-
 const config = loadConfig();
-const agent = new Agent(config.ca === undefined ? {} : { connect: { ca: config.ca } });
+const client = createClient({
+  baseUrl: config.baseUrl,
+  apiKey: config.apiKey,
+  authScheme: config.authScheme,
+  tenant: config.tenant,
+  parse: { repairs: isRepair },
+  ...(config.ca === undefined ? {} : { ca: config.ca }),
+});
 const repairs: Repair[] = [];
 let pages = 0;
-let path: string | undefined = endpointPath('repairs', { tenant: config.tenant });
 try {
-  while (path !== undefined) {
-    const result = await sendAttempt({ dispatcher: agent, baseUrl: config.baseUrl, path, endpoint: 'repairs', key: config.apiKey, authScheme: config.authScheme, timeoutMs: 10_000 });
-    if (result.kind !== 'response' || !result.envelope.valid || !result.envelope.envelope.ok) throw new Error('page ' + (pages + 1) + ' failed');
-    const data: unknown = result.envelope.envelope.data;
-    if (!Array.isArray(data) || !data.every(isRepair)) throw new Error('page ' + (pages + 1) + ' holds something other than repairs');
-    repairs.push(...data);
-    pages += 1;
-    path = nextPath(result.headers['link'], config.baseUrl);
+  for await (const page of client.paginate.repairs().pages()) {
+    const items: readonly Repair[] = page.items;
+    repairs.push(...items);
+    pages = page.number;
   }
 } finally {
-  await agent.close();
+  await client.close();
 }
 const cost = repairs.reduce((sum, r) => sum + r.costPln, 0);
 console.log('repairs ' + repairs.length + ' on ' + pages + ' pages, ' + new Set(repairs.map((r) => r.id)).size + ' distinct, ' + cost + ' PLN');
@@ -239,7 +237,7 @@ describe.skipIf(!ready)('a new integrator, README only, as a non-root user', { t
       if (step.label.endsWith('skipped')) expect(run.stdout).toContain('::notice::REPAIR_API_TEST_KEY is set, but the repository variable REPAIR_API_TEST_BASE_URL is not');
     }
   });
-  it('their program pages through a --page-size sandbox following Link rel="next", typing repairs with a guard', async () => {
+  it('their program pages through a --page-size sandbox with the client\'s paginate (Link rel="next"), typing repairs with a parse hook', async () => {
     expect(existsSync(join(project, 'dist', 'repairs-report.js'))).toBe(true);
     const report = await as('npm', ['run', '--silent', 'report'], { extra: { REPAIR_API_TEST_BASE_URL: paged.baseUrl, REPAIR_API_TEST_KEY: paged.key('nowak-test') } });
     expect(report.code, report.stdout + report.stderr).toBe(0);

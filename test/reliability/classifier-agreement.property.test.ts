@@ -12,6 +12,7 @@ import { inspect } from 'node:util';
 import fc from 'fast-check';
 import { MockAgent } from 'undici';
 import { describe, expect, it } from 'vitest';
+import { CLIENT_MONITOR_AGREEMENT } from '../helpers/agreement.js';
 import { OUTCOMES } from '../../monitor/probe/expectation.js';
 import { classifyOutcome } from '../../monitor/probe/outcome.js';
 import { sendAttempt } from '../../api/client/single-attempt.js';
@@ -23,20 +24,7 @@ const BASE_URL = `${ORIGIN}/api/v1`;
 const PATH = '/tenants/rowery-nowak/clients';
 const SECRET = `rs_test_PROPERTY${'k'.repeat(12)}9Qz7`;
 
-/** The client's error class -> the monitor's outcome for the same response. */
-const AGREEMENT: Readonly<Record<string, string>> = {
-  success: 'ok',
-  AuthenticationError: 'unauthorized',
-  TenantMismatchError: 'tenant_key_tenant_mismatch',
-  InsufficientScopeError: 'forbidden',
-  PermissionDeniedError: 'forbidden',
-  RateLimitError: 'rate_limited',
-  ServerError: 'server_error',
-  EnvelopeError: 'invalid_envelope',
-  ConnectionError: 'connection_error',
-  TimeoutError: 'timeout',
-  ApiError: 'unexpected_status',
-};
+const AGREEMENT = CLIENT_MONITOR_AGREEMENT;
 
 const text = fc.oneof(fc.string(), fc.constant(SECRET), fc.string().map((s) => `${s}${SECRET}${s}`));
 const codeWithout = fc.oneof(fc.constantFrom(...Object.values(ERROR_CODES)), fc.string());

@@ -90,7 +90,10 @@ describe('secrets canary', { timeout: 60_000 }, () => {
         '      { alias: nowak, kind: tenant, tenant: rowery-nowak, secret: "${CANARY_VALID}" },',
         '      { alias: rejected, kind: tenant, tenant: rowery-nowak, auth: x-api-key, secret: "${CANARY_REJECTED}" } ] }',
         `  - { name: echo, baseUrl: "${echo.baseUrl}", schedule: "*/5 * * * * *", timeout: 2s, keys: [`,
-        '      { alias: nowak, kind: tenant, tenant: rowery-nowak, secret: "${CANARY_VALID}" } ] }',
+        // One alias per debug view below: on-demand probes are paced per key (http.onDemandInterval).
+        '      { alias: nowak, kind: tenant, tenant: rowery-nowak, secret: "${CANARY_VALID}" },',
+        '      { alias: nowak-clients, kind: tenant, tenant: rowery-nowak, secret: "${CANARY_VALID}" },',
+        '      { alias: nowak-bikes, kind: tenant, tenant: rowery-nowak, secret: "${CANARY_VALID}" } ] }',
         '',
       ].join('\n'),
     );
@@ -115,9 +118,9 @@ describe('secrets canary', { timeout: 60_000 }, () => {
     const debugViews = [
       '/probe?target=sandbox&key=nowak&endpoint=clients&tenant=rowery-nowak&debug=true',
       '/probe?target=sandbox&key=rejected&endpoint=bikes&tenant=rowery-nowak&debug=true',
-      '/probe?target=echo&key=nowak&endpoint=clients&tenant=rowery-nowak&debug=true',
+      '/probe?target=echo&key=nowak-clients&endpoint=clients&tenant=rowery-nowak&debug=true',
       '/probe?target=echo&key=nowak&endpoint=index&debug=true',
-      '/probe?target=echo&key=nowak&endpoint=bikes&tenant=rowery-nowak',
+      '/probe?target=echo&key=nowak-bikes&endpoint=bikes&tenant=rowery-nowak',
     ];
     for (const path of debugViews) expect(await get(path)).toMatch(/outcome|repairmon_/);
     for (const path of ['/metrics', '/probes', '/probes.json', '/']) await get(path);

@@ -12,6 +12,9 @@ import {
   isAuthenticationError,
   isEnvelopeError,
   isInsufficientScopeError,
+  isNotFoundError,
+  isPaginationError,
+  isParseError,
   isPermissionDeniedError,
   isRateLimitError,
   isTenantMismatchError,
@@ -128,11 +131,12 @@ describe('client: broken responses are EnvelopeErrors and are not retried', () =
     expect(error.attempts).toBe(1);
   });
 
-  it('404 is a plain ApiError with its code, not retried', async () => {
+  it('404 is a NotFoundError (an ApiError) with its code, not retried', async () => {
     const { pool, client } = setup();
     pool.intercept({ path: CLIENTS }).reply(404, envelopeError('not_found', 'Nie znaleziono'));
     const error = await failure(client.listClients());
-    expect(error).toMatchObject({ name: 'ApiError', status: 404, code: 'not_found', attempts: 1 });
+    expect(error).toMatchObject({ name: 'NotFoundError', status: 404, code: 'not_found', attempts: 1 });
+    expect(isNotFoundError(error) && isApiError(error)).toBe(true);
   });
 });
 
@@ -160,17 +164,20 @@ describe('client: secrets never leave in errors or logs', () => {
     pool.intercept({ path: CLIENTS }).reply(429, envelopeError('rate_limited', 'za dużo'), { headers: { 'retry-after': '3600' } });
     for (let i = 0; i < 3; i += 1) await client.listClients().catch(() => undefined);
     const warns = lines.filter((l) => l.level === 'warn');
-    expect(warns).toHaveLength(3);
-    expect(warns[0]?.message).toMatch(/rejected key "nowak-test" \(…wXyZ\) on GET api\.test\/tenants\/rowery-nowak\/clients.*401 unauthorized.*not revoked.*test key/);
-    expect(warns[1]?.message).toMatch(/tenant in the URL \("rowery-nowak"\) is not the tenant this key is assigned to/);
-    expect(warns[2]?.message).toMatch(/rate-limited .* retry after 3600 s\. Reschedule/);
+    expect(warns.map((w) => w.message)).toEqual([
+      'AuthenticationError 401 unauthorized GET /tenants/rowery-nowak/clients: use a current key of this environment',
+      "TenantMismatchError 403 tenant_key_tenant_mismatch GET /tenants/rowery-nowak/clients: use that tenant's key or the right slug",
+      'RateLimitError 429 rate_limited GET /tenants/rowery-nowak/clients: retry after 3600 s',
+    ]);
+    expect(warns[0]?.fields).toMatchObject({ event: 'auth_error', status: 401, code: 'unauthorized', keyAlias: 'nowak-test', nextStep: 'fix_key' });
+    expect(warns[2]?.fields).toMatchObject({ retryAfterMs: 3_600_000, attempts: 1 });
     expect(JSON.stringify(lines)).not.toContain(SECRET);
   });
 
   it('defaultErrorHandlers works with console-like loggers', () => {
     const warn = vi.fn();
     const handlers = defaultErrorHandlers({ warn, error: vi.fn() });
-    expect(Object.keys(handlers).sort()).toEqual(['onAuthError', 'onInsufficientScope', 'onRateLimited', 'onTenantMismatch']);
+    expect(Object.keys(handlers).sort()).toEqual(['onAuthError', 'onInsufficientScope', 'onNotFound', 'onRateLimited', 'onTenantMismatch']);
   });
 });
 
@@ -188,6 +195,11 @@ describe('error guards work across two copies of errors.ts', () => {
     expect(isAuthenticationError(foreign)).toBe(false);
     const mismatch = new copy.TenantMismatchError(fields);
     expect(isPermissionDeniedError(mismatch) && isTenantMismatchError(mismatch)).toBe(true);
+    const missing = new copy.NotFoundError(fields);
+    expect(isNotFoundError(missing) && isApiError(missing) && !isPermissionDeniedError(missing)).toBe(true);
+    expect(isParseError(new copy.ParseError({ ...fields, index: 2, issue: 'x' }))).toBe(true);
+    expect(isPaginationError(new copy.PaginationError({ ...fields, problem: 'loop', link: undefined, pages: 2 }))).toBe(true);
+    expect(isNotFoundError(foreign) || isParseError(missing)).toBe(false);
     // AbortSignal.timeout() rejects with a DOMException named TimeoutError: not ours.
     expect(isTimeoutError(new DOMException('t', 'TimeoutError'))).toBe(false);
     expect(isApiError(Object.assign(new Error('x'), { name: 'ApiError' }))).toBe(false);

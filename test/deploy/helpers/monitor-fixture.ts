@@ -7,7 +7,7 @@
  * certificate-expiry gauge is in the scrape.
  */
 import { createLogger } from '../../../lib/logger.js';
-import { type MonitorTarget, configKeys } from '../../../monitor/config/types.js';
+import { DEFAULT_HTTP_SETTINGS, type MonitorTarget, configKeys } from '../../../monitor/config/types.js';
 import { demoConfig } from '../../../monitor/demo-config.js';
 import { type MonitorServer, createMonitorServer } from '../../../monitor/http/server.js';
 import { createMonitor } from '../../../monitor/service.js';
@@ -58,7 +58,9 @@ export async function startMonitoredSandbox(): Promise<MonitoredSandbox> {
     : undefined;
   const front = cert ? await startTlsFront(cert, sandbox.port) : undefined;
   const tlsTargets = cert && front ? demo.targets.map((t) => overTls(t, front, cert)) : [];
-  const config = { ...demo, targets: [...demo.targets, ...demo.targets.map(inMaintenance), ...tlsTargets] };
+  // On-demand probes are paced per key; the blackbox-style job scrapes /probe every 2 s here.
+  const http = { ...DEFAULT_HTTP_SETTINGS, onDemandIntervalMs: 1_000 };
+  const config = { ...demo, http, targets: [...demo.targets, ...demo.targets.map(inMaintenance), ...tlsTargets] };
   const keys = configKeys(config);
   const logger = createLogger({ level: 'silent', secrets: () => keys });
   const monitor = createMonitor(config, { logger, roundOnStart: true });

@@ -25,7 +25,9 @@ describe('check-config and serve exit codes', () => {
   test('check-config: 2 with every issue listed, 0 with a summary', async () => {
     const bad = await run(['check-config', '--config', join(fixtures, 'many-errors.yaml')]);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain('5 problem(s)');
+    // The schema errors do not hide the unset ${NOWAK_KEY} of the readable key.
+    expect(bad.stderr).toContain('6 problem(s)');
+    expect(bad.stderr).toContain('targets[0].keys[0].secret: key "nowak-test": environment variable NOWAK_KEY is not set');
     expect(bad.stderr).toContain('targets[0].extra: unknown key');
     const dir = mkdtempSync(join(tmpdir(), 'repairmon-cli-'));
     const file = join(dir, 'ok.yaml');

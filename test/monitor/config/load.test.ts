@@ -2,6 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
+import { cronProblem, cronStepProblems, isFiveFieldCron } from '../../../monitor/config/cron.js';
 import { loadConfigFile, parseConfigText } from '../../../monitor/config/load.js';
 import { buildPlan } from '../../../monitor/probe/plan.js';
 
@@ -27,6 +28,25 @@ const CASES: Record<string, string[]> = {
   'both-secret-forms.yaml': ['targets[0].keys[0]: give exactly one of `secret: ${ENV_VAR}` or `secretFile: path`'],
   'missing-secret-file.yaml': [`targets[0].keys[0].secretFile: key "nowak-test": cannot read secret file ${fixtures}does-not-exist.key (ENOENT)`],
   'yaml-syntax.yaml': ['line 4: Flow sequence in block collection must be sufficiently indented and end with a ] at line 4, column 1'],
+  'cron-step-out-of-range.yaml': [
+    'targets[0].schedule: invalid cron expression "*/61 * * * * *": step "*/61" in the seconds field is out of range: it must be 1 to 59 (seconds run 0-59)',
+    'targets[0].maintenance[0].cron: invalid cron expression "0 */25 * * *": step "*/25" in the hours field is out of range: it must be 1 to 23 (hours run 0-23)',
+    'targets[0].maintenance[1].cron: invalid cron expression "*/0 * * * *": step "*/0" in the minutes field is out of range: it must be 1 to 59 (minutes run 0-59)',
+  ],
+  // The schema error does not hide the secret problems of the keys and the token around it.
+  'schema-error-and-secrets.yaml': [
+    'targets[0].extra: unknown key',
+    'targets[0].keys[0].secret: key "nowak-test": environment variable REPAIRMON_FIXTURE_UNSET_VAR is not set',
+    `targets[0].keys[1].secretFile: key "kowalski-test": cannot read secret file ${fixtures}does-not-exist.key (ENOENT)`,
+    'http.token: HTTP token: environment variable REPAIRMON_FIXTURE_UNSET_TOKEN is not set',
+  ],
+  'http-token-problems.yaml': [
+    "http.onDemandInterval: must be at least 1s: each on-demand probe spends the key's quota",
+    'statusPage.prometheusUrl: must be the http(s) address of a Prometheus server, such as http://prometheus:9090',
+    'http.token: give at most one of `token: ${ENV_VAR}` or `tokenFile: path`',
+    `http.metricsTokenFile: HTTP metrics token: cannot read secret file ${fixtures}does-not-exist.token (ENOENT)`,
+  ],
+  'http-token-too-short.yaml': ['http.tokenFile: HTTP token is shorter than 16 characters; make one with `openssl rand -hex 32`'],
   'many-errors.yaml': [
     'concurrency: Too small: expected number to be >=1',
     'targets[0].baseUrl: must be an http(s) URL ending in /api/v1, such as https://api.example.com/api/v1',
@@ -49,6 +69,43 @@ describe('invalid configs', () => {
   test('an inline secret is never echoed back', () => {
     const result = loadConfigFile(join(fixtures, 'inline-secret.yaml'), env);
     expect(JSON.stringify(result)).not.toContain('pasted_literal');
+  });
+});
+
+describe('cron steps and fields', () => {
+  test('steps past the span of their field are refused, in range ones pass', () => {
+    expect(cronStepProblems('*/59 */30 */23 */30 */11 */6')).toEqual([]);
+    expect(cronStepProblems('*/60 * * * * *')).toEqual(['step "*/60" in the seconds field is out of range: it must be 1 to 59 (seconds run 0-59)']);
+    expect(cronStepProblems('0 0 */24 * * *')).toEqual(['step "*/24" in the hours field is out of range: it must be 1 to 23 (hours run 0-23)']);
+    expect(cronStepProblems('0-10/15 * * * * *')).toEqual(['step "0-10/15" in the seconds field is out of range: it must be 1 to 10 (seconds run 0-59)']);
+    expect(cronStepProblems('*/7 * * * *')).toEqual([]);
+    expect(cronProblem('*/61 * * * *')).toBe('step "*/61" in the minutes field is out of range: it must be 1 to 59 (minutes run 0-59)');
+  });
+
+  test('a 5-field expression is told apart (it means minutes, at second 0)', () => {
+    expect(isFiveFieldCron('* * * * *')).toBe(true);
+    expect(isFiveFieldCron('*/30 * * * * *')).toBe(false);
+  });
+});
+
+describe('http and statusPage settings', () => {
+  test('tokens resolve like keys, print as their alias, and defaults apply', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'repairmon-config-'));
+    writeFileSync(join(dir, 'metrics.token'), 'metrics-token-0123456789abcdef\n');
+    const text = [
+      'http: { token: "${HTTP_TOKEN}", metricsTokenFile: metrics.token }',
+      'statusPage: { prometheusUrl: "http://prometheus:9090/" }',
+      'targets: [{ name: t, baseUrl: "http://h/api/v1", keys: [{ alias: k, kind: tenant, tenant: x, secret: "${NOWAK_KEY}" }] }]',
+    ].join('\n');
+    const result = parseConfigText(text, { env: { ...env, HTTP_TOKEN: 'http-token-0123456789abcdef' }, baseDir: dir });
+    if (!result.ok) throw new Error(JSON.stringify(result.issues));
+    expect(result.config.http?.token?.reveal()).toBe('http-token-0123456789abcdef');
+    expect(String(result.config.http?.token)).toBe('http.token(…cdef)');
+    expect(result.config.http?.metricsToken?.reveal()).toBe('metrics-token-0123456789abcdef');
+    expect(result.config.http?.onDemandIntervalMs).toBe(10_000);
+    expect(result.config.statusPage).toEqual({ prometheusUrl: 'http://prometheus:9090', prometheusTimeoutMs: 2_000 });
+    expect(result.config.targets[0]!.keys[0]!.origin).toEqual({ kind: 'env', name: 'NOWAK_KEY' });
+    expect(JSON.stringify(result.config)).not.toContain('0123456789abcdef');
   });
 });
 

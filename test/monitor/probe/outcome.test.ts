@@ -91,9 +91,10 @@ describe('classifyOutcome', () => {
       fc.tuple(fc.integer({ min: 100, max: 599 }), body, fc.boolean()).map(([s, b, l]) => response(s, b, l)),
       failure.map((f): AttemptResult => ({ kind: 'failure', failure: f as TransportFailure, timings: { headersMs: undefined, totalMs: 1 } })),
     );
-    const expectation = fc.constantFrom<Expectation>(read, { kind: 'success', list: false }, crossTenant, {
+    const expectation = fc.constantFrom<Expectation>(read, { kind: 'success', list: false }, crossTenant, platformRefused, {
       kind: 'refusal',
       outcome: 'unauthorized',
+      specCode: 'unauthorized',
       breach: 'authorization_breach',
       breachDetail: 'x',
     });
@@ -101,8 +102,11 @@ describe('classifyOutcome', () => {
       fc.property(attempt, expectation, (a, e) => {
         const v = classifyOutcome(a, e);
         expect(OUTCOMES.filter((o) => o === v.outcome)).toHaveLength(1);
-        expect(v.success).toBe(v.outcome === v.expected);
         expect(v.reason).toMatch(/^[a-z0-9_]{1,60}$/);
+        if (e.kind === 'success') expect(v.success).toBe(v.outcome === 'ok');
+        // A refusal canary passes only on a refusal status, never on data or a failure.
+        else if (v.success) expect([401, 403, 404]).toContain(v.status);
+        if (v.outcome === 'assertion_failed') expect(v.success).toBe(false);
       }),
       { numRuns: 500 },
     );

@@ -1,0 +1,47 @@
+/**
+ * The flags every command that takes a customer's key shares (`probe`, `discover`): where the
+ * key comes from, the refusal of `--key`, and `--tenant`. A key never comes from argv: it would
+ * show in `ps` and in shell history.
+ */
+import { validateTenantSlug } from '../api/contract/index.js';
+import type { ApiKey } from '../api/client/index.js';
+import { chooseKeySource, keyFlagsHint, readKey } from '../diagnose/key-source.js';
+import { type CommandContext, type OptionSpec, UsageError, stringValue } from './command.js';
+
+/** The key-source options; `optional` words their help for a command that runs without a key. */
+export function keyOptions(optional: boolean): Record<string, OptionSpec> {
+  const prefix = optional ? 'optional: ' : '';
+  return {
+    'key-env': { type: 'string', valueName: 'VAR', description: `${prefix}read the key from this environment variable` },
+    'key-file': { type: 'string', valueName: 'PATH', description: `${prefix}read the key from this file` },
+    'key-stdin': { type: 'boolean', description: `${prefix}read the key from stdin` },
+    key: { type: 'string', valueName: 'VALUE', description: 'refused: a key on the command line leaks into ps and shell history' },
+  };
+}
+
+export function refuseKeyFlag(values: CommandContext['values'], command: string): void {
+  if (values['key'] !== undefined) throw new UsageError(`--key is refused: a key on the command line shows in ps and shell history. Pass it with ${keyFlagsHint(command)}`);
+}
+
+function sourceFlags(values: CommandContext['values']) {
+  return { keyEnv: stringValue(values, 'key-env'), keyFile: stringValue(values, 'key-file'), keyStdin: values['key-stdin'] === true };
+}
+
+/** The key from its source; `required` asks on a terminal when no flag names one. */
+export async function keyFromFlags(ctx: CommandContext, required: boolean): Promise<ApiKey | undefined> {
+  const flags = sourceFlags(ctx.values);
+  if (!required && flags.keyEnv === undefined && flags.keyFile === undefined && !flags.keyStdin) return undefined;
+  const choice = chooseKeySource(flags, required && ctx.stdin.isTTY === true);
+  if (!choice.ok) throw new UsageError(choice.reason);
+  const read = await readKey(choice.source, ctx);
+  if (!read.ok) throw new UsageError(read.reason);
+  return read.key;
+}
+
+export function tenantFlag(values: CommandContext['values']): string | undefined {
+  const tenant = stringValue(values, 'tenant');
+  if (tenant === undefined) return undefined;
+  const check = validateTenantSlug(tenant);
+  if (!check.ok) throw new UsageError(`--tenant "${tenant}" ${check.reason}`);
+  return tenant;
+}

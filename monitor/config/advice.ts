@@ -1,0 +1,55 @@
+/**
+ * What `check-config` says about a valid config beyond "valid": schedules that do not mean
+ * what they seem to, and a schedule the probes cannot keep up with. Pure; warnings never fail
+ * the check, they explain.
+ */
+import { buildPlan } from '../probe/plan.js';
+import { isFiveFieldCron } from './cron.js';
+import { formatDuration } from './duration.js';
+import type { ConfigIssue, MonitorConfig } from './types.js';
+
+export type ConfigWarning = ConfigIssue;
+
+function seconds(ms: number): string {
+  return `${Math.round(ms / 100) / 10} s`;
+}
+
+export function configWarnings(config: MonitorConfig): ConfigWarning[] {
+  const plan = buildPlan(config);
+  return config.targets.flatMap((target, i): ConfigWarning[] => {
+    const warnings: ConfigWarning[] = [];
+    if (isFiveFieldCron(target.schedule)) {
+      warnings.push({
+        path: `targets[${i}].schedule`,
+        message: `"${target.schedule}" has 5 fields, so its first field is minutes: it fires at second 0 of each matching minute (every ${formatDuration(target.intervalMs)}); write 6 fields, seconds first, to say exactly what you mean (e.g. "0 ${target.schedule}")`,
+      });
+    }
+    // Worst case: every probe runs into its timeout, `concurrency` at a time.
+    const probes = plan.filter((p) => p.target === target.name).length;
+    const worstMs = (probes / config.concurrency) * target.timeoutMs;
+    if (worstMs > target.intervalMs) {
+      warnings.push({
+        path: `targets[${i}]`,
+        message: `${probes} probes per tick / concurrency ${config.concurrency} x timeout ${formatDuration(target.timeoutMs)} = ${seconds(worstMs)}, more than the ${formatDuration(target.intervalMs)} between ticks: when the API slows to the timeout the schedule cannot keep up (ticks are skipped as overlap); raise concurrency, shorten the timeout, lengthen the schedule or shard`,
+      });
+    }
+    return warnings;
+  });
+}
+
+/**
+ * The projected number of series, once `projectedSeries(config)` from `monitor/metrics/`
+ * (built on another branch) is merged: wire it in here. Until then the count is not
+ * projected, and `check-config` prints the probes per tick, which the series grow with.
+ */
+export function seriesProjection(_config: MonitorConfig): number | undefined {
+  return undefined;
+}
+
+export function loadLine(config: MonitorConfig): string {
+  const probes = buildPlan(config).length;
+  const series = seriesProjection(config);
+  return series === undefined
+    ? `load: ${probes} probe(s) per tick (series projection not available in this build; each probe is about 20 series)`
+    : `load: ${probes} probe(s) per tick, about ${series} series`;
+}

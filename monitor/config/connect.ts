@@ -1,0 +1,80 @@
+/**
+ * `check-config --connect`: each target tried once, so a wrong host or port shows now rather
+ * than minutes later as a page. Per target: `GET /docs` without a key, and one keyed read per
+ * key (the read its other-header canary would make), each with a short timeout, no retries,
+ * through the same connection setup and classifier the scheduled probes use. A target
+ * "answers as the API" when /docs is a successful envelope and every keyed read got an answer
+ * in the API's envelope (a refused key is still the API answering, and is reported as such).
+ */
+import type { Dispatcher } from 'undici';
+import { makeAgent } from '../probe/agent.js';
+import { createPoliteness } from '../probe/politeness.js';
+import { type ProbeResult, runProbe } from '../probe/run.js';
+import { makeProbe, readablePath } from '../probe/spec.js';
+import type { MonitorTarget } from './types.js';
+
+export const CONNECT_TIMEOUT_MS = 5_000;
+
+export interface ConnectLine {
+  readonly what: string;
+  readonly result: ProbeResult;
+  /** The answer was the API's (an envelope, or a bare 401), whatever it said. */
+  readonly api: boolean;
+}
+
+export interface ConnectReport {
+  readonly target: string;
+  readonly baseUrl: string;
+  readonly lines: readonly ConnectLine[];
+  readonly answersAsApi: boolean;
+}
+
+function answeredByApi(result: ProbeResult): boolean {
+  const attempt = result.attempt;
+  if (attempt?.kind !== 'response') return false;
+  if (attempt.envelope.valid) return true;
+  return attempt.status === 401 && result.verdict.outcome === 'unauthorized';
+}
+
+function probesOf(target: MonitorTarget) {
+  const docs = { what: 'GET /docs (no key)', spec: makeProbe({ target: target.name, endpoint: 'docs', tenant: '', keyAlias: 'connect-no-key', check: 'read', credential: { kind: 'none' }, expect: { kind: 'success', list: false } }) };
+  const keyed = target.keys.flatMap((key) => {
+    const where = readablePath(target, key) ?? { endpoint: 'index' as const, tenant: '' };
+    const spec = makeProbe({ target: target.name, ...where, keyAlias: key.alias, check: 'read', credential: { kind: 'key', key, scheme: key.auth }, expect: { kind: 'success', list: where.endpoint !== 'platform' && where.endpoint !== 'index' } });
+    return [{ what: `key ${key.alias}: GET ${spec.path}`, spec }];
+  });
+  return [docs, ...keyed];
+}
+
+export async function connectTarget(target: MonitorTarget, options: { dispatcher?: Dispatcher; timeoutMs?: number } = {}): Promise<ConnectReport> {
+  const quick: MonitorTarget = { ...target, timeoutMs: Math.min(target.timeoutMs, options.timeoutMs ?? CONNECT_TIMEOUT_MS) };
+  const dispatcher = options.dispatcher ?? makeAgent(quick, 4);
+  const politeness = createPoliteness();
+  try {
+    const lines = await Promise.all(
+      probesOf(quick).map(async ({ what, spec }) => {
+        const result = await runProbe(spec, quick, { dispatcher, politeness, now: Date.now });
+        return { what, result, api: answeredByApi(result) };
+      }),
+    );
+    const docsOk = lines[0]?.result.verdict.outcome === 'ok';
+    return { target: target.name, baseUrl: target.baseUrl, lines, answersAsApi: docsOk && lines.every((l) => l.api) };
+  } finally {
+    if (!options.dispatcher) await dispatcher.close();
+  }
+}
+
+function describe(line: ConnectLine): string {
+  const { verdict, durationMs } = line.result;
+  const status = verdict.status === undefined ? 'no answer' : `HTTP ${verdict.status}`;
+  const why = verdict.success ? 'ok' : `${verdict.outcome} (${verdict.reason})`;
+  return `  ${verdict.success ? 'ok  ' : line.api ? 'API ' : 'FAIL'} ${line.what}: ${status}, ${why}, ${Math.round(durationMs)} ms`;
+}
+
+export function formatConnect(reports: readonly ConnectReport[]): string {
+  const out = reports.flatMap((r) => [
+    `connect ${r.target} (${r.baseUrl}): ${r.answersAsApi ? 'answers as the API' : 'does NOT answer as the API'}`,
+    ...r.lines.map(describe),
+  ]);
+  return `${out.join('\n')}\n`;
+}

@@ -1,0 +1,117 @@
+/**
+ * Uptime over long windows for the status page, from Prometheus (the monitor keeps only a short
+ * window in memory and nothing across a restart). One instant query per window,
+ * `avg_over_time(repairmon_probe_success{check="read"}[24h])`, gives a value per probe series;
+ * rows and targets average those. One more asks which probes breached in the last 24 h, so the
+ * breach banner survives a restart. A Prometheus that does not answer makes the figures
+ * "unavailable", never the page: answers are cached, refreshed in the background, and the
+ * page waits at most the configured timeout, and only the first time.
+ */
+import { request } from 'undici';
+import type { StatusPageSettings } from '../config/types.js';
+
+export const UPTIME_WINDOWS = ['24h', '7d', '30d'] as const;
+export type UptimeWindow = (typeof UPTIME_WINDOWS)[number];
+
+export interface UptimeSample {
+  readonly labels: Readonly<Record<string, string>>;
+  readonly value: number;
+}
+
+export type Uptime =
+  | { readonly kind: 'off' }
+  | { readonly kind: 'unavailable'; readonly reason: string }
+  | {
+      readonly kind: 'ok';
+      readonly windows: Readonly<Record<UptimeWindow, readonly UptimeSample[]>>;
+      /** Breached probes over the last 24 h with how many breaches: survives a restart of the monitor. */
+      readonly breaches: readonly UptimeSample[];
+    };
+
+export function uptimeQuery(window: UptimeWindow): string {
+  return `avg_over_time(repairmon_probe_success{check="read"}[${window}])`;
+}
+
+export const BREACH_QUERY =
+  'sum by (target, endpoint, tenant, key_alias, check) (increase(repairmon_probes_total{outcome="assertion_failed"}[24h])) > 0';
+
+/** The vector of an instant query's answer, or why it is not one. Pure. */
+export function parseVector(body: unknown): { ok: true; samples: UptimeSample[] } | { ok: false; reason: string } {
+  const answer = body as { status?: unknown; data?: { resultType?: unknown; result?: unknown } } | null;
+  if (answer?.status !== 'success' || answer.data?.resultType !== 'vector' || !Array.isArray(answer.data.result)) {
+    return { ok: false, reason: 'Prometheus did not answer with a vector' };
+  }
+  const samples = (answer.data.result as { metric?: Record<string, string>; value?: [unknown, unknown] }[]).flatMap((r) => {
+    const value = Number(r.value?.[1]);
+    return Number.isFinite(value) ? [{ labels: r.metric ?? {}, value }] : [];
+  });
+  return { ok: true, samples };
+}
+
+/** The mean of the samples whose labels match; undefined when none does. Pure. */
+export function uptimeOf(samples: readonly UptimeSample[], match: Readonly<Record<string, string>>): number | undefined {
+  const values = samples.filter((s) => Object.entries(match).every(([k, v]) => (s.labels[k] ?? '') === v)).map((s) => s.value);
+  return values.length === 0 ? undefined : values.reduce((a, b) => a + b, 0) / values.length;
+}
+
+async function instantQuery(base: string, query: string, timeoutMs: number): Promise<UptimeSample[]> {
+  const url = `${base}/api/v1/query?query=${encodeURIComponent(query)}`;
+  const res = await request(url, { signal: AbortSignal.timeout(timeoutMs), headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
+  if (res.statusCode !== 200) {
+    await res.body.dump();
+    throw new Error(`HTTP ${res.statusCode}`);
+  }
+  const parsed = parseVector(await res.body.json());
+  if (!parsed.ok) throw new Error(parsed.reason);
+  return parsed.samples;
+}
+
+export async function fetchUptime(settings: StatusPageSettings): Promise<Uptime> {
+  const base = settings.prometheusUrl;
+  if (base === undefined) return { kind: 'off' };
+  try {
+    const queries = [...UPTIME_WINDOWS.map(uptimeQuery), BREACH_QUERY];
+    const answers = await Promise.all(queries.map((q) => instantQuery(base, q, settings.prometheusTimeoutMs)));
+    return { kind: 'ok', windows: { '24h': answers[0] ?? [], '7d': answers[1] ?? [], '30d': answers[2] ?? [] }, breaches: answers[3] ?? [] };
+  } catch (error) {
+    const why = error instanceof Error ? (error.name === 'TimeoutError' ? `no answer within ${settings.prometheusTimeoutMs} ms` : error.message) : String(error);
+    return { kind: 'unavailable', reason: `Prometheus at ${base} did not answer (${why})` };
+  }
+}
+
+export interface UptimeSource {
+  read(settings: StatusPageSettings): Promise<Uptime>;
+}
+
+/** How long an answer is reused: the long windows barely move in a minute. */
+export const UPTIME_FRESH_MS = 60_000;
+
+export function createUptimeSource(options: { now?: () => number; fetch?: typeof fetchUptime } = {}): UptimeSource {
+  const now = options.now ?? Date.now;
+  const load = options.fetch ?? fetchUptime;
+  let cached: { url: string; at: number; uptime: Uptime } | undefined;
+  let pending: Promise<Uptime> | undefined;
+  const refresh = (settings: StatusPageSettings, url: string): Promise<Uptime> => {
+    pending ??= load(settings)
+      .catch((error: unknown): Uptime => ({ kind: 'unavailable', reason: `Prometheus at ${url} did not answer (${String(error)})` }))
+      .then((uptime) => {
+        cached = { url, at: now(), uptime };
+        return uptime;
+      })
+      .finally(() => {
+        pending = undefined;
+      });
+    return pending;
+  };
+  return {
+    read(settings) {
+      const url = settings.prometheusUrl;
+      if (url === undefined) return Promise.resolve({ kind: 'off' });
+      if (cached?.url === url) {
+        if (now() - cached.at > UPTIME_FRESH_MS) void refresh(settings, url);
+        return Promise.resolve(cached.uptime);
+      }
+      return refresh(settings, url);
+    },
+  };
+}

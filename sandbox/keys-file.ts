@@ -1,0 +1,62 @@
+/**
+ * `--keys FILE` (`startSandbox({ keysFile })`): fixed values for some or all key aliases, so a
+ * restarted sandbox keeps the keys every monitor and script was given. YAML or JSON, a map
+ * `alias: value`, read with the config kit: every problem at once (an alias the sandbox does not
+ * have, a value no header can carry or too short to hide behind its last 4 characters, one
+ * value for two aliases), each naming the alias and never echoing a value. Aliases left out
+ * keep random values.
+ */
+import { z } from 'zod';
+import { type ConfigIssue, aliasSchema, decodeDocument, formatIssues, parseWith, readDocument } from '../lib/config-kit.js';
+import { SandboxConfigError } from './errors.js';
+import type { KeySpec } from './model.js';
+
+/** Long enough that the last 4 characters, which may be shown, give little away. */
+export const MIN_FIXED_KEY_LENGTH = 16;
+
+function valueProblem(value: string): string | undefined {
+  if (value.trim() !== value || /\s/.test(value)) return 'the value contains whitespace';
+  if (!/^[\x21-\x7e]*$/.test(value)) return 'the value has a character an HTTP header cannot carry (only visible ASCII)';
+  if (value.length < MIN_FIXED_KEY_LENGTH) return `the value is shorter than ${MIN_FIXED_KEY_LENGTH} characters`;
+  return undefined;
+}
+
+function keysSchema(known: readonly string[]) {
+  // Values are checked here rather than by a string schema, so one bad value cannot stop the
+  // other checks (zod skips refinements once a member fails its type).
+  return z.record(aliasSchema, z.unknown()).superRefine((map, ctx) => {
+    const owner = new Map<string, string>();
+    for (const [alias, value] of Object.entries(map)) {
+      if (!known.includes(alias)) ctx.addIssue({ code: 'custom', path: [alias], message: `unknown alias; the sandbox's keys are: ${known.join(', ')}` });
+      if (typeof value !== 'string') {
+        ctx.addIssue({ code: 'custom', path: [alias], message: 'must be the key value as a string' });
+        continue;
+      }
+      const problem = valueProblem(value);
+      if (problem) ctx.addIssue({ code: 'custom', path: [alias], message: `${problem}; it is not a usable key` });
+      const first = owner.get(value);
+      if (first !== undefined) ctx.addIssue({ code: 'custom', path: [alias], message: `has the same value as ${first}: every key needs its own` });
+      else owner.set(value, alias);
+    }
+  });
+}
+
+function refuse(file: string, issues: readonly ConfigIssue[]): SandboxConfigError {
+  const only = issues.length === 1 && issues[0]?.path === '' ? issues[0] : undefined;
+  return new SandboxConfigError('keys', only ? `${file}: ${only.message}` : `${file}: ${issues.length} problem(s):\n${formatIssues(issues)}`);
+}
+
+/** Validates decoded keys against the sandbox's key specs; throws SandboxConfigError listing every alias at fault. */
+export function parseKeysFile(value: unknown, specs: readonly KeySpec[], file = 'keys'): ReadonlyMap<string, string> {
+  const result = parseWith(keysSchema(specs.map((s) => s.alias)), value ?? {});
+  if (!result.ok) throw refuse(file, result.issues);
+  return new Map(Object.entries(result.value as Record<string, string>));
+}
+
+export function loadKeysFile(file: string, specs: readonly KeySpec[]): ReadonlyMap<string, string> {
+  const read = readDocument(file, 'keys file');
+  if (!read.ok) throw refuse(file, read.issues);
+  const decoded = decodeDocument(read.value.text, file);
+  if (!decoded.ok) throw refuse(file, decoded.issues);
+  return parseKeysFile(decoded.value, specs, file);
+}

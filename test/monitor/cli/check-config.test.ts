@@ -1,0 +1,102 @@
+/**
+ * `repairmon check-config` beyond validity: warnings (a 5-field schedule, a schedule the probes
+ * cannot keep up with), the load line, and `--connect` trying each target once.
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { main } from '../../../cli/main.js';
+import { type RunningSandbox, startSandbox } from '../../../sandbox/index.js';
+import { fakeIo } from '../../cli/io.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'repairmon-check-'));
+
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as { port: number }).port;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+async function check(yaml: string, args: string[] = [], env: NodeJS.ProcessEnv = {}) {
+  const file = join(dir, `c${Math.random().toString(36).slice(2)}.yaml`);
+  writeFileSync(file, yaml);
+  const io = { ...fakeIo(), env };
+  const code = await main(['check-config', '--config', file, ...args], io);
+  return { code, stdout: io.stdoutText(), stderr: io.stderrText() };
+}
+
+describe('warnings and load', () => {
+  it('a 5-field schedule is explained; a schedule the probes cannot keep up with is warned about; still exit 0', async () => {
+    const keys = Array.from({ length: 12 }, (_, i) => `      - { alias: k${i}-test, kind: tenant, tenant: shop-${i}, secret: "\${KEY}" }`);
+    const yaml = ['concurrency: 2', 'targets:', '  - name: t', '    baseUrl: http://127.0.0.1:9/api/v1', '    schedule: "* * * * *"', '    timeout: 10s', '    keys:', ...keys].join('\n');
+    const { code, stdout } = await check(yaml, [], { KEY: 'rs_test_abcdefghijklmnop1234' });
+    expect(code).toBe(0);
+    expect(stdout).toContain('2 warning(s):');
+    expect(stdout).toContain('  targets[0].schedule: "* * * * *" has 5 fields, so its first field is minutes: it fires at second 0 of each matching minute (every 1m)');
+    // 2 shared + 12 keys x (4 reads + cross_tenant + other_header) + invalid_key + public_docs = 76 probes.
+    expect(stdout).toContain('  targets[0]: 76 probes per tick / concurrency 2 x timeout 10s = 380 s, more than the 1m between ticks');
+    expect(stdout).toContain('load: 76 probe(s) per tick (series projection not available in this build');
+  });
+
+  it('a plain valid config has no warnings', async () => {
+    const yaml = 'targets:\n  - name: t\n    baseUrl: http://127.0.0.1:9/api/v1\n    keys:\n      - { alias: a-test, kind: tenant, tenant: rowery-nowak, secret: "${KEY}" }\n';
+    const { code, stdout } = await check(yaml, [], { KEY: 'rs_test_abcdefghijklmnop1234' });
+    expect(code).toBe(0);
+    expect(stdout).not.toContain('warning');
+  });
+});
+
+describe('--connect', () => {
+  let sandbox: RunningSandbox;
+  beforeAll(async () => {
+    sandbox = await startSandbox();
+  });
+  afterAll(async () => sandbox.close());
+
+  const target = (name: string, baseUrl: string, aliases: string[]): string[] => [
+    `  - name: ${name}`,
+    `    baseUrl: ${baseUrl}`,
+    '    keys:',
+    ...aliases.map((a) => `      - { alias: ${a}, kind: tenant, tenant: ${sandbox.key(a).tenant}, secret: "\${K_${a.replace(/-/g, '_')}}" }`),
+  ];
+  const env = (): NodeJS.ProcessEnv => Object.fromEntries(sandbox.keys.map((k) => [`K_${k.alias.replace(/-/g, '_')}`, k.key]));
+
+  it('every target answering as the API: exit 0, one line per request, a refused key reported as the API answering', async () => {
+    const yaml = ['targets:', ...target('good', sandbox.baseUrl, ['nowak-test', 'nowak-revoked-test'])].join('\n');
+    sandbox.clearRequests();
+    const { code, stdout } = await check(yaml, ['--connect'], env());
+    expect(code, stdout).toBe(0);
+    expect(stdout).toContain(`connect good (${sandbox.baseUrl}): answers as the API`);
+    expect(stdout).toMatch(/ok {3}GET \/docs \(no key\): HTTP 200, ok, \d+ ms/);
+    expect(stdout).toMatch(/ok {3}key nowak-test: GET \/tenants\/rowery-nowak\/clients: HTTP 200, ok/);
+    expect(stdout).toMatch(/API {2}key nowak-revoked-test: GET \/tenants\/rowery-nowak\/clients: HTTP 401, unauthorized \(code_unauthorized\)/);
+    // Once each: /docs and one read per key.
+    expect(sandbox.requests()).toHaveLength(3);
+    for (const k of sandbox.keys) expect(stdout).not.toContain(k.key);
+  });
+
+  it('a wrong port fails now, not minutes later: exit 1 naming the target and the reason', async () => {
+    const port = await closedPort();
+    const yaml = ['targets:', ...target('good', sandbox.baseUrl, ['nowak-test']), ...target('wrong-port', `http://127.0.0.1:${port}/api/v1`, ['kowalski-test'])].join('\n');
+    const { code, stdout } = await check(yaml, ['--connect'], env());
+    expect(code).toBe(1);
+    expect(stdout).toContain(`connect good (${sandbox.baseUrl}): answers as the API`);
+    expect(stdout).toContain(`connect wrong-port (http://127.0.0.1:${port}/api/v1): does NOT answer as the API`);
+    expect(stdout).toMatch(/FAIL GET \/docs \(no key\): no answer, connection_error \(connection_econnrefused\)/);
+  });
+
+  it('something that is not the API (an HTML 502 on /docs) fails too', async () => {
+    sandbox.setFaults('html-502');
+    try {
+      const { code, stdout } = await check(['targets:', ...target('proxy', sandbox.baseUrl, ['nowak-test'])].join('\n'), ['--connect'], env());
+      expect(code).toBe(1);
+      expect(stdout).toMatch(/FAIL GET \/docs \(no key\): HTTP 502, server_error \(status_502\)/);
+    } finally {
+      sandbox.setFaults('');
+    }
+  });
+});
