@@ -42,6 +42,8 @@ export interface TemplateContext extends Answers, ProjectFacts {
   readonly sandboxBaseUrl: string;
   /** The test base URL is the local sandbox: CI cannot reach it. */
   readonly testIsLocalSandbox: boolean;
+  /** How `src/` files import the toolkit's client: `./repair-service/client/index.js`. */
+  readonly clientImport: string;
   /** e.g. `authorization: Bearer <API_KEY>`, from the contract's own header builder. */
   readonly authHeaderExample: string;
   readonly env: {
@@ -70,6 +72,7 @@ export function templateContext(answers: Answers, versions: DependencyVersions, 
     productionIsPlaceholder: answers.productionBaseUrl === PLACEHOLDER_PRODUCTION_BASE_URL,
     sandboxBaseUrl: SANDBOX_DEFAULT_BASE_URL,
     testIsLocalSandbox: isLoopback(answers.testBaseUrl),
+    clientImport: `./${posix.join(posix.relative('src', facts.toolkitDir), 'client', 'index.js')}`,
     authHeaderExample: ((h) => `${h.name}: ${h.value}`)(authHeader(answers.authScheme, '<API_KEY>')),
     env: {
       selector: `${p}_ENV`,
