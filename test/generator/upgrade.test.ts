@@ -71,6 +71,13 @@ afterAll(() => {
   if (work) rmSync(work, { recursive: true, force: true });
 });
 
+/** The project compiles, strict, against this package's own node_modules (the versions it asks for). */
+async function typechecks(project: string): Promise<void> {
+  symlinkSync(join(ROOT, 'node_modules'), join(project, 'node_modules'));
+  const tsc = await exec(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '--noEmit', '-p', 'tsconfig.json'], { cwd: project, env: cleanEnv() });
+  expect(tsc.code, tsc.stdout).toBe(0);
+}
+
 /** What an integrator does after generating: edits their files and package.json. */
 function editAsIntegrator(project: string): void {
   for (const file of OWNED) writeFileSync(join(project, file), `${readFileSync(join(project, file), 'utf8')}\n// edited by the integrator: ${file}\n`);
@@ -83,8 +90,9 @@ function editAsIntegrator(project: string): void {
   writeFileSync(join(project, 'package.json'), `${JSON.stringify(pkg, null, 2)}\n`);
 }
 
-describe(`upgrade ${N} -> ${NEXT_VERSION}`, { timeout: 120_000 }, () => {
-  it('keeps every edit, replaces every toolkit file, refuses an edited one until --force, which keeps .orig', async () => {
+// Each test upgrades its own copy, so they run side by side (most of the time is child processes).
+describe.concurrent(`upgrade ${N} -> ${NEXT_VERSION}`, { timeout: 120_000 }, () => {
+  it('keeps every edit, replaces every toolkit file, refuses an edited one until --force, which keeps .orig; still type-checks', async () => {
     const project = copyOfPristine('proj');
     const before = toolkitRecord(project);
     expect(before.version).toBe(N);
@@ -130,13 +138,7 @@ describe(`upgrade ${N} -> ${NEXT_VERSION}`, { timeout: 120_000 }, () => {
     const again = await repairmon(next, ['upgrade', 'proj', '--bail', '--skip-install']);
     expect(again.code, again.stderr).toBe(0);
     expect(out(again)).toMatch(/0 added, 0 updated, 0 removed, \d+ unchanged/);
-  });
-
-  it('the upgraded project still type-checks', async () => {
-    const project = join(work, 'proj');
-    symlinkSync(join(ROOT, 'node_modules'), join(project, 'node_modules'));
-    const tsc = await exec(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '--noEmit', '-p', 'tsconfig.json'], { cwd: project, env: cleanEnv() });
-    expect(tsc.code, tsc.stdout).toBe(0);
+    await typechecks(project);
   });
 
   it('a project from before the record: the toolkit stays in src/, files identical to ours are replaced, others need --force', async () => {
@@ -167,8 +169,6 @@ describe(`upgrade ${N} -> ${NEXT_VERSION}`, { timeout: 120_000 }, () => {
     expect(toolkitRecord(project)).toMatchObject({ version: NEXT_VERSION, dir: 'src' });
     // A file of theirs that was missing comes back importing the toolkit where this project keeps it.
     expect(readFileSync(join(project, 'src/check.ts'), 'utf8')).toContain("from './checklist/index.js'");
-    symlinkSync(join(ROOT, 'node_modules'), join(project, 'node_modules'));
-    const tsc = await exec(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '--noEmit', '-p', 'tsconfig.json'], { cwd: project, env: cleanEnv() });
-    expect(tsc.code, tsc.stdout).toBe(0);
+    await typechecks(project);
   });
 });
