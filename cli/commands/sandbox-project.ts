@@ -3,10 +3,11 @@
  * project's own variable names (the generator's default prefix, REPAIR_API), and with `--tls`
  * the lines that rehearse the switch to production against this https sandbox.
  */
+import { DEFAULT_ENV_PREFIX } from '../../generators/app/answers.js';
 import type { DemoKey, RunningSandbox } from '../../sandbox/index.js';
 
 /** The generator's default `--env-prefix`; a project generated with another reads `<PREFIX>_TEST_KEY` etc. */
-export const PROJECT_ENV_PREFIX = 'REPAIR_API';
+export const PROJECT_ENV_PREFIX = DEFAULT_ENV_PREFIX;
 export const TEST_KEY_VAR = `${PROJECT_ENV_PREFIX}_TEST_KEY`;
 
 /** The first good tenant key of that environment (of that tenant when given), a throwaway one before one fixed by `--keys`. */

@@ -42,6 +42,8 @@ export const SANDBOX_BASE_URL = SANDBOX_DEFAULT_BASE_URL;
 export const PLACEHOLDER_PRODUCTION_BASE_URL = `https://api.repair-service.example${BASE_PATH}`;
 export const DEFAULT_NAME = 'repair-integration';
 export const DEFAULT_TENANT = 'rowery-nowak';
+/** Also the prefix `repairmon sandbox` prints its export lines with. */
+export const DEFAULT_ENV_PREFIX = 'REPAIR_API';
 
 export type Check = { readonly ok: true } | { readonly ok: false; readonly reason: string };
 const OK: Check = { ok: true };
@@ -113,7 +115,7 @@ export function defaultAnswer(name: AnswerName, earlier: Partial<Answers>): stri
     case 'productionBaseUrl':
       return PLACEHOLDER_PRODUCTION_BASE_URL;
     case 'envPrefix':
-      return 'REPAIR_API';
+      return DEFAULT_ENV_PREFIX;
     case 'githubActions':
       return false;
   }

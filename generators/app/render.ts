@@ -8,7 +8,7 @@ import { join, posix, relative, sep } from 'node:path';
 import Handlebars from 'handlebars';
 import { authHeader } from '../../api/contract/index.js';
 import { SANDBOX_DEFAULT_BASE_URL } from '../../sandbox/defaults.js';
-import { type Answers, PLACEHOLDER_PRODUCTION_BASE_URL } from './answers.js';
+import { type Answers, DEFAULT_ENV_PREFIX, PLACEHOLDER_PRODUCTION_BASE_URL } from './answers.js';
 import type { ClientFeatures } from './client-features.js';
 import { TOOLKIT_DIR, relocateImports } from './layout.js';
 import type { DependencyVersions } from './versions.js';
@@ -42,6 +42,8 @@ export interface TemplateContext extends Answers, ProjectFacts {
   readonly sandboxBaseUrl: string;
   /** The test base URL is the local sandbox: CI cannot reach it. */
   readonly testIsLocalSandbox: boolean;
+  /** `repairmon sandbox` prints its export lines with this project's variable names. */
+  readonly envPrefixIsDefault: boolean;
   /** How `src/` files import the toolkit's client: `./repair-service/client/index.js`. */
   readonly clientImport: string;
   /** e.g. `authorization: Bearer <API_KEY>`, from the contract's own header builder. */
@@ -72,6 +74,7 @@ export function templateContext(answers: Answers, versions: DependencyVersions, 
     productionIsPlaceholder: answers.productionBaseUrl === PLACEHOLDER_PRODUCTION_BASE_URL,
     sandboxBaseUrl: SANDBOX_DEFAULT_BASE_URL,
     testIsLocalSandbox: isLoopback(answers.testBaseUrl),
+    envPrefixIsDefault: answers.envPrefix === DEFAULT_ENV_PREFIX,
     clientImport: `./${posix.join(posix.relative('src', facts.toolkitDir), 'client', 'index.js')}`,
     authHeaderExample: ((h) => `${h.name}: ${h.value}`)(authHeader(answers.authScheme, '<API_KEY>')),
     env: {

@@ -68,6 +68,8 @@ describe('the project templates, by what the toolkit and the answers say', () =>
     expect(file(without, 'src/index.ts')).toContain("import { Agent } from 'undici';");
     expect(file(without, 'src/index.ts')).toContain('await agent?.close();');
     expect(file(without, 'README.md')).toContain('`createClient({ baseUrl, apiKey, authScheme, tenant, handlers })`');
+    // The sandbox prints the default prefix; a project with another is told which of its own variables to use.
+    expect(file(without, 'README.md')).toContain('`export REPAIR_API_TEST_KEY=...` lines (the generator\'s default prefix; this project\n  reads `RS_TEST_KEY`');
   });
 
   it('the placeholder production URL is no default; a given one is; the local sandbox gets no CI default', () => {
