@@ -159,6 +159,7 @@ describe('re-run', () => {
     const edited = 'src/repair-service/client/retry-policy.ts';
     const original = readFileSync(join(project, edited), 'utf8');
     writeFileSync(join(project, edited), `${original}// patched locally\n`);
+    writeFileSync(join(project, 'src/handlers.ts'), '// mine, even under --force\n');
     rmSync(join(project, 'README.md'));
     const before = snapshot(project);
     await expect(runGenerator({ interactive: false }).cd(project)).rejects.toThrow(new RegExp(`changed in this project[\\s\\S]*${edited}  \\(edited[\\s\\S]*--force`));
@@ -166,6 +167,7 @@ describe('re-run', () => {
     await runGenerator({ interactive: false, force: true }, { force: true }).cd(project);
     expect(readFileSync(join(project, edited), 'utf8')).toBe(original);
     expect(readFileSync(join(project, `${edited}.orig`), 'utf8')).toBe(`${original}// patched locally\n`);
+    expect(readFileSync(join(project, 'src/handlers.ts'), 'utf8')).toBe('// mine, even under --force\n');
     expect(existsSync(join(project, 'README.md'))).toBe(true);
   });
 });
