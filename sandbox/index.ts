@@ -18,8 +18,10 @@ import { type DemoKey, issueKeys } from './keys.js';
 import { loadKeysFile } from './keys-file.js';
 import type { SandboxData } from './model.js';
 import type { Random } from './random.js';
+import { MAX_PAGE_SIZE, pagingShape } from './pagination.js';
 import { createRateLimiter, parseRateLimit } from './rate-limit.js';
 import { type SandboxRequestRecord, createSandboxServer } from './server.js';
+import { type SandboxTls, prepareTls } from './tls.js';
 
 export type { DemoKey } from './keys.js';
 export type { SandboxRequestRecord } from './server.js';
@@ -29,10 +31,12 @@ export { PRESET_NAMES, parseDialect } from './dialect/index.js';
 export type { Dialect, DialectParse, DialectSettings, PresetName } from './dialect/index.js';
 
 export interface RunningSandbox {
-  /** `http://HOST:PORT/api/v1` */
+  /** `http://HOST:PORT/api/v1` (`https://` with `tls`) */
   readonly baseUrl: string;
   /** `http://HOST:PORT` */
   readonly origin: string;
+  /** With `tls`: the throwaway CA that issued the server certificate, as PEM and as the file written. */
+  readonly ca?: { readonly pem: string; readonly file: string };
   readonly port: number;
   readonly keys: readonly DemoKey[];
   /** The key with this alias; throws for an unknown alias. */
@@ -68,6 +72,12 @@ export interface SandboxOptions {
   readonly random?: Random;
   /** Clock for the rate limiter (ms); Date.now by default. */
   readonly now?: () => number;
+  /** Serve https with a CA and certificate made at start (needs `openssl`). */
+  readonly tls?: boolean;
+  /** With `tls`: where to write the CA certificate; a temp file (removed on close) by default. */
+  readonly tlsCaOut?: string;
+  /** Answer list endpoints in pages of this many items, with `Link: <...?page=N>; rel="next"`. */
+  readonly pageSize?: number;
 }
 
 /** The request log keeps this many entries, so a long run cannot grow without bound. */
@@ -99,8 +109,14 @@ function urlHost(host: string): string {
   return host.includes(':') ? `[${host}]` : host;
 }
 
+function checkPageSize(size: number | undefined): void {
+  if (size === undefined) return;
+  if (!Number.isInteger(size) || size < 1 || size > MAX_PAGE_SIZE) throw new SandboxConfigError('page-size', `must be a whole number from 1 to ${MAX_PAGE_SIZE}, got ${String(size)}`);
+}
+
 export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
   const dialect = compileDialect(options.dialect);
+  checkPageSize(options.pageSize);
   let faults = compileFaults(options.faults ?? '');
   const rate = parseRateLimit(options.rateLimit ?? 'off');
   if (!rate.ok) throw new SandboxConfigError('rate-limit', rate.error);
@@ -112,6 +128,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   // Every request delayed by a latency fault listens on this one signal; a burst of them is
   // normal, not a leak, so Node's 10-listener warning must not fire.
   setMaxListeners(0, closing.signal);
+  const host = options.host ?? '127.0.0.1';
+  const tls: SandboxTls | undefined = options.tls ? await prepareTls(host, options.tlsCaOut) : undefined;
+  const scheme = tls ? 'https' : 'http';
+  let hostPort = urlHost(host);
   const server = createSandboxServer({
     state,
     faults: () => faults,
@@ -124,16 +144,23 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       records.push(entry);
       if (records.length > MAX_RECORDS) records.splice(0, records.length - MAX_RECORDS);
     },
-  });
-  const host = options.host ?? '127.0.0.1';
-  server.listen(options.port ?? 0, host);
-  await once(server, 'listening');
+    ...(options.pageSize === undefined ? {} : { shape: pagingShape(options.pageSize, scheme, () => hostPort) }),
+  }, tls);
+  try {
+    server.listen(options.port ?? 0, host);
+    await once(server, 'listening');
+  } catch (error) {
+    await tls?.cleanup();
+    throw error;
+  }
   const { port } = server.address() as AddressInfo;
-  const origin = `http://${urlHost(host)}:${port}`;
+  hostPort = `${urlHost(host)}:${port}`;
+  const origin = `${scheme}://${hostPort}`;
   let closed: Promise<void> | undefined;
   return {
     baseUrl: `${origin}${BASE_PATH}`,
     origin,
+    ...(tls ? { ca: { pem: tls.caPem, file: tls.caFile } } : {}),
     port,
     keys: state.keys,
     tenants: [...state.tenants.keys()],
@@ -158,7 +185,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
         server.close(() => resolve());
         // Keep-alive and stalled connections would hold close() open forever.
         server.closeAllConnections();
-      });
+      }).then(() => tls?.cleanup());
       return closed;
     },
   };

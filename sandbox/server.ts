@@ -5,12 +5,13 @@
  */
 import { randomUUID } from 'node:crypto';
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import { BASE_PATH, ERROR_CODES, REQUEST_ID_HEADER } from '../api/contract/index.js';
 import { JSON_CONTENT_TYPE, errorEnvelope } from '../api/contract/server/index.js';
-import { type SandboxState, decide } from './decide.js';
+import { type Reply, type SandboxState, decide } from './decide.js';
 import type { FaultRule } from './faults/parse.js';
 import { sendFault } from './faults/respond.js';
 import { planFaults } from './faults/select.js';
@@ -40,6 +41,14 @@ export interface ServerDeps {
   readonly record: (entry: SandboxRequestRecord) => void;
   /** Aborted on close, so pending latency faults stop waiting. */
   readonly closing: AbortSignal;
+  /** Rewrites a decided reply before faults and sending (`--page-size`); absent: sent as decided. */
+  readonly shape?: (reply: Reply, req: IncomingMessage) => Reply;
+}
+
+/** The server certificate and key for https (`--tls`); absent: plain http. */
+export interface ServerTls {
+  readonly cert: string;
+  readonly key: string;
 }
 
 /** The path without query or fragment; absolute-form targets are reduced to their path. */
@@ -66,7 +75,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, deps: ServerDep
   // Bodies are not part of the API; read and drop them so the connection stays usable.
   req.resume();
   const plan = planFaults(deps.faults(), relativeToBase(pathname), deps.random);
-  const reply = decide(
+  const decided = decide(
     {
       method,
       pathname,
@@ -76,6 +85,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, deps: ServerDep
     },
     deps.state,
   );
+  const reply = deps.shape ? deps.shape(decided, req) : decided;
   if (plan.latencyMs > 0) {
     try {
       await sleep(plan.latencyMs, undefined, { signal: deps.closing });
@@ -121,13 +131,15 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Socket): void {
   );
 }
 
-export function createSandboxServer(deps: ServerDeps): Server {
-  const server = createServer((req, res) => {
+export function createSandboxServer(deps: ServerDeps, tls?: ServerTls): Server {
+  const listener = (req: IncomingMessage, res: ServerResponse): void => {
     handle(req, res, deps).catch((error: unknown) => {
       deps.logger?.error({ err: error }, 'request handler failed');
       internalError(res, randomUUID());
     });
-  });
+  };
+  // An https.Server is an http.Server underneath: the same handler, close and clientError hooks.
+  const server: Server = tls ? createHttpsServer({ cert: tls.cert, key: tls.key }, listener) : createServer(listener);
   server.on('clientError', answerClientError);
   return server;
 }

@@ -3,14 +3,10 @@
  * yeoman-environment directly, so it also works as root (yo refuses root) and in scripts.
  * Refusals (bad answers, non-empty directory, missing answers without a terminal) exit 2.
  */
-import { join } from 'node:path';
 import type { Command, CommandContext, OptionSpec } from '../command.js';
 import { UsageError } from '../command.js';
 import { ANSWER_FLAGS, RUN_FLAGS } from '../../generators/app/flags.js';
-import { packageRoot } from '../../generators/app/paths.js';
-import { isGeneratorRefusal } from '../../generators/app/refusal.js';
-
-const NAMESPACE = 'repair-service:app';
+import { runGenerator } from './generator-run.js';
 
 /** node:util parseArgs on Node 20 has no `--no-x`, so each negatable flag gets a `no-` twin. */
 const NEGATABLE = ['github-actions', 'interactive'] as const;
@@ -45,30 +41,7 @@ function generatorOptions(ctx: CommandContext): Record<string, unknown> {
 
 async function run(ctx: CommandContext): Promise<number> {
   if (ctx.positionals.length > 1) throw new UsageError(`expected at most one directory, got ${ctx.positionals.length}: ${ctx.positionals.join(' ')}`);
-  const options = generatorOptions(ctx);
-  const { createEnv } = await import('yeoman-environment');
-  const env = createEnv({
-    cwd: process.cwd(),
-    stdin: ctx.stdin,
-    stdout: ctx.stdout,
-    stderr: ctx.stderr,
-    skipInstall: options['skip-install'] === true,
-    force: options['force'] === true,
-    bail: options['bail'] === true,
-  } as never);
-  env.register(join(packageRoot(), 'generators', 'app', 'index.js'), { namespace: NAMESPACE });
-  try {
-    await env.run([NAMESPACE, ...ctx.positionals], options as never);
-    return 0;
-  } catch (error) {
-    if (isGeneratorRefusal(error)) {
-      ctx.stderr.write(`repairmon new: ${error.message}\n`);
-      return 2;
-    }
-    const message = error instanceof Error ? error.message : String(error);
-    ctx.stderr.write(`repairmon new: ${message}\n`);
-    return 1;
-  }
+  return runGenerator(ctx, 'new', ctx.positionals, generatorOptions(ctx));
 }
 
 const command: Command = {

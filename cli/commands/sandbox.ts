@@ -11,13 +11,15 @@ import { parseFaultSpec } from '../../sandbox/faults/parse.js';
 import { type DemoKey, type RunningSandbox, isSandboxConfigError, startSandbox } from '../../sandbox/index.js';
 import { SANDBOX_DEFAULT_HOST, SANDBOX_DEFAULT_PORT } from '../../sandbox/defaults.js';
 import { parseRateLimit } from '../../sandbox/rate-limit.js';
+import { MAX_PAGE_SIZE } from '../../sandbox/pagination.js';
+import { TEST_KEY_VAR, exampleKey, projectLines } from './sandbox-project.js';
 import { ApiKey } from '../../api/client/index.js';
 import { AUTH_SCHEMES, TENANT_RESOURCES, authHeader, tenantResourcePath } from '../../api/contract/index.js';
 import { type Command, type CommandContext, UsageError, choiceValue, intValue, stringValue } from '../command.js';
 
 const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
 export const CLI_DEFAULT_RATE_LIMIT = '600/1m';
-const KEY_ENV = 'REPAIR_API_KEY';
+const KEY_ENV = TEST_KEY_VAR;
 const DIALECT_HELP = [
   `which reading of the spec's "not shown" points to speak: a preset, then KEY=VALUE overrides, comma-separated (default: ${DEFAULT_DIALECT})`,
   ...dialectHelpLines().map((line) => `      ${line}`),
@@ -33,6 +35,9 @@ interface SandboxFlags {
   readonly keysFile: string | undefined;
   readonly dialect: string;
   readonly logLevel: LevelWithSilent;
+  readonly tls: boolean;
+  readonly tlsCaOut: string | undefined;
+  readonly pageSize: number | undefined;
 }
 
 function readFlags(values: CommandContext['values']): SandboxFlags {
@@ -47,7 +52,13 @@ function readFlags(values: CommandContext['values']): SandboxFlags {
   if (!parsedDialect.ok) throw new UsageError(`--dialect: ${parsedDialect.error}`);
   const host = stringValue(values, 'host') ?? SANDBOX_DEFAULT_HOST;
   if (host.trim() === '') throw new UsageError('--host must not be empty');
+  const tlsCaOut = stringValue(values, 'tls-ca-out');
+  if (tlsCaOut !== undefined && values['tls'] !== true) throw new UsageError('--tls-ca-out needs --tls');
+  if (tlsCaOut?.trim() === '') throw new UsageError('--tls-ca-out must not be empty');
   return {
+    tls: values['tls'] === true,
+    tlsCaOut,
+    pageSize: intValue(values, 'page-size', { min: 1, max: MAX_PAGE_SIZE }),
     host,
     port: intValue(values, 'port', { min: 0, max: 65_535 }) ?? SANDBOX_DEFAULT_PORT,
     json: values['json'] === true,
@@ -69,7 +80,7 @@ export function jsonLine(sandbox: RunningSandbox): string {
     scopes: k.scopes,
     key: k.key,
   }));
-  return `${JSON.stringify({ baseUrl: sandbox.baseUrl, keys, dialect: sandbox.dialect })}\n`;
+  return `${JSON.stringify({ baseUrl: sandbox.baseUrl, keys, dialect: sandbox.dialect, ...(sandbox.ca ? { caFile: sandbox.ca.file } : {}) })}\n`;
 }
 
 function keyPurpose(key: DemoKey, sandbox: RunningSandbox): string {
@@ -87,12 +98,12 @@ function shownValue(key: DemoKey): string {
 
 export function humanSummary(sandbox: RunningSandbox): string {
   const rows = sandbox.keys.map((k) => `  ${k.alias.padEnd(20)} ${k.environment.padEnd(11)} ${shownValue(k)}  ${keyPurpose(k, sandbox)}`);
-  const tenantKeys = sandbox.keys.filter((k) => k.kind === 'tenant' && !k.revoked && k.tenant);
-  const example = tenantKeys.find((k) => !k.fixed) ?? tenantKeys[0] ?? sandbox.keys[0];
+  const example = exampleKey(sandbox);
   const url = example?.tenant ? `${sandbox.baseUrl}${tenantResourcePath(example.tenant, 'clients')}` : `${sandbox.baseUrl}/`;
   const curls = AUTH_SCHEMES.map((scheme) => {
     const header = authHeader(scheme, `$${KEY_ENV}`);
-    return `  curl -H "${header.name === 'authorization' ? 'Authorization' : header.name}: ${header.value}" ${url}`;
+    const cacert = sandbox.ca ? `--cacert ${sandbox.ca.file} ` : '';
+    return `  curl ${cacert}-H "${header.name === 'authorization' ? 'Authorization' : header.name}: ${header.value}" ${url}`;
   });
   return [
     `Sandbox API v1 listening on ${sandbox.baseUrl}`,
@@ -103,8 +114,9 @@ export function humanSummary(sandbox: RunningSandbox): string {
     `  ${'ALIAS'.padEnd(20)} ${'ENVIRONMENT'.padEnd(11)} KEY`,
     ...rows,
     '',
-    `Try it (key ${example?.alias ?? ''}):`,
-    example?.fixed ? `  export ${KEY_ENV}=<the value of ${example.alias} in your --keys file>` : `  export ${KEY_ENV}=${example?.key ?? ''}`,
+    ...projectLines(sandbox),
+    '',
+    `Try it (with ${KEY_ENV} exported as above, key ${example?.alias ?? ''}):`,
     ...curls,
     '',
     'Press Ctrl+C to stop.',
@@ -125,6 +137,9 @@ async function run(ctx: CommandContext): Promise<number> {
       rateLimit: flags.rateLimit,
       dialect: flags.dialect,
       logger,
+      tls: flags.tls,
+      ...(flags.tlsCaOut === undefined ? {} : { tlsCaOut: flags.tlsCaOut }),
+      ...(flags.pageSize === undefined ? {} : { pageSize: flags.pageSize }),
       ...(flags.dataFile === undefined ? {} : { dataFile: flags.dataFile }),
       ...(flags.keysFile === undefined ? {} : { keysFile: flags.keysFile }),
     });
@@ -143,7 +158,7 @@ async function run(ctx: CommandContext): Promise<number> {
   }
   secrets = sandbox.keys.map((k) => new ApiKey(k.key, k.alias));
   ctx.stdout.write(flags.json ? jsonLine(sandbox) : humanSummary(sandbox));
-  logger.info({ baseUrl: sandbox.baseUrl, dialect: sandbox.dialect.name, faults: flags.faults || undefined, rateLimit: flags.rateLimit }, 'sandbox listening');
+  logger.info({ baseUrl: sandbox.baseUrl, dialect: sandbox.dialect.name, faults: flags.faults || undefined, rateLimit: flags.rateLimit, pageSize: flags.pageSize, caFile: sandbox.ca?.file }, 'sandbox listening');
   if (!ctx.signal.aborted) await new Promise<void>((resolve) => ctx.signal.addEventListener('abort', () => resolve(), { once: true }));
   await sandbox.close();
   logger.info('sandbox closed');
@@ -160,6 +175,9 @@ const command: Command = {
     faults: { type: 'string', valueName: 'SPEC', description: 'inject faults: KIND[:ARG][@PATH_GLOB][%PROB] rules joined by ";"' },
     'rate-limit': { type: 'string', valueName: 'N/WINDOW', description: 'requests per key per window (e.g. 60/1s) or "off"', default: CLI_DEFAULT_RATE_LIMIT },
     data: { type: 'string', valueName: 'FILE', description: 'JSON or YAML file replacing the demo tenants, records and keys' },
+    tls: { type: 'boolean', description: 'serve https with a throwaway CA and certificate made at start (needs openssl); prints the CA file' },
+    'tls-ca-out': { type: 'string', valueName: 'PATH', description: 'with --tls: write the CA certificate here (default: a temp file, removed on exit)' },
+    'page-size': { type: 'string', valueName: 'N', description: 'answer lists in pages of N items with a Link: <...?page=2>; rel="next" header (default: whole lists)' },
     keys: { type: 'string', valueName: 'FILE', description: 'JSON or YAML map alias -> key value, so restarts keep the keys (others stay random); values printed only with --json' },
     'log-level': { type: 'string', valueName: 'LEVEL', description: `log level: ${LOG_LEVELS.join(', ')}`, default: 'info' },
     // Last, so its listing of keys and presets ends the flags; its default is in the text for the same reason.

@@ -36,11 +36,14 @@ export const ANSWER_NAMES: readonly AnswerName[] = [
 export const SANDBOX_BASE_URL = SANDBOX_DEFAULT_BASE_URL;
 /**
  * ASSUMPTION: the spec shows no production host. This placeholder is valid (https, ends in
- * /api/v1) so `--yes` works; the generated README tells the integrator to set the real one.
+ * /api/v1) so `--yes` works, but it is never a default: the generated config refuses it at
+ * startup until `<PREFIX>_PRODUCTION_BASE_URL` is set, naming that variable.
  */
 export const PLACEHOLDER_PRODUCTION_BASE_URL = `https://api.repair-service.example${BASE_PATH}`;
 export const DEFAULT_NAME = 'repair-integration';
 export const DEFAULT_TENANT = 'rowery-nowak';
+/** Also the prefix `repairmon sandbox` prints its export lines with. */
+export const DEFAULT_ENV_PREFIX = 'REPAIR_API';
 
 export type Check = { readonly ok: true } | { readonly ok: false; readonly reason: string };
 const OK: Check = { ok: true };
@@ -112,7 +115,7 @@ export function defaultAnswer(name: AnswerName, earlier: Partial<Answers>): stri
     case 'productionBaseUrl':
       return PLACEHOLDER_PRODUCTION_BASE_URL;
     case 'envPrefix':
-      return 'REPAIR_API';
+      return DEFAULT_ENV_PREFIX;
     case 'githubActions':
       return false;
   }

@@ -33,8 +33,8 @@ export interface RunFlag {
 
 export const RUN_FLAGS: readonly RunFlag[] = [
   { flag: 'yes', description: 'take the default for every answer not given' },
-  { flag: 'force', description: 'write into a non-empty directory, overwriting conflicting files' },
-  { flag: 'bail', description: 'fail on the first file that would change (proves a re-run changes nothing)' },
+  { flag: 'force', description: 'write into a non-empty directory; in a generated project, also replace toolkit files you edited (your version kept as <file>.orig)' },
+  { flag: 'bail', description: 'refuse, writing nothing, if the run would change any file (proves a re-run changes nothing)' },
   { flag: 'skip-install', description: 'do not run npm install after writing' },
   { flag: 'interactive', description: 'ask for missing answers (default: when stdin and stdout are terminals; --no-interactive never asks)' },
 ];

@@ -2,7 +2,16 @@
  * Why the generator would not run. Thrown before anything is written; `repairmon new` turns it
  * into exit code 2 and a message with no stack, yo prints its message.
  */
-export type RefusalReason = 'invalid_flag' | 'invalid_answer' | 'missing_answers' | 'directory_not_empty' | 'not_a_directory';
+export type RefusalReason =
+  | 'invalid_flag'
+  | 'invalid_answer'
+  | 'missing_answers'
+  | 'directory_not_empty'
+  | 'not_a_directory'
+  /** Toolkit-owned files were edited (or package.json is unreadable); `--force` keeps `.orig` copies. */
+  | 'toolkit_files_edited'
+  /** `--bail` and the run would change a file. */
+  | 'would_change';
 
 export class GeneratorRefusal extends Error {
   override readonly name = 'GeneratorRefusal';

@@ -7,7 +7,10 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join, posix, relative, sep } from 'node:path';
 import Handlebars from 'handlebars';
 import { authHeader } from '../../api/contract/index.js';
-import type { Answers } from './answers.js';
+import { SANDBOX_DEFAULT_BASE_URL } from '../../sandbox/defaults.js';
+import { type Answers, DEFAULT_ENV_PREFIX, PLACEHOLDER_PRODUCTION_BASE_URL } from './answers.js';
+import type { ClientFeatures } from './client-features.js';
+import { TOOLKIT_DIR, relocateImports } from './layout.js';
 import type { DependencyVersions } from './versions.js';
 
 export interface RenderedFile {
@@ -19,8 +22,30 @@ export interface RenderedFile {
 /** Stored without the dot: npm drops `.gitignore` from packages, and git ignores `.env.*` here. */
 const RENAMES: Readonly<Record<string, string>> = { gitignore: '.gitignore', 'env.example': '.env.example' };
 
-export interface TemplateContext extends Answers {
+/** Facts about the toolkit a project is rendered with, beyond the answers. */
+export interface ProjectFacts {
+  /** Version of generator-repair-service rendering the project. */
+  readonly toolkitVersion: string;
+  /** Where the toolkit code goes, relative to the project (layout.ts). */
+  readonly toolkitDir: string;
+  readonly client: ClientFeatures;
+}
+
+const DEFAULT_FACTS: ProjectFacts = { toolkitVersion: '0.0.0', toolkitDir: TOOLKIT_DIR, client: { ca: false, readme: false } };
+
+export interface TemplateContext extends Answers, ProjectFacts {
   readonly versions: DependencyVersions;
+  /** The generator's placeholder, which the generated config refuses to use. */
+  readonly placeholderProductionBaseUrl: string;
+  readonly productionIsPlaceholder: boolean;
+  /** Where `repairmon sandbox` listens by default. */
+  readonly sandboxBaseUrl: string;
+  /** The test base URL is the local sandbox: CI cannot reach it. */
+  readonly testIsLocalSandbox: boolean;
+  /** `repairmon sandbox` prints its export lines with this project's variable names. */
+  readonly envPrefixIsDefault: boolean;
+  /** How `src/` files import the toolkit's client: `./repair-service/client/index.js`. */
+  readonly clientImport: string;
   /** e.g. `authorization: Bearer <API_KEY>`, from the contract's own header builder. */
   readonly authHeaderExample: string;
   readonly env: {
@@ -30,14 +55,27 @@ export interface TemplateContext extends Answers {
     readonly testKey: string;
     readonly productionBaseUrl: string;
     readonly productionKey: string;
+    readonly caFile: string;
   };
 }
 
-export function templateContext(answers: Answers, versions: DependencyVersions): TemplateContext {
+function isLoopback(url: string): boolean {
+  const host = URL.parse(url)?.hostname ?? '';
+  return host === 'localhost' || host === '[::1]' || host.startsWith('127.');
+}
+
+export function templateContext(answers: Answers, versions: DependencyVersions, facts: ProjectFacts = DEFAULT_FACTS): TemplateContext {
   const p = answers.envPrefix;
   return {
     ...answers,
+    ...facts,
     versions,
+    placeholderProductionBaseUrl: PLACEHOLDER_PRODUCTION_BASE_URL,
+    productionIsPlaceholder: answers.productionBaseUrl === PLACEHOLDER_PRODUCTION_BASE_URL,
+    sandboxBaseUrl: SANDBOX_DEFAULT_BASE_URL,
+    testIsLocalSandbox: isLoopback(answers.testBaseUrl),
+    envPrefixIsDefault: answers.envPrefix === DEFAULT_ENV_PREFIX,
+    clientImport: `./${posix.join(posix.relative('src', facts.toolkitDir), 'client', 'index.js')}`,
     authHeaderExample: ((h) => `${h.name}: ${h.value}`)(authHeader(answers.authScheme, '<API_KEY>')),
     env: {
       selector: `${p}_ENV`,
@@ -46,6 +84,7 @@ export function templateContext(answers: Answers, versions: DependencyVersions):
       testKey: `${p}_TEST_KEY`,
       productionBaseUrl: `${p}_PRODUCTION_BASE_URL`,
       productionKey: `${p}_PRODUCTION_KEY`,
+      caFile: `${p}_CA_FILE`,
     },
   };
 }
@@ -103,7 +142,9 @@ export function renderProject(templateRoot: string, context: TemplateContext): R
     const target = outputPath(path);
     if (!wanted(target, context)) continue;
     const raw = readFileSync(join(templateRoot, path));
-    const contents = path.endsWith('.hbs') ? Buffer.from(renderTemplate(raw.toString('utf8'), context, path), 'utf8') : raw;
+    let contents = path.endsWith('.hbs') ? Buffer.from(renderTemplate(raw.toString('utf8'), context, path), 'utf8') : raw;
+    // Only for a project that keeps the toolkit elsewhere (layout.ts); otherwise byte for byte.
+    if (context.toolkitDir !== TOOLKIT_DIR && target.endsWith('.ts')) contents = Buffer.from(relocateImports(contents.toString('utf8'), context.toolkitDir), 'utf8');
     files.push({ path: target, contents });
   }
   return files;

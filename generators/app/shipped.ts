@@ -1,25 +1,28 @@
 /**
  * The toolkit code a generated project gets: the API layer's shipped folders, copied from
- * `api/` byte for byte when the project is rendered, so a project holds exactly what the
- * monitor and the diagnosis run on. `api/contract/server/` is the sandbox's and stays here.
+ * `api/` when the project is rendered, so a project holds exactly what the monitor and the
+ * diagnosis run on. `api/contract/server/` is the sandbox's and stays here. Whatever files
+ * `api/` holds are shipped (TypeScript and Markdown), so a new file there needs no change here.
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import { join, posix, relative, sep } from 'node:path';
+import { TOOLKIT_DIR } from './layout.js';
 import type { RenderedFile } from './render.js';
+import { withHeader } from './toolkit-header.js';
 
 export interface ShippedDir {
   /** Below our package root. */
   readonly from: string;
-  /** Below the generated project's root. */
+  /** Below the project's toolkit folder. */
   readonly to: string;
   /** Sub-folders of `from` that are not shipped. */
   readonly exclude?: readonly string[];
 }
 
 export const SHIPPED_DIRS: readonly ShippedDir[] = [
-  { from: 'api/contract', to: 'src/contract', exclude: ['server'] },
-  { from: 'api/client', to: 'src/client' },
-  { from: 'api/checklist', to: 'src/checklist' },
+  { from: 'api/contract', to: 'contract', exclude: ['server'] },
+  { from: 'api/client', to: 'client' },
+  { from: 'api/checklist', to: 'checklist' },
 ];
 
 function walk(root: string, dir: string, exclude: readonly string[], out: string[]): void {
@@ -32,12 +35,17 @@ function walk(root: string, dir: string, exclude: readonly string[], out: string
   }
 }
 
-/** Every shipped file, in a stable order, with its path in the generated project. */
-export function shippedFiles(packageRoot: string, dirs: readonly ShippedDir[] = SHIPPED_DIRS): RenderedFile[] {
+/** Every shipped file as `api/` holds it (no header), in a stable order, with its path in the project. */
+export function shippedFiles(packageRoot: string, toolkitDir: string = TOOLKIT_DIR, dirs: readonly ShippedDir[] = SHIPPED_DIRS): RenderedFile[] {
   return dirs.flatMap((dir) => {
     const root = join(packageRoot, dir.from);
     const files: string[] = [];
     walk(root, root, dir.exclude ?? [], files);
-    return files.sort().map((rel) => ({ path: `${dir.to}/${rel}`, contents: readFileSync(join(root, rel)) }));
+    return files.sort().map((rel) => ({ path: `${toolkitDir}/${dir.to}/${rel}`, contents: readFileSync(join(root, rel)) }));
   });
+}
+
+/** The shipped files as a project gets them: each headed with the version and "do not edit". */
+export function toolkitFiles(packageRoot: string, toolkitDir: string, version: string): RenderedFile[] {
+  return shippedFiles(packageRoot, toolkitDir).map((file) => ({ path: file.path, contents: withHeader(file.path, file.contents, version) }));
 }

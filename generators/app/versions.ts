@@ -16,6 +16,7 @@ export interface DependencyVersions {
 }
 
 interface OurPackageJson {
+  readonly version?: string;
   readonly dependencies?: Record<string, string>;
   readonly devDependencies?: Record<string, string>;
   readonly engines?: { node?: string };
@@ -39,4 +40,11 @@ export function versionsFrom(pkg: OurPackageJson): DependencyVersions {
 
 export function readVersions(root: string): DependencyVersions {
   return versionsFrom(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as OurPackageJson);
+}
+
+/** The version recorded in `.yo-rc.json` and named in every toolkit file's header. */
+export function readToolkitVersion(root: string): string {
+  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as OurPackageJson;
+  if (typeof pkg.version !== 'string' || pkg.version === '') throw new Error('our package.json has no version');
+  return pkg.version;
 }

@@ -1,6 +1,7 @@
 /** `repairmon sandbox` in-process: flags, the --json line, human output, clean close on the signal. */
 import { describe, expect, it } from 'vitest';
-import { request } from 'undici';
+import { readFileSync } from 'node:fs';
+import { Agent, request } from 'undici';
 import { AUTH_SCHEMES, authHeader } from '../../api/contract/index.js';
 import { main } from '../../cli/main.js';
 import { fakeIo } from './io.js';
@@ -107,9 +108,12 @@ describe('repairmon sandbox', () => {
     for (const alias of ['platform-test', 'platform-prod', 'nowak-test', 'nowak-prod', 'kowalski-test', 'gdansk-test', 'nowak-nologs-test', 'nowak-revoked-test']) {
       expect(out).toContain(alias);
     }
-    expect(out).toContain('export REPAIR_API_KEY=rs_test_');
-    expect(out).toContain('curl -H "Authorization: Bearer $REPAIR_API_KEY"');
-    expect(out).toContain('curl -H "x-api-key: $REPAIR_API_KEY"');
+    // The generated project's own variable names, so the line can be pasted as is.
+    expect(out).toMatch(/export REPAIR_API_TEST_KEY=rs_test_\S+ +# nowak-test/);
+    expect(out).toContain('one generated with --env-prefix PREFIX reads PREFIX_TEST_KEY');
+    expect(out).toContain('curl -H "Authorization: Bearer $REPAIR_API_TEST_KEY"');
+    expect(out).toContain('curl -H "x-api-key: $REPAIR_API_TEST_KEY"');
+    expect(out).not.toContain('CA certificate');
   });
 
   it.each([
@@ -121,6 +125,10 @@ describe('repairmon sandbox', () => {
     [['--log-level', 'loud'], /--log-level must be one of/],
     [['--data', '/nonexistent/sandbox.yaml'], /--data: \/nonexistent\/sandbox\.yaml: cannot read/],
     [['--json=yes'], /--json/],
+    [['--page-size', '0'], /--page-size must be between 1 and 10000, got 0/],
+    [['--page-size', 'two'], /--page-size must be a whole number, got "two"/],
+    [['--tls-ca-out', '/tmp/ca.pem'], /--tls-ca-out needs --tls/],
+    [['--tls', '--tls-ca-out', '/nonexistent/dir/ca.pem'], /--tls-ca-out: cannot write the CA certificate to \/nonexistent\/dir\/ca\.pem \(ENOENT\)/],
     [['--dialect', 'teleport'], /--dialect: unknown preset "teleport"; allowed presets: reference, snake-public, strict-hiding, gateway, legacy, bare/],
     [['--dialect', 'reference,colour=red'], /--dialect: unknown key "colour" in "colour=red"; allowed keys: slug, index,/],
     [['--dialect', 'gateway,scope-refusal=hide'], /--dialect: scope-refusal: value "hide" is not allowed; allowed values: insufficient_scope, forbidden, not_found/],
@@ -130,6 +138,29 @@ describe('repairmon sandbox', () => {
     expect(await main(['sandbox', ...args], io)).toBe(2);
     expect(io.stderrText()).toMatch(message);
     expect(io.stdoutText()).toBe('');
+  });
+
+  it('--tls --page-size: https, the CA file in the JSON line and the production rehearsal lines; pages with Link', async () => {
+    const json = await running(['--json', '--tls', '--page-size', '2']);
+    const parsed = JSON.parse(json.line) as JsonLine & { caFile: string };
+    expect(parsed.baseUrl).toMatch(/^https:\/\//);
+    const agent = new Agent({ connect: { ca: readFileSync(parsed.caFile) } });
+    const h = authHeader('bearer', parsed.keys.find((k) => k.alias === 'nowak-test')!.key);
+    const res = await request(`${parsed.baseUrl}/tenants/rowery-nowak/clients`, { headers: { [h.name]: h.value }, dispatcher: agent });
+    expect(res.headers['link']).toMatch(/\?page=2>; rel="next"$/);
+    await res.body.dump();
+    await agent.close();
+    json.io.abort();
+    expect(await json.exit).toBe(0);
+    const human = await running(['--tls']);
+    await new Promise((r) => setTimeout(r, 50));
+    human.io.abort();
+    expect(await human.exit).toBe(0);
+    const out = human.io.stdoutText();
+    expect(out).toMatch(/CA certificate \(trust it for this https sandbox\): \S+ca\.pem/);
+    expect(out).toMatch(/export REPAIR_API_ENV=production REPAIR_API_PRODUCTION_BASE_URL=https:\/\/127\.0\.0\.1:\d+\/api\/v1 REPAIR_API_CA_FILE=\S+/);
+    expect(out).toMatch(/export REPAIR_API_PRODUCTION_KEY=rs_live_\S+ +# nowak-prod/);
+    expect(out).toMatch(/curl --cacert \S+ -H "x-api-key: \$REPAIR_API_TEST_KEY" https:/);
   });
 
   it('--faults and --rate-limit reach the sandbox', async () => {

@@ -27,7 +27,7 @@ describe('repairmon sandbox --keys', () => {
     const out = io.stdoutText();
     expect(out).toMatch(/nowak-test +test +…4242 \(from --keys\) +tenant rowery-nowak/);
     expect(out).toContain('Keys (from --keys where marked, the others new on every start):');
-    expect(out).toMatch(/export REPAIR_API_KEY=rs_(test|live)_\S+/);
+    expect(out).toMatch(/export REPAIR_API_TEST_KEY=rs_test_\S+ +# kowalski-test/);
     expect(out + io.stderrText()).not.toContain(NOWAK);
   });
 

@@ -29,24 +29,30 @@ describe('flags', () => {
     expect(result.askedQuestions).toEqual([]);
     const project = join(cwd, 'nowak-sync');
     const stored = readJson(join(project, '.yo-rc.json'))[CONFIG_KEY] as Record<string, unknown>;
-    expect(Object.keys(stored)).toEqual(ANSWER_NAMES);
+    expect(Object.keys(stored)).toEqual([...ANSWER_NAMES, 'toolkit']);
     expect(stored).toMatchObject({ packageName: '@nowak/repair-sync', authScheme: 'x-api-key', envPrefix: 'NOWAK_API', githubActions: true });
     const files = snapshot(project);
-    expect([...files.keys()]).toEqual(expect.arrayContaining(['.gitignore', '.env.example', 'README.md', '.github/workflows/ci.yml', 'src/config.ts', 'src/check.ts', 'src/handlers.ts', 'src/index.ts', 'src/contract/index.ts', 'src/client/index.ts', 'test/config.test.ts']));
+    expect([...files.keys()]).toEqual(expect.arrayContaining(['.gitignore', '.env.example', 'README.md', '.github/workflows/ci.yml', 'src/config.ts', 'src/check.ts', 'src/handlers.ts', 'src/index.ts', 'src/repair-service/contract/index.ts', 'src/repair-service/client/index.ts', 'test/config.test.ts']));
     expect([...files.keys()].some((f) => f.endsWith('.hbs') || f === 'gitignore' || f === 'env.example')).toBe(false);
     expect(files.get('src/config.ts')).toContain("test: { baseUrl: 'NOWAK_API_TEST_BASE_URL', key: 'NOWAK_API_TEST_KEY' }");
     expect(files.get('.env.example')).toContain('NOWAK_API_PRODUCTION_BASE_URL=https://api.nowak.example/api/v1');
   });
 
-  it('copies the shipped api/ folders and the plain templates byte for byte, renders only .hbs files, leaves the server side out', async () => {
+  it('copies the shipped api/ folders under one header line each, the plain templates byte for byte, renders only .hbs files, leaves the server side out', async () => {
     const cwd = tempDir();
     await runGenerator({ ...ALL_FLAGS }).cd(cwd);
     const project = join(cwd, 'nowak-sync');
     const root = join(import.meta.dirname, '../..');
     const shipped = shippedFiles(root);
-    expect(shipped.map((f) => f.path)).toEqual(expect.arrayContaining(['src/contract/api.ts', 'src/client/attempt.ts', 'src/client/single-attempt.ts', 'src/checklist/evaluate.ts']));
-    for (const file of shipped) expect(readFileSync(join(project, file.path)), file.path).toEqual(readFileSync(join(root, file.path.replace(/^src\//, 'api/'))));
-    expect(existsSync(join(project, 'src/contract/server'))).toBe(false);
+    const version = (readJson(join(root, 'package.json')) as { version: string }).version;
+    expect(shipped.map((f) => f.path)).toEqual(expect.arrayContaining(['src/repair-service/contract/api.ts', 'src/repair-service/client/attempt.ts', 'src/repair-service/client/single-attempt.ts', 'src/repair-service/checklist/evaluate.ts']));
+    for (const file of shipped) {
+      const written = readFileSync(join(project, file.path));
+      const header = written.subarray(0, written.indexOf(0x0a) + 1).toString('utf8');
+      expect(header, file.path).toMatch(new RegExp(`^(//|<!--) generator-repair-service ${version.replace(/\./g, '\\.')} toolkit code; generated: do not edit, \`repairmon upgrade\` replaces it`));
+      expect(written.subarray(header.length), file.path).toEqual(readFileSync(join(root, file.path.replace(/^src\/repair-service\//, 'api/'))));
+    }
+    expect(existsSync(join(project, 'src/repair-service/contract/server'))).toBe(false);
     expect(shipped.some((f) => f.path.includes('/server/'))).toBe(false);
     const templates = join(root, 'templates/app');
     for (const file of ['src/handlers.ts', 'tsconfig.json']) expect(readFileSync(join(project, file))).toEqual(readFileSync(join(templates, file)));
@@ -89,7 +95,7 @@ describe('prompts', () => {
     const result = await runGenerator({ interactive: true }).withAnswers(answers).cd(cwd);
     expect(result.askedQuestions.map((q) => q.name)).toEqual(ANSWER_NAMES);
     const stored = readJson(join(cwd, 'typed', '.yo-rc.json'))[CONFIG_KEY];
-    expect(stored).toEqual({ ...answers, testBaseUrl: 'http://localhost:9/api/v1' });
+    expect({ ...stored, toolkit: undefined }).toEqual({ ...answers, testBaseUrl: 'http://localhost:9/api/v1', toolkit: undefined });
   });
 
   it('asks only for what the flags leave out', async () => {
@@ -116,13 +122,53 @@ describe('re-run', () => {
     expect(snapshot(project)).toEqual(before);
   });
 
-  it('--bail fails when regeneration would change a file', async () => {
+  it('--bail fails, writing nothing, when regeneration would change a file; an edit of yours is not a change', async () => {
     const cwd = tempDir();
     await runGenerator({ ...ALL_FLAGS }).cd(cwd);
     const project = join(cwd, 'nowak-sync');
     writeFileSync(join(project, 'src', 'handlers.ts'), '// edited by hand\n');
-    await expect(runGenerator({ bail: true }, { bail: true }).cd(project)).rejects.toThrow(/handlers\.ts/);
-    expect(readFileSync(join(project, 'src', 'handlers.ts'), 'utf8')).toBe('// edited by hand\n');
+    await runGenerator({ bail: true }, { bail: true }).cd(project);
+    rmSync(join(project, 'README.md'));
+    const before = snapshot(project);
+    await expect(runGenerator({ bail: true }, { bail: true }).cd(project)).rejects.toThrow(/--bail: this run would change 1 file\(s\)[\s\S]*add README\.md/);
+    expect(snapshot(project)).toEqual(before);
+  });
+
+  it('without a terminal or --force: keeps every file of the integrator, merges package.json, restores a deleted toolkit file', async () => {
+    const cwd = tempDir();
+    await runGenerator({ ...ALL_FLAGS }).cd(cwd);
+    const project = join(cwd, 'nowak-sync');
+    for (const file of ['src/handlers.ts', 'src/index.ts', 'README.md', '.github/workflows/ci.yml']) writeFileSync(join(project, file), `// mine: ${file}\n`);
+    const pkg = readJson(join(project, 'package.json')) as { dependencies: Record<string, string>; scripts: Record<string, string> };
+    pkg.dependencies['left-pad'] = '^1.3.0';
+    pkg.scripts['lint'] = 'eslint .';
+    pkg.scripts['test'] = 'vitest run --reporter dot';
+    writeFileSync(join(project, 'package.json'), `${JSON.stringify(pkg, null, 2)}\n`);
+    rmSync(join(project, 'src/repair-service/client/retry-policy.ts'));
+    const again = await runGenerator({ interactive: false }).cd(project);
+    expect(again.askedQuestions).toEqual([]);
+    for (const file of ['src/handlers.ts', 'src/index.ts', 'README.md', '.github/workflows/ci.yml']) expect(readFileSync(join(project, file), 'utf8')).toBe(`// mine: ${file}\n`);
+    expect(readJson(join(project, 'package.json'))).toEqual(pkg);
+    expect(existsSync(join(project, 'src/repair-service/client/retry-policy.ts'))).toBe(true);
+  });
+
+  it('an edited toolkit file: refused with the list and nothing written; --force replaces it and keeps the edit as .orig', async () => {
+    const cwd = tempDir();
+    await runGenerator({ ...ALL_FLAGS }).cd(cwd);
+    const project = join(cwd, 'nowak-sync');
+    const edited = 'src/repair-service/client/retry-policy.ts';
+    const original = readFileSync(join(project, edited), 'utf8');
+    writeFileSync(join(project, edited), `${original}// patched locally\n`);
+    writeFileSync(join(project, 'src/handlers.ts'), '// mine, even under --force\n');
+    rmSync(join(project, 'README.md'));
+    const before = snapshot(project);
+    await expect(runGenerator({ interactive: false }).cd(project)).rejects.toThrow(new RegExp(`changed in this project[\\s\\S]*${edited}  \\(edited[\\s\\S]*--force`));
+    expect(snapshot(project)).toEqual(before);
+    await runGenerator({ interactive: false, force: true }, { force: true }).cd(project);
+    expect(readFileSync(join(project, edited), 'utf8')).toBe(original);
+    expect(readFileSync(join(project, `${edited}.orig`), 'utf8')).toBe(`${original}// patched locally\n`);
+    expect(readFileSync(join(project, 'src/handlers.ts'), 'utf8')).toBe('// mine, even under --force\n');
+    expect(existsSync(join(project, 'README.md'))).toBe(true);
   });
 });
 

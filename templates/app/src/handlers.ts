@@ -4,7 +4,7 @@
  * (the client's) turns any error into the one thing to do about it, so callers branch on a
  * union, not on message text. Edit here to page someone, pause a job, or reschedule.
  */
-import { type ClientLogger, type ErrorHandlers, type NextStep, consoleLogger, defaultErrorHandlers, nextStep } from './client/index.js';
+import { type ClientLogger, type ErrorHandlers, type NextStep, consoleLogger, defaultErrorHandlers, nextStep } from './repair-service/client/index.js';
 
 export { type NextStep, nextStep };
 

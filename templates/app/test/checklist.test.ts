@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { checklistPassed, formatChecklistTable, runChecklist } from '../src/checklist/index.js';
-import { ApiKey } from '../src/client/index.js';
+import { checklistPassed, formatChecklistTable, runChecklist } from '../src/repair-service/checklist/index.js';
+import { ApiKey } from '../src/repair-service/client/index.js';
 import { DEFAULTS } from '../src/config.js';
-import { ERROR_CODES, TENANT_RESOURCES } from '../src/contract/index.js';
+import { ERROR_CODES, TENANT_RESOURCES } from '../src/repair-service/contract/index.js';
 import { BASE_URL, type MockApi, mockApi } from './mock-api.js';
 
 const tenant = DEFAULTS.tenant;

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { type ClientLogger, createClient } from '../src/client/index.js';
+import { type ClientLogger, createClient } from '../src/repair-service/client/index.js';
 import { DEFAULTS } from '../src/config.js';
-import { ERROR_CODES } from '../src/contract/index.js';
+import { ERROR_CODES } from '../src/repair-service/contract/index.js';
 import { type NextStep, createErrorHandlers, nextStep } from '../src/handlers.js';
 import { BASE_URL, type MockApi, mockApi } from './mock-api.js';
 

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChecklistObservations, ChecklistRow } from '../../../api/checklist/index.js';
 import type { AttemptResult } from '../../../api/client/single-attempt.js';
 import { TENANT_RESOURCES, type TenantResource } from '../../../api/contract/index.js';
+import { TOOLKIT_DIR } from '../../../generators/app/layout.js';
 import { shippedFiles } from '../../../generators/app/shipped.js';
 import { BASE, type Answer, err, ok, refused, report, response, tenantKeyApi } from '../../diagnose/fixtures.js';
 
@@ -59,7 +60,7 @@ beforeAll(async () => {
     writeFileSync(join(project, file.path), file.contents);
   }
   symlinkSync(join(ROOT, 'node_modules'), join(project, 'node_modules'));
-  ({ evaluateChecklist: generatedEvaluate } = (await import(join(project, 'src/checklist/index.ts'))) as typeof import('../../../api/checklist/index.js'));
+  ({ evaluateChecklist: generatedEvaluate } = (await import(join(project, TOOLKIT_DIR, 'checklist/index.ts'))) as typeof import('../../../api/checklist/index.js'));
 });
 afterAll(() => rmSync(project, { recursive: true, force: true }));
 

@@ -1,0 +1,33 @@
+/**
+ * Running the repair-service generator through yeoman-environment directly (no `yo`), shared
+ * by `repairmon new` and `repairmon upgrade`: it also works as root (yo refuses root) and in
+ * scripts. A refusal of the generator (bad answers, edited toolkit files, ...) is exit code 2.
+ */
+import { join } from 'node:path';
+import type { CommandContext } from '../command.js';
+import { packageRoot } from '../../generators/app/paths.js';
+import { isGeneratorRefusal } from '../../generators/app/refusal.js';
+
+const NAMESPACE = 'repair-service:app';
+
+export async function runGenerator(ctx: CommandContext, command: string, positionals: readonly string[], options: Record<string, unknown>): Promise<number> {
+  const { createEnv } = await import('yeoman-environment');
+  const env = createEnv({
+    cwd: process.cwd(),
+    stdin: ctx.stdin,
+    stdout: ctx.stdout,
+    stderr: ctx.stderr,
+    skipInstall: options['skip-install'] === true,
+    force: options['force'] === true,
+    bail: options['bail'] === true,
+  } as never);
+  env.register(join(packageRoot(), 'generators', 'app', 'index.js'), { namespace: NAMESPACE });
+  try {
+    await env.run([NAMESPACE, ...positionals], options as never);
+    return 0;
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    ctx.stderr.write(`repairmon ${command}: ${message}\n`);
+    return isGeneratorRefusal(error) ? 2 : 1;
+  }
+}

@@ -1,0 +1,41 @@
+/**
+ * Where a project keeps the toolkit's code. New projects get one folder the toolkit owns,
+ * `src/repair-service/` (`contract/`, `client/`, `checklist/`). Projects generated before the
+ * toolkit recorded its files have those three folders straight under `src/`, and the
+ * integrator's own code imports them there; an upgrade keeps them in place (and records that
+ * folder) rather than moving code their imports point at.
+ */
+import { posix } from 'node:path';
+import type { ToolkitRecord } from './toolkit-record.js';
+
+export const TOOLKIT_DIR = 'src/repair-service';
+/** The toolkit's folder in projects generated before the record existed. */
+export const LEGACY_TOOLKIT_DIR = 'src';
+/** The folders inside the toolkit folder; each comes from the `api/` folder of the same name. */
+export const TOOLKIT_PARTS = ['contract', 'client', 'checklist'] as const;
+
+export type ToolkitLayout =
+  /** `.yo-rc.json` says where it wrote the toolkit. */
+  | { readonly kind: 'recorded'; readonly dir: string }
+  /** No record, but `src/contract` etc. exist: a project from before the record. */
+  | { readonly kind: 'legacy'; readonly dir: string }
+  | { readonly kind: 'new'; readonly dir: string };
+
+/** Pure: `exists` answers for project-relative paths. */
+export function chooseLayout(record: ToolkitRecord | undefined, exists: (path: string) => boolean): ToolkitLayout {
+  if (record) return { kind: 'recorded', dir: record.dir };
+  const legacy = TOOLKIT_PARTS.some((part) => exists(`${LEGACY_TOOLKIT_DIR}/${part}/index.ts`));
+  return legacy ? { kind: 'legacy', dir: LEGACY_TOOLKIT_DIR } : { kind: 'new', dir: TOOLKIT_DIR };
+}
+
+/**
+ * The templates import the toolkit from `src/repair-service/`. For a project that keeps it
+ * elsewhere, a template written there (a file the integrator deleted and gets back) must
+ * import from that folder instead: rewrite the specifiers, nothing else.
+ */
+export function relocateImports(text: string, dir: string): string {
+  if (dir === TOOLKIT_DIR) return text;
+  const rel = posix.relative('src', dir);
+  const replacement = rel === '' ? '' : `${rel}/`;
+  return text.replace(/(from\s+['"](?:\.{1,2}\/)+(?:src\/)?)repair-service\//g, (_match, head: string) => `${head}${replacement}`);
+}

@@ -1,0 +1,97 @@
+/**
+ * The sandbox's https mode: a throwaway CA and a server certificate signed by it, made at start.
+ * Node 20 can parse X.509 (`X509Certificate`) but not create it, and the toolkit takes no
+ * dependency for that, so the real `openssl` makes them (it is on every CI image we use). The
+ * private keys live in a temp dir only while openssl runs, then only in memory; the CA
+ * certificate (public) is written where asked, so a client can be told to trust it.
+ */
+import { execFile } from 'node:child_process';
+import { X509Certificate } from 'node:crypto';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { isIP } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SandboxConfigError } from './errors.js';
+
+export interface SandboxCertificates {
+  /** PEM of the CA certificate: what a client trusts. */
+  readonly caPem: string;
+  /** PEM of the server certificate and its private key: what the server presents. */
+  readonly cert: string;
+  readonly key: string;
+}
+
+/** Days the certificates are valid: long enough for a working session, short for a throwaway CA. */
+const VALID_DAYS = 7;
+const CURVE = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
+
+function openssl(args: readonly string[], cwd: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    execFile('openssl', [...args], { cwd, timeout: 30_000 }, (error, _stdout, stderr) => {
+      if (!error) return resolve();
+      const missing = (error as NodeJS.ErrnoException).code === 'ENOENT';
+      reject(new SandboxConfigError('tls', missing ? 'needs the openssl command to make its certificates (apt-get install openssl)' : `openssl failed: ${String(stderr).trim().split('\n')[0] ?? error.message}`));
+    });
+  });
+}
+
+/** Names the certificate is valid for: always loopback, plus the listening host. */
+export function subjectAltNames(host: string): string[] {
+  const names = new Set(['IP:127.0.0.1', 'IP:::1', 'DNS:localhost']);
+  const bare = host.replace(/^\[|\]$/g, '');
+  if (bare !== '0.0.0.0' && bare !== '::' && bare !== '') names.add(isIP(bare) ? `IP:${bare}` : `DNS:${bare}`);
+  return [...names];
+}
+
+export async function makeCertificates(host: string): Promise<SandboxCertificates> {
+  const dir = await mkdtemp(join(tmpdir(), 'repairmon-sandbox-tls-'));
+  try {
+    await openssl(['req', '-x509', ...CURVE, '-keyout', 'ca.key', '-out', 'ca.pem', '-days', String(VALID_DAYS), '-subj', '/CN=repairmon sandbox CA (throwaway)',
+      '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign'], dir);
+    await openssl(['req', ...CURVE, '-keyout', 'server.key', '-out', 'server.csr', '-subj', '/CN=repairmon sandbox'], dir);
+    await writeFile(join(dir, 'server.ext'), [
+      `subjectAltName=${subjectAltNames(host).join(',')}`,
+      'basicConstraints=critical,CA:FALSE',
+      'keyUsage=critical,digitalSignature',
+      'extendedKeyUsage=serverAuth',
+    ].join('\n'));
+    await openssl(['x509', '-req', '-in', 'server.csr', '-CA', 'ca.pem', '-CAkey', 'ca.key', '-CAcreateserial', '-out', 'server.pem', '-days', String(VALID_DAYS), '-extfile', 'server.ext'], dir);
+    const [caPem, cert, key] = await Promise.all(['ca.pem', 'server.pem', 'server.key'].map((f) => readFile(join(dir, f), 'utf8')));
+    // Fail here, not at the first handshake, if openssl produced something Node cannot use.
+    if (!new X509Certificate(cert!).checkIssued(new X509Certificate(caPem!))) throw new SandboxConfigError('tls', 'openssl made a server certificate its CA did not issue');
+    return { caPem: caPem!, cert: cert!, key: key! };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** Where the CA certificate goes: the path asked for (kept), or a fresh temp file removed on close. */
+export async function writeCaFile(caPem: string, path: string | undefined): Promise<{ file: string; remove: () => Promise<void> }> {
+  if (path !== undefined) {
+    await writeFile(path, caPem, { mode: 0o644 });
+    return { file: path, remove: async () => undefined };
+  }
+  const dir = await mkdtemp(join(tmpdir(), 'repairmon-sandbox-ca-'));
+  const file = join(dir, 'ca.pem');
+  await writeFile(file, caPem, { mode: 0o644 });
+  return { file, remove: () => rm(dir, { recursive: true, force: true }) };
+}
+
+export interface SandboxTls extends SandboxCertificates {
+  /** The CA certificate's file. */
+  readonly caFile: string;
+  /** Removes what was written to a temp dir; a file asked for with `caOut` stays. */
+  cleanup(): Promise<void>;
+}
+
+/** Certificates for `host` and the CA written out: everything `startSandbox({ tls: true })` needs. */
+export async function prepareTls(host: string, caOut: string | undefined): Promise<SandboxTls> {
+  const certificates = await makeCertificates(host);
+  let written;
+  try {
+    written = await writeCaFile(certificates.caPem, caOut);
+  } catch (error) {
+    throw new SandboxConfigError('tls-ca-out', `cannot write the CA certificate to ${caOut ?? 'a temp file'} (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+  }
+  return { ...certificates, caFile: written.file, cleanup: written.remove };
+}

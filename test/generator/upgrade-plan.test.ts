@@ -1,0 +1,168 @@
+/** The upgrade plan and the package.json merge as pure functions: every rule on small inputs. */
+import { describe, expect, it } from 'vitest';
+import { LEGACY_TOOLKIT_DIR, TOOLKIT_DIR, chooseLayout, relocateImports } from '../../generators/app/layout.js';
+import { mergePackageJson } from '../../generators/app/package-merge.js';
+import { planSummary, refusalMessage } from '../../generators/app/summary.js';
+import { contentHash, withHeader, withoutHeader } from '../../generators/app/toolkit-header.js';
+import { parseToolkitRecord } from '../../generators/app/toolkit-record.js';
+import { type NextFile, type PlanInput, type UpgradePlan, changingActions, planUpgrade } from '../../generators/app/upgrade-plan.js';
+import { compareRanges } from '../../generators/app/version-floor.js';
+
+const b = (text: string): Buffer => Buffer.from(text, 'utf8');
+const T = (name: string) => `${TOOLKIT_DIR}/client/${name}`;
+const v1 = (text: string, path = T('a.ts')) => withHeader(path, b(text), '1.0.0');
+const v2 = (text: string, path = T('a.ts')) => withHeader(path, b(text), '2.0.0');
+
+function input(over: Partial<PlanInput> & { files?: Record<string, string | Buffer> }): PlanInput {
+  const current = new Map(Object.entries(over.files ?? {}).map(([p, c]) => [p, typeof c === 'string' ? b(c) : c]));
+  return { recorded: undefined, version: '2.0.0', dir: TOOLKIT_DIR, next: [], current, exists: (p) => current.has(p), force: false, ...over };
+}
+const toolkit = (path: string, contents: Buffer): NextFile => ({ path, contents, owner: 'toolkit' });
+const ready = (plan: UpgradePlan) => {
+  if (plan.kind !== 'ready') throw new Error(`refused: ${JSON.stringify(plan)}`);
+  return plan;
+};
+const kinds = (plan: UpgradePlan) => Object.fromEntries(ready(plan).actions.map((a) => [a.path, a.kind]));
+
+describe('planUpgrade', () => {
+  const recorded = { version: '1.0.0', dir: TOOLKIT_DIR, files: { [T('a.ts')]: contentHash(v1('a')), [T('gone.ts')]: contentHash(v1('gone', T('gone.ts'))) } };
+
+  it('replaces unedited toolkit files, adds new ones, removes dropped ones, records the new hashes', () => {
+    const plan = ready(
+      planUpgrade(input({ recorded, next: [toolkit(T('a.ts'), v2('a2')), toolkit(T('new.ts'), v2('n', T('new.ts')))], files: { [T('a.ts')]: v1('a'), [T('gone.ts')]: v1('gone', T('gone.ts')) } })),
+    );
+    expect(kinds(plan)).toEqual({ [T('a.ts')]: 'update', [T('new.ts')]: 'add', [T('gone.ts')]: 'remove' });
+    expect(plan.record).toEqual({ version: '2.0.0', dir: TOOLKIT_DIR, files: { [T('a.ts')]: contentHash(v2('a2')), [T('new.ts')]: contentHash(v2('n', T('new.ts'))) } });
+  });
+
+  it('refuses, listing them, when toolkit files were edited (replaced or removed); force backs each up as .orig', () => {
+    const files = { [T('a.ts')]: b('mine'), [T('gone.ts')]: b('mine too'), [`${T('a.ts')}.orig`]: b('older backup') };
+    const refused = planUpgrade(input({ recorded, next: [toolkit(T('a.ts'), v2('a2'))], files }));
+    expect(refused).toEqual({
+      kind: 'refused',
+      packageJson: undefined,
+      edited: [
+        { path: T('a.ts'), why: 'edited', removal: false },
+        { path: T('gone.ts'), why: 'edited', removal: true },
+      ],
+    });
+    const forced = ready(planUpgrade(input({ recorded, next: [toolkit(T('a.ts'), v2('a2'))], files, force: true })));
+    const backups = forced.actions.flatMap((a) => ('backup' in a && a.backup ? [[a.backup.path, a.backup.contents.toString()]] : []));
+    expect(backups).toEqual([
+      [`${T('a.ts')}.orig.1`, 'mine'],
+      [`${T('gone.ts')}.orig`, 'mine too'],
+    ]);
+  });
+
+  it('a toolkit file the integrator deleted comes back; one identical to ours is unchanged', () => {
+    const plan = planUpgrade(input({ recorded, next: [toolkit(T('a.ts'), v2('a2')), toolkit(T('same.ts'), v2('s'))], files: { [T('same.ts')]: v2('s') } }));
+    expect(kinds(plan)).toMatchObject({ [T('a.ts')]: 'add', [T('same.ts')]: 'unchanged' });
+    expect(ready(plan).actions.find((a) => a.path === T('a.ts'))).toMatchObject({ restored: true });
+  });
+
+  it('without a record: a file equal to ours under another header is replaced, any other difference is "unrecorded"', () => {
+    const plan = planUpgrade(input({ next: [toolkit(T('a.ts'), v2('same')), toolkit(T('b.ts'), v2('new b'))], files: { [T('a.ts')]: b('same'), [T('b.ts')]: b('old b') } }));
+    expect(plan).toMatchObject({ kind: 'refused', edited: [{ path: T('b.ts'), why: 'unrecorded' }] });
+    expect(kinds(planUpgrade(input({ next: [toolkit(T('a.ts'), v2('same'))], files: { [T('a.ts')]: b('same') } })))).toEqual({ [T('a.ts')]: 'update' });
+  });
+
+  it("the integrator's files: added when missing, otherwise kept (or unchanged), never written", () => {
+    const next: NextFile[] = ['src/index.ts', 'README.md', 'src/new.ts'].map((path) => ({ path, contents: b('ours'), owner: 'integrator' }));
+    const plan = ready(planUpgrade(input({ next, files: { 'src/index.ts': 'theirs', 'README.md': 'ours' } })));
+    expect(kinds(plan)).toEqual({ 'src/index.ts': 'kept', 'README.md': 'unchanged', 'src/new.ts': 'add' });
+    expect(changingActions(plan).map((a) => a.path)).toEqual(['src/new.ts']);
+  });
+
+  it('package.json: merged; an unreadable one refuses the run', () => {
+    const ours: NextFile = { path: 'package.json', owner: 'package_json', contents: b('{"dependencies":{"undici":"^7.16.0"},"scripts":{"check":"x"}}') };
+    const plan = ready(planUpgrade(input({ next: [ours], files: { 'package.json': '{\n  "name": "x"\n}\n' } })));
+    expect(plan.actions[0]).toMatchObject({ kind: 'update', changes: [{ kind: 'dependency_added', name: 'undici' }, { kind: 'script_added', name: 'check' }] });
+    expect(planUpgrade(input({ next: [ours], files: { 'package.json': '{ nope' } }))).toMatchObject({ kind: 'refused', packageJson: expect.stringContaining('not a JSON object') });
+  });
+
+  it('says what it did and why it refused', () => {
+    const plan = ready(planUpgrade(input({ recorded, next: [toolkit(T('a.ts'), v2('a2'))], files: { [T('a.ts')]: b('mine') }, force: true })));
+    const text = planSummary(plan);
+    expect(text).toContain(`Toolkit 1.0.0 -> 2.0.0 (toolkit code in ${TOOLKIT_DIR}/):`);
+    expect(text).toContain(`updated    ${T('a.ts')} (your edited version kept as ${T('a.ts')}.orig)`);
+    const refused = planUpgrade(input({ recorded, next: [toolkit(T('a.ts'), v2('a2'))], files: { [T('a.ts')]: b('mine') } }));
+    if (refused.kind !== 'refused') throw new Error('expected a refusal');
+    expect(refusalMessage(refused, 'repairmon upgrade')).toContain(`  ${T('a.ts')}  (edited: differs from the recorded hash)`);
+  });
+});
+
+describe('mergePackageJson', () => {
+  const ours = JSON.stringify({ dependencies: { undici: '^7.16.0', 'p-retry': '^7.1.0' }, devDependencies: { typescript: '~5.9.3' }, scripts: { test: 'vitest run', check: 'node dist/check.js' }, engines: { node: '>=20.18.1' } });
+
+  it('adds and raises ours, never removes, lowers or rewrites theirs, keeps their layout', () => {
+    const theirs = `{\n    "name": "shop",\n    "scripts": { "test": "jest", "lint": "eslint ." },\n    "dependencies": { "left-pad": "^1.3.0", "undici": "^7.0.0" },\n    "devDependencies": { "typescript": "^6.0.0" },\n    "engines": { "node": ">=22" }\n}`;
+    const merged = mergePackageJson(theirs, ours);
+    if (!merged.ok) throw new Error(merged.reason);
+    const pkg = JSON.parse(merged.text) as Record<string, Record<string, string>>;
+    expect(pkg['dependencies']).toEqual({ 'left-pad': '^1.3.0', 'p-retry': '^7.1.0', undici: '^7.16.0' });
+    expect(pkg['devDependencies']).toEqual({ typescript: '^6.0.0' });
+    expect(pkg['scripts']).toEqual({ test: 'jest', lint: 'eslint .', check: 'node dist/check.js' });
+    expect(pkg['engines']).toEqual({ node: '>=22' });
+    expect(merged.text.split('\n')[1]).toBe('    "name": "shop",');
+    expect(merged.text.endsWith('}')).toBe(true);
+  });
+
+  it('a dependency they moved to another section stays there; ranges it cannot read are theirs', () => {
+    const theirs = JSON.stringify({ dependencies: { typescript: '~5.0.0', undici: 'github:nodejs/undici', 'p-retry': 'latest' } });
+    const merged = mergePackageJson(theirs, ours);
+    if (!merged.ok) throw new Error(merged.reason);
+    const pkg = JSON.parse(merged.text) as Record<string, Record<string, string> | undefined>;
+    expect(pkg['dependencies']).toEqual({ typescript: '~5.9.3', undici: 'github:nodejs/undici', 'p-retry': 'latest' });
+    expect(pkg['devDependencies']).toBeUndefined();
+    expect(merged.changes).toContainEqual({ kind: 'dependency_kept', section: 'dependencies', name: 'undici', theirs: 'github:nodejs/undici', ours: '^7.16.0', why: 'unreadable_range' });
+  });
+
+  it('nothing to do: the same bytes back', () => {
+    const theirs = `${JSON.stringify(JSON.parse(ours), null, 2)}\n`;
+    expect(mergePackageJson(theirs, ours)).toEqual({ ok: true, text: theirs, changes: [] });
+  });
+});
+
+describe('compareRanges', () => {
+  it.each([
+    ['^7.16.0', '^7.1.0', 'newer'],
+    ['^7.1.0', '^7.16.0', 'older'],
+    ['^7.16.0', '~7.16.0', 'same'],
+    ['^7', '7.0.0', 'same'],
+    ['>=20.18.1', '>=20', 'newer'],
+    ['1.2.3', '1.2.3-beta.1', 'newer'],
+    ['^7.16.0', '*', 'unknown'],
+    ['^7.16.0', '^6 || ^7', 'unknown'],
+    ['^7.16.0', 'file:../undici', 'unknown'],
+  ] as const)('%s vs %s: %s', (ours, theirs, order) => expect(compareRanges(ours, theirs)).toBe(order));
+});
+
+describe('layout, header and record', () => {
+  it('recorded dir wins; else src/<part>/index.ts means a project from before the record', () => {
+    const record = { version: '1', dir: 'src/toolkit', files: {} };
+    expect(chooseLayout(record, () => true)).toEqual({ kind: 'recorded', dir: 'src/toolkit' });
+    expect(chooseLayout(undefined, (p) => p === 'src/client/index.ts')).toEqual({ kind: 'legacy', dir: LEGACY_TOOLKIT_DIR });
+    expect(chooseLayout(undefined, () => false)).toEqual({ kind: 'new', dir: TOOLKIT_DIR });
+  });
+
+  it('relocates only import specifiers into the toolkit folder', () => {
+    const text = "import { a } from './repair-service/client/index.js';\nimport { b } from '../src/repair-service/contract/index.js';\n// see src/repair-service/\n";
+    expect(relocateImports(text, 'src')).toBe("import { a } from './client/index.js';\nimport { b } from '../src/contract/index.js';\n// see src/repair-service/\n");
+    expect(relocateImports(text, TOOLKIT_DIR)).toBe(text);
+  });
+
+  it('the header goes on and comes off; hashes name their algorithm', () => {
+    const headed = withHeader('x.md', b('# Title\n'), '1.2.3');
+    expect(headed.toString()).toBe('<!-- generator-repair-service 1.2.3 toolkit code; generated: do not edit, `repairmon upgrade` replaces it -->\n# Title\n');
+    expect(withoutHeader(headed).toString()).toBe('# Title\n');
+    expect(withoutHeader(b('// my own first line\nx'))).toEqual(b('// my own first line\nx'));
+    expect(contentHash(b(''))).toBe('sha256-e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855');
+  });
+
+  it('a malformed or path-escaping record reads as no record', () => {
+    expect(parseToolkitRecord({ toolkit: { version: '1', dir: TOOLKIT_DIR, files: { 'src/a.ts': 'sha256-x' } } })).toBeDefined();
+    for (const bad of [{}, { toolkit: 'x' }, { toolkit: { version: 1, dir: 'src', files: {} } }, { toolkit: { version: '1', dir: '../x', files: {} } }, { toolkit: { version: '1', dir: 'src', files: { '/etc/passwd': 'h' } } }]) {
+      expect(parseToolkitRecord(bad), JSON.stringify(bad)).toBeUndefined();
+    }
+  });
+});

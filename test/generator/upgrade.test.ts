@@ -1,0 +1,174 @@
+/**
+ * An upgrade from this toolkit version (N) to a simulated N+1: a copy of this package (built
+ * `dist/`, `bin/`, `generators/`, `templates/`, `api/`) with a bumped version, a changed, an
+ * added and a removed `api/` file, a raised dependency and one more script. The project is
+ * generated with N through the built CLI, edited the way an integrator does, then upgraded
+ * with N+1's `repairmon upgrade`: refused while a toolkit file is edited, then with --force.
+ * Also a project from before the toolkit recorded its files (toolkit straight under src/).
+ */
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { contentHash } from '../../generators/app/toolkit-header.js';
+import { cleanEnv, exec } from './exec.js';
+import { CONFIG_KEY, readJson, snapshot } from './helpers.js';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const N = (readJson(join(ROOT, 'package.json')) as { version: string }).version;
+const NEXT_VERSION = '99.0.0';
+const OWNED = ['src/handlers.ts', 'src/index.ts', 'src/config.ts', 'README.md', '.env.example', '.github/workflows/ci.yml', 'test/config.test.ts'];
+const EDITED_TOOLKIT = 'src/repair-service/client/retry-policy.ts';
+
+let work: string;
+let next: string;
+
+type Pkg = { dependencies: Record<string, string>; devDependencies: Record<string, string>; scripts: Record<string, string> };
+
+function toolkitRecord(project: string): { version: string; dir: string; files: { [path: string]: string } } {
+  return (readJson(join(project, '.yo-rc.json'))[CONFIG_KEY] as { toolkit: { version: string; dir: string; files: { [path: string]: string } } }).toolkit;
+}
+
+/** N+1: this package copied, its node_modules linked, the changes a release would bring. */
+function makeNextPackage(dir: string): void {
+  for (const part of ['api', 'bin', 'dist', 'generators', 'templates']) cpSync(join(ROOT, part), join(dir, part), { recursive: true });
+  symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
+  const pkg = readJson(join(ROOT, 'package.json')) as { version: string; dependencies: Record<string, string> };
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ ...pkg, version: NEXT_VERSION, dependencies: { ...pkg.dependencies, undici: '^7.99.0' } }, null, 2));
+  writeFileSync(join(dir, 'api/contract/readings.ts'), `${readFileSync(join(dir, 'api/contract/readings.ts'), 'utf8')}\n/** Added in ${NEXT_VERSION}. */\nexport const NEXT_READING = true;\n`);
+  writeFileSync(join(dir, 'api/client/added-in-next.ts'), `/** New in ${NEXT_VERSION}. */\nexport const ADDED_IN_NEXT = 1;\n`);
+  rmSync(join(dir, 'api/contract/README.md'));
+  const template = join(dir, 'templates/app/package.json.hbs');
+  writeFileSync(template, readFileSync(template, 'utf8').replace('"test": "vitest run",', '"test": "vitest run",\n    "check:ci": "npm run check",'));
+}
+
+/** Yeoman's adapter logs (the summary too) on stderr; read both. */
+const out = (run: { stdout: string; stderr: string }): string => run.stdout + run.stderr;
+
+function repairmon(pkgRoot: string, args: readonly string[], cwd = work) {
+  return exec(process.execPath, [join(pkgRoot, 'bin', 'repairmon.js'), ...args], { cwd, env: cleanEnv() });
+}
+
+/** One project generated with N; each test upgrades its own copy. */
+let pristine: string;
+
+beforeAll(async () => {
+  if (!existsSync(join(ROOT, 'dist', 'cli', 'commands', 'upgrade.js'))) throw new Error('dist/ is missing: run "npm run build" first');
+  work = mkdtempSync(join(tmpdir(), 'upgrade-'));
+  next = join(work, 'next-package');
+  mkdirSync(next);
+  makeNextPackage(next);
+  const generated = await repairmon(ROOT, ['new', 'pristine', '--yes', '--skip-install', '--github-actions']);
+  expect(generated.code, generated.stderr).toBe(0);
+  pristine = join(work, 'pristine');
+}, 60_000);
+
+function copyOfPristine(name: string): string {
+  cpSync(pristine, join(work, name), { recursive: true });
+  return join(work, name);
+}
+afterAll(() => {
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+/** The project compiles, strict, against this package's own node_modules (the versions it asks for). */
+async function typechecks(project: string): Promise<void> {
+  symlinkSync(join(ROOT, 'node_modules'), join(project, 'node_modules'));
+  const tsc = await exec(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '--noEmit', '-p', 'tsconfig.json'], { cwd: project, env: cleanEnv() });
+  expect(tsc.code, tsc.stdout).toBe(0);
+}
+
+/** What an integrator does after generating: edits their files and package.json. */
+function editAsIntegrator(project: string): void {
+  for (const file of OWNED) writeFileSync(join(project, file), `${readFileSync(join(project, file), 'utf8')}\n// edited by the integrator: ${file}\n`);
+  const pkg = readJson(join(project, 'package.json')) as Pkg;
+  pkg.dependencies['left-pad'] = '^1.3.0';
+  pkg.dependencies['undici'] = '^7.0.0';
+  pkg.devDependencies['typescript'] = '~9.0.0';
+  pkg.scripts['lint'] = 'eslint .';
+  pkg.scripts['test'] = 'vitest run --reporter dot';
+  writeFileSync(join(project, 'package.json'), `${JSON.stringify(pkg, null, 2)}\n`);
+}
+
+// Each test upgrades its own copy, so they run side by side (most of the time is child processes).
+describe.concurrent(`upgrade ${N} -> ${NEXT_VERSION}`, { timeout: 120_000 }, () => {
+  it('keeps every edit, replaces every toolkit file, refuses an edited one until --force, which keeps .orig; still type-checks', async () => {
+    const project = copyOfPristine('proj');
+    const before = toolkitRecord(project);
+    expect(before.version).toBe(N);
+    editAsIntegrator(project);
+    const edited = snapshot(project);
+    writeFileSync(join(project, EDITED_TOOLKIT), `${readFileSync(join(project, EDITED_TOOLKIT), 'utf8')}// patched locally\n`);
+    const patched = snapshot(project);
+
+    const refused = await repairmon(next, ['upgrade', 'proj', '--skip-install']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(`${EDITED_TOOLKIT}  (edited: differs from the recorded hash)`);
+    expect(refused.stderr).toContain('--force');
+    expect(snapshot(project)).toEqual(patched);
+
+    const upgraded = await repairmon(next, ['upgrade', 'proj', '--force', '--skip-install']);
+    expect(upgraded.code, upgraded.stdout + upgraded.stderr).toBe(0);
+    expect(out(upgraded)).toContain(`Toolkit ${N} -> ${NEXT_VERSION} (toolkit code in src/repair-service/)`);
+    expect(out(upgraded)).toContain(`updated    ${EDITED_TOOLKIT} (your edited version kept as ${EDITED_TOOLKIT}.orig)`);
+    expect(out(upgraded)).toContain('added      src/repair-service/client/added-in-next.ts');
+    expect(out(upgraded)).toContain('removed    src/repair-service/contract/README.md');
+    const after = snapshot(project);
+
+    for (const file of OWNED) expect(after.get(file), file).toBe(edited.get(file));
+    const pkg = readJson(join(project, 'package.json')) as Pkg;
+    expect(pkg.dependencies).toMatchObject({ 'left-pad': '^1.3.0', undici: '^7.99.0' });
+    expect(pkg.devDependencies['typescript']).toBe('~9.0.0');
+    expect(pkg.scripts).toMatchObject({ lint: 'eslint .', test: 'vitest run --reporter dot', 'check:ci': 'npm run check' });
+    expect(out(upgraded)).toMatch(/updated {4}package\.json: raised undici \^7\.0\.0 -> \^7\.99\.0; kept your typescript ~9\.0\.0 \(newer than our [^)]+\); added script "check:ci"/);
+
+    for (const path of Object.keys(before.files)) {
+      if (path.endsWith('contract/README.md')) expect(after.has(path), path).toBe(false);
+      else expect(after.get(path), path).not.toBe(edited.get(path));
+    }
+    expect(after.get(`${EDITED_TOOLKIT}.orig`)).toBe(patched.get(EDITED_TOOLKIT));
+    expect(after.get('src/repair-service/contract/readings.ts')).toContain('export const NEXT_READING = true;');
+    expect(after.get('src/repair-service/client/index.ts')?.split('\n')[0]).toBe(`// generator-repair-service ${NEXT_VERSION} toolkit code; generated: do not edit, \`repairmon upgrade\` replaces it`);
+
+    const record = toolkitRecord(project);
+    expect(record.version).toBe(NEXT_VERSION);
+    expect(Object.keys(record.files)).toContain('src/repair-service/client/added-in-next.ts');
+    for (const [path, hash] of Object.entries(record.files)) expect(contentHash(readFileSync(join(project, path))), path).toBe(hash);
+
+    const again = await repairmon(next, ['upgrade', 'proj', '--bail', '--skip-install']);
+    expect(again.code, again.stderr).toBe(0);
+    expect(out(again)).toMatch(/0 added, 0 updated, 0 removed, \d+ unchanged/);
+    await typechecks(project);
+  });
+
+  it('a project from before the record: the toolkit stays in src/, files identical to ours are replaced, others need --force', async () => {
+    const project = copyOfPristine('old');
+    // What such a project looked like: src/contract, src/client, src/checklist copied without a header, no record.
+    for (const part of ['contract', 'client', 'checklist']) renameSync(join(project, 'src/repair-service', part), join(project, 'src', part));
+    rmSync(join(project, 'src/repair-service'), { recursive: true });
+    for (const [path, text] of snapshot(project)) {
+      const full = join(project, path);
+      if (/^src\/(contract|client|checklist)\//.test(path)) writeFileSync(full, text.slice(text.indexOf('\n') + 1));
+      else if (path.endsWith('.ts')) writeFileSync(full, text.replaceAll('/repair-service/', '/'));
+    }
+    const yoRc = readJson(join(project, '.yo-rc.json')) as { [key: string]: { toolkit?: unknown } };
+    delete yoRc[CONFIG_KEY]!.toolkit;
+    writeFileSync(join(project, '.yo-rc.json'), JSON.stringify(yoRc, null, 2));
+    rmSync(join(project, 'src/check.ts'));
+
+    const refused = await repairmon(next, ['upgrade', 'old', '--skip-install']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('src/contract/readings.ts  (no recorded hash');
+    expect(refused.stderr).not.toContain('src/client/');
+
+    const forced = await repairmon(next, ['upgrade', 'old', '--force', '--skip-install']);
+    expect(forced.code, forced.stderr).toBe(0);
+    expect(out(forced)).toContain('(toolkit code in src/)');
+    expect(existsSync(join(project, 'src/contract/readings.ts.orig'))).toBe(true);
+    expect(existsSync(join(project, 'src/repair-service'))).toBe(false);
+    expect(toolkitRecord(project)).toMatchObject({ version: NEXT_VERSION, dir: 'src' });
+    // A file of theirs that was missing comes back importing the toolkit where this project keeps it.
+    expect(readFileSync(join(project, 'src/check.ts'), 'utf8')).toContain("from './checklist/index.js'");
+    await typechecks(project);
+  });
+});
