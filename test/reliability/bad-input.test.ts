@@ -152,21 +152,20 @@ function listing(dir: string): string[] {
   return readdirSync(dir, { recursive: true, encoding: 'utf8' }).sort();
 }
 
-describe('generator refusals through `repairmon new`: exact message, exit 2, nothing written', { timeout: 60_000 }, () => {
-  it('every refusal', async () => {
-    const outcomes = [];
-    // Two at a time: each child loads yeoman, and the machine's two cores are shared.
-    for (let i = 0; i < GENERATOR_REFUSALS.length; i += 2) {
-      const batch = GENERATOR_REFUSALS.slice(i, i + 2).map(async (c) => {
-        const cwd = prepare(c);
-        const before = listing(cwd);
-        const child = spawnRepairmon(['new', ...c.args], { env: childEnv(), cwd });
-        const code = await child.exited;
-        return { label: c.label, got: { code, stdout: child.stdout(), stderr: ownLines(child.stderr()), files: listing(cwd) }, want: { code: c.code, stdout: '', stderr: c.stderr.replace('{cwd}', cwd), files: before } };
-      });
-      outcomes.push(...(await Promise.all(batch)));
-    }
-    for (const o of outcomes) expect(o.got, o.label).toEqual(o.want);
+describe('generator refusals through `repairmon new`: exact message, exit 2, nothing written', () => {
+  // One case a test, one child at a time: each child loads yeoman, and on two shared cores a
+  // batch of them could outlast one test's timeout although every child is correct.
+  it.each(GENERATOR_REFUSALS.map((c) => [c.label, c] as const))('%s', { timeout: 60_000 }, async (_label, c) => {
+    const cwd = prepare(c);
+    const before = listing(cwd);
+    const child = spawnRepairmon(['new', ...c.args], { env: childEnv(), cwd });
+    const code = await child.exited;
+    expect({ code, stdout: child.stdout(), stderr: ownLines(child.stderr()), files: listing(cwd) }).toEqual({
+      code: c.code,
+      stdout: '',
+      stderr: c.stderr.replace('{cwd}', cwd),
+      files: before,
+    });
   });
 });
 
@@ -181,7 +180,7 @@ describe('a bad reload keeps the running config', { timeout: 60_000 }, () => {
     writeFileSync(file, config('NOWAK_KEY'));
     const serve = spawnRepairmon(['serve', '--config', file, '--listen', '127.0.0.1:0', '--log-level', 'info'], { env: childEnv({ NOWAK_KEY: sandbox.key('nowak-test').key }) });
     try {
-      const url = (await waitFor(serve.stdout, /status (http:\/\/127\.0\.0\.1:\d+)\//))[1];
+      const url = (await waitFor(serve.stdout, /status (http:\/\/127\.0\.0\.1:\d+)\//, 30_000))[1];
       const metrics = async () => (await fetch(`${url}/metrics`)).text();
       const okCount = async () => Number(/repairmon_probes_total\{[^}]*endpoint="clients"[^}]*outcome="ok"[^}]*\} (\d+)/.exec(await metrics())?.[1] ?? 0);
       const until = async (what: () => Promise<boolean>) => {
