@@ -1,5 +1,5 @@
 # syntax=docker/dockerfile:1
-# repairmon serve in a container: build with dev dependencies, ship only production ones.
+# repairmon serve in a container: build with dev dependencies, ship only what the monitor loads.
 #   docker build -t repairmon .
 #   docker run --rm -p 9464:9464 -v "$PWD/monitor.yaml:/etc/repairmon/monitor.yaml:ro" \
 #     --env-file keys.env repairmon            # keys.env: NAME=secret, one per ${NAME} in monitor.yaml
@@ -26,9 +26,12 @@ COPY bench ./bench
 COPY templates ./templates
 RUN npm run build
 
+# Not the root manifest: its production dependencies include the generator's (yeoman-environment,
+# handlebars: 359 packages). deploy/monitor-image/ holds the root's dependencies that the monitor's
+# code imports, at the root's ranges and locked versions (23 packages; generate.mjs, DEPENDENCIES.md).
 FROM ${NODE_IMAGE} AS prod-deps
 WORKDIR /src
-COPY package.json package-lock.json ./
+COPY deploy/monitor-image/package.json deploy/monitor-image/package-lock.json ./
 RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund
 
 FROM ${NODE_IMAGE} AS runtime
@@ -37,9 +40,8 @@ WORKDIR /app
 COPY --from=prod-deps /src/node_modules ./node_modules
 COPY --from=build /src/dist ./dist
 COPY --from=build /src/bin ./bin
-COPY --from=build /src/api ./api
-COPY --from=build /src/templates ./templates
-COPY --from=build /src/generators ./generators
+# The root package.json only for the version in repairmon_build_info; nothing installs from it here.
+# No api/, templates/ or generators/: they are the generator's; `repairmon new` says so and exits 2.
 COPY package.json ./
 RUN chmod 0755 bin/repairmon.js \
   && ln -s /app/bin/repairmon.js /usr/local/bin/repairmon \

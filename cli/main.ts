@@ -3,7 +3,7 @@
  * 1 the job found a problem, 2 bad usage (unknown flag, bad value, bad config).
  */
 import { type CommandIo, UsageError, commandHelp, parseCommandArgs } from './command.js';
-import { COMMANDS, type CommandEntry } from './commands/index.js';
+import { COMMANDS, type CommandEntry, GENERATOR_MISSING, missingPackage } from './commands/index.js';
 
 function topHelp(commands: readonly CommandEntry[]): string {
   const rows = commands.map((c) => `  ${c.name.padEnd(14)} ${c.summary}`);
@@ -38,6 +38,24 @@ function defaultIo(): CommandIo & { dispose(): void } {
   };
 }
 
+async function runEntry(entry: CommandEntry, rest: readonly string[], io: CommandIo): Promise<number> {
+  const command = (await entry.load()).default;
+  try {
+    const { values, positionals } = parseCommandArgs(command, rest);
+    if (values['help'] === true) {
+      io.stdout.write(commandHelp(command));
+      return 0;
+    }
+    return await command.run({ ...io, values, positionals });
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.stderr.write(`repairmon ${command.name}: ${error.message}\nRun 'repairmon ${command.name} --help' for usage.\n`);
+      return 2;
+    }
+    throw error;
+  }
+}
+
 export async function main(argv: readonly string[], io: CommandIo & { dispose?(): void } = defaultIo()): Promise<number> {
   try {
     const commands = COMMANDS;
@@ -51,20 +69,14 @@ export async function main(argv: readonly string[], io: CommandIo & { dispose?()
       io.stderr.write(`repairmon: unknown command "${name}". Commands: ${commands.map((c) => c.name).join(', ')}\n`);
       return 2;
     }
-    const command = (await entry.load()).default;
     try {
-      const { values, positionals } = parseCommandArgs(command, rest);
-      if (values['help'] === true) {
-        io.stdout.write(commandHelp(command));
-        return 0;
-      }
-      return await command.run({ ...io, values, positionals });
+      return await runEntry(entry, rest, io);
     } catch (error) {
-      if (error instanceof UsageError) {
-        io.stderr.write(`repairmon ${command.name}: ${error.message}\nRun 'repairmon ${command.name} --help' for usage.\n`);
-        return 2;
-      }
-      throw error;
+      // An install without the generator (the monitor image): one line, not a module stack trace.
+      const missing = missingPackage(entry, error);
+      if (missing === undefined) throw error;
+      io.stderr.write(`repairmon ${entry.name}: ${GENERATOR_MISSING} (cannot load ${missing})\n`);
+      return 2;
     }
   } finally {
     io.dispose?.();

@@ -9,13 +9,34 @@ export interface CommandEntry {
   readonly name: string;
   readonly summary: string;
   readonly load: () => Promise<{ default: Command }>;
+  /** Packages the command loads that an install may lack: the monitor image has no generator. */
+  readonly needs?: readonly string[];
+}
+
+/**
+ * What `new` and `upgrade` load, lazily (generator-run.ts imports yeoman-environment, which loads
+ * the generator, yeoman-generator and handlebars), so no other command pays for them and the
+ * monitor image (deploy/monitor-image/) can leave them out.
+ */
+const GENERATOR_PACKAGES = ['yeoman-environment', 'yeoman-generator', 'handlebars'];
+
+export const GENERATOR_MISSING = 'the monitor image does not include the generator; install generator-repair-service';
+
+/**
+ * The package in `entry.needs` whose import failed, if that is what `error` is. Node gives the
+ * package's name only in the message of ERR_MODULE_NOT_FOUND ("Cannot find package 'x' ...").
+ */
+export function missingPackage(entry: CommandEntry, error: unknown): string | undefined {
+  if ((error as { code?: unknown } | null)?.code !== 'ERR_MODULE_NOT_FOUND') return undefined;
+  const message = error instanceof Error ? error.message : String(error);
+  return entry.needs?.find((name) => message.includes(`'${name}'`));
 }
 
 export const COMMANDS: readonly CommandEntry[] = [
   { name: 'sandbox', summary: 'run the API v1 reference sandbox with demo data and fault injection', load: () => import('./sandbox.js') },
   { name: 'check-config', summary: 'validate a monitor config file and print what it would probe', load: () => import('./check-config.js') },
-  { name: 'new', summary: 'scaffold an integration project (the yo repair-service generator; works as root)', load: () => import('./new.js') },
-  { name: 'upgrade', summary: 'bring a generated project to this toolkit version (replaces only toolkit-owned files)', load: () => import('./upgrade.js') },
+  { name: 'new', summary: 'scaffold an integration project (the yo repair-service generator; works as root)', load: () => import('./new.js'), needs: GENERATOR_PACKAGES },
+  { name: 'upgrade', summary: 'bring a generated project to this toolkit version (replaces only toolkit-owned files)', load: () => import('./upgrade.js'), needs: GENERATOR_PACKAGES },
   { name: 'probe', summary: "diagnose a customer's API key against the spec's debugging checklist", load: () => import('./probe.js') },
   { name: 'discover', summary: 'learn which reading of the spec a real API follows, with a few safe GET requests', load: () => import('./discover.js') },
   { name: 'serve', summary: 'run the monitor: probe the API on a schedule, export Prometheus metrics and a status page', load: () => import('./serve.js') },

@@ -1,10 +1,14 @@
 /**
  * The Dockerfile, checked statically (no Docker engine here): multi-stage, the runtime stage gets
- * production dependencies only, runs as a non-root user, health-checks /-/healthy on the exposed
- * port and starts `repairmon serve`; the build stage copies everything tsconfig compiles.
+ * production dependencies only, and only the monitor's (deploy/monitor-image/, not the root
+ * manifest with the generator's), runs as a non-root user, health-checks /-/healthy on the
+ * exposed port and starts `repairmon serve`; the build stage copies everything tsconfig compiles.
  */
 import { existsSync, readFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { GENERATOR_PACKAGES } from '../../deploy/monitor-image/import-graph.mjs';
+import { installedPackages } from '../../deploy/monitor-image/manifest.mjs';
 import { type DockerStage, dockerStages } from './helpers/manifests.js';
 import { ROOT } from './helpers/paths.js';
 
@@ -20,6 +24,22 @@ function stageNamed(name: string): DockerStage {
   const stage = stages.find((s) => s.name === name);
   if (!stage) throw new Error(`no stage ${name}`);
   return stage;
+}
+
+/** A .dockerignore pattern as a regex over a path and anything under it: `*` within one folder, `**` across. */
+function patternRegex(pattern: string): RegExp {
+  const parts = pattern.split('**').map((part) => part.replace(/[.+^$()|[\]{}\\]/g, '\\$&').replace(/\*/g, '[^/]*').replace(/\?/g, '[^/]'));
+  return new RegExp(`^${parts.join('.*')}(/.*)?$`);
+}
+
+/** Whether the build context leaves `path` out: the last pattern matching it decides; `!` brings it back. */
+function ignored(path: string): boolean {
+  let out = false;
+  for (const line of dockerignore) {
+    const negated = line.startsWith('!');
+    if (patternRegex(negated ? line.slice(1) : line).test(path)) out = !negated;
+  }
+  return out;
 }
 
 describe('Dockerfile', () => {
@@ -42,6 +62,24 @@ describe('Dockerfile', () => {
       expect(ops(source, 'RUN').some((r) => /npm ci .*--omit=dev/.test(r)), `node_modules from stage ${from}`).toBe(true);
       expect(ops(source, 'RUN').some((r) => r.includes('npm run build')), `stage ${from} must not be the dev build`).toBe(false);
     }
+  });
+
+  it("installs the monitor's manifest and lockfile, without the generator's packages", () => {
+    const copy = ops(runtime, 'COPY').find((c) => c.includes('node_modules'))!;
+    const source = stageNamed(/--from=(\S+)/.exec(copy)?.[1] ?? '');
+    const files = ops(source, 'COPY').flatMap((c) => c.split(/\s+/).slice(0, -1)).filter((f) => !f.startsWith('--'));
+    const manifest = files.find((f) => f.endsWith('package.json'))!;
+    const lockfile = files.find((f) => f.endsWith('package-lock.json'))!;
+    expect(dirname(lockfile)).toBe(dirname(manifest));
+    for (const file of [manifest, lockfile]) expect(ignored(file), `${file} is left out of the build context by .dockerignore`).toBe(false);
+    const dependencies = (JSON.parse(readFileSync(`${ROOT}${manifest}`, 'utf8')) as { dependencies: Record<string, string> }).dependencies;
+    const installed = installedPackages(JSON.parse(readFileSync(`${ROOT}${lockfile}`, 'utf8')));
+    for (const name of GENERATOR_PACKAGES) {
+      expect(dependencies[name], `${manifest} depends on ${name}`).toBeUndefined();
+      expect(installed.has(name), `${lockfile} installs ${name}`).toBe(false);
+    }
+    // The generator's files are no use without its packages.
+    for (const dir of ['generators', 'templates']) expect(ops(runtime, 'COPY').join('\n')).not.toMatch(new RegExp(`/src/${dir}\\b`));
   });
 
   it('runs as a numeric non-root user, so Kubernetes runAsNonRoot can verify it', () => {
@@ -76,5 +114,6 @@ describe('Dockerfile', () => {
 
   it('keeps keys, local state and the git history out of the build context', () => {
     for (const entry of ['.git', 'node_modules', 'dist', '.env', '.env.*', 'keys.env']) expect(dockerignore).toContain(entry);
+    for (const path of ['.git/config', 'node_modules/yaml', '.env.local', 'keys.env', 'deploy/kubernetes/secret.yaml']) expect(ignored(path), path).toBe(true);
   });
 });
