@@ -18,6 +18,7 @@ import { sendFault } from './faults/respond.js';
 import { planFaults } from './faults/select.js';
 import type { DemoKey } from './keys.js';
 import { messageFor } from './messages.js';
+import { type OwedAnswers, owedAnswers } from './owed.js';
 import type { Random } from './random.js';
 import { clientErrorReply, expectationFailedReply } from './protocol.js';
 import type { RateLimiter } from './rate-limit.js';
@@ -171,24 +172,20 @@ function answerConnect(req: IncomingMessage, socket: Duplex, deps: ServerDeps): 
 
 /**
  * Requests Node's parser rejected (garbage request line, huge headers, a malformed chunked body,
- * a request that timed out) get an envelope written raw, as Node would answer them: only when no
- * response has begun on the connection, since a second status line in the middle of one would
- * corrupt it; then the connection is only closed.
+ * a request that timed out) get an envelope written raw, as Node would answer them, after the
+ * answers the connection still owes (owed.ts); when a response is half-written, a status line
+ * cannot follow it, so the connection is only closed.
  */
-function answerClientError(error: NodeJS.ErrnoException, socket: Duplex, deps: ServerDeps, inFlight: WeakMap<Duplex, ServerResponse>): void {
-  const current = inFlight.get(socket);
-  const midResponse = current !== undefined && current.headersSent && !current.writableFinished;
-  if (!socket.writable || midResponse) {
-    socket.destroy();
-    return;
-  }
-  socket.end(rawResponse(replyOutgoing(clientErrorReply(deps.state.dialect, error.code)), randomUUID()));
+function answerClientError(error: NodeJS.ErrnoException, socket: Duplex, deps: ServerDeps, owed: OwedAnswers): void {
+  const bytes = rawResponse(replyOutgoing(clientErrorReply(deps.state.dialect, error.code)), randomUUID());
+  const scheduled = owed.afterOwed(socket, () => (socket.writable ? socket.end(bytes) : socket.destroy()));
+  if (scheduled === 'mid-response') socket.destroy();
 }
 
 export function createSandboxServer(deps: ServerDeps, tls?: ServerTls): Server {
-  const inFlight = new WeakMap<Duplex, ServerResponse>();
+  const owed = owedAnswers();
   const listener = (req: IncomingMessage, res: ServerResponse): void => {
-    inFlight.set(req.socket, res);
+    owed.track(req, res);
     handle(req, res, deps).catch((error: unknown) => {
       deps.logger?.error({ err: error }, 'request handler failed');
       internalError(res, randomUUID());
@@ -198,7 +195,7 @@ export function createSandboxServer(deps: ServerDeps, tls?: ServerTls): Server {
   const options = { requireHostHeader: false };
   // An https.Server is an http.Server underneath: the same handler, close and clientError hooks.
   const server: Server = tls ? createHttpsServer({ ...options, cert: tls.cert, key: tls.key }, listener) : createServer(options, listener);
-  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => answerClientError(error, socket, deps, inFlight));
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => answerClientError(error, socket, deps, owed));
   server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => answerExpectation(req, res, deps));
   server.on('connect', (req: IncomingMessage, socket: Duplex) => answerConnect(req, socket, deps));
   return server;
