@@ -4,7 +4,8 @@
  * CONNECT, a 200 followed by an unsolicited 400 for a malformed chunked body), and repeated auth
  * headers that Node joins (`x-api-key`) or silently drops (`Authorization`). Every answer must be
  * one envelope with a request id, in every dialect (`strict-hiding` sends plain 401/429 bodies,
- * which must not leak into these protocol answers).
+ * which must not leak into these protocol answers). And a parser error's 400 must never be
+ * written into the middle of an answer already on the wire.
  */
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -136,5 +137,37 @@ describe('repeated auth headers are refused, not joined or dropped', () => {
     expect(res.body).toContain('Authorization');
     expect(res.body).not.toContain(key.slice(-8));
     expect(res.body).not.toContain(other.slice(-8));
+  });
+});
+
+describe('a parser error on a connection whose answer has begun', () => {
+  const sandbox = (): RunningSandbox => sandboxes['reference']!;
+
+  it('a malformed request behind a half-written answer closes the connection; no 400 written into its body', async () => {
+    sandbox().setFaults('stall@/docs');
+    try {
+      const socket = connect(sandbox().port, '127.0.0.1');
+      let received = '';
+      const headersIn = new Promise<void>((resolve) => {
+        socket.on('data', (c: Buffer) => {
+          received += c.toString('utf8');
+          if (received.includes('\r\n\r\n')) resolve();
+        });
+      });
+      // Not half-closed by us: only the server's own decision can end this connection.
+      const closed = new Promise<boolean>((resolve) => {
+        socket.on('close', () => resolve(true));
+        setTimeout(() => resolve(false), 2000);
+      });
+      socket.write('GET /api/v1/docs HTTP/1.1\r\nHost: x\r\n\r\n');
+      await headersIn;
+      socket.write('GET /api/v1/docs HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nZZ\r\n');
+      expect(await closed).toBe(true);
+      socket.destroy();
+      expect(received).toMatch(/^HTTP\/1\.1 200 /);
+      expect(received).not.toContain('HTTP/1.1 400');
+    } finally {
+      sandbox().setFaults('');
+    }
   });
 });
