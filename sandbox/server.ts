@@ -19,8 +19,8 @@ import { planFaults } from './faults/select.js';
 import type { DemoKey } from './keys.js';
 import { messageFor } from './messages.js';
 import { type OwedAnswers, owedAnswers } from './owed.js';
-import type { Random } from './random.js';
 import { clientErrorReply, expectationFailedReply } from './protocol.js';
+import type { Random } from './random.js';
 import type { RateLimiter } from './rate-limit.js';
 import { jsonOutgoing, rawResponse, replyOutgoing, send } from './respond.js';
 
