@@ -11,6 +11,7 @@ import { docsPayload, indexPayload } from './docs.js';
 import { type DemoKey, keyMetadata } from './keys.js';
 import { messageFor, refusalMessage } from './messages.js';
 import type { TenantData } from './model.js';
+import { badRequestReply, hostProblem } from './protocol.js';
 import { rateLimitHeaders } from './rate-headers.js';
 import type { RateVerdict } from './rate-limit.js';
 import { type Refusal, refusalAnswer } from './refusals.js';
@@ -36,7 +37,10 @@ export interface DecideInput {
   readonly method: string;
   /** Path without query; undefined when the request target could not be read. */
   readonly pathname: string | undefined;
-  readonly headers: Record<string, string | string[] | undefined>;
+  /** `1.1`, `1.0`: an HTTP/1.1 request must carry a Host. */
+  readonly httpVersion: string;
+  /** One entry per header line (Node's `req.headersDistinct`), so a repeated header is seen, not joined. */
+  readonly headers: Record<string, string[] | undefined>;
   /** Fault `isolation-breach`: tenant keys may read other tenants. */
   readonly breach: boolean;
   /** Counts one request against a key; undefined when rate limiting is off. */
@@ -48,7 +52,12 @@ type Headers = Readonly<Record<string, string>>;
 type Authentication =
   | { readonly ok: true; readonly key: DemoKey }
   /** `alias` is known when a revoked key was presented: the request log names it. */
-  | { readonly ok: false; readonly refusal: 'missing_key' | 'invalid_key'; readonly detail: string; readonly alias?: string };
+  | { readonly ok: false; readonly refusal: 'missing_key' | 'invalid_key'; readonly detail: string; readonly alias?: string }
+  /** Not a refusal of a key but of the request: a key header sent twice (which one is the key?). */
+  | { readonly ok: false; readonly badRequest: string };
+
+/** How the message names a key header: as the spec writes it. */
+const KEY_HEADER_NAMES = { 'x-api-key': 'x-api-key', authorization: 'Authorization' } as const;
 
 function reply(dialect: Dialect, status: number, envelope: Envelope, headers: Headers = {}, keyAlias?: string): Reply {
   return { status, envelope, body: bodyForm(dialect.errorBodies, status), headers, ...(keyAlias ? { keyAlias } : {}) };
@@ -65,6 +74,9 @@ function refuse(dialect: Dialect, refusal: Refusal, detail?: string, headers: He
 
 function authenticate(headers: DecideInput['headers'], state: SandboxState): Authentication {
   const presented = readPresentedKey(headers);
+  if (presented.kind === 'repeated') {
+    return { ok: false, badRequest: `Nagłówek ${KEY_HEADER_NAMES[presented.header]} podano więcej niż raz; klucz podaje się w jednym nagłówku.` };
+  }
   if (presented.kind === 'none') return { ok: false, refusal: 'missing_key', detail: 'Nie podano klucza (nagłówek x-api-key lub Authorization: Bearer).' };
   if (presented.kind === 'malformed') return { ok: false, refusal: 'invalid_key', detail: 'Nagłówek z kluczem ma nieprawidłowy format.' };
   const key = state.keysByValue.get(presented.key);
@@ -119,7 +131,7 @@ function routeData(route: KeyedRoute, state: SandboxState): { found: true; data:
 function keyed(route: KeyedRoute, input: DecideInput, state: SandboxState): Reply {
   const { dialect } = state;
   const auth = authenticate(input.headers, state);
-  if (!auth.ok) return refuse(dialect, auth.refusal, auth.detail, {}, auth.alias);
+  if (!auth.ok) return 'badRequest' in auth ? badRequestReply(dialect, ERROR_STATUS.bad_request, auth.badRequest) : refuse(dialect, auth.refusal, auth.detail, {}, auth.alias);
   const { key } = auth;
   const verdict = input.rateLimit?.(key);
   const limitHeaders = verdict ? rateLimitHeaders(dialect.rateLimitHeaders, verdict) : {};
@@ -133,6 +145,9 @@ function keyed(route: KeyedRoute, input: DecideInput, state: SandboxState): Repl
 
 export function decide(input: DecideInput, state: SandboxState): Reply {
   const { dialect } = state;
+  // Below the API: Node no longer refuses these itself (`requireHostHeader: false`), so they get the envelope.
+  const hostIssue = hostProblem(input.httpVersion, input.headers['host']);
+  if (hostIssue) return badRequestReply(dialect, ERROR_STATUS.bad_request, hostIssue);
   if (!(ALLOWED_METHODS as readonly string[]).includes(input.method)) {
     return fail(dialect, ERROR_CODES.methodNotAllowed, undefined, { allow: ALLOWED_METHODS.join(', ') });
   }

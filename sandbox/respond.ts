@@ -2,7 +2,7 @@
  * Turning a reply into bytes on the wire: the envelope as JSON (or, where the dialect says so,
  * the status text of a 401 or 429), always with a request id.
  */
-import type { ServerResponse } from 'node:http';
+import { STATUS_CODES, type ServerResponse } from 'node:http';
 import { REQUEST_ID_HEADER } from '../api/contract/index.js';
 import { JSON_CONTENT_TYPE } from '../api/contract/server/index.js';
 import { PLAIN_CONTENT_TYPE, plainText } from './bodies.js';
@@ -31,4 +31,16 @@ export function send(res: ServerResponse, outgoing: Outgoing, requestId: string)
     [REQUEST_ID_HEADER]: requestId,
   });
   res.end(body);
+}
+
+/**
+ * The same answer as bytes for a bare socket, where Node has no response object to write with
+ * (its parser failed, or CONNECT took the socket over). The connection closes after it: what
+ * follows on the socket can no longer be read as a request.
+ */
+export function rawResponse(outgoing: Outgoing, requestId: string): string {
+  const body = Buffer.from(outgoing.body, 'utf8');
+  const headers = { ...outgoing.headers, 'content-length': String(body.length), [REQUEST_ID_HEADER]: requestId, connection: 'close' };
+  const lines = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`);
+  return `HTTP/1.1 ${outgoing.status} ${STATUS_CODES[outgoing.status] ?? ''}\r\n${lines.join('')}\r\n${outgoing.body}`;
 }

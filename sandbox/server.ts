@@ -1,25 +1,28 @@
 /**
  * The HTTP edge: reads a request, asks `decide` and the fault plan, writes the answer, logs
- * it. Errors in the client connection (bad request line, huge headers) are answered with an
- * envelope too, and closing the server ends every connection, stalled ones included.
+ * it. What Node's server would answer on its own, bare or by closing the socket (a parser
+ * error, a missing Host, an unknown Expect, CONNECT), is answered with an envelope too (the
+ * replies are in protocol.ts), and closing the server ends every connection, stalled ones included.
  */
 import { randomUUID } from 'node:crypto';
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
-import type { Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
-import { BASE_PATH, ERROR_CODES, REQUEST_ID_HEADER } from '../api/contract/index.js';
-import { JSON_CONTENT_TYPE, errorEnvelope } from '../api/contract/server/index.js';
+import { BASE_PATH, ERROR_CODES } from '../api/contract/index.js';
+import { errorEnvelope } from '../api/contract/server/index.js';
 import { type Reply, type SandboxState, decide } from './decide.js';
 import type { FaultRule } from './faults/parse.js';
 import { sendFault } from './faults/respond.js';
 import { planFaults } from './faults/select.js';
 import type { DemoKey } from './keys.js';
 import { messageFor } from './messages.js';
+import { type OwedAnswers, owedAnswers } from './owed.js';
+import { clientErrorReply, expectationFailedReply } from './protocol.js';
 import type { Random } from './random.js';
 import type { RateLimiter } from './rate-limit.js';
-import { jsonOutgoing, replyOutgoing, send } from './respond.js';
+import { jsonOutgoing, rawResponse, replyOutgoing, send } from './respond.js';
 
 export interface SandboxRequestRecord {
   /** Date.now() milliseconds when the request arrived. */
@@ -67,19 +70,51 @@ export function relativeToBase(pathname: string | undefined): string | undefined
   return pathname.startsWith(`${BASE_PATH}/`) ? pathname.slice(BASE_PATH.length) : undefined;
 }
 
+/**
+ * Reads the request's body to its end and drops it (bodies are not part of the API). Resolves
+ * false when the body never completes: the client went away, or the parser found it malformed,
+ * and then `answerClientError` speaks for the request. Answering before the body is read would
+ * send a 200 for a request that then turns out to be malformed, and a second, unasked-for 400.
+ */
+function bodyRead(req: IncomingMessage): Promise<boolean> {
+  return new Promise((resolve) => {
+    req.once('end', () => resolve(true));
+    req.once('close', () => resolve(req.complete));
+    // Also keeps an aborted request's error from going unhandled.
+    req.on('error', () => resolve(false));
+    req.resume();
+  });
+}
+
+interface Answered {
+  /** Date.now() when the request arrived. */
+  readonly at: number;
+  readonly requestId: string;
+  readonly method: string;
+  readonly path: string;
+}
+
+function logLine(deps: ServerDeps, { at, requestId, method, path }: Answered, reply: Reply, status: number, faults?: readonly string[]): void {
+  deps.record({ at, method, path, ...(reply.keyAlias ? { keyAlias: reply.keyAlias } : {}), status });
+  deps.logger?.info(
+    { requestId, method, path, keyAlias: reply.keyAlias, status, code: reply.envelope.ok ? undefined : reply.envelope.error.code, faults: faults?.length ? faults : undefined },
+    'request',
+  );
+}
+
 async function handle(req: IncomingMessage, res: ServerResponse, deps: ServerDeps): Promise<void> {
   const at = Date.now();
   const requestId = randomUUID();
   const method = req.method ?? 'GET';
   const pathname = requestPathname(req.url);
-  // Bodies are not part of the API; read and drop them so the connection stays usable.
-  req.resume();
+  if (!(await bodyRead(req))) return;
   const plan = planFaults(deps.faults(), relativeToBase(pathname), deps.random);
   const decided = decide(
     {
       method,
       pathname,
-      headers: req.headers,
+      httpVersion: req.httpVersion,
+      headers: req.headersDistinct,
       breach: plan.breach,
       ...(deps.limiter ? { rateLimit: (key: DemoKey) => deps.limiter!.hit(key.alias, deps.now()) } : {}),
     },
@@ -96,12 +131,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, deps: ServerDep
   let status = reply.status;
   if (plan.response) status = sendFault(res, plan.response, reply, requestId, { dialect: deps.state.dialect, now: deps.now() });
   else send(res, replyOutgoing(reply), requestId);
-  const path = pathname ?? String(req.url);
-  deps.record({ at, method, path, ...(reply.keyAlias ? { keyAlias: reply.keyAlias } : {}), status });
-  deps.logger?.info(
-    { requestId, method, path, keyAlias: reply.keyAlias, status, code: reply.envelope.ok ? undefined : reply.envelope.error.code, faults: plan.fired.length ? plan.fired : undefined },
-    'request',
-  );
+  logLine(deps, { at, requestId, method, path: pathname ?? String(req.url) }, reply, status, plan.fired);
 }
 
 function internalError(res: ServerResponse, requestId: string): void {
@@ -112,34 +142,61 @@ function internalError(res: ServerResponse, requestId: string): void {
   send(res, jsonOutgoing({ status: 500, envelope: errorEnvelope(ERROR_CODES.internalError, messageFor(ERROR_CODES.internalError)), body: 'envelope', headers: {} }), requestId);
 }
 
+/**
+ * `Expect` other than 100-continue (Node handles that one: `100 Continue`, then the request).
+ * Answered at once, without waiting for a body the client holds back until its expectation is
+ * met, and the connection closed, so a body sent anyway is not read as the next request.
+ */
+function answerExpectation(req: IncomingMessage, res: ServerResponse, deps: ServerDeps): void {
+  const answered = { at: Date.now(), requestId: randomUUID(), method: req.method ?? '', path: requestPathname(req.url) ?? String(req.url) };
+  const reply = expectationFailedReply(deps.state.dialect);
+  const outgoing = replyOutgoing(reply);
+  req.resume();
+  send(res, { ...outgoing, headers: { ...outgoing.headers, connection: 'close' } }, answered.requestId);
+  logLine(deps, answered, reply, reply.status);
+}
 
-/** Raw answer for requests Node's parser rejected before a handler could run. */
-function answerClientError(error: NodeJS.ErrnoException, socket: Socket): void {
-  if (!socket.writable) {
-    socket.destroy();
-    return;
-  }
-  const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
-  const status = tooLarge ? 431 : 400;
-  const body = JSON.stringify(
-    errorEnvelope(ERROR_CODES.badRequest, tooLarge ? 'Nagłówki żądania są zbyt duże.' : 'Nieprawidłowe żądanie HTTP.'),
-  );
-  socket.end(
-    `HTTP/1.1 ${status} ${tooLarge ? 'Request Header Fields Too Large' : 'Bad Request'}\r\n` +
-      `content-type: ${JSON_CONTENT_TYPE}\r\ncontent-length: ${Buffer.byteLength(body)}\r\n` +
-      `${REQUEST_ID_HEADER}: ${randomUUID()}\r\nconnection: close\r\n\r\n${body}`,
-  );
+/**
+ * CONNECT asks for a tunnel: Node hands over the bare socket and, with no listener, closes it
+ * unanswered. It is a method like any other the API does not serve: decide's 405, with
+ * `Allow: GET` (or a 400 without Host), written raw, then the socket closed.
+ */
+function answerConnect(req: IncomingMessage, socket: Duplex, deps: ServerDeps): void {
+  // Node no longer watches this socket: an error on it (the client resetting) must not go unhandled.
+  socket.on('error', () => socket.destroy());
+  const answered = { at: Date.now(), requestId: randomUUID(), method: req.method ?? 'CONNECT', path: String(req.url) };
+  const reply = decide({ method: answered.method, pathname: undefined, httpVersion: req.httpVersion, headers: req.headersDistinct, breach: false }, deps.state);
+  socket.end(rawResponse(replyOutgoing(reply), answered.requestId));
+  logLine(deps, answered, reply, reply.status);
+}
+
+/**
+ * Requests Node's parser rejected (garbage request line, huge headers, a malformed chunked body,
+ * a request that timed out) get an envelope written raw, as Node would answer them, after the
+ * answers the connection still owes (owed.ts); when a response is half-written, a status line
+ * cannot follow it, so the connection is only closed.
+ */
+function answerClientError(error: NodeJS.ErrnoException, socket: Duplex, deps: ServerDeps, owed: OwedAnswers): void {
+  const bytes = rawResponse(replyOutgoing(clientErrorReply(deps.state.dialect, error.code)), randomUUID());
+  const scheduled = owed.afterOwed(socket, () => (socket.writable ? socket.end(bytes) : socket.destroy()));
+  if (scheduled === 'mid-response') socket.destroy();
 }
 
 export function createSandboxServer(deps: ServerDeps, tls?: ServerTls): Server {
+  const owed = owedAnswers();
   const listener = (req: IncomingMessage, res: ServerResponse): void => {
+    owed.track(req, res);
     handle(req, res, deps).catch((error: unknown) => {
       deps.logger?.error({ err: error }, 'request handler failed');
       internalError(res, randomUUID());
     });
   };
+  // A missing Host is checked in `decide`, so its 400 is an envelope like every other answer.
+  const options = { requireHostHeader: false };
   // An https.Server is an http.Server underneath: the same handler, close and clientError hooks.
-  const server: Server = tls ? createHttpsServer({ cert: tls.cert, key: tls.key }, listener) : createServer(listener);
-  server.on('clientError', answerClientError);
+  const server: Server = tls ? createHttpsServer({ ...options, cert: tls.cert, key: tls.key }, listener) : createServer(options, listener);
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => answerClientError(error, socket, deps, owed));
+  server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => answerExpectation(req, res, deps));
+  server.on('connect', (req: IncomingMessage, socket: Duplex) => answerConnect(req, socket, deps));
   return server;
 }

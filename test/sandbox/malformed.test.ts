@@ -103,6 +103,44 @@ describe('malformed and unusual requests', () => {
   });
 });
 
+describe('HTTP corners Node answers itself unless told otherwise', () => {
+  it('Expect: 100-continue gets 100 Continue, then the answer once the body has come', async () => {
+    const socket = connect(sandbox.port, '127.0.0.1');
+    const chunks: Buffer[] = [];
+    const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+    const continued = new Promise<void>((resolve) => {
+      socket.on('data', (c: Buffer) => {
+        chunks.push(c);
+        if (Buffer.concat(chunks).toString('latin1').startsWith('HTTP/1.1 100 Continue\r\n\r\n')) resolve();
+      });
+    });
+    socket.write('GET /api/v1/docs HTTP/1.1\r\nHost: x\r\nConnection: close\r\nExpect: 100-continue\r\nContent-Length: 5\r\n\r\n');
+    await continued;
+    socket.end('hello');
+    await closed;
+    const final = Buffer.concat(chunks).toString('utf8').slice('HTTP/1.1 100 Continue\r\n\r\n'.length);
+    expect(final).toMatch(/^HTTP\/1\.1 200 /);
+  });
+
+  it('an HTTP/1.0 request needs no Host; an Upgrade request is served as a plain GET', async () => {
+    expectEnvelope(await raw('GET /api/v1/docs HTTP/1.0\r\n\r\n'), 200);
+    expectEnvelope(await http('GET /api/v1/docs HTTP/1.1', ['Upgrade: websocket', 'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==']), 200);
+  });
+
+  it('a malformed body after a finished answer on the same connection gets its own 400', async () => {
+    const res = await raw('GET /api/v1/docs HTTP/1.1\r\nHost: x\r\n\r\nGET /api/v1/docs HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nZZ\r\n');
+    const statuses = [...`${res.body}`.matchAll(/HTTP\/1\.1 (\d{3}) /g)].map((m) => Number(m[1]));
+    expect([res.status, ...statuses]).toEqual([200, 400]);
+  });
+
+  it('the same key in x-api-key and Authorization is one key; two different ones are refused', async () => {
+    const key = sandbox.key('nowak-test').key;
+    const other = sandbox.key('gdansk-test').key;
+    expectEnvelope(await http('GET /api/v1/tenants/rowery-nowak/clients HTTP/1.1', [`x-api-key: ${key}`, `Authorization: Bearer ${key}`]), 200);
+    expectEnvelope(await http('GET /api/v1/tenants/rowery-nowak/clients HTTP/1.1', [`x-api-key: ${key}`, `Authorization: Bearer ${other}`]), 401, 'unauthorized');
+  });
+});
+
 describe('clients that go away', () => {
   it('a client that disconnects mid-body or mid-headers does not take the sandbox down', async () => {
     for (const partial of ['POST /api/v1/docs HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\nabc', 'GET /api/v1/docs HTTP/1.1\r\nHost: x\r\nX-Half: ab']) {

@@ -3,10 +3,17 @@ import { API_KEY_HEADER, AUTHORIZATION_HEADER, type AuthScheme } from '../index.
 
 type HeaderBag = Record<string, string | string[] | undefined>;
 
+/** The two headers a key may come in (spec §5), by their lower-case names. */
+export type KeyHeader = typeof API_KEY_HEADER | typeof AUTHORIZATION_HEADER;
+
 export type PresentedKey =
   | { readonly kind: 'none' }
   | { readonly kind: 'key'; readonly key: string; readonly scheme: AuthScheme }
-  | { readonly kind: 'malformed'; readonly reason: string };
+  | { readonly kind: 'malformed'; readonly reason: string }
+  /** The header came on more than one line: which one is the key is a guess the server must not make. */
+  | { readonly kind: 'repeated'; readonly header: KeyHeader };
+
+const KEY_HEADERS: readonly KeyHeader[] = [API_KEY_HEADER, AUTHORIZATION_HEADER];
 
 function single(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
@@ -15,8 +22,15 @@ function single(value: string | string[] | undefined): string | undefined {
 /**
  * Reads the key a request presents. Both headers with different keys, or an Authorization
  * header that is not `Bearer <key>`, are malformed: the server must not guess which to use.
+ * For the same reason a key header sent twice is `repeated`; to see that, pass Node's
+ * `req.headersDistinct` (one array entry per line): `req.headers` has already joined two
+ * `x-api-key` lines with ", " and kept only the first `Authorization`.
  */
 export function readPresentedKey(headers: HeaderBag): PresentedKey {
+  for (const header of KEY_HEADERS) {
+    const value = headers[header];
+    if (Array.isArray(value) && value.length > 1) return { kind: 'repeated', header };
+  }
   const apiKey = single(headers[API_KEY_HEADER])?.trim();
   const authorization = single(headers[AUTHORIZATION_HEADER])?.trim();
   let bearer: string | undefined;

@@ -1,0 +1,59 @@
+/**
+ * Which answers a connection still owes, so that the 400 for a request Node's parser rejected
+ * goes on the wire after them, and never inside or instead of one. Requests can arrive
+ * pipelined: a good GET and a malformed one in the same packet. The GET's answer waits for its
+ * (empty) body to be read, so when the parser fails on the second request the first is still
+ * owed its 200; writing the 400 at once would leave the client reading it as the GET's answer.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
+
+interface Exchange {
+  readonly req: IncomingMessage;
+  readonly res: ServerResponse;
+}
+
+export type AfterOwed =
+  /** `write` runs once every owed answer has been written (at once when none is owed). */
+  | 'scheduled'
+  /** An answer is half-written (a fault that stalls a body): nothing can follow it coherently. */
+  | 'mid-response'
+  /** The socket's error was already answered: the parser keeps failing on what follows. */
+  | 'answered';
+
+export interface OwedAnswers {
+  /** Called for every request the server hands to its handler. */
+  track(req: IncomingMessage, res: ServerResponse): void;
+  afterOwed(socket: Duplex, write: () => void): AfterOwed;
+}
+
+const ended = (res: ServerResponse): Promise<void> =>
+  res.writableEnded ? Promise.resolve() : new Promise((resolve) => {
+    res.once('finish', resolve);
+    res.once('close', resolve);
+  });
+
+export function owedAnswers(): OwedAnswers {
+  const open = new WeakMap<Duplex, Set<Exchange>>();
+  const answered = new WeakSet<Duplex>();
+  return {
+    track(req, res) {
+      let exchanges = open.get(req.socket);
+      if (!exchanges) open.set(req.socket, (exchanges = new Set()));
+      const exchange = { req, res };
+      exchanges.add(exchange);
+      res.once('close', () => exchanges.delete(exchange));
+    },
+    afterOwed(socket, write) {
+      if (answered.has(socket)) return 'answered';
+      answered.add(socket);
+      const exchanges = [...(open.get(socket) ?? [])];
+      if (exchanges.some(({ res }) => res.headersSent && !res.writableEnded)) return 'mid-response';
+      // A request whose body did not complete is the one that failed: its handler never answers.
+      const owed = exchanges.filter(({ req, res }) => req.complete && !res.writableEnded);
+      if (owed.length === 0) write();
+      else void Promise.all(owed.map(({ res }) => ended(res))).then(write);
+      return 'scheduled';
+    },
+  };
+}
