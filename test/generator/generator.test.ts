@@ -94,7 +94,7 @@ describe('prompts', () => {
     const answers = { name: 'typed', packageName: 'typed-pkg', tenant: 'cykl-gdansk', authScheme: 'bearer', testBaseUrl: 'http://localhost:9/api/v1/', productionBaseUrl: 'https://p.example/api/v1', envPrefix: 'GDANSK', githubActions: false };
     const result = await runGenerator({ interactive: true }).withAnswers(answers).cd(cwd);
     expect(result.askedQuestions.map((q) => q.name)).toEqual(ANSWER_NAMES);
-    const stored = readJson(join(cwd, 'typed', '.yo-rc.json'))[CONFIG_KEY];
+    const stored = readJson(join(cwd, 'typed', '.yo-rc.json'))[CONFIG_KEY] as Record<string, unknown>;
     expect({ ...stored, toolkit: undefined }).toEqual({ ...answers, testBaseUrl: 'http://localhost:9/api/v1', toolkit: undefined });
   });
 

@@ -19,7 +19,7 @@ export const PER_PROBE = [
 ];
 
 export function spec(keyAlias: string, tenant: string, target = 'test'): ProbeSpec {
-  return makeProbe({ target, endpoint: 'clients', tenant, keyAlias, check: 'read', path: `/tenants/${tenant}/clients`, credential: { kind: 'none' }, expect: { kind: 'success', list: true } });
+  return makeProbe({ target, endpoint: 'clients', tenant, keyAlias, check: 'read', credential: { kind: 'none' }, expect: { kind: 'success', list: true } });
 }
 
 export interface Shape {
