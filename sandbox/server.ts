@@ -19,7 +19,7 @@ import { planFaults } from './faults/select.js';
 import type { DemoKey } from './keys.js';
 import { messageFor } from './messages.js';
 import { type OwedAnswers, owedAnswers } from './owed.js';
-import { clientErrorReply, expectationFailedReply } from './protocol.js';
+import { badRequestReply, clientErrorReply, expectationFailedReply } from './protocol.js';
 import type { Random } from './random.js';
 import type { RateLimiter } from './rate-limit.js';
 import { jsonOutgoing, rawResponse, replyOutgoing, send } from './respond.js';
@@ -71,19 +71,49 @@ export function relativeToBase(pathname: string | undefined): string | undefined
 }
 
 /**
- * Reads the request's body to its end and drops it (bodies are not part of the API). Resolves
- * false when the body never completes: the client went away, or the parser found it malformed,
- * and then `answerClientError` speaks for the request. Answering before the body is read would
- * send a 200 for a request that then turns out to be malformed, and a second, unasked-for 400.
+ * Bodies are not part of the API; past this many bytes the request is answered 413 and the
+ * connection closed, so a client streaming gigabytes cannot hold an answer (or memory) forever.
  */
-function bodyRead(req: IncomingMessage): Promise<boolean> {
+export const MAX_REQUEST_BODY_BYTES = 64 * 1024;
+
+type BodyRead = 'read' | 'incomplete' | 'too_large';
+
+/**
+ * Reads the request's body to its end and drops it. `incomplete` when the body never completes:
+ * the client went away, or the parser found it malformed, and then `answerClientError` speaks for
+ * the request. Answering before the body is read would send a 200 for a request that then turns
+ * out to be malformed, and a second, unasked-for 400.
+ */
+function bodyRead(req: IncomingMessage): Promise<BodyRead> {
   return new Promise((resolve) => {
-    req.once('end', () => resolve(true));
-    req.once('close', () => resolve(req.complete));
+    const declared = Number(req.headers['content-length']);
+    if (Number.isFinite(declared) && declared > MAX_REQUEST_BODY_BYTES) {
+      resolve('too_large');
+      return;
+    }
+    let seen = 0;
+    const onData = (chunk: Buffer): void => {
+      seen += chunk.length;
+      if (seen > MAX_REQUEST_BODY_BYTES) {
+        req.off('data', onData);
+        req.pause();
+        resolve('too_large');
+      }
+    };
+    req.on('data', onData);
+    req.once('end', () => resolve('read'));
+    req.once('close', () => resolve(req.complete ? 'read' : 'incomplete'));
     // Also keeps an aborted request's error from going unhandled.
-    req.on('error', () => resolve(false));
-    req.resume();
+    req.on('error', () => resolve('incomplete'));
   });
+}
+
+function answerTooLarge(req: IncomingMessage, res: ServerResponse, deps: ServerDeps, answered: Answered): void {
+  const reply = badRequestReply(deps.state.dialect, 413, `Treść żądania przekracza ${MAX_REQUEST_BODY_BYTES} bajtów; API nie przyjmuje treści.`);
+  const outgoing = replyOutgoing(reply);
+  send(res, { ...outgoing, headers: { ...outgoing.headers, connection: 'close' } }, answered.requestId);
+  res.once('finish', () => req.socket.destroySoon());
+  logLine(deps, answered, reply, reply.status);
 }
 
 interface Answered {
@@ -107,7 +137,12 @@ async function handle(req: IncomingMessage, res: ServerResponse, deps: ServerDep
   const requestId = randomUUID();
   const method = req.method ?? 'GET';
   const pathname = requestPathname(req.url);
-  if (!(await bodyRead(req))) return;
+  const body = await bodyRead(req);
+  if (body === 'incomplete') return;
+  if (body === 'too_large') {
+    answerTooLarge(req, res, deps, { at, requestId, method, path: pathname ?? String(req.url) });
+    return;
+  }
   const plan = planFaults(deps.faults(), relativeToBase(pathname), deps.random);
   const decided = decide(
     {
