@@ -4,11 +4,18 @@
  * a directory a shell would mangle. Every refusal and failure is checked against a snapshot of
  * the whole tree (symlinks as links, never followed) taken before the run.
  */
-import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { CommitError, STAGING_PREFIX, commitChanges, commitIo } from '../../generators/app/staged-commit.js';
 import { ALL_FLAGS, runGenerator } from '../generator/helpers.js';
+import { type Answers } from '../../generators/app/answers.js';
+import { envFileValue } from '../../generators/app/env-file.js';
+import { renderTemplate, templateContext } from '../../generators/app/render.js';
+import { shellQuote } from '../../generators/app/shell-quote.js';
+import { readVersions } from '../../generators/app/versions.js';
+import { ROOT } from './helpers.js';
 import { cleanEnv, exec } from '../generator/exec.js';
 import { giveToUser, pickRunner, runAs } from '../generator/as-user.js';
 import { toolAvailable } from '../helpers/tools.js';
@@ -21,6 +28,7 @@ function tempDir(): string {
   return dir;
 }
 afterEach(() => {
+  vi.restoreAllMocks();
   for (const dir of dirs.splice(0)) {
     chmodTree(dir);
     rmSync(dir, { recursive: true, force: true });
@@ -170,6 +178,101 @@ describe('all or nothing', () => {
   });
 });
 
+/** Fails the `n`th call of one of commitIo's steps (1-based); counts them all. */
+function failNth(step: 'rename' | 'writeFile', n: number): { calls: () => number } {
+  let calls = 0;
+  const original = commitIo[step] as (...args: never[]) => void;
+  vi.spyOn(commitIo, step).mockImplementation(((...args: never[]) => {
+    calls += 1;
+    if (calls === n) throw Object.assign(new Error(`EIO: injected failure of ${step} #${n}`), { code: 'EIO' });
+    original(...args);
+  }) as never);
+  return { calls: () => calls };
+}
+
+/** A generated project a --force re-run changes in every way: adds (one a whole folder), updates, a .orig, a merge. */
+async function projectWithChanges(): Promise<{ cwd: string; project: string }> {
+  const made = await generated();
+  const { project } = made;
+  for (const file of ['README.md', 'src/index.ts']) rmSync(join(project, file));
+  rmSync(join(project, 'src/repair-service/checklist'), { recursive: true });
+  writeFileSync(join(project, 'src/repair-service/client/retry-policy.ts'), '// patched locally\n', { flag: 'a' });
+  const pkg = JSON.parse(readFileSync(join(project, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+  delete pkg.scripts['check'];
+  writeFileSync(join(project, 'package.json'), `${JSON.stringify(pkg, null, 2)}\n`);
+  return made;
+}
+
+const forced = () => runGenerator({ force: true }, { force: true });
+
+describe('a failure part-way is undone', () => {
+  it('the Nth move into place fails, for N from the first to the last (.yo-rc.json): the tree is as it was, no staging left', async () => {
+    const { cwd, project } = await projectWithChanges();
+    const before = tree(cwd);
+    // How many moves a whole run makes, on a copy.
+    const copy = tempDir();
+    cpSync(project, copy, { recursive: true });
+    const counter = failNth('rename', 0);
+    await forced().cd(copy);
+    const total = counter.calls();
+    vi.restoreAllMocks();
+    expect(total).toBeGreaterThan(10);
+    for (const n of [1, 2, Math.floor(total / 2), total - 1, total]) {
+      failNth('rename', n);
+      const error = await failure(forced().cd(project));
+      vi.restoreAllMocks();
+      expect(error.message, `move #${n}`).toMatch(new RegExp(`EIO: injected failure of rename #${n}\\); nothing was written, the project was left as it was`));
+      expect(tree(cwd), `move #${n}`).toEqual(before);
+    }
+  });
+
+  it('writing a staged file fails: nothing of the project was touched', async () => {
+    const { cwd } = await projectWithChanges();
+    const before = tree(cwd);
+    failNth('writeFile', 3);
+    await expect(forced().cd(join(cwd, 'nowak-sync'))).rejects.toThrow(/injected failure of writeFile #3\); nothing was written, the project was left as it was/);
+    expect(tree(cwd)).toEqual(before);
+  });
+
+  it('a new project: built beside its place and moved in with one rename; a failure leaves no directory and no staging', async () => {
+    const cwd = tempDir();
+    failNth('rename', 1);
+    await expect(runGenerator({ ...ALL_FLAGS }).cd(cwd)).rejects.toThrow(new RegExp(`moving the new project into ${join(cwd, 'nowak-sync')} failed .*nothing was written, ${join(cwd, 'nowak-sync')} was not created`));
+    expect(tree(cwd)).toEqual({});
+    vi.restoreAllMocks();
+    const rename = failNth('rename', 0);
+    await runGenerator({ ...ALL_FLAGS }).withArguments(['deep/er/shop']).cd(cwd);
+    expect(rename.calls()).toBe(1);
+    expect(Object.keys(tree(cwd)).filter((p) => !p.startsWith('deep/'))).toEqual(['deep']);
+    expect(existsSync(join(cwd, 'deep/er/shop/.yo-rc.json'))).toBe(true);
+  });
+
+  it('when putting things back fails too, the error says so and where the replaced versions are kept', () => {
+    const root = tempDir();
+    writeFileSync(join(root, 'a.txt'), 'old a\n');
+    writeFileSync(join(root, 'b.txt'), 'old b\n');
+    let moves = 0;
+    const io = { ...commitIo, rename: (from: string, to: string) => {
+      moves += 1;
+      // a.txt moved aside (1), the new a.txt in (2), b.txt aside fails (3), and so does moving a.txt back (4).
+      if (moves >= 3) throw new Error(`EIO #${moves}`);
+      commitIo.rename(from, to);
+    } };
+    let caught: unknown;
+    try {
+      commitChanges(root, [{ path: 'a.txt', contents: Buffer.from('new a\n') }, { path: 'b.txt', contents: Buffer.from('new b\n') }], io);
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(CommitError);
+    const error = caught as CommitError;
+    expect(error.restored).toBe(false);
+    expect(error.message).toMatch(/^writing b\.txt failed \(EIO #3\), and putting the project back failed too \(EIO #4\): the versions it replaced are kept under .*\.repair-service-staging-.*\/old with their paths/);
+    const staging = readdirSync(root).find((n) => n.startsWith(STAGING_PREFIX));
+    expect(readFileSync(join(root, staging!, 'old', 'a.txt'), 'utf8')).toBe('old a\n');
+  });
+});
+
 describe('a conflict with no terminal', { timeout: 60_000 }, () => {
   // Fixed by the upgrade plan (yeoman never asks); kept so "User force closed the prompt" stays gone.
   it('an edited toolkit file and edited files of theirs: exit 2 with the list, nothing written, never a prompt', async () => {
@@ -228,6 +331,49 @@ describe('control characters in a base URL', () => {
     const before = tree(cwd);
     await expect(runGenerator({}).cd(project)).rejects.toThrow(/--test-base-url\) must not contain control characters/);
     expect(tree(cwd)).toEqual(before);
+  });
+});
+
+describe('no answer can add a line to a rendered file (defence in depth, past the answer checks)', () => {
+  const answers: Answers = {
+    name: 'p',
+    packageName: 'p',
+    tenant: 'rowery-nowak',
+    authScheme: 'bearer',
+    testBaseUrl: 'http://127.0.0.1:4010/api/v1',
+    productionBaseUrl: 'https://a.example/api/v1',
+    envPrefix: 'RS',
+    githubActions: false,
+  };
+  const versions = readVersions(ROOT);
+  const envExample = readFileSync(join(ROOT, 'templates/app/env.example.hbs'), 'utf8');
+
+  it('the template context refuses an answer holding a line break, naming it', () => {
+    expect(() => templateContext({ ...answers, testBaseUrl: 'http://127.0.0.1:4010/api/v1\nNODE_OPTIONS=x\n/api/v1' }, versions)).toThrow(/answer testBaseUrl contains a control character/);
+  });
+
+  it('.env.example: a value with a line break is refused even if it reaches the template', () => {
+    const context = { ...templateContext(answers, versions), tenant: 'rowery-nowak\nNODE_OPTIONS=--require=/tmp/evil.js' };
+    expect(() => renderTemplate(envExample, context, 'env.example.hbs')).toThrow(/RS_TENANT contains a control character \(U\+000A at position 13\)/);
+  });
+
+  it('.env.example: a tenant Node would cut at "#" is quoted, and reads back whole', async () => {
+    const { parseEnv } = (await import('node:util')) as unknown as { parseEnv: (text: string) => Record<string, string> };
+    const text = renderTemplate(envExample, templateContext({ ...answers, tenant: 'sklep #1' }, versions), 'env.example.hbs');
+    expect(text).toContain("RS_TENANT='sklep #1'\n");
+    expect(parseEnv(text)['RS_TENANT']).toBe('sklep #1');
+    expect(envFileValue(`it's "x"`, 'V')).toBe('`it\'s "x"`');
+    expect(() => envFileValue('a\u2028b', 'V')).toThrow(/V contains a control character \(U\+2028/);
+  });
+
+  it('shellQuote: plain words stay, everything else is one single-quoted word; a leading dash is not an option', () => {
+    expect(shellQuote('shop-api')).toBe('shop-api');
+    expect(shellQuote('../a/b')).toBe('../a/b');
+    expect(shellQuote("it's here; rm -rf ~")).toBe(`'it'\\''s here; rm -rf ~'`);
+    expect(shellQuote('$(touch x)')).toBe(`'$(touch x)'`);
+    expect(shellQuote('a\nb')).toBe(`'a\nb'`);
+    expect(shellQuote('-rf')).toBe('./-rf');
+    expect(shellQuote('')).toBe(`''`);
   });
 });
 
