@@ -18,7 +18,7 @@ import { ANSWER_FLAGS, RUN_FLAGS, answersFromFlags, flagFor, missingAnswersMessa
 import { packageRoot } from './paths.js';
 import { planProject } from './project-plan.js';
 import { GeneratorRefusal } from './refusal.js';
-import { type FileChange, commitChanges } from './staged-commit.js';
+import { CommitError, type FileChange, commitChanges } from './staged-commit.js';
 import { nextSteps, planSummary, refusalMessage } from './summary.js';
 import { RECORD_KEY } from './toolkit-record.js';
 import { type UpgradePlan, changingActions } from './upgrade-plan.js';
@@ -38,8 +38,8 @@ export default class RepairServiceGenerator extends Generator {
   #plan: ReadyPlan | undefined;
   /** Every file the run writes or removes, `.yo-rc.json` last; checked before `writing`. */
   #changes: FileChange[] = [];
-  /** Set just before a refusal is thrown; see the constructor. */
-  #refused = false;
+  /** Set just before an error that says everything itself (a refusal, a rolled-back write) is thrown; see the constructor. */
+  #explained = false;
 
   constructor(args: string[], options: Record<string, unknown>) {
     super(args, options as never);
@@ -52,17 +52,18 @@ export default class RepairServiceGenerator extends Generator {
       this.option(spec.flag, { type: Boolean, description: spec.description, ...(spec.flag === 'yes' ? { alias: 'y' } : {}) });
     }
     // yeoman's task runner logs "An error occured while running <task>" before it rethrows any
-    // task error. A refusal already says what is wrong and what to pass; that line would only
-    // come first and read like a crash, so it is muted for refusals and kept for real errors.
+    // task error. A refusal already says what is wrong and what to pass, a failed write what
+    // failed and that the project is as it was; that line would only come first and read like a
+    // crash, so it is muted for those and kept for unexpected errors.
     // yeoman-generator assigns `log` in its own constructor but types it readonly.
     const muted = new Proxy(this.log, {
-      get: (target, prop, receiver) => (prop === 'error' && this.#refused ? () => target : Reflect.get(target, prop, receiver)),
+      get: (target, prop, receiver) => (prop === 'error' && this.#explained ? () => target : Reflect.get(target, prop, receiver)),
     });
     Object.defineProperty(this, 'log', { value: muted, configurable: true, writable: true });
   }
 
   #refusal(kind: ConstructorParameters<typeof GeneratorRefusal>[0], message: string): GeneratorRefusal {
-    this.#refused = true;
+    this.#explained = true;
     return new GeneratorRefusal(kind, message);
   }
 
@@ -198,7 +199,12 @@ export default class RepairServiceGenerator extends Generator {
   writing(): void {
     const target = this.#target;
     if (!this.#answers || !target || !this.#plan) throw new Error('writing before configuring');
-    commitChanges(target, this.#changes);
+    try {
+      commitChanges(target, this.#changes);
+    } catch (error) {
+      if (error instanceof CommitError) this.#explained = true;
+      throw error;
+    }
     this.destinationRoot(target);
     // The environment installs where its cwd is, and reads that at its install step: point it at the project.
     (this.env as unknown as { cwd: string }).cwd = target;

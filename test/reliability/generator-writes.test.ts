@@ -174,6 +174,7 @@ describe('all or nothing', () => {
     expect(again.code).toBe(1);
     expect(again.stderr).toContain('test/config.test.ts');
     expect(again.stderr).toContain('the project was left as it was');
+    expect(again.stderr).not.toContain('An error occured');
     expect(tree(cwd)).toEqual(before);
   });
 });
