@@ -6,7 +6,7 @@
  */
 import { BASE_PATH } from './api.js';
 
-export type BaseUrlProblem = 'not_url' | 'not_http' | 'not_https' | 'credentials' | 'query' | 'version_path';
+export type BaseUrlProblem = 'control_character' | 'not_url' | 'not_http' | 'not_https' | 'credentials' | 'query' | 'version_path';
 
 export type BaseUrlCheck =
   | { readonly ok: true; readonly url: URL }
@@ -17,8 +17,25 @@ export interface BaseUrlRules {
   readonly requireHttps?: boolean;
 }
 
+// eslint-disable-next-line no-control-regex
+const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f]/;
+
+/**
+ * A URL parser silently drops tabs and line breaks, so `https://h/api/v1<LF>X=1<LF>/api/v1`
+ * would parse as a valid base URL while the text you passed still holds the line break, which
+ * ends up as an extra line in a `.env` file, a header or a log. The raw text is checked first.
+ */
+function controlCharacter(raw: string): string | undefined {
+  const at = raw.search(CONTROL_CHARACTER);
+  if (at < 0) return undefined;
+  const code = raw.charCodeAt(at).toString(16).toUpperCase().padStart(4, '0');
+  return `must not contain control characters (U+${code} at position ${at + 1}), such as a line break or tab from a copy-paste`;
+}
+
 export function checkBaseUrl(raw: string, rules: BaseUrlRules = {}): BaseUrlCheck {
   const fail = (problem: BaseUrlProblem, reason: string): BaseUrlCheck => ({ ok: false, problem, reason });
+  const control = controlCharacter(raw);
+  if (control !== undefined) return fail('control_character', control);
   let url: URL;
   try {
     url = new URL(raw);

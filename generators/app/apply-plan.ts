@@ -1,34 +1,30 @@
 /**
- * Carrying a plan out through a writer. The generator's writer is yeoman's in-memory fs with
- * each file's conflict already decided (the plan is the decision), so yeoman never asks and a
- * run works without a terminal; tests can pass a writer that records.
+ * A ready plan as the list of file changes a run makes, in order: an edited file's `.orig`
+ * copy before the file is replaced or removed, so the edit is on disk first. Pure; the
+ * changes are checked (write-safety.ts) and put in place all or nothing (staged-commit.ts).
  */
+import type { FileChange } from './staged-commit.js';
 import type { UpgradePlan } from './upgrade-plan.js';
 
-export interface PlanWriter {
-  /** `fresh`: the path does not exist yet. */
-  write(path: string, contents: Buffer, fresh: boolean): void;
-  remove(path: string): void;
-}
-
-export function applyPlan(plan: Extract<UpgradePlan, { kind: 'ready' }>, writer: PlanWriter): void {
+export function planChanges(plan: Extract<UpgradePlan, { kind: 'ready' }>): FileChange[] {
+  const changes: FileChange[] = [];
   for (const action of plan.actions) {
     switch (action.kind) {
       case 'add':
-        writer.write(action.path, action.contents, true);
+        changes.push({ path: action.path, contents: action.contents });
         break;
       case 'update':
-        // The edited version first, so it is on disk before the file is replaced.
-        if (action.backup) writer.write(action.backup.path, action.backup.contents, true);
-        writer.write(action.path, action.contents, false);
+        if (action.backup) changes.push({ path: action.backup.path, contents: action.backup.contents });
+        changes.push({ path: action.path, contents: action.contents });
         break;
       case 'remove':
-        if (action.backup) writer.write(action.backup.path, action.backup.contents, true);
-        writer.remove(action.path);
+        if (action.backup) changes.push({ path: action.backup.path, contents: action.backup.contents });
+        changes.push({ path: action.path, contents: undefined });
         break;
       case 'kept':
       case 'unchanged':
         break;
     }
   }
+  return changes;
 }

@@ -2,22 +2,28 @@
  * `yo repair-service [dir]`, `repairmon new [dir]` and `repairmon upgrade [dir]`: scaffolds an
  * integration project for API v1, or brings one up to this version. Every prompt has a flag
  * twin (flags.ts); answers are checked as pure functions (answers.ts); what happens to each
- * file is a pure plan (upgrade-plan.ts) made before the writing phase, so a refused run writes
- * nothing. Files go through yeoman's in-memory fs with each conflict decided by the plan:
- * yeoman never asks, so a run needs no terminal, and an integrator's files are never overwritten.
+ * file is a pure plan (upgrade-plan.ts) made, and every path it touches checked
+ * (write-safety.ts), before the writing phase, so a refused run writes nothing. The files are
+ * then put in place all or nothing (staged-commit.ts), `.yo-rc.json` last, bypassing yeoman's
+ * in-memory fs: yeoman never asks, so a run needs no terminal, and a failure leaves the
+ * project as it was.
  */
-import { basename, relative, resolve } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { basename, join, relative, resolve } from 'node:path';
 import Generator from 'yeoman-generator';
-import { ANSWER_NAMES, type AnswerName, type Answers, PLACEHOLDER_PRODUCTION_BASE_URL, SANDBOX_BASE_URL, checkAnswer, completeAnswers, defaultAnswer } from './answers.js';
-import { applyPlan } from './apply-plan.js';
+import { ANSWER_NAMES, type AnswerName, type Answers, checkAnswer, completeAnswers, defaultAnswer } from './answers.js';
+import { planChanges } from './apply-plan.js';
 import { inspectDestination } from './destination.js';
 import { ANSWER_FLAGS, RUN_FLAGS, answersFromFlags, flagFor, missingAnswersMessage, readOption } from './flags.js';
 import { packageRoot } from './paths.js';
 import { planProject } from './project-plan.js';
 import { GeneratorRefusal } from './refusal.js';
-import { planSummary, refusalMessage } from './summary.js';
+import { CommitError, type FileChange, commitChanges } from './staged-commit.js';
+import { nextSteps, planSummary, refusalMessage } from './summary.js';
 import { RECORD_KEY } from './toolkit-record.js';
 import { type UpgradePlan, changingActions } from './upgrade-plan.js';
+import { pathProblemsMessage, pathsInTheWay } from './write-safety.js';
+import { YO_RC, nextYoRc } from './yo-rc.js';
 
 type ReadyPlan = Extract<UpgradePlan, { kind: 'ready' }>;
 
@@ -30,8 +36,10 @@ export default class RepairServiceGenerator extends Generator {
   #target: string | undefined;
   #rerun = false;
   #plan: ReadyPlan | undefined;
-  /** Set just before a refusal is thrown; see the constructor. */
-  #refused = false;
+  /** Every file the run writes or removes, `.yo-rc.json` last; checked before `writing`. */
+  #changes: FileChange[] = [];
+  /** Set just before an error that says everything itself (a refusal, a rolled-back write) is thrown; see the constructor. */
+  #explained = false;
 
   constructor(args: string[], options: Record<string, unknown>) {
     super(args, options as never);
@@ -44,17 +52,18 @@ export default class RepairServiceGenerator extends Generator {
       this.option(spec.flag, { type: Boolean, description: spec.description, ...(spec.flag === 'yes' ? { alias: 'y' } : {}) });
     }
     // yeoman's task runner logs "An error occured while running <task>" before it rethrows any
-    // task error. A refusal already says what is wrong and what to pass; that line would only
-    // come first and read like a crash, so it is muted for refusals and kept for real errors.
+    // task error. A refusal already says what is wrong and what to pass, a failed write what
+    // failed and that the project is as it was; that line would only come first and read like a
+    // crash, so it is muted for those and kept for unexpected errors.
     // yeoman-generator assigns `log` in its own constructor but types it readonly.
     const muted = new Proxy(this.log, {
-      get: (target, prop, receiver) => (prop === 'error' && this.#refused ? () => target : Reflect.get(target, prop, receiver)),
+      get: (target, prop, receiver) => (prop === 'error' && this.#explained ? () => target : Reflect.get(target, prop, receiver)),
     });
     Object.defineProperty(this, 'log', { value: muted, configurable: true, writable: true });
   }
 
   #refusal(kind: ConstructorParameters<typeof GeneratorRefusal>[0], message: string): GeneratorRefusal {
-    this.#refused = true;
+    this.#explained = true;
     return new GeneratorRefusal(kind, message);
   }
 
@@ -137,17 +146,41 @@ export default class RepairServiceGenerator extends Generator {
     if (!this.#rerun) this.#refuseUnsafeDestination(target);
     this.#target = target;
     this.#plan = this.#makePlan(target, result.answers);
+    this.#changes = this.#makeChanges(target, result.answers, this.#plan);
   }
 
   /** Decided here, before anything is written: a refusal leaves the project as it was. */
   #makePlan(target: string, answers: Answers): ReadyPlan {
     const { plan } = planProject({ packageRoot: packageRoot(), target, answers, configKey: this.#configKey(), force: this.#flag('force') });
-    if (plan.kind === 'refused') throw this.#refusal('toolkit_files_edited', refusalMessage(plan, this.#rerun ? 'repairmon upgrade' : 'repairmon new'));
+    if (plan.kind === 'refused') {
+      // A link out of the project comes first: --force, which the refusal suggests, would not help.
+      this.#refuseBlockedPaths(target, plan.edited.map((f) => f.path));
+      throw this.#refusal('toolkit_files_edited', refusalMessage(plan, this.#rerun ? 'repairmon upgrade' : 'repairmon new'));
+    }
     const changing = changingActions(plan);
     if (this.#flag('bail') && changing.length > 0) {
       throw this.#refusal('would_change', `--bail: this run would change ${changing.length} file(s), nothing was written:\n  ${changing.map((a) => `${a.kind} ${a.path}`).join('\n  ')}`);
     }
     return plan;
+  }
+
+  /** The plan's files and `.yo-rc.json` (last, so it only ever describes a whole project), all checked. */
+  #makeChanges(target: string, answers: Answers, plan: ReadyPlan): FileChange[] {
+    const changes = planChanges(plan);
+    this.#refuseBlockedPaths(target, [...changes.map((c) => c.path), YO_RC]);
+    const rcPath = join(target, YO_RC);
+    const current = existsSync(rcPath) ? readFileSync(rcPath) : undefined;
+    // Answers and the toolkit's version and file hashes; keys are read from the environment, never stored.
+    const rc = nextYoRc(current?.toString('utf8'), this.#configKey(), { ...answers, [RECORD_KEY]: plan.record });
+    if (!rc.ok) throw this.#refusal('config_unreadable', rc.reason);
+    const text = Buffer.from(rc.text, 'utf8');
+    if (!current?.equals(text)) changes.push({ path: YO_RC, contents: text });
+    return changes;
+  }
+
+  #refuseBlockedPaths(target: string, paths: readonly string[]): void {
+    const problems = pathsInTheWay(target, paths);
+    if (problems.length > 0) throw this.#refusal('path_in_the_way', pathProblemsMessage(problems));
   }
 
   #refuseUnsafeDestination(target: string): void {
@@ -164,52 +197,37 @@ export default class RepairServiceGenerator extends Generator {
   }
 
   writing(): void {
-    const answers = this.#answers;
     const target = this.#target;
-    const plan = this.#plan;
-    if (!answers || !target || !plan) throw new Error('writing before configuring');
+    if (!this.#answers || !target || !this.#plan) throw new Error('writing before configuring');
+    try {
+      commitChanges(target, this.#changes);
+    } catch (error) {
+      if (error instanceof CommitError) this.#explained = true;
+      throw error;
+    }
     this.destinationRoot(target);
     // The environment installs where its cwd is, and reads that at its install step: point it at the project.
     (this.env as unknown as { cwd: string }).cwd = target;
-    // Answers and the toolkit's version and file hashes; keys are read from the environment, never stored.
-    this.config.set({ ...answers, [RECORD_KEY]: plan.record });
-    applyPlan(plan, {
-      write: (path, contents, fresh) => this.#decided(path, 'write', fresh ? 'create' : 'force', contents),
-      remove: (path) => this.#decided(path, 'remove', 'force'),
-    });
+    if (this.#changes.some((c) => c.path === 'package.json')) this.#markPackageJsonWritten();
   }
 
-  /** A write or delete whose conflict the plan already decided: yeoman's conflicter passes it through. */
-  #decided(path: string, op: 'write' | 'remove', status: 'create' | 'force', contents?: Buffer): void {
-    const full = this.destinationPath(path);
-    if (op === 'write') this.fs.write(full, contents ?? Buffer.alloc(0));
-    else this.fs.delete(full);
-    (this.fs.store.get(full) as { conflicter?: string }).conflicter = status;
+  /**
+   * yeoman-environment runs `npm install` when its in-memory fs committed package.json. Our
+   * files bypass that fs (it writes file by file, with no way back), so package.json is loaded
+   * from disk into it and marked committed: the install step sees the change it would have made.
+   */
+  #markPackageJsonWritten(): void {
+    (this.fs.store.get(this.destinationPath('package.json')) as { committed?: boolean }).committed = true;
   }
 
   end(): void {
     const answers = this.#answers;
     const plan = this.#plan;
     if (!answers || !plan) return;
-    const dir = relative(this.contextRoot, this.destinationRoot()) || '.';
-    const p = answers.envPrefix;
     if (this.#rerun) {
       this.log(`\n${planSummary(plan)}\n`);
       return;
     }
-    this.log(
-      [
-        '',
-        `Generated ${answers.packageName} in ${dir}. Next:`,
-        `  cd ${dir}`,
-        ...(this.#flag('skip-install') ? ['  npm install           # also writes package-lock.json: commit it (CI runs npm ci)'] : []),
-        '  npm test',
-        ...(answers.testBaseUrl === SANDBOX_BASE_URL ? [`  repairmon sandbox      # in another terminal: the local API at ${SANDBOX_BASE_URL}`] : []),
-        `  cp .env.example .env   # then set ${p}_TEST_KEY in .env (the sandbox prints one)`,
-        '  npm run check          # validates the test key before you switch to production',
-        ...(answers.productionBaseUrl === PLACEHOLDER_PRODUCTION_BASE_URL ? [`Production base URL: not given; set ${p}_PRODUCTION_BASE_URL before switching (the placeholder is refused).`] : []),
-        '',
-      ].join('\n'),
-    );
+    this.log(nextSteps(answers, relative(this.contextRoot, this.destinationRoot()) || '.', this.#flag('skip-install')));
   }
 }

@@ -11,7 +11,11 @@ export type RefusalReason =
   /** Toolkit-owned files were edited (or package.json is unreadable); `--force` keeps `.orig` copies. */
   | 'toolkit_files_edited'
   /** `--bail` and the run would change a file. */
-  | 'would_change';
+  | 'would_change'
+  /** A symlink out of the project, or a file or folder where the other goes (write-safety.ts). */
+  | 'path_in_the_way'
+  /** `.yo-rc.json` exists but is not a JSON object. */
+  | 'config_unreadable';
 
 export class GeneratorRefusal extends Error {
   override readonly name = 'GeneratorRefusal';

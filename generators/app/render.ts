@@ -1,6 +1,6 @@
 /**
  * Turns the template tree into the files of a project: `*.hbs` rendered with handlebars
- * (`noEscape`, `strict`, a `json` helper), everything else copied byte for byte, dotfiles
+ * (`noEscape`, `strict`, helpers `json`, `actionsExpr` and `envLine`), everything else copied byte for byte, dotfiles
  * renamed on write. Pure apart from reading the templates; writing is the generator's job.
  */
 import { readFileSync, readdirSync } from 'node:fs';
@@ -10,6 +10,7 @@ import { authHeader } from '../../api/contract/index.js';
 import { SANDBOX_DEFAULT_BASE_URL } from '../../sandbox/defaults.js';
 import { type Answers, DEFAULT_ENV_PREFIX, PLACEHOLDER_PRODUCTION_BASE_URL } from './answers.js';
 import type { ClientFeatures } from './client-features.js';
+import { controlCharacterAnswers, envFileValue } from './env-file.js';
 import { TOOLKIT_DIR, relocateImports } from './layout.js';
 import type { DependencyVersions } from './versions.js';
 
@@ -65,6 +66,9 @@ function isLoopback(url: string): boolean {
 }
 
 export function templateContext(answers: Answers, versions: DependencyVersions, facts: ProjectFacts = DEFAULT_FACTS): TemplateContext {
+  // Answers are validated before this; a line break that slipped past would add lines to every file.
+  const unsafe = controlCharacterAnswers({ ...answers });
+  if (unsafe.length > 0) throw new Error(`answer ${unsafe.join(', ')} contains a control character (a line break?); refusing to render it into the project's files`);
   const p = answers.envPrefix;
   return {
     ...answers,
@@ -123,6 +127,8 @@ function createHandlebars(): typeof Handlebars {
     const pad = ' '.repeat(options.hash?.indent ?? 0);
     return JSON.stringify(value, null, 2).replace(/\n/g, `\n${pad}`);
   });
+  // `{{envLine env.tenant tenant}}`: `NAME=value` as one line of a .env file, whatever the value holds.
+  hb.registerHelper('envLine', (name: unknown, value: unknown) => `${String(name)}=${envFileValue(String(value), String(name))}`);
   // GitHub Actions expressions use `${{ }}`, which handlebars would read as its own.
   hb.registerHelper('actionsExpr', (...args: unknown[]) => `\${{ ${args.slice(0, -1).map(String).join('')} }}`);
   return hb;

@@ -2,7 +2,9 @@
  * What a run says about its plan: the refusal with the files it will not overwrite, and the
  * summary of what changed. Pure text, so the exact wording is tested without running yeoman.
  */
+import { type Answers, PLACEHOLDER_PRODUCTION_BASE_URL, SANDBOX_BASE_URL } from './answers.js';
 import type { PackageChange } from './package-merge.js';
+import { shellQuote } from './shell-quote.js';
 import type { EditedFile, FileAction, UpgradePlan } from './upgrade-plan.js';
 
 type Ready = Extract<UpgradePlan, { kind: 'ready' }>;
@@ -73,5 +75,22 @@ export function planSummary(plan: Ready): string {
     ...changed.map(actionLine),
     ...kept.map(actionLine),
     ...(unchanged > 0 ? [`  unchanged  ${unchanged} file(s)`] : []),
+  ].join('\n');
+}
+
+/** What a new project's integrator does next; `dir` relative to where they ran the generator. */
+export function nextSteps(answers: Answers, dir: string, skipInstall: boolean): string {
+  const p = answers.envPrefix;
+  return [
+    '',
+    `Generated ${answers.packageName} in ${dir}. Next:`,
+    `  cd ${shellQuote(dir)}`,
+    ...(skipInstall ? ['  npm install           # also writes package-lock.json: commit it (CI runs npm ci)'] : []),
+    '  npm test',
+    ...(answers.testBaseUrl === SANDBOX_BASE_URL ? [`  repairmon sandbox      # in another terminal: the local API at ${SANDBOX_BASE_URL}`] : []),
+    `  cp .env.example .env   # then set ${p}_TEST_KEY in .env (the sandbox prints one)`,
+    '  npm run check          # validates the test key before you switch to production',
+    ...(answers.productionBaseUrl === PLACEHOLDER_PRODUCTION_BASE_URL ? [`Production base URL: not given; set ${p}_PRODUCTION_BASE_URL before switching (the placeholder is refused).`] : []),
+    '',
   ].join('\n');
 }
