@@ -5,8 +5,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import YAML from 'yaml';
 import { z } from 'zod';
+import { decodeYaml } from './yaml-document.js';
 
 /** One problem in a file, located by its path such as `targets[1].keys[0].tenant`. */
 export interface ConfigIssue {
@@ -43,7 +43,10 @@ export function formatIssues(issues: readonly ConfigIssue[]): string {
   return issues.map((i) => `  ${i.path || '(top level)'}: ${i.message}`).join('\n');
 }
 
-/** YAML (a superset of JSON) unless the name ends in .json; duplicate keys are refused. */
+/**
+ * YAML (a superset of JSON) unless the name ends in .json; duplicate keys are refused, aliases
+ * resolved with a bound on the expanded size (`yaml-document.ts`). Never throws.
+ */
 export function decodeDocument(text: string, name: string): Checked<unknown> {
   if (/\.json$/i.test(name)) {
     try {
@@ -52,11 +55,7 @@ export function decodeDocument(text: string, name: string): Checked<unknown> {
       return { ok: false, issues: [{ path: '', message: `cannot parse JSON (${error instanceof Error ? error.message : String(error)})` }] };
     }
   }
-  const doc = YAML.parseDocument(text, { prettyErrors: true, uniqueKeys: true });
-  if (doc.errors.length > 0) {
-    return { ok: false, issues: doc.errors.map((e) => ({ path: `line ${e.linePos?.[0]?.line ?? '?'}`, message: (e.message.split('\n')[0] ?? e.message).replace(/:$/, '') })) };
-  }
-  return { ok: true, value: doc.toJS() as unknown };
+  return decodeYaml(text);
 }
 
 /** The file's text, or one issue naming the file and the system's reason. */
