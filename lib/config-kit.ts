@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { z } from 'zod';
+import { hasKeyPrefix } from './secret-shape.js';
 import { decodeYaml } from './yaml-document.js';
 
 /** One problem in a file, located by its path such as `targets[1].keys[0].tenant`. */
@@ -88,7 +89,9 @@ export const aliasSchema = z
   .max(ALIAS_MAX_LENGTH, `is longer than ${ALIAS_MAX_LENGTH} characters`)
   // eslint-disable-next-line no-control-regex
   .refine((s) => !/[\u0000-\u001f\u007f-\u009f]/.test(s), 'cannot contain control characters')
-  .refine((s) => s.trim() === s, 'cannot start or end with spaces');
+  .refine((s) => s.trim() === s, 'cannot start or end with spaces')
+  // It travels to every log line and label: a pasted key there would be printed everywhere.
+  .refine((s) => !hasKeyPrefix(s), 'holds an API key prefix: an alias names a key and must not be one');
 
 /** Issues whose path starts with `prefix`, for callers that add their own context. */
 export function prefixIssues(issues: readonly ConfigIssue[], prefix: string): ConfigIssue[] {

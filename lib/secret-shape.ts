@@ -29,9 +29,13 @@ function randomLooking(part: string): boolean {
   return classes === 3 && bitsPerChar(part) >= MIN_BITS_PER_CHAR;
 }
 
+/** Holds one of our key prefixes: certain, unlike the guess below, so fields may refuse it. */
+export function hasKeyPrefix(text: string): boolean {
+  return Object.values(KEY_PREFIXES).some((prefix) => text.includes(prefix));
+}
+
 export function looksLikeSecret(text: string): boolean {
-  if (Object.values(KEY_PREFIXES).some((prefix) => text.includes(prefix))) return true;
-  return text.split(/[/\\]/).some(randomLooking);
+  return hasKeyPrefix(text) || text.split(/[/\\]/).some(randomLooking);
 }
 
 /** The text itself, or `…last4` when it looks like a secret. */
