@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { ApiKey } from '../../api/client/index.js';
-import { looksLikeSecret, shownValue } from '../../lib/secret-shape.js';
+import { looksLikeSecret, shownPath, shownValue } from '../../lib/secret-shape.js';
 import { SECRET_REFERENCE, type RawKey } from './schema.js';
 import type { ConfigIssue } from './types.js';
 
@@ -46,12 +46,12 @@ function toKey(value: string, alias: string, label: string, path: string, source
  */
 function envProblem(label: string, name: string): string {
   if (!looksLikeSecret(name)) return `${label}: environment variable ${name} is not set`;
-  return `${label}: \${${shownValue(name)}} holds what looks like the secret itself, not the name of an environment variable; export the secret in a variable and write that variable's name`;
+  return `${label}: environment variable \${${shownValue(name)}} is not set (its name is not shown: it looks like it could be the secret itself; write the variable's name there, and export the secret in that variable)`;
 }
 
 function fileProblem(label: string, given: string, file: string, code: string): string {
   if (!looksLikeSecret(given)) return `${label}: cannot read secret file ${file} (${code})`;
-  return `${label}: cannot read secret file ${shownValue(given)} (${code}); the path looks like the secret itself: write the secret into a file and give that file's path`;
+  return `${label}: cannot read secret file ${shownValue(given)} (${code}; its path is not shown: it looks like it could be the secret itself; write the secret into a file and give that file's path)`;
 }
 
 /** `label` names what the secret is for in messages (`key "nowak-test"`); `alias` is what it prints as. */
@@ -72,7 +72,7 @@ export function resolveReference(ref: SecretReference, label: string, alias: str
     const code = (error as { code?: unknown }).code;
     return { ok: false, issue: { path: at, message: fileProblem(label, given, file, typeof code === 'string' ? code : 'read error') } };
   }
-  return toKey(text, alias, label, at, `secret file ${shownValue(file)}`, { kind: 'file', path: file });
+  return toKey(text, alias, label, at, `secret file ${shownPath(given, file)}`, { kind: 'file', path: file });
 }
 
 export function resolveSecret(key: Pick<RawKey, 'alias' | 'secret' | 'secretFile'>, path: string, sources: SecretSources): SecretResult {

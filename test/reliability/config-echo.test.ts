@@ -11,6 +11,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { main } from '../../cli/main.js';
+import { fakeIo } from '../cli/io.js';
 import { childEnv, closedPort, makeCanary, spawnRepairmon, waitFor } from './helpers.js';
 
 const KEY = makeCanary();
@@ -58,21 +60,26 @@ const good = (baseUrl: string): string =>
 describe('values pasted where a reference belongs are never echoed', { timeout: 30_000 }, () => {
   it('check-config: names the field and shows at most the last 4 characters', async () => {
     const base = `http://127.0.0.1:${await closedPort()}/api/v1`;
-    const runs = await Promise.all(
-      [inReferences(base), inQuotedFields(base)].map(async (text, i) => {
-        const file = join(work, `check-${i}.yaml`);
-        writeFileSync(file, text);
-        const child = spawnRepairmon(['check-config', '--config', file], { env: childEnv(ENV) });
-        return { code: await child.exited, out: child.stdout() + child.stderr() };
-      }),
-    );
+    const files = [inReferences(base), inQuotedFields(base)].map((text, i) => {
+      const file = join(work, `check-${i}.yaml`);
+      writeFileSync(file, text);
+      return file;
+    });
+    // The first through the real CLI process, the second in-process: the same printing code.
+    const child = spawnRepairmon(['check-config', '--config', files[0]!], { env: childEnv(ENV) });
+    const io = { ...fakeIo(), env: ENV };
+    const code = await main(['check-config', '--config', files[1]!], io);
+    const runs = [
+      { code: await child.exited, out: child.stdout() + child.stderr() },
+      { code, out: io.stdoutText() + io.stderrText() },
+    ];
     for (const run of runs) expect(run.code).toBe(2);
     expect(leaked(runs.map((r) => r.out).join('\n'))).toEqual([]);
     const refs = runs[0]!.out;
-    expect(refs).toContain(`targets[0].keys[0].secretFile: key "by-file": cannot read secret file …${KEY.slice(-4)} (ENOENT); the path looks like the secret itself`);
-    expect(refs).toContain(`targets[0].keys[1].secret: key "by-env": \${…${KEY.slice(-4)}} holds what looks like the secret itself, not the name of an environment variable`);
-    expect(refs).toContain(`targets[0].keys[2].secret: key "by-random-env": \${…${RANDOM.slice(-4)}} holds what looks like the secret itself`);
-    expect(refs).toContain(`http.tokenFile: HTTP token: cannot read secret file …${HEX.slice(-4)} (ENOENT)`);
+    expect(refs).toContain(`targets[0].keys[0].secretFile: key "by-file": cannot read secret file …${KEY.slice(-4)} (ENOENT; its path is not shown: it looks like it could be the secret itself`);
+    expect(refs).toContain(`targets[0].keys[1].secret: key "by-env": environment variable \${…${KEY.slice(-4)}} is not set (its name is not shown: it looks like it could be the secret itself`);
+    expect(refs).toContain(`targets[0].keys[2].secret: key "by-random-env": environment variable \${…${RANDOM.slice(-4)}} is not set (its name is not shown`);
+    expect(refs).toContain(`http.tokenFile: HTTP token: cannot read secret file …${HEX.slice(-4)} (ENOENT; its path is not shown`);
     expect(refs).toContain(`targets[0].tls.caFile: cannot read CA file …${KEY.slice(-4)} (ENOENT)`);
     const quoted = runs[1]!.out;
     for (const path of ['targets[0].schedule', 'targets[0].keys[0].tenant', 'targets[0].keys[0].expect.clients', 'targets[0].keys[0].secretFile', 'targets[0].keys[1].alias']) {
@@ -100,7 +107,7 @@ describe('values pasted where a reference belongs are never echoed', { timeout: 
       serve.child.kill('SIGTERM');
       await serve.exited;
     }
-    expect(serve.stderr()).toContain(`holds what looks like the secret itself`);
+    expect(serve.stderr()).toContain('it looks like it could be the secret itself');
     expect(leaked([serve.stdout(), serve.stderr(), answer].join('\n'))).toEqual([]);
   });
 });
