@@ -7,12 +7,19 @@
  * bomb guard becomes a bound on the size of the expanded document, which is what a bomb costs
  * (the parsed value shares anchored nodes, but the schema walks every copy).
  */
-import YAML, { type Document, LineCounter, type Node, isAlias, isCollection, isPair } from 'yaml';
+import YAML, { type CST, type Document, LineCounter, type Node, Parser, isAlias, isCollection, isPair } from 'yaml';
 import type { Checked, ConfigIssue } from './config-kit.js';
 import { shownValue } from './secret-shape.js';
 
 /** Values (scalars and collections) once aliases are expanded; far beyond any real file. */
 export const MAX_EXPANDED_VALUES = 1_000_000;
+/**
+ * Collections inside collections. A real file is under 10 deep; the library's composer recurses
+ * and overflows the stack near 1,000, after which V8 can abort the whole process on a later
+ * parse (seen: a RegExp allocation failure on the next reload). So depth is measured first, on
+ * the library's concrete syntax tree, which its parser builds without recursion.
+ */
+export const MAX_DEPTH = 100;
 
 interface Walk {
   readonly anchors: Map<string, Node>;
@@ -78,6 +85,28 @@ function aliasIssues(doc: Document.Parsed, lines: LineCounter): ConfigIssue[] {
   return walk.issues;
 }
 
+/** The offset of the first collection nested deeper than MAX_DEPTH, walked without recursion. */
+function tooDeepAt(tokens: readonly CST.Token[]): number | undefined {
+  const stack: Array<{ token: CST.Token | undefined; depth: number }> = tokens.map((token) => ({ token, depth: 0 }));
+  for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
+    const { token, depth } = next;
+    if (token === undefined) continue;
+    if (token.type === 'document') stack.push({ token: token.value, depth });
+    if (token.type !== 'block-map' && token.type !== 'block-seq' && token.type !== 'flow-collection') continue;
+    if (depth >= MAX_DEPTH) return token.offset;
+    for (const item of token.items) stack.push({ token: item.key ?? undefined, depth: depth + 1 }, { token: item.value, depth: depth + 1 });
+  }
+  return undefined;
+}
+
+function depthIssues(text: string): ConfigIssue[] {
+  const lines = new LineCounter();
+  const offset = tooDeepAt([...new Parser(lines.addNewLine).parse(text)]);
+  if (offset === undefined) return [];
+  const { line, col } = lines.linePos(offset);
+  return [{ path: `line ${line}`, message: `collections nested more than ${MAX_DEPTH} deep at line ${line}, column ${col}` }];
+}
+
 /** `line N: <first line of the library's message>`: the message already ends in its column. */
 function libraryIssues(doc: Document.Parsed): ConfigIssue[] {
   return [...doc.errors, ...doc.warnings].map((e) => ({
@@ -88,6 +117,8 @@ function libraryIssues(doc: Document.Parsed): ConfigIssue[] {
 
 export function decodeYaml(text: string): Checked<unknown> {
   try {
+    const deep = depthIssues(text);
+    if (deep.length > 0) return { ok: false, issues: deep };
     const lines = new LineCounter();
     const doc = YAML.parseDocument(text, { prettyErrors: true, uniqueKeys: true, lineCounter: lines });
     const syntax = libraryIssues(doc);

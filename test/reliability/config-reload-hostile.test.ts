@@ -1,9 +1,10 @@
 /**
  * Hostile YAML against the config's three doors: `check-config`, `POST /-/reload` and SIGHUP
  * (what the systemd unit's ExecReload sends). An anchor that is never defined, an alias bomb
- * (billion laughs) or a self-referencing anchor is a config problem with its line and column:
+ * (billion laughs), a self-referencing anchor or a deep nest is a config problem with its line and column:
  * exit 2 without a stack trace, a 400 answer, the old config probing on, the reload gauge at 0.
- * A plain config with more aliases than the yaml library's default cap (100) loads. And reloads
+ * Collections nested thousands deep are refused before the library's recursion sees them. A
+ * plain config with more aliases than the yaml library's default cap (100) loads. And reloads
  * are serialised: however many run at once, exactly one scheduler is left running.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -106,6 +107,18 @@ describe('check-config on hostile YAML', { timeout: 30_000 }, () => {
       stdout: '',
       stderr: '1 problem(s):\n  line 1: alias *loop is inside its own anchor &loop (a cycle) at line 1, column 17\n',
     });
+  });
+
+  it('collections nested thousands deep are a problem, every time (the library would overflow its stack)', async () => {
+    const dir = workDir();
+    const file = join(dir, 'deep.yaml');
+    writeFileSync(file, `targets: ${'['.repeat(20_000)}${']'.repeat(20_000)}\n`);
+    // Twice: after one overflow inside the yaml library, V8 could abort the process on the next parse.
+    for (let i = 0; i < 2; i++) {
+      const io = { ...fakeIo(), env: KEY_ENV };
+      expect(await main(['check-config', '--config', file], io)).toBe(2);
+      expect(io.stderrText()).toBe(`${file}: 1 problem(s):\n  line 1: collections nested more than 100 deep at line 1, column 109\n`);
+    }
   });
 });
 
