@@ -5,8 +5,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import YAML from 'yaml';
 import { z } from 'zod';
+import { hasKeyPrefix } from './secret-shape.js';
+import { decodeYaml } from './yaml-document.js';
 
 /** One problem in a file, located by its path such as `targets[1].keys[0].tenant`. */
 export interface ConfigIssue {
@@ -43,7 +44,10 @@ export function formatIssues(issues: readonly ConfigIssue[]): string {
   return issues.map((i) => `  ${i.path || '(top level)'}: ${i.message}`).join('\n');
 }
 
-/** YAML (a superset of JSON) unless the name ends in .json; duplicate keys are refused. */
+/**
+ * YAML (a superset of JSON) unless the name ends in .json; duplicate keys are refused, aliases
+ * resolved with a bound on the expanded size (`yaml-document.ts`). Never throws.
+ */
 export function decodeDocument(text: string, name: string): Checked<unknown> {
   if (/\.json$/i.test(name)) {
     try {
@@ -52,11 +56,7 @@ export function decodeDocument(text: string, name: string): Checked<unknown> {
       return { ok: false, issues: [{ path: '', message: `cannot parse JSON (${error instanceof Error ? error.message : String(error)})` }] };
     }
   }
-  const doc = YAML.parseDocument(text, { prettyErrors: true, uniqueKeys: true });
-  if (doc.errors.length > 0) {
-    return { ok: false, issues: doc.errors.map((e) => ({ path: `line ${e.linePos?.[0]?.line ?? '?'}`, message: (e.message.split('\n')[0] ?? e.message).replace(/:$/, '') })) };
-  }
-  return { ok: true, value: doc.toJS() as unknown };
+  return decodeYaml(text);
 }
 
 /** The file's text, or one issue naming the file and the system's reason. */
@@ -89,7 +89,9 @@ export const aliasSchema = z
   .max(ALIAS_MAX_LENGTH, `is longer than ${ALIAS_MAX_LENGTH} characters`)
   // eslint-disable-next-line no-control-regex
   .refine((s) => !/[\u0000-\u001f\u007f-\u009f]/.test(s), 'cannot contain control characters')
-  .refine((s) => s.trim() === s, 'cannot start or end with spaces');
+  .refine((s) => s.trim() === s, 'cannot start or end with spaces')
+  // It travels to every log line and label: a pasted key there would be printed everywhere.
+  .refine((s) => !hasKeyPrefix(s), 'holds an API key prefix: an alias names a key and must not be one');
 
 /** Issues whose path starts with `prefix`, for callers that add their own context. */
 export function prefixIssues(issues: readonly ConfigIssue[], prefix: string): ConfigIssue[] {

@@ -55,7 +55,10 @@ export async function startServing(monitor: Monitor, listen: Listen, logger: Log
 export async function serveUntil(signal: AbortSignal, monitor: Monitor, server: MonitorServer, logger: Logger): Promise<void> {
   const onHup = (): void => {
     logger.info('SIGHUP: reloading config');
-    void monitor.reload();
+    // A signal handler's rejection would be unhandled and end the process the reload was for.
+    monitor.reload().catch((error: unknown) => {
+      logger.error({ err: error instanceof Error ? error.message : String(error) }, 'SIGHUP: config reload failed');
+    });
   };
   process.on('SIGHUP', onHup);
   try {

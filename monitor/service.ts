@@ -94,6 +94,8 @@ export function createMonitor(initial: MonitorConfig, deps: MonitorDeps): Monito
   let agents = new Map<string, Dispatcher>();
   let scheduler: Scheduler | undefined;
   let started = false;
+  /** The tail of the reload queue; never rejects. */
+  let reloads: Promise<void> = Promise.resolve();
 
   const newDispatcher = (t: MonitorTarget, concurrency: number): Dispatcher =>
     deps.dispatcherFor?.(t) ?? makeAgent(t, concurrency, { onCertificate: (at) => tlsMetrics.observe(t.name, at) });
@@ -161,6 +163,37 @@ export function createMonitor(initial: MonitorConfig, deps: MonitorDeps): Monito
     return runProbe(spec, target, { dispatcher: dispatcher(target), politeness, now });
   }
 
+  /** Reads the next config (a throwing reader is a refusal, not a crash) and applies it. */
+  async function reloadNow(next: ConfigResult | undefined): Promise<ReloadResult> {
+    const result = next ?? readNext();
+    if (!result.ok) {
+      service.reloadSuccessful.set(0);
+      deps.logger.error({ issues: result.issues }, 'config reload failed; keeping the running config');
+      return result;
+    }
+    const probes = await apply(result.config);
+    const envKeysKept = envKeyAliases(result.config);
+    deps.logger.info({ probes }, 'config reloaded');
+    if (envKeysKept.length > 0) {
+      deps.logger.warn(
+        { keys: envKeysKept },
+        'reload reread every secretFile key, but keys given as ${ENV} keep the values this process started with (a running process cannot see a changed environment): restart to pick up rotated ${ENV} keys, or move them to secretFile',
+      );
+    }
+    return { ok: true, probes, envKeysKept };
+  }
+
+  function readNext(): ConfigResult {
+    if (!deps.load) return { ok: false, issues: [{ path: '', message: 'no config source to reload from' }] };
+    try {
+      return deps.load();
+    } catch (error) {
+      // The reader's own message only: a stack is no config problem, and could quote the file.
+      const why = error instanceof Error ? (error.message.split('\n')[0] ?? error.name) : 'unknown error';
+      return { ok: false, issues: [{ path: '', message: `cannot read the config (${why})` }] };
+    }
+  }
+
   install(initial);
 
   return {
@@ -177,26 +210,21 @@ export function createMonitor(initial: MonitorConfig, deps: MonitorDeps): Monito
     },
     async stop() {
       started = false;
+      // A reload under way would otherwise install its scheduler after this stop.
+      await reloads;
       await scheduler?.stop();
       if (!deps.dispatcherFor) await Promise.allSettled([...agents.values()].map((a) => a.close()));
     },
-    async reload(next) {
-      const result = next ?? deps.load?.() ?? { ok: false, issues: [{ path: '', message: 'no config source to reload from' }] };
-      if (!result.ok) {
-        service.reloadSuccessful.set(0);
-        deps.logger.error({ issues: result.issues }, 'config reload failed; keeping the running config');
-        return result;
-      }
-      const probes = await apply(result.config);
-      const envKeysKept = envKeyAliases(result.config);
-      deps.logger.info({ probes }, 'config reloaded');
-      if (envKeysKept.length > 0) {
-        deps.logger.warn(
-          { keys: envKeysKept },
-          'reload reread every secretFile key, but keys given as ${ENV} keep the values this process started with (a running process cannot see a changed environment): restart to pick up rotated ${ENV} keys, or move them to secretFile',
-        );
-      }
-      return { ok: true, probes, envKeysKept };
+    reload(next) {
+      // One at a time: two reloads that both stopped the old scheduler would each install a new
+      // one, and the first would run on, unreferenced. A later reload rereads the file after
+      // the earlier one is in place.
+      const run = reloads.then(() => reloadNow(next));
+      reloads = run.then(
+        () => undefined,
+        () => undefined,
+      );
+      return run;
     },
     async runOnce() {
       await scheduler?.runOnce();

@@ -4,6 +4,7 @@
  * a secret file unreadable. So every key and HTTP token whose own shape is readable is resolved
  * from the raw document, whatever is wrong around it. Values are never echoed.
  */
+import { shownValue } from '../../lib/secret-shape.js';
 import { httpIssues, resolveToken, tokenReferences } from './http-settings.js';
 import { SECRET_REFERENCE } from './schema.js';
 import { type SecretSources, resolveSecret } from './secrets.js';
@@ -22,10 +23,12 @@ function list(value: unknown): unknown[] {
 /** A key whose secret reference can be resolved: an alias and exactly one well-formed form. */
 function readableKey(key: unknown): { alias: string; secret?: string; secretFile?: string } | undefined {
   if (!isObject(key) || typeof key['alias'] !== 'string' || key['alias'] === '') return undefined;
+  // Names the key in messages; the schema refuses a key pasted as the alias, this shows it safely.
+  const alias = shownValue(key['alias']);
   const secret = key['secret'];
   const file = key['secretFile'];
-  if (typeof secret === 'string' && file === undefined && SECRET_REFERENCE.test(secret.trim())) return { alias: key['alias'], secret };
-  if (typeof file === 'string' && file !== '' && secret === undefined) return { alias: key['alias'], secretFile: file };
+  if (typeof secret === 'string' && file === undefined && SECRET_REFERENCE.test(secret.trim())) return { alias, secret };
+  if (typeof file === 'string' && file !== '' && secret === undefined) return { alias, secretFile: file };
   return undefined;
 }
 

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { aliasSchema } from '../../lib/config-kit.js';
+import { hasKeyPrefix, shownValue } from '../../lib/secret-shape.js';
 import { AUTH_SCHEMES, ENDPOINT_IDS, INDEX_ACCESS, INDEX_ACCESS_READINGS, KEY_KINDS, PLATFORM_PATHS, TENANT_RESOURCES, platformSubPath, validateTenantSlug } from '../../api/contract/index.js';
 import { cronProblem } from './cron.js';
 import { parseDuration } from './duration.js';
@@ -34,17 +35,19 @@ const duration = z.string().refine((s) => parseDuration(s) !== undefined, {
 
 const cronExpression = z.string().superRefine((expr, ctx) => {
   const problem = cronProblem(expr);
-  if (problem) ctx.addIssue({ code: 'custom', message: `invalid cron expression "${expr}": ${problem}` });
+  if (problem) ctx.addIssue({ code: 'custom', message: `invalid cron expression "${shownValue(expr)}": ${problem}` });
 });
 
 const tenantSlug = z.string().superRefine((slug, ctx) => {
+  // A slug goes into URLs, labels and logs: a key pasted here must stop at the config.
+  if (hasKeyPrefix(slug)) return void ctx.addIssue({ code: 'custom', message: 'holds an API key prefix: write the tenant slug, such as rowery-nowak' });
   const check = validateTenantSlug(slug);
-  if (!check.ok) ctx.addIssue({ code: 'custom', message: `tenant slug "${slug}" ${check.reason}` });
+  if (!check.ok) ctx.addIssue({ code: 'custom', message: `tenant slug "${shownValue(slug)}" ${check.reason}` });
 });
 
 const platformSub = z.string().superRefine((value, ctx) => {
   const check = platformSubPath(value);
-  if (!check.ok) ctx.addIssue({ code: 'custom', message: `platform path "${value}" ${check.reason}` });
+  if (!check.ok) ctx.addIssue({ code: 'custom', message: `platform path "${shownValue(value)}" ${check.reason}` });
 });
 
 // The value is never echoed: a literal here may be a real key someone pasted in.
@@ -61,7 +64,7 @@ export const ERROR_CODE_PATTERN = /^[a-z][a-z0-9_]{0,63}$/;
  */
 const expectation = z.string().superRefine((value, ctx) => {
   if (value === 'read' || value === 'refused' || ERROR_CODE_PATTERN.test(value)) return;
-  ctx.addIssue({ code: 'custom', message: `must be \`read\`, \`refused\` or an error code such as insufficient_scope, got "${value}"` });
+  ctx.addIssue({ code: 'custom', message: `must be \`read\`, \`refused\` or an error code such as insufficient_scope, got "${shownValue(value)}"` });
 });
 
 const keyExpect = z

@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { ApiKey } from '../../api/client/index.js';
+import { looksLikeSecret, shownPath, shownValue } from '../../lib/secret-shape.js';
 import { SECRET_REFERENCE, type RawKey } from './schema.js';
 import type { ConfigIssue } from './types.js';
 
@@ -39,15 +40,27 @@ function toKey(value: string, alias: string, label: string, path: string, source
   }
 }
 
+/**
+ * The value written where the variable's name belongs: `${rs_live_…}` is a key pasted into the
+ * reference, and the message about it must not print the key back (see lib/secret-shape.ts).
+ */
+function envProblem(label: string, name: string): string {
+  if (!looksLikeSecret(name)) return `${label}: environment variable ${name} is not set`;
+  return `${label}: environment variable \${${shownValue(name)}} is not set (its name is not shown: it looks like it could be the secret itself; write the variable's name there, and export the secret in that variable)`;
+}
+
+function fileProblem(label: string, given: string, file: string, code: string): string {
+  if (!looksLikeSecret(given)) return `${label}: cannot read secret file ${file} (${code})`;
+  return `${label}: cannot read secret file ${shownValue(given)} (${code}; its path is not shown: it looks like it could be the secret itself; write the secret into a file and give that file's path)`;
+}
+
 /** `label` names what the secret is for in messages (`key "nowak-test"`); `alias` is what it prints as. */
 export function resolveReference(ref: SecretReference, label: string, alias: string, sources: SecretSources): SecretResult {
   if (ref.env !== undefined) {
     const name = SECRET_REFERENCE.exec(ref.env.text.trim())?.[1] ?? '';
     const value = sources.env[name];
-    if (value === undefined || value.trim() === '') {
-      return { ok: false, issue: { path: ref.env.path, message: `${label}: environment variable ${name} is not set` } };
-    }
-    return toKey(value, alias, label, ref.env.path, `environment variable ${name}`, { kind: 'env', name });
+    if (value === undefined || value.trim() === '') return { ok: false, issue: { path: ref.env.path, message: envProblem(label, name) } };
+    return toKey(value, alias, label, ref.env.path, `environment variable ${shownValue(name)}`, { kind: 'env', name });
   }
   const given = ref.file?.text ?? '';
   const at = ref.file?.path ?? '';
@@ -57,9 +70,9 @@ export function resolveReference(ref: SecretReference, label: string, alias: str
     text = (sources.readFile ?? ((p: string) => readFileSync(p, 'utf8')))(file);
   } catch (error) {
     const code = (error as { code?: unknown }).code;
-    return { ok: false, issue: { path: at, message: `${label}: cannot read secret file ${file} (${typeof code === 'string' ? code : 'read error'})` } };
+    return { ok: false, issue: { path: at, message: fileProblem(label, given, file, typeof code === 'string' ? code : 'read error') } };
   }
-  return toKey(text, alias, label, at, `secret file ${file}`, { kind: 'file', path: file });
+  return toKey(text, alias, label, at, `secret file ${shownPath(given, file)}`, { kind: 'file', path: file });
 }
 
 export function resolveSecret(key: Pick<RawKey, 'alias' | 'secret' | 'secretFile'>, path: string, sources: SecretSources): SecretResult {

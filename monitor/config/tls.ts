@@ -6,6 +6,7 @@
 import { X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
+import { shownPath } from '../../lib/secret-shape.js';
 import type { RawTarget } from './schema.js';
 import type { SecretSources } from './secrets.js';
 import type { ConfigIssue, TargetTls } from './types.js';
@@ -37,9 +38,9 @@ export function resolveTls(raw: RawTarget['tls'], path: string, sources: SecretS
     text = (sources.readFile ?? ((p: string) => readFileSync(p, 'utf8')))(file);
   } catch (error) {
     const code = (error as { code?: unknown }).code;
-    return { ok: false, issue: { path: at, message: `cannot read CA file ${file} (${typeof code === 'string' ? code : 'read error'})` } };
+    return { ok: false, issue: { path: at, message: `cannot read CA file ${shownPath(raw.caFile, file)} (${typeof code === 'string' ? code : 'read error'})` } };
   }
   const problem = caProblem(text);
-  if (problem) return { ok: false, issue: { path: at, message: `CA file ${file} ${problem}` } };
+  if (problem) return { ok: false, issue: { path: at, message: `CA file ${shownPath(raw.caFile, file)} ${problem}` } };
   return { ok: true, tls: { ca: text, caFile: file, serverName: raw.serverName } };
 }
