@@ -51,8 +51,27 @@ export async function startServing(monitor: Monitor, listen: Listen, logger: Log
   return { ok: true, server };
 }
 
+/**
+ * Holds a SIGHUP that arrives while the process starts (config read, port bound): without a
+ * listener Node's default action ends the process, and `systemctl reload` right after `start`
+ * would kill the monitor. The held signal becomes one reload once serving begins.
+ */
+export function holdStartupHangups(): { release(): boolean } {
+  let seen = false;
+  const hold = (): void => {
+    seen = true;
+  };
+  process.on('SIGHUP', hold);
+  return {
+    release() {
+      process.off('SIGHUP', hold);
+      return seen;
+    },
+  };
+}
+
 /** Waits for the abort signal (SIGINT/SIGTERM), reloading on SIGHUP meanwhile, then stops. */
-export async function serveUntil(signal: AbortSignal, monitor: Monitor, server: MonitorServer, logger: Logger): Promise<void> {
+export async function serveUntil(signal: AbortSignal, monitor: Monitor, server: MonitorServer, logger: Logger, options: { readonly hangupDuringStart?: boolean } = {}): Promise<void> {
   const onHup = (): void => {
     logger.info('SIGHUP: reloading config');
     // A signal handler's rejection would be unhandled and end the process the reload was for.
@@ -61,6 +80,7 @@ export async function serveUntil(signal: AbortSignal, monitor: Monitor, server: 
     });
   };
   process.on('SIGHUP', onHup);
+  if (options.hangupDuringStart) onHup();
   try {
     if (!signal.aborted) await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
     logger.info('stopping');

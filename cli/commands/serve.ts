@@ -3,7 +3,7 @@ import { type Command, UsageError, choiceValue, stringValue } from '../command.j
 import { createLogger } from '../../lib/logger.js';
 import { loadConfigFile } from '../../monitor/config/load.js';
 import { configSecrets, formatIssues } from '../../monitor/config/types.js';
-import { guardReload, parseListen, serveUntil, startServing } from '../../monitor/run-service.js';
+import { guardReload, holdStartupHangups, parseListen, serveUntil, startServing } from '../../monitor/run-service.js';
 import { createMonitor } from '../../monitor/service.js';
 import { NO_SHARD, formatShard, parseShard } from '../../monitor/shard.js';
 import { packageVersion } from '../../monitor/version.js';
@@ -28,8 +28,10 @@ const serve: Command = {
     const shard = shardText === undefined ? { ok: true as const, shard: NO_SHARD } : parseShard(shardText);
     if (!shard.ok) throw new UsageError(shard.message);
     const level = choiceValue(ctx.values, 'log-level', LEVELS) ?? 'info';
+    const hangups = holdStartupHangups();
     const initial = loadConfigFile(file, ctx.env);
     if (!initial.ok) {
+      hangups.release();
       ctx.stderr.write(`${file}: ${initial.issues.length} problem(s):\n${formatIssues(initial.issues)}\n`);
       return 2;
     }
@@ -49,13 +51,14 @@ const serve: Command = {
     });
     const serving = await startServing(monitor, listen.listen, logger);
     if (!serving.ok) {
+      hangups.release();
       ctx.stderr.write(`repairmon serve: ${serving.message}\n`);
       await monitor.stop();
       return serving.reason === 'unprotected' ? 2 : 1;
     }
     const server = serving.server;
     ctx.stdout.write(`repairmon serve: status ${server.url}/  metrics ${server.url}/metrics  shard ${formatShard(shard.shard)}\n`);
-    await serveUntil(ctx.signal, monitor, server, logger);
+    await serveUntil(ctx.signal, monitor, server, logger, { hangupDuringStart: hangups.release() });
     return 0;
   },
 };
