@@ -7,7 +7,7 @@ import { printable } from '../api/contract/index.js';
 import { KEY_ENV_VAR } from './curl.js';
 import { type DiagnosisRow, type DiagnosisReport, STEPS } from './types.js';
 
-/** Also what `discover/` prints with: the one shared function of `api/contract/server-text.ts`. */
+/** Also what `discover/` prints with: the one shared function of `api/contract/untrusted-text.ts`. */
 export { printable };
 
 const HEADINGS = ['STATUS', 'STEP', 'CHECK', 'HTTP', 'CODE', 'LATENCY', 'REQUEST ID', 'SERVER MESSAGE (PL)', 'EXPLANATION'] as const;

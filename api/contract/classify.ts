@@ -2,11 +2,11 @@
  * Classifying a response by HTTP status plus `error.code`, never by message text (the
  * messages are Polish and may change). The client's error tree and every tool built on the
  * contract classify with this one function, so they cannot disagree. Every string in a class is
- * bounded and printable (`server-text.ts`): the envelope's already are, a `Location` is made so here.
+ * bounded and printable (`untrusted-text.ts`): the envelope's already are, a `Location` is made so here.
  */
 import type { EnvelopeParse, EnvelopeProblem } from './envelope.js';
 import { ERROR_CODES } from './errors.js';
-import { SERVER_TEXT_LIMITS, serverText } from './server-text.js';
+import { SERVER_TEXT_LIMITS, serverText } from './untrusted-text.js';
 
 export type ResponseClass =
   | { readonly kind: 'ok'; readonly data: unknown }

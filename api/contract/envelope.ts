@@ -2,9 +2,9 @@
  * The response envelope (spec §2) and a pure parser that says exactly what is wrong with a
  * body. It never throws: every input gives one result. The server's strings it hands on (the
  * error's code and message, what is wrong with a body) are printable and bounded
- * (`server-text.ts`): every tool reads them from here, so none stores or prints more.
+ * (`untrusted-text.ts`): every tool reads them from here, so none stores or prints more.
  */
-import { SERVER_TEXT_LIMITS, serverText } from './server-text.js';
+import { SERVER_TEXT_LIMITS, serverText } from './untrusted-text.js';
 
 export interface ApiErrorBody {
   /** At most `SERVER_TEXT_LIMITS.code` characters, control characters escaped. */

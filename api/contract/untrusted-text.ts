@@ -5,7 +5,7 @@
  * the screen, set the window title) or reorder the text around it (bidirectional overrides).
  */
 
-/** The one bound for each kind of server text; a longer value is cut and says so. */
+/** The one bound for each kind of server text; a longer value is cut and ends in `…`. */
 export const SERVER_TEXT_LIMITS = {
   /** `error.code`: the spec's codes are short snake_case words. */
   code: 64,
@@ -35,14 +35,14 @@ export function printable(text: string): string {
   return UNPRINTABLE.test(text) ? text.replace(UNPRINTABLE_ALL, escaped) : text;
 }
 
-/** At most `max` characters; a cut value ends in `…[+N]`, N the characters left out. */
+/** At most `max` characters; a cut value ends in `…`. */
 export function boundText(text: string, max: number): string {
   if (text.length <= max) return text;
-  let room = Math.max(0, max - `…[+${text.length}]`.length);
+  let room = Math.max(0, max - 1);
   // Never split a surrogate pair: half a character prints as a replacement box.
   const last = text.charCodeAt(room - 1);
   if (last >= 0xd800 && last <= 0xdbff) room -= 1;
-  return `${text.slice(0, room)}…[+${text.length - room}]`;
+  return `${text.slice(0, room)}…`;
 }
 
 /** Printable and bounded: how a server's text is kept once read. Applying it twice changes nothing. */
