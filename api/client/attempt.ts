@@ -66,7 +66,10 @@ export interface AttemptResponse {
   readonly classification: ResponseClass;
   readonly requestId: string | undefined;
   readonly bodyBytes: number;
-  /** First characters of the body, for debug views; the key is scrubbed from it in any form it was echoed in. */
+  /**
+   * First characters of the body, for debug views. The exact key is scrubbed from it; for an
+   * answer that is not a success, also its escaped, re-cased and partial forms (`scrubKeyEchoes`).
+   */
   readonly bodyExcerpt: string;
   readonly timings: AttemptTimings;
 }
@@ -249,6 +252,7 @@ export async function sendAttempt(req: AttemptRequest): Promise<AttemptResult> {
     if (req.key) text = redactSecrets(text, [req.key]);
     const parsed = parseEnvelope(text, { status, list: LIST_ENDPOINTS.has(req.endpoint) });
     const envelope = req.key ? scrubParsed(parsed, req.key) : parsed;
+    const classification = classifyResponse(status, envelope, headers['location']);
     const excerpt = text.length > EXCERPT_CHARS ? text.slice(0, EXCERPT_CHARS) : text;
     const requestId = headers[REQUEST_ID_HEADER];
     return {
@@ -256,10 +260,13 @@ export async function sendAttempt(req: AttemptRequest): Promise<AttemptResult> {
       status,
       headers,
       envelope,
-      classification: classifyResponse(status, envelope, headers['location']),
+      classification,
       requestId: requestId === undefined ? undefined : serverText(requestId, SERVER_TEXT_LIMITS.header),
       bodyBytes: bytes,
-      bodyExcerpt: req.key ? scrubKeyEchoes(excerpt, [req.key]) : excerpt,
+      // An answer that is not data goes into errors and findings with its excerpt: scrubbed of
+      // the key's other forms too. A success's excerpt (not shown by the client; a few µs per
+      // call) is left to the view that shows it.
+      bodyExcerpt: req.key && classification.kind !== 'ok' ? scrubKeyEchoes(excerpt, [req.key]) : excerpt,
       timings: timingsOf(started, headersAt, now),
     };
   } catch (error) {

@@ -10,7 +10,7 @@
  * hold no tenant's data.
  */
 import { type ApiKey, redactSecrets } from '../../api/client/index.js';
-import type { AttemptResponse } from '../../api/client/single-attempt.js';
+import { type AttemptResponse, scrubKeyEchoes } from '../../api/client/single-attempt.js';
 import { SECRET_HEADERS, authHeader } from '../../api/contract/index.js';
 import { bodyShown, withheldDetail } from '../body-policy.js';
 import { createProbeMetrics } from '../metrics/probe-metrics.js';
@@ -90,7 +90,8 @@ function responseView(spec: ProbeSpec, attempt: AttemptResponse, keys: readonly 
     requestId: attempt.requestId,
     envelope: envelopeShape(attempt),
     ...(shown
-      ? { bodyExcerpt: redactSecrets(attempt.bodyExcerpt, keys) }
+      ? // A success's excerpt is scrubbed of the exact key only; a server may echo it escaped, re-cased or cut.
+        { bodyExcerpt: scrubKeyEchoes(attempt.bodyExcerpt, keys) }
       : { body: `not shown: ${spec.path} answers with a tenant's or the platform's data; only / and /docs bodies are shown` }),
   };
 }

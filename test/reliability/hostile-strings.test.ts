@@ -90,6 +90,8 @@ const PARTIAL_KEY_PAGE = {
   headers: { 'content-type': 'text/html' },
   body: (key: string) => `<html><body><h1>502</h1><p>upstream refused key ${key.slice(0, -3).toUpperCase()}</p></body></html>`,
 };
+/** A success whose data quotes the key upper-cased and three characters short: `/`'s body is shown in the debug view. */
+const PARTIAL_KEY_DATA = { status: 200, body: (key: string) => JSON.stringify({ ok: true, data: [{ note: `klucz ${key.slice(0, -3).toUpperCase()}` }] }) };
 const HUGE_CODE = { status: 403, body: () => rawErrorEnvelope('x'.repeat(60_000), 'odmowa '.repeat(500)) };
 const TERMINAL_CODE = { status: 403, body: () => rawErrorEnvelope(TERMINAL_ATTACK, `Odmowa ${TERMINAL_ATTACK}`), headers: { 'x-request-id': 'r-\u009b2J' } };
 
@@ -226,6 +228,7 @@ describe('the monitor: status page, /probes and /probes.json', () => {
   it.each([
     ['echoed as JSON escapes', ESCAPED_KEY, 'unauthorized'],
     ['upper-cased and cut short in a proxy page', PARTIAL_KEY_PAGE, 'server_error'],
+    ['upper-cased and cut short in a success', PARTIAL_KEY_DATA, '"ok"'],
   ])('show no key %s', async (_how, reply, outcome) => {
     hostile.set(reply);
     const { pages, entries } = await monitorRound();
