@@ -15,6 +15,8 @@ import ts from 'typescript';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { formatChecklistTable, runChecklist } from '../../api/checklist/index.js';
 import { ApiKey, type ApiError, createClient, handlerLine, isTimeoutError, silentLogger } from '../../api/client/index.js';
+import { scrubKeyEchoes } from '../../api/client/single-attempt.js';
+import { boundText, printable, serverText } from '../../api/contract/index.js';
 import { main } from '../../cli/main.js';
 import type { Answers } from '../../generators/app/answers.js';
 import { chooseLayout } from '../../generators/app/layout.js';
@@ -94,6 +96,25 @@ const PARTIAL_KEY_PAGE = {
 const PARTIAL_KEY_DATA = { status: 200, body: (key: string) => JSON.stringify({ ok: true, data: [{ note: `klucz ${key.slice(0, -3).toUpperCase()}` }] }) };
 const HUGE_CODE = { status: 403, body: () => rawErrorEnvelope('x'.repeat(60_000), 'odmowa '.repeat(500)) };
 const TERMINAL_CODE = { status: 403, body: () => rawErrorEnvelope(TERMINAL_ATTACK, `Odmowa ${TERMINAL_ATTACK}`), headers: { 'x-request-id': 'r-\u009b2J' } };
+
+describe('the pure parts: printable, bounds, key echoes', () => {
+  it('escapes what a terminal acts on, keeps Polish and emoji, and is idempotent', () => {
+    expect(printable('zły\u001b[2J\u009b\u202e\u2028klucz 🚲')).toBe('zły\\x1b[2J\\x9b\\u202e\\u2028klucz 🚲');
+    const once = serverText(`a\u0007${'b'.repeat(400)}`, 64);
+    expect(once).toHaveLength(64);
+    expect(serverText(once, 64)).toBe(once);
+    expect(boundText(`${'a'.repeat(62)}🚲🚲`, 64)).toBe(`${'a'.repeat(62)}…`);
+  });
+
+  it('finds the key escaped, in another case, or cut short, and leaves other text alone', () => {
+    const key = new ApiKey(KEY, 'k');
+    const mixedCaseTail = [...KEY.slice(-12)].map((c, i) => (i % 2 ? c.toUpperCase() : c.toLowerCase())).join('');
+    for (const echo of [jsonEscaped(KEY), KEY.toUpperCase(), KEY.slice(3, -3), mixedCaseTail]) {
+      expect(scrubKeyEchoes(`klucz ${echo}!`, [key])).toBe(`klucz [REDACTED ${key.hint}]!`);
+    }
+    expect(scrubKeyEchoes('rs_test_ and nothing else', [key])).toBe('rs_test_ and nothing else');
+  });
+});
 
 describe('the client: errors a hostile server produces', () => {
   it('a key echoed as JSON escapes in error.code and error.message is in no rendering of the error', async () => {
