@@ -266,10 +266,12 @@ describe('the monitor: status page, /probes and /probes.json', () => {
     for (const [path, text] of Object.entries(pages)) expect(text.length, path).toBeLessThan(entries.length * 3_000 + 20_000);
   });
 
-  it('carry no control character in /probes.json', async () => {
-    hostile.set(TERMINAL_CODE);
+  it('carry no control character in /probes.json and the debug view', async () => {
+    hostile.set({ ...TERMINAL_CODE, headers: { ...TERMINAL_CODE.headers, 'x-served-by': 'edge-\u009b2J' } });
     const { pages } = await monitorRound();
-    expect(pages['/probes.json']).toContain('EVIL');
-    expect(pages['/probes.json']).not.toMatch(CONTROL_CHARACTERS);
+    for (const path of ['/probes.json', '/probe?target=sandbox&key=hostile&endpoint=index&debug=true']) {
+      expect(pages[path]).toContain('EVIL');
+      expect(pages[path], path).not.toMatch(CONTROL_CHARACTERS);
+    }
   });
 });
