@@ -1,14 +1,16 @@
-/** The human view: a header line, one table row per check, the curl lines, the verdict, what the run spent. */
+/**
+ * The human view: a header line, one table row per check, the curl lines, the verdict, what the
+ * run spent. It goes to a terminal and quotes the server everywhere (codes, messages, request
+ * ids, a redirect's Location): every line is made printable, cells before they are padded.
+ */
+import { printable } from '../api/contract/index.js';
 import { KEY_ENV_VAR } from './curl.js';
 import { type DiagnosisRow, type DiagnosisReport, STEPS } from './types.js';
 
-const HEADINGS = ['STATUS', 'STEP', 'CHECK', 'HTTP', 'CODE', 'LATENCY', 'REQUEST ID', 'SERVER MESSAGE (PL)', 'EXPLANATION'] as const;
+/** Also what `discover/` prints with: the one shared function of `api/contract/untrusted-text.ts`. */
+export { printable };
 
-/** A server's text goes to a terminal: no control characters, so it cannot move the cursor. */
-export function printable(text: string): string {
-  // eslint-disable-next-line no-control-regex
-  return text.replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ');
-}
+const HEADINGS = ['STATUS', 'STEP', 'CHECK', 'HTTP', 'CODE', 'LATENCY', 'REQUEST ID', 'SERVER MESSAGE (PL)', 'EXPLANATION'] as const;
 
 function cells(row: DiagnosisRow): string[] {
   return [
@@ -50,7 +52,7 @@ export function renderDiagnosisTable(report: DiagnosisReport): string {
     for (const [curl, checks] of curls) lines.push(`  # ${checks.join(', ')}`, `  ${curl}`);
   }
   lines.push('', report.verdict.summary, `Next: ${report.verdict.next}`, trafficLine(report), '');
-  return lines.join('\n');
+  return lines.map(printable).join('\n');
 }
 
 function trafficLine(report: DiagnosisReport): string {

@@ -11,13 +11,16 @@ import {
   type ResponseClass,
   ENDPOINTS,
   REQUEST_ID_HEADER,
+  SERVER_TEXT_LIMITS,
   authHeader,
   classifyResponse,
   joinUrl,
   parseEnvelope,
+  serverText,
 } from '../contract/index.js';
 import { type ApiKey, redactSecrets } from './api-key.js';
 import { AttemptDeadline, type DeadlineTimer, requestWithin } from './attempt-deadline.js';
+import { scrubKeyEchoes } from './key-echo.js';
 import type { EncodedQuery } from './query.js';
 import { type TimeoutPhase, type TransportFailure, transportFailureFrom } from './transport-failure.js';
 
@@ -63,7 +66,10 @@ export interface AttemptResponse {
   readonly classification: ResponseClass;
   readonly requestId: string | undefined;
   readonly bodyBytes: number;
-  /** First characters of the body, for debug views (the key was scrubbed from the body before). */
+  /**
+   * First characters of the body, for debug views. The exact key is scrubbed from it; for an
+   * answer that is not a success, also its escaped, re-cased and partial forms (`scrubKeyEchoes`).
+   */
   readonly bodyExcerpt: string;
   readonly timings: AttemptTimings;
 }
@@ -116,6 +122,18 @@ function scrubHeaders(headers: Record<string, string>, key: ApiKey | undefined):
   const out: Record<string, string> = {};
   for (const [name, text] of Object.entries(headers)) out[name] = redactSecrets(text, [key]);
   return out;
+}
+
+/**
+ * The exact key is already gone from the body text, but an error code or message written with
+ * JSON escapes parses back to it, and a server may quote it upper-cased or cut short. The
+ * server's strings are scrubbed again once parsed (they are short by then: `SERVER_TEXT_LIMITS`).
+ */
+function scrubParsed(envelope: EnvelopeParse, key: ApiKey): EnvelopeParse {
+  if (!envelope.valid) return { ...envelope, detail: scrubKeyEchoes(envelope.detail, [key]) };
+  if (envelope.envelope.ok) return envelope;
+  const { code, message } = envelope.envelope.error;
+  return { valid: true, envelope: { ok: false, error: { code: scrubKeyEchoes(code, [key]), message: scrubKeyEchoes(message, [key]) } } };
 }
 
 class BodyTooLarge extends Error {
@@ -232,16 +250,23 @@ export async function sendAttempt(req: AttemptRequest): Promise<AttemptResult> {
       bytes = known;
     } else ({ text, bytes } = await readCapped(res.body, headers, limit, success));
     if (req.key) text = redactSecrets(text, [req.key]);
-    const envelope = parseEnvelope(text, { status, list: LIST_ENDPOINTS.has(req.endpoint) });
+    const parsed = parseEnvelope(text, { status, list: LIST_ENDPOINTS.has(req.endpoint) });
+    const envelope = req.key ? scrubParsed(parsed, req.key) : parsed;
+    const classification = classifyResponse(status, envelope, headers['location']);
+    const excerpt = text.length > EXCERPT_CHARS ? text.slice(0, EXCERPT_CHARS) : text;
+    const requestId = headers[REQUEST_ID_HEADER];
     return {
       kind: 'response',
       status,
       headers,
       envelope,
-      classification: classifyResponse(status, envelope, headers['location']),
-      requestId: headers[REQUEST_ID_HEADER],
+      classification,
+      requestId: requestId === undefined ? undefined : serverText(requestId, SERVER_TEXT_LIMITS.header),
       bodyBytes: bytes,
-      bodyExcerpt: text.length > EXCERPT_CHARS ? text.slice(0, EXCERPT_CHARS) : text,
+      // An answer that is not data goes into errors and findings with its excerpt: scrubbed of
+      // the key's other forms too. A success's excerpt (not shown by the client; a few µs per
+      // call) is left to the view that shows it.
+      bodyExcerpt: req.key && classification.kind !== 'ok' ? scrubKeyEchoes(excerpt, [req.key]) : excerpt,
       timings: timingsOf(started, headersAt, now),
     };
   } catch (error) {

@@ -84,6 +84,7 @@ function describe(result: AttemptResult): string {
 
 /** The state of one call across its attempts; a class so the success path allocates little. */
 export class Call {
+  readonly startedAt: number;
   readonly deadline: number;
   /** Created at the first retry: a call that succeeds at once allocates none. */
   history: RetryRecord[] | undefined;
@@ -97,7 +98,8 @@ export class Call {
     readonly rt: CallRuntime,
     readonly plan: CallPlan,
   ) {
-    this.deadline = rt.clock.now() + plan.limits.totalTimeoutMs;
+    this.startedAt = rt.clock.now();
+    this.deadline = this.startedAt + plan.limits.totalTimeoutMs;
   }
 
   /** A short view: the call holds the runtime, which a log line or a debugger need not dump. */
@@ -126,7 +128,13 @@ export class Call {
 
   budget(): TimeoutBudget {
     const { limits } = this.plan;
-    return { attemptTimeoutMs: limits.attemptTimeoutMs, totalTimeoutMs: limits.totalTimeoutMs, connectTimeoutMs: this.rt.connectTimeoutMs, waitedMs: this.waitedMs };
+    return {
+      attemptTimeoutMs: limits.attemptTimeoutMs,
+      totalTimeoutMs: limits.totalTimeoutMs,
+      connectTimeoutMs: this.rt.connectTimeoutMs,
+      waitedMs: this.waitedMs,
+      elapsedMs: this.rt.clock.now() - this.startedAt,
+    };
   }
 
   async waitForGate(): Promise<void> {
@@ -215,7 +223,12 @@ export class Call {
     const decision = this.decide(error);
     const failure = (extra: Partial<ErrorFactoryContext>): ApiError =>
       errorFromAttempt(result, this.context({ timeoutScope: error.cappedByDeadline ? 'total' : 'attempt', ...extra }));
-    if (!decision.retry) throw failure({ retryable: decision.reason !== 'not_retryable', stopReason: decision.reason, hint: decision.hint });
+    if (!decision.retry) {
+      // A timed-out attempt after which the total budget has no room for another: the call
+      // ran out of its total budget, whichever budget cut that one attempt.
+      const timeoutScope = error.cappedByDeadline || decision.reason === 'deadline' ? 'total' : 'attempt';
+      throw failure({ retryable: decision.reason !== 'not_retryable', stopReason: decision.reason, hint: decision.hint, timeoutScope });
+    }
     const record: RetryRecord = {
       attempt: this.attempts,
       outcome: describe(result),

@@ -46,6 +46,8 @@ export interface TimeoutBudget {
   /** Undefined when the caller passed its own dispatcher. */
   readonly connectTimeoutMs: number | undefined;
   readonly waitedMs: number;
+  /** Time since the call started, waits and attempts included. */
+  readonly elapsedMs: number;
 }
 
 function scrub(ctx: ErrorFactoryContext, text: string): string;
@@ -68,13 +70,22 @@ function base(ctx: ErrorFactoryContext, message: string, extra: Partial<ApiError
     retryable: ctx.retryable,
     stopReason: ctx.stopReason,
     ...extra,
+    code: scrub(ctx, extra.code),
     serverMessage: scrub(ctx, extra.serverMessage),
   };
 }
 
 function tries(ctx: ErrorFactoryContext): string {
+  const b = ctx.budget;
+  // Stopped for time: say how much of which budget went, not only that it did.
+  if (ctx.stopReason === 'deadline' && b) return `(${plural(ctx.attempts, 'attempt')}, deadline: ${usedOfTotal(b)} used, the rest too little for another attempt)`;
   const reason = ctx.stopReason && ctx.stopReason !== 'not_retryable' ? `, ${ctx.stopReason}` : '';
   return `(${ctx.attempts} attempt${ctx.attempts === 1 ? '' : 's'}${reason})`;
+}
+
+/** `612 ms of the 600 ms budget (totalTimeoutMs)`: the time the call took, measured, next to its budget. */
+function usedOfTotal(b: TimeoutBudget): string {
+  return `${Math.round(b.elapsedMs)} ms of the ${b.totalTimeoutMs} ms budget (totalTimeoutMs)`;
 }
 
 function plural(n: number, word: string): string {
@@ -90,7 +101,11 @@ function timeoutText(ctx: ErrorFactoryContext, scope: TimeoutScope, phase: Timeo
   const b = ctx.budget;
   if (scope === 'total') {
     const limit = b?.totalTimeoutMs ?? 0;
-    return { text: `total timeout: ${limit} ms budget (totalTimeoutMs) used by ${plural(ctx.attempts, 'attempt')} and ${secondsText(b?.waitedMs ?? 0)} of waits`, limit };
+    const used = b ? usedOfTotal(b) : `the ${limit} ms budget (totalTimeoutMs)`;
+    // The call stops before the deadline when what is left cannot hold another attempt.
+    const leftMs = b ? limit - Math.round(b.elapsedMs) : 0;
+    const left = leftMs > 0 ? `; ${leftMs} ms left, too little for another attempt` : '';
+    return { text: `total timeout: ${used} used by ${plural(ctx.attempts, 'attempt')} and ${secondsText(b?.waitedMs ?? 0)} of waits${left}`, limit };
   }
   if (phase === 'connect' && b?.connectTimeoutMs !== undefined) {
     return { text: `connect timeout: no connection within the ${b.connectTimeoutMs} ms budget (connectTimeoutMs)`, limit: b.connectTimeoutMs };
@@ -108,6 +123,7 @@ function timeoutError(ctx: ErrorFactoryContext, scope: TimeoutScope, phase: Time
     phase,
     timeoutMs: limit,
     waitedMs: ctx.budget?.waitedMs,
+    elapsedMs: ctx.budget === undefined ? undefined : Math.round(ctx.budget.elapsedMs),
     cause,
   });
 }

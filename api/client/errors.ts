@@ -171,6 +171,8 @@ export interface TimeoutFields extends ApiErrorFields {
   readonly timeoutMs: number;
   /** Time the call spent waiting between attempts (backoffs and rate-limit pauses). */
   readonly waitedMs?: number | undefined;
+  /** Time from the start of the call to this error, waits included (for `scope: 'total'`, about `timeoutMs`). */
+  readonly elapsedMs?: number | undefined;
 }
 
 export class TimeoutError extends ApiError {
@@ -179,12 +181,14 @@ export class TimeoutError extends ApiError {
   readonly phase: TimeoutPhase | 'waiting';
   readonly timeoutMs: number;
   readonly waitedMs: number;
+  readonly elapsedMs: number | undefined;
   constructor(fields: TimeoutFields) {
     super(fields);
     this.scope = fields.scope;
     this.phase = fields.phase;
     this.timeoutMs = fields.timeoutMs;
     this.waitedMs = fields.waitedMs ?? 0;
+    this.elapsedMs = fields.elapsedMs;
   }
 }
 

@@ -5,6 +5,7 @@
  * unless you log it. The defaults log one short line (class, status, code, call, request id,
  * the thing to do); the longer explanation is `nextStep(error).why`.
  */
+import { printable } from '../contract/index.js';
 import type { ApiError, AuthenticationError, NotFoundError, PermissionDeniedError, RateLimitError, TenantMismatchError } from './errors.js';
 import { type ClientLogger, type LoggerLike, consoleLogger, redactingLogger } from './logger.js';
 import { nextStep } from './next-step.js';
@@ -43,14 +44,18 @@ function clip(text: string, max: number): string {
   return `${text.slice(0, half)}…${text.slice(text.length - (max - 1 - half))}`;
 }
 
-/** `TenantMismatchError 403 tenant_key_tenant_mismatch GET /tenants/x/clients (request r-1): use that tenant's key or the right slug` */
+/**
+ * `TenantMismatchError 403 tenant_key_tenant_mismatch GET /tenants/x/clients (request r-1): use that tenant's key or the right slug`.
+ * The code and request id are the server's: printed with control characters escaped.
+ */
 export function handlerLine(error: ApiError): string {
   const action = nextStep(error).action;
   const head = `${error.name} ${error.status ?? '-'} ${clip(error.code ?? '-', 40)} ${error.method}`;
   const id = error.requestId ? ` (request ${clip(error.requestId, 40)})` : '';
   const room = HANDLER_LINE_MAX - head.length - id.length - action.length - 4;
   const line = `${head} ${clip(error.path, Math.max(12, room))}${id}: ${action}`;
-  return line.length > HANDLER_LINE_MAX ? `${line.slice(0, HANDLER_LINE_MAX - 1)}…` : line;
+  const shown = printable(line);
+  return shown.length > HANDLER_LINE_MAX ? `${shown.slice(0, HANDLER_LINE_MAX - 1)}…` : shown;
 }
 
 function fieldsOf(error: ApiError, ctx: ErrorContext, event: string): Record<string, unknown> {

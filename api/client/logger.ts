@@ -4,6 +4,7 @@
  * `(message, fields)` or `(fields, message)`. The client hands each line to it in the order it
  * expects, so structured fields arrive as fields, and scrubs the key from every line first.
  */
+import { printable } from '../contract/index.js';
 import { type ApiKey, redactSecrets } from './api-key.js';
 import { type LogLevel, enabled } from './log-level.js';
 
@@ -53,9 +54,12 @@ function consoleLine(message: string, fields: LogFields | undefined): string {
   return any ? `${message} ${JSON.stringify(rest)}` : message;
 }
 
-/** The default: one line per entry on stderr. Its level defaults to `warn`. */
+/**
+ * The default: one line per entry on stderr. Its level defaults to `warn`. Lines quote what a
+ * server sent (codes, request ids), so control characters are escaped before the terminal sees them.
+ */
 export function consoleLogger(): ClientLogger {
-  const write = (line: string): void => console.error(line);
+  const write = (line: string): void => console.error(printable(line));
   const at = (): LogFn => (message, fields) => write(consoleLine(message, fields));
   const logger = { debug: at(), info: at(), warn: at(), error: at() };
   Object.defineProperty(logger, CONSOLE_BRAND, { value: true });

@@ -14,6 +14,7 @@ export {
   sendAttempt,
 } from './attempt.js';
 export { ApiKey, keyHint, redactSecrets } from './api-key.js';
+export { KEY_ECHO_MIN_RUN, scrubKeyEchoes } from './key-echo.js';
 export { type EncodedQuery, type QueryParams, encodeQuery } from './query.js';
 export { type RateLimitInfo, type RetryHint, parseRateLimitInfo, parseRetryHint } from './retry-hints.js';
 export type { TimeoutPhase, TransportFailure } from './transport-failure.js';

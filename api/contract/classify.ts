@@ -1,10 +1,12 @@
 /**
  * Classifying a response by HTTP status plus `error.code`, never by message text (the
  * messages are Polish and may change). The client's error tree and every tool built on the
- * contract classify with this one function, so they cannot disagree.
+ * contract classify with this one function, so they cannot disagree. Every string in a class is
+ * bounded and printable (`untrusted-text.ts`): the envelope's already are, a `Location` is made so here.
  */
 import type { EnvelopeParse, EnvelopeProblem } from './envelope.js';
 import { ERROR_CODES } from './errors.js';
+import { SERVER_TEXT_LIMITS, serverText } from './untrusted-text.js';
 
 export type ResponseClass =
   | { readonly kind: 'ok'; readonly data: unknown }
@@ -30,7 +32,7 @@ export type ResponseKind = ResponseClass['kind'];
  * 401 without an envelope, or with another code such as a missing-key code, is still one).
  */
 export function classifyResponse(status: number, parsed: EnvelopeParse, location?: string): ResponseClass {
-  if (status >= 300 && status < 400) return { kind: 'redirect', location };
+  if (status >= 300 && status < 400) return { kind: 'redirect', location: location === undefined ? undefined : serverText(location, SERVER_TEXT_LIMITS.detail) };
   const body = parsed.valid ? parsed.envelope : undefined;
   const errorBody = body && !body.ok ? body.error : undefined;
   if (status === 429) return { kind: 'rate_limited', code: errorBody?.code, message: errorBody?.message };

@@ -1,11 +1,15 @@
 /**
  * The response envelope (spec §2) and a pure parser that says exactly what is wrong with a
- * body. It never throws: every input gives one result.
+ * body. It never throws: every input gives one result. The server's strings it hands on (the
+ * error's code and message, what is wrong with a body) are printable and bounded
+ * (`untrusted-text.ts`): every tool reads them from here, so none stores or prints more.
  */
+import { SERVER_TEXT_LIMITS, serverText } from './untrusted-text.js';
 
 export interface ApiErrorBody {
+  /** At most `SERVER_TEXT_LIMITS.code` characters, control characters escaped. */
   readonly code: string;
-  /** In Polish (spec §2); shown verbatim, never used to classify. */
+  /** In Polish (spec §2); shown as sent (control characters escaped, cut at `SERVER_TEXT_LIMITS.message`), never used to classify. */
   readonly message: string;
 }
 
@@ -38,7 +42,7 @@ export interface EnvelopeExpectations {
 }
 
 function invalid(problem: EnvelopeProblem, detail: string): EnvelopeParse<never> {
-  return { valid: false, problem, detail };
+  return { valid: false, problem, detail: serverText(detail, SERVER_TEXT_LIMITS.detail) };
 }
 
 function typeName(value: unknown): string {
@@ -76,7 +80,8 @@ export function checkEnvelope(value: unknown, expect: EnvelopeExpectations = {})
     return invalid('error_code_missing', '"error.code" is missing or not a non-empty string');
   }
   if (typeof error['message'] !== 'string') return invalid('error_message_missing', '"error.message" is missing or not a string');
-  return { valid: true, envelope: { ok: false, error: { code: error['code'], message: error['message'] } } };
+  const code = serverText(error['code'], SERVER_TEXT_LIMITS.code);
+  return { valid: true, envelope: { ok: false, error: { code, message: serverText(error['message'], SERVER_TEXT_LIMITS.message) } } };
 }
 
 /** Parses a response body's text and checks it. */

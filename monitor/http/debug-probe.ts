@@ -10,8 +10,8 @@
  * hold no tenant's data.
  */
 import { type ApiKey, redactSecrets } from '../../api/client/index.js';
-import type { AttemptResponse } from '../../api/client/single-attempt.js';
-import { SECRET_HEADERS, authHeader } from '../../api/contract/index.js';
+import { type AttemptResponse, scrubKeyEchoes } from '../../api/client/single-attempt.js';
+import { SECRET_HEADERS, authHeader, printable } from '../../api/contract/index.js';
 import { bodyShown, withheldDetail } from '../body-policy.js';
 import { createProbeMetrics } from '../metrics/probe-metrics.js';
 import { MonitorRegistry } from '../metrics/registry.js';
@@ -55,7 +55,8 @@ function requestHeaders(spec: ProbeSpec): Record<string, string> {
 
 function responseHeaders(headers: Readonly<Record<string, string>>, keys: readonly ApiKey[]): Record<string, string> {
   return Object.fromEntries(
-    Object.entries(headers).map(([name, value]) => [name, SECRET_HEADERS.includes(name) || name === 'set-cookie' ? '[REDACTED]' : redactSecrets(value, keys)]),
+    // Header bytes 0x80-0x9f arrive as C1 controls, which JSON leaves as they are.
+    Object.entries(headers).map(([name, value]) => [name, SECRET_HEADERS.includes(name) || name === 'set-cookie' ? '[REDACTED]' : printable(redactSecrets(value, keys))]),
   );
 }
 
@@ -90,7 +91,8 @@ function responseView(spec: ProbeSpec, attempt: AttemptResponse, keys: readonly 
     requestId: attempt.requestId,
     envelope: envelopeShape(attempt),
     ...(shown
-      ? { bodyExcerpt: redactSecrets(attempt.bodyExcerpt, keys) }
+      ? // A success's excerpt is scrubbed of the exact key only; a server may echo it escaped, re-cased or cut.
+        { bodyExcerpt: scrubKeyEchoes(attempt.bodyExcerpt, keys) }
       : { body: `not shown: ${spec.path} answers with a tenant's or the platform's data; only / and /docs bodies are shown` }),
   };
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { TENANT_RESOURCES } from '../../api/contract/index.js';
+import { TENANT_RESOURCES, printable } from '../../api/contract/index.js';
 import { renderDiagnosisJson } from '../../diagnose/render-json.js';
-import { printable, renderDiagnosisTable } from '../../diagnose/render-table.js';
+import { renderDiagnosisTable } from '../../diagnose/render-table.js';
 import { err, ok, report, response, tenantKeyApi } from './fixtures.js';
 
 describe('renderDiagnosisTable', () => {
@@ -23,8 +23,8 @@ describe('renderDiagnosisTable', () => {
     expect(text).toContain('# key, scope:clients');
   });
 
-  it('strips control characters a server could send to the terminal', () => {
-    expect(printable('a\u001b[2Jb\nc')).toBe('a [2Jb c');
+  it('escapes control characters a server could send to the terminal', () => {
+    expect(printable('a\u001b[2Jb\nc\u202ed')).toBe('a\\x1b[2Jb\\x0ac\\u202ed');
     const r = report({ answer: (c) => (c.id === 'index' ? response(401, { ok: false, error: { code: 'unauthorized', message: 'zły\u001b]0;x\u0007klucz' } }) : ok(c.endpoint)) });
     expect(renderDiagnosisTable(r)).not.toContain('\u001b');
   });

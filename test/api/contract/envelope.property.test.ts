@@ -1,7 +1,7 @@
 /** Property tests of the envelope parser: total (never throws), round-trips, names each problem. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type EnvelopeExpectations, type EnvelopeProblem, checkEnvelope, parseEnvelope } from '../../../api/contract/index.js';
+import { type EnvelopeExpectations, type EnvelopeProblem, SERVER_TEXT_LIMITS, checkEnvelope, parseEnvelope, printable, serverText } from '../../../api/contract/index.js';
 
 const json = fc.jsonValue();
 const successStatus = fc.integer({ min: 200, max: 299 });
@@ -68,11 +68,22 @@ describe('parseEnvelope / checkEnvelope properties', () => {
     );
   });
 
-  it('error envelopes round-trip', () => {
+  it('error envelopes round-trip, code and message printable and bounded', () => {
     fc.assert(
       fc.property(fc.string({ minLength: 1 }), fc.string({ unit: 'binary' }), errorStatus, (code, message, status) => {
         const text = JSON.stringify({ ok: false, error: { code, message } });
-        expect(parseEnvelope(text, { status, list: true })).toEqual({ valid: true, envelope: { ok: false, error: { code, message } } });
+        const kept = { code: serverText(code, SERVER_TEXT_LIMITS.code), message: serverText(message, SERVER_TEXT_LIMITS.message) };
+        expect(parseEnvelope(text, { status, list: true })).toEqual({ valid: true, envelope: { ok: false, error: kept } });
+      }),
+    );
+  });
+
+  it('a printable code and message within their bounds round-trip unchanged', () => {
+    const printableText = (max: number, minLength = 0) => fc.string({ minLength, maxLength: max }).filter((t) => printable(t) === t);
+    fc.assert(
+      fc.property(printableText(SERVER_TEXT_LIMITS.code, 1), printableText(SERVER_TEXT_LIMITS.message), errorStatus, (code, message, status) => {
+        const text = JSON.stringify({ ok: false, error: { code, message } });
+        expect(parseEnvelope(text, { status })).toEqual({ valid: true, envelope: { ok: false, error: { code, message } } });
       }),
     );
   });
