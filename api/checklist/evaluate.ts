@@ -5,7 +5,7 @@
  * which the spec says need a key, never on `/`, whose access the spec does not show.
  */
 import type { AttemptResult } from '../client/single-attempt.js';
-import { ERROR_CODES, TENANT_RESOURCES, type TenantResource, endpointPath, joinUrl } from '../contract/index.js';
+import { ERROR_CODES, TENANT_RESOURCES, type TenantResource, endpointSpec, joinUrl } from '../contract/index.js';
 import { describeAnswer } from './answer.js';
 import { type ChecklistCause, causeOf, provesApiPath, provesKeyAccepted } from './cause.js';
 
@@ -76,7 +76,7 @@ function pathRow(baseUrl: string, docs: Seen | undefined, resources: readonly Se
   const enveloped = resources.find((s) => provesApiPath(s.cause));
   if (enveloped?.result.kind === 'response') {
     const docsNote = docs ? `; GET /docs: ${describeAnswer(docs.result)}` : '';
-    return row('path', 1, label, 'pass', { kind: 'ok' }, `HTTP ${enveloped.result.status} envelope from ${endpointPath(enveloped.evidence as TenantResource, { tenant: '{tenant}' })}${docsNote}`, enveloped.evidence);
+    return row('path', 1, label, 'pass', { kind: 'ok' }, `HTTP ${enveloped.result.status} envelope from ${endpointSpec(enveloped.evidence as TenantResource).pathTemplate}${docsNote}`, enveloped.evidence);
   }
   const blamed = docs ?? resources[0]!;
   return row('path', 1, label, 'fail', blamed.cause, `${describeAnswer(blamed.result)} from ${joinUrl(baseUrl, '/docs')}; the base URL must end in /api/v1`, blamed.evidence);

@@ -94,6 +94,11 @@ describe('the generated check and repairmon probe evaluate the same answers the 
     expect(rows.find((r) => r.id === 'tenant')?.status).not.toBe('pass');
   });
 
+  it('the path row names the route as the spec writes it, placeholder unencoded', () => {
+    const rows = generatedEvaluate({ baseUrl: BASE, tenant: TENANT, observations: observations(SITUATIONS['healthy']!) });
+    expect(rows.find((r) => r.id === 'path')?.detail).toMatch(/envelope from \/tenants\/\{tenant\}\/clients/);
+  });
+
   it('a broken /docs never hides a revoked key', () => {
     const rows = generatedEvaluate({ baseUrl: BASE, tenant: TENANT, observations: observations(SITUATIONS['/docs HTML 502, key revoked']!) });
     expect(rows.find((r) => r.id === 'key')).toMatchObject({ status: 'fail', cause: { kind: 'key_rejected' } });
