@@ -94,8 +94,8 @@ describe('the generated check and repairmon probe evaluate the same answers the 
     expect(rows.find((r) => r.id === 'tenant')?.status).not.toBe('pass');
   });
 
-  it('the path row names the route as the spec writes it, placeholder unencoded', () => {
-    const rows = generatedEvaluate({ baseUrl: BASE, tenant: TENANT, observations: observations(SITUATIONS['healthy']!) });
+  it('the path row, decided by a tenant call when /docs hangs, names the route as the spec writes it', () => {
+    const rows = generatedEvaluate({ baseUrl: BASE, tenant: TENANT, observations: observations(SITUATIONS['/docs hangs, key fine']!) });
     expect(rows.find((r) => r.id === 'path')?.detail).toMatch(/envelope from \/tenants\/\{tenant\}\/clients/);
   });
 
