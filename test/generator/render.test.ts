@@ -5,17 +5,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { type Answers } from '../../generators/app/answers.js';
 import { renderProject, renderTemplate, templateContext } from '../../generators/app/render.js';
 import { versionsFrom } from '../../generators/app/versions.js';
+import { SAMPLE_ANSWERS } from './sample-answers.js';
 
-const answers: Answers = {
-  name: 'p',
-  packageName: 'p',
-  tenant: 'rowery-nowak',
-  authScheme: 'bearer',
-  testBaseUrl: 'http://127.0.0.1:4010/api/v1',
-  productionBaseUrl: 'https://a.example/api/v1',
-  envPrefix: 'RS',
-  githubActions: false,
-};
+const answers: Answers = SAMPLE_ANSWERS;
 const versions = versionsFrom({ dependencies: { undici: '^7', 'p-retry': '^7' }, devDependencies: { typescript: '~5', vitest: '^4', '@types/node': '^20' }, engines: { node: '>=20' } });
 const context = templateContext(answers, versions);
 let root: string | undefined;

@@ -17,7 +17,7 @@ import { formatIssues } from '../../monitor/config/types.js';
 import { startSandbox } from '../../sandbox/index.js';
 import { fakeIo } from '../cli/io.js';
 import { CLI_MISUSE, GENERATOR_REFUSALS, type GeneratorRefusalCase } from './fixtures/misuse.js';
-import { childEnv, closedPort, spawnRepairmon, waitFor } from './helpers.js';
+import { childEnv, closedPort, serveChild, spawnRepairmon } from './helpers.js';
 
 const OWN = new URL('./fixtures/config/', import.meta.url).pathname;
 const MONITOR = new URL('../monitor/fixtures/', import.meta.url).pathname;
@@ -178,15 +178,8 @@ describe('a bad reload keeps the running config', { timeout: 60_000 }, () => {
     const config = (secret: string) =>
       `targets:\n  - name: sandbox\n    baseUrl: ${sandbox.baseUrl}\n    schedule: "* * * * * *"\n    timeout: 500ms\n    canaries: false\n    keys:\n      - { alias: nowak-test, kind: tenant, tenant: rowery-nowak, secret: "\${${secret}}" }\n`;
     writeFileSync(file, config('NOWAK_KEY'));
-    const serve = spawnRepairmon(['serve', '--config', file, '--listen', '127.0.0.1:0', '--log-level', 'info'], { env: childEnv({ NOWAK_KEY: sandbox.key('nowak-test').key }) });
+    const { serve, url, metrics, clientsOk: okCount, until } = await serveChild(file, childEnv({ NOWAK_KEY: sandbox.key('nowak-test').key }));
     try {
-      const url = (await waitFor(serve.stdout, /status (http:\/\/127\.0\.0\.1:\d+)\//, 30_000))[1];
-      const metrics = async () => (await fetch(`${url}/metrics`)).text();
-      const okCount = async () => Number(/repairmon_probes_total\{[^}]*endpoint="clients"[^}]*outcome="ok"[^}]*\} (\d+)/.exec(await metrics())?.[1] ?? 0);
-      const until = async (what: () => Promise<boolean>) => {
-        for (let i = 0; i < 100 && !(await what()); i++) await new Promise((r) => setTimeout(r, 100));
-        expect(await what()).toBe(true);
-      };
       await until(async () => (await okCount()) >= 1);
       const planBefore = await (await fetch(`${url}/probes.json`)).text();
 

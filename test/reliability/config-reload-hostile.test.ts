@@ -18,7 +18,7 @@ import { loadConfigFile } from '../../monitor/config/load.js';
 import { createMonitor } from '../../monitor/service.js';
 import { startSandbox } from '../../sandbox/index.js';
 import { fakeIo } from '../cli/io.js';
-import { childEnv, closedPort, spawnRepairmon, waitFor } from './helpers.js';
+import { childEnv, closedPort, serveChild, spawnRepairmon } from './helpers.js';
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -138,15 +138,8 @@ describe('a hostile reload keeps the running config', { timeout: 60_000 }, () =>
       '      - { alias: nowak-test, kind: tenant, tenant: rowery-nowak, secret: "${NOWAK_KEY}" }',
     ].join('\n');
     writeFileSync(file, `targets:\n${probing}\n`);
-    const serve = spawnRepairmon(['serve', '--config', file, '--listen', '127.0.0.1:0', '--log-level', 'info'], { env: childEnv({ NOWAK_KEY: sandbox.key('nowak-test').key }) });
+    const { serve, url, metrics, clientsOk: okCount, until } = await serveChild(file, childEnv({ NOWAK_KEY: sandbox.key('nowak-test').key }));
     try {
-      const url = (await waitFor(serve.stdout, /status (http:\/\/127\.0\.0\.1:\d+)\//))[1];
-      const metrics = async () => (await fetch(`${url}/metrics`)).text();
-      const okCount = async () => Number(/repairmon_probes_total\{[^}]*endpoint="clients"[^}]*outcome="ok"[^}]*\} (\d+)/.exec(await metrics())?.[1] ?? 0);
-      const until = async (what: () => Promise<boolean>) => {
-        for (let i = 0; i < 100 && !(await what()); i++) await new Promise((r) => setTimeout(r, 100));
-        expect(await what()).toBe(true);
-      };
       await until(async () => (await okCount()) >= 1);
 
       writeFileSync(file, UNDEFINED_ANCHOR(idle));

@@ -11,6 +11,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CommitError, STAGING_PREFIX, commitChanges, commitIo } from '../../generators/app/staged-commit.js';
 import { ALL_FLAGS, runGenerator } from '../generator/helpers.js';
 import { type Answers } from '../../generators/app/answers.js';
+import { SAMPLE_ANSWERS } from '../generator/sample-answers.js';
 import { envFileValue } from '../../generators/app/env-file.js';
 import { renderTemplate, templateContext } from '../../generators/app/render.js';
 import { shellQuote } from '../../generators/app/shell-quote.js';
@@ -336,16 +337,7 @@ describe('control characters in a base URL', () => {
 });
 
 describe('no answer can add a line to a rendered file (defence in depth, past the answer checks)', () => {
-  const answers: Answers = {
-    name: 'p',
-    packageName: 'p',
-    tenant: 'rowery-nowak',
-    authScheme: 'bearer',
-    testBaseUrl: 'http://127.0.0.1:4010/api/v1',
-    productionBaseUrl: 'https://a.example/api/v1',
-    envPrefix: 'RS',
-    githubActions: false,
-  };
+  const answers: Answers = SAMPLE_ANSWERS;
   const versions = readVersions(ROOT);
   const envExample = readFileSync(join(ROOT, 'templates/app/env.example.hbs'), 'utf8');
 

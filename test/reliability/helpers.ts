@@ -11,6 +11,7 @@ import { type IncomingHttpHeaders, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { expect } from 'vitest';
 import { KEY_PREFIXES } from '../../api/contract/index.js';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
@@ -176,4 +177,38 @@ export function writeMarkdownTable(file: string, title: string, header: readonly
   const path = join(tmpdir(), file);
   writeFileSync(path, lines.join('\n'));
   return path;
+}
+
+export interface ServingChild {
+  readonly serve: Watched;
+  /** The status page's base URL, e.g. http://127.0.0.1:PORT. */
+  readonly url: string;
+  metrics(): Promise<string>;
+  /** `repairmon_probes_total` for the clients endpoint with outcome ok. */
+  clientsOk(): Promise<number>;
+  /** Polls `what` for up to 10 s, then asserts it. */
+  until(what: () => Promise<boolean>): Promise<void>;
+}
+
+/** `repairmon serve --config FILE` on a free loopback port, with the status URL it printed. */
+export async function serveChild(file: string, env: NodeJS.ProcessEnv): Promise<ServingChild> {
+  const serve = spawnRepairmon(['serve', '--config', file, '--listen', '127.0.0.1:0', '--log-level', 'info'], { env });
+  let url: string;
+  try {
+    url = (await waitFor(serve.stdout, /status (http:\/\/127\.0\.0\.1:\d+)\//, 30_000))[1]!;
+  } catch (error) {
+    serve.child.kill('SIGKILL');
+    throw error;
+  }
+  const metrics = async (): Promise<string> => (await fetch(`${url}/metrics`)).text();
+  return {
+    serve,
+    url,
+    metrics,
+    clientsOk: async () => Number(/repairmon_probes_total\{[^}]*endpoint="clients"[^}]*outcome="ok"[^}]*\} (\d+)/.exec(await metrics())?.[1] ?? 0),
+    async until(what) {
+      for (let i = 0; i < 100 && !(await what()); i++) await new Promise((r) => setTimeout(r, 100));
+      expect(await what()).toBe(true);
+    },
+  };
 }
