@@ -79,6 +79,17 @@ function envKeyAliases(config: MonitorConfig): string[] {
   return config.targets.flatMap((t) => t.keys.filter((k) => k.origin?.kind === 'env').map((k) => `${t.name}/${k.alias}`));
 }
 
+/** The plan split by target in one pass (a filter per target is targets x probes). */
+function probesByTarget(plan: readonly ProbeSpec[]): Map<string, ProbeSpec[]> {
+  const byTarget = new Map<string, ProbeSpec[]>();
+  for (const p of plan) {
+    const list = byTarget.get(p.target);
+    if (list) list.push(p);
+    else byTarget.set(p.target, [p]);
+  }
+  return byTarget;
+}
+
 export function createMonitor(initial: MonitorConfig, deps: MonitorDeps): Monitor {
   const registry = new MonitorRegistry();
   const shard = deps.shard ?? NO_SHARD;
@@ -90,6 +101,8 @@ export function createMonitor(initial: MonitorConfig, deps: MonitorDeps): Monito
   const onDemand = createOnDemandLimiter();
   let config = initial;
   let plan: ProbeSpec[] = [];
+  // Every shard's probes, built once per config: `/probe` picks from it on every request.
+  let fullPlan: readonly ProbeSpec[] = [];
   let history = createHistory({ perProbe: initial.historyPerProbe });
   let agents = new Map<string, Dispatcher>();
   let scheduler: Scheduler | undefined;
@@ -114,20 +127,24 @@ export function createMonitor(initial: MonitorConfig, deps: MonitorDeps): Monito
   }
 
   function install(next: MonitorConfig): number {
-    const nextPlan = buildPlan(next).filter((p) => onShard(p, shard));
+    const nextFullPlan = buildPlan(next);
+    const nextPlan = nextFullPlan.filter((p) => onShard(p, shard));
     probeMetrics.syncPlan(nextPlan, { perKeyOutcomes: next.metrics?.perKeyOutcomes ?? false, buckets: durationBuckets(next.targets) });
-    for (const t of config.targets) if (!next.targets.some((n) => n.name === t.name)) service.dropTarget(t.name);
+    const nextNames = new Set(next.targets.map((t) => t.name));
+    for (const t of config.targets) if (!nextNames.has(t.name)) service.dropTarget(t.name);
     service.describeConfig(next.targets, nextPlan);
     tlsMetrics.retain(next.targets);
     if (next.historyPerProbe !== config.historyPerProbe) history = createHistory({ perProbe: next.historyPerProbe });
     history.retain(new Set(nextPlan.map((p) => p.id)));
     politeness.retain(new Set(nextPlan.map((p) => holdKey(p.target, p.keyAlias))));
-    onDemand.retain(new Set(buildPlan(next).map((p) => holdKey(p.target, p.keyAlias))));
+    onDemand.retain(new Set(nextFullPlan.map((p) => holdKey(p.target, p.keyAlias))));
     config = next;
     plan = nextPlan;
+    fullPlan = nextFullPlan;
     agents = new Map(next.targets.map((t) => [t.name, newDispatcher(t, next.concurrency)]));
+    const byTarget = probesByTarget(nextPlan);
     scheduler = createScheduler(
-      next.targets.map((target) => ({ target, probes: nextPlan.filter((p) => p.target === target.name) })),
+      next.targets.map((target) => ({ target, probes: byTarget.get(target.name) ?? [] })),
       {
         concurrency: next.concurrency,
         metrics: service,
@@ -216,6 +233,6 @@ export function createMonitor(initial: MonitorConfig, deps: MonitorDeps): Monito
       if (!gate.ok) return { kind: 'refused', gate };
       return { kind: 'ran', result: await probeNow(spec) };
     },
-    allProbes: () => buildPlan(config),
+    allProbes: () => fullPlan,
   };
 }
