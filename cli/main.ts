@@ -20,11 +20,13 @@ function topHelp(commands: readonly CommandEntry[]): string {
   ].join('\n');
 }
 
-function defaultIo(): CommandIo & { dispose(): void } {
+function defaultIo(trapSignals: boolean): CommandIo & { dispose(): void } {
   const controller = new AbortController();
   const onSignal = (signal: NodeJS.Signals): void => controller.abort(new Error(`received ${signal}`));
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
+  if (trapSignals) {
+    process.once('SIGINT', onSignal);
+    process.once('SIGTERM', onSignal);
+  }
   return {
     stdout: process.stdout,
     stderr: process.stderr,
@@ -38,20 +40,23 @@ function defaultIo(): CommandIo & { dispose(): void } {
   };
 }
 
-export async function main(argv: readonly string[], io: CommandIo & { dispose?(): void } = defaultIo()): Promise<number> {
+/** `given` (tests) or the process's own, its signals trapped only for a command that wants them. */
+export async function main(argv: readonly string[], given?: CommandIo & { dispose?(): void }): Promise<number> {
+  const out = given ?? { stdout: process.stdout, stderr: process.stderr };
+  const commands = COMMANDS;
+  const [name, ...rest] = argv;
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    out.stdout.write(topHelp(commands));
+    return name === undefined ? 2 : 0;
+  }
+  const entry = commands.find((c) => c.name === name);
+  if (!entry) {
+    out.stderr.write(`repairmon: unknown command "${name}". Commands: ${commands.map((c) => c.name).join(', ')}\n`);
+    return 2;
+  }
+  const command = (await entry.load()).default;
+  const io = given ?? defaultIo(command.trapsSignals !== false);
   try {
-    const commands = COMMANDS;
-    const [name, ...rest] = argv;
-    if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
-      io.stdout.write(topHelp(commands));
-      return name === undefined ? 2 : 0;
-    }
-    const entry = commands.find((c) => c.name === name);
-    if (!entry) {
-      io.stderr.write(`repairmon: unknown command "${name}". Commands: ${commands.map((c) => c.name).join(', ')}\n`);
-      return 2;
-    }
-    const command = (await entry.load()).default;
     try {
       const { values, positionals } = parseCommandArgs(command, rest);
       if (values['help'] === true) {
