@@ -19,7 +19,7 @@ import { createServiceMetrics } from './metrics/service-metrics.js';
 import { createTlsMetrics } from './metrics/tls-metrics.js';
 import { buildPlan } from './probe/plan.js';
 import { createPoliteness, holdKey } from './probe/politeness.js';
-import { type ProbeResult, runProbe } from './probe/run.js';
+import { DEFAULT_MAX_HOLD_MS, type ProbeResult, runProbe } from './probe/run.js';
 import type { ProbeSpec } from './probe/spec.js';
 import { type Scheduler, createScheduler } from './schedule/scheduler.js';
 import { NO_SHARD, type Shard, formatShard, onShard } from './shard.js';
@@ -116,8 +116,10 @@ export function createMonitor(initial: MonitorConfig, deps: MonitorDeps): Monito
     return found;
   }
 
+  const maxHoldMs = (): number => config.maxRateLimitHoldMs ?? DEFAULT_MAX_HOLD_MS;
+
   async function runAndRecord(spec: ProbeSpec, target: MonitorTarget, signal: AbortSignal): Promise<void> {
-    const result = await runProbe(spec, target, { dispatcher: dispatcher(target), politeness, now, signal });
+    const result = await runProbe(spec, target, { dispatcher: dispatcher(target), politeness, now, signal, maxHoldMs: maxHoldMs() });
     if (signal.aborted) return;
     probeMetrics.record(result);
     history.add(result);
@@ -137,6 +139,7 @@ export function createMonitor(initial: MonitorConfig, deps: MonitorDeps): Monito
     if (next.historyPerProbe !== config.historyPerProbe) history = createHistory({ perProbe: next.historyPerProbe });
     history.retain(new Set(nextPlan.map((p) => p.id)));
     politeness.retain(new Set(nextPlan.map((p) => holdKey(p.target, p.keyAlias))));
+    politeness.cap(now(), next.maxRateLimitHoldMs ?? DEFAULT_MAX_HOLD_MS);
     onDemand.retain(new Set(nextFullPlan.map((p) => holdKey(p.target, p.keyAlias))));
     config = next;
     plan = nextPlan;
@@ -175,7 +178,7 @@ export function createMonitor(initial: MonitorConfig, deps: MonitorDeps): Monito
   function probeNow(spec: ProbeSpec): Promise<ProbeResult> {
     const target = config.targets.find((t) => t.name === spec.target);
     if (!target) return Promise.reject(new Error(`no target named "${spec.target}"`));
-    return runProbe(spec, target, { dispatcher: dispatcher(target), politeness, now });
+    return runProbe(spec, target, { dispatcher: dispatcher(target), politeness, now, maxHoldMs: maxHoldMs() });
   }
 
   install(initial);
