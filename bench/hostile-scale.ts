@@ -184,16 +184,19 @@ export async function run(options: { keys?: readonly number[]; repeats?: number;
   }
 }
 
+/** The operations measured at each size, as the tables name them. */
+export const HOSTILE_OPS: ReadonlyArray<readonly [string, (s: SizeFigures) => number]> = [
+  ['GET / (status page)', (s) => s.statusPageMs],
+  ['GET /probe (on-demand lookup + 1 probe)', (s) => s.probeMs],
+  ['POST /-/reload', (s) => s.reloadMs],
+  ['/-/healthy, longest wait during GET /', (s) => s.healthyDuringPageMs],
+  ['check-config', (s) => s.checkConfigMs],
+];
+
 /** Per operation: ms at each size and the growth from the smallest size (keys x5 -> ~x5 when linear). */
 export function describeHostileScale(f: HostileScaleFigures): string {
   const base = f.sizes[0];
-  const ops: Array<[string, (s: SizeFigures) => number]> = [
-    ['GET / (status page)', (s) => s.statusPageMs],
-    ['GET /probe (on-demand lookup + 1 probe)', (s) => s.probeMs],
-    ['POST /-/reload', (s) => s.reloadMs],
-    ['/-/healthy, longest wait during GET /', (s) => s.healthyDuringPageMs],
-    ['check-config', (s) => s.checkConfigMs],
-  ];
+  const ops = HOSTILE_OPS;
   const header = ['operation', ...f.sizes.map((s) => `${s.keys} keys ms`), ...(f.sizes.length > 1 ? [`growth x${fixed((f.sizes.at(-1)?.keys ?? 0) / (base?.keys ?? 1), 0)} keys`] : [])];
   const rows = ops.map(([name, get]) => {
     const last = f.sizes.at(-1);
