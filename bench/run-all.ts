@@ -12,6 +12,7 @@ import { join, resolve } from 'node:path';
 import { describeAlertLatency, run as runAlertLatency } from './alert-latency.js';
 import { run as runClientOverhead } from './client-overhead.js';
 import { describeGenerator, run as runGenerator } from './generator.js';
+import { describeHostileScale, run as runHostileScale } from './hostile-scale.js';
 import { isEntryPoint } from './lib/cli.js';
 import { loadAverage } from './lib/proc-stat.js';
 import {
@@ -20,6 +21,7 @@ import {
   alertRows,
   clientRows,
   generatorRows,
+  hostileScaleRows,
   outcomeRows,
   renderSummary,
   scaleRows,
@@ -61,6 +63,8 @@ export function benches(quick: boolean): Bench[] {
     bench('scale', quick ? 150 : 480, () => runScale(quick ? { keys: [100, 1000], intervalSeconds: 10, renders: 3 } : {}), scaleRows, (f) =>
       [describeScale(f.matrix), ...(f.renderBaseline ? [describeRenderBaseline(f.renderBaseline)] : [])].join('\n'),
     ),
+    // The unauthenticated pages, reload and check-config at 1 000 and 5 000 keys: linear or not.
+    bench('hostile-scale', quick ? 240 : 600, () => runHostileScale(quick ? { keys: [500, 2500], repeats: 1 } : {}), hostileScaleRows, describeHostileScale),
     bench('generator', quick ? 240 : 420, () => runGenerator(quick ? { scaffolds: 1, tests: 1 } : {}), generatorRows, describeGenerator),
     // The same in quick mode: its length is the breach's 1 h hold at a 1 s schedule (2 minutes).
     bench('alert-latency', 300, () => runAlertLatency(), alertRows, describeAlertLatency),

@@ -37,6 +37,13 @@ export interface Command {
   /** Positional arguments, e.g. `[dir]`. */
   readonly positionals?: string;
   readonly options: Readonly<Record<string, OptionSpec>>;
+  /**
+   * False for a command with nothing to close: SIGINT/SIGTERM keep their default and end the
+   * process at once, even in the middle of seconds of synchronous work, which a handler (it
+   * runs only between two pieces of JavaScript) could not interrupt. Default true: the
+   * signals abort `signal` and the command closes cleanly.
+   */
+  readonly trapsSignals?: boolean;
   /** Resolves to the process exit code. */
   run(ctx: CommandContext): Promise<number>;
 }

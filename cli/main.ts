@@ -2,7 +2,7 @@
  * `repairmon`: one binary, one subcommand per module under commands/. Exit codes: 0 success,
  * 1 the job found a problem, 2 bad usage (unknown flag, bad value, bad config).
  */
-import { type CommandIo, UsageError, commandHelp, parseCommandArgs } from './command.js';
+import { type Command, type CommandIo, UsageError, commandHelp, parseCommandArgs } from './command.js';
 import { COMMANDS, type CommandEntry, GENERATOR_MISSING, missingPackage } from './commands/index.js';
 
 function topHelp(commands: readonly CommandEntry[]): string {
@@ -20,11 +20,13 @@ function topHelp(commands: readonly CommandEntry[]): string {
   ].join('\n');
 }
 
-function defaultIo(): CommandIo & { dispose(): void } {
+function defaultIo(trapSignals: boolean): CommandIo & { dispose(): void } {
   const controller = new AbortController();
   const onSignal = (signal: NodeJS.Signals): void => controller.abort(new Error(`received ${signal}`));
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
+  if (trapSignals) {
+    process.once('SIGINT', onSignal);
+    process.once('SIGTERM', onSignal);
+  }
   return {
     stdout: process.stdout,
     stderr: process.stderr,
@@ -38,8 +40,7 @@ function defaultIo(): CommandIo & { dispose(): void } {
   };
 }
 
-async function runEntry(entry: CommandEntry, rest: readonly string[], io: CommandIo): Promise<number> {
-  const command = (await entry.load()).default;
+async function runCommand(command: Command, rest: readonly string[], io: CommandIo): Promise<number> {
   try {
     const { values, positionals } = parseCommandArgs(command, rest);
     if (values['help'] === true) {
@@ -56,27 +57,43 @@ async function runEntry(entry: CommandEntry, rest: readonly string[], io: Comman
   }
 }
 
-export async function main(argv: readonly string[], io: CommandIo & { dispose?(): void } = defaultIo()): Promise<number> {
+/**
+ * An install without the generator (the monitor image) fails to load a generator package, when
+ * the command module loads or when it runs: one line and exit 2, not a module stack trace.
+ */
+function generatorMissing(entry: CommandEntry, error: unknown, stderr: CommandIo['stderr']): number {
+  const missing = missingPackage(entry, error);
+  if (missing === undefined) throw error;
+  stderr.write(`repairmon ${entry.name}: ${GENERATOR_MISSING} (cannot load ${missing})\n`);
+  return 2;
+}
+
+/** `given` (tests) or the process's own, its signals trapped only for a command that wants them. */
+export async function main(argv: readonly string[], given?: CommandIo & { dispose?(): void }): Promise<number> {
+  const out = given ?? { stdout: process.stdout, stderr: process.stderr };
+  const commands = COMMANDS;
+  const [name, ...rest] = argv;
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    out.stdout.write(topHelp(commands));
+    return name === undefined ? 2 : 0;
+  }
+  const entry = commands.find((c) => c.name === name);
+  if (!entry) {
+    out.stderr.write(`repairmon: unknown command "${name}". Commands: ${commands.map((c) => c.name).join(', ')}\n`);
+    return 2;
+  }
+  let command: Command;
   try {
-    const commands = COMMANDS;
-    const [name, ...rest] = argv;
-    if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
-      io.stdout.write(topHelp(commands));
-      return name === undefined ? 2 : 0;
-    }
-    const entry = commands.find((c) => c.name === name);
-    if (!entry) {
-      io.stderr.write(`repairmon: unknown command "${name}". Commands: ${commands.map((c) => c.name).join(', ')}\n`);
-      return 2;
-    }
+    command = (await entry.load()).default;
+  } catch (error) {
+    return generatorMissing(entry, error, out.stderr);
+  }
+  const io = given ?? defaultIo(command.trapsSignals !== false);
+  try {
     try {
-      return await runEntry(entry, rest, io);
+      return await runCommand(command, rest, io);
     } catch (error) {
-      // An install without the generator (the monitor image): one line, not a module stack trace.
-      const missing = missingPackage(entry, error);
-      if (missing === undefined) throw error;
-      io.stderr.write(`repairmon ${entry.name}: ${GENERATOR_MISSING} (cannot load ${missing})\n`);
-      return 2;
+      return generatorMissing(entry, error, io.stderr);
     }
   } finally {
     io.dispose?.();

@@ -19,7 +19,7 @@ import { createServiceMetrics } from './metrics/service-metrics.js';
 import { createTlsMetrics } from './metrics/tls-metrics.js';
 import { buildPlan } from './probe/plan.js';
 import { createPoliteness, holdKey } from './probe/politeness.js';
-import { type ProbeResult, runProbe } from './probe/run.js';
+import { DEFAULT_MAX_HOLD_MS, type ProbeResult, runProbe } from './probe/run.js';
 import type { ProbeSpec } from './probe/spec.js';
 import { type Scheduler, createScheduler } from './schedule/scheduler.js';
 import { NO_SHARD, type Shard, formatShard, onShard } from './shard.js';
@@ -79,6 +79,17 @@ function envKeyAliases(config: MonitorConfig): string[] {
   return config.targets.flatMap((t) => t.keys.filter((k) => k.origin?.kind === 'env').map((k) => `${t.name}/${k.alias}`));
 }
 
+/** The plan split by target in one pass (a filter per target is targets x probes). */
+function probesByTarget(plan: readonly ProbeSpec[]): Map<string, ProbeSpec[]> {
+  const byTarget = new Map<string, ProbeSpec[]>();
+  for (const p of plan) {
+    const list = byTarget.get(p.target);
+    if (list) list.push(p);
+    else byTarget.set(p.target, [p]);
+  }
+  return byTarget;
+}
+
 export function createMonitor(initial: MonitorConfig, deps: MonitorDeps): Monitor {
   const registry = new MonitorRegistry();
   const shard = deps.shard ?? NO_SHARD;
@@ -90,6 +101,8 @@ export function createMonitor(initial: MonitorConfig, deps: MonitorDeps): Monito
   const onDemand = createOnDemandLimiter();
   let config = initial;
   let plan: ProbeSpec[] = [];
+  // Every shard's probes, built once per config: `/probe` picks from it on every request.
+  let fullPlan: readonly ProbeSpec[] = [];
   let history = createHistory({ perProbe: initial.historyPerProbe });
   let agents = new Map<string, Dispatcher>();
   let scheduler: Scheduler | undefined;
@@ -105,8 +118,10 @@ export function createMonitor(initial: MonitorConfig, deps: MonitorDeps): Monito
     return found;
   }
 
+  const maxHoldMs = (): number => config.maxRateLimitHoldMs ?? DEFAULT_MAX_HOLD_MS;
+
   async function runAndRecord(spec: ProbeSpec, target: MonitorTarget, signal: AbortSignal): Promise<void> {
-    const result = await runProbe(spec, target, { dispatcher: dispatcher(target), politeness, now, signal });
+    const result = await runProbe(spec, target, { dispatcher: dispatcher(target), politeness, now, signal, maxHoldMs: maxHoldMs() });
     if (signal.aborted) return;
     probeMetrics.record(result);
     history.add(result);
@@ -116,20 +131,25 @@ export function createMonitor(initial: MonitorConfig, deps: MonitorDeps): Monito
   }
 
   function install(next: MonitorConfig): number {
-    const nextPlan = buildPlan(next).filter((p) => onShard(p, shard));
+    const nextFullPlan = buildPlan(next);
+    const nextPlan = nextFullPlan.filter((p) => onShard(p, shard));
     probeMetrics.syncPlan(nextPlan, { perKeyOutcomes: next.metrics?.perKeyOutcomes ?? false, buckets: durationBuckets(next.targets) });
-    for (const t of config.targets) if (!next.targets.some((n) => n.name === t.name)) service.dropTarget(t.name);
+    const nextNames = new Set(next.targets.map((t) => t.name));
+    for (const t of config.targets) if (!nextNames.has(t.name)) service.dropTarget(t.name);
     service.describeConfig(next.targets, nextPlan);
     tlsMetrics.retain(next.targets);
     if (next.historyPerProbe !== config.historyPerProbe) history = createHistory({ perProbe: next.historyPerProbe });
     history.retain(new Set(nextPlan.map((p) => p.id)));
     politeness.retain(new Set(nextPlan.map((p) => holdKey(p.target, p.keyAlias))));
-    onDemand.retain(new Set(buildPlan(next).map((p) => holdKey(p.target, p.keyAlias))));
+    politeness.cap(now(), next.maxRateLimitHoldMs ?? DEFAULT_MAX_HOLD_MS);
+    onDemand.retain(new Set(nextFullPlan.map((p) => holdKey(p.target, p.keyAlias))));
     config = next;
     plan = nextPlan;
+    fullPlan = nextFullPlan;
     agents = new Map(next.targets.map((t) => [t.name, newDispatcher(t, next.concurrency)]));
+    const byTarget = probesByTarget(nextPlan);
     scheduler = createScheduler(
-      next.targets.map((target) => ({ target, probes: nextPlan.filter((p) => p.target === target.name) })),
+      next.targets.map((target) => ({ target, probes: byTarget.get(target.name) ?? [] })),
       {
         concurrency: next.concurrency,
         metrics: service,
@@ -160,7 +180,7 @@ export function createMonitor(initial: MonitorConfig, deps: MonitorDeps): Monito
   function probeNow(spec: ProbeSpec): Promise<ProbeResult> {
     const target = config.targets.find((t) => t.name === spec.target);
     if (!target) return Promise.reject(new Error(`no target named "${spec.target}"`));
-    return runProbe(spec, target, { dispatcher: dispatcher(target), politeness, now });
+    return runProbe(spec, target, { dispatcher: dispatcher(target), politeness, now, maxHoldMs: maxHoldMs() });
   }
 
   /** Reads the next config (a throwing reader is a refusal, not a crash) and applies it. */
@@ -244,6 +264,6 @@ export function createMonitor(initial: MonitorConfig, deps: MonitorDeps): Monito
       if (!gate.ok) return { kind: 'refused', gate };
       return { kind: 'ran', result: await probeNow(spec) };
     },
-    allProbes: () => buildPlan(config),
+    allProbes: () => fullPlan,
   };
 }

@@ -6,11 +6,12 @@
 import type { OverheadFigures } from '../client-overhead.js';
 import type { AlertStackResult } from './alert-measure.js';
 import type { GeneratorFigures } from '../generator.js';
+import { HOSTILE_OPS, type HostileScaleFigures } from '../hostile-scale.js';
 import type { VersusFigures } from '../monitor-vs-blackbox.js';
 import type { ThroughputFigures } from '../sandbox-throughput.js';
 import type { ScaleRunFigures } from '../scale.js';
 import { TARGETS, TARGET_KEYS, donePercent } from '../monitor-scale-matrix.js';
-import { median } from './stats.js';
+import { median, ratio } from './stats.js';
 import { fixed, renderTable } from './table.js';
 
 export type TargetVerdict = 'MET' | 'MISSED' | 'info' | 'FAILED' | 'TIMED OUT';
@@ -97,6 +98,27 @@ export function scaleRows(f: ScaleRunFigures): SummaryRow[] {
   const b = f.renderBaseline;
   if (b) rows.push(info('monitor-scale', `/metrics render ms p50, ${b.scaled.keys} keys (vs ${b.baseline.keys} demo keys)`, fixed(b.scaled.renderMedianMs, 1), fixed(b.baseline.renderMedianMs, 1), fixed(b.renderRatio, 1)));
   return rows;
+}
+
+/**
+ * Per operation: ms at the largest size against the smallest (the baseline), the ratio being
+ * how the work grew: linear work grows with the keys (x5 for 1 000 -> 5 000), n² work with their
+ * square (x25); the target allows twice linear. The liveness probe's longest wait during a
+ * status page is held to a kubelet's default timeout (1 s) instead.
+ */
+export function hostileScaleRows(f: HostileScaleFigures): SummaryRow[] {
+  const base = f.sizes[0];
+  const last = f.sizes.at(-1);
+  if (!base || !last || base === last) return [];
+  const keys = last.keys / base.keys;
+  return HOSTILE_OPS.map(([name, get]): SummaryRow => {
+    const figure = `${name}: ms at ${last.keys} keys (vs ${base.keys})`;
+    const growth = ratio(get(last), get(base));
+    if (name.startsWith('/-/healthy')) {
+      return { bench: 'hostile-scale', figure, ours: fixed(get(last), 0), baseline: fixed(get(base), 0), ratio: fixed(growth, 1), target: '< 1000 ms', verdict: below(get(last), 1000) };
+    }
+    return { bench: 'hostile-scale', figure, ours: fixed(get(last), 0), baseline: fixed(get(base), 0), ratio: fixed(growth, 1), target: `growth <= ${fixed(2 * keys, 0)}`, verdict: atMost(growth, 2 * keys) };
+  });
 }
 
 export function generatorRows(f: GeneratorFigures): SummaryRow[] {

@@ -3,7 +3,7 @@
  * what they seem to, and a schedule the probes cannot keep up with. Pure; warnings never fail
  * the check, they explain.
  */
-import { buildPlan } from '../probe/plan.js';
+import { type ProbeSpec, buildPlan } from '../probe/plan.js';
 import { isFiveFieldCron } from './cron.js';
 import { formatDuration } from './duration.js';
 import type { ConfigIssue, MonitorConfig } from './types.js';
@@ -14,8 +14,9 @@ function seconds(ms: number): string {
   return `${Math.round(ms / 100) / 10} s`;
 }
 
-export function configWarnings(config: MonitorConfig): ConfigWarning[] {
-  const plan = buildPlan(config);
+export function configWarnings(config: MonitorConfig, plan: readonly ProbeSpec[] = buildPlan(config)): ConfigWarning[] {
+  const perTarget = new Map<string, number>();
+  for (const p of plan) perTarget.set(p.target, (perTarget.get(p.target) ?? 0) + 1);
   return config.targets.flatMap((target, i): ConfigWarning[] => {
     const warnings: ConfigWarning[] = [];
     if (isFiveFieldCron(target.schedule)) {
@@ -25,7 +26,7 @@ export function configWarnings(config: MonitorConfig): ConfigWarning[] {
       });
     }
     // Worst case: every probe runs into its timeout, `concurrency` at a time.
-    const probes = plan.filter((p) => p.target === target.name).length;
+    const probes = perTarget.get(target.name) ?? 0;
     const worstMs = (probes / config.concurrency) * target.timeoutMs;
     if (worstMs > target.intervalMs) {
       warnings.push({

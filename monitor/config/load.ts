@@ -98,6 +98,7 @@ export function parseConfigValue(value: unknown, sources: SecretSources): Config
   if (issues.length > 0) return { ok: false, issues };
   const config: MonitorConfig = {
     concurrency: raw.concurrency,
+    maxRateLimitHoldMs: parseDuration(raw.maxRateLimitHold),
     historyPerProbe: raw.historyPerProbe,
     metrics: { perKeyOutcomes: raw.metrics.perKeyOutcomes },
     targets,

@@ -175,9 +175,13 @@ export const statusPageSchema = z
   })
   .strict();
 
+/** The longest a 429's hint holds a key's probes: a hint of years would blind the monitor. */
+export const DEFAULT_MAX_RATE_LIMIT_HOLD = '1h';
+
 export const configSchema = z
   .object({
     concurrency: z.number().int().min(1).max(512).default(16),
+    maxRateLimitHold: duration.refine((d) => (parseDuration(d) ?? 0) >= 1_000, { message: 'must be at least 1s' }).default(DEFAULT_MAX_RATE_LIMIT_HOLD),
     /** How many recent results per probe the status page and ratios keep. */
     historyPerProbe: z.number().int().min(2).max(1000).default(60),
     http: httpSchema.optional(),

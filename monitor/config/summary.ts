@@ -1,7 +1,7 @@
 /** The human summary `check-config` prints: targets, keys by alias, probe counts, projected series. No secrets. */
 import { ENDPOINT_IDS, INDEX_ACCESS, PLATFORM_PATHS } from '../../api/contract/index.js';
 import { projectedSeries } from '../metrics/projection.js';
-import { buildPlan } from '../probe/plan.js';
+import { type ProbeSpec, buildPlan } from '../probe/plan.js';
 import { formatDuration } from './duration.js';
 import type { MonitorConfig, MonitorKey, MonitorTarget } from './types.js';
 
@@ -19,22 +19,34 @@ function expectText(key: MonitorKey): string {
   return refused.length > 0 ? `; expect refused: ${refused.join(', ')}` : '';
 }
 
-function seriesLine(config: MonitorConfig, probes: number): string {
-  const p = projectedSeries(config);
+function seriesLine(config: MonitorConfig, plan: readonly ProbeSpec[]): string {
+  const probes = plan.length;
+  const p = projectedSeries(config, plan);
   const perKey = p.keys > 0 ? `, ~${Math.round(p.total / p.keys)} per key` : '';
   const outcomes = (config.metrics?.perKeyOutcomes ?? false) ? 'outcome counters per key (metrics.perKeyOutcomes)' : 'outcome counters per target and endpoint';
   return `projected /metrics: ${p.total} repairmon_* series for ${probes} probe(s) (${p.perProbe.toFixed(1)} per probe${perKey}; ${outcomes}), plus ~50 process_/nodejs_ series`;
 }
 
-export function configSummary(config: MonitorConfig): string {
-  const plan = buildPlan(config);
-  const lines = [`config OK: ${config.targets.length} target(s), ${plan.length} probe(s) per round, concurrency ${config.concurrency}`, seriesLine(config, plan.length)];
+/** Probes and canaries per target, in one pass over the plan. */
+function countsByTarget(plan: readonly ProbeSpec[]): Map<string, { probes: number; canaries: number }> {
+  const counts = new Map<string, { probes: number; canaries: number }>();
+  for (const p of plan) {
+    let c = counts.get(p.target);
+    if (!c) counts.set(p.target, (c = { probes: 0, canaries: 0 }));
+    c.probes += 1;
+    if (p.check !== 'read') c.canaries += 1;
+  }
+  return counts;
+}
+
+export function configSummary(config: MonitorConfig, plan: readonly ProbeSpec[] = buildPlan(config)): string {
+  const lines = [`config OK: ${config.targets.length} target(s), ${plan.length} probe(s) per round, concurrency ${config.concurrency}`, seriesLine(config, plan)];
+  const counts = countsByTarget(plan);
   for (const target of config.targets) {
-    const probes = plan.filter((p) => p.target === target.name);
-    const canaries = probes.filter((p) => p.check !== 'read').length;
+    const { probes, canaries } = counts.get(target.name) ?? { probes: 0, canaries: 0 };
     lines.push(
       `target ${target.name}: ${target.baseUrl}  schedule "${target.schedule}" (every ${formatDuration(target.intervalMs)}), timeout ${formatDuration(target.timeoutMs)}`,
-      `  probes: ${probes.length} (${probes.length - canaries} reads, ${canaries} canaries)`,
+      `  probes: ${probes} (${probes - canaries} reads, ${canaries} canaries)`,
       `  down after ${target.failureThreshold} consecutive service-side failures of a read; availability objective ${availabilityLine(target)}`,
       `  platformPaths: ${target.platformPaths.length > 0 ? target.platformPaths.map((p) => `/platform/${p}`).join(', ') : `none (default: ${PLATFORM_PATHS.reason})`}`,
       `  indexAccess: ${target.indexAccess}${target.indexAccess === INDEX_ACCESS.default ? ` (default: ${INDEX_ACCESS.reason})` : ''}`,

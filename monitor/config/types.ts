@@ -88,6 +88,8 @@ export interface MetricsOptions {
 
 export interface MonitorConfig {
   readonly concurrency: number;
+  /** `maxRateLimitHold`; absent in configs built in code: 1 h (run.ts DEFAULT_MAX_HOLD_MS). */
+  readonly maxRateLimitHoldMs?: number | undefined;
   readonly historyPerProbe: number;
   /** Absent (a config built in code): the defaults, outcome counters per target and endpoint. */
   readonly metrics?: MetricsOptions;

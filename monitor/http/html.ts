@@ -45,12 +45,18 @@ svg.spark{vertical-align:middle}
 code{font-size:12px}
 `;
 
-export function layout(title: string, body: string, options: { refreshSeconds?: number } = {}): string {
+/** The shared layout around a page's body, split so a long page can be sent in pieces. */
+export function layoutParts(title: string, options: { refreshSeconds?: number | undefined } = {}): { head: string; tail: string } {
   const refresh = options.refreshSeconds ? `<meta http-equiv="refresh" content="${options.refreshSeconds}">` : '';
-  return `<!doctype html>
+  const head = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">${refresh}
 <title>${esc(title)}</title><style>${STYLE}</style></head>
 <body><header><h1>${esc(title)}</h1><nav><a href="/">status</a> · <a href="/probes">recent probes</a> · <a href="/probes.json">json</a> · <a href="/metrics">metrics</a></nav></header>
-<main>${body}</main></body></html>
-`;
+<main>`;
+  return { head, tail: '</main></body></html>\n' };
+}
+
+export function layout(title: string, body: string, options: { refreshSeconds?: number | undefined } = {}): string {
+  const { head, tail } = layoutParts(title, options);
+  return head + body + tail;
 }

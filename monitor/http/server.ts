@@ -13,10 +13,12 @@ import { openWindow } from '../maintenance.js';
 import type { Monitor } from '../service.js';
 import { formatShard } from '../shard.js';
 import { authorize, challenges, unprotectedListen } from './auth.js';
-import { debugReport, pickProbe, wouldEmit } from './debug-probe.js';
+import { type ProbeIndex, debugReport, indexProbes, pickProbe, wouldEmit } from './debug-probe.js';
 import { retryAfterSeconds } from './on-demand.js';
 import { probesJson, renderProbesPage } from './probes-page.js';
-import { renderStatusPage } from './status-page.js';
+import type { ProbeSpec } from '../probe/spec.js';
+import { type StatusLayout, statusLayout, statusPageParts } from './status-page.js';
+import { streamBody } from './stream-body.js';
 import { type UptimeSource, createUptimeSource } from './uptime.js';
 
 export interface ServerOptions {
@@ -52,6 +54,15 @@ interface Context {
   readonly monitor: Monitor;
   readonly now: () => number;
   readonly uptime: UptimeSource;
+  /** What depends on the plan only, built once per plan (a reload makes a new one), not per request. */
+  readonly layouts: WeakMap<readonly ProbeSpec[], StatusLayout>;
+  readonly indexes: WeakMap<readonly ProbeSpec[], ProbeIndex>;
+}
+
+function perPlan<K extends object, V>(memo: WeakMap<K, V>, key: K, make: (key: K) => V): V {
+  let value = memo.get(key);
+  if (value === undefined) memo.set(key, (value = make(key)));
+  return value;
 }
 
 async function route(ctx: Context, req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -79,33 +90,39 @@ async function route(ctx: Context, req: IncomingMessage, res: ServerResponse): P
     case '/probes.json':
       return send(res, 200, JSON_TYPE, probesJson({ recent: monitor.history.recent(), failures: monitor.history.failures() }));
     case '/probe':
-      return debugProbe(monitor, url.searchParams, res);
-    case '/':
-      return send(
+      return debugProbe(ctx, url.searchParams, res);
+    case '/': {
+      const plan = monitor.plan();
+      const targets = monitor.config().targets;
+      const uptime = await ctx.uptime.read(statusPageSettings(monitor.config()));
+      return streamBody(
         res,
         200,
-        HTML,
-        renderStatusPage({
-          targets: monitor.config().targets,
-          plan: monitor.plan(),
+        { 'content-type': HTML, 'cache-control': 'no-store' },
+        statusPageParts({
+          targets,
+          plan,
+          layout: perPlan(ctx.layouts, plan, () => statusLayout(targets, plan)),
           window: (id) => monitor.history.window(id),
           maintenance: (t) => openWindow(t, now()),
           shard: formatShard(monitor.shard),
           now: now(),
           breaches: monitor.history.breaches(),
-          uptime: await ctx.uptime.read(statusPageSettings(monitor.config())),
+          uptime,
           refreshSeconds: refreshSeconds(url.searchParams),
         }),
       );
+    }
     default:
       return send(res, 404, TEXT, 'not found; try /, /metrics, /probes, /-/healthy\n');
   }
 }
 
-async function debugProbe(monitor: Monitor, params: URLSearchParams, res: ServerResponse): Promise<void> {
+async function debugProbe(ctx: Context, params: URLSearchParams, res: ServerResponse): Promise<void> {
+  const { monitor } = ctx;
   const pick = pickProbe(
     { target: params.get('target'), key: params.get('key'), endpoint: params.get('endpoint'), tenant: params.get('tenant'), check: params.get('check') },
-    monitor.allProbes(),
+    perPlan(ctx.indexes, monitor.allProbes(), indexProbes),
   );
   if (!pick.ok) return send(res, pick.status, TEXT, `${pick.message}\n`);
   const ran = await monitor.probeOnDemand(pick.spec);
@@ -126,7 +143,7 @@ export async function createMonitorServer(monitor: Monitor, options: ServerOptio
   // The callers check first and say so nicely (startServing); this is the floor no caller can skip.
   const unprotected = unprotectedListen(options.host, options.port, httpSettings(monitor.config()));
   if (unprotected) throw new Error(unprotected);
-  const ctx: Context = { monitor, now: options.now ?? Date.now, uptime: options.uptime ?? createUptimeSource() };
+  const ctx: Context = { monitor, now: options.now ?? Date.now, uptime: options.uptime ?? createUptimeSource(), layouts: new WeakMap(), indexes: new WeakMap() };
   const server = createServer((req, res) => {
     route(ctx, req, res).catch((error: unknown) => {
       options.logger.error({ err: error instanceof Error ? error.message : String(error), path: req.url?.split('?')[0] }, 'request failed');

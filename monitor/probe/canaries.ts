@@ -16,18 +16,35 @@ import { INVALID_KEY_ALIAS, NO_KEY_ALIAS, type ProbeSpec, makeProbe, readablePat
  */
 export const CANARY_FOREIGN_TENANT = 'repairmon-canary-foreign';
 
-function foreignTenant(target: MonitorTarget, key: MonitorKey): string {
-  const known = target.keys.flatMap((k) => k.tenants);
-  return known.find((t) => t !== key.tenant) ?? CANARY_FOREIGN_TENANT;
+/** The first two distinct tenants the target's keys read, in config order: all a foreign pick needs. */
+function firstTwoTenants(target: MonitorTarget): [string | undefined, string | undefined] {
+  let first: string | undefined;
+  for (const key of target.keys) {
+    for (const tenant of key.tenants) {
+      if (first === undefined) first = tenant;
+      else if (tenant !== first) return [first, tenant];
+    }
+  }
+  return [first, undefined];
+}
+
+/**
+ * For each key, the first tenant of the target other than its own (or the made-up slug). Built
+ * once per target: scanning every key's tenants for every key was n² work, 5 000 keys made a
+ * plan (so a reload, `/probe` and check-config) take seconds. The first other tenant of the
+ * list is its first entry, unless that is the key's own: then it is the first distinct one.
+ */
+function foreignTenants(target: MonitorTarget): (key: MonitorKey) => string {
+  const [first, second] = firstTwoTenants(target);
+  return (key) => (first !== undefined && first !== key.tenant ? first : second) ?? CANARY_FOREIGN_TENANT;
 }
 
 /** A tenant path for keyless and invalid-key canaries: spec §4 says tenant paths need a key. */
 function anyTenant(target: MonitorTarget): string {
-  return target.keys.flatMap((k) => k.tenants)[0] ?? CANARY_FOREIGN_TENANT;
+  return firstTwoTenants(target)[0] ?? CANARY_FOREIGN_TENANT;
 }
 
-function crossTenant(target: MonitorTarget, key: MonitorKey): ProbeSpec {
-  const tenant = foreignTenant(target, key);
+function crossTenant(target: MonitorTarget, key: MonitorKey, tenant: string): ProbeSpec {
   return makeProbe({
     target: target.name,
     endpoint: 'clients',
@@ -107,8 +124,9 @@ export function canaryProbes(target: MonitorTarget): ProbeSpec[] {
     on.public_docs ? publicDocs(target) : undefined,
     on.index_access ? indexAccess(target) : undefined,
   ];
+  const foreign = foreignTenants(target);
   const perKey = target.keys.flatMap((key): (ProbeSpec | undefined)[] => [
-    key.kind === 'tenant' && on.cross_tenant ? crossTenant(target, key) : undefined,
+    key.kind === 'tenant' && on.cross_tenant ? crossTenant(target, key, foreign(key)) : undefined,
     ...(key.kind === 'tenant' && on.platform_refused ? target.platformPaths.map((sub) => platformRefused(target, key, sub)) : []),
     on.other_header ? otherHeader(target, key) : undefined,
   ]);

@@ -117,13 +117,13 @@ export function classifyOutcome(result: AttemptResult, expect: Expectation): Pro
 }
 
 /** The verdict for a probe not sent because the key is waiting out a server's 429 hint. */
-export function heldVerdict(expect: Expectation, remainingMs: number): ProbeVerdict {
+export function heldVerdict(expect: Expectation, remainingMs: number, capNote?: string): ProbeVerdict {
   return {
     outcome: 'rate_limited',
     expected: expectedOutcome(expect),
     success: false,
     reason: 'held_retry_after',
-    detail: `not sent: the key waits ${Math.ceil(remainingMs / 1000)} s more for the server's Retry-After`,
+    detail: `not sent: the key waits ${Math.ceil(remainingMs / 1000)} s more for the server's Retry-After${capNote ? ` (${capNote})` : ''}`,
     status: undefined,
     items: undefined,
   };

@@ -2,12 +2,34 @@
  * 429 politeness: after a 429 with a hint, the key is held until the hint passes, so the
  * monitor never hammers a key the server asked to slow down. State lives in the instance
  * the service owns, keyed by target and key alias.
+ *
+ * A hold is capped (`maxRateLimitHold`, 1 h by default): a `Retry-After: 1000000000000000`, a
+ * year-9999 date or a reset far in the future would otherwise silence the key's probes for
+ * millennia, and a key held that long is a monitor that went blind without saying so. Past
+ * the cap the key is probed again: a server that still means it answers 429 again, and the
+ * key is held again, one cap at a time.
  */
+
+/** When the hold was capped: what the server asked for, and the cap it got instead. */
+export interface CappedHold {
+  readonly askedMs: number;
+  readonly capMs: number;
+}
+
+export interface HoldState {
+  /** Milliseconds the key must still wait. */
+  readonly remainingMs: number;
+  readonly capped: CappedHold | undefined;
+}
 
 export interface Politeness {
   /** Milliseconds the key must still wait; 0 when it may be used. */
   remainingMs(target: string, keyAlias: string, nowMs: number): number;
-  hold(target: string, keyAlias: string, untilMs: number): void;
+  /** The hold in force, with what the server asked when it was capped; undefined when none. */
+  state(target: string, keyAlias: string, nowMs: number): HoldState | undefined;
+  hold(target: string, keyAlias: string, untilMs: number, capped?: CappedHold): void;
+  /** A lower cap after a reload shortens the holds already in force; a higher one never lengthens them. */
+  cap(nowMs: number, capMs: number): void;
   /** Drops holds for keys no longer configured. */
   retain(live: ReadonlySet<string>): void;
 }
@@ -16,19 +38,52 @@ export function holdKey(target: string, keyAlias: string): string {
   return `${target}\u0000${keyAlias}`;
 }
 
+/** How long to hold a key the server asked to wait `askedMs`: at most `capMs`. Pure. */
+export function cappedHold(askedMs: number, capMs: number): { readonly holdMs: number; readonly capped: CappedHold | undefined } {
+  return askedMs > capMs ? { holdMs: capMs, capped: { askedMs, capMs } } : { holdMs: askedMs, capped: undefined };
+}
+
+const UNITS: ReadonlyArray<readonly [number, string]> = [
+  [365.25 * 24 * 3_600_000, 'years'],
+  [24 * 3_600_000, 'days'],
+  [3_600_000, 'h'],
+  [60_000, 'min'],
+];
+
+/** A wait for people: "90 s", "45 min", "1 h", "31709791 years" (whole units: one exactly, or two and more, rounded down). */
+export function humanWait(ms: number): string {
+  for (const [size, name] of UNITS) if (ms >= 2 * size || ms === size) return `${Math.floor(ms / size)} ${name}`;
+  return `${Math.ceil(ms / 1000)} s`;
+}
+
+/** What the status page, /probes.json and the log say about a capped hold. */
+export function capNote(c: CappedHold): string {
+  return `the server asked to wait ${humanWait(c.askedMs)}; the hold is capped at ${humanWait(c.capMs)} (maxRateLimitHold)`;
+}
+
 export function createPoliteness(): Politeness {
-  const until = new Map<string, number>();
+  const holds = new Map<string, { until: number; capped: CappedHold | undefined }>();
+  const state = (target: string, keyAlias: string, nowMs: number): HoldState | undefined => {
+    const h = holds.get(holdKey(target, keyAlias));
+    return h === undefined || h.until <= nowMs ? undefined : { remainingMs: h.until - nowMs, capped: h.capped };
+  };
   return {
-    remainingMs(target, keyAlias, nowMs) {
-      const end = until.get(holdKey(target, keyAlias));
-      return end === undefined ? 0 : Math.max(0, end - nowMs);
-    },
-    hold(target, keyAlias, untilMs) {
+    remainingMs: (target, keyAlias, nowMs) => state(target, keyAlias, nowMs)?.remainingMs ?? 0,
+    state,
+    hold(target, keyAlias, untilMs, capped) {
       const key = holdKey(target, keyAlias);
-      until.set(key, Math.max(until.get(key) ?? 0, untilMs));
+      const current = holds.get(key);
+      if (current === undefined || untilMs > current.until) holds.set(key, { until: untilMs, capped });
+    },
+    cap(nowMs, capMs) {
+      for (const h of holds.values()) {
+        if (h.until <= nowMs + capMs) continue;
+        h.capped = { askedMs: h.capped?.askedMs ?? h.until - nowMs, capMs };
+        h.until = nowMs + capMs;
+      }
     },
     retain(live) {
-      for (const key of until.keys()) if (!live.has(key)) until.delete(key);
+      for (const key of holds.keys()) if (!live.has(key)) holds.delete(key);
     },
   };
 }

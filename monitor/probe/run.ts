@@ -9,7 +9,7 @@ import { ApiKey } from '../../api/client/index.js';
 import { type AttemptResult, sendAttempt, parseRetryHint } from '../../api/client/single-attempt.js';
 import type { MonitorTarget } from '../config/types.js';
 import { type ProbeVerdict, classifyOutcome, heldVerdict } from './outcome.js';
-import type { Politeness } from './politeness.js';
+import { type CappedHold, type Politeness, capNote, cappedHold } from './politeness.js';
 import { type Credential, INVALID_KEY_ALIAS, INVALID_KEY_PREFIX, type ProbeSpec } from './spec.js';
 
 export type Degradation = 'none' | 'slo' | 'rate_limited';
@@ -23,8 +23,13 @@ export interface ProbeResult {
   /** False when the key was held for a 429 hint and nothing was sent. */
   readonly sent: boolean;
   readonly degraded: Degradation;
-  /** The server's 429 hint, when it gave one. */
+  /**
+   * What the key waits out after this 429: the server's hint, at most `maxRateLimitHold`
+   * (while held, what is left of the hold).
+   */
   readonly retryAfterMs: number | undefined;
+  /** The server asked for more than `maxRateLimitHold`: what it asked, and the cap. */
+  readonly holdCapped?: CappedHold | undefined;
   readonly attempt: AttemptResult | undefined;
 }
 
@@ -34,7 +39,12 @@ export interface ProbeDeps {
   /** Wall clock in ms, for timestamps and 429 holds. */
   readonly now: () => number;
   readonly signal?: AbortSignal | undefined;
+  /** The longest a 429 hint holds the key (`maxRateLimitHold`); by default DEFAULT_MAX_HOLD_MS. */
+  readonly maxHoldMs?: number | undefined;
 }
+
+/** `maxRateLimitHold` when a config names none: 1 h. */
+export const DEFAULT_MAX_HOLD_MS = 3_600_000;
 
 function credentialKey(credential: Credential): ApiKey | undefined {
   if (credential.kind === 'key') return credential.key.key;
@@ -49,10 +59,10 @@ function degradation(verdict: ProbeVerdict, durationMs: number, sloMs: number | 
 
 export async function runProbe(spec: ProbeSpec, target: MonitorTarget, deps: ProbeDeps): Promise<ProbeResult> {
   const startedAt = deps.now();
-  const waitMs = deps.politeness.remainingMs(spec.target, spec.keyAlias, startedAt);
-  if (waitMs > 0) {
-    const verdict = heldVerdict(spec.expect, waitMs);
-    return { spec, verdict, startedAt, durationMs: 0, sent: false, degraded: 'rate_limited', retryAfterMs: waitMs, attempt: undefined };
+  const held = deps.politeness.state(spec.target, spec.keyAlias, startedAt);
+  if (held) {
+    const verdict = heldVerdict(spec.expect, held.remainingMs, held.capped && capNote(held.capped));
+    return { spec, verdict, startedAt, durationMs: 0, sent: false, degraded: 'rate_limited', retryAfterMs: held.remainingMs, holdCapped: held.capped, attempt: undefined };
   }
   const attempt = await sendAttempt({
     dispatcher: deps.dispatcher,
@@ -65,13 +75,21 @@ export async function runProbe(spec: ProbeSpec, target: MonitorTarget, deps: Pro
     maxBodyBytes: target.maxBodyBytes,
     signal: deps.signal,
   });
-  const verdict = classifyOutcome(attempt, spec.expect);
+  let verdict = classifyOutcome(attempt, spec.expect);
   const durationMs = attempt.timings.totalMs;
   let retryAfterMs: number | undefined;
+  let holdCapped: CappedHold | undefined;
   if (attempt.kind === 'response' && attempt.status === 429) {
-    retryAfterMs = parseRetryHint(attempt.headers, deps.now())?.delayMs;
-    if (retryAfterMs !== undefined) deps.politeness.hold(spec.target, spec.keyAlias, deps.now() + retryAfterMs);
+    const askedMs = parseRetryHint(attempt.headers, deps.now())?.delayMs;
+    if (askedMs !== undefined) {
+      const hold = cappedHold(askedMs, deps.maxHoldMs ?? DEFAULT_MAX_HOLD_MS);
+      retryAfterMs = hold.holdMs;
+      holdCapped = hold.capped;
+      deps.politeness.hold(spec.target, spec.keyAlias, deps.now() + hold.holdMs, hold.capped);
+      // The cap is the news: a reason of its own, and both figures in the detail.
+      if (hold.capped) verdict = { ...verdict, reason: 'retry_after_capped', detail: `${verdict.detail}: ${capNote(hold.capped)}` };
+    }
   }
   const degraded = degradation(verdict, durationMs, target.sloMs[spec.endpoint]);
-  return { spec, verdict, startedAt, durationMs, sent: true, degraded, retryAfterMs, attempt };
+  return { spec, verdict, startedAt, durationMs, sent: true, degraded, retryAfterMs, holdCapped, attempt };
 }

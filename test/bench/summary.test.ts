@@ -98,7 +98,7 @@ describe('run-all', () => {
 
   it('knows every bench and refuses an unknown name in --only', () => {
     const names = benches(false).map((b) => b.name);
-    expect(names).toEqual(['sandbox-throughput', 'client-overhead', 'monitor-vs-blackbox', 'monitor-vs-blackbox-200', 'scale', 'generator', 'alert-latency']);
+    expect(names).toEqual(['sandbox-throughput', 'client-overhead', 'monitor-vs-blackbox', 'monitor-vs-blackbox-200', 'scale', 'hostile-scale', 'generator', 'alert-latency']);
     expect(parseRunArgs(['--quick', '--only', 'scale,generator'], names)).toEqual({ quick: true, only: ['scale', 'generator'] });
     expect(() => parseRunArgs(['--only', 'scale,nope'], names)).toThrow(/--only .*"scale,nope"/);
   });

@@ -35,12 +35,13 @@ const ROWS: readonly FaultRow[] = [
   { fault: 'HTML 502 from a proxy', source: sandbox('html-502'), client: { name: 'ServerError', fields: { status: 502, code: undefined } }, monitor: { outcome: 'server_error', reason: 'status_502' } },
   { fault: '429 without Retry-After', source: sandbox('rate-limit-storm'), client: { name: 'RateLimitError', fields: { status: 429, retryAfterMs: undefined } }, monitor: { outcome: 'rate_limited', reason: 'status_429' } },
   { fault: '429 with Retry-After: 2', source: sandbox('rate-limit-storm:2'), client: { name: 'RateLimitError', fields: { status: 429, retryAfterMs: 2000 } }, monitor: { outcome: 'rate_limited', reason: 'status_429' } },
-  { fault: '429 with a huge Retry-After (86400 s, the sandbox maximum)', source: sandbox('rate-limit-storm:86400'), client: { name: 'RateLimitError', fields: { status: 429, retryAfterMs: 86_400_000, stopReason: 'hint_above_max', attempts: 1 }, maxRetries: 3 }, monitor: { outcome: 'rate_limited', reason: 'status_429' } },
+  { fault: '429 with a huge Retry-After (86400 s, the sandbox maximum)', source: sandbox('rate-limit-storm:86400'), client: { name: 'RateLimitError', fields: { status: 429, retryAfterMs: 86_400_000, stopReason: 'hint_above_max', attempts: 1 }, maxRetries: 3 }, monitor: { outcome: 'rate_limited', reason: 'retry_after_capped' } },
   {
     fault: '429 with an absurd Retry-After (1e15 s, scripted origin)',
     source: { kind: 'scripted', status: 429, body: RATE_LIMITED_BODY, headers: { 'retry-after': '1000000000000000' } },
     client: { name: 'RateLimitError', fields: { status: 429, retryAfterMs: Number.MAX_SAFE_INTEGER, stopReason: 'hint_above_max', attempts: 1 }, maxRetries: 3 },
-    monitor: { outcome: 'rate_limited', reason: 'status_429' },
+    // Longer than maxRateLimitHold (1 h): held for the cap, and the reason says so.
+    monitor: { outcome: 'rate_limited', reason: 'retry_after_capped' },
   },
   { fault: 'redirect to another origin', source: sandbox('redirect:{other}/steal'), client: { name: 'ApiError', fields: { status: 302 } }, monitor: { outcome: 'unexpected_status', reason: 'redirect_302' } },
   { fault: 'DNS failure (.invalid host)', source: { kind: 'dns' }, client: { name: 'ConnectionError', fields: { networkCode: 'ENOTFOUND' } }, monitor: { outcome: 'connection_error', reason: 'connection_enotfound' } },

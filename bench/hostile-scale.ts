@@ -1,0 +1,219 @@
+/**
+ * Hostile scale: what the monitor's unauthenticated surface costs at 1 000 and 5 000 keys. A
+ * real `repairmon serve` child runs a config of N tenant keys (one shop each, canaries on)
+ * against a closed port (every probe fails at once: the pages need results, not successes),
+ * after its one round at start. From outside, like a browser, a script and a kubelet would:
+ * `GET /`, `GET /probe` (the on-demand lookup, one probe to the closed port), `POST /-/reload`,
+ * `/-/healthy` while a `GET /` is being served (the longest wait of a liveness probe sent every
+ * 10 ms), and `repairmon check-config` on the same file.
+ *
+ * The baseline is the same figure at the smallest size in the same run: at 5x the keys, linear
+ * work costs ~5x; quadratic ~25x. `/-/healthy` is also shown idle (its own baseline).
+ *
+ *   npm run build && node dist/bench/hostile-scale.js [--keys 1000,5000] [--repeats 3]
+ */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { request } from 'undici';
+import YAML from 'yaml';
+import { KEY_PREFIXES } from '../api/contract/index.js';
+import { type ChildProgram, childEnv, startProgram } from './lib/child.js';
+import { isEntryPoint, listFlag, numberFlag } from './lib/cli.js';
+import { BENCH_KEY_ENV, REPAIRMON_BIN } from './lib/monitor-process.js';
+import { freePort } from './lib/port.js';
+import { parseSamples, sumOf } from './lib/prom-text.js';
+import { median, ratio } from './lib/stats.js';
+import { fixed, renderTable } from './lib/table.js';
+import { timedExec } from './lib/timed-exec.js';
+import { waitForOk } from './lib/wait-http.js';
+
+/** Only the shape of a test key: nothing ever reaches an API with it. */
+const BENCH_KEY = `${KEY_PREFIXES.test}hostilescale0123456789abcdef`;
+/** A repeated measurement stops repeating once it has spent this long: the quadratic "before" takes minutes a call. */
+const REPEAT_BUDGET_MS = 15_000;
+
+export interface SizeFigures {
+  readonly keys: number;
+  readonly probes: number;
+  readonly startSeconds: number;
+  readonly statusPageMs: number;
+  readonly statusPageBytes: number;
+  readonly probeMs: number;
+  readonly reloadMs: number;
+  readonly healthyIdleMs: number;
+  /** The longest a `/-/healthy` sent every 10 ms waited while one `GET /` was served. */
+  readonly healthyDuringPageMs: number;
+  readonly healthyDuringPageCount: number;
+  readonly checkConfigMs: number;
+}
+
+export interface HostileScaleFigures {
+  readonly sizes: readonly SizeFigures[];
+  /** check-config of a one-key file: the command's own start-up. */
+  readonly checkConfigOneKeyMs: number;
+}
+
+function configYaml(keys: number, baseUrl: string): string {
+  const list = Array.from({ length: keys }, (_, i) => ({ alias: `shop-${i}-test`, kind: 'tenant', tenant: `shop-${i}`, secret: `\${${BENCH_KEY_ENV}}` }));
+  // Once a year: after the round at start, nothing runs while the bench measures.
+  return YAML.stringify({ targets: [{ name: 'bench', baseUrl, schedule: '0 0 0 1 1 *', timeout: '2s', keys: list }] });
+}
+
+/** Repeats a measurement up to `times`, fewer once the budget is spent; the median. */
+async function repeated(times: number, measure: (i: number) => Promise<number>): Promise<number> {
+  const values: number[] = [];
+  const started = performance.now();
+  for (let i = 0; i < times && (i === 0 || performance.now() - started < REPEAT_BUDGET_MS); i += 1) values.push(await measure(i));
+  return median(values);
+}
+
+async function timedGet(url: string, method = 'GET'): Promise<{ ms: number; bytes: number; status: number }> {
+  const started = performance.now();
+  const res = await request(url, { method, headersTimeout: 600_000, bodyTimeout: 600_000 });
+  const body = Buffer.from(await res.body.arrayBuffer());
+  return { ms: performance.now() - started, bytes: body.length, status: res.statusCode };
+}
+
+async function ok(url: string, method = 'GET'): Promise<{ ms: number; bytes: number }> {
+  const r = await timedGet(url, method);
+  if (r.status !== 200) throw new Error(`${method} ${url} answered ${r.status}`);
+  return r;
+}
+
+/** Waits until the round at start has recorded every probe (failures included). */
+async function roundDone(origin: string, probes: number): Promise<void> {
+  for (;;) {
+    const res = await request(`${origin}/metrics`);
+    const done = sumOf(parseSamples(await res.body.text()), 'repairmon_probes_total');
+    if (done >= probes) return;
+    await sleep(1_000);
+  }
+}
+
+/** A liveness probe every 10 ms while one status page is served: the longest wait. */
+async function healthyDuringPage(origin: string): Promise<{ maxMs: number; count: number }> {
+  let served = false;
+  const page = ok(`${origin}/`).finally(() => void (served = true));
+  const waits: number[] = [];
+  while (!served) {
+    waits.push((await ok(`${origin}/-/healthy`)).ms);
+    await sleep(10);
+  }
+  await page;
+  return { maxMs: Math.max(...waits), count: waits.length };
+}
+
+async function startServe(file: string): Promise<{ program: ChildProgram; origin: string }> {
+  const port = await freePort();
+  const origin = `http://127.0.0.1:${port}`;
+  const program = startProgram(process.execPath, [REPAIRMON_BIN, 'serve', '--config', file, '--listen', `127.0.0.1:${port}`, '--log-level', 'error'], childEnv({ [BENCH_KEY_ENV]: BENCH_KEY }));
+  try {
+    await waitForOk(`${origin}/-/ready`, 600_000, program.alive);
+  } catch (error) {
+    await program.stop();
+    throw new Error(`repairmon serve did not start: ${(error as Error).message}\n${program.tail()}`);
+  }
+  return { program, origin };
+}
+
+async function checkConfigMs(file: string): Promise<number> {
+  const outcome = await timedExec(process.execPath, [REPAIRMON_BIN, 'check-config', '--config', file], { cwd: tmpdir(), env: childEnv({ [BENCH_KEY_ENV]: BENCH_KEY }), timeoutMs: 600_000 });
+  if (outcome.kind !== 'ok') throw new Error(`check-config ${outcome.kind}: ${outcome.tail}`);
+  return outcome.ms;
+}
+
+async function measureSize(keys: number, repeats: number, dir: string, closed: string): Promise<SizeFigures> {
+  const file = join(dir, `monitor-${keys}.yaml`);
+  await writeFile(file, configYaml(keys, closed), { mode: 0o600 });
+  const started = performance.now();
+  const { program, origin } = await startServe(file);
+  try {
+    const startSeconds = (performance.now() - started) / 1000;
+    // 2 shared reads + per key 4 reads, cross_tenant and other_header + invalid_key and public_docs.
+    const probes = 2 + keys * 6 + 2;
+    await roundDone(origin, probes);
+    let statusPageBytes = 0;
+    const statusPageMs = await repeated(repeats, async () => {
+      const r = await ok(`${origin}/`);
+      statusPageBytes = r.bytes;
+      return r.ms;
+    });
+    // A different key each time: one key may be probed on demand once per 10 s.
+    const probeMs = await repeated(repeats, async (i) => (await ok(`${origin}/probe?target=bench&key=shop-${keys - 1 - i}-test&endpoint=clients`)).ms);
+    const reloadMs = await repeated(repeats, async () => (await ok(`${origin}/-/reload`, 'POST')).ms);
+    const healthyIdleMs = await repeated(20, async () => (await ok(`${origin}/-/healthy`)).ms);
+    const during = await healthyDuringPage(origin);
+    const checkMs = await repeated(repeats, () => checkConfigMs(file));
+    return {
+      keys,
+      probes,
+      startSeconds,
+      statusPageMs,
+      statusPageBytes,
+      probeMs,
+      reloadMs,
+      healthyIdleMs,
+      healthyDuringPageMs: during.maxMs,
+      healthyDuringPageCount: during.count,
+      checkConfigMs: checkMs,
+    };
+  } finally {
+    await program.stop();
+  }
+}
+
+export async function run(options: { keys?: readonly number[]; repeats?: number; progress?: (line: string) => void } = {}): Promise<HostileScaleFigures> {
+  const dir = await mkdtemp(join(tmpdir(), 'hostile-scale-'));
+  try {
+    // Nobody listens there: probes fail at once, without a sandbox to measure alongside.
+    const closed = `http://127.0.0.1:${await freePort()}/api/v1`;
+    const oneKey = join(dir, 'one-key.yaml');
+    await writeFile(oneKey, configYaml(1, closed), { mode: 0o600 });
+    const checkConfigOneKeyMs = await repeated(3, () => checkConfigMs(oneKey));
+    const sizes: SizeFigures[] = [];
+    for (const keys of options.keys ?? [1000, 5000]) {
+      const figures = await measureSize(keys, options.repeats ?? 3, dir, closed);
+      options.progress?.(JSON.stringify(figures));
+      sizes.push(figures);
+    }
+    return { sizes, checkConfigOneKeyMs };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** The operations measured at each size, as the tables name them. */
+export const HOSTILE_OPS: ReadonlyArray<readonly [string, (s: SizeFigures) => number]> = [
+  ['GET / (status page)', (s) => s.statusPageMs],
+  ['GET /probe (on-demand lookup + 1 probe)', (s) => s.probeMs],
+  ['POST /-/reload', (s) => s.reloadMs],
+  ['/-/healthy, longest wait during GET /', (s) => s.healthyDuringPageMs],
+  ['check-config', (s) => s.checkConfigMs],
+];
+
+/** Per operation: ms at each size and the growth from the smallest size (keys x5 -> ~x5 when linear). */
+export function describeHostileScale(f: HostileScaleFigures): string {
+  const base = f.sizes[0];
+  const ops = HOSTILE_OPS;
+  const header = ['operation', ...f.sizes.map((s) => `${s.keys} keys ms`), ...(f.sizes.length > 1 ? [`growth x${fixed((f.sizes.at(-1)?.keys ?? 0) / (base?.keys ?? 1), 0)} keys`] : [])];
+  const rows = ops.map(([name, get]) => {
+    const last = f.sizes.at(-1);
+    return [name, ...f.sizes.map((s) => fixed(get(s), 1)), ...(f.sizes.length > 1 && base && last ? [fixed(ratio(get(last), get(base)), 1)] : [])];
+  });
+  const notes = f.sizes.map(
+    (s) =>
+      `${s.keys} keys: ${s.probes} probes, serve ready after ${fixed(s.startSeconds, 1)} s, status page ${fixed(s.statusPageBytes / 1024 / 1024, 1)} MiB, /-/healthy idle ${fixed(s.healthyIdleMs, 1)} ms (${s.healthyDuringPageCount} sent during GET /)`,
+  );
+  return [renderTable(header, rows, header.map((_, i) => (i === 0 ? 'left' : 'right'))), ...notes, `check-config of a one-key file: ${fixed(f.checkConfigOneKeyMs, 0)} ms`].join('\n');
+}
+
+if (isEntryPoint(import.meta.url)) {
+  const figures = await run({
+    keys: listFlag(process.argv, 'keys', { min: 1, max: 50_000 }),
+    repeats: numberFlag(process.argv, 'repeats', { min: 1, max: 20 }),
+    progress: (line) => console.error(line),
+  });
+  console.log(describeHostileScale(figures));
+}
