@@ -195,7 +195,7 @@ export class Call {
     const { result } = failed;
     if (result.kind === 'response' && result.status === 429) {
       const hint = parseRetryHint(result.headers, now);
-      if (hint) rt.gate.pause(now + hint.delayMs, hint);
+      if (hint) rt.gate.pause(now, hint);
     }
     if (failed.cappedByDeadline && result.kind === 'failure' && result.failure.kind === 'timeout') return { retry: false, reason: 'deadline' };
     const decision = decideRetry({

@@ -15,6 +15,7 @@ import type { AddressInfo } from 'node:net';
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ApiKey, createClient, isRateLimitError, silentLogger } from '../../api/client/index.js';
+import { MAX_GATE_PAUSE_MS } from '../../api/client/gate.js';
 import { KEY_PREFIXES } from '../../api/contract/index.js';
 import { runDiagnosis } from '../../diagnose/run.js';
 import { parseTarget } from '../../diagnose/target.js';
@@ -183,6 +184,20 @@ describe('checked, not changed: nothing sleeps on a huge hint', () => {
     expect(requests).toBe(1);
     // Not a speed target: "did not sleep for years" (the default maxRetryAfterMs is 30 s).
     expect(Date.now() - started).toBeLessThan(10_000);
+  });
+
+  it('the generated client is paused an hour at most by one huge hint, then sends again', async () => {
+    headers = HUGE_HINTS[0]![1];
+    let now = Date.now();
+    const clock = { now: () => now, sleep: async (ms: number) => void (now += ms) };
+    const client = createClient({ baseUrl: `${origin}/api/v1`, apiKey: new ApiKey(KEY, 'nowak-test'), tenant: 'rowery-nowak', maxRetries: 0, clock, logger: silentLogger() });
+    const call = () => client.listClients().then(() => undefined, (e: unknown) => e);
+    expect(await call()).toMatchObject({ status: 429 });
+    expect(await call()).toMatchObject({ stopReason: 'gate_wait_too_long' });
+    expect(requests).toBe(1);
+    now += MAX_GATE_PAUSE_MS;
+    await call();
+    expect(requests).toBe(2);
   });
 
   it('repairmon probe stops at --max-wait and waits nothing', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createConcurrencyLimiter } from '../../../api/client/concurrency.js';
-import { createRateLimitGate } from '../../../api/client/gate.js';
+import { MAX_GATE_PAUSE_MS, createRateLimitGate } from '../../../api/client/gate.js';
 import { createRetryBudget } from '../../../api/client/retry-budget.js';
 
 describe('concurrency limiter', () => {
@@ -40,10 +40,17 @@ describe('rate-limit gate and retry budget', () => {
   const hint = { source: 'retry-after' as const, delayMs: 1000 };
   it('the gate keeps the longest pause and lifts it when it has passed', () => {
     const gate = createRateLimitGate();
-    gate.pause(2000, hint);
-    gate.pause(1500, hint);
+    gate.pause(1000, hint);
+    gate.pause(500, hint);
     expect(gate.current(1000)?.until).toBe(2000);
     expect(gate.current(2000)).toBeUndefined();
+  });
+
+  it('one absurd hint pauses the gate for MAX_GATE_PAUSE_MS at most, not for the life of the process', () => {
+    const gate = createRateLimitGate();
+    gate.pause(0, { source: 'retry-after', delayMs: 1e18 });
+    expect(gate.current(0)?.until).toBe(MAX_GATE_PAUSE_MS);
+    expect(gate.current(MAX_GATE_PAUSE_MS)).toBeUndefined();
   });
 
   it('the budget spends one token per retry and refills over time', () => {
