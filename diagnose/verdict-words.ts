@@ -87,14 +87,24 @@ function withRequestId(e: VerdictEvidence): string {
   return e.requestId === undefined ? 'the URL and the time' : `request id ${e.requestId}`;
 }
 
+/** A day: no quota window asks for more; a longer hint is a broken server or proxy, not a wait. */
+const ABSURD_WAIT_S = 24 * 60 * 60;
+
+function waitFor(retryAfterS: number | undefined): string {
+  if (retryAfterS !== undefined && retryAfterS > ABSURD_WAIT_S) {
+    return `report the 429's wait of ${retryAfterS > 365 * ABSURD_WAIT_S ? 'years' : `${Math.round(retryAfterS / ABSURD_WAIT_S)} days`} to the API team (no quota window is that long: a broken hint), wait an hour`;
+  }
+  return `wait ${retryAfterS ?? 60} s`;
+}
+
 function nextStep(facts: BrokenFacts): string {
   const e = facts.evidence;
   const path = pathOf(e.url) ?? e.check;
   switch (facts.kind) {
     case 'rate_limited':
-      if (!facts.keyed) return `wait ${facts.retryAfterS ?? 60} s and run again; a limit on calls without a key is the API's or a proxy's: ask the API team about it`;
+      if (!facts.keyed) return `${waitFor(facts.retryAfterS)} and run again; a limit on calls without a key is the API's or a proxy's: ask the API team about it`;
       if (facts.stopped === 'no_hint') return 'wait a minute and run again; the server named no wait, so ask the API team which limit applies to this key';
-      return `wait ${facts.retryAfterS ?? 60} s, then run the probe again; if the customer's integration uses this key meanwhile, it is what spends the quota: have it honour Retry-After`;
+      return `${waitFor(facts.retryAfterS)}, then run the probe again; if the customer's integration uses this key meanwhile, it is what spends the quota: have it honour Retry-After`;
     case 'server_error':
       return facts.html
         ? `escalate to the API on-call: the proxy or gateway in front of the API failed on ${path} (${withRequestId(e)}); the key is not the problem`

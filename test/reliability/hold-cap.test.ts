@@ -217,5 +217,8 @@ describe('checked, not changed: nothing sleeps on a huge hint', () => {
     });
     expect(waits).toEqual([]);
     expect(report.traffic.stopped).toMatchObject({ kind: 'rate_limited', why: 'too_long' });
+    // Support is not told to wait 1e15 s.
+    expect(JSON.stringify(report.verdict)).not.toMatch(/wait \d{6,} s/);
+    expect(JSON.stringify(report.verdict)).toMatch(/wait of years to the API team/);
   });
 });
