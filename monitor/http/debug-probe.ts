@@ -59,6 +59,15 @@ export function indexProbes(probes: readonly ProbeSpec[]): ProbeIndex {
   return { exact, anyTenant, aliases: new Map([...aliases].map(([t, set]) => [t, [...set]])) };
 }
 
+/** Enough aliases to spot a typo; at 5 000 keys the whole list was a 100 KB answer to a miss. */
+const ALIASES_SHOWN = 20;
+
+function aliasHint(aliases: readonly string[]): string {
+  if (aliases.length === 0) return '(none: unknown target)';
+  const shown = aliases.slice(0, ALIASES_SHOWN).join(', ');
+  return aliases.length > ALIASES_SHOWN ? `${shown} and ${aliases.length - ALIASES_SHOWN} more` : shown;
+}
+
 export function pickProbe(query: DebugQuery, index: ProbeIndex): ProbePick {
   if (!query.target || !query.key || !query.endpoint) {
     return { ok: false, status: 400, message: 'give target, key (alias) and endpoint, e.g. /probe?target=test&key=nowak-test&endpoint=clients&debug=true' };
@@ -66,8 +75,7 @@ export function pickProbe(query: DebugQuery, index: ProbeIndex): ProbePick {
   const k = lookupKey(query.target, query.key, query.endpoint, query.check ?? 'read');
   const spec = query.tenant === null ? index.anyTenant.get(k) : index.exact.get(lookupKey(k, query.tenant));
   if (!spec) {
-    const aliases = index.aliases.get(query.target) ?? [];
-    return { ok: false, status: 404, message: `no configured probe for that target/key/endpoint/check; key aliases of this target: ${aliases.join(', ') || '(none: unknown target)'}` };
+    return { ok: false, status: 404, message: `no configured probe for that target/key/endpoint/check; key aliases of this target: ${aliasHint(index.aliases.get(query.target) ?? [])}` };
   }
   return { ok: true, spec };
 }
