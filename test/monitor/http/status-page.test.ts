@@ -75,10 +75,10 @@ describe('the page', () => {
   let rig: Rig;
   let server: MonitorServer;
   beforeAll(async () => {
-    rig = await startRig({ aliases: ['nowak-test', 'kowalski-test'], schedule: '0 0 1 1 *', timeoutMs: 600 });
+    rig = await startRig({ aliases: ['nowak-test', 'kowalski-test'], schedule: '0 0 1 1 *', timeoutMs: 1500 });
     server = await createMonitorServer(rig.monitor, { host: '127.0.0.1', port: 0, logger: silent });
     await rig.monitor.runOnce();
-    rig.sandbox.setFaults('html-502@/tenants/serwis-kowalski/bikes;latency:2000@/tenants/serwis-kowalski/logs;isolation-breach@/tenants/serwis-kowalski/clients');
+    rig.sandbox.setFaults('html-502@/tenants/serwis-kowalski/bikes;latency:5000@/tenants/serwis-kowalski/logs;isolation-breach@/tenants/serwis-kowalski/clients');
     await rig.monitor.runOnce();
     rig.sandbox.setFaults('');
   });
