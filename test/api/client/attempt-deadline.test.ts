@@ -76,7 +76,7 @@ describe('sendAttempt: deadline without an abort signal', () => {
 
   it('a trickling body that never goes idle still ends at the attempt deadline, as a body-phase timeout', async () => {
     const { baseUrl } = await server();
-    const result = await attempt(agent(), baseUrl, '/t/trickle', 150);
+    const result = await attempt(agent(), baseUrl, '/t/trickle', 1_000);
     expect(failureOf(result)).toMatchObject({ kind: 'timeout', phase: 'body' });
   });
 
@@ -115,10 +115,10 @@ describe('sendAttempt: deadline without an abort signal', () => {
         return r;
       });
     // Started in this order, so settling removes attempts from the middle, head and tail of its list.
-    const late = run('late', '/t/stall-headers', 600);
-    const middle = run('middle', '/t/ok', 600);
-    const early = run('early', '/t/trickle', 100);
-    const fine = run('fine', '/t/ok', 600);
+    const late = run('late', '/t/stall-headers', 3_000);
+    const middle = run('middle', '/t/ok', 3_000);
+    const early = run('early', '/t/trickle', 1_000);
+    const fine = run('fine', '/t/ok', 3_000);
     const [lateResult, earlyResult, fineResult, middleResult] = await Promise.all([late, early, fine, middle]);
     expect(ended.slice(2)).toEqual(['early', 'late']);
     expect(middleResult).toMatchObject({ kind: 'response', status: 200 });
@@ -131,7 +131,7 @@ describe('sendAttempt: deadline without an abort signal', () => {
 describe('client: attempt deadlines through the shared timer', () => {
   it('a trickling body is an attempt-scope body timeout, retried, while other calls succeed', async () => {
     const { baseUrl, requests } = await server();
-    const client: RepairServiceClient = createClient({ baseUrl, apiKey: key, tenant: 'rowery-nowak', logger: silentLogger(), maxRetries: 1, attemptTimeoutMs: 120 });
+    const client: RepairServiceClient = createClient({ baseUrl, apiKey: key, tenant: 'rowery-nowak', logger: silentLogger(), maxRetries: 1, attemptTimeoutMs: 1_000 });
     cleanups.push(() => client.close());
     const trickle = client.platform.get('trickle').then(
       () => undefined,
