@@ -2,13 +2,12 @@
  * A real Alertmanager (Debian's /usr/bin/prometheus-alertmanager) on a free port with a
  * temporary data dir and its cluster port turned off, for the alert-latency measurement.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { startProgram } from './child.js';
 import { freePort } from './port.js';
+import { waitForOk } from './wait-http.js';
 
 export const ALERTMANAGER_BINARY = '/usr/bin/prometheus-alertmanager';
 
@@ -21,34 +20,21 @@ export interface RunningAlertmanager {
 export async function startAlertmanager(configYaml: string, binary = ALERTMANAGER_BINARY): Promise<RunningAlertmanager> {
   const dir = mkdtempSync(join(tmpdir(), 'repairmon-alertmanager-'));
   writeFileSync(join(dir, 'alertmanager.yml'), configYaml);
-  const port = await freePort();
-  const address = `127.0.0.1:${port}`;
-  const child: ChildProcess = spawn(
+  const address = `127.0.0.1:${await freePort()}`;
+  const program = startProgram(
     binary,
     [`--config.file=${join(dir, 'alertmanager.yml')}`, `--storage.path=${join(dir, 'data')}`, `--web.listen-address=${address}`, '--cluster.listen-address=', '--log.level=warn'],
-    { stdio: ['ignore', 'ignore', 'pipe'] },
+    process.env,
   );
-  let stderr = '';
-  child.stderr?.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString('utf8')).slice(-8_000)));
   const close = async (): Promise<void> => {
-    if (child.exitCode === null && child.signalCode === null) {
-      child.kill('SIGTERM');
-      await Promise.race([once(child, 'exit'), sleep(10_000).then(() => child.kill('SIGKILL'))]);
-    }
+    await program.stop();
     rmSync(dir, { recursive: true, force: true });
   };
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    if (child.exitCode !== null) {
-      await close();
-      throw new Error(`alertmanager exited with ${child.exitCode}:\n${stderr}`);
-    }
-    if (await fetch(`http://${address}/-/ready`).then((r) => r.ok, () => false)) break;
-    if (Date.now() > deadline) {
-      await close();
-      throw new Error(`alertmanager not ready after 30 s:\n${stderr}`);
-    }
-    await sleep(100);
+  try {
+    await waitForOk(`http://${address}/-/ready`, 30_000, program.alive);
+  } catch (error) {
+    await close();
+    throw new Error(`alertmanager did not start: ${error instanceof Error ? error.message : String(error)}\n${program.tail()}`);
   }
   return { address, close };
 }

@@ -4,13 +4,13 @@
  * often, optionally sending alerts to an Alertmanager. Shared by the deploy tests and the
  * alert-latency bench; the tests reach it through test/deploy/helpers/prometheus-server.ts.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
+import { startProgram } from './child.js';
 import { freePort } from './port.js';
+import { waitForOk } from './wait-http.js';
 
 export const PROMETHEUS_BINARY = '/usr/bin/prometheus';
 
@@ -43,17 +43,6 @@ export interface PrometheusOptions {
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function waitReady(url: string, child: ChildProcess, log: () => string): Promise<void> {
-  const deadline = Date.now() + 30_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`prometheus exited with ${child.exitCode}:\n${log()}`);
-    const ready = await fetch(`${url}/-/ready`).then((r) => r.ok, () => false);
-    if (ready) return;
-    await sleep(200);
-  }
-  throw new Error(`prometheus not ready after 30 s:\n${log()}`);
-}
-
 export async function startPrometheus(options: PrometheusOptions): Promise<RunningPrometheus> {
   const dir = mkdtempSync(join(tmpdir(), 'repairmon-prometheus-'));
   const interval = options.interval ?? '1s';
@@ -69,25 +58,20 @@ export async function startPrometheus(options: PrometheusOptions): Promise<Runni
   writeFileSync(join(dir, 'prometheus.yml'), stringify(config));
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const child = spawn(
+  const program = startProgram(
     options.binary ?? PROMETHEUS_BINARY,
     [`--config.file=${join(dir, 'prometheus.yml')}`, `--storage.tsdb.path=${join(dir, 'data')}`, `--web.listen-address=127.0.0.1:${port}`, '--log.level=warn'],
-    { stdio: ['ignore', 'ignore', 'pipe'] },
+    process.env,
   );
-  let stderr = '';
-  child.stderr?.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString('utf8')).slice(-8_000)));
   const close = async (): Promise<void> => {
-    if (child.exitCode === null && child.signalCode === null) {
-      child.kill('SIGTERM');
-      await Promise.race([once(child, 'exit'), sleep(10_000).then(() => child.kill('SIGKILL'))]);
-    }
+    await program.stop();
     rmSync(dir, { recursive: true, force: true });
   };
   try {
-    await waitReady(url, child, () => stderr);
+    await waitForOk(`${url}/-/ready`, 30_000, program.alive);
   } catch (error) {
     await close();
-    throw error;
+    throw new Error(`prometheus did not start: ${error instanceof Error ? error.message : String(error)}\n${program.tail()}`);
   }
   const api = async <T>(path: string): Promise<T> => (await (await fetch(`${url}${path}`)).json()) as T;
   const query = (expr: string): Promise<QueryAnswer> => api<QueryAnswer>(`/api/v1/query?query=${encodeURIComponent(expr)}`);
@@ -100,7 +84,7 @@ export async function startPrometheus(options: PrometheusOptions): Promise<Runni
       for (;;) {
         const answer = await query(expr);
         if (answer.status === 'success' && answer.data.result.length > 0) return;
-        if (Date.now() > deadline) throw new Error(`timed out waiting for ${expr}: ${JSON.stringify(answer)}\n${stderr}`);
+        if (Date.now() > deadline) throw new Error(`timed out waiting for ${expr}: ${JSON.stringify(answer)}\n${program.tail()}`);
         await sleep(250);
       }
     },

@@ -5,6 +5,7 @@ import { Agent, request } from 'undici';
 import { AUTH_SCHEMES, authHeader } from '../../api/contract/index.js';
 import { main } from '../../cli/main.js';
 import { fakeIo } from './io.js';
+import { PRESET_TABLE } from '../sandbox/dialect-presets.js';
 
 interface JsonLine {
   baseUrl: string;
@@ -50,15 +51,8 @@ describe('repairmon sandbox', () => {
     expect(dialect).toEqual({
       name: 'snake-public,rate-limit-headers=x-ratelimit-delta',
       preset: 'snake-public',
-      slug: 'snake',
-      index: 'public',
-      unauthorizedStatus: 403,
-      missingKey: 'missing_api_key',
-      scopeRefusal: 'forbidden',
-      platformPaths: ['admin/tenants'],
-      platformRefusal: 'not_found',
+      ...PRESET_TABLE['snake-public'],
       rateLimitHeaders: 'x-ratelimit-delta',
-      errorBodies: 'plain',
     });
     expect(keys.find((k) => k.alias === 'nowak-test')?.tenant).toBe('rowery_nowak');
     const h = authHeader('x-api-key', keys.find((k) => k.alias === 'nowak-test')!.key);

@@ -4,18 +4,20 @@
  */
 import type { DialectSettings } from '../../sandbox/dialect/index.js';
 
+const REFERENCE: DialectSettings = {
+  slug: 'kebab',
+  index: 'key',
+  unauthorizedStatus: 401,
+  missingKey: 'unauthorized',
+  scopeRefusal: 'insufficient_scope',
+  platformPaths: ['tenants', 'keys'],
+  platformRefusal: 'platform_key_required',
+  rateLimitHeaders: 'ietf',
+  errorBodies: 'envelope',
+};
+
 export const PRESET_TABLE: Readonly<Record<string, DialectSettings>> = {
-  reference: {
-    slug: 'kebab',
-    index: 'key',
-    unauthorizedStatus: 401,
-    missingKey: 'unauthorized',
-    scopeRefusal: 'insufficient_scope',
-    platformPaths: ['tenants', 'keys'],
-    platformRefusal: 'platform_key_required',
-    rateLimitHeaders: 'ietf',
-    errorBodies: 'envelope',
-  },
+  reference: REFERENCE,
   'snake-public': {
     slug: 'snake',
     index: 'public',
@@ -60,17 +62,7 @@ export const PRESET_TABLE: Readonly<Record<string, DialectSettings>> = {
     rateLimitHeaders: 'x-ratelimit-delta',
     errorBodies: 'envelope',
   },
-  bare: {
-    slug: 'kebab',
-    index: 'key',
-    unauthorizedStatus: 401,
-    missingKey: 'unauthorized',
-    scopeRefusal: 'insufficient_scope',
-    platformPaths: ['tenants', 'keys'],
-    platformRefusal: 'platform_key_required',
-    rateLimitHeaders: 'none',
-    errorBodies: 'envelope',
-  },
+  bare: { ...REFERENCE, rateLimitHeaders: 'none' },
 };
 
 /** The demo slugs as the brief words them per style: kebab and any as written, snake with underscores. */
