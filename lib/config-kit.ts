@@ -93,7 +93,3 @@ export const aliasSchema = z
   // It travels to every log line and label: a pasted key there would be printed everywhere.
   .refine((s) => !hasKeyPrefix(s), 'holds an API key prefix: an alias names a key and must not be one');
 
-/** Issues whose path starts with `prefix`, for callers that add their own context. */
-export function prefixIssues(issues: readonly ConfigIssue[], prefix: string): ConfigIssue[] {
-  return issues.map((i) => ({ ...i, path: i.path === '' ? prefix : `${prefix}${i.path.startsWith('[') ? '' : '.'}${i.path}` }));
-}

@@ -27,10 +27,6 @@ export const PLATFORM_PATHS: Setting<readonly string[]> = {
   reason: 'the spec names no /platform/ sub-path; probing a guessed one would fail on a healthy API, so none is probed until configured or discovered',
 };
 
-export function isIndexAccessReading(value: string): value is IndexAccessReading {
-  return (INDEX_ACCESS_READINGS as readonly string[]).includes(value);
-}
-
 /**
  * A `/platform/` sub-path as a user gives it (`tenants`, `/platform/tenants`, `admin/tenants`):
  * the part below /platform/, or a reason it cannot be one.
