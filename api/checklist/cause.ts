@@ -47,6 +47,7 @@ export function causeOf(result: AttemptResult): ChecklistCause {
       return { kind: 'scope_missing', status, code: c.code };
     case 'forbidden':
       return { kind: 'refused', status, code: c.code };
+    case 'not_found':
     case 'client_error':
       return { kind: 'client_error', status, code: c.code };
     case 'rate_limited':

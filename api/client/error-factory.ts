@@ -179,6 +179,8 @@ function fromResponse(res: AttemptResponse, ctx: ErrorFactoryContext): ApiError 
     }
     case 'server_error':
       return new ServerError(coded(c.code, c.message));
+    case 'not_found':
+      return new NotFoundError(coded(c.code, c.message));
     case 'client_error':
       return res.status === 404 ? new NotFoundError(coded(c.code, c.message)) : new ApiError(coded(c.code, c.message));
     case 'redirect':

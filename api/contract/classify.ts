@@ -8,6 +8,32 @@ import type { EnvelopeParse, EnvelopeProblem } from './envelope.js';
 import { ERROR_CODES } from './errors.js';
 import { SERVER_TEXT_LIMITS, serverText } from './untrusted-text.js';
 
+/**
+ * What an answer (or its absence) means: the one closed list every tool spells the same way.
+ * The client's `error.kind`, the monitor's `outcome` label, the checklist's cause and the
+ * diagnosis verdict use these words; a tool may add words around them, never rename them.
+ * The last three are not HTTP answers: no complete response arrived (`connection_error`
+ * covers refused, reset, DNS and a dropped answer; a body over the size cap is an
+ * `invalid_envelope`).
+ */
+export const ANSWER_KINDS = [
+  'ok',
+  'unauthorized',
+  'tenant_mismatch',
+  'insufficient_scope',
+  'forbidden',
+  'not_found',
+  'rate_limited',
+  'server_error',
+  'client_error',
+  'redirect',
+  'invalid_envelope',
+  'timeout',
+  'connection_error',
+  'tls_error',
+] as const;
+export type AnswerKind = (typeof ANSWER_KINDS)[number];
+
 export type ResponseClass =
   | { readonly kind: 'ok'; readonly data: unknown }
   /** `code` is undefined when a 401 came without an envelope. */
@@ -17,11 +43,18 @@ export type ResponseClass =
   | { readonly kind: 'forbidden'; readonly code: string; readonly message: string }
   | { readonly kind: 'rate_limited'; readonly code: string | undefined; readonly message: string | undefined }
   | { readonly kind: 'server_error'; readonly code: string | undefined; readonly message: string | undefined }
+  /** 404 with the envelope: no such path or tenant (or a resource the API hides from this key). */
+  | { readonly kind: 'not_found'; readonly code: string; readonly message: string }
+  /** Any other error envelope (400, 405, 409...). */
   | { readonly kind: 'client_error'; readonly code: string; readonly message: string }
   | { readonly kind: 'redirect'; readonly location: string | undefined }
   | { readonly kind: 'invalid_envelope'; readonly problem: EnvelopeProblem; readonly detail: string };
 
 export type ResponseKind = ResponseClass['kind'];
+
+export function isAnswerKind(value: string): value is AnswerKind {
+  return (ANSWER_KINDS as readonly string[]).includes(value);
+}
 
 /**
  * `location` is passed for 3xx only. A 429 or 5xx that is not an envelope (a proxy's HTML
@@ -47,6 +80,7 @@ export function classifyResponse(status: number, parsed: EnvelopeParse, location
   if (code === ERROR_CODES.rateLimited) return { kind: 'rate_limited', code, message };
   if (status === 401) return { kind: 'unauthorized', code, message };
   if (status === 403) return { kind: 'forbidden', code, message };
+  if (status === 404) return { kind: 'not_found', code, message };
   return { kind: 'client_error', code, message };
 }
 

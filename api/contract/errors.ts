@@ -29,6 +29,12 @@ export const ERROR_CODES = {
 export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];
 
 /**
+ * READING (spec §7: codes beyond two are not shown): what any error code looks like, so a code
+ * given in a setting (a missing-key code, a key's expected refusal) can be checked; also label-safe.
+ */
+export const ERROR_CODE_PATTERN = /^[a-z][a-z0-9_]{0,63}$/;
+
+/**
  * ASSUMPTION: a request with no key at all is answered like an invalid key, 401
  * `unauthorized`; the spec names no separate code and integrations treat both the same.
  */

@@ -5,9 +5,38 @@
  */
 import { isTenantSlug } from './tenant.js';
 
-/** READING (spec §5: "whether the index endpoint requires a key: not shown"). */
+/**
+ * The readings of each open point, named once. The sandbox's dialects speak them, `discover`
+ * reports them and the monitor's settings take them; the first value is the sandbox's reference.
+ */
+
+/** READING (spec §5: "whether the index endpoint requires a key: not shown"); `unknown` asserts neither. */
 export const INDEX_ACCESS_READINGS = ['unknown', 'public', 'key'] as const;
 export type IndexAccessReading = (typeof INDEX_ACCESS_READINGS)[number];
+
+/** READING (spec §2: a slug's format is not shown): `any` is whatever `validateTenantSlug` takes. */
+export const SLUG_STYLES = ['kebab', 'snake', 'any'] as const;
+export type SlugStyle = (typeof SLUG_STYLES)[number];
+
+/** READING (spec §7: "the HTTP status that accompanies unauthorized: not shown"). */
+export const UNAUTHORIZED_STATUSES = [401, 403] as const;
+export type UnauthorizedStatus = (typeof UNAUTHORIZED_STATUSES)[number];
+
+/** READING (spec §5.4: a key outside its scope "must not succeed"; how it is refused is not shown). */
+export const SCOPE_REFUSALS = ['insufficient_scope', 'forbidden', 'not_found'] as const;
+export type ScopeRefusal = (typeof SCOPE_REFUSALS)[number];
+
+/** READING (spec §4.2: /platform/ is "reserved for platform keys"; what a tenant key gets is not shown). */
+export const PLATFORM_REFUSALS = ['platform_key_required', 'not_found', 'unauthorized'] as const;
+export type PlatformRefusal = (typeof PLATFORM_REFUSALS)[number];
+
+/** READING (spec §8: "rate-limit headers: not shown"); every style is read by `parseRetryHint`. */
+export const RATE_LIMIT_HEADER_STYLES = ['ietf', 'ratelimit-field', 'x-ratelimit-epoch', 'x-ratelimit-delta', 'retry-after-date', 'none'] as const;
+export type RateLimitHeaderStyle = (typeof RATE_LIMIT_HEADER_STYLES)[number];
+
+/** READING (spec §7: "the codes and bodies for 401 and 429 beyond the above: not shown"). */
+export const ERROR_BODIES = ['envelope', 'plain'] as const;
+export type ErrorBodies = (typeof ERROR_BODIES)[number];
 
 export interface Setting<T> {
   readonly default: T;

@@ -19,7 +19,7 @@ function platformAnswer(ctx: StepContext, result: AttemptResult): KeyKindGuess {
   const c = result.classification;
   if (c.kind === 'ok') return 'platform';
   const keyWorks = ctx.checklist.find((r) => r.id === 'key')?.status === 'pass';
-  if (c.kind === 'forbidden' || (c.kind === 'client_error' && result.status === 404)) return 'tenant';
+  if (c.kind === 'forbidden' || c.kind === 'not_found') return 'tenant';
   if (c.kind === 'unauthorized' && keyWorks) return 'tenant';
   return 'unknown';
 }

@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { aliasSchema } from '../../lib/config-kit.js';
 import { hasKeyPrefix, shownValue } from '../../lib/secret-shape.js';
-import { AUTH_SCHEMES, ENDPOINT_IDS, INDEX_ACCESS, INDEX_ACCESS_READINGS, KEY_KINDS, PLATFORM_PATHS, TENANT_RESOURCES, platformSubPath, validateTenantSlug } from '../../api/contract/index.js';
+import { AUTH_SCHEMES, ENDPOINT_IDS, ERROR_CODE_PATTERN, INDEX_ACCESS, INDEX_ACCESS_READINGS, KEY_KINDS, PLATFORM_PATHS, TENANT_RESOURCES, platformSubPath, validateTenantSlug } from '../../api/contract/index.js';
 import { cronProblem } from './cron.js';
 import { parseDuration } from './duration.js';
 
@@ -54,9 +54,6 @@ const platformSub = z.string().superRefine((value, ctx) => {
 const secretReference = z.string().refine((s) => SECRET_REFERENCE.test(s.trim()), { message: INLINE_SECRET_MESSAGE });
 
 const alias = aliasSchema;
-
-/** An error code as an API sends it: lowercase letters, digits and `_` (also a safe label value). */
-export const ERROR_CODE_PATTERN = /^[a-z][a-z0-9_]{0,63}$/;
 
 /**
  * What one read of a key should get: `read` (data, the default), `refused` (any refusal) or the

@@ -64,6 +64,7 @@ function fromClass(status: number, cls: ResponseClass): Found {
       return { outcome: 'rate_limited', reason: 'status_429', detail: `HTTP ${status}${cls.code ? ` ${cls.code}` : ''}` };
     case 'server_error':
       return { outcome: 'server_error', reason: `status_${status}`, detail: `HTTP ${status}${cls.code ? ` ${cls.code}` : ' (no envelope code)'}` };
+    case 'not_found':
     case 'client_error':
       // A 404 with the API's envelope: the path's tenant or sub-path does not exist (a config
       // finding for configured tenants and platform paths), not a broken service.
@@ -89,7 +90,7 @@ function refusalCode(result: AttemptResult): string | undefined {
   if (result.kind !== 'response' || !REFUSAL_STATUSES.has(result.status)) return undefined;
   const c = result.classification;
   if (c.kind === 'unauthorized') return c.code ?? '';
-  if (c.kind === 'tenant_mismatch' || c.kind === 'insufficient_scope' || c.kind === 'forbidden' || c.kind === 'client_error') return c.code;
+  if (c.kind === 'tenant_mismatch' || c.kind === 'insufficient_scope' || c.kind === 'forbidden' || c.kind === 'not_found' || c.kind === 'client_error') return c.code;
   return undefined;
 }
 

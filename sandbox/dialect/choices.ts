@@ -4,31 +4,44 @@
  * Tools must be right under every plausible reading, and the sandbox speaks each of them so
  * tests can prove it. The first value of every choice is the reference behaviour.
  */
-import { platformSubPath } from '../../api/contract/index.js';
+import {
+  ERROR_BODIES,
+  ERROR_CODE_PATTERN,
+  type ErrorBodies,
+  type IndexAccessReading,
+  PLATFORM_REFUSALS,
+  type PlatformRefusal,
+  RATE_LIMIT_HEADER_STYLES,
+  type RateLimitHeaderStyle,
+  SCOPE_REFUSALS,
+  SLUG_STYLES,
+  type ScopeRefusal,
+  type SlugStyle,
+  UNAUTHORIZED_STATUSES,
+  type UnauthorizedStatus,
+  platformSubPath,
+} from '../../api/contract/index.js';
 
-export const SLUG_STYLES = ['kebab', 'snake', 'any'] as const;
-export type SlugStyle = (typeof SLUG_STYLES)[number];
+export {
+  ERROR_BODIES,
+  ERROR_CODE_PATTERN,
+  PLATFORM_REFUSALS,
+  RATE_LIMIT_HEADER_STYLES,
+  SCOPE_REFUSALS,
+  SLUG_STYLES,
+  UNAUTHORIZED_STATUSES,
+  type ErrorBodies,
+  type PlatformRefusal,
+  type RateLimitHeaderStyle,
+  type ScopeRefusal,
+  type SlugStyle,
+  type UnauthorizedStatus,
+};
 
-export const INDEX_ACCESS_VALUES = ['key', 'public'] as const;
+/** The sandbox speaks the two readings of whether / needs a key; `unknown` is a tool's setting. */
+export const INDEX_ACCESS_VALUES = ['key', 'public'] as const satisfies readonly IndexAccessReading[];
 export type IndexAccess = (typeof INDEX_ACCESS_VALUES)[number];
 
-export const UNAUTHORIZED_STATUSES = [401, 403] as const;
-export type UnauthorizedStatus = (typeof UNAUTHORIZED_STATUSES)[number];
-
-export const SCOPE_REFUSALS = ['insufficient_scope', 'forbidden', 'not_found'] as const;
-export type ScopeRefusal = (typeof SCOPE_REFUSALS)[number];
-
-export const PLATFORM_REFUSALS = ['platform_key_required', 'not_found', 'unauthorized'] as const;
-export type PlatformRefusal = (typeof PLATFORM_REFUSALS)[number];
-
-export const RATE_LIMIT_HEADER_STYLES = ['ietf', 'ratelimit-field', 'x-ratelimit-epoch', 'x-ratelimit-delta', 'retry-after-date', 'none'] as const;
-export type RateLimitHeaderStyle = (typeof RATE_LIMIT_HEADER_STYLES)[number];
-
-export const ERROR_BODIES = ['envelope', 'plain'] as const;
-export type ErrorBodies = (typeof ERROR_BODIES)[number];
-
-/** A missing-key code other than `unauthorized` must look like an error code. */
-export const ERROR_CODE_PATTERN = /^[a-z][a-z0-9_]{0,63}$/;
 /** Platform sub-path segments are written as they travel in a URL, so `/docs` can list them verbatim. */
 const PLATFORM_SEGMENTS = /^[A-Za-z0-9._~-]+(?:\/[A-Za-z0-9._~-]+)*$/;
 

@@ -24,7 +24,7 @@ describe('classifyResponse under the readings of the spec', () => {
   it('other refusals keep their code for the caller: 403 forbidden, 404 client_error', () => {
     expect(kind(403, error('forbidden'))).toBe('forbidden');
     expect(kind(403, error('platform_key_required'))).toBe('forbidden');
-    expect(kind(404, error('not_found'))).toBe('client_error');
+    expect(kind(404, error('not_found'))).toBe('not_found');
     expect(kind(403, error('insufficient_scope'))).toBe('insufficient_scope');
   });
 
