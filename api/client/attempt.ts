@@ -5,6 +5,7 @@
  */
 import type { Dispatcher } from 'undici';
 import {
+  type AnswerKind,
   type AuthScheme,
   type EndpointId,
   type EnvelopeParse,
@@ -273,5 +274,21 @@ export async function sendAttempt(req: AttemptRequest): Promise<AttemptResult> {
     return { kind: 'failure', failure: failureOf(error, req, deadline, headersAt !== undefined), timings: timingsOf(started, headersAt, now) };
   } finally {
     deadline.settle();
+  }
+}
+
+/** The one reading of an attempt every tool names its answer by (see `ANSWER_KINDS`). */
+export function answerKind(result: AttemptResult): AnswerKind {
+  if (result.kind === 'response') return result.classification.kind;
+  switch (result.failure.kind) {
+    case 'timeout':
+      return 'timeout';
+    case 'tls':
+      return 'tls_error';
+    case 'body_too_large':
+      return 'invalid_envelope';
+    case 'connection':
+    case 'aborted':
+      return 'connection_error';
   }
 }

@@ -10,6 +10,7 @@ export {
   type AttemptResult,
   type AttemptTimings,
   DEFAULT_MAX_BODY_BYTES,
+  answerKind,
   ERROR_BODY_BYTES,
   sendAttempt,
 } from './attempt.js';
