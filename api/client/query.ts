@@ -11,14 +11,10 @@ export type QueryValue = string | number | boolean | bigint;
 /** A plain record (arrays repeat the name; `undefined` and `null` are left out) or `URLSearchParams`. */
 export type QueryParams = URLSearchParams | Readonly<Record<string, QueryValue | readonly QueryValue[] | null | undefined>>;
 
-/** A query string already encoded and checked by `encodeQuery`, without the leading `?`. */
-export type EncodedQuery = string & { readonly __checkedQuery: true };
-
 /** Parameter names refused in a query, compared lowercase without `-`, `_`, `.` and spaces. */
-const CREDENTIAL_NAMES: ReadonlySet<string> = new Set([
-  'apikey', 'xapikey', 'key', 'token', 'accesstoken', 'authtoken', 'apitoken', 'sessiontoken', 'idtoken', 'refreshtoken',
-  'auth', 'authorization', 'bearer', 'jwt', 'secret', 'apisecret', 'clientsecret', 'password', 'passwd', 'credentials',
-]);
+const CREDENTIAL_NAMES: ReadonlySet<string> = new Set(
+  'apikey xapikey key token accesstoken authtoken apitoken sessiontoken idtoken refreshtoken auth authorization bearer jwt secret apisecret clientsecret password passwd credentials'.split(' '),
+);
 
 /** Whether a query parameter name reads as a credential (`api_key`, `X-Api-Key`, `token`...). */
 export function isCredentialName(name: string): boolean {
@@ -56,7 +52,7 @@ function pairsOf(query: QueryParams): Array<[string, string]> {
  * the parameter for a credential-like name, a value that is not text, or a value holding one
  * of `secrets` (the message never shows the value). Undefined for an empty query.
  */
-export function encodeQuery(query: QueryParams, secrets: readonly ApiKey[] = []): EncodedQuery | undefined {
+export function encodeQuery(query: QueryParams, secrets: readonly ApiKey[] = []): string | undefined {
   const parts: string[] = [];
   for (const [name, value] of pairsOf(query)) {
     refuseName(name);
@@ -65,19 +61,5 @@ export function encodeQuery(query: QueryParams, secrets: readonly ApiKey[] = [])
     }
     parts.push(`${encodeURIComponent(name)}=${encodeURIComponent(value)}`);
   }
-  return parts.length === 0 ? undefined : (parts.join('&') as EncodedQuery);
-}
-
-/** The names in an already encoded query string (a server's next-page link), decoded where possible. */
-export function queryNames(search: string): string[] {
-  const text = search.startsWith('?') ? search.slice(1) : search;
-  if (text === '') return [];
-  return text.split('&').map((pair) => {
-    const raw = (pair.split('=')[0] ?? '').replace(/\+/g, ' ');
-    try {
-      return decodeURIComponent(raw);
-    } catch {
-      return raw;
-    }
-  });
+  return parts.length === 0 ? undefined : parts.join('&');
 }

@@ -4,7 +4,7 @@
  */
 import { RETRYABLE_STATUSES } from '../contract/index.js';
 import { type RetryHint, parseRetryHint } from './retry-hints.js';
-import { type TransportFailure, isRetryableFailure } from './transport-failure.js';
+import { type TransportFailure, isRetryableFailure } from './attempt.js';
 
 export type RetryOutcome =
   | { readonly kind: 'status'; readonly status: number; readonly headers: Readonly<Record<string, string | undefined>> }
@@ -89,4 +89,46 @@ export function decideRetry(input: RetryInput): RetryDecision {
   // A backoff squeezed to fit would hammer the server in the last milliseconds: stop instead.
   if (now + delayMs > latestStart) return { retry: false, reason: 'deadline' };
   return { retry: true, delayMs, basis: 'backoff' };
+}
+
+/*
+ * The client-wide rate-limit gate: a 429 that says how long to wait pauses every queued and new
+ * call of the client until then, instead of each call learning it with its own 429.
+ */
+
+/**
+ * The longest a single 429 can pause the client. A server (or a proxy in front of it) that
+ * answers `Retry-After: 1e15` or a year-9999 date must not silence the client for the rest of
+ * the process: after an hour, calls try again, and a new 429 sets a new pause.
+ */
+export const MAX_GATE_PAUSE_MS = 60 * 60 * 1000;
+
+export interface GatePause {
+  /** Wall-clock milliseconds when calls may go again. */
+  readonly until: number;
+  readonly hint: RetryHint;
+}
+
+export interface RateLimitGate {
+  /**
+   * Pauses until `now + hint.delayMs`, at most `MAX_GATE_PAUSE_MS` from now; a shorter hint never
+   * shortens a longer pause already in force.
+   */
+  pause(now: number, hint: RetryHint): void;
+  /** The pause in force at `now`, if any. */
+  current(now: number): GatePause | undefined;
+}
+
+export function createRateLimitGate(): RateLimitGate {
+  let paused: GatePause | undefined;
+  return {
+    pause(now, hint) {
+      const until = now + Math.min(hint.delayMs, MAX_GATE_PAUSE_MS);
+      if (!paused || until > paused.until) paused = { until, hint };
+    },
+    current(now) {
+      if (paused && paused.until <= now) paused = undefined;
+      return paused;
+    },
+  };
 }

@@ -3,7 +3,7 @@
  * debugging checklist. Exit 0 all good, 1 a problem (or not fully checked), 2 bad usage.
  */
 import { AUTH_SCHEMES, PLATFORM_PATHS, platformSubPath } from '../../api/contract/index.js';
-import { redactSecrets } from '../../api/client/index.js';
+import { redactSecrets } from '../../api/client/single-attempt.js';
 import { type Command, type CommandContext, UsageError, choiceValue, numberValue, stringList, stringValue } from '../command.js';
 import { keyFromFlags, keyOptions, refuseKeyFlag, tenantFlag } from '../key-flags.js';
 import { DEFAULT_MAX_WAIT_S, REQUEST_BUDGET } from '../../diagnose/pacing.js';

@@ -1,9 +1,9 @@
 /** Query parameters, the generic get() and the path guard (client level and pure). */
 import { afterEach, describe, expect, it } from 'vitest';
 import { createClient, isNotFoundError } from '../../../api/client/index.js';
-import { checkSubPath, staysInside } from '../../../api/client/path-guard.js';
+import { checkSubPath, staysInside } from '../../../api/client/paths.js';
 import { encodeQuery, isCredentialName } from '../../../api/client/query.js';
-import { BASE_URL, KEY, SECRET, captureLogger, envelopeError, envelopeOk, instantClock, mockAgent } from './helpers.js';
+import { BASE_URL, KEY, SECRET, captureLogger, envelopeError, envelopeOk, mockAgent } from './helpers.js';
 
 const agents: Array<{ close(): Promise<void> }> = [];
 afterEach(async () => {
@@ -14,7 +14,7 @@ function setup() {
   const { agent, pool } = mockAgent();
   agents.push(agent);
   const { logger, lines } = captureLogger();
-  const client = createClient({ baseUrl: BASE_URL, apiKey: KEY, tenant: 'rowery-nowak', dispatcher: agent, clock: instantClock().clock, logger });
+  const client = createClient({ baseUrl: BASE_URL, apiKey: KEY, tenant: 'rowery-nowak', dispatcher: agent, logger });
   const seen: Array<{ path: string; auth: string | undefined }> = [];
   const record = (path: string, status = 200, body: object = envelopeOk([])) =>
     pool.intercept({ path }).reply(status, (opts) => {
@@ -77,8 +77,9 @@ describe('get(path) stays inside {base_url}', () => {
   it.each([
     ['../tenants/x/clients', /a "\." or "\.\." segment/],
     ['/tenants/x/../../admin', /a "\." or "\.\." segment/],
-    ['tenants/%2e%2e/%2E%2e/x', /a "\." or "\.\." segment \(also as %2E\)/],
+    ['tenants/%2e%2e/%2E%2e/x', /a "\." or "\.\." segment \(also as %2E/],
     ['tenants/./x', /a "\." or "\.\." segment/],
+    ['/tenants/t/..;/x', /before a ";"/],
     ['https://evil.test/api/v1/docs', /absolute URL/],
     ['//evil.test/x', /"\/\/"/],
     ['tenants//x', /"\/\/"/],
@@ -112,6 +113,13 @@ describe('path guard (pure)', () => {
     expect(checkSubPath('/')).toEqual({ ok: true, path: '/' });
     expect(checkSubPath('/tenants/sklep.pl/a...b')).toEqual({ ok: true, path: '/tenants/sklep.pl/a...b' });
     expect(checkSubPath(42)).toMatchObject({ ok: false });
+    expect(checkSubPath('/tenants/a;b/repairs')).toEqual({ ok: true, path: '/tenants/a;b/repairs' });
+  });
+
+  it('a segment that is "." or ".." once what follows its first ";" is dropped is refused (Tomcat/Jetty read it so)', () => {
+    for (const bad of ['/tenants/t/..;/x', '/tenants/t/..;jsessionid=1/x', '.;x/docs', '/%2e%2e;/x', '/tenants/t/.;/x']) {
+      expect(checkSubPath(bad), bad).toMatchObject({ ok: false, reason: expect.stringContaining('".."') });
+    }
   });
 
   it('the URL check is the last net: origin and base path must hold after parsing', () => {
