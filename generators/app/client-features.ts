@@ -15,7 +15,7 @@ export interface ClientFeatures {
 export function clientFeatures(toolkit: readonly RenderedFile[], toolkitDir: string): ClientFeatures {
   const text = (rel: string): string => toolkit.find((f) => f.path === `${toolkitDir}/client/${rel}`)?.contents.toString('utf8') ?? '';
   return {
-    ca: /^\s*readonly ca\?\s*:/m.test(text('options.ts')),
+    ca: /^\s*readonly ca\?\s*:/m.test(text('client.ts')),
     readme: toolkit.some((f) => f.path === `${toolkitDir}/client/README.md`),
   };
 }

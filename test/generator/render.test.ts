@@ -59,7 +59,7 @@ describe('the project templates, by what the toolkit and the answers say', () =>
     const without = renderProject(templates, templateContext(answers, versions, facts(false, false)));
     expect(file(without, 'src/index.ts')).toContain("import { Agent } from 'undici';");
     expect(file(without, 'src/index.ts')).toContain('await agent?.close();');
-    expect(file(without, 'README.md')).toContain('`createClient({ baseUrl, apiKey, authScheme, tenant, handlers })`');
+    expect(file(without, 'README.md')).toContain('`createClient({ baseUrl, apiKey, authScheme, tenant })`');
     // The sandbox prints the default prefix; a project with another is told which of its own variables to use.
     expect(file(without, 'README.md')).toContain('`export REPAIR_API_TEST_KEY=...` lines (the generator\'s default prefix; this project\n  reads `RS_TEST_KEY`');
   });
