@@ -54,18 +54,19 @@ export function refusalAnswer(refusal: Refusal, readings: RefusalReadings): Refu
 
 export const REFUSALS: readonly Refusal[] = ['missing_key', 'invalid_key', 'tenant_mismatch', 'scope', 'platform_refused'];
 
-/** Errors sent whatever the readings (405 for anything but GET, 400 for a bad slug...). */
-const FIXED_ERRORS: readonly RefusalAnswer[] = [
+/** Codes sent whatever the readings (405 for anything but GET, 400 for a bad slug...), each with its `ERROR_STATUS`. */
+export const FIXED_ERROR_CODES = [
   ERROR_CODES.rateLimited,
   ERROR_CODES.notFound,
   ERROR_CODES.methodNotAllowed,
   ERROR_CODES.invalidTenantSlug,
   ERROR_CODES.badRequest,
   ERROR_CODES.internalError,
-].map((code) => ({ code, status: ERROR_STATUS[code] }));
+] as const;
+export type FixedErrorCode = (typeof FIXED_ERROR_CODES)[number];
 
 /** Every (code, status) a server sends under the readings, refusals first, once each. */
 export function sentErrors(readings: RefusalReadings): RefusalAnswer[] {
-  const all = [...REFUSALS.map((r) => refusalAnswer(r, readings)), ...FIXED_ERRORS];
+  const all = [...REFUSALS.map((r) => refusalAnswer(r, readings)), ...FIXED_ERROR_CODES.map((code) => ({ code, status: ERROR_STATUS[code] }))];
   return all.filter((a, i) => all.findIndex((b) => b.code === a.code && b.status === a.status) === i);
 }
