@@ -69,6 +69,7 @@ interface Route {
   readonly path: string;
   readonly endpoint: EndpointSpec;
   readonly operationId: string;
+  readonly summary?: string;
   /** `/platform/{path}`: no sub-path is known. */
   readonly template?: boolean;
 }
@@ -79,7 +80,7 @@ function platformRoutes(endpoint: EndpointSpec, readings: Readings): Route[] {
     const check = platformSubPath(given);
     if (!check.ok) throw new Error(`platformPaths: "${given}" ${check.reason}`);
     if (/[{}]/.test(check.sub)) throw new Error(`platformPaths: "${given}" cannot contain "{" or "}"`);
-    return { path: `/platform/${check.sub}`, endpoint, operationId: `getPlatform${camel(check.sub)}` };
+    return { path: `/platform/${check.sub}`, endpoint, operationId: `getPlatform${camel(check.sub)}`, summary: `${endpoint.returns}: /platform/${check.sub}` };
   });
 }
 
@@ -102,7 +103,7 @@ function operation(route: Route, readings: Readings): JsonObject {
   const params = parameters(route);
   return {
     operationId: route.operationId,
-    summary: endpoint.returns,
+    summary: route.summary ?? endpoint.returns,
     tags: [tag(endpoint)],
     security: security(endpoint, readings),
     ...(params.length > 0 ? { parameters: params } : {}),
