@@ -88,7 +88,7 @@ describe.skipIf(!hasTools)('the OpenAPI document under redocly, Prism and newman
     const open = join(dir, 'unknown-readings.json');
     writeFileSync(open, serializeOpenApi(openApiDocument({ ...unknown.dialect, index: 'unknown', platformPaths: [] }, SERVERS), 'json'));
     // redocly exits 1 on errors; its report says which, so read it either way.
-    lint = run(join(BIN, 'redocly'), ['lint', '--format=json', reference, ...others, open], { env: ENV, cwd: dir }).catch((error: { stdout?: string }) => ({ stdout: error.stdout ?? '' }));
+    lint = run(join(BIN, 'redocly'), ['lint', '--config', join(ROOT, 'redocly.yaml'), '--format=json', reference, ...others, open], { env: ENV, cwd: dir }).catch((error: { stdout?: string }) => ({ stdout: error.stdout ?? '' }));
     collection = join(dir, 'collection.json');
     const converted = run(join(BIN, 'openapi2postmanv2'), ['-s', reference, '-o', collection, '-O', 'folderStrategy=Tags,parametersResolution=Example'], { env: ENV });
     sandbox = await startSandbox({ dialect: 'reference', rateLimit: '1000000/1m' });
