@@ -37,14 +37,14 @@ export const FIXED_WHEN: Readonly<Record<FixedErrorCode, string>> = {
 /** The two codes the spec itself names; every other one is an assumption. */
 const SPEC_CODES: readonly string[] = [ERROR_CODES.unauthorized, ERROR_CODES.tenantMismatch];
 
-export interface CodeRow {
+interface CodeRow {
   readonly code: string;
   readonly status: number;
   readonly when: string;
 }
 
 /** Every (code, status) the readings send, with when, one row each (refusals first). */
-export function codeTable(readings: Readings): CodeRow[] {
+function codeTable(readings: Readings): CodeRow[] {
   const rows: CodeRow[] = [];
   const add = (code: string, status: number, when: string): void => {
     const same = rows.findIndex((r) => r.code === code && r.status === status);
