@@ -39,7 +39,7 @@ export interface AttemptRequest {
   readonly baseUrl: string;
   /** Relative to `{base_url}`, e.g. `/tenants/x/clients`. */
   readonly path: string;
-  /** Appended after `?`, already encoded (`encodeQuery`). */
+  /** Appended after `?`, already encoded. */
   readonly query?: string | undefined;
   /** Decides whether `data` must be a list; undefined for a path outside the spec's table. */
   readonly endpoint: EndpointId | undefined;

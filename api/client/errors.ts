@@ -78,40 +78,14 @@ export interface ApiErrorFields {
   readonly cause?: unknown;
 }
 
-export class ApiError extends Error {
-  declare readonly kind: ErrorKind;
-  declare readonly status: number | undefined;
-  declare readonly code: string | undefined;
-  declare readonly serverMessage: string | undefined;
-  declare readonly requestId: string | undefined;
-  declare readonly method: string;
-  declare readonly path: string;
-  declare readonly host: string;
-  declare readonly keyAlias: string | undefined;
-  declare readonly keyHint: string | undefined;
-  declare readonly tenant: string | undefined;
-  declare readonly attempts: number;
-  declare readonly retryHistory: readonly RetryRecord[];
-  declare readonly retryable: boolean;
-  declare readonly stopReason: string | undefined;
-  declare readonly bodyExcerpt: string | undefined;
-  declare readonly retryAfterMs: number | undefined;
-  declare readonly limit: number | undefined;
-  declare readonly remaining: number | undefined;
-  declare readonly resetMs: number | undefined;
-  declare readonly networkCode: string | undefined;
-  declare readonly scope: 'attempt' | 'total' | undefined;
-  declare readonly phase: TimeoutPhase | 'waiting' | undefined;
-  declare readonly timeoutMs: number | undefined;
-  declare readonly waitedMs: number | undefined;
-  declare readonly elapsedMs: number | undefined;
-  declare readonly problem: ApiErrorFields['problem'];
-  declare readonly detail: string | undefined;
-  declare readonly index: number | undefined;
-  declare readonly issue: string | undefined;
-  declare readonly link: string | undefined;
-  declare readonly pages: number | undefined;
+/** The fields, typed on the class by declaration merging (each is set by the constructor). */
+export interface ApiError extends Readonly<Omit<ApiErrorFields, 'message' | 'cause' | 'retryHistory' | 'retryable'>> {
+  readonly retryHistory: readonly RetryRecord[];
+  readonly retryable: boolean;
+}
 
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- the interface types the fields Object.assign sets
+export class ApiError extends Error {
   constructor({ message, cause, ...fields }: ApiErrorFields) {
     super(message, cause === undefined ? undefined : { cause });
     this.name = new.target.name;

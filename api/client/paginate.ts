@@ -5,13 +5,11 @@
  * base URL's origin and below its path, carries no credential-like query parameter and has not
  * been read before, for at most `maxPages` pages; anything else stops with a `PaginationError`.
  */
-import type { TenantResource } from '../contract/index.js';
-import type { ApiResponse } from './call.js';
-import type { ListOptions, RepairServiceClient } from './client.js';
+import { type TenantResource, tenantResourcePath, validateTenantSlug } from '../contract/index.js';
+import type { ApiResponse, CallOptions, RepairServiceClient } from './client.js';
 import { ApiError, type PaginationProblem } from './errors.js';
 import { type Validator, toCheck } from './parse.js';
-import { checkSubPath } from './paths.js';
-import { isCredentialName } from './query.js';
+import { checkSubPath, isCredentialName } from './paths.js';
 
 export interface Page<T> {
   readonly items: readonly T[];
@@ -25,7 +23,13 @@ export interface Paginated<T> extends AsyncIterable<T> {
   pages(): AsyncIterableIterator<Page<T>>;
 }
 
-export interface PaginateOptions<T> extends ListOptions<T> {
+export interface PaginateOptions<T> extends CallOptions {
+  /** The client's tenant when not given. */
+  readonly tenant?: string;
+  /** The first page's query (the following pages' comes with the server's next link). */
+  readonly query?: URLSearchParams | Readonly<Record<string, string>>;
+  /** Checks (and may transform) every item. */
+  readonly parse?: Validator<T>;
   /** Pages read before stopping with a PaginationError (`page_cap`); default 100. */
   readonly maxPages?: number;
 }
@@ -39,7 +43,7 @@ export function nextLink(header: string | undefined): string | undefined {
   return undefined;
 }
 
-type Next = { readonly ok: true; readonly path: string; readonly query: URLSearchParams } | { readonly ok: false; readonly problem: PaginationProblem; readonly detail: string };
+type Next = { readonly ok: true; readonly path: string; readonly query: string } | { readonly ok: false; readonly problem: PaginationProblem; readonly detail: string };
 
 /** Where a next link leads, resolved against the page it came with, or why the key may not follow it. */
 export function checkNextLink(link: string, pageUrl: URL, base: URL): Next {
@@ -58,18 +62,20 @@ export function checkNextLink(link: string, pageUrl: URL, base: URL): Next {
   if (!sub.ok) return refuse('unsafe_link', `the next link's path ${sub.reason}`);
   const credential = [...url.searchParams.keys()].find(isCredentialName);
   if (credential !== undefined) return refuse('unsafe_link', `the next link's query has "${credential}", which looks like a credential`);
-  return { ok: true, path: sub.path, query: url.searchParams };
+  return { ok: true, path: sub.path, query: url.search.slice(1) };
 }
-
-const LIST = { clients: 'listClients', bikes: 'listBikes', repairs: 'listRepairs', logs: 'listLogs' } as const;
 
 async function* pagesOf<T>(client: RepairServiceClient, resource: TenantResource, options: PaginateOptions<T>): AsyncGenerator<Page<T>> {
   const maxPages = options.maxPages ?? 100;
   if (!(Number.isInteger(maxPages) && maxPages >= 1)) throw new TypeError(`option "maxPages" must be an integer >= 1, got ${String(maxPages)}`);
   const base = new URL(client.baseUrl);
   const check = options.parse === undefined ? undefined : toCheck(options.parse as Validator<unknown>, 'parse');
-  const { parse: _parse, maxPages: _max, ...call } = options;
-  let page = await client[LIST[resource]](call).withResponse();
+  const { parse: _parse, maxPages: _max, tenant = client.tenant, query, ...call } = options;
+  if (tenant === undefined) throw new TypeError(`${resource}: no tenant: pass { tenant } or set the client's "tenant" option`);
+  const slug = validateTenantSlug(tenant);
+  if (!slug.ok) throw new TypeError(`option "tenant" ${JSON.stringify(tenant)} ${slug.reason}`);
+  const first = `${tenantResourcePath(tenant, resource)}${query === undefined ? '' : `?${new URLSearchParams(query).toString()}`}`;
+  let page = await client.get<readonly unknown[]>(first, call).withResponse();
   const seen = new Set<string>();
   for (let number = 1; ; number += 1) {
     const pageUrl = new URL(`${base.href.replace(/\/+$/, '')}${page.response.path}${page.response.query ? `?${page.response.query}` : ''}`);
@@ -90,7 +96,7 @@ async function* pagesOf<T>(client: RepairServiceClient, resource: TenantResource
     if (!next.ok) throw stop(client, page.response, 'pagination_stopped', next.detail, { problem: next.problem, ...shown });
     if (seen.has(new URL(link, pageUrl).href)) throw stop(client, page.response, 'pagination_stopped', 'the next link points to a page already read', { problem: 'loop', ...shown });
     // The server's query goes as it wrote it; credential-like names are refused by the query check.
-    page = await client.get<readonly unknown[]>(next.path, { ...call, query: next.query }).withResponse();
+    page = await client.get<readonly unknown[]>(next.query === '' ? next.path : `${next.path}?${next.query}`, call).withResponse();
   }
 }
 

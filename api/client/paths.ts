@@ -7,7 +7,12 @@
  */
 import { BASE_PATH, type EndpointId, ENDPOINTS, isTenantResource } from '../contract/index.js';
 
-export type PathCheck = { readonly ok: true; readonly path: string } | { readonly ok: false; readonly reason: string };
+export type PathCheck = { readonly ok: true; readonly path: string; readonly query?: string | undefined } | { readonly ok: false; readonly reason: string };
+
+/** Query names refused, compared lowercase without `-`, `_`, `.` and spaces: a key in a URL ends up in access logs. */
+const CREDENTIAL_NAMES = new Set('apikey xapikey key token accesstoken authtoken apitoken sessiontoken idtoken refreshtoken auth authorization bearer jwt secret apisecret clientsecret password passwd credentials'.split(' '));
+
+export const isCredentialName = (name: string): boolean => CREDENTIAL_NAMES.has(name.toLowerCase().replace(/[-_.\s]/g, ''));
 
 const fail = (reason: string): PathCheck => ({ ok: false, reason });
 
@@ -16,14 +21,26 @@ function isDotSegment(segment: string): boolean {
   return plain === '.' || plain === '..';
 }
 
-/** A path relative to `{base_url}` (`tenants/x/repairs/17`, `/docs`), checked, with one leading `/`. */
-export function checkSubPath(input: unknown): PathCheck {
+/**
+ * A path relative to `{base_url}` (`tenants/x/repairs/17`, `/docs`, `tenants/x/repairs?status=gotowa`),
+ * checked, with one leading `/`; a query (already encoded, e.g. `URLSearchParams#toString()`) may
+ * follow `?` when `withQuery`, with no name that looks like a credential.
+ */
+export function checkSubPath(input: unknown, withQuery = false): PathCheck {
   if (typeof input !== 'string' || input === '') return fail('is empty: give a path relative to {base_url}, e.g. /docs');
+  const at = input.indexOf('?');
+  if (withQuery && at >= 0 && !input.includes('#')) {
+    const query = input.slice(at + 1);
+    const credential = [...new URLSearchParams(query).keys()].find(isCredentialName);
+    if (credential !== undefined) return fail(`has the query parameter "${credential}", which looks like a credential: a key never goes in a URL`);
+    const check = checkSubPath(input.slice(0, at));
+    return check.ok ? { ...check, query: query === '' ? undefined : query } : check;
+  }
   if (/[\u0000-\u001f\u007f]/.test(input)) return fail('contains a control character (a URL parser drops tabs and newlines)');
   if (input.includes('\\')) return fail('contains a backslash (URL parsers read it as "/")');
   if (/^[a-z][a-z0-9+.-]*:/i.test(input)) return fail('is an absolute URL: give a path relative to {base_url}');
   if (input.includes('//')) return fail('contains "//" (an empty segment, or another host when leading)');
-  if (/[?#]/.test(input)) return fail('carries a query or fragment: pass { query } instead');
+  if (/[?#]/.test(input)) return fail('carries a query or fragment');
   if (/%(?:25)?(?:2f|5c)/i.test(input)) return fail('contains an encoded "/" or "\\" (%2F, %5C), which some servers decode');
   const path = input.startsWith('/') ? input : `/${input}`;
   if (path.split('/').some(isDotSegment)) return fail('contains a "." or ".." segment (also as %2E, or before a ";"), which would leave the path');

@@ -57,7 +57,7 @@ describe('Link header (RFC 8288)', () => {
     const page = new URL('https://api.test/api/v1/tenants/t/repairs?page=1');
     const ok = (link: string) => {
       const next = checkNextLink(link, page, base);
-      return next.ok ? { path: next.path, query: next.query.toString() } : next;
+      return next.ok ? { path: next.path, query: next.query } : next;
     };
     expect(ok('?page=2')).toEqual({ path: '/tenants/t/repairs', query: 'page=2' });
     expect(ok('repairs?cursor=a%2Cb')).toEqual({ path: '/tenants/t/repairs', query: 'cursor=a%2Cb' });
@@ -138,6 +138,7 @@ describe('paginate (MockAgent)', () => {
     await expect(failure(paginate(client, 'clients', { tenant: '..' }))).resolves.toMatchObject({ message: expect.stringMatching(/"tenant"/) });
     await expect(failure(paginate(client, 'clients', { maxPages: 0 }))).resolves.toMatchObject({ message: expect.stringMatching(/"maxPages"/) });
     await expect(failure(paginate(client, 'clients', { query: { api_key: SECRET } }))).resolves.toMatchObject({ message: expect.stringMatching(/looks like a credential/) });
+    await expect(failure(paginate(createClient({ baseUrl: BASE_URL, apiKey: KEY }), 'clients'))).resolves.toMatchObject({ message: expect.stringMatching(/no tenant/) });
   });
 });
 
