@@ -4,7 +4,7 @@
  * `error.code`, never by the server's message text.
  */
 import { ERROR_CODES } from '../contract/index.js';
-import { type ApiError, isApiError } from './errors.js';
+import { type ApiError, type ErrorKind, isApiError } from './errors.js';
 
 export type NextStepKind = 'fix_key' | 'fix_tenant' | 'use_platform_key' | 'request_scope' | 'retry_later' | 'check_path' | 'fix_parse' | 'investigate';
 
@@ -16,43 +16,43 @@ export interface NextStep {
   readonly afterMs?: number | undefined;
 }
 
-/** `repairs` for `/tenants/x/repairs`, else the path. */
-const resourceOf = (path: string): string => /^\/tenants\/[^/]+\/([^/?]+)/.exec(path)?.[1] ?? path;
+type Advice = (e: ApiError, said: string, resource: string) => [NextStepKind, string, string];
 
-function advice(e: ApiError): Omit<NextStep, 'afterMs'> {
-  const said = `${e.status ?? '-'} ${e.code ?? '(no code)'}`;
-  const resource = resourceOf(e.path);
-  switch (e.kind) {
-    case 'unauthorized':
-      return { kind: 'fix_key', action: 'use a current key of this environment', why: `${said}: the key was not accepted. Check: 1) the host and path are right; 2) the key is current and not revoked; 3) a test key goes to the test host and a production key to production; 4) retry once with curl to rule out the client.` };
-    case 'tenant_mismatch':
-      return { kind: 'fix_tenant', action: "use that tenant's key or the right slug", why: `${said}: the tenant in the URL ("${e.tenant ?? '?'}") is not the tenant this key is assigned to. Check the tenant slug in your config, or use that tenant's key or a platform key.` };
-    case 'insufficient_scope':
-      return { kind: 'request_scope', action: `use a key whose scope covers ${resource}`, why: `${said}: the key is valid, but its scope does not include ${resource}. Use a key whose scope covers it, or ask for the scope to be added.` };
-    case 'forbidden':
-      return e.code === ERROR_CODES.platformKeyRequired
-        ? { kind: 'use_platform_key', action: 'use a platform key', why: `${said}: ${e.path} is a platform path, and platform paths accept platform keys only.` }
-        : { kind: 'request_scope', action: `use a key allowed to read ${resource}`, why: `${said}: the key is valid but may not make this call. Check the key's kind (platform or tenant) and scope, and that the tenant matches ("${e.tenant ?? '-'}").` };
-    case 'rate_limited': {
-      const after = e.retryAfterMs === undefined ? '' : ` after ${Math.ceil(e.retryAfterMs / 1000)} s`;
-      return { kind: 'retry_later', action: after ? `retry${after}` : 'retry later, at a lower rate', why: `${said}: rate limited after ${e.attempts} attempt(s). Reschedule the work${after}, and lower the request rate for this key.` };
-    }
-    case 'not_found':
-      return { kind: 'check_path', action: 'check the path and the tenant slug', why: `${said}: nothing at ${e.path}. Check the path and the tenant slug; an API may also answer 404 for a resource the key may not see.` };
-    case 'parse_failed':
-      return { kind: 'fix_parse', action: 'fix the parse hook or report the data', why: `the response is fine by the API contract, but ${e.index === undefined ? 'its data' : `item ${e.index}`} failed your parse hook: ${e.issue ?? ''}` };
-    case 'server_error':
-    case 'connection_error':
-    case 'tls_error':
-    case 'timeout':
-      return { kind: 'retry_later', action: 'retry later', why: `${e.name}: ${e.message}` };
-    default:
-      return { kind: 'investigate', action: 'investigate', why: `${e.name}: ${e.message}` };
-  }
-}
+const retryLater: Advice = (e) => ['retry_later', 'retry later', `${e.name}: ${e.message}`];
+
+const ADVICE: Partial<Record<ErrorKind, Advice>> = {
+  unauthorized: (_e, said) => [
+    'fix_key',
+    'use a current key of this environment',
+    `${said}: the key was not accepted. Check: 1) the host and path are right; 2) the key is current and not revoked; 3) a test key goes to the test host and a production key to production; 4) retry once with curl to rule out the client.`,
+  ],
+  tenant_mismatch: (e, said) => [
+    'fix_tenant',
+    "use that tenant's key or the right slug",
+    `${said}: the tenant in the URL ("${e.tenant ?? '?'}") is not the tenant this key is assigned to. Check the tenant slug in your config, or use that tenant's key or a platform key.`,
+  ],
+  insufficient_scope: (_e, said, r) => ['request_scope', `use a key whose scope covers ${r}`, `${said}: the key is valid, but its scope does not include ${r}. Use a key whose scope covers it, or ask for the scope to be added.`],
+  forbidden: (e, said, r) =>
+    e.code === ERROR_CODES.platformKeyRequired
+      ? ['use_platform_key', 'use a platform key', `${said}: ${e.path} is a platform path, and platform paths accept platform keys only.`]
+      : ['request_scope', `use a key allowed to read ${r}`, `${said}: the key is valid but may not make this call. Check its kind (platform or tenant), scope and tenant ("${e.tenant ?? '-'}").`],
+  rate_limited: (e, said) => {
+    const after = e.retryAfterMs === undefined ? '' : ` after ${Math.ceil(e.retryAfterMs / 1000)} s`;
+    return ['retry_later', after ? `retry${after}` : 'retry later, at a lower rate', `${said}: rate limited after ${e.attempts} attempt(s). Reschedule the work${after}, and lower the request rate for this key.`];
+  },
+  not_found: (e, said) => ['check_path', 'check the path and the tenant slug', `${said}: nothing at ${e.path}. Check the path and the tenant slug; an API may also answer 404 for a resource the key may not see.`],
+  parse_failed: (e) => ['fix_parse', 'fix the parse hook or report the data', `the response is fine by the contract, but ${e.index === undefined ? 'its data' : `item ${e.index}`} failed your parse hook: ${e.issue ?? ''}`],
+  server_error: retryLater,
+  connection_error: retryLater,
+  tls_error: retryLater,
+  timeout: retryLater,
+};
 
 /** The action an error calls for; anything that is not the client's error is `investigate`. */
 export function nextStep(error: unknown): NextStep {
   if (!isApiError(error)) return { kind: 'investigate', action: 'investigate', why: error instanceof Error ? error.message : String(error) };
-  return { ...advice(error), afterMs: error.kind === 'rate_limited' ? error.retryAfterMs : undefined };
+  const resource = /^\/tenants\/[^/]+\/([^/?]+)/.exec(error.path)?.[1] ?? error.path;
+  const advice = ADVICE[error.kind] ?? ((e) => ['investigate', 'investigate', `${e.name}: ${e.message}`]);
+  const [kind, action, why] = advice(error, `${error.status ?? '-'} ${error.code ?? '(no code)'}`, resource);
+  return { kind, action, why, afterMs: error.kind === 'rate_limited' ? error.retryAfterMs : undefined };
 }
