@@ -4,6 +4,7 @@
  * stands on it, and so does anything that must see one exact answer (a health check, the
  * checklist). The time budget covers queueing for a connection, connecting, headers and body.
  */
+import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import type { Dispatcher } from 'undici';
 import { request } from 'undici';
@@ -28,6 +29,18 @@ import { scrubKeyEchoes } from './key-echo.js';
 
 export type { TimeoutPhase } from './errors.js';
 
+/**
+ * The version of this client's code, in its `User-Agent`. It changes when the client does, not with
+ * every toolkit release, so a release that changes no client code changes no file of it.
+ */
+export const CLIENT_VERSION = '0.2.0';
+export const USER_AGENT = `repair-service-client/${CLIENT_VERSION} node/${process.versions.node}`;
+
+/** A W3C `traceparent` (version 00, sampled): `traceId` kept across a call's attempts, a new span each. */
+export function traceparent(traceId: string = randomUUID().replace(/-/g, '')): string {
+  return `00-${traceId}-${randomUUID().replace(/-/g, '').slice(0, 16)}-01`;
+}
+
 /** A success body above this is refused: a runaway response must not exhaust memory. */
 export const DEFAULT_MAX_BODY_BYTES = 20 * 1024 * 1024;
 /** Error bodies are read only this far: enough for any envelope, not for a runaway page. */
@@ -50,7 +63,10 @@ export interface AttemptRequest {
   readonly timeoutMs: number;
   readonly maxBodyBytes?: number | undefined;
   readonly signal?: AbortSignal | undefined;
-  readonly headers?: Readonly<Record<string, string>>;
+  /** Continues the caller's trace; a new one otherwise. */
+  readonly traceparent?: string | undefined;
+  /** Default `repair-service-client/<version> node/<version>`. */
+  readonly userAgent?: string | undefined;
 }
 
 export type TransportFailure =
@@ -67,6 +83,8 @@ export interface AttemptTimings {
 
 export interface AttemptResponse {
   readonly kind: 'response';
+  /** The W3C trace id the attempt was sent with: what support gives the API team with the request id. */
+  readonly traceId: string;
   readonly status: number;
   /** Lowercase names; a value the key was echoed in is scrubbed. */
   readonly headers: Readonly<Record<string, string>>;
@@ -81,6 +99,7 @@ export interface AttemptResponse {
 
 export interface AttemptFailure {
   readonly kind: 'failure';
+  readonly traceId: string;
   readonly failure: TransportFailure;
   readonly timings: AttemptTimings;
 }
@@ -168,8 +187,8 @@ async function readCapped(body: Dispatcher.ResponseData['body'], declared: numbe
   return { text: Buffer.concat(chunks).toString('utf8'), bytes };
 }
 
-function requestHeaders(req: AttemptRequest): Record<string, string> {
-  const headers: Record<string, string> = { accept: 'application/json', ...req.headers };
+function requestHeaders(req: AttemptRequest, trace: string): Record<string, string> {
+  const headers: Record<string, string> = { accept: 'application/json', 'user-agent': req.userAgent ?? USER_AGENT, traceparent: trace };
   if (req.key) {
     const auth = authHeader(req.authScheme, req.key.reveal());
     headers[auth.name] = auth.value;
@@ -189,7 +208,9 @@ function failureOf(error: unknown, req: AttemptRequest, timedOut: boolean, inBod
 export async function sendAttempt(req: AttemptRequest): Promise<AttemptResult> {
   const started = performance.now();
   const timings = (headersAt?: number): AttemptTimings => ({ headersMs: headersAt === undefined ? undefined : headersAt - started, totalMs: performance.now() - started });
-  if (req.signal?.aborted) return { kind: 'failure', failure: { kind: 'aborted', reason: req.signal.reason, message: 'aborted by caller' }, timings: timings() };
+  const trace = req.traceparent ?? traceparent();
+  const traceId = trace.slice(3, 35);
+  if (req.signal?.aborted) return { kind: 'failure', traceId, failure: { kind: 'aborted', reason: req.signal.reason, message: 'aborted by caller' }, timings: timings() };
   // The budget is one timer and an EventEmitter, which undici takes as a signal like an
   // AbortSignal: an AbortController per attempt cost 20-40 µs a call on Node 20 (measured in
   // bench/client-overhead.ts), more than the rest of the client together.
@@ -206,7 +227,7 @@ export async function sendAttempt(req: AttemptRequest): Promise<AttemptResult> {
     // joinUrl's trimming only when there is a slash to trim (not the common case, on every call).
     const plain = !req.baseUrl.endsWith('/') && req.path.startsWith('/') && !req.path.startsWith('//');
     const url = (plain ? req.baseUrl + req.path : joinUrl(req.baseUrl, req.path)) + (req.query ? `?${req.query}` : '');
-    const res = await request(url, { method: 'GET', dispatcher: req.dispatcher, headers: requestHeaders(req), signal: deadline });
+    const res = await request(url, { method: 'GET', dispatcher: req.dispatcher, headers: requestHeaders(req, trace), signal: deadline });
     headersAt = performance.now();
     const status = res.statusCode;
     const success = status >= 200 && status < 300;
@@ -221,6 +242,7 @@ export async function sendAttempt(req: AttemptRequest): Promise<AttemptResult> {
     const requestId = headers[REQUEST_ID_HEADER];
     return {
       kind: 'response',
+      traceId,
       status,
       headers,
       envelope,
@@ -231,7 +253,7 @@ export async function sendAttempt(req: AttemptRequest): Promise<AttemptResult> {
       timings: timings(headersAt),
     };
   } catch (error) {
-    return { kind: 'failure', failure: failureOf(error, req, timedOut, headersAt !== undefined), timings: timings(headersAt) };
+    return { kind: 'failure', traceId, failure: failureOf(error, req, timedOut, headersAt !== undefined), timings: timings(headersAt) };
   } finally {
     clearTimeout(timer);
     req.signal?.removeEventListener('abort', onAbort);

@@ -7,7 +7,7 @@ import pRetry, { AbortError } from 'p-retry';
 import type { Dispatcher } from 'undici';
 import type { AuthScheme, EndpointId } from '../contract/index.js';
 import { type ApiKey, redactSecrets } from './api-key.js';
-import { type AttemptResponse, type AttemptResult, answerKind, sendAttempt } from './attempt.js';
+import { type AttemptResponse, type AttemptResult, answerKind, sendAttempt, traceparent } from './attempt.js';
 import { ApiError, type ApiErrorFields, type ErrorKind, type RetryRecord } from './errors.js';
 import type { LogFn } from './logger.js';
 import { parseRateLimitInfo, parseRetryHint } from './retry-hints.js';
@@ -22,7 +22,8 @@ export interface Runtime {
   readonly authScheme: AuthScheme;
   readonly maxRetryAfterMs: number;
   readonly gate: RateLimitGate;
-  readonly log: { readonly debug?: LogFn | undefined; readonly info?: LogFn | undefined };
+  readonly userAgent: string | undefined;
+  readonly log: { readonly debug?: LogFn | undefined; readonly info?: LogFn | undefined; readonly warn: LogFn };
 }
 
 export interface Limits {
@@ -39,6 +40,8 @@ export interface Plan {
   readonly sendKey: boolean;
   readonly limits: Limits;
   readonly signal: AbortSignal | undefined;
+  /** One trace for the whole call: each attempt is a new span of it. */
+  readonly traceId: string;
 }
 
 /** An attempt must leave this much time, or it is not started. */
@@ -105,7 +108,7 @@ export class Call {
   /** An error of this call, with its context; the key is scrubbed from the message. */
   error(fields: Omit<ApiErrorFields, 'method' | 'path' | 'host' | 'attempts'>): ApiError {
     const { rt, plan } = this;
-    const context = { method: 'GET', path: plan.path, host: rt.host, keyAlias: rt.key.alias, keyHint: rt.key.hint, tenant: plan.tenant };
+    const context = { method: 'GET', path: plan.path, host: rt.host, keyAlias: rt.key.alias, keyHint: rt.key.hint, tenant: plan.tenant, traceId: plan.traceId };
     return ApiError.from({ ...context, attempts: this.attempts, retryHistory: [...this.history], ...fields, message: redactSecrets(fields.message, [rt.key]) });
   }
 
@@ -141,8 +144,11 @@ export class Call {
       key: plan.sendKey ? rt.key : undefined,
       authScheme: rt.authScheme,
       timeoutMs: capped ? remaining : plan.limits.attemptTimeoutMs,
+      traceparent: traceparent(plan.traceId),
+      userAgent: rt.userAgent,
     });
-    rt.log.debug?.('repair-service attempt', { path: plan.path, attempt: this.attempts, outcome: outcomeText(result), ms: Math.round(result.timings.totalMs) });
+    const fields = { path: plan.path, attempt: this.attempts, outcome: outcomeText(result), ms: Math.round(result.timings.totalMs), traceId: plan.traceId };
+    rt.log.debug?.('repair-service attempt', fields);
     if (result.kind === 'response' && result.classification.kind === 'ok') {
       this.response = result;
       return result.classification.data;
@@ -173,7 +179,7 @@ export class Call {
     }
     const record: RetryRecord = { attempt: this.attempts, outcome: outcomeText(result), status: result.kind === 'response' ? result.status : undefined, delayMs: decision.delayMs, basis: decision.basis };
     this.history.push(record);
-    this.rt.log.info?.('repair-service retry', { path, ...record });
+    this.rt.log.info?.('repair-service retry', { path, ...record, traceId: this.plan.traceId });
     await this.sleep(decision.delayMs);
   }
 

@@ -3,8 +3,8 @@
  * options are checked before anything is sent (a TypeError naming the option), then `call.ts`
  * runs it. Every method returns an `ApiPromise`: a Promise of `data` with `withResponse()`.
  */
-import { X509Certificate } from 'node:crypto';
-import { Agent, type Dispatcher } from 'undici';
+import { X509Certificate, randomUUID } from 'node:crypto';
+import { type Dispatcher, EnvHttpProxyAgent } from 'undici';
 import {
   type AuthScheme,
   SECRET_HEADERS,
@@ -16,10 +16,12 @@ import {
   validateTenantSlug,
 } from '../contract/index.js';
 import { ApiKey, redactSecrets } from './api-key.js';
+import { USER_AGENT } from './attempt.js';
 import { Call, type Limits, type Plan, type Runtime } from './call.js';
 import { type LogLevel, type Logger, clientLog, resolveLogLevel } from './logger.js';
 import { type Validator, toCheck } from './parse.js';
 import { checkSubPath, routeOf, staysInside } from './paths.js';
+import { proxyFor } from './proxy.js';
 import { type RateLimitInfo, parseRateLimitInfo } from './retry-hints.js';
 import { createRateLimitGate } from './retry-policy.js';
 
@@ -36,6 +38,10 @@ export interface ClientOptions extends Partial<Limits> {
   readonly maxRetryAfterMs?: number;
   /** PEM CA certificate(s) the client's own connections trust instead of Node's (https only). */
   readonly ca?: string | Buffer | ReadonlyArray<string | Buffer>;
+  /** Your app's name and version, put before ours in the `User-Agent`, e.g. `shop-sync/1.4`. */
+  readonly userAgent?: string;
+  /** `false`: never through `HTTPS_PROXY`/`HTTP_PROXY` (honoured by default, `NO_PROXY` too). */
+  readonly proxy?: boolean;
   /** Your undici dispatcher (a MockAgent in tests); you close it. */
   readonly dispatcher?: Dispatcher;
   readonly logger?: Logger;
@@ -44,6 +50,8 @@ export interface ClientOptions extends Partial<Limits> {
 
 export interface CallOptions extends Partial<Limits> {
   readonly signal?: AbortSignal;
+  /** Continue your trace: its trace id goes with every attempt (W3C `traceparent`). */
+  readonly traceparent?: string;
 }
 
 export interface ListOptions<T = unknown> extends CallOptions {
@@ -60,6 +68,7 @@ export interface GetOptions<T = unknown> extends CallOptions {
 /** The response around the data: credential and cookie headers left out, the key scrubbed. */
 export interface ApiResponse {
   readonly status: number;
+  readonly traceId: string;
   readonly headers: Readonly<Record<string, string>>;
   readonly requestId: string | undefined;
   readonly rateLimit: RateLimitInfo;
@@ -95,6 +104,7 @@ export interface RepairServiceClient {
 type Target = Pick<Plan, 'endpoint' | 'path' | 'query' | 'tenant' | 'sendKey'>;
 
 const DEFAULTS: Limits & { maxRetryAfterMs: number } = { maxRetries: 3, attemptTimeoutMs: 15_000, totalTimeoutMs: 60_000, maxRetryAfterMs: 30_000 };
+const TRACEPARENT = /^00-([0-9a-f]{32})-[0-9a-f]{16}-[0-9a-f]{2}$/;
 const HIDDEN_HEADERS = new Set([...SECRET_HEADERS, 'proxy-authorization', 'set-cookie', 'cookie']);
 
 function limits(prefix: string, o: Partial<Limits & { maxRetryAfterMs: number }>): void {
@@ -119,10 +129,14 @@ function toApiKey(value: unknown): ApiKey {
   throw new TypeError('option "apiKey" is required (an ApiKey or the key string)');
 }
 
-/** The client's own Agent; a `ca` is parsed now, so a wrong file fails here, not as a TLS error later. */
+/**
+ * The client's own connections, through the environment's proxy unless `proxy: false` (over https
+ * a proxy only tunnels: it never sees the key). A `ca` is parsed now, so a wrong file fails here.
+ */
 function ownAgent(options: ClientOptions, url: URL): Dispatcher {
   const timeout = options.attemptTimeoutMs ?? DEFAULTS.attemptTimeoutMs;
-  if (options.ca === undefined) return new Agent({ connect: { timeout } });
+  const direct = options.proxy === false ? { httpProxy: '', httpsProxy: '', noProxy: '' } : {};
+  if (options.ca === undefined) return new EnvHttpProxyAgent({ ...direct, connect: { timeout } });
   if (url.protocol !== 'https:') throw new TypeError(`option "ca" needs an https baseUrl, got ${url.protocol}//${url.host}`);
   const text = (Array.isArray(options.ca) ? options.ca : [options.ca]).map(String).join('\n');
   const ca = text.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
@@ -135,7 +149,7 @@ function ownAgent(options: ClientOptions, url: URL): Dispatcher {
       throw new TypeError(`option "ca": certificate ${i + 1} of ${ca.length} does not parse as X.509`);
     }
   });
-  return new Agent({ connect: { timeout, ca } });
+  return new EnvHttpProxyAgent({ ...direct, connect: { timeout, ca }, requestTls: { ca } });
 }
 
 /** A caller's path in a message: quoted and cut, so a huge one cannot flood a log. */
@@ -161,8 +175,13 @@ export function createClient(options: ClientOptions): RepairServiceClient {
     authScheme: options.authScheme ?? 'bearer',
     maxRetryAfterMs: options.maxRetryAfterMs ?? DEFAULTS.maxRetryAfterMs,
     gate: createRateLimitGate(),
+    userAgent: options.userAgent === undefined ? undefined : `${options.userAgent} ${USER_AGENT}`,
     log: clientLog(options.logger, resolveLogLevel(options.logLevel), key),
   };
+  const proxy = options.dispatcher || options.proxy === false ? undefined : proxyFor(url);
+  if (proxy !== undefined && url.protocol === 'http:') {
+    rt.log.warn(`repair-service: ${url.host} is plain http and goes through the proxy ${proxy}, which sees the API key; use https, or NO_PROXY=${url.hostname}`);
+  }
 
   function respond(call: Call): ApiResponse {
     const res = call.response!;
@@ -170,7 +189,7 @@ export function createClient(options: ClientOptions): RepairServiceClient {
     // A public call (/docs) went without the key, so its headers were not scrubbed of it yet.
     for (const name in res.headers) if (!HIDDEN_HEADERS.has(name)) headers[name] = redactSecrets(res.headers[name]!, [key]);
     const { path, query } = call.plan;
-    return { status: res.status, headers, requestId: res.requestId, rateLimit: parseRateLimitInfo(res.headers, Date.now()), method: 'GET', path, query, attempts: call.attempts };
+    return { status: res.status, traceId: res.traceId, headers, requestId: res.requestId, rateLimit: parseRateLimitInfo(res.headers, Date.now()), method: 'GET', path, query, attempts: call.attempts };
   }
 
   /** Builds the call (a bad option rejects here, before anything is sent), runs it, checks its data. */
@@ -184,7 +203,9 @@ export function createClient(options: ClientOptions): RepairServiceClient {
       const lim = overrides ? { maxRetries, attemptTimeoutMs, totalTimeoutMs } : clientLimits;
       const { endpoint, path, query, tenant: slugOf, sendKey } = target();
       if (query?.includes(key.reveal())) throw new TypeError(`${path}: the query holds the API key: a key never goes in a URL`);
-      running = new Call(rt, { endpoint, path, query, tenant: slugOf, sendKey, signal: opts.signal, limits: lim });
+      const traceId = opts.traceparent === undefined ? randomUUID().replace(/-/g, '') : TRACEPARENT.exec(opts.traceparent)?.[1];
+      if (traceId === undefined) throw new TypeError('option "traceparent" must be a W3C traceparent (00-<32 hex>-<16 hex>-<2 hex>)');
+      running = new Call(rt, { endpoint, path, query, tenant: slugOf, sendKey, signal: opts.signal, limits: lim, traceId });
       const data = await running.run();
       if (!check) return data as T;
       const items = list ? (data as readonly unknown[]) : [data];

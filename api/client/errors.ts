@@ -38,6 +38,8 @@ export interface ApiErrorFields {
   /** The server's `error.message` as sent (Polish), bounded and printable. */
   readonly serverMessage?: string | undefined;
   readonly requestId?: string | undefined;
+  /** The W3C trace id every attempt of the call was sent with (`traceparent`). */
+  readonly traceId?: string | undefined;
   readonly method: string;
   /** Relative to `{base_url}`, without a query; the tenant slug included. */
   readonly path: string;

@@ -41,11 +41,11 @@ export function resolveLogLevel(option: unknown, env: Readonly<Record<string, st
 const consoleLine: LogFn = (message, fields) => console.error(printable(fields ? `${message} ${JSON.stringify(fields)}` : message));
 
 /** The client's log functions for `level`: undefined below it, so no fields are built for nothing. */
-export function clientLog(logger: Logger | undefined, level: LogLevel, key: ApiKey): { debug?: LogFn; info?: LogFn } {
-  const at = (line: 'debug' | 'info'): LogFn | undefined => {
+export function clientLog(logger: Logger | undefined, level: LogLevel, key: ApiKey): { debug?: LogFn; info?: LogFn; warn: LogFn } {
+  const at = (line: 'debug' | 'info' | 'warn'): LogFn | undefined => {
     if (LOG_LEVELS.indexOf(line) < LOG_LEVELS.indexOf(level)) return undefined;
     const sink: LogFn = logger && logger !== console ? (m, f) => logger[line](m, f) : consoleLine;
     return (message, fields) => sink(redactSecrets(message, [key]), fields && (JSON.parse(redactSecrets(JSON.stringify(fields), [key])) as LogFields));
   };
-  return { debug: at('debug'), info: at('info') };
+  return { debug: at('debug'), info: at('info'), warn: at('warn') ?? (() => undefined) };
 }

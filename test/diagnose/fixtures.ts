@@ -21,6 +21,7 @@ export function response(status: number, body: unknown, endpoint: EndpointId = '
   const all: Record<string, string> = { 'x-request-id': `req-${ids}`, ...headers };
   return {
     kind: 'response',
+    traceId: '4bf92f3577b34da6a3ce929d0e0e4736',
     status,
     headers: all,
     envelope,
