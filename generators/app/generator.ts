@@ -67,6 +67,11 @@ export default class RepairServiceGenerator extends Generator {
     return readOption(this.#opts, name) === true;
   }
 
+  /** yeoman-generator declares `skip-install` with a default of false; a runner may pass `skipInstall` instead (yeoman-test does). */
+  #skipInstall(): boolean {
+    return this.#flag('skip-install') || this.#opts['skipInstall'] === true;
+  }
+
   #interactive(): boolean {
     const explicit = readOption(this.#opts, 'interactive');
     if (typeof explicit === 'boolean') return explicit;
@@ -225,7 +230,7 @@ export default class RepairServiceGenerator extends Generator {
 
   /** The environment's own install step is off (`customInstallTask`); this one knows the package manager. */
   async install(): Promise<void> {
-    if (this.#target === undefined || this.#flag('skip-install') || !this.#changes.some((c) => c.path === 'package.json')) return;
+    if (this.#target === undefined || this.#skipInstall() || !this.#changes.some((c) => c.path === 'package.json')) return;
     this.log(`\npackage.json changed: running npm install in ${this.#target}`);
     await this.spawn('npm', ['install'], { cwd: this.#target, stdio: 'inherit' });
   }
@@ -235,9 +240,9 @@ export default class RepairServiceGenerator extends Generator {
     const plan = this.#plan;
     if (!answers || !plan) return;
     if (this.#rerun) {
-      this.log(`\n${planSummary(plan, this.#flag('skip-install'))}\n`);
+      this.log(`\n${planSummary(plan, this.#skipInstall())}\n`);
       return;
     }
-    this.log(nextSteps(answers, relative(this.contextRoot, this.destinationRoot()) || '.', this.#flag('skip-install')));
+    this.log(nextSteps(answers, relative(this.contextRoot, this.destinationRoot()) || '.', this.#skipInstall()));
   }
 }
