@@ -53,7 +53,7 @@ function packageChangeLine(change: PackageChange): string | undefined {
 const KEPT: Readonly<Record<KeptWhy, { readonly count: string; readonly line: string }>> = {
   edited: { count: 'kept because edited', line: 'edited since it was generated' },
   template_changed: { count: 'kept unedited', line: 'not edited, but this version renders it differently; yours, so left as it is: delete it and run again to take the new one' },
-  unrecorded: { count: 'kept (no record of what was generated)', line: 'differs from what this version renders; generated before the record, so it may hold your edits: left as it is' },
+  unrecorded: { count: 'kept (no record of what was generated)', line: 'differs from what this version renders; an older toolkit recorded no hash of it, so it may hold your edits: left as it is' },
 };
 
 function actionLine(action: FileAction): string {
