@@ -122,6 +122,7 @@ describe('repairmon sandbox', () => {
     [['--page-size', '0'], /--page-size must be between 1 and 10000, got 0/],
     [['--page-size', 'two'], /--page-size must be a whole number, got "two"/],
     [['--tls-ca-out', '/tmp/ca.pem'], /--tls-ca-out needs --tls/],
+    [['--tls', '--tls-ca-out', 'package.json'], /--tls-ca-out: package\.json exists and is not a CA certificate; .*\(nothing was written\)/],
     [['--tls', '--tls-ca-out', '/nonexistent/dir/ca.pem'], /--tls-ca-out: cannot write the CA certificate to \/nonexistent\/dir\/ca\.pem \(ENOENT\)/],
     [['--dialect', 'teleport'], /--dialect: unknown preset "teleport"; allowed presets: reference, snake-public, strict-hiding, gateway, legacy, bare/],
     [['--dialect', 'reference,colour=red'], /--dialect: unknown key "colour" in "colour=red"; allowed keys: slug, index,/],
