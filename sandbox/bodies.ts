@@ -4,7 +4,7 @@
  * `error-bodies=plain` sends those two as the status text; every other answer is the envelope.
  */
 import { STATUS_CODES } from 'node:http';
-import type { ErrorBodies } from './dialect/index.js';
+import type { ErrorBodies } from '../api/contract/index.js';
 
 export type BodyForm = 'envelope' | 'plain';
 

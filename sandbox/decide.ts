@@ -3,10 +3,10 @@
  * state: routing, authentication, access rules, rate limiting and the data, each spoken in the
  * state's dialect. I/O lives in server.ts; faults are layered on top in faults/.
  */
-import { BASE_PATH, ERROR_CODES, type Envelope, type ErrorCode, scopeForResource } from '../api/contract/index.js';
+import { BASE_PATH, ERROR_CODES, type Envelope, type ErrorCode, type SlugStyle, scopeForResource } from '../api/contract/index.js';
 import { ALLOWED_METHODS, ERROR_STATUS, type Route, errorEnvelope, matchRoute, readPresentedKey, successEnvelope } from '../api/contract/server/index.js';
 import { type BodyForm, bodyForm } from './bodies.js';
-import { type Dialect, type SlugStyle, checkSlugStyle } from './dialect/index.js';
+import { type Dialect, checkSlugStyle } from './dialect/index.js';
 import { docsPayload, indexPayload } from './docs.js';
 import { type DemoKey, keyMetadata } from './keys.js';
 import { messageFor, refusalMessage } from './messages.js';

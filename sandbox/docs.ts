@@ -4,10 +4,10 @@
  * (concrete, as tools learn them from here), index access, error codes and statuses, and
  * rate-limit header names.
  */
-import { AUTH_SCHEMES, BASE_PATH, ENDPOINTS, ERROR_CODES, type EndpointSpec, authHeader, platformPath } from '../api/contract/index.js';
+import { AUTH_SCHEMES, BASE_PATH, ENDPOINTS, ERROR_CODES, type EndpointSpec, type SlugStyle, authHeader, platformPath } from '../api/contract/index.js';
 import { ERROR_STATUS } from '../api/contract/server/index.js';
 import { PLAIN_CONTENT_TYPE, bodyForm, plainText } from './bodies.js';
-import { type Dialect, type SlugStyle, styleDemoSlug } from './dialect/index.js';
+import { type Dialect, styleDemoSlug } from './dialect/index.js';
 import { rateLimitHeaderNames } from './rate-headers.js';
 import { REFUSALS, type RefusalAnswer, refusalAnswer } from './refusals.js';
 

@@ -10,7 +10,7 @@ import type { Logger } from 'pino';
 import { BASE_PATH } from '../api/contract/index.js';
 import { loadDataFile } from './data-file.js';
 import type { SandboxState } from './decide.js';
-import { type Dialect, resolveDialect } from './dialect/index.js';
+import { type Dialect, type IndexAccess, resolveDialect } from './dialect/index.js';
 import { demoData } from './demo-data.js';
 import { SandboxConfigError } from './errors.js';
 import { type FaultRule, parseFaultSpec } from './faults/parse.js';
@@ -47,7 +47,7 @@ export interface RunningSandbox {
   /** The /platform/ sub-paths it serves (below /platform/), as its /docs lists them: `dialect.platformPaths`. */
   readonly platformPaths: readonly string[];
   /** Which reading of "does GET / need a key" it follows: `dialect.index`. */
-  readonly indexAccess: 'public' | 'key';
+  readonly indexAccess: IndexAccess;
   /** Same syntax as `--faults`; '' clears. Throws SandboxConfigError on a bad spec. */
   setFaults(spec: string): void;
   requests(): readonly SandboxRequestRecord[];
