@@ -7,7 +7,9 @@
 import type { LevelWithSilent } from 'pino';
 import { createLogger } from '../../lib/logger.js';
 import { DEFAULT_DIALECT, dialectHelpLines, parseDialect } from '../../sandbox/dialect/index.js';
+import { faultHelpLines } from '../../sandbox/faults/help.js';
 import { parseFaultSpec } from '../../sandbox/faults/parse.js';
+import faultCommand, { TOKEN_VAR, faultCommandLine } from './sandbox-fault.js';
 import { type DemoKey, type RunningSandbox, isSandboxConfigError, startSandbox } from '../../sandbox/index.js';
 import { SANDBOX_DEFAULT_HOST, SANDBOX_DEFAULT_PORT } from '../../sandbox/defaults.js';
 import { parseRateLimit } from '../../sandbox/rate-limit.js';
@@ -20,6 +22,10 @@ import { type Command, type CommandContext, UsageError, choiceValue, intValue, s
 const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
 export const CLI_DEFAULT_RATE_LIMIT = '600/1m';
 const KEY_ENV = TEST_KEY_VAR;
+const FAULTS_HELP = [
+  'inject faults from the start (change them while it runs: repairmon sandbox fault --help)',
+  ...faultHelpLines().map((line) => `      ${line}`),
+].join('\n');
 const DIALECT_HELP = [
   `which reading of the spec's "not shown" points to speak: a preset, then KEY=VALUE overrides, comma-separated (default: ${DEFAULT_DIALECT})`,
   ...dialectHelpLines().map((line) => `      ${line}`),
@@ -80,7 +86,8 @@ export function jsonLine(sandbox: RunningSandbox): string {
     scopes: k.scopes,
     key: k.key,
   }));
-  return `${JSON.stringify({ baseUrl: sandbox.baseUrl, keys, dialect: sandbox.dialect, ...(sandbox.ca ? { caFile: sandbox.ca.file } : {}) })}\n`;
+  const json = { baseUrl: sandbox.baseUrl, keys, dialect: sandbox.dialect, control: sandbox.control, ...(sandbox.ca ? { caFile: sandbox.ca.file } : {}) };
+  return `${JSON.stringify(json)}\n`;
 }
 
 function keyPurpose(key: DemoKey, sandbox: RunningSandbox): string {
@@ -119,6 +126,9 @@ export function humanSummary(sandbox: RunningSandbox): string {
     `Try it (with ${KEY_ENV} exported as above, key ${example?.alias ?? ''}):`,
     ...curls,
     '',
+    `Change its faults while it runs (the token is this run's secret${sandbox.ca ? `; with NODE_EXTRA_CA_CERTS=${sandbox.ca.file}` : ''}):`,
+    `  ${faultCommandLine(sandbox.baseUrl, sandbox.control.token)}`,
+    '',
     'Press Ctrl+C to stop.',
     '',
   ].join('\n');
@@ -156,7 +166,7 @@ async function run(ctx: CommandContext): Promise<number> {
     }
     throw error;
   }
-  secrets = sandbox.keys.map((k) => new ApiKey(k.key, k.alias));
+  secrets = [...sandbox.keys.map((k) => new ApiKey(k.key, k.alias)), new ApiKey(sandbox.control.token, TOKEN_VAR)];
   ctx.stdout.write(flags.json ? jsonLine(sandbox) : humanSummary(sandbox));
   logger.info({ baseUrl: sandbox.baseUrl, dialect: sandbox.dialect.name, faults: flags.faults || undefined, rateLimit: flags.rateLimit, pageSize: flags.pageSize, caFile: sandbox.ca?.file }, 'sandbox listening');
   if (!ctx.signal.aborted) await new Promise<void>((resolve) => ctx.signal.addEventListener('abort', () => resolve(), { once: true }));
@@ -171,8 +181,7 @@ const command: Command = {
   options: {
     host: { type: 'string', valueName: 'HOST', description: 'interface to listen on', default: SANDBOX_DEFAULT_HOST },
     port: { type: 'string', valueName: 'PORT', description: 'port to listen on; 0 picks a free one', default: String(SANDBOX_DEFAULT_PORT) },
-    json: { type: 'boolean', description: 'print exactly one JSON line {baseUrl, keys, dialect} on stdout; logs go to stderr' },
-    faults: { type: 'string', valueName: 'SPEC', description: 'inject faults: KIND[:ARG][@PATH_GLOB][%PROB] rules joined by ";"' },
+    json: { type: 'boolean', description: 'print exactly one JSON line {baseUrl, keys, dialect, control: {url, token}} on stdout; logs go to stderr' },
     'rate-limit': { type: 'string', valueName: 'N/WINDOW', description: 'requests per key per window (e.g. 60/1s) or "off"', default: CLI_DEFAULT_RATE_LIMIT },
     data: { type: 'string', valueName: 'FILE', description: 'JSON or YAML file replacing the demo tenants, records and keys' },
     tls: { type: 'boolean', description: 'serve https with a throwaway CA and certificate made at start (needs openssl); prints the CA file' },
@@ -180,9 +189,11 @@ const command: Command = {
     'page-size': { type: 'string', valueName: 'N', description: 'answer lists in pages of N items with a Link: <...?page=2>; rel="next" header (default: whole lists)' },
     keys: { type: 'string', valueName: 'FILE', description: 'JSON or YAML map alias -> key value, so restarts keep the keys (others stay random); values printed only with --json' },
     'log-level': { type: 'string', valueName: 'LEVEL', description: `log level: ${LOG_LEVELS.join(', ')}`, default: 'info' },
-    // Last, so its listing of keys and presets ends the flags; its default is in the text for the same reason.
+    // Last, so their listings end the flags; the dialect's default is in the text for the same reason.
+    faults: { type: 'string', valueName: 'SPEC', description: FAULTS_HELP },
     dialect: { type: 'string', valueName: 'NAME|k=v,...', description: DIALECT_HELP },
   },
+  subcommands: [faultCommand],
   run,
 };
 
