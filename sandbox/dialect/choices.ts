@@ -7,21 +7,16 @@
 import {
   ERROR_BODIES,
   ERROR_CODE_PATTERN,
-  type ErrorBodies,
   MISSING_KEY_CODE,
   type IndexAccessReading,
   PLATFORM_REFUSALS,
-  type PlatformRefusal,
   RATE_LIMIT_HEADER_STYLES,
-  type RateLimitHeaderStyle,
   SCOPE_REFUSALS,
   SLUG_STYLES,
-  type ScopeRefusal,
-  type SlugStyle,
   UNAUTHORIZED_STATUSES,
-  type UnauthorizedStatus,
   platformSubPath,
 } from '../../api/contract/index.js';
+import type { Readings } from '../../api/contract/server/index.js';
 
 /** The sandbox speaks the two readings of whether / needs a key; `unknown` is a tool's setting. */
 export const INDEX_ACCESS_VALUES = ['key', 'public'] as const satisfies readonly IndexAccessReading[];
@@ -30,27 +25,11 @@ export type IndexAccess = (typeof INDEX_ACCESS_VALUES)[number];
 /** Platform sub-path segments are written as they travel in a URL, so `/docs` can list them verbatim. */
 const PLATFORM_SEGMENTS = /^[A-Za-z0-9._~-]+(?:\/[A-Za-z0-9._~-]+)*$/;
 
-/** One value per choice: everything that tells one dialect from another. */
-export interface DialectSettings {
-  /** Tenant slug style the sandbox accepts in paths and data; demo slugs follow it. */
-  readonly slug: SlugStyle;
-  /** Whether GET / needs a valid key (`key`) or answers anyone (`public`, a presented key ignored). */
-  readonly index: IndexAccess;
-  /** Status of `unauthorized` (invalid or revoked key) and of the missing-key code. */
-  readonly unauthorizedStatus: UnauthorizedStatus;
-  /** `error.code` for a request with no key on a path that needs one. */
-  readonly missingKey: string;
-  /** What a key gets on a resource outside its scope (`not_found`: 404, hiding the resource). */
-  readonly scopeRefusal: ScopeRefusal;
-  /** Sub-paths below /platform/ served; last segment `keys`: key listing, else tenant listing. */
-  readonly platformPaths: readonly string[];
-  /** What a tenant key gets on /platform/* (`unauthorized`: with `unauthorizedStatus`). */
-  readonly platformRefusal: PlatformRefusal;
-  /** Rate-limit headers on keyed answers and on 429s (the limiter's and the storm fault's). */
-  readonly rateLimitHeaders: RateLimitHeaderStyle;
-  /** `plain`: 401 and 429 answers carry a text/plain status text instead of the envelope. */
-  readonly errorBodies: ErrorBodies;
-}
+/**
+ * One value per choice: everything that tells one dialect from another. The fields and what
+ * they mean are the contract's (`Readings`); a sandbox speaks one of the two index readings.
+ */
+export type DialectSettings = Omit<Readings, 'index'> & { readonly index: IndexAccess };
 
 export type ValueParse<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly problem?: string };
 
