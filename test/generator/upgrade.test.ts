@@ -132,6 +132,8 @@ describe.concurrent(`upgrade ${N} -> ${NEXT_VERSION}`, { timeout: 120_000 }, () 
     expect(pkg.dependencies).toMatchObject({ 'left-pad': '^1.3.0', undici: '^7.99.0' });
     expect(pkg.devDependencies['typescript']).toBe('~9.0.0');
     expect(pkg.scripts).toMatchObject({ lint: 'eslint .', test: 'vitest run --reporter dot', 'check:ci': 'npm run check' });
+    expect(out(upgraded)).toContain('package.json changed and --skip-install was given: run npm install.');
+    expect(out(upgraded)).not.toMatch(/package\.json were detected|package manager/);
     expect(out(upgraded)).toMatch(/updated {4}package\.json: raised undici \^7\.0\.0 -> \^7\.99\.0; kept your typescript ~9\.0\.0 \(newer than our [^)]+\); added script "check:ci"/);
 
     // Only the toolkit files whose code changed are rewritten; no header names a version.
