@@ -2,6 +2,7 @@
  * `repairmon`: one binary, one subcommand per module under commands/. Exit codes: 0 success,
  * 1 the job found a problem, 2 bad usage (unknown flag, bad value, bad config).
  */
+import { packageVersion } from '../lib/package-root.js';
 import { type Command, type CommandIo, UsageError, commandHelp, parseCommandArgs } from './command.js';
 import { COMMANDS, type CommandEntry, GENERATOR_MISSING, missingPackage } from './commands/index.js';
 
@@ -15,7 +16,7 @@ function topHelp(commands: readonly CommandEntry[]): string {
     'Commands:',
     ...rows,
     '',
-    "Run 'repairmon <command> --help' for the flags of one command.",
+    "Run 'repairmon <command> --help' for the flags of one command, 'repairmon --version' for the version.",
     '',
   ].join('\n');
 }
@@ -76,6 +77,10 @@ export async function main(argv: readonly string[], given?: CommandIo & { dispos
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     out.stdout.write(topHelp(commands));
     return name === undefined ? 2 : 0;
+  }
+  if (name === '--version' || name === '-V') {
+    out.stdout.write(`${packageVersion()}\n`);
+    return 0;
   }
   const entry = commands.find((c) => c.name === name);
   if (!entry) {

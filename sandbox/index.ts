@@ -30,6 +30,7 @@ export { SandboxConfigError, isSandboxConfigError } from './errors.js';
 export { DEMO_KEY_SPECS, DEMO_TENANTS } from './demo-data.js';
 export { PRESET_NAMES, parseDialect } from './dialect/index.js';
 export type { Dialect, DialectParse, DialectSettings, PresetName } from './dialect/index.js';
+export { SANDBOX_DEFAULT_BASE_URL, SANDBOX_DEFAULT_HOST, SANDBOX_DEFAULT_PORT } from './defaults.js';
 
 export interface RunningSandbox {
   /** `http://HOST:PORT/api/v1` (`https://` with `tls`) */

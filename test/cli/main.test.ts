@@ -1,4 +1,6 @@
 /** The CLI skeleton: strict flags (exit 2 naming the flag), help listing every flag of every command. */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../cli/main.js';
 import { COMMANDS } from '../../cli/commands/index.js';
@@ -15,6 +17,16 @@ describe('repairmon', () => {
     const io = fakeIo();
     expect(await main(['--help'], io)).toBe(0);
     for (const c of COMMANDS) expect(io.stdoutText()).toContain(c.name);
+  });
+
+  it('--version and -V print the version of our package.json and exit 0', async () => {
+    const { version } = JSON.parse(readFileSync(join(import.meta.dirname, '../../package.json'), 'utf8')) as { version: string };
+    for (const flag of ['--version', '-V']) {
+      const io = fakeIo();
+      expect(await main([flag], io), flag).toBe(0);
+      expect(io.stdoutText(), flag).toBe(`${version}\n`);
+      expect(io.stderrText(), flag).toBe('');
+    }
   });
 
   it('an unknown command exits 2 naming it', async () => {

@@ -3,8 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Answers } from '../../generators/app/answers.js';
-import { renderProject, renderTemplate, templateContext } from '../../generators/app/render.js';
-import { versionsFrom } from '../../generators/app/versions.js';
+import { renderProject, renderTemplate, templateContext, versionsFrom } from '../../generators/app/render.js';
 import { SAMPLE_ANSWERS } from './sample-answers.js';
 
 const answers: Answers = SAMPLE_ANSWERS;
@@ -49,7 +48,7 @@ describe('renderProject', () => {
 describe('the project templates, by what the toolkit and the answers say', () => {
   const templates = join(import.meta.dirname, '../../templates/app');
   const file = (files: ReturnType<typeof renderProject>, path: string): string => files.find((f) => f.path === path)?.contents.toString() ?? '';
-  const facts = (ca: boolean, readme: boolean, toolkitDir = 'src/repair-service') => ({ toolkitVersion: '9.9.9', toolkitDir, client: { ca, readme } });
+  const facts = (ca: boolean, readme: boolean, toolkitDir = 'src/repair-service') => ({ toolkitDir, client: { ca, readme } });
 
   it("a client with a `ca` option gets the CA itself; one without gets an Agent of ours, closed by us", () => {
     const withCa = renderProject(templates, templateContext(answers, versions, facts(true, true)));
