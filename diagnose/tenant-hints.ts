@@ -1,21 +1,12 @@
 /**
  * Where a tenant can come from when support did not name one. The API cannot say which tenant
- * a key belongs to, but a platform listing names tenants (a platform key may read any of
- * them), and a /docs catalog may name some in its examples. Neither shape is shown by the
- * spec, so both are read leniently and give up quietly on anything else.
+ * a key belongs to, but a /docs catalog may name some in its examples (a platform listing's are
+ * read by `tenantsListed`). Its shape is not shown by the spec, so it is read leniently and
+ * gives up quietly on anything else.
  */
 import type { AttemptResult } from '../api/client/single-attempt.js';
 import { isTenantSlug, tenantSlugsInListing } from '../api/contract/index.js';
-
-function okData(result: AttemptResult | undefined): unknown {
-  return result?.kind === 'response' && result.classification.kind === 'ok' ? result.classification.data : undefined;
-}
-
-/** The first tenant a platform listing names: a list of slugs, or of objects carrying one. */
-export function tenantFromListing(result: AttemptResult | undefined): string | undefined {
-  const data = okData(result);
-  return tenantSlugsInListing(data)[0];
-}
+import { okData } from './observations.js';
 
 /**
  * `/tenants/<slug>/...` with a concrete slug (not a `{tenant}` template), with or without the
@@ -52,6 +43,6 @@ export function tenantsInDocs(docs: AttemptResult | undefined): string[] {
       for (const [k, item] of Object.entries(value)) visit(item, depth + 1, k);
     }
   };
-  visit(okData(docs), 0, undefined);
+  visit(okData(docs)?.data, 0, undefined);
   return [...found];
 }

@@ -62,7 +62,7 @@ describe('tenants named by /docs', () => {
   it('a guess that gets a narrow-scope refusal on clients still names the tenant', () => {
     const answer: Answer = (c) => (c.id === 'docs' ? docsNaming('/tenants/a/bikes') : tenantKeyApi('a', { 'guess:a': () => err(403, 'insufficient_scope', 'clients') })(c));
     const run = probeRun({ answer });
-    expect(run.report.verdict).toMatchObject({ kind: 'scope_missing', resource: 'clients' });
+    expect(run.report.verdict).toMatchObject({ kind: 'insufficient_scope', resource: 'clients' });
   });
 });
 
