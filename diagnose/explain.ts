@@ -2,7 +2,7 @@
  * Plain-English wording for support: every known error code (next to the server's Polish
  * message, which is shown verbatim), every transport failure and every finding.
  */
-import { ERROR_CODES, type EnvelopeProblem, type ErrorCode, isErrorCode } from '../api/contract/index.js';
+import { ERROR_CODES, type ErrorCode, isErrorCode } from '../api/contract/index.js';
 import type { TransportFailure } from '../api/client/single-attempt.js';
 import type { StopReason } from './pacing.js';
 import type { Finding, HintSource } from './types.js';
@@ -54,26 +54,12 @@ export function explainTransport(failure: TransportFailure): string {
   }
 }
 
-const ENVELOPE_PROBLEMS: Readonly<Record<EnvelopeProblem, string>> = {
-  empty_body: 'the body is empty',
-  not_json: 'the body is not JSON',
-  not_object: 'the body is JSON but not an object',
-  ok_missing: 'the body has no "ok" field',
-  ok_not_boolean: '"ok" is not true/false',
-  data_missing: '"ok": true without "data"',
-  error_missing: '"ok": false without "error"',
-  error_code_missing: '"error.code" is missing',
-  error_message_missing: '"error.message" is missing',
-  status_ok_mismatch: 'the HTTP status and "ok" disagree',
-  data_not_array: 'a list endpoint did not return an array',
-};
-
 function explainNotApi(f: Extract<Finding, { kind: 'invalid_envelope'; status: number }>): string {
   if (f.html) {
     return `HTTP ${f.status} with an HTML page, not an API envelope: a proxy, load balancer or web server answered instead of the API (wrong path, or the API behind it is down)`;
   }
-  if (f.status === 404) return `HTTP 404 without an API envelope (${ENVELOPE_PROBLEMS[f.problem]}): no API at this path; check the base URL ends in /api/v1`;
-  return `HTTP ${f.status} without a valid API envelope: ${ENVELOPE_PROBLEMS[f.problem]}; something other than the API v1 answered`;
+  if (f.status === 404) return `HTTP 404 without an API envelope (${f.detail}): no API at this path; check the base URL ends in /api/v1`;
+  return `HTTP ${f.status} without a valid API envelope: ${f.detail}; something other than the API v1 answered`;
 }
 
 /** The header a rate-limit hint was read from, as the server spelled its style. */

@@ -44,7 +44,7 @@ function cells(row: DiagnosisRow): string[] {
 }
 
 /** Several checks can read the same call; each distinct call is listed once. */
-export function curlLines(rows: readonly DiagnosisRow[]): Map<string, string[]> {
+function curlLines(rows: readonly DiagnosisRow[]): Map<string, string[]> {
   const out = new Map<string, string[]>();
   for (const row of rows) if (row.curl !== undefined) out.set(row.curl, [...(out.get(row.curl) ?? []), row.check]);
   return out;

@@ -18,8 +18,8 @@ import {
   resourceCall,
   resourceCalls,
   settlesKeyKind,
+  tenantsInDocs,
 } from './plan.js';
-import { tenantsInDocs } from './tenant-hints.js';
 import type { DiagnosisTraffic, TenantGuess, TenantSource } from './types.js';
 
 export type ScheduleStep =

@@ -8,7 +8,7 @@ import type { DiagnosisRow } from './types.js';
 import type { BrokenFacts, DiagnosisVerdict, VerdictEvidence, VerdictInput, VerdictKind } from './verdict.js';
 
 /** The words support reads first; `headlineOf` says NOT THE API or NO COMPLETE ANSWER where the facts do. */
-export const HEADLINES: Readonly<Record<VerdictKind, string>> = {
+const HEADLINES: Readonly<Record<VerdictKind, string>> = {
   ok: 'OK',
   incomplete: 'NOT CHECKED',
   rate_limited: 'RATE LIMITED',

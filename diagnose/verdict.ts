@@ -135,7 +135,7 @@ function failureFacts(f: Extract<Finding, { failure: unknown }>, evidence: Verdi
 }
 
 /** The facts of the first failing row, keyed by its finding's kind. */
-export function brokenFacts(row: DiagnosisRow, input: VerdictInput): BrokenFacts {
+function brokenFacts(row: DiagnosisRow, input: VerdictInput): BrokenFacts {
   const evidence = evidenceOf(row);
   const f = row.finding;
   if ('failure' in f) return failureFacts(f, evidence, input);

@@ -11,11 +11,11 @@ export function isSuccess(result: AttemptResult | undefined): boolean {
   return isResponse(result) && result.status >= 200 && result.status < 300;
 }
 
-export function errorCodeOf(res: AttemptResponse): string | null {
+function errorCodeOf(res: AttemptResponse): string | null {
   return errorOf(res)?.code ?? null;
 }
 
-export function contentTypeOf(res: AttemptResponse): string {
+function contentTypeOf(res: AttemptResponse): string {
   return printable(res.headers['content-type'] ?? 'no content type');
 }
 

@@ -33,7 +33,7 @@ export function isTenantListing(sub: string): boolean {
 }
 
 /** Tenant listings first: they name slugs as well as telling the key's kind. */
-export function platformCallPaths(listed: readonly string[]): string[] {
+function platformCallPaths(listed: readonly string[]): string[] {
   const ordered = [...listed.filter(isTenantListing), ...listed.filter((sub) => !isTenantListing(sub))];
   return ordered.slice(0, MAX_PLATFORM_CALLS);
 }

@@ -17,7 +17,7 @@ function isRefusal(value: unknown): value is Refusal {
 }
 
 /** A learned reading as a table cell: `HTTP 403 insufficient_scope`, `tenants, keys`, `kebab`. */
-export function readingText(reading: unknown): string {
+function readingText(reading: unknown): string {
   if (isRefusal(reading)) return refusalText(reading);
   if (Array.isArray(reading)) return reading.length === 0 ? '(none)' : reading.join(', ');
   return String(reading);

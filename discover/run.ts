@@ -61,7 +61,7 @@ export interface DiscoveryOptions extends Omit<DiscoverySettings, 'keyHint'> {
   readonly onProgress?: (done: number, label: string) => void;
 }
 
-export const MADE_UP_KEY_ALIAS = 'made-up-key';
+const MADE_UP_KEY_ALIAS = 'made-up-key';
 
 /** Shaped like a test key so it reaches the key check; random, so it is never a real one. */
 function madeUpKey(): ApiKey {

@@ -16,7 +16,7 @@ export type ChecklistCause =
   /** No complete HTTP answer: `answerKind` of the failure (a body past the size cap is an `invalid_envelope`). */
   | { readonly kind: 'timeout' | 'connection_error' | 'tls_error' | 'invalid_envelope'; readonly failure: TransportFailure }
   /** An answer that is not the API's envelope: a proxy's page, a wrong path on another server. */
-  | { readonly kind: 'invalid_envelope'; readonly status: number; readonly problem: EnvelopeProblem; readonly html: boolean }
+  | { readonly kind: 'invalid_envelope'; readonly status: number; readonly problem: EnvelopeProblem; readonly detail: string; readonly html: boolean }
   | { readonly kind: 'server_error'; readonly status: number; readonly code: string | undefined; readonly html: boolean }
   | { readonly kind: 'rate_limited'; readonly status: number; readonly retryAfter: string | undefined }
   | { readonly kind: 'redirect'; readonly status: number; readonly location: string | undefined }
@@ -51,7 +51,7 @@ export function causeOf(result: AttemptResult): ChecklistCause {
     case 'redirect':
       return { kind: c.kind, status, location: c.location };
     case 'invalid_envelope':
-      return { kind: c.kind, status, problem: c.problem, html: looksLikeHtml(headers, result.bodyExcerpt) };
+      return { kind: c.kind, status, problem: c.problem, detail: c.detail, html: looksLikeHtml(headers, result.bodyExcerpt) };
     case 'unauthorized':
       return { kind: c.kind, status, code: c.code };
     default:

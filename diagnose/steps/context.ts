@@ -80,7 +80,7 @@ function readable(ctx: StepContext): TenantResource[] {
 }
 
 /** A checklist cause with what the probe knows around it: the tenants and environment meant, the 429's hint. */
-export function findingOf(cause: ChecklistCause, ctx: StepContext, resource?: TenantResource, hint?: RetryHint): Finding {
+function findingOf(cause: ChecklistCause, ctx: StepContext, resource?: TenantResource, hint?: RetryHint): Finding {
   switch (cause.kind) {
     case 'rate_limited':
       return { ...cause, retryAfterS: hint === undefined ? undefined : wholeSeconds(hint.delayMs), hintSource: hint?.source };
