@@ -3,7 +3,7 @@
  * be tested without running yeoman. A check returns a reason, never a bare boolean.
  */
 import { AUTH_SCHEMES, type AuthScheme, BASE_PATH, checkBaseUrl, isAuthScheme, validateTenantSlug } from '../../api/contract/index.js';
-import { SANDBOX_DEFAULT_BASE_URL } from '../../sandbox/defaults.js';
+import { SANDBOX_DEFAULT_BASE_URL } from '../../sandbox/index.js';
 
 export interface Answers {
   /** Project name; also the directory created unless one is given on the command line. */

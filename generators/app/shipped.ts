@@ -3,12 +3,19 @@
  * `api/` when the project is rendered, so a project holds exactly what the monitor and the
  * diagnosis run on. `api/contract/server/` is the sandbox's and stays here. Whatever files
  * `api/` holds are shipped (TypeScript and Markdown), so a new file there needs no change here.
+ * Also what the client among them offers, read from its files, so the integrator's files
+ * (rendered once, then theirs) use a feature only when the toolkit code beside them has it.
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import { join, posix, relative, sep } from 'node:path';
 import { TOOLKIT_DIR } from './layout.js';
-import type { RenderedFile } from './render.js';
-import { withHeader } from './toolkit-header.js';
+import { withHeader } from './toolkit-record.js';
+
+/** A file of the project: POSIX path relative to its root, and contents. */
+export interface RenderedFile {
+  readonly path: string;
+  readonly contents: Buffer;
+}
 
 export interface ShippedDir {
   /** Below our package root. */
@@ -45,7 +52,7 @@ export function shippedFiles(packageRoot: string, toolkitDir: string = TOOLKIT_D
   });
 }
 
-/** The shipped files as a project gets them: each headed with the version and "do not edit". */
-export function toolkitFiles(packageRoot: string, toolkitDir: string, version: string): RenderedFile[] {
-  return shippedFiles(packageRoot, toolkitDir).map((file) => ({ path: file.path, contents: withHeader(file.path, file.contents, version) }));
+/** The shipped files as a project gets them: each headed with "generated: do not edit". */
+export function toolkitFiles(packageRoot: string, toolkitDir: string): RenderedFile[] {
+  return shippedFiles(packageRoot, toolkitDir).map((file) => ({ path: file.path, contents: withHeader(file.path, file.contents) }));
 }

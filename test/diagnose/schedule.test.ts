@@ -3,8 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { AttemptResult } from '../../api/client/single-attempt.js';
 import { REQUEST_BUDGET } from '../../diagnose/pacing.js';
-import { OTHER_HEADER_CALL_ID } from '../../diagnose/plan.js';
-import { tenantsInDocs } from '../../diagnose/tenant-hints.js';
+import { OTHER_HEADER_CALL_ID, tenantsInDocs } from '../../diagnose/plan.js';
 import { type Answer, err, ok, probeRun, refused, response, row, tenantKeyApi } from './fixtures.js';
 
 const platformKeyApi: Answer = (c) => (c.id.startsWith('platform:') ? response(200, { ok: true, data: [{ slug: 'cykl-gdansk', name: 'Cykl' }] }, 'platform') : ok(c.endpoint));
@@ -62,7 +61,7 @@ describe('tenants named by /docs', () => {
   it('a guess that gets a narrow-scope refusal on clients still names the tenant', () => {
     const answer: Answer = (c) => (c.id === 'docs' ? docsNaming('/tenants/a/bikes') : tenantKeyApi('a', { 'guess:a': () => err(403, 'insufficient_scope', 'clients') })(c));
     const run = probeRun({ answer });
-    expect(run.report.verdict).toMatchObject({ kind: 'scope_missing', resource: 'clients' });
+    expect(run.report.verdict).toMatchObject({ kind: 'insufficient_scope', resource: 'clients' });
   });
 });
 

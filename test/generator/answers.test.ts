@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ANSWER_NAMES, checkAnswer, completeAnswers, defaultAnswer, defaultPackageName, pickAnswers } from '../../generators/app/answers.js';
 import { answersFromFlags, missingAnswersMessage } from '../../generators/app/flags.js';
-import { readVersions, versionsFrom } from '../../generators/app/versions.js';
-import { packageRoot } from '../../generators/app/paths.js';
+import { readVersions, versionsFrom } from '../../generators/app/render.js';
+import { packageRoot } from '../../lib/package-root.js';
 
 describe('answer checks', () => {
   it.each([

@@ -16,8 +16,7 @@ import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiKey, createClient, isRateLimitError } from '../../api/client/index.js';
 import { KEY_PREFIXES } from '../../api/contract/index.js';
-import { runDiagnosis } from '../../diagnose/run.js';
-import { parseTarget } from '../../diagnose/target.js';
+import { parseTarget, renderDiagnosisTable, runDiagnosis } from '../../diagnose/index.js';
 import { createLogger } from '../../lib/logger.js';
 import { parseConfigValue } from '../../monitor/config/load.js';
 import type { MonitorConfig } from '../../monitor/config/types.js';
@@ -220,8 +219,11 @@ describe('checked, not changed: nothing sleeps on a huge hint', () => {
     });
     expect(waits).toEqual([]);
     expect(report.traffic.stopped).toMatchObject({ kind: 'rate_limited', why: 'too_long' });
-    // Support is not told to wait 1e15 s.
+    // Support is not told to wait 1e15 s: not by the verdict, nor by a row of the table (20.6).
     expect(JSON.stringify(report.verdict)).not.toMatch(/wait \d{6,} s/);
     expect(JSON.stringify(report.verdict)).toMatch(/wait of years to the API team/);
+    const table = renderDiagnosisTable(report, 'wide');
+    expect(table).not.toMatch(/\d{6,} s/);
+    expect(table).toMatch(/^FAIL .*rate-limit .*a broken hint: it asks to wait years/m);
   });
 });

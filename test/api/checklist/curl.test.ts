@@ -1,19 +1,21 @@
 import { describe, expect, it } from 'vitest';
-import { shellQuote } from '../../api/checklist/index.js';
-import { curlLine } from '../../diagnose/curl.js';
+import { type CurlSpec, curlCommand, shellQuote } from '../../../api/checklist/index.js';
 
-describe('curlLine', () => {
+/** What the probe prints: the key read from `$REPAIR_API_KEY`, the variable support is told to set. */
+const curlLine = (spec: Omit<CurlSpec, 'keyVariable'>): string => curlCommand({ ...spec, keyVariable: 'REPAIR_API_KEY' });
+
+describe('curlCommand', () => {
   it('writes the bearer form with the env var in double quotes so the shell expands it', () => {
-    expect(curlLine({ method: 'GET', url: 'https://api.example.com/api/v1/tenants/a/bikes', auth: 'bearer', timeoutS: 10 })).toBe(
+    expect(curlLine({ url: 'https://api.example.com/api/v1/tenants/a/bikes', auth: 'bearer', timeoutS: 10 })).toBe(
       `curl -sS -i --max-time 10 -X GET -H 'accept: application/json' -H "authorization: Bearer $REPAIR_API_KEY" 'https://api.example.com/api/v1/tenants/a/bikes'`,
     );
   });
 
   it('writes the x-api-key form, and no auth header for a public call', () => {
-    expect(curlLine({ method: 'GET', url: 'http://h/api/v1/', auth: 'x-api-key' })).toBe(
+    expect(curlLine({ url: 'http://h/api/v1/', auth: 'x-api-key' })).toBe(
       `curl -sS -i -X GET -H 'accept: application/json' -H "x-api-key: $REPAIR_API_KEY" 'http://h/api/v1/'`,
     );
-    expect(curlLine({ method: 'GET', url: 'http://h/api/v1/docs', auth: 'none' })).not.toContain('REPAIR_API_KEY');
+    expect(curlLine({ url: 'http://h/api/v1/docs', auth: 'none' })).not.toContain('REPAIR_API_KEY');
   });
 
   it('single-quotes URLs so nothing in them is expanded', () => {
