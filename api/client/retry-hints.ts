@@ -56,8 +56,18 @@ function rateLimitField(headers: Headers): { limit?: number; remaining?: number;
   return { limit: param(field, 'limit') ?? param(headers[H.policy], 'q'), remaining: param(field, 'remaining', 'r'), resetSeconds: param(field, 'reset', 't') };
 }
 
-/** The first usable hint, most specific first. */
-export function parseRetryHint(headers: Headers, nowMs: number): RetryHint | undefined {
+/**
+ * An HTTP date or an epoch is a time on the server's clock: read against the answer's own `Date`
+ * when it sent one, so a server clock running ahead does not stretch the wait by the difference.
+ */
+function serverNow(headers: Headers, localMs: number): number {
+  const date = Date.parse(headers['date'] ?? '');
+  return Number.isNaN(date) ? localMs : date;
+}
+
+/** The first usable hint, most specific first; `localMs` is our clock, used when the answer has no `Date`. */
+export function parseRetryHint(headers: Headers, localMs: number): RetryHint | undefined {
+  const nowMs = serverNow(headers, localMs);
   const field = rateLimitField(headers).resetSeconds;
   const candidates: Array<[RetryHint['source'], number | undefined]> = [
     ['retry-after-ms', decimal(headers[H.retryAfterMs])],
@@ -71,7 +81,8 @@ export function parseRetryHint(headers: Headers, nowMs: number): RetryHint | und
 }
 
 /** Limit, remaining and reset, from whichever style the server sent. */
-export function parseRateLimitInfo(headers: Headers, nowMs: number): RateLimitInfo {
+export function parseRateLimitInfo(headers: Headers, localMs: number): RateLimitInfo {
+  const nowMs = serverNow(headers, localMs);
   const field = rateLimitField(headers);
   return {
     limit: integer(headers[H.limit]) ?? field.limit ?? integer(headers[H.xLimit]),

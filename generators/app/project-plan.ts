@@ -23,7 +23,7 @@ function isFile(path: string): boolean {
 
 /** What this version writes into a project with this layout. */
 export function nextFiles(packageRoot: string, answers: Answers, layout: ToolkitLayout): NextFile[] {
-  const toolkit = toolkitFiles(packageRoot, layout.dir);
+  const toolkit = toolkitFiles(packageRoot, layout.dir, answers);
   const facts = { toolkitDir: layout.dir };
   const rendered = renderProject(join(packageRoot, 'templates', 'app'), templateContext(answers, readVersions(packageRoot), facts));
   return [
