@@ -16,6 +16,7 @@ import { durationBuckets } from './metrics/buckets.js';
 import { createProbeMetrics } from './metrics/probe-metrics.js';
 import { MonitorRegistry } from './metrics/registry.js';
 import { createServiceMetrics } from './metrics/service-metrics.js';
+import { createShardMetrics } from './metrics/shard-metrics.js';
 import { createTlsMetrics } from './metrics/tls-metrics.js';
 import { buildPlan } from './probe/plan.js';
 import { createPoliteness, holdKey } from './probe/politeness.js';
@@ -97,6 +98,7 @@ export function createMonitor(initial: MonitorConfig, deps: MonitorDeps): Monito
   const probeMetrics = createProbeMetrics(registry, { perKeyOutcomes: initial.metrics?.perKeyOutcomes ?? false, buckets: durationBuckets(initial.targets) });
   const service = createServiceMetrics(registry, { version: deps.version ?? '0.0.0', shard: formatShard(shard) });
   const tlsMetrics = createTlsMetrics(registry);
+  const shardMetrics = createShardMetrics(registry);
   const politeness = createPoliteness();
   const onDemand = createOnDemandLimiter();
   let config = initial;
@@ -137,6 +139,7 @@ export function createMonitor(initial: MonitorConfig, deps: MonitorDeps): Monito
     const nextNames = new Set(next.targets.map((t) => t.name));
     for (const t of config.targets) if (!nextNames.has(t.name)) service.dropTarget(t.name);
     service.describeConfig(next.targets, nextPlan);
+    shardMetrics.describe(nextPlan.length, nextFullPlan.length);
     tlsMetrics.retain(next.targets);
     if (next.historyPerProbe !== config.historyPerProbe) history = createHistory({ perProbe: next.historyPerProbe });
     history.retain(new Set(nextPlan.map((p) => p.id)));
