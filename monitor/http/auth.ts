@@ -4,6 +4,10 @@
  * are open unless `http.metricsToken` is set. A token is presented as `Authorization: Bearer`
  * (scripts, Prometheus) or as the password of HTTP Basic (a browser's login prompt; any user
  * name), never in a URL. Pure, apart from hashing: tokens are compared in constant time.
+ *
+ * A token is not the only guard against a web page the operator happens to open: `browserGuard`
+ * refuses DNS rebinding (a loopback listener serves only loopback Host names) and cross-site
+ * requests that act (a reload, a probe that spends quota), whatever credential a browser attaches.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { isIP } from 'node:net';
@@ -77,4 +81,46 @@ export function authorize(path: string, authorization: string | undefined, http:
 /** Both challenges: Bearer for tools, Basic so a browser asks for the token (as the password). */
 export function challenges(): string[] {
   return [`Bearer realm="${AUTH_REALM}"`, `Basic realm="${AUTH_REALM}", charset="UTF-8"`];
+}
+
+/** The name in a Host header, without port or IPv6 brackets, lowercased. */
+function hostName(header: string): string {
+  const host = header.trim().toLowerCase();
+  if (host.startsWith('[')) return host.slice(1, Math.max(1, host.indexOf(']')));
+  const colon = host.indexOf(':');
+  return colon >= 0 && colon === host.lastIndexOf(':') ? host.slice(0, colon) : host;
+}
+
+export interface BrowserSignals {
+  readonly method: string;
+  readonly path: string;
+  readonly host: string | undefined;
+  readonly origin: string | undefined;
+  readonly secFetchSite: string | undefined;
+}
+
+/** Requests that change something or spend the API's quota: never on a cross-site page's behalf. */
+function acts(method: string, path: string): boolean {
+  return (method !== 'GET' && method !== 'HEAD') || path === '/probe';
+}
+
+/**
+ * Why a browser's request is refused (403), or undefined. On a loopback listener the Host must
+ * be a loopback name: a page whose own name was rebound to 127.0.0.1 still sends its own name.
+ * A request that acts is refused when `Sec-Fetch-Site` says cross-site or same-site, or when an
+ * `Origin` (also `null`) is not this very host, as a form or a "simple" text/plain POST from
+ * another site would be, even carrying a Basic token the browser remembered.
+ */
+export function browserGuard(req: BrowserSignals, listenHost: string): string | undefined {
+  if (isLoopback(listenHost) && req.host !== undefined && !isLoopback(hostName(req.host))) {
+    return 'this monitor listens on loopback and answers only to a loopback Host (localhost, 127.0.0.1, [::1]); another name is a DNS-rebinding attempt';
+  }
+  if (!acts(req.method, req.path)) return undefined;
+  const site = req.secFetchSite?.toLowerCase();
+  const origin = req.origin === undefined ? undefined : URL.parse(req.origin)?.host;
+  const sameOrigin = req.origin === undefined || (origin !== undefined && origin === req.host?.toLowerCase());
+  if (site === 'cross-site' || site === 'same-site' || !sameOrigin) {
+    return `${req.method} ${req.path} refused: it came from another site's page (Origin or Sec-Fetch-Site); send it from a script or the command line (curl -X POST)`;
+  }
+  return undefined;
 }

@@ -6,12 +6,13 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiKey } from '../../../api/client/index.js';
 import { main } from '../../../cli/main.js';
 import { DEFAULT_HTTP_SETTINGS, type HttpSettings, type MonitorConfig } from '../../../monitor/config/types.js';
 import { demoConfig } from '../../../monitor/demo-config.js';
-import { authorize, isLoopback, presentedToken, tokenMatches, unprotectedListen } from '../../../monitor/http/auth.js';
+import { authorize, browserGuard, isLoopback, presentedToken, tokenMatches, unprotectedListen } from '../../../monitor/http/auth.js';
 import { type MonitorServer, createMonitorServer } from '../../../monitor/http/server.js';
 import { guardReload, startServing } from '../../../monitor/run-service.js';
 import { type Monitor, createMonitor } from '../../../monitor/service.js';
@@ -63,6 +64,32 @@ describe('the rules (pure)', () => {
     }
   });
 
+  it('browsers: a loopback listener answers only loopback Host names; what acts refuses another site, whatever the token', () => {
+    const get = { method: 'GET', origin: undefined, secFetchSite: undefined };
+    for (const host of ['127.0.0.1:9464', 'localhost:9464', 'LOCALHOST', '[::1]:9464', undefined]) expect(browserGuard({ ...get, path: '/probes.json', host }, '127.0.0.1'), String(host)).toBeUndefined();
+    for (const host of ['evil.example:9464', 'evil.example', '127.0.0.1.evil.example', '10.0.0.5:9464']) expect(browserGuard({ ...get, path: '/metrics', host }, '127.0.0.1'), host).toContain('DNS-rebinding');
+    // Beyond loopback the machine's names are unknown: the token guards it.
+    expect(browserGuard({ ...get, path: '/metrics', host: 'repairmon.internal:9464' }, '0.0.0.0')).toBeUndefined();
+
+    const post = { method: 'POST', path: '/-/reload', host: '127.0.0.1:9464' };
+    expect(browserGuard({ ...post, origin: undefined, secFetchSite: undefined }, '127.0.0.1')).toBeUndefined();
+    expect(browserGuard({ ...post, origin: 'http://127.0.0.1:9464', secFetchSite: 'same-origin' }, '127.0.0.1')).toBeUndefined();
+    for (const [origin, site] of [
+      ['http://evil.example', 'cross-site'],
+      ['http://evil.example', undefined],
+      [undefined, 'cross-site'],
+      [undefined, 'same-site'],
+      ['null', undefined],
+      ['http://127.0.0.1:9999', undefined],
+    ] as const) {
+      expect(browserGuard({ ...post, origin, secFetchSite: site }, '127.0.0.1'), `${origin} ${site}`).toContain('another site');
+      expect(browserGuard({ ...post, method: 'PUT', origin, secFetchSite: site }, '0.0.0.0'), `${origin} ${site}`).toContain('another site');
+    }
+    // `/probe` spends the key's quota: a cross-site image or link may not trigger it; a plain view may be linked.
+    expect(browserGuard({ ...get, path: '/probe', host: '127.0.0.1:9464', secFetchSite: 'cross-site' }, '127.0.0.1')).toContain('another site');
+    expect(browserGuard({ ...get, path: '/', host: '127.0.0.1:9464', secFetchSite: 'cross-site' }, '127.0.0.1')).toBeUndefined();
+  });
+
   it('a non-loopback listen without a token is refused, naming what to set', () => {
     expect(unprotectedListen('127.0.0.1', 9464, DEFAULT_HTTP_SETTINGS)).toBeUndefined();
     expect(unprotectedListen('0.0.0.0', 9464, http())).toBeUndefined();
@@ -102,6 +129,19 @@ describe('the server with tokens', () => {
     expect(await status('/', `Bearer ${TOKEN}`)).toBe(200);
     expect(await status('/probes', basic('ops', TOKEN))).toBe(200);
     expect(await status('/probe?target=sandbox&key=nowak-test&endpoint=docs&debug=true', `Bearer ${TOKEN}`)).toBe(200);
+  });
+
+  it('a cross-site "simple" POST /-/reload is refused even with the right token; a rebound Host reads nothing', async () => {
+    const simple = await request(`${server.url}/-/reload`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'text/plain', origin: 'http://evil.example', 'sec-fetch-site': 'cross-site' },
+      body: 'x',
+    });
+    expect(simple.statusCode).toBe(403);
+    expect(await simple.body.text()).toContain('another site');
+    const rebound = await request(`${server.url}/probes.json`, { headers: { authorization: `Bearer ${TOKEN}`, host: 'evil.example' } });
+    expect(rebound.statusCode).toBe(403);
+    await rebound.body.dump();
   });
 
   it('POST /-/reload needs the token too', async () => {
