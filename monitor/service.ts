@@ -108,9 +108,15 @@ export function createMonitor(initial: MonitorConfig, deps: MonitorDeps): Monito
   let history = createHistory({ perProbe: initial.historyPerProbe });
   let agents = new Map<string, Dispatcher>();
   let scheduler: Scheduler | undefined;
+  /** Schedules a reload replaced, finishing the rounds they had under way. */
+  const retiring = new Set<Scheduler>();
+  /** Ids of the plan in force: a retiring round's probe that the new config dropped records nothing. */
+  let planIds: ReadonlySet<string> = new Set();
   let started = false;
   /** The tail of the reload queue; never rejects. */
   let reloads: Promise<void> = Promise.resolve();
+  /** A reload from the config source that waits for its turn: reloads asked for meanwhile join it. */
+  let queuedRead: Promise<ReloadResult> | undefined;
 
   const newDispatcher = (t: MonitorTarget, concurrency: number): Dispatcher =>
     deps.dispatcherFor?.(t) ?? makeAgent(t, concurrency, { onCertificate: (at) => tlsMetrics.observe(t.name, at) });
@@ -124,7 +130,7 @@ export function createMonitor(initial: MonitorConfig, deps: MonitorDeps): Monito
 
   async function runAndRecord(spec: ProbeSpec, target: MonitorTarget, signal: AbortSignal): Promise<void> {
     const result = await runProbe(spec, target, { dispatcher: dispatcher(target), politeness, now, signal, maxHoldMs: maxHoldMs() });
-    if (signal.aborted) return;
+    if (signal.aborted || !planIds.has(spec.id)) return;
     probeMetrics.record(result);
     history.add(result);
     const log = { probe: spec.id, outcome: result.verdict.outcome, reason: result.verdict.reason, ms: Math.round(result.durationMs) };
@@ -148,6 +154,7 @@ export function createMonitor(initial: MonitorConfig, deps: MonitorDeps): Monito
     onDemand.retain(new Set(nextFullPlan.map((p) => holdKey(p.target, p.keyAlias))));
     config = next;
     plan = nextPlan;
+    planIds = new Set(nextPlan.map((p) => p.id));
     fullPlan = nextFullPlan;
     agents = new Map(next.targets.map((t) => [t.name, newDispatcher(t, next.concurrency)]));
     const byTarget = probesByTarget(nextPlan);
@@ -171,12 +178,22 @@ export function createMonitor(initial: MonitorConfig, deps: MonitorDeps): Monito
     return nextPlan.length;
   }
 
-  /** The old round is stopped first, so no probe of the old plan records after the switch. */
-  async function apply(next: MonitorConfig): Promise<number> {
+  /**
+   * The new config takes over the schedule at once; a round under way finishes on the config it
+   * started with (a reload never costs a round's results), then its connections close. Its
+   * probes that the new config dropped record nothing.
+   */
+  function apply(next: MonitorConfig): number {
+    const old = scheduler;
     const oldAgents = agents;
-    await scheduler?.stop();
     const count = install(next);
-    if (!deps.dispatcherFor) await Promise.allSettled([...oldAgents.values()].map((a) => a.close()));
+    if (old) {
+      retiring.add(old);
+      void old.retire().then(async () => {
+        retiring.delete(old);
+        if (!deps.dispatcherFor) await Promise.allSettled([...oldAgents.values()].map((a) => a.close()));
+      });
+    }
     return count;
   }
 
@@ -194,7 +211,7 @@ export function createMonitor(initial: MonitorConfig, deps: MonitorDeps): Monito
       deps.logger.error({ issues: result.issues }, 'config reload failed; keeping the running config');
       return result;
     }
-    const probes = await apply(result.config);
+    const probes = apply(result.config);
     const envKeysKept = envKeyAliases(result.config);
     deps.logger.info({ probes }, 'config reloaded');
     if (envKeysKept.length > 0) {
@@ -235,14 +252,19 @@ export function createMonitor(initial: MonitorConfig, deps: MonitorDeps): Monito
       started = false;
       // A reload under way would otherwise install its scheduler after this stop.
       await reloads;
-      await scheduler?.stop();
+      await Promise.all([scheduler, ...retiring].map((s) => s?.stop()));
       if (!deps.dispatcherFor) await Promise.allSettled([...agents.values()].map((a) => a.close()));
     },
     reload(next) {
-      // One at a time: two reloads that both stopped the old scheduler would each install a new
-      // one, and the first would run on, unreferenced. A later reload rereads the file after
-      // the earlier one is in place.
-      const run = reloads.then(() => reloadNow(next));
+      // One at a time, each after the previous is in place. Reloads from the config source that
+      // arrive while one waits its turn join it (a burst of SIGHUPs or POSTs reads the file once);
+      // one asked for after it started reads the file again, which may carry a newer edit.
+      if (next === undefined && queuedRead) return queuedRead;
+      const run = reloads.then(() => {
+        if (next === undefined) queuedRead = undefined;
+        return reloadNow(next);
+      });
+      if (next === undefined) queuedRead = run;
       reloads = run.then(
         () => undefined,
         () => undefined,

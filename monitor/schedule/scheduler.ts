@@ -38,6 +38,9 @@ export interface Scheduler {
   tick(targetName: string, options?: { spread?: boolean }): Promise<void>;
   /** One round of every target, unspread. */
   runOnce(): Promise<void>;
+  /** No more ticks; resolves once the rounds under way have finished (a reload's old schedule). */
+  retire(): Promise<void>;
+  /** No more ticks, and the rounds under way are aborted (shutdown). */
   stop(): Promise<void>;
 }
 
@@ -137,6 +140,10 @@ export function createScheduler(rounds: readonly TargetRound[], deps: SchedulerD
     },
     async runOnce() {
       await Promise.all(rounds.map((r) => track(r, false)));
+    },
+    async retire() {
+      await Promise.all(tasks.map((t) => t.destroy()));
+      await Promise.allSettled([...running]);
     },
     async stop() {
       stopping.abort(new Error('scheduler stopped'));
