@@ -133,9 +133,20 @@ export function createMonitor(initial: MonitorConfig, deps: MonitorDeps): Monito
     if (signal.aborted || !planIds.has(spec.id)) return;
     probeMetrics.record(result);
     history.add(result);
-    const log = { probe: spec.id, outcome: result.verdict.outcome, reason: result.verdict.reason, ms: Math.round(result.durationMs) };
-    if (result.verdict.success) deps.logger.debug(log, 'probe ok');
-    else deps.logger.warn({ ...log, detail: result.verdict.detail }, 'probe failed');
+    logProbe(result);
+  }
+
+  /** A 429 storm logs one line when a key's throttled stretch begins and one when it ends, not one per probe. */
+  function logProbe({ spec, verdict, durationMs, holdEvent }: ProbeResult): void {
+    const key = { target: spec.target, keyAlias: holdEvent?.keyAlias };
+    if (holdEvent?.kind === 'started') {
+      const hint = holdEvent.holdMs === undefined ? 'no hint' : `${Math.ceil(holdEvent.holdMs / 1000)} s`;
+      deps.logger.warn({ ...key, probe: spec.id, wait: hint, detail: verdict.detail }, 'key rate limited (HTTP 429): its probes wait out the hint, one at a time, until it answers otherwise');
+    } else if (holdEvent?.kind === 'ended') deps.logger.info(key, 'key answered again after HTTP 429: its probes resume');
+    const log = { probe: spec.id, outcome: verdict.outcome, reason: verdict.reason, ms: Math.round(durationMs) };
+    if (verdict.success) deps.logger.debug(log, 'probe ok');
+    else if (verdict.outcome === 'rate_limited') deps.logger.debug(log, 'probe rate limited');
+    else deps.logger.warn({ ...log, detail: verdict.detail }, 'probe failed');
   }
 
   function install(next: MonitorConfig): number {
@@ -166,6 +177,7 @@ export function createMonitor(initial: MonitorConfig, deps: MonitorDeps): Monito
         logger: deps.logger,
         runProbe: runAndRecord,
         inMaintenance: (t) => openWindow(t, now()) !== undefined,
+        oneAtATime: (p) => politeness.throttled(p.target, p.keyAlias),
         // Failures before a window say nothing about after it: the outage page then needs a
         // fresh run of failures, rather than firing on the old one the moment the window closes.
         onPaused: (t) => probeMetrics.endStreaks(t.name, 'service'),
