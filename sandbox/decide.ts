@@ -4,8 +4,19 @@
  * state's dialect. I/O lives in server.ts; faults are layered on top in faults/.
  */
 import { BASE_PATH, ERROR_CODES, type Envelope, type ErrorCode, scopeForResource } from '../api/contract/index.js';
-import { ALLOWED_METHODS, ERROR_STATUS, type Route, errorEnvelope, matchRoute, readPresentedKey, successEnvelope } from '../api/contract/server/index.js';
-import { type BodyForm, bodyForm } from './bodies.js';
+import {
+  ALLOWED_METHODS,
+  type BodyForm,
+  ERROR_STATUS,
+  type Refusal,
+  type Route,
+  bodyForm,
+  errorEnvelope,
+  matchRoute,
+  readPresentedKey,
+  refusalAnswer,
+  successEnvelope,
+} from '../api/contract/server/index.js';
 import { type Dialect, type SlugStyle, checkSlugStyle } from './dialect/index.js';
 import { docsPayload, indexPayload } from './docs.js';
 import { type DemoKey, keyMetadata } from './keys.js';
@@ -14,7 +25,6 @@ import type { TenantData } from './model.js';
 import { badRequestReply, hostProblem } from './protocol.js';
 import { rateLimitHeaders } from './rate-headers.js';
 import type { RateVerdict } from './rate-limit.js';
-import { type Refusal, refusalAnswer } from './refusals.js';
 
 export interface SandboxState {
   readonly tenants: ReadonlyMap<string, TenantData>;

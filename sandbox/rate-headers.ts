@@ -72,20 +72,3 @@ export function stormHeaders(style: RateLimitHeaderStyle, waitSeconds: number | 
       return {};
   }
 }
-
-/** Every header name a style can send, for `/docs`. */
-export function rateLimitHeaderNames(style: RateLimitHeaderStyle): string[] {
-  switch (style) {
-    case 'ietf':
-      return [H.retryAfter, H.limit, H.remaining, H.reset];
-    case 'ratelimit-field':
-      return [H.retryAfter, H.field, H.policy];
-    case 'x-ratelimit-epoch':
-    case 'x-ratelimit-delta':
-      return [H.xLimit, H.xRemaining, H.xReset];
-    case 'retry-after-date':
-      return [H.retryAfter];
-    case 'none':
-      return [];
-  }
-}
