@@ -88,10 +88,13 @@ export async function main(argv: readonly string[], given?: CommandIo & { dispos
   } catch (error) {
     return generatorMissing(entry, error, out.stderr);
   }
+  // `repairmon sandbox fault ...`: a subcommand has its own flags and help.
+  const sub = command.subcommands?.find((s) => s.name === `${command.name} ${rest[0] ?? ''}`);
+  if (sub) command = sub;
   const io = given ?? defaultIo(command.trapsSignals !== false);
   try {
     try {
-      return await runCommand(command, rest, io);
+      return await runCommand(command, sub ? rest.slice(1) : rest, io);
     } catch (error) {
       return generatorMissing(entry, error, io.stderr);
     }

@@ -4,10 +4,10 @@
  * (concrete, as tools learn them from here), index access, error codes and statuses, and
  * rate-limit header names.
  */
-import { AUTH_SCHEMES, BASE_PATH, ENDPOINTS, type EndpointSpec, authHeader, platformPath } from '../api/contract/index.js';
+import { AUTH_SCHEMES, BASE_PATH, ENDPOINTS, type EndpointSpec, type SlugStyle, authHeader, platformPath } from '../api/contract/index.js';
 import { ERROR_STATUS, PLAIN_CONTENT_TYPE, REFUSALS, type RefusalAnswer, bodyForm, rateLimitHeaderNames, refusalAnswer, sentErrors } from '../api/contract/server/index.js';
 import { plainText } from './bodies.js';
-import { type Dialect, type SlugStyle, styleDemoSlug } from './dialect/index.js';
+import { type Dialect, styleDemoSlug } from './dialect/index.js';
 
 const ACCESS_TEXT: Readonly<Record<string, string>> = {
   public: 'publiczny, bez klucza',

@@ -38,4 +38,18 @@ describe('repairmon', () => {
       expect(io.stderrText()).toContain('--no-such-flag-xyz');
     });
   });
+
+  it('a subcommand (repairmon sandbox fault) has its own help listing its flags, and its own strict flags', async () => {
+    const subs = (await Promise.all(COMMANDS.map(async (c) => (await c.load()).default.subcommands ?? []))).flat();
+    expect(subs.map((s) => s.name)).toContain('sandbox fault');
+    for (const sub of subs) {
+      const help = fakeIo();
+      expect(await main([...sub.name.split(' '), '--help'], help)).toBe(0);
+      expect(help.stdoutText()).toContain(`Usage: repairmon ${sub.name}`);
+      for (const flag of [...Object.keys(sub.options), 'help']) expect(help.stdoutText()).toContain(`--${flag}`);
+      const bad = fakeIo();
+      expect(await main([...sub.name.split(' '), '--no-such-flag-xyz'], bad)).toBe(2);
+      expect(bad.stderrText()).toContain(`repairmon ${sub.name}: Unknown option '--no-such-flag-xyz'`);
+    }
+  });
 });
