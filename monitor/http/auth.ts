@@ -10,8 +10,8 @@
  * requests that act (a reload, a probe that spends quota), whatever credential a browser attaches.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { isIP } from 'node:net';
 import type { ApiKey } from '../../api/client/index.js';
+import { type RequestOrigin, crossSite, hostName, isLoopback } from '../../lib/loopback.js';
 import type { HttpSettings } from '../config/types.js';
 
 /** Paths that Prometheus and kubelets read: open by default, or behind the metrics token. */
@@ -22,14 +22,6 @@ export const AUTH_REALM = 'repairmon';
 export type Access =
   | { readonly ok: true }
   | { readonly ok: false; readonly status: 401 | 403; readonly message: string };
-
-/** 127.0.0.0/8, ::1 and `localhost`: only this machine can connect. Anything else is reachable from outside. */
-export function isLoopback(host: string): boolean {
-  const bare = host.replace(/^\[|\]$/g, '').toLowerCase();
-  if (bare === 'localhost') return true;
-  if (isIP(bare) === 4) return bare.startsWith('127.');
-  return bare === '::1' || bare === '0:0:0:0:0:0:0:1' || /^::ffff:127\./.test(bare);
-}
 
 /** Why a listen address cannot be served with these settings, or undefined when it can. */
 export function unprotectedListen(host: string, port: number, http: HttpSettings): string | undefined {
@@ -83,22 +75,6 @@ export function challenges(): string[] {
   return [`Bearer realm="${AUTH_REALM}"`, `Basic realm="${AUTH_REALM}", charset="UTF-8"`];
 }
 
-/** The name in a Host header, without port or IPv6 brackets, lowercased. */
-function hostName(header: string): string {
-  const host = header.trim().toLowerCase();
-  if (host.startsWith('[')) return host.slice(1, Math.max(1, host.indexOf(']')));
-  const colon = host.indexOf(':');
-  return colon >= 0 && colon === host.lastIndexOf(':') ? host.slice(0, colon) : host;
-}
-
-export interface BrowserSignals {
-  readonly method: string;
-  readonly path: string;
-  readonly host: string | undefined;
-  readonly origin: string | undefined;
-  readonly secFetchSite: string | undefined;
-}
-
 /** Requests that change something or spend the API's quota: never on a cross-site page's behalf. */
 function acts(method: string, path: string): boolean {
   return (method !== 'GET' && method !== 'HEAD') || path === '/probe';
@@ -106,21 +82,15 @@ function acts(method: string, path: string): boolean {
 
 /**
  * Why a browser's request is refused (403), or undefined. On a loopback listener the Host must
- * be a loopback name: a page whose own name was rebound to 127.0.0.1 still sends its own name.
- * A request that acts is refused when `Sec-Fetch-Site` says cross-site or same-site, or when an
- * `Origin` (also `null`) is not this very host, as a form or a "simple" text/plain POST from
- * another site would be, even carrying a Basic token the browser remembered.
+ * name loopback: a page whose own name was rebound to 127.0.0.1 still sends its own name. A
+ * request that acts is refused when it comes from another site's page (lib/loopback.ts
+ * `crossSite`), even carrying a Basic token the browser remembered.
  */
-export function browserGuard(req: BrowserSignals, listenHost: string): string | undefined {
-  if (isLoopback(listenHost) && req.host !== undefined && !isLoopback(hostName(req.host))) {
-    return 'this monitor listens on loopback and answers only to a loopback Host (localhost, 127.0.0.1, [::1]); another name is a DNS-rebinding attempt';
+export function browserGuard(method: string, path: string, headers: RequestOrigin['headers'], listenHost: string): string | undefined {
+  const host = typeof headers['host'] === 'string' ? hostName(headers['host']) : undefined;
+  if (isLoopback(listenHost) && headers['host'] !== undefined && (host === undefined || !isLoopback(host))) {
+    return 'this monitor listens on loopback and answers only a Host header naming loopback (localhost, 127.0.0.1, [::1]); another name is a DNS-rebinding attempt';
   }
-  if (!acts(req.method, req.path)) return undefined;
-  const site = req.secFetchSite?.toLowerCase();
-  const origin = req.origin === undefined ? undefined : URL.parse(req.origin)?.host;
-  const sameOrigin = req.origin === undefined || (origin !== undefined && origin === req.host?.toLowerCase());
-  if (site === 'cross-site' || site === 'same-site' || !sameOrigin) {
-    return `${req.method} ${req.path} refused: it came from another site's page (Origin or Sec-Fetch-Site); send it from a script or the command line (curl -X POST)`;
-  }
-  return undefined;
+  const why = acts(method, path) ? crossSite(headers) : undefined;
+  return why && `${method} ${path} ${why}: send it from a script or the command line (curl -X POST)`;
 }

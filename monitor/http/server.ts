@@ -71,11 +71,7 @@ async function route(ctx: Context, req: IncomingMessage, res: ServerResponse): P
   const url = new URL(req.url ?? '/', 'http://monitor.local');
   const method = req.method ?? 'GET';
   const path = url.pathname;
-  const header = (name: string): string | undefined => {
-    const value = req.headers[name];
-    return Array.isArray(value) ? value[0] : value;
-  };
-  const refused = browserGuard({ method, path, host: header('host'), origin: header('origin'), secFetchSite: header('sec-fetch-site') }, ctx.listenHost);
+  const refused = browserGuard(method, path, req.headers, ctx.listenHost);
   if (refused) return send(res, 403, TEXT, `${refused}\n`);
   const access = authorize(path, req.headers.authorization, httpSettings(monitor.config()));
   if (!access.ok) return send(res, access.status, TEXT, `${access.message}\n`, access.status === 401 ? { 'www-authenticate': challenges() } : {});

@@ -12,7 +12,8 @@ import { ApiKey } from '../../../api/client/index.js';
 import { main } from '../../../cli/main.js';
 import { DEFAULT_HTTP_SETTINGS, type HttpSettings, type MonitorConfig } from '../../../monitor/config/types.js';
 import { demoConfig } from '../../../monitor/demo-config.js';
-import { authorize, browserGuard, isLoopback, presentedToken, tokenMatches, unprotectedListen } from '../../../monitor/http/auth.js';
+import { isLoopback } from '../../../lib/loopback.js';
+import { authorize, browserGuard, presentedToken, tokenMatches, unprotectedListen } from '../../../monitor/http/auth.js';
 import { type MonitorServer, createMonitorServer } from '../../../monitor/http/server.js';
 import { guardReload, startServing } from '../../../monitor/run-service.js';
 import { type Monitor, createMonitor } from '../../../monitor/service.js';
@@ -65,15 +66,14 @@ describe('the rules (pure)', () => {
   });
 
   it('browsers: a loopback listener answers only loopback Host names; what acts refuses another site, whatever the token', () => {
-    const get = { method: 'GET', origin: undefined, secFetchSite: undefined };
-    for (const host of ['127.0.0.1:9464', 'localhost:9464', 'LOCALHOST', '[::1]:9464', undefined]) expect(browserGuard({ ...get, path: '/probes.json', host }, '127.0.0.1'), String(host)).toBeUndefined();
-    for (const host of ['evil.example:9464', 'evil.example', '127.0.0.1.evil.example', '10.0.0.5:9464']) expect(browserGuard({ ...get, path: '/metrics', host }, '127.0.0.1'), host).toContain('DNS-rebinding');
+    for (const host of ['127.0.0.1:9464', 'localhost:9464', 'LOCALHOST', '[::1]:9464', undefined]) expect(browserGuard('GET', '/probes.json', { host }, '127.0.0.1'), String(host)).toBeUndefined();
+    for (const host of ['evil.example:9464', 'evil.example', '127.0.0.1.evil.example', '10.0.0.5:9464', 'bad host']) expect(browserGuard('GET', '/metrics', { host }, '127.0.0.1'), host).toContain('DNS-rebinding');
     // Beyond loopback the machine's names are unknown: the token guards it.
-    expect(browserGuard({ ...get, path: '/metrics', host: 'repairmon.internal:9464' }, '0.0.0.0')).toBeUndefined();
+    expect(browserGuard('GET', '/metrics', { host: 'repairmon.internal:9464' }, '0.0.0.0')).toBeUndefined();
 
-    const post = { method: 'POST', path: '/-/reload', host: '127.0.0.1:9464' };
-    expect(browserGuard({ ...post, origin: undefined, secFetchSite: undefined }, '127.0.0.1')).toBeUndefined();
-    expect(browserGuard({ ...post, origin: 'http://127.0.0.1:9464', secFetchSite: 'same-origin' }, '127.0.0.1')).toBeUndefined();
+    const host = '127.0.0.1:9464';
+    expect(browserGuard('POST', '/-/reload', { host }, '127.0.0.1')).toBeUndefined();
+    expect(browserGuard('POST', '/-/reload', { host, origin: 'http://127.0.0.1:9464', 'sec-fetch-site': 'same-origin' }, '127.0.0.1')).toBeUndefined();
     for (const [origin, site] of [
       ['http://evil.example', 'cross-site'],
       ['http://evil.example', undefined],
@@ -82,12 +82,13 @@ describe('the rules (pure)', () => {
       ['null', undefined],
       ['http://127.0.0.1:9999', undefined],
     ] as const) {
-      expect(browserGuard({ ...post, origin, secFetchSite: site }, '127.0.0.1'), `${origin} ${site}`).toContain('another site');
-      expect(browserGuard({ ...post, method: 'PUT', origin, secFetchSite: site }, '0.0.0.0'), `${origin} ${site}`).toContain('another site');
+      const headers = { host, origin, 'sec-fetch-site': site };
+      expect(browserGuard('POST', '/-/reload', headers, '127.0.0.1'), `${origin} ${site}`).toMatch(/^POST \/-\/reload refuses .*(cross-site|another origin)/);
+      expect(browserGuard('PUT', '/-/reload', headers, '0.0.0.0'), `${origin} ${site}`).toMatch(/refuses/);
     }
     // `/probe` spends the key's quota: a cross-site image or link may not trigger it; a plain view may be linked.
-    expect(browserGuard({ ...get, path: '/probe', host: '127.0.0.1:9464', secFetchSite: 'cross-site' }, '127.0.0.1')).toContain('another site');
-    expect(browserGuard({ ...get, path: '/', host: '127.0.0.1:9464', secFetchSite: 'cross-site' }, '127.0.0.1')).toBeUndefined();
+    expect(browserGuard('GET', '/probe', { host, 'sec-fetch-site': 'cross-site' }, '127.0.0.1')).toMatch(/refuses cross-site/);
+    expect(browserGuard('GET', '/', { host, 'sec-fetch-site': 'cross-site' }, '127.0.0.1')).toBeUndefined();
   });
 
   it('a non-loopback listen without a token is refused, naming what to set', () => {
@@ -138,7 +139,7 @@ describe('the server with tokens', () => {
       body: 'x',
     });
     expect(simple.statusCode).toBe(403);
-    expect(await simple.body.text()).toContain('another site');
+    expect(await simple.body.text()).toContain('refuses cross-site requests');
     const rebound = await request(`${server.url}/probes.json`, { headers: { authorization: `Bearer ${TOKEN}`, host: 'evil.example' } });
     expect(rebound.statusCode).toBe(403);
     await rebound.body.dump();
