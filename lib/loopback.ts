@@ -2,7 +2,7 @@
  * Whether a request to a local-only surface comes from this machine and from no web page:
  * a loopback peer, a `Host` that names loopback (a rebound DNS name does not), and no
  * `Origin`/`Sec-Fetch-Site` of another site (a page's form or fetch). Pure; the sandbox's fault
- * control uses it.
+ * control uses it, the monitor's HTTP surface its parts (`monitor/http/auth.ts`).
  */
 import { isIP } from 'node:net';
 
@@ -33,10 +33,20 @@ export function notLocal({ remoteAddress, headers }: RequestOrigin): string | un
   const host = typeof headers['host'] === 'string' ? headers['host'] : undefined;
   const name = host === undefined ? undefined : hostName(host);
   if (name === undefined || !isLoopback(name)) return 'answers only a Host header naming loopback (localhost, 127.0.0.1, [::1])';
+  return crossSite(headers);
+}
+
+/**
+ * Why a request comes from another site's web page (a form, a fetch, a "simple" text/plain
+ * POST), whatever credential the browser attached, or undefined: `Sec-Fetch-Site` other than
+ * same-origin or none, or an `Origin` (also `null`) that is not the request's own host.
+ */
+export function crossSite(headers: RequestOrigin['headers']): string | undefined {
   const site = headers['sec-fetch-site'];
   if (site !== undefined && site !== 'same-origin' && site !== 'none') return `refuses cross-site requests (Sec-Fetch-Site: ${String(site)})`;
   const origin = headers['origin'];
   if (origin !== undefined) {
+    const host = typeof headers['host'] === 'string' ? headers['host'] : undefined;
     const parsed = typeof origin === 'string' ? URL.parse(origin) : null;
     if (parsed === null || parsed.host !== host?.trim().toLowerCase()) return 'refuses requests from another origin (Origin header)';
   }

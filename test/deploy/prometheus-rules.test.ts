@@ -34,6 +34,7 @@ const NEVER_SILENCED = [
   'RepairmonTLSCertificateExpiring',
   'RepairmonConfigReloadFailed',
   'RepairmonMonitorDown',
+  'RepairmonShardsIncomplete',
 ];
 
 interface AlertTest {
