@@ -4,7 +4,7 @@
  * (whatever it found), 1 the host does not answer as API v1, 2 bad usage.
  */
 import { AUTH_SCHEMES, PLATFORM_PATHS, checkBaseUrl } from '../../api/contract/index.js';
-import { redactSecrets } from '../../api/client/index.js';
+import { redactSecrets } from '../../api/client/single-attempt.js';
 import { type Command, type CommandContext, UsageError, choiceValue, numberValue, stringValue } from '../command.js';
 import { keyFromFlags, keyOptions, platformPathsFlag, refuseKeyFlag, tenantFlag } from '../key-flags.js';
 import { MAX_PLATFORM_CALLS, createProgress } from '../../diagnose/index.js';

@@ -3,7 +3,7 @@
  * debugging checklist. Exit 0 all good, 1 a problem (or not fully checked), 2 bad usage.
  */
 import { AUTH_SCHEMES, PLATFORM_PATHS } from '../../api/contract/index.js';
-import { redactSecrets } from '../../api/client/index.js';
+import { redactSecrets } from '../../api/client/single-attempt.js';
 import { type Command, type CommandContext, UsageError, choiceValue, numberValue, stringValue } from '../command.js';
 import { keyFromFlags, keyOptions, platformPathsFlag, refuseKeyFlag, tenantFlag } from '../key-flags.js';
 import {

@@ -16,7 +16,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { basename, join, relative, resolve } from 'node:path';
 import Generator from 'yeoman-generator';
 import { packageRoot } from '../../lib/package-root.js';
-import { ANSWER_NAMES, type AnswerName, type Answers, checkAnswer, completeAnswers, defaultAnswer } from './answers.js';
+import { ANSWER_NAMES, type AnswerName, type Answers, checkAnswer, completeAnswers, defaultAnswer, isBooleanAnswer } from './answers.js';
 import { inspectDestination } from './destination.js';
 import { ANSWER_FLAGS, RUN_FLAGS, answersFromFlags, flagFor, missingAnswersMessage, readOption } from './flags.js';
 import { planProject } from './project-plan.js';
@@ -148,7 +148,7 @@ export default class RepairServiceGenerator extends Generator {
       return check.ok ? true : `${spec.message} ${check.reason}`;
     };
     const question =
-      name === 'githubActions'
+      isBooleanAnswer(name)
         ? { type: 'confirm' as const, name, message: spec.message, default: fallback }
         : name === 'authScheme'
           ? { type: 'select' as const, name, message: spec.message, choices: ['bearer', 'x-api-key'], default: fallback }

@@ -9,7 +9,7 @@ import { packageVersion } from '../../lib/package-root.js';
 import type { Answers } from './answers.js';
 import { type ToolkitLayout, chooseLayout, inToolkit } from './layout.js';
 import { readVersions, renderProject, templateContext } from './render.js';
-import { clientFeatures, toolkitFiles } from './shipped.js';
+import { toolkitFiles } from './shipped.js';
 import { parseToolkitRecord, readStoredSection } from './toolkit-record.js';
 import { type NextFile, type UpgradePlan, planUpgrade } from './upgrade-plan.js';
 
@@ -23,8 +23,8 @@ function isFile(path: string): boolean {
 
 /** What this version writes into a project with this layout. */
 export function nextFiles(packageRoot: string, answers: Answers, layout: ToolkitLayout): NextFile[] {
-  const toolkit = toolkitFiles(packageRoot, layout.dir);
-  const facts = { toolkitDir: layout.dir, client: clientFeatures(toolkit, layout.dir) };
+  const toolkit = toolkitFiles(packageRoot, layout.dir, answers);
+  const facts = { toolkitDir: layout.dir };
   const rendered = renderProject(join(packageRoot, 'templates', 'app'), templateContext(answers, readVersions(packageRoot), facts));
   return [
     ...rendered.map((f): NextFile => ({ path: f.path, contents: f.contents, owner: f.path === 'package.json' ? 'package_json' : 'integrator' })),

@@ -16,7 +16,7 @@ import { authHeader } from '../../api/contract/index.js';
 import { SANDBOX_DEFAULT_BASE_URL } from '../../sandbox/index.js';
 import { type Answers, DEFAULT_ENV_PREFIX, PLACEHOLDER_PRODUCTION_BASE_URL } from './answers.js';
 import { TOOLKIT_DIR, relocateImports } from './layout.js';
-import type { ClientFeatures, RenderedFile } from './shipped.js';
+import type { RenderedFile } from './shipped.js';
 
 /** What the generated project needs at run time and to build and test, at the ranges of our package.json (written once). */
 export const RUNTIME_DEPENDENCIES = ['undici', 'p-retry'] as const;
@@ -78,10 +78,9 @@ const RENAMES: Readonly<Record<string, string>> = { gitignore: '.gitignore', 'en
 export interface ProjectFacts {
   /** Where the toolkit code goes, relative to the project (layout.ts). */
   readonly toolkitDir: string;
-  readonly client: ClientFeatures;
 }
 
-const DEFAULT_FACTS: ProjectFacts = { toolkitDir: TOOLKIT_DIR, client: { ca: false, readme: false } };
+const DEFAULT_FACTS: ProjectFacts = { toolkitDir: TOOLKIT_DIR };
 
 export interface TemplateContext extends Answers, ProjectFacts {
   readonly versions: DependencyVersions;

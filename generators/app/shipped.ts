@@ -3,8 +3,7 @@
  * `api/` when the project is rendered, so a project holds exactly what the monitor and the
  * diagnosis run on. `api/contract/server/` is the sandbox's and stays here. Whatever files
  * `api/` holds are shipped (TypeScript and Markdown), so a new file there needs no change here.
- * Also what the client among them offers, read from its files, so the integrator's files
- * (rendered once, then theirs) use a feature only when the toolkit code beside them has it.
+ * Opt-in modules (`OPT_IN_FILES`) are shipped only when the project's answers ask for them.
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import { join, posix, relative, sep } from 'node:path';
@@ -52,23 +51,16 @@ export function shippedFiles(packageRoot: string, toolkitDir: string = TOOLKIT_D
   });
 }
 
-/** The shipped files as a project gets them: each headed with "generated: do not edit". */
-export function toolkitFiles(packageRoot: string, toolkitDir: string): RenderedFile[] {
-  return shippedFiles(packageRoot, toolkitDir).map((file) => ({ path: file.path, contents: withHeader(file.path, file.contents) }));
-}
+/** Opt-in modules for points the spec does not show, by the answer that adds them. */
+export const OPT_IN_FILES: Readonly<Record<string, 'pagination'>> = { 'client/paginate.ts': 'pagination' };
 
-export interface ClientFeatures {
-  /** `createClient({ ca })`: the client trusts a private CA on its own connections. */
-  readonly ca: boolean;
-  /** `client/README.md`: the client's own documentation, shipped beside it. */
-  readonly readme: boolean;
-}
-
-/** A feature not found falls back to code that works without it. */
-export function clientFeatures(toolkit: readonly RenderedFile[], toolkitDir: string): ClientFeatures {
-  const text = (rel: string): string => toolkit.find((f) => f.path === `${toolkitDir}/client/${rel}`)?.contents.toString('utf8') ?? '';
-  return {
-    ca: /^\s*readonly ca\?\s*:/m.test(text('options.ts')),
-    readme: toolkit.some((f) => f.path === `${toolkitDir}/client/README.md`),
+/** The shipped files as a project with these answers gets them: each headed with "generated: do not edit". */
+export function toolkitFiles(packageRoot: string, toolkitDir: string, answers: { readonly pagination: boolean }): RenderedFile[] {
+  const wanted = (path: string): boolean => {
+    const answer = OPT_IN_FILES[path.slice(toolkitDir.length + 1)];
+    return answer === undefined || answers[answer];
   };
+  return shippedFiles(packageRoot, toolkitDir)
+    .filter((file) => wanted(file.path))
+    .map((file) => ({ path: file.path, contents: withHeader(file.path, file.contents) }));
 }

@@ -81,17 +81,6 @@ function senderOf(spec: ProbeSpec, target: MonitorTarget, politeness: Politeness
   return open && politeness.remainingMs(spec.target, NO_KEY_ALIAS, nowMs) === 0 ? { alias: NO_KEY_ALIAS, credential: { kind: 'none' } } : planned;
 }
 
-/**
- * An HTTP-date or epoch hint is a time on the server's clock: read against the answer's own
- * `Date`, so a server whose clock runs ahead of ours does not hold the key for the difference
- * (a hint "3 s ahead" from a server 30 s ahead held keys for 33 s). Delays in seconds are the
- * same on any clock.
- */
-function serverNow(headers: Readonly<Record<string, string>>, localMs: number): number {
-  const date = Date.parse(headers['date'] ?? '');
-  return Number.isNaN(date) ? localMs : date;
-}
-
 export async function runProbe(spec: ProbeSpec, target: MonitorTarget, deps: ProbeDeps): Promise<ProbeResult> {
   const startedAt = deps.now();
   const sender = senderOf(spec, target, deps.politeness, startedAt);
@@ -126,7 +115,8 @@ async function sendWith(spec: ProbeSpec, sender: Sender, target: MonitorTarget, 
   let holdEvent: ProbeResult['holdEvent'];
   const at = deps.now();
   if (attempt.kind === 'response' && attempt.status === 429) {
-    const askedMs = parseRetryHint(attempt.headers, serverNow(attempt.headers, at))?.delayMs;
+    // parseRetryHint reads a date or an epoch against the answer's own Date (a server clock ahead adds nothing).
+    const askedMs = parseRetryHint(attempt.headers, at)?.delayMs;
     const hold = askedMs === undefined ? undefined : cappedHold(askedMs, deps.maxHoldMs ?? DEFAULT_MAX_HOLD_MS);
     retryAfterMs = hold?.holdMs;
     holdCapped = hold?.capped;

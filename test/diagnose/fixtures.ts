@@ -21,6 +21,7 @@ export function response(status: number, body: unknown, endpoint: EndpointId = '
   const all: Record<string, string> = { 'x-request-id': `req-${ids}`, ...headers };
   return {
     kind: 'response',
+    traceId: '4bf92f3577b34da6a3ce929d0e0e4736',
     status,
     headers: all,
     envelope,
@@ -37,6 +38,7 @@ export const err = (status: number, code: string, endpoint: EndpointId = 'index'
   response(status, errorEnvelope(code, `komunikat ${code}`), endpoint, headers);
 export const refused = (): AttemptFailure => ({
   kind: 'failure',
+  traceId: '4bf92f3577b34da6a3ce929d0e0e4736',
   failure: { kind: 'connection', code: 'ECONNREFUSED', message: 'connect ECONNREFUSED' },
   timings: { headersMs: undefined, totalMs: 1 },
 });

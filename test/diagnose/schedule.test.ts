@@ -126,7 +126,7 @@ describe('the request budget', () => {
     () => err(429, 'rate_limited', 'clients', { 'ratelimit-reset': '1' }),
     () => err(429, 'rate_limited', 'clients'),
     () => refused(),
-    (): AttemptResult => ({ kind: 'failure', failure: { kind: 'timeout', phase: 'headers', message: '' }, timings: { headersMs: undefined, totalMs: 1 } }),
+    (): AttemptResult => ({ kind: 'failure', traceId: '4bf92f3577b34da6a3ce929d0e0e4736', failure: { kind: 'timeout', phase: 'headers', message: '' }, timings: { headersMs: undefined, totalMs: 1 } }),
   );
 
   it('is never exceeded and the waits never pass --max-wait, whatever the server answers', () => {

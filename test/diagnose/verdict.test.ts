@@ -13,7 +13,7 @@ import { type Answer, type PacedScenario, err, ok, probeRun, refused, response, 
 const T = 'rowery-nowak';
 const everyResource = (answer: () => AttemptResult): Record<string, () => AttemptResult> => Object.fromEntries(TENANT_RESOURCES.map((r) => [`scope:${r}`, answer]));
 const html502 = (): AttemptResult => response(502, '<html><body>Bad Gateway</body></html>', 'clients', { 'content-type': 'text/html' });
-const failure = (f: AttemptFailure['failure']): AttemptFailure => ({ kind: 'failure', failure: f, timings: { headersMs: undefined, totalMs: 5000 } });
+const failure = (f: AttemptFailure['failure']): AttemptFailure => ({ kind: 'failure', traceId: '4bf92f3577b34da6a3ce929d0e0e4736', failure: f, timings: { headersMs: undefined, totalMs: 5000 } });
 const timeout = () => failure({ kind: 'timeout', phase: 'headers', message: 'slow' });
 const revokedBehind = (docs: () => AttemptResult): Answer => (c) => (c.id === 'docs' ? docs() : c.path.startsWith('/tenants/') || c.id === 'index' ? err(401, 'unauthorized', c.endpoint) : err(401, 'unauthorized', 'platform'));
 

@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CLIENT_MONITOR_AGREEMENT } from '../helpers/agreement.js';
-import { createClient, isApiError, silentLogger } from '../../api/client/index.js';
+import { createClient, isApiError } from '../../api/client/index.js';
 import { ApiKey, sendAttempt } from '../../api/client/single-attempt.js';
 import { type EndpointId, endpointPath, endpointSpec } from '../../api/contract/index.js';
 import { classifyOutcome } from '../../monitor/probe/outcome.js';
@@ -58,7 +58,7 @@ function pathOf(sandbox: RunningSandbox, call: Call): string {
 }
 
 async function clientClass(sandbox: RunningSandbox, call: Call, path: string): Promise<string> {
-  const client = createClient({ baseUrl: sandbox.baseUrl, apiKey: new ApiKey(sandbox.key(call.alias).key, call.alias), maxRetries: 0, logger: silentLogger() });
+  const client = createClient({ baseUrl: sandbox.baseUrl, apiKey: new ApiKey(sandbox.key(call.alias).key, call.alias), maxRetries: 0 });
   try {
     if (call.endpoint === 'index') await client.index();
     else if (call.endpoint === 'platform') await client.platform.get(path.slice('/platform/'.length));

@@ -22,6 +22,7 @@ export function raw(status: number, body: string, headers: Record<string, string
     const envelope = parseEnvelope(body, { status, list: endpointSpec(call.endpoint).list });
     const response: AttemptResponse = {
       kind: 'response',
+    traceId: '4bf92f3577b34da6a3ce929d0e0e4736',
       status,
       headers,
       envelope,
@@ -41,6 +42,7 @@ export const refuse = (status: number, code: string, headers: Record<string, str
 export const plain = (status: number, text: string, contentType = 'text/plain'): Reply => raw(status, text, { 'content-type': contentType });
 export const noAnswer = (): Reply => () => ({
   kind: 'failure',
+  traceId: '4bf92f3577b34da6a3ce929d0e0e4736',
   failure: { kind: 'connection', code: 'ECONNREFUSED', message: 'connect ECONNREFUSED' },
   timings: { headersMs: undefined, totalMs: 1 },
 });

@@ -142,10 +142,11 @@ afterAll(async () => {
 
 /**
  * The integrator's own code: every repair, page by page over `Link: rel="next"` with the
- * client's `paginate`, each item checked and typed by the client-wide parse hook (a type guard).
+ * opt-in `paginate` (`--pagination`), each item checked and typed by the parse hook (a type guard).
  */
 const REPORT = `import { loadConfig } from './config.js';
 import { createClient } from './repair-service/client/index.js';
+import { paginate } from './repair-service/client/paginate.js';
 
 interface Repair { readonly id: string; readonly state: string; readonly costPln: number }
 
@@ -161,13 +162,12 @@ const client = createClient({
   apiKey: config.apiKey,
   authScheme: config.authScheme,
   tenant: config.tenant,
-  parse: { repairs: isRepair },
   ...(config.ca === undefined ? {} : { ca: config.ca }),
 });
 const repairs: Repair[] = [];
 let pages = 0;
 try {
-  for await (const page of client.paginate.repairs().pages()) {
+  for await (const page of paginate(client, 'repairs', { parse: isRepair }).pages()) {
     const items: readonly Repair[] = page.items;
     repairs.push(...items);
     pages = page.number;
@@ -216,7 +216,7 @@ describe.skipIf(!ready)('a new integrator, README only, as a non-root user', { t
   });
 
   it('yo repair-service generates without asking, installs, and writes package-lock.json; the README explains the sandbox', async () => {
-    const yo = await timed('yo + npm install', as('yo', ['repair-service', 'shop', '--yes', '--github-actions', '--no-insight'], { cwd: work, timeoutMs: 240_000 }));
+    const yo = await timed('yo + npm install', as('yo', ['repair-service', 'shop', '--yes', '--github-actions', '--pagination', '--no-insight'], { cwd: work, timeoutMs: 240_000 }));
     expect(yo.code, yo.stdout + yo.stderr).toBe(0);
     expect(noise(yo.stdout + yo.stderr)).toEqual([]);
     expect(existsSync(join(project, 'package-lock.json'))).toBe(true);

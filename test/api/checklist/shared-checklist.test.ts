@@ -17,7 +17,7 @@ import { BASE, type Answer, err, ok, refused, report, response, tenantKeyApi } f
 const ROOT = join(import.meta.dirname, '../../..');
 const TENANT = 'rowery-nowak';
 const html502 = (endpoint: TenantResource | 'docs') => response(502, '<html><body>Bad Gateway</body></html>', endpoint, { 'content-type': 'text/html' });
-const timeout = (): AttemptResult => ({ kind: 'failure', failure: { kind: 'timeout', phase: 'headers', message: 'no answer within 5000 ms' }, timings: { headersMs: undefined, totalMs: 5000 } });
+const timeout = (): AttemptResult => ({ kind: 'failure', traceId: '4bf92f3577b34da6a3ce929d0e0e4736', failure: { kind: 'timeout', phase: 'headers', message: 'no answer within 5000 ms' }, timings: { headersMs: undefined, totalMs: 5000 } });
 const everyResource = (answer: (r: TenantResource) => AttemptResult): Record<string, () => AttemptResult> =>
   Object.fromEntries(TENANT_RESOURCES.map((r) => [`scope:${r}`, () => answer(r)]));
 

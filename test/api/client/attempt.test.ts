@@ -1,8 +1,7 @@
 /**
- * The attempt deadline without an abort signal to undici (attempt-deadline.ts), against real
- * HTTP servers on port 0: stalled headers, a trickling body that keeps undici's idle body
- * timeout happy, queueing for a pooled connection, the caller's signal in both phases, and the
- * client's shared deadline timer with deadlines in either order. No timing assertions: only
+ * One attempt's deadline against real HTTP servers on port 0: stalled headers, a trickling body
+ * that keeps undici's idle body timeout happy, queueing for a pooled connection, the caller's
+ * signal in both phases, attempts of different budgets side by side. No timing assertions: only
  * which phase and scope a timeout reports, and in which order calls end.
  */
 import { type Server, type ServerResponse, createServer } from 'node:http';
@@ -10,8 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { Agent } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type AttemptFailure, type AttemptResult, sendAttempt } from '../../../api/client/attempt.js';
-import { createDeadlineTimer } from '../../../api/client/attempt-deadline.js';
-import { ApiKey, type RepairServiceClient, createClient, isTimeoutError, silentLogger } from '../../../api/client/index.js';
+import { ApiKey, type RepairServiceClient, createClient, isTimeoutError } from '../../../api/client/index.js';
 import { SECRET } from './helpers.js';
 
 const OK_BODY = JSON.stringify({ ok: true, data: [1] });
@@ -67,7 +65,7 @@ function failureOf(result: AttemptResult): AttemptFailure['failure'] | undefined
   return result.kind === 'failure' ? result.failure : undefined;
 }
 
-describe('sendAttempt: deadline without an abort signal', () => {
+describe('sendAttempt: one deadline over connect, headers and body', () => {
   it('stalled headers end as a headers-phase timeout', async () => {
     const { baseUrl } = await server();
     const result = await attempt(agent(), baseUrl, '/t/stall-headers', 80);
@@ -104,17 +102,15 @@ describe('sendAttempt: deadline without an abort signal', () => {
     expect(failureOf(await bodyRun)).toMatchObject({ kind: 'aborted', reason: 'stop-body' });
   });
 
-  it('a shared deadline timer ends attempts in deadline order, whichever started first, and leaves successes alone', async () => {
+  it('attempts side by side end in deadline order, whichever started first, and successes are left alone', async () => {
     const { baseUrl } = await server();
     const dispatcher = agent();
-    const timer = createDeadlineTimer();
     const ended: string[] = [];
     const run = (name: string, path: string, timeoutMs: number): Promise<AttemptResult> =>
-      sendAttempt({ dispatcher, baseUrl, path, endpoint: 'clients', key, authScheme: 'bearer', timeoutMs, deadlineTimer: timer }).then((r) => {
+      sendAttempt({ dispatcher, baseUrl, path, endpoint: 'clients', key, authScheme: 'bearer', timeoutMs }).then((r) => {
         ended.push(name);
         return r;
       });
-    // Started in this order, so settling removes attempts from the middle, head and tail of its list.
     const late = run('late', '/t/stall-headers', 3_000);
     const middle = run('middle', '/t/ok', 3_000);
     const early = run('early', '/t/trickle', 1_000);
@@ -128,10 +124,10 @@ describe('sendAttempt: deadline without an abort signal', () => {
   });
 });
 
-describe('client: attempt deadlines through the shared timer', () => {
+describe('client: attempt deadlines', () => {
   it('a trickling body is an attempt-scope body timeout, retried, while other calls succeed', async () => {
     const { baseUrl, requests } = await server();
-    const client: RepairServiceClient = createClient({ baseUrl, apiKey: key, tenant: 'rowery-nowak', logger: silentLogger(), maxRetries: 1, attemptTimeoutMs: 1_000 });
+    const client: RepairServiceClient = createClient({ baseUrl, apiKey: key, tenant: 'rowery-nowak', logLevel: 'silent', maxRetries: 1, attemptTimeoutMs: 1_000 });
     cleanups.push(() => client.close());
     const trickle = client.platform.get('trickle').then(
       () => undefined,
