@@ -121,7 +121,7 @@ describe('the generated client and checklist against every dialect', { timeout: 
     for (const resource of ['clients', 'bikes', 'repairs', 'logs']) expect(start.stdout).toMatch(new RegExp(`^\\s+${resource}\\s+\\d+$`, 'm'));
     expect(revoked.code).toBe(1);
     // handleApiError reports it once: the call, the refusal and what to do (nextStep fix_key's action).
-    expect(revoked.stderr.match(/failed: HTTP 401 unauthorized/g)).toHaveLength(1);
+    expect(revoked.stderr.match(/failed: HTTP 40[13]/g)).toHaveLength(1);
     expect(revoked.stderr).toContain(': use a current key of this environment');
     expect(nologs.code).toBe(1);
     expect(line(nologs.stdout, 'scope covers logs')).toMatch(/\bFAIL\b/);
