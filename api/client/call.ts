@@ -1,17 +1,16 @@
 /**
- * One call to its end: attempts through `sendAttempt`, the pure retry policy deciding between
- * them, p-retry running the loop (with no delay of its own), the client-wide 429 gate shared by
- * every call, and the one place an attempt that did not succeed becomes an `ApiError`.
+ * One call to its end: attempts through `sendAttempt`, p-retry running the loop while the pure
+ * `decideRetry` chooses each wait, the client-wide 429 gate, and the one place an attempt that did
+ * not succeed becomes an `ApiError` whose message says what ran out and why.
  */
-import pRetry, { AbortError } from 'p-retry';
+import pRetry from 'p-retry';
 import type { Dispatcher } from 'undici';
 import type { AuthScheme, EndpointId } from '../contract/index.js';
 import { type ApiKey, redactSecrets } from './api-key.js';
 import { type AttemptResponse, type AttemptResult, answerKind, sendAttempt, traceparent } from './attempt.js';
 import { ApiError, type ApiErrorFields, type ErrorKind, type RetryRecord } from './errors.js';
 import type { LogFn } from './logger.js';
-import { parseRateLimitInfo, parseRetryHint } from './retry-hints.js';
-import { type RateLimitGate, decideRetry } from './retry-policy.js';
+import { type RateLimitGate, decideRetry, parseRateLimitInfo, parseRetryHint } from './retry.js';
 
 /** What every call of one client shares. */
 export interface Runtime {
@@ -44,12 +43,14 @@ export interface Plan {
   readonly traceId: string;
 }
 
-/** An attempt must leave this much time, or it is not started. */
+/** An attempt must have this much time left, or it is not started. */
 const MIN_WINDOW_MS = 100;
 
+/** An attempt that did not succeed, handed from `attempt()` to `onFailed()`. */
 class Failed extends Error {
   constructor(
     readonly result: AttemptResult,
+    /** The attempt got only what was left of the total budget. */
     readonly capped: boolean,
   ) {
     super('attempt failed');
@@ -77,8 +78,7 @@ export class Call {
   readonly deadline: number;
   attempts = 0;
   waitedMs = 0;
-  history: RetryRecord[] = [];
-  response: AttemptResponse | undefined;
+  readonly history: RetryRecord[] = [];
 
   constructor(
     readonly rt: Runtime,
@@ -87,26 +87,20 @@ export class Call {
     this.deadline = this.started + plan.limits.totalTimeoutMs;
   }
 
-  /** Resolves with `data` (the response stays on `this.response`). */
-  run(): Promise<unknown> {
+  /** The successful response; the caller's abort reason as it was given. */
+  async run(): Promise<AttemptResponse> {
     const { signal } = this.plan;
-    if (signal?.aborted) return Promise.reject(signal.reason);
-    const unwrap = (error: unknown): never => {
-      throw signal?.aborted ? signal.reason : error instanceof AbortError ? error.originalError : error;
-    };
-    // The first attempt runs outside p-retry, so a call that succeeds at once (most do) does not pay
-    // for its setup; p-retry replays that failure as its attempt 1 and owns every try after it.
-    return this.attempt().catch((first: unknown) =>
-      pRetry((n) => (n === 1 ? Promise.reject(first) : this.attempt()), {
-        retries: Number.POSITIVE_INFINITY,
-        minTimeout: 0,
-        onFailedAttempt: ({ error }) => this.onFailed(error),
-      }).catch(unwrap),
-    );
+    if (signal?.aborted) throw signal.reason;
+    try {
+      // p-retry waits nothing itself (minTimeout 0): `onFailed` sleeps what `decideRetry` chose.
+      return await pRetry(() => this.attempt(), { retries: Number.POSITIVE_INFINITY, minTimeout: 0, onFailedAttempt: ({ error }) => this.onFailed(error) });
+    } catch (error) {
+      throw signal?.aborted ? signal.reason : error;
+    }
   }
 
-  /** An error of this call, with its context; the key is scrubbed from the message. */
-  error(fields: Omit<ApiErrorFields, 'method' | 'path' | 'host' | 'attempts'>): ApiError {
+  /** An error of this call, with its context; the key scrubbed from the message. */
+  private error(fields: Omit<ApiErrorFields, 'method' | 'path' | 'host' | 'attempts'>): ApiError {
     const { rt, plan } = this;
     const context = { method: 'GET', path: plan.path, host: rt.host, keyAlias: rt.key.alias, keyHint: rt.key.hint, tenant: plan.tenant, traceId: plan.traceId };
     return ApiError.from({ ...context, attempts: this.attempts, retryHistory: [...this.history], ...fields, message: redactSecrets(fields.message, [rt.key]) });
@@ -122,19 +116,20 @@ export class Call {
     });
   }
 
-  private async attempt(): Promise<unknown> {
+  /** One try: the gate waited out, the deadline kept; throws `Failed`, or an `ApiError` to stop. */
+  private async attempt(): Promise<AttemptResponse> {
     const { rt, plan } = this;
     // Another call's 429 paused the client: wait it out, or fail at once when it lasts too long.
     for (let pause = rt.gate.current(Date.now()); pause; pause = rt.gate.current(Date.now())) {
       const waitMs = pause.until - Date.now();
       if (waitMs > rt.maxRetryAfterMs || pause.until > this.deadline - MIN_WINDOW_MS) {
         const message = `GET ${plan.path} not sent: the client is paused by a rate limit for ${Math.ceil(waitMs / 1000)} s more (${plural(this.attempts, 'attempt')}, gate_wait_too_long)`;
-        throw new AbortError(this.error({ kind: 'rate_limited', message, status: 429, retryAfterMs: waitMs, retryable: true, stopReason: 'gate_wait_too_long' }));
+        throw this.error({ kind: 'rate_limited', message, status: 429, retryAfterMs: waitMs, retryable: true, stopReason: 'gate_wait_too_long' });
       }
       await this.sleep(waitMs);
     }
     const remaining = this.deadline - Date.now();
-    if (remaining <= 0 || (this.attempts > 0 && remaining < MIN_WINDOW_MS)) throw new AbortError(this.timeout('total', 'waiting', 'deadline'));
+    if (remaining <= 0 || (this.attempts > 0 && remaining < MIN_WINDOW_MS)) throw this.timeout('total', 'waiting', 'deadline');
     const capped = remaining < plan.limits.attemptTimeoutMs;
     this.attempts += 1;
     const result = await sendAttempt({
@@ -147,18 +142,16 @@ export class Call {
       traceparent: traceparent(plan.traceId),
       userAgent: rt.userAgent,
     });
-    const fields = { path: plan.path, attempt: this.attempts, outcome: outcomeText(result), ms: Math.round(result.timings.totalMs), traceId: plan.traceId };
-    rt.log.debug?.('repair-service attempt', fields);
-    if (result.kind === 'response' && result.classification.kind === 'ok') {
-      this.response = result;
-      return result.classification.data;
+    if (rt.log.debug) {
+      rt.log.debug('repair-service attempt', { path: plan.path, attempt: this.attempts, outcome: outcomeText(result), ms: Math.round(result.timings.totalMs), traceId: plan.traceId });
     }
+    if (result.kind === 'response' && result.classification.kind === 'ok') return result;
     throw new Failed(result, capped);
   }
 
   /** p-retry's hook: throws the final error to stop, returns after the wait to go again. */
   private async onFailed(error: unknown): Promise<void> {
-    const { signal, limits, path } = this.plan;
+    const { signal, limits, path, traceId } = this.plan;
     if (signal?.aborted) throw signal.reason;
     if (!(error instanceof Failed)) throw error;
     const { result, capped } = error;
@@ -168,21 +161,24 @@ export class Call {
     if (hint) this.rt.gate.pause(now, hint);
     const timedOut = result.kind === 'failure' && result.failure.kind === 'timeout';
     const outcome = result.kind === 'failure' ? ({ kind: 'failure', failure: result.failure } as const) : ({ kind: 'status', status: result.status, headers: result.headers } as const);
+    const { maxRetryAfterMs } = this.rt;
     const decision =
       capped && timedOut
         ? ({ retry: false, reason: 'deadline' } as const)
-        : decideRetry({ attempt: this.attempts, maxRetries: limits.maxRetries, outcome, now, random: Math.random(), deadline: this.deadline, maxRetryAfterMs: this.rt.maxRetryAfterMs, minAttemptWindowMs: MIN_WINDOW_MS });
+        : decideRetry({ attempt: this.attempts, maxRetries: limits.maxRetries, outcome, now, random: Math.random(), deadline: this.deadline, maxRetryAfterMs, minAttemptWindowMs: MIN_WINDOW_MS });
     if (!decision.retry) {
       // Out of time after a timed-out attempt: the total budget ran out, whichever cut that attempt.
       const scope = capped || (timedOut && decision.reason === 'deadline') ? 'total' : 'attempt';
       throw this.fromAttempt(result, decision.reason, scope, (decision.hint ?? hint)?.delayMs);
     }
-    const record: RetryRecord = { attempt: this.attempts, outcome: outcomeText(result), status: result.kind === 'response' ? result.status : undefined, delayMs: decision.delayMs, basis: decision.basis };
+    const status = result.kind === 'response' ? result.status : undefined;
+    const record: RetryRecord = { attempt: this.attempts, outcome: outcomeText(result), status, delayMs: decision.delayMs, basis: decision.basis };
     this.history.push(record);
-    this.rt.log.info?.('repair-service retry', { path, ...record, traceId: this.plan.traceId });
+    this.rt.log.info?.('repair-service retry', { path, ...record, traceId });
     await this.sleep(decision.delayMs);
   }
 
+  /** `(2 attempts, retries_exhausted)`; for the deadline, what used the budget. */
   private tries(stopReason: string | undefined): string {
     if (stopReason === 'deadline') return `(${plural(this.attempts, 'attempt')}, deadline: ${this.used()} used, the rest too little for another attempt)`;
     return `(${plural(this.attempts, 'attempt')}${stopReason && stopReason !== 'not_retryable' ? `, ${stopReason}` : ''})`;
@@ -196,12 +192,12 @@ export class Call {
   private timeout(scope: 'attempt' | 'total', phase: ApiErrorFields['phase'], stopReason: string | undefined, cause?: unknown): ApiError {
     const { attemptTimeoutMs, totalTimeoutMs } = this.plan.limits;
     const elapsedMs = Date.now() - this.started;
-    const waits = `${(this.waitedMs / 1000).toFixed(this.waitedMs < 10_000 ? 1 : 0)} s of waits`;
-    const left = totalTimeoutMs - elapsedMs > 0 ? `; ${totalTimeoutMs - elapsedMs} ms left, too little for another attempt` : '';
-    const text =
-      scope === 'total'
-        ? `total timeout: ${this.used()} used by ${plural(this.attempts, 'attempt')} and ${waits}${left}`
-        : `${phase} timeout: the ${attemptTimeoutMs} ms budget of one attempt (attemptTimeoutMs) ran out ${this.tries(stopReason)}`;
+    let text = `${phase} timeout: the ${attemptTimeoutMs} ms budget of one attempt (attemptTimeoutMs) ran out ${this.tries(stopReason)}`;
+    if (scope === 'total') {
+      const waits = `${(this.waitedMs / 1000).toFixed(this.waitedMs < 10_000 ? 1 : 0)} s of waits`;
+      const left = totalTimeoutMs - elapsedMs > 0 ? `; ${totalTimeoutMs - elapsedMs} ms left, too little for another attempt` : '';
+      text = `total timeout: ${this.used()} used by ${plural(this.attempts, 'attempt')} and ${waits}${left}`;
+    }
     const timeoutMs = scope === 'total' ? totalTimeoutMs : attemptTimeoutMs;
     const fields = { scope, phase, timeoutMs, waitedMs: this.waitedMs, elapsedMs, retryable: true, stopReason, cause };
     return this.error({ kind: 'timeout', message: `GET ${this.plan.path} failed: ${text}`, ...fields });
@@ -225,11 +221,13 @@ export class Call {
     }
     const bodyExcerpt = result.envelope.valid ? undefined : bodyExcerptOf(result.bodyExcerpt);
     if (c.kind === 'invalid_envelope') {
-      return this.error({ ...known, message: `${call} failed: HTTP ${result.status} body is not the API envelope: ${c.detail}`, problem: c.problem, detail: c.detail, bodyExcerpt });
+      const message = `${call} failed: HTTP ${result.status} body is not the API envelope: ${c.detail}`;
+      return this.error({ ...known, message, problem: c.problem, detail: c.detail, bodyExcerpt });
     }
     const code = 'code' in c ? c.code : undefined;
     const serverMessage = 'message' in c ? c.message : undefined;
-    const said = serverMessage !== undefined ? ` "${serverMessage}"` : bodyExcerpt ? ` (not the API envelope: "${bodyExcerpt.slice(0, 80)}")` : '';
+    let said = bodyExcerpt ? ` (not the API envelope: "${bodyExcerpt.slice(0, 80)}")` : '';
+    if (serverMessage !== undefined) said = ` "${serverMessage}"`;
     const limits = kind === 'rate_limited' ? { retryAfterMs, ...parseRateLimitInfo(result.headers, Date.now()) } : {};
     const message = `${call} failed: HTTP ${result.status}${code ? ` ${code}` : ''}${said} ${this.tries(stopReason)}`;
     return this.error({ ...known, ...limits, message, code, serverMessage, bodyExcerpt });

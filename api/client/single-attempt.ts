@@ -1,7 +1,6 @@
 /**
  * The client's second entry: one HTTP attempt, no retries, never throws. For code that must see
- * exactly what the server answered (a health check, a diagnosis, the checklist) rather than what
- * a retrying call ends with. Applications use `./index.ts`.
+ * exactly what the server answered (a health check, a diagnosis, the checklist).
  */
 export {
   type AttemptFailure,
@@ -16,6 +15,5 @@ export {
   answerKind,
   sendAttempt,
 } from './attempt.js';
-export { ApiKey, keyHint, redactSecrets } from './api-key.js';
-export { KEY_ECHO_MIN_RUN, scrubKeyEchoes } from './key-echo.js';
-export { type RateLimitInfo, type RetryHint, parseRateLimitInfo, parseRetryHint } from './retry-hints.js';
+export { ApiKey, KEY_ECHO_MIN_RUN, keyHint, redactSecrets, scrubKeyEchoes } from './api-key.js';
+export { type RateLimitInfo, type RetryHint, parseRateLimitInfo, parseRetryHint } from './retry.js';

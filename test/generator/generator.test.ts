@@ -176,19 +176,19 @@ describe('re-run', () => {
     pkg.scripts['lint'] = 'eslint .';
     pkg.scripts['test'] = 'vitest run --reporter dot';
     writeFileSync(join(project, 'package.json'), `${JSON.stringify(pkg, null, 2)}\n`);
-    rmSync(join(project, 'src/repair-service/client/retry-policy.ts'));
+    rmSync(join(project, 'src/repair-service/client/retry.ts'));
     const again = await runGenerator({ interactive: false }).cd(project);
     expect(again.askedQuestions).toEqual([]);
     for (const file of ['src/handlers.ts', 'src/index.ts', 'README.md', '.github/workflows/ci.yml']) expect(readFileSync(join(project, file), 'utf8')).toBe(`// mine: ${file}\n`);
     expect(readJson(join(project, 'package.json'))).toEqual(pkg);
-    expect(existsSync(join(project, 'src/repair-service/client/retry-policy.ts'))).toBe(true);
+    expect(existsSync(join(project, 'src/repair-service/client/retry.ts'))).toBe(true);
   });
 
   it('an edited toolkit file: refused with the list and nothing written; --force replaces it and keeps the edit as .orig', async () => {
     const cwd = tempDir();
     await runGenerator({ ...ALL_FLAGS }).cd(cwd);
     const project = join(cwd, 'nowak-sync');
-    const edited = 'src/repair-service/client/retry-policy.ts';
+    const edited = 'src/repair-service/client/retry.ts';
     const original = readFileSync(join(project, edited), 'utf8');
     writeFileSync(join(project, edited), `${original}// patched locally\n`);
     writeFileSync(join(project, 'src/handlers.ts'), '// mine, even under --force\n');
