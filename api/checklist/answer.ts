@@ -7,7 +7,10 @@ import { printable } from '../contract/index.js';
  * message and request id are the server's: printed with control characters escaped.
  */
 export function describeAnswer(result: AttemptResult): string {
-  if (result.kind === 'failure') return printable(`no HTTP answer: ${result.failure.kind} ${'code' in result.failure ? `${result.failure.code} ` : ''}(${result.failure.message})`);
+  if (result.kind === 'failure')
+    return printable(
+      `no HTTP answer: ${result.failure.kind} ${'code' in result.failure ? `${result.failure.code} ` : ''}(${result.failure.message})`,
+    );
   const c = result.classification;
   const code = 'code' in c && c.code !== undefined ? ` ${c.code}` : '';
   const message = 'message' in c && c.message !== undefined ? ` "${c.message}"` : '';

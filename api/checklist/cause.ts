@@ -16,7 +16,13 @@ export type ChecklistCause =
   /** No complete HTTP answer: `answerKind` of the failure (a body past the size cap is an `invalid_envelope`). */
   | { readonly kind: 'timeout' | 'connection_error' | 'tls_error' | 'invalid_envelope'; readonly failure: TransportFailure }
   /** An answer that is not the API's envelope: a proxy's page, a wrong path on another server. */
-  | { readonly kind: 'invalid_envelope'; readonly status: number; readonly problem: EnvelopeProblem; readonly detail: string; readonly html: boolean }
+  | {
+      readonly kind: 'invalid_envelope';
+      readonly status: number;
+      readonly problem: EnvelopeProblem;
+      readonly detail: string;
+      readonly html: boolean;
+    }
   | { readonly kind: 'server_error'; readonly status: number; readonly code: string | undefined; readonly html: boolean }
   | { readonly kind: 'rate_limited'; readonly status: number; readonly retryAfter: string | undefined }
   | { readonly kind: 'redirect'; readonly status: number; readonly location: string | undefined }
@@ -38,7 +44,8 @@ function looksLikeHtml(headers: Readonly<Record<string, string>>, excerpt: strin
 
 /** The one reading of an attempt's result the checklist rows are built from: its `answerKind` and the details around it. */
 export function causeOf(result: AttemptResult): ChecklistCause {
-  if (result.kind === 'failure') return { kind: answerKind(result) as 'timeout' | 'connection_error' | 'tls_error' | 'invalid_envelope', failure: result.failure };
+  if (result.kind === 'failure')
+    return { kind: answerKind(result) as 'timeout' | 'connection_error' | 'tls_error' | 'invalid_envelope', failure: result.failure };
   const { status, headers } = result;
   const c = result.classification;
   switch (c.kind) {

@@ -31,7 +31,12 @@ export async function collectObservations(input: ChecklistCallInput): Promise<Ch
   const resources: Partial<Record<TenantResource, AttemptResult>> = {};
   if (!hostUnreachable(docs)) {
     for (const resource of TENANT_RESOURCES) {
-      resources[resource] = await sendAttempt({ ...base, endpoint: resource, path: endpointPath(resource, { tenant: input.tenant }), key: input.apiKey });
+      resources[resource] = await sendAttempt({
+        ...base,
+        endpoint: resource,
+        path: endpointPath(resource, { tenant: input.tenant }),
+        key: input.apiKey,
+      });
     }
   }
   return { docs, resources };

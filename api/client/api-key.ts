@@ -21,7 +21,8 @@ export class ApiKey {
     if (trimmed === '') throw new TypeError(`API key "${alias}" is empty`);
     if (/\s/.test(trimmed)) throw new TypeError(`API key "${alias}" contains whitespace`);
     // The spec shows no key format: only what a header value cannot carry is refused.
-    if (!/^[\x21-\x7e]+$/.test(trimmed)) throw new TypeError(`API key "${alias}" contains a character an HTTP header cannot carry (only visible ASCII)`);
+    if (!/^[\x21-\x7e]+$/.test(trimmed))
+      throw new TypeError(`API key "${alias}" contains a character an HTTP header cannot carry (only visible ASCII)`);
     this.#value = trimmed;
     this.alias = alias;
     this.hint = keyHint(trimmed);

@@ -141,7 +141,12 @@ function headersOf(raw: Record<string, string | string[] | undefined>, key: ApiK
 }
 
 /** Reads at most `limit` bytes; a success over it is refused, an error body is cut there. */
-async function readCapped(body: Dispatcher.ResponseData['body'], declared: number, limit: number, refuse: boolean): Promise<{ text: string; bytes: number }> {
+async function readCapped(
+  body: Dispatcher.ResponseData['body'],
+  declared: number,
+  limit: number,
+  refuse: boolean,
+): Promise<{ text: string; bytes: number }> {
   // undici enforces a declared length itself: one read, no chunk bookkeeping.
   if (Number.isSafeInteger(declared) && declared <= limit) return { text: await body.text(), bytes: declared };
   if (refuse && declared > limit) {
@@ -166,7 +171,8 @@ async function readCapped(body: Dispatcher.ResponseData['body'], declared: numbe
 function failureOf(error: unknown, req: AttemptRequest, timedOut: boolean, inBody: boolean): TransportFailure {
   if (error instanceof BodyTooLarge) return { kind: 'body_too_large', limitBytes: error.limitBytes, message: error.message };
   if (req.signal?.aborted) return { kind: 'aborted', reason: req.signal.reason, message: 'aborted by caller' };
-  if (timedOut) return { kind: 'timeout', phase: inBody ? 'body' : 'headers', message: `no complete response within ${Math.round(req.timeoutMs)} ms` };
+  if (timedOut)
+    return { kind: 'timeout', phase: inBody ? 'body' : 'headers', message: `no complete response within ${Math.round(req.timeoutMs)} ms` };
   const failure = transportFailureFrom(error);
   return req.key ? { ...failure, message: redactSecrets(failure.message, [req.key]) } : failure;
 }
@@ -182,18 +188,30 @@ function scrubbedEnvelope(parsed: EnvelopeParse, key: ApiKey): EnvelopeParse {
 /** Sends one GET; `timeoutMs` covers queueing, connecting, headers and body. */
 export async function sendAttempt(req: AttemptRequest): Promise<AttemptResult> {
   const started = performance.now();
-  const timings = (headersAt?: number): AttemptTimings => ({ headersMs: headersAt === undefined ? undefined : headersAt - started, totalMs: performance.now() - started });
+  const timings = (headersAt?: number): AttemptTimings => ({
+    headersMs: headersAt === undefined ? undefined : headersAt - started,
+    totalMs: performance.now() - started,
+  });
   const trace = req.traceparent ?? traceparent();
   const traceId = trace.slice(3, 35);
-  if (req.signal?.aborted) return { kind: 'failure', traceId, failure: { kind: 'aborted', reason: req.signal.reason, message: 'aborted by caller' }, timings: timings() };
+  if (req.signal?.aborted)
+    return {
+      kind: 'failure',
+      traceId,
+      failure: { kind: 'aborted', reason: req.signal.reason, message: 'aborted by caller' },
+      timings: timings(),
+    };
   // undici takes any EventEmitter as a signal: this plain one with a timer costs far less per call
   // than an AbortController (see bench/client-overhead.ts).
   const deadline = new EventEmitter();
   let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    deadline.emit('abort');
-  }, Math.max(1, Math.ceil(req.timeoutMs)));
+  const timer = setTimeout(
+    () => {
+      timedOut = true;
+      deadline.emit('abort');
+    },
+    Math.max(1, Math.ceil(req.timeoutMs)),
+  );
   const onAbort = (): void => void deadline.emit('abort');
   req.signal?.addEventListener('abort', onAbort, { once: true });
   let headersAt: number | undefined;

@@ -67,7 +67,9 @@ function outcomeText(result: AttemptResult): string {
 
 /** A body that is not the envelope (a proxy's HTML page) as one short line: tags, scripts and styles dropped. */
 function bodyExcerptOf(text: string): string {
-  const plain = /^\s*</.test(text) ? text.replace(/<!--[\s\S]*?(?:-->|$)|<(script|style)\b[\s\S]*?(?:<\/\1\s*>|$)|<[^>]*(?:>|$)/gi, ' ') : text;
+  const plain = /^\s*</.test(text)
+    ? text.replace(/<!--[\s\S]*?(?:-->|$)|<(script|style)\b[\s\S]*?(?:<\/\1\s*>|$)|<[^>]*(?:>|$)/gi, ' ')
+    : text;
   const flat = plain.replace(/\s+/g, ' ').trim();
   return flat.length > 200 ? `${flat.slice(0, 199)}…` : flat;
 }
@@ -93,7 +95,11 @@ export class Call {
     if (signal?.aborted) throw signal.reason;
     try {
       // p-retry waits nothing itself (minTimeout 0): `onFailed` sleeps what `decideRetry` chose.
-      return await pRetry(() => this.attempt(), { retries: Number.POSITIVE_INFINITY, minTimeout: 0, onFailedAttempt: ({ error }) => this.onFailed(error) });
+      return await pRetry(() => this.attempt(), {
+        retries: Number.POSITIVE_INFINITY,
+        minTimeout: 0,
+        onFailedAttempt: ({ error }) => this.onFailed(error),
+      });
     } catch (error) {
       throw signal?.aborted ? signal.reason : error;
     }
@@ -102,8 +108,22 @@ export class Call {
   /** An error of this call, with its context; the key scrubbed from the message. */
   private error(fields: Omit<ApiErrorFields, 'method' | 'path' | 'host' | 'attempts'>): ApiError {
     const { rt, plan } = this;
-    const context = { method: 'GET', path: plan.path, host: rt.host, keyAlias: rt.key.alias, keyHint: rt.key.hint, tenant: plan.tenant, traceId: plan.traceId };
-    return ApiError.from({ ...context, attempts: this.attempts, retryHistory: [...this.history], ...fields, message: redactSecrets(fields.message, [rt.key]) });
+    const context = {
+      method: 'GET',
+      path: plan.path,
+      host: rt.host,
+      keyAlias: rt.key.alias,
+      keyHint: rt.key.hint,
+      tenant: plan.tenant,
+      traceId: plan.traceId,
+    };
+    return ApiError.from({
+      ...context,
+      attempts: this.attempts,
+      retryHistory: [...this.history],
+      ...fields,
+      message: redactSecrets(fields.message, [rt.key]),
+    });
   }
 
   private async sleep(ms: number): Promise<void> {
@@ -124,7 +144,14 @@ export class Call {
       const waitMs = pause.until - Date.now();
       if (waitMs > rt.maxRetryAfterMs || pause.until > this.deadline - MIN_WINDOW_MS) {
         const message = `GET ${plan.path} not sent: the client is paused by a rate limit for ${Math.ceil(waitMs / 1000)} s more (${plural(this.attempts, 'attempt')}, gate_wait_too_long)`;
-        throw this.error({ kind: 'rate_limited', message, status: 429, retryAfterMs: waitMs, retryable: true, stopReason: 'gate_wait_too_long' });
+        throw this.error({
+          kind: 'rate_limited',
+          message,
+          status: 429,
+          retryAfterMs: waitMs,
+          retryable: true,
+          stopReason: 'gate_wait_too_long',
+        });
       }
       await this.sleep(waitMs);
     }
@@ -143,7 +170,13 @@ export class Call {
       userAgent: rt.userAgent,
     });
     if (rt.log.debug) {
-      rt.log.debug('repair-service attempt', { path: plan.path, attempt: this.attempts, outcome: outcomeText(result), ms: Math.round(result.timings.totalMs), traceId: plan.traceId });
+      rt.log.debug('repair-service attempt', {
+        path: plan.path,
+        attempt: this.attempts,
+        outcome: outcomeText(result),
+        ms: Math.round(result.timings.totalMs),
+        traceId: plan.traceId,
+      });
     }
     if (result.kind === 'response' && result.classification.kind === 'ok') return result;
     throw new Failed(result, capped);
@@ -160,19 +193,37 @@ export class Call {
     const hint = result.kind === 'response' && result.status === 429 ? parseRetryHint(result.headers, now) : undefined;
     if (hint) this.rt.gate.pause(now, hint);
     const timedOut = result.kind === 'failure' && result.failure.kind === 'timeout';
-    const outcome = result.kind === 'failure' ? ({ kind: 'failure', failure: result.failure } as const) : ({ kind: 'status', status: result.status, headers: result.headers } as const);
+    const outcome =
+      result.kind === 'failure'
+        ? ({ kind: 'failure', failure: result.failure } as const)
+        : ({ kind: 'status', status: result.status, headers: result.headers } as const);
     const { maxRetryAfterMs } = this.rt;
     const decision =
       capped && timedOut
         ? ({ retry: false, reason: 'deadline' } as const)
-        : decideRetry({ attempt: this.attempts, maxRetries: limits.maxRetries, outcome, now, random: Math.random(), deadline: this.deadline, maxRetryAfterMs, minAttemptWindowMs: MIN_WINDOW_MS });
+        : decideRetry({
+            attempt: this.attempts,
+            maxRetries: limits.maxRetries,
+            outcome,
+            now,
+            random: Math.random(),
+            deadline: this.deadline,
+            maxRetryAfterMs,
+            minAttemptWindowMs: MIN_WINDOW_MS,
+          });
     if (!decision.retry) {
       // Out of time after a timed-out attempt: the total budget ran out, whichever cut that attempt.
       const scope = capped || (timedOut && decision.reason === 'deadline') ? 'total' : 'attempt';
       throw this.fromAttempt(result, decision.reason, scope, (decision.hint ?? hint)?.delayMs);
     }
     const status = result.kind === 'response' ? result.status : undefined;
-    const record: RetryRecord = { attempt: this.attempts, outcome: outcomeText(result), status, delayMs: decision.delayMs, basis: decision.basis };
+    const record: RetryRecord = {
+      attempt: this.attempts,
+      outcome: outcomeText(result),
+      status,
+      delayMs: decision.delayMs,
+      basis: decision.basis,
+    };
     this.history.push(record);
     this.rt.log.info?.('repair-service retry', { path, ...record, traceId });
     await this.sleep(decision.delayMs);
@@ -180,7 +231,8 @@ export class Call {
 
   /** `(2 attempts, retries_exhausted)`; for the deadline, what used the budget. */
   private tries(stopReason: string | undefined): string {
-    if (stopReason === 'deadline') return `(${plural(this.attempts, 'attempt')}, deadline: ${this.used()} used, the rest too little for another attempt)`;
+    if (stopReason === 'deadline')
+      return `(${plural(this.attempts, 'attempt')}, deadline: ${this.used()} used, the rest too little for another attempt)`;
     return `(${plural(this.attempts, 'attempt')}${stopReason && stopReason !== 'not_retryable' ? `, ${stopReason}` : ''})`;
   }
 
@@ -210,14 +262,31 @@ export class Call {
     if (result.kind === 'failure') {
       const f = result.failure;
       if (f.kind === 'timeout') return this.timeout(scope, f.phase, stopReason, f);
-      if (f.kind === 'body_too_large') return this.error({ kind, ...stop, message: `${call} failed: ${f.message}`, problem: 'body_too_large', detail: f.message, cause: f });
+      if (f.kind === 'body_too_large')
+        return this.error({
+          kind,
+          ...stop,
+          message: `${call} failed: ${f.message}`,
+          problem: 'body_too_large',
+          detail: f.message,
+          cause: f,
+        });
       const code = 'code' in f ? f.code : f.kind;
-      return this.error({ kind, ...stop, message: `${call} failed: ${code} ${f.message} ${this.tries(stopReason)}`, networkCode: code, cause: f });
+      return this.error({
+        kind,
+        ...stop,
+        message: `${call} failed: ${code} ${f.message} ${this.tries(stopReason)}`,
+        networkCode: code,
+        cause: f,
+      });
     }
     const c = result.classification;
     const known = { kind, ...stop, status: result.status, requestId: result.requestId };
     if (c.kind === 'redirect') {
-      return this.error({ ...known, message: `${call} failed: HTTP ${result.status} redirect to ${c.location ?? '(no location)'} not followed (the key is never sent elsewhere)` });
+      return this.error({
+        ...known,
+        message: `${call} failed: HTTP ${result.status} redirect to ${c.location ?? '(no location)'} not followed (the key is never sent elsewhere)`,
+      });
     }
     const bodyExcerpt = result.envelope.valid ? undefined : bodyExcerptOf(result.bodyExcerpt);
     if (c.kind === 'invalid_envelope') {

@@ -5,7 +5,16 @@
  */
 import { X509Certificate, randomUUID } from 'node:crypto';
 import { type Dispatcher, EnvHttpProxyAgent } from 'undici';
-import { type AuthScheme, SECRET_HEADERS, type TenantResource, checkBaseUrl, isAuthScheme, platformPath, tenantResourcePath, validateTenantSlug } from '../contract/index.js';
+import {
+  type AuthScheme,
+  SECRET_HEADERS,
+  type TenantResource,
+  checkBaseUrl,
+  isAuthScheme,
+  platformPath,
+  tenantResourcePath,
+  validateTenantSlug,
+} from '../contract/index.js';
 import { ApiKey, redactSecrets } from './api-key.js';
 import { type AttemptResponse, USER_AGENT } from './attempt.js';
 import { Call, type Limits, type Plan, type Runtime } from './call.js';
@@ -88,9 +97,15 @@ const TRACEPARENT = /^00-([0-9a-f]{32})-[0-9a-f]{16}-[0-9a-f]{2}$/;
 const HIDDEN_HEADERS = new Set([...SECRET_HEADERS, 'proxy-authorization', 'set-cookie', 'cookie']);
 
 function checkLimits(prefix: string, o: Partial<Limits & { maxRetryAfterMs: number }>): void {
-  for (const [name, min] of [['maxRetries', 0], ['attemptTimeoutMs', 1], ['totalTimeoutMs', 1], ['maxRetryAfterMs', 0]] as const) {
+  for (const [name, min] of [
+    ['maxRetries', 0],
+    ['attemptTimeoutMs', 1],
+    ['totalTimeoutMs', 1],
+    ['maxRetryAfterMs', 0],
+  ] as const) {
     const value = o[name];
-    if (value !== undefined && !(Number.isInteger(value) && value >= min)) throw new TypeError(`option "${prefix}${name}" must be an integer >= ${min}, got ${String(value)}`);
+    if (value !== undefined && !(Number.isInteger(value) && value >= min))
+      throw new TypeError(`option "${prefix}${name}" must be an integer >= ${min}, got ${String(value)}`);
   }
 }
 
@@ -154,10 +169,12 @@ function ownAgent(options: ClientOptions, url: URL): Dispatcher {
 }
 
 /** A caller's path in a message: quoted and cut, so a huge one cannot flood a log. */
-const shown = (path: unknown): string => JSON.stringify(typeof path === 'string' && path.length > 120 ? `${path.slice(0, 119)}…` : path) ?? String(path);
+const shown = (path: unknown): string =>
+  JSON.stringify(typeof path === 'string' && path.length > 120 ? `${path.slice(0, 119)}…` : path) ?? String(path);
 
 export function createClient(options: ClientOptions): RepairServiceClient {
-  if (typeof options?.baseUrl !== 'string' || options.baseUrl === '') throw new TypeError('option "baseUrl" is required (the address ending in /api/v1)');
+  if (typeof options?.baseUrl !== 'string' || options.baseUrl === '')
+    throw new TypeError('option "baseUrl" is required (the address ending in /api/v1)');
   const base = checkBaseUrl(options.baseUrl);
   if (!base.ok) throw new TypeError(`option "baseUrl" ${base.reason}`);
   const { url } = base;
@@ -171,7 +188,11 @@ export function createClient(options: ClientOptions): RepairServiceClient {
   }
   const key = toApiKey(options.apiKey);
   const dispatcher = options.dispatcher ?? ownAgent(options, url);
-  const { maxRetries = DEFAULTS.maxRetries, attemptTimeoutMs = DEFAULTS.attemptTimeoutMs, totalTimeoutMs = DEFAULTS.totalTimeoutMs } = options;
+  const {
+    maxRetries = DEFAULTS.maxRetries,
+    attemptTimeoutMs = DEFAULTS.attemptTimeoutMs,
+    totalTimeoutMs = DEFAULTS.totalTimeoutMs,
+  } = options;
   const clientLimits: Limits = { maxRetries, attemptTimeoutMs, totalTimeoutMs };
   const rt: Runtime = {
     dispatcher,
@@ -186,7 +207,9 @@ export function createClient(options: ClientOptions): RepairServiceClient {
   };
   const proxy = options.dispatcher || options.proxy === false ? undefined : proxyFor(url);
   if (proxy !== undefined && url.protocol === 'http:') {
-    rt.log.warn(`repair-service: ${url.host} is plain http and goes through the proxy ${proxy}, which sees the API key; use https, or NO_PROXY=${url.hostname}`);
+    rt.log.warn(
+      `repair-service: ${url.host} is plain http and goes through the proxy ${proxy}, which sees the API key; use https, or NO_PROXY=${url.hostname}`,
+    );
   }
 
   function respond(res: AttemptResponse, call: Call): ApiResponse {
@@ -195,7 +218,17 @@ export function createClient(options: ClientOptions): RepairServiceClient {
     for (const name in res.headers) if (!HIDDEN_HEADERS.has(name)) headers[name] = redactSecrets(res.headers[name]!, [key]);
     const { status, traceId, requestId } = res;
     const { path, query } = call.plan;
-    return { status, traceId, headers, requestId, rateLimit: parseRateLimitInfo(res.headers, Date.now()), method: 'GET', path, query, attempts: call.attempts };
+    return {
+      status,
+      traceId,
+      headers,
+      requestId,
+      rateLimit: parseRateLimitInfo(res.headers, Date.now()),
+      method: 'GET',
+      path,
+      query,
+      attempts: call.attempts,
+    };
   }
 
   /** Checks the call's options and target (a bad one rejects here, before anything is sent), then runs it. */
@@ -203,7 +236,11 @@ export function createClient(options: ClientOptions): RepairServiceClient {
     let done: { res: AttemptResponse; run: Call } | undefined;
     const promise = (async () => {
       checkLimits('call option ', opts);
-      const { maxRetries = clientLimits.maxRetries, attemptTimeoutMs = clientLimits.attemptTimeoutMs, totalTimeoutMs = clientLimits.totalTimeoutMs } = opts;
+      const {
+        maxRetries = clientLimits.maxRetries,
+        attemptTimeoutMs = clientLimits.attemptTimeoutMs,
+        totalTimeoutMs = clientLimits.totalTimeoutMs,
+      } = opts;
       const plan = target();
       if (plan.query?.includes(key.reveal())) throw new TypeError(`${plan.path}: the query holds the API key: a key never goes in a URL`);
       const traceId = opts.traceparent === undefined ? randomUUID().replace(/-/g, '') : TRACEPARENT.exec(opts.traceparent)?.[1];
@@ -218,13 +255,20 @@ export function createClient(options: ClientOptions): RepairServiceClient {
   }
 
   const listOf = (resource: TenantResource) => {
-    const target = (slugOf: string): Target => ({ endpoint: resource, path: tenantResourcePath(slug(slugOf), resource), query: undefined, tenant: slugOf, sendKey: true });
+    const target = (slugOf: string): Target => ({
+      endpoint: resource,
+      path: tenantResourcePath(slug(slugOf), resource),
+      query: undefined,
+      tenant: slugOf,
+      sendKey: true,
+    });
     // The client's own tenant was checked once, here: a call without `tenant` reuses its target.
     const own = tenant === undefined ? undefined : target(tenant);
     return (opts: ListOptions = {}): ApiPromise<readonly unknown[]> =>
       call(() => {
         if (opts.tenant !== undefined) return target(opts.tenant);
-        if (own === undefined) throw new TypeError(`${resource}: no tenant: pass { tenant } to the call or set the client's "tenant" option`);
+        if (own === undefined)
+          throw new TypeError(`${resource}: no tenant: pass { tenant } to the call or set the client's "tenant" option`);
         return own;
       }, opts);
   };

@@ -28,7 +28,9 @@ export function resolveLogLevel(option: unknown, env: Readonly<Record<string, st
   if (raw === undefined) return 'warn';
   if (isLogLevel(raw)) return raw;
   const where = option === undefined ? `environment variable ${LOG_LEVEL_ENV}` : 'option "logLevel"';
-  throw new TypeError(`${where} must be one of ${LOG_LEVELS.join(', ')}, got ${JSON.stringify(option === undefined ? env[LOG_LEVEL_ENV] : option)}`);
+  throw new TypeError(
+    `${where} must be one of ${LOG_LEVELS.join(', ')}, got ${JSON.stringify(option === undefined ? env[LOG_LEVEL_ENV] : option)}`,
+  );
 }
 
 /** The log functions for `level`: undefined below it, so no fields are built for nothing. */
@@ -38,7 +40,8 @@ export function clientLog(logger: Logger | undefined, level: LogLevel, key: ApiK
     // The console gets one line on stderr, control characters escaped.
     const sink: LogFn =
       logger && logger !== console ? (m, f) => logger[line](m, f) : (m, f) => console.error(printable(f ? `${m} ${JSON.stringify(f)}` : m));
-    return (message, fields) => sink(redactSecrets(message, [key]), fields && (JSON.parse(redactSecrets(JSON.stringify(fields), [key])) as LogFields));
+    return (message, fields) =>
+      sink(redactSecrets(message, [key]), fields && (JSON.parse(redactSecrets(JSON.stringify(fields), [key])) as LogFields));
   };
   return { debug: at('debug'), info: at('info'), warn: at('warn') ?? (() => undefined) };
 }

@@ -54,7 +54,9 @@ export function nextLink(header: string | undefined): string | undefined {
   return undefined;
 }
 
-type Next = { readonly ok: true; readonly path: string; readonly query: string } | { readonly ok: false; readonly problem: PaginationProblem; readonly detail: string };
+type Next =
+  | { readonly ok: true; readonly path: string; readonly query: string }
+  | { readonly ok: false; readonly problem: PaginationProblem; readonly detail: string };
 
 /** Where a next link leads, resolved against the page it came with, or why the key may not follow it. */
 export function checkNextLink(link: string, pageUrl: URL, base: URL): Next {
@@ -65,7 +67,8 @@ export function checkNextLink(link: string, pageUrl: URL, base: URL): Next {
   } catch {
     return refuse('unsafe_link', 'the next link is not a URL');
   }
-  if (url.origin !== base.origin) return refuse('off_origin', `the next link points to ${url.origin}, not ${base.origin}; the key is never sent to another origin`);
+  if (url.origin !== base.origin)
+    return refuse('off_origin', `the next link points to ${url.origin}, not ${base.origin}; the key is never sent to another origin`);
   if (url.username !== '' || url.password !== '') return refuse('unsafe_link', 'the next link carries credentials');
   const root = base.pathname.replace(/\/+$/, '');
   if (!url.pathname.startsWith(`${root}/`)) return refuse('outside_base_path', `the next link leaves ${root}/`);
@@ -76,16 +79,33 @@ export function checkNextLink(link: string, pageUrl: URL, base: URL): Next {
   return { ok: true, path: sub.path, query: url.search.slice(1) };
 }
 
-function stop(client: RepairServiceClient, response: ApiResponse, detail: string, fields: { problem: PaginationProblem; link?: string; pages: number }): ApiError {
+function stop(
+  client: RepairServiceClient,
+  response: ApiResponse,
+  detail: string,
+  fields: { problem: PaginationProblem; link?: string; pages: number },
+): ApiError {
   const { path, status, requestId, attempts } = response;
   const message = `GET ${path}: pagination stopped after ${fields.pages} page(s): ${detail}`;
   const host = new URL(client.baseUrl).host;
-  return new PaginationError({ kind: 'pagination_stopped', message, method: 'GET', path, host, keyAlias: client.keyAlias, status, requestId, attempts, ...fields });
+  return new PaginationError({
+    kind: 'pagination_stopped',
+    message,
+    method: 'GET',
+    path,
+    host,
+    keyAlias: client.keyAlias,
+    status,
+    requestId,
+    attempts,
+    ...fields,
+  });
 }
 
 async function* pagesOf<T>(client: RepairServiceClient, resource: TenantResource, options: PaginateOptions<T>): AsyncGenerator<Page<T>> {
   const maxPages = options.maxPages ?? 100;
-  if (!(Number.isInteger(maxPages) && maxPages >= 1)) throw new TypeError(`option "maxPages" must be an integer >= 1, got ${String(maxPages)}`);
+  if (!(Number.isInteger(maxPages) && maxPages >= 1))
+    throw new TypeError(`option "maxPages" must be an integer >= 1, got ${String(maxPages)}`);
   const base = new URL(client.baseUrl);
   const check = options.parse === undefined ? undefined : toCheck(options.parse as Validator<unknown>);
   const { parse: _parse, maxPages: _max, tenant = client.tenant, query, ...call } = options;
@@ -99,23 +119,33 @@ async function* pagesOf<T>(client: RepairServiceClient, resource: TenantResource
     const { response } = page;
     const pageUrl = new URL(`${base.href.replace(/\/+$/, '')}${response.path}${response.query ? `?${response.query}` : ''}`);
     seen.add(pageUrl.href);
-    if (!Array.isArray(page.data)) throw stop(client, response, 'the next page is not a list', { problem: 'unsafe_link', pages: number - 1 });
+    if (!Array.isArray(page.data))
+      throw stop(client, response, 'the next page is not a list', { problem: 'unsafe_link', pages: number - 1 });
     const items = check ? page.data.map((item: unknown, i: number) => checked<T>(check, item, response, i)) : (page.data as T[]);
     yield { items, response, number };
     const link = nextLink(response.headers['link']);
     if (link === undefined) return;
     const shown = { link: link.length > 300 ? `${link.slice(0, 299)}…` : link, pages: number };
-    if (number >= maxPages) throw stop(client, response, `more pages follow page ${number} (maxPages ${maxPages}); raise maxPages or narrow the query`, { problem: 'page_cap', ...shown });
+    if (number >= maxPages)
+      throw stop(client, response, `more pages follow page ${number} (maxPages ${maxPages}); raise maxPages or narrow the query`, {
+        problem: 'page_cap',
+        ...shown,
+      });
     const next = checkNextLink(link, pageUrl, base);
     if (!next.ok) throw stop(client, response, next.detail, { problem: next.problem, ...shown });
-    if (seen.has(new URL(link, pageUrl).href)) throw stop(client, response, 'the next link points to a page already read', { problem: 'loop', ...shown });
+    if (seen.has(new URL(link, pageUrl).href))
+      throw stop(client, response, 'the next link points to a page already read', { problem: 'loop', ...shown });
     // The server's query goes as it wrote it; credential-like names are refused by the query check.
     page = await client.get(next.query === '' ? next.path : `${next.path}?${next.query}`, call).withResponse();
   }
 }
 
 /** The items of every page of a tenant resource, `Link: rel="next"` followed when sent. */
-export function paginate<T = unknown>(client: RepairServiceClient, resource: TenantResource, options: PaginateOptions<T> = {}): Paginated<T> {
+export function paginate<T = unknown>(
+  client: RepairServiceClient,
+  resource: TenantResource,
+  options: PaginateOptions<T> = {},
+): Paginated<T> {
   return {
     pages: () => pagesOf<T>(client, resource, options),
     async *[Symbol.asyncIterator]() {

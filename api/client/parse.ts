@@ -29,7 +29,9 @@ function describeIssue(error: unknown): string {
   let text = error instanceof Error ? error.message : String(error);
   if (Array.isArray(issues)) {
     const named = issues.slice(0, 3).map((i: { path?: unknown; message?: unknown }) => {
-      const path = Array.isArray(i.path) ? i.path.map((p) => String(typeof p === 'object' && p !== null && 'key' in p ? p.key : p)).join('.') : '';
+      const path = Array.isArray(i.path)
+        ? i.path.map((p) => String(typeof p === 'object' && p !== null && 'key' in p ? p.key : p)).join('.')
+        : '';
       return `${path ? `${path}: ` : ''}${String(i.message ?? 'invalid')}`;
     });
     text = named.join('; ') + (issues.length > 3 ? `; and ${issues.length - 3} more` : '');
@@ -62,13 +64,17 @@ export function toCheck(validator: Validator<unknown>): Check {
   if (typeof standard?.validate === 'function') {
     return (value) => {
       const r = standard.validate(value) as { value?: unknown; issues?: unknown; then?: unknown };
-      if (typeof r.then === 'function') return { ok: false, issue: 'the schema validates asynchronously; the parse hook needs a synchronous one' };
+      if (typeof r.then === 'function')
+        return { ok: false, issue: 'the schema validates asynchronously; the parse hook needs a synchronous one' };
       return r.issues === undefined ? { ok: true, value: r.value } : { ok: false, issue: describeIssue(r) };
     };
   }
   if (typeof validator === 'function') {
     const guard = validator as TypeGuard<unknown>;
-    return (value) => (guard(value) === true ? { ok: true, value } : { ok: false, issue: `the type guard${guard.name ? ` ${guard.name}` : ''} returned false` });
+    return (value) =>
+      guard(value) === true
+        ? { ok: true, value }
+        : { ok: false, issue: `the type guard${guard.name ? ` ${guard.name}` : ''} returned false` };
   }
   throw new TypeError('the validator must be a schema with safeParse() or parse(), a Standard Schema, or a type guard function');
 }

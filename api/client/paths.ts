@@ -6,11 +6,14 @@
  */
 import { BASE_PATH, type EndpointId, ENDPOINTS, isTenantResource } from '../contract/index.js';
 
-export type PathCheck = { readonly ok: true; readonly path: string; readonly query?: string | undefined } | { readonly ok: false; readonly reason: string };
+export type PathCheck =
+  { readonly ok: true; readonly path: string; readonly query?: string | undefined } | { readonly ok: false; readonly reason: string };
 
 /** Compared lowercase without `-`, `_`, `.` and spaces: a key in a URL ends up in access logs. */
 const CREDENTIAL_NAMES = new Set(
-  'apikey xapikey key token accesstoken authtoken apitoken sessiontoken idtoken refreshtoken auth authorization bearer jwt secret apisecret clientsecret password passwd credentials'.split(' '),
+  'apikey xapikey key token accesstoken authtoken apitoken sessiontoken idtoken refreshtoken auth authorization bearer jwt secret apisecret clientsecret password passwd credentials'.split(
+    ' ',
+  ),
 );
 
 export const isCredentialName = (name: string): boolean => CREDENTIAL_NAMES.has(name.toLowerCase().replace(/[-_.\s]/g, ''));
@@ -32,7 +35,8 @@ export function checkSubPath(input: unknown, withQuery = false): PathCheck {
   if (withQuery && at >= 0 && !input.includes('#')) {
     const query = input.slice(at + 1);
     const credential = [...new URLSearchParams(query).keys()].find(isCredentialName);
-    if (credential !== undefined) return fail(`has the query parameter "${credential}", which looks like a credential: a key never goes in a URL`);
+    if (credential !== undefined)
+      return fail(`has the query parameter "${credential}", which looks like a credential: a key never goes in a URL`);
     const check = checkSubPath(input.slice(0, at));
     return check.ok ? { ...check, query: query === '' ? undefined : query } : check;
   }
@@ -43,7 +47,8 @@ export function checkSubPath(input: unknown, withQuery = false): PathCheck {
   if (/[?#]/.test(input)) return fail('carries a query or fragment');
   if (/%(?:25)?(?:2f|5c)/i.test(input)) return fail('contains an encoded "/" or "\\" (%2F, %5C), which some servers decode');
   const path = input.startsWith('/') ? input : `/${input}`;
-  if (path.split('/').some(isDotSegment)) return fail('contains a "." or ".." segment (also as %2E, or before a ";"), which would leave the path');
+  if (path.split('/').some(isDotSegment))
+    return fail('contains a "." or ".." segment (also as %2E, or before a ";"), which would leave the path');
   if (path === BASE_PATH || path.startsWith(`${BASE_PATH}/`)) return fail(`starts with ${BASE_PATH}: give the path relative to {base_url}`);
   return { ok: true, path };
 }
@@ -71,7 +76,11 @@ const PUBLIC: ReadonlySet<EndpointId> = new Set(ENDPOINTS.filter((e) => e.access
 
 /** The route of a path `checkSubPath` accepted. */
 export function routeOf(path: string): Route {
-  const route = (endpoint: EndpointId | undefined, tenant?: string): Route => ({ endpoint, tenant, sendKey: endpoint === undefined || !PUBLIC.has(endpoint) });
+  const route = (endpoint: EndpointId | undefined, tenant?: string): Route => ({
+    endpoint,
+    tenant,
+    sendKey: endpoint === undefined || !PUBLIC.has(endpoint),
+  });
   if (path === '/') return route('index');
   if (path === '/docs' || path === '/docs/') return route('docs');
   if (path.startsWith('/platform/')) return route('platform');

@@ -21,8 +21,10 @@ export interface RateLimitInfo {
 
 type Headers = Readonly<Record<string, string | undefined>>;
 
-const clampMs = (ms: number): number => (Number.isFinite(ms) ? Math.min(Number.MAX_SAFE_INTEGER, Math.max(0, Math.ceil(ms))) : Number.MAX_SAFE_INTEGER);
-const decimal = (value: string | undefined): number | undefined => (value !== undefined && /^\s*\d+(?:\.\d+)?\s*$/.test(value) ? Number(value) : undefined);
+const clampMs = (ms: number): number =>
+  Number.isFinite(ms) ? Math.min(Number.MAX_SAFE_INTEGER, Math.max(0, Math.ceil(ms))) : Number.MAX_SAFE_INTEGER;
+const decimal = (value: string | undefined): number | undefined =>
+  value !== undefined && /^\s*\d+(?:\.\d+)?\s*$/.test(value) ? Number(value) : undefined;
 const integer = (value: string | undefined): number | undefined => (Number.isSafeInteger(decimal(value)) ? decimal(value) : undefined);
 /** RFC 9110 §5.6.7: IMF-fixdate, the obsolete RFC 850 form, and asctime (which names no zone: GMT). */
 const HTTP_DATE =
@@ -56,7 +58,11 @@ function rateLimitField(headers: Headers): { limit?: number; remaining?: number;
     return undefined;
   };
   const field = headers[H.field];
-  return { limit: param(field, 'limit') ?? param(headers[H.policy], 'q'), remaining: param(field, 'remaining', 'r'), resetSeconds: param(field, 'reset', 't') };
+  return {
+    limit: param(field, 'limit') ?? param(headers[H.policy], 'q'),
+    remaining: param(field, 'remaining', 'r'),
+    resetSeconds: param(field, 'reset', 't'),
+  };
 }
 
 /** Dates and epochs are on the server's clock: read against its `Date`, so a clock running ahead does not stretch the wait. */
@@ -93,7 +99,18 @@ export function parseRateLimitInfo(headers: Headers, localMs: number): RateLimit
 }
 
 /** Codes after which a new attempt may succeed: the connection failed, not the request. */
-const RETRYABLE_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'EAI_AGAIN', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED', 'ECONNABORTED', 'EHOSTUNREACH', 'ENETUNREACH']);
+const RETRYABLE_CODES = new Set([
+  'ECONNRESET',
+  'ECONNREFUSED',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EAI_AGAIN',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CLOSED',
+  'ECONNABORTED',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+]);
 
 export type RetryOutcome =
   | { readonly kind: 'status'; readonly status: number; readonly headers: Readonly<Record<string, string | undefined>> }

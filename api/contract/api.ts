@@ -38,18 +38,30 @@ export const ENDPOINTS: readonly EndpointSpec[] = [
   // Whether `/` needs a key is not shown (readings.ts INDEX_ACCESS): clients send the key there,
   // which a public `/` ignores, so a call to `/` works under either reading.
   { id: 'index', method: 'GET', pathTemplate: '/', access: 'any_key', list: false, returns: 'API index with a link to the documentation' },
-  { id: 'docs', method: 'GET', pathTemplate: '/docs', access: 'public', list: false, returns: 'catalog of endpoints and description of the authorization model' },
-  { id: 'platform', method: 'GET', pathTemplate: '/platform/*', access: 'platform', list: false, returns: 'global operations for platform administration' },
-  ...TENANT_RESOURCES.map(
-    (resource): EndpointSpec => ({
-      id: resource,
-      method: 'GET',
-      pathTemplate: `/tenants/{tenant}/${resource}`,
-      access: 'tenant',
-      list: true,
-      returns: `list of the tenant's ${resource}`,
-    }),
-  ),
+  {
+    id: 'docs',
+    method: 'GET',
+    pathTemplate: '/docs',
+    access: 'public',
+    list: false,
+    returns: 'catalog of endpoints and description of the authorization model',
+  },
+  {
+    id: 'platform',
+    method: 'GET',
+    pathTemplate: '/platform/*',
+    access: 'platform',
+    list: false,
+    returns: 'global operations for platform administration',
+  },
+  ...TENANT_RESOURCES.map((resource): EndpointSpec => ({
+    id: resource,
+    method: 'GET',
+    pathTemplate: `/tenants/{tenant}/${resource}`,
+    access: 'tenant',
+    list: true,
+    returns: `list of the tenant's ${resource}`,
+  })),
 ];
 
 export function endpointSpec(id: EndpointId): EndpointSpec {

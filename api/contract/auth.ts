@@ -18,9 +18,7 @@ export function isAuthScheme(value: string): value is AuthScheme {
 
 /** The single header that presents `key` in the given scheme. */
 export function authHeader(scheme: AuthScheme, key: string): { readonly name: string; readonly value: string } {
-  return scheme === 'bearer'
-    ? { name: AUTHORIZATION_HEADER, value: `${BEARER_PREFIX}${key}` }
-    : { name: API_KEY_HEADER, value: key };
+  return scheme === 'bearer' ? { name: AUTHORIZATION_HEADER, value: `${BEARER_PREFIX}${key}` } : { name: API_KEY_HEADER, value: key };
 }
 
 export function otherScheme(scheme: AuthScheme): AuthScheme {

@@ -9,8 +9,7 @@ import { BASE_PATH } from './api.js';
 export type BaseUrlProblem = 'control_character' | 'not_url' | 'not_http' | 'not_https' | 'credentials' | 'query' | 'version_path';
 
 export type BaseUrlCheck =
-  | { readonly ok: true; readonly url: URL }
-  | { readonly ok: false; readonly problem: BaseUrlProblem; readonly reason: string };
+  { readonly ok: true; readonly url: URL } | { readonly ok: false; readonly problem: BaseUrlProblem; readonly reason: string };
 
 export interface BaseUrlRules {
   /** Production: a key must never travel in clear text. */
@@ -43,8 +42,10 @@ export function checkBaseUrl(raw: string, rules: BaseUrlRules = {}): BaseUrlChec
     return fail('not_url', `is not a URL (expected e.g. https://host${BASE_PATH})`);
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') return fail('not_http', `must use http or https, not ${url.protocol}`);
-  if (rules.requireHttps && url.protocol !== 'https:') return fail('not_https', 'must use https: a production key must never travel in clear text');
-  if (url.username !== '' || url.password !== '') return fail('credentials', 'must not carry credentials (user:password@): a key never goes in a URL');
+  if (rules.requireHttps && url.protocol !== 'https:')
+    return fail('not_https', 'must use https: a production key must never travel in clear text');
+  if (url.username !== '' || url.password !== '')
+    return fail('credentials', 'must not carry credentials (user:password@): a key never goes in a URL');
   if (url.search !== '' || url.hash !== '') return fail('query', 'must not have a query or fragment');
   if (!url.pathname.replace(/\/+$/, '').endsWith(BASE_PATH)) {
     return fail('version_path', `must end in ${BASE_PATH} (the base address contains the version), got path "${url.pathname}"`);

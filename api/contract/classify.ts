@@ -65,7 +65,8 @@ export function isAnswerKind(value: string): value is AnswerKind {
  * 401 without an envelope, or with another code such as a missing-key code, is still one).
  */
 export function classifyResponse(status: number, parsed: EnvelopeParse, location?: string): ResponseClass {
-  if (status >= 300 && status < 400) return { kind: 'redirect', location: location === undefined ? undefined : serverText(location, SERVER_TEXT_LIMITS.detail) };
+  if (status >= 300 && status < 400)
+    return { kind: 'redirect', location: location === undefined ? undefined : serverText(location, SERVER_TEXT_LIMITS.detail) };
   const body = parsed.valid ? parsed.envelope : undefined;
   const errorBody = body && !body.ok ? body.error : undefined;
   if (status === 429) return { kind: 'rate_limited', code: errorBody?.code, message: errorBody?.message };

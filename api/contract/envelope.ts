@@ -13,9 +13,7 @@ export interface ApiErrorBody {
   readonly message: string;
 }
 
-export type Envelope<T = unknown> =
-  | { readonly ok: true; readonly data: T }
-  | { readonly ok: false; readonly error: ApiErrorBody };
+export type Envelope<T = unknown> = { readonly ok: true; readonly data: T } | { readonly ok: false; readonly error: ApiErrorBody };
 
 export type EnvelopeProblem =
   | 'empty_body'
@@ -75,7 +73,8 @@ export function checkEnvelope(value: unknown, expect: EnvelopeExpectations = {})
     return { valid: true, envelope: { ok: true, data } };
   }
   const error = value['error'];
-  if (!isRecord(error)) return invalid('error_missing', `"ok": false with "error" ${error === undefined ? 'missing' : `as ${typeName(error)}`}`);
+  if (!isRecord(error))
+    return invalid('error_missing', `"ok": false with "error" ${error === undefined ? 'missing' : `as ${typeName(error)}`}`);
   if (typeof error['code'] !== 'string' || error['code'] === '') {
     return invalid('error_code_missing', '"error.code" is missing or not a non-empty string');
   }
