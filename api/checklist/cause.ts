@@ -6,7 +6,7 @@
  * decided.
  */
 import { type AttemptResult, type TransportFailure, answerKind } from '../client/single-attempt.js';
-import { type EnvelopeProblem, RATE_LIMIT_HEADERS } from '../contract/index.js';
+import { type EnvelopeProblem, RATE_LIMIT_HEADERS, printable } from '../contract/index.js';
 
 /** A refusal with the server's code. */
 type Refusal<K extends string> = { readonly kind: K; readonly status: number; readonly code: string };
@@ -74,4 +74,21 @@ export function provesApiPath(cause: ChecklistCause): boolean {
 /** Answers only a valid key can get: the server knew the key, whatever it then decided. */
 export function provesKeyAccepted(cause: ChecklistCause): boolean {
   return cause.kind === 'ok' || cause.kind === 'tenant_mismatch' || cause.kind === 'insufficient_scope' || cause.kind === 'forbidden';
+}
+
+/**
+ * Step 4: `HTTP 403 tenant_key_tenant_mismatch "…" (request id r-1)`, or why no HTTP answer came;
+ * printable, since code, message and request id are the server's.
+ */
+export function describeAnswer(result: AttemptResult): string {
+  if (result.kind === 'failure') {
+    const { failure } = result;
+    return printable(`no HTTP answer: ${failure.kind} ${'code' in failure ? `${failure.code} ` : ''}(${failure.message})`);
+  }
+  const c = result.classification;
+  const code = 'code' in c && c.code !== undefined ? ` ${c.code}` : '';
+  const message = 'message' in c && c.message !== undefined ? ` "${c.message}"` : '';
+  const problem = c.kind === 'invalid_envelope' ? ` invalid envelope: ${c.detail}` : '';
+  const id = result.requestId ? ` (request id ${result.requestId})` : '';
+  return printable(`HTTP ${result.status}${code}${message}${problem}${id}`);
 }

@@ -5,16 +5,8 @@
  */
 import { X509Certificate, randomUUID } from 'node:crypto';
 import { type Dispatcher, EnvHttpProxyAgent } from 'undici';
-import {
-  type AuthScheme,
-  SECRET_HEADERS,
-  type TenantResource,
-  checkBaseUrl,
-  isAuthScheme,
-  platformPath,
-  tenantResourcePath,
-  validateTenantSlug,
-} from '../contract/index.js';
+import type { AuthScheme, TenantResource } from '../contract/index.js';
+import { SECRET_HEADERS, checkBaseUrl, isAuthScheme, platformPath, tenantResourcePath, validateTenantSlug } from '../contract/index.js';
 import { ApiKey, redactSecrets } from './api-key.js';
 import { type AttemptResponse, USER_AGENT } from './attempt.js';
 import { Call, type Limits, type Plan, type Runtime } from './call.js';
@@ -91,22 +83,25 @@ export interface RepairServiceClient {
 }
 
 type Target = Pick<Plan, 'endpoint' | 'path' | 'query' | 'tenant' | 'sendKey'>;
+type Budget = Limits & { readonly maxRetryAfterMs: number };
 
-const DEFAULTS = { maxRetries: 3, attemptTimeoutMs: 15_000, totalTimeoutMs: 60_000, maxRetryAfterMs: 30_000 };
+const DEFAULTS: Budget = { maxRetries: 3, attemptTimeoutMs: 15_000, totalTimeoutMs: 60_000, maxRetryAfterMs: 30_000 };
+const MINIMUMS: Budget = { maxRetries: 0, attemptTimeoutMs: 1, totalTimeoutMs: 1, maxRetryAfterMs: 0 };
 const TRACEPARENT = /^00-([0-9a-f]{32})-[0-9a-f]{16}-[0-9a-f]{2}$/;
 const HIDDEN_HEADERS = new Set([...SECRET_HEADERS, 'proxy-authorization', 'set-cookie', 'cookie']);
 
-function checkLimits(prefix: string, o: Partial<Limits & { maxRetryAfterMs: number }>): void {
-  for (const [name, min] of [
-    ['maxRetries', 0],
-    ['attemptTimeoutMs', 1],
-    ['totalTimeoutMs', 1],
-    ['maxRetryAfterMs', 0],
-  ] as const) {
-    const value = o[name];
-    if (value !== undefined && !(Number.isInteger(value) && value >= min))
-      throw new TypeError(`option "${prefix}${name}" must be an integer >= ${min}, got ${String(value)}`);
+/** The `defaults`, with each one `given` sets checked and in their place. */
+function budget<T extends Partial<Budget>>(prefix: string, given: Partial<Budget>, defaults: T): T {
+  const out: Record<string, number> = { ...defaults };
+  for (const name of Object.keys(defaults) as Array<keyof Budget>) {
+    const value = given[name];
+    if (value === undefined) continue;
+    const min = MINIMUMS[name];
+    if (!(Number.isInteger(value) && value >= min))
+      throw new TypeError(`option "${prefix}${name}" must be an integer >= ${min}, got ${value}`);
+    out[name] = value;
   }
+  return out as T;
 }
 
 function slug(tenant: string): string {
@@ -114,6 +109,9 @@ function slug(tenant: string): string {
   if (!check.ok) throw new TypeError(`option "tenant" ${JSON.stringify(tenant)} ${check.reason}`);
   return tenant;
 }
+
+/** The endpoint, tenant and key rule of a checked path. */
+const target = (path: string, query?: string): Target => ({ ...routeOf(path), path, query });
 
 function toApiKey(value: unknown): ApiKey {
   if (value instanceof ApiKey) return value;
@@ -156,7 +154,7 @@ function ownAgent(options: ClientOptions, url: URL): Dispatcher {
   const text = (Array.isArray(options.ca) ? options.ca : [options.ca]).map(String).join('\n');
   const ca = text.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
   // Never echo the text: a private key pasted by mistake must not reach a log through this message.
-  if (/PRIVATE KEY-----/.test(text) && ca.length === 0) throw new TypeError('option "ca" holds a private key, not a certificate');
+  if (ca.length === 0 && /PRIVATE KEY-----/.test(text)) throw new TypeError('option "ca" holds a private key, not a certificate');
   if (ca.length === 0) throw new TypeError('option "ca" holds no PEM certificate (-----BEGIN CERTIFICATE-----)');
   ca.forEach((pem, i) => {
     try {
@@ -173,79 +171,61 @@ const shown = (path: unknown): string =>
   JSON.stringify(typeof path === 'string' && path.length > 120 ? `${path.slice(0, 119)}…` : path) ?? String(path);
 
 export function createClient(options: ClientOptions): RepairServiceClient {
-  if (typeof options?.baseUrl !== 'string' || options.baseUrl === '')
+  if (typeof options?.baseUrl !== 'string' || options.baseUrl === '') {
     throw new TypeError('option "baseUrl" is required (the address ending in /api/v1)');
+  }
   const base = checkBaseUrl(options.baseUrl);
   if (!base.ok) throw new TypeError(`option "baseUrl" ${base.reason}`);
   const { url } = base;
-  if (options.authScheme !== undefined && !isAuthScheme(options.authScheme)) {
-    throw new TypeError(`option "authScheme" must be "bearer" or "x-api-key", got ${JSON.stringify(options.authScheme)}`);
-  }
+  const { authScheme = 'bearer', dispatcher: theirs } = options;
+  if (!isAuthScheme(authScheme))
+    throw new TypeError(`option "authScheme" must be "bearer" or "x-api-key", got ${JSON.stringify(authScheme)}`);
   const tenant = options.tenant === undefined ? undefined : slug(options.tenant);
-  checkLimits('', options);
-  if (options.ca !== undefined && options.dispatcher !== undefined) {
+  const { maxRetryAfterMs, ...limits } = budget('', options, DEFAULTS);
+  if (options.ca !== undefined && theirs !== undefined) {
     throw new TypeError('option "ca" configures the client\'s own connections; with "dispatcher" given, set it on that dispatcher');
   }
   const key = toApiKey(options.apiKey);
-  const dispatcher = options.dispatcher ?? ownAgent(options, url);
-  const {
-    maxRetries = DEFAULTS.maxRetries,
-    attemptTimeoutMs = DEFAULTS.attemptTimeoutMs,
-    totalTimeoutMs = DEFAULTS.totalTimeoutMs,
-  } = options;
-  const clientLimits: Limits = { maxRetries, attemptTimeoutMs, totalTimeoutMs };
+  const dispatcher = theirs ?? ownAgent(options, url);
+  const userAgent = options.userAgent === undefined ? undefined : `${options.userAgent} ${USER_AGENT}`;
+  const log = clientLog(options.logger, resolveLogLevel(options.logLevel), key);
   const rt: Runtime = {
     dispatcher,
     baseUrl: options.baseUrl,
     host: url.host,
     key,
-    authScheme: options.authScheme ?? 'bearer',
-    maxRetryAfterMs: options.maxRetryAfterMs ?? DEFAULTS.maxRetryAfterMs,
+    authScheme,
+    maxRetryAfterMs,
     gate: createRateLimitGate(),
-    userAgent: options.userAgent === undefined ? undefined : `${options.userAgent} ${USER_AGENT}`,
-    log: clientLog(options.logger, resolveLogLevel(options.logLevel), key),
+    userAgent,
+    log,
   };
-  const proxy = options.dispatcher || options.proxy === false ? undefined : proxyFor(url);
+  const proxy = theirs || options.proxy === false ? undefined : proxyFor(url);
   if (proxy !== undefined && url.protocol === 'http:') {
-    rt.log.warn(
-      `repair-service: ${url.host} is plain http and goes through the proxy ${proxy}, which sees the API key; use https, or NO_PROXY=${url.hostname}`,
-    );
+    const fix = `use https, or NO_PROXY=${url.hostname}`;
+    log.warn(`repair-service: ${url.host} is plain http and goes through the proxy ${proxy}, which sees the API key; ${fix}`);
   }
 
-  function respond(res: AttemptResponse, call: Call): ApiResponse {
+  function respond(res: AttemptResponse, run: Call): ApiResponse {
     const headers: Record<string, string> = {};
     // A public call (/docs) went without the key, so its headers were not scrubbed of it yet.
     for (const name in res.headers) if (!HIDDEN_HEADERS.has(name)) headers[name] = redactSecrets(res.headers[name]!, [key]);
     const { status, traceId, requestId } = res;
-    const { path, query } = call.plan;
-    return {
-      status,
-      traceId,
-      headers,
-      requestId,
-      rateLimit: parseRateLimitInfo(res.headers, Date.now()),
-      method: 'GET',
-      path,
-      query,
-      attempts: call.attempts,
-    };
+    const { path, query } = run.plan;
+    const rateLimit = parseRateLimitInfo(res.headers, Date.now());
+    return { status, traceId, headers, requestId, rateLimit, method: 'GET', path, query, attempts: run.attempts };
   }
 
   /** Checks the call's options and target (a bad one rejects here, before anything is sent), then runs it. */
-  function call<T>(target: () => Target, opts: CallOptions): ApiPromise<T> {
+  function call<T>(where: () => Target, opts: CallOptions): ApiPromise<T> {
     let done: { res: AttemptResponse; run: Call } | undefined;
     const promise = (async () => {
-      checkLimits('call option ', opts);
-      const {
-        maxRetries = clientLimits.maxRetries,
-        attemptTimeoutMs = clientLimits.attemptTimeoutMs,
-        totalTimeoutMs = clientLimits.totalTimeoutMs,
-      } = opts;
-      const plan = target();
+      const callLimits = budget('call option ', opts, limits);
+      const plan = where();
       if (plan.query?.includes(key.reveal())) throw new TypeError(`${plan.path}: the query holds the API key: a key never goes in a URL`);
       const traceId = opts.traceparent === undefined ? randomUUID().replace(/-/g, '') : TRACEPARENT.exec(opts.traceparent)?.[1];
       if (traceId === undefined) throw new TypeError('option "traceparent" must be a W3C traceparent (00-<32 hex>-<16 hex>-<2 hex>)');
-      const run = new Call(rt, { ...plan, signal: opts.signal, limits: { maxRetries, attemptTimeoutMs, totalTimeoutMs }, traceId });
+      const run = new Call(rt, { ...plan, signal: opts.signal, limits: callLimits, traceId });
       const res = await run.run();
       done = { res, run };
       return (res.classification as { readonly data: T }).data;
@@ -255,21 +235,13 @@ export function createClient(options: ClientOptions): RepairServiceClient {
   }
 
   const listOf = (resource: TenantResource) => {
-    const target = (slugOf: string): Target => ({
-      endpoint: resource,
-      path: tenantResourcePath(slug(slugOf), resource),
-      query: undefined,
-      tenant: slugOf,
-      sendKey: true,
-    });
     // The client's own tenant was checked once, here: a call without `tenant` reuses its target.
-    const own = tenant === undefined ? undefined : target(tenant);
+    const own = tenant === undefined ? undefined : target(tenantResourcePath(tenant, resource));
     return (opts: ListOptions = {}): ApiPromise<readonly unknown[]> =>
       call(() => {
-        if (opts.tenant !== undefined) return target(opts.tenant);
-        if (own === undefined)
-          throw new TypeError(`${resource}: no tenant: pass { tenant } to the call or set the client's "tenant" option`);
-        return own;
+        if (opts.tenant !== undefined) return target(tenantResourcePath(slug(opts.tenant), resource));
+        if (own !== undefined) return own;
+        throw new TypeError(`${resource}: no tenant: pass { tenant } to the call or set the client's "tenant" option`);
       }, opts);
   };
 
@@ -283,7 +255,7 @@ export function createClient(options: ClientOptions): RepairServiceClient {
         if (platform && check.path === '/') throw new TypeError(`${name}: path ${shown(raw)} must be a sub-path below /platform/`);
         const path = platform ? platformPath(check.path) : check.path;
         if (!staysInside(url, path, platform ? '/platform/' : '/')) throw new TypeError(`${name}: path ${shown(raw)} leaves ${inside}`);
-        return { ...routeOf(path), path, query: check.query };
+        return target(path, check.query);
       }, opts);
 
   let closed = false;
@@ -291,8 +263,8 @@ export function createClient(options: ClientOptions): RepairServiceClient {
     baseUrl: options.baseUrl,
     keyAlias: key.alias,
     tenant,
-    index: (opts = {}) => call(() => ({ endpoint: 'index', path: '/', query: undefined, tenant: undefined, sendKey: true }), opts),
-    docs: (opts = {}) => call(() => ({ endpoint: 'docs', path: '/docs', query: undefined, tenant: undefined, sendKey: false }), opts),
+    index: (opts = {}) => call(() => target('/'), opts),
+    docs: (opts = {}) => call(() => target('/docs'), opts),
     listClients: listOf('clients'),
     listBikes: listOf('bikes'),
     listRepairs: listOf('repairs'),
@@ -300,7 +272,7 @@ export function createClient(options: ClientOptions): RepairServiceClient {
     get: get(false),
     platform: { get: get(true) },
     async close() {
-      if (closed || options.dispatcher) return;
+      if (closed || theirs) return;
       closed = true;
       await dispatcher.close();
     },
