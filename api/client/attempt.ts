@@ -6,21 +6,17 @@
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { type Dispatcher, request } from 'undici';
+import type { AnswerKind, AuthScheme, EndpointId, EnvelopeParse, ResponseClass } from '../contract/index.js';
 import {
-  type AnswerKind,
-  type AuthScheme,
-  type EndpointId,
-  type EnvelopeParse,
-  type ResponseClass,
-  ENDPOINTS,
   REQUEST_ID_HEADER,
   SERVER_TEXT_LIMITS,
   authHeader,
   classifyResponse,
+  endpointSpec,
   joinUrl,
   parseEnvelope,
-  serverText,
 } from '../contract/index.js';
+import { serverText } from '../contract/index.js';
 import { type ApiKey, redactSecrets, scrubKeyEchoes } from './api-key.js';
 
 /** The version of the client's code (not of the toolkit), in its `User-Agent`. */
@@ -68,10 +64,7 @@ export type TransportFailure =
   | { readonly kind: 'body_too_large'; readonly limitBytes: number; readonly message: string }
   | { readonly kind: 'aborted'; readonly reason: unknown; readonly message: string };
 
-export interface AttemptTimings {
-  readonly headersMs: number | undefined;
-  readonly totalMs: number;
-}
+export type AttemptTimings = { readonly headersMs: number | undefined; readonly totalMs: number };
 
 export interface AttemptResponse {
   readonly kind: 'response';
@@ -98,7 +91,7 @@ export interface AttemptFailure {
 
 export type AttemptResult = AttemptResponse | AttemptFailure;
 
-const LIST_ENDPOINTS: ReadonlySet<EndpointId | undefined> = new Set(ENDPOINTS.filter((e) => e.list).map((e) => e.id));
+type Body = Dispatcher.ResponseData['body'];
 
 class BodyTooLarge extends Error {
   constructor(readonly limitBytes: number) {
@@ -141,12 +134,7 @@ function headersOf(raw: Record<string, string | string[] | undefined>, key: ApiK
 }
 
 /** Reads at most `limit` bytes; a success over it is refused, an error body is cut there. */
-async function readCapped(
-  body: Dispatcher.ResponseData['body'],
-  declared: number,
-  limit: number,
-  refuse: boolean,
-): Promise<{ text: string; bytes: number }> {
+async function readCapped(body: Body, declared: number, limit: number, refuse: boolean): Promise<{ text: string; bytes: number }> {
   // undici enforces a declared length itself: one read, no chunk bookkeeping.
   if (Number.isSafeInteger(declared) && declared <= limit) return { text: await body.text(), bytes: declared };
   if (refuse && declared > limit) {
@@ -171,8 +159,8 @@ async function readCapped(
 function failureOf(error: unknown, req: AttemptRequest, timedOut: boolean, inBody: boolean): TransportFailure {
   if (error instanceof BodyTooLarge) return { kind: 'body_too_large', limitBytes: error.limitBytes, message: error.message };
   if (req.signal?.aborted) return { kind: 'aborted', reason: req.signal.reason, message: 'aborted by caller' };
-  if (timedOut)
-    return { kind: 'timeout', phase: inBody ? 'body' : 'headers', message: `no complete response within ${Math.round(req.timeoutMs)} ms` };
+  const late = `no complete response within ${Math.round(req.timeoutMs)} ms`;
+  if (timedOut) return { kind: 'timeout', phase: inBody ? 'body' : 'headers', message: late };
   const failure = transportFailureFrom(error);
   return req.key ? { ...failure, message: redactSecrets(failure.message, [req.key]) } : failure;
 }
@@ -188,34 +176,26 @@ function scrubbedEnvelope(parsed: EnvelopeParse, key: ApiKey): EnvelopeParse {
 /** Sends one GET; `timeoutMs` covers queueing, connecting, headers and body. */
 export async function sendAttempt(req: AttemptRequest): Promise<AttemptResult> {
   const started = performance.now();
-  const timings = (headersAt?: number): AttemptTimings => ({
-    headersMs: headersAt === undefined ? undefined : headersAt - started,
+  const timings = (at?: number): AttemptTimings => ({
+    headersMs: at === undefined ? undefined : at - started,
     totalMs: performance.now() - started,
   });
   const trace = req.traceparent ?? traceparent();
   const traceId = trace.slice(3, 35);
-  if (req.signal?.aborted)
-    return {
-      kind: 'failure',
-      traceId,
-      failure: { kind: 'aborted', reason: req.signal.reason, message: 'aborted by caller' },
-      timings: timings(),
-    };
   // undici takes any EventEmitter as a signal: this plain one with a timer costs far less per call
   // than an AbortController (see bench/client-overhead.ts).
   const deadline = new EventEmitter();
   let timedOut = false;
-  const timer = setTimeout(
-    () => {
-      timedOut = true;
-      deadline.emit('abort');
-    },
-    Math.max(1, Math.ceil(req.timeoutMs)),
-  );
+  const expire = (): void => {
+    timedOut = true;
+    deadline.emit('abort');
+  };
+  const timer = setTimeout(expire, Math.max(1, Math.ceil(req.timeoutMs)));
   const onAbort = (): void => void deadline.emit('abort');
   req.signal?.addEventListener('abort', onAbort, { once: true });
   let headersAt: number | undefined;
   try {
+    if (req.signal?.aborted) throw req.signal.reason;
     const headers: Record<string, string> = { accept: 'application/json', 'user-agent': req.userAgent ?? USER_AGENT, traceparent: trace };
     if (req.key) {
       const auth = authHeader(req.authScheme, req.key.reveal());
@@ -230,7 +210,7 @@ export async function sendAttempt(req: AttemptRequest): Promise<AttemptResult> {
     const declared = Number(resHeaders['content-length'] ?? Number.NaN);
     const read = await readCapped(res.body, declared, success ? (req.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES) : ERROR_BODY_BYTES, success);
     const text = req.key ? redactSecrets(read.text, [req.key]) : read.text;
-    const parsed = parseEnvelope(text, { status, list: LIST_ENDPOINTS.has(req.endpoint) });
+    const parsed = parseEnvelope(text, { status, list: req.endpoint !== undefined && endpointSpec(req.endpoint).list });
     const envelope = req.key ? scrubbedEnvelope(parsed, req.key) : parsed;
     const classification = classifyResponse(status, envelope, resHeaders['location']);
     const excerpt = text.slice(0, EXCERPT_CHARS);
@@ -255,18 +235,16 @@ export async function sendAttempt(req: AttemptRequest): Promise<AttemptResult> {
   }
 }
 
+/** No complete answer, as an answer kind: a body over the size cap is an `invalid_envelope`. */
+const FAILURE_KINDS: Readonly<Record<TransportFailure['kind'], AnswerKind>> = {
+  timeout: 'timeout',
+  tls: 'tls_error',
+  body_too_large: 'invalid_envelope',
+  connection: 'connection_error',
+  aborted: 'connection_error',
+};
+
 /** The one reading of an attempt every tool names its answer by (`ANSWER_KINDS`). */
 export function answerKind(result: AttemptResult): AnswerKind {
-  if (result.kind === 'response') return result.classification.kind;
-  switch (result.failure.kind) {
-    case 'timeout':
-      return 'timeout';
-    case 'tls':
-      return 'tls_error';
-    case 'body_too_large':
-      return 'invalid_envelope';
-    case 'connection':
-    case 'aborted':
-      return 'connection_error';
-  }
+  return result.kind === 'response' ? result.classification.kind : FAILURE_KINDS[result.failure.kind];
 }

@@ -125,14 +125,8 @@ export class Call {
       if (waitMs > rt.maxRetryAfterMs || pause.until > this.deadline - MIN_WINDOW_MS) {
         const why = `the client is paused by a rate limit for ${Math.ceil(waitMs / 1000)} s more`;
         const message = `GET ${plan.path} not sent: ${why} (${plural(this.attempts, 'attempt')}, gate_wait_too_long)`;
-        throw this.error({
-          kind: 'rate_limited',
-          message,
-          status: 429,
-          retryAfterMs: waitMs,
-          retryable: true,
-          stopReason: 'gate_wait_too_long',
-        });
+        const fields = { status: 429, retryAfterMs: waitMs, retryable: true, stopReason: 'gate_wait_too_long' };
+        throw this.error({ kind: 'rate_limited', message, ...fields });
       }
       await this.sleep(waitMs);
     }
@@ -143,14 +137,16 @@ export class Call {
     this.attempts += 1;
     const key = plan.sendKey ? rt.key : undefined;
     const result = await sendAttempt({ ...rt, ...plan, key, timeoutMs, traceparent: traceparent(plan.traceId) });
-    const ms = Math.round(result.timings.totalMs);
-    rt.log.debug?.('repair-service attempt', {
-      path: plan.path,
-      attempt: this.attempts,
-      outcome: outcomeText(result),
-      ms,
-      traceId: plan.traceId,
-    });
+    if (rt.log.debug) {
+      const ms = Math.round(result.timings.totalMs);
+      rt.log.debug('repair-service attempt', {
+        path: plan.path,
+        attempt: this.attempts,
+        outcome: outcomeText(result),
+        ms,
+        traceId: plan.traceId,
+      });
+    }
     if (result.kind === 'response' && result.classification.kind === 'ok') return result;
     throw new Failed(result, capped);
   }
@@ -234,13 +230,8 @@ export class Call {
     }
     const bodyExcerpt = result.envelope.valid ? undefined : bodyExcerptOf(result.bodyExcerpt);
     if (c.kind === 'invalid_envelope') {
-      return this.error({
-        ...known,
-        message: `${http} body is not the API envelope: ${c.detail}`,
-        problem: c.problem,
-        detail: c.detail,
-        bodyExcerpt,
-      });
+      const message = `${http} body is not the API envelope: ${c.detail}`;
+      return this.error({ ...known, message, problem: c.problem, detail: c.detail, bodyExcerpt });
     }
     const code = 'code' in c ? c.code : undefined;
     const serverMessage = 'message' in c ? c.message : undefined;

@@ -99,18 +99,9 @@ export function parseRateLimitInfo(headers: Headers, localMs: number): RateLimit
 }
 
 /** Codes after which a new attempt may succeed: the connection failed, not the request. */
-const RETRYABLE_CODES = new Set([
-  'ECONNRESET',
-  'ECONNREFUSED',
-  'EPIPE',
-  'ETIMEDOUT',
-  'EAI_AGAIN',
-  'UND_ERR_SOCKET',
-  'UND_ERR_CLOSED',
-  'ECONNABORTED',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-]);
+const RETRYABLE_CODES = new Set(
+  'ECONNRESET ECONNREFUSED EPIPE ETIMEDOUT EAI_AGAIN UND_ERR_SOCKET UND_ERR_CLOSED ECONNABORTED EHOSTUNREACH ENETUNREACH'.split(' '),
+);
 
 export type RetryOutcome =
   | { readonly kind: 'status'; readonly status: number; readonly headers: Readonly<Record<string, string | undefined>> }
@@ -172,17 +163,16 @@ export function decideRetry(input: RetryInput): RetryDecision {
 /** A `Retry-After: 1e15` from a broken proxy must not silence the client for the rest of the process. */
 export const MAX_GATE_PAUSE_MS = 60 * 60 * 1000;
 
-/** The client-wide 429 gate: a hint pauses every call of the client; a shorter hint never shortens a pause. */
-export interface RateLimitGate {
-  pause(now: number, hint: RetryHint): void;
-  /** Until when (wall-clock ms) the pause in force at `now` lasts. */
-  current(now: number): { readonly until: number } | undefined;
-}
-
-export function createRateLimitGate(): RateLimitGate {
+/**
+ * The client-wide 429 gate: a hint pauses every call of the client; a shorter hint never shortens a
+ * pause. `current(now)`: until when (wall-clock ms) the pause in force lasts.
+ */
+export function createRateLimitGate() {
   let until = 0;
   return {
-    pause: (now, hint) => void (until = Math.max(until, now + Math.min(hint.delayMs, MAX_GATE_PAUSE_MS))),
-    current: (now) => (until > now ? { until } : undefined),
+    pause: (now: number, hint: RetryHint): void => void (until = Math.max(until, now + Math.min(hint.delayMs, MAX_GATE_PAUSE_MS))),
+    current: (now: number): { readonly until: number } | undefined => (until > now ? { until } : undefined),
   };
 }
+
+export type RateLimitGate = ReturnType<typeof createRateLimitGate>;

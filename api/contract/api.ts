@@ -1,7 +1,4 @@
-/**
- * API v1 paths, endpoints and their access rules: the one place they are written down.
- * Plain TypeScript, no dependencies.
- */
+/** API v1 paths, endpoints and their access rules: the one place they are written down. */
 
 export const API_VERSION = 'v1';
 /** `{base_url}` ends in this segment (spec §9.1). */
@@ -15,11 +12,8 @@ export const ENDPOINT_IDS = ['index', 'docs', 'platform', ...TENANT_RESOURCES] a
 export type EndpointId = (typeof ENDPOINT_IDS)[number];
 
 /**
- * Who may call an endpoint.
- * - public: no key needed
- * - any_key: any valid key, platform or tenant
- * - platform: platform keys only
- * - tenant: a platform key, or a tenant key assigned to the tenant in the path
+ * Who may call an endpoint: `public` no key, `any_key` any valid key, `platform` platform keys only,
+ * `tenant` a platform key or a tenant key assigned to the tenant in the path.
  */
 export type Access = 'public' | 'any_key' | 'platform' | 'tenant';
 
@@ -34,34 +28,16 @@ export interface EndpointSpec {
   readonly returns: string;
 }
 
+const endpoint = (id: EndpointId, pathTemplate: string, access: Access, list: boolean, returns: string): EndpointSpec => {
+  return { id, method: 'GET', pathTemplate, access, list, returns };
+};
+
 export const ENDPOINTS: readonly EndpointSpec[] = [
-  // Whether `/` needs a key is not shown (readings.ts INDEX_ACCESS): clients send the key there,
-  // which a public `/` ignores, so a call to `/` works under either reading.
-  { id: 'index', method: 'GET', pathTemplate: '/', access: 'any_key', list: false, returns: 'API index with a link to the documentation' },
-  {
-    id: 'docs',
-    method: 'GET',
-    pathTemplate: '/docs',
-    access: 'public',
-    list: false,
-    returns: 'catalog of endpoints and description of the authorization model',
-  },
-  {
-    id: 'platform',
-    method: 'GET',
-    pathTemplate: '/platform/*',
-    access: 'platform',
-    list: false,
-    returns: 'global operations for platform administration',
-  },
-  ...TENANT_RESOURCES.map((resource): EndpointSpec => ({
-    id: resource,
-    method: 'GET',
-    pathTemplate: `/tenants/{tenant}/${resource}`,
-    access: 'tenant',
-    list: true,
-    returns: `list of the tenant's ${resource}`,
-  })),
+  // Whether `/` needs a key is not shown (readings.ts): clients send the key, which a public `/` ignores.
+  endpoint('index', '/', 'any_key', false, 'API index with a link to the documentation'),
+  endpoint('docs', '/docs', 'public', false, 'catalog of endpoints and description of the authorization model'),
+  endpoint('platform', '/platform/*', 'platform', false, 'global operations for platform administration'),
+  ...TENANT_RESOURCES.map((r) => endpoint(r, `/tenants/{tenant}/${r}`, 'tenant', true, `list of the tenant's ${r}`)),
 ];
 
 export function endpointSpec(id: EndpointId): EndpointSpec {
@@ -79,32 +55,22 @@ export function tenantResourcePath(tenant: string, resource: TenantResource): st
   return `/tenants/${encodeURIComponent(tenant)}/${resource}`;
 }
 
-/** `/platform/{sub}`; `sub` is a path below /platform/ such as `tenants`. */
+/** `/platform/{sub}`, e.g. `sub` = `tenants`. */
 export function platformPath(sub: string): string {
   return `/platform/${sub.replace(/^\/+/, '')}`;
 }
 
 /** Path of an endpoint, relative to `{base_url}`. */
 export function endpointPath(id: EndpointId, params: { tenant?: string; platformSub?: string } = {}): string {
-  switch (id) {
-    case 'index':
-      return '/';
-    case 'docs':
-      return '/docs';
-    case 'platform':
-      return platformPath(params.platformSub ?? '');
-    default:
-      if (params.tenant === undefined) throw new Error(`endpoint ${id} needs a tenant`);
-      return tenantResourcePath(params.tenant, id);
-  }
+  if (id === 'index') return '/';
+  if (id === 'docs') return '/docs';
+  if (id === 'platform') return platformPath(params.platformSub ?? '');
+  if (params.tenant === undefined) throw new Error(`endpoint ${id} needs a tenant`);
+  return tenantResourcePath(params.tenant, id);
 }
 
-/**
- * Joins `{base_url}` and a relative path. The base URL keeps its own path (`.../api/v1`);
- * a trailing slash on either side is tolerated so `/` maps to the base address itself.
- */
+/** `{base_url}` (which keeps its own `/api/v1`) and a relative path; a trailing slash on either side is tolerated. */
 export function joinUrl(baseUrl: string, path: string): string {
   const base = baseUrl.replace(/\/+$/, '');
-  if (path === '/' || path === '') return `${base}/`;
-  return `${base}/${path.replace(/^\/+/, '')}`;
+  return path === '/' || path === '' ? `${base}/` : `${base}/${path.replace(/^\/+/, '')}`;
 }

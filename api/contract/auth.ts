@@ -48,7 +48,5 @@ export function scopeForResource(resource: TenantResource): Scope {
 export const KEY_PREFIXES: Readonly<Record<Environment, string>> = { test: 'rs_test_', production: 'rs_live_' };
 
 export function environmentHint(key: string): Environment | undefined {
-  if (key.startsWith(KEY_PREFIXES.test)) return 'test';
-  if (key.startsWith(KEY_PREFIXES.production)) return 'production';
-  return undefined;
+  return ENVIRONMENTS.find((environment) => key.startsWith(KEY_PREFIXES[environment]));
 }
