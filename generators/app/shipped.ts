@@ -52,14 +52,19 @@ export function shippedFiles(packageRoot: string, toolkitDir: string = TOOLKIT_D
   });
 }
 
-/** Opt-in modules for points the spec does not show, by the answer that adds them. */
-export const OPT_IN_FILES: Readonly<Record<string, 'pagination'>> = { 'client/paginate.ts': 'pagination' };
+export type OptIn = 'pagination' | 'parse';
+
+/** Opt-in modules for points the spec does not show, by the answers that add them (paginate.ts's `parse` option uses parse.ts). */
+export const OPT_IN_FILES: Readonly<Record<string, readonly OptIn[]>> = {
+  'client/paginate.ts': ['pagination'],
+  'client/parse.ts': ['parse', 'pagination'],
+};
 
 /** The shipped files as a project with these answers gets them: each headed with "generated: do not edit". */
-export function toolkitFiles(packageRoot: string, toolkitDir: string, answers: { readonly pagination: boolean }): RenderedFile[] {
+export function toolkitFiles(packageRoot: string, toolkitDir: string, answers: Readonly<Record<OptIn, boolean>>): RenderedFile[] {
   const wanted = (path: string): boolean => {
-    const answer = OPT_IN_FILES[path.slice(toolkitDir.length + 1)];
-    return answer === undefined || answers[answer];
+    const answersFor = OPT_IN_FILES[path.slice(toolkitDir.length + 1)];
+    return answersFor === undefined || answersFor.some((answer) => answers[answer]);
   };
   return shippedFiles(packageRoot, toolkitDir)
     .filter((file) => wanted(file.path))
