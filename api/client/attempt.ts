@@ -7,16 +7,8 @@ import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { type Dispatcher, request } from 'undici';
 import type { AnswerKind, AuthScheme, EndpointId, EnvelopeParse, ResponseClass } from '../contract/index.js';
-import {
-  REQUEST_ID_HEADER,
-  SERVER_TEXT_LIMITS,
-  authHeader,
-  classifyResponse,
-  endpointSpec,
-  joinUrl,
-  parseEnvelope,
-} from '../contract/index.js';
-import { serverText } from '../contract/index.js';
+import { ENDPOINTS, authHeader, classifyResponse, joinUrl, parseEnvelope } from '../contract/index.js';
+import { REQUEST_ID_HEADER, SERVER_TEXT_LIMITS, serverText } from '../contract/index.js';
 import { type ApiKey, redactSecrets, scrubKeyEchoes } from './api-key.js';
 
 /** The version of the client's code (not of the toolkit), in its `User-Agent`. */
@@ -92,6 +84,7 @@ export interface AttemptFailure {
 export type AttemptResult = AttemptResponse | AttemptFailure;
 
 type Body = Dispatcher.ResponseData['body'];
+const LIST_ENDPOINTS: ReadonlySet<EndpointId | undefined> = new Set(ENDPOINTS.filter((e) => e.list).map((e) => e.id));
 
 class BodyTooLarge extends Error {
   constructor(readonly limitBytes: number) {
@@ -210,7 +203,7 @@ export async function sendAttempt(req: AttemptRequest): Promise<AttemptResult> {
     const declared = Number(resHeaders['content-length'] ?? Number.NaN);
     const read = await readCapped(res.body, declared, success ? (req.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES) : ERROR_BODY_BYTES, success);
     const text = req.key ? redactSecrets(read.text, [req.key]) : read.text;
-    const parsed = parseEnvelope(text, { status, list: req.endpoint !== undefined && endpointSpec(req.endpoint).list });
+    const parsed = parseEnvelope(text, { status, list: LIST_ENDPOINTS.has(req.endpoint) });
     const envelope = req.key ? scrubbedEnvelope(parsed, req.key) : parsed;
     const classification = classifyResponse(status, envelope, resHeaders['location']);
     const excerpt = text.slice(0, EXCERPT_CHARS);

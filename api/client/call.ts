@@ -91,11 +91,17 @@ export class Call {
     const { signal } = this.plan;
     if (signal?.aborted) throw signal.reason;
     try {
-      // p-retry waits nothing itself (minTimeout 0): `onFailed` sleeps what `decideRetry` chose.
-      return await pRetry(() => this.attempt(), { retries: Infinity, minTimeout: 0, onFailedAttempt: ({ error }) => this.onFailed(error) });
+      // Most calls succeed at once: p-retry starts only after a failure.
+      return await this.attempt().catch((first: unknown) => this.retry(first));
     } catch (error) {
       throw signal?.aborted ? signal.reason : error;
     }
+  }
+
+  /** p-retry replays the first failure as its attempt 1; it waits nothing itself: `onFailed` sleeps what `decideRetry` chose. */
+  private retry(first: unknown): Promise<AttemptResponse> {
+    const onFailedAttempt = ({ error }: { error: Error }): Promise<void> => this.onFailed(error);
+    return pRetry((n) => (n === 1 ? Promise.reject(first) : this.attempt()), { retries: Infinity, minTimeout: 0, onFailedAttempt });
   }
 
   /** An error of this call, with its context; the key scrubbed from the message. */
@@ -136,7 +142,17 @@ export class Call {
     const timeoutMs = capped ? remaining : plan.limits.attemptTimeoutMs;
     this.attempts += 1;
     const key = plan.sendKey ? rt.key : undefined;
-    const result = await sendAttempt({ ...rt, ...plan, key, timeoutMs, traceparent: traceparent(plan.traceId) });
+    const { dispatcher, baseUrl, authScheme, userAgent } = rt;
+    const result = await sendAttempt({
+      ...plan,
+      dispatcher,
+      baseUrl,
+      key,
+      authScheme,
+      timeoutMs,
+      traceparent: traceparent(plan.traceId),
+      userAgent,
+    });
     if (rt.log.debug) {
       const ms = Math.round(result.timings.totalMs);
       rt.log.debug('repair-service attempt', {

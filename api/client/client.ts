@@ -90,18 +90,18 @@ const MINIMUMS: Budget = { maxRetries: 0, attemptTimeoutMs: 1, totalTimeoutMs: 1
 const TRACEPARENT = /^00-([0-9a-f]{32})-[0-9a-f]{16}-[0-9a-f]{2}$/;
 const HIDDEN_HEADERS = new Set([...SECRET_HEADERS, 'proxy-authorization', 'set-cookie', 'cookie']);
 
-/** The `defaults`, with each one `given` sets checked and in their place. */
+/** The `defaults`, with each one `given` sets checked and in its place. */
 function budget<T extends Partial<Budget>>(prefix: string, given: Partial<Budget>, defaults: T): T {
-  const out: Record<string, number> = { ...defaults };
-  for (const name of Object.keys(defaults) as Array<keyof Budget>) {
+  let out = defaults;
+  for (const name of ['maxRetries', 'attemptTimeoutMs', 'totalTimeoutMs', 'maxRetryAfterMs'] as const) {
     const value = given[name];
-    if (value === undefined) continue;
+    if (value === undefined || !(name in defaults)) continue;
     const min = MINIMUMS[name];
     if (!(Number.isInteger(value) && value >= min))
       throw new TypeError(`option "${prefix}${name}" must be an integer >= ${min}, got ${value}`);
-    out[name] = value;
+    out = { ...out, [name]: value };
   }
-  return out as T;
+  return out;
 }
 
 function slug(tenant: string): string {
@@ -189,17 +189,8 @@ export function createClient(options: ClientOptions): RepairServiceClient {
   const dispatcher = theirs ?? ownAgent(options, url);
   const userAgent = options.userAgent === undefined ? undefined : `${options.userAgent} ${USER_AGENT}`;
   const log = clientLog(options.logger, resolveLogLevel(options.logLevel), key);
-  const rt: Runtime = {
-    dispatcher,
-    baseUrl: options.baseUrl,
-    host: url.host,
-    key,
-    authScheme,
-    maxRetryAfterMs,
-    gate: createRateLimitGate(),
-    userAgent,
-    log,
-  };
+  const gate = createRateLimitGate();
+  const rt: Runtime = { dispatcher, baseUrl: options.baseUrl, host: url.host, key, authScheme, maxRetryAfterMs, gate, userAgent, log };
   const proxy = theirs || options.proxy === false ? undefined : proxyFor(url);
   if (proxy !== undefined && url.protocol === 'http:') {
     const fix = `use https, or NO_PROXY=${url.hostname}`;
@@ -221,11 +212,11 @@ export function createClient(options: ClientOptions): RepairServiceClient {
     let done: { res: AttemptResponse; run: Call } | undefined;
     const promise = (async () => {
       const callLimits = budget('call option ', opts, limits);
-      const plan = where();
-      if (plan.query?.includes(key.reveal())) throw new TypeError(`${plan.path}: the query holds the API key: a key never goes in a URL`);
+      const { endpoint, path, query, tenant: of, sendKey } = where();
+      if (query?.includes(key.reveal())) throw new TypeError(`${path}: the query holds the API key: a key never goes in a URL`);
       const traceId = opts.traceparent === undefined ? randomUUID().replace(/-/g, '') : TRACEPARENT.exec(opts.traceparent)?.[1];
       if (traceId === undefined) throw new TypeError('option "traceparent" must be a W3C traceparent (00-<32 hex>-<16 hex>-<2 hex>)');
-      const run = new Call(rt, { ...plan, signal: opts.signal, limits: callLimits, traceId });
+      const run = new Call(rt, { endpoint, path, query, tenant: of, sendKey, signal: opts.signal, limits: callLimits, traceId });
       const res = await run.run();
       done = { res, run };
       return (res.classification as { readonly data: T }).data;

@@ -71,6 +71,8 @@ export function endpointPath(id: EndpointId, params: { tenant?: string; platform
 
 /** `{base_url}` (which keeps its own `/api/v1`) and a relative path; a trailing slash on either side is tolerated. */
 export function joinUrl(baseUrl: string, path: string): string {
-  const base = baseUrl.replace(/\/+$/, '');
-  return path === '/' || path === '' ? `${base}/` : `${base}/${path.replace(/^\/+/, '')}`;
+  // Regular expressions only when there is a slash to trim: this runs on every request.
+  const base = baseUrl.endsWith('/') ? baseUrl.replace(/\/+$/, '') : baseUrl;
+  if (path === '/' || path === '') return `${base}/`;
+  return path.startsWith('/') && !path.startsWith('//') ? base + path : `${base}/${path.replace(/^\/+/, '')}`;
 }

@@ -1,8 +1,7 @@
 /**
- * What makes a `{base_url}` safe to send a key to: http(s), no credentials or query that
- * could carry a key, and the version segment at the end (spec §9.1). One check for the
- * generator, a project's config, the client's options and any tool's config; each
- * caller adds its own prefix (a flag, a variable, a config path).
+ * What makes a `{base_url}` safe to send a key to: http(s), no credentials or query that could
+ * carry a key, and the version segment at the end (spec §9.1). Callers prefix the reason with
+ * their own name for it (a flag, a variable, a config path).
  */
 import { BASE_PATH } from './api.js';
 
@@ -20,9 +19,8 @@ export interface BaseUrlRules {
 const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f]/;
 
 /**
- * A URL parser silently drops tabs and line breaks, so `https://h/api/v1<LF>X=1<LF>/api/v1`
- * would parse as a valid base URL while the text you passed still holds the line break, which
- * ends up as an extra line in a `.env` file, a header or a log. The raw text is checked first.
+ * A URL parser drops tabs and line breaks, so `https://h/api/v1<LF>X=1<LF>/api/v1` would pass while
+ * the text still holds a line break, an extra line in a `.env` file or a log: the raw text first.
  */
 function controlCharacter(raw: string): string | undefined {
   const at = raw.search(CONTROL_CHARACTER);

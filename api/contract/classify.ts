@@ -1,20 +1,14 @@
 /**
- * Classifying a response by HTTP status plus `error.code`, never by message text (the
- * messages are Polish and may change). The client's error tree and every tool built on the
- * contract classify with this one function, so they cannot disagree. Every string in a class is
- * bounded and printable (`untrusted-text.ts`): the envelope's already are, a `Location` is made so here.
+ * Classifying a response by HTTP status plus `error.code`, never by the (Polish) message text.
+ * The client and every tool classify with this one function, so they cannot disagree.
  */
 import type { EnvelopeParse, EnvelopeProblem } from './envelope.js';
 import { ERROR_CODES } from './errors.js';
 import { SERVER_TEXT_LIMITS, serverText } from './untrusted-text.js';
 
 /**
- * What an answer (or its absence) means: the one closed list every tool spells the same way.
- * The client's `error.kind`, the monitor's `outcome` label, the checklist's cause and the
- * diagnosis verdict use these words; a tool may add words around them, never rename them.
- * The last three are not HTTP answers: no complete response arrived (`connection_error`
- * covers refused, reset, DNS and a dropped answer; a body over the size cap is an
- * `invalid_envelope`).
+ * What an answer (or its absence) means, in the words every tool spells it with (a tool may add
+ * words around them, never rename them). The last three: no complete response arrived.
  */
 export const ANSWER_KINDS = [
   'ok',
@@ -49,12 +43,6 @@ export type ResponseClass =
   | { readonly kind: 'client_error'; readonly code: string; readonly message: string }
   | { readonly kind: 'redirect'; readonly location: string | undefined }
   | { readonly kind: 'invalid_envelope'; readonly problem: EnvelopeProblem; readonly detail: string };
-
-export type ResponseKind = ResponseClass['kind'];
-
-export function isAnswerKind(value: string): value is AnswerKind {
-  return (ANSWER_KINDS as readonly string[]).includes(value);
-}
 
 /**
  * `location` is passed for 3xx only. A 429 or 5xx that is not an envelope (a proxy's HTML

@@ -1,15 +1,12 @@
 /**
- * The response envelope (spec §2) and a pure parser that says exactly what is wrong with a
- * body. It never throws: every input gives one result. The server's strings it hands on (the
- * error's code and message, what is wrong with a body) are printable and bounded
- * (`untrusted-text.ts`): every tool reads them from here, so none stores or prints more.
+ * The response envelope (spec §2) and a parser that never throws and says what is wrong with a
+ * body. The server's strings it hands on are printable and bounded, so no tool stores or prints more.
  */
 import { SERVER_TEXT_LIMITS, serverText } from './untrusted-text.js';
 
+/** `message` is Polish (spec §2): shown, never used to classify. */
 export interface ApiErrorBody {
-  /** At most `SERVER_TEXT_LIMITS.code` characters, control characters escaped. */
   readonly code: string;
-  /** In Polish (spec §2); shown as sent (control characters escaped, cut at `SERVER_TEXT_LIMITS.message`), never used to classify. */
   readonly message: string;
 }
 
@@ -59,33 +56,29 @@ export function checkEnvelope(value: unknown, expect: EnvelopeExpectations = {})
   if (!('ok' in value)) return invalid('ok_missing', 'field "ok" is missing');
   const ok = value['ok'];
   if (typeof ok !== 'boolean') return invalid('ok_not_boolean', `field "ok" is ${typeName(ok)}, not boolean`);
-  const status = expect.status;
-  if (status !== undefined) {
-    const success = status >= 200 && status < 300;
-    if (success !== ok) return invalid('status_ok_mismatch', `HTTP ${status} with "ok": ${String(ok)}`);
-  }
+  const { status } = expect;
+  if (status !== undefined && (status >= 200 && status < 300) !== ok)
+    return invalid('status_ok_mismatch', `HTTP ${status} with "ok": ${ok}`);
   if (ok) {
     if (!('data' in value)) return invalid('data_missing', '"ok": true without "data"');
     const data = value['data'];
-    if (expect.list && !Array.isArray(data)) {
+    if (expect.list && !Array.isArray(data))
       return invalid('data_not_array', `list endpoint returned "data" as ${typeName(data)}, not an array`);
-    }
     return { valid: true, envelope: { ok: true, data } };
   }
   const error = value['error'];
   if (!isRecord(error))
     return invalid('error_missing', `"ok": false with "error" ${error === undefined ? 'missing' : `as ${typeName(error)}`}`);
-  if (typeof error['code'] !== 'string' || error['code'] === '') {
-    return invalid('error_code_missing', '"error.code" is missing or not a non-empty string');
-  }
-  if (typeof error['message'] !== 'string') return invalid('error_message_missing', '"error.message" is missing or not a string');
-  const code = serverText(error['code'], SERVER_TEXT_LIMITS.code);
-  return { valid: true, envelope: { ok: false, error: { code, message: serverText(error['message'], SERVER_TEXT_LIMITS.message) } } };
+  const { code, message } = error;
+  if (typeof code !== 'string' || code === '') return invalid('error_code_missing', '"error.code" is missing or not a non-empty string');
+  if (typeof message !== 'string') return invalid('error_message_missing', '"error.message" is missing or not a string');
+  const bounded = { code: serverText(code, SERVER_TEXT_LIMITS.code), message: serverText(message, SERVER_TEXT_LIMITS.message) };
+  return { valid: true, envelope: { ok: false, error: bounded } };
 }
 
 /** Parses a response body's text and checks it. */
 export function parseEnvelope(text: string, expect: EnvelopeExpectations = {}): EnvelopeParse {
-  if (text.trim() === '') return invalid('empty_body', 'body is empty');
+  if (!/\S/.test(text)) return invalid('empty_body', 'body is empty');
   let value: unknown;
   try {
     value = JSON.parse(text);

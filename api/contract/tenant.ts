@@ -1,11 +1,7 @@
-/** Tenant slugs: the `{tenant}` path parameter (spec §2: "string (slug)"; its format is not shown). */
-
 /**
- * READING (spec §2: a slug's format is not shown). Any slug a real API may use is taken as
- * given (`rowery-nowak`, `rowery_nowak`, `RoweryNowak`, `sklep.pl`). Refused is only what
- * cannot be sent as one path segment: empty, `.` or `..` (a URL parser resolves them away), a
- * `/`, a control character, or an absurd length. Everything else is percent-encoded into the
- * path and reaches the server intact; whether the server knows the tenant is its answer to give.
+ * Tenant slugs, the `{tenant}` path parameter. READING (spec §2: a slug's format is not shown): any
+ * slug a real API may use is taken (`rowery_nowak`, `RoweryNowak`, `sklep.pl`); refused is only what
+ * cannot be one path segment or is absurdly long. Whether the server knows the tenant is its answer.
  */
 export const TENANT_SLUG_MAX_LENGTH = 256;
 

@@ -1,21 +1,11 @@
 /**
- * Text a server chose (an error code, its message, a header value) on its way to people. It is
- * bounded where it is read, so a runaway value cannot fill memory, log lines and pages, and it
- * is made printable before it is shown, so it cannot drive a terminal (move the cursor, clear
- * the screen, set the window title) or reorder the text around it (bidirectional overrides).
+ * Text a server chose on its way to people: bounded where it is read, so a runaway value cannot
+ * fill memory, logs and pages, and made printable, so it cannot drive a terminal or reorder the
+ * text around it (bidirectional overrides).
  */
 
-/** The one bound for each kind of server text; a longer value is cut and ends in `…`. */
-export const SERVER_TEXT_LIMITS = {
-  /** `error.code`: the spec's codes are short snake_case words. */
-  code: 64,
-  /** `error.message` (a sentence in Polish). */
-  message: 300,
-  /** What is wrong with a body that is not the envelope, a redirect's `Location`. */
-  detail: 300,
-  /** A header shown as an identifier (`x-request-id`). */
-  header: 128,
-} as const;
+/** `error.code`, `error.message`, what is wrong with a body (or a `Location`), an id header: longer is cut, ending in `…`. */
+export const SERVER_TEXT_LIMITS = { code: 64, message: 300, detail: 300, header: 128 } as const;
 
 /**
  * C0 and C1 controls (ESC, CSI, BEL, CR, newline, ...), DEL, bidirectional marks, overrides and
