@@ -143,25 +143,11 @@ export class Call {
     this.attempts += 1;
     const key = plan.sendKey ? rt.key : undefined;
     const { dispatcher, baseUrl, authScheme, userAgent } = rt;
-    const result = await sendAttempt({
-      ...plan,
-      dispatcher,
-      baseUrl,
-      key,
-      authScheme,
-      timeoutMs,
-      traceparent: traceparent(plan.traceId),
-      userAgent,
-    });
+    const trace = traceparent(plan.traceId);
+    const result = await sendAttempt({ ...plan, dispatcher, baseUrl, key, authScheme, timeoutMs, traceparent: trace, userAgent });
     if (rt.log.debug) {
-      const ms = Math.round(result.timings.totalMs);
-      rt.log.debug('repair-service attempt', {
-        path: plan.path,
-        attempt: this.attempts,
-        outcome: outcomeText(result),
-        ms,
-        traceId: plan.traceId,
-      });
+      const fields = { path: plan.path, attempt: this.attempts, outcome: outcomeText(result), traceId: plan.traceId };
+      rt.log.debug('repair-service attempt', { ...fields, ms: Math.round(result.timings.totalMs) });
     }
     if (result.kind === 'response' && result.classification.kind === 'ok') return result;
     throw new Failed(result, capped);

@@ -2,9 +2,8 @@
  * Classifying a response by HTTP status plus `error.code`, never by the (Polish) message text.
  * The client and every tool classify with this one function, so they cannot disagree.
  */
-import type { EnvelopeParse, EnvelopeProblem } from './envelope.js';
+import { type EnvelopeParse, type EnvelopeProblem, SERVER_TEXT_LIMITS, serverText } from './envelope.js';
 import { ERROR_CODES } from './errors.js';
-import { SERVER_TEXT_LIMITS, serverText } from './untrusted-text.js';
 
 /**
  * What an answer (or its absence) means, in the words every tool spells it with (a tool may add

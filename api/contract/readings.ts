@@ -3,7 +3,7 @@
  * default that is correct under every reading, and the reason for it; tools read them from
  * here, never restate them. The full table of readings is in README.md beside this file.
  */
-import { isTenantSlug } from './tenant.js';
+import { isTenantSlug } from './api.js';
 
 /**
  * The readings of each open point, named once. The sandbox's dialects speak them, `discover`
