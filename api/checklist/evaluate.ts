@@ -1,8 +1,7 @@
 /**
- * The spec's debugging checklist (§7) as a pure function: recorded answers in, rows out. The
- * generated project's `npm run check` and the toolkit's diagnosis both evaluate with this, so
- * for the same answers they show the same rows. Which key works is judged on tenant paths,
- * which the spec says need a key, never on `/`, whose access the spec does not show.
+ * The spec's debugging checklist (§7) as a pure function, recorded answers in, rows out: `npm run
+ * check` and the toolkit's diagnosis show the same rows for the same answers. Whether the key works
+ * is judged on tenant paths, which need a key, never on `/`, whose access the spec does not show.
  */
 import type { AttemptResult } from '../client/single-attempt.js';
 import { ERROR_CODES, TENANT_RESOURCES, type TenantResource, endpointSpec, joinUrl, printable } from '../contract/index.js';
@@ -26,18 +25,16 @@ export interface ChecklistRow {
 }
 
 export interface ChecklistObservations {
-  /** GET /docs without a key. */
   readonly docs?: AttemptResult | undefined;
-  /** GET /tenants/{tenant}/{resource} with the key, for each resource called. */
   readonly resources: Readonly<Partial<Record<TenantResource, AttemptResult>>>;
 }
 
-export interface ChecklistInput {
+/** `tenant`: the one in the resource paths; undefined when there was none to call. */
+export type ChecklistInput = {
   readonly baseUrl: string;
-  /** The tenant in the resource paths; undefined when there was none to call. */
   readonly tenant: string | undefined;
   readonly observations: ChecklistObservations;
-}
+};
 
 interface Seen {
   readonly evidence: ChecklistEvidence;
@@ -163,11 +160,7 @@ export function checklistPassed(rows: readonly ChecklistRow[]): boolean {
   return rows.every((r) => r.status === 'pass');
 }
 
-/**
- * The checklist as a plain-text table: one row per check, status, and the answer behind it. It
- * goes to a terminal and quotes the server (a tenant slug, codes, messages): nothing in it may
- * drive the terminal.
- */
+/** A plain-text table for a terminal; it quotes the server, so every line is made printable. */
 export function formatChecklistTable(rows: readonly ChecklistRow[]): string {
   const width = Math.max(5, ...rows.map((r) => r.label.length));
   const lines = rows.map((r) => printable(`${r.label.padEnd(width)}  ${r.status.toUpperCase().padEnd(6)}  ${r.detail}`));

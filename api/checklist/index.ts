@@ -1,7 +1,4 @@
-/**
- * The spec's debugging checklist (§7): the calls, the pure evaluation, the table and the curl
- * line. `npm run check` evaluates with it, and so does the toolkit's `repairmon probe`.
- */
+/** The spec's debugging checklist (§7), for `npm run check` and the toolkit's `repairmon probe`. */
 export { type ChecklistCause, causeOf } from './cause.js';
 export {
   type ChecklistObservations,

@@ -1,7 +1,6 @@
 /**
- * The checklist's calls: /docs without the key, then each tenant resource with it, one plain
- * attempt each (no retries), so every row shows exactly what the server answered; and step 5,
- * the same request as a curl line.
+ * The checklist's calls, one plain attempt each (no retries), so every row shows exactly what the
+ * server answered; and step 5, the same request as a curl line.
  */
 import type { Dispatcher } from 'undici';
 import { type ApiKey, type AttemptResult, sendAttempt } from '../client/single-attempt.js';
@@ -17,10 +16,7 @@ export interface ChecklistCallInput {
   readonly timeoutMs?: number;
 }
 
-/**
- * Whether /docs' answer means no further call can reach the host (refused, DNS, TLS). A timeout
- * does not count: a hanging /docs must not hide what the keyed paths would say.
- */
+/** Whether no further call can reach the host; not on a timeout, which must not hide what keyed paths say. */
 export function hostUnreachable(docs: AttemptResult): boolean {
   return docs.kind === 'failure' && docs.failure.kind !== 'timeout';
 }
@@ -50,9 +46,8 @@ export function shellQuote(value: string): string {
 }
 
 /**
- * The headers a single attempt sends (`accept` and the one auth header). The key is `$VARIABLE`
- * in double quotes, so the shell expands it and it never appears on screen; everything else is
- * single-quoted, so nothing in a URL can be expanded or split.
+ * The headers an attempt sends. The key is `$VARIABLE` in double quotes, so it never appears on screen;
+ * everything else is single-quoted, so nothing in a URL can be expanded or split.
  */
 export function curlCommand(spec: CurlSpec): string {
   const parts = ['curl', '-sS', '-i'];

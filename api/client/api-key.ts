@@ -3,12 +3,9 @@
  * its alias and last 4 characters; only `reveal()`, where the auth header is built, gives the value.
  */
 
-/** The project rule: at most the last 4 characters are shown. */
-export const KEY_VISIBLE_SUFFIX = 4;
-
+/** The last 4 characters at most; none of a very short key, which they would be most of. */
 export function keyHint(value: string): string {
-  // The last 4 of a very short key would be most of it: show nothing then.
-  return value.length < KEY_VISIBLE_SUFFIX * 3 ? '…' : `…${value.slice(-KEY_VISIBLE_SUFFIX)}`;
+  return value.length < 12 ? '…' : `…${value.slice(-4)}`;
 }
 
 export class ApiKey {
@@ -45,7 +42,6 @@ export class ApiKey {
   }
 }
 
-/** Every exact occurrence of a key replaced by `[REDACTED …hint]`. */
 export function redactSecrets(text: string, keys: Iterable<ApiKey>): string {
   let out = text;
   for (const key of keys) {

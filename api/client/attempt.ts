@@ -1,7 +1,6 @@
 /**
  * One HTTP attempt, no retries: send, read a capped body, parse the envelope and classify. It never
- * throws; every way it can end is in the result. The retrying call stands on it, and so does
- * anything that must see one exact answer (a health check, the checklist).
+ * throws: every way it can end is in the result, for the retrying call and for one exact answer.
  */
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
@@ -29,20 +28,18 @@ const EXCERPT_CHARS = 512;
 export interface AttemptRequest {
   readonly dispatcher: Dispatcher;
   readonly baseUrl: string;
-  /** Relative to `{base_url}`, e.g. `/tenants/x/clients`. */
   readonly path: string;
-  /** Appended after `?`, already encoded. */
+  /** Encoded, without `?`. */
   readonly query?: string | undefined;
   /** Decides whether `data` must be a list; undefined for a path outside the spec's table. */
   readonly endpoint: EndpointId | undefined;
   /** Omitted for public calls such as `/docs`. */
   readonly key?: ApiKey | undefined;
   readonly authScheme: AuthScheme;
-  /** Covers queueing for a connection, connecting, headers and body together. */
+  /** Queueing for a connection, connecting, headers and body together. */
   readonly timeoutMs: number;
   readonly maxBodyBytes?: number | undefined;
   readonly signal?: AbortSignal | undefined;
-  /** Continues the caller's trace; a new one otherwise. */
   readonly traceparent?: string | undefined;
   readonly userAgent?: string | undefined;
 }
@@ -60,7 +57,6 @@ export type AttemptTimings = { readonly headersMs: number | undefined; readonly 
 
 export interface AttemptResponse {
   readonly kind: 'response';
-  /** The W3C trace id the attempt was sent with. */
   readonly traceId: string;
   readonly status: number;
   /** Lowercase names; a value the key was echoed in is scrubbed. */
@@ -166,7 +162,6 @@ function scrubbedEnvelope(parsed: EnvelopeParse, key: ApiKey): EnvelopeParse {
   return { valid: true, envelope: { ok: false, error: { code: scrubKeyEchoes(code, [key]), message: scrubKeyEchoes(message, [key]) } } };
 }
 
-/** Sends one GET; `timeoutMs` covers queueing, connecting, headers and body. */
 export async function sendAttempt(req: AttemptRequest): Promise<AttemptResult> {
   const started = performance.now();
   const timings = (at?: number): AttemptTimings => ({

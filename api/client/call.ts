@@ -1,18 +1,16 @@
 /**
- * One call to its end: attempts through `sendAttempt`, p-retry running the loop while the pure
- * `decideRetry` chooses each wait, the client-wide 429 gate, and the one place an attempt that did
- * not succeed becomes an `ApiError` whose message says what ran out and why.
+ * One call to its end: attempts, p-retry running the loop while `decideRetry` chooses each wait, the
+ * 429 gate, and the one place a failed attempt becomes an `ApiError` saying what ran out and why.
  */
 import pRetry from 'p-retry';
 import type { Dispatcher } from 'undici';
-import type { AuthScheme, EndpointId } from '../contract/index.js';
+import type { AuthScheme } from '../contract/index.js';
 import { type ApiKey, redactSecrets } from './api-key.js';
-import { type AttemptResponse, type AttemptResult, answerKind, sendAttempt, traceparent } from './attempt.js';
+import { type AttemptRequest, type AttemptResponse, type AttemptResult, answerKind, sendAttempt, traceparent } from './attempt.js';
 import { ApiError, type ApiErrorFields, type ErrorKind, type RetryRecord } from './errors.js';
 import type { LogFn } from './logger.js';
 import { type RateLimitGate, type RetryOutcome, decideRetry, parseRateLimitInfo, parseRetryHint } from './retry.js';
 
-/** What every call of one client shares. */
 export interface Runtime {
   readonly dispatcher: Dispatcher;
   readonly baseUrl: string;
@@ -31,14 +29,10 @@ export interface Limits {
   readonly totalTimeoutMs: number;
 }
 
-export interface Plan {
-  readonly endpoint: EndpointId | undefined;
-  readonly path: string;
-  readonly query: string | undefined;
+export interface Plan extends Pick<AttemptRequest, 'endpoint' | 'path' | 'query' | 'signal'> {
   readonly tenant: string | undefined;
   readonly sendKey: boolean;
   readonly limits: Limits;
-  readonly signal: AbortSignal | undefined;
   /** One trace for the whole call: each attempt is a new span of it. */
   readonly traceId: string;
 }
@@ -71,7 +65,6 @@ function bodyExcerptOf(text: string): string {
   return flat.length > 200 ? `${flat.slice(0, 199)}…` : flat;
 }
 
-/** One call's state across its attempts. */
 export class Call {
   readonly started = Date.now();
   readonly deadline: number;
@@ -104,7 +97,6 @@ export class Call {
     return pRetry((n) => (n === 1 ? Promise.reject(first) : this.attempt()), { retries: Infinity, minTimeout: 0, onFailedAttempt });
   }
 
-  /** An error of this call, with its context; the key scrubbed from the message. */
   private error(fields: Omit<ApiErrorFields, 'method' | 'path' | 'attempts'>): ApiError {
     const { rt, plan, attempts } = this;
     const context = { method: 'GET', path: plan.path, host: rt.host, tenant: plan.tenant, traceId: plan.traceId, attempts };
@@ -195,7 +187,6 @@ export class Call {
     return `${Date.now() - this.started} ms of the ${this.plan.limits.totalTimeoutMs} ms budget (totalTimeoutMs)`;
   }
 
-  /** Names the budget that ran out, its size, and for the total budget what used it. */
   private timeout(scope: 'attempt' | 'total', phase: ApiErrorFields['phase'], stopReason: string | undefined, cause?: unknown): ApiError {
     const { attemptTimeoutMs, totalTimeoutMs } = this.plan.limits;
     const elapsedMs = Date.now() - this.started;

@@ -1,8 +1,4 @@
-/**
- * `createClient`: the typed API v1 client. Each method names an endpoint of the contract; a call's
- * options are checked before anything is sent (a TypeError naming the option), then `call.ts` runs
- * it. Every method returns an `ApiPromise`: a Promise of `data` with `withResponse()`.
- */
+/** `createClient`: options are checked before anything is sent (a TypeError naming the option). */
 import { X509Certificate, randomUUID } from 'node:crypto';
 import { type Dispatcher, EnvHttpProxyAgent } from 'undici';
 import type { AuthScheme, TenantResource } from '../contract/index.js';
@@ -14,23 +10,19 @@ import { type LogLevel, type Logger, clientLog, resolveLogLevel } from './logger
 import { checkSubPath, routeOf, staysInside } from './paths.js';
 import { type RateLimitInfo, createRateLimitGate, parseRateLimitInfo } from './retry.js';
 
+/** Each option and its default: README.md beside this file. */
 export interface ClientOptions extends Partial<Limits> {
-  /** `{base_url}`, ending in `/api/v1`: http(s), no credentials or query. */
   readonly baseUrl: string;
   /** An `ApiKey`, or the raw value (wrapped as alias `api-key`). */
   readonly apiKey: ApiKey | string;
   readonly authScheme?: AuthScheme;
-  /** The tenant of the list methods when a call names none. */
   readonly tenant?: string;
-  /** A server wait longer than this fails at once (default 30 000). */
   readonly maxRetryAfterMs?: number;
-  /** PEM CA certificate(s) the client's own connections trust instead of Node's (https only). */
   readonly ca?: string | Buffer | ReadonlyArray<string | Buffer>;
   /** Your app's name and version, put before ours in the `User-Agent`, e.g. `shop-sync/1.4`. */
   readonly userAgent?: string;
   /** `false`: never through `HTTPS_PROXY`/`HTTP_PROXY`. */
   readonly proxy?: boolean;
-  /** Your undici dispatcher (a MockAgent in tests); you close it. */
   readonly dispatcher?: Dispatcher;
   readonly logger?: Logger;
   readonly logLevel?: LogLevel;
@@ -55,7 +47,6 @@ export interface ApiResponse {
   readonly rateLimit: RateLimitInfo;
   readonly method: 'GET';
   readonly path: string;
-  /** The query sent (encoded, without `?`). */
   readonly query: string | undefined;
   readonly attempts: number;
 }
@@ -78,7 +69,6 @@ export interface RepairServiceClient {
   /** Any path inside `{base_url}`, a query after `?` allowed: `get('/tenants/x/repairs/17')`. */
   get(path: string, options?: CallOptions): ApiPromise<unknown>;
   readonly platform: { get(path: string, options?: CallOptions): ApiPromise<unknown> };
-  /** Closes the client's own connection pool. */
   close(): Promise<void>;
 }
 
@@ -90,7 +80,7 @@ const MINIMUMS: Budget = { maxRetries: 0, attemptTimeoutMs: 1, totalTimeoutMs: 1
 const TRACEPARENT = /^00-([0-9a-f]{32})-[0-9a-f]{16}-[0-9a-f]{2}$/;
 const HIDDEN_HEADERS = new Set([...SECRET_HEADERS, 'proxy-authorization', 'set-cookie', 'cookie']);
 
-/** The `defaults`, with each one `given` sets checked and in its place. */
+/** `defaults`, with what `given` sets, checked. */
 function budget<T extends Partial<Budget>>(prefix: string, given: Partial<Budget>, defaults: T): T {
   let out = defaults;
   for (const name of ['maxRetries', 'attemptTimeoutMs', 'totalTimeoutMs', 'maxRetryAfterMs'] as const) {
@@ -110,7 +100,6 @@ function slug(tenant: string): string {
   return tenant;
 }
 
-/** The endpoint, tenant and key rule of a checked path. */
 const target = (path: string, query?: string): Target => ({ ...routeOf(path), path, query });
 
 function toApiKey(value: unknown): ApiKey {

@@ -1,7 +1,6 @@
 /**
- * The client's one error tree, in openai-node's shape: `ApiError` carries every field, a subclass
- * only names a case, and `kind` says which in the contract's words (`ANSWER_KINDS`). Guards check a
- * shared brand plus `kind`, so they also know errors from another copy of this folder.
+ * One error tree, in openai-node's shape: `ApiError` carries every field, a subclass names a case.
+ * Guards check a shared brand plus `kind`, so they know errors from another copy of this folder too.
  */
 import type { AnswerKind } from '../contract/index.js';
 import type { TimeoutPhase } from './attempt.js';
@@ -11,7 +10,6 @@ const BRAND = Symbol.for('repair-service.client.ApiError');
 /** Every answer kind but `ok`, plus a refusal by your parse hook (parse.ts) or of a next page (paginate.ts). */
 export type ErrorKind = Exclude<AnswerKind, 'ok'> | 'parse_failed' | 'pagination_stopped';
 
-/** One failed attempt that was retried. */
 export interface RetryRecord {
   readonly attempt: number;
   /** e.g. `HTTP 503 internal_error` or `ECONNRESET`. */
@@ -21,7 +19,7 @@ export interface RetryRecord {
   readonly basis: 'hint' | 'backoff';
 }
 
-/** What every error carries; the groups after `stopReason` are set for the kinds they belong to. */
+/** What every error carries; the groups after `stopReason` are set for the kinds they belong to (README.md). */
 export interface ApiErrorFields {
   readonly kind: ErrorKind;
   readonly message: string;
@@ -30,7 +28,6 @@ export interface ApiErrorFields {
   readonly code?: string | undefined;
   readonly serverMessage?: string | undefined;
   readonly requestId?: string | undefined;
-  /** The W3C trace id every attempt of the call was sent with. */
   readonly traceId?: string | undefined;
   readonly method: string;
   /** Relative to `{base_url}`, without a query. */
@@ -43,18 +40,14 @@ export interface ApiErrorFields {
   readonly retryHistory?: readonly RetryRecord[];
   /** Whether the same call may succeed later. */
   readonly retryable?: boolean;
-  /** Why the client stopped trying: `not_retryable`, `retries_exhausted`, `hint_above_max`, ... */
   readonly stopReason?: string | undefined;
-  /** A body that was not the envelope (a proxy's page): what is wrong, and its start, key scrubbed. */
   readonly problem?: string | undefined;
   readonly detail?: string | undefined;
   readonly bodyExcerpt?: string | undefined;
-  /** 429: the wait the server asked for, and its limit, remaining and reset. */
   readonly retryAfterMs?: number | undefined;
   readonly limit?: number | undefined;
   readonly remaining?: number | undefined;
   readonly resetMs?: number | undefined;
-  /** No response: Node's or undici's code, e.g. `ECONNRESET`. */
   readonly networkCode?: string | undefined;
   /** Timeout: which budget ran out, where, its size, the waits and the time taken. */
   readonly scope?: 'attempt' | 'total' | undefined;
@@ -83,7 +76,6 @@ export class ApiError extends Error {
     Object.assign(this, { retryHistory: [], retryable: false }, fields);
   }
 
-  /** The one factory: the class follows `kind`. */
   static from(fields: ApiErrorFields): ApiError {
     return new (CLASS_OF[fields.kind] ?? ApiError)(fields);
   }

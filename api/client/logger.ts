@@ -7,7 +7,6 @@ import { type ApiKey, redactSecrets } from './api-key.js';
 
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
-/** Sets the level when the `logLevel` option is not given. */
 export const LOG_LEVEL_ENV = 'REPAIR_API_LOG';
 
 export type LogFields = Readonly<Record<string, unknown>>;

@@ -1,7 +1,4 @@
-/**
- * The one thing to do about an error: `kind` to branch on, `action` (a few words) and `why` (the
- * spec's debugging checklist for the case), chosen by `error.kind` and `error.code`.
- */
+/** The one thing to do about an error; `why` is the spec's debugging checklist for the case. */
 import { ERROR_CODES } from '../contract/index.js';
 import { type ApiError, type ErrorKind, isApiError } from './errors.js';
 

@@ -25,10 +25,7 @@ function isDotSegment(segment: string): boolean {
   return plain === '.' || plain === '..';
 }
 
-/**
- * A path relative to `{base_url}` with one leading `/`; with `withQuery`, an encoded query may
- * follow `?`, with no name that looks like a credential.
- */
+/** A path relative to `{base_url}`, with one leading `/`; `withQuery`: an encoded query may follow `?`. */
 export function checkSubPath(input: unknown, withQuery = false): PathCheck {
   if (typeof input !== 'string' || input === '') return fail('is empty: give a path relative to {base_url}, e.g. /docs');
   const at = input.indexOf('?');
@@ -74,7 +71,6 @@ export interface Route {
 
 const PUBLIC: ReadonlySet<EndpointId> = new Set(ENDPOINTS.filter((e) => e.access === 'public').map((e) => e.id));
 
-/** The route of a path `checkSubPath` accepted. */
 export function routeOf(path: string): Route {
   const route = (endpoint: EndpointId | undefined, tenant?: string): Route => ({
     endpoint,

@@ -1,7 +1,6 @@
 /**
- * Whether to try again, and after how long: pure functions of one attempt's outcome, the clock, a
- * random number and the deadline. The server's "come back later" hints are read in every header
- * style the spec's silence allows (`RATE_LIMIT_HEADERS`); garbage gives no hint, never a guess.
+ * Whether to try again, and after how long: pure functions of an attempt's outcome, the clock, a random
+ * number and the deadline. Hints in any header style the spec allows; garbage gives no hint, never a guess.
  */
 import { RATE_LIMIT_HEADERS as H, RETRYABLE_STATUSES } from '../contract/index.js';
 import type { TransportFailure } from './attempt.js';
@@ -30,7 +29,7 @@ const integer = (value: string | undefined): number | undefined => (Number.isSaf
 const HTTP_DATE =
   /^(?:[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT|[A-Z][a-z]+, \d{2}-[A-Z][a-z]{2}-\d{2} \d{2}:\d{2}:\d{2} GMT|[A-Z][a-z]{2} [A-Z][a-z]{2} [ \d]\d \d{2}:\d{2}:\d{2} \d{4})$/;
 
-/** `Retry-After` as delay-seconds (decimals tolerated) or an HTTP date. */
+/** Delay-seconds (decimals tolerated) or an HTTP date. */
 export function parseRetryAfter(value: string | undefined, nowMs: number): number | undefined {
   const seconds = decimal(value);
   if (seconds !== undefined) return clampMs(seconds * 1000);
@@ -71,7 +70,6 @@ function serverNow(headers: Headers, localMs: number): number {
   return Number.isNaN(date) ? localMs : date;
 }
 
-/** The first usable hint, most specific first. */
 export function parseRetryHint(headers: Headers, localMs: number): RetryHint | undefined {
   const nowMs = serverNow(headers, localMs);
   const field = rateLimitField(headers).resetSeconds;
@@ -86,7 +84,6 @@ export function parseRetryHint(headers: Headers, localMs: number): RetryHint | u
   return found ? { source: found[0], delayMs: clampMs(found[1]!) } : undefined;
 }
 
-/** Limit, remaining and reset, from whichever style the server sent. */
 export function parseRateLimitInfo(headers: Headers, localMs: number): RateLimitInfo {
   const nowMs = serverNow(headers, localMs);
   const field = rateLimitField(headers);
@@ -107,7 +104,6 @@ export type RetryOutcome =
   | { readonly kind: 'status'; readonly status: number; readonly headers: Readonly<Record<string, string | undefined>> }
   | { readonly kind: 'failure'; readonly failure: TransportFailure };
 
-/** `hint_above_max`: the server asked for more than `maxRetryAfterMs`; `deadline`: no time left for a useful attempt. */
 export type StopReason = 'not_retryable' | 'retries_exhausted' | 'hint_above_max' | 'hint_past_deadline' | 'deadline';
 
 export type RetryDecision =
@@ -115,7 +111,7 @@ export type RetryDecision =
   | { readonly retry: false; readonly reason: StopReason; readonly hint?: RetryHint | undefined };
 
 export interface RetryInput {
-  /** Attempts made so far, the one that just failed included. */
+  /** Attempts so far, the failed one included. */
   readonly attempt: number;
   readonly maxRetries: number;
   readonly outcome: RetryOutcome;
@@ -123,7 +119,6 @@ export interface RetryInput {
   readonly now: number;
   /** In [0, 1); anything else is clamped. */
   readonly random: number;
-  /** Wall-clock ms by which the whole call must end. */
   readonly deadline: number;
   readonly maxRetryAfterMs: number;
   /** An attempt with less time than this left is not worth starting. */
@@ -163,10 +158,7 @@ export function decideRetry(input: RetryInput): RetryDecision {
 /** A `Retry-After: 1e15` from a broken proxy must not silence the client for the rest of the process. */
 export const MAX_GATE_PAUSE_MS = 60 * 60 * 1000;
 
-/**
- * The client-wide 429 gate: a hint pauses every call of the client; a shorter hint never shortens a
- * pause. `current(now)`: until when (wall-clock ms) the pause in force lasts.
- */
+/** A 429's hint pauses every call of the client; a shorter hint never shortens a pause. */
 export function createRateLimitGate() {
   let until = 0;
   return {

@@ -10,7 +10,7 @@ export const BASE_PATH = '/api/v1';
 export const TENANT_RESOURCES = ['clients', 'bikes', 'repairs', 'logs'] as const;
 export type TenantResource = (typeof TENANT_RESOURCES)[number];
 
-/** Identifiers used in logs, reports and metric labels; never a URL. */
+/** In logs, reports and metric labels; never a URL. */
 export const ENDPOINT_IDS = ['index', 'docs', 'platform', ...TENANT_RESOURCES] as const;
 export type EndpointId = (typeof ENDPOINT_IDS)[number];
 
@@ -58,12 +58,10 @@ export function tenantResourcePath(tenant: string, resource: TenantResource): st
   return `/tenants/${encodeURIComponent(tenant)}/${resource}`;
 }
 
-/** `/platform/{sub}`, e.g. `sub` = `tenants`. */
 export function platformPath(sub: string): string {
   return `/platform/${sub.replace(/^\/+/, '')}`;
 }
 
-/** Path of an endpoint, relative to `{base_url}`. */
 export function endpointPath(id: EndpointId, params: { tenant?: string; platformSub?: string } = {}): string {
   if (id === 'index') return '/';
   if (id === 'docs') return '/docs';
@@ -136,11 +134,7 @@ function controlCharacter(raw: string): string | undefined {
   return `must not contain control characters (U+${code} at position ${at + 1}), such as a line break or tab from a copy-paste`;
 }
 
-/**
- * What makes a `{base_url}` safe to send a key to: http(s), no credentials or query that could
- * carry a key, and the version segment at the end (spec §9.1). Callers prefix the reason with
- * their own name for it (a flag, a variable, a config path).
- */
+/** A `{base_url}` safe to send a key to (spec §9.1); callers prefix the reason with their name for it. */
 export function checkBaseUrl(raw: string, rules: BaseUrlRules = {}): BaseUrlCheck {
   const fail = (problem: BaseUrlProblem, reason: string): BaseUrlCheck => ({ ok: false, problem, reason });
   const control = controlCharacter(raw);

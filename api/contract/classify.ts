@@ -44,12 +44,9 @@ export type ResponseClass =
   | { readonly kind: 'invalid_envelope'; readonly problem: EnvelopeProblem; readonly detail: string };
 
 /**
- * `location` is passed for 3xx only. A 429 or 5xx that is not an envelope (a proxy's HTML
- * page) still classifies by status: the status is what tells a client to back off. Where the
- * spec ties no status to a code, the code decides: `unauthorized` with any status is a rejected
- * key, `tenant_key_tenant_mismatch` is a mismatch however it is sent. Only then does the status
- * decide: any 401 is a rejected key (READING: the code and body of a 401 are not shown, so a
- * 401 without an envelope, or with another code such as a missing-key code, is still one).
+ * A 429 or 5xx that is not an envelope (a proxy's page) still classifies by status: it is what tells a
+ * client to back off. The code decides before the status (`unauthorized` on any status is a rejected
+ * key); then any 401 is one (READING: a 401's code and body are not shown).
  */
 export function classifyResponse(status: number, parsed: EnvelopeParse, location?: string): ResponseClass {
   if (status >= 300 && status < 400)

@@ -1,19 +1,13 @@
 /**
- * What a server sends back: the envelope (spec §2), parsed without ever throwing, saying what is
- * wrong with a body; and its text on the way to people, bounded where it is read (a runaway value
- * cannot fill memory, logs and pages) and made printable (it cannot drive a terminal or reorder the
- * text around it with bidirectional overrides). Every tool reads server strings from here.
+ * What a server sends back: the envelope (spec §2), parsed without ever throwing; and its text,
+ * bounded where it is read (a runaway value cannot fill memory and logs) and made printable (it
+ * cannot drive a terminal or reorder the text around it). Every tool reads server strings from here.
  */
 
-/** `message` is Polish (spec §2): shown, never used to classify. */
 /** `error.code`, `error.message`, what is wrong with a body (or a `Location`), an id header: longer is cut, ending in `…`. */
 export const SERVER_TEXT_LIMITS = { code: 64, message: 300, detail: 300, header: 128 } as const;
 
-/**
- * C0 and C1 controls (ESC, CSI, BEL, CR, newline, ...), DEL, bidirectional marks, overrides and
- * isolates, line and paragraph separators, zero-width space and BOM: what a terminal acts on or
- * what makes shown text read differently from what it is.
- */
+/** C0 and C1 controls, DEL, bidi marks, overrides and isolates, line separators, zero-width space, BOM. */
 const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u061c\u200b\u200e\u200f\u2028-\u202e\u2066-\u2069\ufeff]/;
 const UNPRINTABLE_ALL = new RegExp(UNPRINTABLE.source, 'g');
 
@@ -22,12 +16,11 @@ function escaped(char: string): string {
   return code < 0x100 ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
 }
 
-/** Control and bidi characters written as `\x1b` / `\u202e`: still readable, no longer acted on. */
+/** Control and bidi characters written as `\x1b` / `\u202e`: readable, no longer acted on. */
 export function printable(text: string): string {
   return UNPRINTABLE.test(text) ? text.replace(UNPRINTABLE_ALL, escaped) : text;
 }
 
-/** At most `max` characters; a cut value ends in `…`. */
 export function boundText(text: string, max: number): string {
   if (text.length <= max) return text;
   let room = Math.max(0, max - 1);
@@ -37,11 +30,12 @@ export function boundText(text: string, max: number): string {
   return `${text.slice(0, room)}…`;
 }
 
-/** Printable and bounded: how a server's text is kept once read. Applying it twice changes nothing. */
+/** How a server's text is kept once read; applying it twice changes nothing. */
 export function serverText(text: string, max: number): string {
   return boundText(printable(text), max);
 }
 
+/** `message` is Polish (spec §2): shown, never used to classify. */
 export interface ApiErrorBody {
   readonly code: string;
   readonly message: string;
@@ -87,7 +81,6 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** Checks an already-decoded JSON value against the envelope rules. */
 export function checkEnvelope(value: unknown, expect: EnvelopeExpectations = {}): EnvelopeParse {
   if (!isRecord(value)) return invalid('not_object', `body is JSON ${typeName(value)}, not an object`);
   if (!('ok' in value)) return invalid('ok_missing', 'field "ok" is missing');
@@ -113,7 +106,6 @@ export function checkEnvelope(value: unknown, expect: EnvelopeExpectations = {})
   return { valid: true, envelope: { ok: false, error: bounded } };
 }
 
-/** Parses a response body's text and checks it. */
 export function parseEnvelope(text: string, expect: EnvelopeExpectations = {}): EnvelopeParse {
   if (!/\S/.test(text)) return invalid('empty_body', 'body is empty');
   let value: unknown;

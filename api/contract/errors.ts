@@ -34,10 +34,7 @@ export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];
  */
 export const ERROR_CODE_PATTERN = /^[a-z][a-z0-9_]{0,63}$/;
 
-/**
- * ASSUMPTION: a request with no key at all is answered like an invalid key, 401
- * `unauthorized`; the spec names no separate code and integrations treat both the same.
- */
+/** ASSUMPTION: no key at all is answered like an invalid key (the spec names no separate code). */
 export const MISSING_KEY_CODE: ErrorCode = ERROR_CODES.unauthorized;
 
 export function isErrorCode(value: string): value is ErrorCode {
