@@ -105,13 +105,7 @@ function tenantRow(tenant: string | undefined, resources: readonly Seen[], key: 
   return skip('no tenant call got through');
 }
 
-function scopeRow(
-  resource: TenantResource,
-  seen: Seen | undefined,
-  served: readonly TenantResource[],
-  tenant: ChecklistRow,
-  key: ChecklistRow,
-): ChecklistRow {
+function scopeRow(resource: TenantResource, seen: Seen | undefined, served: TenantResource[], tenant: ChecklistRow, key: ChecklistRow) {
   const { pass, fail, skip } = rowOf(`scope:${resource}`, 2, `scope covers ${resource}`);
   if (!seen) return skip('not called', key.status === 'skip' ? key.detail : 'not called');
   const { cause, result } = seen;
@@ -144,10 +138,10 @@ export function evaluateChecklist(input: ChecklistInput): ChecklistRow[] {
   const key = keyRow(resources, host);
   const tenant = tenantRow(input.tenant, resources, key);
   const served = resources.filter((s) => s.cause.kind === 'ok').map((s) => s.evidence as TenantResource);
-  const scopes = TENANT_RESOURCES.map((resource) =>
+  const scopes = TENANT_RESOURCES.map((r) =>
     scopeRow(
-      resource,
-      resources.find((s) => s.evidence === resource),
+      r,
+      resources.find((s) => s.evidence === r),
       served,
       tenant,
       key,

@@ -223,16 +223,12 @@ export async function sendAttempt(req: AttemptRequest): Promise<AttemptResult> {
   }
 }
 
-/** No complete answer, as an answer kind: a body over the size cap is an `invalid_envelope`. */
-const FAILURE_KINDS: Readonly<Record<TransportFailure['kind'], AnswerKind>> = {
-  timeout: 'timeout',
-  tls: 'tls_error',
-  body_too_large: 'invalid_envelope',
-  connection: 'connection_error',
-  aborted: 'connection_error',
-};
-
 /** The one reading of an attempt every tool names its answer by (`ANSWER_KINDS`). */
 export function answerKind(result: AttemptResult): AnswerKind {
-  return result.kind === 'response' ? result.classification.kind : FAILURE_KINDS[result.failure.kind];
+  if (result.kind === 'response') return result.classification.kind;
+  const { kind } = result.failure;
+  if (kind === 'timeout') return 'timeout';
+  if (kind === 'tls') return 'tls_error';
+  // A body over the size cap is no envelope; an abort, like a dropped connection, no answer.
+  return kind === 'body_too_large' ? 'invalid_envelope' : 'connection_error';
 }

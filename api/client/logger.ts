@@ -26,10 +26,9 @@ export function resolveLogLevel(option: unknown, env: Readonly<Record<string, st
   const raw = option !== undefined ? option : env[LOG_LEVEL_ENV]?.trim().toLowerCase() || undefined;
   if (raw === undefined) return 'warn';
   if (isLogLevel(raw)) return raw;
-  const where = option === undefined ? `environment variable ${LOG_LEVEL_ENV}` : 'option "logLevel"';
-  throw new TypeError(
-    `${where} must be one of ${LOG_LEVELS.join(', ')}, got ${JSON.stringify(option === undefined ? env[LOG_LEVEL_ENV] : option)}`,
-  );
+  const [where, given] =
+    option === undefined ? [`environment variable ${LOG_LEVEL_ENV}`, env[LOG_LEVEL_ENV]] : ['option "logLevel"', option];
+  throw new TypeError(`${where} must be one of ${LOG_LEVELS.join(', ')}, got ${JSON.stringify(given)}`);
 }
 
 /** The log functions for `level`: undefined below it, so no fields are built for nothing. */
@@ -37,10 +36,10 @@ export function clientLog(logger: Logger | undefined, level: LogLevel, key: ApiK
   const at = (line: 'debug' | 'info' | 'warn'): LogFn | undefined => {
     if (LOG_LEVELS.indexOf(line) < LOG_LEVELS.indexOf(level)) return undefined;
     // The console gets one line on stderr, control characters escaped.
-    const sink: LogFn =
-      logger && logger !== console ? (m, f) => logger[line](m, f) : (m, f) => console.error(printable(f ? `${m} ${JSON.stringify(f)}` : m));
-    return (message, fields) =>
-      sink(redactSecrets(message, [key]), fields && (JSON.parse(redactSecrets(JSON.stringify(fields), [key])) as LogFields));
+    const toConsole: LogFn = (m, f) => console.error(printable(f ? `${m} ${JSON.stringify(f)}` : m));
+    const sink: LogFn = logger && logger !== console ? (m, f) => logger[line](m, f) : toConsole;
+    const scrub = (fields: LogFields): LogFields => JSON.parse(redactSecrets(JSON.stringify(fields), [key])) as LogFields;
+    return (message, fields) => sink(redactSecrets(message, [key]), fields && scrub(fields));
   };
   return { debug: at('debug'), info: at('info'), warn: at('warn') ?? (() => undefined) };
 }

@@ -10,11 +10,10 @@ export type PathCheck =
   { readonly ok: true; readonly path: string; readonly query?: string | undefined } | { readonly ok: false; readonly reason: string };
 
 /** Compared lowercase without `-`, `_`, `.` and spaces: a key in a URL ends up in access logs. */
-const CREDENTIAL_NAMES = new Set(
-  'apikey xapikey key token accesstoken authtoken apitoken sessiontoken idtoken refreshtoken auth authorization bearer jwt secret apisecret clientsecret password passwd credentials'.split(
-    ' ',
-  ),
-);
+const CREDENTIAL_NAMES = new Set([
+  ...'apikey xapikey key token accesstoken authtoken apitoken sessiontoken idtoken refreshtoken auth authorization'.split(' '),
+  ...'bearer jwt secret apisecret clientsecret password passwd credentials'.split(' '),
+]);
 
 export const isCredentialName = (name: string): boolean => CREDENTIAL_NAMES.has(name.toLowerCase().replace(/[-_.\s]/g, ''));
 
@@ -61,10 +60,9 @@ export function staysInside(base: URL, path: string, prefix = '/'): boolean {
   }
 }
 
+/** `endpoint` is undefined for a path the spec does not show (`/tenants/x/repairs/17`): keyed, any `data`. */
 export interface Route {
-  /** Undefined for a path the spec does not show (`/tenants/x/repairs/17`): keyed, any `data`. */
   readonly endpoint: EndpointId | undefined;
-  /** The slug of a `/tenants/{tenant}/...` path, decoded. */
   readonly tenant: string | undefined;
   readonly sendKey: boolean;
 }
@@ -72,7 +70,7 @@ export interface Route {
 const PUBLIC: ReadonlySet<EndpointId> = new Set(ENDPOINTS.filter((e) => e.access === 'public').map((e) => e.id));
 
 export function routeOf(path: string): Route {
-  const route = (endpoint: EndpointId | undefined, tenant?: string): Route => ({
+  const route = (endpoint?: EndpointId, tenant?: string): Route => ({
     endpoint,
     tenant,
     sendKey: endpoint === undefined || !PUBLIC.has(endpoint),
@@ -81,7 +79,7 @@ export function routeOf(path: string): Route {
   if (path === '/docs' || path === '/docs/') return route('docs');
   if (path.startsWith('/platform/')) return route('platform');
   const match = /^\/tenants\/([^/]+)(?:\/([^/]+))?(\/.*)?$/.exec(path);
-  if (!match) return route(undefined);
+  if (!match) return route();
   const [, tenant = '', resource, rest] = match;
   const list = resource !== undefined && isTenantResource(resource) && (rest === undefined || rest === '/');
   let slug = tenant;

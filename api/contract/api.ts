@@ -118,11 +118,6 @@ export type BaseUrlProblem = 'control_character' | 'not_url' | 'not_http' | 'not
 export type BaseUrlCheck =
   { readonly ok: true; readonly url: URL } | { readonly ok: false; readonly problem: BaseUrlProblem; readonly reason: string };
 
-export interface BaseUrlRules {
-  /** Production: a key must never travel in clear text. */
-  readonly requireHttps?: boolean;
-}
-
 /**
  * A URL parser drops tabs and line breaks, so `https://h/api/v1<LF>X=1<LF>/api/v1` would pass while
  * the text still holds a line break, an extra line in a `.env` file or a log: the raw text first.
@@ -135,7 +130,7 @@ function controlCharacter(raw: string): string | undefined {
 }
 
 /** A `{base_url}` safe to send a key to (spec §9.1); callers prefix the reason with their name for it. */
-export function checkBaseUrl(raw: string, rules: BaseUrlRules = {}): BaseUrlCheck {
+export function checkBaseUrl(raw: string, rules: { readonly requireHttps?: boolean } = {}): BaseUrlCheck {
   const fail = (problem: BaseUrlProblem, reason: string): BaseUrlCheck => ({ ok: false, problem, reason });
   const control = controlCharacter(raw);
   if (control !== undefined) return fail('control_character', control);
