@@ -8,7 +8,7 @@
 import { type TenantResource, tenantResourcePath, validateTenantSlug } from '../contract/index.js';
 import type { ApiResponse, CallOptions, RepairServiceClient } from './client.js';
 import { ApiError, isApiError } from './errors.js';
-import { type Validator, checked, toCheck } from './parse.js';
+import { type Validator, checkItems } from './parse.js';
 import { checkSubPath, isCredentialName } from './paths.js';
 
 export type PaginationProblem = 'off_origin' | 'outside_base_path' | 'unsafe_link' | 'loop' | 'page_cap';
@@ -107,7 +107,7 @@ async function* pagesOf<T>(client: RepairServiceClient, resource: TenantResource
   if (!(Number.isInteger(maxPages) && maxPages >= 1))
     throw new TypeError(`option "maxPages" must be an integer >= 1, got ${String(maxPages)}`);
   const base = new URL(client.baseUrl);
-  const check = options.parse === undefined ? undefined : toCheck(options.parse as Validator<unknown>);
+  const check = options.parse === undefined ? undefined : checkItems(options.parse);
   const { parse: _parse, maxPages: _max, tenant = client.tenant, query, ...call } = options;
   if (tenant === undefined) throw new TypeError(`${resource}: no tenant: pass { tenant } or set the client's "tenant" option`);
   const slug = validateTenantSlug(tenant);
@@ -121,7 +121,7 @@ async function* pagesOf<T>(client: RepairServiceClient, resource: TenantResource
     seen.add(pageUrl.href);
     if (!Array.isArray(page.data))
       throw stop(client, response, 'the next page is not a list', { problem: 'unsafe_link', pages: number - 1 });
-    const items = check ? page.data.map((item: unknown, i: number) => checked<T>(check, item, response, i)) : (page.data as T[]);
+    const items = check ? check(page.data, response) : (page.data as T[]);
     yield { items, response, number };
     const link = nextLink(response.headers['link']);
     if (link === undefined) return;

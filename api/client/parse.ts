@@ -7,21 +7,18 @@
 import type { ApiPromise, ApiResponse } from './client.js';
 import { ParseError } from './errors.js';
 
-export type TypeGuard<T> = (value: unknown) => value is T;
-export interface SafeParser<T> {
+type TypeGuard<T> = (value: unknown) => value is T;
+type SafeParser<T> = {
   safeParse(value: unknown): { readonly success: true; readonly data: T } | { readonly success: false; readonly error: unknown };
-}
-export interface Parser<T> {
-  parse(value: unknown): T;
-}
-export interface StandardSchemaLike<T> {
-  readonly '~standard': { readonly validate: (value: unknown) => unknown; readonly types?: { readonly output: T } | undefined };
-}
+};
+type Parser<T> = { parse(value: unknown): T };
+type StandardSchemaLike<T> = {
+  readonly '~standard': { readonly validate: (value: unknown) => unknown; readonly types?: { readonly output: T } };
+};
 export type Validator<T> = TypeGuard<T> | SafeParser<T> | Parser<T> | StandardSchemaLike<T>;
 
 /** The value to keep, or what the validator said. */
-type Checked = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly issue: string };
-export type Check = (value: unknown) => Checked;
+type Check = (value: unknown) => { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly issue: string };
 
 /** At most three issues as `path: message`, cut to 300 characters. */
 function describeIssue(error: unknown): string {
@@ -41,7 +38,7 @@ function describeIssue(error: unknown): string {
 }
 
 /** The validator as one function; a TypeError when it is none of the shapes. */
-export function toCheck(validator: Validator<unknown>): Check {
+function toCheck(validator: Validator<unknown>): Check {
   const v = validator as Partial<SafeParser<unknown> & Parser<unknown> & StandardSchemaLike<unknown>>;
   const standard = v?.['~standard'];
   if (typeof v?.safeParse === 'function') {
@@ -80,7 +77,7 @@ export function toCheck(validator: Validator<unknown>): Check {
 }
 
 /** The checked value, or the `ParseError` of the call `response` came with (`index`: the item's place in a list). */
-export function checked<T>(check: Check, value: unknown, response: ApiResponse, index?: number): T {
+function checked<T>(check: Check, value: unknown, response: ApiResponse, index?: number): T {
   const result = check(value);
   if (result.ok) return result.value as T;
   const { issue } = result;
@@ -89,10 +86,16 @@ export function checked<T>(check: Check, value: unknown, response: ApiResponse, 
   throw new ParseError({ kind: 'parse_failed', message, method, path, status, requestId, traceId, attempts, index, issue });
 }
 
+/** Checks each item of a list with `validator`: what `parseItems` and paginate.ts's `parse` option run. */
+export function checkItems<T>(validator: Validator<T>): (items: readonly unknown[], response: ApiResponse) => T[] {
+  const check = toCheck(validator as Validator<unknown>);
+  return (items, response) => items.map((item, i) => checked<T>(check, item, response, i));
+}
+
 /** The call is already on its way when its validator is refused: its own outcome is then of no use. */
-function checkFor(validator: Validator<unknown>, call: Promise<unknown>): Check {
+function refusedBefore<C>(call: Promise<unknown>, make: () => C): C {
   try {
-    return toCheck(validator);
+    return make();
   } catch (error) {
     call.catch(() => undefined);
     throw error;
@@ -101,12 +104,12 @@ function checkFor(validator: Validator<unknown>, call: Promise<unknown>): Check 
 
 /** Each item of a list call, checked and typed: `await parseItems(client.listRepairs(), Repair)`. */
 export function parseItems<T>(call: ApiPromise<readonly unknown[]>, validator: Validator<T>): Promise<readonly T[]> {
-  const check = checkFor(validator, call);
-  return call.withResponse().then(({ data, response }) => data.map((item, i) => checked<T>(check, item, response, i)));
+  const check = refusedBefore(call, () => checkItems(validator));
+  return call.withResponse().then(({ data, response }) => check(data, response));
 }
 
 /** The whole `data` of a call, checked and typed: `await parseData(client.get('/tenants/x/repairs/17'), Repair)`. */
 export function parseData<T>(call: ApiPromise<unknown>, validator: Validator<T>): Promise<T> {
-  const check = checkFor(validator, call);
+  const check = refusedBefore(call, () => toCheck(validator as Validator<unknown>));
   return call.withResponse().then(({ data, response }) => checked<T>(check, data, response));
 }
