@@ -186,7 +186,7 @@ export const configSchema = z
     /** What /metrics carries beyond the default series budget. */
     metrics: z
       .object({
-        /** Outcome counters per probe (key, tenant) instead of per target and endpoint: 13 more series per probe. */
+        /** Outcome counters per probe (key, tenant) instead of per target and endpoint: 15 more series per probe. */
         perKeyOutcomes: z.boolean().default(false),
       })
       .strict()

@@ -185,7 +185,7 @@ describe('valid configs', () => {
     expect(target.keys[0]!.expect).toEqual({ logs: { kind: 'refused', code: 'insufficient_scope' }, bikes: { kind: 'refused', code: undefined } });
     const plan = buildPlan(result.config);
     const read = (endpoint: string) => plan.find((p) => p.check === 'read' && p.endpoint === endpoint)!.expect;
-    expect(read('logs')).toMatchObject({ kind: 'refusal', outcome: 'forbidden', specCode: 'insufficient_scope', codeSource: 'config', breach: 'unexpected_access' });
+    expect(read('logs')).toMatchObject({ kind: 'refusal', outcome: 'insufficient_scope', specCode: 'insufficient_scope', codeSource: 'config', breach: 'unexpected_access' });
     expect(read('bikes')).toMatchObject({ kind: 'refusal', specCode: undefined, breach: 'unexpected_access' });
     expect(read('clients')).toEqual({ kind: 'success', list: true });
     // The other-header canary reads a resource the key may read.

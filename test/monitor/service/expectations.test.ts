@@ -38,7 +38,7 @@ describe('expect in monitor.yaml', () => {
       await monitor.runOnce();
       const text = await monitor.registry.metrics();
       const logs = labels('nowak-nologs-test', 'logs');
-      expect(latest(monitor, { keyAlias: 'nowak-nologs-test', endpoint: 'logs', check: 'read' })).toMatchObject({ outcome: 'forbidden', success: true, reason: 'none' });
+      expect(latest(monitor, { keyAlias: 'nowak-nologs-test', endpoint: 'logs', check: 'read' })).toMatchObject({ outcome: 'insufficient_scope', success: true, reason: 'none' });
       expect(seriesValue(text, 'repairmon_probe_success', logs)).toBe(1);
       expect(seriesValue(text, 'repairmon_probe_consecutive_failures', { ...logs, class: 'none' })).toBe(0);
       expect(text).not.toMatch(/^repairmon_probe_success\{[^}]*\} 0$/m);
