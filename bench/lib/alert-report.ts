@@ -23,7 +23,7 @@ function row(m: FaultMeasurement, factor: number): string[] {
     both(m.fireSeconds, factor),
     String(m.notifications ?? 'n/a'),
     String(m.pageGroups ?? 'n/a'),
-    both(m.allResolvedSeconds ?? m.resolveSeconds, factor),
+    m.allResolvedSeconds === undefined ? 'not all' : both(m.allResolvedSeconds, factor),
     m.flapped ? 'FLAPPED' : 'no',
     wrong.length === 0 ? '0' : `${wrong.length}: ${wrong.map((w) => `${w.alertname} (${w.severity}) ${w.status}`).join('; ')}`,
     m.others.map((o) => `${o.alertname} (${o.severity}) ${seconds(o.fireSeconds)}/${seconds(o.resolveSeconds)} s`).join('; ') || '-',

@@ -9,7 +9,7 @@
 import { ENDPOINT_IDS, type EndpointId } from '../../api/contract/index.js';
 import type { MaintenanceWindow, MonitorTarget } from '../config/types.js';
 import type { HistoryEntry } from '../history.js';
-import type { ProbeSpec } from '../probe/spec.js';
+import { type ProbeSpec, isKeyRead } from '../probe/spec.js';
 import { breachRows, renderBreachBanner } from './breach-banner.js';
 import { esc, layoutParts, outcomeClass } from './html.js';
 import { sparkline } from './sparkline.js';
@@ -65,7 +65,7 @@ export function statusLayout(targets: readonly MonitorTarget[], plan: readonly P
     const t = byName.get(p.target);
     if (!t) continue;
     t.probes.push(p);
-    if (p.check !== 'read') {
+    if (!isKeyRead(p.check)) {
       t.canaries.push(p);
       continue;
     }

@@ -46,7 +46,7 @@ function read(target: MonitorTarget, key: MonitorKey, endpoint: EndpointId, tena
     tenant,
     platformSub,
     keyAlias: key.alias,
-    check: 'read',
+    check: expected?.kind === 'refused' ? 'expected_refusal' : 'read',
     credential: { kind: 'key', key, scheme: key.auth },
     expect: expected?.kind === 'refused' ? refusedRead(key, endpoint, where, expected) : { kind: 'success', list: endpointSpec(endpoint).list },
   });

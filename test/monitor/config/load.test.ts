@@ -184,10 +184,10 @@ describe('valid configs', () => {
     expect(target.availability).toMatchObject({ clients: 0.999, bikes: 0.99, index: 0.99 });
     expect(target.keys[0]!.expect).toEqual({ logs: { kind: 'refused', code: 'insufficient_scope' }, bikes: { kind: 'refused', code: undefined } });
     const plan = buildPlan(result.config);
-    const read = (endpoint: string) => plan.find((p) => p.check === 'read' && p.endpoint === endpoint)!.expect;
-    expect(read('logs')).toMatchObject({ kind: 'refusal', outcome: 'insufficient_scope', specCode: 'insufficient_scope', codeSource: 'config', breach: 'unexpected_access' });
-    expect(read('bikes')).toMatchObject({ kind: 'refusal', specCode: undefined, breach: 'unexpected_access' });
-    expect(read('clients')).toEqual({ kind: 'success', list: true });
+    const read = (endpoint: string) => plan.find((p) => (p.check === 'read' || p.check === 'expected_refusal') && p.endpoint === endpoint)!;
+    expect(read('logs')).toMatchObject({ check: 'expected_refusal', expect: { kind: 'refusal', outcome: 'insufficient_scope', specCode: 'insufficient_scope', codeSource: 'config', breach: 'unexpected_access' } });
+    expect(read('bikes')).toMatchObject({ check: 'expected_refusal', expect: { kind: 'refusal', specCode: undefined, breach: 'unexpected_access' } });
+    expect(read('clients')).toMatchObject({ check: 'read', expect: { kind: 'success', list: true } });
     // The other-header canary reads a resource the key may read.
     expect(plan.find((p) => p.check === 'other_header')).toMatchObject({ endpoint: 'clients' });
   });
