@@ -95,9 +95,9 @@ export const FAULTS: readonly FaultScenario[] = [
     companions: ['RepairmonErrorBudgetBurn/page', 'RepairmonLatencySLOBreached'],
   }),
   // Below the timeout, far above the SLO (the issue's 3 s against 800 ms): slow enough to be down.
-  sandboxFault('slow', 'latency:600@/tenants/*/repairs', {
+  sandboxFault('slow', 'latency:700@/tenants/*/repairs', {
     name: 'slow',
-    what: 'repairs answered after 600 ms (SLO 150 ms, timeout 900 ms)',
+    what: 'repairs answered after 700 ms (SLO 300 ms, timeout 900 ms)',
     expect: { alertname: 'RepairmonLatencySLOBreached', severity: 'page', receiver: PAGER, labels: { target: 'slow', endpoint: 'repairs' } },
     companions: ['RepairmonLatencySLOBreached/ticket'],
   }),

@@ -91,7 +91,7 @@ export function stackConfig(input: StackConfigInput, faults: ConfigFaults): Moni
       // SLOs the latency faults break (the first past the timeout, the second below it). None on
       // the healthy target: on a loaded 2-core machine the monitor's own queueing can push a tight
       // p95 over it, which RepairmonLatencySLOBreached rightly reports, and that target must stay quiet.
-      ...(name === 'latency' ? { slo: { repairs: '300ms' } } : name === 'slow' ? { slo: { repairs: '150ms' } } : {}),
+      ...(name === 'latency' ? { slo: { repairs: '300ms' } } : name === 'slow' ? { slo: { repairs: '300ms' } } : {}),
       keys,
     };
   });

@@ -191,10 +191,11 @@ describe('alerting rules', () => {
     expect(recorded.sort()).toEqual(['1d', '1h', '2h', '30m', '3d', '5m', '6h']);
   });
 
-  it('a monitor that cannot be scraped resolves nothing: every alert but RepairmonMonitorDown holds its firing self while one is away; MonitorDown pages after a minute', () => {
+  it('a monitor that cannot be scraped resolves nothing: every alert but RepairmonMonitorDown holds its firing self while a monitor of its target (or instance) is away; MonitorDown pages after a minute', () => {
     for (const rule of alerts.filter((a) => a.alert !== 'RepairmonMonitorDown')) {
+      const on = rule.alert === 'RepairmonConfigReloadFailed' ? 'instance' : 'target';
       expect(rule.expr, `${rule.alert} ${rule.labels?.['severity']}`).toContain(
-        `or max without (alertstate) (ALERTS{alertname="${rule.alert}", severity="${rule.labels?.['severity']}", alertstate="firing"} and on () repairmon:monitors_down:count)`,
+        `or max without (alertstate) (ALERTS{alertname="${rule.alert}", severity="${rule.labels?.['severity']}", alertstate="firing"} and on (${on}) repairmon:unwatched_targets:up)`,
       );
     }
     expect(alerts.find((a) => a.alert === 'RepairmonMonitorDown')!.for).toBe('1m');
