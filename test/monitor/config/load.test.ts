@@ -60,6 +60,9 @@ const CASES: Record<string, string[]> = {
     'targets[0].availability.bogus: unknown key',
     'targets[0].failureThreshold: Too small: expected number to be >=1',
   ],
+  'prometheus-url-credentials.yaml': [
+    'statusPage.prometheusUrl: must not carry a user name or password (user:password@host): leave them out of monitor.yaml and reach Prometheus through a proxy that adds them',
+  ],
   'bad-metrics.yaml': ['metrics.perKeyOutcomes: Invalid input: expected boolean, received string', 'metrics.perProbeOutcomes: unknown key'],
   'many-errors.yaml': [
     'concurrency: Too small: expected number to be >=1',
@@ -80,9 +83,10 @@ describe('invalid configs', () => {
     });
   }
 
-  test('an inline secret is never echoed back', () => {
+  test('an inline secret is never echoed back, nor a password in statusPage.prometheusUrl', () => {
     const result = loadConfigFile(join(fixtures, 'inline-secret.yaml'), env);
     expect(JSON.stringify(result)).not.toContain('pasted_literal');
+    expect(JSON.stringify(loadConfigFile(join(fixtures, 'prometheus-url-credentials.yaml'), env))).not.toContain('fixture-prometheus-password');
   });
 });
 
