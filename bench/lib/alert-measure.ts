@@ -61,6 +61,8 @@ export interface AlertStackResult {
   /** Default schedule / this schedule: every rule and routing duration was divided by it. */
   readonly factor: number;
   readonly prometheusIntervalSeconds: number;
+  /** Every `for` and `keep_firing_for` was cut to this many minutes (at the default schedule). */
+  readonly holdCapMinutes?: number;
   readonly faults: readonly FaultMeasurement[];
   /** Alerts that must not have fired: on the healthy target, an outage page for a misspelt tenant, anything before the faults. */
   readonly unexpected: ReadonlyArray<{ readonly receiver: string; readonly labels: Readonly<Record<string, string>>; readonly at: number }>;
