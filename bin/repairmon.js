@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The CLI is written in TypeScript and compiled to dist/ by `npm run build` (run on install).
+// The CLI is written in TypeScript and compiled to dist/ by `npm run build` (npm start, test and pack run it first; a tarball ships dist/).
 import('../dist/cli/main.js').then(
   (cli) => cli.main(process.argv.slice(2)).then((code) => { process.exitCode = code; }),
   (error) => {

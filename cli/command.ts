@@ -44,6 +44,8 @@ export interface Command {
    * signals abort `signal` and the command closes cleanly.
    */
   readonly trapsSignals?: boolean;
+  /** Commands run as `repairmon NAME SUB ...`; each one's name is `NAME SUB`. */
+  readonly subcommands?: readonly Command[];
   /** Resolves to the process exit code. */
   run(ctx: CommandContext): Promise<number>;
 }
@@ -85,7 +87,17 @@ export function commandHelp(command: Command): string {
     const repeat = spec.multiple ? ' (repeatable)' : '';
     return `  ${flag.padEnd(30)} ${spec.description}${extra}${repeat}`;
   });
-  return [`Usage: repairmon ${command.name}${command.positionals ? ` ${command.positionals}` : ''} [flags]`, '', command.summary, '', 'Flags:', ...rows, ''].join('\n');
+  const subs = (command.subcommands ?? []).map((sub) => `  repairmon ${sub.name} ${sub.positionals ?? ''} [flags]: ${sub.summary.split('\n')[0] ?? ''}`);
+  return [
+    `Usage: repairmon ${command.name}${command.positionals ? ` ${command.positionals}` : ''} [flags]`,
+    '',
+    command.summary,
+    '',
+    'Flags:',
+    ...rows,
+    ...(subs.length > 0 ? ['', 'Subcommands (each with its own --help):', ...subs] : []),
+    '',
+  ].join('\n');
 }
 
 export function stringValue(values: OptionValues, name: string): string | undefined {

@@ -1,12 +1,12 @@
 /**
  * The flags every command that takes a customer's key shares (`probe`, `discover`): where the
- * key comes from, the refusal of `--key`, and `--tenant`. A key never comes from argv: it would
- * show in `ps` and in shell history.
+ * key comes from, the refusal of `--key`, `--tenant` and `--platform-path`. A key never comes
+ * from argv: it would show in `ps` and in shell history.
  */
-import { validateTenantSlug } from '../api/contract/index.js';
+import { platformSubPath, validateTenantSlug } from '../api/contract/index.js';
 import type { ApiKey } from '../api/client/index.js';
-import { chooseKeySource, keyFlagsHint, readKey } from '../diagnose/key-source.js';
-import { type CommandContext, type OptionSpec, UsageError, stringValue } from './command.js';
+import { chooseKeySource, keyFlagsHint, readKey } from '../diagnose/index.js';
+import { type CommandContext, type OptionSpec, UsageError, stringList, stringValue } from './command.js';
 
 /** The key-source options; `optional` words their help for a command that runs without a key. */
 export function keyOptions(optional: boolean): Record<string, OptionSpec> {
@@ -44,4 +44,15 @@ export function tenantFlag(values: CommandContext['values']): string | undefined
   const check = validateTenantSlug(tenant);
   if (!check.ok) throw new UsageError(`--tenant "${tenant}" ${check.reason}`);
   return tenant;
+}
+
+/** `--platform-path` values as sub-paths below /platform/, or undefined when none was given. */
+export function platformPathsFlag(values: CommandContext['values']): string[] | undefined {
+  const given = stringList(values, 'platform-path');
+  if (given.length === 0) return undefined;
+  return given.map((raw) => {
+    const check = platformSubPath(raw);
+    if (!check.ok) throw new UsageError(`--platform-path "${raw}" ${check.reason}`);
+    return check.sub;
+  });
 }

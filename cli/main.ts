@@ -2,6 +2,7 @@
  * `repairmon`: one binary, one subcommand per module under commands/. Exit codes: 0 success,
  * 1 the job found a problem, 2 bad usage (unknown flag, bad value, bad config).
  */
+import { packageVersion } from '../lib/package-root.js';
 import { type Command, type CommandIo, UsageError, commandHelp, parseCommandArgs } from './command.js';
 import { COMMANDS, type CommandEntry, GENERATOR_MISSING, missingPackage } from './commands/index.js';
 
@@ -15,7 +16,7 @@ function topHelp(commands: readonly CommandEntry[]): string {
     'Commands:',
     ...rows,
     '',
-    "Run 'repairmon <command> --help' for the flags of one command.",
+    "Run 'repairmon <command> --help' for the flags of one command, 'repairmon --version' for the version.",
     '',
   ].join('\n');
 }
@@ -77,6 +78,10 @@ export async function main(argv: readonly string[], given?: CommandIo & { dispos
     out.stdout.write(topHelp(commands));
     return name === undefined ? 2 : 0;
   }
+  if (name === '--version' || name === '-V') {
+    out.stdout.write(`${packageVersion()}\n`);
+    return 0;
+  }
   const entry = commands.find((c) => c.name === name);
   if (!entry) {
     out.stderr.write(`repairmon: unknown command "${name}". Commands: ${commands.map((c) => c.name).join(', ')}\n`);
@@ -88,10 +93,13 @@ export async function main(argv: readonly string[], given?: CommandIo & { dispos
   } catch (error) {
     return generatorMissing(entry, error, out.stderr);
   }
+  // `repairmon sandbox fault ...`: a subcommand has its own flags and help.
+  const sub = command.subcommands?.find((s) => s.name === `${command.name} ${rest[0] ?? ''}`);
+  if (sub) command = sub;
   const io = given ?? defaultIo(command.trapsSignals !== false);
   try {
     try {
-      return await runCommand(command, rest, io);
+      return await runCommand(command, sub ? rest.slice(1) : rest, io);
     } catch (error) {
       return generatorMissing(entry, error, io.stderr);
     }

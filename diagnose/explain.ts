@@ -2,7 +2,7 @@
  * Plain-English wording for support: every known error code (next to the server's Polish
  * message, which is shown verbatim), every transport failure and every finding.
  */
-import { type EnvelopeProblem, type ErrorCode, isErrorCode } from '../api/contract/index.js';
+import { ERROR_CODES, type ErrorCode, isErrorCode } from '../api/contract/index.js';
 import type { TransportFailure } from '../api/client/single-attempt.js';
 import type { StopReason } from './pacing.js';
 import type { Finding, HintSource } from './types.js';
@@ -54,26 +54,12 @@ export function explainTransport(failure: TransportFailure): string {
   }
 }
 
-const ENVELOPE_PROBLEMS: Readonly<Record<EnvelopeProblem, string>> = {
-  empty_body: 'the body is empty',
-  not_json: 'the body is not JSON',
-  not_object: 'the body is JSON but not an object',
-  ok_missing: 'the body has no "ok" field',
-  ok_not_boolean: '"ok" is not true/false',
-  data_missing: '"ok": true without "data"',
-  error_missing: '"ok": false without "error"',
-  error_code_missing: '"error.code" is missing',
-  error_message_missing: '"error.message" is missing',
-  status_ok_mismatch: 'the HTTP status and "ok" disagree',
-  data_not_array: 'a list endpoint did not return an array',
-};
-
-function explainNotApi(f: Extract<Finding, { kind: 'not_api' }>): string {
+function explainNotApi(f: Extract<Finding, { kind: 'invalid_envelope'; status: number }>): string {
   if (f.html) {
     return `HTTP ${f.status} with an HTML page, not an API envelope: a proxy, load balancer or web server answered instead of the API (wrong path, or the API behind it is down)`;
   }
-  if (f.status === 404) return `HTTP 404 without an API envelope (${ENVELOPE_PROBLEMS[f.problem]}): no API at this path; check the base URL ends in /api/v1`;
-  return `HTTP ${f.status} without a valid API envelope: ${ENVELOPE_PROBLEMS[f.problem]}; something other than the API v1 answered`;
+  if (f.status === 404) return `HTTP 404 without an API envelope (${f.detail}): no API at this path; check the base URL ends in /api/v1`;
+  return `HTTP ${f.status} without a valid API envelope: ${f.detail}; something other than the API v1 answered`;
 }
 
 /** The header a rate-limit hint was read from, as the server spelled its style. */
@@ -95,6 +81,19 @@ function explainTenantUnknown(f: Extract<Finding, { kind: 'tenant_unknown' }>): 
   return `not checked: the API cannot say which tenant a key belongs to, and neither the URL, /docs nor a platform listing named one; pass --tenant SLUG, the shop the key was issued for${platform}`;
 }
 
+/** A day: no quota window asks for more; a longer hint is a broken server or proxy, not a wait. */
+export const ABSURD_WAIT_S = 24 * 60 * 60;
+
+/** How long a hint asks to wait, in days or years once past a day. */
+export function absurdWait(seconds: number): string {
+  return seconds > 365 * ABSURD_WAIT_S ? 'years' : `${Math.round(seconds / ABSURD_WAIT_S)} days`;
+}
+
+/** `retry after 30 s`, or, for a hint past a day (`Retry-After: 1e15`), that the hint is broken. */
+export function retryAfterText(seconds: number): string {
+  return seconds > ABSURD_WAIT_S ? `a broken hint: it asks to wait ${absurdWait(seconds)}, and no quota window is that long` : `retry after ${seconds} s`;
+}
+
 /** Why the run left calls unsent, for the rows of those calls and the verdict. */
 export function explainStop(stop: StopReason): string {
   switch (stop.kind) {
@@ -105,14 +104,14 @@ export function explainStop(stop: StopReason): string {
     case 'budget':
       return `the request budget (${stop.limit} per run) was spent`;
     case 'rate_limited': {
-      const after = stop.hint === undefined ? undefined : Math.ceil(stop.hint.delayMs / 1000);
+      const after = stop.hint === undefined ? 'no hint' : retryAfterText(Math.ceil(stop.hint.delayMs / 1000));
       switch (stop.why) {
         case 'no_hint':
           return `rate limited on ${stop.check} with no hint how long to wait, so the probe stopped rather than add to the load`;
         case 'too_long':
-          return `rate limited on ${stop.check}: retry after ${after} s, longer than the probe waits (--max-wait), so it stopped`;
+          return `rate limited on ${stop.check}: ${after}, longer than the probe waits (--max-wait), so it stopped`;
         case 'still_limited':
-          return `still rate limited on ${stop.check} after one wait as asked (now: retry after ${after} s), so the probe stopped`;
+          return `still rate limited on ${stop.check} after one wait as asked (now: ${after}), so the probe stopped`;
         case 'budget':
           return `rate limited on ${stop.check}, and a retry would pass the request budget, so the probe stopped`;
       }
@@ -121,17 +120,16 @@ export function explainStop(stop: StopReason): string {
 }
 
 export function explainFinding(finding: Finding): string {
+  if ('failure' in finding) return explainTransport(finding.failure);
   switch (finding.kind) {
     case 'ok':
       return finding.note ?? 'works';
     case 'base_path_wrong':
       return `the base URL's path is "${finding.path}" but must end in /api/v1`;
-    case 'unreachable':
-      return explainTransport(finding.failure);
-    case 'not_api':
+    case 'invalid_envelope':
       return explainNotApi(finding);
     case 'not_found':
-      return `HTTP ${finding.status} not_found from the API: nothing at this path; check the base URL ends in /api/v1 and the tenant slug exists`;
+      return `HTTP ${finding.status} ${finding.code} from the API: nothing at this path; check the base URL ends in /api/v1 and the tenant slug exists`;
     case 'redirect':
       return `HTTP ${finding.status} redirect to ${finding.location ?? '(no Location)'}: the base URL is not the API's address (http vs https, or a moved host)`;
     case 'server_error':
@@ -141,8 +139,8 @@ export function explainFinding(finding: Finding): string {
     case 'rate_limited':
       return finding.retryAfterS === undefined || finding.hintSource === undefined
         ? 'HTTP 429: rate limited; no Retry-After (or rate-limit reset) header was sent, wait and retry'
-        : `HTTP 429: rate limited; retry after ${finding.retryAfterS} s (${HINT_HEADERS[finding.hintSource]})`;
-    case 'key_rejected':
+        : `HTTP 429: rate limited; ${retryAfterText(finding.retryAfterS)} (${HINT_HEADERS[finding.hintSource]})`;
+    case 'unauthorized':
       return finding.testKeyOnProduction
         ? `${CODE_EXPLANATIONS.unauthorized}. This is a TEST key (its prefix says so) and the URL looks like production: use the production key there`
         : CODE_EXPLANATIONS.unauthorized;
@@ -150,21 +148,27 @@ export function explainFinding(finding: Finding): string {
       return finding.keyKind === 'platform'
         ? 'platform key: /platform/* answers, so it may call platform and every tenant endpoint'
         : 'tenant key: /platform/* is refused, as expected; it may call only its own tenant';
+    case 'key_kind_unknown':
+      return `kind not determined: ${finding.why}`;
     case 'tenant_mismatch':
       return finding.keyTenant !== undefined && finding.keyTenant !== finding.urlTenant
         ? `the URL asks for tenant "${finding.urlTenant}" but the key belongs to tenant "${finding.keyTenant}": call /tenants/${finding.keyTenant}/... or use ${finding.urlTenant}'s key`
         : `the key is a tenant key for another tenant, not "${finding.urlTenant}"; the API cannot say which one, ask which shop the key was issued for`;
     case 'tenant_unknown':
       return explainTenantUnknown(finding);
-    case 'scope_missing':
-      return `the key's scope does not include ${finding.resource}${finding.readable.length > 0 ? ` (it may read ${finding.readable.join(', ')})` : ' (nor any other resource)'}`;
+    case 'insufficient_scope': {
+      const code = finding.code === ERROR_CODES.insufficientScope ? '' : `refused with HTTP ${finding.status} ${finding.code}, this API's scope refusal; `;
+      const may = finding.readable.length > 0 ? `it may read ${finding.readable.join(', ')}` : 'nor any other resource';
+      return `the key's scope does not include ${finding.resource ?? 'this resource'} (${code}${may})`;
+    }
     case 'header_forms_differ':
       return `the two header forms give different answers (${finding.primary} vs ${finding.other}); the server or a proxy drops or rewrites one of them`;
     case 'no_rate_limit_headers':
       return 'the server sent no rate-limit headers (optional in the spec)';
-    case 'unexpected':
-      return `HTTP ${finding.status}${finding.code ? ` ${finding.code}: ${explainCode(finding.code) ?? ''}` : ': unexpected answer'}`;
-    case 'not_run':
+    case 'forbidden':
+    case 'client_error':
+      return `HTTP ${finding.status} ${finding.code}: ${explainCode(finding.code) ?? ''}`;
+    case 'not_checked':
       return `not run: ${finding.because}`;
   }
 }

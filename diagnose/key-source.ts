@@ -21,7 +21,7 @@ export const KEY_ALIAS = 'customer-key';
 export function keyFlagsHint(command: string): string {
   return `--key-env VAR (an environment variable), --key-file PATH or --key-stdin (e.g. \`pass show key | repairmon ${command} --key-stdin ...\`)`;
 }
-export const KEY_FLAGS_HINT = keyFlagsHint('probe');
+const KEY_FLAGS_HINT = keyFlagsHint('probe');
 
 export type TtyInput = Readable & { isTTY?: boolean; setRawMode?: (mode: boolean) => unknown };
 
@@ -53,7 +53,7 @@ async function readAll(stream: Readable): Promise<string> {
 }
 
 /** Reads one line without echoing it. Resolves undefined on Ctrl-C. */
-export function promptHidden(stdin: TtyInput, stderr: Writable, question: string): Promise<string | undefined> {
+function promptHidden(stdin: TtyInput, stderr: Writable, question: string): Promise<string | undefined> {
   return new Promise((resolve) => {
     let typed = '';
     // Echo goes off before the prompt shows, so nothing typed after it can be echoed.

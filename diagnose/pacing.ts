@@ -5,8 +5,8 @@
  * Pure: an answer, what was spent and the limits in, a decision out; the loop that sends and
  * sleeps carries it out.
  */
-import { causeOf, hostUnreachable } from '../api/checklist/index.js';
-import { type AttemptResult, type RetryHint, parseRetryHint } from '../api/client/single-attempt.js';
+import { hostUnreachable } from '../api/checklist/index.js';
+import { type AttemptResult, type RetryHint, answerKind, parseRetryHint } from '../api/client/single-attempt.js';
 
 /**
  * Requests per run, whatever the server answers. The plan (plan.ts) asks for at most this
@@ -67,7 +67,7 @@ export interface AnsweredCall {
 
 /** A 429's hint in whichever header style the server used; `atMs` dates an HTTP-date Retry-After. */
 export function retryHintOf(result: AttemptResult, atMs: number): RetryHint | undefined {
-  if (result.kind !== 'response' || causeOf(result).kind !== 'rate_limited') return undefined;
+  if (result.kind !== 'response' || answerKind(result) !== 'rate_limited') return undefined;
   return parseRetryHint(result.headers, atMs);
 }
 
@@ -79,9 +79,8 @@ export function budgetLeft(spent: Spent, limits: PacingLimits): StopReason | und
 export function afterAnswer(a: AnsweredCall): PacingDecision {
   const stop = (reason: StopReason): PacingDecision => ({ kind: 'stop', reason });
   if (a.check === 'docs' && hostUnreachable(a.result)) return stop({ kind: 'host_unreachable', check: a.check });
-  const cause = causeOf(a.result);
-  if (cause.kind === 'no_answer' && a.previousNoAnswer !== undefined) return stop({ kind: 'no_answer', checks: [a.previousNoAnswer, a.check] });
-  if (cause.kind !== 'rate_limited') return { kind: 'next' };
+  if (a.result.kind === 'failure' && a.previousNoAnswer !== undefined) return stop({ kind: 'no_answer', checks: [a.previousNoAnswer, a.check] });
+  if (answerKind(a.result) !== 'rate_limited') return { kind: 'next' };
   const limited = (why: RateLimitStop): PacingDecision => stop({ kind: 'rate_limited', check: a.check, hint: a.hint, why });
   if (a.hint === undefined) return limited('no_hint');
   if (a.retried) return limited('still_limited');

@@ -3,35 +3,31 @@
  * mid-run: /docs (public, usually not counted), the tenant paths that decide key, tenant and
  * scope, one `/platform/<sub>` for the key's kind, the other header form, and `/` last (the
  * spec does not say whether it needs a key, so it decides nothing). At most
- * 1 + MAX_PLATFORM_CALLS + MAX_TENANT_GUESSES + 3 + 1 + 1 = 10 calls, REQUEST_BUDGET.
+ * 1 + MAX_PLATFORM_CALLS (observations.ts) + MAX_TENANT_GUESSES + 3 + 1 + 1 = 10 calls, REQUEST_BUDGET.
  */
 import type { AttemptResult } from '../api/client/single-attempt.js';
-import { type AuthScheme, TENANT_RESOURCES, type TenantResource, endpointPath, otherScheme, platformPath } from '../api/contract/index.js';
-import type { DiagnosisCall } from './observe.js';
+import { type AuthScheme, TENANT_RESOURCES, type TenantResource, endpointPath, isTenantSlug, otherScheme, platformPath, tenantSlugsInListing } from '../api/contract/index.js';
+import { type Call, okData } from './observations.js';
 
-export const DOCS_CALL: DiagnosisCall = { id: 'docs', endpoint: 'docs', path: endpointPath('docs'), auth: 'none' };
-
-/** /platform/ sub-paths tried for the key's kind; the first that settles it ends the search. */
-export const MAX_PLATFORM_CALLS = 2;
 /** Tenants named by /docs tried with a key whose tenant nothing else names. */
 export const MAX_TENANT_GUESSES = 2;
 
 /** The id of the call that repeats `scope:clients` with the other header form. */
 export const OTHER_HEADER_CALL_ID = 'clients:other-header';
 
-export function indexCall(auth: AuthScheme): DiagnosisCall {
+export function indexCall(auth: AuthScheme): Call {
   return { id: 'index', endpoint: 'index', path: endpointPath('index'), auth };
 }
 
-export function platformCall(auth: AuthScheme, sub: string): DiagnosisCall {
+export function platformCall(auth: AuthScheme, sub: string): Call {
   return { id: `platform:${sub}`, endpoint: 'platform', path: platformPath(sub), auth };
 }
 
-export function resourceCall(auth: AuthScheme, tenant: string, resource: TenantResource): DiagnosisCall {
+export function resourceCall(auth: AuthScheme, tenant: string, resource: TenantResource): Call {
   return { id: `scope:${resource}`, endpoint: resource, path: endpointPath(resource, { tenant }), auth };
 }
 
-export function resourceCalls(auth: AuthScheme, tenant: string): DiagnosisCall[] {
+export function resourceCalls(auth: AuthScheme, tenant: string): Call[] {
   return TENANT_RESOURCES.map((resource) => resourceCall(auth, tenant, resource));
 }
 
@@ -40,12 +36,12 @@ export function resourceCalls(auth: AuthScheme, tenant: string): DiagnosisCall[]
  * the spec, so the two forms must give the same answer there (on a public `/` they would
  * agree whatever the server made of the key).
  */
-export function otherHeaderCall(auth: AuthScheme, tenant: string): DiagnosisCall {
+export function otherHeaderCall(auth: AuthScheme, tenant: string): Call {
   return { id: OTHER_HEADER_CALL_ID, endpoint: 'clients', path: endpointPath('clients', { tenant }), auth: otherScheme(auth) };
 }
 
 /** A tenant /docs named, tried on clients: if the key is this tenant's, it is that tenant's clients call. */
-export function guessCall(auth: AuthScheme, slug: string): DiagnosisCall {
+export function guessCall(auth: AuthScheme, slug: string): Call {
   return { ...resourceCall(auth, slug, 'clients'), id: `guess:${slug}` };
 }
 
@@ -61,4 +57,45 @@ export function settlesKeyKind(result: AttemptResult | undefined): boolean {
 /** A tenant key on a tenant /docs named: a mismatch means "not this one", anything else decides. */
 export function guessMissed(result: AttemptResult | undefined): boolean {
   return result?.kind === 'response' && result.classification.kind === 'tenant_mismatch';
+}
+
+/**
+ * `/tenants/<slug>/...` with a concrete slug (not a `{tenant}` template), with or without the
+ * origin and base path, or written as a request (`GET /api/v1/tenants/a/bikes`).
+ */
+const TENANT_PATH = /^(?:GET\s+)?(?:https?:\/\/[^/]+)?(?:\/api\/v\d+)?\/tenants\/([^/\s?#*{}<>:]+)(?:\/|$)/;
+
+function decoded(segment: string): string | undefined {
+  try {
+    const slug = decodeURIComponent(segment);
+    return isTenantSlug(slug) ? slug : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The tenants a /docs catalog names, in order of appearance: example paths such as
+ * `/api/v1/tenants/rowery-nowak/bikes`, and the items of any `tenants` list. The API cannot say
+ * which tenant a key belongs to; when support named none, these are tried (its shape is not
+ * shown, so it is read leniently and gives up quietly on anything else).
+ */
+export function tenantsInDocs(docs: AttemptResult | undefined): string[] {
+  const found = new Set<string>();
+  const visit = (value: unknown, depth: number, key: string | undefined): void => {
+    if (depth > 8) return;
+    if (typeof value === 'string') {
+      const match = TENANT_PATH.exec(value.trim());
+      const slug = match?.[1] === undefined ? undefined : decoded(match[1]);
+      if (slug !== undefined) found.add(slug);
+    } else if (Array.isArray(value)) {
+      const named = key === 'tenants' ? tenantSlugsInListing(value) : [];
+      for (const slug of named) found.add(slug);
+      if (named.length === 0) for (const item of value) visit(item, depth + 1, undefined);
+    } else if (typeof value === 'object' && value !== null) {
+      for (const [k, item] of Object.entries(value)) visit(item, depth + 1, k);
+    }
+  };
+  visit(okData(docs)?.data, 0, undefined);
+  return [...found];
 }

@@ -1,9 +1,8 @@
 /** Turns the observations into the report: rows in checklist order, curl lines, what was spent, verdict, exit code. */
-import { type ChecklistObservations, evaluateChecklist } from '../api/checklist/index.js';
+import { type ChecklistObservations, curlCommand, evaluateChecklist } from '../api/checklist/index.js';
 import type { AttemptResult } from '../api/client/single-attempt.js';
-import { type AuthScheme, type Environment, TENANT_RESOURCES, type TenantResource } from '../api/contract/index.js';
-import { curlLine } from './curl.js';
-import type { Observations } from './observe.js';
+import { type AuthScheme, type Environment, TENANT_RESOURCES, type TenantResource, platformPathsInDocs } from '../api/contract/index.js';
+import { type Observations, okData } from './observations.js';
 import { type DiagnosisTarget, looksLikeProduction } from './target.js';
 import { hostStep } from './steps/host.js';
 import { keyKindOf, keyStep } from './steps/key.js';
@@ -28,9 +27,13 @@ export interface ReportInput {
   readonly traffic: DiagnosisTraffic;
 }
 
+/** The variable support is told to set: curl lines read the key from it, so it is never on screen. */
+export const KEY_ENV_VAR = 'REPAIR_API_KEY';
+
+/** Step 5 of the checklist: a failing call again with curl, with the probe's timeout. */
 function withCurl(row: DiagnosisRow, timeoutS: number): DiagnosisRow {
   if (row.status !== 'fail' || !row.request || (row.httpStatus === undefined && row.latencyMs === undefined)) return row;
-  return { ...row, curl: curlLine({ ...row.request, timeoutS }) };
+  return { ...row, curl: curlCommand({ url: row.request.url, auth: row.request.auth, keyVariable: KEY_ENV_VAR, timeoutS }) };
 }
 
 /**
@@ -69,14 +72,11 @@ export function buildReport(input: ReportInput): DiagnosisReport {
     tenantSource: input.tenantSource,
     guesses: input.guesses,
     keyTenant: input.keyTenant,
+    platformPathsListed: platformPathsInDocs(okData(input.observations.get('docs')?.result)?.data),
+    testKeyOnProduction: input.keyEnvironment === 'test' && looksLikeProduction(input.target.hostname),
     observations: input.observations,
     checklist,
     traffic: input.traffic,
-    findingContext: {
-      testKeyOnProduction: input.keyEnvironment === 'test' && looksLikeProduction(input.target.hostname),
-      probedTenant: input.probedTenant,
-      keyTenant: input.keyTenant,
-    },
   };
   const keyKind = keyKindOf(ctx);
   const rows = [...hostStep(ctx), ...keyStep(ctx), ...tenantStep(ctx, keyKind), ...scopeStep(ctx), ...headersStep(ctx)];

@@ -8,7 +8,7 @@ import { Agent, type Dispatcher } from 'undici';
 import { type AuthScheme, PLATFORM_PATHS, environmentHint, platformPathsInDocs } from '../api/contract/index.js';
 import type { ApiKey } from '../api/client/index.js';
 import { type AttemptResult, sendAttempt } from '../api/client/single-attempt.js';
-import type { DiagnosisCall } from './observe.js';
+import type { Call } from './observations.js';
 import { DEFAULT_MAX_WAIT_S, REQUEST_BUDGET } from './pacing.js';
 import { buildReport } from './report.js';
 import { type Answered, type ScheduleOutcome, schedule } from './schedule.js';
@@ -50,7 +50,7 @@ async function defaultWait(ms: number, signal: AbortSignal | undefined): Promise
 async function carryOut(options: DiagnosisOptions, dispatcher: Dispatcher): Promise<ScheduleOutcome> {
   const now = options.now ?? Date.now;
   const wait = options.wait ?? defaultWait;
-  const send = (call: DiagnosisCall): Promise<AttemptResult> =>
+  const send = (call: Call): Promise<AttemptResult> =>
     sendAttempt({
       dispatcher,
       baseUrl: options.target.baseUrl,

@@ -6,11 +6,9 @@
  */
 import type { AttemptResult } from '../api/client/single-attempt.js';
 import { type AuthScheme, joinUrl } from '../api/contract/index.js';
-import type { CallRecord, DiagnosisCall } from './observe.js';
+import { type Call, type CallRecord, DOCS_CALL, MAX_PLATFORM_CALLS, tenantsListed } from './observations.js';
 import { type PacingLimits, type StopReason, afterAnswer, budgetLeft, retryHintOf } from './pacing.js';
 import {
-  DOCS_CALL,
-  MAX_PLATFORM_CALLS,
   MAX_TENANT_GUESSES,
   guessCall,
   guessMissed,
@@ -20,12 +18,12 @@ import {
   resourceCall,
   resourceCalls,
   settlesKeyKind,
+  tenantsInDocs,
 } from './plan.js';
-import { tenantFromListing, tenantsInDocs } from './tenant-hints.js';
 import type { DiagnosisTraffic, TenantGuess, TenantSource } from './types.js';
 
 export type ScheduleStep =
-  | { readonly kind: 'send'; readonly call: DiagnosisCall }
+  | { readonly kind: 'send'; readonly call: Call }
   | { readonly kind: 'wait'; readonly ms: number; readonly check: string };
 
 /** What the driver hands back after a `send` step; nothing after a `wait`. */
@@ -86,7 +84,7 @@ function keep(run: RunState, record: CallRecord): CallRecord {
 }
 
 /** One call: sent unless the run has stopped, retried once after a wait the server asked for. */
-function* call(run: RunState, c: DiagnosisCall): Gen<CallRecord> {
+function* call(run: RunState, c: Call): Gen<CallRecord> {
   const url = joinUrl(run.input.baseUrl, c.path);
   let attempts = 0;
   for (;;) {
@@ -111,7 +109,7 @@ function* call(run: RunState, c: DiagnosisCall): Gen<CallRecord> {
   }
 }
 
-function* calls(run: RunState, list: readonly DiagnosisCall[]): Gen<void> {
+function* calls(run: RunState, list: readonly Call[]): Gen<void> {
   for (const c of list) yield* call(run, c);
 }
 
@@ -124,7 +122,7 @@ function* platformPhase(run: RunState, paths: readonly string[]): Gen<{ tried: s
     if (tried.some((done) => settlesKeyKind(run.records.get(`platform:${done}`)?.result)) || (run.stopped && tried.length > 0)) break;
     const record = yield* call(run, platformCall(run.input.auth, sub));
     tried.push(sub);
-    listed ??= tenantFromListing(record.result);
+    listed ??= tenantsListed(record.result)[0];
   }
   return { tried, listed };
 }

@@ -1,15 +1,15 @@
 /**
- * The probe's report: one row per check, each carrying the cause and finding that decided its
+ * The probe's report: one row per check, each carrying the finding that decided its
  * status, what the run spent, and a verdict headlined by what went wrong (the step where it
  * showed is secondary). Renderers and the exit code read only this.
  */
 import type { ChecklistCause } from '../api/checklist/index.js';
-import type { AuthScheme, EnvelopeProblem, KeyKind, TenantResource } from '../api/contract/index.js';
-import type { RetryHint, TransportFailure } from '../api/client/single-attempt.js';
+import type { AuthScheme, KeyKind, TenantResource } from '../api/contract/index.js';
+import type { RetryHint } from '../api/client/single-attempt.js';
 import type { StopReason } from './pacing.js';
-import type { DiagnosisVerdict } from './verdict-types.js';
+import type { DiagnosisVerdict } from './verdict.js';
 
-export type { DiagnosisVerdict } from './verdict-types.js';
+export type { DiagnosisVerdict } from './verdict.js';
 
 /** Which header style a rate-limit hint was read from. */
 export type HintSource = RetryHint['source'];
@@ -28,27 +28,30 @@ export const STEP_TITLES: Readonly<Record<StepId, string>> = {
 
 export type DiagnosisStatus = 'pass' | 'fail' | 'warn' | 'skip';
 
-/** Why a row has its status; the English explanation is written from this alone. */
+type Cause<K extends ChecklistCause['kind']> = Extract<ChecklistCause, { kind: K }>;
+
+/**
+ * Why a row has its status; the English explanation is written from this alone. An answer's
+ * finding is the checklist core's cause (an answer kind) with what the probe knows around it;
+ * the probe's own checks add kinds of their own, never another name for an answer kind.
+ */
 export type Finding =
   | { readonly kind: 'ok'; readonly note?: string }
-  | { readonly kind: 'base_path_wrong'; readonly path: string }
-  | { readonly kind: 'unreachable'; readonly failure: TransportFailure }
-  | { readonly kind: 'not_api'; readonly status: number; readonly problem: EnvelopeProblem; readonly html: boolean }
-  | { readonly kind: 'not_found'; readonly status: number }
-  | { readonly kind: 'redirect'; readonly status: number; readonly location: string | undefined }
-  | { readonly kind: 'server_error'; readonly status: number; readonly html: boolean }
+  | Exclude<ChecklistCause, { kind: 'ok' | 'not_checked' | 'rate_limited' | 'unauthorized' | 'tenant_mismatch' | 'insufficient_scope' }>
   /** The wait the server asked for, read from whichever header style it used. */
-  | { readonly kind: 'rate_limited'; readonly retryAfterS: number | undefined; readonly hintSource: HintSource | undefined }
-  | { readonly kind: 'key_rejected'; readonly testKeyOnProduction: boolean }
+  | (Cause<'rate_limited'> & { readonly retryAfterS: number | undefined; readonly hintSource: HintSource | undefined })
+  | (Cause<'unauthorized'> & { readonly testKeyOnProduction: boolean })
+  | (Cause<'tenant_mismatch'> & { readonly urlTenant: string; readonly keyTenant: string | undefined })
+  | (Cause<'insufficient_scope'> & { readonly resource: TenantResource | undefined; readonly readable: readonly TenantResource[] })
+  | { readonly kind: 'base_path_wrong'; readonly path: string }
   | { readonly kind: 'key_kind'; readonly keyKind: KeyKind }
-  | { readonly kind: 'tenant_mismatch'; readonly urlTenant: string; readonly keyTenant: string | undefined }
+  /** /platform/ answered, but not in a way that tells the key's kind. */
+  | { readonly kind: 'key_kind_unknown'; readonly why: string }
   /** No tenant to probe; `tried` are tenants /docs named that refused the key as another tenant's. */
   | { readonly kind: 'tenant_unknown'; readonly keyKind: KeyKind | 'unknown'; readonly tried: readonly string[] }
-  | { readonly kind: 'scope_missing'; readonly resource: TenantResource; readonly readable: readonly TenantResource[] }
   | { readonly kind: 'header_forms_differ'; readonly primary: string; readonly other: string }
   | { readonly kind: 'no_rate_limit_headers' }
-  | { readonly kind: 'unexpected'; readonly status: number; readonly code: string | undefined }
-  | { readonly kind: 'not_run'; readonly because: string };
+  | { readonly kind: 'not_checked'; readonly because: string };
 
 export interface RateLimitHeaders {
   readonly limit?: string;
@@ -70,11 +73,10 @@ export interface DiagnosisRow {
   readonly title: string;
   readonly status: DiagnosisStatus;
   /**
-   * The checklist core's reading: for its own rows (host, path, key, tenant, scopes) the row's
-   * cause; for the probe's rows the `causeOf` of the answer shown. Absent when no call decided
-   * the row. The verdict is mapped from the first failing row's cause.
+   * For the checklist core's rows (host, path, key, tenant, scopes) the row's cause, for the
+   * probe's rows the `causeOf` of the answer shown, with what the probe knows around it. The
+   * verdict is mapped from the first failing row's finding.
    */
-  readonly cause?: ChecklistCause;
   readonly finding: Finding;
   readonly request?: DiagnosisRequest;
   readonly httpStatus?: number;

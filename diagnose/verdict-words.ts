@@ -2,29 +2,36 @@
  * How a verdict reads: one headline per kind, a one-line summary (what went wrong, then the
  * call and the step it showed at, in brackets), and the next step for support.
  */
-import { explainStop } from './explain.js';
+import { ABSURD_WAIT_S, absurdWait, explainStop, retryAfterText } from './explain.js';
 import type { RateLimitStop } from './pacing.js';
 import type { DiagnosisRow } from './types.js';
-import type { BrokenFacts, VerdictInput } from './verdict.js';
-import type { DiagnosisVerdict, VerdictEvidence, VerdictKind } from './verdict-types.js';
+import type { BrokenFacts, DiagnosisVerdict, VerdictEvidence, VerdictInput, VerdictKind } from './verdict.js';
 
-export const HEADLINES: Readonly<Record<VerdictKind, string>> = {
+/** The words support reads first; `headlineOf` says NOT THE API or NO COMPLETE ANSWER where the facts do. */
+const HEADLINES: Readonly<Record<VerdictKind, string>> = {
   ok: 'OK',
   incomplete: 'NOT CHECKED',
   rate_limited: 'RATE LIMITED',
   server_error: 'SERVER ERROR',
   timeout: 'TIMEOUT',
-  host_unreachable: 'HOST UNREACHABLE',
-  no_answer: 'NO COMPLETE ANSWER',
-  not_api: 'NOT THE API',
-  key_rejected: 'KEY REJECTED',
+  connection_error: 'HOST UNREACHABLE',
+  tls_error: 'HOST UNREACHABLE',
+  invalid_envelope: 'NO COMPLETE ANSWER',
+  redirect: 'NOT THE API',
+  unauthorized: 'KEY REJECTED',
   tenant_mismatch: 'TENANT MISMATCH',
-  scope_missing: 'SCOPE MISSING',
-  refused: 'REFUSED',
+  insufficient_scope: 'SCOPE MISSING',
+  forbidden: 'REFUSED',
   not_found: 'NOT FOUND',
   client_error: 'REQUEST REFUSED',
   header_forms_differ: 'HEADER FORMS DIFFER',
 };
+
+export function headlineOf(facts: Pick<DiagnosisVerdict, 'kind'> | BrokenFacts): string {
+  if ('notApi' in facts && facts.notApi !== undefined) return 'NOT THE API';
+  if ('how' in facts && facts.how === 'dropped') return 'NO COMPLETE ANSWER';
+  return HEADLINES[facts.kind];
+}
 
 interface Words {
   readonly headline: string;
@@ -54,7 +61,7 @@ const RATE_LIMIT_STOPS: Readonly<Record<RateLimitStop, string>> = {
 };
 
 function rateLimitedLead(facts: Extract<BrokenFacts, { kind: 'rate_limited' }>, input: VerdictInput): string {
-  const parts = [facts.retryAfterS === undefined ? 'no Retry-After' : `retry after ${facts.retryAfterS} s`];
+  const parts = [facts.retryAfterS === undefined ? 'no Retry-After' : retryAfterText(facts.retryAfterS)];
   if (facts.stopped !== undefined) parts.push(`${RATE_LIMIT_STOPS[facts.stopped]} (${facts.notRun} ${facts.notRun === 1 ? 'call' : 'calls'} not run)`);
   if (!facts.keyed) parts.push('the limited call carried no key, so the limit is the host\'s or a proxy\'s, not only this key\'s');
   else if (input.checks.find((r) => r.check === 'key')?.status === 'pass') parts.push('the key itself was accepted');
@@ -87,12 +94,9 @@ function withRequestId(e: VerdictEvidence): string {
   return e.requestId === undefined ? 'the URL and the time' : `request id ${e.requestId}`;
 }
 
-/** A day: no quota window asks for more; a longer hint is a broken server or proxy, not a wait. */
-const ABSURD_WAIT_S = 24 * 60 * 60;
-
 function waitFor(retryAfterS: number | undefined): string {
   if (retryAfterS !== undefined && retryAfterS > ABSURD_WAIT_S) {
-    return `report the 429's wait of ${retryAfterS > 365 * ABSURD_WAIT_S ? 'years' : `${Math.round(retryAfterS / ABSURD_WAIT_S)} days`} to the API team (no quota window is that long: a broken hint), wait an hour`;
+    return `report the 429's wait of ${absurdWait(retryAfterS)} to the API team (no quota window is that long: a broken hint), wait an hour`;
   }
   return `wait ${retryAfterS ?? 60} s`;
 }
@@ -111,15 +115,20 @@ function nextStep(facts: BrokenFacts): string {
         : `escalate to the API on-call with ${withRequestId(e)}; the key is not the problem`;
     case 'timeout':
       return `rerun with a longer --timeout; if ${path} still hangs, escalate to the API on-call with ${withRequestId(e)}`;
-    case 'host_unreachable':
-      return UNREACHABLE_NEXT[facts.how];
-    case 'no_answer':
-      return `run again; if the connection keeps dropping on ${path}, escalate to the API on-call`;
-    case 'not_api':
-      if (facts.reason === 'base_path') return 'fix the base URL: it must be the API\'s address ending in /api/v1';
-      if (facts.reason === 'redirect') return 'use the address the API answers on as the base URL (http vs https, or a moved host)';
+    case 'tls_error':
+      return UNREACHABLE_NEXT.tls;
+    case 'connection_error':
+      return facts.how === 'dropped' ? `run again; if the connection keeps dropping on ${path}, escalate to the API on-call` : UNREACHABLE_NEXT[facts.how];
+    case 'redirect':
+      return 'use the address the API answers on as the base URL (http vs https, or a moved host)';
+    case 'invalid_envelope':
+      if (facts.notApi === undefined) return `run again; if ${path} keeps sending a body past the size cap, escalate to the API on-call`;
       return 'check the base URL: it reaches something other than API v1 (a proxy, a web server, a wrong path)';
-    case 'key_rejected':
+    case 'not_found':
+      if (facts.notApi === 'base_path') return 'fix the base URL: it must be the API\'s address ending in /api/v1';
+      if (facts.notApi !== undefined) return 'check the base URL: it reaches something other than API v1 (a proxy, a web server, a wrong path)';
+      return `check the tenant slug and the path: the API has nothing at ${path}`;
+    case 'unauthorized':
       return facts.testKeyOnProduction
         ? 'give the customer their production key for this host: a test key belongs to the test environment'
         : 'the key is wrong, revoked or for the other environment: confirm its last 4 characters with the customer, and issue a new one if it was revoked';
@@ -127,12 +136,10 @@ function nextStep(facts: BrokenFacts): string {
       return facts.keyTenant !== undefined && facts.keyTenant !== facts.urlTenant
         ? `call /tenants/${facts.keyTenant}/... with this key, or use ${facts.urlTenant}'s own key for ${facts.urlTenant}`
         : `ask which shop the key was issued for, and use that tenant in the URL (or ${facts.urlTenant}'s own key)`;
-    case 'scope_missing':
+    case 'insufficient_scope':
       return `extend the key's scope to ${facts.resource ?? 'this resource'}, or have the customer stop calling it${facts.readable.length > 0 ? ` (it may read ${facts.readable.join(', ')})` : ''}`;
-    case 'refused':
+    case 'forbidden':
       return `ask the API team why ${path} refuses this key with ${facts.code} (the spec does not name that code)`;
-    case 'not_found':
-      return `check the tenant slug and the path: the API has nothing at ${path}`;
     case 'client_error':
       return `the API refused the request itself (${facts.code}): check the tenant slug's spelling and the path`;
     case 'header_forms_differ':
@@ -141,7 +148,7 @@ function nextStep(facts: BrokenFacts): string {
 }
 
 export function brokenWords(facts: BrokenFacts, row: DiagnosisRow, input: VerdictInput): Words {
-  const headline = HEADLINES[facts.kind];
+  const headline = headlineOf(facts);
   return { headline, summary: `${headline}: ${lead(facts, row, input)} ${bracket(facts.evidence)}`, next: nextStep(facts) };
 }
 

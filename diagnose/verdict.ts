@@ -1,13 +1,96 @@
 /**
- * The verdict: the first failing row's cause, as support says it. Pure: it maps the checklist
- * core's `ChecklistCause` each row carries (and the probe's own two findings that have no
- * call behind them); it never reads a response again, so the probe and a customer's
- * `npm run check` cannot disagree on what went wrong.
+ * The verdict: the first failing row's finding, as support says it. Its kind is the answer
+ * kind the checklist core read from that row's call (`answerKind`), so the probe and a
+ * customer's `npm run check` cannot disagree on what went wrong; the probe adds only
+ * `incomplete` (nothing failed, but the key was never tried where it needs to work) and
+ * `header_forms_differ`. The step where the failure showed is evidence, never the headline.
+ * Pure: it never reads a response again.
  */
-import type { TransportFailure } from '../api/client/single-attempt.js';
-import { type DiagnosisReport, type DiagnosisRow, STEPS, STEP_TITLES } from './types.js';
-import type { BrokenVerdict, DiagnosisVerdict, IncompleteReason, Unreachable, VerdictEvidence } from './verdict-types.js';
+import { ANSWER_KINDS, type KeyKind, type TenantResource } from '../api/contract/index.js';
+import type { TimeoutPhase } from '../api/client/single-attempt.js';
+import type { RateLimitStop } from './pacing.js';
+import { type DiagnosisReport, type DiagnosisRow, type Finding, STEPS, STEP_TITLES } from './types.js';
 import { brokenWords, incompleteWords, okWords } from './verdict-words.js';
+
+export const VERDICT_KINDS = [...ANSWER_KINDS, 'incomplete', 'header_forms_differ'] as const;
+export type VerdictKind = (typeof VERDICT_KINDS)[number];
+
+/** The first failing row: the call and the step where the cause showed. */
+export interface VerdictEvidence {
+  readonly check: string;
+  readonly title: string;
+  readonly step: string;
+  readonly stepNumber: number;
+  readonly stepTitle: string;
+  readonly url?: string | undefined;
+  readonly httpStatus?: number | undefined;
+  readonly errorCode?: string | undefined;
+  readonly requestId?: string | undefined;
+}
+
+export interface Said {
+  /** The headline word(s), e.g. `RATE LIMITED`. */
+  readonly headline: string;
+  /** One line: the headline, what happened and where. */
+  readonly summary: string;
+  /** What support does next. */
+  readonly next: string;
+}
+
+type Broken<K extends VerdictKind, Detail = unknown> = Said & { readonly kind: K; readonly evidence: VerdictEvidence } & Detail;
+
+/** Why the answers show the base URL does not lead to API v1 (headline NOT THE API). */
+export type NotApiReason = 'base_path' | 'not_found' | 'redirect' | 'html_page' | 'not_envelope';
+
+/** How a connection failed: the host could not be reached, or an answer was cut short (`dropped`). */
+export type ConnectionFailure = 'dns' | 'refused' | 'network' | 'dropped';
+
+/** What kept the key from being tried on a tenant path. */
+export type IncompleteReason =
+  /** A tenant key (or one of unknown kind) and nothing named its tenant. */
+  | 'no_tenant'
+  /** A platform key whose listing named no tenant. */
+  | 'platform_no_tenant'
+  /** Every tenant /docs named answered tenant_key_tenant_mismatch. */
+  | 'guesses_mismatched'
+  /** The run stopped (budget) before a tenant path was called. */
+  | 'stopped';
+
+export type DiagnosisVerdict =
+  | (Said & { readonly kind: 'ok' })
+  /** Nothing failed, but the key was never tried on a path that needs one: no claim it works. */
+  | (Said & { readonly kind: 'incomplete'; readonly reason: IncompleteReason; readonly keyKind: KeyKind | 'unknown'; readonly notChecked: readonly string[] })
+  | Broken<
+      'rate_limited',
+      {
+        readonly retryAfterS: number | undefined;
+        /** Why the run stopped there; undefined when it went on (a later call was limited for good). */
+        readonly stopped: RateLimitStop | undefined;
+        readonly notRun: number;
+        /** The limited call carried the key; a 429 on keyless /docs is the host's or a proxy's limit. */
+        readonly keyed: boolean;
+      }
+    >
+  | Broken<'server_error', { readonly status: number; readonly html: boolean; readonly code: string | undefined }>
+  | Broken<'timeout', { readonly phase: TimeoutPhase; readonly timeoutS: number }>
+  | Broken<'connection_error', { readonly how: ConnectionFailure; readonly code: string }>
+  | Broken<'tls_error', { readonly code: string }>
+  /** Not the API's envelope; without `notApi` (no status) a body past the size cap. */
+  | Broken<'invalid_envelope', { readonly status: number | undefined; readonly notApi: NotApiReason | undefined }>
+  | Broken<'redirect', { readonly status: number; readonly location: string | undefined; readonly notApi: 'redirect' }>
+  /** Nothing at the path: the tenant (or resource) does not exist there, or, with `notApi`, the base URL is wrong. */
+  | Broken<'not_found', { readonly status: number | undefined; readonly code: string | undefined; readonly notApi: NotApiReason | undefined }>
+  | Broken<'unauthorized', { readonly status: number; readonly code: string | undefined; readonly testKeyOnProduction: boolean }>
+  | Broken<'tenant_mismatch', { readonly urlTenant: string; readonly keyTenant: string | undefined }>
+  /** `code` is the server's, whatever its spelling (`insufficient_scope`, `forbidden`, `scope_denied`...). */
+  | Broken<'insufficient_scope', { readonly resource: TenantResource | undefined; readonly readable: readonly TenantResource[]; readonly status: number; readonly code: string }>
+  /** A refusal with a code the checklist does not single out (e.g. 403 `forbidden` on every resource). */
+  | Broken<'forbidden', { readonly status: number; readonly code: string }>
+  /** Another error envelope, e.g. 400 `invalid_tenant_slug`. */
+  | Broken<'client_error', { readonly status: number; readonly code: string }>
+  | Broken<'header_forms_differ'>;
+
+export type BrokenVerdict = Exclude<DiagnosisVerdict, { kind: 'ok' | 'incomplete' }>;
 
 export type VerdictInput = Omit<DiagnosisReport, 'verdict' | 'exitCode'>;
 
@@ -18,7 +101,7 @@ export type BrokenFacts = DistributiveOmit<BrokenVerdict, 'headline' | 'summary'
 /** The rows whose failure means the base URL does not lead to the API (not `/`: it decides nothing). */
 const BASE_ROWS: ReadonlySet<string> = new Set(['base-path', 'host', 'path']);
 
-const UNREACHABLE_CODES: Readonly<Record<string, Unreachable>> = {
+const CONNECTION_FAILURES: Readonly<Record<string, ConnectionFailure>> = {
   ENOTFOUND: 'dns',
   EAI_AGAIN: 'dns',
   ECONNREFUSED: 'refused',
@@ -41,52 +124,50 @@ function evidenceOf(row: DiagnosisRow): VerdictEvidence {
   };
 }
 
-/** No HTTP answer: a timeout, a host that cannot be reached, or an answer cut short. */
-function noAnswerFacts(failure: TransportFailure, evidence: VerdictEvidence, input: VerdictInput): BrokenFacts {
+/** No complete HTTP answer: the kind is the finding's (`answerKind`), the failure adds how. */
+function failureFacts(f: Extract<Finding, { failure: unknown }>, evidence: VerdictEvidence, input: VerdictInput): BrokenFacts {
+  const { failure } = f;
   if (failure.kind === 'timeout') return { kind: 'timeout', evidence, phase: failure.phase, timeoutS: input.timeoutS };
-  if (failure.kind === 'tls') return { kind: 'host_unreachable', evidence, how: 'tls', code: failure.code };
-  const how = failure.kind === 'connection' ? UNREACHABLE_CODES[failure.code] : undefined;
-  if (failure.kind === 'connection' && how !== undefined) return { kind: 'host_unreachable', evidence, how, code: failure.code };
-  return { kind: 'no_answer', evidence, code: failure.kind === 'connection' ? failure.code : failure.kind };
+  const code = 'code' in failure ? failure.code : failure.kind;
+  if (f.kind === 'connection_error') return { kind: f.kind, evidence, how: CONNECTION_FAILURES[code] ?? 'dropped', code };
+  if (f.kind === 'tls_error') return { kind: f.kind, evidence, code };
+  return { kind: 'invalid_envelope', evidence, status: undefined, notApi: undefined };
 }
 
-/** The facts of the first failing row, keyed by the cause the checklist core read from its answer. */
-export function brokenFacts(row: DiagnosisRow, input: VerdictInput): BrokenFacts {
+/** The facts of the first failing row, keyed by its finding's kind. */
+function brokenFacts(row: DiagnosisRow, input: VerdictInput): BrokenFacts {
   const evidence = evidenceOf(row);
   const f = row.finding;
-  if (f.kind === 'base_path_wrong') return { kind: 'not_api', evidence, reason: 'base_path', status: undefined };
-  if (f.kind === 'header_forms_differ') return { kind: 'header_forms_differ', evidence };
-  const cause = row.cause;
-  if (cause === undefined) throw new Error(`failing row ${row.check} has no cause`);
-  switch (cause.kind) {
+  if ('failure' in f) return failureFacts(f, evidence, input);
+  switch (f.kind) {
+    case 'base_path_wrong':
+      return { kind: 'not_found', evidence, status: undefined, code: undefined, notApi: 'base_path' };
+    case 'header_forms_differ':
+      return { kind: f.kind, evidence };
     case 'rate_limited': {
       const stop = input.traffic.stopped;
-      const retryAfterS = f.kind === 'rate_limited' ? f.retryAfterS : undefined;
       const stopped = stop?.kind === 'rate_limited' ? stop.why : undefined;
-      return { kind: 'rate_limited', evidence, retryAfterS, stopped, notRun: input.traffic.notRun.length, keyed: row.request?.auth !== 'none' };
+      return { kind: f.kind, evidence, retryAfterS: f.retryAfterS, stopped, notRun: input.traffic.notRun.length, keyed: row.request?.auth !== 'none' };
     }
     case 'server_error':
-      return { kind: 'server_error', evidence, status: cause.status, html: cause.html, code: cause.code };
-    case 'no_answer':
-      return noAnswerFacts(cause.failure, evidence, input);
-    case 'not_api':
-      return { kind: 'not_api', evidence, reason: cause.html ? 'html_page' : cause.status === 404 ? 'not_found' : 'not_envelope', status: cause.status };
+      return { kind: f.kind, evidence, status: f.status, html: f.html, code: f.code };
+    case 'invalid_envelope':
+      return { kind: f.kind, evidence, status: f.status, notApi: f.html ? 'html_page' : f.status === 404 ? 'not_found' : 'not_envelope' };
     case 'redirect':
-      return { kind: 'not_api', evidence, reason: 'redirect', status: cause.status };
-    case 'key_rejected':
-      return { kind: 'key_rejected', evidence, status: cause.status, code: cause.code, testKeyOnProduction: f.kind === 'key_rejected' && f.testKeyOnProduction };
+      return { kind: f.kind, evidence, status: f.status, location: f.location, notApi: 'redirect' };
+    case 'not_found':
+      return { kind: f.kind, evidence, status: f.status, code: f.code, notApi: BASE_ROWS.has(row.check) ? 'not_found' : undefined };
+    case 'unauthorized':
+      return { kind: f.kind, evidence, status: f.status, code: f.code, testKeyOnProduction: f.testKeyOnProduction };
     case 'tenant_mismatch':
-      return { kind: 'tenant_mismatch', evidence, urlTenant: f.kind === 'tenant_mismatch' ? f.urlTenant : (input.tenant.probed ?? '?'), keyTenant: input.tenant.keyTenant };
-    case 'scope_missing':
-      return { kind: 'scope_missing', evidence, resource: f.kind === 'scope_missing' ? f.resource : undefined, readable: f.kind === 'scope_missing' ? f.readable : [] };
-    case 'refused':
-      return { kind: 'refused', evidence, status: cause.status, code: cause.code };
+      return { kind: f.kind, evidence, urlTenant: f.urlTenant, keyTenant: f.keyTenant };
+    case 'insufficient_scope':
+      return { kind: f.kind, evidence, resource: f.resource, readable: f.readable, status: f.status, code: f.code };
+    case 'forbidden':
     case 'client_error':
-      if (BASE_ROWS.has(row.check)) return { kind: 'not_api', evidence, reason: 'not_found', status: cause.status };
-      return { kind: cause.status === 404 ? 'not_found' : 'client_error', evidence, status: cause.status, code: cause.code };
-    case 'ok':
-    case 'not_checked':
-      throw new Error(`failing row ${row.check} has cause ${cause.kind}`);
+      return { kind: f.kind, evidence, status: f.status, code: f.code };
+    default:
+      throw new Error(`failing row ${row.check} has finding ${f.kind}`);
   }
 }
 

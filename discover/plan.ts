@@ -1,35 +1,10 @@
 /**
  * The GET requests discovery may make, and their order. Every call is one attempt, sent one
- * after another; the plan is capped so an ops engineer knows the most it will ever send.
+ * after another; the plan is capped so an ops engineer knows the most it will ever send. Calls
+ * and records are the shape `repairmon probe` records too (`diagnose/observations.ts`).
  */
-import { type EndpointId, TENANT_RESOURCES, endpointPath, platformPath } from '../api/contract/index.js';
-import type { AttemptResult } from '../api/client/single-attempt.js';
-
-/** What a call presents: nothing, a key we made up (so it cannot be valid), or the user's key. */
-export type Credential = 'none' | 'made-up' | 'key';
-
-export interface DiscoveryCall {
-  /** `docs`, `index`, `index:key`, `platform:<sub>`, `resource:<name>`, `invalid-key`, `missing-key`. */
-  readonly id: string;
-  readonly endpoint: EndpointId;
-  /** Relative to the base URL. */
-  readonly path: string;
-  readonly credential: Credential;
-}
-
-export interface CallRecord {
-  readonly call: DiscoveryCall;
-  readonly result: AttemptResult;
-}
-
-/** Calls in the order they were made; a call not made has no record. */
-export type Observations = ReadonlyMap<string, CallRecord>;
-
-/**
- * At most this many /platform/ sub-paths are asked with the key: one answer tells a platform
- * key from a tenant key, and a tenant listing (asked first) names the slugs.
- */
-export const MAX_PLATFORM_CALLS = 3;
+import { type AuthScheme, TENANT_RESOURCES, endpointPath, platformPath } from '../api/contract/index.js';
+import { type Call, MAX_PLATFORM_CALLS } from '../diagnose/index.js';
 
 /**
  * The most requests one run sends: /docs, / without a key, / with the key, the platform
@@ -45,8 +20,12 @@ export const MAX_REQUESTS = 3 + MAX_PLATFORM_CALLS + TENANT_RESOURCES.length + 2
  */
 export const PLACEHOLDER_TENANT = 'repairmondiscovery';
 
-export const DOCS_CALL: DiscoveryCall = { id: 'docs', endpoint: 'docs', path: endpointPath('docs'), credential: 'none' };
-export const INDEX_CALL: DiscoveryCall = { id: 'index', endpoint: 'index', path: endpointPath('index'), credential: 'none' };
+export const INDEX_CALL: Call = { id: 'index', endpoint: 'index', path: endpointPath('index'), auth: 'none' };
+
+/** Whether a call presents the user's key (not none, not a made-up one). */
+export function presentsKey(call: Call): boolean {
+  return call.auth !== 'none' && call.madeUpKey !== true;
+}
 
 /** A sub-path whose last segment is `tenants` is read as a tenant listing. */
 export function isTenantListing(sub: string): boolean {
@@ -54,27 +33,25 @@ export function isTenantListing(sub: string): boolean {
 }
 
 /** Tenant listings first: they name slugs as well as telling the key's kind. */
-export function platformCallPaths(listed: readonly string[]): string[] {
+function platformCallPaths(listed: readonly string[]): string[] {
   const ordered = [...listed.filter(isTenantListing), ...listed.filter((sub) => !isTenantListing(sub))];
   return ordered.slice(0, MAX_PLATFORM_CALLS);
 }
 
 /** With a key: / (does the key pass where a key is needed), the platform sub-paths, the resources of --tenant. */
-export function keyedCalls(platformPaths: readonly string[], tenant: string | undefined): DiscoveryCall[] {
+export function keyedCalls(auth: AuthScheme, platformPaths: readonly string[], tenant: string | undefined): Call[] {
   return [
-    { id: 'index:key', endpoint: 'index', path: endpointPath('index'), credential: 'key' },
-    ...platformCallPaths(platformPaths).map((sub): DiscoveryCall => ({ id: `platform:${sub}`, endpoint: 'platform', path: platformPath(sub), credential: 'key' })),
-    ...(tenant === undefined
-      ? []
-      : TENANT_RESOURCES.map((resource): DiscoveryCall => ({ id: `resource:${resource}`, endpoint: resource, path: endpointPath(resource, { tenant }), credential: 'key' }))),
+    { id: 'index:key', endpoint: 'index', path: endpointPath('index'), auth },
+    ...platformCallPaths(platformPaths).map((sub): Call => ({ id: `platform:${sub}`, endpoint: 'platform', path: platformPath(sub), auth })),
+    ...(tenant === undefined ? [] : TENANT_RESOURCES.map((resource): Call => ({ id: `resource:${resource}`, endpoint: resource, path: endpointPath(resource, { tenant }), auth }))),
   ];
 }
 
 /** A tenant path needs a key (spec §4): asked with a made-up key, then with none. */
-export function refusalCalls(tenant: string): DiscoveryCall[] {
+export function refusalCalls(auth: AuthScheme, tenant: string): Call[] {
   const path = endpointPath('clients', { tenant });
   return [
-    { id: 'invalid-key', endpoint: 'clients', path, credential: 'made-up' },
-    { id: 'missing-key', endpoint: 'clients', path, credential: 'none' },
+    { id: 'invalid-key', endpoint: 'clients', path, auth, madeUpKey: true },
+    { id: 'missing-key', endpoint: 'clients', path, auth: 'none' },
   ];
 }

@@ -1,10 +1,14 @@
 /**
- * The report's three views: a table for a person, one JSON document for a script, and the
- * monitor-config fragment (`emit-config.ts`). Renderers read only the report.
+ * The report's three views: a table for a person, one JSON document for a script, and
+ * `--emit monitor-config`: the readings the monitor has settings for, as the YAML fields of one
+ * target (`indexAccess`, `platformPaths`, the names in monitor/config/schema.ts), each under a
+ * comment giving its evidence. Renderers read only the report.
  */
-import { printable, renderTableLines } from '../diagnose/render-table.js';
+import { Document, Pair, Scalar, YAMLMap } from 'yaml';
+import { INDEX_ACCESS, type IndexAccessReading, PLATFORM_PATHS, printable } from '../api/contract/index.js';
+import { renderTable } from '../lib/table.js';
 import { refusalText } from './answer.js';
-import { FINDING_NAMES, type DiscoveryReport, type Finding, type Refusal } from './types.js';
+import { FINDING_NAMES, type DiscoveryReport, type Reading, type Refusal } from './types.js';
 
 const HEADINGS = ['CHOICE', 'READING', 'EVIDENCE'] as const;
 
@@ -13,13 +17,13 @@ function isRefusal(value: unknown): value is Refusal {
 }
 
 /** A learned reading as a table cell: `HTTP 403 insufficient_scope`, `tenants, keys`, `kebab`. */
-export function readingText(reading: unknown): string {
+function readingText(reading: unknown): string {
   if (isRefusal(reading)) return refusalText(reading);
   if (Array.isArray(reading)) return reading.length === 0 ? '(none)' : reading.join(', ');
   return String(reading);
 }
 
-function cells(name: string, finding: Finding<unknown>): string[] {
+function cells(name: string, finding: Reading<unknown>): string[] {
   return finding.kind === 'learned' ? [name, printable(readingText(finding.reading)), printable(finding.evidence)] : [name, 'unknown', printable(finding.why)];
 }
 
@@ -35,7 +39,7 @@ export function renderDiscoveryTable(report: DiscoveryReport): string {
     lines.push(`NOT API v1: ${printable(report.host.why)}`, '');
     return lines.join('\n');
   }
-  lines.push(...renderTableLines([[...HEADINGS], ...FINDING_NAMES.map((name) => cells(name, report.findings[name]))]), '');
+  lines.push(...renderTable([[...HEADINGS], ...FINDING_NAMES.map((name) => cells(name, report.findings[name]))]), '');
   if (report.needKey.length > 0) lines.push(`Needs a key to learn: ${report.needKey.join(', ')} (pass --key-env VAR, --key-file PATH or --key-stdin)`);
   if (report.needTenant.length > 0) lines.push(`Needs --tenant SLUG to learn: ${report.needTenant.join(', ')}`);
   if (report.needKey.length + report.needTenant.length > 0) lines.push('');
@@ -44,4 +48,35 @@ export function renderDiscoveryTable(report: DiscoveryReport): string {
 
 export function renderDiscoveryJson(report: DiscoveryReport): string {
   return `${JSON.stringify(report, null, 2)}\n`;
+}
+
+interface Setting {
+  readonly value: unknown;
+  readonly comment: string;
+}
+
+/** An unknown reading gets the setting's default, which holds under every reading. */
+function setting<T>(finding: Reading<T>, fallback: T, value: (reading: T) => unknown): Setting {
+  if (finding.kind === 'learned') return { value: value(finding.reading), comment: finding.evidence };
+  return { value: value(fallback), comment: `unknown, so the default: ${finding.why}` };
+}
+
+export function renderMonitorConfig(report: DiscoveryReport): string {
+  const settings: Record<string, Setting> = {
+    indexAccess: setting<IndexAccessReading>(report.findings.indexAccess, INDEX_ACCESS.default, (r) => r),
+    platformPaths: setting(report.findings.platformPaths, PLATFORM_PATHS.default, (r) => [...r]),
+  };
+  const doc = new Document();
+  const map = new YAMLMap();
+  for (const [name, { value, comment }] of Object.entries(settings)) {
+    const key = new Scalar(name);
+    key.commentBefore = ` ${printable(comment)}`;
+    map.items.push(new Pair(key, doc.createNode(value, { flow: true })));
+  }
+  doc.contents = map;
+  doc.commentBefore = [
+    ` Discovered by repairmon discover from ${report.baseUrl} (${report.requests.made} GET requests).`,
+    ' Paste under a target in monitor.yaml.',
+  ].join('\n');
+  return doc.toString({ lineWidth: 0 });
 }

@@ -4,15 +4,16 @@
  */
 import { type AuthScheme, platformPathsInDocs } from '../api/contract/index.js';
 import type { AttemptResult } from '../api/client/single-attempt.js';
-import { answerText, evidenceOf, successData } from './answer.js';
+import { type Observations, okData } from '../diagnose/index.js';
+import { answerText, evidenceOf } from './answer.js';
 import { errorBodiesFinding, indexAccessFinding, invalidKeyFinding, missingKeyFinding } from './findings/access.js';
 import { type FindingContext, NEEDS_KEY, NEEDS_TENANT } from './findings/context.js';
 import { rateLimitHeadersFinding, requestIdHeaderFinding } from './findings/headers.js';
 import { keyKindFinding, platformPathsFinding, platformRefusalFinding } from './findings/key.js';
 import { readableResourcesFinding, scopeRefusalFinding } from './findings/scope.js';
 import { slugStyleFinding } from './findings/slugs.js';
-import { MAX_REQUESTS, type Observations } from './plan.js';
-import { type DiscoveryFindings, type DiscoveryReport, FINDING_NAMES, type Finding, type FindingName, type HostCheck } from './types.js';
+import { MAX_REQUESTS } from './plan.js';
+import { type DiscoveryFindings, type DiscoveryReport, FINDING_NAMES, type FindingName, type HostCheck, type Reading } from './types.js';
 
 export interface DiscoveryInput {
   readonly baseUrl: string;
@@ -21,6 +22,8 @@ export interface DiscoveryInput {
   readonly keyHint: string | undefined;
   /** --tenant */
   readonly tenant: string | undefined;
+  /** --platform-path; undefined: the sub-paths /docs lists. */
+  readonly platformPaths: readonly string[] | undefined;
   readonly observations: Observations;
 }
 
@@ -32,19 +35,19 @@ export interface DiscoveryInput {
 export function hostCheck(docs: AttemptResult | undefined): HostCheck {
   if (docs === undefined) return { kind: 'not_api_v1', why: 'GET /docs was not asked' };
   const record = `GET /docs without a key -> ${answerText(docs)}`;
-  if (successData(docs)) return { kind: 'api_v1', evidence: `${record} with the envelope` };
+  if (okData(docs)) return { kind: 'api_v1', evidence: `${record} with the envelope` };
   return { kind: 'not_api_v1', why: `${record}: not API v1's public catalog (a 2xx with the envelope)` };
 }
 
 /** The sub-paths /docs lists, or none when /docs did not answer as the catalog. */
 export function platformPathsOf(docs: AttemptResult | undefined): string[] {
-  const catalog = successData(docs);
+  const catalog = okData(docs);
   return catalog ? platformPathsInDocs(catalog.data) : [];
 }
 
 function allUnknown(why: string): DiscoveryFindings {
-  const unknown: Finding<never> = { kind: 'unknown', why };
-  return Object.fromEntries(FINDING_NAMES.map((name) => [name, unknown])) as Record<FindingName, Finding<never>>;
+  const unknown: Reading<never> = { kind: 'unknown', why };
+  return Object.fromEntries(FINDING_NAMES.map((name) => [name, unknown])) as Record<FindingName, Reading<never>>;
 }
 
 function findingsOf(ctx: FindingContext): DiscoveryFindings {
@@ -79,7 +82,8 @@ export function buildDiscoveryReport(input: DiscoveryInput): DiscoveryReport {
     observations: input.observations,
     keyGiven: input.keyHint !== undefined,
     tenant: input.tenant,
-    platformPaths: platformPathsOf(docs?.result),
+    platformPathsListed: platformPathsOf(docs?.result),
+    platformPathsGiven: input.platformPaths,
   };
   const findings = host.kind === 'api_v1' ? findingsOf(ctx) : allUnknown(`not asked: ${docs ? evidenceOf(docs) : 'GET /docs was not asked'}`);
   return {
@@ -92,7 +96,7 @@ export function buildDiscoveryReport(input: DiscoveryInput): DiscoveryReport {
     findings,
     needKey: host.kind === 'api_v1' ? waitingOn(findings, NEEDS_KEY) : [],
     needTenant: host.kind === 'api_v1' ? waitingOn(findings, NEEDS_TENANT) : [],
-    requests: { made: input.observations.size, max: MAX_REQUESTS },
+    requests: { made: [...input.observations.values()].reduce((sum, r) => sum + r.attempts, 0), max: MAX_REQUESTS },
     exitCode: host.kind === 'api_v1' ? 0 : 1,
   };
 }

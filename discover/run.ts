@@ -1,23 +1,59 @@
 /**
- * Discovery's I/O edge: each planned GET as one real attempt (`sendAttempt`: no retries,
- * never throws), one after another; `sequence.ts` decides what to ask and when to stop.
+ * Discovery's calls, in order: `discoverWith` decides what to ask and when to stop, with the
+ * sending passed in (tests answer from recorded fixtures); `runDiscovery` sends each as one
+ * real attempt (`sendAttempt`: no retries, never throws), one after another. Each phase waits
+ * for the one before, because /docs names the platform sub-paths and a tenant listing names a
+ * real tenant.
  */
 import { randomBytes } from 'node:crypto';
 import { Agent, type Dispatcher } from 'undici';
-import { type AuthScheme, KEY_PREFIXES } from '../api/contract/index.js';
-import { ApiKey, sendAttempt } from '../api/client/single-attempt.js';
-import type { DiscoveryCall } from './plan.js';
-import { type Send, discoverWith } from './sequence.js';
+import { type AuthScheme, KEY_PREFIXES, joinUrl } from '../api/contract/index.js';
+import { ApiKey, type AttemptResult, sendAttempt } from '../api/client/single-attempt.js';
+import { type Call, type CallRecord, DOCS_CALL } from '../diagnose/index.js';
+import { tenantListing } from './findings/slugs.js';
+import { INDEX_CALL, PLACEHOLDER_TENANT, keyedCalls, refusalCalls } from './plan.js';
+import { buildDiscoveryReport, hostCheck, platformPathsOf } from './report.js';
 import type { DiscoveryReport } from './types.js';
 
-export interface DiscoveryOptions {
+/** Sends one call; undefined when it was not sent (the run was cancelled). */
+export type Send = (call: Call) => Promise<AttemptResult | undefined>;
+
+export interface DiscoverySettings {
   /** Checked by the contract's checkBaseUrl: ends in /api/v1, no credentials or query. */
   readonly baseUrl: string;
-  /** Optional: without one, discovery learns what needs no key. */
-  readonly key: ApiKey | undefined;
   readonly auth: AuthScheme;
+  /** ApiKey.hint of the user's key; undefined without one (then no call presents it). */
+  readonly keyHint: string | undefined;
   /** --tenant */
   readonly tenant: string | undefined;
+  /** --platform-path; undefined: the sub-paths /docs lists. */
+  readonly platformPaths: readonly string[] | undefined;
+}
+
+export async function discoverWith(send: Send, settings: DiscoverySettings): Promise<DiscoveryReport> {
+  const records = new Map<string, CallRecord>();
+  const run = async (calls: readonly Call[]): Promise<void> => {
+    for (const call of calls) {
+      const result = await send(call);
+      if (result === undefined) return;
+      records.set(call.id, { call, url: joinUrl(settings.baseUrl, call.path), result, attempts: 1 });
+    }
+  };
+  await run([DOCS_CALL]);
+  const docs = records.get(DOCS_CALL.id)?.result;
+  // Not API v1: stop before any key, even a made-up one, goes to that host.
+  if (hostCheck(docs).kind === 'api_v1') {
+    await run([INDEX_CALL]);
+    if (settings.keyHint !== undefined) await run(keyedCalls(settings.auth, settings.platformPaths ?? platformPathsOf(docs), settings.tenant));
+    // A real tenant where one is known: a made-up slug may be answered before the key is read.
+    await run(refusalCalls(settings.auth, settings.tenant ?? tenantListing(records)?.slugs[0] ?? PLACEHOLDER_TENANT));
+  }
+  return buildDiscoveryReport({ ...settings, observations: records });
+}
+
+export interface DiscoveryOptions extends Omit<DiscoverySettings, 'keyHint'> {
+  /** Optional: without one, discovery learns what needs no key. */
+  readonly key: ApiKey | undefined;
   readonly timeoutS: number;
   /** Tests pass a MockAgent; otherwise an Agent is created and closed here. */
   readonly dispatcher?: Dispatcher;
@@ -25,7 +61,7 @@ export interface DiscoveryOptions {
   readonly onProgress?: (done: number, label: string) => void;
 }
 
-export const MADE_UP_KEY_ALIAS = 'made-up-key';
+const MADE_UP_KEY_ALIAS = 'made-up-key';
 
 /** Shaped like a test key so it reaches the key check; random, so it is never a real one. */
 function madeUpKey(): ApiKey {
@@ -34,18 +70,17 @@ function madeUpKey(): ApiKey {
 
 function attemptSender(options: DiscoveryOptions, dispatcher: Dispatcher): Send {
   const madeUp = madeUpKey();
-  const keyFor = (call: DiscoveryCall): ApiKey | undefined => (call.credential === 'key' ? options.key : call.credential === 'made-up' ? madeUp : undefined);
   let sent = 0;
   return async (call) => {
     if (options.signal?.aborted) return undefined;
-    options.onProgress?.(sent, `GET ${call.path} (${call.credential === 'key' ? options.auth : call.credential})`);
+    options.onProgress?.(sent, `GET ${call.path} (${call.auth === 'none' ? 'no key' : call.madeUpKey ? 'made-up key' : call.auth})`);
     sent += 1;
     return sendAttempt({
       dispatcher,
       baseUrl: options.baseUrl,
       path: call.path,
       endpoint: call.endpoint,
-      key: keyFor(call),
+      key: call.auth === 'none' ? undefined : call.madeUpKey ? madeUp : options.key,
       authScheme: options.auth,
       timeoutMs: options.timeoutS * 1000,
       signal: options.signal,
@@ -57,8 +92,8 @@ export async function runDiscovery(options: DiscoveryOptions): Promise<Discovery
   const owned = options.dispatcher === undefined ? new Agent({ connect: { timeout: options.timeoutS * 1000 } }) : undefined;
   const dispatcher = options.dispatcher ?? owned!;
   try {
-    const settings = { baseUrl: options.baseUrl, auth: options.auth, keyHint: options.key?.hint, tenant: options.tenant };
-    return await discoverWith(attemptSender(options, dispatcher), settings);
+    const { baseUrl, auth, tenant, platformPaths } = options;
+    return await discoverWith(attemptSender(options, dispatcher), { baseUrl, auth, keyHint: options.key?.hint, tenant, platformPaths });
   } finally {
     await owned?.close();
   }

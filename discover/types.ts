@@ -3,9 +3,10 @@
  * Every finding is learned with the evidence that decided it, or unknown with the reason, so a
  * script (or a test comparing with a sandbox dialect) reads one stable shape.
  */
-import type { AuthScheme, KeyKind, TenantResource } from '../api/contract/index.js';
+import type { AuthScheme, ErrorBodies, IndexAccessReading, KeyKind, RateLimitHeaderStyle, SlugStyle, TenantResource } from '../api/contract/index.js';
 
-export type Finding<T> =
+/** One open point: the reading learned with the evidence that decided it, or why it is unknown. */
+export type Reading<T> =
   | { readonly kind: 'learned'; readonly reading: T; readonly evidence: string }
   | { readonly kind: 'unknown'; readonly why: string };
 
@@ -15,35 +16,34 @@ export interface Refusal {
   readonly code: string | null;
 }
 
-/** `none seen` is not `none`: discovery never provokes a 429, so a Retry-After-only API reads so. */
-export const RATE_LIMIT_STYLES = ['ietf', 'ratelimit-field', 'x-ratelimit-epoch', 'x-ratelimit-delta', 'none seen'] as const;
-export type RateLimitStyle = (typeof RATE_LIMIT_STYLES)[number];
-
-export type SlugStyle = 'kebab' | 'snake' | 'other';
-export type ErrorBody = 'envelope' | 'plain';
+/**
+ * The contract's rate-limit header styles, plus `none seen`: no header on any normal answer and
+ * no 429 met, which `retry-after-date` and `none` both give (only a 429's headers tell them apart).
+ */
+export type RateLimitStyle = RateLimitHeaderStyle | 'none seen';
 
 export interface DiscoveryFindings {
   /** GET / without a key: 2xx public, a refusal key (readings.ts INDEX_ACCESS). */
-  readonly indexAccess: Finding<'public' | 'key'>;
+  readonly indexAccess: Reading<Exclude<IndexAccessReading, 'unknown'>>;
   /** A tenant path with a made-up key. */
-  readonly invalidKey: Finding<Refusal>;
+  readonly invalidKey: Reading<Refusal>;
   /** The same path with no key at all. */
-  readonly missingKey: Finding<Refusal>;
-  /** The sub-paths below /platform/ that /docs lists (readings.ts PLATFORM_PATHS). */
-  readonly platformPaths: Finding<readonly string[]>;
-  readonly keyKind: Finding<KeyKind>;
+  readonly missingKey: Reading<Refusal>;
+  /** The sub-paths below /platform/: --platform-path, else those /docs lists (readings.ts PLATFORM_PATHS). */
+  readonly platformPaths: Reading<readonly string[]>;
+  readonly keyKind: Reading<KeyKind>;
   /** What a tenant key gets on a /platform/ path. */
-  readonly platformRefusal: Finding<Refusal>;
+  readonly platformRefusal: Reading<Refusal>;
   /** The resources of --tenant the key reads. */
-  readonly readableResources: Finding<readonly TenantResource[]>;
+  readonly readableResources: Reading<readonly TenantResource[]>;
   /** What a key gets on a resource outside its scope. */
-  readonly scopeRefusal: Finding<Refusal>;
-  readonly slugStyle: Finding<SlugStyle>;
-  readonly rateLimitHeaders: Finding<RateLimitStyle>;
-  /** The body a 401 comes with. */
-  readonly errorBodies: Finding<ErrorBody>;
+  readonly scopeRefusal: Reading<Refusal>;
+  readonly slugStyle: Reading<SlugStyle>;
+  readonly rateLimitHeaders: Reading<RateLimitStyle>;
+  /** The body a 401 (or a 429) comes with. */
+  readonly errorBodies: Reading<ErrorBodies>;
   /** The header answers carry a request id in, or `none seen`. */
-  readonly requestIdHeader: Finding<string>;
+  readonly requestIdHeader: Reading<string>;
 }
 
 export type FindingName = keyof DiscoveryFindings;

@@ -5,7 +5,7 @@
  */
 import { Writable } from 'node:stream';
 import pino, { type Logger, type LevelWithSilent } from 'pino';
-import { type ApiKey, redactSecrets } from '../api/client/index.js';
+import { type ApiKey, redactSecrets } from '../api/client/single-attempt.js';
 
 export type { Logger };
 

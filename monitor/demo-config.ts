@@ -44,6 +44,10 @@ export interface DemoConfigOptions {
   readonly mixAuth?: boolean;
   /** Per alias, the key's `expect` as it would be written in YAML (e.g. `{ logs: insufficient_scope }`). */
   readonly expect?: Readonly<Record<string, Readonly<Record<string, string>>>>;
+  /** Reference each key as `secretFile: PATH` (a file written beside the config) instead of `${ENV}`. */
+  readonly secretFile?: (alias: string) => string;
+  /** The CA file an https sandbox's certificate chains to (`tls.caFile`). */
+  readonly caFile?: string;
 }
 
 /** Demo keys built to fail (revoked, or a scope missing a resource) are left out by default. */
@@ -73,7 +77,8 @@ export function demoRawConfig(sandbox: SandboxLike, options: DemoConfigOptions =
     const auth: AuthScheme = options.mixAuth !== false && i % 2 === 1 ? 'x-api-key' : 'bearer';
     const assignment = k.kind === 'tenant' ? { tenant: k.tenant } : { tenants: [...sandbox.tenants] };
     const expect = options.expect?.[k.alias];
-    return { alias: k.alias, kind: k.kind, ...assignment, auth, secret: `\${${secretVariable(i)}}`, ...(expect ? { expect } : {}) };
+    const secret = options.secretFile ? { secretFile: options.secretFile(k.alias) } : { secret: `\${${secretVariable(i)}}` };
+    return { alias: k.alias, kind: k.kind, ...assignment, auth, ...secret, ...(expect ? { expect } : {}) };
   });
   const sloMs = options.sloMs ?? { index: 250, docs: 250, clients: 500, bikes: 500, repairs: 500, logs: 500, platform: 500 };
   const target = {
@@ -86,6 +91,7 @@ export function demoRawConfig(sandbox: SandboxLike, options: DemoConfigOptions =
     canaries: Object.fromEntries(CANARY_NAMES.map((n) => [n, options.canaries?.[n] ?? true])),
     platformPaths: [...(sandbox.platformPaths ?? [])],
     indexAccess: sandbox.indexAccess ?? 'unknown',
+    ...(options.caFile === undefined ? {} : { tls: { caFile: options.caFile } }),
     keys,
   };
   return { raw: { concurrency: options.concurrency ?? 8, historyPerProbe: 60, targets: [target] }, env };

@@ -16,6 +16,7 @@ import { durationBuckets } from './metrics/buckets.js';
 import { createProbeMetrics } from './metrics/probe-metrics.js';
 import { MonitorRegistry } from './metrics/registry.js';
 import { createServiceMetrics } from './metrics/service-metrics.js';
+import { createShardMetrics } from './metrics/shard-metrics.js';
 import { createTlsMetrics } from './metrics/tls-metrics.js';
 import { buildPlan } from './probe/plan.js';
 import { createPoliteness, holdKey } from './probe/politeness.js';
@@ -97,6 +98,7 @@ export function createMonitor(initial: MonitorConfig, deps: MonitorDeps): Monito
   const probeMetrics = createProbeMetrics(registry, { perKeyOutcomes: initial.metrics?.perKeyOutcomes ?? false, buckets: durationBuckets(initial.targets) });
   const service = createServiceMetrics(registry, { version: deps.version ?? '0.0.0', shard: formatShard(shard) });
   const tlsMetrics = createTlsMetrics(registry);
+  const shardMetrics = createShardMetrics(registry);
   const politeness = createPoliteness();
   const onDemand = createOnDemandLimiter();
   let config = initial;
@@ -106,9 +108,15 @@ export function createMonitor(initial: MonitorConfig, deps: MonitorDeps): Monito
   let history = createHistory({ perProbe: initial.historyPerProbe });
   let agents = new Map<string, Dispatcher>();
   let scheduler: Scheduler | undefined;
+  /** Schedules a reload replaced, finishing the rounds they had under way. */
+  const retiring = new Set<Scheduler>();
+  /** Ids of the plan in force: a retiring round's probe that the new config dropped records nothing. */
+  let planIds: ReadonlySet<string> = new Set();
   let started = false;
   /** The tail of the reload queue; never rejects. */
   let reloads: Promise<void> = Promise.resolve();
+  /** A reload from the config source that waits for its turn: reloads asked for meanwhile join it. */
+  let queuedRead: Promise<ReloadResult> | undefined;
 
   const newDispatcher = (t: MonitorTarget, concurrency: number): Dispatcher =>
     deps.dispatcherFor?.(t) ?? makeAgent(t, concurrency, { onCertificate: (at) => tlsMetrics.observe(t.name, at) });
@@ -122,12 +130,23 @@ export function createMonitor(initial: MonitorConfig, deps: MonitorDeps): Monito
 
   async function runAndRecord(spec: ProbeSpec, target: MonitorTarget, signal: AbortSignal): Promise<void> {
     const result = await runProbe(spec, target, { dispatcher: dispatcher(target), politeness, now, signal, maxHoldMs: maxHoldMs() });
-    if (signal.aborted) return;
+    if (signal.aborted || !planIds.has(spec.id)) return;
     probeMetrics.record(result);
     history.add(result);
-    const log = { probe: spec.id, outcome: result.verdict.outcome, reason: result.verdict.reason, ms: Math.round(result.durationMs) };
-    if (result.verdict.success) deps.logger.debug(log, 'probe ok');
-    else deps.logger.warn({ ...log, detail: result.verdict.detail }, 'probe failed');
+    logProbe(result);
+  }
+
+  /** A 429 storm logs one line when a key's throttled stretch begins and one when it ends, not one per probe. */
+  function logProbe({ spec, verdict, durationMs, holdEvent }: ProbeResult): void {
+    const key = { target: spec.target, keyAlias: holdEvent?.keyAlias };
+    if (holdEvent?.kind === 'started') {
+      const hint = holdEvent.holdMs === undefined ? 'no hint' : `${Math.ceil(holdEvent.holdMs / 1000)} s`;
+      deps.logger.warn({ ...key, probe: spec.id, wait: hint, detail: verdict.detail }, 'key rate limited (HTTP 429): its probes wait out the hint, one at a time, until it answers otherwise');
+    } else if (holdEvent?.kind === 'ended') deps.logger.info(key, 'key answered again after HTTP 429: its probes resume');
+    const log = { probe: spec.id, outcome: verdict.outcome, reason: verdict.reason, ms: Math.round(durationMs) };
+    if (verdict.success) deps.logger.debug(log, 'probe ok');
+    else if (verdict.outcome === 'rate_limited') deps.logger.debug(log, 'probe rate limited');
+    else deps.logger.warn({ ...log, detail: verdict.detail }, 'probe failed');
   }
 
   function install(next: MonitorConfig): number {
@@ -137,6 +156,7 @@ export function createMonitor(initial: MonitorConfig, deps: MonitorDeps): Monito
     const nextNames = new Set(next.targets.map((t) => t.name));
     for (const t of config.targets) if (!nextNames.has(t.name)) service.dropTarget(t.name);
     service.describeConfig(next.targets, nextPlan);
+    shardMetrics.describe(nextPlan.length, nextFullPlan.length);
     tlsMetrics.retain(next.targets);
     if (next.historyPerProbe !== config.historyPerProbe) history = createHistory({ perProbe: next.historyPerProbe });
     history.retain(new Set(nextPlan.map((p) => p.id)));
@@ -145,6 +165,7 @@ export function createMonitor(initial: MonitorConfig, deps: MonitorDeps): Monito
     onDemand.retain(new Set(nextFullPlan.map((p) => holdKey(p.target, p.keyAlias))));
     config = next;
     plan = nextPlan;
+    planIds = new Set(nextPlan.map((p) => p.id));
     fullPlan = nextFullPlan;
     agents = new Map(next.targets.map((t) => [t.name, newDispatcher(t, next.concurrency)]));
     const byTarget = probesByTarget(nextPlan);
@@ -156,6 +177,7 @@ export function createMonitor(initial: MonitorConfig, deps: MonitorDeps): Monito
         logger: deps.logger,
         runProbe: runAndRecord,
         inMaintenance: (t) => openWindow(t, now()) !== undefined,
+        oneAtATime: (p) => politeness.throttled(p.target, p.keyAlias),
         // Failures before a window say nothing about after it: the outage page then needs a
         // fresh run of failures, rather than firing on the old one the moment the window closes.
         onPaused: (t) => probeMetrics.endStreaks(t.name, 'service'),
@@ -168,12 +190,22 @@ export function createMonitor(initial: MonitorConfig, deps: MonitorDeps): Monito
     return nextPlan.length;
   }
 
-  /** The old round is stopped first, so no probe of the old plan records after the switch. */
-  async function apply(next: MonitorConfig): Promise<number> {
+  /**
+   * The new config takes over the schedule at once; a round under way finishes on the config it
+   * started with (a reload never costs a round's results), then its connections close. Its
+   * probes that the new config dropped record nothing.
+   */
+  function apply(next: MonitorConfig): number {
+    const old = scheduler;
     const oldAgents = agents;
-    await scheduler?.stop();
     const count = install(next);
-    if (!deps.dispatcherFor) await Promise.allSettled([...oldAgents.values()].map((a) => a.close()));
+    if (old) {
+      retiring.add(old);
+      void old.retire().then(async () => {
+        retiring.delete(old);
+        if (!deps.dispatcherFor) await Promise.allSettled([...oldAgents.values()].map((a) => a.close()));
+      });
+    }
     return count;
   }
 
@@ -191,7 +223,7 @@ export function createMonitor(initial: MonitorConfig, deps: MonitorDeps): Monito
       deps.logger.error({ issues: result.issues }, 'config reload failed; keeping the running config');
       return result;
     }
-    const probes = await apply(result.config);
+    const probes = apply(result.config);
     const envKeysKept = envKeyAliases(result.config);
     deps.logger.info({ probes }, 'config reloaded');
     if (envKeysKept.length > 0) {
@@ -232,14 +264,19 @@ export function createMonitor(initial: MonitorConfig, deps: MonitorDeps): Monito
       started = false;
       // A reload under way would otherwise install its scheduler after this stop.
       await reloads;
-      await scheduler?.stop();
+      await Promise.all([scheduler, ...retiring].map((s) => s?.stop()));
       if (!deps.dispatcherFor) await Promise.allSettled([...agents.values()].map((a) => a.close()));
     },
     reload(next) {
-      // One at a time: two reloads that both stopped the old scheduler would each install a new
-      // one, and the first would run on, unreferenced. A later reload rereads the file after
-      // the earlier one is in place.
-      const run = reloads.then(() => reloadNow(next));
+      // One at a time, each after the previous is in place. Reloads from the config source that
+      // arrive while one waits its turn join it (a burst of SIGHUPs or POSTs reads the file once);
+      // one asked for after it started reads the file again, which may carry a newer edit.
+      if (next === undefined && queuedRead) return queuedRead;
+      const run = reloads.then(() => {
+        if (next === undefined) queuedRead = undefined;
+        return reloadNow(next);
+      });
+      if (next === undefined) queuedRead = run;
       reloads = run.then(
         () => undefined,
         () => undefined,

@@ -1,7 +1,11 @@
 /**
  * `--shard i/N`: a probe runs on the shard a stable hash of (target, key alias) selects, so all
  * probes of one key stay together (its 429 holds, its canaries) and N replicas split the work
- * with no coordination. FNV-1a: stable across processes and Node versions, unlike Math.random.
+ * with no coordination. Rendezvous (highest-random-weight) hashing: each key goes to the replica
+ * that scores it highest, so going from N to N+1 replicas moves only the keys the new replica
+ * wins (about 1/(N+1)), where hash modulo N moved about N/(N+1) of them, restarting their holds
+ * and histories elsewhere. FNV-1a and murmur3's finalizer: stable across processes and Node
+ * versions, unlike Math.random.
  */
 
 export interface Shard {
@@ -33,8 +37,27 @@ export function fnv1a(text: string): number {
   return hash;
 }
 
+/** murmur3's 32-bit finalizer: spreads the replica number over all 32 bits before it is mixed in. */
+function fmix32(value: number): number {
+  let x = value;
+  x = Math.imul(x ^ (x >>> 16), 0x85ebca6b);
+  x = Math.imul(x ^ (x >>> 13), 0xc2b2ae35);
+  return (x ^ (x >>> 16)) >>> 0;
+}
+
+/** The replica (0-based, of `count`) whose score for this key is the highest. */
 export function shardOf(target: string, keyAlias: string, count: number): number {
-  return fnv1a(`${target}\u0000${keyAlias}`) % count;
+  const key = fnv1a(`${target}\u0000${keyAlias}`);
+  let best = 0;
+  let bestScore = -1;
+  for (let replica = 0; replica < count; replica += 1) {
+    const score = fmix32(key ^ fmix32(replica + 1));
+    if (score > bestScore) {
+      best = replica;
+      bestScore = score;
+    }
+  }
+  return best;
 }
 
 export function onShard(probe: { target: string; keyAlias: string }, shard: Shard): boolean {

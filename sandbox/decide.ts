@@ -3,10 +3,21 @@
  * state: routing, authentication, access rules, rate limiting and the data, each spoken in the
  * state's dialect. I/O lives in server.ts; faults are layered on top in faults/.
  */
-import { BASE_PATH, ERROR_CODES, type Envelope, type ErrorCode, scopeForResource } from '../api/contract/index.js';
-import { ALLOWED_METHODS, ERROR_STATUS, type Route, errorEnvelope, matchRoute, readPresentedKey, successEnvelope } from '../api/contract/server/index.js';
-import { type BodyForm, bodyForm } from './bodies.js';
-import { type Dialect, type SlugStyle, checkSlugStyle } from './dialect/index.js';
+import { BASE_PATH, ERROR_CODES, type Envelope, type ErrorCode, type SlugStyle, scopeForResource } from '../api/contract/index.js';
+import {
+  ALLOWED_METHODS,
+  type BodyForm,
+  ERROR_STATUS,
+  type Refusal,
+  type Route,
+  bodyForm,
+  errorEnvelope,
+  matchRoute,
+  readPresentedKey,
+  refusalAnswer,
+  successEnvelope,
+} from '../api/contract/server/index.js';
+import { type Dialect, checkSlugStyle } from './dialect/index.js';
 import { docsPayload, indexPayload } from './docs.js';
 import { type DemoKey, keyMetadata } from './keys.js';
 import { messageFor, refusalMessage } from './messages.js';
@@ -14,7 +25,6 @@ import type { TenantData } from './model.js';
 import { badRequestReply, hostProblem } from './protocol.js';
 import { rateLimitHeaders } from './rate-headers.js';
 import type { RateVerdict } from './rate-limit.js';
-import { type Refusal, refusalAnswer } from './refusals.js';
 
 export interface SandboxState {
   readonly tenants: ReadonlyMap<string, TenantData>;
@@ -72,13 +82,21 @@ function refuse(dialect: Dialect, refusal: Refusal, detail?: string, headers: He
   return reply(dialect, answer.status, errorEnvelope(answer.code, refusalMessage(refusal, answer, detail)), headers, keyAlias);
 }
 
+/** Says what is wrong: two key headers that disagree, or an Authorization that is not `Bearer <key>`. */
+function malformedDetail(headers: DecideInput['headers']): string {
+  if (headers['x-api-key'] !== undefined && headers['authorization'] !== undefined) {
+    return 'Podano dwa nagłówki z kluczem (x-api-key i Authorization), które nie niosą tego samego klucza; podaj klucz w jednym z nich.';
+  }
+  return 'Nagłówek Authorization nie ma postaci "Bearer <klucz>".';
+}
+
 function authenticate(headers: DecideInput['headers'], state: SandboxState): Authentication {
   const presented = readPresentedKey(headers);
   if (presented.kind === 'repeated') {
     return { ok: false, badRequest: `Nagłówek ${KEY_HEADER_NAMES[presented.header]} podano więcej niż raz; klucz podaje się w jednym nagłówku.` };
   }
   if (presented.kind === 'none') return { ok: false, refusal: 'missing_key', detail: 'Nie podano klucza (nagłówek x-api-key lub Authorization: Bearer).' };
-  if (presented.kind === 'malformed') return { ok: false, refusal: 'invalid_key', detail: 'Nagłówek z kluczem ma nieprawidłowy format.' };
+  if (presented.kind === 'malformed') return { ok: false, refusal: 'invalid_key', detail: malformedDetail(headers) };
   const key = state.keysByValue.get(presented.key);
   if (!key) return { ok: false, refusal: 'invalid_key', detail: 'Nieznany klucz.' };
   if (key.revoked) return { ok: false, refusal: 'invalid_key', detail: 'Klucz został unieważniony.', alias: key.alias };
@@ -93,7 +111,8 @@ function styledRoute(pathname: string | undefined, style: SlugStyle): Route {
   return check.ok ? route : { kind: 'invalid_tenant', tenant: route.tenant, reason: check.reason };
 }
 
-type KeyedRoute = Extract<Route, { kind: 'index' | 'platform' | 'tenant' }>;
+/** Every route that needs a key; a malformed slug too, so the key is judged first (spec §5.6). */
+type KeyedRoute = Extract<Route, { kind: 'index' | 'platform' | 'tenant' | 'invalid_tenant' }>;
 
 /** The access rules of spec §4-5, in the order the spec implies: tenant match before scope. */
 function accessDenied(route: KeyedRoute, key: DemoKey, breach: boolean): Refusal | undefined {
@@ -103,6 +122,8 @@ function accessDenied(route: KeyedRoute, key: DemoKey, breach: boolean): Refusal
     return key.scopes.includes('platform') ? undefined : 'scope';
   }
   if (key.kind === 'tenant' && key.tenant !== route.tenant && !breach) return 'tenant_mismatch';
+  // A malformed slug names no resource to scope: its 400 comes next.
+  if (route.kind === 'invalid_tenant') return undefined;
   return key.scopes.includes(scopeForResource(route.resource)) ? undefined : 'scope';
 }
 
@@ -116,7 +137,7 @@ function platformData(subpath: string, state: SandboxState): unknown {
   }));
 }
 
-function routeData(route: KeyedRoute, state: SandboxState): { found: true; data: unknown } | { found: false; detail: string } {
+function routeData(route: Exclude<KeyedRoute, { kind: 'invalid_tenant' }>, state: SandboxState): { found: true; data: unknown } | { found: false; detail: string } {
   if (route.kind === 'index') return { found: true, data: indexPayload() };
   if (route.kind === 'platform') {
     const data = platformData(route.subpath, state);
@@ -138,6 +159,7 @@ function keyed(route: KeyedRoute, input: DecideInput, state: SandboxState): Repl
   if (verdict && !verdict.allowed) return fail(dialect, ERROR_CODES.rateLimited, undefined, limitHeaders, key.alias);
   const denied = accessDenied(route, key, input.breach);
   if (denied) return refuse(dialect, denied, undefined, limitHeaders, key.alias);
+  if (route.kind === 'invalid_tenant') return fail(dialect, ERROR_CODES.invalidTenantSlug, undefined, limitHeaders, key.alias);
   const result = routeData(route, state);
   if (!result.found) return fail(dialect, ERROR_CODES.notFound, result.detail, limitHeaders, key.alias);
   return reply(dialect, 200, successEnvelope(result.data), limitHeaders, key.alias);
@@ -153,7 +175,6 @@ export function decide(input: DecideInput, state: SandboxState): Reply {
   }
   const route = styledRoute(input.pathname, dialect.slug);
   if (route.kind === 'unknown') return fail(dialect, ERROR_CODES.notFound, `Endpointy API v1 zaczynają się od ${BASE_PATH}/ (zob. ${BASE_PATH}/docs).`);
-  if (route.kind === 'invalid_tenant') return fail(dialect, ERROR_CODES.invalidTenantSlug);
   if (route.kind === 'docs') return reply(dialect, 200, successEnvelope(docsPayload(dialect)));
   // A public index ignores a presented key: it is neither checked nor counted.
   if (route.kind === 'index' && dialect.index === 'public') return reply(dialect, 200, successEnvelope(indexPayload()));

@@ -4,12 +4,10 @@
  * (concrete, as tools learn them from here), index access, error codes and statuses, and
  * rate-limit header names.
  */
-import { AUTH_SCHEMES, BASE_PATH, ENDPOINTS, ERROR_CODES, type EndpointSpec, authHeader, platformPath } from '../api/contract/index.js';
-import { ERROR_STATUS } from '../api/contract/server/index.js';
-import { PLAIN_CONTENT_TYPE, bodyForm, plainText } from './bodies.js';
-import { type Dialect, type SlugStyle, styleDemoSlug } from './dialect/index.js';
-import { rateLimitHeaderNames } from './rate-headers.js';
-import { REFUSALS, type RefusalAnswer, refusalAnswer } from './refusals.js';
+import { AUTH_SCHEMES, BASE_PATH, ENDPOINTS, type EndpointSpec, type SlugStyle, authHeader, platformPath } from '../api/contract/index.js';
+import { ERROR_STATUS, PLAIN_CONTENT_TYPE, REFUSALS, type RefusalAnswer, bodyForm, rateLimitHeaderNames, refusalAnswer, sentErrors } from '../api/contract/server/index.js';
+import { plainText } from './bodies.js';
+import { type Dialect, styleDemoSlug } from './dialect/index.js';
 
 const ACCESS_TEXT: Readonly<Record<string, string>> = {
   public: 'publiczny, bez klucza',
@@ -24,15 +22,6 @@ const SLUG_TEXT: Readonly<Record<SlugStyle, string>> = {
   any: 'dowolny jeden segment ścieżki',
 };
 
-/** Errors the sandbox sends whatever the dialect (405 for anything but GET, 400 for a bad slug...). */
-const FIXED_ERRORS: readonly RefusalAnswer[] = [
-  { code: ERROR_CODES.rateLimited, status: ERROR_STATUS.rate_limited },
-  ...[ERROR_CODES.notFound, ERROR_CODES.methodNotAllowed, ERROR_CODES.invalidTenantSlug, ERROR_CODES.badRequest, ERROR_CODES.internalError].map((code) => ({
-    code,
-    status: ERROR_STATUS[code],
-  })),
-];
-
 /** `401 unauthorized`, or `401 (text/plain "Unauthorized")` where the dialect sends no envelope. */
 function answerText(answer: RefusalAnswer, dialect: Dialect): string {
   if (bodyForm(dialect.errorBodies, answer.status) === 'plain') return `${answer.status} (${PLAIN_CONTENT_TYPE} "${plainText(answer.status)}")`;
@@ -41,9 +30,9 @@ function answerText(answer: RefusalAnswer, dialect: Dialect): string {
 
 /** Every code this dialect sends in an envelope, with its status, once each. */
 function errorTable(dialect: Dialect): { code: string; status: number }[] {
-  const all = [...REFUSALS.map((r) => refusalAnswer(r, dialect)), ...FIXED_ERRORS];
-  const sent = all.filter((a) => bodyForm(dialect.errorBodies, a.status) === 'envelope');
-  return sent.filter((a, i) => sent.findIndex((b) => b.code === a.code && b.status === a.status) === i).map(({ code, status }) => ({ code, status }));
+  return sentErrors(dialect)
+    .filter((a) => bodyForm(dialect.errorBodies, a.status) === 'envelope')
+    .map(({ code, status }) => ({ code, status }));
 }
 
 /** Statuses this dialect answers with a plain-text body instead of the envelope. */

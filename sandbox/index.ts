@@ -8,9 +8,10 @@ import { once, setMaxListeners } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import { BASE_PATH } from '../api/contract/index.js';
+import { CONTROL_PATH, type FaultControl, newControlToken } from './control.js';
 import { loadDataFile } from './data-file.js';
 import type { SandboxState } from './decide.js';
-import { type Dialect, resolveDialect } from './dialect/index.js';
+import { type Dialect, type IndexAccess, resolveDialect } from './dialect/index.js';
 import { demoData } from './demo-data.js';
 import { SandboxConfigError } from './errors.js';
 import { type FaultRule, parseFaultSpec } from './faults/parse.js';
@@ -29,6 +30,7 @@ export { SandboxConfigError, isSandboxConfigError } from './errors.js';
 export { DEMO_KEY_SPECS, DEMO_TENANTS } from './demo-data.js';
 export { PRESET_NAMES, parseDialect } from './dialect/index.js';
 export type { Dialect, DialectParse, DialectSettings, PresetName } from './dialect/index.js';
+export { SANDBOX_DEFAULT_BASE_URL, SANDBOX_DEFAULT_HOST, SANDBOX_DEFAULT_PORT } from './defaults.js';
 
 export interface RunningSandbox {
   /** `http://HOST:PORT/api/v1` (`https://` with `tls`) */
@@ -47,9 +49,11 @@ export interface RunningSandbox {
   /** The /platform/ sub-paths it serves (below /platform/), as its /docs lists them: `dialect.platformPaths`. */
   readonly platformPaths: readonly string[];
   /** Which reading of "does GET / need a key" it follows: `dialect.index`. */
-  readonly indexAccess: 'public' | 'key';
+  readonly indexAccess: IndexAccess;
   /** Same syntax as `--faults`; '' clears. Throws SandboxConfigError on a bad spec. */
   setFaults(spec: string): void;
+  /** Where and with what token a running sandbox takes new faults over HTTP (control.ts): loopback only. */
+  readonly control: { readonly url: string; readonly token: string };
   requests(): readonly SandboxRequestRecord[];
   clearRequests(): void;
   close(): Promise<void>;
@@ -132,9 +136,18 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   const tls: SandboxTls | undefined = options.tls ? await prepareTls(host, options.tlsCaOut) : undefined;
   const scheme = tls ? 'https' : 'http';
   let hostPort = urlHost(host);
+  const control: FaultControl = {
+    token: newControlToken(),
+    setFaults(spec) {
+      const parsed = parseFaultSpec(spec);
+      if (parsed.ok) faults = parsed.rules;
+      return parsed;
+    },
+  };
   const server = createSandboxServer({
     state,
     faults: () => faults,
+    control,
     limiter: rate.policy ? createRateLimiter(rate.policy) : undefined,
     random: options.random ?? Math.random,
     now: options.now ?? Date.now,
@@ -173,8 +186,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       return found;
     },
     setFaults(spec) {
-      faults = compileFaults(spec);
+      const parsed = control.setFaults(spec);
+      if (!parsed.ok) throw new SandboxConfigError('faults', parsed.error);
     },
+    control: { url: `${origin}${CONTROL_PATH}`, token: control.token },
     requests: () => [...records],
     clearRequests() {
       records.length = 0;

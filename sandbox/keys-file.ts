@@ -21,13 +21,20 @@ function valueProblem(value: string): string | undefined {
   return undefined;
 }
 
+function isMap(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
 function keysSchema(known: readonly string[]) {
-  // Values are checked here rather than by a string schema, so one bad value cannot stop the
-  // other checks (zod skips refinements once a member fails its type).
-  return z.record(aliasSchema, z.unknown()).superRefine((map, ctx) => {
+  // Not z.record: it copies entries into a plain object, where an alias "__proto__" sets the
+  // prototype and vanishes. The decoded map's own entries are read as they are. Values are
+  // checked here rather than by a string schema, so one bad value cannot stop the other checks.
+  return z.custom<Record<string, unknown>>(isMap, 'expected record: a map of alias -> key value').superRefine((map, ctx) => {
     const owner = new Map<string, string>();
     for (const [alias, value] of Object.entries(map)) {
-      if (!known.includes(alias)) ctx.addIssue({ code: 'custom', path: [alias], message: `unknown alias; the sandbox's keys are: ${known.join(', ')}` });
+      const aliasCheck = aliasSchema.safeParse(alias);
+      if (!aliasCheck.success) ctx.addIssue({ code: 'custom', path: [alias], message: aliasCheck.error.issues[0]?.message ?? 'is not a valid alias' });
+      else if (!known.includes(alias)) ctx.addIssue({ code: 'custom', path: [alias], message: `unknown alias; the sandbox's keys are: ${known.join(', ')}` });
       if (typeof value !== 'string') {
         ctx.addIssue({ code: 'custom', path: [alias], message: 'must be the key value as a string' });
         continue;

@@ -1,6 +1,6 @@
 /** The Polish error messages the sandbox sends (spec §2: messages are in Polish). */
 import type { ErrorCode } from '../api/contract/index.js';
-import type { Refusal, RefusalAnswer } from './refusals.js';
+import type { Refusal, RefusalAnswer } from '../api/contract/server/index.js';
 
 export const MESSAGES: Readonly<Record<ErrorCode, string>> = {
   unauthorized: 'Nieprawidłowy, unieważniony lub brakujący klucz API.',

@@ -6,8 +6,7 @@
  * everywhere (`error-bodies=plain` only touches 401 and 429, so these stay envelopes).
  */
 import { ERROR_CODES } from '../api/contract/index.js';
-import { errorEnvelope } from '../api/contract/server/index.js';
-import { bodyForm } from './bodies.js';
+import { bodyForm, errorEnvelope } from '../api/contract/server/index.js';
 import type { Reply } from './decide.js';
 import type { Dialect } from './dialect/index.js';
 import { messageFor } from './messages.js';

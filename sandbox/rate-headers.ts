@@ -2,8 +2,7 @@
  * Rate-limit headers in each style a dialect may speak (spec §8: "rate-limit headers: not
  * shown"). Pure: the limiter's numbers (or a storm's wait) in, header fields out.
  */
-import { RATE_LIMIT_HEADERS as H } from '../api/contract/index.js';
-import type { RateLimitHeaderStyle } from './dialect/index.js';
+import { RATE_LIMIT_HEADERS as H, type RateLimitHeaderStyle } from '../api/contract/index.js';
 import type { RateVerdict } from './rate-limit.js';
 
 type Fields = Record<string, string>;
@@ -70,22 +69,5 @@ export function stormHeaders(style: RateLimitHeaderStyle, waitSeconds: number | 
       return { [H.retryAfter]: httpDate(until) };
     case 'none':
       return {};
-  }
-}
-
-/** Every header name a style can send, for `/docs`. */
-export function rateLimitHeaderNames(style: RateLimitHeaderStyle): string[] {
-  switch (style) {
-    case 'ietf':
-      return [H.retryAfter, H.limit, H.remaining, H.reset];
-    case 'ratelimit-field':
-      return [H.retryAfter, H.field, H.policy];
-    case 'x-ratelimit-epoch':
-    case 'x-ratelimit-delta':
-      return [H.xLimit, H.xRemaining, H.xReset];
-    case 'retry-after-date':
-      return [H.retryAfter];
-    case 'none':
-      return [];
   }
 }

@@ -4,8 +4,8 @@
  */
 import { STATUS_CODES, type ServerResponse } from 'node:http';
 import { REQUEST_ID_HEADER } from '../api/contract/index.js';
-import { JSON_CONTENT_TYPE } from '../api/contract/server/index.js';
-import { PLAIN_CONTENT_TYPE, plainText } from './bodies.js';
+import { JSON_CONTENT_TYPE, PLAIN_CONTENT_TYPE } from '../api/contract/server/index.js';
+import { plainText } from './bodies.js';
 import type { Reply } from './decide.js';
 
 export interface Outgoing {

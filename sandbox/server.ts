@@ -12,6 +12,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import { BASE_PATH, ERROR_CODES } from '../api/contract/index.js';
 import { errorEnvelope } from '../api/contract/server/index.js';
+import { CONTROL_PATH, type FaultControl, controlReply } from './control.js';
 import { type Reply, type SandboxState, decide } from './decide.js';
 import type { FaultRule } from './faults/parse.js';
 import { sendFault } from './faults/respond.js';
@@ -46,6 +47,8 @@ export interface ServerDeps {
   readonly closing: AbortSignal;
   /** Rewrites a decided reply before faults and sending (`--page-size`); absent: sent as decided. */
   readonly shape?: (reply: Reply, req: IncomingMessage) => Reply;
+  /** Changes the faults of the running sandbox (`/-/faults`, control.ts). */
+  readonly control: FaultControl;
 }
 
 /** The server certificate and key for https (`--tls`); absent: plain http. */
@@ -84,7 +87,7 @@ type BodyRead = 'read' | 'incomplete' | 'too_large';
  * the request. Answering before the body is read would send a 200 for a request that then turns
  * out to be malformed, and a second, unasked-for 400.
  */
-function bodyRead(req: IncomingMessage): Promise<BodyRead> {
+function bodyRead(req: IncomingMessage, keep?: Buffer[]): Promise<BodyRead> {
   return new Promise((resolve) => {
     const declared = Number(req.headers['content-length']);
     if (Number.isFinite(declared) && declared > MAX_REQUEST_BODY_BYTES) {
@@ -94,6 +97,7 @@ function bodyRead(req: IncomingMessage): Promise<BodyRead> {
     let seen = 0;
     const onData = (chunk: Buffer): void => {
       seen += chunk.length;
+      keep?.push(chunk);
       if (seen > MAX_REQUEST_BODY_BYTES) {
         req.off('data', onData);
         req.pause();
@@ -137,10 +141,15 @@ async function handle(req: IncomingMessage, res: ServerResponse, deps: ServerDep
   const requestId = randomUUID();
   const method = req.method ?? 'GET';
   const pathname = requestPathname(req.url);
-  const body = await bodyRead(req);
+  const kept: Buffer[] | undefined = pathname === CONTROL_PATH ? [] : undefined;
+  const body = await bodyRead(req, kept);
   if (body === 'incomplete') return;
   if (body === 'too_large') {
     answerTooLarge(req, res, deps, { at, requestId, method, path: pathname ?? String(req.url) });
+    return;
+  }
+  if (kept) {
+    answerControl(req, res, deps, requestId, Buffer.concat(kept).toString('utf8'));
     return;
   }
   const plan = planFaults(deps.faults(), relativeToBase(pathname), deps.random);
@@ -167,6 +176,14 @@ async function handle(req: IncomingMessage, res: ServerResponse, deps: ServerDep
   if (plan.response) status = sendFault(res, plan.response, reply, requestId, { dialect: deps.state.dialect, now: deps.now() });
   else send(res, replyOutgoing(reply), requestId);
   logLine(deps, { at, requestId, method, path: pathname ?? String(req.url) }, reply, status, plan.fired);
+}
+
+/** Neither faults nor the request log touch the control: it is not part of the API. */
+function answerControl(req: IncomingMessage, res: ServerResponse, deps: ServerDeps, requestId: string, body: string): void {
+  const reply = controlReply({ method: req.method ?? '', headers: req.headers, remoteAddress: req.socket.remoteAddress, body }, deps.control);
+  send(res, replyOutgoing(reply), requestId);
+  const faults = reply.envelope.ok ? (reply.envelope.data as { faults: string }).faults : undefined;
+  deps.logger?.info({ requestId, method: req.method, path: CONTROL_PATH, status: reply.status, ...(faults === undefined ? {} : { faults }) }, faults === undefined ? 'fault control refused' : 'faults changed');
 }
 
 function internalError(res: ServerResponse, requestId: string): void {

@@ -12,6 +12,7 @@ import { isIP } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SandboxConfigError } from './errors.js';
+import { existingKind, replaceFile } from './write-file.js';
 
 export interface SandboxCertificates {
   /** PEM of the CA certificate: what a client trusts. */
@@ -65,10 +66,27 @@ export async function makeCertificates(host: string): Promise<SandboxCertificate
   }
 }
 
+const PEM_CERTIFICATES = /^(?:\s*-----BEGIN CERTIFICATE-----[A-Za-z0-9+/=\s]+-----END CERTIFICATE-----)+\s*$/;
+
+/**
+ * `--tls-ca-out` names a file the sandbox will replace: refused when it is a link (in a shared
+ * folder, one planted to redirect the write), not a regular file, or a file that is not a
+ * certificate (the `--keys` file, anything of the user's). A CA from an earlier start is replaced.
+ */
+export async function checkCaOut(path: string): Promise<void> {
+  const refuse = (why: string): SandboxConfigError => new SandboxConfigError('tls-ca-out', `${path} ${why}; give the path of a new file or of a CA certificate an earlier start wrote (nothing was written)`);
+  const kind = await existingKind(path).catch((error: unknown) => {
+    throw refuse(`cannot be examined (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+  });
+  if (kind === 'link') throw refuse('is a symbolic link');
+  if (kind === 'other') throw refuse('is not a regular file');
+  if (kind === 'file' && !PEM_CERTIFICATES.test(await readFile(path, 'utf8'))) throw refuse('exists and is not a CA certificate');
+}
+
 /** Where the CA certificate goes: the path asked for (kept), or a fresh temp file removed on close. */
 export async function writeCaFile(caPem: string, path: string | undefined): Promise<{ file: string; remove: () => Promise<void> }> {
   if (path !== undefined) {
-    await writeFile(path, caPem, { mode: 0o644 });
+    await replaceFile(path, caPem, 0o644);
     return { file: path, remove: async () => undefined };
   }
   const dir = await mkdtemp(join(tmpdir(), 'repairmon-sandbox-ca-'));
@@ -86,6 +104,7 @@ export interface SandboxTls extends SandboxCertificates {
 
 /** Certificates for `host` and the CA written out: everything `startSandbox({ tls: true })` needs. */
 export async function prepareTls(host: string, caOut: string | undefined): Promise<SandboxTls> {
+  if (caOut !== undefined) await checkCaOut(caOut);
   const certificates = await makeCertificates(host);
   let written;
   try {

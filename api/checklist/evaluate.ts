@@ -85,7 +85,7 @@ function pathRow(baseUrl: string, docs: Seen | undefined, resources: readonly Se
 function keyRow(resources: readonly Seen[], host: ChecklistRow): ChecklistRow {
   const label = 'key accepted';
   if (resources.length === 0) return row('key', 2, label, 'skip', notChecked('no tenant path was called'), 'no tenant to call a keyed endpoint with');
-  const rejected = resources.find((s) => s.cause.kind === 'key_rejected');
+  const rejected = resources.find((s) => s.cause.kind === 'unauthorized');
   if (rejected) return row('key', 2, label, 'fail', rejected.cause, `${describeAnswer(rejected.result)}: key rejected (invalid, revoked, or from the other environment)`, rejected.evidence);
   const accepted = resources.find((s) => provesKeyAccepted(s.cause));
   if (accepted) return row('key', 2, label, 'pass', { kind: 'ok' }, `${describeAnswer(accepted.result)} on ${accepted.evidence}`, accepted.evidence);
@@ -101,10 +101,10 @@ function tenantRow(tenant: string | undefined, resources: readonly Seen[], key: 
   if (mismatch) {
     return row('tenant', 3, label, 'fail', mismatch.cause, `${describeAnswer(mismatch.result)}: the key is not assigned to tenant "${tenant}"; use that tenant's key or fix the tenant slug`, mismatch.evidence);
   }
-  const reached = resources.find((s) => s.cause.kind === 'ok' || s.cause.kind === 'scope_missing');
+  const reached = resources.find((s) => s.cause.kind === 'ok' || s.cause.kind === 'insufficient_scope');
   if (reached) return row('tenant', 3, label, 'pass', { kind: 'ok' }, `${describeAnswer(reached.result)}: no ${ERROR_CODES.tenantMismatch} refusal`, reached.evidence);
-  if (key.status === 'fail' && key.cause.kind === 'key_rejected') return row('tenant', 3, label, 'skip', notChecked('key not accepted'), 'key not accepted');
-  const notFound = resources.every((s) => s.cause.kind === 'client_error' && s.cause.status === 404);
+  if (key.status === 'fail' && key.cause.kind === 'unauthorized') return row('tenant', 3, label, 'skip', notChecked('key not accepted'), 'key not accepted');
+  const notFound = resources.every((s) => s.cause.kind === 'not_found');
   if (notFound) {
     const first = resources[0]!;
     return row('tenant', 3, label, 'fail', first.cause, `${describeAnswer(first.result)}: nothing at tenant "${tenant}"; check the tenant slug`, first.evidence);
@@ -112,18 +112,31 @@ function tenantRow(tenant: string | undefined, resources: readonly Seen[], key: 
   return row('tenant', 3, label, 'skip', notChecked('no tenant call got through'), 'no tenant call got through');
 }
 
-function scopeRow(resource: TenantResource, seen: Seen | undefined, tenant: ChecklistRow, key: ChecklistRow): ChecklistRow {
+/**
+ * A refusal of one resource while another of the same tenant was served can only be the key's
+ * scope, whatever its code (READING: SCOPE_REFUSALS, `insufficient_scope`, `forbidden` or a
+ * hiding 404; an API may spell its own, such as `scope_denied`).
+ */
+function scopeRefusal(cause: ChecklistCause, served: readonly TenantResource[]): ChecklistCause | undefined {
+  if (served.length === 0 || (cause.kind !== 'forbidden' && cause.kind !== 'not_found')) return undefined;
+  return { kind: 'insufficient_scope', status: cause.status, code: cause.code };
+}
+
+function scopeRow(resource: TenantResource, seen: Seen | undefined, served: readonly TenantResource[], tenant: ChecklistRow, key: ChecklistRow): ChecklistRow {
   const id: ChecklistRowId = `scope:${resource}`;
   const label = `scope covers ${resource}`;
   if (!seen) return row(id, 2, label, 'skip', notChecked('not called'), key.status === 'skip' ? key.detail : 'not called');
-  const { cause, result } = seen;
+  const { result } = seen;
+  const scoped = scopeRefusal(seen.cause, served);
+  if (scoped) return row(id, 2, label, 'fail', scoped, `${describeAnswer(result)}: the key's scope does not cover ${resource} (${served.join(', ')} answered for this tenant)`, resource);
+  const { cause } = seen;
   if (cause.kind === 'ok') {
     const data = result.kind === 'response' && result.classification.kind === 'ok' ? result.classification.data : undefined;
     const count = Array.isArray(data) ? ` (${data.length} items)` : '';
     return row(id, 2, label, 'pass', cause, `${describeAnswer(result)}${count}`, resource);
   }
-  if (cause.kind === 'scope_missing') return row(id, 2, label, 'fail', cause, `${describeAnswer(result)}: the key's scope does not cover ${resource}`, resource);
-  if (cause.kind === 'tenant_mismatch' || cause.kind === 'key_rejected') {
+  if (cause.kind === 'insufficient_scope') return row(id, 2, label, 'fail', cause, `${describeAnswer(result)}: the key's scope does not cover ${resource}`, resource);
+  if (cause.kind === 'tenant_mismatch' || cause.kind === 'unauthorized') {
     const because = cause.kind === 'tenant_mismatch' ? 'tenant mismatch' : 'key not accepted';
     return row(id, 2, label, 'skip', notChecked(because), because, resource);
   }
@@ -139,7 +152,8 @@ export function evaluateChecklist(input: ChecklistInput): ChecklistRow[] {
   const path = pathRow(input.baseUrl, docs, resources, host);
   const key = keyRow(resources, host);
   const tenant = tenantRow(input.tenant, resources, key);
-  const scopes = TENANT_RESOURCES.map((resource) => scopeRow(resource, resources.find((s) => s.evidence === resource), tenant, key));
+  const served = resources.filter((s) => s.cause.kind === 'ok').map((s) => s.evidence as TenantResource);
+  const scopes = TENANT_RESOURCES.map((resource) => scopeRow(resource, resources.find((s) => s.evidence === resource), served, tenant, key));
   return [host, path, key, tenant, ...scopes];
 }
 

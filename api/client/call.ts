@@ -1,274 +1,237 @@
 /**
- * One API call with retries: the thin loop around `sendAttempt` and the pure retry policy.
- * p-retry runs the loop (with no delay of its own); the policy decides, the injected clock
- * sleeps, the gate and the budget are shared by every call of the client.
+ * One call to its end: attempts through `sendAttempt`, the pure retry policy deciding between
+ * them, p-retry running the loop (with no delay of its own), the client-wide 429 gate shared by
+ * every call, and the one place an attempt that did not succeed becomes an `ApiError`.
  */
-import pRetry from 'p-retry';
+import pRetry, { AbortError } from 'p-retry';
 import type { Dispatcher } from 'undici';
 import type { AuthScheme, EndpointId } from '../contract/index.js';
-import type { ApiKey } from './api-key.js';
-import type { DeadlineTimer } from './attempt-deadline.js';
-import { type AttemptResponse, type AttemptResult, sendAttempt } from './attempt.js';
-import { type Clock, sleepUnlessAborted } from './clock.js';
-import type { ConcurrencyLimiter } from './concurrency.js';
-import { type ErrorFactoryContext, type TimeoutBudget, errorFromAttempt, rateLimitFromGate, totalTimeout } from './error-factory.js';
-import { type ApiError, type RetryRecord, isApiError } from './errors.js';
-import type { RateLimitGate } from './gate.js';
-import type { ClientLogger } from './logger.js';
-import type { Limits } from './options.js';
-import type { EncodedQuery } from './query.js';
-import type { RetryBudget } from './retry-budget.js';
-import type { RetryEvent } from './retry-event.js';
-import { type RetryDecision, type RetryOutcome, decideRetry } from './retry-policy.js';
-import { type RetryHint, parseRetryHint } from './retry-hints.js';
+import { type ApiKey, redactSecrets } from './api-key.js';
+import { type AttemptResponse, type AttemptResult, answerKind, sendAttempt, traceparent } from './attempt.js';
+import { ApiError, type ApiErrorFields, type ErrorKind, type RetryRecord } from './errors.js';
+import type { LogFn } from './logger.js';
+import { parseRateLimitInfo, parseRetryHint } from './retry-hints.js';
+import { type RateLimitGate, decideRetry } from './retry-policy.js';
 
 /** What every call of one client shares. */
-export interface CallRuntime {
+export interface Runtime {
   readonly dispatcher: Dispatcher;
   readonly baseUrl: string;
   readonly host: string;
   readonly key: ApiKey;
   readonly authScheme: AuthScheme;
   readonly maxRetryAfterMs: number;
-  readonly maxBodyBytes: number | undefined;
-  /** Undefined with a caller's dispatcher (its own connect timeout applies). */
-  readonly connectTimeoutMs: number | undefined;
-  readonly clock: Clock;
-  readonly random: () => number;
   readonly gate: RateLimitGate;
-  readonly budget: RetryBudget;
-  readonly limiter: ConcurrencyLimiter;
-  readonly deadlineTimer: DeadlineTimer;
-  readonly logger: ClientLogger;
-  readonly onRetry: ((event: RetryEvent) => void) | undefined;
-  /** Called once with the final error, before it is thrown. */
-  readonly onFinalError: (error: ApiError) => Promise<void>;
+  readonly userAgent: string | undefined;
+  readonly log: { readonly debug?: LogFn | undefined; readonly info?: LogFn | undefined; readonly warn: LogFn };
 }
 
-export interface CallPlan {
-  /** Undefined for a path outside the spec's endpoint table (`get('/tenants/x/repairs/17')`). */
+export interface Limits {
+  readonly maxRetries: number;
+  readonly attemptTimeoutMs: number;
+  readonly totalTimeoutMs: number;
+}
+
+export interface Plan {
   readonly endpoint: EndpointId | undefined;
   readonly path: string;
-  readonly query: EncodedQuery | undefined;
+  readonly query: string | undefined;
   readonly tenant: string | undefined;
   readonly sendKey: boolean;
   readonly limits: Limits;
   readonly signal: AbortSignal | undefined;
+  /** One trace for the whole call: each attempt is a new span of it. */
+  readonly traceId: string;
 }
 
-/** A failed attempt on its way from the attempt function to the retry decision. */
-class FailedAttempt extends Error {
+/** An attempt must leave this much time, or it is not started. */
+const MIN_WINDOW_MS = 100;
+
+class Failed extends Error {
   constructor(
     readonly result: AttemptResult,
-    readonly cappedByDeadline: boolean,
+    readonly capped: boolean,
   ) {
     super('attempt failed');
   }
 }
 
-/** The policy's decision, or the client-wide budget saying no. */
-type CallDecision = RetryDecision | { readonly retry: false; readonly reason: 'retry_budget_exhausted'; readonly hint?: RetryHint | undefined };
+const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
 
-/** An attempt must leave this much time, or it is not started. */
-const MIN_ATTEMPT_WINDOW_MS = 100;
-
-function outcomeOf(result: AttemptResult): RetryOutcome {
-  return result.kind === 'failure' ? { kind: 'failure', failure: result.failure } : { kind: 'status', status: result.status, headers: result.headers };
-}
-
-function describe(result: AttemptResult): string {
-  if (result.kind === 'failure') return 'code' in result.failure ? result.failure.code : `${result.failure.kind}`;
+function outcomeText(result: AttemptResult): string {
+  if (result.kind === 'failure') return 'code' in result.failure ? result.failure.code : result.failure.kind;
   const code = 'code' in result.classification ? result.classification.code : undefined;
   return `HTTP ${result.status}${code ? ` ${code}` : ''}`;
 }
 
-/** The state of one call across its attempts; a class so the success path allocates little. */
+/** A body that is not the envelope (a proxy's HTML page) as one short line: tags, scripts and styles dropped. */
+function bodyExcerptOf(text: string): string {
+  const plain = /^\s*</.test(text) ? text.replace(/<!--[\s\S]*?(?:-->|$)|<(script|style)\b[\s\S]*?(?:<\/\1\s*>|$)|<[^>]*(?:>|$)/gi, ' ') : text;
+  const flat = plain.replace(/\s+/g, ' ').trim();
+  return flat.length > 200 ? `${flat.slice(0, 199)}…` : flat;
+}
+
+/** One call's state across its attempts. */
 export class Call {
-  readonly startedAt: number;
+  readonly started = Date.now();
   readonly deadline: number;
-  /** Created at the first retry: a call that succeeds at once allocates none. */
-  history: RetryRecord[] | undefined;
   attempts = 0;
-  /** Milliseconds spent in backoffs and rate-limit pauses, for timeout messages. */
   waitedMs = 0;
-  /** The successful response, kept for `withResponse()` and pagination. */
-  response: AttemptResponse | undefined = undefined;
+  history: RetryRecord[] = [];
+  response: AttemptResponse | undefined;
 
   constructor(
-    readonly rt: CallRuntime,
-    readonly plan: CallPlan,
+    readonly rt: Runtime,
+    readonly plan: Plan,
   ) {
-    this.startedAt = rt.clock.now();
-    this.deadline = this.startedAt + plan.limits.totalTimeoutMs;
+    this.deadline = this.started + plan.limits.totalTimeoutMs;
   }
 
-  /** A short view: the call holds the runtime, which a log line or a debugger need not dump. */
-  [Symbol.for('nodejs.util.inspect.custom')](): string {
-    return `Call GET ${this.plan.path} (${this.attempts} attempt(s))`;
+  /** Resolves with `data` (the response stays on `this.response`). */
+  run(): Promise<unknown> {
+    const { signal } = this.plan;
+    if (signal?.aborted) return Promise.reject(signal.reason);
+    const unwrap = (error: unknown): never => {
+      throw signal?.aborted ? signal.reason : error instanceof AbortError ? error.originalError : error;
+    };
+    // The first attempt runs outside p-retry, so a call that succeeds at once (most do) does not pay
+    // for its setup; p-retry replays that failure as its attempt 1 and owns every try after it.
+    return this.attempt().catch((first: unknown) =>
+      pRetry((n) => (n === 1 ? Promise.reject(first) : this.attempt()), {
+        retries: Number.POSITIVE_INFINITY,
+        minTimeout: 0,
+        onFailedAttempt: ({ error }) => this.onFailed(error),
+      }).catch(unwrap),
+    );
   }
 
-  context(extra: Partial<ErrorFactoryContext> = {}): ErrorFactoryContext {
+  /** An error of this call, with its context; the key is scrubbed from the message. */
+  error(fields: Omit<ApiErrorFields, 'method' | 'path' | 'host' | 'attempts'>): ApiError {
     const { rt, plan } = this;
-    return {
-      method: 'GET',
-      path: plan.path,
-      host: rt.host,
-      keyAlias: rt.key.alias,
-      keyHint: rt.key.hint,
-      tenant: plan.tenant,
-      attempts: this.attempts,
-      retryHistory: this.history ? [...this.history] : [],
-      retryable: false,
-      now: rt.clock.now(),
-      secrets: [rt.key],
-      budget: this.budget(),
-      ...extra,
-    };
+    const context = { method: 'GET', path: plan.path, host: rt.host, keyAlias: rt.key.alias, keyHint: rt.key.hint, tenant: plan.tenant, traceId: plan.traceId };
+    return ApiError.from({ ...context, attempts: this.attempts, retryHistory: [...this.history], ...fields, message: redactSecrets(fields.message, [rt.key]) });
   }
 
-  budget(): TimeoutBudget {
-    const { limits } = this.plan;
-    return {
-      attemptTimeoutMs: limits.attemptTimeoutMs,
-      totalTimeoutMs: limits.totalTimeoutMs,
-      connectTimeoutMs: this.rt.connectTimeoutMs,
-      waitedMs: this.waitedMs,
-      elapsedMs: this.rt.clock.now() - this.startedAt,
-    };
+  private async sleep(ms: number): Promise<void> {
+    this.waitedMs += ms;
+    const { signal } = this.plan;
+    await new Promise<void>((resolve, reject) => {
+      const abort = (): void => (clearTimeout(timer), reject(signal?.reason));
+      const timer = setTimeout(() => (signal?.removeEventListener('abort', abort), resolve()), ms);
+      signal?.addEventListener('abort', abort, { once: true });
+    });
   }
 
-  async waitForGate(): Promise<void> {
-    const { gate, clock, maxRetryAfterMs } = this.rt;
-    for (let pause = gate.current(clock.now()); pause; pause = gate.current(clock.now())) {
-      const waitMs = pause.until - clock.now();
-      if (waitMs > maxRetryAfterMs || pause.until > this.deadline - MIN_ATTEMPT_WINDOW_MS) {
-        throw rateLimitFromGate(this.context({ retryable: true, stopReason: 'gate_wait_too_long', hint: pause.hint }), waitMs);
+  private async attempt(): Promise<unknown> {
+    const { rt, plan } = this;
+    // Another call's 429 paused the client: wait it out, or fail at once when it lasts too long.
+    for (let pause = rt.gate.current(Date.now()); pause; pause = rt.gate.current(Date.now())) {
+      const waitMs = pause.until - Date.now();
+      if (waitMs > rt.maxRetryAfterMs || pause.until > this.deadline - MIN_WINDOW_MS) {
+        const message = `GET ${plan.path} not sent: the client is paused by a rate limit for ${Math.ceil(waitMs / 1000)} s more (${plural(this.attempts, 'attempt')}, gate_wait_too_long)`;
+        throw new AbortError(this.error({ kind: 'rate_limited', message, status: 429, retryAfterMs: waitMs, retryable: true, stopReason: 'gate_wait_too_long' }));
       }
-      this.waitedMs += waitMs;
-      await sleepUnlessAborted(clock, waitMs, this.plan.signal);
+      await this.sleep(waitMs);
     }
-  }
-
-  /** One attempt: resolves with `data`, or throws a FailedAttempt (or a final error). */
-  async attempt(): Promise<unknown> {
-    const { rt, plan } = this;
-    const { gate, clock } = rt;
-    if (gate.current(clock.now())) await this.waitForGate();
-    const release = rt.limiter.tryAcquire() ?? (await rt.limiter.acquire(plan.signal));
-    let result: AttemptResult;
-    let timeoutMs: number;
-    let capped: boolean;
-    try {
-      const remaining = this.deadline - clock.now();
-      // The window rule is for retries (the policy applies it); a first attempt only needs time left.
-      if (remaining <= 0 || (this.attempts > 0 && remaining < MIN_ATTEMPT_WINDOW_MS)) throw totalTimeout(this.context({ retryable: true, stopReason: 'deadline' }));
-      capped = remaining < plan.limits.attemptTimeoutMs;
-      timeoutMs = capped ? remaining : plan.limits.attemptTimeoutMs;
-      this.attempts += 1;
-      result = await sendAttempt({
-        dispatcher: rt.dispatcher,
-        baseUrl: rt.baseUrl,
-        path: plan.path,
-        query: plan.query,
-        endpoint: plan.endpoint,
-        key: plan.sendKey ? rt.key : undefined,
-        authScheme: rt.authScheme,
-        timeoutMs,
-        maxBodyBytes: rt.maxBodyBytes,
-        signal: plan.signal,
-        deadlineTimer: rt.deadlineTimer,
-      });
-    } finally {
-      release();
-    }
-    rt.logger.debug?.('repair-service attempt', { path: plan.path, attempt: this.attempts, outcome: describe(result), ms: Math.round(result.timings.totalMs) });
+    const remaining = this.deadline - Date.now();
+    if (remaining <= 0 || (this.attempts > 0 && remaining < MIN_WINDOW_MS)) throw new AbortError(this.timeout('total', 'waiting', 'deadline'));
+    const capped = remaining < plan.limits.attemptTimeoutMs;
+    this.attempts += 1;
+    const result = await sendAttempt({
+      ...plan,
+      dispatcher: rt.dispatcher,
+      baseUrl: rt.baseUrl,
+      key: plan.sendKey ? rt.key : undefined,
+      authScheme: rt.authScheme,
+      timeoutMs: capped ? remaining : plan.limits.attemptTimeoutMs,
+      traceparent: traceparent(plan.traceId),
+      userAgent: rt.userAgent,
+    });
+    const fields = { path: plan.path, attempt: this.attempts, outcome: outcomeText(result), ms: Math.round(result.timings.totalMs), traceId: plan.traceId };
+    rt.log.debug?.('repair-service attempt', fields);
     if (result.kind === 'response' && result.classification.kind === 'ok') {
       this.response = result;
       return result.classification.data;
     }
-    throw new FailedAttempt(result, capped);
+    throw new Failed(result, capped);
   }
 
-  decide(failed: FailedAttempt): CallDecision {
-    const { rt, plan } = this;
-    const now = rt.clock.now();
-    const { result } = failed;
-    if (result.kind === 'response' && result.status === 429) {
-      const hint = parseRetryHint(result.headers, now);
-      if (hint) rt.gate.pause(now, hint);
-    }
-    if (failed.cappedByDeadline && result.kind === 'failure' && result.failure.kind === 'timeout') return { retry: false, reason: 'deadline' };
-    const decision = decideRetry({
-      attempt: this.attempts,
-      maxRetries: plan.limits.maxRetries,
-      outcome: outcomeOf(result),
-      now,
-      random: rt.random(),
-      deadline: this.deadline,
-      maxRetryAfterMs: rt.maxRetryAfterMs,
-      minAttemptWindowMs: MIN_ATTEMPT_WINDOW_MS,
-    });
-    if (decision.retry && !rt.budget.tryTake(now)) return { retry: false, reason: 'retry_budget_exhausted', hint: decision.hint };
-    return decision;
-  }
-
-  /** p-retry's hook: throw to stop with the final error, return after the backoff to go again. */
-  async onFailedAttempt(error: unknown): Promise<void> {
-    const { rt, plan } = this;
-    const { signal } = plan;
+  /** p-retry's hook: throws the final error to stop, returns after the wait to go again. */
+  private async onFailed(error: unknown): Promise<void> {
+    const { signal, limits, path } = this.plan;
     if (signal?.aborted) throw signal.reason;
-    if (!(error instanceof FailedAttempt)) throw error;
-    const { result } = error;
-    if (result.kind === 'failure' && result.failure.kind === 'aborted') throw signal?.reason ?? error;
-    const decision = this.decide(error);
-    const failure = (extra: Partial<ErrorFactoryContext>): ApiError =>
-      errorFromAttempt(result, this.context({ timeoutScope: error.cappedByDeadline ? 'total' : 'attempt', ...extra }));
+    if (!(error instanceof Failed)) throw error;
+    const { result, capped } = error;
+    if (result.kind === 'failure' && result.failure.kind === 'aborted') throw signal?.reason ?? result.failure.reason;
+    const now = Date.now();
+    const hint = result.kind === 'response' && result.status === 429 ? parseRetryHint(result.headers, now) : undefined;
+    if (hint) this.rt.gate.pause(now, hint);
+    const timedOut = result.kind === 'failure' && result.failure.kind === 'timeout';
+    const outcome = result.kind === 'failure' ? ({ kind: 'failure', failure: result.failure } as const) : ({ kind: 'status', status: result.status, headers: result.headers } as const);
+    const decision =
+      capped && timedOut
+        ? ({ retry: false, reason: 'deadline' } as const)
+        : decideRetry({ attempt: this.attempts, maxRetries: limits.maxRetries, outcome, now, random: Math.random(), deadline: this.deadline, maxRetryAfterMs: this.rt.maxRetryAfterMs, minAttemptWindowMs: MIN_WINDOW_MS });
     if (!decision.retry) {
-      // A timed-out attempt after which the total budget has no room for another: the call
-      // ran out of its total budget, whichever budget cut that one attempt.
-      const timeoutScope = error.cappedByDeadline || decision.reason === 'deadline' ? 'total' : 'attempt';
-      throw failure({ retryable: decision.reason !== 'not_retryable', stopReason: decision.reason, hint: decision.hint, timeoutScope });
+      // Out of time after a timed-out attempt: the total budget ran out, whichever cut that attempt.
+      const scope = capped || (timedOut && decision.reason === 'deadline') ? 'total' : 'attempt';
+      throw this.fromAttempt(result, decision.reason, scope, (decision.hint ?? hint)?.delayMs);
     }
-    const record: RetryRecord = {
-      attempt: this.attempts,
-      outcome: describe(result),
-      status: result.kind === 'response' ? result.status : undefined,
-      delayMs: decision.delayMs,
-      basis: decision.basis,
-    };
-    (this.history ??= []).push(record);
-    if (rt.onRetry) {
-      try {
-        rt.onRetry({ method: 'GET', path: plan.path, attempt: this.attempts, delayMs: decision.delayMs, basis: decision.basis, error: failure({ retryable: true }) });
-      } catch (hookError) {
-        // An observer must not end the call it observes.
-        rt.logger.error('repair-service onRetry threw', { path: plan.path, error: String(hookError) });
-      }
-    }
-    rt.logger.info?.('repair-service retry', { path: plan.path, ...record });
-    this.waitedMs += decision.delayMs;
-    await sleepUnlessAborted(rt.clock, decision.delayMs, signal);
+    const record: RetryRecord = { attempt: this.attempts, outcome: outcomeText(result), status: result.kind === 'response' ? result.status : undefined, delayMs: decision.delayMs, basis: decision.basis };
+    this.history.push(record);
+    this.rt.log.info?.('repair-service retry', { path, ...record, traceId: this.plan.traceId });
+    await this.sleep(decision.delayMs);
   }
 
-  async settle(error: unknown): Promise<never> {
-    if (this.plan.signal?.aborted) throw this.plan.signal.reason;
-    if (isApiError(error)) await this.rt.onFinalError(error);
-    throw error;
+  private tries(stopReason: string | undefined): string {
+    if (stopReason === 'deadline') return `(${plural(this.attempts, 'attempt')}, deadline: ${this.used()} used, the rest too little for another attempt)`;
+    return `(${plural(this.attempts, 'attempt')}${stopReason && stopReason !== 'not_retryable' ? `, ${stopReason}` : ''})`;
   }
-}
 
-/** Runs `call` to its end: resolves with `data` (the response stays on `call.response`). */
-export function executeCall(call: Call): Promise<unknown> {
-  const { signal } = call.plan;
-  if (signal?.aborted) return Promise.reject(signal.reason);
-  // The first attempt runs outside p-retry so a call that succeeds at once pays nothing for
-  // the loop; p-retry replays its failure as attempt 1 and owns every try after it.
-  return call.attempt().catch((first: unknown) =>
-    pRetry((n) => (n === 1 ? Promise.reject(first) : call.attempt()), {
-      retries: Number.POSITIVE_INFINITY,
-      minTimeout: 0,
-      factor: 1,
-      onFailedAttempt: ({ error }) => call.onFailedAttempt(error),
-    }).catch((error: unknown) => call.settle(error)),
-  );
+  private used(): string {
+    return `${Date.now() - this.started} ms of the ${this.plan.limits.totalTimeoutMs} ms budget (totalTimeoutMs)`;
+  }
+
+  /** Names the budget that ran out, its size, and for the total budget what used it. */
+  private timeout(scope: 'attempt' | 'total', phase: ApiErrorFields['phase'], stopReason: string | undefined, cause?: unknown): ApiError {
+    const { attemptTimeoutMs, totalTimeoutMs } = this.plan.limits;
+    const elapsedMs = Date.now() - this.started;
+    const waits = `${(this.waitedMs / 1000).toFixed(this.waitedMs < 10_000 ? 1 : 0)} s of waits`;
+    const left = totalTimeoutMs - elapsedMs > 0 ? `; ${totalTimeoutMs - elapsedMs} ms left, too little for another attempt` : '';
+    const text =
+      scope === 'total'
+        ? `total timeout: ${this.used()} used by ${plural(this.attempts, 'attempt')} and ${waits}${left}`
+        : `${phase} timeout: the ${attemptTimeoutMs} ms budget of one attempt (attemptTimeoutMs) ran out ${this.tries(stopReason)}`;
+    const timeoutMs = scope === 'total' ? totalTimeoutMs : attemptTimeoutMs;
+    const fields = { scope, phase, timeoutMs, waitedMs: this.waitedMs, elapsedMs, retryable: true, stopReason, cause };
+    return this.error({ kind: 'timeout', message: `GET ${this.plan.path} failed: ${text}`, ...fields });
+  }
+
+  private fromAttempt(result: AttemptResult, stopReason: string, scope: 'attempt' | 'total', retryAfterMs: number | undefined): ApiError {
+    const call = `GET ${this.plan.path}`;
+    const kind = answerKind(result) as ErrorKind;
+    const stop = { retryable: stopReason !== 'not_retryable', stopReason };
+    if (result.kind === 'failure') {
+      const f = result.failure;
+      if (f.kind === 'timeout') return this.timeout(scope, f.phase, stopReason, f);
+      if (f.kind === 'body_too_large') return this.error({ kind, ...stop, message: `${call} failed: ${f.message}`, problem: 'body_too_large', detail: f.message, cause: f });
+      const code = 'code' in f ? f.code : f.kind;
+      return this.error({ kind, ...stop, message: `${call} failed: ${code} ${f.message} ${this.tries(stopReason)}`, networkCode: code, cause: f });
+    }
+    const c = result.classification;
+    const known = { kind, ...stop, status: result.status, requestId: result.requestId };
+    if (c.kind === 'redirect') {
+      return this.error({ ...known, message: `${call} failed: HTTP ${result.status} redirect to ${c.location ?? '(no location)'} not followed (the key is never sent elsewhere)` });
+    }
+    const bodyExcerpt = result.envelope.valid ? undefined : bodyExcerptOf(result.bodyExcerpt);
+    if (c.kind === 'invalid_envelope') {
+      return this.error({ ...known, message: `${call} failed: HTTP ${result.status} body is not the API envelope: ${c.detail}`, problem: c.problem, detail: c.detail, bodyExcerpt });
+    }
+    const code = 'code' in c ? c.code : undefined;
+    const serverMessage = 'message' in c ? c.message : undefined;
+    const said = serverMessage !== undefined ? ` "${serverMessage}"` : bodyExcerpt ? ` (not the API envelope: "${bodyExcerpt.slice(0, 80)}")` : '';
+    const limits = kind === 'rate_limited' ? { retryAfterMs, ...parseRateLimitInfo(result.headers, Date.now()) } : {};
+    const message = `${call} failed: HTTP ${result.status}${code ? ` ${code}` : ''}${said} ${this.tries(stopReason)}`;
+    return this.error({ ...known, ...limits, message, code, serverMessage, bodyExcerpt });
+  }
 }

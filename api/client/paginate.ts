@@ -1,16 +1,15 @@
 /**
- * Following `Link: <...>; rel="next"` (RFC 8288) when the server sends one; the spec shows no
- * pagination, so without the header the one page is all there is. The key goes with every
- * page, so a next link is followed only when it stays on the base URL's origin and below its
- * path, carries no credential-like query parameter, and has not been read before; and at most
- * `maxPages` pages are read. Anything else stops with a `PaginationError` saying why.
+ * Opt-in (`yo repair-service --pagination`): following `Link: <...>; rel="next"` (RFC 8288) when
+ * the server sends one. The spec shows no pagination, so without the header the one page is all
+ * there is. The key goes with every page, so a next link is followed only when it stays on the
+ * base URL's origin and below its path, carries no credential-like query parameter and has not
+ * been read before, for at most `maxPages` pages; anything else stops with a `PaginationError`.
  */
-import { type ApiResponse, responseOf } from './api-promise.js';
-import type { Call } from './call.js';
-import type { PaginationError, PaginationProblem } from './errors.js';
-import { nextLinkTarget } from './link-header.js';
-import { checkSubPath } from './path-guard.js';
-import { type EncodedQuery, isCredentialName, queryNames } from './query.js';
+import { type TenantResource, tenantResourcePath, validateTenantSlug } from '../contract/index.js';
+import type { ApiResponse, CallOptions, RepairServiceClient } from './client.js';
+import { ApiError, type PaginationProblem } from './errors.js';
+import { type Validator, toCheck } from './parse.js';
+import { checkSubPath, isCredentialName } from './paths.js';
 
 export interface Page<T> {
   readonly items: readonly T[];
@@ -19,30 +18,39 @@ export interface Page<T> {
   readonly number: number;
 }
 
-/** Iterate items with `for await`, or whole pages with `.pages()`. Nothing is sent until iteration starts. */
+/** Items with `for await`, whole pages with `.pages()`; nothing is sent until iteration starts. */
 export interface Paginated<T> extends AsyncIterable<T> {
   pages(): AsyncIterableIterator<Page<T>>;
 }
 
-/** Where a page is read: a path relative to `{base_url}` and its encoded query. */
-export interface PageTarget {
-  readonly path: string;
-  readonly query: EncodedQuery | undefined;
+export interface PaginateOptions<T> extends CallOptions {
+  /** The client's tenant when not given. */
+  readonly tenant?: string;
+  /** The first page's query (the following pages' comes with the server's next link). */
+  readonly query?: URLSearchParams | Readonly<Record<string, string>>;
+  /** Checks (and may transform) every item. */
+  readonly parse?: Validator<T>;
+  /** Pages read before stopping with a PaginationError (`page_cap`); default 100. */
+  readonly maxPages?: number;
 }
 
-export type NextCheck = { readonly ok: true; readonly target: PageTarget } | { readonly ok: false; readonly problem: PaginationProblem; readonly detail: string };
-
-function urlOf(base: URL, target: PageTarget): URL {
-  const root = base.pathname.replace(/\/+$/, '');
-  return new URL(`${base.origin}${root}${target.path}${target.query === undefined ? '' : `?${target.query}`}`);
+/** The target of the first `rel="next"` link; commas and semicolons inside `<>` or quotes do not split. */
+export function nextLink(header: string | undefined): string | undefined {
+  for (const value of (header ?? '').match(/<[^>]*>(?:[^,"]|"(?:\\.|[^"\\])*")*/g) ?? []) {
+    const rel = /;\s*rel\s*=\s*(?:"([^"]*)"|([^;,\s]+))/i.exec(value);
+    if ((rel?.[1] ?? rel?.[2] ?? '').toLowerCase().split(/\s+/).includes('next')) return value.slice(1, value.indexOf('>')).trim();
+  }
+  return undefined;
 }
 
-/** Resolves a next link against the page's URL and decides whether the key may follow it. Pure. */
-export function checkNextLink(link: string, current: PageTarget, base: URL): NextCheck {
-  const refuse = (problem: PaginationProblem, detail: string): NextCheck => ({ ok: false, problem, detail });
+type Next = { readonly ok: true; readonly path: string; readonly query: string } | { readonly ok: false; readonly problem: PaginationProblem; readonly detail: string };
+
+/** Where a next link leads, resolved against the page it came with, or why the key may not follow it. */
+export function checkNextLink(link: string, pageUrl: URL, base: URL): Next {
+  const refuse = (problem: PaginationProblem, detail: string): Next => ({ ok: false, problem, detail });
   let url: URL;
   try {
-    url = new URL(link, urlOf(base, current));
+    url = new URL(link, pageUrl);
   } catch {
     return refuse('unsafe_link', 'the next link is not a URL');
   }
@@ -52,46 +60,58 @@ export function checkNextLink(link: string, current: PageTarget, base: URL): Nex
   if (!url.pathname.startsWith(`${root}/`)) return refuse('outside_base_path', `the next link leaves ${root}/`);
   const sub = checkSubPath(url.pathname.slice(root.length));
   if (!sub.ok) return refuse('unsafe_link', `the next link's path ${sub.reason}`);
-  const credential = queryNames(url.search).find(isCredentialName);
+  const credential = [...url.searchParams.keys()].find(isCredentialName);
   if (credential !== undefined) return refuse('unsafe_link', `the next link's query has "${credential}", which looks like a credential`);
-  // The server's query is sent as it encoded it; its names were checked just above.
-  const query = url.search.length > 1 ? (url.search.slice(1) as EncodedQuery) : undefined;
-  return { ok: true, target: { path: sub.path, query } };
+  return { ok: true, path: sub.path, query: url.search.slice(1) };
 }
 
-export interface PaginationPlan {
-  readonly base: URL;
-  /** Checks the options and names the first page; called when iteration starts, so its errors surface there. */
-  readonly start: () => { readonly first: PageTarget; readonly maxPages: number };
-  readonly fetch: (target: PageTarget) => Promise<{ readonly items: readonly unknown[]; readonly call: Call }>;
-  readonly fail: (call: Call, problem: PaginationProblem, detail: string, link: string | undefined, pages: number) => PaginationError;
-}
-
-const keyOf = (target: PageTarget): string => `${target.path}?${target.query ?? ''}`;
-
-async function* pagesOf<T>(plan: PaginationPlan): AsyncGenerator<Page<T>, void, undefined> {
+async function* pagesOf<T>(client: RepairServiceClient, resource: TenantResource, options: PaginateOptions<T>): AsyncGenerator<Page<T>> {
+  const maxPages = options.maxPages ?? 100;
+  if (!(Number.isInteger(maxPages) && maxPages >= 1)) throw new TypeError(`option "maxPages" must be an integer >= 1, got ${String(maxPages)}`);
+  const base = new URL(client.baseUrl);
+  const check = options.parse === undefined ? undefined : toCheck(options.parse as Validator<unknown>, 'parse');
+  const { parse: _parse, maxPages: _max, tenant = client.tenant, query, ...call } = options;
+  if (tenant === undefined) throw new TypeError(`${resource}: no tenant: pass { tenant } or set the client's "tenant" option`);
+  const slug = validateTenantSlug(tenant);
+  if (!slug.ok) throw new TypeError(`option "tenant" ${JSON.stringify(tenant)} ${slug.reason}`);
+  const first = `${tenantResourcePath(tenant, resource)}${query === undefined ? '' : `?${new URLSearchParams(query).toString()}`}`;
+  let page = await client.get<readonly unknown[]>(first, call).withResponse();
   const seen = new Set<string>();
-  const { first, maxPages } = plan.start();
-  let target = first;
   for (let number = 1; ; number += 1) {
-    seen.add(keyOf(target));
-    const { items, call } = await plan.fetch(target);
-    yield { items: items as readonly T[], response: responseOf(call), number };
-    const link = nextLinkTarget(call.response?.headers['link']);
+    const pageUrl = new URL(`${base.href.replace(/\/+$/, '')}${page.response.path}${page.response.query ? `?${page.response.query}` : ''}`);
+    seen.add(pageUrl.href);
+    if (!Array.isArray(page.data)) throw stop(client, page.response, 'pagination_stopped', 'the next page is not a list', { problem: 'unsafe_link', pages: number - 1 });
+    const items = page.data.map((item: unknown, index: number) => {
+      if (!check) return item as T;
+      const checked = check(item);
+      if (checked.ok) return checked.value as T;
+      throw stop(client, page.response, 'parse_failed', `item ${index} failed the parse hook: ${checked.issue}`, { index, issue: checked.issue });
+    });
+    yield { items, response: page.response, number };
+    const link = nextLink(page.response.headers['link']);
     if (link === undefined) return;
-    if (number >= maxPages) throw plan.fail(call, 'page_cap', `more pages follow page ${number} (maxPages ${maxPages}); raise maxPages or narrow the query`, link, number);
-    const next = checkNextLink(link, target, plan.base);
-    if (!next.ok) throw plan.fail(call, next.problem, next.detail, link, number);
-    if (seen.has(keyOf(next.target))) throw plan.fail(call, 'loop', 'the next link points to a page already read', link, number);
-    target = next.target;
+    const shown = { link: link.length > 300 ? `${link.slice(0, 299)}…` : link, pages: number };
+    if (number >= maxPages) throw stop(client, page.response, 'pagination_stopped', `more pages follow page ${number} (maxPages ${maxPages}); raise maxPages or narrow the query`, { problem: 'page_cap', ...shown });
+    const next = checkNextLink(link, pageUrl, base);
+    if (!next.ok) throw stop(client, page.response, 'pagination_stopped', next.detail, { problem: next.problem, ...shown });
+    if (seen.has(new URL(link, pageUrl).href)) throw stop(client, page.response, 'pagination_stopped', 'the next link points to a page already read', { problem: 'loop', ...shown });
+    // The server's query goes as it wrote it; credential-like names are refused by the query check.
+    page = await client.get<readonly unknown[]>(next.query === '' ? next.path : `${next.path}?${next.query}`, call).withResponse();
   }
 }
 
-export function paginate<T>(plan: PaginationPlan): Paginated<T> {
+function stop(client: RepairServiceClient, response: ApiResponse, kind: 'pagination_stopped' | 'parse_failed', detail: string, fields: object): ApiError {
+  const host = new URL(client.baseUrl).host;
+  const pages = 'pages' in fields ? ` after ${String(fields.pages)} page(s)` : '';
+  return ApiError.from({ kind, message: `GET ${response.path}: pagination stopped${pages}: ${detail}`, method: 'GET', path: response.path, host, keyAlias: client.keyAlias, status: response.status, requestId: response.requestId, attempts: response.attempts, ...fields });
+}
+
+/** The items of every page of a tenant resource, `Link: rel="next"` followed when sent. */
+export function paginate<T = unknown>(client: RepairServiceClient, resource: TenantResource, options: PaginateOptions<T> = {}): Paginated<T> {
   return {
-    pages: () => pagesOf<T>(plan),
+    pages: () => pagesOf<T>(client, resource, options),
     async *[Symbol.asyncIterator]() {
-      for await (const page of pagesOf<T>(plan)) yield* page.items;
+      for await (const page of pagesOf<T>(client, resource, options)) yield* page.items;
     },
   };
 }

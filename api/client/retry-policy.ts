@@ -4,7 +4,7 @@
  */
 import { RETRYABLE_STATUSES } from '../contract/index.js';
 import { type RetryHint, parseRetryHint } from './retry-hints.js';
-import { type TransportFailure, isRetryableFailure } from './transport-failure.js';
+import { type TransportFailure, isRetryableFailure } from './attempt.js';
 
 export type RetryOutcome =
   | { readonly kind: 'status'; readonly status: number; readonly headers: Readonly<Record<string, string | undefined>> }
@@ -40,53 +40,53 @@ export interface RetryInput {
   readonly minAttemptWindowMs: number;
 }
 
-interface Backoff {
-  readonly baseMs: number;
-  readonly capMs: number;
-}
-/** 429 without a hint backs off harder: the server is protecting itself, not broken. */
-export const BACKOFF_RATE_LIMITED: Backoff = { baseMs: 1000, capMs: 16_000 };
-export const BACKOFF_DEFAULT: Backoff = { baseMs: 250, capMs: 4_000 };
-/** Jitter on top of a hint: never earlier than asked, a little later to spread clients. */
-const HINT_JITTER_MIN_MS = 50;
-const HINT_JITTER_MAX_MS = 1_000;
+const unit = (random: number): number => (Number.isFinite(random) && random >= 0 ? Math.min(random, 0.999_999) : 0);
 
-function unit(random: number): number {
-  if (!Number.isFinite(random) || random < 0) return 0;
-  return random >= 1 ? 0.999_999 : random;
-}
-
-function isRetryable(outcome: RetryOutcome): boolean {
-  return outcome.kind === 'status' ? RETRYABLE_STATUSES.includes(outcome.status) : isRetryableFailure(outcome.failure);
-}
-
-/** Exponential with "equal jitter": half fixed, half random, so delays never collapse to 0. */
-export function backoffMs(retryNumber: number, backoff: Backoff, random: number): number {
-  const exponent = Math.min(Math.max(retryNumber - 1, 0), 30);
-  const ceiling = Math.min(backoff.capMs, backoff.baseMs * 2 ** exponent);
+/** Exponential with "equal jitter" (half fixed, half random); a 429 without a hint backs off harder. */
+function backoffMs(retry: number, rateLimited: boolean, random: number): number {
+  const [baseMs, capMs] = rateLimited ? [1000, 16_000] : [250, 4_000];
+  const ceiling = Math.min(capMs, baseMs * 2 ** Math.min(Math.max(retry - 1, 0), 30));
   return Math.round(ceiling / 2 + (ceiling / 2) * unit(random));
-}
-
-function hintJitterMs(hintMs: number, random: number): number {
-  const span = Math.min(HINT_JITTER_MAX_MS, Math.max(HINT_JITTER_MIN_MS, hintMs * 0.1));
-  return Math.floor(span * unit(random));
 }
 
 export function decideRetry(input: RetryInput): RetryDecision {
   const { outcome, now, deadline } = input;
-  if (!isRetryable(outcome)) return { retry: false, reason: 'not_retryable' };
+  const retryable = outcome.kind === 'status' ? RETRYABLE_STATUSES.includes(outcome.status) : isRetryableFailure(outcome.failure);
+  if (!retryable) return { retry: false, reason: 'not_retryable' };
   const hint = outcome.kind === 'status' ? parseRetryHint(outcome.headers, now) : undefined;
   if (input.attempt > input.maxRetries) return { retry: false, reason: 'retries_exhausted', hint };
   const latestStart = deadline - Math.max(0, input.minAttemptWindowMs);
   if (hint) {
     if (hint.delayMs > input.maxRetryAfterMs) return { retry: false, reason: 'hint_above_max', hint };
     if (now + hint.delayMs > latestStart) return { retry: false, reason: 'hint_past_deadline', hint };
-    const delayMs = Math.min(hint.delayMs + hintJitterMs(hint.delayMs, input.random), latestStart - now);
+    // Never earlier than asked, a little later (10 %, 50 ms to 1 s) so clients do not come back together.
+    const jitter = Math.floor(Math.min(1000, Math.max(50, hint.delayMs * 0.1)) * unit(input.random));
+    const delayMs = Math.min(hint.delayMs + jitter, latestStart - now);
     return { retry: true, delayMs, basis: 'hint', hint };
   }
-  const rateLimited = outcome.kind === 'status' && outcome.status === 429;
-  const delayMs = backoffMs(input.attempt, rateLimited ? BACKOFF_RATE_LIMITED : BACKOFF_DEFAULT, input.random);
+  const delayMs = backoffMs(input.attempt, outcome.kind === 'status' && outcome.status === 429, input.random);
   // A backoff squeezed to fit would hammer the server in the last milliseconds: stop instead.
   if (now + delayMs > latestStart) return { retry: false, reason: 'deadline' };
   return { retry: true, delayMs, basis: 'backoff' };
+}
+
+/**
+ * The client-wide 429 gate: a hint pauses every queued and new call of the client, not only the
+ * one that got it, for an hour at most (a `Retry-After: 1e15` from a broken proxy must not silence
+ * the client for the rest of the process); a shorter hint never shortens a longer pause.
+ */
+export const MAX_GATE_PAUSE_MS = 60 * 60 * 1000;
+
+export interface RateLimitGate {
+  pause(now: number, hint: RetryHint): void;
+  /** The pause in force at `now`: until when, in wall-clock ms. */
+  current(now: number): { readonly until: number } | undefined;
+}
+
+export function createRateLimitGate(): RateLimitGate {
+  let until = 0;
+  return {
+    pause: (now, hint) => void (until = Math.max(until, now + Math.min(hint.delayMs, MAX_GATE_PAUSE_MS))),
+    current: (now) => (until > now ? { until } : undefined),
+  };
 }

@@ -73,17 +73,20 @@ export function platformSubPath(value: string): { readonly ok: true; readonly su
 
 /**
  * The /platform/ sub-paths a `/docs` catalog names, wherever in its JSON they stand (its
- * shape is not shown): every string that is a concrete path below /platform/, with or
- * without the base path in front. A template such as `/platform/*` names none.
+ * shape is not shown): every concrete path below /platform/, with or without the base path in
+ * front, as a whole string or inside a sentence ("Platform keys may call /platform/shops.").
+ * A template such as `/platform/*` or `/platform/{sub}` names none.
  */
 export function platformPathsInDocs(docs: unknown): string[] {
   const found = new Set<string>();
   const visit = (value: unknown, depth: number): void => {
     if (depth > 8) return;
     if (typeof value === 'string') {
-      const match = /^(?:\/api\/v\d+)?\/platform\/([^\s?#*{}]+)$/.exec(value.trim());
-      const check = match?.[1] === undefined ? undefined : platformSubPath(match[1]);
-      if (check?.ok) found.add(check.sub);
+      // A path ends at whitespace, quotes or closing punctuation; one followed by `*` or `{` is a template.
+      for (const match of value.matchAll(/(?:^|[\s("'`])(?:\/api\/v\d+)?\/platform\/([\w.~%/-]+)(?=$|[\s)"'`,;:!?])/g)) {
+        const check = platformSubPath((match[1] ?? '').replace(/[.]+$/, ''));
+        if (check.ok) found.add(check.sub);
+      }
     } else if (Array.isArray(value)) {
       for (const item of value) visit(item, depth + 1);
     } else if (typeof value === 'object' && value !== null) {

@@ -1,18 +1,8 @@
-/** Plain-text tables for bench output: columns padded to their widest cell. */
-
-export type Align = 'left' | 'right';
+/** Plain-text tables for bench output: the repo's one table renderer (`lib/table.ts`), with a rule under the header. */
+import { type Align, renderTable as table } from '../../lib/table.js';
 
 export function renderTable(header: readonly string[], rows: ReadonlyArray<readonly string[]>, align: readonly Align[] = []): string {
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  const line = (cells: readonly string[]): string =>
-    widths
-      .map((w, i) => {
-        const cell = cells[i] ?? '';
-        return align[i] === 'right' ? cell.padStart(w) : cell.padEnd(w);
-      })
-      .join('  ')
-      .trimEnd();
-  return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
+  return table([header, ...rows], { align, rule: true }).join('\n');
 }
 
 /** A number with fixed decimals, or "n/a" when it is not finite. */

@@ -5,7 +5,7 @@
  */
 import { type Command, UsageError, stringValue } from '../command.js';
 import { configWarnings } from '../../monitor/config/advice.js';
-import { connectTarget, formatConnect } from '../../monitor/config/connect.js';
+import { connectTarget, formatConnect, keyFaults } from '../../monitor/config/connect.js';
 import { loadConfigFile } from '../../monitor/config/load.js';
 import { buildPlan } from '../../monitor/probe/plan.js';
 import { configSummary } from '../../monitor/config/summary.js';
@@ -13,7 +13,7 @@ import { formatIssues } from '../../monitor/config/types.js';
 
 const checkConfig: Command = {
   name: 'check-config',
-  summary: 'validate a monitor config file (exit 0 valid, 2 invalid, 1 a target does not answer with --connect) and print what it would probe',
+  summary: 'validate a monitor config file (exit 0 valid, 2 invalid; with --connect 1 when a target does not answer or refuses a key) and print what it would probe',
   // It starts nothing, so nothing needs closing: SIGINT/SIGTERM end it at once, also in the
   // middle of parsing a file of 200 000 keys (tens of seconds no handler could interrupt).
   trapsSignals: false,
@@ -38,7 +38,9 @@ const checkConfig: Command = {
     if (ctx.values['connect'] !== true) return 0;
     const reports = await Promise.all(config.targets.map((t) => connectTarget(t)));
     ctx.stdout.write(formatConnect(reports));
-    return reports.every((r) => r.answersAsApi) ? 0 : 1;
+    const faults = keyFaults(reports);
+    if (faults.length > 0) ctx.stderr.write(`${faults.length} key(s) refused:\n${faults.map((f) => `  ${f}`).join('\n')}\n`);
+    return reports.every((r) => r.answersAsApi) && faults.length === 0 ? 0 : 1;
   },
 };
 

@@ -12,6 +12,7 @@ import { parseListen, serveUntil, startServing } from '../../monitor/run-service
 import { createMonitor } from '../../monitor/service.js';
 import { packageVersion } from '../../monitor/version.js';
 import { isSandboxConfigError, startSandbox } from '../../sandbox/index.js';
+import { faultCommandLine } from './sandbox-fault.js';
 
 const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'silent'] as const;
 
@@ -57,6 +58,7 @@ const demo: Command = {
           `  status page  ${server.url}/`,
           `  metrics      ${server.url}/metrics`,
           `  probes       ${server.url}/probes`,
+          `  faults       ${faultCommandLine(sandbox.baseUrl, sandbox.control.token)}`,
           'Press Ctrl+C to stop.',
           '',
         ].join('\n'),

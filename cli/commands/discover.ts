@@ -3,15 +3,12 @@
  * points a real API follows, before its monitor config is written. Exit 0 discovery ran
  * (whatever it found), 1 the host does not answer as API v1, 2 bad usage.
  */
-import { AUTH_SCHEMES, checkBaseUrl } from '../../api/contract/index.js';
-import { redactSecrets } from '../../api/client/index.js';
+import { AUTH_SCHEMES, PLATFORM_PATHS, checkBaseUrl } from '../../api/contract/index.js';
+import { redactSecrets } from '../../api/client/single-attempt.js';
 import { type Command, type CommandContext, UsageError, choiceValue, numberValue, stringValue } from '../command.js';
-import { keyFromFlags, keyOptions, refuseKeyFlag, tenantFlag } from '../key-flags.js';
-import { createProgress } from '../../diagnose/progress.js';
-import { renderMonitorConfig } from '../../discover/emit-config.js';
-import { MAX_REQUESTS } from '../../discover/plan.js';
-import { renderDiscoveryJson, renderDiscoveryTable } from '../../discover/render.js';
-import { runDiscovery } from '../../discover/run.js';
+import { keyFromFlags, keyOptions, platformPathsFlag, refuseKeyFlag, tenantFlag } from '../key-flags.js';
+import { MAX_PLATFORM_CALLS, createProgress } from '../../diagnose/index.js';
+import { MAX_REQUESTS, renderDiscoveryJson, renderDiscoveryTable, renderMonitorConfig, runDiscovery } from '../../discover/index.js';
 
 const DEFAULT_TIMEOUT_S = 10;
 const EMIT_CHOICES = ['monitor-config'] as const;
@@ -35,6 +32,12 @@ const command: Command = {
     json: { type: 'boolean', description: 'print one JSON document instead of the table' },
     emit: { type: 'string', valueName: 'monitor-config', description: "print only the YAML fields of a monitor target, with each reading's evidence" },
     timeout: { type: 'string', valueName: 'S', description: `seconds per request (at most ${MAX_REQUESTS} GETs, one at a time, no retries)`, default: String(DEFAULT_TIMEOUT_S) },
+    'platform-path': {
+      type: 'string',
+      valueName: 'PATH',
+      multiple: true,
+      description: `sub-path under /platform/ to ask with the key (the first ${MAX_PLATFORM_CALLS}, tenant listings first); default: those /docs lists, else none (${PLATFORM_PATHS.reason})`,
+    },
   },
   async run(ctx) {
     refuseKeyFlag(ctx.values, 'discover');
@@ -42,11 +45,12 @@ const command: Command = {
     const tenant = tenantFlag(ctx.values);
     const auth = choiceValue(ctx.values, 'auth', AUTH_SCHEMES) ?? 'bearer';
     const timeoutS = numberValue(ctx.values, 'timeout', { min: 0.1, max: 300 }) ?? DEFAULT_TIMEOUT_S;
+    const platformPaths = platformPathsFlag(ctx.values);
     const emit = choiceValue(ctx.values, 'emit', EMIT_CHOICES);
     if (emit !== undefined && ctx.values['json'] === true) throw new UsageError('give only one of --json and --emit');
     const key = await keyFromFlags(ctx, false);
     const progress = createProgress(ctx.stderr as typeof ctx.stderr & { isTTY?: boolean });
-    const report = await runDiscovery({ baseUrl, key, auth, tenant, timeoutS, signal: ctx.signal, onProgress: (d, l) => progress.update(d, l) });
+    const report = await runDiscovery({ baseUrl, key, auth, tenant, platformPaths, timeoutS, signal: ctx.signal, onProgress: (d, l) => progress.update(d, l) });
     progress.clear();
     // Last net: the report holds only the key's hint, but a server could echo the key back.
     const safe = (text: string): string => (key ? redactSecrets(text, [key]) : text);

@@ -6,22 +6,15 @@
  */
 import { join } from 'node:path';
 import type { CommandContext } from '../command.js';
-import { packageRoot } from '../../generators/app/paths.js';
+import { packageRoot } from '../../lib/package-root.js';
 import { isGeneratorRefusal } from '../../generators/app/refusal.js';
 
 const NAMESPACE = 'repair-service:app';
 
 export async function runGenerator(ctx: CommandContext, command: string, positionals: readonly string[], options: Record<string, unknown>): Promise<number> {
   const { createEnv } = await import('yeoman-environment');
-  const env = createEnv({
-    cwd: process.cwd(),
-    stdin: ctx.stdin,
-    stdout: ctx.stdout,
-    stderr: ctx.stderr,
-    skipInstall: options['skip-install'] === true,
-    force: options['force'] === true,
-    bail: options['bail'] === true,
-  } as never);
+  // Force, bail and the install are the generator's own options (its plan, its install task).
+  const env = createEnv({ cwd: process.cwd(), stdin: ctx.stdin, stdout: ctx.stdout, stderr: ctx.stderr } as never);
   env.register(join(packageRoot(), 'generators', 'app', 'index.js'), { namespace: NAMESPACE });
   try {
     await env.run([NAMESPACE, ...positionals], options as never);

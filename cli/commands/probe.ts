@@ -2,30 +2,23 @@
  * `repairmon probe`: support's one-off diagnosis of a customer's key, running the spec's
  * debugging checklist. Exit 0 all good, 1 a problem (or not fully checked), 2 bad usage.
  */
-import { AUTH_SCHEMES, PLATFORM_PATHS, platformSubPath } from '../../api/contract/index.js';
-import { redactSecrets } from '../../api/client/index.js';
-import { type Command, type CommandContext, UsageError, choiceValue, numberValue, stringList, stringValue } from '../command.js';
-import { keyFromFlags, keyOptions, refuseKeyFlag, tenantFlag } from '../key-flags.js';
-import { DEFAULT_MAX_WAIT_S, REQUEST_BUDGET } from '../../diagnose/pacing.js';
-import { MAX_PLATFORM_CALLS } from '../../diagnose/plan.js';
-import { createProgress } from '../../diagnose/progress.js';
-import { renderDiagnosisJson } from '../../diagnose/render-json.js';
-import { renderDiagnosisTable } from '../../diagnose/render-table.js';
-import { runDiagnosis } from '../../diagnose/run.js';
-import { parseTarget } from '../../diagnose/target.js';
+import { AUTH_SCHEMES, PLATFORM_PATHS } from '../../api/contract/index.js';
+import { redactSecrets } from '../../api/client/single-attempt.js';
+import { type Command, type CommandContext, UsageError, choiceValue, numberValue, stringValue } from '../command.js';
+import { keyFromFlags, keyOptions, platformPathsFlag, refuseKeyFlag, tenantFlag } from '../key-flags.js';
+import {
+  DEFAULT_MAX_WAIT_S,
+  DEFAULT_WIDTH,
+  MAX_PLATFORM_CALLS,
+  REQUEST_BUDGET,
+  createProgress,
+  parseTarget,
+  renderDiagnosisJson,
+  renderDiagnosisTable,
+  runDiagnosis,
+} from '../../diagnose/index.js';
 
 const DEFAULT_TIMEOUT_S = 10;
-
-/** Given paths, or undefined: then the probe takes what /docs lists (PLATFORM_PATHS' reading). */
-function platformPaths(values: CommandContext['values']): string[] | undefined {
-  const given = stringList(values, 'platform-path');
-  if (given.length === 0) return undefined;
-  return given.map((raw) => {
-    const check = platformSubPath(raw);
-    if (!check.ok) throw new UsageError(`--platform-path "${raw}" ${check.reason}`);
-    return check.sub;
-  });
-}
 
 function targetFlag(values: CommandContext['values']): ReturnType<typeof parseTarget> & { ok: true } {
   const raw = stringValue(values, 'base-url');
@@ -44,6 +37,10 @@ const command: Command = {
     auth: { type: 'string', valueName: 'bearer|x-api-key', description: 'how the customer sends the key', default: 'bearer' },
     ...keyOptions(false),
     json: { type: 'boolean', description: 'print one JSON document instead of the table' },
+    wide: {
+      type: 'boolean',
+      description: `print every column (latency, request ids, server messages) unwrapped; without it the table fits the terminal, or ${DEFAULT_WIDTH} columns when stdout is not one`,
+    },
     timeout: {
       type: 'string',
       valueName: 'S',
@@ -72,13 +69,15 @@ const command: Command = {
     const auth = choiceValue(ctx.values, 'auth', AUTH_SCHEMES) ?? 'bearer';
     const timeoutS = numberValue(ctx.values, 'timeout', { min: 0.1, max: 300 }) ?? DEFAULT_TIMEOUT_S;
     const maxWaitS = numberValue(ctx.values, 'max-wait', { min: 0, max: 300 }) ?? DEFAULT_MAX_WAIT_S;
-    const paths = platformPaths(ctx.values);
+    const paths = platformPathsFlag(ctx.values);
     const key = (await keyFromFlags(ctx, true))!;
     const progress = createProgress(ctx.stderr as typeof ctx.stderr & { isTTY?: boolean });
     const report = await runDiagnosis({ target, key, auth, tenant, timeoutS, maxWaitS, platformPaths: paths, signal: ctx.signal, onProgress: (d, l) => progress.update(d, l) });
     progress.clear();
+    const stdout = ctx.stdout as typeof ctx.stdout & { isTTY?: boolean; columns?: number };
+    const width = ctx.values['wide'] === true ? 'wide' : stdout.isTTY === true && stdout.columns ? stdout.columns : DEFAULT_WIDTH;
     // Last net: the report holds only the key's hint, but a server could echo the key back.
-    ctx.stdout.write(redactSecrets(ctx.values['json'] === true ? renderDiagnosisJson(report) : renderDiagnosisTable(report), [key]));
+    ctx.stdout.write(redactSecrets(ctx.values['json'] === true ? renderDiagnosisJson(report) : renderDiagnosisTable(report, width), [key]));
     return report.exitCode;
   },
 };

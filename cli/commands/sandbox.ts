@@ -7,7 +7,10 @@
 import type { LevelWithSilent } from 'pino';
 import { createLogger } from '../../lib/logger.js';
 import { DEFAULT_DIALECT, dialectHelpLines, parseDialect } from '../../sandbox/dialect/index.js';
+import { faultHelpLines } from '../../sandbox/faults/help.js';
 import { parseFaultSpec } from '../../sandbox/faults/parse.js';
+import faultCommand, { TOKEN_VAR, faultCommandLine } from './sandbox-fault.js';
+import { checkMonitorOut, writeMonitorOut } from './sandbox-monitor-out.js';
 import { type DemoKey, type RunningSandbox, isSandboxConfigError, startSandbox } from '../../sandbox/index.js';
 import { SANDBOX_DEFAULT_HOST, SANDBOX_DEFAULT_PORT } from '../../sandbox/defaults.js';
 import { parseRateLimit } from '../../sandbox/rate-limit.js';
@@ -20,6 +23,10 @@ import { type Command, type CommandContext, UsageError, choiceValue, intValue, s
 const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
 export const CLI_DEFAULT_RATE_LIMIT = '600/1m';
 const KEY_ENV = TEST_KEY_VAR;
+const FAULTS_HELP = [
+  'inject faults from the start (change them while it runs: repairmon sandbox fault --help)',
+  ...faultHelpLines().map((line) => `      ${line}`),
+].join('\n');
 const DIALECT_HELP = [
   `which reading of the spec's "not shown" points to speak: a preset, then KEY=VALUE overrides, comma-separated (default: ${DEFAULT_DIALECT})`,
   ...dialectHelpLines().map((line) => `      ${line}`),
@@ -38,6 +45,7 @@ interface SandboxFlags {
   readonly tls: boolean;
   readonly tlsCaOut: string | undefined;
   readonly pageSize: number | undefined;
+  readonly monitorOut: string | undefined;
 }
 
 function readFlags(values: CommandContext['values']): SandboxFlags {
@@ -55,7 +63,10 @@ function readFlags(values: CommandContext['values']): SandboxFlags {
   const tlsCaOut = stringValue(values, 'tls-ca-out');
   if (tlsCaOut !== undefined && values['tls'] !== true) throw new UsageError('--tls-ca-out needs --tls');
   if (tlsCaOut?.trim() === '') throw new UsageError('--tls-ca-out must not be empty');
+  const monitorOut = stringValue(values, 'monitor-out');
+  if (monitorOut?.trim() === '') throw new UsageError('--monitor-out must not be empty');
   return {
+    monitorOut,
     tls: values['tls'] === true,
     tlsCaOut,
     pageSize: intValue(values, 'page-size', { min: 1, max: MAX_PAGE_SIZE }),
@@ -71,7 +82,7 @@ function readFlags(values: CommandContext['values']): SandboxFlags {
   };
 }
 
-export function jsonLine(sandbox: RunningSandbox): string {
+export function jsonLine(sandbox: RunningSandbox, monitorConfig: string | undefined): string {
   const keys = sandbox.keys.map((k) => ({
     alias: k.alias,
     kind: k.kind,
@@ -80,7 +91,8 @@ export function jsonLine(sandbox: RunningSandbox): string {
     scopes: k.scopes,
     key: k.key,
   }));
-  return `${JSON.stringify({ baseUrl: sandbox.baseUrl, keys, dialect: sandbox.dialect, ...(sandbox.ca ? { caFile: sandbox.ca.file } : {}) })}\n`;
+  const json = { baseUrl: sandbox.baseUrl, keys, dialect: sandbox.dialect, control: sandbox.control, ...(sandbox.ca ? { caFile: sandbox.ca.file } : {}), ...(monitorConfig ? { monitorConfig } : {}) };
+  return `${JSON.stringify(json)}\n`;
 }
 
 function keyPurpose(key: DemoKey, sandbox: RunningSandbox): string {
@@ -96,7 +108,7 @@ function shownValue(key: DemoKey): string {
   return key.fixed ? `…${key.key.slice(-4)} (from --keys)`.padEnd(40) : key.key;
 }
 
-export function humanSummary(sandbox: RunningSandbox): string {
+export function humanSummary(sandbox: RunningSandbox, monitorConfig: string | undefined): string {
   const rows = sandbox.keys.map((k) => `  ${k.alias.padEnd(20)} ${k.environment.padEnd(11)} ${shownValue(k)}  ${keyPurpose(k, sandbox)}`);
   const example = exampleKey(sandbox);
   const url = example?.tenant ? `${sandbox.baseUrl}${tenantResourcePath(example.tenant, 'clients')}` : `${sandbox.baseUrl}/`;
@@ -119,6 +131,10 @@ export function humanSummary(sandbox: RunningSandbox): string {
     `Try it (with ${KEY_ENV} exported as above, key ${example?.alias ?? ''}):`,
     ...curls,
     '',
+    `Change its faults while it runs (the token is this run's secret${sandbox.ca ? `; with NODE_EXTRA_CA_CERTS=${sandbox.ca.file}` : ''}):`,
+    `  ${faultCommandLine(sandbox.baseUrl, sandbox.control.token)}`,
+    '',
+    ...(monitorConfig ? ['Watch it with the monitor (config and key files written by --monitor-out):', `  repairmon serve --config ${monitorConfig}`, ''] : []),
     'Press Ctrl+C to stop.',
     '',
   ].join('\n');
@@ -128,6 +144,7 @@ async function run(ctx: CommandContext): Promise<number> {
   const flags = readFlags(ctx.values);
   let secrets: ApiKey[] = [];
   const logger = createLogger({ level: flags.logLevel, destination: ctx.stderr, secrets: () => secrets, name: 'sandbox' });
+  if (flags.monitorOut !== undefined) await checkMonitorOut(flags.monitorOut);
   let sandbox: RunningSandbox;
   try {
     sandbox = await startSandbox({
@@ -156,8 +173,16 @@ async function run(ctx: CommandContext): Promise<number> {
     }
     throw error;
   }
-  secrets = sandbox.keys.map((k) => new ApiKey(k.key, k.alias));
-  ctx.stdout.write(flags.json ? jsonLine(sandbox) : humanSummary(sandbox));
+  secrets = [...sandbox.keys.map((k) => new ApiKey(k.key, k.alias)), new ApiKey(sandbox.control.token, TOKEN_VAR)];
+  let monitorConfig: string | undefined;
+  try {
+    monitorConfig = flags.monitorOut === undefined ? undefined : await writeMonitorOut(flags.monitorOut, sandbox);
+  } catch (error) {
+    await sandbox.close();
+    ctx.stderr.write(`repairmon sandbox: --monitor-out: cannot write to ${flags.monitorOut ?? ''} (${(error as NodeJS.ErrnoException).code ?? String(error)})\n`);
+    return 2;
+  }
+  ctx.stdout.write(flags.json ? jsonLine(sandbox, monitorConfig) : humanSummary(sandbox, monitorConfig));
   logger.info({ baseUrl: sandbox.baseUrl, dialect: sandbox.dialect.name, faults: flags.faults || undefined, rateLimit: flags.rateLimit, pageSize: flags.pageSize, caFile: sandbox.ca?.file }, 'sandbox listening');
   if (!ctx.signal.aborted) await new Promise<void>((resolve) => ctx.signal.addEventListener('abort', () => resolve(), { once: true }));
   await sandbox.close();
@@ -171,18 +196,20 @@ const command: Command = {
   options: {
     host: { type: 'string', valueName: 'HOST', description: 'interface to listen on', default: SANDBOX_DEFAULT_HOST },
     port: { type: 'string', valueName: 'PORT', description: 'port to listen on; 0 picks a free one', default: String(SANDBOX_DEFAULT_PORT) },
-    json: { type: 'boolean', description: 'print exactly one JSON line {baseUrl, keys, dialect} on stdout; logs go to stderr' },
-    faults: { type: 'string', valueName: 'SPEC', description: 'inject faults: KIND[:ARG][@PATH_GLOB][%PROB] rules joined by ";"' },
+    json: { type: 'boolean', description: 'print exactly one JSON line {baseUrl, keys, dialect, control: {url, token}} on stdout; logs go to stderr' },
     'rate-limit': { type: 'string', valueName: 'N/WINDOW', description: 'requests per key per window (e.g. 60/1s) or "off"', default: CLI_DEFAULT_RATE_LIMIT },
     data: { type: 'string', valueName: 'FILE', description: 'JSON or YAML file replacing the demo tenants, records and keys' },
     tls: { type: 'boolean', description: 'serve https with a throwaway CA and certificate made at start (needs openssl); prints the CA file' },
     'tls-ca-out': { type: 'string', valueName: 'PATH', description: 'with --tls: write the CA certificate here (default: a temp file, removed on exit)' },
     'page-size': { type: 'string', valueName: 'N', description: 'answer lists in pages of N items with a Link: <...?page=2>; rel="next" header (default: whole lists)' },
+    'monitor-out': { type: 'string', valueName: 'DIR', description: 'write DIR/monitor.yaml, a monitor config watching this sandbox, and its key files (private), for: repairmon serve --config DIR/monitor.yaml' },
     keys: { type: 'string', valueName: 'FILE', description: 'JSON or YAML map alias -> key value, so restarts keep the keys (others stay random); values printed only with --json' },
     'log-level': { type: 'string', valueName: 'LEVEL', description: `log level: ${LOG_LEVELS.join(', ')}`, default: 'info' },
-    // Last, so its listing of keys and presets ends the flags; its default is in the text for the same reason.
+    // Last, so their listings end the flags; the dialect's default is in the text for the same reason.
+    faults: { type: 'string', valueName: 'SPEC', description: FAULTS_HELP },
     dialect: { type: 'string', valueName: 'NAME|k=v,...', description: DIALECT_HELP },
   },
+  subcommands: [faultCommand],
   run,
 };
 

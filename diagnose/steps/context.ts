@@ -1,17 +1,24 @@
-/** What every pure step reads: the run's settings, the calls' observations and the checklist's rows. */
-import type { ChecklistRow, ChecklistRowId } from '../../api/checklist/index.js';
+/**
+ * What every pure step reads (the run's settings, the calls' observations, the checklist's
+ * rows) and how a row is built from a recorded call: its observed columns and its finding.
+ */
+import { type ChecklistCause, type ChecklistRow, type ChecklistRowId, causeOf } from '../../api/checklist/index.js';
 import type { AuthScheme, Environment, KeyKind, TenantResource } from '../../api/contract/index.js';
-import type { FindingContext, Observations, CallRecord } from '../observe.js';
-import { checkRequest, findingFromCause, observedColumns } from '../observe.js';
-import type { DiagnosisTarget } from '../target.js';
+import { RATE_LIMIT_HEADERS, TENANT_RESOURCES } from '../../api/contract/index.js';
+import type { RetryHint } from '../../api/client/single-attempt.js';
 import { explainFinding, explainStop } from '../explain.js';
-import type { DiagnosisRow, DiagnosisStatus, DiagnosisTraffic, Finding, StepId, TenantGuess, TenantSource } from '../types.js';
+import { type Answered, type CallRecord, type Observations, errorOf, isResponse, okData } from '../observations.js';
+import { wholeSeconds } from '../pacing.js';
+import type { DiagnosisTarget } from '../target.js';
+import type { DiagnosisRequest, DiagnosisRow, DiagnosisStatus, DiagnosisTraffic, Finding, RateLimitHeaders, StepId, TenantGuess, TenantSource } from '../types.js';
 
 export interface StepContext {
   readonly target: DiagnosisTarget;
   readonly auth: AuthScheme;
   readonly keyEnvironment: Environment | undefined;
   readonly platformPaths: readonly string[];
+  /** The /platform/ sub-paths /docs lists: a 404 on one of them hides it from a tenant key. */
+  readonly platformPathsListed: readonly string[];
   /** The tenant the resource calls used: the URL's, else --tenant, else inferred. */
   readonly probedTenant: string | undefined;
   /** How the probed tenant was chosen, for the explanation. */
@@ -20,24 +27,87 @@ export interface StepContext {
   readonly guesses: readonly TenantGuess[];
   /** --tenant when the URL names a different one: the tenant the key is said to belong to. */
   readonly keyTenant: string | undefined;
-  readonly findingContext: FindingContext;
+  /** A test key (by its prefix) on a host that looks like production. */
+  readonly testKeyOnProduction: boolean;
   readonly observations: Observations;
   /** The shared checklist core's rows for these observations (host, path, key, tenant, scopes). */
   readonly checklist: readonly ChecklistRow[];
   readonly traffic: DiagnosisTraffic;
 }
 
+/** Learned from /platform/*: ok means platform key, a refusal (of a known key) tenant key. */
+export type KeyKindGuess = KeyKind | 'unknown';
+
 export function recordOf(ctx: StepContext, id: string): CallRecord | undefined {
   return ctx.observations.get(id);
+}
+
+export function rateLimitOf(headers: Readonly<Record<string, string>>): RateLimitHeaders | undefined {
+  const info: Record<string, string> = {};
+  for (const field of ['limit', 'remaining', 'reset', 'retryAfter'] as const) {
+    const value = headers[RATE_LIMIT_HEADERS[field]];
+    if (value !== undefined) info[field] = value;
+  }
+  return Object.keys(info).length > 0 ? info : undefined;
+}
+
+function requestOf(record: CallRecord): DiagnosisRequest {
+  return { method: 'GET', url: record.url, auth: record.call.auth };
+}
+
+/** The observed columns of a row: status, code, Polish message, latency, request id. */
+function observedColumns(record: CallRecord): Partial<DiagnosisRow> {
+  const result = record.result;
+  const request = requestOf(record);
+  if (result === undefined) return { request };
+  const latencyMs = Math.round(result.timings.totalMs);
+  if (!isResponse(result)) return { request, latencyMs };
+  const error = errorOf(result);
+  const rateLimit = rateLimitOf(result.headers);
+  return {
+    request,
+    httpStatus: result.status,
+    latencyMs,
+    ...(error ? { errorCode: error.code, serverMessage: error.message } : {}),
+    ...(result.requestId !== undefined ? { requestId: result.requestId } : {}),
+    ...(rateLimit ? { rateLimit } : {}),
+  };
+}
+
+/** The resources the key read: the scopes a missing one is told against. */
+function readable(ctx: StepContext): TenantResource[] {
+  return TENANT_RESOURCES.filter((r) => okData(recordOf(ctx, `scope:${r}`)?.result) !== undefined);
+}
+
+/** A checklist cause with what the probe knows around it: the tenants and environment meant, the 429's hint. */
+function findingOf(cause: ChecklistCause, ctx: StepContext, resource?: TenantResource, hint?: RetryHint): Finding {
+  switch (cause.kind) {
+    case 'rate_limited':
+      return { ...cause, retryAfterS: hint === undefined ? undefined : wholeSeconds(hint.delayMs), hintSource: hint?.source };
+    case 'unauthorized':
+      return { ...cause, testKeyOnProduction: ctx.testKeyOnProduction };
+    case 'tenant_mismatch':
+      return { ...cause, urlTenant: ctx.probedTenant ?? '?', keyTenant: ctx.keyTenant };
+    case 'insufficient_scope':
+      return { ...cause, resource, readable: resource === undefined ? [] : readable(ctx) };
+    default:
+      return cause;
+  }
+}
+
+/** The finding of a recorded answer, read by the checklist core. */
+export function answerFinding(record: Answered, ctx: StepContext, resource?: TenantResource): Finding {
+  return findingOf(causeOf(record.result), ctx, resource, record.retryHint);
 }
 
 export function makeRow(step: StepId, check: string, title: string, status: DiagnosisStatus, finding: Finding, record?: CallRecord): DiagnosisRow {
   return { step, check, title, status, finding, ...(record ? observedColumns(record) : {}), explanation: explainFinding(finding) };
 }
 
+/** A check that was not decided shows only why: no status, latency or request id of a call it did not read. */
 export function notRunRow(step: StepId, check: string, title: string, because: string, record?: CallRecord): DiagnosisRow {
-  const finding: Finding = { kind: 'not_run', because };
-  return { step, check, title, status: 'skip', finding, ...(record ? { request: checkRequest(record) } : {}), explanation: explainFinding(finding) };
+  const finding: Finding = { kind: 'not_checked', because };
+  return { step, check, title, status: 'skip', finding, ...(record ? { request: requestOf(record) } : {}), explanation: explainFinding(finding) };
 }
 
 /** Why a call has no answer: the run stopped before it (and why), else the given reason. */
@@ -55,9 +125,6 @@ function leftUnsent(ctx: StepContext, id: ChecklistRowId): boolean {
   return ![...ctx.observations.values()].some((r) => r.result !== undefined && r.call.id.startsWith('scope:'));
 }
 
-/** Learned from /platform/*: ok means platform key, platform_key_required means tenant key. */
-export type KeyKindGuess = KeyKind | 'unknown';
-
 /** The call a checklist row was decided on, as this probe recorded it. */
 function evidenceRecord(ctx: StepContext, row: ChecklistRow): CallRecord | undefined {
   if (row.evidence === undefined) return undefined;
@@ -74,10 +141,11 @@ export function checklistRow(ctx: StepContext, id: ChecklistRowId, step: StepId,
   if (!row) throw new Error(`the checklist has no row ${id}`);
   const record = evidenceRecord(ctx, row);
   const resource = id.startsWith('scope:') ? (id.slice('scope:'.length) as TenantResource) : undefined;
-  const finding: Finding = row.status === 'pass' ? { kind: 'ok', note: passNote ?? row.detail } : findingFromCause(row.cause, ctx.findingContext, resource, record?.retryHint);
-  if (row.status === 'skip' && !record) {
+  if (row.status === 'skip') {
+    // A call may have been made (a scope after a rejected key), but it decided nothing here.
     const because = row.cause.kind === 'not_checked' ? row.cause.because : row.detail;
-    return notRunRow(step, id, title, leftUnsent(ctx, id) ? notRunBecause(ctx, because) : because, recordOf(ctx, id));
+    return notRunRow(step, id, title, !record && leftUnsent(ctx, id) ? notRunBecause(ctx, because) : because, record ?? recordOf(ctx, id));
   }
-  return { ...makeRow(step, id, title, row.status, finding, record), cause: row.cause };
+  const finding: Finding = row.status === 'pass' ? { kind: 'ok', note: passNote ?? row.detail } : findingOf(row.cause, ctx, resource, record?.retryHint);
+  return makeRow(step, id, title, row.status, finding, record);
 }

@@ -3,16 +3,22 @@
  * says (headers on any answer, a 429 with its Retry-After).
  */
 import { otherScheme } from '../../api/contract/index.js';
-import type { AttemptResult } from '../../api/client/single-attempt.js';
-import { type CallRecord, findingOf, rateLimitOf } from '../observe.js';
+import { type AttemptResult, answerKind } from '../../api/client/single-attempt.js';
+import { answered } from '../observations.js';
 import { OTHER_HEADER_CALL_ID } from '../plan.js';
 import type { DiagnosisRow } from '../types.js';
-import { type StepContext, makeRow, notRunBecause, notRunRow, recordOf } from './context.js';
+import { type StepContext, answerFinding, makeRow, notRunBecause, notRunRow, rateLimitOf, recordOf } from './context.js';
 
 function answerOf(result: AttemptResult): string {
   if (result.kind === 'failure') return result.failure.kind;
   const c = result.classification;
   return 'code' in c && c.code !== undefined ? `${result.status} ${c.code}` : String(result.status);
+}
+
+/** Answers that say nothing of how the key was sent: a 429 is the limiter's, a 5xx or no answer the server's. */
+function saysNothingOfTheKey(result: AttemptResult): boolean {
+  const kind = answerKind(result);
+  return result.kind === 'failure' || kind === 'rate_limited' || kind === 'server_error';
 }
 
 function headerFormsRow(ctx: StepContext): DiagnosisRow {
@@ -22,18 +28,23 @@ function headerFormsRow(ctx: StepContext): DiagnosisRow {
   const second = recordOf(ctx, OTHER_HEADER_CALL_ID);
   if (!primary && !second) return notRunRow('headers', 'header-forms', title, 'compared on a tenant path; pass --tenant SLUG');
   if (!primary?.result || !second?.result) return notRunRow('headers', 'header-forms', title, notRunBecause(ctx, 'the host did not answer'), second);
-  if (second.result.kind === 'failure') return makeRow('headers', 'header-forms', title, 'fail', findingOf({ ...second, result: second.result }, ctx.findingContext), second);
   const a = answerOf(primary.result);
   const b = answerOf(second.result);
-  if (a === b) return makeRow('headers', 'header-forms', title, 'pass', { kind: 'ok', note: `both answer ${b}` }, second);
+  // A 429, a 5xx or no answer is never evidence that a header form is wrong (or right).
+  const notCompared = (scheme: string, answer: string): DiagnosisRow => notRunRow('headers', 'header-forms', title, `not compared: ${scheme} got ${answer}, which says nothing of the header form`, second);
+  if (saysNothingOfTheKey(primary.result)) return notCompared(ctx.auth, a);
+  if (answerKind(second.result) === 'rate_limited') return notCompared(other, b);
+  // The other form's own failure is reported as what it is (a timeout, a 502), not as a header problem.
+  if (saysNothingOfTheKey(second.result)) return makeRow('headers', 'header-forms', title, 'fail', answerFinding({ ...second, result: second.result }, ctx), second);
+  if (a === b) return makeRow('headers', 'header-forms', title, 'pass', { kind: 'ok', note: `both answer ${b}${primary.result.kind === 'response' && primary.result.status !== 200 ? ': the header form is not the cause' : ''}` }, second);
   return makeRow('headers', 'header-forms', title, 'fail', { kind: 'header_forms_differ', primary: `${ctx.auth}: ${a}`, other: `${other}: ${b}` }, second);
 }
 
 function rateLimitRow(ctx: StepContext): DiagnosisRow {
   const title = 'rate limits (429, Retry-After, RateLimit-*)';
-  const records = [...ctx.observations.values()].filter((r): r is CallRecord & { result: AttemptResult } => r.result !== undefined);
+  const records = answered(ctx.observations.values());
   const limited = records.find((r) => r.result.kind === 'response' && r.result.status === 429);
-  if (limited) return makeRow('headers', 'rate-limit', title, 'fail', findingOf(limited, ctx.findingContext), limited);
+  if (limited) return makeRow('headers', 'rate-limit', title, 'fail', answerFinding(limited, ctx), limited);
   const withHeaders = records.filter((r) => r.result.kind === 'response' && rateLimitOf(r.result.headers) !== undefined).at(-1);
   const waited = waitNote(ctx);
   if (withHeaders?.result.kind === 'response') {
@@ -44,6 +55,8 @@ function rateLimitRow(ctx: StepContext): DiagnosisRow {
   }
   if (records.every((r) => r.result.kind === 'failure')) return notRunRow('headers', 'rate-limit', title, 'no answer to read headers from');
   if (waited !== '') return makeRow('headers', 'rate-limit', title, 'pass', { kind: 'ok', note: `not limited now${waited}` });
+  // Limits are counted per key: with no answer for an accepted key there was nothing to count.
+  if (ctx.checklist.find((r) => r.id === 'key')?.status !== 'pass') return notRunRow('headers', 'rate-limit', title, 'no call was answered for an accepted key, and limits are counted per key');
   return makeRow('headers', 'rate-limit', title, 'warn', { kind: 'no_rate_limit_headers' });
 }
 

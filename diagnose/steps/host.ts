@@ -4,10 +4,20 @@
  * needs a key is not shown by the spec, so any envelope there will do.
  */
 import { BASE_PATH } from '../../api/contract/index.js';
-import { answeredByApi, findingOf } from '../observe.js';
+import type { AttemptResult } from '../../api/client/single-attempt.js';
 import { endsWithVersion } from '../target.js';
 import type { DiagnosisRow, Finding } from '../types.js';
-import { type StepContext, checklistRow, makeRow, notRunBecause, notRunRow, recordOf } from './context.js';
+import { type StepContext, answerFinding, checklistRow, makeRow, notRunBecause, notRunRow, recordOf } from './context.js';
+
+/**
+ * Whether the API v1 itself answered at this path: a valid envelope that is not a 404
+ * (no such path), a redirect, a 429 or a 5xx. A 401 or 403 still proves the path is right.
+ */
+function answeredByApi(result: AttemptResult): boolean {
+  if (result.kind === 'failure' || !result.envelope.valid) return false;
+  const s = result.status;
+  return s < 500 && s !== 429 && s !== 404 && !(s >= 300 && s < 400);
+}
 
 function indexRow(ctx: StepContext): DiagnosisRow {
   const title = 'GET / answers with an envelope';
@@ -18,7 +28,7 @@ function indexRow(ctx: StepContext): DiagnosisRow {
     const note = `the API answered with a valid envelope (HTTP ${result.kind === 'response' ? result.status : '?'})`;
     return makeRow('host', 'index', title, 'pass', { kind: 'ok', note }, record);
   }
-  return makeRow('host', 'index', title, 'fail', findingOf({ ...record, result }, ctx.findingContext), record);
+  return makeRow('host', 'index', title, 'fail', answerFinding({ ...record, result }, ctx), record);
 }
 
 export function hostStep(ctx: StepContext): DiagnosisRow[] {

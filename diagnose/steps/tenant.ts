@@ -3,9 +3,9 @@
  * status comes from the checklist core; the probe adds what it knows (how the tenant was
  * chosen, which resources the key could read) to the wording.
  */
-import { TENANT_RESOURCES, type TenantResource } from '../../api/contract/index.js';
-import type { DiagnosisRow, Finding } from '../types.js';
-import { type KeyKindGuess, type StepContext, checklistRow, makeRow, notRunBecause, notRunRow, recordOf } from './context.js';
+import { TENANT_RESOURCES } from '../../api/contract/index.js';
+import type { DiagnosisRow } from '../types.js';
+import { type KeyKindGuess, type StepContext, checklistRow, makeRow, notRunBecause, notRunRow } from './context.js';
 
 /** Tenants /docs named that the key was refused on as another tenant's, before the probed one. */
 function missedGuesses(ctx: StepContext): string[] {
@@ -31,20 +31,10 @@ export function tenantStep(ctx: StepContext, keyKind: KeyKindGuess): DiagnosisRo
   return [checklistRow(ctx, 'tenant', 'tenant', title, tenantPassNote(ctx, keyKind, tenant))];
 }
 
-function readable(ctx: StepContext): TenantResource[] {
-  return TENANT_RESOURCES.filter((r) => {
-    const result = recordOf(ctx, `scope:${r}`)?.result;
-    return result?.kind === 'response' && result.classification.kind === 'ok';
-  });
-}
-
 export function scopeStep(ctx: StepContext): DiagnosisRow[] {
-  const canRead = readable(ctx);
   return TENANT_RESOURCES.map((resource) => {
     const row = checklistRow(ctx, `scope:${resource}`, 'scope', `may read ${resource}`, `the key may read ${resource}`);
     if (ctx.probedTenant === undefined) return { ...row, explanation: `not run: ${notRunBecause(ctx, 'no tenant to read; pass --tenant SLUG')}` };
-    if (row.finding.kind !== 'scope_missing') return row;
-    const finding: Finding = { ...row.finding, readable: canRead };
-    return { ...makeRow('scope', row.check, row.title, row.status, finding, recordOf(ctx, row.check)), cause: row.cause };
+    return row;
   });
 }

@@ -4,9 +4,10 @@
  * answer proves the user's key is valid.
  */
 import type { AttemptResult } from '../../api/client/single-attempt.js';
-import { type CallRecord, type Observations, PLACEHOLDER_TENANT } from '../plan.js';
-import { isResponse, isSuccess, refusalOf, sameRefusal } from '../answer.js';
-import type { Finding, Refusal } from '../types.js';
+import { type CallRecord, type Observations, isResponse } from '../../diagnose/index.js';
+import { PLACEHOLDER_TENANT, presentsKey } from '../plan.js';
+import { isSuccess, refusalOf, sameRefusal } from '../answer.js';
+import type { Reading, Refusal } from '../types.js';
 
 export interface FindingContext {
   readonly observations: Observations;
@@ -14,17 +15,19 @@ export interface FindingContext {
   /** --tenant */
   readonly tenant: string | undefined;
   /** The /platform/ sub-paths /docs lists. */
-  readonly platformPaths: readonly string[];
+  readonly platformPathsListed: readonly string[];
+  /** --platform-path, when given (then these were asked, not the listed ones). */
+  readonly platformPathsGiven: readonly string[] | undefined;
 }
 
 export const NEEDS_KEY = 'needs a key (--key-env VAR, --key-file PATH or --key-stdin)';
 export const NEEDS_TENANT = 'needs --tenant SLUG';
 
-export function unknown<T>(why: string): Finding<T> {
+export function unknown<T>(why: string): Reading<T> {
   return { kind: 'unknown', why };
 }
 
-export function learned<T>(reading: T, evidence: string): Finding<T> {
+export function learned<T>(reading: T, evidence: string): Reading<T> {
   return { kind: 'learned', reading, evidence };
 }
 
@@ -43,7 +46,7 @@ export function madeUpKeyRefusal(ctx: FindingContext): Refusal | undefined {
 }
 
 /** An answer a rejected key would get: `unauthorized`, or exactly what the made-up key got. */
-export function looksRejected(ctx: FindingContext, result: AttemptResult): boolean {
+export function looksRejected(ctx: FindingContext, result: AttemptResult | undefined): boolean {
   if (isResponse(result) && result.classification.kind === 'unauthorized') return true;
   return sameRefusal(refusalOf(result), madeUpKeyRefusal(ctx));
 }
@@ -55,7 +58,7 @@ export function looksRejected(ctx: FindingContext, result: AttemptResult): boole
 export function keyProof(ctx: FindingContext): CallRecord | undefined {
   const indexNeedsKey = refusalOf(ctx.observations.get('index')?.result) !== undefined;
   for (const record of ctx.observations.values()) {
-    if (record.call.credential !== 'key') continue;
+    if (!presentsKey(record.call)) continue;
     const result = record.result;
     if (isSuccess(result) && (record.call.id !== 'index:key' || indexNeedsKey)) return record;
     if (isResponse(result) && (result.classification.kind === 'tenant_mismatch' || result.classification.kind === 'insufficient_scope')) return record;

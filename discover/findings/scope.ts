@@ -3,9 +3,9 @@
  * scope is refused (spec §5.4: "must not succeed"; the status and code are not shown).
  */
 import { TENANT_RESOURCES, type TenantResource } from '../../api/contract/index.js';
-import { answerText, evidenceOf, isResponse, isSuccess, refusalOf, sameRefusal } from '../answer.js';
-import type { CallRecord } from '../plan.js';
-import type { Finding, Refusal } from '../types.js';
+import { type CallRecord, isResponse } from '../../diagnose/index.js';
+import { answerText, evidenceOf, isSuccess, refusalOf, sameRefusal } from '../answer.js';
+import type { Reading, Refusal } from '../types.js';
 import { type FindingContext, NEEDS_KEY, NEEDS_TENANT, learned, looksRejected, recordsWhere, unknown } from './context.js';
 
 function resourceOf(record: CallRecord): TenantResource {
@@ -32,7 +32,7 @@ function resourceRecords(ctx: FindingContext): ResourceRead {
   return { kind: 'read', records };
 }
 
-export function readableResourcesFinding(ctx: FindingContext): Finding<readonly TenantResource[]> {
+export function readableResourcesFinding(ctx: FindingContext): Reading<readonly TenantResource[]> {
   const read = resourceRecords(ctx);
   if (read.kind === 'not_read') return unknown(read.why);
   return learned(read.records.filter((r) => isSuccess(r.result)).map(resourceOf), summary(ctx, read.records));
@@ -43,7 +43,7 @@ export function readableResourcesFinding(ctx: FindingContext): Finding<readonly 
  * resource was readable and all four were refused alike, the refusal is about the tenant or
  * the key as a whole, not one resource's scope.
  */
-export function scopeRefusalFinding(ctx: FindingContext): Finding<Refusal> {
+export function scopeRefusalFinding(ctx: FindingContext): Reading<Refusal> {
   const read = resourceRecords(ctx);
   if (read.kind === 'not_read') return unknown(read.why);
   const { records } = read;

@@ -3,10 +3,10 @@
  * follow (spec §2: "string (slug)", format not shown). Only slugs the API or the user gave
  * count; discovery's own placeholder says nothing about the API.
  */
-import { platformPath, tenantSlugsInListing } from '../../api/contract/index.js';
-import { successData } from '../answer.js';
-import { type Observations, isTenantListing } from '../plan.js';
-import type { Finding, SlugStyle } from '../types.js';
+import { type SlugStyle, platformPath } from '../../api/contract/index.js';
+import { type Observations, tenantsListed } from '../../diagnose/index.js';
+import { isTenantListing } from '../plan.js';
+import type { Reading } from '../types.js';
 import { type FindingContext, learned, unknown } from './context.js';
 
 const KEBAB = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
@@ -22,15 +22,13 @@ export interface TenantListing {
 export function tenantListing(observations: Observations): TenantListing | undefined {
   for (const record of observations.values()) {
     const sub = record.call.id.startsWith('platform:') ? record.call.id.slice('platform:'.length) : undefined;
-    const listing = sub !== undefined && isTenantListing(sub) ? successData(record.result) : undefined;
-    if (sub === undefined || listing === undefined) continue;
-    const slugs = tenantSlugsInListing(listing.data);
-    if (slugs.length > 0) return { sub, slugs };
+    const slugs = sub !== undefined && isTenantListing(sub) ? tenantsListed(record.result) : [];
+    if (sub !== undefined && slugs.length > 0) return { sub, slugs };
   }
   return undefined;
 }
 
-/** The styles a slug is written in: both for a slug without separators (`nowak`), none for `Nowak`. */
+/** The styles a slug is written in: both for a slug without separators (`nowak`), none for `Nowak` (then `any`). */
 function stylesOf(slug: string): SlugStyle[] {
   const styles: SlugStyle[] = [];
   if (KEBAB.test(slug)) styles.push('kebab');
@@ -43,7 +41,7 @@ function quoted(slugs: readonly string[]): string {
   return `${shown.join(', ')}${slugs.length > SHOWN_SLUGS ? `, ... (${slugs.length})` : ''}`;
 }
 
-export function slugStyleFinding(ctx: FindingContext): Finding<SlugStyle> {
+export function slugStyleFinding(ctx: FindingContext): Reading<SlugStyle> {
   const listing = tenantListing(ctx.observations);
   const sources = [
     ...(ctx.tenant === undefined ? [] : [`--tenant ${JSON.stringify(ctx.tenant)}`]),
@@ -53,10 +51,10 @@ export function slugStyleFinding(ctx: FindingContext): Finding<SlugStyle> {
   if (slugs.length === 0) return unknown('no slug seen: pass --tenant SLUG, or a platform key that can read a tenant listing');
   const evidence = sources.join('; ');
   const odd = slugs.find((s) => stylesOf(s).length === 0);
-  if (odd !== undefined) return learned('other', `${evidence} (e.g. ${JSON.stringify(odd)})`);
+  if (odd !== undefined) return learned('any', `${evidence} (e.g. ${JSON.stringify(odd)})`);
   const common = (['kebab', 'snake'] as const).filter((style) => slugs.every((s) => stylesOf(s).includes(style)));
   const [only] = common;
   if (only !== undefined && common.length === 1) return learned(only, evidence);
   if (common.length === 2) return unknown(`${evidence}: no separator in any slug, so kebab or snake`);
-  return learned('other', `${evidence} (mixes kebab and snake, e.g. ${JSON.stringify(slugs.find((s) => s.includes('_')))})`);
+  return learned('any', `${evidence} (mixes kebab and snake, e.g. ${JSON.stringify(slugs.find((s) => s.includes('_')))})`);
 }

@@ -3,7 +3,7 @@
  * be tested without running yeoman. A check returns a reason, never a bare boolean.
  */
 import { AUTH_SCHEMES, type AuthScheme, BASE_PATH, checkBaseUrl, isAuthScheme, validateTenantSlug } from '../../api/contract/index.js';
-import { SANDBOX_DEFAULT_BASE_URL } from '../../sandbox/defaults.js';
+import { SANDBOX_DEFAULT_BASE_URL } from '../../sandbox/index.js';
 
 export interface Answers {
   /** Project name; also the directory created unless one is given on the command line. */
@@ -16,6 +16,8 @@ export interface Answers {
   /** Prefix of every environment variable the generated project reads, e.g. `REPAIR_API`. */
   readonly envPrefix: string;
   readonly githubActions: boolean;
+  /** Ship the opt-in `client/paginate.ts` (the spec shows no pagination). */
+  readonly pagination: boolean;
 }
 
 export type AnswerName = keyof Answers;
@@ -30,7 +32,12 @@ export const ANSWER_NAMES: readonly AnswerName[] = [
   'productionBaseUrl',
   'envPrefix',
   'githubActions',
+  'pagination',
 ];
+
+/** Yes/no answers; every other answer is text. */
+const BOOLEAN_ANSWERS: ReadonlySet<AnswerName> = new Set(['githubActions', 'pagination']);
+export const isBooleanAnswer = (name: AnswerName): boolean => BOOLEAN_ANSWERS.has(name);
 
 /** The address `repairmon sandbox` listens on by default; the test environment of a new project. */
 export const SANDBOX_BASE_URL = SANDBOX_DEFAULT_BASE_URL;
@@ -117,11 +124,12 @@ export function defaultAnswer(name: AnswerName, earlier: Partial<Answers>): stri
     case 'envPrefix':
       return DEFAULT_ENV_PREFIX;
     case 'githubActions':
+    case 'pagination':
       return false;
   }
 }
 
-const STRING_CHECKS: Readonly<Record<Exclude<AnswerName, 'githubActions'>, (value: string) => Check>> = {
+const STRING_CHECKS: Readonly<Partial<Record<AnswerName, (value: string) => Check>>> = {
   name: checkName,
   packageName: checkPackageName,
   tenant: checkTenant,
@@ -133,9 +141,9 @@ const STRING_CHECKS: Readonly<Record<Exclude<AnswerName, 'githubActions'>, (valu
 
 /** Checks one raw value (a flag, a typed answer or a stored one). */
 export function checkAnswer(name: AnswerName, value: unknown): Check {
-  if (name === 'githubActions') return typeof value === 'boolean' ? OK : bad('must be true or false');
+  if (isBooleanAnswer(name)) return typeof value === 'boolean' ? OK : bad('must be true or false');
   if (typeof value !== 'string') return bad(`must be a string, got ${value === null ? 'null' : typeof value}`);
-  return STRING_CHECKS[name](value);
+  return STRING_CHECKS[name]?.(value) ?? OK;
 }
 
 export interface AnswerProblem {
@@ -173,6 +181,7 @@ export function completeAnswers(raw: Partial<Record<AnswerName, unknown>>): Answ
     productionBaseUrl: normaliseBaseUrl(given.productionBaseUrl),
     envPrefix: given.envPrefix,
     githubActions: given.githubActions,
+    pagination: given.pagination,
   };
   return { ok: true, answers };
 }

@@ -23,6 +23,7 @@ export const ANSWER_FLAGS: readonly AnswerFlag[] = [
   { answer: 'productionBaseUrl', flag: 'production-base-url', type: 'string', valueName: 'URL', message: 'Production base URL (https, ends in /api/v1)' },
   { answer: 'envPrefix', flag: 'env-prefix', type: 'string', valueName: 'PREFIX', message: 'Prefix of the environment variables' },
   { answer: 'githubActions', flag: 'github-actions', type: 'boolean', message: 'Add a GitHub Actions workflow' },
+  { answer: 'pagination', flag: 'pagination', type: 'boolean', message: 'Add paginate.ts, following Link: rel="next" (the spec shows no pagination)' },
 ];
 
 /** Flags that steer the run rather than answer a prompt. */

@@ -3,29 +3,29 @@
  * integration project for API v1, or brings one up to this version. Every prompt has a flag
  * twin (flags.ts); answers are checked as pure functions (answers.ts); what happens to each
  * file is a pure plan (upgrade-plan.ts) made, and every path it touches checked
- * (write-safety.ts), before the writing phase, so a refused run writes nothing. The files are
- * then put in place all or nothing (staged-commit.ts), `.yo-rc.json` last, bypassing yeoman's
- * in-memory fs: yeoman never asks, so a run needs no terminal, and a failure leaves the
- * project as it was.
+ * (write-safety.ts), before anything is written, so a refused run writes nothing.
+ *
+ * The boundary with Yeoman is two of its public generator features. `customCommitTask`: the
+ * environment's commit step puts the plan's files in place all or nothing (staged-commit.ts,
+ * `.yo-rc.json` last) instead of committing its in-memory fs file by file (which also asks
+ * before overwriting: a run needs no terminal); nothing is written to that fs. And
+ * `customInstallTask`: the environment's install step (which watches that fs) is off, and
+ * the `install` task below runs npm when package.json changed, unless `--skip-install`.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, join, relative, resolve } from 'node:path';
 import Generator from 'yeoman-generator';
-import { ANSWER_NAMES, type AnswerName, type Answers, checkAnswer, completeAnswers, defaultAnswer } from './answers.js';
-import { planChanges } from './apply-plan.js';
+import { packageRoot } from '../../lib/package-root.js';
+import { ANSWER_NAMES, type AnswerName, type Answers, checkAnswer, completeAnswers, defaultAnswer, isBooleanAnswer } from './answers.js';
 import { inspectDestination } from './destination.js';
 import { ANSWER_FLAGS, RUN_FLAGS, answersFromFlags, flagFor, missingAnswersMessage, readOption } from './flags.js';
-import { packageRoot } from './paths.js';
 import { planProject } from './project-plan.js';
-import { GeneratorRefusal } from './refusal.js';
-import { CommitError, type FileChange, commitChanges } from './staged-commit.js';
+import { GeneratorRefusal, isGeneratorRefusal } from './refusal.js';
+import { type FileChange, commitChanges } from './staged-commit.js';
 import { nextSteps, planSummary, refusalMessage } from './summary.js';
-import { RECORD_KEY } from './toolkit-record.js';
-import { type UpgradePlan, changingActions } from './upgrade-plan.js';
+import { RECORD_KEY, YO_RC, nextYoRc } from './toolkit-record.js';
+import { type ReadyPlan, changingActions, planChanges } from './upgrade-plan.js';
 import { pathProblemsMessage, pathsInTheWay } from './write-safety.js';
-import { YO_RC, nextYoRc } from './yo-rc.js';
-
-type ReadyPlan = Extract<UpgradePlan, { kind: 'ready' }>;
 
 type Raw = Partial<Record<AnswerName, unknown>>;
 
@@ -36,10 +36,10 @@ export default class RepairServiceGenerator extends Generator {
   #target: string | undefined;
   #rerun = false;
   #plan: ReadyPlan | undefined;
-  /** Every file the run writes or removes, `.yo-rc.json` last; checked before `writing`. */
+  /** Every file the run writes or removes, `.yo-rc.json` last; checked before the commit. */
   #changes: FileChange[] = [];
-  /** Set just before an error that says everything itself (a refusal, a rolled-back write) is thrown; see the constructor. */
-  #explained = false;
+  /** Why the run stops; thrown by the commit step (see #refusing). */
+  #refused: GeneratorRefusal | undefined;
 
   constructor(args: string[], options: Record<string, unknown>) {
     super(args, options as never);
@@ -51,20 +51,12 @@ export default class RepairServiceGenerator extends Generator {
       if (spec.flag === 'skip-install') continue; // yeoman-generator declares it
       this.option(spec.flag, { type: Boolean, description: spec.description, ...(spec.flag === 'yes' ? { alias: 'y' } : {}) });
     }
-    // yeoman's task runner logs "An error occured while running <task>" before it rethrows any
-    // task error. A refusal already says what is wrong and what to pass, a failed write what
-    // failed and that the project is as it was; that line would only come first and read like a
-    // crash, so it is muted for those and kept for unexpected errors.
-    // yeoman-generator assigns `log` in its own constructor but types it readonly.
-    const muted = new Proxy(this.log, {
-      get: (target, prop, receiver) => (prop === 'error' && this.#explained ? () => target : Reflect.get(target, prop, receiver)),
-    });
-    Object.defineProperty(this, 'log', { value: muted, configurable: true, writable: true });
+    this.setFeatures({ customCommitTask: () => this.#commit(), customInstallTask: true });
   }
 
-  #refusal(kind: ConstructorParameters<typeof GeneratorRefusal>[0], message: string): GeneratorRefusal {
-    this.#explained = true;
-    return new GeneratorRefusal(kind, message);
+  /** Yeoman names the app after the package.json of where it runs; ours is named by the answers, and that file may be anything (a refusal of ours names it). */
+  override determineAppname(): string {
+    return basename(this.destinationRoot());
   }
 
   get #opts(): Record<string, unknown> {
@@ -73,6 +65,11 @@ export default class RepairServiceGenerator extends Generator {
 
   #flag(name: string): boolean {
     return readOption(this.#opts, name) === true;
+  }
+
+  /** yeoman-generator declares `skip-install` with a default of false; a runner may pass `skipInstall` instead (yeoman-test does). */
+  #skipInstall(): boolean {
+    return this.#flag('skip-install') || this.#opts['skipInstall'] === true;
   }
 
   #interactive(): boolean {
@@ -85,13 +82,40 @@ export default class RepairServiceGenerator extends Generator {
     return this.rootGeneratorName();
   }
 
-  initializing(): void {
+  /**
+   * A refusal says what is wrong and what to pass. Thrown from a task, yeoman-generator would
+   * log "An error occured while running <task>" before it, which reads like a crash; so the
+   * task cancels the rest of ours and the commit step, the environment's, throws it instead.
+   * Any other error is unexpected and keeps that line.
+   */
+  async #refusing(step: () => void | Promise<void>): Promise<void> {
+    try {
+      await step();
+    } catch (error) {
+      if (!isGeneratorRefusal(error)) throw error;
+      this.#refused = error;
+      this.cancelCancellableTasks();
+    }
+  }
+
+  initializing(): Promise<void> {
+    return this.#refusing(() => this.#initialize());
+  }
+
+  prompting(): Promise<void> {
+    return this.#refusing(() => this.#prompt());
+  }
+
+  configuring(): Promise<void> {
+    return this.#refusing(() => this.#configure());
+  }
+
+  #initialize(): void {
     const flags = answersFromFlags(this.#opts);
-    if (!flags.ok) throw this.#refusal('invalid_flag', `Invalid flags, nothing was written:\n  ${flags.problems.join('\n  ')}`);
+    if (!flags.ok) throw new GeneratorRefusal('invalid_flag', `Invalid flags, nothing was written:\n  ${flags.problems.join('\n  ')}`);
     const dir = readOption(this.#opts, 'dir');
     const dirGiven = typeof dir === 'string' && dir !== '';
-    const cwd = this.contextRoot;
-    const candidate = dirGiven ? resolve(cwd, dir) : cwd;
+    const candidate = dirGiven ? resolve(this.contextRoot, dir) : this.contextRoot;
     const state = inspectDestination(candidate, this.#configKey());
     if (state.kind === 'ours') {
       this.#rerun = true;
@@ -105,14 +129,14 @@ export default class RepairServiceGenerator extends Generator {
     }
   }
 
-  async prompting(): Promise<void> {
+  async #prompt(): Promise<void> {
     const missing = ANSWER_NAMES.filter((name) => this.#known[name] === undefined);
     if (missing.length === 0) return;
     if (this.#flag('yes')) {
       for (const name of missing) this.#known[name] = defaultAnswer(name, this.#known as Partial<Answers>);
       return;
     }
-    if (!this.#interactive()) throw this.#refusal('missing_answers', missingAnswersMessage(missing));
+    if (!this.#interactive()) throw new GeneratorRefusal('missing_answers', missingAnswersMessage(missing));
     for (const name of missing) this.#known[name] = await this.#ask(name);
   }
 
@@ -124,42 +148,43 @@ export default class RepairServiceGenerator extends Generator {
       return check.ok ? true : `${spec.message} ${check.reason}`;
     };
     const question =
-      name === 'githubActions'
+      isBooleanAnswer(name)
         ? { type: 'confirm' as const, name, message: spec.message, default: fallback }
         : name === 'authScheme'
-          ? { type: 'list' as const, name, message: spec.message, choices: ['bearer', 'x-api-key'], default: fallback }
+          ? { type: 'select' as const, name, message: spec.message, choices: ['bearer', 'x-api-key'], default: fallback }
           : { type: 'input' as const, name, message: spec.message, default: fallback, validate };
     const reply = (await this.prompt([question as never])) as Record<string, unknown>;
     const value = reply[name];
     return typeof value === 'string' ? value.trim() : value;
   }
 
-  configuring(): void {
+  #configure(): void {
     const result = completeAnswers(this.#known);
     if (!result.ok) {
       const lines = result.problems.map((p) => `${flagFor(p.name).message} (--${flagFor(p.name).flag}) ${p.reason}, got ${JSON.stringify(p.value)}`);
       if (result.missing.length > 0) lines.push(`missing: ${result.missing.map((n) => `--${flagFor(n).flag}`).join(', ')}`);
-      throw this.#refusal('invalid_answer', `Invalid answers, nothing was written:\n  ${lines.join('\n  ')}`);
+      throw new GeneratorRefusal('invalid_answer', `Invalid answers, nothing was written:\n  ${lines.join('\n  ')}`);
     }
-    this.#answers = result.answers;
     const target = this.#target ?? resolve(this.contextRoot, result.answers.name);
     if (!this.#rerun) this.#refuseUnsafeDestination(target);
+    const plan = this.#makePlan(target, result.answers);
+    this.#changes = this.#makeChanges(target, result.answers, plan);
+    this.#answers = result.answers;
     this.#target = target;
-    this.#plan = this.#makePlan(target, result.answers);
-    this.#changes = this.#makeChanges(target, result.answers, this.#plan);
+    this.#plan = plan;
   }
 
   /** Decided here, before anything is written: a refusal leaves the project as it was. */
   #makePlan(target: string, answers: Answers): ReadyPlan {
-    const { plan } = planProject({ packageRoot: packageRoot(), target, answers, configKey: this.#configKey(), force: this.#flag('force') });
+    const plan = planProject({ packageRoot: packageRoot(), target, answers, configKey: this.#configKey(), force: this.#flag('force') });
     if (plan.kind === 'refused') {
       // A link out of the project comes first: --force, which the refusal suggests, would not help.
       this.#refuseBlockedPaths(target, plan.edited.map((f) => f.path));
-      throw this.#refusal('toolkit_files_edited', refusalMessage(plan, this.#rerun ? 'repairmon upgrade' : 'repairmon new'));
+      throw new GeneratorRefusal('toolkit_files_edited', refusalMessage(plan, this.#rerun ? 'repairmon upgrade' : 'repairmon new'));
     }
     const changing = changingActions(plan);
     if (this.#flag('bail') && changing.length > 0) {
-      throw this.#refusal('would_change', `--bail: this run would change ${changing.length} file(s), nothing was written:\n  ${changing.map((a) => `${a.kind} ${a.path}`).join('\n  ')}`);
+      throw new GeneratorRefusal('would_change', `--bail: this run would change ${changing.length} file(s), nothing was written:\n  ${changing.map((a) => `${a.kind} ${a.path}`).join('\n  ')}`);
     }
     return plan;
   }
@@ -172,7 +197,7 @@ export default class RepairServiceGenerator extends Generator {
     const current = existsSync(rcPath) ? readFileSync(rcPath) : undefined;
     // Answers and the toolkit's version and file hashes; keys are read from the environment, never stored.
     const rc = nextYoRc(current?.toString('utf8'), this.#configKey(), { ...answers, [RECORD_KEY]: plan.record });
-    if (!rc.ok) throw this.#refusal('config_unreadable', rc.reason);
+    if (!rc.ok) throw new GeneratorRefusal('config_unreadable', rc.reason);
     const text = Buffer.from(rc.text, 'utf8');
     if (!current?.equals(text)) changes.push({ path: YO_RC, contents: text });
     return changes;
@@ -180,44 +205,34 @@ export default class RepairServiceGenerator extends Generator {
 
   #refuseBlockedPaths(target: string, paths: readonly string[]): void {
     const problems = pathsInTheWay(target, paths);
-    if (problems.length > 0) throw this.#refusal('path_in_the_way', pathProblemsMessage(problems));
+    if (problems.length > 0) throw new GeneratorRefusal('path_in_the_way', pathProblemsMessage(problems));
   }
 
   #refuseUnsafeDestination(target: string): void {
     const state = inspectDestination(target, this.#configKey());
-    const shown = target;
-    if (state.kind === 'not_a_directory') throw this.#refusal('not_a_directory', `${shown} exists and is not a directory; nothing was written.`);
+    if (state.kind === 'not_a_directory') throw new GeneratorRefusal('not_a_directory', `${target} exists and is not a directory; nothing was written.`);
     if (state.kind === 'not_empty' && !this.#flag('force')) {
-      throw this.#refusal(
+      throw new GeneratorRefusal(
         'directory_not_empty',
-        `${shown} is not empty (${state.entries} entries) and was not generated by repair-service; nothing was written. ` +
+        `${target} is not empty (${state.entries} entries) and was not generated by repair-service; nothing was written. ` +
           'Choose another directory (or --name), or pass --force to write into it (files already there are kept; a package.json is merged).',
       );
     }
   }
 
-  writing(): void {
-    const target = this.#target;
-    if (!this.#answers || !target || !this.#plan) throw new Error('writing before configuring');
-    try {
-      commitChanges(target, this.#changes);
-    } catch (error) {
-      if (error instanceof CommitError) this.#explained = true;
-      throw error;
-    }
-    this.destinationRoot(target);
-    // The environment installs where its cwd is, and reads that at its install step: point it at the project.
-    (this.env as unknown as { cwd: string }).cwd = target;
-    if (this.#changes.some((c) => c.path === 'package.json')) this.#markPackageJsonWritten();
+  /** The environment's commit step (`customCommitTask`): the refusal, or every change in place, all or nothing. */
+  #commit(): void {
+    if (this.#refused) throw this.#refused;
+    if (this.#target === undefined || this.#plan === undefined) return;
+    commitChanges(this.#target, this.#changes);
+    this.destinationRoot(this.#target);
   }
 
-  /**
-   * yeoman-environment runs `npm install` when its in-memory fs committed package.json. Our
-   * files bypass that fs (it writes file by file, with no way back), so package.json is loaded
-   * from disk into it and marked committed: the install step sees the change it would have made.
-   */
-  #markPackageJsonWritten(): void {
-    (this.fs.store.get(this.destinationPath('package.json')) as { committed?: boolean }).committed = true;
+  /** The environment's own install step is off (`customInstallTask`); this one knows the package manager. */
+  async install(): Promise<void> {
+    if (this.#target === undefined || this.#skipInstall() || !this.#changes.some((c) => c.path === 'package.json')) return;
+    this.log(`\npackage.json changed: running npm install in ${this.#target}`);
+    await this.spawn('npm', ['install'], { cwd: this.#target, stdio: 'inherit' });
   }
 
   end(): void {
@@ -225,9 +240,9 @@ export default class RepairServiceGenerator extends Generator {
     const plan = this.#plan;
     if (!answers || !plan) return;
     if (this.#rerun) {
-      this.log(`\n${planSummary(plan)}\n`);
+      this.log(`\n${planSummary(plan, this.#skipInstall())}\n`);
       return;
     }
-    this.log(nextSteps(answers, relative(this.contextRoot, this.destinationRoot()) || '.', this.#flag('skip-install')));
+    this.log(nextSteps(answers, relative(this.contextRoot, this.destinationRoot()) || '.', this.#skipInstall()));
   }
 }

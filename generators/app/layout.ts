@@ -3,7 +3,8 @@
  * `src/repair-service/` (`contract/`, `client/`, `checklist/`). Projects generated before the
  * toolkit recorded its files have those three folders straight under `src/`, and the
  * integrator's own code imports them there; an upgrade keeps them in place (and records that
- * folder) rather than moving code their imports point at.
+ * folder) rather than moving code their imports point at. Those two are the only toolkit
+ * folders there are: a run replaces or removes files inside them and nowhere else.
  */
 import { posix } from 'node:path';
 import type { ToolkitRecord } from './toolkit-record.js';
@@ -21,11 +22,26 @@ export type ToolkitLayout =
   | { readonly kind: 'legacy'; readonly dir: string }
   | { readonly kind: 'new'; readonly dir: string };
 
-/** Pure: `exists` answers for project-relative paths. */
+const isToolkitDir = (dir: string): boolean => dir === TOOLKIT_DIR || dir === LEGACY_TOOLKIT_DIR;
+
+/** Pure: `exists` answers for project-relative paths. A recorded folder that is not a toolkit folder is not followed (the plan refuses it). */
 export function chooseLayout(record: ToolkitRecord | undefined, exists: (path: string) => boolean): ToolkitLayout {
-  if (record) return { kind: 'recorded', dir: record.dir };
+  if (record && isToolkitDir(record.dir)) return { kind: 'recorded', dir: record.dir };
   const legacy = TOOLKIT_PARTS.some((part) => exists(`${LEGACY_TOOLKIT_DIR}/${part}/index.ts`));
   return legacy ? { kind: 'legacy', dir: LEGACY_TOOLKIT_DIR } : { kind: 'new', dir: TOOLKIT_DIR };
+}
+
+/** `dir/contract/…`, `dir/client/…` or `dir/checklist/…`, with no `.`, `..` or empty segment on the way. */
+export function inToolkit(path: string, dir: string): boolean {
+  if (path.split(/[\\/]/).some((part) => part === '' || part === '.' || part === '..')) return false;
+  return TOOLKIT_PARTS.some((part) => path.startsWith(`${dir}/${part}/`));
+}
+
+/** What a record names that no run may touch: a folder that is not a toolkit folder, or files outside its toolkit folder. */
+export function strayRecordPaths(record: ToolkitRecord | undefined): string[] {
+  if (record === undefined) return [];
+  const stray = Object.keys(record.files).filter((path) => !inToolkit(path, record.dir));
+  return isToolkitDir(record.dir) ? stray : [`${record.dir}/ (recorded as the toolkit folder)`, ...stray];
 }
 
 /**

@@ -5,7 +5,6 @@
  * add our scripts they lack and never change theirs; `engines.node` is raised like a
  * dependency. Every other field is theirs. Their indentation and key order are kept.
  */
-import { compareRanges } from './version-floor.js';
 
 type Json = Record<string, unknown>;
 
@@ -29,13 +28,16 @@ function isObject(value: unknown): value is Json {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function parse(text: string): Json | undefined {
+/** The object, or what the text holds instead (for the refusal). */
+function parse(text: string): Json | string {
+  let value: unknown;
   try {
-    const value: unknown = JSON.parse(text);
-    return isObject(value) ? value : undefined;
+    value = JSON.parse(text);
   } catch {
-    return undefined;
+    return 'not valid JSON';
   }
+  if (isObject(value)) return value;
+  return `it holds ${value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`}`;
 }
 
 /** The indentation their file uses (two spaces when it cannot tell). */
@@ -118,9 +120,9 @@ function mergeEngine(theirs: Json, ours: Json, changes: PackageChange[]): Json {
  */
 export function mergePackageJson(theirsText: string, oursText: string): PackageMerge {
   const theirs = parse(theirsText);
-  if (!theirs) return { ok: false, reason: 'package.json is not a JSON object; fix it (or move it away) and run again' };
+  if (typeof theirs === 'string') return { ok: false, reason: `package.json is not a JSON object (${theirs}); nothing was written. Fix it (or move it away), then run again.` };
   const ours = parse(oursText);
-  if (!ours) throw new Error('the package.json template did not render to a JSON object');
+  if (typeof ours === 'string') throw new Error(`the package.json template did not render to a JSON object (${ours})`);
   const changes: PackageChange[] = [];
   let merged = mergeDependencies(theirs, ours, changes);
   merged = mergeScripts(merged, ours, changes);
@@ -129,4 +131,43 @@ export function mergePackageJson(theirsText: string, oursText: string): PackageM
   if (!written) return { ok: true, text: theirsText, changes };
   const newline = theirsText.endsWith('\n') ? '\n' : '';
   return { ok: true, text: JSON.stringify(merged, null, indentOf(theirsText)) + newline, changes };
+}
+
+/**
+ * Ranges are compared by the lowest version each accepts, for the one question the merge asks:
+ * is our range newer than theirs? Only the plain forms we write ourselves are read (`1.2.3`,
+ * `^1.2.3`, `~1.2.3`, `>=1.2.3`, with missing minor/patch as 0). Anything else (`*`,
+ * `latest`, `file:`, git URLs, `||` unions, hyphen ranges) is `unknown`, and the merge then
+ * leaves their range alone: we never guess over an integrator's deliberate choice. Written
+ * here rather than taken from `semver` so the toolkit adds no dependency.
+ */
+type VersionFloor = { readonly kind: 'version'; readonly parts: readonly [number, number, number]; readonly prerelease: boolean } | { readonly kind: 'unknown' };
+
+const RANGE = /^\s*(?:\^|~|>=|=|v)?\s*(\d+)(?:\.(\d+|x|\*))?(?:\.(\d+|x|\*))?(-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?\s*$/;
+
+function part(raw: string | undefined): number {
+  return raw === undefined || raw === 'x' || raw === '*' ? 0 : Number(raw);
+}
+
+function versionFloor(range: string): VersionFloor {
+  const match = RANGE.exec(range);
+  if (!match) return { kind: 'unknown' };
+  return { kind: 'version', parts: [part(match[1]), part(match[2]), part(match[3])], prerelease: match[4] !== undefined };
+}
+
+type RangeOrder = 'newer' | 'same' | 'older' | 'unknown';
+
+/** How `ours` compares with `theirs` by the lowest version each accepts. */
+export function compareRanges(ours: string, theirs: string): RangeOrder {
+  if (ours.trim() === theirs.trim()) return 'same';
+  const a = versionFloor(ours);
+  const b = versionFloor(theirs);
+  if (a.kind === 'unknown' || b.kind === 'unknown') return 'unknown';
+  for (let i = 0; i < 3; i++) {
+    const diff = a.parts[i]! - b.parts[i]!;
+    if (diff !== 0) return diff > 0 ? 'newer' : 'older';
+  }
+  // 1.2.3-beta.1 is below 1.2.3; between two prereleases of one version we do not judge.
+  if (a.prerelease !== b.prerelease) return a.prerelease ? 'older' : 'newer';
+  return a.prerelease ? 'unknown' : 'same';
 }

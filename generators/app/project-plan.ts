@@ -5,26 +5,13 @@
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { packageVersion } from '../../lib/package-root.js';
 import type { Answers } from './answers.js';
-import { clientFeatures } from './client-features.js';
-import { readStoredSection } from './destination.js';
-import { type ToolkitLayout, chooseLayout } from './layout.js';
-import { templateRoot } from './paths.js';
-import { renderProject, templateContext } from './render.js';
+import { type ToolkitLayout, chooseLayout, inToolkit } from './layout.js';
+import { readVersions, renderProject, templateContext } from './render.js';
 import { toolkitFiles } from './shipped.js';
-import { type ToolkitRecord, parseToolkitRecord } from './toolkit-record.js';
+import { parseToolkitRecord, readStoredSection } from './toolkit-record.js';
 import { type NextFile, type UpgradePlan, planUpgrade } from './upgrade-plan.js';
-import { readToolkitVersion, readVersions } from './versions.js';
-
-export interface ProjectPlan {
-  readonly plan: UpgradePlan;
-  readonly layout: ToolkitLayout;
-  readonly version: string;
-}
-
-export function readRecord(dir: string, configKey: string): ToolkitRecord | undefined {
-  return parseToolkitRecord(readStoredSection(dir, configKey));
-}
 
 function isFile(path: string): boolean {
   try {
@@ -35,28 +22,28 @@ function isFile(path: string): boolean {
 }
 
 /** What this version writes into a project with this layout. */
-export function nextFiles(packageRoot: string, answers: Answers, layout: ToolkitLayout, version: string): NextFile[] {
-  const toolkit = toolkitFiles(packageRoot, layout.dir, version);
-  const facts = { toolkitVersion: version, toolkitDir: layout.dir, client: clientFeatures(toolkit, layout.dir) };
-  const rendered = renderProject(templateRoot(packageRoot), templateContext(answers, readVersions(packageRoot), facts));
+export function nextFiles(packageRoot: string, answers: Answers, layout: ToolkitLayout): NextFile[] {
+  const toolkit = toolkitFiles(packageRoot, layout.dir, answers);
+  const facts = { toolkitDir: layout.dir };
+  const rendered = renderProject(join(packageRoot, 'templates', 'app'), templateContext(answers, readVersions(packageRoot), facts));
   return [
     ...rendered.map((f): NextFile => ({ path: f.path, contents: f.contents, owner: f.path === 'package.json' ? 'package_json' : 'integrator' })),
     ...toolkit.map((f): NextFile => ({ path: f.path, contents: f.contents, owner: 'toolkit' })),
   ];
 }
 
-export function planProject(options: { packageRoot: string; target: string; answers: Answers; configKey: string; force: boolean }): ProjectPlan {
+export function planProject(options: { packageRoot: string; target: string; answers: Answers; configKey: string; force: boolean }): UpgradePlan {
   const { packageRoot, target } = options;
-  const recorded = readRecord(target, options.configKey);
+  const recorded = parseToolkitRecord(readStoredSection(target, options.configKey));
   const exists = (path: string): boolean => existsSync(join(target, path));
   const layout = chooseLayout(recorded, exists);
-  const version = readToolkitVersion(packageRoot);
-  const next = nextFiles(packageRoot, options.answers, layout, version);
+  const next = nextFiles(packageRoot, options.answers, layout);
   const current = new Map<string, Buffer>();
-  for (const path of new Set([...next.map((f) => f.path), ...Object.keys(recorded?.files ?? {})])) {
+  // Only the files this version renders and recorded ones inside the toolkit folder are read: the plan refuses the others unread.
+  const recordedFiles = Object.keys(recorded?.files ?? {}).filter((path) => recorded !== undefined && inToolkit(path, recorded.dir));
+  for (const path of new Set([...next.map((f) => f.path), ...recordedFiles])) {
     const full = join(target, path);
     if (isFile(full)) current.set(path, readFileSync(full));
   }
-  const plan = planUpgrade({ recorded, version, dir: layout.dir, next, current, exists, force: options.force });
-  return { plan, layout, version };
+  return planUpgrade({ recorded, version: packageVersion(packageRoot), dir: layout.dir, next, current, exists, force: options.force });
 }

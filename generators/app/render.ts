@@ -1,23 +1,74 @@
 /**
  * Turns the template tree into the files of a project: `*.hbs` rendered with handlebars
- * (`noEscape`, `strict`, helpers `json`, `actionsExpr` and `envLine`), everything else copied byte for byte, dotfiles
- * renamed on write. Pure apart from reading the templates; writing is the generator's job.
+ * (`noEscape`, `strict`, helpers `json`, `actionsExpr` and `envLine`), everything else copied
+ * byte for byte, dotfiles renamed on write. Pure apart from reading the templates (and our
+ * package.json for the dependency versions); writing is the generator's job.
+ *
+ * Nothing an answer holds can add a line to a rendered file: the answers are validated before
+ * this, and the context refuses any answer with a control character; `.env` values go through
+ * `envFileValue` (read back with Node's `process.loadEnvFile`): a value Node would cut or trim
+ * (`#`, quotes, spaces at either end) is quoted with a quote character it does not contain.
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import { join, posix, relative, sep } from 'node:path';
 import Handlebars from 'handlebars';
 import { authHeader } from '../../api/contract/index.js';
-import { SANDBOX_DEFAULT_BASE_URL } from '../../sandbox/defaults.js';
+import { SANDBOX_DEFAULT_BASE_URL } from '../../sandbox/index.js';
 import { type Answers, DEFAULT_ENV_PREFIX, PLACEHOLDER_PRODUCTION_BASE_URL } from './answers.js';
-import type { ClientFeatures } from './client-features.js';
-import { controlCharacterAnswers, envFileValue } from './env-file.js';
 import { TOOLKIT_DIR, relocateImports } from './layout.js';
-import type { DependencyVersions } from './versions.js';
+import type { RenderedFile } from './shipped.js';
 
-export interface RenderedFile {
-  /** POSIX path relative to the project root. */
-  readonly path: string;
-  readonly contents: Buffer;
+/** What the generated project needs at run time and to build and test, at the ranges of our package.json (written once). */
+export const RUNTIME_DEPENDENCIES = ['undici', 'p-retry'] as const;
+export const DEV_DEPENDENCIES = ['typescript', 'vitest', '@types/node'] as const;
+
+export interface DependencyVersions {
+  readonly dependencies: Readonly<Record<string, string>>;
+  readonly devDependencies: Readonly<Record<string, string>>;
+  readonly nodeEngine: string;
+}
+
+interface OurPackageJson {
+  readonly dependencies?: Record<string, string>;
+  readonly devDependencies?: Record<string, string>;
+  readonly engines?: { node?: string };
+}
+
+function pick(names: readonly string[], pkg: OurPackageJson): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name of names) {
+    const range = pkg.dependencies?.[name] ?? pkg.devDependencies?.[name];
+    if (range === undefined) throw new Error(`our package.json does not list ${name}; the generated project needs it`);
+    out[name] = range;
+  }
+  return out;
+}
+
+export function versionsFrom(pkg: OurPackageJson): DependencyVersions {
+  const nodeEngine = pkg.engines?.node;
+  if (nodeEngine === undefined) throw new Error('our package.json has no engines.node');
+  return { dependencies: pick(RUNTIME_DEPENDENCIES, pkg), devDependencies: pick(DEV_DEPENDENCIES, pkg), nodeEngine };
+}
+
+export function readVersions(root: string): DependencyVersions {
+  return versionsFrom(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as OurPackageJson);
+}
+
+// eslint-disable-next-line no-control-regex -- control characters are what this pattern finds
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
+const NEEDS_QUOTES = /[#"'`\\]|^\s|\s$/;
+
+/** A value as one line of a `.env` file; `name` is the variable, for the error. */
+export function envFileValue(value: string, name: string): string {
+  const at = value.search(CONTROL);
+  if (at >= 0) {
+    const code = value.charCodeAt(at).toString(16).toUpperCase().padStart(4, '0');
+    throw new Error(`${name} contains a control character (U+${code} at position ${at + 1}); its value cannot be written to an env file`);
+  }
+  if (!NEEDS_QUOTES.test(value)) return value;
+  const quote = ["'", '"', '`'].find((q) => !value.includes(q));
+  if (quote === undefined) throw new Error(`${name} contains all three quote characters; it cannot be written to an env file as one value`);
+  return `${quote}${value}${quote}`;
 }
 
 /** Stored without the dot: npm drops `.gitignore` from packages, and git ignores `.env.*` here. */
@@ -25,14 +76,11 @@ const RENAMES: Readonly<Record<string, string>> = { gitignore: '.gitignore', 'en
 
 /** Facts about the toolkit a project is rendered with, beyond the answers. */
 export interface ProjectFacts {
-  /** Version of generator-repair-service rendering the project. */
-  readonly toolkitVersion: string;
   /** Where the toolkit code goes, relative to the project (layout.ts). */
   readonly toolkitDir: string;
-  readonly client: ClientFeatures;
 }
 
-const DEFAULT_FACTS: ProjectFacts = { toolkitVersion: '0.0.0', toolkitDir: TOOLKIT_DIR, client: { ca: false, readme: false } };
+const DEFAULT_FACTS: ProjectFacts = { toolkitDir: TOOLKIT_DIR };
 
 export interface TemplateContext extends Answers, ProjectFacts {
   readonly versions: DependencyVersions;
@@ -67,7 +115,7 @@ function isLoopback(url: string): boolean {
 
 export function templateContext(answers: Answers, versions: DependencyVersions, facts: ProjectFacts = DEFAULT_FACTS): TemplateContext {
   // Answers are validated before this; a line break that slipped past would add lines to every file.
-  const unsafe = controlCharacterAnswers({ ...answers });
+  const unsafe = Object.entries(answers).flatMap(([name, value]) => (typeof value === 'string' && CONTROL.test(value) ? [name] : []));
   if (unsafe.length > 0) throw new Error(`answer ${unsafe.join(', ')} contains a control character (a line break?); refusing to render it into the project's files`);
   const p = answers.envPrefix;
   return {

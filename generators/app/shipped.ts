@@ -3,12 +3,18 @@
  * `api/` when the project is rendered, so a project holds exactly what the monitor and the
  * diagnosis run on. `api/contract/server/` is the sandbox's and stays here. Whatever files
  * `api/` holds are shipped (TypeScript and Markdown), so a new file there needs no change here.
+ * Opt-in modules (`OPT_IN_FILES`) are shipped only when the project's answers ask for them.
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import { join, posix, relative, sep } from 'node:path';
 import { TOOLKIT_DIR } from './layout.js';
-import type { RenderedFile } from './render.js';
-import { withHeader } from './toolkit-header.js';
+import { withHeader } from './toolkit-record.js';
+
+/** A file of the project: POSIX path relative to its root, and contents. */
+export interface RenderedFile {
+  readonly path: string;
+  readonly contents: Buffer;
+}
 
 export interface ShippedDir {
   /** Below our package root. */
@@ -45,7 +51,16 @@ export function shippedFiles(packageRoot: string, toolkitDir: string = TOOLKIT_D
   });
 }
 
-/** The shipped files as a project gets them: each headed with the version and "do not edit". */
-export function toolkitFiles(packageRoot: string, toolkitDir: string, version: string): RenderedFile[] {
-  return shippedFiles(packageRoot, toolkitDir).map((file) => ({ path: file.path, contents: withHeader(file.path, file.contents, version) }));
+/** Opt-in modules for points the spec does not show, by the answer that adds them. */
+export const OPT_IN_FILES: Readonly<Record<string, 'pagination'>> = { 'client/paginate.ts': 'pagination' };
+
+/** The shipped files as a project with these answers gets them: each headed with "generated: do not edit". */
+export function toolkitFiles(packageRoot: string, toolkitDir: string, answers: { readonly pagination: boolean }): RenderedFile[] {
+  const wanted = (path: string): boolean => {
+    const answer = OPT_IN_FILES[path.slice(toolkitDir.length + 1)];
+    return answer === undefined || answers[answer];
+  };
+  return shippedFiles(packageRoot, toolkitDir)
+    .filter((file) => wanted(file.path))
+    .map((file) => ({ path: file.path, contents: withHeader(file.path, file.contents) }));
 }

@@ -1,17 +1,23 @@
 /**
- * What a run says about its plan: the refusal with the files it will not overwrite, and the
+ * What a run says about its plan: the refusal with the files it will not touch, and the
  * summary of what changed. Pure text, so the exact wording is tested without running yeoman.
  */
+import { shellQuote } from '../../api/checklist/index.js';
 import { type Answers, PLACEHOLDER_PRODUCTION_BASE_URL, SANDBOX_BASE_URL } from './answers.js';
 import type { PackageChange } from './package-merge.js';
-import { shellQuote } from './shell-quote.js';
-import type { EditedFile, FileAction, UpgradePlan } from './upgrade-plan.js';
+import { type EditedFile, type FileAction, type KeptWhy, type ReadyPlan, type UpgradePlan, changingActions } from './upgrade-plan.js';
 
-type Ready = Extract<UpgradePlan, { kind: 'ready' }>;
 type Refused = Extract<UpgradePlan, { kind: 'refused' }>;
 
 export function refusalMessage(plan: Refused, command: string): string {
   const lines: string[] = [];
+  if (plan.stray.length > 0) {
+    lines.push(
+      `.yo-rc.json records these as toolkit files, but they are outside the toolkit folder; a run only ever replaces or removes files inside it (${plan.stray.length}):`,
+      ...plan.stray.map((path) => `  ${path}`),
+      'Nothing was written, and --force does not change that. Remove them from "toolkit" in .yo-rc.json (`git log -p .yo-rc.json` shows who added them), then run again.',
+    );
+  }
   if (plan.packageJson !== undefined) lines.push(plan.packageJson);
   if (plan.edited.length > 0) {
     lines.push(
@@ -44,6 +50,12 @@ function packageChangeLine(change: PackageChange): string | undefined {
   }
 }
 
+const KEPT: Readonly<Record<KeptWhy, { readonly count: string; readonly line: string }>> = {
+  edited: { count: 'kept because edited', line: 'edited since it was generated' },
+  template_changed: { count: 'kept unedited', line: 'not edited, but this version renders it differently; yours, so left as it is: delete it and run again to take the new one' },
+  unrecorded: { count: 'kept (no record of what was generated)', line: 'differs from what this version renders; an older toolkit recorded no hash of it, so it may hold your edits: left as it is' },
+};
+
 function actionLine(action: FileAction): string {
   switch (action.kind) {
     case 'add':
@@ -56,26 +68,49 @@ function actionLine(action: FileAction): string {
     case 'remove':
       return `  removed    ${action.path}${action.backup ? ` (your edited version kept as ${action.backup.path})` : ''}`;
     case 'kept':
-      return `  kept       ${action.path}`;
+      return `  kept       ${action.path} (${KEPT[action.why].line})`;
     case 'unchanged':
       return `  unchanged  ${action.path}`;
   }
 }
 
-/** Every change one per line; unchanged and kept files counted, with the kept ones named (they are the integrator's). */
-export function planSummary(plan: Ready): string {
-  const from = plan.from ? `${plan.from.version}` : 'none recorded';
-  const count = (kind: FileAction['kind']) => plan.actions.filter((a) => a.kind === kind).length;
-  const changed = plan.actions.filter((a) => a.kind === 'add' || a.kind === 'update' || a.kind === 'remove');
-  const kept = plan.actions.filter((a) => a.kind === 'kept');
-  const unchanged = count('unchanged');
+/** Each `.orig` the run leaves, and what to do with it. */
+function backupLines(plan: ReadyPlan): string[] {
+  const left = plan.actions.flatMap((a) => ('backup' in a && a.backup ? [{ action: a, orig: a.backup.path }] : []));
+  if (left.length === 0) return [];
   return [
-    `Toolkit ${from} -> ${plan.record.version} (toolkit code in ${plan.record.dir}/):`,
-    `  ${count('add')} added, ${count('update')} updated, ${count('remove')} removed, ${unchanged} unchanged, ${kept.length} kept as yours`,
-    ...changed.map(actionLine),
+    `Your edited versions, kept beside the toolkit's (${left.length}): move what you still need into your own code, outside ${plan.record.dir}/, then delete each:`,
+    ...left.map(({ action, orig }) => (action.kind === 'remove' ? `  ${orig}  (this version no longer ships ${action.path})` : `  ${orig}  (compare: diff ${orig} ${action.path})`)),
+  ];
+}
+
+/**
+ * Every change one per line, then every file of the integrator left although it differs from
+ * this version's render (with why), the unchanged ones counted, each `.orig` left named.
+ */
+export function planSummary(plan: ReadyPlan, installSkipped = false): string {
+  const count = (kind: FileAction['kind']) => plan.actions.filter((a) => a.kind === kind).length;
+  const kept = plan.actions.filter((a) => a.kind === 'kept');
+  const keptCounts = (Object.keys(KEPT) as KeptWhy[]).flatMap((why) => {
+    const n = kept.filter((a) => a.why === why).length;
+    return n > 0 ? [`${n} ${KEPT[why].count}`] : [];
+  });
+  const counts = [`${count('add')} added`, `${count('update')} updated`, `${count('remove')} removed`, `${count('unchanged')} unchanged`, ...keptCounts];
+  const packageChanged = plan.actions.some((a) => a.path === 'package.json' && (a.kind === 'add' || a.kind === 'update'));
+  return [
+    `Toolkit ${plan.from?.version ?? 'none recorded'} -> ${plan.record.version} (toolkit code in ${plan.record.dir}/):`,
+    `  ${counts.join(', ')}`,
+    ...changingActions(plan).map(actionLine),
     ...kept.map(actionLine),
-    ...(unchanged > 0 ? [`  unchanged  ${unchanged} file(s)`] : []),
+    ...backupLines(plan),
+    ...(packageChanged && installSkipped ? ['package.json changed and --skip-install was given: run npm install.'] : []),
   ].join('\n');
+}
+
+/** `dir` as one word for `cd`: as it is when plain, else quoted; `./` before a leading dash, which `cd` would read as an option. */
+export function cdArgument(dir: string): string {
+  const safe = dir.startsWith('-') ? `./${dir}` : dir;
+  return /^[A-Za-z0-9_./+:@%=,-]+$/.test(safe) ? safe : shellQuote(safe);
 }
 
 /** What a new project's integrator does next; `dir` relative to where they ran the generator. */
@@ -84,7 +119,7 @@ export function nextSteps(answers: Answers, dir: string, skipInstall: boolean): 
   return [
     '',
     `Generated ${answers.packageName} in ${dir}. Next:`,
-    `  cd ${shellQuote(dir)}`,
+    `  cd ${cdArgument(dir)}`,
     ...(skipInstall ? ['  npm install           # also writes package-lock.json: commit it (CI runs npm ci)'] : []),
     '  npm test',
     ...(answers.testBaseUrl === SANDBOX_BASE_URL ? [`  repairmon sandbox      # in another terminal: the local API at ${SANDBOX_BASE_URL}`] : []),

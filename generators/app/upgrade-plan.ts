@@ -8,12 +8,15 @@
  *   would write: then the plan is refused with the list, or with `force` the file is replaced
  *   and its edited contents kept beside it as `<file>.orig`. A recorded file this version no
  *   longer ships is removed under the same rule.
+ * - A record naming anything outside the toolkit folder is refused, `force` or not: no run
+ *   replaces or removes a file there (layout.ts).
  * - package.json is merged (package-merge.ts): ours added, never theirs removed.
  * - Everything else the templates render is the integrator's: written only when missing.
  */
+import { strayRecordPaths } from './layout.js';
 import { type PackageChange, mergePackageJson } from './package-merge.js';
-import { contentHash, withoutHeader } from './toolkit-header.js';
-import type { ToolkitRecord } from './toolkit-record.js';
+import type { FileChange } from './staged-commit.js';
+import { type ToolkitRecord, contentHash, withoutHeader } from './toolkit-record.js';
 
 export type Owner = 'toolkit' | 'integrator' | 'package_json';
 
@@ -45,11 +48,18 @@ export interface Backup {
   readonly contents: Buffer;
 }
 
+/**
+ * Why a file of the integrator that differs from this version's render is left as it is:
+ * `edited` since the generator wrote it; `template_changed`: not edited, this version renders
+ * it differently; `unrecorded`: no hash of what was written (a project from an older version).
+ */
+export type KeptWhy = 'edited' | 'template_changed' | 'unrecorded';
+
 export type FileAction =
   | { readonly kind: 'add'; readonly path: string; readonly owner: Owner; readonly contents: Buffer; readonly restored: boolean }
   | { readonly kind: 'update'; readonly path: string; readonly owner: Owner; readonly contents: Buffer; readonly backup?: Backup; readonly changes?: readonly PackageChange[] }
   | { readonly kind: 'unchanged'; readonly path: string; readonly owner: Owner }
-  | { readonly kind: 'kept'; readonly path: string; readonly owner: 'integrator' }
+  | { readonly kind: 'kept'; readonly path: string; readonly owner: 'integrator'; readonly why: KeptWhy }
   | { readonly kind: 'remove'; readonly path: string; readonly owner: 'toolkit'; readonly backup?: Backup };
 
 /** A toolkit file the plan will not overwrite without `force`. */
@@ -63,7 +73,9 @@ export interface EditedFile {
 
 export type UpgradePlan =
   | { readonly kind: 'ready'; readonly actions: readonly FileAction[]; readonly record: ToolkitRecord; readonly from: ToolkitRecord | undefined }
-  | { readonly kind: 'refused'; readonly edited: readonly EditedFile[]; readonly packageJson: string | undefined };
+  | { readonly kind: 'refused'; readonly edited: readonly EditedFile[]; readonly packageJson: string | undefined; readonly stray: readonly string[] };
+
+export type ReadyPlan = Extract<UpgradePlan, { kind: 'ready' }>;
 
 type Verdict = { readonly safe: true } | { readonly safe: false; readonly why: EditedFile['why'] };
 
@@ -89,6 +101,8 @@ interface Draft {
   readonly actions: FileAction[];
   readonly edited: EditedFile[];
   readonly taken: Set<string>;
+  /** The integrator's files as the generator wrote them, carried into the next record. */
+  readonly integratorFiles: Record<string, string>;
   packageJson: string | undefined;
 }
 
@@ -125,16 +139,26 @@ function planRemoval(path: string, recordedHash: string, input: PlanInput, draft
   draft.actions.push({ kind: 'remove', path, owner: 'toolkit', backup: { path: backupName(path, input.exists, draft.taken), contents: current } });
 }
 
+function planIntegratorFile(file: NextFile, current: Buffer, input: PlanInput, draft: Draft): void {
+  const written = input.recorded?.integratorFiles?.[file.path];
+  if (current.equals(file.contents)) {
+    draft.actions.push({ kind: 'unchanged', path: file.path, owner: 'integrator' });
+    draft.integratorFiles[file.path] = contentHash(file.contents);
+    return;
+  }
+  const why: KeptWhy = written === undefined ? 'unrecorded' : written === contentHash(current) ? 'template_changed' : 'edited';
+  draft.actions.push({ kind: 'kept', path: file.path, owner: 'integrator', why });
+  if (written !== undefined) draft.integratorFiles[file.path] = written;
+}
+
 function planOther(file: NextFile, input: PlanInput, draft: Draft): void {
   const current = input.current.get(file.path);
   if (current === undefined) {
     draft.actions.push({ kind: 'add', path: file.path, owner: file.owner, contents: file.contents, restored: false });
+    if (file.owner === 'integrator') draft.integratorFiles[file.path] = contentHash(file.contents);
     return;
   }
-  if (file.owner === 'integrator') {
-    draft.actions.push(current.equals(file.contents) ? { kind: 'unchanged', path: file.path, owner: 'integrator' } : { kind: 'kept', path: file.path, owner: 'integrator' });
-    return;
-  }
+  if (file.owner === 'integrator') return planIntegratorFile(file, current, input, draft);
   const merged = mergePackageJson(current.toString('utf8'), file.contents.toString('utf8'));
   if (!merged.ok) {
     draft.packageJson = merged.reason;
@@ -149,7 +173,9 @@ function planOther(file: NextFile, input: PlanInput, draft: Draft): void {
 }
 
 export function planUpgrade(input: PlanInput): UpgradePlan {
-  const draft: Draft = { actions: [], edited: [], taken: new Set(), packageJson: undefined };
+  const stray = strayRecordPaths(input.recorded);
+  if (stray.length > 0) return { kind: 'refused', edited: [], packageJson: undefined, stray };
+  const draft: Draft = { actions: [], edited: [], taken: new Set(), integratorFiles: {}, packageJson: undefined };
   for (const file of input.next) {
     if (file.owner === 'toolkit') planToolkitFile(file, input, draft);
     else planOther(file, input, draft);
@@ -159,13 +185,26 @@ export function planUpgrade(input: PlanInput): UpgradePlan {
     if (!shipped.has(path)) planRemoval(path, hash, input, draft);
   }
   const refused = draft.packageJson !== undefined || (draft.edited.length > 0 && !input.force);
-  if (refused) return { kind: 'refused', edited: draft.edited, packageJson: draft.packageJson };
+  if (refused) return { kind: 'refused', edited: draft.edited, packageJson: draft.packageJson, stray: [] };
   const files: Record<string, string> = {};
   for (const file of input.next) if (file.owner === 'toolkit') files[file.path] = contentHash(file.contents);
-  return { kind: 'ready', actions: draft.actions, record: { version: input.version, dir: input.dir, files }, from: input.recorded };
+  const record = { version: input.version, dir: input.dir, files, integratorFiles: draft.integratorFiles };
+  return { kind: 'ready', actions: draft.actions, record, from: input.recorded };
 }
 
 /** The actions that write or delete something: what `--bail` refuses and what a summary lists first. */
-export function changingActions(plan: Extract<UpgradePlan, { kind: 'ready' }>): FileAction[] {
+export function changingActions(plan: ReadyPlan): Extract<FileAction, { kind: 'add' | 'update' | 'remove' }>[] {
   return plan.actions.filter((a) => a.kind === 'add' || a.kind === 'update' || a.kind === 'remove');
+}
+
+/**
+ * The plan as the list of file changes a run makes, in order: an edited file's `.orig` copy
+ * before the file is replaced or removed, so the edit is on disk first. The changes are
+ * checked (write-safety.ts) and put in place all or nothing (staged-commit.ts).
+ */
+export function planChanges(plan: ReadyPlan): FileChange[] {
+  return changingActions(plan).flatMap((action): FileChange[] => {
+    const backup = 'backup' in action && action.backup ? [action.backup] : [];
+    return [...backup, { path: action.path, contents: action.kind === 'remove' ? undefined : action.contents }];
+  });
 }

@@ -5,9 +5,13 @@
  * through the same connection setup and classifier the scheduled probes use. A target
  * "answers as the API" when /docs is a successful envelope and every keyed read got an answer
  * in the API's envelope (a refused key is still the API answering, and is reported as such).
+ * A keyed read refused because of the key or the config (a misspelt tenant's 404, a tenant
+ * mismatch, an unknown key) is a fault of that key: `keyFaults` names each one, so
+ * `check-config --connect` can gate a deploy.
  */
 import type { Dispatcher } from 'undici';
 import { makeAgent } from '../probe/agent.js';
+import { failureClass } from '../probe/failure-class.js';
 import { createPoliteness } from '../probe/politeness.js';
 import { type ProbeResult, runProbe } from '../probe/run.js';
 import { makeProbe, readablePath } from '../probe/spec.js';
@@ -69,6 +73,20 @@ function describe(line: ConnectLine): string {
   const status = verdict.status === undefined ? 'no answer' : `HTTP ${verdict.status}`;
   const why = verdict.success ? 'ok' : `${verdict.outcome} (${verdict.reason})`;
   return `  ${verdict.success ? 'ok  ' : line.api ? 'API ' : 'FAIL'} ${line.what}: ${status}, ${why}, ${Math.round(durationMs)} ms`;
+}
+
+/** One line per keyed read refused because of the key or monitor.yaml, naming the key; none when all keys read. */
+export function keyFaults(reports: readonly ConnectReport[]): string[] {
+  return reports.flatMap((r) =>
+    r.lines.flatMap(({ result }) => {
+      const { spec, verdict } = result;
+      if (spec.credential.kind !== 'key') return [];
+      const cls = failureClass(verdict.outcome, verdict.success, spec.endpoint);
+      if (cls !== 'key' && cls !== 'config') return [];
+      const fix = cls === 'config' ? 'the API does not know this path: check the tenant (or platformPaths) in monitor.yaml' : "the API refuses this key here: check the key's tenant, kind and secret in monitor.yaml";
+      return [`key ${spec.keyAlias} on target ${r.target}: GET ${spec.path} got ${verdict.detail}: ${fix}`];
+    }),
+  );
 }
 
 export function formatConnect(reports: readonly ConnectReport[]): string {

@@ -1,5 +1,5 @@
 /**
- * Secret problems of a config that failed the schema or a cross-field rule. The README promises
+ * Secret problems of a config that failed the schema or a cross-field rule. docs/monitor.md promises
  * every problem at once: an unknown key elsewhere must not hide that `${NOWAK_KEY}` is unset or
  * a secret file unreadable. So every key and HTTP token whose own shape is readable is resolved
  * from the raw document, whatever is wrong around it. Values are never echoed.

@@ -4,10 +4,14 @@
  * are open unless `http.metricsToken` is set. A token is presented as `Authorization: Bearer`
  * (scripts, Prometheus) or as the password of HTTP Basic (a browser's login prompt; any user
  * name), never in a URL. Pure, apart from hashing: tokens are compared in constant time.
+ *
+ * A token is not the only guard against a web page the operator happens to open: `browserGuard`
+ * refuses DNS rebinding (a loopback listener serves only loopback Host names) and cross-site
+ * requests that act (a reload, a probe that spends quota), whatever credential a browser attaches.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { isIP } from 'node:net';
 import type { ApiKey } from '../../api/client/index.js';
+import { type RequestOrigin, crossSite, hostName, isLoopback } from '../../lib/loopback.js';
 import type { HttpSettings } from '../config/types.js';
 
 /** Paths that Prometheus and kubelets read: open by default, or behind the metrics token. */
@@ -18,14 +22,6 @@ export const AUTH_REALM = 'repairmon';
 export type Access =
   | { readonly ok: true }
   | { readonly ok: false; readonly status: 401 | 403; readonly message: string };
-
-/** 127.0.0.0/8, ::1 and `localhost`: only this machine can connect. Anything else is reachable from outside. */
-export function isLoopback(host: string): boolean {
-  const bare = host.replace(/^\[|\]$/g, '').toLowerCase();
-  if (bare === 'localhost') return true;
-  if (isIP(bare) === 4) return bare.startsWith('127.');
-  return bare === '::1' || bare === '0:0:0:0:0:0:0:1' || /^::ffff:127\./.test(bare);
-}
 
 /** Why a listen address cannot be served with these settings, or undefined when it can. */
 export function unprotectedListen(host: string, port: number, http: HttpSettings): string | undefined {
@@ -77,4 +73,24 @@ export function authorize(path: string, authorization: string | undefined, http:
 /** Both challenges: Bearer for tools, Basic so a browser asks for the token (as the password). */
 export function challenges(): string[] {
   return [`Bearer realm="${AUTH_REALM}"`, `Basic realm="${AUTH_REALM}", charset="UTF-8"`];
+}
+
+/** Requests that change something or spend the API's quota: never on a cross-site page's behalf. */
+function acts(method: string, path: string): boolean {
+  return (method !== 'GET' && method !== 'HEAD') || path === '/probe';
+}
+
+/**
+ * Why a browser's request is refused (403), or undefined. On a loopback listener the Host must
+ * name loopback: a page whose own name was rebound to 127.0.0.1 still sends its own name. A
+ * request that acts is refused when it comes from another site's page (lib/loopback.ts
+ * `crossSite`), even carrying a Basic token the browser remembered.
+ */
+export function browserGuard(method: string, path: string, headers: RequestOrigin['headers'], listenHost: string): string | undefined {
+  const host = typeof headers['host'] === 'string' ? hostName(headers['host']) : undefined;
+  if (isLoopback(listenHost) && headers['host'] !== undefined && (host === undefined || !isLoopback(host))) {
+    return 'this monitor listens on loopback and answers only a Host header naming loopback (localhost, 127.0.0.1, [::1]); another name is a DNS-rebinding attempt';
+  }
+  const why = acts(method, path) ? crossSite(headers) : undefined;
+  return why && `${method} ${path} ${why}: send it from a script or the command line (curl -X POST)`;
 }

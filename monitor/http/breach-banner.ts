@@ -59,11 +59,11 @@ export function renderBreachBanner(rows: readonly BreachRow[], recorded: readonl
   if (rows.length === 0 && recorded.length === 0) return '';
   if (rows.length === 0) {
     return `<section id="breaches" class="breach-banner" role="alert" aria-labelledby="breaches-title"><h2 id="breaches-title">${esc(`Security: ${recorded.length} probe${recorded.length === 1 ? '' : 's'} got data where the API must refuse in the last 24 h`)}</h2>
-<p>None since this monitor started; treat them as a security incident all the same (README, runbook RepairmonTenantIsolationBreach).</p>${recordedTable(recorded)}</section>`;
+<p>None since this monitor started; treat them as a security incident all the same (docs/alerts.md, runbook RepairmonTenantIsolationBreach).</p>${recordedTable(recorded)}</section>`;
   }
   const ongoing = rows.filter((r) => r.ongoing).length;
   const title = `Security: ${rows.length} probe${rows.length === 1 ? '' : 's'} got data where the API must refuse${ongoing > 0 ? ` (${ongoing} ongoing)` : ''}`;
   return `<section id="breaches" class="breach-banner" role="alert" aria-labelledby="breaches-title"><h2 id="breaches-title">${esc(title)}</h2>
-<p>A refusal canary was served data: treat it as a security incident and page the API security on-call (README, runbook RepairmonTenantIsolationBreach).</p>
+<p>A refusal canary was served data: treat it as a security incident and page the API security on-call (docs/alerts.md, runbook RepairmonTenantIsolationBreach).</p>
 <table aria-label="breaches"><thead><tr><th scope="col">state</th><th scope="col">breach</th><th scope="col">target</th><th scope="col">key alias</th><th scope="col">tenant</th><th scope="col">endpoint</th><th scope="col">last seen (UTC)</th><th scope="col">times</th><th scope="col">what happened</th></tr></thead><tbody>${rows.map(row).join('')}</tbody></table>${recordedTable(recorded)}</section>`;
 }

@@ -9,7 +9,7 @@
  * array of N) or its error code and message. Bodies are shown for `/` and `/docs` only, which
  * hold no tenant's data.
  */
-import { type ApiKey, redactSecrets } from '../../api/client/index.js';
+import { type ApiKey, redactSecrets } from '../../api/client/single-attempt.js';
 import { type AttemptResponse, scrubKeyEchoes } from '../../api/client/single-attempt.js';
 import { SECRET_HEADERS, authHeader, printable } from '../../api/contract/index.js';
 import { bodyShown, withheldDetail } from '../body-policy.js';

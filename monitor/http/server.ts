@@ -12,7 +12,7 @@ import { httpSettings, statusPageSettings } from '../config/types.js';
 import { openWindow } from '../maintenance.js';
 import type { Monitor } from '../service.js';
 import { formatShard } from '../shard.js';
-import { authorize, challenges, unprotectedListen } from './auth.js';
+import { authorize, browserGuard, challenges, unprotectedListen } from './auth.js';
 import { type ProbeIndex, debugReport, indexProbes, pickProbe, wouldEmit } from './debug-probe.js';
 import { retryAfterSeconds } from './on-demand.js';
 import { probesJson, renderProbesPage } from './probes-page.js';
@@ -52,6 +52,7 @@ function refreshSeconds(params: URLSearchParams): number | undefined {
 
 interface Context {
   readonly monitor: Monitor;
+  readonly listenHost: string;
   readonly now: () => number;
   readonly uptime: UptimeSource;
   /** What depends on the plan only, built once per plan (a reload makes a new one), not per request. */
@@ -70,6 +71,8 @@ async function route(ctx: Context, req: IncomingMessage, res: ServerResponse): P
   const url = new URL(req.url ?? '/', 'http://monitor.local');
   const method = req.method ?? 'GET';
   const path = url.pathname;
+  const refused = browserGuard(method, path, req.headers, ctx.listenHost);
+  if (refused) return send(res, 403, TEXT, `${refused}\n`);
   const access = authorize(path, req.headers.authorization, httpSettings(monitor.config()));
   if (!access.ok) return send(res, access.status, TEXT, `${access.message}\n`, access.status === 401 ? { 'www-authenticate': challenges() } : {});
   if (path === '/-/reload') {
@@ -143,7 +146,7 @@ export async function createMonitorServer(monitor: Monitor, options: ServerOptio
   // The callers check first and say so nicely (startServing); this is the floor no caller can skip.
   const unprotected = unprotectedListen(options.host, options.port, httpSettings(monitor.config()));
   if (unprotected) throw new Error(unprotected);
-  const ctx: Context = { monitor, now: options.now ?? Date.now, uptime: options.uptime ?? createUptimeSource(), layouts: new WeakMap(), indexes: new WeakMap() };
+  const ctx: Context = { monitor, listenHost: options.host, now: options.now ?? Date.now, uptime: options.uptime ?? createUptimeSource(), layouts: new WeakMap(), indexes: new WeakMap() };
   const server = createServer((req, res) => {
     route(ctx, req, res).catch((error: unknown) => {
       options.logger.error({ err: error instanceof Error ? error.message : String(error), path: req.url?.split('?')[0] }, 'request failed');

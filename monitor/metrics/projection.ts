@@ -64,6 +64,8 @@ function sharedFamilies(config: MonitorConfig, plan: readonly ProbeSpec[]): Reco
     repairmon_scheduler_probes_in_flight: 1,
     repairmon_scheduler_probes_queued: 1,
     repairmon_scheduler_probes_configured: targets,
+    repairmon_shard_owned_probes: 1,
+    repairmon_config_probes: 1,
     repairmon_probe_slo_seconds: config.targets.reduce((sum, t) => sum + Object.values(t.sloMs).filter((v) => v !== undefined).length, 0),
     repairmon_schedule_interval_seconds: targets,
     repairmon_probe_failure_threshold: targets,

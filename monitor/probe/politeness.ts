@@ -8,6 +8,12 @@
  * millennia, and a key held that long is a monitor that went blind without saying so. Past
  * the cap the key is probed again: a server that still means it answers 429 again, and the
  * key is held again, one cap at a time.
+ *
+ * A key is `throttled` from its first 429 until another answer comes a whole schedule interval
+ * after its last 429 (a storm on one tenant leaves the key's other reads answering in between:
+ * they do not end it). Over that stretch its probes of a round go one at a time (a second request
+ * cannot leave before the first one's 429 says to wait), and the monitor logs one line when it
+ * begins and one when it ends.
  */
 
 /** When the hold was capped: what the server asked for, and the cap it got instead. */
@@ -27,7 +33,12 @@ export interface Politeness {
   remainingMs(target: string, keyAlias: string, nowMs: number): number;
   /** The hold in force, with what the server asked when it was capped; undefined when none. */
   state(target: string, keyAlias: string, nowMs: number): HoldState | undefined;
-  hold(target: string, keyAlias: string, untilMs: number, capped?: CappedHold): void;
+  /** After a 429, held `holdMs` (0 when it gave no hint); true when it begins the key's throttled stretch. */
+  hold(target: string, keyAlias: string, nowMs: number, holdMs: number, capped?: CappedHold): boolean;
+  /** After another answer: ends the throttled stretch when no hold is left and the last 429 is `quietMs` old; true when it did. */
+  settle(target: string, keyAlias: string, nowMs: number, quietMs: number): boolean;
+  /** A 429 came and no other answer since. */
+  throttled(target: string, keyAlias: string): boolean;
   /** A lower cap after a reload shortens the holds already in force; a higher one never lengthens them. */
   cap(nowMs: number, capMs: number): void;
   /** Drops holds for keys no longer configured. */
@@ -62,7 +73,7 @@ export function capNote(c: CappedHold): string {
 }
 
 export function createPoliteness(): Politeness {
-  const holds = new Map<string, { until: number; capped: CappedHold | undefined }>();
+  const holds = new Map<string, { until: number; capped: CappedHold | undefined; last429: number }>();
   const state = (target: string, keyAlias: string, nowMs: number): HoldState | undefined => {
     const h = holds.get(holdKey(target, keyAlias));
     return h === undefined || h.until <= nowMs ? undefined : { remainingMs: h.until - nowMs, capped: h.capped };
@@ -70,11 +81,22 @@ export function createPoliteness(): Politeness {
   return {
     remainingMs: (target, keyAlias, nowMs) => state(target, keyAlias, nowMs)?.remainingMs ?? 0,
     state,
-    hold(target, keyAlias, untilMs, capped) {
+    hold(target, keyAlias, nowMs, holdMs, capped) {
       const key = holdKey(target, keyAlias);
       const current = holds.get(key);
-      if (current === undefined || untilMs > current.until) holds.set(key, { until: untilMs, capped });
+      const untilMs = nowMs + holdMs;
+      if (current === undefined || untilMs > current.until) holds.set(key, { until: untilMs, capped, last429: nowMs });
+      else current.last429 = nowMs;
+      return current === undefined;
     },
+    settle(target, keyAlias, nowMs, quietMs) {
+      const key = holdKey(target, keyAlias);
+      const h = holds.get(key);
+      // An answer to a request sent before the 429 came back does not end a hold in force.
+      if (h === undefined || h.until > nowMs || nowMs - h.last429 < quietMs) return false;
+      return holds.delete(key);
+    },
+    throttled: (target, keyAlias) => holds.has(holdKey(target, keyAlias)),
     cap(nowMs, capMs) {
       for (const h of holds.values()) {
         if (h.until <= nowMs + capMs) continue;

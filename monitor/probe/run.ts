@@ -2,6 +2,11 @@
  * Running one probe: exactly one `sendAttempt`, no retries, then the pure classifier. A key
  * held after a 429 is not sent at all. The result carries everything metrics, history and the
  * debug view need; the raw attempt is kept only for the debug view.
+ *
+ * `/` and `/docs` say nothing about one key, so a 429 on one tenant must not blind them: while
+ * their planned key waits out a hint they go with the target's first key that does not, or
+ * without a key where the API serves them so (`/docs` always, spec §5.7; `/` with `indexAccess:
+ * public`); only when neither is possible are they held.
  */
 import { randomBytes } from 'node:crypto';
 import type { Dispatcher } from 'undici';
@@ -10,7 +15,7 @@ import { type AttemptResult, sendAttempt, parseRetryHint } from '../../api/clien
 import type { MonitorTarget } from '../config/types.js';
 import { type ProbeVerdict, classifyOutcome, heldVerdict } from './outcome.js';
 import { type CappedHold, type Politeness, capNote, cappedHold } from './politeness.js';
-import { type Credential, INVALID_KEY_ALIAS, INVALID_KEY_PREFIX, type ProbeSpec } from './spec.js';
+import { type Credential, INVALID_KEY_ALIAS, INVALID_KEY_PREFIX, NO_KEY_ALIAS, type ProbeSpec } from './spec.js';
 
 export type Degradation = 'none' | 'slo' | 'rate_limited';
 
@@ -30,6 +35,8 @@ export interface ProbeResult {
   readonly retryAfterMs: number | undefined;
   /** The server asked for more than `maxRateLimitHold`: what it asked, and the cap. */
   readonly holdCapped?: CappedHold | undefined;
+  /** This answer began a key's throttled stretch (its first 429) or ended it (another answer after 429s). */
+  readonly holdEvent?: { readonly kind: 'started' | 'ended'; readonly keyAlias: string; readonly holdMs?: number | undefined } | undefined;
   readonly attempt: AttemptResult | undefined;
 }
 
@@ -57,20 +64,46 @@ function degradation(verdict: ProbeVerdict, durationMs: number, sloMs: number | 
   return sloMs !== undefined && durationMs > sloMs ? 'slo' : 'none';
 }
 
+/** Who sends a probe: the alias its 429s hold, and the credential. */
+interface Sender {
+  readonly alias: string;
+  readonly credential: Credential;
+}
+
+/** The planned key, or for `/` and `/docs` while it is held, another way in (see the top of the file). */
+function senderOf(spec: ProbeSpec, target: MonitorTarget, politeness: Politeness, nowMs: number): Sender {
+  const planned = { alias: spec.keyAlias, credential: spec.credential };
+  const shared = spec.check === 'read' && (spec.endpoint === 'docs' || spec.endpoint === 'index');
+  if (!shared || politeness.remainingMs(spec.target, spec.keyAlias, nowMs) === 0) return planned;
+  const free = target.keys.find((k) => politeness.remainingMs(spec.target, k.alias, nowMs) === 0);
+  if (free) return { alias: free.alias, credential: { kind: 'key', key: free, scheme: free.auth } };
+  const open = spec.endpoint === 'docs' || target.indexAccess === 'public';
+  return open && politeness.remainingMs(spec.target, NO_KEY_ALIAS, nowMs) === 0 ? { alias: NO_KEY_ALIAS, credential: { kind: 'none' } } : planned;
+}
+
 export async function runProbe(spec: ProbeSpec, target: MonitorTarget, deps: ProbeDeps): Promise<ProbeResult> {
   const startedAt = deps.now();
-  const held = deps.politeness.state(spec.target, spec.keyAlias, startedAt);
+  const sender = senderOf(spec, target, deps.politeness, startedAt);
+  const held = deps.politeness.state(spec.target, sender.alias, startedAt);
   if (held) {
     const verdict = heldVerdict(spec.expect, held.remainingMs, held.capped && capNote(held.capped));
     return { spec, verdict, startedAt, durationMs: 0, sent: false, degraded: 'rate_limited', retryAfterMs: held.remainingMs, holdCapped: held.capped, attempt: undefined };
   }
+  const sent = await sendWith(spec, sender, target, deps);
+  // The gauge labelled with the planned key keeps saying what that key waits out.
+  const plannedHold = sender.alias === spec.keyAlias ? sent.retryAfterMs : deps.politeness.state(spec.target, spec.keyAlias, deps.now())?.remainingMs;
+  const verdict = sender.alias === spec.keyAlias ? sent.verdict : { ...sent.verdict, detail: `${sent.verdict.detail} (sent ${sender.credential.kind === 'key' ? `with key ${sender.alias}` : 'without a key'}: key ${spec.keyAlias} waits out a 429)` };
+  return { ...sent, spec, verdict, startedAt, retryAfterMs: plannedHold };
+}
+
+async function sendWith(spec: ProbeSpec, sender: Sender, target: MonitorTarget, deps: ProbeDeps): Promise<Omit<ProbeResult, 'spec' | 'startedAt'>> {
   const attempt = await sendAttempt({
     dispatcher: deps.dispatcher,
     baseUrl: target.baseUrl,
     path: spec.path,
     endpoint: spec.endpoint,
-    key: credentialKey(spec.credential),
-    authScheme: spec.credential.kind === 'key' ? spec.credential.scheme : 'bearer',
+    key: credentialKey(sender.credential),
+    authScheme: sender.credential.kind === 'key' ? sender.credential.scheme : 'bearer',
     timeoutMs: target.timeoutMs,
     maxBodyBytes: target.maxBodyBytes,
     signal: deps.signal,
@@ -79,17 +112,19 @@ export async function runProbe(spec: ProbeSpec, target: MonitorTarget, deps: Pro
   const durationMs = attempt.timings.totalMs;
   let retryAfterMs: number | undefined;
   let holdCapped: CappedHold | undefined;
+  let holdEvent: ProbeResult['holdEvent'];
+  const at = deps.now();
   if (attempt.kind === 'response' && attempt.status === 429) {
-    const askedMs = parseRetryHint(attempt.headers, deps.now())?.delayMs;
-    if (askedMs !== undefined) {
-      const hold = cappedHold(askedMs, deps.maxHoldMs ?? DEFAULT_MAX_HOLD_MS);
-      retryAfterMs = hold.holdMs;
-      holdCapped = hold.capped;
-      deps.politeness.hold(spec.target, spec.keyAlias, deps.now() + hold.holdMs, hold.capped);
-      // The cap is the news: a reason of its own, and both figures in the detail.
-      if (hold.capped) verdict = { ...verdict, reason: 'retry_after_capped', detail: `${verdict.detail}: ${capNote(hold.capped)}` };
-    }
-  }
+    // parseRetryHint reads a date or an epoch against the answer's own Date (a server clock ahead adds nothing).
+    const askedMs = parseRetryHint(attempt.headers, at)?.delayMs;
+    const hold = askedMs === undefined ? undefined : cappedHold(askedMs, deps.maxHoldMs ?? DEFAULT_MAX_HOLD_MS);
+    retryAfterMs = hold?.holdMs;
+    holdCapped = hold?.capped;
+    // Without a hint nothing is held, but the key's throttled stretch begins all the same.
+    if (deps.politeness.hold(spec.target, sender.alias, at, hold?.holdMs ?? 0, hold?.capped)) holdEvent = { kind: 'started', keyAlias: sender.alias, holdMs: hold?.holdMs };
+    // The cap is the news: a reason of its own, and both figures in the detail.
+    if (hold?.capped) verdict = { ...verdict, reason: 'retry_after_capped', detail: `${verdict.detail}: ${capNote(hold.capped)}` };
+  } else if (deps.politeness.settle(spec.target, sender.alias, at, target.intervalMs)) holdEvent = { kind: 'ended', keyAlias: sender.alias };
   const degraded = degradation(verdict, durationMs, target.sloMs[spec.endpoint]);
-  return { spec, verdict, startedAt, durationMs, sent: true, degraded, retryAfterMs, holdCapped, attempt };
+  return { verdict, durationMs, sent: true, degraded, retryAfterMs, holdCapped, holdEvent, attempt };
 }

@@ -26,6 +26,8 @@ export interface SchedulerDeps {
   /** Runs and records one probe; must not throw. */
   readonly runProbe: (spec: ProbeSpec, target: MonitorTarget, signal: AbortSignal) => Promise<void>;
   readonly inMaintenance: (target: MonitorTarget) => boolean;
+  /** True while the probe's key is throttled: then its probes of a round go one after another. */
+  readonly oneAtATime?: (spec: ProbeSpec) => boolean;
   /** Called for each tick skipped for a maintenance window. */
   readonly onPaused?: (target: MonitorTarget) => void;
   readonly random?: () => number;
@@ -38,6 +40,9 @@ export interface Scheduler {
   tick(targetName: string, options?: { spread?: boolean }): Promise<void>;
   /** One round of every target, unspread. */
   runOnce(): Promise<void>;
+  /** No more ticks; resolves once the rounds under way have finished (a reload's old schedule). */
+  retire(): Promise<void>;
+  /** No more ticks, and the rounds under way are aborted (shutdown). */
   stop(): Promise<void>;
 }
 
@@ -63,16 +68,25 @@ async function runRound(r: TargetRound, spread: boolean, ctx: RoundContext): Pro
   const endTimer = metrics.tickDuration.startTimer({ target });
   const started = ctx.now();
   const offsets = spread ? spreadOffsets(r.probes.length, spreadWindowMs(r.target.intervalMs, r.target.timeoutMs), ctx.random) : [];
+  // Per key, everything of this round it has started: a throttled key's next probe waits for it,
+  // so that probe sees the hold a 429 just set instead of leaving in the same millisecond.
+  const startedOfKey = new Map<string, Promise<unknown>>();
   await Promise.all(
     r.probes.map(async (spec, i) => {
       const offset = offsets[i] ?? 0;
       if (offset > 0) await sleep(offset, undefined, { signal: ctx.signal }).catch(() => undefined);
       if (ctx.signal.aborted) return;
-      const planned = started + offset;
-      await ctx.pool.run(async () => {
-        metrics.scheduleDelay.observe({ target }, Math.max(0, ctx.now() - planned) / 1000);
-        if (!ctx.signal.aborted) await ctx.deps.runProbe(spec, r.target, ctx.signal);
-      });
+      const before = startedOfKey.get(spec.keyAlias);
+      const mine = (async () => {
+        if (before && ctx.deps.oneAtATime?.(spec)) await before;
+        const planned = started + offset;
+        await ctx.pool.run(async () => {
+          metrics.scheduleDelay.observe({ target }, Math.max(0, ctx.now() - planned) / 1000);
+          if (!ctx.signal.aborted) await ctx.deps.runProbe(spec, r.target, ctx.signal);
+        });
+      })();
+      startedOfKey.set(spec.keyAlias, Promise.all([before, mine]));
+      await mine;
     }),
   );
   endTimer();
@@ -137,6 +151,10 @@ export function createScheduler(rounds: readonly TargetRound[], deps: SchedulerD
     },
     async runOnce() {
       await Promise.all(rounds.map((r) => track(r, false)));
+    },
+    async retire() {
+      await Promise.all(tasks.map((t) => t.destroy()));
+      await Promise.allSettled([...running]);
     },
     async stop() {
       stopping.abort(new Error('scheduler stopped'));

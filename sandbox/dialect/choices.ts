@@ -7,36 +7,16 @@
 import {
   ERROR_BODIES,
   ERROR_CODE_PATTERN,
-  type ErrorBodies,
+  MISSING_KEY_CODE,
   type IndexAccessReading,
   PLATFORM_REFUSALS,
-  type PlatformRefusal,
   RATE_LIMIT_HEADER_STYLES,
-  type RateLimitHeaderStyle,
   SCOPE_REFUSALS,
   SLUG_STYLES,
-  type ScopeRefusal,
-  type SlugStyle,
   UNAUTHORIZED_STATUSES,
-  type UnauthorizedStatus,
   platformSubPath,
 } from '../../api/contract/index.js';
-
-export {
-  ERROR_BODIES,
-  ERROR_CODE_PATTERN,
-  PLATFORM_REFUSALS,
-  RATE_LIMIT_HEADER_STYLES,
-  SCOPE_REFUSALS,
-  SLUG_STYLES,
-  UNAUTHORIZED_STATUSES,
-  type ErrorBodies,
-  type PlatformRefusal,
-  type RateLimitHeaderStyle,
-  type ScopeRefusal,
-  type SlugStyle,
-  type UnauthorizedStatus,
-};
+import type { Readings } from '../../api/contract/server/index.js';
 
 /** The sandbox speaks the two readings of whether / needs a key; `unknown` is a tool's setting. */
 export const INDEX_ACCESS_VALUES = ['key', 'public'] as const satisfies readonly IndexAccessReading[];
@@ -45,27 +25,11 @@ export type IndexAccess = (typeof INDEX_ACCESS_VALUES)[number];
 /** Platform sub-path segments are written as they travel in a URL, so `/docs` can list them verbatim. */
 const PLATFORM_SEGMENTS = /^[A-Za-z0-9._~-]+(?:\/[A-Za-z0-9._~-]+)*$/;
 
-/** One value per choice: everything that tells one dialect from another. */
-export interface DialectSettings {
-  /** Tenant slug style the sandbox accepts in paths and data; demo slugs follow it. */
-  readonly slug: SlugStyle;
-  /** Whether GET / needs a valid key (`key`) or answers anyone (`public`, a presented key ignored). */
-  readonly index: IndexAccess;
-  /** Status of `unauthorized` (invalid or revoked key) and of the missing-key code. */
-  readonly unauthorizedStatus: UnauthorizedStatus;
-  /** `error.code` for a request with no key on a path that needs one. */
-  readonly missingKey: string;
-  /** What a key gets on a resource outside its scope (`not_found`: 404, hiding the resource). */
-  readonly scopeRefusal: ScopeRefusal;
-  /** Sub-paths below /platform/ served; last segment `keys`: key listing, else tenant listing. */
-  readonly platformPaths: readonly string[];
-  /** What a tenant key gets on /platform/* (`unauthorized`: with `unauthorizedStatus`). */
-  readonly platformRefusal: PlatformRefusal;
-  /** Rate-limit headers on keyed answers and on 429s (the limiter's and the storm fault's). */
-  readonly rateLimitHeaders: RateLimitHeaderStyle;
-  /** `plain`: 401 and 429 answers carry a text/plain status text instead of the envelope. */
-  readonly errorBodies: ErrorBodies;
-}
+/**
+ * One value per choice: everything that tells one dialect from another. The fields and what
+ * they mean are the contract's (`Readings`); a sandbox speaks one of the two index readings.
+ */
+export type DialectSettings = Omit<Readings, 'index'> & { readonly index: IndexAccess };
 
 export type ValueParse<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly problem?: string };
 
@@ -89,21 +53,26 @@ export interface Choice<F extends keyof DialectSettings> {
 
 export type AnyChoice = { [F in keyof DialectSettings]: Choice<F> }[keyof DialectSettings];
 
-function enumChoice<F extends keyof DialectSettings>(
+/**
+ * A choice among a reading's values, as the contract names them (`values`, first = reference);
+ * `meanings` only says how the sandbox speaks each, and must cover every one.
+ */
+function enumChoice<F extends keyof DialectSettings, V extends DialectSettings[F] & (string | number)>(
   key: string,
   field: F,
   meaning: string,
-  values: readonly (readonly [DialectSettings[F], string])[],
+  values: readonly V[],
+  meanings: Readonly<Record<V, string>>,
 ): Choice<F> {
   return {
     key,
     field,
     meaning,
-    values: values.map(([value, text]) => ({ value: String(value), meaning: text })),
-    allowed: values.map(([value]) => String(value)).join(', '),
+    values: values.map((value) => ({ value: String(value), meaning: meanings[value] })),
+    allowed: values.map(String).join(', '),
     parse(raw) {
-      const found = values.find(([value]) => String(value) === raw);
-      return found ? { ok: true, value: found[0] } : { ok: false };
+      const found = values.find((value) => String(value) === raw);
+      return found === undefined ? { ok: false } : { ok: true, value: found };
     },
     format: (value) => String(value),
   };
@@ -127,19 +96,19 @@ function parsePlatformPaths(raw: string): ValueParse<readonly string[]> {
 
 /** Every choice, in the order help and canonical names list them. */
 export const CHOICES: readonly AnyChoice[] = [
-  enumChoice('slug', 'slug', 'tenant slug style; a slug in another style gets 400 invalid_tenant_slug, demo slugs follow it', [
-    ['kebab', 'lowercase letters, digits, single hyphens, 1-63 chars (rowery-nowak)'],
-    ['snake', 'lowercase letters, digits, single underscores (rowery_nowak)'],
-    ['any', "any slug the contract's validateTenantSlug accepts (demo slugs as kebab)"],
-  ]),
-  enumChoice('index', 'index', 'whether GET / needs a key', [
-    ['key', 'any valid key'],
-    ['public', 'answers 200 without a key, ignoring a presented one'],
-  ]),
-  enumChoice('unauthorized-status', 'unauthorizedStatus', 'status sent with unauthorized (invalid or revoked key) and the missing-key code', [
-    [401, '401 Unauthorized'],
-    [403, '403 Forbidden'],
-  ]),
+  enumChoice('slug', 'slug', 'tenant slug style; a slug in another style gets 400 invalid_tenant_slug (after the key), demo slugs follow it', SLUG_STYLES, {
+    kebab: 'lowercase letters, digits, single hyphens, 1-63 chars (rowery-nowak)',
+    snake: 'lowercase letters, digits, single underscores (rowery_nowak)',
+    any: "any slug the contract's validateTenantSlug accepts (demo slugs as kebab)",
+  }),
+  enumChoice('index', 'index', 'whether GET / needs a key', INDEX_ACCESS_VALUES, {
+    key: 'any valid key',
+    public: 'answers 200 without a key, ignoring a presented one',
+  }),
+  enumChoice('unauthorized-status', 'unauthorizedStatus', 'status sent with unauthorized (invalid or revoked key) and the missing-key code', UNAUTHORIZED_STATUSES, {
+    401: '401 Unauthorized',
+    403: '403 Forbidden',
+  }),
   {
     key: 'missing-key',
     field: 'missingKey',
@@ -152,11 +121,11 @@ export const CHOICES: readonly AnyChoice[] = [
     parse: parseMissingKey,
     format: (value) => value,
   },
-  enumChoice('scope-refusal', 'scopeRefusal', 'what a key gets on a resource outside its scope', [
-    ['insufficient_scope', '403 insufficient_scope'],
-    ['forbidden', '403 forbidden'],
-    ['not_found', '404 not_found, hiding the resource'],
-  ]),
+  enumChoice('scope-refusal', 'scopeRefusal', 'what a key gets on a resource outside its scope', SCOPE_REFUSALS, {
+    insufficient_scope: '403 insufficient_scope',
+    forbidden: '403 forbidden',
+    not_found: '404 not_found, hiding the resource',
+  }),
   {
     key: 'platform-paths',
     field: 'platformPaths',
@@ -169,36 +138,36 @@ export const CHOICES: readonly AnyChoice[] = [
     parse: parsePlatformPaths,
     format: (value) => value.join('+'),
   },
-  enumChoice('platform-refusal', 'platformRefusal', 'what a tenant key gets on /platform/*', [
-    ['platform_key_required', '403 platform_key_required'],
-    ['not_found', '404 not_found'],
-    ['unauthorized', 'unauthorized-status with unauthorized'],
-  ]),
-  enumChoice('rate-limit-headers', 'rateLimitHeaders', 'rate-limit headers on keyed answers and on 429s (limiter and rate-limit-storm fault)', [
-    ['ietf', 'RateLimit-Limit/-Remaining/-Reset on every keyed answer, Retry-After seconds on 429'],
-    ['ratelimit-field', 'RateLimit: "default";r=R;t=T and RateLimit-Policy: "default";q=Q;w=W, Retry-After seconds on 429'],
-    ['x-ratelimit-epoch', 'X-RateLimit-Limit/-Remaining/-Reset (epoch seconds) on every keyed answer, no Retry-After'],
-    ['x-ratelimit-delta', 'X-RateLimit-Limit/-Remaining/-Reset (seconds to wait) on every keyed answer, no Retry-After'],
-    ['retry-after-date', 'nothing on normal answers, Retry-After as an HTTP date on 429'],
-    ['none', 'no rate-limit header at all, not even on 429'],
-  ]),
-  enumChoice('error-bodies', 'errorBodies', 'bodies of 401 and 429 answers (every other error stays an envelope)', [
-    ['envelope', 'the JSON envelope'],
-    ['plain', 'text/plain status text (Unauthorized, Too Many Requests)'],
-  ]),
+  enumChoice('platform-refusal', 'platformRefusal', 'what a tenant key gets on /platform/*', PLATFORM_REFUSALS, {
+    platform_key_required: '403 platform_key_required',
+    not_found: '404 not_found',
+    unauthorized: 'unauthorized-status with unauthorized',
+  }),
+  enumChoice('rate-limit-headers', 'rateLimitHeaders', 'rate-limit headers on keyed answers and on 429s (limiter and rate-limit-storm fault)', RATE_LIMIT_HEADER_STYLES, {
+    ietf: 'RateLimit-Limit/-Remaining/-Reset on every keyed answer, Retry-After seconds on 429',
+    'ratelimit-field': 'RateLimit: "default";r=R;t=T and RateLimit-Policy: "default";q=Q;w=W, Retry-After seconds on 429',
+    'x-ratelimit-epoch': 'X-RateLimit-Limit/-Remaining/-Reset (epoch seconds) on every keyed answer, no Retry-After',
+    'x-ratelimit-delta': 'X-RateLimit-Limit/-Remaining/-Reset (seconds to wait) on every keyed answer, no Retry-After',
+    'retry-after-date': 'nothing on normal answers, Retry-After as an HTTP date on 429',
+    none: 'no rate-limit header at all, not even on 429',
+  }),
+  enumChoice('error-bodies', 'errorBodies', 'bodies of 401 and 429 answers (every other error stays an envelope)', ERROR_BODIES, {
+    envelope: 'the JSON envelope',
+    plain: 'text/plain status text (Unauthorized, Too Many Requests)',
+  }),
 ];
 
-/** Today's behaviour: the first value of every choice. */
+/** Today's behaviour: the first value of every choice (the contract lists each reading's reference first). */
 export const REFERENCE_SETTINGS: DialectSettings = {
-  slug: 'kebab',
-  index: 'key',
-  unauthorizedStatus: 401,
-  missingKey: 'unauthorized',
-  scopeRefusal: 'insufficient_scope',
+  slug: SLUG_STYLES[0],
+  index: INDEX_ACCESS_VALUES[0],
+  unauthorizedStatus: UNAUTHORIZED_STATUSES[0],
+  missingKey: MISSING_KEY_CODE,
+  scopeRefusal: SCOPE_REFUSALS[0],
   platformPaths: ['tenants', 'keys'],
-  platformRefusal: 'platform_key_required',
-  rateLimitHeaders: 'ietf',
-  errorBodies: 'envelope',
+  platformRefusal: PLATFORM_REFUSALS[0],
+  rateLimitHeaders: RATE_LIMIT_HEADER_STYLES[0],
+  errorBodies: ERROR_BODIES[0],
 };
 
 export function choiceByKey(key: string): AnyChoice | undefined {

@@ -5,8 +5,8 @@
  */
 import type { ServerResponse } from 'node:http';
 import { ERROR_CODES, REQUEST_ID_HEADER } from '../../api/contract/index.js';
-import { JSON_CONTENT_TYPE, errorEnvelope } from '../../api/contract/server/index.js';
-import { PLAIN_CONTENT_TYPE, bodyForm, plainText } from '../bodies.js';
+import { JSON_CONTENT_TYPE, PLAIN_CONTENT_TYPE, bodyForm, errorEnvelope } from '../../api/contract/server/index.js';
+import { plainText } from '../bodies.js';
 import type { Reply } from '../decide.js';
 import type { Dialect } from '../dialect/index.js';
 import { messageFor } from '../messages.js';

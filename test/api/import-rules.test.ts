@@ -26,6 +26,15 @@ describe('import rules', () => {
     expect(checkImport('api/client/attempt.ts', 'zod')).toHaveLength(1);
     expect(checkImport('api/checklist/run.ts', '../contract/server/index.js')).toHaveLength(1);
     expect(checkImport('cli/main.ts', `../${OLD_HOME}/contract/index.js`)).toHaveLength(1);
+    expect(checkImport('cli/commands/openapi.ts', '../../api/openapi/index.js')).toEqual([]);
+    expect(checkImport('cli/commands/openapi.ts', '../../api/openapi/document.js')).toHaveLength(1);
+    expect(checkImport('api/openapi/document.ts', '../contract/index.js')).toEqual([]);
+    expect(checkImport('api/openapi/document.ts', '../contract/server/index.js')).toEqual([]);
+    expect(checkImport('api/openapi/serialize.ts', 'yaml')).toEqual([]);
+    expect(checkImport('api/openapi/document.ts', '../contract/api.js')).toHaveLength(1);
+    expect(checkImport('api/openapi/document.ts', '../client/index.js')).toHaveLength(1);
+    expect(checkImport('api/openapi/document.ts', '../../sandbox/dialect/index.js')).toHaveLength(1);
+    expect(checkImport('api/openapi/document.ts', 'zod')).toHaveLength(1);
   });
 });
 

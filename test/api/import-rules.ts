@@ -14,11 +14,17 @@ export const API_ENTRIES: readonly string[] = [
   'api/client/single-attempt.ts',
   'api/checklist/index.ts',
   'api/contract/server/index.ts',
+  'api/openapi/index.ts',
 ];
 
-/** Who may import the server entry: the sandbox, and tests that play a server. */
+/** Who may import the server entry: the sandbox, the OpenAPI builder (it describes a server), and tests that play a server. */
 export const SERVER_ENTRY = 'api/contract/server/index.ts';
-export const SERVER_IMPORTERS: readonly string[] = ['sandbox/', 'test/'];
+export const SERVER_IMPORTERS: readonly string[] = ['sandbox/', 'api/openapi/', 'test/'];
+
+/** The OpenAPI builder: built from the contract alone (and `yaml` to write itself), never from the tools. */
+export const OPENAPI_FOLDER = 'api/openapi/';
+export const OPENAPI_IMPORTS: readonly string[] = ['api/contract/index.ts', SERVER_ENTRY];
+export const OPENAPI_PACKAGES = /^yaml$/;
 
 /** What the shipped folders may import besides each other: what a generated project installs. */
 export const SHIPPED_PACKAGES = /^(undici|p-retry|node:.+)$/;
@@ -47,9 +53,17 @@ function target(file: string, specifier: string): string {
 
 const isShipped = (path: string): boolean => SHIPPED_FOLDERS.some((f) => path.startsWith(f)) && !path.startsWith('api/contract/server/');
 
+/** The OpenAPI builder's own rule: its folder, the contract's two entries and `yaml`. */
+function checkOpenApiImport(file: string, specifier: string): ImportViolation[] {
+  const to = specifier.startsWith('.') ? target(file, specifier) : undefined;
+  const allowed = to === undefined ? OPENAPI_PACKAGES.test(specifier) : to.startsWith(OPENAPI_FOLDER) || OPENAPI_IMPORTS.includes(to);
+  return allowed ? [] : [{ file, specifier, reason: `the OpenAPI builder may import only its own folder, ${OPENAPI_IMPORTS.join(', ')} and yaml` }];
+}
+
 /** Every rule broken by one import of one file (repo-relative POSIX path). */
 export function checkImport(file: string, specifier: string): ImportViolation[] {
   if (specifier.includes(OLD_HOME)) return [{ file, specifier, reason: 'the shared layer lives in api/, not in templates/' }];
+  if (file.startsWith(OPENAPI_FOLDER)) return checkOpenApiImport(file, specifier);
   if (!specifier.startsWith('.')) {
     return isShipped(file) && !SHIPPED_PACKAGES.test(specifier) ? [{ file, specifier, reason: 'shipped code may import only undici, p-retry and node:*' }] : [];
   }

@@ -1,6 +1,8 @@
 /** `repairmon sandbox` in-process: flags, the --json line, human output, clean close on the signal. */
 import { describe, expect, it } from 'vitest';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Agent, request } from 'undici';
 import { AUTH_SCHEMES, authHeader } from '../../api/contract/index.js';
 import { main } from '../../cli/main.js';
@@ -12,6 +14,9 @@ interface JsonLine {
   keys: { alias: string; kind: string; tenant: string | null; environment: string; scopes: string[]; key: string }[];
   dialect: Record<string, unknown>;
 }
+
+const planted = join(mkdtempSync(join(tmpdir(), 'sandbox-command-')), 'watch');
+symlinkSync(tmpdir(), planted);
 
 async function running(args: string[]) {
   const io = fakeIo();
@@ -122,6 +127,9 @@ describe('repairmon sandbox', () => {
     [['--page-size', '0'], /--page-size must be between 1 and 10000, got 0/],
     [['--page-size', 'two'], /--page-size must be a whole number, got "two"/],
     [['--tls-ca-out', '/tmp/ca.pem'], /--tls-ca-out needs --tls/],
+    [['--monitor-out', 'package.json'], /--monitor-out: package\.json is a file; give a folder \(nothing was written\)/],
+    [['--monitor-out', planted], /--monitor-out: .*watch is a symbolic link; give a folder of your own \(nothing was written\)/],
+    [['--tls', '--tls-ca-out', 'package.json'], /--tls-ca-out: package\.json exists and is not a CA certificate; .*\(nothing was written\)/],
     [['--tls', '--tls-ca-out', '/nonexistent/dir/ca.pem'], /--tls-ca-out: cannot write the CA certificate to \/nonexistent\/dir\/ca\.pem \(ENOENT\)/],
     [['--dialect', 'teleport'], /--dialect: unknown preset "teleport"; allowed presets: reference, snake-public, strict-hiding, gateway, legacy, bare/],
     [['--dialect', 'reference,colour=red'], /--dialect: unknown key "colour" in "colour=red"; allowed keys: slug, index,/],

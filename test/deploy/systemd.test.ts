@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { isLoopback } from '../../monitor/http/auth.js';
+import { isLoopback } from '../../lib/loopback.js';
 import { parseListen } from '../../monitor/run-service.js';
 import { unitSections } from './helpers/manifests.js';
 import { DEPLOY, SYSTEMD_ANALYZE, toolPresent } from './helpers/paths.js';

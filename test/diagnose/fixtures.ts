@@ -3,9 +3,9 @@ import { type AuthScheme, type EndpointId, classifyResponse, endpointSpec, joinU
 import { errorEnvelope } from '../../api/contract/server/index.js';
 import { hostUnreachable } from '../../api/checklist/index.js';
 import type { AttemptFailure, AttemptResponse, AttemptResult } from '../../api/client/single-attempt.js';
-import type { CallRecord, DiagnosisCall } from '../../diagnose/observe.js';
+import { type Call, type CallRecord, DOCS_CALL } from '../../diagnose/index.js';
 import { DEFAULT_MAX_WAIT_S, REQUEST_BUDGET, type StopReason, retryHintOf } from '../../diagnose/pacing.js';
-import { DOCS_CALL, indexCall, otherHeaderCall, platformCall, resourceCalls } from '../../diagnose/plan.js';
+import { indexCall, otherHeaderCall, platformCall, resourceCalls } from '../../diagnose/plan.js';
 import { buildReport, type ReportInput } from '../../diagnose/report.js';
 import { type Answered, type ScheduleOutcome, schedule } from '../../diagnose/schedule.js';
 import { parseTarget } from '../../diagnose/target.js';
@@ -21,6 +21,7 @@ export function response(status: number, body: unknown, endpoint: EndpointId = '
   const all: Record<string, string> = { 'x-request-id': `req-${ids}`, ...headers };
   return {
     kind: 'response',
+    traceId: '4bf92f3577b34da6a3ce929d0e0e4736',
     status,
     headers: all,
     envelope,
@@ -37,11 +38,12 @@ export const err = (status: number, code: string, endpoint: EndpointId = 'index'
   response(status, errorEnvelope(code, `komunikat ${code}`), endpoint, headers);
 export const refused = (): AttemptFailure => ({
   kind: 'failure',
+  traceId: '4bf92f3577b34da6a3ce929d0e0e4736',
   failure: { kind: 'connection', code: 'ECONNREFUSED', message: 'connect ECONNREFUSED' },
   timings: { headersMs: undefined, totalMs: 1 },
 });
 
-export type Answer = (call: DiagnosisCall) => AttemptResult | undefined;
+export type Answer = (call: Call) => AttemptResult | undefined;
 
 export interface Scenario {
   readonly answer: Answer;

@@ -5,7 +5,7 @@ import { type AnsweredCall, REQUEST_BUDGET, afterAnswer, budgetLeft, retryHintOf
 import { NOW, err, ok, refused } from './fixtures.js';
 
 const LIMITS = { budget: REQUEST_BUDGET, maxWaitMs: 10_000 };
-const timeout = (): AttemptResult => ({ kind: 'failure', failure: { kind: 'timeout', phase: 'headers', message: 'slow' }, timings: { headersMs: undefined, totalMs: 5000 } });
+const timeout = (): AttemptResult => ({ kind: 'failure', traceId: '4bf92f3577b34da6a3ce929d0e0e4736', failure: { kind: 'timeout', phase: 'headers', message: 'slow' }, timings: { headersMs: undefined, totalMs: 5000 } });
 
 function answer(result: AttemptResult, over: Partial<AnsweredCall> = {}): AnsweredCall {
   return { check: 'scope:clients', result, hint: retryHintOf(result, NOW), retried: false, previousNoAnswer: undefined, spent: { requests: 3, waitedMs: 0 }, limits: LIMITS, ...over };

@@ -6,7 +6,9 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningSandbox, startSandbox } from '../../sandbox/index.js';
-import type { DiagnosisReport } from '../../diagnose/types.js';
+import type { DiagnosisReport } from '../../diagnose/index.js';
+import { main } from '../../cli/main.js';
+import { fakeIo } from '../cli/io.js';
 import { type CliRun, ROOT, assertBuilt, closedPort, runCli, runCurl } from './helpers.js';
 import { toolAvailable } from '../helpers/tools.js';
 
@@ -72,6 +74,16 @@ async function curlsAgree(report: DiagnosisReport, key: string): Promise<number>
 }
 
 const row = (r: DiagnosisReport, check: string) => r.checks.find((c) => c.check === check)!;
+const widest = (text: string): number => Math.max(...text.split('\n').map((l) => l.length));
+/** A wrapped line of the table's footer, joined again: its first line starts with `start`, the rest are indented. */
+function paragraph(text: string, start: string): string {
+  const lines = text.split('\n');
+  const at = lines.findIndex((l) => l.startsWith(start));
+  if (at < 0) throw new Error(`no line starts with ${start}: ${text}`);
+  const rest = lines.slice(at + 1);
+  const end = rest.findIndex((l) => !l.startsWith('  '));
+  return [lines[at]!, ...rest.slice(0, end < 0 ? rest.length : end).map((l) => l.trim())].join(' ');
+}
 
 describe('repairmon probe against the sandbox', () => {
   it('good tenant key: every check passes, exit 0', async () => {
@@ -95,7 +107,7 @@ describe('repairmon probe against the sandbox', () => {
   it('revoked key: key rejected (step 2), unauthorized with the Polish message and its English meaning', async () => {
     const { run, report } = await probe('nowak-revoked-test', ['--base-url', sandbox.baseUrl, '--tenant', 'rowery-nowak', '--auth', 'x-api-key']);
     expect(run.code).toBe(1);
-    expect(report.verdict).toMatchObject({ kind: 'key_rejected', headline: 'KEY REJECTED', evidence: { step: 'key', check: 'key' } });
+    expect(report.verdict).toMatchObject({ kind: 'unauthorized', headline: 'KEY REJECTED', evidence: { step: 'key', check: 'key' } });
     const accepted = row(report, 'key');
     expect(accepted).toMatchObject({ httpStatus: 401, errorCode: 'unauthorized' });
     expect(accepted.serverMessage).toMatch(/klucz/i);
@@ -119,7 +131,7 @@ describe('repairmon probe against the sandbox', () => {
   it('narrow-scope key: scope missing (step 4) names what it may and may not read', async () => {
     const { run, report } = await probe('nowak-nologs-test', ['--base-url', sandbox.baseUrl, '--tenant', 'rowery-nowak']);
     expect(run.code).toBe(1);
-    expect(report.verdict).toMatchObject({ kind: 'scope_missing', evidence: { step: 'scope', check: 'scope:logs' } });
+    expect(report.verdict).toMatchObject({ kind: 'insufficient_scope', evidence: { step: 'scope', check: 'scope:logs' } });
     expect(row(report, 'scope:logs').explanation).toBe("the key's scope does not include logs (it may read clients, bikes, repairs)");
     expect(['clients', 'bikes', 'repairs'].map((r) => row(report, `scope:${r}`).status)).toEqual(['pass', 'pass', 'pass']);
     expect(await curlsAgree(report, sandbox.key('nowak-nologs-test').key)).toBe(1);
@@ -128,7 +140,7 @@ describe('repairmon probe against the sandbox', () => {
   it('wrong base path: not the API (step 1), the path and the 404s', async () => {
     const { run, report } = await probe('nowak-test', ['--base-url', `${sandbox.origin}/api`, '--tenant', 'rowery-nowak']);
     expect(run.code).toBe(1);
-    expect(report.verdict).toMatchObject({ kind: 'not_api', reason: 'base_path', evidence: { step: 'host', check: 'base-path' } });
+    expect(report.verdict).toMatchObject({ kind: 'not_found', notApi: 'base_path', evidence: { step: 'host', check: 'base-path' } });
     expect(row(report, 'path')).toMatchObject({ status: 'fail', httpStatus: 404, errorCode: 'not_found' });
     expect(await curlsAgree(report, sandbox.key('nowak-test').key)).toBeGreaterThan(0);
   });
@@ -137,15 +149,15 @@ describe('repairmon probe against the sandbox', () => {
     const port = await closedPort();
     const { run, report } = await probe('nowak-test', ['--base-url', `http://127.0.0.1:${port}/api/v1`, '--tenant', 'rowery-nowak']);
     expect(run.code).toBe(1);
-    expect(report.verdict).toMatchObject({ kind: 'host_unreachable', how: 'refused', evidence: { step: 'host', check: 'host' } });
+    expect(report.verdict).toMatchObject({ kind: 'connection_error', how: 'refused', evidence: { step: 'host', check: 'host' } });
     expect(row(report, 'host').explanation).toContain('connection refused');
     expect(row(report, 'scope:logs').status).toBe('skip');
   });
 
   it('https against a plain-HTTP port: a TLS failure at step 1', async () => {
     const { report } = await probe('nowak-test', ['--base-url', `https://127.0.0.1:${sandbox.port}/api/v1`]);
-    expect(row(report, 'host').finding.kind).toBe('unreachable');
-    expect(report.verdict).toMatchObject({ kind: 'host_unreachable', how: 'tls' });
+    expect(row(report, 'host').finding.kind).toBe('tls_error');
+    expect(report.verdict).toMatchObject({ kind: 'tls_error', headline: 'HOST UNREACHABLE' });
     expect(row(report, 'host').explanation).toContain('does not speak HTTPS');
   });
 
@@ -166,19 +178,53 @@ describe('repairmon probe against the sandbox', () => {
     expect(await curlsAgree(report, sandbox.key('nowak-test').key)).toBeGreaterThan(0);
   });
 
-  it('prints the table with a verdict line when not --json', async () => {
+  it("prints the table when not --json: within 100 columns, another tenant's key gets no row that reads against the verdict", async () => {
     sandbox.setFaults('');
     const key = sandbox.key('kowalski-test').key;
     const run = await runCli(['probe', '--base-url', sandbox.baseUrl, '--tenant', 'rowery-nowak', '--key-stdin'], { input: `${key}\n` });
     outputs.push({ alias: 'kowalski-test', key, run });
     expect(run.code).toBe(1);
-    expect(run.stdout).toMatch(/^FAIL\s+3 tenant\s+tenant\s+403\s+tenant_key_tenant_mismatch/m);
-    expect(run.stdout).toMatch(/^TENANT MISMATCH: .*step 3 \(tenant\), check tenant\]$/m);
-    expect(run.stdout).toMatch(/^Next: ask which shop the key was issued for/m);
+    expect(widest(run.stdout)).toBeLessThanOrEqual(100);
+    expect(run.stdout).toMatch(/^FAIL\s+tenant\s+403\s+tenant_key_tenant_mismatch: /m);
+    // The key row passes on a 403 only a known key gets: it says so, never "the API accepts the key".
+    expect(run.stdout).toMatch(/^PASS\s+key\s+403\s+the key is valid: the API gives HTTP 403 tenant_key_tenant_mismatch/m);
+    expect(run.stdout).not.toContain('the API accepts the key');
+    expect(paragraph(run.stdout, 'TENANT MISMATCH: ')).toMatch(/^TENANT MISMATCH: .*step 3 \(tenant\), check tenant\]$/);
+    expect(paragraph(run.stdout, 'Next: ')).toMatch(/^Next: ask which shop the key was issued for/);
     expect(run.stdout).toMatch(/^Requests: 8 sent \(at most 10 per run\), no wait$/m);
     expect(run.stdout).toContain('-H "authorization: Bearer $REPAIR_API_KEY"');
     expect(run.stdout).toContain(`key …${key.slice(-4)}`);
     expect(run.stderr).toBe('');
+  });
+
+  it('a rejected key: checks not run show only why, and no rate-limit warning the run could not have checked', async () => {
+    sandbox.setFaults('');
+    const key = sandbox.key('nowak-revoked-test').key;
+    const run = await runCli(['probe', '--base-url', sandbox.baseUrl, '--tenant', 'rowery-nowak', '--key-env', 'K'], { env: { K: key } });
+    outputs.push({ alias: 'nowak-revoked-test', key, run });
+    expect(widest(run.stdout)).toBeLessThanOrEqual(100);
+    const skipped = run.stdout.split('\n').filter((l) => l.startsWith('SKIP'));
+    expect(skipped.map((l) => l.split(/\s+/)[1])).toEqual(expect.arrayContaining(['tenant', 'scope:clients', 'scope:bikes', 'scope:repairs', 'scope:logs', 'rate-limit']));
+    for (const line of skipped) expect(line).toMatch(/^SKIP\s+\S+\s+-\s+not run: /);
+    expect(run.stdout).not.toMatch(/^WARN/m);
+    expect(paragraph(run.stdout, 'KEY REJECTED: ')).toMatch(/step 2 \(key accepted\), check key\]$/);
+    // --wide: every column, latency and request ids included.
+    const wide = await runCli(['probe', '--base-url', sandbox.baseUrl, '--tenant', 'rowery-nowak', '--key-env', 'K', '--wide'], { env: { K: key } });
+    outputs.push({ alias: 'nowak-revoked-test --wide', key, run: wide });
+    expect(wide.stdout).toMatch(/^FAIL\s+2 key\s+key\s+401\s+unauthorized\s+\d+ ms\s+[0-9a-f-]{36}\s+Nieprawid/m);
+    expect(widest(wide.stdout)).toBeGreaterThan(100);
+  });
+
+  it('on a terminal the table fits its width', async () => {
+    sandbox.setFaults('');
+    const key = sandbox.key('nowak-test').key;
+    const io = fakeIo();
+    Object.assign(io.stdout, { isTTY: true, columns: 72 });
+    const code = await main(['probe', '--base-url', sandbox.baseUrl, '--tenant', 'rowery-nowak', '--key-env', 'K'], { ...io, env: { K: key } });
+    outputs.push({ alias: 'nowak-test (72 columns)', key, run: { code, stdout: io.stdoutText(), stderr: io.stderrText() } });
+    expect(code).toBe(0);
+    expect(widest(io.stdoutText())).toBeLessThanOrEqual(72);
+    expect(paragraph(io.stdoutText(), 'OK: ')).toMatch(/^OK: tenant key …\S{4} works against .* reads clients, bikes, repairs, logs of tenant rowery-nowak$/);
   });
 
   it.skipIf(!hasScript())('on a terminal: asks for the key with hidden input and shows progress', async () => {
@@ -190,6 +236,29 @@ describe('repairmon probe against the sandbox', () => {
     expect(run.stdout).toContain('API key (input hidden): ');
     expect(run.stdout).toContain('probing [');
     expect(run.stdout).toMatch(/OK: tenant key …\S{4} works/);
+  });
+
+  it('a platform key and a wrong --platform-path: its kind is undetermined, never called a tenant key (20.9)', async () => {
+    const { run, report } = await probe('platform-test', ['--base-url', sandbox.baseUrl, '--tenant', 'rowery-nowak', '--platform-path', 'shops']);
+    expect(run.code).toBe(0);
+    expect(report.key.kind).toBe('unknown');
+    expect(row(report, 'platform:shops')).toMatchObject({ status: 'warn', httpStatus: 404, finding: { kind: 'key_kind_unknown' } });
+    expect(row(report, 'platform:shops').explanation).toContain('/docs does not list that path: a wrong path answers so, and so does an API that hides /platform/ from tenant keys');
+  });
+
+  it('a missing scope the dialect refuses as 403 forbidden: SCOPE MISSING for logs, with the server\'s code (20.8)', async () => {
+    const forbidding = await startSandbox({ rateLimit: '1000/1m', dialect: 'reference,scope-refusal=forbidden' });
+    try {
+      const key = forbidding.key('nowak-nologs-test').key;
+      const run = await runCli(['probe', '--base-url', forbidding.baseUrl, '--tenant', 'rowery-nowak', '--key-env', 'K', '--json'], { env: { K: key } });
+      outputs.push({ alias: 'nowak-nologs-test (scope-refusal=forbidden)', key, run });
+      const report = JSON.parse(run.stdout) as DiagnosisReport;
+      expect(report.verdict).toMatchObject({ kind: 'insufficient_scope', headline: 'SCOPE MISSING', resource: 'logs', readable: ['clients', 'bikes', 'repairs'], status: 403, code: 'forbidden' });
+      expect(report.verdict.summary).toContain('refused with HTTP 403 forbidden');
+      expect(report.verdict.summary).not.toContain('unknown error code');
+    } finally {
+      await forbidding.close();
+    }
   });
 
   it('never prints the key: stdout, stderr and JSON of every run above', () => {

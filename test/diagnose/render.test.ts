@@ -1,19 +1,43 @@
 import { describe, expect, it } from 'vitest';
 import { TENANT_RESOURCES, printable } from '../../api/contract/index.js';
-import { renderDiagnosisJson } from '../../diagnose/render-json.js';
-import { renderDiagnosisTable } from '../../diagnose/render-table.js';
+import { renderDiagnosisJson, renderDiagnosisTable } from '../../diagnose/index.js';
 import { err, ok, report, response, tenantKeyApi } from './fixtures.js';
 
 describe('renderDiagnosisTable', () => {
-  it('prints one row per check with status, code, Polish message, explanation, latency and request id', () => {
+  it('--wide: one row per check with status, code, Polish message, explanation, latency and request id', () => {
     const r = report({ answer: tenantKeyApi('rowery-nowak', { 'scope:logs': () => err(403, 'insufficient_scope', 'logs') }), tenant: 'rowery-nowak' });
-    const text = renderDiagnosisTable(r);
+    const text = renderDiagnosisTable(r, 'wide');
     const logs = text.split('\n').find((l) => l.includes('scope:logs') && l.startsWith('FAIL'));
     expect(logs).toBeDefined();
     expect(logs).toMatch(/FAIL\s+4 scope\s+scope:logs\s+403\s+insufficient_scope\s+2 ms\s+req-\d+\s+komunikat insufficient_scope\s+the key's scope/);
     expect(text).toContain(r.verdict.summary);
     expect(text).toContain('# scope:logs');
     expect(text.split('\n').filter((l) => /^(PASS|FAIL|WARN|SKIP) /.test(l))).toHaveLength(r.checks.length);
+  });
+
+  it('by default: at most 100 columns, the failing row with its code, the server\'s words and request id, the verdict kept whole', () => {
+    const r = report({ answer: tenantKeyApi('rowery-nowak', { 'scope:logs': () => err(403, 'insufficient_scope', 'logs') }), tenant: 'rowery-nowak' });
+    const text = renderDiagnosisTable(r);
+    const lines = text.split('\n');
+    expect(Math.max(...lines.map((l) => l.length))).toBeLessThanOrEqual(100);
+    expect(lines.filter((l) => /^(PASS|FAIL|WARN|SKIP) /.test(l))).toHaveLength(r.checks.length);
+    const at = lines.findIndex((l) => /^FAIL\s+scope:logs\s+403\s+insufficient_scope: the key's scope/.test(l));
+    expect(at).toBeGreaterThan(0);
+    const detail = lines.slice(at).join(' ').replace(/\s+/g, ' ');
+    expect(detail).toMatch(/\(server: "komunikat insufficient_scope"; request id req-\d+\)/);
+    expect(lines.join(' ').replace(/\s+/g, ' ')).toContain(r.verdict.summary);
+    expect(lines.filter((l) => l.startsWith('PASS')).every((l) => !/req-\d+| ms /.test(l))).toBe(true);
+  });
+
+  it('a curl line wider than the table is continued with a backslash, and still runs as one command', () => {
+    const r = report({ answer: (c) => (c.id === 'docs' ? ok('docs') : err(401, 'unauthorized', c.endpoint)), tenant: 'rowery-nowak' });
+    const lines = renderDiagnosisTable(r, 80).split('\n');
+    const start = lines.findIndex((l) => l.trimStart().startsWith('curl '));
+    const curl = [];
+    for (let i = start; lines[i - 1]?.endsWith(' \\') || i === start; i += 1) curl.push(lines[i]!);
+    expect(curl.length).toBeGreaterThan(1);
+    expect(Math.max(...lines.map((l) => l.length))).toBeLessThanOrEqual(80);
+    expect(curl.map((l) => l.trim().replace(/ \\$/, '')).join(' ')).toBe(r.checks.find((c) => c.curl)!.curl);
   });
 
   it('lists a call read by two checks once', () => {

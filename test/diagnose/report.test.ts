@@ -31,7 +31,7 @@ describe('buildReport verdicts', () => {
 
   it('a rejected key stops at step 2, with the server message verbatim and a curl line', () => {
     const r = report({ answer: (c) => (c.id === 'docs' ? ok('docs') : err(401, 'unauthorized')), tenant: 'rowery-nowak' });
-    expect(r.verdict).toMatchObject({ kind: 'key_rejected', headline: 'KEY REJECTED', evidence: { step: 'key', stepNumber: 2, check: 'key' } });
+    expect(r.verdict).toMatchObject({ kind: 'unauthorized', headline: 'KEY REJECTED', evidence: { step: 'key', stepNumber: 2, check: 'key' } });
     const accepted = row(r, 'key');
     expect(accepted.serverMessage).toBe('komunikat unauthorized');
     expect(accepted.explanation).toMatch(/not accepted/);
@@ -63,14 +63,14 @@ describe('buildReport verdicts', () => {
 
   it('names the resources a narrow key may read', () => {
     const r = report({ answer: tenantKeyApi('rowery-nowak', { 'scope:logs': () => err(403, 'insufficient_scope', 'logs') }), tenant: 'rowery-nowak' });
-    expect(r.verdict).toMatchObject({ kind: 'scope_missing', resource: 'logs', readable: ['clients', 'bikes', 'repairs'], evidence: { step: 'scope', check: 'scope:logs' } });
+    expect(r.verdict).toMatchObject({ kind: 'insufficient_scope', resource: 'logs', readable: ['clients', 'bikes', 'repairs'], evidence: { step: 'scope', check: 'scope:logs' } });
     expect(row(r, 'scope:logs').explanation).toBe("the key's scope does not include logs (it may read clients, bikes, repairs)");
     expect(row(r, 'tenant').status).toBe('pass');
   });
 
   it('an unreachable host fails step 1 and skips the rest without curl lines for calls not made', () => {
     const r = report({ answer: (call) => (call.id === 'docs' ? refused() : undefined), tenant: 'rowery-nowak' });
-    expect(r.verdict).toMatchObject({ kind: 'host_unreachable', how: 'refused', evidence: { step: 'host', check: 'host' } });
+    expect(r.verdict).toMatchObject({ kind: 'connection_error', how: 'refused', headline: 'HOST UNREACHABLE', evidence: { step: 'host', check: 'host' } });
     expect(row(r, 'host').explanation).toContain('connection refused');
     expect(r.checks.filter((c) => c.status === 'skip').length).toBeGreaterThan(5);
     expect(r.checks.filter((c) => c.curl).map((c) => c.check)).toEqual(['host']);
@@ -80,7 +80,7 @@ describe('buildReport verdicts', () => {
     const html = report({ answer: (c) => response(502, '<html><body>Bad Gateway</body></html>', c.endpoint, { 'content-type': 'text/html' }) });
     expect(row(html, 'path').explanation).toMatch(/HTML page: a proxy or gateway/);
     const notFound = report({ answer: (c) => response(404, '<html>Not Found</html>', c.endpoint, { 'content-type': 'text/html' }), baseUrl: 'http://127.0.0.1:1234/api' });
-    expect(notFound.verdict).toMatchObject({ kind: 'not_api', reason: 'base_path', evidence: { step: 'host', check: 'base-path' } });
+    expect(notFound.verdict).toMatchObject({ kind: 'not_found', notApi: 'base_path', evidence: { step: 'host', check: 'base-path' } });
     expect(row(notFound, 'path').explanation).toMatch(/HTML page, not an API envelope/);
     const noEnvelope = report({ answer: (c) => response(200, { hello: 1 }, c.endpoint) });
     expect(row(noEnvelope, 'path').explanation).toMatch(/without a valid API envelope/);
@@ -116,11 +116,31 @@ describe('buildReport verdicts', () => {
     expect(row(r, 'tenant').status).toBe('skip');
   });
 
-  it('a 404 on a listed platform sub-path, for a key the tenant paths accept, reads as a tenant key (the path is hidden from it)', () => {
-    const r = report({ answer: tenantKeyApi('a', { 'platform:tenants': () => err(404, 'not_found', 'platform') }), tenant: 'a' });
+  it('a 404 on a platform sub-path /docs lists, for a key the tenant paths accept, reads as a tenant key (the path is hidden from it)', () => {
+    const docs = () => response(200, { ok: true, data: { platform: ['/platform/tenants'] } }, 'docs');
+    const r = report({ answer: tenantKeyApi('a', { docs, 'platform:tenants': () => err(404, 'not_found', 'platform') }), tenant: 'a' });
     expect(row(r, 'platform:tenants')).toMatchObject({ status: 'pass', finding: { kind: 'key_kind', keyKind: 'tenant' } });
     expect(r.key.kind).toBe('tenant');
     expect(r.exitCode).toBe(0);
+  });
+
+  it('a 404 on a platform sub-path /docs does not list leaves the kind undetermined, saying why (20.9)', () => {
+    // A platform key, the path given by hand and wrong: the 404 is what some readings give a tenant key too.
+    const r = report({ answer: (c) => (c.id.startsWith('platform:') ? err(404, 'not_found', 'platform') : ok(c.endpoint)), tenant: 'a' });
+    expect(r.key.kind).toBe('unknown');
+    expect(row(r, 'platform:tenants')).toMatchObject({ status: 'warn', finding: { kind: 'key_kind_unknown' } });
+    expect(row(r, 'platform:tenants').explanation).toMatch(/^kind not determined: GET \/platform\/tenants answered HTTP 404 and \/docs does not list that path: a wrong path answers so/);
+    expect(r.verdict).toMatchObject({ kind: 'ok' });
+    expect(r.verdict.summary).toMatch(/^OK: key …wXyZ works/);
+    expect(r.checks.some((c) => c.finding.kind === 'key_kind')).toBe(false);
+  });
+
+  it('a 429 whose hint asks for years says the hint is broken, in the row as in the verdict (20.6)', () => {
+    const r = report({ answer: (c) => err(429, 'rate_limited', c.endpoint, { 'retry-after': '1000000000000000' }), tenant: 'a' });
+    for (const text of [row(r, 'rate-limit').explanation, r.verdict.summary, row(r, 'path').explanation]) {
+      expect(text).not.toMatch(/\d{6,} s/);
+      expect(text).toContain('a broken hint: it asks to wait years');
+    }
   });
 
   it('any refusal code on /platform/ reads as a tenant key (what a tenant key gets there is not shown)', () => {

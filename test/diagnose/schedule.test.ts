@@ -3,8 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { AttemptResult } from '../../api/client/single-attempt.js';
 import { REQUEST_BUDGET } from '../../diagnose/pacing.js';
-import { OTHER_HEADER_CALL_ID } from '../../diagnose/plan.js';
-import { tenantsInDocs } from '../../diagnose/tenant-hints.js';
+import { OTHER_HEADER_CALL_ID, tenantsInDocs } from '../../diagnose/plan.js';
 import { type Answer, err, ok, probeRun, refused, response, row, tenantKeyApi } from './fixtures.js';
 
 const platformKeyApi: Answer = (c) => (c.id.startsWith('platform:') ? response(200, { ok: true, data: [{ slug: 'cykl-gdansk', name: 'Cykl' }] }, 'platform') : ok(c.endpoint));
@@ -62,7 +61,7 @@ describe('tenants named by /docs', () => {
   it('a guess that gets a narrow-scope refusal on clients still names the tenant', () => {
     const answer: Answer = (c) => (c.id === 'docs' ? docsNaming('/tenants/a/bikes') : tenantKeyApi('a', { 'guess:a': () => err(403, 'insufficient_scope', 'clients') })(c));
     const run = probeRun({ answer });
-    expect(run.report.verdict).toMatchObject({ kind: 'scope_missing', resource: 'clients' });
+    expect(run.report.verdict).toMatchObject({ kind: 'insufficient_scope', resource: 'clients' });
   });
 });
 
@@ -127,7 +126,7 @@ describe('the request budget', () => {
     () => err(429, 'rate_limited', 'clients', { 'ratelimit-reset': '1' }),
     () => err(429, 'rate_limited', 'clients'),
     () => refused(),
-    (): AttemptResult => ({ kind: 'failure', failure: { kind: 'timeout', phase: 'headers', message: '' }, timings: { headersMs: undefined, totalMs: 1 } }),
+    (): AttemptResult => ({ kind: 'failure', traceId: '4bf92f3577b34da6a3ce929d0e0e4736', failure: { kind: 'timeout', phase: 'headers', message: '' }, timings: { headersMs: undefined, totalMs: 1 } }),
   );
 
   it('is never exceeded and the waits never pass --max-wait, whatever the server answers', () => {

@@ -101,7 +101,7 @@ const SITUATIONS: readonly Situation[] = [
     args: nowak,
     headline: 'SCOPE MISSING',
     exit: 1,
-    then: (r) => expect(r.verdict).toMatchObject({ kind: 'scope_missing', resource: 'logs', readable: ['clients', 'bikes', 'repairs'] }),
+    then: (r) => expect(r.verdict).toMatchObject({ kind: 'insufficient_scope', resource: 'logs', readable: ['clients', 'bikes', 'repairs'] }),
   },
   {
     name: 'revoked key behind an HTML 502 /docs',
@@ -112,7 +112,7 @@ const SITUATIONS: readonly Situation[] = [
     exit: 1,
     then: (r) => {
       expect(check(r, 'host')).toMatchObject({ status: 'pass', httpStatus: 502 });
-      expect(r.verdict).toMatchObject({ kind: 'key_rejected', evidence: { check: 'key', httpStatus: 401, errorCode: 'unauthorized' } });
+      expect(r.verdict).toMatchObject({ kind: 'unauthorized', evidence: { check: 'key', httpStatus: 401, errorCode: 'unauthorized' } });
     },
   },
   {
@@ -125,7 +125,7 @@ const SITUATIONS: readonly Situation[] = [
     then: (r) => {
       // /docs timed out after 1 s; the run went on to every keyed call.
       expect(r.traffic).toMatchObject({ stopped: null, requestsSent: 7, notRun: [] });
-      expect(r.verdict).toMatchObject({ kind: 'key_rejected', evidence: { check: 'key', httpStatus: 401 } });
+      expect(r.verdict).toMatchObject({ kind: 'unauthorized', evidence: { check: 'key', httpStatus: 401 } });
     },
   },
   {
@@ -134,7 +134,7 @@ const SITUATIONS: readonly Situation[] = [
     args: (s) => ['--base-url', `${s.origin}/api`, '--tenant', 'rowery-nowak'],
     headline: 'NOT THE API',
     exit: 1,
-    then: (r) => expect(r.verdict).toMatchObject({ kind: 'not_api', reason: 'base_path' }),
+    then: (r) => expect(r.verdict).toMatchObject({ kind: 'not_found', notApi: 'base_path' }),
   },
   {
     name: 'host down',
@@ -142,7 +142,7 @@ const SITUATIONS: readonly Situation[] = [
     args: async () => ['--base-url', `http://127.0.0.1:${await closedPort()}/api/v1`, '--tenant', 'rowery-nowak'],
     headline: 'HOST UNREACHABLE',
     exit: 1,
-    then: (r) => expect(r.verdict).toMatchObject({ kind: 'host_unreachable', how: 'refused' }),
+    then: (r) => expect(r.verdict).toMatchObject({ kind: 'connection_error', how: 'refused' }),
   },
   {
     name: "another tenant's key",

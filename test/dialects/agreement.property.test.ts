@@ -10,7 +10,8 @@ import { describe, expect, it } from 'vitest';
 import { ApiKey, answerKind, sendAttempt } from '../../api/client/single-attempt.js';
 import { type EndpointId, endpointPath, endpointSpec } from '../../api/contract/index.js';
 import { classifyOutcome } from '../../monitor/probe/outcome.js';
-import { ERROR_BODIES, INDEX_ACCESS_VALUES, PLATFORM_REFUSALS, RATE_LIMIT_HEADER_STYLES, SCOPE_REFUSALS, SLUG_STYLES, UNAUTHORIZED_STATUSES } from '../../sandbox/dialect/index.js';
+import { ERROR_BODIES, PLATFORM_REFUSALS, RATE_LIMIT_HEADER_STYLES, SCOPE_REFUSALS, SLUG_STYLES, UNAUTHORIZED_STATUSES } from '../../api/contract/index.js';
+import { INDEX_ACCESS_VALUES } from '../../sandbox/dialect/index.js';
 import { type RunningSandbox, startSandbox } from '../../sandbox/index.js';
 
 const dialect = fc

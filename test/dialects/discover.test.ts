@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DialectSettings } from '../../sandbox/dialect/index.js';
-import type { DiscoveryReport, Refusal } from '../../discover/types.js';
+import type { DiscoveryReport, Refusal } from '../../discover/index.js';
 import { assertBuilt } from '../diagnose/helpers.js';
 import { PRESETS, type SandboxProcess, repairmon, slugIn, startSandboxProcess, truth } from './helpers.js';
 

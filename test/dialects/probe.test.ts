@@ -4,7 +4,7 @@
  * whatever status, code, body or header style the dialect answers with.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DiagnosisReport } from '../../diagnose/types.js';
+import type { DiagnosisReport } from '../../diagnose/index.js';
 import { assertBuilt } from '../diagnose/helpers.js';
 import { PRESETS, type SandboxProcess, repairmon, slugIn, startSandboxProcess, truth } from './helpers.js';
 
@@ -45,7 +45,7 @@ describe.each(PRESETS)('repairmon probe against the %s dialect', (preset) => {
   it('a revoked key fails the key row, whatever status and body the dialect gives it', async () => {
     const { code, report } = await probe(preset, 'nowak-revoked-test', nowak);
     expect(status(report, 'key')).toBe('fail');
-    expect(report.checks.find((c) => c.check === 'key')?.finding.kind).toBe('key_rejected');
+    expect(report.checks.find((c) => c.check === 'key')?.finding.kind).toBe('unauthorized');
     expect(code).toBe(1);
   });
 
@@ -55,10 +55,12 @@ describe.each(PRESETS)('repairmon probe against the %s dialect', (preset) => {
     expect(code).toBe(1);
   });
 
-  it('a key without the logs scope fails only scope:logs, however the dialect refuses it', async () => {
+  it('a key without the logs scope fails only scope:logs, however the dialect refuses it, and the verdict names the scope', async () => {
     const { code, report, stdout, stderr, key } = await probe(preset, 'nowak-nologs-test', nowak);
     expect(['clients', 'bikes', 'repairs', 'logs'].map((r) => status(report, `scope:${r}`))).toEqual(['pass', 'pass', 'pass', 'fail']);
     expect(status(report, 'tenant')).toBe('pass');
+    // Issue 20.8: whatever the code (insufficient_scope, forbidden, a hiding not_found), the cause is the scope.
+    expect(report.verdict).toMatchObject({ kind: 'insufficient_scope', headline: 'SCOPE MISSING', resource: 'logs', code: truth(preset).scopeRefusal });
     expect(code).toBe(1);
     expect(stdout + stderr).not.toContain(key);
   });

@@ -43,10 +43,10 @@ describe('indexAccess', () => {
 describe('invalidKey and missingKey', () => {
   it('today: 401 unauthorized for both, asked on the placeholder tenant when none is known', async () => {
     const { report, calls } = await discover(referenceApi());
-    expect(calls.map((c) => `${c.id} ${c.path} ${c.credential}`)).toEqual([
+    expect(calls.map((c) => `${c.id} ${c.path} ${c.auth}${c.madeUpKey ? ' made-up' : ''}`)).toEqual([
       'docs /docs none',
       'index / none',
-      `invalid-key /tenants/${PLACEHOLDER_TENANT}/clients made-up`,
+      `invalid-key /tenants/${PLACEHOLDER_TENANT}/clients bearer made-up`,
       `missing-key /tenants/${PLACEHOLDER_TENANT}/clients none`,
     ]);
     expect(report.findings.invalidKey).toEqual({
@@ -123,9 +123,21 @@ describe('errorBodies', () => {
     });
   });
 
+  it('an API that refuses a bad key with 403: a 429 met tells the body; without one, exactly what would (20.11)', async () => {
+    const unauthorized = refuse(403, 'unauthorized');
+    const overrides = { index: unauthorized, 'invalid-key': unauthorized, 'missing-key': unauthorized };
+    const limited = await discover(api({ ...overrides, 'index:key': plain(429, 'Too Many Requests') }, 'tenant'), { key: true, tenant: 'rowery-nowak' });
+    expect(limited.report.findings.errorBodies).toEqual({ kind: 'learned', reading: 'plain', evidence: 'GET / with the key -> HTTP 429, no envelope (text/plain)' });
+    const calm = await discover(api(overrides, 'tenant'), { key: true, tenant: 'rowery-nowak' });
+    expect(calm.report.findings.errorBodies).toEqual({
+      kind: 'unknown',
+      why: "no 401 or 429 seen: this API refuses a made-up key with 403 (GET /tenants/rowery-nowak/clients with a made-up key -> HTTP 403 unauthorized), so a 401's body never shows; only a 429's body would tell, and discovery provokes none",
+    });
+  });
+
   it('unknown when no 401 was seen, naming the refusals that were', async () => {
-    const forbidden = refuse(403, 'forbidden');
-    const { report } = await discover(api({ index: forbidden, 'invalid-key': forbidden, 'missing-key': forbidden }));
-    expect(report.findings.errorBodies).toEqual({ kind: 'unknown', why: 'no 401 seen (refusals: HTTP 403 forbidden)' });
+    const gone = refuse(404, 'not_found');
+    const { report } = await discover(api({ index: refuse(403, 'forbidden'), 'invalid-key': gone, 'missing-key': gone }), { tenant: 'rowery-nowak' });
+    expect(report.findings.errorBodies).toEqual({ kind: 'unknown', why: 'no 401 seen (refusals: HTTP 403 forbidden, HTTP 404 not_found)' });
   });
 });

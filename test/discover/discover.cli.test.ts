@@ -46,6 +46,7 @@ describe('repairmon discover usage', () => {
     [[...BASE, '--key-env', 'UNSET_VAR'], '--key-env: environment variable UNSET_VAR is not set or empty'],
     [[...BASE, '--key-env', 'not a name'], '--key-env "not a name" is not an environment variable name'],
     [[...BASE, '--key-file', '/nonexistent/key'], '--key-file: cannot read "/nonexistent/key" (ENOENT)'],
+    [[...BASE, '--platform-path', '../x'], '--platform-path "../x" cannot contain "." or ".." segments'],
     [[...BASE, '--bogus'], "Unknown option '--bogus'"],
   ])('%j exits 2: %s', async (args, message) => {
     expect(await usageError(args)).toBe(`repairmon discover: ${message}\n`);
@@ -58,8 +59,8 @@ describe('repairmon discover usage', () => {
   it('--help lists every flag and the request budget', async () => {
     const run = await runCli(['discover', '--help']);
     expect(run.code).toBe(0);
-    for (const flag of ['--base-url', '--tenant', '--auth', '--key-env', '--key-file', '--key-stdin', '--json', '--emit', '--timeout']) expect(run.stdout).toContain(flag);
-    expect(run.stdout).toContain('at most 12 GETs, one at a time, no retries');
+    for (const flag of ['--base-url', '--tenant', '--auth', '--key-env', '--key-file', '--key-stdin', '--json', '--emit', '--timeout', '--platform-path']) expect(run.stdout).toContain(flag);
+    expect(run.stdout).toContain('at most 11 GETs, one at a time, no retries');
   });
 
   it('is listed by repairmon --help', async () => {

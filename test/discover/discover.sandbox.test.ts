@@ -7,8 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { type RunningSandbox, startSandbox } from '../../sandbox/index.js';
 import { targetSchema } from '../../monitor/config/schema.js';
-import { MAX_REQUESTS } from '../../discover/plan.js';
-import type { DiscoveryReport } from '../../discover/types.js';
+import { type DiscoveryReport, MAX_REQUESTS } from '../../discover/index.js';
 import { type CliRun, assertDiscoverBuilt, closedPort, runCli } from './helpers.js';
 
 let sandbox: RunningSandbox;
@@ -94,6 +93,15 @@ describe('repairmon discover against the sandbox', () => {
     expect(report.findings.platformRefusal).toMatchObject({ kind: 'unknown', why: expect.stringMatching(/^needs a tenant key/) });
     expect(report.findings.slugStyle).toMatchObject({ kind: 'learned', reading: 'kebab', evidence: expect.stringContaining('"rowery-nowak", "serwis-kowalski", "cykl-gdansk"') });
     expect(report.findings.invalidKey).toMatchObject({ evidence: `GET /tenants/${sandbox.tenants[0]}/clients with a made-up key -> HTTP 401 unauthorized` });
+  });
+
+  it('--platform-path: only that path is asked; a wrong one (404) leaves the key\'s kind unknown, saying why', async () => {
+    const given = await discoverJson('platform-test', ['--platform-path', 'keys']);
+    expect(sandbox.requests().filter((r) => r.path.includes('/platform/')).map((r) => r.path)).toEqual(['/api/v1/platform/keys']);
+    expect(given.findings.platformPaths).toMatchObject({ kind: 'learned', reading: ['keys'], evidence: '--platform-path /platform/keys (/docs lists /platform/tenants, /platform/keys)' });
+    expect(given.findings.keyKind).toMatchObject({ kind: 'learned', reading: 'platform' });
+    const wrong = await discoverJson('platform-test', ['--platform-path', 'shops']);
+    expect(wrong.findings.keyKind).toMatchObject({ kind: 'unknown', why: expect.stringContaining('GET /platform/shops answered HTTP 404 and /docs does not list that path') });
   });
 
   it('sends only GETs, one at a time, within the budget, the key only where planned', async () => {

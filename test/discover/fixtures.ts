@@ -5,16 +5,15 @@
 import { classifyResponse, endpointSpec, parseEnvelope } from '../../api/contract/index.js';
 import { errorEnvelope } from '../../api/contract/server/index.js';
 import type { AttemptResponse, AttemptResult } from '../../api/client/single-attempt.js';
-import type { DiscoveryCall } from '../../discover/plan.js';
-import { discoverWith } from '../../discover/sequence.js';
-import type { DiscoveryReport } from '../../discover/types.js';
+import type { Call } from '../../diagnose/index.js';
+import { type DiscoveryReport, discoverWith } from '../../discover/index.js';
 
 export const BASE = 'http://127.0.0.1:1234/api/v1';
 export const HINT = '…wXyZ';
 
 /** An answer to one call; the call's endpoint decides whether `data` must be a list. */
-export type Reply = (call: DiscoveryCall) => AttemptResult;
-export type Api = (call: DiscoveryCall) => Reply;
+export type Reply = (call: Call) => AttemptResult;
+export type Api = (call: Call) => Reply;
 
 const JSON_TYPE = { 'content-type': 'application/json; charset=utf-8' };
 
@@ -23,6 +22,7 @@ export function raw(status: number, body: string, headers: Record<string, string
     const envelope = parseEnvelope(body, { status, list: endpointSpec(call.endpoint).list });
     const response: AttemptResponse = {
       kind: 'response',
+    traceId: '4bf92f3577b34da6a3ce929d0e0e4736',
       status,
       headers,
       envelope,
@@ -42,6 +42,7 @@ export const refuse = (status: number, code: string, headers: Record<string, str
 export const plain = (status: number, text: string, contentType = 'text/plain'): Reply => raw(status, text, { 'content-type': contentType });
 export const noAnswer = (): Reply => () => ({
   kind: 'failure',
+  traceId: '4bf92f3577b34da6a3ce929d0e0e4736',
   failure: { kind: 'connection', code: 'ECONNREFUSED', message: 'connect ECONNREFUSED' },
   timings: { headersMs: undefined, totalMs: 1 },
 });
@@ -70,7 +71,7 @@ function tenantOf(path: string): string {
   return decodeURIComponent(/^\/tenants\/([^/]+)\//.exec(path)?.[1] ?? '');
 }
 
-function keyedReply(call: DiscoveryCall, o: ApiOptions): Reply {
+function keyedReply(call: Call, o: ApiOptions): Reply {
   const limits = o.limitHeaders ?? IETF;
   if (o.key === 'rejected') return refuse(401, 'unauthorized');
   if (call.endpoint === 'index') return ok({ service: 'Repair-Service' }, limits);
@@ -99,25 +100,25 @@ export function referenceApi(o: ApiOptions = {}): Api {
     const override = o.overrides?.[call.id];
     if (override) return withId(override);
     if (call.id === 'docs') return withId(ok(DOCS));
-    if (call.credential !== 'key') return withId(refuse(401, 'unauthorized'));
+    if (call.auth === 'none' || call.madeUpKey) return withId(refuse(401, 'unauthorized'));
     return withId(keyedReply(call, o));
   };
 }
 
 export interface Discovered {
   readonly report: DiscoveryReport;
-  readonly calls: readonly DiscoveryCall[];
+  readonly calls: readonly Call[];
 }
 
 /** A run through the real call order, answered by `api`. */
-export async function discover(api: Api, settings: { key?: boolean; tenant?: string } = {}): Promise<Discovered> {
-  const calls: DiscoveryCall[] = [];
+export async function discover(api: Api, settings: { key?: boolean; tenant?: string; platformPaths?: readonly string[] } = {}): Promise<Discovered> {
+  const calls: Call[] = [];
   const report = await discoverWith(
     async (call) => {
       calls.push(call);
       return api(call)(call);
     },
-    { baseUrl: BASE, auth: 'bearer', keyHint: settings.key ? HINT : undefined, tenant: settings.tenant },
+    { baseUrl: BASE, auth: 'bearer', keyHint: settings.key ? HINT : undefined, tenant: settings.tenant, platformPaths: settings.platformPaths },
   );
   return { report, calls };
 }

@@ -25,14 +25,35 @@ describe('rateLimitHeaders', () => {
     });
   });
 
-  it('none on any answer of a valid key: none seen, a Retry-After on a 429 does not count', async () => {
+  it('none on any answer of a valid key: none seen, saying what only a 429 would tell', async () => {
+    const { report } = await discover(referenceApi({ key: 'tenant', limitHeaders: {} }), { key: true });
+    expect(report.findings.rateLimitHeaders).toEqual({
+      kind: 'learned',
+      reading: 'none seen',
+      evidence:
+        'no rate-limit header on any of 7 answers and no 429 met: only a 429\'s headers tell retry-after-date (an HTTP-date Retry-After) from none (no header at all), ' +
+        'and discovery provokes none; the key is valid: GET / with the key -> HTTP 200',
+    });
+  });
+
+  it('a 429 with only a Retry-After in seconds: none seen, the 429 named', async () => {
     const limited = refuse(429, 'rate_limited', { 'retry-after': '5' });
     const { report } = await discover(referenceApi({ key: 'tenant', limitHeaders: {}, overrides: { 'platform:keys': limited } }), { key: true });
     expect(report.findings.rateLimitHeaders).toEqual({
       kind: 'learned',
       reading: 'none seen',
-      evidence: 'no rate-limit header on any of 6 normal answers (no 429 is provoked, so a Retry-After-only API reads so); the key is valid: GET / with the key -> HTTP 200',
+      evidence: "no rate-limit header on any of 6 other answers; GET /platform/keys with the key -> HTTP 429 with retry-after: 5 only (seconds, the spec's own hint)",
     });
+  });
+
+  it.each([
+    ['retry-after-date', { 'retry-after': 'Wed, 21 Oct 2015 07:28:00 GMT' }, 'GET /platform/keys with the key -> HTTP 429 with retry-after: Wed, 21 Oct 2015 07:28:00 GMT (an HTTP date) only'],
+    ['none', {}, 'GET /platform/keys with the key -> HTTP 429 without any rate-limit header, and none on 6 other answers'],
+    ['ietf', { 'retry-after': '5', 'ratelimit-limit': '10', 'ratelimit-remaining': '0', 'ratelimit-reset': '5' }, 'GET /platform/keys with the key -> HTTP 429 with ratelimit-limit: 10'],
+  ])('headers seen only on a 429 still tell the style: %s (20.11)', async (style, headers, evidence) => {
+    const limited = refuse(429, 'rate_limited', headers);
+    const { report } = await discover(referenceApi({ key: 'tenant', limitHeaders: {}, overrides: { 'platform:keys': limited } }), { key: true });
+    expect(report.findings.rateLimitHeaders).toMatchObject({ kind: 'learned', reading: style, evidence: expect.stringContaining(evidence) });
   });
 
   it('without a key and none on the keyless answers: needs a key', async () => {

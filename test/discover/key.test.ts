@@ -1,6 +1,8 @@
 /** With a key: /platform/ paths, the key's kind, the platform refusal, readable resources, the scope refusal, the budget. */
 import { describe, expect, it } from 'vitest';
-import { MAX_PLATFORM_CALLS, MAX_REQUESTS } from '../../discover/plan.js';
+import { MAX_PLATFORM_CALLS } from '../../diagnose/index.js';
+import { MAX_REQUESTS } from '../../discover/index.js';
+import { presentsKey } from '../../discover/plan.js';
 import { DOCS, type Reply, discover, noAnswer, ok, refuse, referenceApi } from './fixtures.js';
 
 const NEEDS_KEY = 'needs a key (--key-env VAR, --key-file PATH or --key-stdin)';
@@ -13,16 +15,40 @@ describe('platformPaths', () => {
 
   it('unknown when /docs lists none, and no platform path is asked', async () => {
     const { report, calls } = await discover(referenceApi({ key: 'tenant', overrides: { docs: ok({ endpoints: DOCS.endpoints }) } }), { key: true });
-    expect(report.findings.platformPaths).toMatchObject({ kind: 'unknown', why: expect.stringMatching(/^\/docs lists no concrete \/platform\/ sub-path, and discovery does not guess one/) });
+    expect(report.findings.platformPaths).toMatchObject({ kind: 'unknown', why: expect.stringMatching(/^\/docs lists no \/platform\/ sub-path as a path or in a sentence, and discovery does not guess one .*; pass --platform-path PATH$/) });
     expect(calls.some((c) => c.endpoint === 'platform')).toBe(false);
-    expect(report.findings.keyKind).toEqual({ kind: 'unknown', why: 'no /platform/ sub-path to ask: /docs lists none' });
+    expect(report.findings.keyKind).toEqual({ kind: 'unknown', why: 'no /platform/ sub-path to ask: /docs lists none (pass --platform-path PATH)' });
+  });
+});
+
+describe('platformPaths a sentence names, or --platform-path gives (20.11)', () => {
+  it('a path named inside a sentence of /docs is learned and asked', async () => {
+    const docs = ok({ about: 'Platform keys may call /platform/shops to list every shop; /platform/* is reserved for them.' });
+    const { report, calls } = await discover(referenceApi({ key: 'platform', overrides: { docs } }), { key: true });
+    expect(report.findings.platformPaths).toEqual({ kind: 'learned', reading: ['shops'], evidence: 'GET /docs without a key lists /platform/shops' });
+    expect(calls.filter((c) => c.endpoint === 'platform').map((c) => c.path)).toEqual(['/platform/shops']);
+    expect(report.findings.keyKind).toMatchObject({ kind: 'learned', reading: 'platform' });
+  });
+
+  it('--platform-path is asked instead of what /docs lists, and reported as given', async () => {
+    const { report, calls } = await discover(referenceApi({ key: 'platform' }), { key: true, platformPaths: ['tenants'] });
+    expect(calls.filter((c) => c.endpoint === 'platform').map((c) => c.path)).toEqual(['/platform/tenants']);
+    expect(report.findings.platformPaths).toEqual({ kind: 'learned', reading: ['tenants'], evidence: '--platform-path /platform/tenants (/docs lists /platform/tenants, /platform/keys)' });
+  });
+
+  it('a 404 on a given path /docs does not list tells nothing of the key (a wrong path, or a hidden one)', async () => {
+    const { report } = await discover(referenceApi({ key: 'platform', overrides: { 'platform:shops': refuse(404, 'not_found') } }), { key: true, platformPaths: ['shops'] });
+    expect(report.findings.keyKind).toEqual({
+      kind: 'unknown',
+      why: "GET /platform/shops answered HTTP 404 and /docs does not list that path: a wrong path answers so, and so does an API that hides /platform/ from tenant keys, so the key's kind is undetermined (give a sub-path /docs lists, or one a platform key reads)",
+    });
   });
 });
 
 describe('keyKind and platformRefusal', () => {
   it('without a key: both need one, and the report lists what does', async () => {
     const { report, calls } = await discover(referenceApi());
-    expect(calls.some((c) => c.credential === 'key')).toBe(false);
+    expect(calls.some((c) => presentsKey(c))).toBe(false);
     expect(report.findings.keyKind).toEqual({ kind: 'unknown', why: NEEDS_KEY });
     expect(report.findings.platformRefusal).toEqual({ kind: 'unknown', why: NEEDS_KEY });
     expect(report.needKey).toEqual(['keyKind', 'platformRefusal', 'readableResources', 'scopeRefusal', 'rateLimitHeaders']);
@@ -135,13 +161,13 @@ describe('the request budget', () => {
     const { report, calls } = await discover(referenceApi({ key: 'platform', overrides: { docs } }), { key: true, tenant: 'rowery-nowak' });
     expect(calls.length).toBe(MAX_REQUESTS);
     expect(report.requests).toEqual({ made: MAX_REQUESTS, max: MAX_REQUESTS });
-    expect(calls.filter((c) => c.endpoint === 'platform').map((c) => c.path)).toEqual(['/platform/admin/tenants', '/platform/audit', '/platform/keys']);
+    expect(calls.filter((c) => c.endpoint === 'platform').map((c) => c.path)).toEqual(['/platform/admin/tenants', '/platform/audit']);
     expect(report.findings.platformPaths).toMatchObject({ reading: listed });
-    expect(MAX_REQUESTS).toBe(12);
+    expect(MAX_REQUESTS).toBe(11);
   });
 
   it('a tenant listed by a platform key is used for the made-up-key and no-key calls', async () => {
     const { calls } = await discover(referenceApi({ key: 'platform', tenants: ['cykl-gdansk'] }), { key: true });
-    expect(calls.filter((c) => c.credential !== 'key' && c.endpoint === 'clients').map((c) => c.path)).toEqual(['/tenants/cykl-gdansk/clients', '/tenants/cykl-gdansk/clients']);
+    expect(calls.filter((c) => !presentsKey(c) && c.endpoint === 'clients').map((c) => c.path)).toEqual(['/tenants/cykl-gdansk/clients', '/tenants/cykl-gdansk/clients']);
   });
 });

@@ -2,8 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { targetSchema } from '../../monitor/config/schema.js';
-import { renderMonitorConfig } from '../../discover/emit-config.js';
-import { renderDiscoveryJson, renderDiscoveryTable } from '../../discover/render.js';
+import { renderDiscoveryJson, renderDiscoveryTable, renderMonitorConfig } from '../../discover/index.js';
 import { FINDING_NAMES } from '../../discover/types.js';
 import { BASE, DOCS, discover, noAnswer, ok, plain, referenceApi, refuse } from './fixtures.js';
 
@@ -14,7 +13,7 @@ describe('table', () => {
   it('one row per choice with its reading and evidence, then what a key and a tenant would add', async () => {
     const { report } = await discover(referenceApi());
     const lines = renderDiscoveryTable(report).split('\n');
-    expect(lines[0]).toBe(`repairmon discover ${BASE}  no key  no tenant  4 of at most 12 GET requests`);
+    expect(lines[0]).toBe(`repairmon discover ${BASE}  no key  no tenant  4 of at most 11 GET requests`);
     expect(lines[2]).toMatch(/^CHOICE\s+READING\s+EVIDENCE$/);
     expect(lines.slice(3, 3 + FINDING_NAMES.length).map((l) => l.split(/\s+/)[0])).toEqual([...FINDING_NAMES]);
     expect(lines).toContainEqual(expect.stringMatching(/^indexAccess\s+key\s+GET \/ without a key -> HTTP 401 unauthorized$/));
@@ -101,7 +100,7 @@ describe('--emit monitor-config', () => {
     const { report } = await discover(referenceApi({ overrides: { index: plain(503, 'down'), docs: ok({ endpoints: DOCS.endpoints }) } }));
     const text = renderMonitorConfig(report);
     expect(text).toContain('# unknown, so the default: GET / without a key -> HTTP 503, no envelope (text/plain): neither 2xx');
-    expect(text).toContain('# unknown, so the default: /docs lists no concrete /platform/ sub-path');
+    expect(text).toContain('# unknown, so the default: /docs lists no /platform/ sub-path');
     expect(readingFields.parse(parse(text))).toEqual({ indexAccess: 'unknown', platformPaths: [] });
   });
 

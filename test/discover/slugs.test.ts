@@ -6,8 +6,8 @@ describe('slugStyle', () => {
   it.each([
     ['kebab', 'rowery-nowak', { kind: 'learned', reading: 'kebab', evidence: '--tenant "rowery-nowak"' }],
     ['snake', 'rowery_nowak', { kind: 'learned', reading: 'snake', evidence: '--tenant "rowery_nowak"' }],
-    ['other', 'RoweryNowak', { kind: 'learned', reading: 'other', evidence: '--tenant "RoweryNowak" (e.g. "RoweryNowak")' }],
-    ['other', 'sklep.pl', { kind: 'learned', reading: 'other', evidence: '--tenant "sklep.pl" (e.g. "sklep.pl")' }],
+    ['any', 'RoweryNowak', { kind: 'learned', reading: 'any', evidence: '--tenant "RoweryNowak" (e.g. "RoweryNowak")' }],
+    ['any', 'sklep.pl', { kind: 'learned', reading: 'any', evidence: '--tenant "sklep.pl" (e.g. "sklep.pl")' }],
     ['unknown', 'nowak2', { kind: 'unknown', why: '--tenant "nowak2": no separator in any slug, so kebab or snake' }],
   ])('%s from --tenant %s', async (_style, tenant, expected) => {
     const { report } = await discover(referenceApi(), { tenant });
@@ -44,9 +44,9 @@ describe('slugStyle', () => {
     expect(report.findings.slugStyle).toMatchObject({ reading: 'kebab', evidence: 'GET /platform/tenants with the key lists "a-1", "b-2", "c-3", "d-4", "e-5", ... (6)' });
   });
 
-  it('kebab and snake mixed: other', async () => {
+  it('kebab and snake mixed: any', async () => {
     const { report } = await discover(referenceApi({ key: 'platform', tenants: ['rowery-nowak', 'cykl_gdansk'] }), { key: true });
-    expect(report.findings.slugStyle).toMatchObject({ kind: 'learned', reading: 'other', evidence: expect.stringMatching(/mixes kebab and snake, e\.g\. "cykl_gdansk"\)$/) });
+    expect(report.findings.slugStyle).toMatchObject({ kind: 'learned', reading: 'any', evidence: expect.stringMatching(/mixes kebab and snake, e\.g\. "cykl_gdansk"\)$/) });
   });
 
   it('the placeholder tenant of the made-up-key calls is not a slug the API gave', async () => {

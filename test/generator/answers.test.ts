@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ANSWER_NAMES, checkAnswer, completeAnswers, defaultAnswer, defaultPackageName, pickAnswers } from '../../generators/app/answers.js';
 import { answersFromFlags, missingAnswersMessage } from '../../generators/app/flags.js';
-import { readVersions, versionsFrom } from '../../generators/app/versions.js';
-import { packageRoot } from '../../generators/app/paths.js';
+import { readVersions, versionsFrom } from '../../generators/app/render.js';
+import { packageRoot } from '../../lib/package-root.js';
 
 describe('answer checks', () => {
   it.each([
@@ -34,7 +34,7 @@ describe('answer checks', () => {
     expect(result.ok).toBe(false);
     if (result.ok) return;
     expect(result.problems.map((p) => p.name)).toEqual(['tenant', 'envPrefix']);
-    expect(result.missing).toEqual(['name', 'packageName', 'authScheme', 'testBaseUrl', 'productionBaseUrl', 'githubActions']);
+    expect(result.missing).toEqual(['name', 'packageName', 'authScheme', 'testBaseUrl', 'productionBaseUrl', 'githubActions', 'pagination']);
   });
 
   it('defaults are themselves valid answers', () => {

@@ -6,7 +6,7 @@
  * REPAIRMON_REQUIRE_TOOLS=1).
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { chownSync, readdirSync, statSync } from 'node:fs';
+import { lchownSync, lstatSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { type ExecResult, exec } from './exec.js';
 
@@ -42,9 +42,9 @@ export function spawnAs(runner: Runner, file: string, args: readonly string[], o
   return spawn(cmd, argv, { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'] });
 }
 
-/** Gives the user what the test made for them (a temp tree made by root). */
+/** Gives the user what the test made for them (a temp tree made by root); a symlink itself, never what it points to. */
 export function giveToUser(runner: Runner, path: string): void {
   if (runner.kind !== 'runuser') return;
-  chownSync(path, runner.uid, runner.gid);
-  if (statSync(path).isDirectory()) for (const name of readdirSync(path)) giveToUser(runner, join(path, name));
+  lchownSync(path, runner.uid, runner.gid);
+  if (lstatSync(path).isDirectory()) for (const name of readdirSync(path)) giveToUser(runner, join(path, name));
 }

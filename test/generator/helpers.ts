@@ -18,6 +18,7 @@ export const ALL_FLAGS = {
   'production-base-url': 'https://api.nowak.example/api/v1',
   'env-prefix': 'NOWAK_API',
   'github-actions': true,
+  pagination: true,
 } as const;
 
 /**

@@ -10,10 +10,11 @@
  * Every npm install prefers the warm cache (--prefer-offline). Keys travel in variables only.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ANSWER_FLAGS, RUN_FLAGS } from '../../generators/app/flags.js';
 import { toolAvailable } from '../helpers/tools.js';
 import { opensslPresent } from '../monitor/tls/helpers.js';
 import { type Runner, giveToUser, pickRunner, runAs, spawnAs } from './as-user.js';
@@ -62,6 +63,11 @@ function userCache(r: Runner): string {
 
 function as(file: string, args: readonly string[], options: { cwd?: string; extra?: Record<string, string>; timeoutMs?: number } = {}) {
   return runAs(runner, file, args, { cwd: options.cwd ?? project, env: { ...env, ...options.extra }, timeoutMs: options.timeoutMs ?? 180_000 });
+}
+
+/** A clean run prints no warning and no line starting with `Error` (npm's notices, yo's deprecations, yeoman's package-manager guess). */
+function noise(output: string): string[] {
+  return output.split('\n').filter((line) => /^\s*(?:npm )?warn|^\s*Error|deprecated|notice/i.test(line));
 }
 
 async function timed<T extends { ms: number }>(label: string, run: Promise<T>): Promise<T> {
@@ -136,10 +142,11 @@ afterAll(async () => {
 
 /**
  * The integrator's own code: every repair, page by page over `Link: rel="next"` with the
- * client's `paginate`, each item checked and typed by the client-wide parse hook (a type guard).
+ * opt-in `paginate` (`--pagination`), each item checked and typed by the parse hook (a type guard).
  */
 const REPORT = `import { loadConfig } from './config.js';
 import { createClient } from './repair-service/client/index.js';
+import { paginate } from './repair-service/client/paginate.js';
 
 interface Repair { readonly id: string; readonly state: string; readonly costPln: number }
 
@@ -155,13 +162,12 @@ const client = createClient({
   apiKey: config.apiKey,
   authScheme: config.authScheme,
   tenant: config.tenant,
-  parse: { repairs: isRepair },
   ...(config.ca === undefined ? {} : { ca: config.ca }),
 });
 const repairs: Repair[] = [];
 let pages = 0;
 try {
-  for await (const page of client.paginate.repairs().pages()) {
+  for await (const page of paginate(client, 'repairs', { parse: isRepair }).pages()) {
     const items: readonly Repair[] = page.items;
     repairs.push(...items);
     pages = page.number;
@@ -189,12 +195,30 @@ describe.skipIf(!ready)('a new integrator, README only, as a non-root user', { t
     expect(listed.some((f) => f.startsWith('package/test/') || f.startsWith('package/node_modules/'))).toBe(false);
     const install = await timed('global install', as('npm', ['install', '-g', '--prefer-offline', `./${TARBALL}`, 'yo'], { cwd: home, timeoutMs: 240_000 }));
     expect(install.code, install.stderr).toBe(0);
+    // npm lists the packages whose install scripts it did not run: yo's own postinstall (yodoctor), never ours (the tarball ships dist/).
+    const scripts = /^npm warn install-scripts\b/;
+    expect(noise(install.stdout + install.stderr).filter((line) => !scripts.test(line))).toEqual([]);
+    const withScripts = (install.stdout + install.stderr).split('\n').flatMap((line) => /^npm warn install-scripts\s+(\S+)@\d\S* \(/.exec(line)?.[1] ?? []);
+    expect(withScripts.filter((name) => name !== 'yo')).toEqual([]);
     for (const bin of ['yo', 'repairmon']) expect(existsSync(join(home, '.npm-global', 'bin', bin)), bin).toBe(true);
+    const version = await as('repairmon', ['--version'], { cwd: home });
+    expect({ code: version.code, stdout: version.stdout }).toEqual({ code: 0, stdout: `${VERSION}\n` });
+  });
+
+  it('yo repair-service --help prints the argument and every option, and writes nothing', async () => {
+    const help = await as('yo', ['repair-service', '--help', '--no-insight'], { cwd: work });
+    expect(help.code, help.stdout + help.stderr).toBe(0);
+    expect(help.stdout).toContain('Usage:\n  yo repair-service:app [<dir>] [options]');
+    expect(help.stdout).toContain('Directory to create (default: the project name)');
+    for (const flag of [...ANSWER_FLAGS.map((f) => f.flag), ...RUN_FLAGS.map((f) => f.flag)]) expect(help.stdout, flag).toContain(`--${flag}`);
+    expect(noise(help.stdout + help.stderr)).toEqual([]);
+    expect(readdirSync(work)).toEqual([]);
   });
 
   it('yo repair-service generates without asking, installs, and writes package-lock.json; the README explains the sandbox', async () => {
-    const yo = await timed('yo + npm install', as('yo', ['repair-service', 'shop', '--yes', '--github-actions', '--no-insight'], { cwd: work, timeoutMs: 240_000 }));
+    const yo = await timed('yo + npm install', as('yo', ['repair-service', 'shop', '--yes', '--github-actions', '--pagination', '--no-insight'], { cwd: work, timeoutMs: 240_000 }));
     expect(yo.code, yo.stdout + yo.stderr).toBe(0);
+    expect(noise(yo.stdout + yo.stderr)).toEqual([]);
     expect(existsSync(join(project, 'package-lock.json'))).toBe(true);
     expect(existsSync(join(project, 'node_modules', 'undici'))).toBe(true);
     const readme = readFileSync(join(project, 'README.md'), 'utf8');
@@ -213,6 +237,7 @@ describe.skipIf(!ready)('a new integrator, README only, as a non-root user', { t
     const again = await timed('yo re-run', as('yo', ['repair-service', '--no-insight']));
     const out = again.stdout + again.stderr;
     expect(again.code, out).toBe(0);
+    expect(noise(out)).toEqual([]);
     expect(out).not.toContain('force closed');
     expect(out).toContain(`Toolkit ${VERSION} -> ${VERSION}`);
     for (const file of ['src/handlers.ts', 'src/index.ts']) expect(readFileSync(join(project, file), 'utf8')).toContain("// the integrator's line");

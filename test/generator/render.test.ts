@@ -3,8 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Answers } from '../../generators/app/answers.js';
-import { renderProject, renderTemplate, templateContext } from '../../generators/app/render.js';
-import { versionsFrom } from '../../generators/app/versions.js';
+import { renderProject, renderTemplate, templateContext, versionsFrom } from '../../generators/app/render.js';
 import { SAMPLE_ANSWERS } from './sample-answers.js';
 
 const answers: Answers = SAMPLE_ANSWERS;
@@ -49,33 +48,29 @@ describe('renderProject', () => {
 describe('the project templates, by what the toolkit and the answers say', () => {
   const templates = join(import.meta.dirname, '../../templates/app');
   const file = (files: ReturnType<typeof renderProject>, path: string): string => files.find((f) => f.path === path)?.contents.toString() ?? '';
-  const facts = (ca: boolean, readme: boolean, toolkitDir = 'src/repair-service') => ({ toolkitVersion: '9.9.9', toolkitDir, client: { ca, readme } });
+  const facts = (toolkitDir = 'src/repair-service') => ({ toolkitDir });
 
-  it("a client with a `ca` option gets the CA itself; one without gets an Agent of ours, closed by us", () => {
-    const withCa = renderProject(templates, templateContext(answers, versions, facts(true, true)));
-    expect(file(withCa, 'src/index.ts')).toContain('...(config.ca === undefined ? {} : { ca: config.ca }),');
-    expect(file(withCa, 'src/index.ts')).not.toContain("from 'undici'");
-    expect(file(withCa, 'README.md')).toContain('[`src/repair-service/client/README.md`](src/repair-service/client/README.md)');
-    const without = renderProject(templates, templateContext(answers, versions, facts(false, false)));
-    expect(file(without, 'src/index.ts')).toContain("import { Agent } from 'undici';");
-    expect(file(without, 'src/index.ts')).toContain('await agent?.close();');
-    expect(file(without, 'README.md')).toContain('`createClient({ baseUrl, apiKey, authScheme, tenant, handlers })`');
+  it("the client trusts the project's CA itself (no Agent of ours); the README points at the client's own", () => {
+    const project = renderProject(templates, templateContext(answers, versions, facts()));
+    expect(file(project, 'src/index.ts')).toContain('...(config.ca === undefined ? {} : { ca: config.ca }),');
+    expect(file(project, 'src/index.ts')).not.toContain("from 'undici'");
+    expect(file(project, 'README.md')).toContain('[`src/repair-service/client/README.md`](src/repair-service/client/README.md)');
     // The sandbox prints the default prefix; a project with another is told which of its own variables to use.
-    expect(file(without, 'README.md')).toContain('`export REPAIR_API_TEST_KEY=...` lines (the generator\'s default prefix; this project\n  reads `RS_TEST_KEY`');
+    expect(file(project, 'README.md')).toContain('`export REPAIR_API_TEST_KEY=...` lines (the generator\'s default prefix; this project\n  reads `RS_TEST_KEY`');
   });
 
   it('the placeholder production URL is no default; a given one is; the local sandbox gets no CI default', () => {
-    const placeholder = renderProject(templates, templateContext({ ...answers, productionBaseUrl: 'https://api.repair-service.example/api/v1', githubActions: true }, versions, facts(true, true)));
+    const placeholder = renderProject(templates, templateContext({ ...answers, productionBaseUrl: 'https://api.repair-service.example/api/v1', githubActions: true }, versions, facts()));
     expect(file(placeholder, 'src/config.ts')).toContain('production: { baseUrl: undefined },');
     expect(file(placeholder, '.env.example')).toContain('# RS_PRODUCTION_BASE_URL=');
     expect(file(placeholder, '.github/workflows/ci.yml')).toContain('TEST_BASE_URL: ${{ vars.RS_TEST_BASE_URL }}');
-    const given = renderProject(templates, templateContext({ ...answers, testBaseUrl: 'https://test.shop.example/api/v1', githubActions: true }, versions, facts(true, true)));
+    const given = renderProject(templates, templateContext({ ...answers, testBaseUrl: 'https://test.shop.example/api/v1', githubActions: true }, versions, facts()));
     expect(file(given, 'src/config.ts')).toContain('production: { baseUrl: "https://a.example/api/v1" },');
     expect(file(given, '.github/workflows/ci.yml')).toContain("TEST_BASE_URL: ${{ vars.RS_TEST_BASE_URL || 'https://test.shop.example/api/v1' }}");
   });
 
   it('a project keeping the toolkit in src/ gets templates importing from there', () => {
-    const legacy = renderProject(templates, templateContext(answers, versions, facts(true, true, 'src')));
+    const legacy = renderProject(templates, templateContext(answers, versions, facts('src')));
     expect(file(legacy, 'src/check.ts')).toContain("from './checklist/index.js'");
     expect(file(legacy, 'test/handlers.test.ts')).toContain("from '../src/client/index.js'");
     expect(legacy.some((f) => f.path.endsWith('.ts') && f.contents.toString().includes('repair-service/'))).toBe(false);

@@ -10,4 +10,5 @@ export const SAMPLE_ANSWERS: Answers = {
   productionBaseUrl: 'https://a.example/api/v1',
   envPrefix: 'RS',
   githubActions: false,
+  pagination: false,
 };

@@ -4,24 +4,28 @@
  * added and a removed `api/` file, a raised dependency and one more script. The project is
  * generated with N through the built CLI, edited the way an integrator does, then upgraded
  * with N+1's `repairmon upgrade`: refused while a toolkit file is edited, then with --force.
- * Also a project from before the toolkit recorded its files (toolkit straight under src/).
+ * Also a version-only release (N+0.0.1: nothing but the version), a project from before the
+ * toolkit recorded its files (toolkit straight under src/), a record naming files outside the
+ * toolkit folder and a package.json that is not an object.
  */
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { contentHash } from '../../generators/app/toolkit-header.js';
+import { contentHash } from '../../generators/app/toolkit-record.js';
 import { cleanEnv, exec } from './exec.js';
 import { CONFIG_KEY, readJson, snapshot } from './helpers.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const N = (readJson(join(ROOT, 'package.json')) as { version: string }).version;
 const NEXT_VERSION = '99.0.0';
+const PATCH_VERSION = '99.0.1';
 const OWNED = ['src/handlers.ts', 'src/index.ts', 'src/config.ts', 'README.md', '.env.example', '.github/workflows/ci.yml', 'test/config.test.ts'];
 const EDITED_TOOLKIT = 'src/repair-service/client/retry-policy.ts';
 
 let work: string;
 let next: string;
+let patch: string;
 
 type Pkg = { dependencies: Record<string, string>; devDependencies: Record<string, string>; scripts: Record<string, string> };
 
@@ -29,12 +33,18 @@ function toolkitRecord(project: string): { version: string; dir: string; files: 
   return (readJson(join(project, '.yo-rc.json'))[CONFIG_KEY] as { toolkit: { version: string; dir: string; files: { [path: string]: string } } }).toolkit;
 }
 
-/** N+1: this package copied, its node_modules linked, the changes a release would bring. */
-function makeNextPackage(dir: string): void {
+/** This package copied under another version, its node_modules linked. */
+function copyPackage(dir: string, version: string, dependencies: Record<string, string> = {}): void {
+  mkdirSync(dir);
   for (const part of ['api', 'bin', 'dist', 'generators', 'templates']) cpSync(join(ROOT, part), join(dir, part), { recursive: true });
   symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
   const pkg = readJson(join(ROOT, 'package.json')) as { version: string; dependencies: Record<string, string> };
-  writeFileSync(join(dir, 'package.json'), JSON.stringify({ ...pkg, version: NEXT_VERSION, dependencies: { ...pkg.dependencies, undici: '^7.99.0' } }, null, 2));
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ ...pkg, version, dependencies: { ...pkg.dependencies, ...dependencies } }, null, 2));
+}
+
+/** N+1: the changes a release would bring. */
+function makeNextPackage(dir: string): void {
+  copyPackage(dir, NEXT_VERSION, { undici: '^7.99.0' });
   writeFileSync(join(dir, 'api/contract/readings.ts'), `${readFileSync(join(dir, 'api/contract/readings.ts'), 'utf8')}\n/** Added in ${NEXT_VERSION}. */\nexport const NEXT_READING = true;\n`);
   writeFileSync(join(dir, 'api/client/added-in-next.ts'), `/** New in ${NEXT_VERSION}. */\nexport const ADDED_IN_NEXT = 1;\n`);
   rmSync(join(dir, 'api/contract/README.md'));
@@ -56,8 +66,9 @@ beforeAll(async () => {
   if (!existsSync(join(ROOT, 'dist', 'cli', 'commands', 'upgrade.js'))) throw new Error('dist/ is missing: run "npm run build" first');
   work = mkdtempSync(join(tmpdir(), 'upgrade-'));
   next = join(work, 'next-package');
-  mkdirSync(next);
   makeNextPackage(next);
+  patch = join(work, 'patch-package');
+  copyPackage(patch, PATCH_VERSION);
   const generated = await repairmon(ROOT, ['new', 'pristine', '--yes', '--skip-install', '--github-actions']);
   expect(generated.code, generated.stderr).toBe(0);
   pristine = join(work, 'pristine');
@@ -113,6 +124,7 @@ describe.concurrent(`upgrade ${N} -> ${NEXT_VERSION}`, { timeout: 120_000 }, () 
     expect(out(upgraded)).toContain(`updated    ${EDITED_TOOLKIT} (your edited version kept as ${EDITED_TOOLKIT}.orig)`);
     expect(out(upgraded)).toContain('added      src/repair-service/client/added-in-next.ts');
     expect(out(upgraded)).toContain('removed    src/repair-service/contract/README.md');
+    expect(out(upgraded)).toContain(`  ${EDITED_TOOLKIT}.orig  (compare: diff ${EDITED_TOOLKIT}.orig ${EDITED_TOOLKIT})`);
     const after = snapshot(project);
 
     for (const file of OWNED) expect(after.get(file), file).toBe(edited.get(file));
@@ -120,15 +132,20 @@ describe.concurrent(`upgrade ${N} -> ${NEXT_VERSION}`, { timeout: 120_000 }, () 
     expect(pkg.dependencies).toMatchObject({ 'left-pad': '^1.3.0', undici: '^7.99.0' });
     expect(pkg.devDependencies['typescript']).toBe('~9.0.0');
     expect(pkg.scripts).toMatchObject({ lint: 'eslint .', test: 'vitest run --reporter dot', 'check:ci': 'npm run check' });
+    expect(out(upgraded)).toContain('package.json changed and --skip-install was given: run npm install.');
+    expect(out(upgraded)).not.toMatch(/package\.json were detected|package manager/);
     expect(out(upgraded)).toMatch(/updated {4}package\.json: raised undici \^7\.0\.0 -> \^7\.99\.0; kept your typescript ~9\.0\.0 \(newer than our [^)]+\); added script "check:ci"/);
 
+    // Only the toolkit files whose code changed are rewritten; no header names a version.
+    const changed = ['src/repair-service/contract/readings.ts', EDITED_TOOLKIT];
     for (const path of Object.keys(before.files)) {
       if (path.endsWith('contract/README.md')) expect(after.has(path), path).toBe(false);
-      else expect(after.get(path), path).not.toBe(edited.get(path));
+      else if (changed.includes(path)) expect(after.get(path), path).not.toBe(patched.get(path));
+      else expect(after.get(path), path).toBe(edited.get(path));
     }
     expect(after.get(`${EDITED_TOOLKIT}.orig`)).toBe(patched.get(EDITED_TOOLKIT));
     expect(after.get('src/repair-service/contract/readings.ts')).toContain('export const NEXT_READING = true;');
-    expect(after.get('src/repair-service/client/index.ts')?.split('\n')[0]).toBe(`// generator-repair-service ${NEXT_VERSION} toolkit code; generated: do not edit, \`repairmon upgrade\` replaces it`);
+    expect(after.get('src/repair-service/client/index.ts')?.split('\n')[0]).toBe('// generated: do not edit, `repairmon upgrade` replaces it');
 
     const record = toolkitRecord(project);
     expect(record.version).toBe(NEXT_VERSION);
@@ -139,6 +156,51 @@ describe.concurrent(`upgrade ${N} -> ${NEXT_VERSION}`, { timeout: 120_000 }, () 
     expect(again.code, again.stderr).toBe(0);
     expect(out(again)).toMatch(/0 added, 0 updated, 0 removed, \d+ unchanged/);
     await typechecks(project);
+  });
+
+  it('a version-only release changes no file but .yo-rc.json, and says so: nothing updated, no file of yours "kept"', async () => {
+    const project = copyOfPristine('patch');
+    const before = snapshot(project);
+    const upgraded = await repairmon(patch, ['upgrade', 'patch', '--skip-install']);
+    expect(upgraded.code, out(upgraded)).toBe(0);
+    expect(out(upgraded)).toMatch(new RegExp(`Toolkit ${N.replace(/\./g, '\\.')} -> ${PATCH_VERSION} \\(toolkit code in src/repair-service/\\):\\n  0 added, 0 updated, 0 removed, \\d+ unchanged\\n`));
+    expect(out(upgraded)).not.toMatch(/kept|\.orig|npm install/);
+    const after = snapshot(project);
+    expect([...after.keys()].filter((path) => after.get(path) !== before.get(path))).toEqual(['.yo-rc.json']);
+    expect(toolkitRecord(project).version).toBe(PATCH_VERSION);
+  });
+
+  it('a record listing files outside the toolkit folder (with their current hashes) is refused by name, --force too: nothing written, .env never .env.orig', async () => {
+    const project = copyOfPristine('stray');
+    writeFileSync(join(project, '.env'), 'REPAIR_API_TEST_KEY=rs_test_mine\n');
+    const rc = readJson(join(project, '.yo-rc.json')) as { [key: string]: { toolkit: { files: Record<string, string> } } };
+    const planted = ['package.json', 'src/index.ts', 'README.md', '.gitignore', '.env'];
+    for (const path of planted) rc[CONFIG_KEY]!.toolkit.files[path] = contentHash(readFileSync(join(project, path)));
+    rc[CONFIG_KEY]!.toolkit.files['.env'] = 'sha256-0000';
+    writeFileSync(join(project, '.yo-rc.json'), JSON.stringify(rc, null, 2));
+    const before = snapshot(project);
+    for (const flags of [[], ['--force']]) {
+      const refused = await repairmon(next, ['upgrade', 'stray', '--skip-install', ...flags]);
+      expect(refused.code, flags.join(' ')).toBe(2);
+      expect(refused.stderr).toContain('.yo-rc.json records these as toolkit files, but they are outside the toolkit folder');
+      for (const path of planted) expect(refused.stderr).toContain(`\n  ${path}\n`);
+      expect(snapshot(project)).toEqual(before);
+    }
+    expect(existsSync(join(project, '.env.orig'))).toBe(false);
+  });
+
+  it('a package.json that is an array, a string or null: exit 2 naming package.json, nothing written, also run from inside the project', async () => {
+    const project = copyOfPristine('badpkg');
+    for (const [text, holds] of [['[]\n', 'an array'], ['"x"\n', 'a string'], ['null\n', 'null']] as const) {
+      writeFileSync(join(project, 'package.json'), text);
+      const before = snapshot(project);
+      for (const [cwd, args] of [[work, ['upgrade', 'badpkg']], [project, ['upgrade']]] as const) {
+        const refused = await repairmon(next, [...args, '--skip-install'], cwd);
+        expect(refused.code, `${text} in ${cwd}: ${refused.stderr}`).toBe(2);
+        expect(refused.stderr).toBe(`repairmon upgrade: package.json is not a JSON object (it holds ${holds}); nothing was written. Fix it (or move it away), then run again.\n`);
+        expect(snapshot(project)).toEqual(before);
+      }
+    }
   });
 
   it('a project from before the record: the toolkit stays in src/, files identical to ours are replaced, others need --force', async () => {

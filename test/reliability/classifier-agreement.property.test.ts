@@ -8,7 +8,7 @@ import { inspect } from 'node:util';
 import fc from 'fast-check';
 import { MockAgent } from 'undici';
 import { describe, expect, it } from 'vitest';
-import { ApiKey, createClient, isApiError, silentLogger } from '../../api/client/index.js';
+import { ApiKey, createClient, isApiError } from '../../api/client/index.js';
 import { ERROR_CODES } from '../../api/contract/index.js';
 
 const ORIGIN = 'http://api.test';
@@ -52,7 +52,7 @@ function agentReplying(s: number, b: string, h: Record<string, string>): MockAge
 
 async function clientSide(s: number, b: string, h: Record<string, string>): Promise<{ kind: string; leak: string }> {
   const agent = agentReplying(s, b, h);
-  const client = createClient({ baseUrl: BASE_URL, apiKey: new ApiKey(SECRET, 'prop'), tenant: 'rowery-nowak', dispatcher: agent, maxRetries: 0, retryBudget: false, logger: silentLogger() });
+  const client = createClient({ baseUrl: BASE_URL, apiKey: new ApiKey(SECRET, 'prop'), tenant: 'rowery-nowak', dispatcher: agent, maxRetries: 0 });
   try {
     await client.listClients();
     return { kind: 'success', leak: '' };

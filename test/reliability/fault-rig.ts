@@ -13,7 +13,7 @@ import { type SandboxLike, demoConfig } from '../../monitor/demo-config.js';
 import type { HistoryEntry } from '../../monitor/history.js';
 import { createMonitor } from '../../monitor/service.js';
 import type { RunningSandbox } from '../../sandbox/index.js';
-import { ApiKey, createClient, isApiError, silentLogger } from '../../api/client/index.js';
+import { ApiKey, createClient, isApiError } from '../../api/client/index.js';
 import { createLogger } from '../../lib/logger.js';
 
 export type FaultSource =
@@ -101,9 +101,7 @@ export async function clientOutcome(baseUrl: string, sandbox: RunningSandbox, ma
     maxRetries,
     attemptTimeoutMs: TIMEOUT_MS,
     totalTimeoutMs: 5_000,
-    maxBodyBytes: MAX_BODY_BYTES,
-    retryBudget: false,
-    logger: silentLogger(),
+    logLevel: 'silent',
   });
   try {
     return await client.listClients().then(

@@ -12,10 +12,8 @@ import { CommitError, STAGING_PREFIX, commitChanges, commitIo } from '../../gene
 import { ALL_FLAGS, runGenerator } from '../generator/helpers.js';
 import { type Answers } from '../../generators/app/answers.js';
 import { SAMPLE_ANSWERS } from '../generator/sample-answers.js';
-import { envFileValue } from '../../generators/app/env-file.js';
-import { renderTemplate, templateContext } from '../../generators/app/render.js';
-import { shellQuote } from '../../generators/app/shell-quote.js';
-import { readVersions } from '../../generators/app/versions.js';
+import { envFileValue, readVersions, renderTemplate, templateContext } from '../../generators/app/render.js';
+import { cdArgument } from '../../generators/app/summary.js';
 import { ROOT } from './helpers.js';
 import { cleanEnv, exec } from '../generator/exec.js';
 import { giveToUser, pickRunner, runAs } from '../generator/as-user.js';
@@ -359,14 +357,14 @@ describe('no answer can add a line to a rendered file (defence in depth, past th
     expect(() => envFileValue('a\u2028b', 'V')).toThrow(/V contains a control character \(U\+2028/);
   });
 
-  it('shellQuote: plain words stay, everything else is one single-quoted word; a leading dash is not an option', () => {
-    expect(shellQuote('shop-api')).toBe('shop-api');
-    expect(shellQuote('../a/b')).toBe('../a/b');
-    expect(shellQuote("it's here; rm -rf ~")).toBe(`'it'\\''s here; rm -rf ~'`);
-    expect(shellQuote('$(touch x)')).toBe(`'$(touch x)'`);
-    expect(shellQuote('a\nb')).toBe(`'a\nb'`);
-    expect(shellQuote('-rf')).toBe('./-rf');
-    expect(shellQuote('')).toBe(`''`);
+  it('cd: plain words stay, everything else is one single-quoted word (the checklist\'s shellQuote); a leading dash is not an option', () => {
+    expect(cdArgument('shop-api')).toBe('shop-api');
+    expect(cdArgument('../a/b')).toBe('../a/b');
+    expect(cdArgument("it's here; rm -rf ~")).toBe(`'it'\\''s here; rm -rf ~'`);
+    expect(cdArgument('$(touch x)')).toBe(`'$(touch x)'`);
+    expect(cdArgument('a\nb')).toBe(`'a\nb'`);
+    expect(cdArgument('-rf')).toBe('./-rf');
+    expect(cdArgument('')).toBe(`''`);
   });
 });
 

@@ -13,7 +13,7 @@ import { format, inspect, promisify } from 'node:util';
 import ts from 'typescript';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { formatChecklistTable, runChecklist } from '../../api/checklist/index.js';
-import { ApiKey, type ApiError, createClient, handlerLine, silentLogger } from '../../api/client/index.js';
+import { ApiKey, type ApiError, createClient, nextStep } from '../../api/client/index.js';
 import { scrubKeyEchoes } from '../../api/client/single-attempt.js';
 import { boundText, printable, serverText } from '../../api/contract/index.js';
 import { main } from '../../cli/main.js';
@@ -59,11 +59,11 @@ function showsKey(text: string, key = KEY): boolean {
 
 /** Every way an integrator's code prints an error. */
 function renderings(error: ApiError): string[] {
-  return [error.message, String(error), error.stack ?? '', JSON.stringify(error), inspect(error, { depth: Infinity }), format('%o', error), handlerLine(error)];
+  return [error.message, String(error), error.stack ?? '', JSON.stringify(error), inspect(error, { depth: Infinity }), format('%o', error), `${error.message}: ${nextStep(error).why}`];
 }
 
 function client(options: Partial<Parameters<typeof createClient>[0]> = {}) {
-  return createClient({ baseUrl: hostile.baseUrl, apiKey: new ApiKey(KEY, 'hostile'), tenant: TENANT, maxRetries: 0, retryBudget: false, logger: silentLogger(), ...options });
+  return createClient({ baseUrl: hostile.baseUrl, apiKey: new ApiKey(KEY, 'hostile'), tenant: TENANT, maxRetries: 0, ...options });
 }
 
 async function failure(call: () => Promise<unknown>): Promise<ApiError> {
@@ -142,11 +142,11 @@ describe('the client: errors a hostile server produces', () => {
     expect(JSON.stringify(error).length).toBeLessThan(2_000);
   });
 
-  it('control sequences in code, message and request id reach no rendering of the error, nor the default handler line', async () => {
+  it('control sequences in code, message and request id reach no rendering of the error, nor the console log line', async () => {
     hostile.set(TERMINAL_CODE);
     const printed: string[] = [];
     vi.spyOn(console, 'error').mockImplementation((...args: unknown[]) => void printed.push(format(...args)));
-    const error = await clientError({ logger: console });
+    const error = await clientError({ logger: console, logLevel: 'debug' });
     expect(error.name).toBe('PermissionDeniedError');
     expect(printed).toHaveLength(1);
     for (const text of [...renderings(error), ...printed]) expect(text).not.toMatch(CONTROL_CHARACTERS);
@@ -193,8 +193,8 @@ describe('a generated project: `npm start` (src/index.ts) and `npm run check` (s
     // The project's TypeScript, compiled file by file without type-checking (the generator tests
     // type-check it): what runs is exactly what the templates and the shipped api/ say.
     project = mkdtempSync(join(tmpdir(), 'hostile-project-'));
-    const answers: Answers = { name: 'p', packageName: 'p', tenant: TENANT, authScheme: 'bearer', testBaseUrl: hostile.baseUrl, productionBaseUrl: 'https://a.example/api/v1', envPrefix: 'RS', githubActions: false };
-    for (const file of nextFiles(ROOT, answers, chooseLayout(undefined, () => false), '0.0.0-test')) {
+    const answers: Answers = { name: 'p', packageName: 'p', tenant: TENANT, authScheme: 'bearer', testBaseUrl: hostile.baseUrl, productionBaseUrl: 'https://a.example/api/v1', envPrefix: 'RS', githubActions: false, pagination: false };
+    for (const file of nextFiles(ROOT, answers, chooseLayout(undefined, () => false))) {
       const isTs = file.path.startsWith('src/') && file.path.endsWith('.ts');
       const path = join(project, isTs ? file.path.replace(/\.ts$/, '.js') : file.path);
       mkdirSync(dirname(path), { recursive: true });
@@ -220,7 +220,7 @@ describe('a generated project: `npm start` (src/index.ts) and `npm run check` (s
       expect(out).toContain('EVIL');
       expect(out).not.toMatch(CONTROL_CHARACTERS);
     }
-    expect(outputs[0]).toContain('Stopped: request_scope');
+    expect(outputs[0]).toMatch(/GET \/tenants\/rowery-nowak\/clients failed: HTTP 403 .*: use a key allowed to read clients/);
     expect(outputs[1]).toContain('scope covers clients');
   });
 });

@@ -3,8 +3,8 @@
  * attempts must be named with its size and the time the call really took, not what was left
  * for the last attempt.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiKey, type ApiError, createClient, isTimeoutError, silentLogger } from '../../api/client/index.js';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { ApiKey, type ApiError, createClient, isTimeoutError } from '../../api/client/index.js';
 import { makeCanary } from './helpers.js';
 import { type HostileServer, rawErrorEnvelope, startHostileServer } from './hostile-server.js';
 
@@ -16,8 +16,12 @@ afterAll(async () => {
   await hostile?.close();
 });
 
+/** Backoff jitter at its least, so the attempts fall where the comments say. */
+beforeEach(() => void vi.spyOn(Math, 'random').mockReturnValue(0));
+afterEach(() => void vi.restoreAllMocks());
+
 async function clientError(options: Partial<Parameters<typeof createClient>[0]>): Promise<ApiError> {
-  const client = createClient({ baseUrl: hostile.baseUrl, apiKey: new ApiKey(makeCanary(), 'slow'), tenant: 'rowery-nowak', retryBudget: false, logger: silentLogger(), ...options });
+  const client = createClient({ baseUrl: hostile.baseUrl, apiKey: new ApiKey(makeCanary(), 'slow'), tenant: 'rowery-nowak', ...options });
   try {
     return await client.listClients().then(
       () => {
@@ -42,7 +46,7 @@ describe('the total timeout, used up over several attempts against a slow server
     // before the server's answer, 500 ms later.
     hostile.set({ status: 503, body: () => rawErrorEnvelope('internal_error', 'awaria'), delayMs: 500 });
     const started = performance.now();
-    const error = await clientError({ maxRetries: 10, totalTimeoutMs: 1_100, random: () => 0 });
+    const error = await clientError({ maxRetries: 10, totalTimeoutMs: 1_100 });
     const tookMs = performance.now() - started;
     expect(isTimeoutError(error) && error.scope, error.message).toBe('total');
     expect(error.attempts).toBe(2);
@@ -57,7 +61,7 @@ describe('the total timeout, used up over several attempts against a slow server
   it('attempts cut by their own budget until no room is left: the total budget, elapsed and what was left', async () => {
     hostile.set({ status: 200, body: () => '{"ok":true,"data":[]}', delayMs: 400 });
     const started = performance.now();
-    const error = await clientError({ maxRetries: 10, attemptTimeoutMs: 150, totalTimeoutMs: 600, random: () => 0 });
+    const error = await clientError({ maxRetries: 10, attemptTimeoutMs: 150, totalTimeoutMs: 600 });
     const tookMs = performance.now() - started;
     expect(isTimeoutError(error) && error.scope, error.message).toBe('total');
     expect(error.stopReason).toBe('deadline');

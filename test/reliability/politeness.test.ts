@@ -13,7 +13,7 @@ import { CANARY_NAMES, type CanaryName } from '../../monitor/config/schema.js';
 import { demoConfig } from '../../monitor/demo-config.js';
 import { createMonitor } from '../../monitor/service.js';
 import { type RunningSandbox, type SandboxRequestRecord, startSandbox } from '../../sandbox/index.js';
-import { ApiKey, createClient, isRateLimitError, silentLogger } from '../../api/client/index.js';
+import { ApiKey, createClient, isRateLimitError } from '../../api/client/index.js';
 import { createLogger } from '../../lib/logger.js';
 
 const HINT_MS = 2_000;
@@ -69,8 +69,7 @@ describe('429 storm with Retry-After: 2', () => {
         apiKey: new ApiKey(sandbox.key(k.alias).key, k.alias),
         tenant: k.tenant,
         maxRetries: 1,
-        retryBudget: false,
-        logger: silentLogger(),
+        logLevel: 'silent',
       }),
     );
     try {

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { demoConfig } from '../../monitor/demo-config.js';
 import { createMonitor } from '../../monitor/service.js';
 import { type RunningSandbox, startSandbox } from '../../sandbox/index.js';
-import { type ApiError, ApiKey, createClient, isApiError, silentLogger } from '../../api/client/index.js';
+import { type ApiError, ApiKey, createClient, isApiError } from '../../api/client/index.js';
 import { AUTH_SCHEMES } from '../../api/contract/index.js';
 import { createLogger } from '../../lib/logger.js';
 import { type Scripted, startScripted } from './fault-rig.js';
@@ -52,7 +52,7 @@ describe('cross-origin redirect', () => {
   it.each(AUTH_SCHEMES)('client (%s): a 302 from the sandbox is not followed, on every endpoint kind', async (authScheme) => {
     sandbox.setFaults(`redirect:${other.origin}/collect`);
     const key = sandbox.key('platform-test');
-    const client = createClient({ baseUrl: sandbox.baseUrl, apiKey: new ApiKey(key.key, 'platform-test'), authScheme, tenant: 'rowery-nowak', maxRetries: 2, logger: silentLogger() });
+    const client = createClient({ baseUrl: sandbox.baseUrl, apiKey: new ApiKey(key.key, 'platform-test'), authScheme, tenant: 'rowery-nowak', maxRetries: 2 });
     try {
       const errors = await Promise.all([client.index(), client.docs(), client.listClients(), client.platform.get('tenants')].map(rejection));
       expect(errors.map((e) => e.status)).toEqual([302, 302, 302, 302]);
@@ -66,7 +66,7 @@ describe('cross-origin redirect', () => {
 
   it.each([301, 303, 307, 308])('client: a %i to the other origin is not followed either', async (status) => {
     scripted.set(status, '', { location: `${other.origin}/collect` });
-    const client = createClient({ baseUrl: scripted.baseUrl, apiKey: new ApiKey('rs_test_redirect_secret_value_1234', 'k'), tenant: 'rowery-nowak', logger: silentLogger() });
+    const client = createClient({ baseUrl: scripted.baseUrl, apiKey: new ApiKey('rs_test_redirect_secret_value_1234', 'k'), tenant: 'rowery-nowak' });
     try {
       expect((await rejection(client.listBikes())).status).toBe(status);
     } finally {

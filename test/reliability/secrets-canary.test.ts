@@ -16,7 +16,7 @@ import { format, inspect } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../lib/logger.js';
 import { type RunningSandbox, startSandbox } from '../../sandbox/index.js';
-import { ApiKey, type ClientLogger, createClient } from '../../api/client/index.js';
+import { ApiKey, type Logger, createClient } from '../../api/client/index.js';
 import { type Watched, ROOT, childEnv, makeCanary, spawnRepairmon, spawnWatched, waitFor } from './helpers.js';
 import { type EchoOrigin, type Ledger, createLedger, startEchoOrigin } from './leak-rig.js';
 
@@ -61,14 +61,14 @@ describe('secrets canary', { timeout: 60_000 }, () => {
     const key = new ApiKey(VALID, 'nowak-test');
     ledger.add('ApiKey', [String(key), `${key}`, JSON.stringify({ key }), inspect(key), format('%o %O %s', key, key, key)].join('\n'));
     const lines: string[] = [];
-    const capture: ClientLogger = { warn: (m, f) => lines.push(m + JSON.stringify(f)), error: (m, f) => lines.push(m + JSON.stringify(f)), info: (m, f) => lines.push(m + JSON.stringify(f)), debug: (m, f) => lines.push(m + JSON.stringify(f)) };
+    const capture: Logger = { warn: (m, f) => lines.push(m + JSON.stringify(f)), error: (m, f) => lines.push(m + JSON.stringify(f)), info: (m, f) => lines.push(m + JSON.stringify(f)), debug: (m, f) => lines.push(m + JSON.stringify(f)) };
     const calls = [
       { baseUrl: echo.baseUrl, value: VALID, run: (c: ReturnType<typeof createClient>) => c.index() },
       { baseUrl: echo.baseUrl, value: REJECTED, run: (c: ReturnType<typeof createClient>) => c.listBikes() },
       { baseUrl: sandbox.baseUrl, value: REJECTED, run: (c: ReturnType<typeof createClient>) => c.listClients() },
     ];
     for (const [i, call] of calls.entries()) {
-      const client = createClient({ baseUrl: call.baseUrl, apiKey: new ApiKey(call.value, 'canary'), tenant: 'rowery-nowak', maxRetries: 0, logger: capture });
+      const client = createClient({ baseUrl: call.baseUrl, apiKey: new ApiKey(call.value, 'canary'), tenant: 'rowery-nowak', maxRetries: 0, logger: capture, logLevel: 'debug' });
       const error = await call.run(client).then(() => new Error('expected a refusal'), (e: unknown) => e as Error);
       await client.close();
       expect(error.name, error.message).toBe('AuthenticationError');

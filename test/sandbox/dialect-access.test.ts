@@ -23,9 +23,21 @@ describe('slug', () => {
       expect(s.key('nowak-test').tenant).toBe(tenants[0]);
       expect((await get(s, `/tenants/${tenants[0]}/clients`, 'nowak-test')).status).toBe(200);
       expect(await get(s, `/tenants/${offStyle}/clients`, 'platform-test')).toMatchObject({ status: 400, code: 'invalid_tenant_slug' });
-      expect(await get(s, `/tenants/${offStyle}/clients`)).toMatchObject({ status: 400, code: 'invalid_tenant_slug' });
+      expect(await get(s, `/tenants/${offStyle}/clients`)).toMatchObject({ status: 401, code: 'unauthorized' });
       expect(await get(s, '/tenants/Rowery.Nowak/clients', 'platform-test')).toMatchObject({ status: 400, code: 'invalid_tenant_slug' });
       expect((await docsOf(s))['tenantSlug']).toMatchObject({ example: tenants[0] });
+    });
+  });
+
+  it('the key is judged before the slug: no key or an invalid one is unauthorized, another tenant\'s key a mismatch, a platform key learns the slug is bad', async () => {
+    await inDialect('reference', async (s) => {
+      const path = '/tenants/%C3%82/clients';
+      expect(await get(s, path)).toMatchObject({ status: 401, code: 'unauthorized' });
+      expect(await get(s, path, UNKNOWN)).toMatchObject({ status: 401, code: 'unauthorized' });
+      expect(await get(s, path, 'nowak-revoked-test')).toMatchObject({ status: 401, code: 'unauthorized' });
+      expect(await get(s, path, 'kowalski-test')).toMatchObject({ status: 403, code: 'tenant_key_tenant_mismatch' });
+      expect(await get(s, path, 'platform-test')).toMatchObject({ status: 400, code: 'invalid_tenant_slug' });
+      expect(await get(s, '/tenants/%ZZ/clients', 'nowak-test')).toMatchObject({ status: 403, code: 'tenant_key_tenant_mismatch' });
     });
   });
 

@@ -1,6 +1,7 @@
 /** `--dialect` parsing: every preset as agreed, overrides, and one case per bad input with its exact message. */
 import { describe, expect, it } from 'vitest';
 import { CHOICES, PRESET_NAMES, REFERENCE_SETTINGS, type Dialect, dialectHelpLines, parseDialect, resolveDialect } from '../../sandbox/dialect/index.js';
+import { ERROR_BODIES, PLATFORM_REFUSALS, RATE_LIMIT_HEADER_STYLES, SCOPE_REFUSALS, SLUG_STYLES, UNAUTHORIZED_STATUSES } from '../../api/contract/index.js';
 import { PRESET_TABLE } from './dialect-presets.js';
 
 function parsed(text: string): Dialect {
@@ -11,6 +12,19 @@ function parsed(text: string): Dialect {
 
 const PRESETS_LIST = 'reference, snake-public, strict-hiding, gateway, legacy, bare';
 const KEYS_LIST = 'slug, index, unauthorized-status, missing-key, scope-refusal, platform-paths, platform-refusal, rate-limit-headers, error-bodies';
+
+describe('dialect choices', () => {
+  it.each([
+    ['slug', SLUG_STYLES],
+    ['unauthorized-status', UNAUTHORIZED_STATUSES],
+    ['scope-refusal', SCOPE_REFUSALS],
+    ['platform-refusal', PLATFORM_REFUSALS],
+    ['rate-limit-headers', RATE_LIMIT_HEADER_STYLES],
+    ['error-bodies', ERROR_BODIES],
+  ] as const)('%s offers exactly the readings the contract names, in its order', (key, readings) => {
+    expect(CHOICES.find((c) => c.key === key)?.values.map((v) => v.value)).toEqual(readings.map(String));
+  });
+});
 
 describe('dialect presets', () => {
   it('are exactly the agreed six, in that order', () => {

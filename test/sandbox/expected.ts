@@ -52,7 +52,6 @@ function platformRefusal(d: DialectSettings): Expected {
 
 export function expected(target: Target, caller: Caller, d: DialectSettings): Expected {
   const { endpoint } = target;
-  if (target.inStyle === false) return answer(d, 400, ERROR_CODES.invalidTenantSlug, false);
   if (endpoint.access === 'public') return answer(d, 200, undefined, false);
   if (endpoint.id === 'index' && d.index === 'public') return answer(d, 200, undefined, false);
   if (caller.kind === 'none') return answer(d, d.unauthorizedStatus, d.missingKey, false);
@@ -64,6 +63,8 @@ export function expected(target: Target, caller: Caller, d: DialectSettings): Ex
   if (endpoint.access === 'tenant') {
     // Spec §5.5: the tenant comparison comes first, whatever the dialect; scope is checked for the key's own tenant.
     if (caller.keyKind === 'tenant' && caller.tenant !== target.tenant) return answer(d, 403, ERROR_CODES.tenantMismatch, true);
+    // The key is judged before the slug (spec §5.6: an invalid key gets `unauthorized` without exception).
+    if (target.inStyle === false) return answer(d, 400, ERROR_CODES.invalidTenantSlug, true);
     if (!caller.scopes.includes(endpoint.id as TenantResource)) return scopeRefusal(d);
   }
   return target.exists ? answer(d, 200, undefined, true) : answer(d, 404, ERROR_CODES.notFound, true);
@@ -80,7 +81,7 @@ export function expectedErrorTable(d: DialectSettings): { code: string; status: 
     answer(d, 429, ERROR_CODES.rateLimited, true),
     answer(d, 404, ERROR_CODES.notFound, true),
     answer(d, 405, ERROR_CODES.methodNotAllowed, false),
-    answer(d, 400, ERROR_CODES.invalidTenantSlug, false),
+    answer(d, 400, ERROR_CODES.invalidTenantSlug, true),
     answer(d, 400, ERROR_CODES.badRequest, false),
     answer(d, 500, ERROR_CODES.internalError, false),
   ];

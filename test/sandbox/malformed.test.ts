@@ -52,9 +52,9 @@ function expectEnvelope(res: RawResponse, status: number, code?: string): void {
 
 describe('malformed and unusual requests', () => {
   it.each([
-    ['GET /api/v1/tenants/%ZZ/clients HTTP/1.1', 400, 'invalid_tenant_slug'],
-    ['GET /api/v1/tenants/Rowery_Nowak/clients HTTP/1.1', 400, 'invalid_tenant_slug'],
-    ['GET /api/v1/tenants/%2e%2e/clients HTTP/1.1', 400, 'invalid_tenant_slug'],
+    ['GET /api/v1/tenants/%ZZ/clients HTTP/1.1', 401, 'unauthorized'],
+    ['GET /api/v1/tenants/Rowery_Nowak/clients HTTP/1.1', 401, 'unauthorized'],
+    ['GET /api/v1/tenants/%2e%2e/clients HTTP/1.1', 401, 'unauthorized'],
     ['GET /api/v1/%E0%A4%A HTTP/1.1', 404, 'not_found'],
     ['GET //api/v1/docs HTTP/1.1', 404, 'not_found'],
     ['GET /api/v1//docs HTTP/1.1', 404, 'not_found'],
@@ -133,11 +133,22 @@ describe('HTTP corners Node answers itself unless told otherwise', () => {
     expect([res.status, ...statuses]).toEqual([200, 400]);
   });
 
+  it.each(['%ZZ', 'Rowery_Nowak', '%2e%2e'])('a malformed slug (%s) with a platform key: 400 invalid_tenant_slug (without a key: 401, the key comes first)', async (slug) => {
+    expectEnvelope(await http(`GET /api/v1/tenants/${slug}/clients HTTP/1.1`, [`x-api-key: ${sandbox.key('platform-test').key}`]), 400, 'invalid_tenant_slug');
+  });
+
   it('the same key in x-api-key and Authorization is one key; two different ones are refused', async () => {
     const key = sandbox.key('nowak-test').key;
     const other = sandbox.key('gdansk-test').key;
     expectEnvelope(await http('GET /api/v1/tenants/rowery-nowak/clients HTTP/1.1', [`x-api-key: ${key}`, `Authorization: Bearer ${key}`]), 200);
-    expectEnvelope(await http('GET /api/v1/tenants/rowery-nowak/clients HTTP/1.1', [`x-api-key: ${key}`, `Authorization: Bearer ${other}`]), 401, 'unauthorized');
+    const two = await http('GET /api/v1/tenants/rowery-nowak/clients HTTP/1.1', [`x-api-key: ${key}`, `Authorization: Bearer ${other}`]);
+    expectEnvelope(two, 401, 'unauthorized');
+    // Says what is wrong (two headers), not that a header "has an invalid format".
+    expect(two.body).toContain('x-api-key i Authorization');
+    expect(two.body).not.toContain('nieprawidłowy format');
+    const basic = await http('GET /api/v1/tenants/rowery-nowak/clients HTTP/1.1', [`Authorization: Basic ${key}`]);
+    expectEnvelope(basic, 401, 'unauthorized');
+    expect(basic.body).toContain('Bearer');
   });
 });
 

@@ -3,7 +3,7 @@
  * trusting that CA (and only it) gets through, one trusting Node's defaults does not.
  */
 import { X509Certificate } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Agent, request } from 'undici';
@@ -51,9 +51,41 @@ describe.skipIf(!haveOpenssl)('startSandbox({ tls: true })', { timeout: 30_000 }
     expect(existsSync(file)).toBe(false);
   });
 
+  it('a second start with the same tlsCaOut replaces the previous CA (a restart)', async () => {
+    const caOut = join(dir, 'again.pem');
+    const first = await startSandbox({ tls: true, tlsCaOut: caOut });
+    await first.close();
+    const second = await startSandbox({ tls: true, tlsCaOut: caOut });
+    await second.close();
+    expect(readFileSync(caOut, 'utf8')).toBe(second.ca!.pem);
+    expect(second.ca!.pem).not.toBe(first.ca!.pem);
+  });
+
   it('names the listening host in the certificate besides loopback', () => {
     expect(subjectAltNames('127.0.0.1')).toEqual(['IP:127.0.0.1', 'IP:::1', 'DNS:localhost']);
     expect(subjectAltNames('sandbox.internal')).toContain('DNS:sandbox.internal');
     expect(subjectAltNames('0.0.0.0')).toEqual(['IP:127.0.0.1', 'IP:::1', 'DNS:localhost']);
+  });
+});
+
+describe('tlsCaOut never overwrites what is not a CA it wrote, nor follows a link (before anything is made)', () => {
+  it.each([
+    ['a symbolic link (to a file of the user)', (path: string, victim: string) => symlinkSync(victim, path), /is a symbolic link/],
+    ['a dangling symbolic link', (path: string) => symlinkSync(join(dir, 'nowhere', 'x.pem'), path), /is a symbolic link/],
+    ['the --keys file', (path: string) => writeFileSync(path, 'nowak-test: rs_test_0123456789abcdef\n'), /exists and is not a CA certificate/],
+    ['a directory', (path: string) => mkdirSync(path), /is not a regular file/],
+  ])('%s: refused naming the path, nothing written', async (_what, plant, message) => {
+    const path = join(dir, `planted-${Math.random().toString(36).slice(2)}.pem`);
+    const victim = join(dir, `victim-${Math.random().toString(36).slice(2)}`);
+    writeFileSync(victim, 'precious\n');
+    plant(path, victim);
+    const before = lstatSync(path);
+    const error = (await startSandbox({ tls: true, tlsCaOut: path }).catch((e: unknown) => e)) as Error;
+    expect(error).toMatchObject({ name: 'SandboxConfigError', option: 'tls-ca-out' });
+    expect(error.message).toContain(path);
+    expect(error.message).toMatch(message);
+    expect(readFileSync(victim, 'utf8')).toBe('precious\n');
+    expect(lstatSync(path).mtimeMs).toBe(before.mtimeMs);
+    expect(lstatSync(path).isSymbolicLink()).toBe(before.isSymbolicLink());
   });
 });

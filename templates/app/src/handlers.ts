@@ -1,39 +1,33 @@
 /**
- * What this integration does when the API refuses a call: 401, 403 and 429 decided in this
- * one file. The client calls a handler once per final error and then throws it; `nextStep`
- * (the client's) turns any error into the one thing to do about it, so callers branch on a
- * union, not on message text. Edit here to page someone, pause a job, or reschedule.
+ * What this integration does when the API refuses a call: 401, 403 and 429 are decided in this
+ * one file. The client throws every failure and logs none, so `handleApiError` is the one place
+ * that reports it: one line with the whole path, then what to do. Edit it to page someone, pause
+ * a job, or reschedule.
  */
-import { type ClientLogger, type ErrorHandlers, type NextStep, consoleLogger, defaultErrorHandlers, nextStep } from './repair-service/client/index.js';
+import { type ApiError, type NextStep, isApiError, nextStep } from './repair-service/client/index.js';
+import { printable } from './repair-service/contract/index.js';
 
 export { type NextStep, nextStep };
 
 export interface HandlerHooks {
-  /** Called after the log line for 401 and 403; e.g. disable the job until a human looks. */
-  readonly onNeedsAttention?: (step: NextStep) => void | Promise<void>;
-  /** Called for 429; e.g. reschedule after `afterMs`. */
-  readonly onBackOff?: (afterMs: number | undefined) => void | Promise<void>;
+  /** Where the one line goes; `console.error` by default. */
+  readonly report?: (line: string) => void;
+  /** 401 and 403: the key, its tenant or its scope needs a person; e.g. disable the job. */
+  readonly onNeedsAttention?: (step: NextStep, error: ApiError) => void | Promise<void>;
+  /** 429: e.g. reschedule after `afterMs` (how long the server asked to wait, when it said). */
+  readonly onBackOff?: (afterMs: number | undefined, error: ApiError) => void | Promise<void>;
 }
 
-/** The handlers passed to `createClient`: the client's actionable log lines plus our hooks. */
-export function createErrorHandlers(logger: ClientLogger = consoleLogger(), hooks: HandlerHooks = {}): ErrorHandlers {
-  const base = defaultErrorHandlers(logger);
-  return {
-    async onAuthError(error, ctx) {
-      await base.onAuthError(error, ctx);
-      await hooks.onNeedsAttention?.(nextStep(error));
-    },
-    async onTenantMismatch(error, ctx) {
-      await base.onTenantMismatch(error, ctx);
-      await hooks.onNeedsAttention?.(nextStep(error));
-    },
-    async onInsufficientScope(error, ctx) {
-      await base.onInsufficientScope(error, ctx);
-      await hooks.onNeedsAttention?.(nextStep(error));
-    },
-    async onRateLimited(error, ctx) {
-      await base.onRateLimited(error, ctx);
-      await hooks.onBackOff?.(error.retryAfterMs);
-    },
-  };
+/** Reports `error` once and runs the hook for its case; returns what to do next. */
+export async function handleApiError(error: unknown, hooks: HandlerHooks = {}): Promise<NextStep> {
+  const step = nextStep(error);
+  const line = isApiError(error) ? `${error.message}${error.requestId ? ` (request ${error.requestId})` : ''}: ${step.action}` : step.why;
+  // The message quotes the server (code, Polish text): printable() escapes what would drive a terminal.
+  (hooks.report ?? console.error)(printable(line));
+  if (!isApiError(error)) return step;
+  if (error.kind === 'rate_limited') await hooks.onBackOff?.(error.retryAfterMs, error);
+  else if (error.kind === 'unauthorized' || error.kind === 'forbidden' || error.kind === 'tenant_mismatch' || error.kind === 'insufficient_scope') {
+    await hooks.onNeedsAttention?.(step, error);
+  }
+  return step;
 }

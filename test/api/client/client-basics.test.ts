@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiKey, createClient, isEnvelopeError } from '../../../api/client/index.js';
-import { BASE_URL, JSON_HEADERS, KEY, SECRET, captureLogger, envelopeOk, instantClock, mockAgent } from './helpers.js';
+import { sendAttempt } from '../../../api/client/single-attempt.js';
+import { BASE_URL, JSON_HEADERS, KEY, SECRET, captureLogger, envelopeOk, mockAgent } from './helpers.js';
 
 const agents: Array<{ close(): Promise<void> }> = [];
 afterEach(async () => {
@@ -11,7 +12,7 @@ function setup(over: Parameters<typeof createClient>[0] extends infer O ? Partia
   const { agent, pool } = mockAgent();
   agents.push(agent);
   const { logger, lines } = captureLogger();
-  const client = createClient({ baseUrl: BASE_URL, apiKey: KEY, tenant: 'rowery-nowak', dispatcher: agent, clock: instantClock().clock, logger, ...over });
+  const client = createClient({ baseUrl: BASE_URL, apiKey: KEY, tenant: 'rowery-nowak', dispatcher: agent, logger, ...over });
   return { agent, pool, client, lines };
 }
 
@@ -77,11 +78,14 @@ describe('client: typed methods', () => {
     expect(isEnvelopeError(error) && error.problem).toBe('data_not_array');
   });
 
-  it('refuses a success body above maxBodyBytes', async () => {
-    const { pool, client } = setup({ maxBodyBytes: 100 });
-    pool.intercept({ path: '/api/v1/tenants/rowery-nowak/clients' }).reply(200, envelopeOk(['x'.repeat(500)]));
-    const error = await client.listClients().catch((e: unknown) => e);
-    expect(isEnvelopeError(error) && error.problem).toBe('body_too_large');
+  it('refuses a success body above the cap (declared or streamed), reads an error body only so far', async () => {
+    const { pool, agent } = setup();
+    const path = '/tenants/rowery-nowak/clients';
+    const send = () => sendAttempt({ dispatcher: agent, baseUrl: BASE_URL, path, endpoint: 'clients', key: KEY, authScheme: 'bearer', timeoutMs: 5_000, maxBodyBytes: 100 });
+    pool.intercept({ path: `/api/v1${path}` }).reply(200, envelopeOk(['x'.repeat(500)]));
+    expect(await send()).toMatchObject({ kind: 'failure', failure: { kind: 'body_too_large', limitBytes: 100 } });
+    pool.intercept({ path: `/api/v1${path}` }).reply(502, 'y'.repeat(100_000));
+    expect(await send()).toMatchObject({ kind: 'response', status: 502, classification: { kind: 'server_error' } });
   });
 });
 
@@ -98,8 +102,10 @@ describe('client: bad input names the option', () => {
     [{ tenant: 'rowery/nowak' }, /"tenant" "rowery\/nowak" cannot contain "\/"/],
     [{ maxRetries: -1 }, /"maxRetries" must be an integer >= 0, got -1/],
     [{ attemptTimeoutMs: 0 }, /"attemptTimeoutMs"/],
-    [{ maxConcurrency: 0 }, /"maxConcurrency"/],
-    [{ retryBudget: { capacity: 0, refillPerSecond: 1 } }, /"retryBudget.capacity"/],
+    [{ totalTimeoutMs: 1.5 }, /"totalTimeoutMs"/],
+    [{ maxRetryAfterMs: -1 }, /"maxRetryAfterMs"/],
+    [{ logLevel: 'loud' }, /"logLevel" must be one of debug, info, warn, error, silent/],
+    [{ ca: 'x' }, /"ca" needs an https baseUrl/],
   ])('%j', (over, message) => {
     expect(() => createClient({ ...base, ...(over as object) } as Parameters<typeof createClient>[0])).toThrow(message);
   });

@@ -2,12 +2,10 @@ import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inspect } from 'node:util';
-import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import {
   ApiError,
-  type ErrorHandlers,
   createClient,
-  defaultErrorHandlers,
   isApiError,
   isAuthenticationError,
   isEnvelopeError,
@@ -20,7 +18,7 @@ import {
   isTenantMismatchError,
   isTimeoutError,
 } from '../../../api/client/index.js';
-import { BASE_URL, KEY, SECRET, captureLogger, envelopeError, instantClock, mockAgent } from './helpers.js';
+import { BASE_URL, KEY, SECRET, captureLogger, envelopeError, mockAgent } from './helpers.js';
 
 const CLIENTS = '/api/v1/tenants/rowery-nowak/clients';
 const agents: Array<{ close(): Promise<void> }> = [];
@@ -28,11 +26,11 @@ afterEach(async () => {
   await Promise.all(agents.splice(0).map((a) => a.close()));
 });
 
-function setup(handlers: Partial<ErrorHandlers> = {}) {
+function setup() {
   const { agent, pool } = mockAgent();
   agents.push(agent);
   const { logger, lines } = captureLogger();
-  const client = createClient({ baseUrl: BASE_URL, apiKey: KEY, tenant: 'rowery-nowak', dispatcher: agent, clock: instantClock().clock, logger, handlers });
+  const client = createClient({ baseUrl: BASE_URL, apiKey: KEY, tenant: 'rowery-nowak', dispatcher: agent, logger, logLevel: 'debug' });
   return { pool, client, lines };
 }
 
@@ -45,39 +43,30 @@ async function failure(promise: Promise<unknown>): Promise<ApiError> {
   return error;
 }
 
-describe('client: 401 and 403 are never retried and reach their handler once', () => {
-  it('401 unauthorized -> AuthenticationError with the Polish message verbatim and the request id', async () => {
-    const onAuthError = vi.fn();
-    const { pool, client } = setup({ onAuthError });
+describe('client: 401 and 403 are never retried; the error is the one report', () => {
+  it('401 unauthorized -> AuthenticationError (kind unauthorized) with the Polish message verbatim, the request id and the whole path', async () => {
+    const { pool, client, lines } = setup();
     pool.intercept({ path: CLIENTS }).reply(401, envelopeError('unauthorized', 'Nieprawidłowy klucz API'), { headers: { 'x-request-id': 'req-42' } });
     const error = await failure(client.listClients());
     expect(isAuthenticationError(error)).toBe(true);
-    expect(error).toMatchObject({ status: 401, code: 'unauthorized', serverMessage: 'Nieprawidłowy klucz API', requestId: 'req-42', attempts: 1, retryable: false });
-    expect(error.path).toBe('/tenants/rowery-nowak/clients');
-    expect(onAuthError).toHaveBeenCalledTimes(1);
-    expect(onAuthError.mock.calls[0]?.[1]).toEqual({
-      keyAlias: 'nowak-test',
-      keyHint: KEY.hint,
-      tenant: 'rowery-nowak',
-      host: 'api.test',
-      method: 'GET',
-      path: '/tenants/rowery-nowak/clients',
-    });
+    expect(error).toMatchObject({ kind: 'unauthorized', status: 401, code: 'unauthorized', serverMessage: 'Nieprawidłowy klucz API', requestId: 'req-42', attempts: 1, retryable: false });
+    expect(error).toMatchObject({ keyAlias: 'nowak-test', keyHint: KEY.hint, tenant: 'rowery-nowak', host: 'api.test', method: 'GET', path: '/tenants/rowery-nowak/clients' });
+    expect(error.message).toBe('GET /tenants/rowery-nowak/clients failed: HTTP 401 unauthorized "Nieprawidłowy klucz API" (1 attempt)');
+    // The client reports a failure by throwing it, never also by logging it: the caller prints it once.
+    expect(lines.filter((l) => l.level === 'warn' || l.level === 'error')).toEqual([]);
   });
 
-  it('403 tenant_key_tenant_mismatch -> TenantMismatchError, a PermissionDeniedError', async () => {
-    const onTenantMismatch = vi.fn();
-    const { pool, client } = setup({ onTenantMismatch });
+  it('403 tenant_key_tenant_mismatch -> TenantMismatchError (kind tenant_mismatch), a PermissionDeniedError', async () => {
+    const { pool, client } = setup();
     pool.intercept({ path: CLIENTS }).reply(403, envelopeError('tenant_key_tenant_mismatch', 'Klucz należy do innego najemcy'));
     const error = await failure(client.listClients());
     expect(isTenantMismatchError(error) && isPermissionDeniedError(error)).toBe(true);
+    expect(error.kind).toBe('tenant_mismatch');
     expect(error.attempts).toBe(1);
-    expect(onTenantMismatch).toHaveBeenCalledTimes(1);
   });
 
-  it('403 insufficient_scope -> InsufficientScopeError; other 403 codes -> PermissionDeniedError', async () => {
-    const onInsufficientScope = vi.fn();
-    const { pool, client } = setup({ onInsufficientScope });
+  it('403 insufficient_scope -> InsufficientScopeError; other 403 codes -> PermissionDeniedError (kind forbidden)', async () => {
+    const { pool, client } = setup();
     pool.intercept({ path: '/api/v1/tenants/rowery-nowak/logs' }).reply(403, envelopeError('insufficient_scope', 'Brak uprawnień'));
     pool.intercept({ path: '/api/v1/platform/tenants' }).reply(403, envelopeError('platform_key_required', 'Wymagany klucz platformy'));
     const scope = await failure(client.listLogs());
@@ -86,7 +75,7 @@ describe('client: 401 and 403 are never retried and reach their handler once', (
     expect(isPermissionDeniedError(platform)).toBe(true);
     expect(isInsufficientScopeError(platform)).toBe(false);
     expect(platform.code).toBe('platform_key_required');
-    expect(onInsufficientScope).toHaveBeenCalledTimes(2);
+    expect([scope.kind, platform.kind]).toEqual(['insufficient_scope', 'forbidden']);
   });
 
   it('classifies by code, not by message: `unauthorized` on a 400 is still an AuthenticationError', async () => {
@@ -95,16 +84,6 @@ describe('client: 401 and 403 are never retried and reach their handler once', (
     expect(isAuthenticationError(await failure(client.listClients()))).toBe(true);
   });
 
-  it('a handler that throws does not replace the API error', async () => {
-    const { pool, client, lines } = setup({
-      onAuthError: () => {
-        throw new Error('boom');
-      },
-    });
-    pool.intercept({ path: CLIENTS }).reply(401, envelopeError('unauthorized', 'x'));
-    expect(isAuthenticationError(await failure(client.listClients()))).toBe(true);
-    expect(lines.some((l) => l.level === 'error' && l.message.includes('handler threw'))).toBe(true);
-  });
 });
 
 describe('client: broken responses are EnvelopeErrors and are not retried', () => {
@@ -118,6 +97,7 @@ describe('client: broken responses are EnvelopeErrors and are not retried', () =
     pool.intercept({ path: CLIENTS }).reply(status, body);
     const error = await failure(client.listClients());
     expect(isEnvelopeError(error) && error.problem).toBe(problem);
+    expect(error.kind).toBe('invalid_envelope');
     expect(error.attempts).toBe(1);
   });
 
@@ -126,6 +106,7 @@ describe('client: broken responses are EnvelopeErrors and are not retried', () =
     pool.intercept({ path: CLIENTS }).reply(302, '', { headers: { location: 'http://evil.test/steal' } });
     const error = await failure(client.listClients());
     expect(error.name).toBe('ApiError');
+    expect(error.kind).toBe('redirect');
     expect(error.status).toBe(302);
     expect(error.message).toContain('not followed');
     expect(error.attempts).toBe(1);
@@ -135,7 +116,7 @@ describe('client: broken responses are EnvelopeErrors and are not retried', () =
     const { pool, client } = setup();
     pool.intercept({ path: CLIENTS }).reply(404, envelopeError('not_found', 'Nie znaleziono'));
     const error = await failure(client.listClients());
-    expect(error).toMatchObject({ name: 'NotFoundError', status: 404, code: 'not_found', attempts: 1 });
+    expect(error).toMatchObject({ name: 'NotFoundError', kind: 'not_found', status: 404, code: 'not_found', attempts: 1 });
     expect(isNotFoundError(error) && isApiError(error)).toBe(true);
   });
 });
@@ -153,32 +134,6 @@ describe('client: secrets never leave in errors or logs', () => {
       expect(JSON.stringify(error)).toContain('nowak-test');
     }
   });
-
-  it('the default handlers log one actionable line per error, without the key', async () => {
-    const { logger, lines } = captureLogger();
-    const { agent, pool } = mockAgent();
-    agents.push(agent);
-    const client = createClient({ baseUrl: BASE_URL, apiKey: KEY, tenant: 'rowery-nowak', dispatcher: agent, logger, clock: instantClock().clock });
-    pool.intercept({ path: CLIENTS }).reply(401, envelopeError('unauthorized', `klucz ${SECRET} nieważny`));
-    pool.intercept({ path: CLIENTS }).reply(403, envelopeError('tenant_key_tenant_mismatch', 'inny najemca'));
-    pool.intercept({ path: CLIENTS }).reply(429, envelopeError('rate_limited', 'za dużo'), { headers: { 'retry-after': '3600' } });
-    for (let i = 0; i < 3; i += 1) await client.listClients().catch(() => undefined);
-    const warns = lines.filter((l) => l.level === 'warn');
-    expect(warns.map((w) => w.message)).toEqual([
-      'AuthenticationError 401 unauthorized GET /tenants/rowery-nowak/clients: use a current key of this environment',
-      "TenantMismatchError 403 tenant_key_tenant_mismatch GET /tenants/rowery-nowak/clients: use that tenant's key or the right slug",
-      'RateLimitError 429 rate_limited GET /tenants/rowery-nowak/clients: retry after 3600 s',
-    ]);
-    expect(warns[0]?.fields).toMatchObject({ event: 'auth_error', status: 401, code: 'unauthorized', keyAlias: 'nowak-test', nextStep: 'fix_key' });
-    expect(warns[2]?.fields).toMatchObject({ retryAfterMs: 3_600_000, attempts: 1 });
-    expect(JSON.stringify(lines)).not.toContain(SECRET);
-  });
-
-  it('defaultErrorHandlers works with console-like loggers', () => {
-    const warn = vi.fn();
-    const handlers = defaultErrorHandlers({ warn, error: vi.fn() });
-    expect(Object.keys(handlers).sort()).toEqual(['onAuthError', 'onInsufficientScope', 'onNotFound', 'onRateLimited', 'onTenantMismatch']);
-  });
 });
 
 describe('error guards work across two copies of errors.ts', () => {
@@ -189,16 +144,17 @@ describe('error guards work across two copies of errors.ts', () => {
     copyFileSync(new URL('../../../api/client/errors.ts', import.meta.url), join(dir, 'errors.ts'));
     const copy = (await import(join(dir, 'errors.ts'))) as typeof import('../../../api/client/errors.js');
     const fields = { message: 'm', method: 'GET', path: '/', host: 'h', attempts: 1, retryHistory: [], retryable: true };
-    const foreign = new copy.RateLimitError({ ...fields, retryAfterMs: 5 });
+    const foreign = copy.ApiError.from({ ...fields, kind: 'rate_limited', retryAfterMs: 5 });
+    expect(foreign.name).toBe('RateLimitError');
     expect(foreign instanceof ApiError).toBe(false);
     expect(isRateLimitError(foreign) && isApiError(foreign)).toBe(true);
     expect(isAuthenticationError(foreign)).toBe(false);
-    const mismatch = new copy.TenantMismatchError(fields);
+    const mismatch = copy.ApiError.from({ ...fields, kind: 'tenant_mismatch' });
     expect(isPermissionDeniedError(mismatch) && isTenantMismatchError(mismatch)).toBe(true);
-    const missing = new copy.NotFoundError(fields);
+    const missing = copy.ApiError.from({ ...fields, kind: 'not_found' });
     expect(isNotFoundError(missing) && isApiError(missing) && !isPermissionDeniedError(missing)).toBe(true);
-    expect(isParseError(new copy.ParseError({ ...fields, index: 2, issue: 'x' }))).toBe(true);
-    expect(isPaginationError(new copy.PaginationError({ ...fields, problem: 'loop', link: undefined, pages: 2 }))).toBe(true);
+    expect(isParseError(copy.ApiError.from({ ...fields, kind: 'parse_failed', index: 2, issue: 'x' }))).toBe(true);
+    expect(isPaginationError(copy.ApiError.from({ ...fields, kind: 'pagination_stopped', problem: 'loop', link: undefined, pages: 2 }))).toBe(true);
     expect(isNotFoundError(foreign) || isParseError(missing)).toBe(false);
     // AbortSignal.timeout() rejects with a DOMException named TimeoutError: not ours.
     expect(isTimeoutError(new DOMException('t', 'TimeoutError'))).toBe(false);

@@ -2,11 +2,9 @@
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type Page, createClient, isPaginationError, nextStep, silentLogger } from '../../../api/client/index.js';
-import { nextLinkTarget, parseLinkHeader } from '../../../api/client/link-header.js';
-import { checkNextLink } from '../../../api/client/paginate.js';
-import type { EncodedQuery } from '../../../api/client/query.js';
-import { BASE_URL, KEY, SECRET, envelopeOk, instantClock, mockAgent } from './helpers.js';
+import { createClient, isPaginationError, nextStep } from '../../../api/client/index.js';
+import { type Page, checkNextLink, nextLink, paginate } from '../../../api/client/paginate.js';
+import { BASE_URL, KEY, SECRET, envelopeOk, mockAgent } from './helpers.js';
 
 const REPAIRS = '/api/v1/tenants/rowery-nowak/repairs';
 const agents: Array<{ close(): Promise<void> }> = [];
@@ -19,7 +17,7 @@ afterEach(async () => {
 function setup() {
   const { agent, pool } = mockAgent();
   agents.push(agent);
-  const client = createClient({ baseUrl: BASE_URL, apiKey: KEY, tenant: 'rowery-nowak', dispatcher: agent, clock: instantClock().clock, logger: silentLogger() });
+  const client = createClient({ baseUrl: BASE_URL, apiKey: KEY, tenant: 'rowery-nowak', dispatcher: agent, logLevel: 'silent' });
   const sent: string[] = [];
   const page = (path: string, items: unknown[], link?: string) =>
     pool.intercept({ path }).reply(200, () => {
@@ -40,37 +38,38 @@ async function failure(iterable: AsyncIterable<unknown>): Promise<unknown> {
 }
 
 describe('Link header (RFC 8288)', () => {
-  it('splits link-values only outside <> and quotes, lowercases rel types, keeps the first of a parameter', () => {
+  it('splits link-values only outside <> and quotes, reads rel case-blind, the first rel of a link counts', () => {
     const header = '<https://a.test/x?p=1,2;3>; rel="next last"; title="a, b; c", <https://a.test/y>;rel=prev;rel=next, garbage, </z>; REL=Next';
-    expect(parseLinkHeader(header)).toEqual([
-      { target: 'https://a.test/x?p=1,2;3', rel: ['next', 'last'], params: { rel: 'next last', title: 'a, b; c' } },
-      { target: 'https://a.test/y', rel: ['prev'], params: { rel: 'prev' } },
-      { target: '/z', rel: ['next'], params: { rel: 'Next' } },
-    ]);
-    expect(nextLinkTarget(header)).toBe('https://a.test/x?p=1,2;3');
+    expect(nextLink(header)).toBe('https://a.test/x?p=1,2;3');
+    expect(nextLink('<https://a.test/y>;rel=prev;rel=next, garbage, </z>; REL=Next')).toBe('/z');
+    expect(nextLink('<u>; title="say \\"hi, there\\""; rel=next')).toBe('u');
   });
 
-  it('is tolerant: escapes in quoted strings, no rel, an unterminated link, empty input', () => {
-    expect(parseLinkHeader('<u>; title="say \\"hi\\""; rel=next')).toEqual([{ target: 'u', rel: ['next'], params: { title: 'say "hi"', rel: 'next' } }]);
-    expect(parseLinkHeader('<u>')).toEqual([{ target: 'u', rel: [], params: {} }]);
-    expect(parseLinkHeader('<unterminated; rel=next')).toEqual([]);
-    expect(parseLinkHeader('')).toEqual([]);
-    expect(nextLinkTarget(undefined)).toBeUndefined();
+  it('is tolerant: no rel, an unterminated link, empty input', () => {
+    expect(nextLink('<u>')).toBeUndefined();
+    expect(nextLink('<unterminated; rel=next')).toBeUndefined();
+    expect(nextLink('')).toBeUndefined();
+    expect(nextLink(undefined)).toBeUndefined();
   });
 
   it('checkNextLink resolves relative links against the page URL and refuses what leaves it', () => {
     const base = new URL('https://api.test/api/v1');
-    const current = { path: '/tenants/t/repairs', query: 'page=1' as EncodedQuery };
-    expect(checkNextLink('?page=2', current, base)).toEqual({ ok: true, target: { path: '/tenants/t/repairs', query: 'page=2' } });
-    expect(checkNextLink('repairs?cursor=a%2Cb', current, base)).toEqual({ ok: true, target: { path: '/tenants/t/repairs', query: 'cursor=a%2Cb' } });
-    expect(checkNextLink('/api/v1/tenants/t/repairs', current, base)).toEqual({ ok: true, target: { path: '/tenants/t/repairs', query: undefined } });
-    expect(checkNextLink('http://api.test/api/v1/tenants/t/repairs?page=2', current, base)).toMatchObject({ ok: false, problem: 'off_origin' });
-    expect(checkNextLink('https://api.test:8443/api/v1/x', current, base)).toMatchObject({ ok: false, problem: 'off_origin' });
-    expect(checkNextLink('/api/v2/tenants/t/repairs', current, base)).toMatchObject({ ok: false, problem: 'outside_base_path' });
-    expect(checkNextLink('/api/v1/../admin', current, base)).toMatchObject({ ok: false, problem: 'outside_base_path' });
-    expect(checkNextLink('/api/v1/tenants/t%2F..%2Fx/repairs', current, base)).toMatchObject({ ok: false, problem: 'unsafe_link' });
-    expect(checkNextLink('https://u:p@api.test/api/v1/x', current, base)).toMatchObject({ ok: false, problem: 'unsafe_link' });
-    expect(checkNextLink('?page=2&api_key=x', current, base)).toMatchObject({ ok: false, problem: 'unsafe_link' });
+    const page = new URL('https://api.test/api/v1/tenants/t/repairs?page=1');
+    const ok = (link: string) => {
+      const next = checkNextLink(link, page, base);
+      return next.ok ? { path: next.path, query: next.query } : next;
+    };
+    expect(ok('?page=2')).toEqual({ path: '/tenants/t/repairs', query: 'page=2' });
+    expect(ok('repairs?cursor=a%2Cb')).toEqual({ path: '/tenants/t/repairs', query: 'cursor=a%2Cb' });
+    expect(ok('/api/v1/tenants/t/repairs')).toEqual({ path: '/tenants/t/repairs', query: '' });
+    expect(ok('http://api.test/api/v1/tenants/t/repairs?page=2')).toMatchObject({ ok: false, problem: 'off_origin' });
+    expect(ok('https://api.test:8443/api/v1/x')).toMatchObject({ ok: false, problem: 'off_origin' });
+    expect(ok('/api/v2/tenants/t/repairs')).toMatchObject({ ok: false, problem: 'outside_base_path' });
+    expect(ok('/api/v1/../admin')).toMatchObject({ ok: false, problem: 'outside_base_path' });
+    expect(ok('/api/v1/tenants/t%2F..%2Fx/repairs')).toMatchObject({ ok: false, problem: 'unsafe_link' });
+    expect(ok('/api/v1/tenants/t/..;/x')).toMatchObject({ ok: false, problem: 'unsafe_link' });
+    expect(ok('https://u:p@api.test/api/v1/x')).toMatchObject({ ok: false, problem: 'unsafe_link' });
+    expect(ok('?page=2&api_key=x')).toMatchObject({ ok: false, problem: 'unsafe_link' });
   });
 });
 
@@ -78,7 +77,7 @@ describe('paginate (MockAgent)', () => {
   it('without a Link header yields the one page', async () => {
     const { client, page, sent } = setup();
     page(REPAIRS, [1, 2]);
-    expect(await collect(client.paginate.repairs())).toEqual([1, 2]);
+    expect(await collect(paginate(client, 'repairs'))).toEqual([1, 2]);
     expect(sent).toEqual([REPAIRS]);
   });
 
@@ -87,7 +86,7 @@ describe('paginate (MockAgent)', () => {
     page(`${REPAIRS}?status=gotowa`, [1, 2], '<http://api.test/api/v1/tenants/rowery-nowak/repairs?status=gotowa&page=2>; rel="next"');
     page(`${REPAIRS}?status=gotowa&page=2`, [3], '</api/v1/tenants/rowery-nowak/repairs?status=gotowa&page=3>; rel=next, <x>; rel=prev');
     page(`${REPAIRS}?status=gotowa&page=3`, [4]);
-    const pages: Array<Page<unknown>> = await collect(client.paginate.repairs({ query: { status: 'gotowa' } }).pages());
+    const pages: Array<Page<unknown>> = await collect(paginate(client, 'repairs', { query: { status: 'gotowa' } }).pages());
     expect(pages.map((p) => [p.number, p.items, p.response.status])).toEqual([[1, [1, 2], 200], [2, [3], 200], [3, [4], 200]]);
     expect(sent).toHaveLength(3);
   });
@@ -96,8 +95,8 @@ describe('paginate (MockAgent)', () => {
     const { client, page } = setup();
     page(REPAIRS, [1], '<?page=2>; rel="next"');
     page(`${REPAIRS}?page=2`, ['two']);
-    const error = await failure(client.paginate.repairs({ parse: (v: unknown): v is number => typeof v === 'number' }));
-    expect(error).toMatchObject({ name: 'ParseError', index: 0, path: '/tenants/rowery-nowak/repairs' });
+    const error = await failure(paginate(client, 'repairs', { parse: (v: unknown): v is number => typeof v === 'number' }));
+    expect(error).toMatchObject({ name: 'ParseError', kind: 'parse_failed', index: 0, path: '/tenants/rowery-nowak/repairs' });
   });
 
   it.each([
@@ -110,7 +109,7 @@ describe('paginate (MockAgent)', () => {
     page(REPAIRS, [1], link);
     const items: unknown[] = [];
     const error = await (async () => {
-      for await (const item of client.paginate.repairs()) items.push(item);
+      for await (const item of paginate(client, 'repairs')) items.push(item);
     })().catch((e: unknown) => e);
     expect(items).toEqual([1]);
     expect(isPaginationError(error) && error.problem).toBe(problem);
@@ -123,22 +122,23 @@ describe('paginate (MockAgent)', () => {
     const { client, page } = setup();
     page(REPAIRS, [1], '<?page=2>; rel="next"');
     page(`${REPAIRS}?page=2`, [2], '<repairs>; rel="next"');
-    const loop = await failure(client.paginate.repairs());
+    const loop = await failure(paginate(client, 'repairs'));
     expect(isPaginationError(loop) && [loop.problem, loop.pages]).toEqual(['loop', 2]);
-    expect((loop as Error).message).toMatch(/pagination stopped after 2 pages: the next link points to a page already read/);
+    expect((loop as Error).message).toMatch(/pagination stopped after 2 page\(s\): the next link points to a page already read/);
 
     page(REPAIRS, [1], '<?page=2>; rel="next"');
     page(`${REPAIRS}?page=2`, [2], '<?page=3>; rel="next"');
-    const capped = await failure(client.paginate.repairs({ maxPages: 2 }));
+    const capped = await failure(paginate(client, 'repairs', { maxPages: 2 }));
     expect(isPaginationError(capped) && capped.problem).toBe('page_cap');
     expect((capped as Error).message).toMatch(/raise maxPages/);
   });
 
   it('option errors surface on iteration: no tenant, a bad maxPages, a credential query', async () => {
     const { client } = setup();
-    await expect(failure(client.paginate.clients({ tenant: '..' }))).resolves.toMatchObject({ message: expect.stringMatching(/"tenant"/) });
-    await expect(failure(client.paginate.clients({ maxPages: 0 }))).resolves.toMatchObject({ message: expect.stringMatching(/"maxPages"/) });
-    await expect(failure(client.paginate.clients({ query: { api_key: SECRET } }))).resolves.toMatchObject({ message: expect.stringMatching(/looks like a credential/) });
+    await expect(failure(paginate(client, 'clients', { tenant: '..' }))).resolves.toMatchObject({ message: expect.stringMatching(/"tenant"/) });
+    await expect(failure(paginate(client, 'clients', { maxPages: 0 }))).resolves.toMatchObject({ message: expect.stringMatching(/"maxPages"/) });
+    await expect(failure(paginate(client, 'clients', { query: { api_key: SECRET } }))).resolves.toMatchObject({ message: expect.stringMatching(/looks like a credential/) });
+    await expect(failure(paginate(createClient({ baseUrl: BASE_URL, apiKey: KEY }), 'clients'))).resolves.toMatchObject({ message: expect.stringMatching(/no tenant/) });
   });
 });
 
@@ -169,9 +169,9 @@ describe('paginate over real HTTP', () => {
       const next: Record<string, string> = page < 3 ? { link: `</api/v1/tenants/rowery-nowak/repairs?page=${page + 1}&per_page=2>; rel="next"` } : {};
       json(res, envelopeOk([`r${page * 2 - 1}`, `r${page * 2}`]), next);
     });
-    const client = createClient({ baseUrl: `${origin}/api/v1`, apiKey: KEY, tenant: 'rowery-nowak', logger: silentLogger() });
+    const client = createClient({ baseUrl: `${origin}/api/v1`, apiKey: KEY, tenant: 'rowery-nowak', logLevel: 'silent' });
     try {
-      expect(await collect(client.paginate.repairs<string>())).toEqual(['r1', 'r2', 'r3', 'r4', 'r5', 'r6']);
+      expect(await collect(paginate<string>(client, 'repairs'))).toEqual(['r1', 'r2', 'r3', 'r4', 'r5', 'r6']);
       expect(seen.map((s) => s.url)).toEqual(['/api/v1/tenants/rowery-nowak/repairs', '/api/v1/tenants/rowery-nowak/repairs?page=2&per_page=2', '/api/v1/tenants/rowery-nowak/repairs?page=3&per_page=2']);
       expect(seen.every((s) => s.auth === `Bearer ${SECRET}`)).toBe(true);
     } finally {
@@ -182,9 +182,9 @@ describe('paginate over real HTTP', () => {
   it('never sends the key to another origin a next link names', async () => {
     const other = await listen((_req, res) => json(res, envelopeOk(['stolen'])));
     const { origin } = await listen((_req, res) => json(res, envelopeOk(['r1']), { link: `<${other.origin}/api/v1/tenants/rowery-nowak/repairs?page=2>; rel="next"` }));
-    const client = createClient({ baseUrl: `${origin}/api/v1`, apiKey: KEY, tenant: 'rowery-nowak', logger: silentLogger() });
+    const client = createClient({ baseUrl: `${origin}/api/v1`, apiKey: KEY, tenant: 'rowery-nowak', logLevel: 'silent' });
     try {
-      const error = await failure(client.paginate.repairs());
+      const error = await failure(paginate(client, 'repairs'));
       expect(isPaginationError(error) && error.problem).toBe('off_origin');
       expect(other.seen).toEqual([]);
     } finally {

@@ -61,6 +61,15 @@ describe('parseRetryHint', () => {
     expect(parseRetryHint({}, NOW)).toBeUndefined();
   });
 
+  it('reads a date or an epoch against the answer’s own Date, so a server clock 30 s ahead does not add 30 s', () => {
+    const server = NOW + 30_000;
+    const date = new Date(server).toUTCString();
+    expect(parseRetryHint({ date, 'retry-after': new Date(server + 3000).toUTCString() }, NOW)).toEqual({ source: 'retry-after', delayMs: 3000 });
+    expect(parseRetryHint({ date, 'x-ratelimit-reset': String(server / 1000 + 4) }, NOW)).toEqual({ source: 'x-ratelimit-reset', delayMs: 4000 });
+    expect(parseRateLimitInfo({ date, 'x-ratelimit-reset': String(server / 1000 + 4) }, NOW).resetMs).toBe(4000);
+    expect(parseRetryHint({ date: 'not a date', 'retry-after': new Date(NOW + 5000).toUTCString() }, NOW)).toEqual({ source: 'retry-after', delayMs: 5000 });
+  });
+
   it('reads the RateLimit trio', () => {
     expect(parseRateLimitInfo({ 'ratelimit-limit': '60', 'ratelimit-remaining': '0', 'ratelimit-reset': '12' }, NOW)).toEqual({
       limit: 60,

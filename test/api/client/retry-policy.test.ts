@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type RetryInput, type RetryOutcome, decideRetry } from '../../../api/client/retry-policy.js';
+import { MAX_GATE_PAUSE_MS, type RetryInput, type RetryOutcome, createRateLimitGate, decideRetry } from '../../../api/client/retry-policy.js';
 
 const NOW = 1_800_000_000_000;
 const status = (s: number, headers: Record<string, string> = {}): RetryOutcome => ({ kind: 'status', status: s, headers });
@@ -106,5 +106,23 @@ describe('decideRetry', () => {
       ),
       { numRuns: 3000 },
     );
+  });
+});
+
+describe('the client-wide 429 gate', () => {
+  const hint = { source: 'retry-after' as const, delayMs: 1000 };
+  it('keeps the longest pause and lifts it when it has passed', () => {
+    const gate = createRateLimitGate();
+    gate.pause(1000, hint);
+    gate.pause(500, hint);
+    expect(gate.current(1000)?.until).toBe(2000);
+    expect(gate.current(2000)).toBeUndefined();
+  });
+
+  it('one absurd hint pauses the gate for MAX_GATE_PAUSE_MS at most, not for the life of the process', () => {
+    const gate = createRateLimitGate();
+    gate.pause(0, { source: 'retry-after', delayMs: 1e18 });
+    expect(gate.current(0)?.until).toBe(MAX_GATE_PAUSE_MS);
+    expect(gate.current(MAX_GATE_PAUSE_MS)).toBeUndefined();
   });
 });

@@ -65,18 +65,37 @@ describe('--connect', () => {
   ];
   const env = (): NodeJS.ProcessEnv => Object.fromEntries(sandbox.keys.map((k) => [`K_${k.alias.replace(/-/g, '_')}`, k.key]));
 
-  it('every target answering as the API: exit 0, one line per request, a refused key reported as the API answering', async () => {
-    const yaml = ['targets:', ...target('good', sandbox.baseUrl, ['nowak-test', 'nowak-revoked-test'])].join('\n');
+  it('every target answering as the API and every key reading: exit 0, one line per request', async () => {
+    const yaml = ['targets:', ...target('good', sandbox.baseUrl, ['nowak-test', 'kowalski-test'])].join('\n');
     sandbox.clearRequests();
-    const { code, stdout } = await check(yaml, ['--connect'], env());
-    expect(code, stdout).toBe(0);
+    const { code, stdout, stderr } = await check(yaml, ['--connect'], env());
+    expect(code, stdout + stderr).toBe(0);
     expect(stdout).toContain(`connect good (${sandbox.baseUrl}): answers as the API`);
     expect(stdout).toMatch(/ok {3}GET \/docs \(no key\): HTTP 200, ok, \d+ ms/);
     expect(stdout).toMatch(/ok {3}key nowak-test: GET \/tenants\/rowery-nowak\/clients: HTTP 200, ok/);
-    expect(stdout).toMatch(/API {2}key nowak-revoked-test: GET \/tenants\/rowery-nowak\/clients: HTTP 401, unauthorized \(code_unauthorized\)/);
     // Once each: /docs and one read per key.
     expect(sandbox.requests()).toHaveLength(3);
-    for (const k of sandbox.keys) expect(stdout).not.toContain(k.key);
+    expect(stderr).toBe('');
+  });
+
+  it('a refused key, a tenant typo and a misassigned tenant: the API answers, but exit 1 naming each key at fault', async () => {
+    const yaml = [
+      'targets:',
+      ...target('good', sandbox.baseUrl, ['nowak-test', 'nowak-revoked-test']),
+      // A tenant key given another shop's slug (403 tenant_key_tenant_mismatch) and a platform key with a typo (404).
+      '      - { alias: kowalski-test, kind: tenant, tenant: rowery-nowak, secret: "${K_kowalski_test}" }',
+      '      - { alias: platform-test, kind: platform, tenants: [rowery-nowk], secret: "${K_platform_test}" }',
+    ].join('\n');
+    const { code, stdout, stderr } = await check(yaml, ['--connect'], env());
+    expect(code, stdout + stderr).toBe(1);
+    expect(stdout).toContain(`connect good (${sandbox.baseUrl}): answers as the API`);
+    expect(stdout).toMatch(/API {2}key nowak-revoked-test: GET \/tenants\/rowery-nowak\/clients: HTTP 401, unauthorized \(code_unauthorized\)/);
+    expect(stderr).toContain('3 key(s) refused:');
+    expect(stderr).toContain("key nowak-revoked-test on target good: GET /tenants/rowery-nowak/clients got HTTP 401 unauthorized: the API refuses this key here: check the key's tenant, kind and secret in monitor.yaml");
+    expect(stderr).toContain("key kowalski-test on target good: GET /tenants/rowery-nowak/clients got HTTP 403 tenant_key_tenant_mismatch: the API refuses this key here");
+    expect(stderr).toContain('key platform-test on target good: GET /tenants/rowery-nowk/clients got HTTP 404 not_found: the API does not know this path: check the tenant (or platformPaths) in monitor.yaml');
+    expect(stderr).not.toContain('nowak-test on');
+    for (const k of sandbox.keys) expect(stdout + stderr).not.toContain(k.key);
   });
 
   it('a wrong port fails now, not minutes later: exit 1 naming the target and the reason', async () => {

@@ -1,6 +1,6 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { cronProblem, cronStepProblems, isFiveFieldCron } from '../../../monitor/config/cron.js';
 import { loadConfigFile, parseConfigText } from '../../../monitor/config/load.js';
@@ -244,15 +244,21 @@ describe('valid configs', () => {
     expect(result.ok ? [] : result.issues.map((i) => i.path)).toEqual(['targets[0].platformPaths[0]', 'targets[0].platformPaths[1]', 'targets[0].indexAccess']);
   });
 
-  test('the shipped example validates', () => {
+  test('the shipped example validates as it is, and with its commented targets uncommented', () => {
     const example = new URL('../../../monitor/examples/monitor.yaml', import.meta.url).pathname;
-    const result = loadConfigFile(example, {
+    const exampleEnv = {
       REPAIRMON_PLATFORM_TEST_KEY: 'rs_test_aaaaaaaaaaaaaaaa1111',
       REPAIRMON_NOWAK_TEST_KEY: 'rs_test_bbbbbbbbbbbbbbbb2222',
       REPAIRMON_NOWAK_PROD_KEY: 'rs_live_cccccccccccccccc3333',
       REPAIRMON_NOWAK_NOLOGS_TEST_KEY: 'rs_test_dddddddddddddddd4444',
-    });
-    // Only the secret file and the private CA are absent in a checkout; everything else must pass.
-    expect(result.ok ? [] : result.issues.map((i) => i.path)).toEqual(['targets[0].keys[2].secretFile', 'targets[2].tls.caFile']);
+      REPAIRMON_KOWALSKI_TEST_KEY: 'rs_test_eeeeeeeeeeeeeeee5555',
+    };
+    const result = loadConfigFile(example, exampleEnv);
+    expect(result.ok ? [] : result.issues.map((i) => i.path)).toEqual([]);
+    // The targets it shows commented out (production, staging with tls) are valid too; only the private CA is absent.
+    const [active = '', more = ''] = readFileSync(example, 'utf8').split(/^# More targets.*$/m);
+    const uncommented = `${active}${more.replace(/^# /gm, '')}`;
+    const all = parseConfigText(uncommented, { env: exampleEnv, baseDir: dirname(example) });
+    expect(all.ok ? [] : all.issues.map((i) => i.path)).toEqual(['targets[2].tls.caFile']);
   });
 });

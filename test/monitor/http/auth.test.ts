@@ -6,12 +6,14 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiKey } from '../../../api/client/index.js';
 import { main } from '../../../cli/main.js';
 import { DEFAULT_HTTP_SETTINGS, type HttpSettings, type MonitorConfig } from '../../../monitor/config/types.js';
 import { demoConfig } from '../../../monitor/demo-config.js';
-import { authorize, isLoopback, presentedToken, tokenMatches, unprotectedListen } from '../../../monitor/http/auth.js';
+import { isLoopback } from '../../../lib/loopback.js';
+import { authorize, browserGuard, presentedToken, tokenMatches, unprotectedListen } from '../../../monitor/http/auth.js';
 import { type MonitorServer, createMonitorServer } from '../../../monitor/http/server.js';
 import { guardReload, startServing } from '../../../monitor/run-service.js';
 import { type Monitor, createMonitor } from '../../../monitor/service.js';
@@ -63,6 +65,32 @@ describe('the rules (pure)', () => {
     }
   });
 
+  it('browsers: a loopback listener answers only loopback Host names; what acts refuses another site, whatever the token', () => {
+    for (const host of ['127.0.0.1:9464', 'localhost:9464', 'LOCALHOST', '[::1]:9464', undefined]) expect(browserGuard('GET', '/probes.json', { host }, '127.0.0.1'), String(host)).toBeUndefined();
+    for (const host of ['evil.example:9464', 'evil.example', '127.0.0.1.evil.example', '10.0.0.5:9464', 'bad host']) expect(browserGuard('GET', '/metrics', { host }, '127.0.0.1'), host).toContain('DNS-rebinding');
+    // Beyond loopback the machine's names are unknown: the token guards it.
+    expect(browserGuard('GET', '/metrics', { host: 'repairmon.internal:9464' }, '0.0.0.0')).toBeUndefined();
+
+    const host = '127.0.0.1:9464';
+    expect(browserGuard('POST', '/-/reload', { host }, '127.0.0.1')).toBeUndefined();
+    expect(browserGuard('POST', '/-/reload', { host, origin: 'http://127.0.0.1:9464', 'sec-fetch-site': 'same-origin' }, '127.0.0.1')).toBeUndefined();
+    for (const [origin, site] of [
+      ['http://evil.example', 'cross-site'],
+      ['http://evil.example', undefined],
+      [undefined, 'cross-site'],
+      [undefined, 'same-site'],
+      ['null', undefined],
+      ['http://127.0.0.1:9999', undefined],
+    ] as const) {
+      const headers = { host, origin, 'sec-fetch-site': site };
+      expect(browserGuard('POST', '/-/reload', headers, '127.0.0.1'), `${origin} ${site}`).toMatch(/^POST \/-\/reload refuses .*(cross-site|another origin)/);
+      expect(browserGuard('PUT', '/-/reload', headers, '0.0.0.0'), `${origin} ${site}`).toMatch(/refuses/);
+    }
+    // `/probe` spends the key's quota: a cross-site image or link may not trigger it; a plain view may be linked.
+    expect(browserGuard('GET', '/probe', { host, 'sec-fetch-site': 'cross-site' }, '127.0.0.1')).toMatch(/refuses cross-site/);
+    expect(browserGuard('GET', '/', { host, 'sec-fetch-site': 'cross-site' }, '127.0.0.1')).toBeUndefined();
+  });
+
   it('a non-loopback listen without a token is refused, naming what to set', () => {
     expect(unprotectedListen('127.0.0.1', 9464, DEFAULT_HTTP_SETTINGS)).toBeUndefined();
     expect(unprotectedListen('0.0.0.0', 9464, http())).toBeUndefined();
@@ -102,6 +130,19 @@ describe('the server with tokens', () => {
     expect(await status('/', `Bearer ${TOKEN}`)).toBe(200);
     expect(await status('/probes', basic('ops', TOKEN))).toBe(200);
     expect(await status('/probe?target=sandbox&key=nowak-test&endpoint=docs&debug=true', `Bearer ${TOKEN}`)).toBe(200);
+  });
+
+  it('a cross-site "simple" POST /-/reload is refused even with the right token; a rebound Host reads nothing', async () => {
+    const simple = await request(`${server.url}/-/reload`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'text/plain', origin: 'http://evil.example', 'sec-fetch-site': 'cross-site' },
+      body: 'x',
+    });
+    expect(simple.statusCode).toBe(403);
+    expect(await simple.body.text()).toContain('refuses cross-site requests');
+    const rebound = await request(`${server.url}/probes.json`, { headers: { authorization: `Bearer ${TOKEN}`, host: 'evil.example' } });
+    expect(rebound.statusCode).toBe(403);
+    await rebound.body.dump();
   });
 
   it('POST /-/reload needs the token too', async () => {

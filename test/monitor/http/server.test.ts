@@ -1,3 +1,4 @@
+import { request } from 'undici';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { createMonitorServer, type MonitorServer } from '../../../monitor/http/server.js';
 import { type Rig, startRig, silent } from '../helpers.js';
@@ -67,4 +68,18 @@ test('status page: server-rendered grid, no external assets', async () => {
 test('unknown paths and methods', async () => {
   expect((await get('/nope')).status).toBe(404);
   expect((await fetch(`${server.url}/metrics`, { method: 'DELETE' })).status).toBe(405);
+});
+
+test('without a token (the default loopback listener): a web page can neither rebind its name to read the views nor reload', async () => {
+  for (const path of ['/probes.json', '/metrics', '/probe?target=sandbox&key=platform-test&endpoint=docs&debug=true']) {
+    const res = await request(`${server.url}${path}`, { headers: { host: 'evil.example:9464' } });
+    expect(res.statusCode, path).toBe(403);
+    await res.body.dump();
+  }
+  const form = await request(`${server.url}/-/reload`, { method: 'POST', headers: { 'content-type': 'text/plain', origin: 'http://evil.example', 'sec-fetch-site': 'cross-site' }, body: 'x' });
+  expect(form.statusCode).toBe(403);
+  await form.body.dump();
+  const local = await request(`${server.url}/probes.json`, { headers: { host: `localhost:${new URL(server.url).port}` } });
+  expect(local.statusCode).toBe(200);
+  await local.body.dump();
 });

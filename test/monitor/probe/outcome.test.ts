@@ -9,6 +9,7 @@ function response(status: number, body: string, list = true): AttemptResult {
   const envelope = parseEnvelope(body, { status, list });
   return {
     kind: 'response',
+    traceId: '4bf92f3577b34da6a3ce929d0e0e4736',
     status,
     headers: {},
     envelope,
@@ -86,7 +87,7 @@ describe('classifyOutcome', () => {
   });
 
   test('transport failures', () => {
-    const fail = (failure: TransportFailure): AttemptResult => ({ kind: 'failure', failure, timings: { headersMs: undefined, totalMs: 5 } });
+    const fail = (failure: TransportFailure): AttemptResult => ({ kind: 'failure', traceId: '4bf92f3577b34da6a3ce929d0e0e4736', failure, timings: { headersMs: undefined, totalMs: 5 } });
     expect(classifyOutcome(fail({ kind: 'tls', code: 'ERR_SSL_WRONG_VERSION_NUMBER', message: 'x' }), read).outcome).toBe('tls_error');
     expect(classifyOutcome(fail({ kind: 'timeout', phase: 'body', message: 'x' }), read).reason).toBe('timeout_body');
     expect(classifyOutcome(fail({ kind: 'connection', code: 'ECONNREFUSED', message: 'x' }), read).reason).toBe('connection_econnrefused');
@@ -106,7 +107,7 @@ describe('classifyOutcome', () => {
     );
     const attempt = fc.oneof(
       fc.tuple(fc.integer({ min: 100, max: 599 }), body, fc.boolean()).map(([s, b, l]) => response(s, b, l)),
-      failure.map((f): AttemptResult => ({ kind: 'failure', failure: f as TransportFailure, timings: { headersMs: undefined, totalMs: 1 } })),
+      failure.map((f): AttemptResult => ({ kind: 'failure', traceId: '4bf92f3577b34da6a3ce929d0e0e4736', failure: f as TransportFailure, timings: { headersMs: undefined, totalMs: 1 } })),
     );
     const expectation = fc.constantFrom<Expectation>(read, { kind: 'success', list: false }, crossTenant, platformRefused, {
       kind: 'refusal',

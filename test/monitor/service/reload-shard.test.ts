@@ -9,7 +9,7 @@ import { demoConfig } from '../../../monitor/demo-config.js';
 import { createMonitorServer } from '../../../monitor/http/server.js';
 import { buildPlan } from '../../../monitor/probe/plan.js';
 import { createMonitor } from '../../../monitor/service.js';
-import { onShard, parseShard } from '../../../monitor/shard.js';
+import { onShard, parseShard, shardOf } from '../../../monitor/shard.js';
 import { startSandbox, type RunningSandbox } from '../../../sandbox/index.js';
 import { seriesValue, silent } from '../helpers.js';
 
@@ -113,18 +113,34 @@ describe('--shard i/N', () => {
     }
   });
 
-  test('monitors on each shard plan their share only', async () => {
+  test('a resize from 10 to 11 replicas moves at most 1/11 + 5 % of 10 000 keys, and every replica gets a fair share', () => {
+    const aliases = Array.from({ length: 10_000 }, (_, i) => `shop-${i}-test`);
+    const moved = aliases.filter((a) => shardOf('production', a, 10) !== shardOf('production', a, 11)).length;
+    expect(moved / aliases.length).toBeLessThanOrEqual(1 / 11 + 0.05);
+    const perReplica = new Array<number>(11).fill(0);
+    for (const a of aliases) perReplica[shardOf('production', a, 11)]! += 1;
+    // 909 each on average; a fair hash stays well inside +-20 %.
+    expect(Math.min(...perReplica)).toBeGreaterThan(0.8 * (10_000 / 11));
+    expect(Math.max(...perReplica)).toBeLessThan(1.2 * (10_000 / 11));
+  });
+
+  test('monitors on each shard plan their share only, and export it and the whole config\'s count', async () => {
     const config = bigConfig();
-    const sizes = await Promise.all(
+    const gauge = (text: string, name: string): number => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1]);
+    const shares = await Promise.all(
       [0, 1, 2].map(async (i) => {
         const m = createMonitor(config, { logger: silent, shard: { index: i, count: 3 } });
-        const size = m.plan().length;
+        const text = await m.registry.metrics();
+        const share = { size: m.plan().length, owned: gauge(text, 'repairmon_shard_owned_probes'), total: gauge(text, 'repairmon_config_probes') };
         await m.stop();
-        return size;
+        return share;
       }),
     );
+    const sizes = shares.map((s) => s.size);
     expect(sizes.reduce((a, b) => a + b, 0)).toBe(buildPlan(config).length);
     expect(Math.min(...sizes)).toBeGreaterThan(buildPlan(config).length / 6);
+    expect(shares.map((s) => s.owned)).toEqual(sizes);
+    expect(shares.map((s) => s.total)).toEqual([0, 1, 2].map(() => buildPlan(config).length));
   });
 
   test('bad shard specs are refused with the reason', () => {

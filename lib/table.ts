@@ -1,0 +1,62 @@
+/**
+ * Plain-text tables and wrapped lines for a terminal or a ticket: columns padded to their
+ * widest cell and, given a width, the last column wrapped so no line is wider. Cells are
+ * measured as they are: make server text printable before it comes here.
+ */
+
+export type Align = 'left' | 'right';
+
+export interface TableOptions {
+  readonly align?: readonly Align[];
+  /** The most columns a line may take; the last column wraps to fit. No limit when undefined. */
+  readonly width?: number | undefined;
+  /** A line of dashes under the first row (the header). */
+  readonly rule?: boolean;
+}
+
+/** A cell never narrower than this, however long the columns before it. */
+const MIN_LAST_COLUMN = 20;
+
+/**
+ * `text` as lines of at most `width` columns, broken at spaces; lines after the first start
+ * with `indent` (counted in the width). A word longer than a line is cut.
+ */
+export function wrap(text: string, width: number, indent = ''): string[] {
+  const lines: string[] = [];
+  let line = '';
+  const room = (): number => width - (lines.length === 0 ? 0 : indent.length);
+  const push = (): void => {
+    lines.push(lines.length === 0 ? line : `${indent}${line}`);
+    line = '';
+  };
+  for (let word of text.split(' ')) {
+    if (line !== '' && line.length + 1 + word.length > room()) push();
+    while (word.length > room()) {
+      if (line !== '') push();
+      line = word.slice(0, room());
+      word = word.slice(line.length);
+      push();
+    }
+    line = line === '' ? word : `${line} ${word}`;
+  }
+  if (line !== '' || lines.length === 0) push();
+  return lines;
+}
+
+export function renderTable(rows: readonly (readonly string[])[], options: TableOptions = {}): string[] {
+  const columns = Math.max(0, ...rows.map((r) => r.length));
+  const align = (col: number): Align => options.align?.[col] ?? 'left';
+  const widths = Array.from({ length: columns }, (_, col) => Math.max(0, ...rows.map((r) => (r[col] ?? '').length)));
+  const pad = (cell: string, col: number): string => (align(col) === 'right' ? cell.padStart(widths[col]!) : cell.padEnd(widths[col]!));
+  const lead = widths.slice(0, -1).reduce((sum, w) => sum + w + 2, 0);
+  const lastWidth = options.width === undefined ? undefined : Math.max(MIN_LAST_COLUMN, options.width - lead);
+  const line = (cells: readonly string[]): string[] => {
+    const head = cells.slice(0, -1).map(pad);
+    const last = cells.at(-1) ?? '';
+    if (align(columns - 1) === 'right' || lastWidth === undefined) return [[...head, pad(last, columns - 1)].join('  ').trimEnd()];
+    return wrap(last, lastWidth).map((part, i) => (i === 0 ? [...head, part].join('  ') : `${' '.repeat(lead)}${part}`).trimEnd());
+  };
+  const out = rows.flatMap(line);
+  if (options.rule && rows.length > 0) out.splice(line(rows[0]!).length, 0, widths.map((w) => '-'.repeat(w)).join('  '));
+  return out;
+}
