@@ -6,7 +6,8 @@
 import { z } from 'zod';
 import { aliasSchema } from '../../lib/config-kit.js';
 import { hasKeyPrefix, shownValue } from '../../lib/secret-shape.js';
-import { AUTH_SCHEMES, ENDPOINT_IDS, ERROR_CODE_PATTERN, INDEX_ACCESS, INDEX_ACCESS_READINGS, KEY_KINDS, PLATFORM_PATHS, TENANT_RESOURCES, platformSubPath, validateTenantSlug } from '../../api/contract/index.js';
+import { AUTH_SCHEMES, ENDPOINT_IDS, ERROR_CODE_PATTERN, KEY_KINDS, TENANT_RESOURCES, validateTenantSlug } from '../../api/contract/index.js';
+import { INDEX_ACCESS, INDEX_ACCESS_READINGS, PLATFORM_PATHS, platformSubPath } from '../../api/contract/readings.js';
 import { cronProblem } from './cron.js';
 import { parseDuration } from './duration.js';
 

@@ -1,5 +1,6 @@
 /** The human summary `check-config` prints: targets, keys by alias, probe counts, projected series. No secrets. */
-import { ENDPOINT_IDS, INDEX_ACCESS, PLATFORM_PATHS } from '../../api/contract/index.js';
+import { ENDPOINT_IDS } from '../../api/contract/index.js';
+import { INDEX_ACCESS, PLATFORM_PATHS } from '../../api/contract/readings.js';
 import { projectedSeries } from '../metrics/projection.js';
 import { type ProbeSpec, buildPlan } from '../probe/plan.js';
 import { isKeyRead } from '../probe/spec.js';

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { ApiKey, answerKind, sendAttempt } from '../../api/client/single-attempt.js';
 import { type EndpointId, endpointPath, endpointSpec } from '../../api/contract/index.js';
 import { classifyOutcome } from '../../monitor/probe/outcome.js';
-import { ERROR_BODIES, PLATFORM_REFUSALS, RATE_LIMIT_HEADER_STYLES, SCOPE_REFUSALS, SLUG_STYLES, UNAUTHORIZED_STATUSES } from '../../api/contract/index.js';
+import { ERROR_BODIES, PLATFORM_REFUSALS, RATE_LIMIT_HEADER_STYLES, SCOPE_REFUSALS, SLUG_STYLES, UNAUTHORIZED_STATUSES } from '../../api/contract/readings.js';
 import { INDEX_ACCESS_VALUES } from '../../sandbox/dialect/index.js';
 import { type RunningSandbox, startSandbox } from '../../sandbox/index.js';
 
