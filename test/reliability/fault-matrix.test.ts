@@ -44,7 +44,7 @@ const ROWS: readonly FaultRow[] = [
     // Longer than maxRateLimitHold (1 h): held for the cap, and the reason says so.
     monitor: { outcome: 'rate_limited', reason: 'retry_after_capped' },
   },
-  { fault: 'redirect to another origin', source: sandbox('redirect:{other}/steal'), client: { name: 'ApiError', fields: { status: 302 } }, monitor: { outcome: 'unexpected_status', reason: 'redirect_302' } },
+  { fault: 'redirect to another origin', source: sandbox('redirect:{other}/steal'), client: { name: 'ApiError', fields: { status: 302 } }, monitor: { outcome: 'redirect', reason: 'redirect_302' } },
   { fault: 'DNS failure (.invalid host)', source: { kind: 'dns' }, client: { name: 'ConnectionError', fields: { networkCode: 'ENOTFOUND' } }, monitor: { outcome: 'connection_error', reason: 'connection_enotfound' } },
 ];
 
