@@ -239,6 +239,7 @@ describe.concurrent(`upgrade ${N} -> ${NEXT_VERSION}`, { timeout: 120_000 }, () 
     delete yoRc[CONFIG_KEY]!.toolkit;
     writeFileSync(join(project, '.yo-rc.json'), JSON.stringify(yoRc, null, 2));
     rmSync(join(project, 'src/check.ts'));
+    rmSync(join(project, 'openapi.yaml'));
 
     const refused = await repairmon(next, ['upgrade', 'old', '--skip-install']);
     expect(refused.code).toBe(2);
@@ -248,6 +249,7 @@ describe.concurrent(`upgrade ${N} -> ${NEXT_VERSION}`, { timeout: 120_000 }, () 
     const forced = await repairmon(next, ['upgrade', 'old', '--force', '--skip-install']);
     expect(forced.code, forced.stderr).toBe(0);
     expect(out(forced)).toContain('(toolkit code in src/)');
+    expect(out(forced)).toContain('added      openapi.yaml');
     expect(existsSync(join(project, 'src/contract/readings.ts.orig'))).toBe(true);
     expect(existsSync(join(project, 'src/repair-service'))).toBe(false);
     expect(toolkitRecord(project)).toMatchObject({ version: NEXT_VERSION, dir: 'src' });
