@@ -76,6 +76,6 @@ describe('the mock API (test/mock-api.ts)', () => {
     const res = await fetch(`${api.baseUrl}/nowhere`);
     expect(res.status).toBe(501);
     expect(await res.json()).toEqual({ ok: false, error: { code: 'not_mocked', message: 'GET /api/v1/nowhere: no handler in test/mock-api.ts' } });
-    expect(() => api.resetHandlers()).toThrow('the mock API has no handler for GET /api/v1/nowhere (answered 501)');
+    expect(() => api.resetHandlers()).toThrow('the mock API: GET /api/v1/nowhere has no handler (answered 501)');
   });
 });

@@ -7,7 +7,8 @@
  *
  *   api.use(http.get(url('/tenants/:tenant/logs'), () => refusal(403, ERROR_CODES.insufficientScope)));
  *
- * A request no handler answers gets a 501 naming it, and fails the test in `resetHandlers()`.
+ * A request no handler answers gets a 501 naming it, and fails the test in `resetHandlers()`,
+ * as does a handler that throws.
  */
 import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -69,14 +70,14 @@ export interface MockApi {
   listen(): Promise<void>;
   /** Handlers that answer before the defaults, until `resetHandlers()`. */
   use(...overrides: RequestHandler[]): void;
-  /** Drops the overrides; throws if a request had no handler since the last call. */
+  /** Drops the overrides; throws if a request had no handler (or its handler threw) since the last call. */
   resetHandlers(): void;
   close(): Promise<void>;
 }
 
 export function mockApi(): MockApi {
   let overrides: RequestHandler[] = [];
-  const unhandled: string[] = [];
+  const problems: string[] = [];
   let sequence = 0;
   async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const headers = new Headers();
@@ -85,7 +86,7 @@ export function mockApi(): MockApi {
     const what = `${request.method} ${new URL(request.url).pathname}`;
     let response = await getResponse([...overrides, ...handlers], request);
     if (response === undefined) {
-      unhandled.push(what);
+      problems.push(`${what} has no handler (answered 501)`);
       response = HttpResponse.json({ ok: false, error: { code: 'not_mocked', message: `${what}: no handler in test/mock-api.ts` } }, { status: 501 });
     }
     // HttpResponse.error(): the connection drops, as when nothing answers.
@@ -93,7 +94,12 @@ export function mockApi(): MockApi {
     res.writeHead(response.status, { [REQUEST_ID_HEADER]: `mock-${++sequence}`, ...Object.fromEntries(response.headers) });
     res.end(Buffer.from(await response.arrayBuffer()));
   }
-  const server = createServer((req, res) => void serve(req, res).catch(() => res.destroy()));
+  const server = createServer((req, res) =>
+    void serve(req, res).catch((error: unknown) => {
+      problems.push(`${req.method} ${req.url}: the handler threw ${String(error)}`);
+      res.destroy();
+    }),
+  );
   return {
     get baseUrl() {
       return `http://127.0.0.1:${(server.address() as AddressInfo).port}${BASE_PATH}`;
@@ -104,8 +110,8 @@ export function mockApi(): MockApi {
     },
     resetHandlers() {
       overrides = [];
-      const missed = unhandled.splice(0);
-      if (missed.length > 0) throw new Error(`the mock API has no handler for ${missed.join(', ')} (answered 501): add one with api.use(...)`);
+      const found = problems.splice(0);
+      if (found.length > 0) throw new Error(`the mock API: ${found.join('; ')}`);
     },
     close: () => new Promise((resolve) => server.close(() => resolve()).closeAllConnections()),
   };
