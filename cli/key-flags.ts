@@ -3,7 +3,8 @@
  * key comes from, the refusal of `--key`, `--tenant` and `--platform-path`. A key never comes
  * from argv: it would show in `ps` and in shell history.
  */
-import { platformSubPath, validateTenantSlug } from '../api/contract/index.js';
+import { validateTenantSlug } from '../api/contract/index.js';
+import { platformSubPath } from '../api/contract/readings.js';
 import type { ApiKey } from '../api/client/index.js';
 import { chooseKeySource, keyFlagsHint, readKey } from '../diagnose/index.js';
 import { type CommandContext, type OptionSpec, UsageError, stringList, stringValue } from './command.js';

@@ -4,7 +4,8 @@
  * the readings of a recorded answer both tools share. Pure.
  */
 import type { AttemptResponse, AttemptResult, RetryHint } from '../api/client/single-attempt.js';
-import { type AuthScheme, type EndpointId, endpointPath, platformPath, tenantSlugsInListing } from '../api/contract/index.js';
+import { type AuthScheme, type EndpointId, endpointPath, platformPath } from '../api/contract/index.js';
+import { tenantSlugsInListing } from '../api/contract/readings.js';
 
 export interface Call {
   /** `docs`, `index`, `platform:<sub>`, `scope:<resource>`, ...: the call's key in the observations. */

@@ -1,7 +1,8 @@
 /** Turns the observations into the report: rows in checklist order, curl lines, what was spent, verdict, exit code. */
 import { type ChecklistObservations, curlCommand, evaluateChecklist } from '../api/checklist/index.js';
 import type { AttemptResult } from '../api/client/single-attempt.js';
-import { type AuthScheme, type Environment, TENANT_RESOURCES, type TenantResource, platformPathsInDocs } from '../api/contract/index.js';
+import { type AuthScheme, type Environment, TENANT_RESOURCES, type TenantResource } from '../api/contract/index.js';
+import { platformPathsInDocs } from '../api/contract/readings.js';
 import { type Observations, okData } from './observations.js';
 import { type DiagnosisTarget, looksLikeProduction } from './target.js';
 import { hostStep } from './steps/host.js';

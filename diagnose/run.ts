@@ -5,7 +5,8 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent, type Dispatcher } from 'undici';
-import { type AuthScheme, PLATFORM_PATHS, environmentHint, platformPathsInDocs } from '../api/contract/index.js';
+import { type AuthScheme, environmentHint } from '../api/contract/index.js';
+import { PLATFORM_PATHS, platformPathsInDocs } from '../api/contract/readings.js';
 import type { ApiKey } from '../api/client/index.js';
 import { type AttemptResult, sendAttempt } from '../api/client/single-attempt.js';
 import type { Call } from './observations.js';

@@ -5,7 +5,8 @@
  * comment giving its evidence. Renderers read only the report.
  */
 import { Document, Pair, Scalar, YAMLMap } from 'yaml';
-import { INDEX_ACCESS, type IndexAccessReading, PLATFORM_PATHS, printable } from '../api/contract/index.js';
+import { printable } from '../api/contract/index.js';
+import { INDEX_ACCESS, type IndexAccessReading, PLATFORM_PATHS } from '../api/contract/readings.js';
 import { renderTable } from '../lib/table.js';
 import { refusalText } from './answer.js';
 import { FINDING_NAMES, type DiscoveryReport, type Reading, type Refusal } from './types.js';

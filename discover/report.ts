@@ -2,7 +2,8 @@
  * The pure core: recorded answers in, the discovery report out. The I/O edge (`run.ts`) uses
  * the same helpers to plan its calls, so what it asks and what is read back cannot drift.
  */
-import { type AuthScheme, platformPathsInDocs } from '../api/contract/index.js';
+import { type AuthScheme } from '../api/contract/index.js';
+import { platformPathsInDocs } from '../api/contract/readings.js';
 import type { AttemptResult } from '../api/client/single-attempt.js';
 import { type Observations, okData } from '../diagnose/index.js';
 import { answerText, evidenceOf } from './answer.js';

@@ -3,7 +3,8 @@
  * Every finding is learned with the evidence that decided it, or unknown with the reason, so a
  * script (or a test comparing with a sandbox dialect) reads one stable shape.
  */
-import type { AuthScheme, ErrorBodies, IndexAccessReading, KeyKind, RateLimitHeaderStyle, SlugStyle, TenantResource } from '../api/contract/index.js';
+import type { AuthScheme, KeyKind, TenantResource } from '../api/contract/index.js';
+import type { ErrorBodies, IndexAccessReading, RateLimitHeaderStyle, SlugStyle } from '../api/contract/readings.js';
 
 /** One open point: the reading learned with the evidence that decided it, or why it is unknown. */
 export type Reading<T> =

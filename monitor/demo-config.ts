@@ -4,7 +4,8 @@
  * goes through `serve`'s own parser, so the demo and the tests run what `serve` runs. The key
  * values stay in memory; nothing is written or printed.
  */
-import { type AuthScheme, type IndexAccessReading, type KeyKind, type Scope, TENANT_RESOURCES, scopeForResource } from '../api/contract/index.js';
+import { type AuthScheme, type KeyKind, type Scope, TENANT_RESOURCES, scopeForResource } from '../api/contract/index.js';
+import { type IndexAccessReading } from '../api/contract/readings.js';
 import { formatDuration } from './config/duration.js';
 import { parseConfigValue } from './config/load.js';
 import { CANARY_NAMES, type CanaryName, DEFAULT_PROBE_BODY_LIMIT } from './config/schema.js';

@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { type ConfigIssue, aliasSchema, decodeDocument, formatIssues, parseWith, readDocument } from '../lib/config-kit.js';
 import { ENVIRONMENTS, KEY_KINDS, TENANT_RESOURCES } from '../api/contract/index.js';
-import type { SlugStyle } from '../api/contract/index.js';
+import type { SlugStyle } from '../api/contract/readings.js';
 import { checkSlugStyle } from './dialect/index.js';
 import { SandboxConfigError } from './errors.js';
 import type { SandboxData } from './model.js';

@@ -3,7 +3,8 @@
  * state: routing, authentication, access rules, rate limiting and the data, each spoken in the
  * state's dialect. I/O lives in server.ts; faults are layered on top in faults/.
  */
-import { BASE_PATH, ERROR_CODES, type Envelope, type ErrorCode, type SlugStyle, scopeForResource } from '../api/contract/index.js';
+import { BASE_PATH, ERROR_CODES, type Envelope, type ErrorCode, scopeForResource } from '../api/contract/index.js';
+import { type SlugStyle } from '../api/contract/readings.js';
 import {
   ALLOWED_METHODS,
   type BodyForm,

@@ -4,7 +4,7 @@
  * DEMO_TENANTS and DEMO_KEY_SPECS are written with kebab slugs; demoData restyles them.
  */
 import { TENANT_RESOURCES, type Scope } from '../api/contract/index.js';
-import type { SlugStyle } from '../api/contract/index.js';
+import type { SlugStyle } from '../api/contract/readings.js';
 import { styleDemoSlug } from './dialect/index.js';
 import type { KeySpec, SandboxData, TenantData, TenantInfo } from './model.js';
 import { type Random, intBetween, pick, seedFrom, seededRandom } from './random.js';

@@ -4,7 +4,8 @@
  * (concrete, as tools learn them from here), index access, error codes and statuses, and
  * rate-limit header names.
  */
-import { AUTH_SCHEMES, BASE_PATH, ENDPOINTS, type EndpointSpec, type SlugStyle, authHeader, platformPath } from '../api/contract/index.js';
+import { AUTH_SCHEMES, BASE_PATH, ENDPOINTS, type EndpointSpec, authHeader, platformPath } from '../api/contract/index.js';
+import { type SlugStyle } from '../api/contract/readings.js';
 import { ERROR_STATUS, PLAIN_CONTENT_TYPE, REFUSALS, type RefusalAnswer, bodyForm, rateLimitHeaderNames, refusalAnswer, sentErrors } from '../api/contract/server/index.js';
 import { plainText } from './bodies.js';
 import { type Dialect, styleDemoSlug } from './dialect/index.js';

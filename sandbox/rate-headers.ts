@@ -2,7 +2,8 @@
  * Rate-limit headers in each style a dialect may speak (spec §8: "rate-limit headers: not
  * shown"). Pure: the limiter's numbers (or a storm's wait) in, header fields out.
  */
-import { RATE_LIMIT_HEADERS as H, type RateLimitHeaderStyle } from '../api/contract/index.js';
+import { RATE_LIMIT_HEADERS as H } from '../api/contract/index.js';
+import { type RateLimitHeaderStyle } from '../api/contract/readings.js';
 import type { RateVerdict } from './rate-limit.js';
 
 type Fields = Record<string, string>;

@@ -5,6 +5,5 @@ export * from './base-url.js';
 export * from './classify.js';
 export * from './envelope.js';
 export * from './errors.js';
-export * from './readings.js';
 export * from './untrusted-text.js';
 export * from './tenant.js';

@@ -3,19 +3,8 @@
  * shown" point: readings in, a plain object out, no I/O. Every path, access rule, auth header,
  * error code and envelope rule comes from `api/contract`; nothing here restates them.
  */
-import {
-  API_KEY_HEADER,
-  API_VERSION,
-  AUTH_SCHEMES,
-  type AuthScheme,
-  ENDPOINTS,
-  ENVIRONMENTS,
-  type EndpointSpec,
-  type Environment,
-  TENANT_SLUG_MAX_LENGTH,
-  type SlugStyle,
-  platformSubPath,
-} from '../contract/index.js';
+import { API_KEY_HEADER, API_VERSION, AUTH_SCHEMES, type AuthScheme, ENDPOINTS, ENVIRONMENTS, type EndpointSpec, type Environment, TENANT_SLUG_MAX_LENGTH } from '../contract/index.js';
+import { type SlugStyle, platformSubPath } from '../contract/readings.js';
 import type { Readings } from '../contract/server/index.js';
 import { readingNotes } from './readings-note.js';
 import { needsKey, operationResponses } from './responses.js';

@@ -3,19 +3,8 @@
  * describes and the others a faithful API may follow. Keys with a reading to pick are spelled
  * as `repairmon sandbox --dialect` spells them; the rest are the toolkit's fixed assumptions.
  */
-import {
-  ERROR_BODIES,
-  INDEX_ACCESS_READINGS,
-  KEY_PREFIXES,
-  PLATFORM_REFUSALS,
-  RATE_LIMIT_HEADER_STYLES,
-  REQUEST_ID_HEADER,
-  SCOPE_REFUSALS,
-  SLUG_STYLES,
-  TENANT_RESOURCES,
-  UNAUTHORIZED_STATUSES,
-  scopeForResource,
-} from '../contract/index.js';
+import { KEY_PREFIXES, REQUEST_ID_HEADER, TENANT_RESOURCES, scopeForResource } from '../contract/index.js';
+import { ERROR_BODIES, INDEX_ACCESS_READINGS, PLATFORM_REFUSALS, RATE_LIMIT_HEADER_STYLES, SCOPE_REFUSALS, SLUG_STYLES, UNAUTHORIZED_STATUSES } from '../contract/readings.js';
 import type { Readings } from '../contract/server/index.js';
 import type { ReadingNote } from './types.js';
 

@@ -3,7 +3,8 @@
  * points a real API follows, before its monitor config is written. Exit 0 discovery ran
  * (whatever it found), 1 the host does not answer as API v1, 2 bad usage.
  */
-import { AUTH_SCHEMES, PLATFORM_PATHS, checkBaseUrl } from '../../api/contract/index.js';
+import { AUTH_SCHEMES, checkBaseUrl } from '../../api/contract/index.js';
+import { PLATFORM_PATHS } from '../../api/contract/readings.js';
 import { redactSecrets } from '../../api/client/single-attempt.js';
 import { type Command, type CommandContext, UsageError, choiceValue, numberValue, stringValue } from '../command.js';
 import { keyFromFlags, keyOptions, platformPathsFlag, refuseKeyFlag, tenantFlag } from '../key-flags.js';

@@ -2,7 +2,8 @@
  * `repairmon probe`: support's one-off diagnosis of a customer's key, running the spec's
  * debugging checklist. Exit 0 all good, 1 a problem (or not fully checked), 2 bad usage.
  */
-import { AUTH_SCHEMES, PLATFORM_PATHS } from '../../api/contract/index.js';
+import { AUTH_SCHEMES } from '../../api/contract/index.js';
+import { PLATFORM_PATHS } from '../../api/contract/readings.js';
 import { redactSecrets } from '../../api/client/single-attempt.js';
 import { type Command, type CommandContext, UsageError, choiceValue, numberValue, stringValue } from '../command.js';
 import { keyFromFlags, keyOptions, platformPathsFlag, refuseKeyFlag, tenantFlag } from '../key-flags.js';

@@ -2,7 +2,7 @@
  * What needs no key to learn: whether GET / needs one, how a made-up key and a missing key
  * are refused, and what body a 401 comes with.
  */
-import type { ErrorBodies, IndexAccessReading } from '../../api/contract/index.js';
+import type { ErrorBodies, IndexAccessReading } from '../../api/contract/readings.js';
 import { isResponse } from '../../diagnose/index.js';
 import { answerText, evidenceOf, isSuccess, refusalOf, sameRefusal } from '../answer.js';
 import type { Reading, Refusal } from '../types.js';

@@ -3,7 +3,8 @@
  * given key is a platform or a tenant key (the API has no endpoint naming a key's kind), and
  * what a tenant key gets there.
  */
-import { type KeyKind, PLATFORM_PATHS, platformPath } from '../../api/contract/index.js';
+import { type KeyKind, platformPath } from '../../api/contract/index.js';
+import { PLATFORM_PATHS } from '../../api/contract/readings.js';
 import { type CallRecord, unlistedNotFound } from '../../diagnose/index.js';
 import { evidenceOf, isSuccess, refusalOf, refusalText } from '../answer.js';
 import type { Reading, Refusal } from '../types.js';

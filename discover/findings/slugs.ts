@@ -3,7 +3,8 @@
  * follow (spec §2: "string (slug)", format not shown). Only slugs the API or the user gave
  * count; discovery's own placeholder says nothing about the API.
  */
-import { type SlugStyle, platformPath } from '../../api/contract/index.js';
+import { platformPath } from '../../api/contract/index.js';
+import { type SlugStyle } from '../../api/contract/readings.js';
 import { type Observations, tenantsListed } from '../../diagnose/index.js';
 import { isTenantListing } from '../plan.js';
 import type { Reading } from '../types.js';

@@ -26,12 +26,13 @@ export interface ShippedDir {
   readonly from: string;
   /** Below the project's toolkit folder. */
   readonly to: string;
-  /** Sub-folders of `from` that are not shipped. */
+  /** Sub-folders and files of `from` that are not shipped. */
   readonly exclude?: readonly string[];
 }
 
 export const SHIPPED_DIRS: readonly ShippedDir[] = [
-  { from: 'api/contract', to: 'contract', exclude: ['server'] },
+  // The sandbox's server side, and the tools' settings for the spec's open points, stay here.
+  { from: 'api/contract', to: 'contract', exclude: ['server', 'readings.ts'] },
   { from: 'api/client', to: 'client' },
   { from: 'api/checklist', to: 'checklist' },
 ];
@@ -40,9 +41,9 @@ function walk(root: string, dir: string, exclude: readonly string[], out: string
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const full = join(dir, entry.name);
     const rel = relative(root, full).split(sep).join(posix.sep);
-    if (entry.isDirectory()) {
-      if (!exclude.includes(rel)) walk(root, full, exclude, out);
-    } else if (entry.isFile() && (entry.name.endsWith('.ts') || entry.name.endsWith('.md'))) out.push(rel);
+    if (exclude.includes(rel)) continue;
+    if (entry.isDirectory()) walk(root, full, exclude, out);
+    else if (entry.isFile() && (entry.name.endsWith('.ts') || entry.name.endsWith('.md'))) out.push(rel);
   }
 }
 

@@ -4,7 +4,8 @@
  * starts until the list is empty.
  */
 import { dirname } from 'node:path';
-import { ENDPOINT_IDS, type EndpointId, platformSubPath } from '../../api/contract/index.js';
+import { ENDPOINT_IDS, type EndpointId } from '../../api/contract/index.js';
+import { platformSubPath } from '../../api/contract/readings.js';
 import { decodeDocument, parseWith, readDocument } from '../../lib/config-kit.js';
 import { shortestIntervalMs } from './cron.js';
 import { parseDuration } from './duration.js';

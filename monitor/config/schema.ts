@@ -6,7 +6,8 @@
 import { z } from 'zod';
 import { aliasSchema } from '../../lib/config-kit.js';
 import { hasKeyPrefix, shownValue } from '../../lib/secret-shape.js';
-import { AUTH_SCHEMES, ENDPOINT_IDS, ERROR_CODE_PATTERN, INDEX_ACCESS, INDEX_ACCESS_READINGS, KEY_KINDS, PLATFORM_PATHS, TENANT_RESOURCES, platformSubPath, validateTenantSlug } from '../../api/contract/index.js';
+import { AUTH_SCHEMES, ENDPOINT_IDS, ERROR_CODE_PATTERN, KEY_KINDS, TENANT_RESOURCES, validateTenantSlug } from '../../api/contract/index.js';
+import { INDEX_ACCESS, INDEX_ACCESS_READINGS, PLATFORM_PATHS, platformSubPath } from '../../api/contract/readings.js';
 import { cronProblem } from './cron.js';
 import { parseDuration } from './duration.js';
 
@@ -167,7 +168,11 @@ export const httpSchema = z
 /** Uptime over long windows comes from Prometheus, which keeps the history the monitor does not. */
 export const statusPageSchema = z
   .object({
-    prometheusUrl: z.url({ protocol: /^https?$/, error: 'must be the http(s) address of a Prometheus server, such as http://prometheus:9090' }).optional(),
+    prometheusUrl: z
+      .url({ protocol: /^https?$/, error: 'must be the http(s) address of a Prometheus server, such as http://prometheus:9090' })
+      // The address is shown on the status page and in its error line; a secret has no place there or in monitor.yaml.
+      .refine((url) => !/^https?:\/\/[^/?#]*@/i.test(url), { message: 'must not carry a user name or password (user:password@host): leave them out of monitor.yaml and reach Prometheus through a proxy that adds them' })
+      .optional(),
     prometheusTimeout: duration.default('2s'),
   })
   .strict();
@@ -186,7 +191,7 @@ export const configSchema = z
     /** What /metrics carries beyond the default series budget. */
     metrics: z
       .object({
-        /** Outcome counters per probe (key, tenant) instead of per target and endpoint: 13 more series per probe. */
+        /** Outcome counters per probe (key, tenant) instead of per target and endpoint: 15 more series per probe. */
         perKeyOutcomes: z.boolean().default(false),
       })
       .strict()

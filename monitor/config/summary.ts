@@ -1,7 +1,9 @@
 /** The human summary `check-config` prints: targets, keys by alias, probe counts, projected series. No secrets. */
-import { ENDPOINT_IDS, INDEX_ACCESS, PLATFORM_PATHS } from '../../api/contract/index.js';
+import { ENDPOINT_IDS } from '../../api/contract/index.js';
+import { INDEX_ACCESS, PLATFORM_PATHS } from '../../api/contract/readings.js';
 import { projectedSeries } from '../metrics/projection.js';
 import { type ProbeSpec, buildPlan } from '../probe/plan.js';
+import { isKeyRead } from '../probe/spec.js';
 import { formatDuration } from './duration.js';
 import type { MonitorConfig, MonitorKey, MonitorTarget } from './types.js';
 
@@ -34,7 +36,7 @@ function countsByTarget(plan: readonly ProbeSpec[]): Map<string, { probes: numbe
     let c = counts.get(p.target);
     if (!c) counts.set(p.target, (c = { probes: 0, canaries: 0 }));
     c.probes += 1;
-    if (p.check !== 'read') c.canaries += 1;
+    if (!isKeyRead(p.check)) c.canaries += 1;
   }
   return counts;
 }

@@ -1,6 +1,7 @@
 /** The config after validation and secret resolution: what the monitor runs on. */
 import type { ApiKey } from '../../api/client/index.js';
-import type { AuthScheme, EndpointId, IndexAccessReading, KeyKind } from '../../api/contract/index.js';
+import type { AuthScheme, EndpointId, KeyKind } from '../../api/contract/index.js';
+import type { IndexAccessReading } from '../../api/contract/readings.js';
 import type { ConfigIssue } from '../../lib/config-kit.js';
 import type { CanaryName, ExpectableEndpoint } from './schema.js';
 import type { SecretOrigin } from './secrets.js';

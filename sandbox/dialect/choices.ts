@@ -4,18 +4,8 @@
  * Tools must be right under every plausible reading, and the sandbox speaks each of them so
  * tests can prove it. The first value of every choice is the reference behaviour.
  */
-import {
-  ERROR_BODIES,
-  ERROR_CODE_PATTERN,
-  MISSING_KEY_CODE,
-  type IndexAccessReading,
-  PLATFORM_REFUSALS,
-  RATE_LIMIT_HEADER_STYLES,
-  SCOPE_REFUSALS,
-  SLUG_STYLES,
-  UNAUTHORIZED_STATUSES,
-  platformSubPath,
-} from '../../api/contract/index.js';
+import { ERROR_CODE_PATTERN, MISSING_KEY_CODE } from '../../api/contract/index.js';
+import { ERROR_BODIES, type IndexAccessReading, PLATFORM_REFUSALS, RATE_LIMIT_HEADER_STYLES, SCOPE_REFUSALS, SLUG_STYLES, UNAUTHORIZED_STATUSES, platformSubPath } from '../../api/contract/readings.js';
 import type { Readings } from '../../api/contract/server/index.js';
 
 /** The sandbox speaks the two readings of whether / needs a key; `unknown` is a tool's setting. */

@@ -2,7 +2,8 @@
  * Tenant slug styles. The contract takes any slug that fits in one path segment (the format is
  * "not shown"); a real API holds its own to one style, and so does the sandbox, per dialect.
  */
-import { type SlugCheck, type SlugStyle, validateTenantSlug } from '../../api/contract/index.js';
+import { type SlugCheck, validateTenantSlug } from '../../api/contract/index.js';
+import { type SlugStyle } from '../../api/contract/readings.js';
 
 const KEBAB = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 const SNAKE = /^[a-z0-9]+(?:_[a-z0-9]+)*$/;

@@ -114,14 +114,15 @@ describe('the generated client and checklist against every dialect', { timeout: 
     expect(check.stdout).toContain('All checks passed on test.');
   });
 
-  it.each(PRESETS)('%s: a good key passes the checklist and the program lists all four resources; a revoked key stops it with one line asking for a current key; a key without logs fails only that row', async (preset) => {
+  it.each(PRESETS)('%s: a good key passes the checklist and the program lists all four resources; a revoked key stops it with one report saying to fix the key; a key without logs fails only that row', async (preset) => {
     const [check, start, revoked, nologs] = await Promise.all([run('check', preset, 'nowak-test'), run('index', preset, 'nowak-test'), run('index', preset, 'nowak-revoked-test'), run('check', preset, 'nowak-nologs-test')]);
     expect(check.code, check.stdout + check.stderr).toBe(0);
     expect(start.code, start.stdout + start.stderr).toBe(0);
     for (const resource of ['clients', 'bikes', 'repairs', 'logs']) expect(start.stdout).toMatch(new RegExp(`^\\s+${resource}\\s+\\d+$`, 'm'));
     expect(revoked.code).toBe(1);
-    // handleApiError's one line: the status (and code, where the dialect sends a body), then what to do (nextStep's fix_key).
-    expect(revoked.stderr).toMatch(/ failed: HTTP 40[13]\b.*: use a current key of this environment$/m);
+    // handleApiError reports it once: the call, the refusal and what to do (nextStep fix_key's action).
+    expect(revoked.stderr.match(/failed: HTTP 40[13]/g)).toHaveLength(1);
+    expect(revoked.stderr).toContain(': use a current key of this environment');
     expect(nologs.code).toBe(1);
     expect(line(nologs.stdout, 'scope covers logs')).toMatch(/\bFAIL\b/);
     for (const resource of ['clients', 'bikes', 'repairs']) expect(line(nologs.stdout, `scope covers ${resource}`)).toMatch(/\bPASS\b/);

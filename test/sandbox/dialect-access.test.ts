@@ -5,7 +5,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { platformPathsInDocs } from '../../api/contract/index.js';
+import { platformPathsInDocs } from '../../api/contract/readings.js';
 import { demoData } from '../../sandbox/demo-data.js';
 import { startSandbox } from '../../sandbox/index.js';
 import { docsOf, get, inDialect } from './dialect-helpers.js';

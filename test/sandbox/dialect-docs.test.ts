@@ -5,7 +5,8 @@
  * expectations come from the settings as written in dialect-presets.ts.
  */
 import { describe, expect, it } from 'vitest';
-import { RATE_LIMIT_HEADERS as H, platformPathsInDocs } from '../../api/contract/index.js';
+import { RATE_LIMIT_HEADERS as H } from '../../api/contract/index.js';
+import { platformPathsInDocs } from '../../api/contract/readings.js';
 import type { DialectSettings } from '../../sandbox/dialect/index.js';
 import { PRESET_TABLE } from './dialect-presets.js';
 import { docsOf, inDialect } from './dialect-helpers.js';

@@ -2,7 +2,8 @@
  * What only a server needs to answer with the contract's errors: the status each code is sent
  * with, the methods it serves and the content type. Not shipped to generated projects.
  */
-import type { ErrorBodies, ErrorCode } from '../index.js';
+import type { ErrorCode } from '../index.js';
+import type { ErrorBodies } from '../readings.js';
 
 /** The status each code is sent with. Only tenant_key_tenant_mismatch's is from the spec. */
 export const ERROR_STATUS: Readonly<Record<ErrorCode, number>> = {

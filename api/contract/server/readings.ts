@@ -3,16 +3,8 @@
  * named in ../readings.ts): what a sandbox dialect speaks and what an OpenAPI document
  * describes. With it, what each reading means on the wire, written once for both.
  */
-import {
-  type ErrorBodies,
-  type IndexAccessReading,
-  type PlatformRefusal,
-  RATE_LIMIT_HEADERS as H,
-  type RateLimitHeaderStyle,
-  type ScopeRefusal,
-  type SlugStyle,
-  type UnauthorizedStatus,
-} from '../index.js';
+import { RATE_LIMIT_HEADERS as H } from '../index.js';
+import { type ErrorBodies, type IndexAccessReading, type PlatformRefusal, type RateLimitHeaderStyle, type ScopeRefusal, type SlugStyle, type UnauthorizedStatus } from '../readings.js';
 
 export interface Readings {
   readonly slug: SlugStyle;
