@@ -15,12 +15,12 @@ export const TOOLKIT_DIR = 'src/repair-service';
 export const LEGACY_TOOLKIT_DIR = 'src';
 /** The folders inside the toolkit folder; each comes from the `api/` folder of the same name. */
 export const TOOLKIT_PARTS = ['contract', 'client', 'checklist'] as const;
-/**
- * Toolkit files at the project root, where the tools that read them look: the OpenAPI document
- * (Postman, Insomnia and Prism are pointed at `openapi.yaml`). Exactly these paths, whatever
- * the toolkit folder: a record naming any other file outside it is still refused.
- */
+/** The OpenAPI document of API v1, at the root: where Postman, Insomnia and Prism are pointed. */
 export const OPENAPI_FILE = 'openapi.yaml';
+/**
+ * Toolkit files at the project root, where the tools that read them look. Exactly these paths,
+ * whatever the toolkit folder: a record naming any other file outside it is still refused.
+ */
 export const TOOLKIT_ROOT_FILES: readonly string[] = [OPENAPI_FILE];
 
 export type ToolkitLayout =
