@@ -46,7 +46,7 @@ function copyPackage(dir: string, version: string, dependencies: Record<string, 
 /** N+1: the changes a release would bring. */
 function makeNextPackage(dir: string): void {
   copyPackage(dir, NEXT_VERSION, { undici: '^7.99.0' });
-  writeFileSync(join(dir, 'api/contract/readings.ts'), `${readFileSync(join(dir, 'api/contract/readings.ts'), 'utf8')}\n/** Added in ${NEXT_VERSION}. */\nexport const NEXT_READING = true;\n`);
+  writeFileSync(join(dir, 'api/contract/errors.ts'), `${readFileSync(join(dir, 'api/contract/errors.ts'), 'utf8')}\n/** Added in ${NEXT_VERSION}. */\nexport const NEXT_CODE = true;\n`);
   writeFileSync(join(dir, 'api/client/added-in-next.ts'), `/** New in ${NEXT_VERSION}. */\nexport const ADDED_IN_NEXT = 1;\n`);
   rmSync(join(dir, 'api/contract/README.md'));
   // The OpenAPI document is built by the compiled builder: N+1 describes the API a little differently.
@@ -141,14 +141,14 @@ describe.concurrent(`upgrade ${N} -> ${NEXT_VERSION}`, { timeout: 120_000 }, () 
     expect(out(upgraded)).toMatch(/updated {4}package\.json: raised undici \^7\.0\.0 -> \^7\.99\.0; kept your typescript ~9\.0\.0 \(newer than our [^)]+\); added script "check:ci"/);
 
     // Only the toolkit files whose code changed are rewritten; no header names a version.
-    const changed = ['src/repair-service/contract/readings.ts', EDITED_TOOLKIT, 'openapi.yaml'];
+    const changed = ['src/repair-service/contract/errors.ts', EDITED_TOOLKIT, 'openapi.yaml'];
     for (const path of Object.keys(before.files)) {
       if (path.endsWith('contract/README.md')) expect(after.has(path), path).toBe(false);
       else if (changed.includes(path)) expect(after.get(path), path).not.toBe(patched.get(path));
       else expect(after.get(path), path).toBe(edited.get(path));
     }
     expect(after.get(`${EDITED_TOOLKIT}.orig`)).toBe(patched.get(EDITED_TOOLKIT));
-    expect(after.get('src/repair-service/contract/readings.ts')).toContain('export const NEXT_READING = true;');
+    expect(after.get('src/repair-service/contract/errors.ts')).toContain('export const NEXT_CODE = true;');
     expect(after.get('openapi.yaml')).toContain(`title: Repair-Service Integration API (${NEXT_VERSION})`);
     expect(out(upgraded)).toContain('updated    openapi.yaml');
     expect(after.get('src/repair-service/client/index.ts')?.split('\n')[0]).toBe('// generated: do not edit, `repairmon upgrade` replaces it');
@@ -243,14 +243,14 @@ describe.concurrent(`upgrade ${N} -> ${NEXT_VERSION}`, { timeout: 120_000 }, () 
 
     const refused = await repairmon(next, ['upgrade', 'old', '--skip-install']);
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toContain('src/contract/readings.ts  (no recorded hash');
+    expect(refused.stderr).toContain('src/contract/errors.ts  (no recorded hash');
     expect(refused.stderr).not.toContain('src/client/');
 
     const forced = await repairmon(next, ['upgrade', 'old', '--force', '--skip-install']);
     expect(forced.code, forced.stderr).toBe(0);
     expect(out(forced)).toContain('(toolkit code in src/)');
     expect(out(forced)).toContain('added      openapi.yaml');
-    expect(existsSync(join(project, 'src/contract/readings.ts.orig'))).toBe(true);
+    expect(existsSync(join(project, 'src/contract/errors.ts.orig'))).toBe(true);
     expect(existsSync(join(project, 'src/repair-service'))).toBe(false);
     expect(toolkitRecord(project)).toMatchObject({ version: NEXT_VERSION, dir: 'src' });
     // A file of theirs that was missing comes back importing the toolkit where this project keeps it.
