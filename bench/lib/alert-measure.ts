@@ -1,11 +1,13 @@
 /**
  * One fault's run through the alert stack: inject, wait for its alert at the webhook, hold the
- * fault a few intervals (a resolution while it is on is a flap), clear, wait for the
- * resolution; and every other alert the fault's target raised meanwhile.
+ * fault a few intervals, clear, wait until every alert of its scope has resolved; then what the
+ * pager and the ticket queues got meanwhile: notifications, page groups (a pager opens one
+ * incident per group), and false notifications (an alert the fault does not explain, or a
+ * resolution while the fault was still on).
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ExpectedAlert, FaultScenario, StackHandles } from './alert-faults.js';
-import type { WebhookReceiver } from './webhook-receiver.js';
+import { type Notification, type WebhookAlert, type WebhookReceiver, labelsMatch } from './webhook-receiver.js';
 
 export interface OtherAlert {
   readonly alertname: string;
@@ -17,6 +19,14 @@ export interface OtherAlert {
   readonly resolveSeconds: number | undefined;
 }
 
+export interface FalseNotification {
+  readonly alertname: string;
+  readonly severity: string;
+  readonly status: WebhookAlert['status'];
+  readonly receiver: string;
+  readonly why: 'not explained by the fault' | 'resolved while the fault was on';
+}
+
 export interface FaultMeasurement {
   readonly fault: string;
   /** Wall-clock ms the fault was injected and cleared. */
@@ -24,16 +34,25 @@ export interface FaultMeasurement {
   readonly clearedAt: number;
   readonly what: string;
   readonly expect: ExpectedAlert;
-  /** The labels and receiver of the firing notification, when it came. */
-  readonly fired: { readonly labels: Readonly<Record<string, string>>; readonly receiver: string } | undefined;
+  /** The labels, annotations and receiver of the firing notification, when it came. */
+  readonly fired: { readonly labels: Readonly<Record<string, string>>; readonly annotations?: Readonly<Record<string, string>>; readonly receiver: string } | undefined;
   readonly fireSeconds: number | undefined;
   readonly resolveSeconds: number | undefined;
   /** The receiver of the resolved notification. */
   readonly resolvedReceiver: string | undefined;
   /** A resolved notification for the alert arrived while the fault was still on. */
   readonly flapped: boolean;
-  /** Every other alert of the fault's target (or job) that fired meanwhile, resolutions seen by the end of the run. */
+  /** Every other alert of the fault's scope that fired meanwhile, resolutions seen by the end of the run. */
   readonly others: readonly OtherAlert[];
+  /** Notifications carrying an alert of the scope, from the injection to the end of the run. */
+  readonly notifications?: number;
+  /** Distinct notification groups at a pager: the incidents someone is woken for. */
+  readonly pageGroups?: number;
+  /** Seconds from the injection to the first page of the scope. */
+  readonly pageSeconds?: number | undefined;
+  /** Seconds from the clearing until every alert of the scope had resolved; undefined when one had not. */
+  readonly allResolvedSeconds?: number | undefined;
+  readonly falseNotifications?: readonly FalseNotification[];
 }
 
 export interface AlertStackResult {
@@ -42,9 +61,13 @@ export interface AlertStackResult {
   /** Default schedule / this schedule: every rule and routing duration was divided by it. */
   readonly factor: number;
   readonly prometheusIntervalSeconds: number;
+  /** Every `for` and `keep_firing_for` was cut to this many minutes (at the default schedule). */
+  readonly holdCapMinutes?: number;
   readonly faults: readonly FaultMeasurement[];
   /** Alerts that must not have fired: on the healthy target, an outage page for a misspelt tenant, anything before the faults. */
   readonly unexpected: ReadonlyArray<{ readonly receiver: string; readonly labels: Readonly<Record<string, string>>; readonly at: number }>;
+  /** Share of the healthy target's logs reads that count as good (its narrow key's refusals are expected). */
+  readonly healthyLogsReadRatio?: number | undefined;
   readonly wallSeconds: number;
 }
 
@@ -54,46 +77,111 @@ export interface MeasureOptions {
 }
 
 const FIRE_WITHIN_MS = 90_000;
+const isPager = (receiver: string): boolean => receiver.endsWith('-pager');
+const fingerprint = (labels: Readonly<Record<string, string>>): string => JSON.stringify(Object.entries(labels).sort(([a], [b]) => a.localeCompare(b)));
+
+interface ScopedAlert {
+  readonly notification: Notification;
+  readonly alert: WebhookAlert;
+}
+
+/** Every alert of the fault's scope in notifications since `sinceMs`, in arrival order. */
+function scoped(fault: FaultScenario, webhook: WebhookReceiver, sinceMs: number): ScopedAlert[] {
+  return webhook
+    .notifications()
+    .filter((n) => n.at >= sinceMs)
+    .flatMap((notification) => notification.alerts.filter((a) => fault.scope.some((s) => labelsMatch(a.labels, s))).map((alert) => ({ notification, alert })));
+}
+
+/** The time every alert of the scope had resolved (its latest status), or undefined while one still fires. */
+function allResolvedAt(alerts: readonly ScopedAlert[]): number | undefined {
+  const latest = new Map<string, ScopedAlert>();
+  for (const a of alerts) latest.set(fingerprint(a.alert.labels), a);
+  const states = [...latest.values()];
+  if (states.some((a) => a.alert.status === 'firing')) return undefined;
+  return Math.max(0, ...states.map((a) => a.notification.at));
+}
+
+function explained(fault: FaultScenario, labels: Readonly<Record<string, string>>): boolean {
+  const { alertname = '', severity = '' } = labels;
+  if (alertname === fault.expect.alertname && severity === fault.expect.severity) return true;
+  return (fault.companions ?? []).some((c) => c === alertname || c === `${alertname}/${severity}`);
+}
+
+function falseNotifications(fault: FaultScenario, alerts: readonly ScopedAlert[], injectedAt: number, clearedAt: number): FalseNotification[] {
+  const seen = new Map<string, FalseNotification>();
+  for (const { notification, alert } of alerts) {
+    const why =
+      alert.status === 'firing' && !explained(fault, alert.labels) ? 'not explained by the fault' : alert.status === 'resolved' && notification.at >= injectedAt && notification.at < clearedAt ? 'resolved while the fault was on' : undefined;
+    if (why === undefined) continue;
+    seen.set(`${fingerprint(alert.labels)}/${alert.status}`, { alertname: alert.labels['alertname'] ?? '', severity: alert.labels['severity'] ?? '', status: alert.status, receiver: notification.receiver, why });
+  }
+  return [...seen.values()];
+}
 
 /** Called once every fault is done, so slower siblings have had time to resolve too. */
 export function otherAlerts(fault: FaultScenario, webhook: WebhookReceiver, injectedAt: number, clearedAt: number): OtherAlert[] {
   const seen = new Map<string, OtherAlert>();
-  for (const s of webhook.sightings(fault.scope, 'firing', injectedAt)) {
+  const alerts = scoped(fault, webhook, injectedAt);
+  for (const s of alerts.filter((a) => a.alert.status === 'firing')) {
     const { alertname = '', severity = '' } = s.alert.labels;
     const key = `${alertname}/${severity}`;
     if (seen.has(key) || (alertname === fault.expect.alertname && severity === fault.expect.severity)) continue;
-    const resolved = webhook.sightings({ ...fault.scope, alertname, severity }, 'resolved', Math.max(clearedAt, s.notification.at))[0];
+    const resolved = alerts.find((a) => a.alert.status === 'resolved' && a.alert.labels['alertname'] === alertname && a.alert.labels['severity'] === severity && a.notification.at >= Math.max(clearedAt, s.notification.at));
     const resolveSeconds = resolved ? (resolved.notification.at - clearedAt) / 1000 : undefined;
     seen.set(key, { alertname, severity, receiver: s.notification.receiver, fireSeconds: (s.notification.at - injectedAt) / 1000, resolveSeconds });
   }
   return [...seen.values()];
 }
 
-export async function measureFault(fault: FaultScenario, stack: StackHandles, webhook: WebhookReceiver, options: MeasureOptions): Promise<FaultMeasurement> {
+/** What the pager and the queues got for this fault, counted once every fault is done. */
+export function tally(fault: FaultScenario, webhook: WebhookReceiver, m: FaultMeasurement, since: number): FaultMeasurement {
+  const alerts = scoped(fault, webhook, since);
+  const after = alerts.filter((a) => a.notification.at >= m.injectedAt);
+  const notifications = new Set(after.map((a) => a.notification));
+  const pages = [...notifications].filter((n) => isPager(n.receiver));
+  const firstPage = pages.find((n) => n.alerts.some((a) => a.status === 'firing'));
+  const resolvedAt = allResolvedAt(alerts);
+  return {
+    ...m,
+    others: otherAlerts(fault, webhook, m.injectedAt, m.clearedAt),
+    notifications: notifications.size,
+    pageGroups: new Set(pages.map((n) => n.groupKey)).size,
+    pageSeconds: firstPage ? (firstPage.at - m.injectedAt) / 1000 : undefined,
+    allResolvedSeconds: resolvedAt === undefined ? undefined : Math.max(0, resolvedAt - m.clearedAt) / 1000,
+    falseNotifications: falseNotifications(fault, after, m.injectedAt, m.clearedAt),
+  };
+}
+
+export async function measureFault(fault: FaultScenario, stack: StackHandles, webhook: WebhookReceiver, options: MeasureOptions): Promise<{ measurement: FaultMeasurement; since: number }> {
   const wanted = { ...fault.expect.labels, alertname: fault.expect.alertname, severity: fault.expect.severity };
+  const since = Date.now();
+  await fault.prepare?.(stack);
   const injectedAt = Date.now();
   await fault.inject(stack);
   const fired = await webhook.waitFor(wanted, 'firing', injectedAt, FIRE_WITHIN_MS);
   options.log(`${fault.name}: ${fired ? `fired after ${((fired.notification.at - injectedAt) / 1000).toFixed(1)} s` : 'did not fire'}`);
-  if (fired) await sleep(Math.max(3_000, 3_000 * options.scheduleSeconds));
+  if (fired) await sleep(Math.max(3, fault.holdSeconds ?? 3) * 1000 * options.scheduleSeconds);
   const clearedAt = Date.now();
   await fault.clear(stack);
   const flapped = fired !== undefined && webhook.sightings(wanted, 'resolved', fired.notification.at).some((s) => s.notification.at < clearedAt);
-  // The resolution of the very alert that fired (its full label set), not of a sibling.
+  // The resolution of the very alert that fired (its full label set), not of a sibling; then of every alert of the scope.
   const resolved = fired ? await webhook.waitFor(fired.alert.labels, 'resolved', clearedAt, fault.resolveWithinSeconds * 1000) : undefined;
+  const deadline = clearedAt + fault.resolveWithinSeconds * 1000;
+  while (allResolvedAt(scoped(fault, webhook, since)) === undefined && Date.now() < deadline) await sleep(200);
   options.log(`${fault.name}: ${resolved ? `resolved after ${((resolved.notification.at - clearedAt) / 1000).toFixed(1)} s` : 'did not resolve'}`);
-  return {
+  const measurement: FaultMeasurement = {
     fault: fault.name,
     injectedAt,
     clearedAt,
     what: fault.what,
     expect: fault.expect,
-    fired: fired ? { labels: fired.alert.labels, receiver: fired.notification.receiver } : undefined,
+    fired: fired ? { labels: fired.alert.labels, annotations: fired.alert.annotations, receiver: fired.notification.receiver } : undefined,
     fireSeconds: fired ? (fired.notification.at - injectedAt) / 1000 : undefined,
     resolveSeconds: resolved ? (resolved.notification.at - clearedAt) / 1000 : undefined,
     resolvedReceiver: resolved?.notification.receiver,
     flapped,
     others: [],
   };
+  return { measurement, since };
 }
-

@@ -15,25 +15,30 @@ function both(s: number | undefined, factor: number): string {
 }
 
 function row(m: FaultMeasurement, factor: number): string[] {
+  const wrong = m.falseNotifications ?? [];
   return [
     m.fault,
     `${m.expect.alertname} (${m.expect.severity})`,
     m.fired?.receiver ?? 'none',
     both(m.fireSeconds, factor),
-    both(m.resolveSeconds, factor),
+    String(m.notifications ?? 'n/a'),
+    String(m.pageGroups ?? 'n/a'),
+    m.allResolvedSeconds === undefined ? 'not all' : both(m.allResolvedSeconds, factor),
     m.flapped ? 'FLAPPED' : 'no',
+    wrong.length === 0 ? '0' : `${wrong.length}: ${wrong.map((w) => `${w.alertname} (${w.severity}) ${w.status}`).join('; ')}`,
     m.others.map((o) => `${o.alertname} (${o.severity}) ${seconds(o.fireSeconds)}/${seconds(o.resolveSeconds)} s`).join('; ') || '-',
   ];
 }
 
 export function renderAlertTable(result: AlertStackResult): string {
-  const header = ['fault', 'alert', 'receiver', 'time to fire', 'time to resolve', 'flap', 'also fired (fire/resolve)'];
+  const header = ['fault', 'alert', 'receiver', 'time to fire', 'notifications', 'page groups', 'time to resolve (all)', 'flap', 'false notifications', 'also fired (fire/resolve)'];
   const table = renderTable(header, result.faults.map((m) => row(m, result.factor)));
   const note =
-    `schedule ${result.scheduleSeconds} s, every rule and routing duration divided by ${result.factor}, Prometheus scrape and evaluation every ${result.prometheusIntervalSeconds} s. ` +
+    `schedule ${result.scheduleSeconds} s, every rule and routing duration divided by ${result.factor} (holds over ${result.holdCapMinutes ?? 5} min cut to that), Prometheus scrape and evaluation every ${result.prometheusIntervalSeconds} s. ` +
     `In brackets: x${result.factor}, what the default ${result.scheduleSeconds * result.factor} s schedule with Prometheus every ${result.prometheusIntervalSeconds * result.factor} s gives.`;
   const unexpected = result.unexpected.length === 0 ? 'no unexpected alert' : `UNEXPECTED: ${result.unexpected.map((u) => JSON.stringify(u.labels)).join(', ')}`;
-  return `${table}\n${note}\n${unexpected}; ${fixed(result.wallSeconds, 0)} s wall, ${result.startedAt}`;
+  const ratio = result.healthyLogsReadRatio === undefined ? '' : `; healthy target's logs read ratio ${fixed(result.healthyLogsReadRatio, 3)}`;
+  return `${table}\n${note}\n${unexpected}${ratio}; ${fixed(result.wallSeconds, 0)} s wall, ${result.startedAt}`;
 }
 
 /** Writes the figures to bench/results/alert-latency.json and a timestamped copy; returns the latter's path. */

@@ -9,7 +9,7 @@ import type { MonitorConfig } from '../../monitor/config/types.js';
 import type { RunningSandbox } from '../../sandbox/index.js';
 
 /** The targets, each the name of what goes wrong on it. */
-export const STACK_TARGETS = ['healthy', 'html-502', 'latency', 'rate-limit', 'isolation', 'revoked-key', 'typo-tenant'] as const;
+export const STACK_TARGETS = ['healthy', 'outage', 'html-502', 'latency', 'slow', 'rate-limit', 'isolation', 'revoked-key', 'typo-tenant'] as const;
 export type StackTarget = (typeof STACK_TARGETS)[number];
 
 /** Faults that are a config change rather than a sandbox fault. */
@@ -40,6 +40,14 @@ function keysOf(target: StackTarget, faults: ConfigFaults): RawKey[] {
       return [nowak, { alias: 'nowak-nologs-test', source: 'nowak-nologs-test', kind: 'tenant', tenant: 'rowery-nowak', expect: { logs: 'insufficient_scope' } }];
     case 'isolation':
       return [nowak, { alias: 'kowalski-test', source: 'kowalski-test', kind: 'tenant', tenant: 'serwis-kowalski' }];
+    case 'outage':
+    case 'html-502':
+      // Three keys over two tenants: an outage of every key, or of one.
+      return [
+        nowak,
+        { alias: 'kowalski-test', source: 'kowalski-test', kind: 'tenant', tenant: 'serwis-kowalski' },
+        { alias: 'platform-test', source: 'platform-test', kind: 'platform', tenants: ['rowery-nowak', 'serwis-kowalski'] },
+      ];
     case 'revoked-key':
       return [{ ...nowak, source: faults.revoked ? 'nowak-revoked-test' : 'nowak-test' }];
     case 'typo-tenant':
@@ -79,11 +87,11 @@ export function stackConfig(input: StackConfigInput, faults: ConfigFaults): Moni
       schedule: input.schedule,
       timeout: input.timeout,
       canaries: canariesOf(name),
-      ...(name === 'healthy' ? { platformPaths: [...sandbox.platformPaths], indexAccess: sandbox.indexAccess } : {}),
-      // An SLO the latency fault breaks too (its probes time out). None on the healthy target: on a
-      // loaded 2-core machine the monitor's own queueing can push a tight p95 over it, which
-      // RepairmonLatencySLOBreached rightly reports, and that target must stay quiet.
-      ...(name === 'latency' ? { slo: { repairs: '300ms' } } : {}),
+      ...(name === 'healthy' || name === 'outage' || name === 'html-502' ? { platformPaths: [...sandbox.platformPaths], indexAccess: sandbox.indexAccess } : {}),
+      // SLOs the latency faults break (the first past the timeout, the second below it). None on
+      // the healthy target: on a loaded 2-core machine the monitor's own queueing can push a tight
+      // p95 over it, which RepairmonLatencySLOBreached rightly reports, and that target must stay quiet.
+      ...(name === 'latency' ? { slo: { repairs: '300ms' } } : name === 'slow' ? { slo: { repairs: '300ms' } } : {}),
       keys,
     };
   });

@@ -44,14 +44,25 @@ interface RuleDoc {
   groups: Array<{ name: string; interval?: string; rules: Array<Record<string, unknown>> }>;
 }
 
-/** A rules file with every duration divided by `factor`; `keep` drops rules (say why where you call it). */
-export function scaleRules(yamlText: string, factor: number, keep: (rule: Record<string, unknown>) => boolean = () => true): string {
+export interface ScaleOptions {
+  /** Drops rules (say why where you call it). */
+  readonly keep?: (rule: Record<string, unknown>) => boolean;
+  /** The longest `for` or `keep_firing_for` after scaling, in ms (say why where you call it). */
+  readonly maxHoldMs?: number;
+}
+
+/** A rules file with every duration divided by `factor`. */
+export function scaleRules(yamlText: string, factor: number, options: ScaleOptions = {}): string {
   const doc = YAML.parse(yamlText) as RuleDoc;
+  const hold = (text: string): string => {
+    const ms = (parsePromDuration(text) ?? 0) / factor;
+    return formatPromDuration(Math.min(ms, options.maxHoldMs ?? ms));
+  };
   for (const group of doc.groups) {
     if (group.interval !== undefined) group.interval = scaleDuration(group.interval, factor);
-    group.rules = group.rules.filter(keep).map((rule) => {
+    group.rules = group.rules.filter(options.keep ?? (() => true)).map((rule) => {
       const out: Record<string, unknown> = { ...rule, expr: scaleExpr(String(rule['expr']), factor) };
-      for (const field of ['for', 'keep_firing_for']) if (typeof rule[field] === 'string') out[field] = scaleDuration(rule[field] as string, factor);
+      for (const field of ['for', 'keep_firing_for']) if (typeof rule[field] === 'string') out[field] = hold(rule[field] as string);
       return out;
     });
   }

@@ -21,6 +21,8 @@ export interface Notification {
   readonly receiver: string;
   /** Wall-clock ms when it arrived. */
   readonly at: number;
+  /** Alertmanager's key of the notification group: a pager opens one incident per key. */
+  readonly groupKey: string;
   readonly alerts: readonly WebhookAlert[];
 }
 
@@ -52,8 +54,8 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
     req.on('end', () => {
       const at = Date.now();
       try {
-        const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { alerts?: WebhookAlert[] };
-        received.push({ receiver: (req.url ?? '/').slice(1), at, alerts: body.alerts ?? [] });
+        const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { groupKey?: string; alerts?: WebhookAlert[] };
+        received.push({ receiver: (req.url ?? '/').slice(1), at, groupKey: body.groupKey ?? '', alerts: body.alerts ?? [] });
         res.writeHead(200).end();
       } catch {
         res.writeHead(400).end();

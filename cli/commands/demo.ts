@@ -10,7 +10,7 @@ import { configKeys } from '../../monitor/config/types.js';
 import { demoConfig } from '../../monitor/demo-config.js';
 import { parseListen, serveUntil, startServing } from '../../monitor/run-service.js';
 import { createMonitor } from '../../monitor/service.js';
-import { packageVersion } from '../../monitor/version.js';
+import { packageVersion } from '../../lib/package-root.js';
 import { isSandboxConfigError, startSandbox } from '../../sandbox/index.js';
 import { faultCommandLine } from './sandbox-fault.js';
 

@@ -6,7 +6,8 @@ import { configSecrets, formatIssues } from '../../monitor/config/types.js';
 import { guardReload, holdStartupHangups, parseListen, serveUntil, startServing } from '../../monitor/run-service.js';
 import { createMonitor } from '../../monitor/service.js';
 import { NO_SHARD, formatShard, parseShard } from '../../monitor/shard.js';
-import { packageVersion } from '../../monitor/version.js';
+import { packageVersion } from '../../lib/package-root.js';
+import { createProbeTracer } from '../../monitor/tracing.js';
 
 const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
@@ -37,11 +38,15 @@ const serve: Command = {
     }
     let keys = configSecrets(initial.config);
     const logger = createLogger({ level, name: 'repairmon', secrets: () => keys });
+    const version = packageVersion();
+    const tracer = await createProbeTracer(ctx.env, version);
     const monitor = createMonitor(initial.config, {
       logger,
       shard: shard.shard,
-      version: packageVersion(),
+      version,
       roundOnStart: true,
+      env: ctx.env,
+      tracer,
       load: () => {
         const next = loadConfigFile(file, ctx.env);
         // Scrub the new keys from the moment they are read, and the running ones until replaced.
@@ -54,11 +59,14 @@ const serve: Command = {
       hangups.release();
       ctx.stderr.write(`repairmon serve: ${serving.message}\n`);
       await monitor.stop();
+      await tracer?.shutdown();
       return serving.reason === 'unprotected' ? 2 : 1;
     }
     const server = serving.server;
     ctx.stdout.write(`repairmon serve: status ${server.url}/  metrics ${server.url}/metrics  shard ${formatShard(shard.shard)}\n`);
     await serveUntil(ctx.signal, monitor, server, logger, { hangupDuringStart: hangups.release() });
+    // The spans of the last probes are still buffered.
+    await tracer?.shutdown();
     return 0;
   },
 };

@@ -136,6 +136,8 @@ export const targetSchema = z
     maintenance: z.array(maintenanceWindow).default([]),
     canaries: z.union([z.boolean(), canarySwitches]).default(true),
     tls: tlsOptions.optional(),
+    /** `false`: probes go direct, whatever HTTPS_PROXY / HTTP_PROXY say (NO_PROXY for one target). */
+    proxy: z.boolean().default(true),
     /** Sub-paths under /platform/ to probe (READING: the spec names none; see readings.ts). */
     platformPaths: z.array(platformSub).default([...PLATFORM_PATHS.default]),
     /** Whether GET / needs a key on this API (READING: not shown by the spec; see readings.ts). */
@@ -168,7 +170,11 @@ export const httpSchema = z
 /** Uptime over long windows comes from Prometheus, which keeps the history the monitor does not. */
 export const statusPageSchema = z
   .object({
-    prometheusUrl: z.url({ protocol: /^https?$/, error: 'must be the http(s) address of a Prometheus server, such as http://prometheus:9090' }).optional(),
+    prometheusUrl: z
+      .url({ protocol: /^https?$/, error: 'must be the http(s) address of a Prometheus server, such as http://prometheus:9090' })
+      // The address is shown on the status page and in its error line; a secret has no place there or in monitor.yaml.
+      .refine((url) => !/^https?:\/\/[^/?#]*@/i.test(url), { message: 'must not carry a user name or password (user:password@host): leave them out of monitor.yaml and reach Prometheus through a proxy that adds them' })
+      .optional(),
     prometheusTimeout: duration.default('2s'),
   })
   .strict();
@@ -187,7 +193,7 @@ export const configSchema = z
     /** What /metrics carries beyond the default series budget. */
     metrics: z
       .object({
-        /** Outcome counters per probe (key, tenant) instead of per target and endpoint: 13 more series per probe. */
+        /** Outcome counters per probe (key, tenant) instead of per target and endpoint: 15 more series per probe. */
         perKeyOutcomes: z.boolean().default(false),
       })
       .strict()

@@ -3,6 +3,7 @@ import { ENDPOINT_IDS } from '../../api/contract/index.js';
 import { INDEX_ACCESS, PLATFORM_PATHS } from '../../api/contract/readings.js';
 import { projectedSeries } from '../metrics/projection.js';
 import { type ProbeSpec, buildPlan } from '../probe/plan.js';
+import { isKeyRead } from '../probe/spec.js';
 import { formatDuration } from './duration.js';
 import type { MonitorConfig, MonitorKey, MonitorTarget } from './types.js';
 
@@ -35,7 +36,7 @@ function countsByTarget(plan: readonly ProbeSpec[]): Map<string, { probes: numbe
     let c = counts.get(p.target);
     if (!c) counts.set(p.target, (c = { probes: 0, canaries: 0 }));
     c.probes += 1;
-    if (p.check !== 'read') c.canaries += 1;
+    if (!isKeyRead(p.check)) c.canaries += 1;
   }
   return counts;
 }

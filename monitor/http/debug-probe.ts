@@ -48,10 +48,13 @@ export function indexProbes(probes: readonly ProbeSpec[]): ProbeIndex {
   const anyTenant = new Map<string, ProbeSpec>();
   const aliases = new Map<string, Set<string>>();
   for (const p of probes) {
-    const k = lookupKey(p.target, p.keyAlias, p.endpoint, p.check);
-    if (!anyTenant.has(k)) anyTenant.set(k, p);
-    const withTenant = lookupKey(k, p.tenant);
-    if (!exact.has(withTenant)) exact.set(withTenant, p);
+    // A read the key's expect refuses is still the key's read of that endpoint (`check` left out).
+    for (const check of p.check === 'expected_refusal' ? [p.check, 'read'] : [p.check]) {
+      const k = lookupKey(p.target, p.keyAlias, p.endpoint, check);
+      if (!anyTenant.has(k)) anyTenant.set(k, p);
+      const withTenant = lookupKey(k, p.tenant);
+      if (!exact.has(withTenant)) exact.set(withTenant, p);
+    }
     let set = aliases.get(p.target);
     if (!set) aliases.set(p.target, (set = new Set()));
     set.add(p.keyAlias);
@@ -137,6 +140,8 @@ export async function debugReport(result: ProbeResult, keys: readonly ApiKey[]):
   const { spec, verdict, attempt } = result;
   const response = attempt?.kind === 'response' ? responseView(spec, attempt, keys) : undefined;
   return {
+    // Together, what support hands the API team to find this request in its logs.
+    ids: { traceId: attempt?.traceId, requestId: attempt?.kind === 'response' ? attempt.requestId : undefined },
     probe: { id: spec.id, target: spec.target, endpoint: spec.endpoint, tenant: spec.tenant, keyAlias: spec.keyAlias, check: spec.check, expect: spec.expect },
     request: { method: 'GET', path: spec.path, headers: requestHeaders(spec), sent: result.sent },
     timeline: { startedAt: new Date(result.startedAt).toISOString(), headersMs: attempt?.timings.headersMs, totalMs: attempt?.timings.totalMs },

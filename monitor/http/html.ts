@@ -30,10 +30,14 @@ h3{font-size:14px;margin:10px 0 6px}
 .breach-banner h2{color:#8a1208}
 .reason{font-size:12px;font-weight:600;color:#8a1208}
 table{border-collapse:collapse;width:100%}
-th,td{border-bottom:1px solid #eceef1;padding:4px 6px;text-align:left;vertical-align:middle}
+th,td{border-bottom:1px solid #eceef1;padding:3px 5px;text-align:left;vertical-align:middle}
 th{font-size:12px;color:#5b6570;font-weight:600}
-td.cell{min-width:118px}
-.badge{display:inline-block;border-radius:3px;padding:1px 6px;font-size:12px;font-weight:600}
+td.cell,td.up{font-size:12px;overflow-wrap:anywhere}
+td.up{white-space:nowrap}
+.badge{display:inline-block;border-radius:3px;padding:1px 5px;font-size:12px;font-weight:600}
+td.cell .badge{overflow-wrap:anywhere}
+.down{color:#8a1208}
+.bar{margin:4px 0}
 .pass .badge,.badge.pass{background:#d7f5dd;color:#0f5b22}
 .fail .badge,.badge.fail{background:#ffd9d6;color:#8a1208}
 .warn .badge,.badge.warn{background:#fff0c2;color:#6b4d00}
@@ -41,7 +45,7 @@ td.cell{min-width:118px}
 .none .badge,.badge.none{background:#eceef1;color:#5b6570}
 .muted{color:#5b6570;font-size:12px}
 .summary span{margin-right:18px}
-svg.spark{vertical-align:middle}
+svg.spark,svg.history{vertical-align:middle}
 code{font-size:12px}
 `;
 

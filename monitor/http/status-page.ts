@@ -1,19 +1,21 @@
 /**
- * The status page: breaches first, in a banner; then per target a tenant x endpoint grid of
- * read probes (last outcome and, when it failed, why; success ratio over the kept window;
- * latency sparkline), uptime per row over the kept window and, from Prometheus, over 24 h /
- * 7 d / 30 d; and a table of the canaries. Server-rendered, no scripts, no external assets.
- * It refreshes itself only when asked (`/?refresh=10`): an unasked reload moves the page under
- * a screen-reader user (WCAG 2.2.1).
+ * The status page: breaches first, in a banner; outages now counted; then per target a history
+ * bar, what is down now, the canaries in a line, and a tenant x endpoint grid of the keys' reads
+ * (last outcome and, when it failed, why; success ratio over the kept window; latency sparkline),
+ * uptime per row over the kept window and, from Prometheus, over 24 h / 7 d / 30 d, each figure
+ * with how much data is behind it; and a table of the canaries. Laid out to fit 1280 px.
+ * Server-rendered, no scripts, no external assets. It refreshes itself only when asked
+ * (`/?refresh=10`): an unasked reload moves the page under a screen-reader user (WCAG 2.2.1).
  */
 import { ENDPOINT_IDS, type EndpointId } from '../../api/contract/index.js';
+import { failureClass } from '../probe/failure-class.js';
 import type { MaintenanceWindow, MonitorTarget } from '../config/types.js';
 import type { HistoryEntry } from '../history.js';
-import type { ProbeSpec } from '../probe/spec.js';
+import { type ProbeSpec, isKeyRead } from '../probe/spec.js';
 import { breachRows, renderBreachBanner } from './breach-banner.js';
 import { esc, layoutParts, outcomeClass } from './html.js';
-import { sparkline } from './sparkline.js';
-import { UPTIME_WINDOWS, type Uptime, uptimeOf } from './uptime.js';
+import { historyBar, sparkline } from './sparkline.js';
+import { UPTIME_WINDOWS, type Uptime, coverageOf, uptimeOf } from './uptime.js';
 
 export interface StatusView {
   readonly targets: readonly MonitorTarget[];
@@ -65,7 +67,7 @@ export function statusLayout(targets: readonly MonitorTarget[], plan: readonly P
     const t = byName.get(p.target);
     if (!t) continue;
     t.probes.push(p);
-    if (p.check !== 'read') {
+    if (!isKeyRead(p.check)) {
       t.canaries.push(p);
       continue;
     }
@@ -90,12 +92,43 @@ export function statusLayout(targets: readonly MonitorTarget[], plan: readonly P
 
 const WINDOW_LABEL: Readonly<Record<(typeof UPTIME_WINDOWS)[number], string>> = { '24h': '24 h', '7d': '7 d', '30d': '30 d' };
 
+/** Rounded down: 99.96 % is not 100 % (an outage of minutes in a day must show). */
 function percent(value: number | undefined): string {
-  return value === undefined ? '–' : `${Math.round(value * 1000) / 10}%`;
+  return value === undefined ? '–' : `${Math.floor(value * 1000) / 10}%`;
 }
 
 function keptRatio(entries: readonly HistoryEntry[]): number | undefined {
   return entries.length === 0 ? undefined : entries.filter((e) => e.success).length / entries.length;
+}
+
+/** A span of data in the largest unit that keeps it readable: 40 s, 19 min, 5 h, 12 d. */
+export function span(seconds: number): string {
+  if (seconds < 90) return `${Math.round(seconds)} s`;
+  if (seconds < 5_400) return `${Math.round(seconds / 60)} min`;
+  if (seconds < 172_800) return `${Math.round(seconds / 3_600)} h`;
+  return `${Math.round(seconds / 86_400)} d`;
+}
+
+/** A figure with the data behind it: `99.5% of 19 min`. */
+function figure(ratio: number | undefined, seconds: number | undefined): string {
+  return seconds === undefined ? percent(ratio) : `${percent(ratio)} <span class="muted">of ${span(seconds)}</span>`;
+}
+
+/** The kept results' ratio with how long they reach back. */
+function kept(entries: readonly HistoryEntry[], now: number): string {
+  let oldest = now;
+  for (const e of entries) if (e.at < oldest) oldest = e.at;
+  return figure(keptRatio(entries), entries.length === 0 ? undefined : (now - oldest) / 1000);
+}
+
+/** Endpoints whose latest read failed on the service's side: what is down now. */
+function downNow(reads: readonly ProbeSpec[], view: StatusView): EndpointId[] {
+  const down = new Set<EndpointId>();
+  for (const p of reads) {
+    const last = view.window(p.id).at(-1);
+    if (last && failureClass(last.outcome, last.success, p.endpoint) === 'service') down.add(p.endpoint);
+  }
+  return ENDPOINT_IDS.filter((id) => down.has(id));
 }
 
 /** Why the last result failed, in the cell: the label-safe reason, and whether an HTML page came back. */
@@ -116,21 +149,20 @@ function cell(spec: ProbeSpec | undefined, view: StatusView): string {
   return `<td class="cell ${cls}" title="${esc(title)}" data-probe="${esc(spec.id)}"><span class="badge">${esc(last?.outcome ?? 'pending')}</span> <span class="muted">${percent(keptRatio(entries))} ${ms}</span>${why}<br>${sparkline(entries)}</td>`;
 }
 
-function uptimeCells(match: Readonly<Record<string, string>>, uptime: Uptime): string {
-  if (uptime.kind === 'off') return '';
-  if (uptime.kind === 'unavailable') return UPTIME_WINDOWS.map(() => '<td class="muted">unavailable</td>').join('');
-  return UPTIME_WINDOWS.map((w) => `<td>${percent(uptimeOf(uptime.windows[w], match))}</td>`).join('');
+/** The long windows, each with the data behind it (`24 h 99.5% of 19 min`); '' without Prometheus. */
+function longWindows(match: Readonly<Record<string, string>>, uptime: Uptime, now: number, separator: string): string {
+  if (uptime.kind !== 'ok') return '';
+  return UPTIME_WINDOWS.map((w) => `${WINDOW_LABEL[w]} ${figure(uptimeOf(uptime.windows[w], match), coverageOf(uptime.since[w], match, now / 1000))}`).join(separator);
 }
 
 function* readGrid(t: TargetLayout, view: StatusView, uptime: Uptime): Generator<string> {
   const { target, columns } = t;
-  const windows = uptime.kind === 'off' ? '' : UPTIME_WINDOWS.map((w) => `<th scope="col">uptime ${WINDOW_LABEL[w]}</th>`).join('');
   const head = columns.map((c) => `<th scope="col">${esc(c)}</th>`).join('');
-  yield `<table class="grid" aria-label="reads of ${esc(target.name)}"><thead><tr><th scope="col">tenant</th><th scope="col">key</th><th scope="col">uptime (kept)</th>${windows}${head}</tr></thead><tbody>`;
+  yield `<table class="grid" aria-label="reads of ${esc(target.name)}"><thead><tr><th scope="col">tenant</th><th scope="col">key</th><th scope="col">uptime</th>${head}</tr></thead><tbody>`;
   for (const { tenant, alias, probes, cells: byEndpoint } of t.rows) {
     const cells = columns.map((c) => cell(byEndpoint.get(c), view)).join('');
-    const kept = keptRatio(probes.flatMap((p) => view.window(p.id)));
-    yield `<tr><th scope="row">${esc(tenant || '(target-wide)')}</th><td class="muted">${esc(alias)}</td><td>${percent(kept)}</td>${uptimeCells({ target: target.name, tenant, key_alias: alias }, uptime)}${cells}</tr>`;
+    const long = uptime.kind === 'ok' ? `<br>${longWindows({ target: target.name, tenant, key_alias: alias }, uptime, view.now, '<br>')}` : uptime.kind === 'unavailable' ? '<br><span class="muted">long windows unavailable</span>' : '';
+    yield `<tr><th scope="row">${esc(tenant || '(target-wide)')}</th><td class="muted">${esc(alias)}</td><td class="up">kept ${kept(probes.flatMap((p) => view.window(p.id)), view.now)}${long}</td>${cells}</tr>`;
   }
   yield '</tbody></table>';
 }
@@ -150,11 +182,20 @@ function* canaryTable(canaries: readonly ProbeSpec[], view: StatusView): Generat
 }
 
 function uptimeLine(target: MonitorTarget, reads: readonly ProbeSpec[], view: StatusView, uptime: Uptime): string {
-  const kept = `kept window ${percent(keptRatio(reads.flatMap((p) => view.window(p.id))))}`;
-  if (uptime.kind === 'off') return `<p class="muted">Uptime of reads: ${kept} · 24 h / 7 d / 30 d need <code>statusPage.prometheusUrl</code></p>`;
-  if (uptime.kind === 'unavailable') return `<p class="muted">Uptime of reads: ${kept} · 24 h / 7 d / 30 d unavailable: ${esc(uptime.reason)}</p>`;
-  const long = UPTIME_WINDOWS.map((w) => `${WINDOW_LABEL[w]} ${percent(uptimeOf(uptime.windows[w], { target: target.name }))}`).join(' · ');
-  return `<p>Uptime of reads: ${kept} · ${long}</p>`;
+  const down = downNow(reads, view);
+  const now = down.length === 0 ? 'now: every endpoint answers' : `<b class="down">now: down ${down.map(esc).join(', ')}</b>`;
+  const keptWindow = `kept ${kept(reads.flatMap((p) => view.window(p.id)), view.now)}`;
+  if (uptime.kind === 'off') return `<p>Uptime of reads: ${keptWindow} · ${now} · <span class="muted">24 h / 7 d / 30 d need <code>statusPage.prometheusUrl</code></span></p>`;
+  if (uptime.kind === 'unavailable') return `<p>Uptime of reads: ${keptWindow} · ${now} · <span class="muted">24 h / 7 d / 30 d unavailable: ${esc(uptime.reason)}</span></p>`;
+  return `<p>Uptime of reads: ${keptWindow} · ${longWindows({ target: target.name }, uptime, view.now, ' · ')} · ${now}</p>`;
+}
+
+/** The canaries in one line near the top of the target, so a failing one is seen without scrolling. */
+function canaryLine(t: TargetLayout, view: StatusView): string {
+  if (t.canaries.length === 0) return '';
+  const failing = t.canaries.filter((p) => view.window(p.id).at(-1)?.success === false).map((p) => p.check);
+  const state = failing.length === 0 ? `<span class="badge pass">${t.canaries.length} pass</span>` : `<span class="badge ${failing.includes('cross_tenant') ? 'breach' : 'fail'}">${failing.length} failing</span> ${esc([...new Set(failing)].join(', '))}`;
+  return `<p>Canaries: ${state} · <a href="#canaries-${esc(t.target.name)}">details</a></p>`;
 }
 
 function* targetSection(t: TargetLayout, view: StatusView, uptime: Uptime): Generator<string> {
@@ -165,11 +206,13 @@ function* targetSection(t: TargetLayout, view: StatusView, uptime: Uptime): Gene
   const state = window
     ? `<span class="badge warn">maintenance${window.reason ? `: ${esc(window.reason)}` : ''}</span>`
     : `<span class="badge ${failing > 0 ? 'fail' : lasts.length > 0 ? 'pass' : 'none'}">${failing > 0 ? `${failing} failing` : lasts.length > 0 ? 'all passing' : 'pending'}</span>`;
+  const history = historyBar(probes.flatMap((p) => view.window(p.id)), view.now);
   yield `<section id="target-${esc(target.name)}" aria-labelledby="title-${esc(target.name)}"><h2 id="title-${esc(target.name)}">${esc(target.name)} ${state}</h2>
 <p class="muted">${probes.length} probes · schedule <code>${esc(target.schedule)}</code> · timeout ${target.timeoutMs} ms</p>
-${uptimeLine(target, reads, view, uptime)}`;
+<p class="bar">${history}</p>
+${uptimeLine(target, reads, view, uptime)}${canaryLine(t, view)}`;
   yield* readGrid(t, view, uptime);
-  yield '<h3>Authorization canaries</h3>';
+  yield `<h3 id="canaries-${esc(target.name)}">Authorization canaries</h3>`;
   yield* canaryTable(t.canaries, view);
   yield '</section>';
 }
@@ -184,11 +227,12 @@ export function* statusPageParts(view: StatusView): Generator<string> {
   const layout = view.layout ?? statusLayout(view.targets, view.plan);
   const lasts = view.plan.map((p) => view.window(p.id).at(-1)).filter((e): e is HistoryEntry => e !== undefined);
   const failing = lasts.filter((e) => !e.success).length;
+  const outages = layout.targets.filter((t) => downNow(t.reads, view).length > 0).length;
   const banner = renderBreachBanner(breachRows(view.breaches ?? [], (id) => view.window(id).at(-1)), uptime.kind === 'ok' ? uptime.breaches : []);
   const refresh = view.refreshSeconds
     ? `reloads every ${view.refreshSeconds} s · <a href="/">stop reloading</a>`
     : '<a href="/?refresh=10">reload every 10 s</a>';
-  const summary = `<section class="summary" aria-label="summary"><span><b>${view.plan.length}</b> probes</span><span><b>${lasts.length - failing}</b> passing</span><span><b>${failing}</b> failing</span><span class="muted">shard ${esc(view.shard)} · rendered ${new Date(view.now).toISOString()} · ${refresh}</span></section>`;
+  const summary = `<section class="summary" aria-label="summary"><span><b>${view.plan.length}</b> probes</span><span><b>${lasts.length - failing}</b> passing</span><span><b>${failing}</b> failing</span><span${outages > 0 ? ' class="down"' : ''}><b>${outages}</b> target${outages === 1 ? '' : 's'} with an outage now</span><span class="muted">shard ${esc(view.shard)} · rendered ${new Date(view.now).toISOString()} · ${refresh}</span></section>`;
   const { head, tail } = layoutParts('repairmon status', { refreshSeconds: view.refreshSeconds });
   yield head + banner + summary;
   for (const t of layout.targets) yield* targetSection(t, view, uptime);

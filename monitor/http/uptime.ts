@@ -2,12 +2,14 @@
  * Uptime over long windows for the status page, from Prometheus (the monitor keeps only a short
  * window in memory and nothing across a restart). One instant query per window,
  * `avg_over_time(repairmon_probe_success{check="read"}[24h])`, gives a value per probe series;
- * rows and targets average those. One more asks which probes breached in the last 24 h, so the
- * breach banner survives a restart. A Prometheus that does not answer makes the figures
- * "unavailable", never the page: answers are cached, refreshed in the background, and the
- * page waits at most the configured timeout, and only the first time.
+ * rows and targets average those. With each, how much data is behind it: the earliest probe
+ * run Prometheus holds in the window (a 30 d figure from 19 minutes of data says so). One more
+ * asks which probes breached in the last 24 h, so the breach banner survives a restart. A
+ * Prometheus that does not answer makes the figures "unavailable", never the page: answers are
+ * cached, refreshed in the background, bounded in size, and the page waits at most the
+ * configured timeout, and only the first time.
  */
-import { request } from 'undici';
+import { type Dispatcher, request } from 'undici';
 import type { StatusPageSettings } from '../config/types.js';
 
 export const UPTIME_WINDOWS = ['24h', '7d', '30d'] as const;
@@ -24,12 +26,18 @@ export type Uptime =
   | {
       readonly kind: 'ok';
       readonly windows: Readonly<Record<UptimeWindow, readonly UptimeSample[]>>;
+      /** Per window and probe series, the earliest run in it (Unix seconds): how much data is behind each figure. */
+      readonly since: Readonly<Record<UptimeWindow, readonly UptimeSample[]>>;
       /** Breached probes over the last 24 h with how many breaches: survives a restart of the monitor. */
       readonly breaches: readonly UptimeSample[];
     };
 
 export function uptimeQuery(window: UptimeWindow): string {
   return `avg_over_time(repairmon_probe_success{check="read"}[${window}])`;
+}
+
+export function sinceQuery(window: UptimeWindow): string {
+  return `min_over_time(repairmon_probe_last_run_timestamp_seconds{check="read"}[${window}])`;
 }
 
 export const BREACH_QUERY =
@@ -54,6 +62,32 @@ export function uptimeOf(samples: readonly UptimeSample[], match: Readonly<Recor
   return values.length === 0 ? undefined : values.reduce((a, b) => a + b, 0) / values.length;
 }
 
+/** The seconds of data behind the samples that match: from the earliest of them to `nowSeconds`. Pure. */
+export function coverageOf(since: readonly UptimeSample[], match: Readonly<Record<string, string>>, nowSeconds: number): number | undefined {
+  const earliest = since.filter((s) => Object.entries(match).every(([k, v]) => (s.labels[k] ?? '') === v)).reduce((min, s) => Math.min(min, s.value), Number.POSITIVE_INFINITY);
+  return Number.isFinite(earliest) ? Math.max(0, nowSeconds - earliest) : undefined;
+}
+
+/**
+ * The most bytes of one answer read: a vector of ~60 000 probe series fits. A server that
+ * streams without end (a fake or broken Prometheus) took the monitor to 2.24 GB in 5 s.
+ */
+export const PROMETHEUS_ANSWER_LIMIT = 16 * 1024 * 1024;
+
+async function boundedJson(body: Dispatcher.ResponseData['body'], limit: number): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > limit) {
+      body.destroy();
+      throw new Error(`answer over ${limit} bytes`);
+    }
+    chunks.push(chunk);
+  }
+  return JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown;
+}
+
 async function instantQuery(base: string, query: string, timeoutMs: number): Promise<UptimeSample[]> {
   const url = `${base}/api/v1/query?query=${encodeURIComponent(query)}`;
   const res = await request(url, { signal: AbortSignal.timeout(timeoutMs), headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
@@ -61,7 +95,7 @@ async function instantQuery(base: string, query: string, timeoutMs: number): Pro
     await res.body.dump();
     throw new Error(`HTTP ${res.statusCode}`);
   }
-  const parsed = parseVector(await res.body.json());
+  const parsed = parseVector(await boundedJson(res.body, PROMETHEUS_ANSWER_LIMIT));
   if (!parsed.ok) throw new Error(parsed.reason);
   return parsed.samples;
 }
@@ -70,9 +104,10 @@ export async function fetchUptime(settings: StatusPageSettings): Promise<Uptime>
   const base = settings.prometheusUrl;
   if (base === undefined) return { kind: 'off' };
   try {
-    const queries = [...UPTIME_WINDOWS.map(uptimeQuery), BREACH_QUERY];
-    const answers = await Promise.all(queries.map((q) => instantQuery(base, q, settings.prometheusTimeoutMs)));
-    return { kind: 'ok', windows: { '24h': answers[0] ?? [], '7d': answers[1] ?? [], '30d': answers[2] ?? [] }, breaches: answers[3] ?? [] };
+    const queries = [...UPTIME_WINDOWS.map(uptimeQuery), ...UPTIME_WINDOWS.map(sinceQuery), BREACH_QUERY];
+    const a = await Promise.all(queries.map((q) => instantQuery(base, q, settings.prometheusTimeoutMs)));
+    const byWindow = (from: number) => ({ '24h': a[from] ?? [], '7d': a[from + 1] ?? [], '30d': a[from + 2] ?? [] });
+    return { kind: 'ok', windows: byWindow(0), since: byWindow(3), breaches: a[6] ?? [] };
   } catch (error) {
     const why = error instanceof Error ? (error.name === 'TimeoutError' ? `no answer within ${settings.prometheusTimeoutMs} ms` : error.message) : String(error);
     return { kind: 'unavailable', reason: `Prometheus at ${base} did not answer (${why})` };

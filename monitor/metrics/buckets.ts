@@ -1,6 +1,8 @@
 /**
  * Buckets of `repairmon_probe_duration_seconds`, derived from the config so every latency SLO
- * is a bucket boundary with neighbours close around it. Pure.
+ * is a bucket boundary with neighbours close around it, and every timeout a boundary too (a
+ * probe cut at its timeout lands exactly in its bucket, and a figure between the SLO's
+ * neighbours and the timeout is not read off a far 5 s or 10 s bucket). Pure.
  *
  * Why: `histogram_quantile` interpolates inside a bucket. With fixed 0.5-1-2.5 s buckets and an
  * 800 ms SLO, probes that all took 600 ms gave a p95 of 975 ms (an alert), and a real 1.2 s gave
@@ -19,9 +21,10 @@ export const SLO_MULTIPLIERS: readonly number[] = [0.5, 0.75, 0.9, 1, 1.1, 1.25,
 /** Seconds, rounded to the millisecond so 0.8 * 1.1 does not become 0.8800000000000001. */
 const seconds = (ms: number): number => Math.round(ms) / 1000;
 
-export function durationBuckets(targets: readonly Pick<MonitorTarget, 'sloMs'>[]): number[] {
+export function durationBuckets(targets: readonly (Pick<MonitorTarget, 'sloMs'> & Partial<Pick<MonitorTarget, 'timeoutMs'>>)[]): number[] {
   const bounds = new Set(BASE_DURATION_BUCKETS);
   for (const target of targets) {
+    if (target.timeoutMs !== undefined) bounds.add(seconds(target.timeoutMs));
     for (const slo of Object.values(target.sloMs)) {
       if (slo === undefined || slo <= 0) continue;
       for (const m of SLO_MULTIPLIERS) bounds.add(seconds(slo * m));

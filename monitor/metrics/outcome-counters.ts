@@ -1,6 +1,6 @@
 /**
  * `repairmon_probes_total`, probes by outcome. By default one counter per target, endpoint,
- * check and outcome: 13 series per endpoint and check, whatever the number of keys. Counted per
+ * check and outcome: 15 series per endpoint and check, whatever the number of keys. Counted per
  * probe (with tenant and key alias) they were 12-13 of the ~20 series each probe cost, 84 000
  * of 139 000 at 1 000 keys; "which key" is answered by the per-probe gauges instead
  * (`repairmon_probe_success`, `_failure_reason`, `_consecutive_failures`).

@@ -54,7 +54,7 @@ function crossTenant(target: MonitorTarget, key: MonitorKey, tenant: string): Pr
     credential: { kind: 'key', key, scheme: key.auth },
     expect: {
       kind: 'refusal',
-      outcome: 'tenant_key_tenant_mismatch',
+      outcome: 'tenant_mismatch',
       specCode: ERROR_CODES.tenantMismatch,
       codeSource: 'spec',
       breach: 'tenant_isolation_breach',

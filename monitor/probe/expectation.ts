@@ -1,21 +1,15 @@
 /** What a probe expects back: the outcome that counts as success, and why. */
+import { ANSWER_KINDS, type AnswerKind } from '../../api/contract/index.js';
 
-export const OUTCOMES = [
-  'ok',
-  'timeout',
-  'connection_error',
-  'tls_error',
-  'unauthorized',
-  'tenant_key_tenant_mismatch',
-  'forbidden',
-  'rate_limited',
-  'server_error',
-  'unexpected_status',
-  'not_found',
-  'invalid_envelope',
-  'assertion_failed',
-] as const;
-export type Outcome = (typeof OUTCOMES)[number];
+/**
+ * The `outcome` label's values: the contract's answer kinds, spelled as every tool spells
+ * them, plus the monitor's own `assertion_failed` (data where a refusal was expected).
+ */
+export const OUTCOMES = [...ANSWER_KINDS, 'assertion_failed'] as const;
+export type Outcome = AnswerKind | 'assertion_failed';
+
+/** The answers that refuse a request: what a refusal expectation names. */
+export type RefusalKind = Extract<AnswerKind, 'unauthorized' | 'tenant_mismatch' | 'insufficient_scope' | 'forbidden' | 'not_found'>;
 
 /** Label-safe name of what data coming back where a refusal was expected means. */
 export type BreachKind =
@@ -36,7 +30,7 @@ export type Expectation =
   | {
       readonly kind: 'refusal';
       /** The outcome the spec's (or the config's) wording leads to, shown as what was expected. */
-      readonly outcome: 'unauthorized' | 'tenant_key_tenant_mismatch' | 'forbidden' | 'not_found';
+      readonly outcome: RefusalKind;
       /**
        * The error code the spec (or the key's `expect`) names for this refusal, where one is
        * named. A refusal with another code still passes, reported as a deviation (a ticket),

@@ -8,8 +8,10 @@ import type { Outcome } from './expectation.js';
 export const FAILURE_CLASSES = ['none', 'service', 'key', 'config', 'throttled', 'breach'] as const;
 /**
  * - `none`: the expected outcome.
- * - `service`: the API failed (timeout, connection, TLS, 5xx, a bad status or envelope): pages.
- * - `key`: the key itself was refused (unauthorized, forbidden, tenant mismatch): support.
+ * - `service`: the API failed (timeout, connection, TLS, 5xx, another 4xx, a redirect, a bad
+ *   envelope): pages.
+ * - `key`: the key itself was refused (unauthorized, tenant_mismatch, insufficient_scope,
+ *   forbidden): support.
  * - `config`: monitor.yaml names something the API does not have (a 404 on a configured
  *   tenant or /platform/ sub-path): support.
  * - `throttled`: a 429, or not sent while a Retry-After is waited out: says nothing about
@@ -29,8 +31,9 @@ export function failureClass(outcome: Outcome, success: boolean, endpoint: Endpo
   if (success) return 'none';
   switch (outcome) {
     case 'unauthorized':
+    case 'tenant_mismatch':
+    case 'insufficient_scope':
     case 'forbidden':
-    case 'tenant_key_tenant_mismatch':
       return 'key';
     case 'rate_limited':
       return 'throttled';
@@ -43,7 +46,8 @@ export function failureClass(outcome: Outcome, success: boolean, endpoint: Endpo
     case 'connection_error':
     case 'tls_error':
     case 'server_error':
-    case 'unexpected_status':
+    case 'client_error':
+    case 'redirect':
     case 'invalid_envelope':
       return 'service';
   }

@@ -1,10 +1,10 @@
 /**
  * The outcome classifier: one attempt's result plus what the probe expected, in; exactly one
  * outcome from the closed set, with a label-safe reason and a human detail, out. Pure and
- * total. It maps the client's classification (`classifyResponse` via `sendAttempt`) and never
- * looks at a body itself, so the monitor and an integration cannot disagree.
+ * total. The outcome is `answerKind(result)`, the contract's word for the answer, so the
+ * monitor, the client and the other tools cannot disagree; it never looks at a body itself.
  */
-import type { AttemptResult, TransportFailure } from '../../api/client/single-attempt.js';
+import { type AttemptResult, type TransportFailure, answerKind } from '../../api/client/single-attempt.js';
 import { type ResponseClass, isErrorCode } from '../../api/contract/index.js';
 import { type Expectation, type Outcome, expectedOutcome } from './expectation.js';
 
@@ -32,49 +32,51 @@ function codeReason(code: string | undefined): string {
   return isErrorCode(code) ? code : 'other_code';
 }
 
-type Found = Omit<ProbeVerdict, 'expected' | 'success' | 'status' | 'items'>;
+type Found = Pick<ProbeVerdict, 'outcome' | 'reason' | 'detail'>;
+type Why = Omit<Found, 'outcome'>;
 
-function fromFailure(failure: TransportFailure): Found {
+function failureWhy(failure: TransportFailure): Why {
   switch (failure.kind) {
     case 'timeout':
-      return { outcome: 'timeout', reason: `timeout_${failure.phase}`, detail: failure.message };
+      return { reason: `timeout_${failure.phase}`, detail: failure.message };
     case 'tls':
-      return { outcome: 'tls_error', reason: `tls_${labelSafe(failure.code)}`, detail: failure.message };
+      return { reason: `tls_${labelSafe(failure.code)}`, detail: failure.message };
     case 'connection':
-      return { outcome: 'connection_error', reason: `connection_${labelSafe(failure.code)}`, detail: failure.message };
+      return { reason: `connection_${labelSafe(failure.code)}`, detail: failure.message };
     case 'body_too_large':
-      return { outcome: 'invalid_envelope', reason: 'body_too_large', detail: failure.message };
+      return { reason: 'body_too_large', detail: failure.message };
     case 'aborted':
-      return { outcome: 'connection_error', reason: 'aborted', detail: failure.message };
+      return { reason: 'aborted', detail: failure.message };
   }
 }
 
-function fromClass(status: number, cls: ResponseClass): Found {
+function responseWhy(status: number, cls: ResponseClass): Why {
   switch (cls.kind) {
     case 'ok':
-      return { outcome: 'ok', reason: 'none', detail: `HTTP ${status}` };
+      return { reason: 'none', detail: `HTTP ${status}` };
     case 'unauthorized':
-      return { outcome: 'unauthorized', reason: `code_${codeReason(cls.code)}`, detail: `HTTP ${status} ${cls.code ?? '(no envelope code)'}` };
+      return { reason: `code_${codeReason(cls.code)}`, detail: `HTTP ${status} ${cls.code ?? '(no envelope code)'}` };
     case 'tenant_mismatch':
-      return { outcome: 'tenant_key_tenant_mismatch', reason: `code_${codeReason(cls.code)}`, detail: `HTTP ${status} ${cls.code}` };
     case 'insufficient_scope':
     case 'forbidden':
-      return { outcome: 'forbidden', reason: `code_${codeReason(cls.code)}`, detail: `HTTP ${status} ${cls.code}` };
+      return { reason: `code_${codeReason(cls.code)}`, detail: `HTTP ${status} ${cls.code}` };
     case 'rate_limited':
-      return { outcome: 'rate_limited', reason: 'status_429', detail: `HTTP ${status}${cls.code ? ` ${cls.code}` : ''}` };
     case 'server_error':
-      return { outcome: 'server_error', reason: `status_${status}`, detail: `HTTP ${status}${cls.code ? ` ${cls.code}` : ' (no envelope code)'}` };
+      return { reason: `status_${status}`, detail: `HTTP ${status}${cls.code ? ` ${cls.code}` : cls.kind === 'server_error' ? ' (no envelope code)' : ''}` };
     case 'not_found':
     case 'client_error':
-      // A 404 with the API's envelope: the path's tenant or sub-path does not exist (a config
-      // finding for configured tenants and platform paths), not a broken service.
-      if (status === 404) return { outcome: 'not_found', reason: 'status_404', detail: `HTTP 404 ${cls.code}` };
-      return { outcome: 'unexpected_status', reason: `status_${status}`, detail: `HTTP ${status} ${cls.code}` };
+      return { reason: `status_${status}`, detail: `HTTP ${status} ${cls.code}` };
     case 'redirect':
-      return { outcome: 'unexpected_status', reason: `redirect_${status}`, detail: `HTTP ${status} redirect` };
+      return { reason: `redirect_${status}`, detail: `HTTP ${status} redirect` };
     case 'invalid_envelope':
-      return { outcome: 'invalid_envelope', reason: `envelope_${cls.problem}`, detail: `HTTP ${status}: ${cls.detail}` };
+      return { reason: `envelope_${cls.problem}`, detail: `HTTP ${status}: ${cls.detail}` };
   }
+}
+
+/** The outcome is the answer's kind (`answerKind`, the one mapping every tool shares); the reason and detail say more. */
+function found(result: AttemptResult): Found {
+  const why = result.kind === 'failure' ? failureWhy(result.failure) : responseWhy(result.status, result.classification);
+  return { outcome: answerKind(result), ...why };
 }
 
 /** A response with data where a refusal was expected is a breach, whatever else it says. */
@@ -100,7 +102,7 @@ function itemsOf(cls: ResponseClass): number | undefined {
 
 export function classifyOutcome(result: AttemptResult, expect: Expectation): ProbeVerdict {
   const expected = expectedOutcome(expect);
-  const got = result.kind === 'failure' ? fromFailure(result.failure) : breach(expect, fromClass(result.status, result.classification));
+  const got = breach(expect, found(result));
   const status = result.kind === 'response' ? result.status : undefined;
   const items = result.kind === 'response' ? itemsOf(result.classification) : undefined;
   const code = expect.kind === 'refusal' ? refusalCode(result) : undefined;

@@ -3,14 +3,24 @@
  * `/platform/` sub-path and the four tenant resources, plus the authorization canaries. Pure;
  * the same config always gives the same plan, which is what reload diffs and sharding hash.
  */
-import { type EndpointId, TENANT_RESOURCES, endpointSpec } from '../../api/contract/index.js';
+import { ERROR_CODES, type EndpointId, TENANT_RESOURCES, classifyResponse, endpointSpec } from '../../api/contract/index.js';
 import type { ExpectableEndpoint } from '../config/schema.js';
 import type { KeyExpectation, MonitorConfig, MonitorKey, MonitorTarget } from '../config/types.js';
 import { canaryProbes } from './canaries.js';
-import type { Expectation } from './expectation.js';
+import type { Expectation, RefusalKind } from './expectation.js';
 import { type ProbeSpec, makeProbe } from './spec.js';
 
 export type { ProbeSpec } from './spec.js';
+
+/**
+ * The answer kind a refusal with this code is (a 404 for `not_found`, else a 403): the
+ * contract's classifier decides, so the expected outcome is spelled as the answer will be.
+ */
+function refusalKind(code: string | undefined): RefusalKind {
+  if (code === undefined) return 'forbidden';
+  const kind = classifyResponse(code === ERROR_CODES.notFound ? 404 : 403, { valid: true, envelope: { ok: false, error: { code, message: '' } } }).kind;
+  return kind === 'unauthorized' || kind === 'tenant_mismatch' || kind === 'insufficient_scope' || kind === 'not_found' ? kind : 'forbidden';
+}
 
 /**
  * A read the key's `expect` says is refused: green on any refusal (a code it names that the
@@ -19,7 +29,7 @@ export type { ProbeSpec } from './spec.js';
 function refusedRead(key: MonitorKey, endpoint: EndpointId, where: string, expected: Extract<KeyExpectation, { kind: 'refused' }>): Expectation {
   return {
     kind: 'refusal',
-    outcome: expected.code === 'unauthorized' ? 'unauthorized' : expected.code === 'tenant_key_tenant_mismatch' ? 'tenant_key_tenant_mismatch' : expected.code === 'not_found' ? 'not_found' : 'forbidden',
+    outcome: refusalKind(expected.code),
     specCode: expected.code,
     codeSource: 'config',
     breach: 'unexpected_access',
@@ -36,7 +46,7 @@ function read(target: MonitorTarget, key: MonitorKey, endpoint: EndpointId, tena
     tenant,
     platformSub,
     keyAlias: key.alias,
-    check: 'read',
+    check: expected?.kind === 'refused' ? 'expected_refusal' : 'read',
     credential: { kind: 'key', key, scheme: key.auth },
     expect: expected?.kind === 'refused' ? refusedRead(key, endpoint, where, expected) : { kind: 'success', list: endpointSpec(endpoint).list },
   });

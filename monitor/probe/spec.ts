@@ -4,7 +4,17 @@ import type { CanaryName } from '../config/schema.js';
 import type { MonitorKey, MonitorTarget } from '../config/types.js';
 import type { Expectation } from './expectation.js';
 
-export type ProbeCheck = 'read' | CanaryName;
+/**
+ * `read`: a key's read that must succeed; `expected_refusal`: a key's read its `expect` in
+ * monitor.yaml says is refused (its own value, so a refusal that is meant to happen never
+ * counts against the read success ratio); else a canary.
+ */
+export type ProbeCheck = 'read' | 'expected_refusal' | CanaryName;
+
+/** A key's read of a resource (the status page's grid), whether it must succeed or be refused. */
+export function isKeyRead(check: ProbeCheck): boolean {
+  return check === 'read' || check === 'expected_refusal';
+}
 
 export type Credential =
   | { readonly kind: 'key'; readonly key: MonitorKey; readonly scheme: AuthScheme }

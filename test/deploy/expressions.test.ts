@@ -21,8 +21,8 @@ import { runTool } from './helpers/run-tool.js';
 const hasPromtool = toolPresent(PROMTOOL, 'promtool parsing of the dashboard expressions');
 const hasPrometheus = toolPresent(PROMETHEUS, 'the real-Prometheus query test');
 
-/** Series Prometheus makes itself rather than the monitor; only `up` is read (RepairmonMonitorDown). */
-const PROMETHEUS_OWN = new Set(['up']);
+/** Series Prometheus makes itself rather than the monitor: `up` (RepairmonMonitorDown) and `ALERTS` (alerts hold while a monitor is away). */
+const PROMETHEUS_OWN = new Set(['up', 'ALERTS']);
 
 /**
  * Panels that may legitimately be empty at the instant of the query: the Retry-After hold shows
@@ -154,7 +154,7 @@ describe('every PromQL expression of the rules and the dashboard', () => {
 
     it("raises RepairmonKeyRejected (pending, then a ticket) for the sandbox's revoked key, and nothing for the key whose refusal its expect names", async () => {
       await prometheus!.waitFor('ALERTS{alertname="RepairmonKeyRejected", key_alias="nowak-revoked-test", class="key", check="read"}', 15_000);
-      await prometheus!.waitFor(`repairmon_probe_success{key_alias="${FIXTURE_NARROW_ALIAS}", endpoint="logs", check="read"} == 1`, 15_000);
+      await prometheus!.waitFor(`repairmon_probe_success{key_alias="${FIXTURE_NARROW_ALIAS}", endpoint="logs", check="expected_refusal"} == 1`, 15_000);
       const answer = await prometheus!.query('ALERTS{alertname="RepairmonKeyRejected", key_alias!="nowak-revoked-test"}');
       expect(answer.status === 'success' ? answer.data.result : ['query failed']).toEqual([]);
     });

@@ -180,14 +180,33 @@ describe('alerting rules', () => {
     expect(alerts.find((a) => a.alert === 'RepairmonUnexpectedAccess')!.labels).toMatchObject({ severity: 'ticket', team: 'security' });
   });
 
-  it('the error budget burns as in the SRE workbook: page 14.4x over 1h and 5m or 6x over 6h and 30m, ticket 3x over 1d and 2h or 1x over 3d and 6h', () => {
+  it('the error budget burns as in the SRE workbook: page 14.4x over 1h and 5m; ticket 6x over 6h and 30m, 3x over 1d and 2h or 1x over 3d and 6h; each long window weighted by the share of it with data', () => {
     const burn = alerts.filter((a) => a.alert === 'RepairmonErrorBudgetBurn');
     expect(burn.map((r) => r.labels?.['severity'])).toEqual(['page', 'ticket']);
-    const windows = (expr: string) => [...expr.matchAll(/repairmon:probe_errors:ratio_rate(\w+) > on \(target, endpoint\) \(?(?:([\d.]+) \* )?repairmon:probe_error_budget:ratio/g)].map((m) => `${m[1]}@${m[2] ?? '1'}`);
-    expect(windows(burn[0]!.expr)).toEqual(['5m@14.4', '1h@14.4', '30m@6', '6h@6']);
-    expect(windows(burn[1]!.expr)).toEqual(['2h@3', '1d@3', '6h@1', '3d@1']);
+    const windows = (expr: string) =>
+      [...expr.matchAll(/repairmon:probe_errors:ratio_rate(\w+)(?: \* on \(target, endpoint\) repairmon:probe_history:ratio(\w+))? > on \(target, endpoint\) \(?(?:([\d.]+) \* )?repairmon:probe_error_budget:ratio/g)].map(
+        (m) => `${m[1]}@${m[3] ?? '1'}${m[2] ? ` x history ${m[2]}` : ''}`,
+      );
+    expect(windows(burn[0]!.expr)).toEqual(['5m@14.4', '1h@14.4 x history 1h']);
+    expect(windows(burn[1]!.expr)).toEqual(['30m@6', '6h@6 x history 6h', '2h@3', '1d@3 x history 1d', '6h@1', '3d@1 x history 3d']);
     const recorded = [...recordedNames()].filter((n) => n.startsWith('repairmon:probe_errors:ratio_rate')).map((n) => n.replace('repairmon:probe_errors:ratio_rate', ''));
     expect(recorded.sort()).toEqual(['1d', '1h', '2h', '30m', '3d', '5m', '6h']);
+  });
+
+  it('a monitor that cannot be scraped resolves nothing: every alert but RepairmonMonitorDown and RepairmonShardsIncomplete holds its firing self while a monitor of its target (or instance) is away; MonitorDown pages after a minute', () => {
+    // Not the two about the monitors themselves: a replica away is what they report.
+    for (const rule of alerts.filter((a) => a.alert !== 'RepairmonMonitorDown' && a.alert !== 'RepairmonShardsIncomplete')) {
+      const on = rule.alert === 'RepairmonConfigReloadFailed' ? 'instance' : 'target';
+      expect(rule.expr, `${rule.alert} ${rule.labels?.['severity']}`).toContain(
+        `or max without (alertstate) (ALERTS{alertname="${rule.alert}", severity="${rule.labels?.['severity']}", alertstate="firing"} and on (${on}) repairmon:unwatched_targets:up)`,
+      );
+    }
+    expect(alerts.find((a) => a.alert === 'RepairmonMonitorDown')!.for).toBe('1m');
+  });
+
+  it('pages are grouped per target: a whole-target outage is one page that later endpoints join', () => {
+    const config = parse(readFileSync(`${DEPLOY}alertmanager/alertmanager.yml`, 'utf8')) as { route: { routes: { matchers: string[]; group_by?: string[] }[] } };
+    expect(config.route.routes.find((r) => r.matchers.includes('severity = "page"'))?.group_by).toEqual(['target']);
   });
 
   it('the Alertmanager example routes and inhibits only alerts that exist', () => {

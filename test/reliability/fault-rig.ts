@@ -25,7 +25,7 @@ export type FaultSource =
 export interface FaultRow {
   readonly fault: string;
   readonly source: FaultSource;
-  /** `name` of the error class plus fields it must carry. */
+  /** `name` of the error class plus fields it must carry, or `success` where the fault is not one for the client. */
   readonly client: { readonly name: string; readonly fields: Readonly<Record<string, unknown>>; readonly maxRetries?: number };
   readonly monitor: { readonly outcome: string; readonly reason: string };
 }

@@ -82,7 +82,7 @@ describe('cross-origin redirect', () => {
       await monitor.runOnce();
       const entries = monitor.history.recent();
       expect(entries.length).toBe(monitor.plan().length);
-      expect(new Set(entries.map((e) => `${e.outcome}/${e.reason}`))).toEqual(new Set(['unexpected_status/redirect_302']));
+      expect(new Set(entries.map((e) => `${e.outcome}/${e.reason}`))).toEqual(new Set(['redirect/redirect_302']));
     } finally {
       sandbox.setFaults('');
       await monitor.stop();

@@ -60,6 +60,9 @@ const CASES: Record<string, string[]> = {
     'targets[0].availability.bogus: unknown key',
     'targets[0].failureThreshold: Too small: expected number to be >=1',
   ],
+  'prometheus-url-credentials.yaml': [
+    'statusPage.prometheusUrl: must not carry a user name or password (user:password@host): leave them out of monitor.yaml and reach Prometheus through a proxy that adds them',
+  ],
   'bad-metrics.yaml': ['metrics.perKeyOutcomes: Invalid input: expected boolean, received string', 'metrics.perProbeOutcomes: unknown key'],
   'many-errors.yaml': [
     'concurrency: Too small: expected number to be >=1',
@@ -80,9 +83,10 @@ describe('invalid configs', () => {
     });
   }
 
-  test('an inline secret is never echoed back', () => {
+  test('an inline secret is never echoed back, nor a password in statusPage.prometheusUrl', () => {
     const result = loadConfigFile(join(fixtures, 'inline-secret.yaml'), env);
     expect(JSON.stringify(result)).not.toContain('pasted_literal');
+    expect(JSON.stringify(loadConfigFile(join(fixtures, 'prometheus-url-credentials.yaml'), env))).not.toContain('fixture-prometheus-password');
   });
 });
 
@@ -184,10 +188,10 @@ describe('valid configs', () => {
     expect(target.availability).toMatchObject({ clients: 0.999, bikes: 0.99, index: 0.99 });
     expect(target.keys[0]!.expect).toEqual({ logs: { kind: 'refused', code: 'insufficient_scope' }, bikes: { kind: 'refused', code: undefined } });
     const plan = buildPlan(result.config);
-    const read = (endpoint: string) => plan.find((p) => p.check === 'read' && p.endpoint === endpoint)!.expect;
-    expect(read('logs')).toMatchObject({ kind: 'refusal', outcome: 'forbidden', specCode: 'insufficient_scope', codeSource: 'config', breach: 'unexpected_access' });
-    expect(read('bikes')).toMatchObject({ kind: 'refusal', specCode: undefined, breach: 'unexpected_access' });
-    expect(read('clients')).toEqual({ kind: 'success', list: true });
+    const read = (endpoint: string) => plan.find((p) => (p.check === 'read' || p.check === 'expected_refusal') && p.endpoint === endpoint)!;
+    expect(read('logs')).toMatchObject({ check: 'expected_refusal', expect: { kind: 'refusal', outcome: 'insufficient_scope', specCode: 'insufficient_scope', codeSource: 'config', breach: 'unexpected_access' } });
+    expect(read('bikes')).toMatchObject({ check: 'expected_refusal', expect: { kind: 'refusal', specCode: undefined, breach: 'unexpected_access' } });
+    expect(read('clients')).toMatchObject({ check: 'read', expect: { kind: 'success', list: true } });
     // The other-header canary reads a resource the key may read.
     expect(plan.find((p) => p.check === 'other_header')).toMatchObject({ endpoint: 'clients' });
   });

@@ -32,6 +32,13 @@ describe('durationBuckets', () => {
     expect(p95(Array(100).fill(1.2), bounds)).toBeCloseTo(1.19, 2);
   });
 
+  it('each timeout is a boundary: 3 s answers with a 4 s timeout read at most 4 s, not 4.9 s off the 2.5-5 s bucket', () => {
+    const bounds = durationBuckets([{ sloMs: { clients: 800 }, timeoutMs: 4_000 }]);
+    expect(bounds).toContain(4);
+    expect(p95(Array(100).fill(3), durationBuckets([{ sloMs: { clients: 800 } }]))).toBeCloseTo(4.875, 3);
+    expect(p95(Array(100).fill(3), bounds)).toBeLessThanOrEqual(4);
+  });
+
   it('property: p95 is above the SLO exactly when more than 5 % of the probes were slower than it', () => {
     fc.assert(
       fc.property(fc.integer({ min: 50, max: 5_000 }), fc.array(fc.double({ min: 0.001, max: 20, noNaN: true }), { minLength: 1, maxLength: 200 }), (sloMs, observations) => {

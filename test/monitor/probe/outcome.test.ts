@@ -22,22 +22,24 @@ function response(status: number, body: string, list = true): AttemptResult {
 }
 
 const read: Expectation = { kind: 'success', list: true };
-const crossTenant: Expectation = { kind: 'refusal', outcome: 'tenant_key_tenant_mismatch', specCode: 'tenant_key_tenant_mismatch', codeSource: 'spec', breach: 'tenant_isolation_breach', breachDetail: 'read another tenant' };
+const crossTenant: Expectation = { kind: 'refusal', outcome: 'tenant_mismatch', specCode: 'tenant_key_tenant_mismatch', codeSource: 'spec', breach: 'tenant_isolation_breach', breachDetail: 'read another tenant' };
 const platformRefused: Expectation = { kind: 'refusal', outcome: 'forbidden', specCode: undefined, codeSource: 'spec', breach: 'authorization_breach', breachDetail: 'tenant key read /platform/' };
 
-const scopeRefused: Expectation = { kind: 'refusal', outcome: 'forbidden', specCode: 'insufficient_scope', codeSource: 'config', breach: 'unexpected_access', breachDetail: 'key read logs' };
+const scopeRefused: Expectation = { kind: 'refusal', outcome: 'insufficient_scope', specCode: 'insufficient_scope', codeSource: 'config', breach: 'unexpected_access', breachDetail: 'key read logs' };
 
 describe('classifyOutcome', () => {
   test('maps the client classification, never the message text', () => {
     const cases: Array<[number, string, string, string]> = [
       [200, '{"ok":true,"data":[1,2]}', 'ok', 'none'],
       [401, '{"ok":false,"error":{"code":"unauthorized","message":"Zły klucz"}}', 'unauthorized', 'code_unauthorized'],
-      [403, '{"ok":false,"error":{"code":"tenant_key_tenant_mismatch","message":"x"}}', 'tenant_key_tenant_mismatch', 'code_tenant_key_tenant_mismatch'],
-      [403, '{"ok":false,"error":{"code":"insufficient_scope","message":"x"}}', 'forbidden', 'code_insufficient_scope'],
+      [403, '{"ok":false,"error":{"code":"tenant_key_tenant_mismatch","message":"x"}}', 'tenant_mismatch', 'code_tenant_key_tenant_mismatch'],
+      [403, '{"ok":false,"error":{"code":"insufficient_scope","message":"x"}}', 'insufficient_scope', 'code_insufficient_scope'],
+      [403, '{"ok":false,"error":{"code":"scope_denied","message":"x"}}', 'forbidden', 'code_other_code'],
       [429, '{"ok":false,"error":{"code":"rate_limited","message":"x"}}', 'rate_limited', 'status_429'],
       [502, '<html>bad gateway</html>', 'server_error', 'status_502'],
       [404, '{"ok":false,"error":{"code":"not_found","message":"x"}}', 'not_found', 'status_404'],
-      [400, '{"ok":false,"error":{"code":"invalid_tenant_slug","message":"x"}}', 'unexpected_status', 'status_400'],
+      [400, '{"ok":false,"error":{"code":"invalid_tenant_slug","message":"x"}}', 'client_error', 'status_400'],
+      [302, '', 'redirect', 'redirect_302'],
       [200, '{"ok":true}', 'invalid_envelope', 'envelope_data_missing'],
       [200, 'not json', 'invalid_envelope', 'envelope_not_json'],
     ];
@@ -67,14 +69,14 @@ describe('classifyOutcome', () => {
 
   test('a refusal canary passes on the refusal and fails as a breach on data', () => {
     const refused = classifyOutcome(response(403, '{"ok":false,"error":{"code":"tenant_key_tenant_mismatch","message":"x"}}'), crossTenant);
-    expect(refused).toMatchObject({ outcome: 'tenant_key_tenant_mismatch', success: true, reason: 'none' });
+    expect(refused).toMatchObject({ outcome: 'tenant_mismatch', success: true, reason: 'none' });
     const leaked = classifyOutcome(response(200, '{"ok":true,"data":[{"id":1}]}'), crossTenant);
     expect(leaked).toMatchObject({ outcome: 'assertion_failed', success: false, reason: 'tenant_isolation_breach' });
   });
 
   test("a key's expected refusal (expect in monitor.yaml): any refusal is green, another code a deviation that names the config, data back unexpected access", () => {
     const scope = classifyOutcome(response(403, '{"ok":false,"error":{"code":"insufficient_scope","message":"x"}}'), scopeRefused);
-    expect(scope).toMatchObject({ outcome: 'forbidden', success: true, reason: 'none' });
+    expect(scope).toMatchObject({ outcome: 'insufficient_scope', success: true, reason: 'none' });
     const other = classifyOutcome(response(404, '{"ok":false,"error":{"code":"not_found","message":"x"}}'), scopeRefused);
     expect(other).toMatchObject({ outcome: 'not_found', success: true, reason: 'deviation_not_found' });
     expect(other.detail).toContain("where the key's expect in monitor.yaml names insufficient_scope");
@@ -123,7 +125,7 @@ describe('classifyOutcome', () => {
         // names), never on data. (It used to say success <=> outcome === expected, which a
         // 401 on a cross-tenant canary breaks: ~1 run in 6 failed.)
         if (e.kind === 'success') expect(v.success).toBe(v.outcome === 'ok');
-        else expect(v.success).toBe(['unauthorized', 'tenant_key_tenant_mismatch', 'forbidden', 'not_found'].includes(v.outcome) && [401, 403, 404].includes(v.status ?? 0));
+        else expect(v.success).toBe(['unauthorized', 'tenant_mismatch', 'insufficient_scope', 'forbidden', 'not_found'].includes(v.outcome) && [401, 403, 404].includes(v.status ?? 0));
         expect(v.reason).toMatch(/^[a-z0-9_]{1,60}$/);
       }),
       { numRuns: 500 },

@@ -16,7 +16,7 @@ const verdicts = () => Object.fromEntries(CANARY_NAMES.map((check) => {
 test('every canary passes against a healthy sandbox', async () => {
   await rig.monitor.runOnce();
   expect(verdicts()).toEqual({
-    cross_tenant: 'tenant_key_tenant_mismatch/true',
+    cross_tenant: 'tenant_mismatch/true',
     invalid_key: 'unauthorized/true',
     public_docs: 'ok/true',
     other_header: 'ok/true',

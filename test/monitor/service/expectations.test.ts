@@ -29,7 +29,7 @@ function config(aliases: string[], edit: (key: RawKey) => RawKey = (k) => k, tar
   return result.config;
 }
 
-const labels = (key: string, endpoint: string, tenant = 'rowery-nowak') => ({ target: 'sandbox', endpoint, tenant, key_alias: key, check: 'read' });
+const labels = (key: string, endpoint: string, check = 'expected_refusal', tenant = 'rowery-nowak') => ({ target: 'sandbox', endpoint, tenant, key_alias: key, check });
 
 describe('expect in monitor.yaml', () => {
   test('a refusal the key expects is green, with no streak: its scope lacks logs and the config says so', async () => {
@@ -38,10 +38,14 @@ describe('expect in monitor.yaml', () => {
       await monitor.runOnce();
       const text = await monitor.registry.metrics();
       const logs = labels('nowak-nologs-test', 'logs');
-      expect(latest(monitor, { keyAlias: 'nowak-nologs-test', endpoint: 'logs', check: 'read' })).toMatchObject({ outcome: 'forbidden', success: true, reason: 'none' });
+      expect(latest(monitor, { keyAlias: 'nowak-nologs-test', endpoint: 'logs', check: 'expected_refusal' })).toMatchObject({ outcome: 'insufficient_scope', success: true, reason: 'none' });
       expect(seriesValue(text, 'repairmon_probe_success', logs)).toBe(1);
       expect(seriesValue(text, 'repairmon_probe_consecutive_failures', { ...logs, class: 'none' })).toBe(0);
       expect(text).not.toMatch(/^repairmon_probe_success\{[^}]*\} 0$/m);
+      // Counted under its own check: the reads' success ratio (ok / every check="read") stays whole.
+      const counted = { target: 'sandbox', endpoint: 'logs', outcome: 'insufficient_scope' };
+      expect(seriesValue(text, 'repairmon_probes_total', { ...counted, check: 'expected_refusal' })).toBe(1);
+      expect(seriesValue(text, 'repairmon_probes_total', { ...counted, check: 'read' })).toBeUndefined();
     } finally {
       await monitor.stop();
     }
@@ -53,9 +57,9 @@ describe('expect in monitor.yaml', () => {
     try {
       await plain.runOnce();
       await otherCode.runOnce();
-      const logs = labels('nowak-nologs-test', 'logs');
+      const logs = labels('nowak-nologs-test', 'logs', 'read');
       expect(seriesValue(await plain.registry.metrics(), 'repairmon_probe_consecutive_failures', { ...logs, class: 'key' })).toBe(1);
-      expect(latest(otherCode, { keyAlias: 'nowak-nologs-test', endpoint: 'logs', check: 'read' })).toMatchObject({ success: true, reason: 'deviation_insufficient_scope' });
+      expect(latest(otherCode, { keyAlias: 'nowak-nologs-test', endpoint: 'logs', check: 'expected_refusal' })).toMatchObject({ success: true, reason: 'deviation_insufficient_scope' });
     } finally {
       await plain.stop();
       await otherCode.stop();
@@ -68,7 +72,7 @@ describe('expect in monitor.yaml', () => {
       await monitor.runOnce();
       const text = await monitor.registry.metrics();
       const logs = labels('nowak-test', 'logs');
-      expect(latest(monitor, { keyAlias: 'nowak-test', endpoint: 'logs', check: 'read' })).toMatchObject({ outcome: 'assertion_failed', success: false, reason: 'unexpected_access' });
+      expect(latest(monitor, { keyAlias: 'nowak-test', endpoint: 'logs', check: 'expected_refusal' })).toMatchObject({ outcome: 'assertion_failed', success: false, reason: 'unexpected_access' });
       expect(seriesValue(text, 'repairmon_probe_consecutive_failures', { ...logs, class: 'breach' })).toBe(1);
     } finally {
       await monitor.stop();
@@ -84,8 +88,8 @@ describe('failure classes', () => {
       await monitor.runOnce();
       const text = await monitor.registry.metrics();
       expect(latest(monitor, { keyAlias: 'platform-test', tenant: 'rowery-nowakk', endpoint: 'bikes', check: 'read' })).toMatchObject({ outcome: 'not_found', reason: 'status_404' });
-      expect(seriesValue(text, 'repairmon_probe_consecutive_failures', { ...labels('platform-test', 'bikes', 'rowery-nowakk'), class: 'config' })).toBe(2);
-      expect(seriesValue(text, 'repairmon_probe_consecutive_failures', { ...labels('platform-test', 'bikes'), class: 'none' })).toBe(0);
+      expect(seriesValue(text, 'repairmon_probe_consecutive_failures', { ...labels('platform-test', 'bikes', 'read', 'rowery-nowakk'), class: 'config' })).toBe(2);
+      expect(seriesValue(text, 'repairmon_probe_consecutive_failures', { ...labels('platform-test', 'bikes', 'read'), class: 'none' })).toBe(0);
       expect(seriesValue(text, 'repairmon_probes_total', { target: 'sandbox', endpoint: 'bikes', check: 'read', outcome: 'not_found' })).toBe(2);
     } finally {
       await monitor.stop();
@@ -100,8 +104,8 @@ describe('failure classes', () => {
       await monitor.runOnce();
       await monitor.runOnce();
       sandbox.setFaults('');
-      const bikes = labels('nowak-test', 'bikes');
-      const revoked = labels('nowak-revoked-test', 'clients');
+      const bikes = labels('nowak-test', 'bikes', 'read');
+      const revoked = labels('nowak-revoked-test', 'clients', 'read');
       let text = await monitor.registry.metrics();
       expect(seriesValue(text, 'repairmon_probe_consecutive_failures', { ...bikes, class: 'service' })).toBe(2);
       expect(seriesValue(text, 'repairmon_probe_consecutive_failures', { ...revoked, class: 'key' })).toBe(2);

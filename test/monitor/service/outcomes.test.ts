@@ -36,12 +36,12 @@ describe('each outcome against the real sandbox, labelled in metrics', () => {
     expect(seriesValue(text, 'repairmon_probe_data_items', labels)).toBeGreaterThan(0);
     // Built-to-fail demo keys give their reasons, not a bare 0.
     expect(latest(rig.monitor, { keyAlias: 'nowak-revoked-test', endpoint: 'clients', check: 'read' })).toMatchObject({ outcome: 'unauthorized', reason: 'code_unauthorized' });
-    expect(latest(rig.monitor, { keyAlias: 'nowak-nologs-test', endpoint: 'logs', check: 'read' })).toMatchObject({ outcome: 'forbidden', reason: 'code_insufficient_scope' });
-    expect(latest(rig.monitor, { keyAlias: 'nowak-test', check: 'cross_tenant' })).toMatchObject({ outcome: 'tenant_key_tenant_mismatch', success: true });
+    expect(latest(rig.monitor, { keyAlias: 'nowak-nologs-test', endpoint: 'logs', check: 'read' })).toMatchObject({ outcome: 'insufficient_scope', reason: 'code_insufficient_scope' });
+    expect(latest(rig.monitor, { keyAlias: 'nowak-test', check: 'cross_tenant' })).toMatchObject({ outcome: 'tenant_mismatch', success: true });
     expect(seriesValue(text, 'repairmon_probe_failure_reason', { ...labels, reason: 'none' })).toBe(1);
   });
 
-  test('faults map to timeout, connection_error, server_error, unexpected_status, invalid_envelope', async () => {
+  test('faults map to timeout, connection_error, server_error, redirect, invalid_envelope', async () => {
     const text = await round(
       [
         'stall@/tenants/rowery-nowak/clients',
@@ -59,7 +59,7 @@ describe('each outcome against the real sandbox, labelled in metrics', () => {
       [nowakClients, 'timeout', 'timeout_body'],
       [{ endpoint: 'docs', check: 'read' }, 'connection_error', 'connection_und_err_socket'],
       [{ keyAlias: 'nowak-test', endpoint: 'repairs', check: 'read' }, 'server_error', 'status_503'],
-      [{ keyAlias: 'nowak-test', endpoint: 'bikes', check: 'read' }, 'unexpected_status', 'redirect_302'],
+      [{ keyAlias: 'nowak-test', endpoint: 'bikes', check: 'read' }, 'redirect', 'redirect_302'],
       [{ keyAlias: 'kowalski-test', endpoint: 'clients', check: 'read' }, 'invalid_envelope', 'envelope_ok_missing'],
       [{ keyAlias: 'kowalski-test', endpoint: 'repairs', check: 'read' }, 'server_error', 'status_502'],
       [{ keyAlias: 'kowalski-test', endpoint: 'bikes', check: 'read' }, 'invalid_envelope', 'body_too_large'],

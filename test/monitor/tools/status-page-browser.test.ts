@@ -68,6 +68,37 @@ test.skipIf(!chromiumBin)('headless Chromium renders the status grid, breaches f
   await page.close();
 }, 60_000);
 
+interface Fit {
+  readonly scrollWidth: number;
+  readonly clientWidth: number;
+  readonly lastColumn: string;
+  readonly lastColumnRight: number;
+}
+
+test.skipIf(!chromiumBin)('at 1280 px the grid fits (its last column, logs, in view; nothing scrolls sideways), the canaries line is above the fold, a history bar per target', async () => {
+  const page = await browser!.newPage({ viewport: { width: 1280, height: 800 } });
+  try {
+    await page.goto(`${server.url}/`);
+    const fit = await page.evaluate((): Fit => {
+      type Box = { getBoundingClientRect(): { right: number }; textContent: string | null };
+      const doc = (globalThis as unknown as { document: { documentElement: { scrollWidth: number; clientWidth: number }; querySelector(s: string): Box } }).document;
+      const last = doc.querySelector('table.grid thead th:last-child');
+      return { scrollWidth: doc.documentElement.scrollWidth, clientWidth: doc.documentElement.clientWidth, lastColumn: last.textContent ?? '', lastColumnRight: last.getBoundingClientRect().right };
+    });
+    expect(fit.lastColumn).toBe('logs');
+    expect(fit.scrollWidth).toBeLessThanOrEqual(fit.clientWidth);
+    expect(fit.lastColumnRight).toBeLessThanOrEqual(fit.clientWidth);
+    const canaries = await page.getByText('Canaries:').first().boundingBox();
+    expect(canaries!.y + canaries!.height).toBeLessThanOrEqual(800);
+    expect(await page.locator('section[id^="target-"] svg.history').count()).toBe(await page.locator('section[id^="target-"]').count());
+    const file = join(tmpdir(), 'repairmon-status-page-1280.png');
+    await page.screenshot({ path: file, fullPage: true });
+    console.log(`status page at 1280 px: ${file}`);
+  } finally {
+    await page.close();
+  }
+}, 60_000);
+
 test.skipIf(!chromiumBin)('the page renders the same without JavaScript (server-side only)', async () => {
   const context = await browser!.newContext({ javaScriptEnabled: false });
   try {
