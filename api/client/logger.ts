@@ -26,9 +26,9 @@ export function resolveLogLevel(option: unknown, env: Readonly<Record<string, st
   const raw = option !== undefined ? option : env[LOG_LEVEL_ENV]?.trim().toLowerCase() || undefined;
   if (raw === undefined) return 'warn';
   if (isLogLevel(raw)) return raw;
-  const [where, given] =
-    option === undefined ? [`environment variable ${LOG_LEVEL_ENV}`, env[LOG_LEVEL_ENV]] : ['option "logLevel"', option];
-  throw new TypeError(`${where} must be one of ${LOG_LEVELS.join(', ')}, got ${JSON.stringify(given)}`);
+  const levels = LOG_LEVELS.join(', ');
+  if (option !== undefined) throw new TypeError(`option "logLevel" must be one of ${levels}, got ${JSON.stringify(option)}`);
+  throw new TypeError(`environment variable ${LOG_LEVEL_ENV} must be one of ${levels}, got ${JSON.stringify(env[LOG_LEVEL_ENV])}`);
 }
 
 /** The log functions for `level`: undefined below it, so no fields are built for nothing. */
