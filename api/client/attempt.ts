@@ -15,8 +15,8 @@ export const CLIENT_VERSION = '0.2.0';
 export const USER_AGENT = `repair-service-client/${CLIENT_VERSION} node/${process.versions.node}`;
 
 /** A W3C `traceparent` (version 00, sampled): the trace id kept across a call's attempts, a new span each. */
-export function traceparent(traceId: string = randomUUID().replace(/-/g, '')): string {
-  return `00-${traceId}-${randomUUID().replace(/-/g, '').slice(0, 16)}-01`;
+export function traceparent(traceId: string = randomUUID().replaceAll('-', '')): string {
+  return `00-${traceId}-${randomUUID().replaceAll('-', '').slice(0, 16)}-01`;
 }
 
 /** A success body above this is refused: a runaway response must not exhaust memory. */

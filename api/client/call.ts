@@ -80,15 +80,14 @@ export class Call {
   }
 
   /** The successful response; on abort, the caller's reason as it was given. */
-  async run(): Promise<AttemptResponse> {
+  run(): Promise<AttemptResponse> {
     const { signal } = this.plan;
-    if (signal?.aborted) throw signal.reason;
-    try {
-      // Most calls succeed at once: p-retry starts only after a failure.
-      return await this.attempt().catch((first: unknown) => this.retry(first));
-    } catch (error) {
+    if (signal?.aborted) return Promise.reject(signal.reason);
+    const stopped = (error: unknown): never => {
       throw signal?.aborted ? signal.reason : error;
-    }
+    };
+    // Most calls succeed at once: p-retry starts only after a failure.
+    return this.attempt().catch((first: unknown) => this.retry(first).catch(stopped));
   }
 
   /** p-retry replays the first failure as its attempt 1; it waits nothing itself: `onFailed` sleeps what `decideRetry` chose. */

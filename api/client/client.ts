@@ -203,7 +203,7 @@ export function createClient(options: ClientOptions): RepairServiceClient {
       const callLimits = budget('call option ', opts, limits);
       const { endpoint, path, query, tenant: of, sendKey } = where();
       if (query?.includes(key.reveal())) throw new TypeError(`${path}: the query holds the API key: a key never goes in a URL`);
-      const traceId = opts.traceparent === undefined ? randomUUID().replace(/-/g, '') : TRACEPARENT.exec(opts.traceparent)?.[1];
+      const traceId = opts.traceparent === undefined ? randomUUID().replaceAll('-', '') : TRACEPARENT.exec(opts.traceparent)?.[1];
       if (traceId === undefined) throw new TypeError('option "traceparent" must be a W3C traceparent (00-<32 hex>-<16 hex>-<2 hex>)');
       const run = new Call(rt, { endpoint, path, query, tenant: of, sendKey, signal: opts.signal, limits: callLimits, traceId });
       const res = await run.run();
