@@ -12,7 +12,7 @@ let child: ChildProcess | undefined;
 
 beforeAll(() => {
   // `npm test` builds first; a bare `vitest run` on a fresh clone needs it done here.
-  if (!existsSync(`${root}dist/cli/main.js`) || !existsSync(`${root}dist/sandbox/index.js`)) {
+  if (!existsSync(`${root}dist/cli/index.js`) || !existsSync(`${root}dist/sandbox/index.js`)) {
     execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'ignore' });
   }
 });

@@ -27,7 +27,7 @@ function repairmon(args: readonly string[], env: Record<string, string> = {}): W
 }
 
 beforeAll(() => {
-  if (!existsSync(join(ROOT, 'dist/cli/main.js'))) execFileSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'ignore' });
+  if (!existsSync(join(ROOT, 'dist/cli/index.js'))) execFileSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'ignore' });
   const [report] = JSON.parse(execFileSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', home], { cwd: ROOT, encoding: 'utf8' })) as [{ filename: string; files: { path: string }[] }];
   packed = report.files.map((f) => f.path);
   execFileSync('tar', ['xzf', join(home, report.filename), '-C', home]);

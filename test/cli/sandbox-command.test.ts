@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Agent, request } from 'undici';
 import { AUTH_SCHEMES, authHeader } from '../../api/contract/index.js';
-import { main } from '../../cli/main.js';
+import { main } from '../../cli/index.js';
 import { fakeIo } from './io.js';
 import { PRESET_TABLE } from '../sandbox/dialect-presets.js';
 

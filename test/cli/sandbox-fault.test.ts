@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request } from 'undici';
 import { authHeader } from '../../api/contract/index.js';
-import { main } from '../../cli/main.js';
+import { main } from '../../cli/index.js';
 import { FAULT_KINDS, parseFaultSpec } from '../../sandbox/faults/parse.js';
 import { BIN, childEnv, closedPort, spawnWatched, waitFor } from '../reliability/helpers.js';
 import { type FakeIo, fakeIo } from './io.js';

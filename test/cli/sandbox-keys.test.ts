@@ -3,7 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { main } from '../../cli/main.js';
+import { main } from '../../cli/index.js';
 import { fakeIo } from './io.js';
 
 const NOWAK = 'rs_test_cli_fixed_nowak_4242';

@@ -7,7 +7,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningSandbox, startSandbox } from '../../sandbox/index.js';
 import type { DiagnosisReport } from '../../diagnose/index.js';
-import { main } from '../../cli/main.js';
+import { main } from '../../cli/index.js';
 import { fakeIo } from '../cli/io.js';
 import { type CliRun, ROOT, assertBuilt, closedPort, runCli, runCurl } from './helpers.js';
 import { toolAvailable } from '../helpers/tools.js';

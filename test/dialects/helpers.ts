@@ -75,11 +75,11 @@ export interface CliResult {
 }
 
 /**
- * The real `repairmon` entry (`cli/main.ts`: the same argv parsing and command code the binary
+ * The real `repairmon` entry (`cli/index.ts`: the same argv parsing and command code the binary
  * runs), in this process: a node start per run would cost more than the run itself here.
  */
 export async function repairmon(args: readonly string[], env: Record<string, string>): Promise<CliResult> {
-  const { main } = await import('../../cli/main.js');
+  const { main } = await import('../../cli/index.js');
   const { fakeIo } = await import('../cli/io.js');
   const io = { ...fakeIo(), env };
   const code = await main([...args], io);

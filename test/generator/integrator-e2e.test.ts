@@ -189,7 +189,7 @@ describe.skipIf(!ready)('a new integrator, README only, as a non-root user', { t
     const pack = await timed('npm pack', as('npm', ['pack', '--ignore-scripts', ROOT], { cwd: home }));
     expect(pack.code, pack.stderr).toBe(0);
     const listed = execFileSync('tar', ['-tzf', join(home, TARBALL)], { encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 }).split('\n');
-    for (const needed of ['bin/repairmon.js', 'generators/app/index.js', 'dist/generators/app/generator.js', 'dist/cli/main.js', 'templates/app/package.json.hbs', 'templates/app/gitignore', 'api/client/index.ts', 'api/checklist/index.ts']) {
+    for (const needed of ['bin/repairmon.js', 'generators/app/index.js', 'dist/generators/app/generator.js', 'dist/cli/index.js', 'templates/app/package.json.hbs', 'templates/app/gitignore', 'api/client/index.ts', 'api/checklist/index.ts']) {
       expect(listed, needed).toContain(`package/${needed}`);
     }
     expect(listed.some((f) => f.startsWith('package/test/') || f.startsWith('package/node_modules/'))).toBe(false);

@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { main } from '../../cli/main.js';
+import { main } from '../../cli/index.js';
 import { fakeIo } from '../cli/io.js';
 import { childEnv, closedPort, makeCanary, spawnRepairmon, waitFor } from './helpers.js';
 

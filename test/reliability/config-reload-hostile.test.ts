@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import cron from 'node-cron';
 import { afterAll, describe, expect, it } from 'vitest';
-import { main } from '../../cli/main.js';
+import { main } from '../../cli/index.js';
 import { createLogger } from '../../lib/logger.js';
 import { loadConfigFile } from '../../monitor/config/load.js';
 import { createMonitor } from '../../monitor/service.js';

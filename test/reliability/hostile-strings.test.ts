@@ -16,7 +16,7 @@ import { formatChecklistTable, runChecklist } from '../../api/checklist/index.js
 import { ApiKey, type ApiError, createClient, nextStep } from '../../api/client/index.js';
 import { scrubKeyEchoes } from '../../api/client/single-attempt.js';
 import { boundText, printable, serverText } from '../../api/contract/index.js';
-import { main } from '../../cli/main.js';
+import { main } from '../../cli/index.js';
 import type { Answers } from '../../generators/app/answers.js';
 import { chooseLayout } from '../../generators/app/layout.js';
 import { nextFiles } from '../../generators/app/project-plan.js';

@@ -55,7 +55,7 @@ describe('the monitor image manifest (deploy/monitor-image/)', () => {
   });
 
   it('loads no generator package when serve or check-config is imported (only `new` and `upgrade` do, lazily)', () => {
-    const eager = importGraph(ROOT, { entries: ['cli/main.ts', 'cli/commands/serve.ts', 'cli/commands/check-config.ts'], stopAt: [], dynamic: false });
+    const eager = importGraph(ROOT, { entries: ['cli/index.ts', 'cli/commands/serve.ts', 'cli/commands/check-config.ts'], stopAt: [], dynamic: false });
     for (const name of GENERATOR_PACKAGES) expect(eager.packages.get(name), name).toBeUndefined();
   });
 

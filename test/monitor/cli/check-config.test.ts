@@ -7,7 +7,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main } from '../../../cli/main.js';
+import { main } from '../../../cli/index.js';
 import { type RunningSandbox, startSandbox } from '../../../sandbox/index.js';
 import { fakeIo } from '../../cli/io.js';
 

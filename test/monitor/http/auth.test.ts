@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiKey } from '../../../api/client/index.js';
-import { main } from '../../../cli/main.js';
+import { main } from '../../../cli/index.js';
 import { DEFAULT_HTTP_SETTINGS, type HttpSettings, type MonitorConfig } from '../../../monitor/config/types.js';
 import { demoConfig } from '../../../monitor/demo-config.js';
 import { isLoopback } from '../../../lib/loopback.js';

@@ -15,7 +15,7 @@ import { failureClass } from '../probe/failure-class.js';
 import { createPoliteness } from '../probe/politeness.js';
 import { type ProbeResult, runProbe } from '../probe/run.js';
 import { makeProbe, readablePath } from '../probe/spec.js';
-import type { MonitorTarget } from './types.js';
+import type { MonitorTarget } from '../config/types.js';
 
 export const CONNECT_TIMEOUT_MS = 5_000;
 
