@@ -4,11 +4,8 @@
  * as `repairmon` processes; probe and discover through the CLI's own entry in this process. The truth of each dialect comes
  * from the hand-written preset table, never from the sandbox's own code.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { createInterface } from 'node:readline';
 import type { DialectSettings } from '../../sandbox/dialect/index.js';
-import { ROOT } from '../diagnose/helpers.js';
+import { type SandboxProcess, startSandboxProcess } from '../helpers/rig.js';
 import { PRESET_TABLE } from '../sandbox/dialect-presets.js';
 
 export const PRESETS = Object.keys(PRESET_TABLE);
@@ -23,49 +20,9 @@ export function slugIn(settings: DialectSettings, kebab: string): string {
   return settings.slug === 'snake' ? kebab.replace(/-/g, '_') : kebab;
 }
 
-export interface SandboxKey {
-  readonly alias: string;
-  readonly kind: 'platform' | 'tenant';
-  readonly tenant: string | null;
-  readonly key: string;
-}
-
-export interface SandboxProcess {
-  readonly baseUrl: string;
-  readonly keys: readonly SandboxKey[];
-  key(alias: string): SandboxKey;
-  close(): Promise<void>;
-}
-
-/** `repairmon sandbox --dialect PRESET --json` as a child process; the key values stay in this process. */
-export async function startSandboxProcess(dialect: string, extra: readonly string[] = []): Promise<SandboxProcess> {
-  const child: ChildProcess = spawn(process.execPath, [`${ROOT}bin/repairmon.js`, 'sandbox', '--port', '0', '--json', '--log-level', 'silent', '--rate-limit', '1000/1m', '--dialect', dialect, ...extra], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const lines = createInterface({ input: child.stdout! });
-  const first = await Promise.race([
-    once(lines, 'line').then(([line]) => String(line)),
-    once(child, 'exit').then(() => {
-      throw new Error(`sandbox --dialect ${dialect} exited: ${stderr}`);
-    }),
-  ]);
-  const parsed = JSON.parse(first) as { baseUrl: string; keys: SandboxKey[] };
-  return {
-    baseUrl: parsed.baseUrl,
-    keys: parsed.keys,
-    key(alias) {
-      const found = parsed.keys.find((k) => k.alias === alias);
-      if (!found) throw new Error(`no key ${alias}`);
-      return found;
-    },
-    async close() {
-      if (child.exitCode !== null) return;
-      child.kill('SIGTERM');
-      await once(child, 'exit');
-    },
-  };
+/** `repairmon sandbox --dialect PRESET` as a child process; the key values stay in this process. */
+export function dialectSandbox(preset: string, extra: readonly string[] = []): Promise<SandboxProcess> {
+  return startSandboxProcess(['--rate-limit', '1000/1m', '--dialect', preset, ...extra]);
 }
 
 export interface CliResult {

@@ -5,13 +5,14 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DiagnosisReport } from '../../diagnose/index.js';
-import { assertBuilt } from '../diagnose/helpers.js';
-import { PRESETS, type SandboxProcess, repairmon, slugIn, startSandboxProcess, truth } from './helpers.js';
+import { ensureBuilt } from '../helpers/rig.js';
+import { type SandboxProcess } from '../helpers/rig.js';
+import { PRESETS, dialectSandbox, repairmon, slugIn, truth } from './helpers.js';
 
 const sandboxes = new Map<string, SandboxProcess>();
 beforeAll(async () => {
-  assertBuilt();
-  await Promise.all(PRESETS.map(async (p) => sandboxes.set(p, await startSandboxProcess(p))));
+  ensureBuilt();
+  await Promise.all(PRESETS.map(async (p) => sandboxes.set(p, await dialectSandbox(p))));
 });
 afterAll(async () => Promise.all([...sandboxes.values()].map((s) => s.close())));
 

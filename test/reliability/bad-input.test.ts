@@ -17,7 +17,8 @@ import { formatIssues } from '../../monitor/config/types.js';
 import { startSandbox } from '../../sandbox/index.js';
 import { fakeIo } from '../cli/io.js';
 import { CLI_MISUSE, GENERATOR_REFUSALS, type GeneratorRefusalCase } from './fixtures/misuse.js';
-import { childEnv, closedPort, serveChild, spawnRepairmon } from './helpers.js';
+import { serveChild } from './helpers.js';
+import { childEnv, closedPort, spawnCli } from '../helpers/rig.js';
 
 const OWN = new URL('./fixtures/config/', import.meta.url).pathname;
 const MONITOR = new URL('../monitor/fixtures/', import.meta.url).pathname;
@@ -158,7 +159,7 @@ describe('generator refusals through `repairmon new`: exact message, exit 2, not
   it.each(GENERATOR_REFUSALS.map((c) => [c.label, c] as const))('%s', { timeout: 60_000 }, async (_label, c) => {
     const cwd = prepare(c);
     const before = listing(cwd);
-    const child = spawnRepairmon(['new', ...c.args], { env: childEnv(), cwd });
+    const child = spawnCli(['new', ...c.args], { env: childEnv(), cwd });
     const code = await child.exited;
     expect({ code, stdout: child.stdout(), stderr: ownLines(child.stderr()), files: listing(cwd) }).toEqual({
       code: c.code,

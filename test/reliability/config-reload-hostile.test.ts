@@ -18,7 +18,8 @@ import { loadConfigFile } from '../../monitor/config/load.js';
 import { createMonitor } from '../../monitor/service.js';
 import { startSandbox } from '../../sandbox/index.js';
 import { fakeIo } from '../cli/io.js';
-import { childEnv, closedPort, serveChild, spawnRepairmon } from './helpers.js';
+import { serveChild } from './helpers.js';
+import { childEnv, closedPort, spawnCli } from '../helpers/rig.js';
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -72,7 +73,7 @@ describe('check-config on hostile YAML', { timeout: 30_000 }, () => {
       Object.entries(files).map(async ([name, text]) => {
         const file = join(dir, `${name}.yaml`);
         writeFileSync(file, text);
-        const child = spawnRepairmon(['check-config', '--config', file], { env: childEnv(KEY_ENV) });
+        const child = spawnCli(['check-config', '--config', file], { env: childEnv(KEY_ENV) });
         const code = await child.exited;
         return [name, { file, code, stdout: child.stdout(), stderr: child.stderr() }] as const;
       }),

@@ -26,7 +26,8 @@ import { demoConfig } from '../../monitor/demo-config.js';
 import { createMonitorServer } from '../../monitor/http/server.js';
 import { createMonitor } from '../../monitor/service.js';
 import { fakeIo } from '../cli/io.js';
-import { ROOT, makeCanary } from './helpers.js';
+import { makeCanary } from './helpers.js';
+import { ROOT } from '../helpers/rig.js';
 import { CONTROL_CHARACTERS, type HostileServer, TERMINAL_ATTACK, jsonEscaped, rawErrorEnvelope, startHostileServer } from './hostile-server.js';
 
 const TENANT = 'rowery-nowak';

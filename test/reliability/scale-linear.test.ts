@@ -21,7 +21,7 @@ import { buildPlan } from '../../monitor/probe/plan.js';
 import type { ProbeSpec } from '../../monitor/probe/spec.js';
 import { type Monitor, createMonitor } from '../../monitor/service.js';
 import { silent } from '../monitor/helpers.js';
-import { closedPort } from './helpers.js';
+import { closedPort } from '../helpers/rig.js';
 
 const KEY = `${KEY_PREFIXES.test}scalelinear0123456789abcdef`;
 const N = 200;
