@@ -81,6 +81,8 @@ describe('import rules', () => {
     expect(bad('sandbox/server.ts', '../monitor/index.js')).toBe(1);
     expect(bad('lib/logger.ts', '../cli/index.js')).toBe(1);
     expect(bad('generators/app/render.ts', '../../sandbox/defaults.js')).toBe(1);
+    expect(bad('cli/commands/new.ts', '../../generators/entry.js')).toBe(0);
+    expect(bad('cli/commands/new.ts', '../../generators/app/flags.js')).toBe(1);
     expect(bad('monitor/service.ts', 'prom-client')).toBe(0);
     expect(bad('diagnose/run.ts', 'zod')).toBe(1);
     expect(bad('diagnose/run.ts', 'node:fs')).toBe(0);

@@ -7,7 +7,7 @@
 import { join } from 'node:path';
 import type { CommandContext } from '../command.js';
 import { packageRoot } from '../../lib/index.js';
-import { isGeneratorRefusal } from '../../generators/index.js';
+import { isGeneratorRefusal } from '../../generators/entry.js';
 
 const NAMESPACE = 'repair-service:app';
 

@@ -6,7 +6,7 @@
  */
 import { resolve } from 'node:path';
 import { type Command, type CommandContext, UsageError } from '../command.js';
-import { readStoredAnswers } from '../../generators/index.js';
+import { readStoredAnswers } from '../../generators/entry.js';
 import { OUR_PACKAGE_NAME } from '../../lib/index.js';
 import { runGenerator } from './generator-run.js';
 

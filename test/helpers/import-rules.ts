@@ -3,8 +3,8 @@
  * so the test can also prove each check fails on a bad import.
  *
  * A code folder (each top-level folder; each sub-folder of `api/`) is reached only through its
- * entry, `index.ts` (the compiled `dist/<folder>/index.js` from `bin/`), plus the documented
- * second entries of `api/`. What a folder may import is one line of its README:
+ * entry, `index.ts` (`generators/entry.ts`; the compiled `dist/cli/index.js` from `bin/`), plus
+ * the documented second entries of `api/`. What a folder may import is one line of its README:
  *
  *     May import: api/contract, api/client/single-attempt, lib, pino, node:*.
  *
@@ -20,6 +20,11 @@ export const ROOT = resolve(import.meta.dirname, '../..');
 
 /** Entries besides `<folder>/index.ts`: what api/README.md documents. */
 export const SECOND_ENTRIES: readonly string[] = ['api/contract/readings.ts', 'api/contract/server/index.ts', 'api/client/single-attempt.ts'];
+
+/** A folder whose entry cannot be `index.ts`: yeoman-environment takes `generators/index.*` for the generator. */
+export const OTHER_ENTRIES: Readonly<Record<string, string>> = { generators: 'generators/entry.ts' };
+
+const entryOf = (folder: string): string => OTHER_ENTRIES[folder] ?? `${folder}/index.ts`;
 
 /** What ships into generated projects: only each other and what those projects install. */
 export const SHIPPED_FOLDERS: readonly string[] = ['api/contract/', 'api/client/', 'api/checklist/'];
@@ -68,7 +73,7 @@ export function folderOf(file: string, folders: Iterable<string>): string | unde
 }
 
 export function isEntry(file: string, folders: readonly string[]): boolean {
-  return SECOND_ENTRIES.includes(file) || (file.endsWith('/index.ts') && folders.includes(dirname(file)));
+  return SECOND_ENTRIES.includes(file) || folders.some((folder) => entryOf(folder) === file);
 }
 
 /** The items of one `May import:` line, or undefined when the line is not one. */
@@ -82,7 +87,7 @@ export function parseRuleLine(line: string): { readonly scope: string | undefine
 /** What an item stands for: an entry file, or a package name (kept as written). */
 function itemTarget(item: string, root: string, folders: readonly string[]): string | undefined {
   if (item === 'node:*') return item;
-  const file = existsSync(join(root, `${item}.ts`)) ? `${item}.ts` : `${item}/index.ts`;
+  const file = existsSync(join(root, `${item}.ts`)) ? `${item}.ts` : entryOf(item);
   if (existsSync(join(root, file))) return isEntry(file, folders) ? file : undefined;
   const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { dependencies?: object; devDependencies?: object };
   return item in { ...pkg.dependencies, ...pkg.devDependencies } ? item : undefined;
