@@ -19,6 +19,7 @@ import {
   importEdges,
   parseRuleLine,
   readRules,
+  sharedTestHelpers,
   sourceFiles,
   unusedItems,
   violations,
@@ -117,8 +118,11 @@ describe('import rules', () => {
     expect(bad('api/openapi/document.ts', 'zod')).toBe(1);
   });
 
-  it('tests may import anything', () => {
+  it('tests may import anything; what two test folders share lives in test/helpers/', () => {
     expect(checkImport(rules, 'test/monitor/probe/plan.test.ts', '../../../monitor/probe/plan.js')).toEqual([]);
+    expect(sharedTestHelpers(importEdges(sourceFiles(['test'])))).toEqual([]);
+    expect(sharedTestHelpers([['test/reliability/x.test.ts', 'test/monitor/config/load.test.ts']])).toHaveLength(1);
+    expect(sharedTestHelpers([['test/reliability/x.test.ts', 'test/helpers/rig.ts'], ['test/monitor/a.test.ts', 'test/monitor/tls/config.test.ts']])).toEqual([]);
   });
 
   it('finds a cycle between sub-folders, and between top-level folders', () => {

@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import { Agent, request } from 'undici';
 import { AUTH_SCHEMES, authHeader } from '../../api/contract/index.js';
 import { main } from '../../cli/index.js';
-import { fakeIo } from './io.js';
-import { PRESET_TABLE } from '../sandbox/dialect-presets.js';
+import { fakeIo } from '../helpers/fake-io.js';
+import { PRESET_TABLE } from '../helpers/dialect-presets.js';
 
 interface JsonLine {
   baseUrl: string;

@@ -10,7 +10,7 @@ import { authHeader } from '../../api/contract/index.js';
 import { main } from '../../cli/index.js';
 import { FAULT_KINDS, parseFaultSpec } from '../../sandbox/faults/parse.js';
 import { childEnv, closedPort, spawnCli, waitForOutput } from '../helpers/rig.js';
-import { type FakeIo, fakeIo } from './io.js';
+import { type FakeIo, fakeIo } from '../helpers/fake-io.js';
 
 interface Line {
   baseUrl: string;

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../cli/index.js';
-import { fakeIo } from './io.js';
+import { fakeIo } from '../helpers/fake-io.js';
 
 const NOWAK = 'rs_test_cli_fixed_nowak_4242';
 const dir = mkdtempSync(join(tmpdir(), 'repairmon-cli-keys-'));

@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Expression, allExpressions, dashboardExpressions, recordedNames, ruleExpressions, substituteVariables } from './helpers/expressions.js';
 import { FIXTURE_CERT_DAYS, FIXTURE_NARROW_ALIAS, type MonitoredSandbox, exposedNames, startMonitoredSandbox } from './helpers/monitor-fixture.js';
 import { PROMETHEUS, PROMETHEUS_DIR, PROMTOOL, RULE_FILES, toolPresent } from './helpers/paths.js';
-import { type RunningPrometheus, startPrometheus } from './helpers/prometheus-server.js';
+import { type RunningPrometheus, startPrometheus } from '../../bench/lib/prometheus-server.js';
 import { metricNames } from './helpers/promql-names.js';
 import { runTool } from './helpers/run-tool.js';
 import { waitFor } from '../helpers/rig.js';

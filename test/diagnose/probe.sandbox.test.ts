@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningSandbox, startSandbox } from '../../sandbox/index.js';
 import type { DiagnosisReport } from '../../diagnose/index.js';
 import { main } from '../../cli/index.js';
-import { fakeIo } from '../cli/io.js';
+import { fakeIo } from '../helpers/fake-io.js';
 import { shellQuote } from '../../api/checklist/index.js';
 import { BIN, type ProcessRun, closedPort, ensureBuilt, runCli, runProcess } from '../helpers/rig.js';
 import { toolAvailable } from '../helpers/tools.js';

@@ -7,7 +7,7 @@ import type { DialectSettings } from '../../sandbox/dialect/index.js';
 import type { DiscoveryReport, Refusal } from '../../discover/index.js';
 import { ensureBuilt } from '../helpers/rig.js';
 import { type SandboxProcess } from '../helpers/rig.js';
-import { PRESETS, dialectSandbox, repairmon, slugIn, truth } from './helpers.js';
+import { PRESETS, dialectSandbox, repairmon, slugIn, truth } from '../helpers/dialects.js';
 
 const sandboxes = new Map<string, SandboxProcess>();
 beforeAll(async () => {

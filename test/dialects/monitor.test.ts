@@ -12,7 +12,7 @@ import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DialectSettings } from '../../sandbox/dialect/index.js';
 import { type SandboxProcess, ensureBuilt, spawnCli, waitFor } from '../helpers/rig.js';
-import { PRESETS, dialectSandbox, slugIn, truth } from './helpers.js';
+import { PRESETS, dialectSandbox, slugIn, truth } from '../helpers/dialects.js';
 
 const ALIASES = ['platform-test', 'nowak-test', 'kowalski-test'] as const;
 const dir = mkdtempSync(join(tmpdir(), 'dialect-monitor-'));

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningSandbox, startSandbox } from '../../sandbox/index.js';
 import { ERROR_CODES } from '../../api/contract/index.js';
-import { PRESETS, dialectSandbox, slugIn, truth } from '../dialects/helpers.js';
+import { PRESETS, dialectSandbox, slugIn, truth } from '../helpers/dialects.js';
 import { ROOT, type SandboxProcess, childEnv, runCli, runProcess } from '../helpers/rig.js';
 
 /** As generated; the reference sandbox spells the same shop `rowery-nowak` (set by REPAIR_API_TENANT). */

@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ANSWER_FLAGS, RUN_FLAGS } from '../../generators/app/flags.js';
 import { toolAvailable } from '../helpers/tools.js';
-import { opensslPresent } from '../monitor/tls/helpers.js';
+import { opensslPresent } from '../helpers/tls.js';
 import { type Runner, giveToUser, pickRunner, runAs, spawnAs } from './as-user.js';
 import { ROOT, childEnv } from '../helpers/rig.js';
 import { planWorkflow } from './workflow.js';

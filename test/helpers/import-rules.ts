@@ -187,6 +187,15 @@ export function violations(rules: Rules, files: readonly string[]): Violation[] 
   return files.flatMap((file) => importsOf(readFileSync(join(ROOT, file), 'utf8')).flatMap((spec) => checkImport(rules, file, spec)));
 }
 
+/** Imports from one test folder into another's files: a helper two folders share lives in test/helpers/. */
+export function sharedTestHelpers(edges: readonly (readonly [string, string])[]): string[] {
+  const folder = (path: string): string => path.split('/').slice(0, 2).join('/');
+  return edges
+    .filter(([from, to]) => from.startsWith('test/') && to.startsWith('test/') && existsSync(join(ROOT, to)))
+    .filter(([from, to]) => folder(from) !== folder(to) && !to.startsWith('test/helpers/') && folder(to) !== to)
+    .map(([from, to]) => `${from} -> ${to}: move it to test/helpers/`);
+}
+
 /** Every `[file, target]` of a relative import among `files`. */
 export function importEdges(files: readonly string[]): [string, string][] {
   return files.flatMap((file) =>

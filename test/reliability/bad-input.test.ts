@@ -16,7 +16,7 @@ import { main } from '../../cli/index.js';
 import { loadConfigFile } from '../../monitor/config/load.js';
 import { formatIssues } from '../../monitor/config/types.js';
 import { startSandbox } from '../../sandbox/index.js';
-import { fakeIo } from '../cli/io.js';
+import { fakeIo } from '../helpers/fake-io.js';
 import { CLI_MISUSE, GENERATOR_REFUSALS, type GeneratorRefusalCase } from './fixtures/misuse.js';
 import { serveChild } from './helpers.js';
 import { childEnv, closedPort, spawnCli } from '../helpers/rig.js';

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { main } from '../../cli/index.js';
-import { fakeIo } from '../cli/io.js';
+import { fakeIo } from '../helpers/fake-io.js';
 import { makeCanary } from './helpers.js';
 import { childEnv, closedPort, spawnCli, waitForOutput } from '../helpers/rig.js';
 

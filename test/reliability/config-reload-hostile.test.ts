@@ -17,7 +17,7 @@ import { createLogger } from '../../lib/logger.js';
 import { loadConfigFile } from '../../monitor/config/load.js';
 import { createMonitor } from '../../monitor/service.js';
 import { startSandbox } from '../../sandbox/index.js';
-import { fakeIo } from '../cli/io.js';
+import { fakeIo } from '../helpers/fake-io.js';
 import { serveChild } from './helpers.js';
 import { childEnv, closedPort, spawnCli } from '../helpers/rig.js';
 

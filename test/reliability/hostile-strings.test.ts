@@ -25,7 +25,7 @@ import { CANARY_NAMES, type CanaryName } from '../../monitor/config/schema.js';
 import { demoConfig } from '../../monitor/demo-config.js';
 import { createMonitorServer } from '../../monitor/http/server.js';
 import { createMonitor } from '../../monitor/service.js';
-import { fakeIo } from '../cli/io.js';
+import { fakeIo } from '../helpers/fake-io.js';
 import { makeCanary } from './helpers.js';
 import { ROOT } from '../helpers/rig.js';
 import { CONTROL_CHARACTERS, type HostileServer, TERMINAL_ATTACK, jsonEscaped, rawErrorEnvelope, startHostileServer } from './hostile-server.js';

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../../cli/index.js';
 import { type RunningSandbox, startSandbox } from '../../../sandbox/index.js';
-import { fakeIo } from '../../cli/io.js';
+import { fakeIo } from '../../helpers/fake-io.js';
 import { closedPort } from '../../helpers/rig.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'repairmon-check-'));

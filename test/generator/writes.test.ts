@@ -9,13 +9,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CommitError, STAGING_PREFIX, commitChanges, commitIo } from '../../generators/app/staged-commit.js';
-import { ALL_FLAGS, runGenerator } from '../generator/helpers.js';
+import { ALL_FLAGS, runGenerator } from './helpers.js';
 import { type Answers } from '../../generators/app/answers.js';
-import { SAMPLE_ANSWERS } from '../generator/sample-answers.js';
+import { SAMPLE_ANSWERS } from './sample-answers.js';
 import { envFileValue, readVersions, renderTemplate, templateContext } from '../../generators/app/render.js';
 import { cdArgument } from '../../generators/app/summary.js';
 import { BIN, ROOT, childEnv, runCli } from '../helpers/rig.js';
-import { giveToUser, pickRunner, runAs } from '../generator/as-user.js';
+import { giveToUser, pickRunner, runAs } from './as-user.js';
 import { toolAvailable } from '../helpers/tools.js';
 
 const dirs: string[] = [];

@@ -5,8 +5,8 @@
  * from the hand-written preset table, never from the sandbox's own code.
  */
 import type { DialectSettings } from '../../sandbox/dialect/index.js';
-import { type SandboxProcess, startSandboxProcess } from '../helpers/rig.js';
-import { PRESET_TABLE } from '../sandbox/dialect-presets.js';
+import { type SandboxProcess, startSandboxProcess } from './rig.js';
+import { PRESET_TABLE } from './dialect-presets.js';
 
 export const PRESETS = Object.keys(PRESET_TABLE);
 export const truth = (preset: string): DialectSettings => {
@@ -37,7 +37,7 @@ export interface CliResult {
  */
 export async function repairmon(args: readonly string[], env: Record<string, string>): Promise<CliResult> {
   const { main } = await import('../../cli/index.js');
-  const { fakeIo } = await import('../cli/io.js');
+  const { fakeIo } = await import('./fake-io.js');
   const io = { ...fakeIo(), env };
   const code = await main([...args], io);
   return { code, stdout: io.stdoutText(), stderr: io.stderrText() };
