@@ -10,7 +10,7 @@ import { authHeader } from '../../api/contract/index.js';
 import { main } from '../../cli/index.js';
 import { FAULT_KINDS, parseFaultSpec } from '../../sandbox/faults/parse.js';
 import { childEnv, closedPort, spawnCli, waitForOutput } from '../helpers/rig.js';
-import { type FakeIo, fakeIo } from '../helpers/fake-io.js';
+import { type FakeIo, fakeIo, runMain } from '../helpers/fake-io.js';
 
 interface Line {
   baseUrl: string;
@@ -31,9 +31,8 @@ afterAll(async () => {
 });
 
 async function fault(args: string[], env: Record<string, string> = { REPAIRMON_SANDBOX_TOKEN: sandbox.line.control.token }): Promise<{ code: number; out: string; err: string }> {
-  const io = { ...fakeIo(), env };
-  const code = await main(['sandbox', 'fault', ...args], io);
-  return { code, out: io.stdoutText(), err: io.stderrText() };
+  const { code, stdout, stderr } = await runMain(['sandbox', 'fault', ...args], env);
+  return { code, out: stdout, err: stderr };
 }
 
 async function statusOf(baseUrl: string, key: string, path = '/tenants/rowery-nowak/clients'): Promise<number> {

@@ -7,7 +7,8 @@ import type { DialectSettings } from '../../sandbox/dialect/index.js';
 import type { DiscoveryReport, Refusal } from '../../discover/index.js';
 import { ensureBuilt } from '../helpers/rig.js';
 import { type SandboxProcess } from '../helpers/rig.js';
-import { PRESETS, dialectSandbox, repairmon, slugIn, truth } from '../helpers/dialects.js';
+import { PRESETS, dialectSandbox, slugIn, truth } from '../helpers/dialects.js';
+import { runMain } from '../helpers/fake-io.js';
 
 const sandboxes = new Map<string, SandboxProcess>();
 beforeAll(async () => {
@@ -19,7 +20,7 @@ afterAll(async () => Promise.all([...sandboxes.values()].map((s) => s.close())))
 async function discover(preset: string, alias: string, tenant?: string): Promise<DiscoveryReport> {
   const sandbox = sandboxes.get(preset)!;
   const { key } = sandbox.key(alias);
-  const run = await repairmon(['discover', '--base-url', sandbox.baseUrl, '--key-env', 'K', '--json', ...(tenant ? ['--tenant', tenant] : [])], { K: key });
+  const run = await runMain(['discover', '--base-url', sandbox.baseUrl, '--key-env', 'K', '--json', ...(tenant ? ['--tenant', tenant] : [])], { K: key });
   expect(run.code, run.stderr).toBe(0);
   expect(run.stdout + run.stderr).not.toContain(key);
   return JSON.parse(run.stdout) as DiscoveryReport;

@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DiagnosisReport } from '../../diagnose/index.js';
 import { ensureBuilt } from '../helpers/rig.js';
 import { type SandboxProcess } from '../helpers/rig.js';
-import { PRESETS, dialectSandbox, repairmon, slugIn, truth } from '../helpers/dialects.js';
+import { PRESETS, dialectSandbox, slugIn, truth } from '../helpers/dialects.js';
+import { runMain } from '../helpers/fake-io.js';
 
 const sandboxes = new Map<string, SandboxProcess>();
 beforeAll(async () => {
@@ -20,7 +21,7 @@ async function probe(preset: string, alias: string, tenant?: string): Promise<{ 
   const sandbox = sandboxes.get(preset)!;
   const { key } = sandbox.key(alias);
   const args = ['probe', '--base-url', sandbox.baseUrl, '--key-env', 'CUSTOMER_KEY', '--timeout', '5', '--json', ...(tenant ? ['--tenant', tenant] : [])];
-  const run = await repairmon(args, { CUSTOMER_KEY: key });
+  const run = await runMain(args, { CUSTOMER_KEY: key });
   return { code: run.code, report: JSON.parse(run.stdout) as DiagnosisReport, stdout: run.stdout, stderr: run.stderr, key };
 }
 

@@ -24,21 +24,3 @@ export function slugIn(settings: DialectSettings, kebab: string): string {
 export function dialectSandbox(preset: string, extra: readonly string[] = []): Promise<SandboxProcess> {
   return startSandboxProcess(['--rate-limit', '1000/1m', '--dialect', preset, ...extra]);
 }
-
-export interface CliResult {
-  readonly code: number;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-/**
- * The real `repairmon` entry (`cli/index.ts`: the same argv parsing and command code the binary
- * runs), in this process: a node start per run would cost more than the run itself here.
- */
-export async function repairmon(args: readonly string[], env: Record<string, string>): Promise<CliResult> {
-  const { main } = await import('../../cli/index.js');
-  const { fakeIo } = await import('./fake-io.js');
-  const io = { ...fakeIo(), env };
-  const code = await main([...args], io);
-  return { code, stdout: io.stdoutText(), stderr: io.stderrText() };
-}

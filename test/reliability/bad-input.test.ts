@@ -12,11 +12,10 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { main } from '../../cli/index.js';
 import { loadConfigFile } from '../../monitor/config/load.js';
 import { formatIssues } from '../../monitor/config/types.js';
 import { startSandbox } from '../../sandbox/index.js';
-import { fakeIo } from '../helpers/fake-io.js';
+import { runMain } from '../helpers/fake-io.js';
 import { CLI_MISUSE, GENERATOR_REFUSALS, type GeneratorRefusalCase } from './fixtures/misuse.js';
 import { serveChild } from './helpers.js';
 import { childEnv, closedPort, spawnCli } from '../helpers/rig.js';
@@ -29,11 +28,6 @@ afterAll(() => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
-async function run(args: readonly string[], env: NodeJS.ProcessEnv = {}) {
-  const io = { ...fakeIo(), env };
-  const code = await main([...args], io);
-  return { code, stdout: io.stdoutText(), stderr: io.stderrText() };
-}
 
 describe('monitor config errors', () => {
   const fixtures = readdirSync(MONITOR).filter((f) => f.endsWith('.yaml'));
@@ -41,13 +35,13 @@ describe('monitor config errors', () => {
     const path = join(MONITOR, file);
     const loaded = loadConfigFile(path, ENV);
     if (loaded.ok) throw new Error(`${file} is expected to be invalid`);
-    expect(await run(['check-config', '--config', path], ENV)).toEqual({ code: 2, stdout: '', stderr: `${path}: ${loaded.issues.length} problem(s):\n${formatIssues(loaded.issues)}\n` });
+    expect(await runMain(['check-config', '--config', path], ENV)).toEqual({ code: 2, stdout: '', stderr: `${path}: ${loaded.issues.length} problem(s):\n${formatIssues(loaded.issues)}\n` });
   });
 
   it('serve with a bad config exits 2 before binding its port', async () => {
     const port = await closedPort();
     const path = join(MONITOR, 'duplicate-target-name.yaml');
-    const result = await run(['serve', '--config', path, '--listen', `127.0.0.1:${port}`], ENV);
+    const result = await runMain(['serve', '--config', path, '--listen', `127.0.0.1:${port}`], ENV);
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
     const refused = await new Promise<string>((done) => {
@@ -88,7 +82,7 @@ describe('sandbox --data errors through the CLI', () => {
 
   it.each(Object.entries(DATA_CASES))('%s: exit 2, every problem, nothing on stdout', async (file, lines) => {
     const path = join(SANDBOX_DATA, file);
-    const result = await run(['sandbox', '--data', path, '--port', '0', '--log-level', 'silent']);
+    const result = await runMain(['sandbox', '--data', path, '--port', '0', '--log-level', 'silent']);
     const message = `${lines.length} problem(s):\n${lines.map((l) => `  ${l}`).join('\n')}`;
     expect(result).toEqual({ code: 2, stdout: '', stderr: `repairmon sandbox: --data: ${path}: ${message}\nRun 'repairmon sandbox --help' for usage.\n` });
   });
@@ -96,7 +90,7 @@ describe('sandbox --data errors through the CLI', () => {
 
 describe('CLI misuse', () => {
   it.each(CLI_MISUSE.map((c) => [c.args.join(' '), c] as const))('repairmon %s', async (_label, c) => {
-    expect(await run(c.args)).toEqual({ code: c.code, stdout: '', stderr: c.stderr });
+    expect(await runMain(c.args)).toEqual({ code: c.code, stdout: '', stderr: c.stderr });
   });
 });
 

@@ -6,9 +6,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main } from '../../../cli/index.js';
 import { type RunningSandbox, startSandbox } from '../../../sandbox/index.js';
-import { fakeIo } from '../../helpers/fake-io.js';
+import { runMain } from '../../helpers/fake-io.js';
 import { closedPort } from '../../helpers/rig.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'repairmon-check-'));
@@ -16,9 +15,7 @@ const dir = mkdtempSync(join(tmpdir(), 'repairmon-check-'));
 async function check(yaml: string, args: string[] = [], env: NodeJS.ProcessEnv = {}) {
   const file = join(dir, `c${Math.random().toString(36).slice(2)}.yaml`);
   writeFileSync(file, yaml);
-  const io = { ...fakeIo(), env };
-  const code = await main(['check-config', '--config', file, ...args], io);
-  return { code, stdout: io.stdoutText(), stderr: io.stderrText() };
+  return runMain(['check-config', '--config', file, ...args], env);
 }
 
 describe('warnings and load', () => {
