@@ -16,8 +16,7 @@ import { FIXTURE_CERT_DAYS, FIXTURE_NARROW_ALIAS, type MonitoredSandbox, exposed
 import { PROMETHEUS, PROMETHEUS_DIR, PROMTOOL, RULE_FILES, toolPresent } from './helpers/paths.js';
 import { type RunningPrometheus, startPrometheus } from '../../bench/lib/prometheus-server.js';
 import { metricNames } from './helpers/promql-names.js';
-import { runTool } from './helpers/run-tool.js';
-import { waitFor } from '../helpers/rig.js';
+import { runProcess, waitFor } from '../helpers/rig.js';
 
 const hasPromtool = toolPresent(PROMTOOL, 'promtool parsing of the dashboard expressions');
 const hasPrometheus = toolPresent(PROMETHEUS, 'the real-Prometheus query test');
@@ -87,7 +86,7 @@ describe('every PromQL expression of the rules and the dashboard', () => {
       const rules = dashboardExpressions().map((e, i) => ({ record: `dashboard:expr_${i}`, expr: substituteVariables(e.expr) }));
       const file = join(dir, 'dashboard-rules.yml');
       writeFileSync(file, stringify({ groups: [{ name: 'dashboard', rules }] }));
-      const run = await runTool(PROMTOOL, ['check', 'rules', file]);
+      const run = await runProcess(PROMTOOL, ['check', 'rules', file]);
       expect(run.code, run.stdout + run.stderr).toBe(0);
       expect(run.stdout).toContain(`SUCCESS: ${rules.length} rules found`);
     } finally {
