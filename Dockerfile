@@ -28,7 +28,7 @@ RUN npm run build
 
 # Not the root manifest: its production dependencies include the generator's (yeoman-environment,
 # handlebars: 359 packages). deploy/monitor-image/ holds the root's dependencies that the monitor's
-# code imports, at the root's ranges and locked versions (23 packages; generate.mjs, DEPENDENCIES.md).
+# code imports, at the root's ranges and locked versions (34 packages; generate.mjs, DEPENDENCIES.md).
 FROM ${NODE_IMAGE} AS prod-deps
 WORKDIR /src
 COPY deploy/monitor-image/package.json deploy/monitor-image/package-lock.json ./

@@ -1,11 +1,12 @@
 /**
  * The flags every command that takes a customer's key shares (`probe`, `discover`): where the
- * key comes from, the refusal of `--key`, `--tenant` and `--platform-path`. A key never comes
- * from argv: it would show in `ps` and in shell history.
+ * key comes from, the refusal of `--key`, `--tenant`, `--platform-path` and `--no-proxy`. A key
+ * never comes from argv: it would show in `ps` and in shell history.
  */
 import { validateTenantSlug } from '../api/contract/index.js';
 import { platformSubPath } from '../api/contract/readings.js';
 import type { ApiKey } from '../api/client/index.js';
+import { plainHttpProxyWarning, proxyRoute } from '../lib/index.js';
 import { chooseKeySource, keyFlagsHint, readKey } from '../diagnose/index.js';
 import { type CommandContext, type OptionSpec, UsageError, stringList, stringValue } from './command.js';
 
@@ -17,7 +18,16 @@ export function keyOptions(optional: boolean): Record<string, OptionSpec> {
     'key-file': { type: 'string', valueName: 'PATH', description: `${prefix}read the key from this file` },
     'key-stdin': { type: 'boolean', description: `${prefix}read the key from stdin` },
     key: { type: 'string', valueName: 'VALUE', description: 'refused: a key on the command line leaks into ps and shell history' },
+    'no-proxy': { type: 'boolean', description: 'go direct, whatever HTTPS_PROXY / HTTP_PROXY say (they are honoured by default, NO_PROXY too)' },
   };
+}
+
+/** Whether the requests go through the environment's proxy; warns when a plain-http key would cross one in clear. */
+export function proxyFromFlags(ctx: CommandContext, baseUrl: string, command: string): boolean {
+  const useProxy = ctx.values['no-proxy'] !== true;
+  const warning = plainHttpProxyWarning(baseUrl, proxyRoute(baseUrl, useProxy, ctx.env), '--no-proxy');
+  if (warning !== undefined) ctx.stderr.write(`repairmon ${command}: warning: ${warning}\n`);
+  return useProxy;
 }
 
 export function refuseKeyFlag(values: CommandContext['values'], command: string): void {

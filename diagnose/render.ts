@@ -16,7 +16,7 @@ export const DEFAULT_WIDTH = 100;
 /** The most columns a line may take, or `wide`: every column, nothing wrapped (`--wide`). */
 export type TableWidth = number | 'wide';
 
-const WIDE_HEADINGS = ['STATUS', 'STEP', 'CHECK', 'HTTP', 'CODE', 'LATENCY', 'REQUEST ID', 'SERVER MESSAGE (PL)', 'EXPLANATION'];
+const WIDE_HEADINGS = ['STATUS', 'STEP', 'CHECK', 'HTTP', 'CODE', 'LATENCY', 'REQUEST ID', 'TRACE ID', 'SERVER MESSAGE (PL)', 'EXPLANATION'];
 const HEADINGS = ['STATUS', 'CHECK', 'HTTP', 'DETAIL'];
 const CONTINUED = '  ';
 
@@ -30,15 +30,17 @@ function wideCells(row: DiagnosisRow): string[] {
     cell(row.errorCode),
     cell(row.latencyMs, ' ms'),
     cell(row.requestId),
+    cell(row.traceId),
     cell(row.serverMessage),
     printable(row.explanation),
   ];
 }
 
-/** What was observed and what it means; the server's own words and request id where a check failed. */
+/** What was observed and what it means; the server's own words, request id and trace id where a check failed. */
 function cells(row: DiagnosisRow): string[] {
   const code = row.errorCode === undefined || row.explanation.includes(row.errorCode) ? '' : `${row.errorCode}: `;
-  const said = row.status !== 'fail' ? [] : [...(row.serverMessage === undefined ? [] : [`server: "${row.serverMessage}"`]), ...(row.requestId === undefined ? [] : [`request id ${row.requestId}`])];
+  const ids = [...(row.requestId === undefined ? [] : [`request id ${row.requestId}`]), ...(row.traceId === undefined ? [] : [`trace ${row.traceId}`])];
+  const said = row.status !== 'fail' ? [] : [...(row.serverMessage === undefined ? [] : [`server: "${row.serverMessage}"`]), ...(ids.length === 0 ? [] : [ids.join(' ')])];
   const server = said.length === 0 ? '' : ` (${said.join('; ')})`;
   return [row.status.toUpperCase(), row.check, row.httpStatus === undefined ? '-' : String(row.httpStatus), printable(`${code}${row.explanation}${server}`)];
 }

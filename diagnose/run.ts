@@ -4,11 +4,12 @@
  * hands the observations to the pure report builder.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Agent, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import { type AuthScheme, environmentHint } from '../api/contract/index.js';
 import { PLATFORM_PATHS, platformPathsInDocs } from '../api/contract/readings.js';
 import type { ApiKey } from '../api/client/index.js';
 import { type AttemptResult, sendAttempt } from '../api/client/single-attempt.js';
+import { toolAgent, toolUserAgent } from '../lib/index.js';
 import type { Call } from './observations.js';
 import { DEFAULT_MAX_WAIT_S, REQUEST_BUDGET } from './pacing.js';
 import { buildReport } from './report.js';
@@ -29,8 +30,12 @@ export interface DiagnosisOptions {
   readonly maxWaitS?: number;
   /** Tests lower it; the CLI always uses REQUEST_BUDGET. */
   readonly requestBudget?: number;
-  /** Tests pass a MockAgent; otherwise an Agent is created and closed here. */
+  /** Tests pass a MockAgent; otherwise an agent is created and closed here. */
   readonly dispatcher?: Dispatcher;
+  /** False (`--no-proxy`): direct, whatever HTTPS_PROXY / HTTP_PROXY say; by default as `env` says. */
+  readonly proxy?: boolean;
+  /** Where the proxy variables are read; process.env by default. */
+  readonly env?: NodeJS.ProcessEnv;
   readonly signal?: AbortSignal;
   readonly onProgress?: (done: number, label: string) => void;
   /** Injectable for tests: the wall clock and the wait. */
@@ -51,6 +56,7 @@ async function defaultWait(ms: number, signal: AbortSignal | undefined): Promise
 async function carryOut(options: DiagnosisOptions, dispatcher: Dispatcher): Promise<ScheduleOutcome> {
   const now = options.now ?? Date.now;
   const wait = options.wait ?? defaultWait;
+  const userAgent = toolUserAgent();
   const send = (call: Call): Promise<AttemptResult> =>
     sendAttempt({
       dispatcher,
@@ -61,6 +67,7 @@ async function carryOut(options: DiagnosisOptions, dispatcher: Dispatcher): Prom
       authScheme: call.auth === 'none' ? options.auth : call.auth,
       timeoutMs: options.timeoutS * 1000,
       signal: options.signal,
+      userAgent,
     });
   const steps = schedule({
     baseUrl: options.target.baseUrl,
@@ -89,7 +96,7 @@ async function carryOut(options: DiagnosisOptions, dispatcher: Dispatcher): Prom
 }
 
 export async function runDiagnosis(options: DiagnosisOptions): Promise<DiagnosisReport> {
-  const owned = options.dispatcher === undefined ? new Agent({ connect: { timeout: options.timeoutS * 1000 } }) : undefined;
+  const owned = options.dispatcher === undefined ? toolAgent(options.timeoutS * 1000, options.proxy !== false, options.env ?? process.env) : undefined;
   const dispatcher = options.dispatcher ?? owned!;
   try {
     const outcome = await carryOut(options, dispatcher);

@@ -86,6 +86,8 @@ export interface DiagnosisRow {
   readonly explanation: string;
   readonly latencyMs?: number;
   readonly requestId?: string;
+  /** The W3C trace id the call went with (its `traceparent`): with the request id, what the API team searches by. */
+  readonly traceId?: string;
   readonly rateLimit?: RateLimitHeaders;
   /** Reproduces the failing call with `$REPAIR_API_KEY` in place of the key. */
   readonly curl?: string;

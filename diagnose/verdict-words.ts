@@ -90,8 +90,10 @@ const UNREACHABLE_NEXT = {
   tls: 'check http vs https in the base URL, and the certificate the host serves',
 } as const;
 
+/** What the API team searches its logs by: the request id and the trace id together, else the URL and the time. */
 function withRequestId(e: VerdictEvidence): string {
-  return e.requestId === undefined ? 'the URL and the time' : `request id ${e.requestId}`;
+  const ids = [...(e.requestId === undefined ? [] : [`request id ${e.requestId}`]), ...(e.traceId === undefined ? [] : [`trace ${e.traceId}`])];
+  return ids.length === 0 ? 'the URL and the time' : ids.join(' ');
 }
 
 function waitFor(retryAfterS: number | undefined): string {

@@ -26,6 +26,7 @@ export interface VerdictEvidence {
   readonly httpStatus?: number | undefined;
   readonly errorCode?: string | undefined;
   readonly requestId?: string | undefined;
+  readonly traceId?: string | undefined;
 }
 
 export interface Said {
@@ -121,6 +122,7 @@ function evidenceOf(row: DiagnosisRow): VerdictEvidence {
     httpStatus: row.httpStatus,
     errorCode: row.errorCode,
     requestId: row.requestId,
+    traceId: row.traceId,
   };
 }
 

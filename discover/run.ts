@@ -6,9 +6,10 @@
  * real tenant.
  */
 import { randomBytes } from 'node:crypto';
-import { Agent, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import { type AuthScheme, KEY_PREFIXES, joinUrl } from '../api/contract/index.js';
 import { ApiKey, type AttemptResult, sendAttempt } from '../api/client/single-attempt.js';
+import { toolAgent, toolUserAgent } from '../lib/index.js';
 import { type Call, type CallRecord, DOCS_CALL } from '../diagnose/index.js';
 import { tenantListing } from './findings/slugs.js';
 import { INDEX_CALL, PLACEHOLDER_TENANT, keyedCalls, refusalCalls } from './plan.js';
@@ -55,8 +56,12 @@ export interface DiscoveryOptions extends Omit<DiscoverySettings, 'keyHint'> {
   /** Optional: without one, discovery learns what needs no key. */
   readonly key: ApiKey | undefined;
   readonly timeoutS: number;
-  /** Tests pass a MockAgent; otherwise an Agent is created and closed here. */
+  /** Tests pass a MockAgent; otherwise an agent is created and closed here. */
   readonly dispatcher?: Dispatcher;
+  /** False (`--no-proxy`): direct, whatever HTTPS_PROXY / HTTP_PROXY say; by default as `env` says. */
+  readonly proxy?: boolean;
+  /** Where the proxy variables are read; process.env by default. */
+  readonly env?: NodeJS.ProcessEnv;
   readonly signal?: AbortSignal;
   readonly onProgress?: (done: number, label: string) => void;
 }
@@ -70,6 +75,7 @@ function madeUpKey(): ApiKey {
 
 function attemptSender(options: DiscoveryOptions, dispatcher: Dispatcher): Send {
   const madeUp = madeUpKey();
+  const userAgent = toolUserAgent();
   let sent = 0;
   return async (call) => {
     if (options.signal?.aborted) return undefined;
@@ -84,12 +90,13 @@ function attemptSender(options: DiscoveryOptions, dispatcher: Dispatcher): Send 
       authScheme: options.auth,
       timeoutMs: options.timeoutS * 1000,
       signal: options.signal,
+      userAgent,
     });
   };
 }
 
 export async function runDiscovery(options: DiscoveryOptions): Promise<DiscoveryReport> {
-  const owned = options.dispatcher === undefined ? new Agent({ connect: { timeout: options.timeoutS * 1000 } }) : undefined;
+  const owned = options.dispatcher === undefined ? toolAgent(options.timeoutS * 1000, options.proxy !== false, options.env ?? process.env) : undefined;
   const dispatcher = options.dispatcher ?? owned!;
   try {
     const { baseUrl, auth, tenant, platformPaths } = options;

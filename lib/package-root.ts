@@ -32,3 +32,8 @@ export function packageVersion(root: string = packageRoot()): string {
   if (typeof version !== 'string' || version === '') throw new Error(`${join(root, 'package.json')} has no version`);
   return version;
 }
+
+/** The `User-Agent` of every request the monitor, `probe` and `discover` send. */
+export function toolUserAgent(version: string = packageVersion()): string {
+  return `repairmon/${version}`;
+}

@@ -24,6 +24,9 @@ export interface HistoryEntry extends ProbeVerdict {
   readonly degraded: string;
   /** The answer was an HTML page (a proxy's error page, a login wall), not the API's JSON. */
   readonly html: boolean;
+  /** The W3C trace id the request went with and the server's request id: what support hands the API team. */
+  readonly traceId?: string | undefined;
+  readonly requestId?: string | undefined;
 }
 
 export interface HistoryOptions {
@@ -90,6 +93,8 @@ export function toEntry(result: ProbeResult): HistoryEntry {
     sent: result.sent,
     degraded: result.degraded,
     html: answeredHtml(result),
+    traceId: result.attempt?.traceId,
+    requestId: result.attempt?.kind === 'response' ? result.attempt.requestId : undefined,
   };
 }
 

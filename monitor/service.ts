@@ -7,13 +7,16 @@ import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import type { Dispatcher } from 'undici';
 import type { ApiKey } from '../api/client/index.js';
+import { toolUserAgent } from '../lib/index.js';
 import { type ConfigIssue, type ConfigResult, type MonitorConfig, type MonitorTarget, configKeys, httpSettings } from './config/types.js';
 import { type OnDemandGate, createOnDemandLimiter } from './http/on-demand.js';
 import { type History, createHistory } from './history.js';
 import { openWindow } from './maintenance.js';
 import { makeAgent } from './probe/agent.js';
+import { logProbe } from './probe/log.js';
 import { durationBuckets } from './metrics/buckets.js';
 import { createProbeMetrics } from './metrics/probe-metrics.js';
+import { createProxyRoutes } from './metrics/proxy-routes.js';
 import { MonitorRegistry } from './metrics/registry.js';
 import { createServiceMetrics } from './metrics/service-metrics.js';
 import { createShardMetrics } from './metrics/shard-metrics.js';
@@ -24,6 +27,7 @@ import { DEFAULT_MAX_HOLD_MS, type ProbeResult, runProbe } from './probe/run.js'
 import type { ProbeSpec } from './probe/spec.js';
 import { type Scheduler, createScheduler } from './schedule/scheduler.js';
 import { NO_SHARD, type Shard, formatShard, onShard } from './shard.js';
+import type { ProbeTracer } from './tracing.js';
 
 export interface MonitorDeps {
   readonly logger: Logger;
@@ -38,6 +42,10 @@ export interface MonitorDeps {
   readonly dispatcherFor?: (target: MonitorTarget) => Dispatcher;
   /** Run a first round right after start instead of waiting for the first cron tick. */
   readonly roundOnStart?: boolean;
+  /** Where HTTPS_PROXY / HTTP_PROXY / NO_PROXY are read; process.env by default. */
+  readonly env?: NodeJS.ProcessEnv;
+  /** Exports a span per probe sent (monitor/tracing.ts); the caller shuts it down. */
+  readonly tracer?: ProbeTracer | undefined;
 }
 
 export type ReloadResult =
@@ -99,6 +107,9 @@ export function createMonitor(initial: MonitorConfig, deps: MonitorDeps): Monito
   const service = createServiceMetrics(registry, { version: deps.version ?? '0.0.0', shard: formatShard(shard) });
   const tlsMetrics = createTlsMetrics(registry);
   const shardMetrics = createShardMetrics(registry);
+  const env = deps.env ?? process.env;
+  const proxyRoutes = createProxyRoutes(registry, env, deps.logger);
+  const userAgent = toolUserAgent(deps.version);
   const politeness = createPoliteness();
   const onDemand = createOnDemandLimiter();
   let config = initial;
@@ -119,7 +130,7 @@ export function createMonitor(initial: MonitorConfig, deps: MonitorDeps): Monito
   let queuedRead: Promise<ReloadResult> | undefined;
 
   const newDispatcher = (t: MonitorTarget, concurrency: number): Dispatcher =>
-    deps.dispatcherFor?.(t) ?? makeAgent(t, concurrency, { onCertificate: (at) => tlsMetrics.observe(t.name, at) });
+    deps.dispatcherFor?.(t) ?? makeAgent(t, concurrency, { onCertificate: (at) => tlsMetrics.observe(t.name, at) }, env);
   function dispatcher(target: MonitorTarget): Dispatcher {
     let found = agents.get(target.name);
     if (!found) agents.set(target.name, (found = newDispatcher(target, config.concurrency)));
@@ -127,26 +138,14 @@ export function createMonitor(initial: MonitorConfig, deps: MonitorDeps): Monito
   }
 
   const maxHoldMs = (): number => config.maxRateLimitHoldMs ?? DEFAULT_MAX_HOLD_MS;
+  const probeDeps = (target: MonitorTarget) => ({ dispatcher: dispatcher(target), politeness, now, maxHoldMs: maxHoldMs(), userAgent, tracer: deps.tracer });
 
   async function runAndRecord(spec: ProbeSpec, target: MonitorTarget, signal: AbortSignal): Promise<void> {
-    const result = await runProbe(spec, target, { dispatcher: dispatcher(target), politeness, now, signal, maxHoldMs: maxHoldMs() });
+    const result = await runProbe(spec, target, { ...probeDeps(target), signal });
     if (signal.aborted || !planIds.has(spec.id)) return;
     probeMetrics.record(result);
     history.add(result);
-    logProbe(result);
-  }
-
-  /** A 429 storm logs one line when a key's throttled stretch begins and one when it ends, not one per probe. */
-  function logProbe({ spec, verdict, durationMs, holdEvent }: ProbeResult): void {
-    const key = { target: spec.target, keyAlias: holdEvent?.keyAlias };
-    if (holdEvent?.kind === 'started') {
-      const hint = holdEvent.holdMs === undefined ? 'no hint' : `${Math.ceil(holdEvent.holdMs / 1000)} s`;
-      deps.logger.warn({ ...key, probe: spec.id, wait: hint, detail: verdict.detail }, 'key rate limited (HTTP 429): its probes wait out the hint, one at a time, until it answers otherwise');
-    } else if (holdEvent?.kind === 'ended') deps.logger.info(key, 'key answered again after HTTP 429: its probes resume');
-    const log = { probe: spec.id, outcome: verdict.outcome, reason: verdict.reason, ms: Math.round(durationMs) };
-    if (verdict.success) deps.logger.debug(log, 'probe ok');
-    else if (verdict.outcome === 'rate_limited') deps.logger.debug(log, 'probe rate limited');
-    else deps.logger.warn({ ...log, detail: verdict.detail }, 'probe failed');
+    logProbe(deps.logger, result);
   }
 
   function install(next: MonitorConfig): number {
@@ -158,6 +157,7 @@ export function createMonitor(initial: MonitorConfig, deps: MonitorDeps): Monito
     service.describeConfig(next.targets, nextPlan);
     shardMetrics.describe(nextPlan.length, nextFullPlan.length);
     tlsMetrics.retain(next.targets);
+    proxyRoutes.describe(next.targets);
     if (next.historyPerProbe !== config.historyPerProbe) history = createHistory({ perProbe: next.historyPerProbe });
     history.retain(new Set(nextPlan.map((p) => p.id)));
     politeness.retain(new Set(nextPlan.map((p) => holdKey(p.target, p.keyAlias))));
@@ -212,7 +212,7 @@ export function createMonitor(initial: MonitorConfig, deps: MonitorDeps): Monito
   function probeNow(spec: ProbeSpec): Promise<ProbeResult> {
     const target = config.targets.find((t) => t.name === spec.target);
     if (!target) return Promise.reject(new Error(`no target named "${spec.target}"`));
-    return runProbe(spec, target, { dispatcher: dispatcher(target), politeness, now, maxHoldMs: maxHoldMs() });
+    return runProbe(spec, target, probeDeps(target));
   }
 
   /** Reads the next config (a throwing reader is a refusal, not a crash) and applies it. */

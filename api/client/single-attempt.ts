@@ -18,4 +18,5 @@ export {
 } from './attempt.js';
 export { ApiKey, keyHint, redactSecrets } from './api-key.js';
 export { KEY_ECHO_MIN_RUN, scrubKeyEchoes } from './key-echo.js';
+export { proxyFor } from './proxy.js';
 export { type RateLimitInfo, type RetryHint, parseRateLimitInfo, parseRetryHint } from './retry-hints.js';

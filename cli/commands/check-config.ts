@@ -1,7 +1,7 @@
 /**
  * `repairmon check-config --config FILE [--connect]`: validate a monitor config without starting
  * anything; print what it would probe, warnings (5-field schedules, a schedule the probes
- * cannot keep up with) and the load; with --connect, try each target once.
+ * cannot keep up with, a plain-http target through a proxy) and the load; with --connect, try each target once.
  */
 import { type Command, UsageError, stringValue } from '../command.js';
 import {
@@ -36,11 +36,11 @@ const checkConfig: Command = {
     const config = result.config;
     // One plan for the summary, the warnings and the series projection.
     const plan = buildPlan(config);
-    const warnings = configWarnings(config, plan);
+    const warnings = configWarnings(config, plan, ctx.env);
     const advice = warnings.length > 0 ? `${warnings.length} warning(s):\n${formatIssues(warnings)}\n` : '';
     ctx.stdout.write(`${configSummary(config, plan)}${advice}`);
     if (ctx.values['connect'] !== true) return 0;
-    const reports = await Promise.all(config.targets.map((t) => connectTarget(t)));
+    const reports = await Promise.all(config.targets.map((t) => connectTarget(t, { env: ctx.env })));
     ctx.stdout.write(formatConnect(reports));
     const faults = keyFaults(reports);
     if (faults.length > 0) ctx.stderr.write(`${faults.length} key(s) refused:\n${faults.map((f) => `  ${f}`).join('\n')}\n`);

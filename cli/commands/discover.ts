@@ -7,7 +7,7 @@ import { AUTH_SCHEMES, checkBaseUrl } from '../../api/contract/index.js';
 import { PLATFORM_PATHS } from '../../api/contract/readings.js';
 import { redactSecrets } from '../../api/client/single-attempt.js';
 import { type Command, type CommandContext, UsageError, choiceValue, numberValue, stringValue } from '../command.js';
-import { keyFromFlags, keyOptions, platformPathsFlag, refuseKeyFlag, tenantFlag } from '../key-flags.js';
+import { keyFromFlags, keyOptions, platformPathsFlag, proxyFromFlags, refuseKeyFlag, tenantFlag } from '../key-flags.js';
 import { MAX_PLATFORM_CALLS, createProgress } from '../../diagnose/index.js';
 import { MAX_REQUESTS, renderDiscoveryJson, renderDiscoveryTable, renderMonitorConfig, runDiscovery } from '../../discover/index.js';
 
@@ -50,8 +50,9 @@ const command: Command = {
     const emit = choiceValue(ctx.values, 'emit', EMIT_CHOICES);
     if (emit !== undefined && ctx.values['json'] === true) throw new UsageError('give only one of --json and --emit');
     const key = await keyFromFlags(ctx, false);
+    const proxy = proxyFromFlags(ctx, baseUrl, 'discover');
     const progress = createProgress(ctx.stderr as typeof ctx.stderr & { isTTY?: boolean });
-    const report = await runDiscovery({ baseUrl, key, auth, tenant, platformPaths, timeoutS, signal: ctx.signal, onProgress: (d, l) => progress.update(d, l) });
+    const report = await runDiscovery({ baseUrl, key, auth, tenant, platformPaths, timeoutS, proxy, env: ctx.env, signal: ctx.signal, onProgress: (d, l) => progress.update(d, l) });
     progress.clear();
     // Last net: the report holds only the key's hint, but a server could echo the key back.
     const safe = (text: string): string => (key ? redactSecrets(text, [key]) : text);

@@ -6,7 +6,7 @@ import { AUTH_SCHEMES } from '../../api/contract/index.js';
 import { PLATFORM_PATHS } from '../../api/contract/readings.js';
 import { redactSecrets } from '../../api/client/single-attempt.js';
 import { type Command, type CommandContext, UsageError, choiceValue, numberValue, stringValue } from '../command.js';
-import { keyFromFlags, keyOptions, platformPathsFlag, refuseKeyFlag, tenantFlag } from '../key-flags.js';
+import { keyFromFlags, keyOptions, platformPathsFlag, proxyFromFlags, refuseKeyFlag, tenantFlag } from '../key-flags.js';
 import {
   DEFAULT_MAX_WAIT_S,
   DEFAULT_WIDTH,
@@ -72,8 +72,9 @@ const command: Command = {
     const maxWaitS = numberValue(ctx.values, 'max-wait', { min: 0, max: 300 }) ?? DEFAULT_MAX_WAIT_S;
     const paths = platformPathsFlag(ctx.values);
     const key = (await keyFromFlags(ctx, true))!;
+    const proxy = proxyFromFlags(ctx, target.baseUrl, 'probe');
     const progress = createProgress(ctx.stderr as typeof ctx.stderr & { isTTY?: boolean });
-    const report = await runDiagnosis({ target, key, auth, tenant, timeoutS, maxWaitS, platformPaths: paths, signal: ctx.signal, onProgress: (d, l) => progress.update(d, l) });
+    const report = await runDiagnosis({ target, key, auth, tenant, timeoutS, maxWaitS, platformPaths: paths, proxy, env: ctx.env, signal: ctx.signal, onProgress: (d, l) => progress.update(d, l) });
     progress.clear();
     const stdout = ctx.stdout as typeof ctx.stdout & { isTTY?: boolean; columns?: number };
     const width = ctx.values['wide'] === true ? 'wide' : stdout.isTTY === true && stdout.columns ? stdout.columns : DEFAULT_WIDTH;

@@ -5,6 +5,7 @@ import {
   NO_SHARD,
   configSecrets,
   createMonitor,
+  createProbeTracer,
   formatIssues,
   formatShard,
   guardReload,
@@ -45,11 +46,15 @@ const serve: Command = {
     }
     let keys = configSecrets(initial.config);
     const logger = createLogger({ level, name: 'repairmon', secrets: () => keys });
+    const version = packageVersion();
+    const tracer = await createProbeTracer(ctx.env, version);
     const monitor = createMonitor(initial.config, {
       logger,
       shard: shard.shard,
-      version: packageVersion(),
+      version,
       roundOnStart: true,
+      env: ctx.env,
+      tracer,
       load: () => {
         const next = loadConfigFile(file, ctx.env);
         // Scrub the new keys from the moment they are read, and the running ones until replaced.
@@ -62,11 +67,14 @@ const serve: Command = {
       hangups.release();
       ctx.stderr.write(`repairmon serve: ${serving.message}\n`);
       await monitor.stop();
+      await tracer?.shutdown();
       return serving.reason === 'unprotected' ? 2 : 1;
     }
     const server = serving.server;
     ctx.stdout.write(`repairmon serve: status ${server.url}/  metrics ${server.url}/metrics  shard ${formatShard(shard.shard)}\n`);
     await serveUntil(ctx.signal, monitor, server, logger, { hangupDuringStart: hangups.release() });
+    // The spans of the last probes are still buffered.
+    await tracer?.shutdown();
     return 0;
   },
 };

@@ -55,13 +55,13 @@ function requestOf(record: CallRecord): DiagnosisRequest {
   return { method: 'GET', url: record.url, auth: record.call.auth };
 }
 
-/** The observed columns of a row: status, code, Polish message, latency, request id. */
+/** The observed columns of a row: status, code, Polish message, latency, request id and trace id. */
 function observedColumns(record: CallRecord): Partial<DiagnosisRow> {
   const result = record.result;
   const request = requestOf(record);
   if (result === undefined) return { request };
   const latencyMs = Math.round(result.timings.totalMs);
-  if (!isResponse(result)) return { request, latencyMs };
+  if (!isResponse(result)) return { request, latencyMs, traceId: result.traceId };
   const error = errorOf(result);
   const rateLimit = rateLimitOf(result.headers);
   return {
@@ -70,6 +70,7 @@ function observedColumns(record: CallRecord): Partial<DiagnosisRow> {
     latencyMs,
     ...(error ? { errorCode: error.code, serverMessage: error.message } : {}),
     ...(result.requestId !== undefined ? { requestId: result.requestId } : {}),
+    traceId: result.traceId,
     ...(rateLimit ? { rateLimit } : {}),
   };
 }

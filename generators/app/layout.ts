@@ -4,7 +4,8 @@
  * toolkit recorded its files have those three folders straight under `src/`, and the
  * integrator's own code imports them there; an upgrade keeps them in place (and records that
  * folder) rather than moving code their imports point at. Those two are the only toolkit
- * folders there are: a run replaces or removes files inside them and nowhere else.
+ * folders there are: a run replaces or removes files inside them and nowhere else, but for
+ * `TOOLKIT_ROOT_FILES`, named one by one.
  */
 import { posix } from 'node:path';
 import type { ToolkitRecord } from './toolkit-record.js';
@@ -14,6 +15,13 @@ export const TOOLKIT_DIR = 'src/repair-service';
 export const LEGACY_TOOLKIT_DIR = 'src';
 /** The folders inside the toolkit folder; each comes from the `api/` folder of the same name. */
 export const TOOLKIT_PARTS = ['contract', 'client', 'checklist'] as const;
+/** The OpenAPI document of API v1, at the root: where Postman, Insomnia and Prism are pointed. */
+export const OPENAPI_FILE = 'openapi.yaml';
+/**
+ * Toolkit files at the project root, where the tools that read them look. Exactly these paths,
+ * whatever the toolkit folder: a record naming any other file outside it is still refused.
+ */
+export const TOOLKIT_ROOT_FILES: readonly string[] = [OPENAPI_FILE];
 
 export type ToolkitLayout =
   /** `.yo-rc.json` says where it wrote the toolkit. */
@@ -31,8 +39,9 @@ export function chooseLayout(record: ToolkitRecord | undefined, exists: (path: s
   return legacy ? { kind: 'legacy', dir: LEGACY_TOOLKIT_DIR } : { kind: 'new', dir: TOOLKIT_DIR };
 }
 
-/** `dir/contract/…`, `dir/client/…` or `dir/checklist/…`, with no `.`, `..` or empty segment on the way. */
+/** `dir/contract/…`, `dir/client/…`, `dir/checklist/…` (no `.`, `..` or empty segment on the way) or a root file. */
 export function inToolkit(path: string, dir: string): boolean {
+  if (TOOLKIT_ROOT_FILES.includes(path)) return true;
   if (path.split(/[\\/]/).some((part) => part === '' || part === '.' || part === '..')) return false;
   return TOOLKIT_PARTS.some((part) => path.startsWith(`${dir}/${part}/`));
 }

@@ -20,12 +20,16 @@ import type { RenderedFile } from './shipped.js';
 
 /** What the generated project needs at run time and to build and test, at the ranges of our package.json (written once). */
 export const RUNTIME_DEPENDENCIES = ['undici', 'p-retry'] as const;
-export const DEV_DEPENDENCIES = ['typescript', 'vitest', '@types/node'] as const;
+export const DEV_DEPENDENCIES = ['typescript', 'vitest', '@types/node', 'msw'] as const;
+/** Run with npx from the README (a mock server from `openapi.yaml`), never installed: the version our own tests run. */
+const PRISM = '@stoplight/prism-cli';
 
 export interface DependencyVersions {
   readonly dependencies: Readonly<Record<string, string>>;
   readonly devDependencies: Readonly<Record<string, string>>;
   readonly nodeEngine: string;
+  /** `@stoplight/prism-cli@<ours>`: later versions need a newer Node than ours. */
+  readonly prism: string;
 }
 
 interface OurPackageJson {
@@ -47,7 +51,7 @@ function pick(names: readonly string[], pkg: OurPackageJson): Record<string, str
 export function versionsFrom(pkg: OurPackageJson): DependencyVersions {
   const nodeEngine = pkg.engines?.node;
   if (nodeEngine === undefined) throw new Error('our package.json has no engines.node');
-  return { dependencies: pick(RUNTIME_DEPENDENCIES, pkg), devDependencies: pick(DEV_DEPENDENCIES, pkg), nodeEngine };
+  return { dependencies: pick(RUNTIME_DEPENDENCIES, pkg), devDependencies: pick(DEV_DEPENDENCIES, pkg), nodeEngine, prism: `${PRISM}@${pick([PRISM], pkg)[PRISM]}` };
 }
 
 export function readVersions(root: string): DependencyVersions {

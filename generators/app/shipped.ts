@@ -4,10 +4,15 @@
  * diagnosis run on. `api/contract/server/` is the sandbox's and stays here. Whatever files
  * `api/` holds are shipped (TypeScript and Markdown), so a new file there needs no change here.
  * Opt-in modules (`OPT_IN_FILES`) are shipped only when the project's answers ask for them.
+ * With them goes `openapi.yaml`, the OpenAPI document of the API as the sandbox speaks it, for
+ * the project's own base URLs.
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import { join, posix, relative, sep } from 'node:path';
-import { TOOLKIT_DIR } from './layout.js';
+import { openApiDocument, serializeOpenApi } from '../../api/openapi/index.js';
+import { parseDialect } from '../../sandbox/index.js';
+import type { Answers } from './answers.js';
+import { OPENAPI_FILE, TOOLKIT_DIR } from './layout.js';
 import { withHeader } from './toolkit-record.js';
 
 /** A file of the project: POSIX path relative to its root, and contents. */
@@ -55,13 +60,22 @@ export function shippedFiles(packageRoot: string, toolkitDir: string = TOOLKIT_D
 /** Opt-in modules for points the spec does not show, by the answer that adds them. */
 export const OPT_IN_FILES: Readonly<Record<string, 'pagination'>> = { 'client/paginate.ts': 'pagination' };
 
-/** The shipped files as a project with these answers gets them: each headed with "generated: do not edit". */
-export function toolkitFiles(packageRoot: string, toolkitDir: string, answers: { readonly pagination: boolean }): RenderedFile[] {
+/** The document in the readings `repairmon sandbox` speaks by default, with the project's test and production base URLs. */
+export function openApiYaml(answers: Pick<Answers, 'testBaseUrl' | 'productionBaseUrl'>): Buffer {
+  const reference = parseDialect('reference');
+  if (!reference.ok) throw new Error(reference.error);
+  const document = openApiDocument(reference.dialect, { test: answers.testBaseUrl, production: answers.productionBaseUrl });
+  return Buffer.from(serializeOpenApi(document, 'yaml'), 'utf8');
+}
+
+/** The toolkit's files as a project with these answers gets them: each headed with "generated: do not edit". */
+export function toolkitFiles(packageRoot: string, toolkitDir: string, answers: Pick<Answers, 'pagination' | 'testBaseUrl' | 'productionBaseUrl'>): RenderedFile[] {
   const wanted = (path: string): boolean => {
     const answer = OPT_IN_FILES[path.slice(toolkitDir.length + 1)];
     return answer === undefined || answers[answer];
   };
-  return shippedFiles(packageRoot, toolkitDir)
-    .filter((file) => wanted(file.path))
-    .map((file) => ({ path: file.path, contents: withHeader(file.path, file.contents) }));
+  return [...shippedFiles(packageRoot, toolkitDir).filter((file) => wanted(file.path)), { path: OPENAPI_FILE, contents: openApiYaml(answers) }].map((file) => ({
+    path: file.path,
+    contents: withHeader(file.path, file.contents),
+  }));
 }

@@ -44,6 +44,7 @@ function isObject(value: unknown): value is Json {
 export function headerLine(path: string): string | undefined {
   if (/\.(?:ts|mts|cts|js|mjs|cjs)$/.test(path)) return `// ${TOOLKIT_NOTICE}\n`;
   if (path.endsWith('.md')) return `<!-- ${TOOLKIT_NOTICE} -->\n`;
+  if (/\.ya?ml$/.test(path)) return `# ${TOOLKIT_NOTICE}\n`;
   return undefined;
 }
 

@@ -1,8 +1,10 @@
 /**
  * What `check-config` says about a valid config beyond "valid": schedules that do not mean
- * what they seem to, and a schedule the probes cannot keep up with. Pure; warnings never fail
+ * what they seem to, a schedule the probes cannot keep up with, and a plain-http target whose
+ * key crosses a proxy in clear. Pure but for the environment it is handed; warnings never fail
  * the check, they explain.
  */
+import { targetProxyWarning } from '../probe/agent.js';
 import { type ProbeSpec, buildPlan } from '../probe/plan.js';
 import { isFiveFieldCron } from '../config/cron.js';
 import { formatDuration } from '../config/duration.js';
@@ -14,7 +16,7 @@ function seconds(ms: number): string {
   return `${Math.round(ms / 100) / 10} s`;
 }
 
-export function configWarnings(config: MonitorConfig, plan: readonly ProbeSpec[] = buildPlan(config)): ConfigWarning[] {
+export function configWarnings(config: MonitorConfig, plan: readonly ProbeSpec[] = buildPlan(config), env: NodeJS.ProcessEnv = process.env): ConfigWarning[] {
   const perTarget = new Map<string, number>();
   for (const p of plan) perTarget.set(p.target, (perTarget.get(p.target) ?? 0) + 1);
   return config.targets.flatMap((target, i): ConfigWarning[] => {
@@ -34,6 +36,8 @@ export function configWarnings(config: MonitorConfig, plan: readonly ProbeSpec[]
         message: `${probes} probes per tick / concurrency ${config.concurrency} x timeout ${formatDuration(target.timeoutMs)} = ${seconds(worstMs)}, more than the ${formatDuration(target.intervalMs)} between ticks: when the API slows to the timeout the schedule cannot keep up (ticks are skipped as overlap); raise concurrency, shorten the timeout, lengthen the schedule or shard`,
       });
     }
+    const proxied = targetProxyWarning(target, env);
+    if (proxied !== undefined) warnings.push({ path: `targets[${i}].baseUrl`, message: proxied });
     return warnings;
   });
 }

@@ -10,6 +10,7 @@
  * `check-config --connect` can gate a deploy.
  */
 import type { Dispatcher } from 'undici';
+import { toolUserAgent } from '../../lib/index.js';
 import { makeAgent } from '../probe/agent.js';
 import { failureClass } from '../probe/failure-class.js';
 import { createPoliteness } from '../probe/politeness.js';
@@ -50,14 +51,14 @@ function probesOf(target: MonitorTarget) {
   return [docs, ...keyed];
 }
 
-export async function connectTarget(target: MonitorTarget, options: { dispatcher?: Dispatcher; timeoutMs?: number } = {}): Promise<ConnectReport> {
+export async function connectTarget(target: MonitorTarget, options: { dispatcher?: Dispatcher; timeoutMs?: number; env?: NodeJS.ProcessEnv } = {}): Promise<ConnectReport> {
   const quick: MonitorTarget = { ...target, timeoutMs: Math.min(target.timeoutMs, options.timeoutMs ?? CONNECT_TIMEOUT_MS) };
-  const dispatcher = options.dispatcher ?? makeAgent(quick, 4);
+  const dispatcher = options.dispatcher ?? makeAgent(quick, 4, {}, options.env);
   const politeness = createPoliteness();
   try {
     const lines = await Promise.all(
       probesOf(quick).map(async ({ what, spec }) => {
-        const result = await runProbe(spec, quick, { dispatcher, politeness, now: Date.now });
+        const result = await runProbe(spec, quick, { dispatcher, politeness, now: Date.now, userAgent: toolUserAgent() });
         return { what, result, api: answeredByApi(result) };
       }),
     );

@@ -78,6 +78,7 @@ function resolveTarget(raw: RawTarget, index: number, sources: SecretSources, is
     platformPaths: [...new Set(raw.platformPaths.map((p) => (platformSubPath(p) as { sub: string }).sub))],
     indexAccess: raw.indexAccess,
     tls: tls.ok ? tls.tls : undefined,
+    proxy: raw.proxy,
   };
 }
 

@@ -135,6 +135,8 @@ export const targetSchema = z
     maintenance: z.array(maintenanceWindow).default([]),
     canaries: z.union([z.boolean(), canarySwitches]).default(true),
     tls: tlsOptions.optional(),
+    /** `false`: probes go direct, whatever HTTPS_PROXY / HTTP_PROXY say (NO_PROXY for one target). */
+    proxy: z.boolean().default(true),
     /** Sub-paths under /platform/ to probe (READING: the spec names none; see readings.ts). */
     platformPaths: z.array(platformSub).default([...PLATFORM_PATHS.default]),
     /** Whether GET / needs a key on this API (READING: not shown by the spec; see readings.ts). */

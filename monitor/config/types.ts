@@ -61,6 +61,8 @@ export interface MonitorTarget {
   readonly indexAccess: IndexAccessReading;
   /** Absent: Node's default CAs and the baseUrl host. */
   readonly tls?: TargetTls | undefined;
+  /** `false`: never through HTTPS_PROXY / HTTP_PROXY; absent or true: as the environment says. */
+  readonly proxy?: boolean | undefined;
 }
 
 /** The monitor's own HTTP surface (`http:` in the config). */

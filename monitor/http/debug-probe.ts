@@ -140,6 +140,8 @@ export async function debugReport(result: ProbeResult, keys: readonly ApiKey[]):
   const { spec, verdict, attempt } = result;
   const response = attempt?.kind === 'response' ? responseView(spec, attempt, keys) : undefined;
   return {
+    // Together, what support hands the API team to find this request in its logs.
+    ids: { traceId: attempt?.traceId, requestId: attempt?.kind === 'response' ? attempt.requestId : undefined },
     probe: { id: spec.id, target: spec.target, endpoint: spec.endpoint, tenant: spec.tenant, keyAlias: spec.keyAlias, check: spec.check, expect: spec.expect },
     request: { method: 'GET', path: spec.path, headers: requestHeaders(spec), sent: result.sent },
     timeline: { startedAt: new Date(result.startedAt).toISOString(), headersMs: attempt?.timings.headersMs, totalMs: attempt?.timings.totalMs },

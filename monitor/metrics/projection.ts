@@ -71,6 +71,7 @@ function sharedFamilies(config: MonitorConfig, plan: readonly ProbeSpec[]): Reco
     repairmon_probe_failure_threshold: targets,
     repairmon_probe_availability_objective: objectiveLabels(plan).length,
     repairmon_tls_cert_expiry_timestamp_seconds: config.targets.filter((t) => /^https:/i.test(t.baseUrl)).length,
+    repairmon_target_proxy_info: targets,
   };
 }
 

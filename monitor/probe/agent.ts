@@ -1,6 +1,7 @@
-/** The connection choice for probes, and what the monitor learns from each new connection. */
+/** The connection choice for probes (direct or through a proxy), and what the monitor learns from each new connection. */
 import { TLSSocket } from 'node:tls';
-import { Agent, type Dispatcher, buildConnector } from 'undici';
+import { type Dispatcher, EnvHttpProxyAgent, Pool, buildConnector } from 'undici';
+import { plainHttpProxyWarning, proxyOptions, proxyRoute } from '../../lib/index.js';
 import type { MonitorTarget } from '../config/types.js';
 
 export const MAX_REQUESTS_PER_CONNECTION = 1_000;
@@ -17,37 +18,52 @@ export function certificateExpiry(cert: { readonly valid_to?: string } | undefin
 }
 
 /**
- * undici's own connector, watched: its callback fires after the TLS handshake and
- * verification, so the certificate read here is the one the probes trust. Only new
- * connections pass through, so the cost is per connection, not per probe.
+ * Every connection goes through this factory, direct or in a proxy's CONNECT tunnel: its
+ * connector (undici's own, or the tunnel's) calls back after the TLS handshake and
+ * verification, so the certificate read here is the one the probes trust, the API's own
+ * behind a proxy too. Only new connections pass through: the cost is per connection.
  */
-function watchingConnector(target: MonitorTarget, onCertificate: ((at: number) => void) | undefined): buildConnector.connector {
-  const tls = target.tls;
-  const connect = buildConnector({
-    timeout: target.timeoutMs,
-    ...(tls ? { ca: tls.ca } : {}),
-    ...(tls?.serverName ? { servername: tls.serverName } : {}),
-  });
-  if (!onCertificate) return connect;
-  return (options, callback) =>
-    connect(options, (...args) => {
-      const socket = args[1];
-      if (args[0] === null && socket instanceof TLSSocket) {
-        const at = certificateExpiry(socket.getPeerCertificate(false));
-        if (at !== undefined) onCertificate(at);
-      }
-      callback(...args);
-    });
+function watchingFactory(onCertificate: (at: number) => void): (origin: URL, options: Pool.Options) => Dispatcher {
+  return (origin, options) => {
+    const connect = typeof options.connect === 'function' ? options.connect : buildConnector({ ...options.connect } as buildConnector.BuildOptions);
+    const watched: buildConnector.connector = (opts, callback) =>
+      connect(opts, (...args) => {
+        const socket = args[1];
+        if (args[0] === null && socket instanceof TLSSocket) {
+          const at = certificateExpiry(socket.getPeerCertificate(false));
+          if (at !== undefined) onCertificate(at);
+        }
+        callback(...args);
+      });
+    return new Pool(origin, { ...options, connect: watched });
+  };
+}
+
+/** The proxy a target's probes go through (`host:port`), undefined when direct (`proxy: false`, NO_PROXY, none set). */
+export function targetProxy(target: MonitorTarget, env: NodeJS.ProcessEnv): string | undefined {
+  return proxyRoute(target.baseUrl, target.proxy !== false, env);
+}
+
+/** check-config's and serve's warning for a plain-http target whose key crosses a proxy; undefined otherwise. */
+export function targetProxyWarning(target: MonitorTarget, env: NodeJS.ProcessEnv): string | undefined {
+  return plainHttpProxyWarning(target.baseUrl, targetProxy(target, env), `\`proxy: false\` on target ${target.name}`);
 }
 
 /**
- * Pooled, not fresh: one undici Agent per target with keep-alive. A round of 1 000 keys then
- * costs a handful of TCP/TLS handshakes instead of thousands, the measured duration is the
- * API's latency rather than the handshake's, and one slow target cannot take another's
- * sockets. Connection-level faults still show: a reset or refused socket fails its probe.
+ * Pooled, not fresh: one agent per target with keep-alive. A round of 1 000 keys then costs a
+ * handful of TCP/TLS handshakes instead of thousands, the measured duration is the API's
+ * latency rather than the handshake's, and one slow target cannot take another's sockets.
+ * Connection-level faults still show: a reset or refused socket fails its probe. Through the
+ * environment's proxy unless the target says `proxy: false` (see lib/proxy-route.ts).
  */
-export function makeAgent(target: MonitorTarget, concurrency: number, hooks: AgentHooks = {}): Dispatcher {
-  return new Agent({
+export function makeAgent(target: MonitorTarget, concurrency: number, hooks: AgentHooks = {}, env: NodeJS.ProcessEnv = process.env): Dispatcher {
+  const tls = {
+    timeout: target.timeoutMs,
+    ...(target.tls ? { ca: target.tls.ca } : {}),
+    ...(target.tls?.serverName ? { servername: target.tls.serverName } : {}),
+  };
+  return new EnvHttpProxyAgent({
+    ...proxyOptions(target.proxy !== false, env),
     connections: concurrency,
     keepAliveTimeout: Math.min(target.intervalMs + 5_000, 120_000),
     keepAliveMaxTimeout: 600_000,
@@ -55,6 +71,9 @@ export function makeAgent(target: MonitorTarget, concurrency: number, hooks: Age
     // keep a renewed certificate's old expiry (a false expiry alert); one handshake per 1 000
     // requests per socket is noise.
     maxRequestsPerClient: MAX_REQUESTS_PER_CONNECTION,
-    connect: watchingConnector(target, hooks.onCertificate),
+    connect: tls,
+    // The TLS to the API inside a proxy's tunnel: the same trust and name.
+    requestTls: tls,
+    ...(hooks.onCertificate ? { factory: watchingFactory(hooks.onCertificate) } : {}),
   });
 }

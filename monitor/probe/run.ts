@@ -13,6 +13,7 @@ import type { Dispatcher } from 'undici';
 import { ApiKey } from '../../api/client/index.js';
 import { type AttemptResult, sendAttempt, parseRetryHint } from '../../api/client/single-attempt.js';
 import type { MonitorTarget } from '../config/types.js';
+import type { ProbeTracer } from '../tracing.js';
 import { type ProbeVerdict, classifyOutcome, heldVerdict } from './outcome.js';
 import { type CappedHold, type Politeness, capNote, cappedHold } from './politeness.js';
 import { type Credential, INVALID_KEY_ALIAS, INVALID_KEY_PREFIX, NO_KEY_ALIAS, type ProbeSpec } from './spec.js';
@@ -48,6 +49,10 @@ export interface ProbeDeps {
   readonly signal?: AbortSignal | undefined;
   /** The longest a 429 hint holds the key (`maxRateLimitHold`); by default DEFAULT_MAX_HOLD_MS. */
   readonly maxHoldMs?: number | undefined;
+  /** `repairmon/<version>`; the client's own by default. */
+  readonly userAgent?: string | undefined;
+  /** A span per probe sent, its trace id the request's (`OTEL_EXPORTER_OTLP_ENDPOINT`). */
+  readonly tracer?: ProbeTracer | undefined;
 }
 
 /** `maxRateLimitHold` when a config names none: 1 h. */
@@ -97,6 +102,7 @@ export async function runProbe(spec: ProbeSpec, target: MonitorTarget, deps: Pro
 }
 
 async function sendWith(spec: ProbeSpec, sender: Sender, target: MonitorTarget, deps: ProbeDeps): Promise<Omit<ProbeResult, 'spec' | 'startedAt'>> {
+  const span = deps.tracer?.start(spec, sender.alias);
   const attempt = await sendAttempt({
     dispatcher: deps.dispatcher,
     baseUrl: target.baseUrl,
@@ -107,6 +113,8 @@ async function sendWith(spec: ProbeSpec, sender: Sender, target: MonitorTarget, 
     timeoutMs: target.timeoutMs,
     maxBodyBytes: target.maxBodyBytes,
     signal: deps.signal,
+    userAgent: deps.userAgent,
+    traceparent: span?.traceparent,
   });
   let verdict = classifyOutcome(attempt, spec.expect);
   const durationMs = attempt.timings.totalMs;
@@ -126,5 +134,6 @@ async function sendWith(spec: ProbeSpec, sender: Sender, target: MonitorTarget, 
     if (hold?.capped) verdict = { ...verdict, reason: 'retry_after_capped', detail: `${verdict.detail}: ${capNote(hold.capped)}` };
   } else if (deps.politeness.settle(spec.target, sender.alias, at, target.intervalMs)) holdEvent = { kind: 'ended', keyAlias: sender.alias };
   const degraded = degradation(verdict, durationMs, target.sloMs[spec.endpoint]);
+  span?.end(verdict, attempt.kind === 'response' ? attempt.requestId : undefined);
   return { verdict, durationMs, sent: true, degraded, retryAfterMs, holdCapped, holdEvent, attempt };
 }

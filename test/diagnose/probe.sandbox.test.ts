@@ -218,10 +218,10 @@ describe('repairmon probe against the sandbox', () => {
     for (const line of skipped) expect(line).toMatch(/^SKIP\s+\S+\s+-\s+not run: /);
     expect(run.stdout).not.toMatch(/^WARN/m);
     expect(paragraph(run.stdout, 'KEY REJECTED: ')).toMatch(/step 2 \(key accepted\), check key\]$/);
-    // --wide: every column, latency and request ids included.
+    // --wide: every column, latency, request ids and trace ids included.
     const wide = await runCli(['probe', '--base-url', sandbox.baseUrl, '--tenant', 'rowery-nowak', '--key-env', 'K', '--wide'], { env: { K: key } });
     outputs.push({ alias: 'nowak-revoked-test --wide', key, run: wide });
-    expect(wide.stdout).toMatch(/^FAIL\s+2 key\s+key\s+401\s+unauthorized\s+\d+ ms\s+[0-9a-f-]{36}\s+Nieprawid/m);
+    expect(wide.stdout).toMatch(/^FAIL\s+2 key\s+key\s+401\s+unauthorized\s+\d+ ms\s+[0-9a-f-]{36}\s+[0-9a-f]{32}\s+Nieprawid/m);
     expect(widest(wide.stdout)).toBeGreaterThan(100);
   });
 

@@ -4,18 +4,18 @@ import { renderDiagnosisJson, renderDiagnosisTable } from '../../diagnose/index.
 import { err, ok, report, response, tenantKeyApi } from '../helpers/diagnose-fixtures.js';
 
 describe('renderDiagnosisTable', () => {
-  it('--wide: one row per check with status, code, Polish message, explanation, latency and request id', () => {
+  it('--wide: one row per check with status, code, Polish message, explanation, latency, request id and trace id', () => {
     const r = report({ answer: tenantKeyApi('rowery-nowak', { 'scope:logs': () => err(403, 'insufficient_scope', 'logs') }), tenant: 'rowery-nowak' });
     const text = renderDiagnosisTable(r, 'wide');
     const logs = text.split('\n').find((l) => l.includes('scope:logs') && l.startsWith('FAIL'));
     expect(logs).toBeDefined();
-    expect(logs).toMatch(/FAIL\s+4 scope\s+scope:logs\s+403\s+insufficient_scope\s+2 ms\s+req-\d+\s+komunikat insufficient_scope\s+the key's scope/);
+    expect(logs).toMatch(/FAIL\s+4 scope\s+scope:logs\s+403\s+insufficient_scope\s+2 ms\s+req-\d+\s+4bf92f3577b34da6a3ce929d0e0e4736\s+komunikat insufficient_scope\s+the key's scope/);
     expect(text).toContain(r.verdict.summary);
     expect(text).toContain('# scope:logs');
     expect(text.split('\n').filter((l) => /^(PASS|FAIL|WARN|SKIP) /.test(l))).toHaveLength(r.checks.length);
   });
 
-  it('by default: at most 100 columns, the failing row with its code, the server\'s words and request id, the verdict kept whole', () => {
+  it('by default: at most 100 columns, the failing row with its code, the server\'s words, request id and trace id, the verdict kept whole', () => {
     const r = report({ answer: tenantKeyApi('rowery-nowak', { 'scope:logs': () => err(403, 'insufficient_scope', 'logs') }), tenant: 'rowery-nowak' });
     const text = renderDiagnosisTable(r);
     const lines = text.split('\n');
@@ -24,7 +24,7 @@ describe('renderDiagnosisTable', () => {
     const at = lines.findIndex((l) => /^FAIL\s+scope:logs\s+403\s+insufficient_scope: the key's scope/.test(l));
     expect(at).toBeGreaterThan(0);
     const detail = lines.slice(at).join(' ').replace(/\s+/g, ' ');
-    expect(detail).toMatch(/\(server: "komunikat insufficient_scope"; request id req-\d+\)/);
+    expect(detail).toMatch(/\(server: "komunikat insufficient_scope"; request id req-\d+ trace 4bf92f3577b34da6a3ce929d0e0e4736\)/);
     expect(lines.join(' ').replace(/\s+/g, ' ')).toContain(r.verdict.summary);
     expect(lines.filter((l) => l.startsWith('PASS')).every((l) => !/req-\d+| ms /.test(l))).toBe(true);
   });

@@ -150,9 +150,10 @@ describe('buildReport verdicts', () => {
     }
   });
 
-  it('rows carry latency (rounded) and request id', () => {
+  it('rows carry latency (rounded), request id and trace id', () => {
     const r = report({ answer: tenantKeyApi('a'), tenant: 'a' });
     expect(row(r, 'path').latencyMs).toBe(2);
     expect(row(r, 'path').requestId).toMatch(/^req-/);
+    expect(row(r, 'path').traceId).toBe('4bf92f3577b34da6a3ce929d0e0e4736');
   });
 });

@@ -116,7 +116,7 @@ describe('wording', () => {
   it('an HTML 502 says a proxy answered and the key is not the problem', () => {
     const v = verdict(SITUATIONS[5]![1]);
     expect(v.summary).toMatch(/^SERVER ERROR: HTTP 502 as an HTML page: a proxy or gateway .* not a key problem \[GET \/api\/v1\/tenants\/rowery-nowak\/bikes: HTTP 502; step 4 \(scope\), check scope:bikes\]$/);
-    expect(v.next).toMatch(/escalate to the API on-call.*request id req-\d+/);
+    expect(v.next).toMatch(/escalate to the API on-call.*request id req-\d+ trace 4bf92f3577b34da6a3ce929d0e0e4736/);
   });
 
   it('a tenant mismatch says which tenant to call with this key', () => {

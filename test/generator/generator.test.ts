@@ -2,9 +2,13 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { openApiDocument } from '../../api/openapi/index.js';
+import { parseDialect } from '../../sandbox/index.js';
 import { ANSWER_NAMES, SANDBOX_BASE_URL } from '../../generators/app/answers.js';
 import { ANSWER_FLAGS } from '../../generators/app/flags.js';
 import { shippedFiles } from '../../generators/app/shipped.js';
+import { contentHash } from '../../generators/app/toolkit-record.js';
 import { ALL_FLAGS, CONFIG_KEY, readJson, runGenerator, snapshot } from './helpers.js';
 
 const OUR_PACKAGE = readJson(join(import.meta.dirname, '../../package.json')) as {
@@ -88,12 +92,15 @@ describe('flags', () => {
   it('takes dependency versions from our package.json', async () => {
     const cwd = tempDir();
     await runGenerator({ ...ALL_FLAGS }).cd(cwd);
-    const pkg = readJson(join(cwd, 'nowak-sync', 'package.json')) as { name: string; dependencies: Record<string, string>; devDependencies: Record<string, string> };
+    const pkg = readJson(join(cwd, 'nowak-sync', 'package.json')) as { name: string; dependencies: Record<string, string>; devDependencies: Record<string, string>; allowScripts: unknown };
     expect(pkg.name).toBe('@nowak/repair-sync');
     expect(pkg.dependencies).toEqual({ undici: OUR_PACKAGE.dependencies['undici'], 'p-retry': OUR_PACKAGE.dependencies['p-retry'] });
     expect(pkg.devDependencies['typescript']).toBe(OUR_PACKAGE.devDependencies['typescript']);
     expect(pkg.devDependencies['vitest']).toBe(OUR_PACKAGE.devDependencies['vitest']);
     expect(pkg.devDependencies['@types/node']).toBe(OUR_PACKAGE.devDependencies['@types/node']);
+    expect(pkg.devDependencies['msw']).toBe(OUR_PACKAGE.devDependencies['msw']);
+    // msw's postinstall copies a browser worker a Node project has no use for; denied, so npm install says nothing of it.
+    expect(pkg.allowScripts).toEqual({ msw: false });
   });
 
   it('--yes takes the defaults; no workflow unless asked; the dir argument names the project', async () => {
@@ -111,6 +118,27 @@ describe('flags', () => {
     await runGenerator({ yes: true }).withArguments(['.']).cd(here);
     expect(readJson(join(here, '.yo-rc.json'))[CONFIG_KEY]).toMatchObject({ name: 'here-shop' });
     expect(readdirSync(cwd)).toEqual(['here-shop']);
+  });
+});
+
+describe('openapi.yaml', () => {
+  it("is generated at the project root in the reference readings with the project's servers, recorded like a toolkit file", async () => {
+    const cwd = tempDir();
+    await runGenerator({ ...ALL_FLAGS }).cd(cwd);
+    const project = join(cwd, 'nowak-sync');
+    const text = readFileSync(join(project, 'openapi.yaml'));
+    expect(text.toString('utf8').split('\n')[0]).toBe('# generated: do not edit, `repairmon upgrade` replaces it');
+    const document = parse(text.toString('utf8')) as { servers: { variables: { base_url: { default: string } } }[] };
+    expect(document.servers.map((s) => s.variables.base_url.default)).toEqual([ALL_FLAGS['test-base-url'], ALL_FLAGS['production-base-url']]);
+    const reference = parseDialect('reference');
+    if (!reference.ok) throw new Error(reference.error);
+    expect(document).toEqual(openApiDocument(reference.dialect, { test: ALL_FLAGS['test-base-url'], production: ALL_FLAGS['production-base-url'] }));
+    const record = (readJson(join(project, '.yo-rc.json'))[CONFIG_KEY] as { toolkit: { files: Record<string, string> } }).toolkit.files;
+    expect(record['openapi.yaml']).toBe(contentHash(text));
+    const readme = readFileSync(join(project, 'README.md'), 'utf8');
+    for (const words of ['openapi.yaml', 'Postman', 'Insomnia', `npx @stoplight/prism-cli@${OUR_PACKAGE.devDependencies['@stoplight/prism-cli']} mock`]) expect(readme, words).toContain(words);
+    // The tests' mock is told of, with the one-line override it is for.
+    expect(readme).toContain("api.use(http.get(url('/tenants/:tenant/logs'), () => refusal(403, ERROR_CODES.insufficientScope)));");
   });
 });
 

@@ -7,7 +7,7 @@ import { renderProject, renderTemplate, templateContext, versionsFrom } from '..
 import { SAMPLE_ANSWERS } from './sample-answers.js';
 
 const answers: Answers = SAMPLE_ANSWERS;
-const versions = versionsFrom({ dependencies: { undici: '^7', 'p-retry': '^7' }, devDependencies: { typescript: '~5', vitest: '^4', '@types/node': '^20' }, engines: { node: '>=20' } });
+const versions = versionsFrom({ dependencies: { undici: '^7', 'p-retry': '^7' }, devDependencies: { typescript: '~5', vitest: '^4', '@types/node': '^20', msw: '2.15.0', '@stoplight/prism-cli': '5.14.2' }, engines: { node: '>=20' } });
 const context = templateContext(answers, versions);
 let root: string | undefined;
 afterEach(() => {

@@ -130,6 +130,11 @@ describe('planUpgrade', () => {
     }
     expect(strayRecordPaths({ version: '1', dir: 'lib', files: { 'lib/client/a.ts': 'h' } })).toEqual(['lib/ (recorded as the toolkit folder)']);
     expect(strayRecordPaths({ version: '1', dir: LEGACY_TOOLKIT_DIR, files: { 'src/client/a.ts': 'h', 'src/index.ts': 'h' } })).toEqual(['src/index.ts']);
+    // The one toolkit file outside the folder: the OpenAPI document at the project root, that path exactly.
+    for (const dir of [TOOLKIT_DIR, LEGACY_TOOLKIT_DIR]) {
+      const files = { 'openapi.yaml': 'h', './openapi.yaml': 'h', 'src/openapi.yaml': 'h', [`${dir}/openapi.yaml`]: 'h', 'openapi.yml': 'h', 'docs/openapi.yaml': 'h' };
+      expect(strayRecordPaths({ version: '1', dir, files }), dir).toEqual(Object.keys(files).filter((path) => path !== 'openapi.yaml'));
+    }
     // Such a folder is not followed: the plan renders into the folder the layout knows.
     expect(chooseLayout({ version: '1', dir: '.', files: {} }, () => false)).toEqual({ kind: 'new', dir: TOOLKIT_DIR });
   });
@@ -211,6 +216,7 @@ describe('layout, header and record', () => {
     const headed = withHeader('x.md', b('# Title\n'));
     expect(headed.toString()).toBe('<!-- generated: do not edit, `repairmon upgrade` replaces it -->\n# Title\n');
     expect(withHeader('x.ts', b('x')).toString()).toBe('// generated: do not edit, `repairmon upgrade` replaces it\nx');
+    expect(withHeader('openapi.yaml', b('openapi: 3.1.0\n')).toString()).toBe('# generated: do not edit, `repairmon upgrade` replaces it\nopenapi: 3.1.0\n');
     expect(withoutHeader(headed).toString()).toBe('# Title\n');
     expect(withoutHeader(b('// my own first line\nx'))).toEqual(b('// my own first line\nx'));
     expect(contentHash(b(''))).toBe('sha256-e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855');

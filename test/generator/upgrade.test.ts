@@ -1,7 +1,8 @@
 /**
  * An upgrade from this toolkit version (N) to a simulated N+1: a copy of this package (built
  * `dist/`, `bin/`, `generators/`, `templates/`, `api/`) with a bumped version, a changed, an
- * added and a removed `api/` file, a raised dependency and one more script. The project is
+ * added and a removed `api/` file, a changed OpenAPI builder (so `openapi.yaml` changes), a
+ * raised dependency and one more script. The project is
  * generated with N through the built CLI, edited the way an integrator does, then upgraded
  * with N+1's `repairmon upgrade`: refused while a toolkit file is edited, then with --force.
  * Also a version-only release (N+0.0.1: nothing but the version), a project from before the
@@ -44,9 +45,12 @@ function copyPackage(dir: string, version: string, dependencies: Record<string, 
 /** N+1: the changes a release would bring. */
 function makeNextPackage(dir: string): void {
   copyPackage(dir, NEXT_VERSION, { undici: '^7.99.0' });
-  writeFileSync(join(dir, 'api/contract/readings.ts'), `${readFileSync(join(dir, 'api/contract/readings.ts'), 'utf8')}\n/** Added in ${NEXT_VERSION}. */\nexport const NEXT_READING = true;\n`);
+  writeFileSync(join(dir, 'api/contract/errors.ts'), `${readFileSync(join(dir, 'api/contract/errors.ts'), 'utf8')}\n/** Added in ${NEXT_VERSION}. */\nexport const NEXT_CODE = true;\n`);
   writeFileSync(join(dir, 'api/client/added-in-next.ts'), `/** New in ${NEXT_VERSION}. */\nexport const ADDED_IN_NEXT = 1;\n`);
   rmSync(join(dir, 'api/contract/README.md'));
+  // The OpenAPI document is built by the compiled builder: N+1 describes the API a little differently.
+  const builder = join(dir, 'dist/api/openapi/document.js');
+  writeFileSync(builder, readFileSync(builder, 'utf8').replace("title: 'Repair-Service Integration API'", `title: 'Repair-Service Integration API (${NEXT_VERSION})'`));
   const template = join(dir, 'templates/app/package.json.hbs');
   writeFileSync(template, readFileSync(template, 'utf8').replace('"test": "vitest run",', '"test": "vitest run",\n    "check:ci": "npm run check",'));
 }
@@ -136,14 +140,16 @@ describe.concurrent(`upgrade ${N} -> ${NEXT_VERSION}`, { timeout: 120_000 }, () 
     expect(out(upgraded)).toMatch(/updated {4}package\.json: raised undici \^7\.0\.0 -> \^7\.99\.0; kept your typescript ~9\.0\.0 \(newer than our [^)]+\); added script "check:ci"/);
 
     // Only the toolkit files whose code changed are rewritten; no header names a version.
-    const changed = ['src/repair-service/contract/readings.ts', EDITED_TOOLKIT];
+    const changed = ['src/repair-service/contract/errors.ts', EDITED_TOOLKIT, 'openapi.yaml'];
     for (const path of Object.keys(before.files)) {
       if (path.endsWith('contract/README.md')) expect(after.has(path), path).toBe(false);
       else if (changed.includes(path)) expect(after.get(path), path).not.toBe(patched.get(path));
       else expect(after.get(path), path).toBe(edited.get(path));
     }
     expect(after.get(`${EDITED_TOOLKIT}.orig`)).toBe(patched.get(EDITED_TOOLKIT));
-    expect(after.get('src/repair-service/contract/readings.ts')).toContain('export const NEXT_READING = true;');
+    expect(after.get('src/repair-service/contract/errors.ts')).toContain('export const NEXT_CODE = true;');
+    expect(after.get('openapi.yaml')).toContain(`title: Repair-Service Integration API (${NEXT_VERSION})`);
+    expect(out(upgraded)).toContain('updated    openapi.yaml');
     expect(after.get('src/repair-service/client/index.ts')?.split('\n')[0]).toBe('// generated: do not edit, `repairmon upgrade` replaces it');
 
     const record = toolkitRecord(project);
@@ -155,6 +161,22 @@ describe.concurrent(`upgrade ${N} -> ${NEXT_VERSION}`, { timeout: 120_000 }, () 
     expect(again.code, again.stderr).toBe(0);
     expect(out(again)).toMatch(/0 added, 0 updated, 0 removed, \d+ unchanged/);
     await typechecks(project);
+  });
+
+  it('an edited openapi.yaml is kept as an edited toolkit file: refused by name, --force replaces it and keeps the edit as .orig', async () => {
+    const project = copyOfPristine('openapi');
+    const edited = `${readFileSync(join(project, 'openapi.yaml'), 'utf8')}x-ours: true\n`;
+    writeFileSync(join(project, 'openapi.yaml'), edited);
+    const before = snapshot(project);
+    const refused = await repairmon(next, ['upgrade', 'openapi', '--skip-install']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('openapi.yaml  (edited: differs from the recorded hash)');
+    expect(snapshot(project)).toEqual(before);
+    const forced = await repairmon(next, ['upgrade', 'openapi', '--force', '--skip-install']);
+    expect(forced.code, out(forced)).toBe(0);
+    expect(readFileSync(join(project, 'openapi.yaml.orig'), 'utf8')).toBe(edited);
+    expect(readFileSync(join(project, 'openapi.yaml'), 'utf8')).toContain(`title: Repair-Service Integration API (${NEXT_VERSION})`);
+    expect(toolkitRecord(project).files['openapi.yaml']).toBe(contentHash(readFileSync(join(project, 'openapi.yaml'))));
   });
 
   it('a version-only release changes no file but .yo-rc.json, and says so: nothing updated, no file of yours "kept"', async () => {
@@ -216,16 +238,18 @@ describe.concurrent(`upgrade ${N} -> ${NEXT_VERSION}`, { timeout: 120_000 }, () 
     delete yoRc[CONFIG_KEY]!.toolkit;
     writeFileSync(join(project, '.yo-rc.json'), JSON.stringify(yoRc, null, 2));
     rmSync(join(project, 'src/check.ts'));
+    rmSync(join(project, 'openapi.yaml'));
 
     const refused = await repairmon(next, ['upgrade', 'old', '--skip-install']);
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toContain('src/contract/readings.ts  (no recorded hash');
+    expect(refused.stderr).toContain('src/contract/errors.ts  (no recorded hash');
     expect(refused.stderr).not.toContain('src/client/');
 
     const forced = await repairmon(next, ['upgrade', 'old', '--force', '--skip-install']);
     expect(forced.code, forced.stderr).toBe(0);
     expect(out(forced)).toContain('(toolkit code in src/)');
-    expect(existsSync(join(project, 'src/contract/readings.ts.orig'))).toBe(true);
+    expect(out(forced)).toContain('added      openapi.yaml');
+    expect(existsSync(join(project, 'src/contract/errors.ts.orig'))).toBe(true);
     expect(existsSync(join(project, 'src/repair-service'))).toBe(false);
     expect(toolkitRecord(project)).toMatchObject({ version: NEXT_VERSION, dir: 'src' });
     // A file of theirs that was missing comes back importing the toolkit where this project keeps it.

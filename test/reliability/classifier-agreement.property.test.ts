@@ -1,6 +1,7 @@
 /**
- * Property: over arbitrary statuses, headers and bodies coming off the wire, the client never
- * throws anything but an ApiError, and bodies or headers quoting the key never reach its error
+ * Property: over arbitrary statuses, headers and bodies coming off the wire, the client names the
+ * answer with the contract's answer kind (`error.kind` = `answerKind`), never throws anything but
+ * an ApiError, and bodies or headers quoting the key never reach its error
  * (message, toJSON, inspect). The monitor's side of the same wire (one outcome, spelled
  * `answerKind(attempt)`, no key in the verdict) is test/monitor/probe/outcome-wire.property.test.ts.
  */
@@ -9,6 +10,7 @@ import fc from 'fast-check';
 import { MockAgent } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { ApiKey, createClient, isApiError } from '../../api/client/index.js';
+import { answerKind, sendAttempt } from '../../api/client/single-attempt.js';
 import { ERROR_CODES } from '../../api/contract/index.js';
 
 const ORIGIN = 'http://api.test';
@@ -50,21 +52,41 @@ function agentReplying(s: number, b: string, h: Record<string, string>): MockAge
   return agent;
 }
 
+/** What one attempt at the same answer is, by the one mapping every tool uses. */
+async function attemptKind(s: number, b: string, h: Record<string, string>): Promise<string> {
+  const agent = agentReplying(s, b, h);
+  try {
+    const result = await sendAttempt({ dispatcher: agent, baseUrl: BASE_URL, path: PATH, endpoint: 'clients', key: new ApiKey(SECRET, 'prop'), authScheme: 'bearer', timeoutMs: 5_000 });
+    return answerKind(result);
+  } finally {
+    await agent.close();
+  }
+}
+
 async function clientSide(s: number, b: string, h: Record<string, string>): Promise<{ kind: string; leak: string }> {
   const agent = agentReplying(s, b, h);
   const client = createClient({ baseUrl: BASE_URL, apiKey: new ApiKey(SECRET, 'prop'), tenant: 'rowery-nowak', dispatcher: agent, maxRetries: 0 });
   try {
     await client.listClients();
-    return { kind: 'success', leak: '' };
+    return { kind: 'ok', leak: '' };
   } catch (error) {
     if (!isApiError(error)) throw new Error(`not an ApiError: ${inspect(error)}`);
-    return { kind: error.name, leak: [error.message, JSON.stringify(error), inspect(error, { depth: 6 })].join('\n') };
+    return { kind: error.kind, leak: [error.message, JSON.stringify(error), inspect(error, { depth: 6 })].join('\n') };
   } finally {
     await agent.close();
   }
 }
 
 describe('the client over arbitrary responses', () => {
+  it('names every answer as every tool does: error.kind (or ok) is answerKind of the same answer', async () => {
+    await fc.assert(
+      fc.asyncProperty(status, body, headers, async (s, b, h) => {
+        expect((await clientSide(s, b, h)).kind).toBe(await attemptKind(s, b, h));
+      }),
+      { numRuns: 200 },
+    );
+  });
+
   it('never throws anything but an ApiError, and no key in its error', async () => {
     await fc.assert(
       fc.asyncProperty(status, body, headers, async (s, b, h) => {
