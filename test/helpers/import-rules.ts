@@ -98,7 +98,9 @@ export function readRules(root = ROOT): Rules {
   const readme = new Map<string, string>();
   const problems: string[] = [];
   const folders = codeFolders(root);
-  const readmes = [...new Set(folders.flatMap((f) => [`${f}/README.md`, `${dirname(f)}/README.md`]))].filter((r) => r !== './README.md' && existsSync(join(root, r)));
+  // Each folder's own README, and api/README.md for the sub-folders of api/ (never the root README).
+  const candidates = new Set(folders.flatMap((f) => [`${f}/README.md`, `${dirname(f)}/README.md`]));
+  const readmes = [...candidates].filter((r) => r !== './README.md' && existsSync(join(root, r)));
   for (const file of readmes) {
     for (const line of readFileSync(join(root, file), 'utf8').split('\n')) {
       if (!line.includes('May import:')) continue;
@@ -107,8 +109,13 @@ export function readRules(root = ROOT): Rules {
       if (!parsed || !folders.includes(folder)) problems.push(`${file}: "${line.trim()}" is not "May import: a, b, c." for a code folder`);
       else if (allows.has(folder)) problems.push(`${file}: a second May import line for ${folder}/`);
       else {
-        const targets = parsed.items.map((item) => itemTarget(item, root, folders) ?? (problems.push(`${file}: "${item}" is neither a folder's entry nor a dependency in package.json`), ''));
-        allows.set(folder, new Set(targets.filter((t) => t !== '')));
+        const targets = new Set<string>();
+        for (const item of parsed.items) {
+          const found = itemTarget(item, root, folders);
+          if (found === undefined) problems.push(`${file}: "${item}" is neither a folder's entry nor a dependency in package.json`);
+          else targets.add(found);
+        }
+        allows.set(folder, targets);
         readme.set(folder, file);
       }
     }
@@ -180,7 +187,9 @@ export function unusedItems(rules: Rules, files: readonly string[]): string[] {
     const from = folderOf(file, rules.folders);
     for (const spec of importsOf(readFileSync(join(ROOT, file), 'utf8'))) used.add(`${from}: ${spec.startsWith('.') ? target(file, spec) : packageName(spec)}`);
   }
-  return [...rules.allows].flatMap(([folder, items]) => [...items].filter((item) => !used.has(`${folder}: ${item}`)).map((item) => `${rules.readme.get(folder)}: ${folder}/ lists ${item} but imports no such thing`));
+  return [...rules.allows].flatMap(([folder, items]) =>
+    [...items].filter((item) => !used.has(`${folder}: ${item}`)).map((item) => `${rules.readme.get(folder)}: ${folder}/ lists ${item} but imports no such thing`),
+  );
 }
 
 export function violations(rules: Rules, files: readonly string[]): Violation[] {
