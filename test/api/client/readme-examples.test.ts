@@ -12,7 +12,7 @@ import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import * as entry from '../../../api/client/index.js';
 import * as paging from '../../../api/client/paginate.js';
-import { ROOT } from '../import-rules.js';
+import { ROOT } from '../../helpers/import-rules.js';
 
 const README = join(ROOT, 'api/client/README.md');
 
