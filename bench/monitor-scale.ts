@@ -9,10 +9,8 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createLogger } from '../lib/logger.js';
-import { demoConfig } from '../monitor/demo-config.js';
-import { createMonitorServer } from '../monitor/http/server.js';
-import { createMonitor } from '../monitor/service.js';
+import { createLogger } from '../lib/index.js';
+import { createMonitor, createMonitorServer, demoConfig } from '../monitor/index.js';
 import { startSandbox } from '../sandbox/index.js';
 import { isEntryPoint, numberFlag } from './lib/cli.js';
 import { median, percentile, ratio } from './lib/stats.js';

@@ -16,10 +16,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { createLogger } from '../lib/logger.js';
-import { CANARY_NAMES, type CanaryName } from '../monitor/config/schema.js';
-import { demoConfig } from '../monitor/demo-config.js';
-import { createMonitor } from '../monitor/service.js';
+import { createLogger } from '../lib/index.js';
+import { CANARY_NAMES, type CanaryName, createMonitor, demoConfig } from '../monitor/index.js';
 import { DEMO_TENANTS, startSandbox } from '../sandbox/index.js';
 import { isEntryPoint, numberFlag } from './lib/cli.js';
 

@@ -6,7 +6,7 @@
 import { validateTenantSlug } from '../api/contract/index.js';
 import { platformSubPath } from '../api/contract/readings.js';
 import type { ApiKey } from '../api/client/index.js';
-import { plainHttpProxyWarning, proxyRoute } from '../lib/proxy-route.js';
+import { plainHttpProxyWarning, proxyRoute } from '../lib/index.js';
 import { chooseKeySource, keyFlagsHint, readKey } from '../diagnose/index.js';
 import { type CommandContext, type OptionSpec, UsageError, stringList, stringValue } from './command.js';
 

@@ -6,7 +6,7 @@
  * the whole report, a known but empty field written as null so scripts see a stable shape.
  */
 import { printable } from '../api/contract/index.js';
-import { renderTable, wrap } from '../lib/table.js';
+import { renderTable, wrap } from '../lib/index.js';
 import { KEY_ENV_VAR } from './report.js';
 import { type DiagnosisReport, type DiagnosisRow, STEPS } from './types.js';
 

@@ -7,7 +7,7 @@
 import { Document, Pair, Scalar, YAMLMap } from 'yaml';
 import { printable } from '../api/contract/index.js';
 import { INDEX_ACCESS, type IndexAccessReading, PLATFORM_PATHS } from '../api/contract/readings.js';
-import { renderTable } from '../lib/table.js';
+import { renderTable } from '../lib/index.js';
 import { refusalText } from './answer.js';
 import { FINDING_NAMES, type DiscoveryReport, type Reading, type Refusal } from './types.js';
 

@@ -7,7 +7,7 @@ import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import type { Dispatcher } from 'undici';
 import type { ApiKey } from '../api/client/index.js';
-import { toolUserAgent } from '../lib/package-root.js';
+import { toolUserAgent } from '../lib/index.js';
 import { type ConfigIssue, type ConfigResult, type MonitorConfig, type MonitorTarget, configKeys, httpSettings } from './config/types.js';
 import { type OnDemandGate, createOnDemandLimiter } from './http/on-demand.js';
 import { type History, createHistory } from './history.js';

@@ -10,7 +10,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { ERROR_CODES, type ErrorCode } from '../api/contract/index.js';
 import { ERROR_STATUS, errorEnvelope, successEnvelope } from '../api/contract/server/index.js';
-import { type RequestOrigin, notLocal } from '../lib/loopback.js';
+import { type RequestOrigin, notLocal } from '../lib/index.js';
 import type { Reply } from './decide.js';
 import type { FaultSpecParse } from './faults/parse.js';
 

@@ -5,7 +5,7 @@
  * must be in the dialect's style, as the sandbox would refuse them in a path otherwise.
  */
 import { z } from 'zod';
-import { type ConfigIssue, aliasSchema, decodeDocument, formatIssues, parseWith, readDocument } from '../lib/config-kit.js';
+import { type ConfigIssue, aliasSchema, decodeDocument, formatIssues, parseWith, readDocument } from '../lib/index.js';
 import { ENVIRONMENTS, KEY_KINDS, TENANT_RESOURCES } from '../api/contract/index.js';
 import type { SlugStyle } from '../api/contract/readings.js';
 import { checkSlugStyle } from './dialect/index.js';

@@ -28,9 +28,15 @@ export type { DemoKey } from './keys.js';
 export type { SandboxRequestRecord } from './server.js';
 export { SandboxConfigError, isSandboxConfigError } from './errors.js';
 export { DEMO_KEY_SPECS, DEMO_TENANTS } from './demo-data.js';
-export { PRESET_NAMES, parseDialect } from './dialect/index.js';
+export { DEFAULT_DIALECT, PRESET_NAMES, dialectHelpLines, parseDialect } from './dialect/index.js';
 export type { Dialect, DialectParse, DialectSettings, PresetName } from './dialect/index.js';
 export { SANDBOX_DEFAULT_BASE_URL, SANDBOX_DEFAULT_HOST, SANDBOX_DEFAULT_PORT } from './defaults.js';
+export { CONTROL_PATH } from './control.js';
+export { faultHelpLines } from './faults/help.js';
+export { parseFaultSpec } from './faults/parse.js';
+export { MAX_PAGE_SIZE } from './pagination.js';
+export { parseRateLimit } from './rate-limit.js';
+export { existingKind, replaceFile } from './write-file.js';
 
 export interface RunningSandbox {
   /** `http://HOST:PORT/api/v1` (`https://` with `tls`) */

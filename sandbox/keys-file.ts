@@ -7,7 +7,7 @@
  * keep random values.
  */
 import { z } from 'zod';
-import { type ConfigIssue, aliasSchema, decodeDocument, formatIssues, parseWith, readDocument } from '../lib/config-kit.js';
+import { type ConfigIssue, aliasSchema, decodeDocument, formatIssues, parseWith, readDocument } from '../lib/index.js';
 import { SandboxConfigError } from './errors.js';
 import type { KeySpec } from './model.js';
 

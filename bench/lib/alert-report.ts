@@ -2,7 +2,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AlertStackResult, FaultMeasurement } from './alert-measure.js';
-import { repoRoot } from './repo-root.js';
+import { packageRoot } from '../../lib/index.js';
 import { fixed, renderTable } from './table.js';
 
 const seconds = (s: number | undefined): string => (s === undefined ? 'n/a' : fixed(s, 1));
@@ -42,7 +42,7 @@ export function renderAlertTable(result: AlertStackResult): string {
 }
 
 /** Writes the figures to bench/results/alert-latency.json and a timestamped copy; returns the latter's path. */
-export async function writeAlertResult(result: AlertStackResult, dir = join(repoRoot(), 'bench', 'results')): Promise<string> {
+export async function writeAlertResult(result: AlertStackResult, dir = join(packageRoot(), 'bench', 'results')): Promise<string> {
   await mkdir(dir, { recursive: true });
   const json = `${JSON.stringify(result, null, 2)}\n`;
   const file = join(dir, `alert-latency-${result.startedAt.replace(/[:.]/g, '-')}.json`);

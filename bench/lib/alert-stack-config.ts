@@ -4,8 +4,7 @@
  * (with a narrow-scope key whose refusal its `expect` names) that must raise nothing. Written
  * as monitor.yaml would be and run through the real parser; keys are `${ENV}` references.
  */
-import { parseConfigValue } from '../../monitor/config/load.js';
-import type { MonitorConfig } from '../../monitor/config/types.js';
+import { type MonitorConfig, parseConfigValue } from '../../monitor/index.js';
 import type { RunningSandbox } from '../../sandbox/index.js';
 
 /** The targets, each the name of what goes wrong on it. */

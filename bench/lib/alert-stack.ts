@@ -15,10 +15,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { createLogger } from '../../lib/logger.js';
-import { configKeys } from '../../monitor/config/types.js';
-import { type MonitorServer, createMonitorServer } from '../../monitor/http/server.js';
-import { type Monitor, createMonitor } from '../../monitor/service.js';
+import { createLogger, packageRoot } from '../../lib/index.js';
+import { type Monitor, type MonitorServer, configKeys, createMonitor, createMonitorServer } from '../../monitor/index.js';
 import { type RunningSandbox, startSandbox } from '../../sandbox/index.js';
 import { FAULTS, type FaultScenario, NEVER, SECOND_MONITOR_TARGET, type StackHandles } from './alert-faults.js';
 import { type ConfigFaults, NO_CONFIG_FAULTS, STACK_TARGETS, type StackTarget, stackConfig } from './alert-stack-config.js';
@@ -26,7 +24,6 @@ import { startAlertmanager } from './alertmanager-server.js';
 import { benchMonitorYaml, startMonitorProcess, type RunningMonitorProcess } from './monitor-process.js';
 import { freePort } from './port.js';
 import { startPrometheus } from './prometheus-server.js';
-import { repoRoot } from './repo-root.js';
 import { scaleAlertmanager, scaleRules } from './rule-scaling.js';
 import { type WebhookReceiver, labelsMatch, startWebhookReceiver } from './webhook-receiver.js';
 import { type AlertStackResult, measureFault, tally } from './alert-measure.js';
@@ -60,7 +57,7 @@ export const LIVE_HOLD_CAP_MS = 300_000;
  * hold its whole life, which is the young Prometheus every fresh install has.
  */
 function scaledRuleFiles(dir: string, factor: number, holdCapMs: number): string[] {
-  const source = join(repoRoot(), 'deploy', 'prometheus');
+  const source = join(packageRoot(), 'deploy', 'prometheus');
   return ['recording-rules.yml', 'alerting-rules.yml'].map((name) => {
     const file = join(dir, name);
     writeFileSync(file, scaleRules(readFileSync(join(source, name), 'utf8'), factor, { maxHoldMs: holdCapMs / factor }));
@@ -115,7 +112,7 @@ export async function runAlertStack(options: AlertStackOptions = {}): Promise<Al
   try {
     const webhook: WebhookReceiver = await startWebhookReceiver();
     closers.push(() => webhook.close());
-    const amConfig = scaleAlertmanager(readFileSync(join(repoRoot(), 'deploy', 'alertmanager', 'alertmanager.yml'), 'utf8'), factor, webhook.url);
+    const amConfig = scaleAlertmanager(readFileSync(join(packageRoot(), 'deploy', 'alertmanager', 'alertmanager.yml'), 'utf8'), factor, webhook.url);
     const alertmanager = await startAlertmanager(amConfig);
     closers.push(() => alertmanager.close());
 

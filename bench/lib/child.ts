@@ -46,12 +46,12 @@ export function startProgram(file: string, args: readonly string[], env: NodeJS.
   };
 }
 
-/** This process's environment minus npm's and test runners' variables, plus `extra`. */
+/** Variables that could steer a child: ours and the API's, npm's, vitest's, Node's options, tracing. */
+const STEERING = /^(REPAIR|npm_|VITEST|OTEL_|NODE_OPTIONS$)/;
+
+/** This process's environment minus anything that could steer a child, plus `extra` (the tests' rig uses it too). */
 export function childEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
-  for (const [name, value] of Object.entries(process.env)) {
-    if (name.startsWith('npm_') || name.startsWith('REPAIR') || name === 'NODE_OPTIONS' || name.startsWith('VITEST')) continue;
-    env[name] = value;
-  }
-  return { ...env, NO_UPDATE_NOTIFIER: '1', NO_COLOR: '1', ...extra };
+  for (const [name, value] of Object.entries(process.env)) if (!STEERING.test(name)) env[name] = value;
+  return { ...env, NO_UPDATE_NOTIFIER: '1', NO_COLOR: '1', FORCE_COLOR: '0', ...extra };
 }

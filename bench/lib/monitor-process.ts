@@ -9,12 +9,12 @@ import { join } from 'node:path';
 import YAML from 'yaml';
 import { type ChildProgram, childEnv, startProgram } from './child.js';
 import { freePort } from './port.js';
-import { repoRoot } from './repo-root.js';
+import { packageRoot } from '../../lib/index.js';
 import { waitForOk } from './wait-http.js';
 
 export const BENCH_KEY_ENV = 'REPAIR_BENCH_KEY';
 // From the checkout's root, so this works from dist/ (the benches) and from source (the tests).
-export const REPAIRMON_BIN = join(repoRoot(), 'bin', 'repairmon.js');
+export const REPAIRMON_BIN = join(packageRoot(), 'bin', 'repairmon.js');
 
 export interface BenchConfigOptions {
   readonly baseUrl: string;

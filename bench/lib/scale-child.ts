@@ -6,10 +6,8 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { request } from 'undici';
-import { createLogger } from '../../lib/logger.js';
-import { parseConfigText } from '../../monitor/config/load.js';
-import { createMonitorServer } from '../../monitor/http/server.js';
-import { createMonitor } from '../../monitor/service.js';
+import { createLogger } from '../../lib/index.js';
+import { createMonitor, createMonitorServer, parseConfigText } from '../../monitor/index.js';
 import { isEntryPoint } from './cli.js';
 import { BENCH_KEY_ENV, benchMonitorYaml } from './monitor-process.js';
 import { histogramBuckets, histogramQuantile, parseSamples, seriesCount, sumOf } from './prom-text.js';

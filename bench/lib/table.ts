@@ -1,5 +1,5 @@
 /** Plain-text tables for bench output: the repo's one table renderer (`lib/table.ts`), with a rule under the header. */
-import { type Align, renderTable as table } from '../../lib/table.js';
+import { type Align, renderTable as table } from '../../lib/index.js';
 
 export function renderTable(header: readonly string[], rows: ReadonlyArray<readonly string[]>, align: readonly Align[] = []): string {
   return table([header, ...rows], { align, rule: true }).join('\n');

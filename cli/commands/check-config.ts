@@ -4,12 +4,16 @@
  * cannot keep up with, a plain-http target through a proxy) and the load; with --connect, try each target once.
  */
 import { type Command, UsageError, stringValue } from '../command.js';
-import { configWarnings } from '../../monitor/config/advice.js';
-import { connectTarget, formatConnect, keyFaults } from '../../monitor/config/connect.js';
-import { loadConfigFile } from '../../monitor/config/load.js';
-import { buildPlan } from '../../monitor/probe/plan.js';
-import { configSummary } from '../../monitor/config/summary.js';
-import { formatIssues } from '../../monitor/config/types.js';
+import {
+  buildPlan,
+  configSummary,
+  configWarnings,
+  connectTarget,
+  formatConnect,
+  formatIssues,
+  keyFaults,
+  loadConfigFile,
+} from '../../monitor/index.js';
 
 const checkConfig: Command = {
   name: 'check-config',

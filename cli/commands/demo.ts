@@ -4,13 +4,8 @@
  * only aliases are ever printed.
  */
 import { type Command, UsageError, choiceValue, stringValue } from '../command.js';
-import { createLogger } from '../../lib/logger.js';
-import { cronProblem } from '../../monitor/config/cron.js';
-import { configKeys } from '../../monitor/config/types.js';
-import { demoConfig } from '../../monitor/demo-config.js';
-import { parseListen, serveUntil, startServing } from '../../monitor/run-service.js';
-import { createMonitor } from '../../monitor/service.js';
-import { packageVersion } from '../../lib/package-root.js';
+import { createLogger, packageVersion } from '../../lib/index.js';
+import { configKeys, createMonitor, cronProblem, demoConfig, parseListen, serveUntil, startServing } from '../../monitor/index.js';
 import { isSandboxConfigError, startSandbox } from '../../sandbox/index.js';
 import { faultCommandLine } from './sandbox-fault.js';
 

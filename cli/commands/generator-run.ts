@@ -6,8 +6,8 @@
  */
 import { join } from 'node:path';
 import type { CommandContext } from '../command.js';
-import { packageRoot } from '../../lib/package-root.js';
-import { isGeneratorRefusal } from '../../generators/app/refusal.js';
+import { packageRoot } from '../../lib/index.js';
+import { isGeneratorRefusal } from '../../generators/entry.js';
 
 const NAMESPACE = 'repair-service:app';
 

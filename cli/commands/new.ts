@@ -7,7 +7,7 @@
  */
 import type { Command, CommandContext, OptionSpec } from '../command.js';
 import { UsageError } from '../command.js';
-import { ANSWER_FLAGS, RUN_FLAGS } from '../../generators/app/flags.js';
+import { ANSWER_FLAGS, RUN_FLAGS } from '../../generators/entry.js';
 import { runGenerator } from './generator-run.js';
 
 /** node:util parseArgs on Node 20 has no `--no-x`, so each negatable flag gets a `no-` twin. */

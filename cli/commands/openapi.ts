@@ -7,9 +7,8 @@ import { randomBytes } from 'node:crypto';
 import { renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { OPENAPI_FORMATS, type OpenApiFormat, openApiDocument, serializeOpenApi } from '../../api/openapi/index.js';
-import { PLACEHOLDER_PRODUCTION_BASE_URL } from '../../generators/app/answers.js';
-import { SANDBOX_DEFAULT_BASE_URL } from '../../sandbox/defaults.js';
-import { DEFAULT_DIALECT, PRESET_NAMES, parseDialect } from '../../sandbox/dialect/index.js';
+import { PLACEHOLDER_PRODUCTION_BASE_URL } from '../../generators/entry.js';
+import { DEFAULT_DIALECT, PRESET_NAMES, SANDBOX_DEFAULT_BASE_URL, parseDialect } from '../../sandbox/index.js';
 import { type Command, type CommandContext, UsageError, choiceValue, stringValue } from '../command.js';
 
 function formatFlag(values: CommandContext['values'], out: string | undefined): OpenApiFormat {

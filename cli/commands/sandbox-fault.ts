@@ -7,10 +7,8 @@
  */
 import { keyHint } from '../../api/client/single-attempt.js';
 import { parseEnvelope } from '../../api/contract/index.js';
-import { isLoopback } from '../../lib/loopback.js';
-import { CONTROL_PATH } from '../../sandbox/control.js';
-import { faultHelpLines } from '../../sandbox/faults/help.js';
-import { parseFaultSpec } from '../../sandbox/faults/parse.js';
+import { isLoopback } from '../../lib/index.js';
+import { CONTROL_PATH, faultHelpLines, parseFaultSpec } from '../../sandbox/index.js';
 import { type Command, type CommandContext, UsageError, stringValue } from '../command.js';
 
 /** Where the token is read from; the sandbox prints it with this name. */

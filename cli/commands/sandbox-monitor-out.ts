@@ -8,9 +8,8 @@
 import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { stringify } from 'yaml';
-import { demoRawConfig } from '../../monitor/demo-config.js';
-import type { RunningSandbox } from '../../sandbox/index.js';
-import { existingKind, replaceFile } from '../../sandbox/write-file.js';
+import { demoRawConfig } from '../../monitor/index.js';
+import { type RunningSandbox, existingKind, replaceFile } from '../../sandbox/index.js';
 import { UsageError } from '../command.js';
 
 export const MONITOR_CONFIG_FILE = 'monitor.yaml';

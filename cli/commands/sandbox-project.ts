@@ -3,7 +3,7 @@
  * project's own variable names (the generator's default prefix, REPAIR_API), and with `--tls`
  * the lines that rehearse the switch to production against this https sandbox.
  */
-import { DEFAULT_ENV_PREFIX } from '../../generators/app/answers.js';
+import { DEFAULT_ENV_PREFIX } from '../../generators/entry.js';
 import type { DemoKey, RunningSandbox } from '../../sandbox/index.js';
 
 /** The generator's default `--env-prefix`; a project generated with another reads `<PREFIX>_TEST_KEY` etc. */

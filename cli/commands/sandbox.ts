@@ -5,16 +5,24 @@
  * reading of the spec's "not shown" points it speaks.
  */
 import type { LevelWithSilent } from 'pino';
-import { createLogger } from '../../lib/logger.js';
-import { DEFAULT_DIALECT, dialectHelpLines, parseDialect } from '../../sandbox/dialect/index.js';
-import { faultHelpLines } from '../../sandbox/faults/help.js';
-import { parseFaultSpec } from '../../sandbox/faults/parse.js';
+import { createLogger } from '../../lib/index.js';
+import {
+  DEFAULT_DIALECT,
+  type DemoKey,
+  MAX_PAGE_SIZE,
+  type RunningSandbox,
+  SANDBOX_DEFAULT_HOST,
+  SANDBOX_DEFAULT_PORT,
+  dialectHelpLines,
+  faultHelpLines,
+  isSandboxConfigError,
+  parseDialect,
+  parseFaultSpec,
+  parseRateLimit,
+  startSandbox,
+} from '../../sandbox/index.js';
 import faultCommand, { TOKEN_VAR, faultCommandLine } from './sandbox-fault.js';
 import { checkMonitorOut, writeMonitorOut } from './sandbox-monitor-out.js';
-import { type DemoKey, type RunningSandbox, isSandboxConfigError, startSandbox } from '../../sandbox/index.js';
-import { SANDBOX_DEFAULT_HOST, SANDBOX_DEFAULT_PORT } from '../../sandbox/defaults.js';
-import { parseRateLimit } from '../../sandbox/rate-limit.js';
-import { MAX_PAGE_SIZE } from '../../sandbox/pagination.js';
 import { TEST_KEY_VAR, exampleKey, projectLines } from './sandbox-project.js';
 import { ApiKey } from '../../api/client/index.js';
 import { AUTH_SCHEMES, TENANT_RESOURCES, authHeader, tenantResourcePath } from '../../api/contract/index.js';

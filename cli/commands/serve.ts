@@ -1,13 +1,21 @@
 /** `repairmon serve`: the monitor service (probes on a schedule, Prometheus metrics, status page). */
 import { type Command, UsageError, choiceValue, stringValue } from '../command.js';
-import { createLogger } from '../../lib/logger.js';
-import { loadConfigFile } from '../../monitor/config/load.js';
-import { configSecrets, formatIssues } from '../../monitor/config/types.js';
-import { guardReload, holdStartupHangups, parseListen, serveUntil, startServing } from '../../monitor/run-service.js';
-import { createMonitor } from '../../monitor/service.js';
-import { NO_SHARD, formatShard, parseShard } from '../../monitor/shard.js';
-import { packageVersion } from '../../lib/package-root.js';
-import { createProbeTracer } from '../../monitor/tracing.js';
+import { createLogger, packageVersion } from '../../lib/index.js';
+import {
+  NO_SHARD,
+  configSecrets,
+  createMonitor,
+  createProbeTracer,
+  formatIssues,
+  formatShard,
+  guardReload,
+  holdStartupHangups,
+  loadConfigFile,
+  parseListen,
+  parseShard,
+  serveUntil,
+  startServing,
+} from '../../monitor/index.js';
 
 const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 

@@ -6,8 +6,8 @@
  */
 import { resolve } from 'node:path';
 import { type Command, type CommandContext, UsageError } from '../command.js';
-import { readStoredAnswers } from '../../generators/app/destination.js';
-import { OUR_PACKAGE_NAME } from '../../lib/package-root.js';
+import { readStoredAnswers } from '../../generators/entry.js';
+import { OUR_PACKAGE_NAME } from '../../lib/index.js';
 import { runGenerator } from './generator-run.js';
 
 async function run(ctx: CommandContext): Promise<number> {

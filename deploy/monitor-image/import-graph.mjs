@@ -10,7 +10,7 @@ import { dirname, join, relative } from 'node:path';
 import ts from 'typescript';
 
 /** The CLI's entry: bin/repairmon.js only imports its compiled twin. */
-export const MONITOR_ENTRY = 'cli/main.ts';
+export const MONITOR_ENTRY = 'cli/index.ts';
 
 /**
  * `repairmon new` and `upgrade` run the generator (yeoman-environment, handlebars); the image

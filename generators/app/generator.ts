@@ -15,7 +15,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, join, relative, resolve } from 'node:path';
 import Generator from 'yeoman-generator';
-import { packageRoot } from '../../lib/package-root.js';
+import { packageRoot } from '../../lib/index.js';
 import { ANSWER_NAMES, type AnswerName, type Answers, checkAnswer, completeAnswers, defaultAnswer, isBooleanAnswer } from './answers.js';
 import { inspectDestination } from './destination.js';
 import { ANSWER_FLAGS, RUN_FLAGS, answersFromFlags, flagFor, missingAnswersMessage, readOption } from './flags.js';

@@ -5,7 +5,7 @@
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { packageVersion } from '../../lib/package-root.js';
+import { packageVersion } from '../../lib/index.js';
 import type { Answers } from './answers.js';
 import { type ToolkitLayout, chooseLayout, inToolkit } from './layout.js';
 import { readVersions, renderProject, templateContext } from './render.js';

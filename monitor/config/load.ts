@@ -6,7 +6,7 @@
 import { dirname } from 'node:path';
 import { ENDPOINT_IDS, type EndpointId } from '../../api/contract/index.js';
 import { platformSubPath } from '../../api/contract/readings.js';
-import { decodeDocument, parseWith, readDocument } from '../../lib/config-kit.js';
+import { decodeDocument, parseWith, readDocument } from '../../lib/index.js';
 import { shortestIntervalMs } from './cron.js';
 import { parseDuration } from './duration.js';
 import { httpIssues, resolveHttp, resolveStatusPage } from './http-settings.js';

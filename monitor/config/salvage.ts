@@ -4,7 +4,7 @@
  * a secret file unreadable. So every key and HTTP token whose own shape is readable is resolved
  * from the raw document, whatever is wrong around it. Values are never echoed.
  */
-import { shownValue } from '../../lib/secret-shape.js';
+import { shownValue } from '../../lib/index.js';
 import { httpIssues, resolveToken, tokenReferences } from './http-settings.js';
 import { SECRET_REFERENCE } from './schema.js';
 import { type SecretSources, resolveSecret } from './secrets.js';

@@ -4,8 +4,7 @@
  * lists every problem. Cross-field rules live in `rules.ts`.
  */
 import { z } from 'zod';
-import { aliasSchema } from '../../lib/config-kit.js';
-import { hasKeyPrefix, shownValue } from '../../lib/secret-shape.js';
+import { aliasSchema, hasKeyPrefix, shownValue } from '../../lib/index.js';
 import { AUTH_SCHEMES, ENDPOINT_IDS, ERROR_CODE_PATTERN, KEY_KINDS, TENANT_RESOURCES, validateTenantSlug } from '../../api/contract/index.js';
 import { INDEX_ACCESS, INDEX_ACCESS_READINGS, PLATFORM_PATHS, platformSubPath } from '../../api/contract/readings.js';
 import { cronProblem } from './cron.js';

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { ApiKey } from '../../api/client/index.js';
-import { looksLikeSecret, shownPath, shownValue } from '../../lib/secret-shape.js';
+import { looksLikeSecret, shownPath, shownValue } from '../../lib/index.js';
 import { SECRET_REFERENCE, type RawKey } from './schema.js';
 import type { ConfigIssue } from './types.js';
 

@@ -6,7 +6,7 @@
 import { X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
-import { shownPath } from '../../lib/secret-shape.js';
+import { shownPath } from '../../lib/index.js';
 import type { RawTarget } from './schema.js';
 import type { SecretSources } from './secrets.js';
 import type { ConfigIssue, TargetTls } from './types.js';

@@ -2,7 +2,7 @@
 import type { ApiKey } from '../../api/client/index.js';
 import type { AuthScheme, EndpointId, KeyKind } from '../../api/contract/index.js';
 import type { IndexAccessReading } from '../../api/contract/readings.js';
-import type { ConfigIssue } from '../../lib/config-kit.js';
+import type { ConfigIssue } from '../../lib/index.js';
 import type { CanaryName, ExpectableEndpoint } from './schema.js';
 import type { SecretOrigin } from './secrets.js';
 
@@ -114,7 +114,7 @@ export type { ConfigIssue };
 
 export type ConfigResult = { readonly ok: true; readonly config: MonitorConfig } | { readonly ok: false; readonly issues: readonly ConfigIssue[] };
 
-export { formatIssues } from '../../lib/config-kit.js';
+export { formatIssues } from '../../lib/index.js';
 
 /** Every key of the config, for the logger's last-net scrubbing. */
 export function configKeys(config: MonitorConfig): ApiKey[] {

@@ -11,7 +11,7 @@
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { ApiKey } from '../../api/client/index.js';
-import { type RequestOrigin, crossSite, hostName, isLoopback } from '../../lib/loopback.js';
+import { type RequestOrigin, crossSite, hostName, isLoopback } from '../../lib/index.js';
 import type { HttpSettings } from '../config/types.js';
 
 /** Paths that Prometheus and kubelets read: open by default, or behind the metrics token. */

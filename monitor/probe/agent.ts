@@ -1,7 +1,7 @@
 /** The connection choice for probes (direct or through a proxy), and what the monitor learns from each new connection. */
 import { TLSSocket } from 'node:tls';
 import { type Dispatcher, EnvHttpProxyAgent, Pool, buildConnector } from 'undici';
-import { plainHttpProxyWarning, proxyOptions, proxyRoute } from '../../lib/proxy-route.js';
+import { plainHttpProxyWarning, proxyOptions, proxyRoute } from '../../lib/index.js';
 import type { MonitorTarget } from '../config/types.js';
 
 export const MAX_REQUESTS_PER_CONNECTION = 1_000;

@@ -6,11 +6,11 @@ import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import type { AlertStackResult, FaultMeasurement } from '../../bench/lib/alert-measure.js';
-import { repoRoot } from '../../bench/lib/repo-root.js';
+import { packageRoot } from '../../lib/index.js';
 import { formatPromDuration, parsePromDuration, scaleAlertmanager, scaleDuration, scaleExpr, scaleRules } from '../../bench/lib/rule-scaling.js';
 import { alertRows } from '../../bench/lib/summary.js';
 
-const deploy = `${repoRoot()}/deploy/`;
+const deploy = `${packageRoot()}/deploy/`;
 
 describe('Prometheus durations', () => {
   it('parse and format, compound units included', () => {

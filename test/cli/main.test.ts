@@ -2,9 +2,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { main } from '../../cli/main.js';
+import { main } from '../../cli/index.js';
 import { COMMANDS } from '../../cli/commands/index.js';
-import { fakeIo } from './io.js';
+import { fakeIo } from '../helpers/fake-io.js';
 
 describe('repairmon', () => {
   it('with no command prints usage and exits 2', async () => {

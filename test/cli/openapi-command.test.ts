@@ -8,11 +8,11 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
 import { openApiDocument } from '../../api/openapi/index.js';
-import { main } from '../../cli/main.js';
+import { main } from '../../cli/index.js';
 import { PLACEHOLDER_PRODUCTION_BASE_URL } from '../../generators/app/answers.js';
 import { SANDBOX_DEFAULT_BASE_URL } from '../../sandbox/defaults.js';
 import { parseDialect } from '../../sandbox/index.js';
-import { fakeIo } from './io.js';
+import { fakeIo } from '../helpers/fake-io.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'openapi-cli-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

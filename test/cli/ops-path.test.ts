@@ -13,7 +13,7 @@ import { existsSync, mkdtempSync, rmSync, statSync, symlinkSync } from 'node:fs'
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT, type Watched, childEnv, spawnWatched, waitFor } from '../reliability/helpers.js';
+import { ROOT, type Watched, childEnv, spawnCli, waitFor, waitForOutput } from '../helpers/rig.js';
 
 const home = mkdtempSync(join(tmpdir(), 'repairmon-ops-path-'));
 const pkg = join(home, 'package');
@@ -21,13 +21,13 @@ const running: Watched[] = [];
 let packed: string[] = [];
 
 function repairmon(args: readonly string[], env: Record<string, string> = {}): Watched {
-  const child = spawnWatched(process.execPath, [join(pkg, 'bin', 'repairmon.js'), ...args], { cwd: home, env: childEnv(env) });
+  const child = spawnCli(args, { bin: join(pkg, 'bin', 'repairmon.js'), cwd: home, env: childEnv(env) });
   running.push(child);
   return child;
 }
 
 beforeAll(() => {
-  if (!existsSync(join(ROOT, 'dist/cli/main.js'))) execFileSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'ignore' });
+  if (!existsSync(join(ROOT, 'dist/cli/index.js'))) execFileSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'ignore' });
   const [report] = JSON.parse(execFileSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', home], { cwd: ROOT, encoding: 'utf8' })) as [{ filename: string; files: { path: string }[] }];
   packed = report.files.map((f) => f.path);
   execFileSync('tar', ['xzf', join(home, report.filename), '-C', home]);
@@ -48,8 +48,8 @@ describe('the ops path from the installed package', () => {
 
   it('three commands: a sandbox writing a ready config, serve on it, a fault seen on / and in /metrics', async () => {
     const sandbox = repairmon(['sandbox', '--monitor-out', 'watch', '--port', '0']);
-    const config = (await waitFor(sandbox.stdout, /repairmon serve --config (\S+)/, 30_000))[1]!;
-    const [, token, baseUrl] = await waitFor(sandbox.stdout, /REPAIRMON_SANDBOX_TOKEN=(\S+) repairmon sandbox fault \S+ --url (\S+)/);
+    const config = (await waitForOutput(sandbox.stdout, /repairmon serve --config (\S+)/, 30_000))[1]!;
+    const [, token, baseUrl] = await waitForOutput(sandbox.stdout, /REPAIRMON_SANDBOX_TOKEN=(\S+) repairmon sandbox fault \S+ --url (\S+)/);
     expect(config).toBe(join(home, 'watch', 'monitor.yaml'));
     expect(statSync(join(home, 'watch')).mode & 0o777).toBe(0o700);
     expect(statSync(join(home, 'watch', 'nowak-test.key')).mode & 0o777).toBe(0o600);
@@ -60,15 +60,12 @@ describe('the ops path from the installed package', () => {
     expect(check.stdout()).not.toContain('warning');
 
     const serve = repairmon(['serve', '--config', config, '--listen', '127.0.0.1:0']);
-    const status = (await waitFor(serve.stdout, /status (http:\/\/127\.0\.0\.1:\d+)\//, 30_000))[1]!;
+    const status = (await waitForOutput(serve.stdout, /status (http:\/\/127\.0\.0\.1:\d+)\//, 30_000))[1]!;
     const metrics = async (): Promise<string> => (await fetch(`${status}/metrics`)).text();
     const clientsRead = /^repairmon_probe_success\{[^}]*endpoint="clients"[^}]*key_alias="nowak-test"[^}]*check="read"\} (\d)$/m;
     const clientsSuccess = async (): Promise<string | undefined> => clientsRead.exec(await metrics())?.[1];
-    // Polls (a round every 10 s) until the probe reads `want`, then asserts it.
-    const until = async (want: string): Promise<void> => {
-      for (let i = 0; i < 150 && (await clientsSuccess()) !== want; i++) await new Promise((r) => setTimeout(r, 200));
-      expect(await clientsSuccess()).toBe(want);
-    };
+    // A round every 10 s: up to 30 s for the probe to read `want`.
+    const until = (want: string): Promise<unknown> => waitFor(async () => (await clientsSuccess()) === want, { what: () => `the clients probe to read ${want}`, timeoutMs: 30_000, everyMs: 200 });
     await until('1');
 
     const fault = repairmon(['sandbox', 'fault', 'status:503@/tenants/*/clients', '--url', baseUrl!], { REPAIRMON_SANDBOX_TOKEN: token! });

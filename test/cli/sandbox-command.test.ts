@@ -5,9 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Agent, request } from 'undici';
 import { AUTH_SCHEMES, authHeader } from '../../api/contract/index.js';
-import { main } from '../../cli/main.js';
-import { fakeIo } from './io.js';
-import { PRESET_TABLE } from '../sandbox/dialect-presets.js';
+import { main } from '../../cli/index.js';
+import { fakeIo } from '../helpers/fake-io.js';
+import { PRESET_TABLE } from '../helpers/dialect-presets.js';
 
 interface JsonLine {
   baseUrl: string;
@@ -18,6 +18,7 @@ interface JsonLine {
 const planted = join(mkdtempSync(join(tmpdir(), 'sandbox-command-')), 'watch');
 symlinkSync(tmpdir(), planted);
 
+/** The sandbox command in this process; its summary is one write, so whole once its first line is in. */
 async function running(args: string[]) {
   const io = fakeIo();
   const exit = main(['sandbox', '--port', '0', '--log-level', 'info', ...args], io);
@@ -73,7 +74,6 @@ describe('repairmon sandbox', () => {
 
   it('human output names the dialect and what a revoked key gets in it', async () => {
     const { io, exit } = await running(['--dialect', 'gateway']);
-    await new Promise((r) => setTimeout(r, 50));
     io.abort();
     expect(await exit).toBe(0);
     expect(io.stdoutText()).toContain('Dialect: gateway');
@@ -99,7 +99,6 @@ describe('repairmon sandbox', () => {
 
   it('human output: base URL, the demo keys table and a curl example per auth form reading the env var', async () => {
     const { io, exit } = await running([]);
-    await new Promise((r) => setTimeout(r, 50));
     io.abort();
     expect(await exit).toBe(0);
     const out = io.stdoutText();
@@ -155,7 +154,6 @@ describe('repairmon sandbox', () => {
     json.io.abort();
     expect(await json.exit).toBe(0);
     const human = await running(['--tls']);
-    await new Promise((r) => setTimeout(r, 50));
     human.io.abort();
     expect(await human.exit).toBe(0);
     const out = human.io.stdoutText();

@@ -7,10 +7,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request } from 'undici';
 import { authHeader } from '../../api/contract/index.js';
-import { main } from '../../cli/main.js';
+import { main } from '../../cli/index.js';
 import { FAULT_KINDS, parseFaultSpec } from '../../sandbox/faults/parse.js';
-import { BIN, childEnv, closedPort, spawnWatched, waitFor } from '../reliability/helpers.js';
-import { type FakeIo, fakeIo } from './io.js';
+import { childEnv, closedPort, spawnCli, waitForOutput } from '../helpers/rig.js';
+import { type FakeIo, fakeIo, runMain } from '../helpers/fake-io.js';
 
 interface Line {
   baseUrl: string;
@@ -31,9 +31,8 @@ afterAll(async () => {
 });
 
 async function fault(args: string[], env: Record<string, string> = { REPAIRMON_SANDBOX_TOKEN: sandbox.line.control.token }): Promise<{ code: number; out: string; err: string }> {
-  const io = { ...fakeIo(), env };
-  const code = await main(['sandbox', 'fault', ...args], io);
-  return { code, out: io.stdoutText(), err: io.stderrText() };
+  const { code, stdout, stderr } = await runMain(['sandbox', 'fault', ...args], env);
+  return { code, out: stdout, err: stderr };
 }
 
 async function statusOf(baseUrl: string, key: string, path = '/tenants/rowery-nowak/clients'): Promise<number> {
@@ -87,7 +86,7 @@ describe('repairmon sandbox fault', () => {
     expect(await statusOf(baseUrl, nowak())).toBe(200);
     expect((await fault(['--clear', '--url', baseUrl, '--token', control.token], {})).code).toBe(0);
     // Its log names the change, never the token.
-    await waitFor(() => sandbox.io.stderrText(), /faults changed/);
+    await waitForOutput(() => sandbox.io.stderrText(), /faults changed/);
     expect(sandbox.io.stderrText()).not.toContain(control.token);
   });
 
@@ -116,7 +115,7 @@ describe('repairmon sandbox fault', () => {
   it('the human output prints the ready fault line, the token in the variable (never as --token)', async () => {
     const io = fakeIo();
     const exit = main(['sandbox', '--port', '0'], io);
-    await waitFor(() => io.stdoutText(), /Press Ctrl\+C/);
+    await waitForOutput(() => io.stdoutText(), /Press Ctrl\+C/);
     const line = /REPAIRMON_SANDBOX_TOKEN=(\S+) repairmon sandbox fault 'status:503@\/tenants\/\*\/bikes' --url (\S+)/.exec(io.stdoutText());
     expect(line).not.toBeNull();
     expect(io.stdoutText()).not.toContain('--token');
@@ -129,10 +128,10 @@ describe('repairmon sandbox fault', () => {
 
 describe('repairmon demo (npm start) takes faults while it runs', () => {
   it('the fault line it prints works against its embedded sandbox', async () => {
-    const demo = spawnWatched(process.execPath, [BIN, 'demo', '--listen', '127.0.0.1:0'], { env: childEnv() });
+    const demo = spawnCli(['demo', '--listen', '127.0.0.1:0']);
     try {
-      const [, token, baseUrl] = await waitFor(demo.stdout, /REPAIRMON_SANDBOX_TOKEN=(\S+) repairmon sandbox fault \S+ --url (\S+)/, 30_000);
-      const run = spawnWatched(process.execPath, [BIN, 'sandbox', 'fault', 'rate-limit-storm:7@/docs', '--url', baseUrl!], { env: childEnv({ REPAIRMON_SANDBOX_TOKEN: token! }) });
+      const [, token, baseUrl] = await waitForOutput(demo.stdout, /REPAIRMON_SANDBOX_TOKEN=(\S+) repairmon sandbox fault \S+ --url (\S+)/, 30_000);
+      const run = spawnCli(['sandbox', 'fault', 'rate-limit-storm:7@/docs', '--url', baseUrl!], { env: childEnv({ REPAIRMON_SANDBOX_TOKEN: token! }) });
       expect(await run.exited).toBe(0);
       expect(run.stdout()).toBe('faults now: rate-limit-storm:7@/docs\n');
       // The token travelled in the environment, not in any argv.

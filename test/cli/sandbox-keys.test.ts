@@ -3,8 +3,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { main } from '../../cli/main.js';
-import { fakeIo } from './io.js';
+import { main } from '../../cli/index.js';
+import { fakeIo } from '../helpers/fake-io.js';
 
 const NOWAK = 'rs_test_cli_fixed_nowak_4242';
 const dir = mkdtempSync(join(tmpdir(), 'repairmon-cli-keys-'));
@@ -20,8 +20,8 @@ async function running(args: string[]) {
 
 describe('repairmon sandbox --keys', () => {
   it('human output: the fixed key as its last 4 only, a placeholder in the export line, never the value', async () => {
+    // The summary is one write: whole once its first line is in.
     const { io, exit } = await running([]);
-    await new Promise((r) => setTimeout(r, 50));
     io.abort();
     expect(await exit).toBe(0);
     const out = io.stdoutText();

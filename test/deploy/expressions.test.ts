@@ -14,9 +14,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Expression, allExpressions, dashboardExpressions, recordedNames, ruleExpressions, substituteVariables } from './helpers/expressions.js';
 import { FIXTURE_CERT_DAYS, FIXTURE_NARROW_ALIAS, type MonitoredSandbox, exposedNames, startMonitoredSandbox } from './helpers/monitor-fixture.js';
 import { PROMETHEUS, PROMETHEUS_DIR, PROMTOOL, RULE_FILES, toolPresent } from './helpers/paths.js';
-import { type RunningPrometheus, startPrometheus } from './helpers/prometheus-server.js';
+import { type RunningPrometheus, startPrometheus } from '../../bench/lib/prometheus-server.js';
 import { metricNames } from './helpers/promql-names.js';
-import { runTool } from './helpers/run-tool.js';
+import { runProcess, waitFor } from '../helpers/rig.js';
 
 const hasPromtool = toolPresent(PROMTOOL, 'promtool parsing of the dashboard expressions');
 const hasPrometheus = toolPresent(PROMETHEUS, 'the real-Prometheus query test');
@@ -41,13 +41,15 @@ describe('every PromQL expression of the rules and the dashboard', () => {
     fixture = await startMonitoredSandbox();
     const url = `${fixture.url}/metrics`;
     // Wait until the fixture's faults have shown in the series.
-    for (let i = 0; i < 60; i += 1) {
-      const text = await (await fetch(url)).text();
-      scraped = exposedNames(text);
-      const tlsReady = !fixture.tls || scraped.has(CERT_GAUGE);
-      if (/^repairmon_probes_total\{[^}]*outcome="ok"\} [1-9]/m.test(text) && /^repairmon_scheduler_ticks_skipped_total\{[^}]*\} [1-9]/m.test(text) && tlsReady) break;
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    }
+    await waitFor(
+      async () => {
+        const text = await (await fetch(url)).text();
+        scraped = exposedNames(text);
+        const tlsReady = !fixture?.tls || scraped.has(CERT_GAUGE);
+        return /^repairmon_probes_total\{[^}]*outcome="ok"\} [1-9]/m.test(text) && /^repairmon_scheduler_ticks_skipped_total\{[^}]*\} [1-9]/m.test(text) && tlsReady;
+      },
+      { what: 'a successful probe, a skipped tick and the certificate gauge', everyMs: 250 },
+    );
   });
   afterAll(async () => {
     await fixture?.close();
@@ -84,7 +86,7 @@ describe('every PromQL expression of the rules and the dashboard', () => {
       const rules = dashboardExpressions().map((e, i) => ({ record: `dashboard:expr_${i}`, expr: substituteVariables(e.expr) }));
       const file = join(dir, 'dashboard-rules.yml');
       writeFileSync(file, stringify({ groups: [{ name: 'dashboard', rules }] }));
-      const run = await runTool(PROMTOOL, ['check', 'rules', file]);
+      const run = await runProcess(PROMTOOL, ['check', 'rules', file]);
       expect(run.code, run.stdout + run.stderr).toBe(0);
       expect(run.stdout).toContain(`SUCCESS: ${rules.length} rules found`);
     } finally {

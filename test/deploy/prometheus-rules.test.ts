@@ -11,7 +11,7 @@ import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { readRules, recordedNames } from './helpers/expressions.js';
 import { DEPLOY, PROMETHEUS_DIR, PROMTOOL, ROOT, RULE_FILES, toolPresent } from './helpers/paths.js';
-import { type ToolRun, runTool } from './helpers/run-tool.js';
+import { type ProcessRun, runProcess } from '../helpers/rig.js';
 
 const hasPromtool = toolPresent(PROMTOOL, 'promtool check/test of the Prometheus rules');
 const TESTS_DIR = `${PROMETHEUS_DIR}tests/`;
@@ -60,11 +60,11 @@ function runbookSection(): string {
  * `promtool test rules` over every file, two promtool processes at a time (each file evaluates
  * the SLO rules' 3-day windows, ~1-6 s of CPU apiece; the machine has 2 cores).
  */
-async function testRules(cwd: string, files: readonly string[] = testFiles): Promise<ToolRun[]> {
+async function testRules(cwd: string, files: readonly string[] = testFiles): Promise<ProcessRun[]> {
   const queue = [...files];
-  const runs: ToolRun[] = [];
+  const runs: ProcessRun[] = [];
   const worker = async (): Promise<void> => {
-    for (let file = queue.shift(); file !== undefined; file = queue.shift()) runs.push(await runTool(PROMTOOL, ['test', 'rules', file], { cwd, timeoutMs: 120_000 }));
+    for (let file = queue.shift(); file !== undefined; file = queue.shift()) runs.push(await runProcess(PROMTOOL, ['test', 'rules', file], { cwd, timeoutMs: 120_000 }));
   };
   await Promise.all([worker(), worker()]);
   return runs;
@@ -72,14 +72,14 @@ async function testRules(cwd: string, files: readonly string[] = testFiles): Pro
 
 describe.skipIf(!hasPromtool)('promtool', () => {
   it('check rules: both rule files are clean', async () => {
-    const run = await runTool(PROMTOOL, ['check', 'rules', ...RULE_FILES]);
+    const run = await runProcess(PROMTOOL, ['check', 'rules', ...RULE_FILES]);
     expect(run.code, run.stdout + run.stderr).toBe(0);
     expect(run.stdout.match(/SUCCESS/g)?.length).toBe(RULE_FILES.length);
     expect(run.stdout + run.stderr).not.toMatch(/WARNING|FAILED/);
   });
 
   it('check config: the example prometheus.yml and the rule files it loads are valid', async () => {
-    const run = await runTool(PROMTOOL, ['check', 'config', `${PROMETHEUS_DIR}prometheus.yml`]);
+    const run = await runProcess(PROMTOOL, ['check', 'config', `${PROMETHEUS_DIR}prometheus.yml`]);
     expect(run.code, run.stdout + run.stderr).toBe(0);
     expect(run.stdout).toContain('is valid prometheus config file syntax');
   });

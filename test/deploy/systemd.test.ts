@@ -10,7 +10,7 @@ import { isLoopback } from '../../lib/loopback.js';
 import { parseListen } from '../../monitor/run-service.js';
 import { unitSections } from './helpers/manifests.js';
 import { DEPLOY, SYSTEMD_ANALYZE, toolPresent } from './helpers/paths.js';
-import { runTool } from './helpers/run-tool.js';
+import { runProcess } from '../helpers/rig.js';
 
 const UNIT = `${DEPLOY}systemd/repairmon.service`;
 const text = readFileSync(UNIT, 'utf8');
@@ -60,7 +60,7 @@ describe('systemd unit', () => {
   it.skipIf(!hasAnalyze)('passes `systemd-analyze verify` with no warning', async () => {
     const { dir, file } = verifiableCopy();
     try {
-      const run = await runTool(SYSTEMD_ANALYZE, ['verify', file]);
+      const run = await runProcess(SYSTEMD_ANALYZE, ['verify', file]);
       expect(run.code, run.stderr).toBe(0);
       expect(run.stderr.split('\n').filter((l) => l.includes('repairmon.service'))).toEqual([]);
     } finally {
@@ -71,7 +71,7 @@ describe('systemd unit', () => {
   it.skipIf(!hasAnalyze)('rates at most 2.0 ("OK") in `systemd-analyze security`', async () => {
     const { dir, file } = verifiableCopy();
     try {
-      const run = await runTool(SYSTEMD_ANALYZE, ['security', '--offline=true', '--threshold=20', file]);
+      const run = await runProcess(SYSTEMD_ANALYZE, ['security', '--offline=true', '--threshold=20', file]);
       expect(run.code, run.stdout.split('\n').slice(-3).join('\n')).toBe(0);
       expect(run.stdout).toMatch(/Overall exposure level for repairmon\.service: [0-2]\.\d/);
     } finally {

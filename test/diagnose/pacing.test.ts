@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AttemptResult } from '../../api/client/single-attempt.js';
 import { type AnsweredCall, REQUEST_BUDGET, afterAnswer, budgetLeft, retryHintOf } from '../../diagnose/pacing.js';
-import { NOW, err, ok, refused } from './fixtures.js';
+import { NOW, err, ok, refused } from '../helpers/diagnose-fixtures.js';
 
 const LIMITS = { budget: REQUEST_BUDGET, maxWaitMs: 10_000 };
 const timeout = (): AttemptResult => ({ kind: 'failure', traceId: '4bf92f3577b34da6a3ce929d0e0e4736', failure: { kind: 'timeout', phase: 'headers', message: 'slow' }, timings: { headersMs: undefined, totalMs: 5000 } });

@@ -1,11 +1,11 @@
 /** Usage errors of `repairmon probe` (exit 2), run as a child process. No server is needed. */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, runCli } from './helpers.js';
+import { ensureBuilt, runCli } from '../helpers/rig.js';
 
 const SECRET = 'rs_test_NeverEchoThisValue0000q7Zk';
 const BASE = ['--base-url', 'http://127.0.0.1:9/api/v1'];
 
-beforeAll(() => assertBuilt());
+beforeAll(() => ensureBuilt());
 
 function expectNoSecret(run: { stdout: string; stderr: string }): void {
   expect(run.stdout).not.toContain(SECRET);
@@ -52,7 +52,7 @@ describe('repairmon probe usage', () => {
   });
 
   it('an empty key on stdin is a usage error', async () => {
-    const run = await runCli(['probe', ...BASE, '--key-stdin'], { input: '\n' });
+    const run = await runCli(['probe', ...BASE, '--key-stdin'], { stdin: '\n' });
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('--key-stdin: API key "customer-key" is empty');
   });

@@ -7,9 +7,10 @@ import { execFileSync, spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningSandbox, startSandbox } from '../../sandbox/index.js';
 import type { DiagnosisReport } from '../../diagnose/index.js';
-import { main } from '../../cli/main.js';
-import { fakeIo } from '../cli/io.js';
-import { type CliRun, ROOT, assertBuilt, closedPort, runCli, runCurl } from './helpers.js';
+import { main } from '../../cli/index.js';
+import { fakeIo } from '../helpers/fake-io.js';
+import { shellQuote } from '../../api/checklist/index.js';
+import { BIN, type ProcessRun, closedPort, ensureBuilt, runCli, runProcess } from '../helpers/rig.js';
 import { toolAvailable } from '../helpers/tools.js';
 
 function hasScript(): boolean {
@@ -23,8 +24,8 @@ function hasScript(): boolean {
 }
 
 /** Runs the CLI on a pseudo-terminal (util-linux `script`) and types the key once at the prompt. */
-function runOnTerminal(args: readonly string[], key: string): Promise<CliRun> {
-  const command = ['node', `${ROOT}bin/repairmon.js`, ...args].map((a) => `'${a}'`).join(' ');
+function runOnTerminal(args: readonly string[], key: string): Promise<Output> {
+  const command = [process.execPath, BIN, ...args].map(shellQuote).join(' ');
   return new Promise((resolve, reject) => {
     const child = spawn('script', ['-qec', command, '/dev/null'], { stdio: ['pipe', 'pipe', 'pipe'] });
     let out = '';
@@ -37,22 +38,24 @@ function runOnTerminal(args: readonly string[], key: string): Promise<CliRun> {
       }
     });
     child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout: out, stderr: '' }));
+    child.on('close', (code) => resolve({ code: code ?? 1, stdout: out, stderr: '' }));
   });
 }
 
 let sandbox: RunningSandbox;
-const outputs: { alias: string; key: string; run: CliRun }[] = [];
+/** What every run printed, searched for the key at the end. */
+type Output = Pick<ProcessRun, 'code' | 'stdout' | 'stderr'>;
+const outputs: { alias: string; key: string; run: Output }[] = [];
 
 beforeAll(async () => {
-  assertBuilt();
+  ensureBuilt();
   sandbox = await startSandbox({ rateLimit: '1000/1m' });
 });
 afterAll(async () => {
   await sandbox?.close();
 });
 
-async function probe(alias: string, args: readonly string[], faults = ''): Promise<{ run: CliRun; report: DiagnosisReport }> {
+async function probe(alias: string, args: readonly string[], faults = ''): Promise<{ run: ProcessRun; report: DiagnosisReport }> {
   sandbox.setFaults(faults);
   const key = sandbox.key(alias).key;
   const run = await runCli(['probe', '--key-env', 'CUSTOMER_KEY', '--timeout', '5', '--json', ...args], { env: { CUSTOMER_KEY: key } });
@@ -64,6 +67,13 @@ async function probe(alias: string, args: readonly string[], faults = ''): Promi
     throw new Error(`not JSON (exit ${run.code}): ${run.stdout}\n${run.stderr}`);
   }
   return { run, report };
+}
+
+/** Runs one emitted curl line through bash: the status of the final response. */
+async function runCurl(line: string, key: string): Promise<number | undefined> {
+  const run = await runProcess('bash', ['-c', line], { env: { REPAIR_API_KEY: key } });
+  const status = /^HTTP\/[\d.]+ (\d{3})/m.exec(run.stdout)?.[1];
+  return status === undefined ? undefined : Number(status);
 }
 
 /** Runs every curl line the report emits, with the faults still in place. */
@@ -181,7 +191,7 @@ describe('repairmon probe against the sandbox', () => {
   it("prints the table when not --json: within 100 columns, another tenant's key gets no row that reads against the verdict", async () => {
     sandbox.setFaults('');
     const key = sandbox.key('kowalski-test').key;
-    const run = await runCli(['probe', '--base-url', sandbox.baseUrl, '--tenant', 'rowery-nowak', '--key-stdin'], { input: `${key}\n` });
+    const run = await runCli(['probe', '--base-url', sandbox.baseUrl, '--tenant', 'rowery-nowak', '--key-stdin'], { stdin: `${key}\n` });
     outputs.push({ alias: 'kowalski-test', key, run });
     expect(run.code).toBe(1);
     expect(widest(run.stdout)).toBeLessThanOrEqual(100);

@@ -11,14 +11,13 @@ import { join } from 'node:path';
 import { Agent, type Dispatcher } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiKey } from '../../api/client/index.js';
-import { main } from '../../cli/main.js';
 import { type DiagnosisReport, parseTarget, runDiagnosis } from '../../diagnose/index.js';
 import { runDiscovery } from '../../discover/index.js';
-import { packageVersion } from '../../lib/package-root.js';
+import { packageVersion } from '../../lib/index.js';
 import { type RunningSandbox, startSandbox } from '../../sandbox/index.js';
-import { fakeIo } from '../cli/io.js';
 import { type Tinyproxy, hasTinyproxy, startTinyproxy } from '../helpers/tinyproxy.js';
-import { assertBuilt, runCli } from './helpers.js';
+import { runMain } from '../helpers/fake-io.js';
+import { ensureBuilt, runCli } from '../helpers/rig.js';
 
 const TRACEPARENT = /^00-([0-9a-f]{32})-[0-9a-f]{16}-01$/;
 const CONNECT_LINE = /Request \(file descriptor \d+\): CONNECT 127\.0\.0\.1:(\d+)/g;
@@ -72,7 +71,7 @@ describe.runIf(hasTinyproxy('the probe and discover proxy test'))('through a rea
   let tls: RunningSandbox;
   let dir: string;
   beforeAll(async () => {
-    assertBuilt();
+    ensureBuilt();
     proxy = await startTinyproxy();
     tls = await startSandbox({ tls: true });
     dir = mkdtempSync(join(tmpdir(), 'repairmon-proxy-'));
@@ -86,11 +85,7 @@ describe.runIf(hasTinyproxy('the probe and discover proxy test'))('through a rea
   const tunnels = (from: number): string[] => [...proxy.log().slice(from).matchAll(CONNECT_LINE)].map((m) => m[1]!);
 
   /** Runs a command in-process with the given environment and the key in CUSTOMER_KEY. */
-  async function run(args: readonly string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
-    const io = fakeIo();
-    const code = await main(args, { ...io, env: { ...env, CUSTOMER_KEY: plain.key('nowak-test').key } });
-    return { code, stdout: io.stdoutText(), stderr: io.stderrText() };
-  }
+  const run = (args: readonly string[], env: Record<string, string>) => runMain(args, { ...env, CUSTOMER_KEY: plain.key('nowak-test').key });
 
   it('probe over https (the built CLI): CONNECT only, the key never in the proxy\'s log', async () => {
     const from = proxy.log().length;

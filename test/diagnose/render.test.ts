@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { TENANT_RESOURCES, printable } from '../../api/contract/index.js';
 import { renderDiagnosisJson, renderDiagnosisTable } from '../../diagnose/index.js';
-import { err, ok, report, response, tenantKeyApi } from './fixtures.js';
+import { err, ok, report, response, tenantKeyApi } from '../helpers/diagnose-fixtures.js';
 
 describe('renderDiagnosisTable', () => {
   it('--wide: one row per check with status, code, Polish message, explanation, latency, request id and trace id', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { OTHER_HEADER_CALL_ID } from '../../diagnose/plan.js';
-import { err, ok, refused, report, response, row, tenantKeyApi } from './fixtures.js';
+import { err, ok, refused, report, response, row, tenantKeyApi } from '../helpers/diagnose-fixtures.js';
 
 describe('buildReport verdicts', () => {
   it('a working tenant key passes every step and exits 0', () => {

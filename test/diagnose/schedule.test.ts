@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { AttemptResult } from '../../api/client/single-attempt.js';
 import { REQUEST_BUDGET } from '../../diagnose/pacing.js';
 import { OTHER_HEADER_CALL_ID, tenantsInDocs } from '../../diagnose/plan.js';
-import { type Answer, err, ok, probeRun, refused, response, row, tenantKeyApi } from './fixtures.js';
+import { type Answer, err, ok, probeRun, refused, response, row, tenantKeyApi } from '../helpers/diagnose-fixtures.js';
 
 const platformKeyApi: Answer = (c) => (c.id.startsWith('platform:') ? response(200, { ok: true, data: [{ slug: 'cykl-gdansk', name: 'Cykl' }] }, 'platform') : ok(c.endpoint));
 const docsNaming = (...paths: string[]) => response(200, { ok: true, data: { examples: paths.map((p) => ({ request: `GET ${p}` })) } }, 'docs');

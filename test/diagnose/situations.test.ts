@@ -8,20 +8,20 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REQUEST_BUDGET } from '../../diagnose/pacing.js';
 import type { DiagnosisReport } from '../../diagnose/types.js';
 import { type RunningSandbox, startSandbox } from '../../sandbox/index.js';
-import { type CliRun, assertBuilt, closedPort, runCli } from './helpers.js';
+import { type ProcessRun, closedPort, ensureBuilt, runCli } from '../helpers/rig.js';
 
 let sandbox: RunningSandbox;
-const runs: { name: string; key: string; run: CliRun }[] = [];
+const runs: { name: string; key: string; run: ProcessRun }[] = [];
 
 beforeAll(async () => {
-  assertBuilt();
+  ensureBuilt();
   sandbox = await startSandbox({ rateLimit: '1000/1m' });
 });
 afterAll(async () => {
   await sandbox?.close();
 });
 
-async function probe(on: RunningSandbox, name: string, alias: string, args: readonly string[]): Promise<{ run: CliRun; report: DiagnosisReport }> {
+async function probe(on: RunningSandbox, name: string, alias: string, args: readonly string[]): Promise<{ run: ProcessRun; report: DiagnosisReport }> {
   const key = on.key(alias).key;
   const run = await runCli(['probe', '--key-env', 'CUSTOMER_KEY', '--json', ...args], { env: { CUSTOMER_KEY: key } });
   runs.push({ name, key, run });

@@ -8,7 +8,7 @@ import type { AttemptFailure, AttemptResult } from '../../api/client/single-atte
 import type { DiagnosisVerdict } from '../../diagnose/types.js';
 import { VERDICT_KINDS } from '../../diagnose/verdict.js';
 import { headlineOf } from '../../diagnose/verdict-words.js';
-import { type Answer, type PacedScenario, err, ok, probeRun, refused, response, tenantKeyApi } from './fixtures.js';
+import { type Answer, type PacedScenario, err, ok, probeRun, refused, response, tenantKeyApi } from '../helpers/diagnose-fixtures.js';
 
 const T = 'rowery-nowak';
 const everyResource = (answer: () => AttemptResult): Record<string, () => AttemptResult> => Object.fromEntries(TENANT_RESOURCES.map((r) => [`scope:${r}`, answer]));

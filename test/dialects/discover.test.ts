@@ -5,20 +5,22 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DialectSettings } from '../../sandbox/dialect/index.js';
 import type { DiscoveryReport, Refusal } from '../../discover/index.js';
-import { assertBuilt } from '../diagnose/helpers.js';
-import { PRESETS, type SandboxProcess, repairmon, slugIn, startSandboxProcess, truth } from './helpers.js';
+import { ensureBuilt } from '../helpers/rig.js';
+import { type SandboxProcess } from '../helpers/rig.js';
+import { PRESETS, dialectSandbox, slugIn, truth } from '../helpers/dialects.js';
+import { runMain } from '../helpers/fake-io.js';
 
 const sandboxes = new Map<string, SandboxProcess>();
 beforeAll(async () => {
-  assertBuilt();
-  await Promise.all(PRESETS.map(async (p) => sandboxes.set(p, await startSandboxProcess(p))));
+  ensureBuilt();
+  await Promise.all(PRESETS.map(async (p) => sandboxes.set(p, await dialectSandbox(p))));
 });
 afterAll(async () => Promise.all([...sandboxes.values()].map((s) => s.close())));
 
 async function discover(preset: string, alias: string, tenant?: string): Promise<DiscoveryReport> {
   const sandbox = sandboxes.get(preset)!;
   const { key } = sandbox.key(alias);
-  const run = await repairmon(['discover', '--base-url', sandbox.baseUrl, '--key-env', 'K', '--json', ...(tenant ? ['--tenant', tenant] : [])], { K: key });
+  const run = await runMain(['discover', '--base-url', sandbox.baseUrl, '--key-env', 'K', '--json', ...(tenant ? ['--tenant', tenant] : [])], { K: key });
   expect(run.code, run.stderr).toBe(0);
   expect(run.stdout + run.stderr).not.toContain(key);
   return JSON.parse(run.stdout) as DiscoveryReport;

@@ -5,22 +5,19 @@
  * (the cross_tenant canary reports `tenant_isolation_breach`, which RepairmonTenantIsolationBreach
  * pages on: see deploy/prometheus/tests/isolation-breach.test.yml).
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DialectSettings } from '../../sandbox/dialect/index.js';
-import { ROOT, assertBuilt } from '../diagnose/helpers.js';
-import { PRESETS, type SandboxProcess, slugIn, startSandboxProcess, truth } from './helpers.js';
+import { type SandboxProcess, ensureBuilt, spawnCli, waitFor } from '../helpers/rig.js';
+import { PRESETS, dialectSandbox, slugIn, truth } from '../helpers/dialects.js';
 
 const ALIASES = ['platform-test', 'nowak-test', 'kowalski-test'] as const;
 const dir = mkdtempSync(join(tmpdir(), 'dialect-monitor-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-beforeAll(() => assertBuilt());
+beforeAll(() => ensureBuilt());
 
 interface Target {
   readonly name: string;
@@ -41,14 +38,19 @@ function targetYaml(t: Target, d: DialectSettings, env: Record<string, string>):
   return [`  - name: ${t.name}`, `    baseUrl: ${t.sandbox.baseUrl}`, `    schedule: "*/3 * * * * *"`, '    timeout: 2500ms', ...readings, '    keys:', ...keys];
 }
 
-async function serve(config: string, env: Record<string, string>): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, [`${ROOT}bin/repairmon.js`, 'serve', '--config', config, '--listen', '127.0.0.1:0', '--log-level', 'silent'], { env: { PATH: process.env['PATH'] ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stderr = '';
-  child.stderr?.on('data', (c: Buffer) => (stderr += c.toString()));
-  const [line] = (await Promise.race([once(createInterface({ input: child.stdout! }), 'line'), once(child, 'exit').then(() => [`exited: ${stderr}`])])) as [string];
-  const url = /status (http:\/\/\S+)\//.exec(line)?.[1];
-  if (!url) throw new Error(`serve did not start: ${line}`);
-  return { url, child };
+async function serve(config: string, env: Record<string, string>): Promise<{ url: string; close(): Promise<number> }> {
+  const child = spawnCli(['serve', '--config', config, '--listen', '127.0.0.1:0', '--log-level', 'silent'], { env });
+  const ended = (): boolean => child.child.exitCode !== null;
+  await waitFor(() => /status http/.test(child.stdout()) || ended(), { what: 'the serve banner', timeoutMs: 30_000 });
+  const url = /status (http:\/\/\S+)\//.exec(child.stdout())?.[1];
+  if (!url) throw new Error(`serve did not start: ${child.stdout()}${child.stderr()}`);
+  return {
+    url,
+    close() {
+      child.child.kill('SIGTERM');
+      return child.exited;
+    },
+  };
 }
 
 interface Series {
@@ -72,14 +74,15 @@ function series(text: string, name: string): Series[] {
  * probe of the plan has run twice by then, spread over its tick.
  */
 async function afterTwoTicks(url: string, targets: readonly string[]): Promise<string> {
-  const deadline = Date.now() + 45_000;
-  for (;;) {
-    const text = await (await request(`${url}/metrics`)).body.text();
-    const ticks = series(text, 'repairmon_scheduler_ticks_total');
-    if (targets.every((t) => (ticks.find((s) => s.labels['target'] === t)?.value ?? 0) >= 3)) return text;
-    if (Date.now() > deadline) throw new Error(`two ticks did not run: ${JSON.stringify(ticks)}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
+  let ticks: Series[] = [];
+  return waitFor(
+    async () => {
+      const text = await (await request(`${url}/metrics`)).body.text();
+      ticks = series(text, 'repairmon_scheduler_ticks_total');
+      return targets.every((t) => (ticks.find((s) => s.labels['target'] === t)?.value ?? 0) >= 3) && text;
+    },
+    { what: () => `two ticks: ${JSON.stringify(ticks)}`, timeoutMs: 45_000, everyMs: 200 },
+  );
 }
 
 /** A failing probe's labels with the reason the monitor gives, for the assertion message. */
@@ -90,14 +93,14 @@ function reasonOf(text: string, labels: Record<string, string>): string {
 }
 
 interface Run {
-  readonly processes: readonly { close(): Promise<void> }[];
+  readonly processes: readonly { close(): Promise<unknown> }[];
   readonly text: string;
 }
 
 /** One monitor process per dialect watching a healthy and a breached sandbox of that dialect. */
 async function runDialect(preset: string): Promise<Run> {
   const d = truth(preset);
-  const [healthy, breached] = await Promise.all([startSandboxProcess(preset), startSandboxProcess(preset, ['--faults', 'isolation-breach'])]);
+  const [healthy, breached] = await Promise.all([dialectSandbox(preset), dialectSandbox(preset, ['--faults', 'isolation-breach'])]);
   const env: Record<string, string> = {};
   const targets: Target[] = [
     { name: 'defaults', sandbox: healthy, readings: false },
@@ -106,14 +109,8 @@ async function runDialect(preset: string): Promise<Run> {
   ];
   const config = join(dir, `${preset}.yaml`);
   writeFileSync(config, ['targets:', ...targets.flatMap((t) => targetYaml(t, d, env))].join('\n'));
-  const { url, child } = await serve(config, env);
-  const stop = {
-    async close() {
-      child.kill('SIGTERM');
-      if (child.exitCode === null) await once(child, 'exit');
-    },
-  };
-  return { processes: [stop, healthy, breached], text: await afterTwoTicks(url, targets.map((t) => t.name)) };
+  const monitor = await serve(config, env);
+  return { processes: [monitor, healthy, breached], text: await afterTwoTicks(monitor.url, targets.map((t) => t.name)) };
 }
 
 // Three dialects at a time, ticking every 3 s with a 2.5 s timeout: each run mostly waits for its

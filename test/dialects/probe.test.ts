@@ -5,13 +5,15 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DiagnosisReport } from '../../diagnose/index.js';
-import { assertBuilt } from '../diagnose/helpers.js';
-import { PRESETS, type SandboxProcess, repairmon, slugIn, startSandboxProcess, truth } from './helpers.js';
+import { ensureBuilt } from '../helpers/rig.js';
+import { type SandboxProcess } from '../helpers/rig.js';
+import { PRESETS, dialectSandbox, slugIn, truth } from '../helpers/dialects.js';
+import { runMain } from '../helpers/fake-io.js';
 
 const sandboxes = new Map<string, SandboxProcess>();
 beforeAll(async () => {
-  assertBuilt();
-  await Promise.all(PRESETS.map(async (p) => sandboxes.set(p, await startSandboxProcess(p))));
+  ensureBuilt();
+  await Promise.all(PRESETS.map(async (p) => sandboxes.set(p, await dialectSandbox(p))));
 });
 afterAll(async () => Promise.all([...sandboxes.values()].map((s) => s.close())));
 
@@ -19,7 +21,7 @@ async function probe(preset: string, alias: string, tenant?: string): Promise<{ 
   const sandbox = sandboxes.get(preset)!;
   const { key } = sandbox.key(alias);
   const args = ['probe', '--base-url', sandbox.baseUrl, '--key-env', 'CUSTOMER_KEY', '--timeout', '5', '--json', ...(tenant ? ['--tenant', tenant] : [])];
-  const run = await repairmon(args, { CUSTOMER_KEY: key });
+  const run = await runMain(args, { CUSTOMER_KEY: key });
   return { code: run.code, report: JSON.parse(run.stdout) as DiagnosisReport, stdout: run.stdout, stderr: run.stderr, key };
 }
 

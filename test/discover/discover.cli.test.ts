@@ -1,16 +1,16 @@
 /** Usage errors of `repairmon discover` (exit 2, exact messages), run as a child process. No server is needed. */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { assertDiscoverBuilt, runCli } from './helpers.js';
+import { ensureBuilt, runCli } from '../helpers/rig.js';
 
 const SECRET = 'rs_test_NeverEchoThisValue0000q7Zk';
 const URL = 'http://127.0.0.1:9/api/v1';
 const BASE = ['--base-url', URL];
 const USAGE = "Run 'repairmon discover --help' for usage.\n";
 
-beforeAll(() => assertDiscoverBuilt());
+beforeAll(() => ensureBuilt());
 
 async function usageError(args: readonly string[], input?: string): Promise<string> {
-  const run = await runCli(['discover', ...args], input === undefined ? {} : { input });
+  const run = await runCli(['discover', ...args], input === undefined ? {} : { stdin: input });
   expect(run.code).toBe(2);
   expect(run.stdout).toBe('');
   expect(run.stderr).not.toContain(SECRET);

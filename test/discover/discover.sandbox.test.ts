@@ -8,20 +8,20 @@ import { parse } from 'yaml';
 import { type RunningSandbox, startSandbox } from '../../sandbox/index.js';
 import { targetSchema } from '../../monitor/config/schema.js';
 import { type DiscoveryReport, MAX_REQUESTS } from '../../discover/index.js';
-import { type CliRun, assertDiscoverBuilt, closedPort, runCli } from './helpers.js';
+import { type ProcessRun, closedPort, ensureBuilt, runCli } from '../helpers/rig.js';
 
 let sandbox: RunningSandbox;
-const outputs: { alias: string; run: CliRun }[] = [];
+const outputs: { alias: string; run: ProcessRun }[] = [];
 
 beforeAll(async () => {
-  assertDiscoverBuilt();
+  ensureBuilt();
   sandbox = await startSandbox({ port: 0, rateLimit: '1000/1m' });
 });
 afterAll(async () => {
   await sandbox?.close();
 });
 
-async function cli(alias: string | undefined, args: readonly string[], faults = ''): Promise<CliRun> {
+async function cli(alias: string | undefined, args: readonly string[], faults = ''): Promise<ProcessRun> {
   sandbox.setFaults(faults);
   sandbox.clearRequests();
   const env: Record<string, string> = alias === undefined ? {} : { OPS_KEY: sandbox.key(alias).key };

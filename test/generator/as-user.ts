@@ -8,7 +8,7 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { lchownSync, lstatSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { type ExecResult, exec } from './exec.js';
+import { type ProcessRun, runProcess } from '../helpers/rig.js';
 
 export const TEST_USER = process.env['YO_TEST_USER'] ?? 'repairdev';
 
@@ -32,9 +32,9 @@ function command(runner: Runner, file: string, args: readonly string[]): [string
   return [file, [...args]];
 }
 
-export function runAs(runner: Runner, file: string, args: readonly string[], options: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs?: number }): Promise<ExecResult> {
+export function runAs(runner: Runner, file: string, args: readonly string[], options: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs?: number }): Promise<ProcessRun> {
   const [cmd, argv] = command(runner, file, args);
-  return exec(cmd, argv, options);
+  return runProcess(cmd, argv, options);
 }
 
 export function spawnAs(runner: Runner, file: string, args: readonly string[], options: { cwd: string; env: NodeJS.ProcessEnv }): ChildProcess {

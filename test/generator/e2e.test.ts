@@ -8,15 +8,13 @@
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningSandbox, startSandbox } from '../../sandbox/index.js';
 import { ERROR_CODES } from '../../api/contract/index.js';
-import { PRESETS, type SandboxProcess, slugIn, startSandboxProcess, truth } from '../dialects/helpers.js';
-import { cleanEnv, exec } from './exec.js';
+import { PRESETS, dialectSandbox, slugIn, truth } from '../helpers/dialects.js';
+import { ROOT, type SandboxProcess, childEnv, runCli, runProcess } from '../helpers/rig.js';
 
-const ROOT = resolve(import.meta.dirname, '../..');
-const BIN = join(ROOT, 'bin', 'repairmon.js');
 /** As generated; the reference sandbox spells the same shop `rowery-nowak` (set by REPAIR_API_TENANT). */
 const TENANT = 'rowery_nowak';
 const REFERENCE_TENANT = 'rowery-nowak';
@@ -41,7 +39,7 @@ afterAll(async () => {
 describe('generated project, end to end', { timeout: 240_000 }, () => {
   it('repairmon new scaffolds without asking', async () => {
     const args = ['new', 'nowak-integration', '--yes', '--skip-install', '--no-interactive', '--tenant', TENANT];
-    const result = await exec(process.execPath, [BIN, ...args], { cwd: work, env: cleanEnv() });
+    const result = await runCli(args, { cwd: work });
     expect(result.stderr).not.toContain('An error occured');
     expect(result.code).toBe(0);
     figures.push(`scaffold (no install) ${Math.round(result.ms)} ms`);
@@ -49,15 +47,15 @@ describe('generated project, end to end', { timeout: 240_000 }, () => {
   });
 
   it('installs with real npm and type-checks clean', async () => {
-    const install = await exec('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund'], { cwd: project, env: cleanEnv(), timeoutMs: 180_000 });
+    const install = await runProcess('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund'], { cwd: project, env: childEnv(), timeoutMs: 180_000 });
     expect(install.code, install.stderr).toBe(0);
     figures.push(`npm install ${Math.round(install.ms)} ms`);
-    const tsc = await exec(join(project, 'node_modules', '.bin', 'tsc'), ['--noEmit', '-p', 'tsconfig.json'], { cwd: project, env: cleanEnv() });
+    const tsc = await runProcess(join(project, 'node_modules', '.bin', 'tsc'), ['--noEmit', '-p', 'tsconfig.json'], { cwd: project, env: childEnv() });
     expect(tsc.code, tsc.stdout).toBe(0);
   });
 
   it('passes its own tests', async () => {
-    const test = await exec('npm', ['test'], { cwd: project, env: cleanEnv({ CI: '1' }) });
+    const test = await runProcess('npm', ['test'], { cwd: project, env: childEnv({ CI: '1' }) });
     expect(test.code, test.stdout + test.stderr).toBe(0);
     expect(test.stdout).toMatch(/Tests\s+\d+ passed/);
     figures.push(`generated npm test ${Math.round(test.ms)} ms`);
@@ -69,7 +67,7 @@ describe('generated project, end to end', { timeout: 240_000 }, () => {
     const other = sandbox.key('kowalski-test');
     expect(own.tenant).toBe(REFERENCE_TENANT);
     const check = (key: string) =>
-      exec('npm', ['run', '--silent', 'check'], { cwd: project, env: cleanEnv({ REPAIR_API_TEST_BASE_URL: sandbox!.baseUrl, REPAIR_API_TEST_KEY: key, REPAIR_API_TENANT: REFERENCE_TENANT }) });
+      runProcess('npm', ['run', '--silent', 'check'], { cwd: project, env: childEnv({ REPAIR_API_TEST_BASE_URL: sandbox!.baseUrl, REPAIR_API_TEST_KEY: key, REPAIR_API_TENANT: REFERENCE_TENANT }) });
 
     const pass = await check(own.key);
     expect(pass.code, pass.stdout + pass.stderr).toBe(0);
@@ -91,9 +89,9 @@ describe('generated project, end to end', { timeout: 240_000 }, () => {
 describe('the generated client and checklist against every dialect', { timeout: 240_000 }, () => {
   const sandboxes = new Map<string, SandboxProcess>();
   beforeAll(async () => {
-    const build = await exec('npm', ['run', 'build'], { cwd: project, env: cleanEnv() });
+    const build = await runProcess('npm', ['run', 'build'], { cwd: project, env: childEnv() });
     expect(build.code, build.stdout + build.stderr).toBe(0);
-    await Promise.all(PRESETS.map(async (p) => sandboxes.set(p, await startSandboxProcess(p))));
+    await Promise.all(PRESETS.map(async (p) => sandboxes.set(p, await dialectSandbox(p))));
   }, 120_000);
   afterAll(async () => Promise.all([...sandboxes.values()].map((s) => s.close())));
 
@@ -101,14 +99,14 @@ describe('the generated client and checklist against every dialect', { timeout: 
   function run(program: 'check' | 'index', preset: string, alias: string) {
     const sandbox = sandboxes.get(preset)!;
     const tenant = slugIn(truth(preset), REFERENCE_TENANT);
-    const env = cleanEnv({ REPAIR_API_TEST_BASE_URL: sandbox.baseUrl, REPAIR_API_TEST_KEY: sandbox.key(alias).key, ...(tenant === TENANT ? {} : { REPAIR_API_TENANT: tenant }) });
-    return exec(process.execPath, [join('dist', `${program}.js`)], { cwd: project, env });
+    const env = childEnv({ REPAIR_API_TEST_BASE_URL: sandbox.baseUrl, REPAIR_API_TEST_KEY: sandbox.key(alias).key, ...(tenant === TENANT ? {} : { REPAIR_API_TENANT: tenant }) });
+    return runProcess(process.execPath, [join('dist', `${program}.js`)], { cwd: project, env });
   }
   const line = (stdout: string, label: string): string => stdout.split('\n').find((l) => l.startsWith(label)) ?? `(no "${label}" line)`;
 
   it('the snake_case tenant as generated: `npm run check` itself passes against a snake_case sandbox', async () => {
     const sandbox = sandboxes.get('snake-public')!;
-    const check = await exec('npm', ['run', '--silent', 'check'], { cwd: project, env: cleanEnv({ REPAIR_API_TEST_BASE_URL: sandbox.baseUrl, REPAIR_API_TEST_KEY: sandbox.key('nowak-test').key }) });
+    const check = await runProcess('npm', ['run', '--silent', 'check'], { cwd: project, env: childEnv({ REPAIR_API_TEST_BASE_URL: sandbox.baseUrl, REPAIR_API_TEST_KEY: sandbox.key('nowak-test').key }) });
     expect(check.code, check.stdout + check.stderr).toBe(0);
     expect(check.stdout).toContain(`tenant ${TENANT}`);
     expect(check.stdout).toContain('All checks passed on test.');

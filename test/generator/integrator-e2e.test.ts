@@ -12,16 +12,15 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ANSWER_FLAGS, RUN_FLAGS } from '../../generators/app/flags.js';
 import { toolAvailable } from '../helpers/tools.js';
-import { opensslPresent } from '../monitor/tls/helpers.js';
+import { opensslPresent } from '../helpers/tls.js';
 import { type Runner, giveToUser, pickRunner, runAs, spawnAs } from './as-user.js';
-import { cleanEnv } from './exec.js';
+import { ROOT, childEnv } from '../helpers/rig.js';
 import { planWorkflow } from './workflow.js';
 
-const ROOT = resolve(import.meta.dirname, '../..');
 const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 const TARBALL = `generator-repair-service-${VERSION}.tgz`;
 /** The README's install steps, verbatim (the checkout's path differs). */
@@ -53,7 +52,7 @@ function userCache(r: Runner): string {
   if (r.kind !== 'runuser') return join(homedir(), '.npm');
   const cache = join(r.home, '.npm');
   if (!existsSync(join(cache, '_cacache'))) {
-    const ours = execFileSync('npm', ['config', 'get', 'cache'], { encoding: 'utf8', env: cleanEnv() }).trim();
+    const ours = execFileSync('npm', ['config', 'get', 'cache'], { encoding: 'utf8', env: childEnv() }).trim();
     if (existsSync(join(ours, '_cacache'))) cpSync(join(ours, '_cacache'), join(cache, '_cacache'), { recursive: true });
     mkdirSync(cache, { recursive: true });
     execFileSync('chown', ['-R', `${r.uid}:${r.gid}`, cache]);
@@ -110,7 +109,7 @@ beforeAll(() => {
   mkdirSync(work);
   project = join(work, 'shop');
   giveToUser(runner, base);
-  env = cleanEnv({
+  env = childEnv({
     HOME: home,
     PATH: `${join(home, '.npm-global', 'bin')}:${process.env['PATH'] ?? ''}`,
     npm_config_cache: userCache(runner),
@@ -189,7 +188,7 @@ describe.skipIf(!ready)('a new integrator, README only, as a non-root user', { t
     const pack = await timed('npm pack', as('npm', ['pack', '--ignore-scripts', ROOT], { cwd: home }));
     expect(pack.code, pack.stderr).toBe(0);
     const listed = execFileSync('tar', ['-tzf', join(home, TARBALL)], { encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 }).split('\n');
-    for (const needed of ['bin/repairmon.js', 'generators/app/index.js', 'dist/generators/app/generator.js', 'dist/cli/main.js', 'templates/app/package.json.hbs', 'templates/app/gitignore', 'api/client/index.ts', 'api/checklist/index.ts']) {
+    for (const needed of ['bin/repairmon.js', 'generators/app/index.js', 'dist/generators/app/generator.js', 'dist/cli/index.js', 'templates/app/package.json.hbs', 'templates/app/gitignore', 'api/client/index.ts', 'api/checklist/index.ts']) {
       expect(listed, needed).toContain(`package/${needed}`);
     }
     expect(listed.some((f) => f.startsWith('package/test/') || f.startsWith('package/node_modules/'))).toBe(false);

@@ -1,12 +1,10 @@
 /** `repairmon new` as a user runs it (compiled, `bin/repairmon.js`): exit codes and refusals. */
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { cleanEnv, exec } from './exec.js';
+import { ROOT, runCli } from '../helpers/rig.js';
 
-const ROOT = resolve(import.meta.dirname, '../..');
-const BIN = join(ROOT, 'bin', 'repairmon.js');
 const dirs: string[] = [];
 
 beforeAll(() => {
@@ -20,7 +18,7 @@ function newIn(args: readonly string[]) {
   const cwd = mkdtempSync(join(tmpdir(), 'repairmon-new-'));
   dirs.push(cwd);
   // execFile gives the child a pipe, not a terminal: the non-interactive path.
-  return exec(process.execPath, [BIN, 'new', ...args], { cwd, env: cleanEnv() }).then((result) => ({ ...result, cwd }));
+  return runCli(['new', ...args], { cwd }).then((result) => ({ ...result, cwd }));
 }
 
 describe('repairmon new', { timeout: 30_000 }, () => {

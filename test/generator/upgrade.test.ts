@@ -11,13 +11,12 @@
  */
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contentHash } from '../../generators/app/toolkit-record.js';
-import { cleanEnv, exec } from './exec.js';
+import { ROOT, childEnv, runCli, runProcess } from '../helpers/rig.js';
 import { CONFIG_KEY, readJson, snapshot } from './helpers.js';
 
-const ROOT = resolve(import.meta.dirname, '../..');
 const N = (readJson(join(ROOT, 'package.json')) as { version: string }).version;
 const NEXT_VERSION = '99.0.0';
 const PATCH_VERSION = '99.0.1';
@@ -60,7 +59,7 @@ function makeNextPackage(dir: string): void {
 const out = (run: { stdout: string; stderr: string }): string => run.stdout + run.stderr;
 
 function repairmon(pkgRoot: string, args: readonly string[], cwd = work) {
-  return exec(process.execPath, [join(pkgRoot, 'bin', 'repairmon.js'), ...args], { cwd, env: cleanEnv() });
+  return runCli(args, { cwd, bin: join(pkgRoot, 'bin', 'repairmon.js') });
 }
 
 /** One project generated with N; each test upgrades its own copy. */
@@ -89,7 +88,7 @@ afterAll(() => {
 /** The project compiles, strict, against this package's own node_modules (the versions it asks for). */
 async function typechecks(project: string): Promise<void> {
   symlinkSync(join(ROOT, 'node_modules'), join(project, 'node_modules'));
-  const tsc = await exec(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '--noEmit', '-p', 'tsconfig.json'], { cwd: project, env: cleanEnv() });
+  const tsc = await runProcess(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '--noEmit', '-p', 'tsconfig.json'], { cwd: project, env: childEnv() });
   expect(tsc.code, tsc.stdout).toBe(0);
 }
 

@@ -5,13 +5,12 @@
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { toolAvailable } from '../helpers/tools.js';
 import { giveToUser, pickRunner, runAs } from './as-user.js';
-import { cleanEnv } from './exec.js';
+import { ROOT, childEnv } from '../helpers/rig.js';
 
-const ROOT = resolve(import.meta.dirname, '../..');
 const YO = join(ROOT, 'node_modules', 'yo', 'lib', 'cli.js');
 
 const runner = pickRunner();
@@ -35,7 +34,7 @@ function linkedWorkspace(): { base: string; home: string } {
 }
 
 function runYo(cwd: string, home: string, args: readonly string[]) {
-  return runAs(runner, process.execPath, [YO, 'repair-service', ...args, '--skip-install', '--no-insight', '--no-interactive'], { cwd, env: cleanEnv({ HOME: home }) });
+  return runAs(runner, process.execPath, [YO, 'repair-service', ...args, '--skip-install', '--no-insight', '--no-interactive'], { cwd, env: childEnv({ HOME: home }) });
 }
 
 describe.skipIf(runner.kind === 'skip')('yo repair-service as a non-root user', () => {

@@ -4,9 +4,9 @@
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { closedPort, waitFor } from './rig.js';
 import { toolAvailable } from './tools.js';
 
 export const hasTinyproxy = (what: string): boolean =>
@@ -20,24 +20,16 @@ export interface Tinyproxy {
   close(): Promise<void>;
 }
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
 export async function startTinyproxy(): Promise<Tinyproxy> {
   const dir = mkdtempSync(join(tmpdir(), 'tinyproxy-'));
-  const port = await freePort();
+  const port = await closedPort();
   const logFile = join(dir, 'proxy.log');
   // No ConnectPort line: CONNECT is allowed to any port (the test servers listen on random ones).
   writeFileSync(join(dir, 'tinyproxy.conf'), [`Port ${port}`, 'Listen 127.0.0.1', 'Allow 127.0.0.1', 'Timeout 30', 'MaxClients 20', `LogFile "${logFile}"`, 'LogLevel Info', 'DisableViaHeader Yes', ''].join('\n'));
   writeFileSync(logFile, '');
   const child: ChildProcess = spawn('tinyproxy', ['-d', '-c', join(dir, 'tinyproxy.conf')], { stdio: 'ignore' });
   const log = (): string => readFileSync(logFile, 'utf8');
-  for (let i = 0; i < 100 && !/listening on|Accepting connections|Creating child/i.test(log()); i += 1) await new Promise((resolve) => setTimeout(resolve, 50));
+  await waitFor(() => /listening on|Accepting connections|Creating child/i.test(log()), { what: () => `tinyproxy to listen; its log:\n${log()}`, timeoutMs: 5_000, everyMs: 50 });
   return {
     url: `http://127.0.0.1:${port}`,
     log,

@@ -1,25 +1,25 @@
 /**
  * Bad input, gathered: every config error, generator refusal and CLI misuse has a fixture and
- * an exact message, and nothing is half-done. Fixtures the owners already assert exactly
- * (test/monitor/fixtures, test/sandbox/fixtures/data, test/cli, test/probe, test/generator) are
- * reused, not repeated; this file adds the rules and misuses that had none, the CLI surface of
- * every config fixture, and the process-level proofs: a refused `serve` binds no port, a refused
- * `new` leaves its directory as it was.
+ * an exact message, and nothing is half-done. Fixtures the owners assert exactly (every bad
+ * monitor config is in test/monitor/fixtures with its issues in config/load.test.ts;
+ * test/sandbox/fixtures/data, test/cli, test/probe, test/generator) are reused, not repeated;
+ * this file adds the misuses that had none, the CLI surface of every config fixture, and the
+ * process-level proofs: a refused `serve` binds no port, a refused `new` leaves its directory
+ * as it was.
  */
 import { connect } from 'node:net';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { main } from '../../cli/main.js';
 import { loadConfigFile } from '../../monitor/config/load.js';
 import { formatIssues } from '../../monitor/config/types.js';
 import { startSandbox } from '../../sandbox/index.js';
-import { fakeIo } from '../cli/io.js';
+import { runMain } from '../helpers/fake-io.js';
 import { CLI_MISUSE, GENERATOR_REFUSALS, type GeneratorRefusalCase } from './fixtures/misuse.js';
-import { childEnv, closedPort, serveChild, spawnRepairmon } from './helpers.js';
+import { serveChild } from './helpers.js';
+import { childEnv, closedPort, spawnCli } from '../helpers/rig.js';
 
-const OWN = new URL('./fixtures/config/', import.meta.url).pathname;
 const MONITOR = new URL('../monitor/fixtures/', import.meta.url).pathname;
 const ENV = { NOWAK_KEY: 'rs_test_abcdefghijklmnop1234', SPACED_KEY: 'rs_test_abc def' };
 const dirs: string[] = [];
@@ -28,57 +28,20 @@ afterAll(() => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
-/** Config rules that had no fixture: file -> every line `check-config` must print, exactly. */
-const CONFIG_CASES: Record<string, string[]> = {
-  'tenant-key-with-tenants.yaml': ['targets[0].keys[0].tenants: only platform keys list `tenants`; a tenant key probes its own tenant'],
-  'platform-key-with-tenant.yaml': ['targets[0].keys[0].tenant: a platform key is not assigned to a tenant; list the tenants to probe under `tenants: [...]`'],
-  'cron-window-without-duration.yaml': ['targets[0].maintenance[0]: a cron window needs both `cron` and `duration`'],
-  'fixed-window-without-end.yaml': ['targets[0].maintenance[0]: a fixed window needs both `start` and `end`'],
-  'window-ends-before-start.yaml': ['targets[0].maintenance[0].end: `end` must be after `start`'],
-  'duplicate-target-name.yaml': ['targets[1].name: target name "prod" is already used by targets[0]'],
-  'empty-secret-file.yaml': [`targets[0].keys[0].secretFile: key "nowak-test": secret file ${OWN}empty.key is empty or contains whitespace`],
-  'env-key-with-whitespace.yaml': ['targets[0].keys[0].secret: key "nowak-test": environment variable SPACED_KEY is empty or contains whitespace'],
-  'empty-file.yaml': ['targets: is required'],
-  'not-a-mapping.yaml': ['(top level): Invalid input: expected object, received array'],
-  'no-keys.yaml': ['targets[0].keys: Too small: expected array to have >=1 items'],
-  'bad-leaf-values.yaml': [
-    'historyPerProbe: Too small: expected number to be >=2',
-    'targets[0].name: cannot contain control characters',
-    'targets[0].baseUrl: must be an http(s) URL ending in /api/v1, such as https://api.example.com/api/v1',
-    'targets[0].maxBodyBytes: Too small: expected number to be >=1024',
-    'targets[0].slo.clients: must be a duration such as 500ms, 10s, 5m or 2h',
-    'targets[0].slo.teleport: unknown key',
-    'targets[0].canaries.everything: unknown key',
-    'targets[0].keys[0].auth: Invalid option: expected one of "bearer"|"x-api-key"',
-  ],
-};
-
-async function run(args: readonly string[], env: NodeJS.ProcessEnv = {}) {
-  const io = { ...fakeIo(), env };
-  const code = await main([...args], io);
-  return { code, stdout: io.stdoutText(), stderr: io.stderrText() };
-}
 
 describe('monitor config errors', () => {
-  it.each(Object.entries(CONFIG_CASES))('%s: check-config exits 2 printing exactly its issues', async (file, lines) => {
-    const path = join(OWN, file);
-    const result = await run(['check-config', '--config', path], ENV);
-    expect(result).toEqual({ code: 2, stdout: '', stderr: `${path}: ${lines.length} problem(s):\n${lines.map((l) => `  ${l}`).join('\n')}\n` });
-  });
-
-  const theirs = readdirSync(MONITOR).filter((f) => f.endsWith('.yaml'));
-  it.each(theirs)('monitor fixture %s: check-config exits 2 listing the issues load.test.ts asserts', async (file) => {
+  const fixtures = readdirSync(MONITOR).filter((f) => f.endsWith('.yaml'));
+  it.each(fixtures)('monitor fixture %s: check-config exits 2 listing exactly the issues load.test.ts asserts', async (file) => {
     const path = join(MONITOR, file);
-    const env = { NOWAK_KEY: ENV.NOWAK_KEY };
-    const loaded = loadConfigFile(path, env);
+    const loaded = loadConfigFile(path, ENV);
     if (loaded.ok) throw new Error(`${file} is expected to be invalid`);
-    expect(await run(['check-config', '--config', path], env)).toEqual({ code: 2, stdout: '', stderr: `${path}: ${loaded.issues.length} problem(s):\n${formatIssues(loaded.issues)}\n` });
+    expect(await runMain(['check-config', '--config', path], ENV)).toEqual({ code: 2, stdout: '', stderr: `${path}: ${loaded.issues.length} problem(s):\n${formatIssues(loaded.issues)}\n` });
   });
 
   it('serve with a bad config exits 2 before binding its port', async () => {
     const port = await closedPort();
-    const path = join(OWN, 'duplicate-target-name.yaml');
-    const result = await run(['serve', '--config', path, '--listen', `127.0.0.1:${port}`], ENV);
+    const path = join(MONITOR, 'duplicate-target-name.yaml');
+    const result = await runMain(['serve', '--config', path, '--listen', `127.0.0.1:${port}`], ENV);
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
     const refused = await new Promise<string>((done) => {
@@ -119,7 +82,7 @@ describe('sandbox --data errors through the CLI', () => {
 
   it.each(Object.entries(DATA_CASES))('%s: exit 2, every problem, nothing on stdout', async (file, lines) => {
     const path = join(SANDBOX_DATA, file);
-    const result = await run(['sandbox', '--data', path, '--port', '0', '--log-level', 'silent']);
+    const result = await runMain(['sandbox', '--data', path, '--port', '0', '--log-level', 'silent']);
     const message = `${lines.length} problem(s):\n${lines.map((l) => `  ${l}`).join('\n')}`;
     expect(result).toEqual({ code: 2, stdout: '', stderr: `repairmon sandbox: --data: ${path}: ${message}\nRun 'repairmon sandbox --help' for usage.\n` });
   });
@@ -127,7 +90,7 @@ describe('sandbox --data errors through the CLI', () => {
 
 describe('CLI misuse', () => {
   it.each(CLI_MISUSE.map((c) => [c.args.join(' '), c] as const))('repairmon %s', async (_label, c) => {
-    expect(await run(c.args)).toEqual({ code: c.code, stdout: '', stderr: c.stderr });
+    expect(await runMain(c.args)).toEqual({ code: c.code, stdout: '', stderr: c.stderr });
   });
 });
 
@@ -158,7 +121,7 @@ describe('generator refusals through `repairmon new`: exact message, exit 2, not
   it.each(GENERATOR_REFUSALS.map((c) => [c.label, c] as const))('%s', { timeout: 60_000 }, async (_label, c) => {
     const cwd = prepare(c);
     const before = listing(cwd);
-    const child = spawnRepairmon(['new', ...c.args], { env: childEnv(), cwd });
+    const child = spawnCli(['new', ...c.args], { env: childEnv(), cwd });
     const code = await child.exited;
     expect({ code, stdout: child.stdout(), stderr: ownLines(child.stderr()), files: listing(cwd) }).toEqual({
       code: c.code,

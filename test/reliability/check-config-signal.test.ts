@@ -5,15 +5,13 @@
  * parse was over, so the process went on for a minute and then reported "config OK".
  * Runs the built CLI (bin/ -> dist/), like a user; `npm test` builds first.
  */
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, expect, it } from 'vitest';
 import { KEY_PREFIXES } from '../../api/contract/index.js';
-import { BIN } from './helpers.js';
+import { spawnCli, waitFor } from '../helpers/rig.js';
 
 const KEYS = 200_000;
 const dir = mkdtempSync(join(tmpdir(), 'repairmon-check-signal-'));
@@ -36,29 +34,25 @@ function bytesRead(pid: number): number | undefined {
   }
 }
 
-/** Until the process has read the file whole (modules read before it count too), or, where /proc cannot tell, a moment. */
+/**
+ * Until the process has read the file whole (modules read before it count too), at most 10 s: a
+ * slower start still tests the signal. Where /proc cannot tell, a moment (nothing to watch).
+ */
 async function busyWith(pid: number, size: number): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const read = bytesRead(pid);
-    if (read === undefined) return void (await sleep(1_500));
-    if (read >= size || Date.now() > deadline) return;
-    await sleep(20);
-  }
+  if (bytesRead(pid) === undefined) return void (await sleep(1_500));
+  await waitFor(() => (bytesRead(pid) ?? size) >= size, { timeoutMs: 10_000, everyMs: 20 }).catch(() => undefined);
 }
 
 it('SIGTERM in the middle of parsing a 200 000-key file ends check-config at once, by the signal', async () => {
   const file = hugeConfig();
   const size = statSync(file).size;
-  const child = spawn(process.execPath, [BIN, 'check-config', '--config', file], { env: { PATH: process.env['PATH'], KEY: `${KEY_PREFIXES.test}checkconfigsignal0123456789` }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  child.stdout.on('data', (d: Buffer) => (output += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (output += d.toString()));
-  const exited = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
-  await busyWith(child.pid ?? 0, size);
-  expect(child.exitCode, output).toBeNull();
-  child.kill('SIGTERM');
-  const [code, signal] = await Promise.race([exited, sleep(5_000).then(() => ['still running 5 s after SIGTERM', null] as const)]);
-  if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-  expect({ code, signal }, output).toEqual({ code: null, signal: 'SIGTERM' });
+  const run = spawnCli(['check-config', '--config', file], { env: { KEY: `${KEY_PREFIXES.test}checkconfigsignal0123456789` } });
+  const output = (): string => run.stdout() + run.stderr();
+  await busyWith(run.child.pid ?? 0, size);
+  expect(run.child.exitCode, output()).toBeNull();
+  run.child.kill('SIGTERM');
+  // A bound, not a wait: the exit normally comes at once.
+  const ended = await Promise.race([run.exited.then(() => true), sleep(5_000).then(() => false)]);
+  if (!ended) run.child.kill('SIGKILL');
+  expect({ ended, code: run.child.exitCode, signal: run.child.signalCode }, output()).toEqual({ ended: true, code: null, signal: 'SIGTERM' });
 }, 30_000);

@@ -11,9 +11,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { main } from '../../cli/main.js';
-import { fakeIo } from '../cli/io.js';
-import { childEnv, closedPort, makeCanary, spawnRepairmon, waitFor } from './helpers.js';
+import { main } from '../../cli/index.js';
+import { fakeIo } from '../helpers/fake-io.js';
+import { makeCanary } from './helpers.js';
+import { childEnv, closedPort, spawnCli, waitForOutput } from '../helpers/rig.js';
 
 const KEY = makeCanary();
 const HEX = randomBytes(32).toString('hex');
@@ -66,7 +67,7 @@ describe('values pasted where a reference belongs are never echoed', { timeout: 
       return file;
     });
     // The first through the real CLI process, the second in-process: the same printing code.
-    const child = spawnRepairmon(['check-config', '--config', files[0]!], { env: childEnv(ENV) });
+    const child = spawnCli(['check-config', '--config', files[0]!], { env: childEnv(ENV) });
     const io = { ...fakeIo(), env: ENV };
     const code = await main(['check-config', '--config', files[1]!], io);
     const runs = [
@@ -91,13 +92,13 @@ describe('values pasted where a reference belongs are never echoed', { timeout: 
     const base = `http://127.0.0.1:${await closedPort()}/api/v1`;
     const file = join(work, 'serve.yaml');
     writeFileSync(file, good(base));
-    const serve = spawnRepairmon(['serve', '--config', file, '--listen', '127.0.0.1:0', '--log-level', 'debug'], { env: childEnv(ENV) });
+    const serve = spawnCli(['serve', '--config', file, '--listen', '127.0.0.1:0', '--log-level', 'debug'], { env: childEnv(ENV) });
     let answer = '';
     try {
-      const url = (await waitFor(serve.stdout, /status (http:\/\/127\.0\.0\.1:\d+)\//))[1];
+      const url = (await waitForOutput(serve.stdout, /status (http:\/\/127\.0\.0\.1:\d+)\//))[1];
       writeFileSync(file, inReferences(base));
       serve.child.kill('SIGHUP');
-      await waitFor(serve.stderr, /config reload failed/);
+      await waitForOutput(serve.stderr, /config reload failed/);
       writeFileSync(file, inQuotedFields(base));
       const refused = await fetch(`${url}/-/reload`, { method: 'POST' });
       expect(refused.status).toBe(400);

@@ -12,13 +12,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import cron from 'node-cron';
 import { afterAll, describe, expect, it } from 'vitest';
-import { main } from '../../cli/main.js';
 import { createLogger } from '../../lib/logger.js';
 import { loadConfigFile } from '../../monitor/config/load.js';
 import { createMonitor } from '../../monitor/service.js';
 import { startSandbox } from '../../sandbox/index.js';
-import { fakeIo } from '../cli/io.js';
-import { childEnv, closedPort, serveChild, spawnRepairmon } from './helpers.js';
+import { runMain } from '../helpers/fake-io.js';
+import { serveChild } from './helpers.js';
+import { childEnv, closedPort, spawnCli } from '../helpers/rig.js';
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -72,7 +72,7 @@ describe('check-config on hostile YAML', { timeout: 30_000 }, () => {
       Object.entries(files).map(async ([name, text]) => {
         const file = join(dir, `${name}.yaml`);
         writeFileSync(file, text);
-        const child = spawnRepairmon(['check-config', '--config', file], { env: childEnv(KEY_ENV) });
+        const child = spawnCli(['check-config', '--config', file], { env: childEnv(KEY_ENV) });
         const code = await child.exited;
         return [name, { file, code, stdout: child.stdout(), stderr: child.stderr() }] as const;
       }),
@@ -93,8 +93,8 @@ describe('check-config on hostile YAML', { timeout: 30_000 }, () => {
     const check = async (text: string) => {
       const file = join(dir, 'hostile.yaml');
       writeFileSync(file, text);
-      const io = { ...fakeIo(), env: KEY_ENV };
-      return { code: await main(['check-config', '--config', file], io), stdout: io.stdoutText(), stderr: io.stderrText().replace(`${file}: `, '') };
+      const run = await runMain(['check-config', '--config', file], KEY_ENV);
+      return { ...run, stderr: run.stderr.replace(`${file}: `, '') };
     };
     expect(await check(BOMB)).toEqual({
       code: 2,
@@ -115,9 +115,9 @@ describe('check-config on hostile YAML', { timeout: 30_000 }, () => {
     writeFileSync(file, `targets: ${'['.repeat(20_000)}${']'.repeat(20_000)}\n`);
     // Twice: after one overflow inside the yaml library, V8 could abort the process on the next parse.
     for (let i = 0; i < 2; i++) {
-      const io = { ...fakeIo(), env: KEY_ENV };
-      expect(await main(['check-config', '--config', file], io)).toBe(2);
-      expect(io.stderrText()).toBe(`${file}: 1 problem(s):\n  line 1: collections nested more than 100 deep at line 1, column 109\n`);
+      const run = await runMain(['check-config', '--config', file], KEY_ENV);
+      expect(run.code).toBe(2);
+      expect(run.stderr).toBe(`${file}: 1 problem(s):\n  line 1: collections nested more than 100 deep at line 1, column 109\n`);
     }
   });
 });

@@ -10,7 +10,8 @@ import { isApiError } from '../../api/client/index.js';
 import { ERROR_CODES } from '../../api/contract/index.js';
 import { errorEnvelope } from '../../api/contract/server/index.js';
 import { type FaultRow, type Origins, arm, clientOutcome, describeClient, monitorRound, startScripted } from './fault-rig.js';
-import { type Recorder, type RejectionTrap, closedPort, startRecorder, trapUnhandled, writeMarkdownTable } from './helpers.js';
+import { type Recorder, type RejectionTrap, startRecorder, trapUnhandled, writeMarkdownTable } from './helpers.js';
+import { closedPort } from '../helpers/rig.js';
 
 const RATE_LIMITED_BODY = JSON.stringify(errorEnvelope(ERROR_CODES.rateLimited, 'Zbyt wiele żądań.'));
 
@@ -99,7 +100,8 @@ describe('fault matrix', () => {
   }
 
   it('the redirect target never saw a request, and nothing was left unhandled', async () => {
-    // Let any late rejection from aborted or reset sockets surface before looking.
+    // Let any late rejection from aborted or reset sockets surface before looking: waiting for
+    // something not to happen, so a while is all there is to wait on.
     await new Promise((r) => setTimeout(r, 50));
     expect(recorder.seen).toEqual([]);
     expect(trap.seen).toEqual([]);

@@ -16,7 +16,7 @@ import { formatChecklistTable, runChecklist } from '../../api/checklist/index.js
 import { ApiKey, type ApiError, createClient, nextStep } from '../../api/client/index.js';
 import { scrubKeyEchoes } from '../../api/client/single-attempt.js';
 import { boundText, printable, serverText } from '../../api/contract/index.js';
-import { main } from '../../cli/main.js';
+import { main } from '../../cli/index.js';
 import type { Answers } from '../../generators/app/answers.js';
 import { chooseLayout } from '../../generators/app/layout.js';
 import { nextFiles } from '../../generators/app/project-plan.js';
@@ -25,8 +25,9 @@ import { CANARY_NAMES, type CanaryName } from '../../monitor/config/schema.js';
 import { demoConfig } from '../../monitor/demo-config.js';
 import { createMonitorServer } from '../../monitor/http/server.js';
 import { createMonitor } from '../../monitor/service.js';
-import { fakeIo } from '../cli/io.js';
-import { ROOT, makeCanary } from './helpers.js';
+import { fakeIo } from '../helpers/fake-io.js';
+import { makeCanary } from './helpers.js';
+import { ROOT } from '../helpers/rig.js';
 import { CONTROL_CHARACTERS, type HostileServer, TERMINAL_ATTACK, jsonEscaped, rawErrorEnvelope, startHostileServer } from './hostile-server.js';
 
 const TENANT = 'rowery-nowak';

@@ -8,26 +8,23 @@
  * check-config on the Kubernetes config and serve through a round of probes; `repairmon new`
  * there says the generator is not included, in one line.
  */
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { once } from 'node:events';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { parseAllDocuments } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../cli/commands/index.js';
 import { GENERATOR_COMMANDS, GENERATOR_PACKAGES, importGraph } from '../../deploy/monitor-image/import-graph.mjs';
 import { dependenciesMarkdown, installedPackages, monitorManifest } from '../../deploy/monitor-image/manifest.mjs';
-import { ROOT, assertBuilt } from '../diagnose/helpers.js';
+import { ROOT, type Watched, ensureBuilt, runCli, spawnCli, startSandboxProcess, waitFor, waitForOutput } from '../helpers/rig.js';
 
 type Manifest = { name: string; version: string; dependencies: Record<string, string> };
 type Lock = { packages: Record<string, { version?: string; dev?: boolean; dependencies?: Record<string, string> }> };
 
-const IMAGE_DIR = `${ROOT}deploy/monitor-image/`;
+const IMAGE_DIR = `${ROOT}/deploy/monitor-image/`;
 const readJson = <T>(path: string): T => JSON.parse(readFileSync(path, 'utf8')) as T;
-const rootPkg = readJson<Manifest>(`${ROOT}package.json`);
-const rootLock = readJson<Lock>(`${ROOT}package-lock.json`);
+const rootPkg = readJson<Manifest>(`${ROOT}/package.json`);
+const rootLock = readJson<Lock>(`${ROOT}/package-lock.json`);
 const imagePkg = readJson<Manifest>(`${IMAGE_DIR}package.json`);
 const imageLock = readJson<Lock>(`${IMAGE_DIR}package-lock.json`);
 const REGENERATE = 'run `node deploy/monitor-image/generate.mjs`';
@@ -55,7 +52,7 @@ describe('the monitor image manifest (deploy/monitor-image/)', () => {
   });
 
   it('loads no generator package when serve or check-config is imported (only `new` and `upgrade` do, lazily)', () => {
-    const eager = importGraph(ROOT, { entries: ['cli/main.ts', 'cli/commands/serve.ts', 'cli/commands/check-config.ts'], stopAt: [], dynamic: false });
+    const eager = importGraph(ROOT, { entries: ['cli/index.ts', 'cli/commands/serve.ts', 'cli/commands/check-config.ts'], stopAt: [], dynamic: false });
     for (const name of GENERATOR_PACKAGES) expect(eager.packages.get(name), name).toBeUndefined();
   });
 
@@ -85,75 +82,63 @@ describe('the monitor image manifest (deploy/monitor-image/)', () => {
 
 describe('the CLI in a directory shaped like the monitor image', () => {
   const app = mkdtempSync(join(tmpdir(), 'monitor-image-'));
-  const children: ChildProcess[] = [];
+  const children: Watched[] = [];
 
   beforeAll(() => {
-    assertBuilt();
+    ensureBuilt();
     // Copies, not links: Node resolves a module's imports from its real path, and the checkout's
     // node_modules has everything. Only the manifest's packages are linked in; their own
     // dependencies come from the checkout (the lockfile test above covers those).
-    cpSync(`${ROOT}dist`, `${app}/dist`, { recursive: true, filter: (src) => !src.endsWith('.map') });
-    cpSync(`${ROOT}bin`, `${app}/bin`, { recursive: true });
-    cpSync(`${ROOT}package.json`, `${app}/package.json`);
+    cpSync(`${ROOT}/dist`, `${app}/dist`, { recursive: true, filter: (src) => !src.endsWith('.map') });
+    cpSync(`${ROOT}/bin`, `${app}/bin`, { recursive: true });
+    cpSync(`${ROOT}/package.json`, `${app}/package.json`);
     for (const name of Object.keys(imagePkg.dependencies)) {
       mkdirSync(dirname(`${app}/node_modules/${name}`), { recursive: true });
-      symlinkSync(`${ROOT}node_modules/${name}`, `${app}/node_modules/${name}`);
+      symlinkSync(`${ROOT}/node_modules/${name}`, `${app}/node_modules/${name}`);
     }
   });
   afterAll(() => {
-    for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+    for (const { child } of children) if (child.exitCode === null) child.kill('SIGKILL');
     rmSync(app, { recursive: true, force: true });
   });
 
-  const repairmon = (args: string[], env: Record<string, string> = {}) =>
-    spawnSync(process.execPath, ['bin/repairmon.js', ...args], { cwd: app, encoding: 'utf8', env: { PATH: process.env['PATH'] ?? '', ...env }, timeout: 15_000 });
+  const image = { bin: join(app, 'bin', 'repairmon.js'), cwd: app };
+  const repairmon = (args: string[], env: Record<string, string> = {}) => runCli(args, { ...image, env, timeoutMs: 15_000 });
 
-  async function firstLine(args: string[], env: Record<string, string> = {}): Promise<{ child: ChildProcess; line: string }> {
-    const child = spawn(process.execPath, ['bin/repairmon.js', ...args], { cwd: app, env: { PATH: process.env['PATH'] ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    children.push(child);
-    let stderr = '';
-    child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
-    const [line] = (await Promise.race([once(createInterface({ input: child.stdout! }), 'line'), once(child, 'exit').then(() => [`exited: ${stderr}`])])) as [string];
-    return { child, line };
-  }
-
-  it('check-config accepts the Kubernetes config (what the image runs with)', () => {
-    const docs = parseAllDocuments(readFileSync(`${ROOT}deploy/kubernetes/configmap.yaml`, 'utf8')).map((d) => d.toJS() as { data?: Record<string, string> });
+  it('check-config accepts the Kubernetes config (what the image runs with)', async () => {
+    const docs = parseAllDocuments(readFileSync(`${ROOT}/deploy/kubernetes/configmap.yaml`, 'utf8')).map((d) => d.toJS() as { data?: Record<string, string> });
     const config = join(app, 'monitor.yaml');
     writeFileSync(config, docs.find((d) => d.data?.['monitor.yaml'])!.data!['monitor.yaml']!);
     const variables = [...readFileSync(config, 'utf8').matchAll(/\$\{(\w+)\}/g)].map((m) => m[1]!);
-    const result = repairmon(['check-config', '--config', config], Object.fromEntries(variables.map((v) => [v, `placeholder-${v.toLowerCase()}-0123456789`])));
+    const result = await repairmon(['check-config', '--config', config], Object.fromEntries(variables.map((v) => [v, `placeholder-${v.toLowerCase()}-0123456789`])));
     expect(result.stderr).not.toMatch(/Cannot find|ERR_MODULE_NOT_FOUND/);
-    expect(result.status, result.stderr).toBe(0);
+    expect(result.code, result.stderr).toBe(0);
   });
 
   it('serve runs a round of probes against the sandbox, both from the image', async () => {
-    const sandbox = await firstLine(['sandbox', '--port', '0', '--json']);
-    const { baseUrl, keys } = JSON.parse(sandbox.line) as { baseUrl: string; keys: { alias: string; key: string; tenant: string | null }[] };
-    const key = keys.find((k) => k.alias === 'kowalski-test')!;
+    const sandbox = await startSandboxProcess([], image);
+    children.push(sandbox.process);
+    const { baseUrl } = sandbox;
+    const key = sandbox.key('kowalski-test');
     const config = join(app, 'sandbox.yaml');
     writeFileSync(config, ['targets:', '  - name: sandbox', `    baseUrl: ${baseUrl}`, '    schedule: "* * * * * *"', '    timeout: 800ms', '    keys:', `      - { alias: kowalski-test, kind: tenant, tenant: ${key.tenant}, secret: "\${KEY}" }`, ''].join('\n'));
-    const serve = await firstLine(['serve', '--config', config, '--listen', '127.0.0.1:0', '--log-level', 'silent'], { KEY: key.key });
-    const url = /status (http:\/\/\S+)\//.exec(serve.line)?.[1];
-    expect(url, serve.line).toBeDefined();
-    const deadline = Date.now() + 15_000;
-    let metrics = '';
-    while (!/^repairmon_probe_success\{.*\} 1$/m.test(metrics) && Date.now() < deadline) {
-      await new Promise((r) => setTimeout(r, 200));
-      metrics = await (await fetch(`${url}/metrics`)).text();
-    }
+    const serve = spawnCli(['serve', '--config', config, '--listen', '127.0.0.1:0', '--log-level', 'silent'], { ...image, env: { KEY: key.key } });
+    children.push(serve);
+    const url = (await waitForOutput(serve.stdout, /status (http:\/\/\S+)\//))[1];
+    const metrics = await waitFor(async () => {
+      const text = await (await fetch(`${url}/metrics`)).text();
+      return /^repairmon_probe_success\{.*\} 1$/m.test(text) && text;
+    }, { what: 'a successful probe in /metrics', everyMs: 200 });
     expect(metrics).toMatch(/^repairmon_probe_success\{.*\} 1$/m);
-    for (const child of [serve.child, sandbox.child]) {
-      const exited = once(child, 'exit');
-      child.kill('SIGTERM');
-      expect((await exited)[0]).toBe(0);
-    }
+    serve.child.kill('SIGTERM');
+    expect(await serve.exited).toBe(0);
+    expect(await sandbox.close()).toBe(0);
   });
 
-  it('`repairmon new` says the image has no generator, in one line, and writes nothing', () => {
-    const result = repairmon(['new', 'my-integration', '--yes']);
+  it('`repairmon new` says the image has no generator, in one line, and writes nothing', async () => {
+    const result = await repairmon(['new', 'my-integration', '--yes']);
     expect(result.stderr).toBe('repairmon new: the monitor image does not include the generator; install generator-repair-service (cannot load yeoman-environment)\n');
-    expect(result.status).toBe(2);
+    expect(result.code).toBe(2);
     expect(existsSync(join(app, 'my-integration'))).toBe(false);
   });
 });

@@ -98,6 +98,7 @@ describe('429 storm with Retry-After: 2', () => {
       while (Date.now() - started < HINT_MS + 700) {
         await monitor.runOnce();
         rounds += 1;
+        // Time is what is tested: a round every 250 ms while the hint runs.
         await new Promise((r) => setTimeout(r, 250));
       }
     } finally {

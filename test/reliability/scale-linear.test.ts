@@ -20,8 +20,10 @@ import { renderStatusPage } from '../../monitor/http/status-page.js';
 import { buildPlan } from '../../monitor/probe/plan.js';
 import type { ProbeSpec } from '../../monitor/probe/spec.js';
 import { type Monitor, createMonitor } from '../../monitor/service.js';
-import { silent } from '../monitor/helpers.js';
-import { closedPort } from './helpers.js';
+import { createLogger } from '../../lib/index.js';
+import { closedPort } from '../helpers/rig.js';
+
+const silent = createLogger({ level: 'silent' });
 
 const KEY = `${KEY_PREFIXES.test}scalelinear0123456789abcdef`;
 const N = 200;

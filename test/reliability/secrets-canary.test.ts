@@ -17,7 +17,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../lib/logger.js';
 import { type RunningSandbox, startSandbox } from '../../sandbox/index.js';
 import { ApiKey, type Logger, createClient } from '../../api/client/index.js';
-import { type Watched, ROOT, childEnv, makeCanary, spawnRepairmon, spawnWatched, waitFor } from './helpers.js';
+import { makeCanary } from './helpers.js';
+import { ROOT, type Watched, childEnv, spawnCli, spawnProcess, waitFor, waitForOutput } from '../helpers/rig.js';
 import { type EchoOrigin, type Ledger, createLedger, startEchoOrigin } from './leak-rig.js';
 
 let sandbox: RunningSandbox;
@@ -97,17 +98,17 @@ describe('secrets canary', { timeout: 60_000 }, () => {
         '',
       ].join('\n'),
     );
-    const serve = spawnRepairmon(['serve', '--config', config, '--listen', '127.0.0.1:0', '--log-level', 'debug'], { env: childEnv({ CANARY_VALID: VALID, CANARY_REJECTED: REJECTED }) });
+    const serve = spawnCli(['serve', '--config', config, '--listen', '127.0.0.1:0', '--log-level', 'debug'], { env: childEnv({ CANARY_VALID: VALID, CANARY_REJECTED: REJECTED }) });
     children.push(serve);
-    const url = (await waitFor(serve.stdout, /status (http:\/\/127\.0\.0\.1:\d+)\//))[1];
+    const url = (await waitForOutput(serve.stdout, /status (http:\/\/127\.0\.0\.1:\d+)\//))[1];
     const get = async (path: string, init?: RequestInit): Promise<string> => {
       const res = await fetch(`${url}${path}`, init);
       const text = await res.text();
       ledger.add(`monitor ${init?.method ?? 'GET'} ${path}`, text + JSON.stringify([...res.headers]));
       return text;
     };
-    await waitFor(() => sandboxLog, /nowak/);
-    for (let i = 0; i < 100 && !(await get('/probes.json')).includes('echo/nowak'); i++) await new Promise((r) => setTimeout(r, 100));
+    await waitForOutput(() => sandboxLog, /nowak/);
+    await waitFor(async () => (await get('/probes.json')).includes('echo/nowak'), { what: 'the echo probe in /probes.json', timeoutMs: 10_000, everyMs: 100 });
     // Controls: the canaries really were in use (the VALID key read data, REJECTED was refused),
     // and the argv sampler reads the right process (its environment does hold the values).
     const recent = (JSON.parse(await get('/probes.json')) as { recent: { id: string; outcome: string }[] }).recent;
@@ -146,7 +147,7 @@ describe('secrets canary', { timeout: 60_000 }, () => {
     ];
     const codes = await Promise.all(
       runs.map(async ([label, args, stdin]) => {
-        const run = spawnRepairmon(['probe', ...args], { env, ...(stdin === undefined ? {} : { stdin }) });
+        const run = spawnCli(['probe', ...args], { env, ...(stdin === undefined ? {} : { stdin }) });
         children.push(run);
         const code = await run.exited;
         record(label, run);
@@ -158,7 +159,7 @@ describe('secrets canary', { timeout: 60_000 }, () => {
   });
 
   it('generated project: key in .env, built and run against the sandbox; tracked files, outputs and argv stay clean', async () => {
-    const made = spawnRepairmon(['new', 'canary-app', '--yes', '--skip-install', '--no-interactive', '--tenant', 'rowery-nowak', '--test-base-url', sandbox.baseUrl], { env: childEnv(), cwd: work });
+    const made = spawnCli(['new', 'canary-app', '--yes', '--skip-install', '--no-interactive', '--tenant', 'rowery-nowak', '--test-base-url', sandbox.baseUrl], { env: childEnv(), cwd: work });
     children.push(made);
     expect(await made.exited, made.stderr()).toBe(0);
     record('generator new', made);
@@ -171,13 +172,13 @@ describe('secrets canary', { timeout: 60_000 }, () => {
       ['generated check (rejected key)', process.execPath, ['dist/check.js'], childEnv({ REPAIR_API_TEST_KEY: REJECTED }), 1],
     ];
     for (const [label, file, args, env, want] of steps) {
-      const step = spawnWatched(file, args, { env, cwd: project });
+      const step = spawnProcess(file, args, { env, cwd: project });
       children.push(step);
       expect(await step.exited, `${label}: ${step.stdout()}${step.stderr()}`).toBe(want);
       record(label, step);
     }
     rmSync(join(project, 'node_modules'));
-    const git = (args: string[]) => spawnWatched('git', args, { env: childEnv({ GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' }), cwd: project });
+    const git = (args: string[]) => spawnProcess('git', args, { env: childEnv({ GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' }), cwd: project });
     for (const args of [['init', '-q'], ['add', '-A']]) expect(await git(args).exited).toBe(0);
     const listing = git(['ls-files', '-z']);
     expect(await listing.exited).toBe(0);

@@ -13,7 +13,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SOAK_DEFAULTS, formatSoak, runSoak, soakVerdicts } from '../../bench/soak.js';
-import { ROOT } from './helpers.js';
+import { ROOT } from '../helpers/rig.js';
 
 const enabled = process.env['REPAIRMON_SOAK'] === '1';
 const seconds = Number(process.env['REPAIRMON_SOAK_SECONDS'] ?? SOAK_DEFAULTS.seconds);

@@ -11,7 +11,7 @@ import { AUTH_SCHEMES, type AuthScheme, ENDPOINTS, type EndpointSpec, KEY_PREFIX
 import { JSON_CONTENT_TYPE } from '../../api/contract/server/index.js';
 import type { DialectSettings } from '../../sandbox/dialect/index.js';
 import { DEMO_KEY_SPECS, DEMO_TENANTS, type RunningSandbox, startSandbox } from '../../sandbox/index.js';
-import { PRESET_TABLE, demoSlugIn } from './dialect-presets.js';
+import { PRESET_TABLE, demoSlugIn } from '../helpers/dialect-presets.js';
 import { ALL_RATE_LIMIT_HEADERS, type Caller, type Target, expected, expectedRateHeaders } from './expected.js';
 
 interface PathCase extends Target {

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { RATE_LIMIT_HEADERS as H } from '../../api/contract/index.js';
 import { platformPathsInDocs } from '../../api/contract/readings.js';
 import type { DialectSettings } from '../../sandbox/dialect/index.js';
-import { PRESET_TABLE } from './dialect-presets.js';
+import { PRESET_TABLE } from '../helpers/dialect-presets.js';
 import { docsOf, inDialect } from './dialect-helpers.js';
 import { expectedErrorTable } from './expected.js';
 

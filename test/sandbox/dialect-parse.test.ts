@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { CHOICES, PRESET_NAMES, REFERENCE_SETTINGS, type Dialect, dialectHelpLines, parseDialect, resolveDialect } from '../../sandbox/dialect/index.js';
 import { ERROR_BODIES, PLATFORM_REFUSALS, RATE_LIMIT_HEADER_STYLES, SCOPE_REFUSALS, SLUG_STYLES, UNAUTHORIZED_STATUSES } from '../../api/contract/readings.js';
-import { PRESET_TABLE } from './dialect-presets.js';
+import { PRESET_TABLE } from '../helpers/dialect-presets.js';
 
 function parsed(text: string): Dialect {
   const result = parseDialect(text);

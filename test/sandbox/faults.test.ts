@@ -33,6 +33,7 @@ describe('fault injection', () => {
     const pending = request(`${own.baseUrl}${CLIENTS}`, { headers: { [h.name]: h.value } });
     let settled = false;
     void pending.then(() => (settled = true), () => (settled = true));
+    // Time is what is tested here: still no answer a while later.
     await new Promise((r) => setTimeout(r, 100));
     expect(settled).toBe(false);
     await own.close();
@@ -92,6 +93,7 @@ describe('fault injection', () => {
     const body = res.body.text();
     let settled = false;
     void body.then(() => (settled = true), () => (settled = true));
+    // Time is what is tested here: the body still open a while later.
     await new Promise((r) => setTimeout(r, 100));
     expect(settled).toBe(false);
     await own.close();

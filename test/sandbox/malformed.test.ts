@@ -157,8 +157,8 @@ describe('clients that go away', () => {
     for (const partial of ['POST /api/v1/docs HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\nabc', 'GET /api/v1/docs HTTP/1.1\r\nHost: x\r\nX-Half: ab']) {
       const socket = connect(sandbox.port, '127.0.0.1');
       await new Promise<void>((resolve) => socket.on('connect', () => resolve()));
-      socket.write(partial);
-      await new Promise((r) => setTimeout(r, 20));
+      // Once written, the bytes reach the sandbox before the close does (TCP keeps the order).
+      await new Promise((resolve) => socket.write(partial, resolve));
       socket.destroy();
     }
     const res = await http('GET /api/v1/docs HTTP/1.1');

@@ -11,7 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { authHeader } from '../../api/contract/index.js';
 import { startSandbox } from '../../sandbox/index.js';
 import { subjectAltNames } from '../../sandbox/tls.js';
-import { opensslPresent } from '../monitor/tls/helpers.js';
+import { opensslPresent } from '../helpers/tls.js';
 
 const haveOpenssl = opensslPresent('the sandbox --tls tests');
 const dir = mkdtempSync(join(tmpdir(), 'sandbox-tls-'));

@@ -12,7 +12,7 @@ import type { AttemptResult } from '../../../api/client/single-attempt.js';
 import { TENANT_RESOURCES, type TenantResource } from '../../../api/contract/index.js';
 import { TOOLKIT_DIR } from '../../../generators/app/layout.js';
 import { shippedFiles } from '../../../generators/app/shipped.js';
-import { BASE, type Answer, err, ok, refused, report, response, tenantKeyApi } from '../../diagnose/fixtures.js';
+import { BASE, type Answer, err, ok, refused, report, response, tenantKeyApi } from '../../helpers/diagnose-fixtures.js';
 
 const ROOT = join(import.meta.dirname, '../../..');
 const TENANT = 'rowery-nowak';

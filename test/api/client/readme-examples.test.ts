@@ -13,7 +13,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import * as entry from '../../../api/client/index.js';
 import * as paging from '../../../api/client/paginate.js';
 import * as parsing from '../../../api/client/parse.js';
-import { ROOT } from '../import-rules.js';
+import { ROOT } from '../../helpers/import-rules.js';
 
 const README = join(ROOT, 'api/client/README.md');
 

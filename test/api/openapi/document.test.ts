@@ -9,7 +9,7 @@ import { API_KEY_HEADER, AUTH_SCHEMES, ENDPOINTS, ERROR_CODES, HANDLED_STATUSES,
 import { RATE_LIMIT_STYLE_FIELDS, type Readings, sentErrors } from '../../../api/contract/server/index.js';
 import { type OpenApiDocument, openApiDocument, serializeOpenApi } from '../../../api/openapi/index.js';
 import { CHOICES, formatSetting } from '../../../sandbox/dialect/index.js';
-import { PRESET_TABLE } from '../../sandbox/dialect-presets.js';
+import { PRESET_TABLE } from '../../helpers/dialect-presets.js';
 
 const SERVERS = { test: 'http://127.0.0.1:4010/api/v1', production: 'https://api.example.test/api/v1' };
 const REFERENCE = PRESET_TABLE['reference'] as Readings;

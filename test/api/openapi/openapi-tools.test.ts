@@ -17,6 +17,7 @@ import { type ChildProgram, childEnv, startProgram } from '../../../bench/lib/ch
 import { freePort } from '../../../bench/lib/port.js';
 import { waitForOk } from '../../../bench/lib/wait-http.js';
 import { PRESET_NAMES, type RunningSandbox, parseDialect, startSandbox } from '../../../sandbox/index.js';
+import { runCli } from '../../helpers/rig.js';
 import { toolAvailable } from '../../helpers/tools.js';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
@@ -75,7 +76,8 @@ describe.skipIf(!hasTools)('the OpenAPI document under redocly, Prism and newman
     dir = mkdtempSync(join(tmpdir(), 'openapi-tools-'));
     reference = join(dir, 'reference.json');
     // The reference document as a user writes it; the other presets straight from the builder.
-    await run(process.execPath, [join(ROOT, 'bin', 'repairmon.js'), 'openapi', '--out', reference], { env: ENV });
+    const written = await runCli(['openapi', '--out', reference], { env: ENV });
+    if (written.code !== 0) throw new Error(`repairmon openapi: ${written.stderr}`);
     const others = PRESET_NAMES.filter((name) => name !== 'reference').map((name) => {
       const parsed = parseDialect(name);
       if (!parsed.ok) throw new Error(parsed.error);

@@ -13,7 +13,7 @@ import { demoConfig } from '../../../monitor/demo-config.js';
 import { type MonitorServer, createMonitorServer } from '../../../monitor/http/server.js';
 import { createMonitor } from '../../../monitor/service.js';
 import { startSandbox } from '../../../sandbox/index.js';
-import { type TlsFront, makeCertificate, opensslPresent, startTlsFront } from '../../monitor/tls/helpers.js';
+import { type TlsFront, makeCertificate, opensslPresent, startTlsFront } from '../../helpers/tls.js';
 
 export const FIXTURE_FAULTS = 'isolation-breach@/tenants/*/clients;status:503@/tenants/*/bikes%0.5;rate-limit-storm:1@/tenants/cykl-gdansk/*';
 export const FIXTURE_ALIASES = ['platform-test', 'nowak-test', 'kowalski-test', 'gdansk-test', 'nowak-revoked-test', 'nowak-nologs-test'];

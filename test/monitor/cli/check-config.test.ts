@@ -3,30 +3,19 @@
  * cannot keep up with), the load line, and `--connect` trying each target once.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main } from '../../../cli/main.js';
 import { type RunningSandbox, startSandbox } from '../../../sandbox/index.js';
-import { fakeIo } from '../../cli/io.js';
+import { runMain } from '../../helpers/fake-io.js';
+import { closedPort } from '../../helpers/rig.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'repairmon-check-'));
-
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as { port: number }).port;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 async function check(yaml: string, args: string[] = [], env: NodeJS.ProcessEnv = {}) {
   const file = join(dir, `c${Math.random().toString(36).slice(2)}.yaml`);
   writeFileSync(file, yaml);
-  const io = { ...fakeIo(), env };
-  const code = await main(['check-config', '--config', file, ...args], io);
-  return { code, stdout: io.stdoutText(), stderr: io.stderrText() };
+  return runMain(['check-config', '--config', file, ...args], env);
 }
 
 describe('warnings and load', () => {

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, test } from 'vitest';
@@ -7,7 +7,7 @@ import { loadConfigFile, parseConfigText } from '../../../monitor/config/load.js
 import { buildPlan } from '../../../monitor/probe/plan.js';
 
 const fixtures = new URL('../fixtures/', import.meta.url).pathname;
-const env = { NOWAK_KEY: 'rs_test_abcdefghijklmnop1234' };
+const env = { NOWAK_KEY: 'rs_test_abcdefghijklmnop1234', SPACED_KEY: 'rs_test_abc def' };
 const INLINE = 'inline secrets are refused; write `secret: ${ENV_VAR}` and export the key in that variable, or use `secretFile: /path/to/file`';
 
 // One fixture per invalid config, with every issue it must produce, exactly.
@@ -71,14 +71,39 @@ const CASES: Record<string, string[]> = {
     'targets[0].keys[0].kind: Invalid option: expected one of "platform"|"tenant"',
     'targets[0].extra: unknown key',
   ],
+  'tenant-key-with-tenants.yaml': ['targets[0].keys[0].tenants: only platform keys list `tenants`; a tenant key probes its own tenant'],
+  'platform-key-with-tenant.yaml': ['targets[0].keys[0].tenant: a platform key is not assigned to a tenant; list the tenants to probe under `tenants: [...]`'],
+  'cron-window-without-duration.yaml': ['targets[0].maintenance[0]: a cron window needs both `cron` and `duration`'],
+  'fixed-window-without-end.yaml': ['targets[0].maintenance[0]: a fixed window needs both `start` and `end`'],
+  'window-ends-before-start.yaml': ['targets[0].maintenance[0].end: `end` must be after `start`'],
+  'duplicate-target-name.yaml': ['targets[1].name: target name "prod" is already used by targets[0]'],
+  'empty-secret-file.yaml': [`targets[0].keys[0].secretFile: key "nowak-test": secret file ${fixtures}empty.key is empty or contains whitespace`],
+  'env-key-with-whitespace.yaml': ['targets[0].keys[0].secret: key "nowak-test": environment variable SPACED_KEY is empty or contains whitespace'],
+  'empty-file.yaml': ['targets: is required'],
+  'not-a-mapping.yaml': ['(top level): Invalid input: expected object, received array'],
+  'no-keys.yaml': ['targets[0].keys: Too small: expected array to have >=1 items'],
+  'bad-leaf-values.yaml': [
+    'historyPerProbe: Too small: expected number to be >=2',
+    'targets[0].name: cannot contain control characters',
+    'targets[0].baseUrl: must be an http(s) URL ending in /api/v1, such as https://api.example.com/api/v1',
+    'targets[0].maxBodyBytes: Too small: expected number to be >=1024',
+    'targets[0].slo.clients: must be a duration such as 500ms, 10s, 5m or 2h',
+    'targets[0].slo.teleport: unknown key',
+    'targets[0].canaries.everything: unknown key',
+    'targets[0].keys[0].auth: Invalid option: expected one of "bearer"|"x-api-key"',
+  ],
 };
 
 describe('invalid configs', () => {
+  test('every bad-config fixture has its case here (the one folder for them)', () => {
+    expect(readdirSync(fixtures).filter((f) => f.endsWith('.yaml')).sort()).toEqual(Object.keys(CASES).sort());
+  });
+
   for (const [file, expected] of Object.entries(CASES)) {
     test(file, () => {
       const result = loadConfigFile(join(fixtures, file), env);
       expect(result.ok).toBe(false);
-      const lines = result.ok ? [] : result.issues.map((i) => `${i.path}: ${i.message}`);
+      const lines = result.ok ? [] : result.issues.map((i) => `${i.path || '(top level)'}: ${i.message}`);
       expect(lines).toEqual(expected);
     });
   }

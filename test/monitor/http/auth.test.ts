@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiKey } from '../../../api/client/index.js';
-import { main } from '../../../cli/main.js';
+import { main } from '../../../cli/index.js';
 import { DEFAULT_HTTP_SETTINGS, type HttpSettings, type MonitorConfig } from '../../../monitor/config/types.js';
 import { demoConfig } from '../../../monitor/demo-config.js';
 import { isLoopback } from '../../../lib/loopback.js';
@@ -18,7 +18,7 @@ import { type MonitorServer, createMonitorServer } from '../../../monitor/http/s
 import { guardReload, startServing } from '../../../monitor/run-service.js';
 import { type Monitor, createMonitor } from '../../../monitor/service.js';
 import { type RunningSandbox, startSandbox } from '../../../sandbox/index.js';
-import { fakeIo } from '../../cli/io.js';
+import { fakeIo } from '../../helpers/fake-io.js';
 import { silent } from '../helpers.js';
 
 const TOKEN = 'http-token-4f1c9a7e2b6d8035';

@@ -7,6 +7,7 @@ import { createPool } from '../../../monitor/schedule/pool.js';
 import { createScheduler } from '../../../monitor/schedule/scheduler.js';
 import { SPREAD_SLOT_MS, spreadOffsets, spreadWindowMs } from '../../../monitor/schedule/spread.js';
 import { seriesValue, silent } from '../helpers.js';
+import { waitFor } from '../../helpers/rig.js';
 
 const fakeSandbox = {
   baseUrl: 'http://127.0.0.1:9/api/v1',
@@ -45,7 +46,7 @@ describe('pool', () => {
         pool.run(async () => {
           running += 1;
           peak = Math.max(peak, running);
-          await new Promise((r) => setTimeout(r, 2));
+          await new Promise((r) => setImmediate(r));
           running -= 1;
         }),
       ),
@@ -120,9 +121,11 @@ describe('scheduler', () => {
       },
     });
     scheduler.start();
-    const deadline = Date.now() + 5_000;
-    while (ran === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-    await scheduler.stop();
+    try {
+      await waitFor(() => ran > 0, { what: 'a probe to run', timeoutMs: 5_000 });
+    } finally {
+      await scheduler.stop();
+    }
     expect(ran).toBeGreaterThan(0);
   });
 });

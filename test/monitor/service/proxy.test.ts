@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../../lib/logger.js';
-import { configWarnings } from '../../../monitor/config/advice.js';
+import { configWarnings } from '../../../monitor/check/advice.js';
 import { loadConfigFile } from '../../../monitor/config/load.js';
 import type { MonitorConfig } from '../../../monitor/config/types.js';
 import { createMonitor } from '../../../monitor/service.js';

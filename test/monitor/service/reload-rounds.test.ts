@@ -10,6 +10,7 @@ import { demoConfig } from '../../../monitor/demo-config.js';
 import { type Monitor, createMonitor } from '../../../monitor/service.js';
 import { type RunningSandbox, startSandbox } from '../../../sandbox/index.js';
 import { silent } from '../helpers.js';
+import { waitFor } from '../../helpers/rig.js';
 
 let sandbox: RunningSandbox;
 beforeAll(async () => {
@@ -20,14 +21,6 @@ afterAll(async () => sandbox.close());
 const counter = async (monitor: Monitor, name: string): Promise<number> =>
   [...(await monitor.registry.metrics()).matchAll(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)$`, 'gm'))].reduce((sum, m) => sum + Number(m[1]), 0);
 
-async function until(what: string, check: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
-
 it('reloads every 100 ms during a 1 s schedule: every round that started records every probe', async () => {
   // Every second; a round spreads its probes over 0.8 x (1 s - 300 ms), so a reload lands in most rounds.
   const config: MonitorConfig = demoConfig(sandbox, { aliases: ['nowak-test', 'kowalski-test'], schedule: '* * * * * *', timeoutMs: 300 });
@@ -35,16 +28,17 @@ it('reloads every 100 ms during a 1 s schedule: every round that started records
   let reloads = 0;
   try {
     await monitor.start();
-    await until('the first tick', async () => (await counter(monitor, 'repairmon_scheduler_ticks_total')) >= 1);
+    await waitFor(async () => (await counter(monitor, 'repairmon_scheduler_ticks_total')) >= 1, { what: 'the first tick', timeoutMs: 30_000 });
     const ticksBefore = await counter(monitor, 'repairmon_scheduler_ticks_total');
     while ((await counter(monitor, 'repairmon_scheduler_ticks_total')) < ticksBefore + 4) {
       expect((await monitor.reload()).ok).toBe(true);
       reloads += 1;
+      // Time is what is tested: a reload every 100 ms, so they land inside rounds.
       await new Promise((r) => setTimeout(r, 100));
     }
     const ticks = await counter(monitor, 'repairmon_scheduler_ticks_total');
     // Every round started so far has ended (the tick-duration histogram counts ended rounds).
-    await until('the rounds under way to end', async () => (await counter(monitor, 'repairmon_scheduler_tick_duration_seconds_count')) >= ticks);
+    await waitFor(async () => (await counter(monitor, 'repairmon_scheduler_tick_duration_seconds_count')) >= ticks, { what: 'the rounds under way to end', timeoutMs: 30_000 });
     expect(reloads).toBeGreaterThanOrEqual(20);
     const recorded = monitor.plan().map((p) => monitor.history.window(p.id).length);
     expect(Math.min(...recorded)).toBeGreaterThanOrEqual(ticks);

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseConfigText } from '../../../monitor/config/load.js';
 import { certificateExpiry } from '../../../monitor/probe/agent.js';
-import { makeCertificate, opensslPresent } from './helpers.js';
+import { makeCertificate, opensslPresent } from '../../helpers/tls.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'repairmon-tls-config-'));
 const env = { NOWAK_KEY: 'rs_test_abcdefghijklmnop1234' };

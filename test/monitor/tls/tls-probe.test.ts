@@ -15,7 +15,7 @@ import { makeAgent } from '../../../monitor/probe/agent.js';
 import { createMonitor } from '../../../monitor/service.js';
 import { type RunningSandbox, startSandbox } from '../../../sandbox/index.js';
 import { seriesValue, silent } from '../helpers.js';
-import { type TestCertificate, type TlsFront, makeCertificate, opensslPresent, startTlsFront } from './helpers.js';
+import { type TestCertificate, type TlsFront, makeCertificate, opensslPresent, startTlsFront } from '../../helpers/tls.js';
 import { toolAvailable } from '../../helpers/tools.js';
 
 const GAUGE = 'repairmon_tls_cert_expiry_timestamp_seconds';

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { createMonitorServer, type MonitorServer } from '../../../monitor/http/server.js';
 import { type Rig, silent, startRig } from '../helpers.js';
-import { startPrometheus } from '../../deploy/helpers/prometheus-server.js';
+import { startPrometheus } from '../../../bench/lib/prometheus-server.js';
 import { requireBinary } from './real-tools.js';
 
 const prometheusBin = requireBinary('/usr/bin/prometheus', 'the real-Prometheus scrape test');

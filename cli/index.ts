@@ -2,7 +2,6 @@
  * `repairmon`: one binary, one subcommand per module under commands/. Exit codes: 0 success,
  * 1 the job found a problem, 2 bad usage (unknown flag, bad value, bad config).
  */
-import { packageVersion } from '../lib/package-root.js';
 import { type Command, type CommandIo, UsageError, commandHelp, parseCommandArgs } from './command.js';
 import { COMMANDS, type CommandEntry, GENERATOR_MISSING, missingPackage } from './commands/index.js';
 
@@ -79,6 +78,8 @@ export async function main(argv: readonly string[], given?: CommandIo & { dispos
     return name === undefined ? 2 : 0;
   }
   if (name === '--version' || name === '-V') {
+    // Loaded here: lib's entry brings pino, zod and yaml, which help and dispatch do not need.
+    const { packageVersion } = await import('../lib/index.js');
     out.stdout.write(`${packageVersion()}\n`);
     return 0;
   }

@@ -6,9 +6,9 @@
  */
 import { targetProxyWarning } from '../probe/agent.js';
 import { type ProbeSpec, buildPlan } from '../probe/plan.js';
-import { isFiveFieldCron } from './cron.js';
-import { formatDuration } from './duration.js';
-import type { ConfigIssue, MonitorConfig } from './types.js';
+import { isFiveFieldCron } from '../config/cron.js';
+import { formatDuration } from '../config/duration.js';
+import type { ConfigIssue, MonitorConfig } from '../config/types.js';
 
 export type ConfigWarning = ConfigIssue;
 

@@ -1,6 +1,11 @@
-/** A CommandIo whose streams are captured in memory and whose signal the test fires. */
+/**
+ * `repairmon` in this process: the same argv parsing and command code the binary runs, with a
+ * CommandIo whose streams are captured in memory and whose signal the test fires. A node start
+ * per run would often cost more than the run (the child-process rig is `rig.ts`).
+ */
 import { PassThrough } from 'node:stream';
 import type { CommandIo } from '../../cli/command.js';
+import { main } from '../../cli/index.js';
 
 export interface FakeIo extends CommandIo {
   stdoutText(): string;
@@ -44,4 +49,17 @@ export function fakeIo(): FakeIo {
         check();
       }),
   };
+}
+
+export interface MainRun {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** `repairmon ARGS` in this process, to its end, with `env` as its whole environment. */
+export async function runMain(args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<MainRun> {
+  const io = { ...fakeIo(), env };
+  const code = await main([...args], io);
+  return { code, stdout: io.stdoutText(), stderr: io.stderrText() };
 }

@@ -10,13 +10,13 @@
  * `check-config --connect` can gate a deploy.
  */
 import type { Dispatcher } from 'undici';
-import { toolUserAgent } from '../../lib/package-root.js';
+import { toolUserAgent } from '../../lib/index.js';
 import { makeAgent } from '../probe/agent.js';
 import { failureClass } from '../probe/failure-class.js';
 import { createPoliteness } from '../probe/politeness.js';
 import { type ProbeResult, runProbe } from '../probe/run.js';
 import { makeProbe, readablePath } from '../probe/spec.js';
-import type { MonitorTarget } from './types.js';
+import type { MonitorTarget } from '../config/types.js';
 
 export const CONNECT_TIMEOUT_MS = 5_000;
 

@@ -9,16 +9,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CommitError, STAGING_PREFIX, commitChanges, commitIo } from '../../generators/app/staged-commit.js';
-import { ALL_FLAGS, runGenerator } from '../generator/helpers.js';
+import { ALL_FLAGS, runGenerator } from './helpers.js';
 import { type Answers } from '../../generators/app/answers.js';
-import { SAMPLE_ANSWERS } from '../generator/sample-answers.js';
+import { SAMPLE_ANSWERS } from './sample-answers.js';
 import { envFileValue, readVersions, renderTemplate, templateContext } from '../../generators/app/render.js';
 import { cdArgument } from '../../generators/app/summary.js';
-import { ROOT } from './helpers.js';
-import { cleanEnv, exec } from '../generator/exec.js';
-import { giveToUser, pickRunner, runAs } from '../generator/as-user.js';
+import { BIN, ROOT, childEnv, runCli } from '../helpers/rig.js';
+import { giveToUser, pickRunner, runAs } from './as-user.js';
 import { toolAvailable } from '../helpers/tools.js';
-import { BIN } from './helpers.js';
 
 const dirs: string[] = [];
 function tempDir(): string {
@@ -77,7 +75,7 @@ async function generated(): Promise<{ cwd: string; project: string }> {
 
 /** `repairmon new|upgrade` as a user runs it: compiled, stdin a pipe (no terminal). */
 function repairmon(args: readonly string[], cwd: string) {
-  return exec(process.execPath, [BIN, ...args], { cwd, env: cleanEnv(), timeoutMs: 60_000 });
+  return runCli(args, { cwd, timeoutMs: 60_000 });
 }
 
 describe('never through a symlink that leaves the project', () => {
@@ -161,7 +159,7 @@ describe('all or nothing', () => {
     const home = tempDir();
     giveToUser(runner, cwd);
     giveToUser(runner, home);
-    const env = cleanEnv({ HOME: home });
+    const env = childEnv({ HOME: home });
     const first = await runAs(runner, process.execPath, [BIN, 'new', 'p', '--yes', '--skip-install'], { cwd, env });
     expect(first.code, first.stderr).toBe(0);
     const project = join(cwd, 'p');

@@ -4,8 +4,8 @@ import { INDEX_ACCESS, PLATFORM_PATHS } from '../../api/contract/readings.js';
 import { projectedSeries } from '../metrics/projection.js';
 import { type ProbeSpec, buildPlan } from '../probe/plan.js';
 import { isKeyRead } from '../probe/spec.js';
-import { formatDuration } from './duration.js';
-import type { MonitorConfig, MonitorKey, MonitorTarget } from './types.js';
+import { formatDuration } from '../config/duration.js';
+import type { MonitorConfig, MonitorKey, MonitorTarget } from '../config/types.js';
 
 const percent = (ratio: number): string => `${Math.round(ratio * 100_000) / 1000}%`;
 

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type TLSSocket, createServer } from 'node:tls';
 import type { AddressInfo } from 'node:net';
-import { toolAvailable } from '../../helpers/tools.js';
+import { toolAvailable } from './tools.js';
 
 export const OPENSSL = 'openssl';
 
