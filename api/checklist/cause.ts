@@ -1,14 +1,10 @@
 /**
- * What one answer means for the checklist: a cause, never a step. The same 502 is a
- * `server_error` whether it came from the tenant row or a scope row, so whoever reads a row
- * (a table, a verdict, a log line) names what went wrong rather than where it showed. The
- * kinds are the contract's answer kinds (`answerKind`), plus `not_checked` for a row no answer
- * decided.
+ * What one answer means for the checklist: a cause, never a step (a 502 is a `server_error` on any
+ * row), in the contract's answer kinds plus `not_checked` for a row no answer decided.
  */
 import { type AttemptResult, type TransportFailure, answerKind } from '../client/single-attempt.js';
-import { type EnvelopeProblem, RATE_LIMIT_HEADERS } from '../contract/index.js';
+import { type EnvelopeProblem, RATE_LIMIT_HEADERS, printable } from '../contract/index.js';
 
-/** A refusal with the server's code. */
 type Refusal<K extends string> = { readonly kind: K; readonly status: number; readonly code: string };
 
 export type ChecklistCause =
@@ -16,7 +12,13 @@ export type ChecklistCause =
   /** No complete HTTP answer: `answerKind` of the failure (a body past the size cap is an `invalid_envelope`). */
   | { readonly kind: 'timeout' | 'connection_error' | 'tls_error' | 'invalid_envelope'; readonly failure: TransportFailure }
   /** An answer that is not the API's envelope: a proxy's page, a wrong path on another server. */
-  | { readonly kind: 'invalid_envelope'; readonly status: number; readonly problem: EnvelopeProblem; readonly detail: string; readonly html: boolean }
+  | {
+      readonly kind: 'invalid_envelope';
+      readonly status: number;
+      readonly problem: EnvelopeProblem;
+      readonly detail: string;
+      readonly html: boolean;
+    }
   | { readonly kind: 'server_error'; readonly status: number; readonly code: string | undefined; readonly html: boolean }
   | { readonly kind: 'rate_limited'; readonly status: number; readonly retryAfter: string | undefined }
   | { readonly kind: 'redirect'; readonly status: number; readonly location: string | undefined }
@@ -30,15 +32,14 @@ export type ChecklistCause =
   /** The row could not be decided; `because` says which earlier row stopped it. */
   | { readonly kind: 'not_checked'; readonly because: string };
 
-export type ChecklistCauseKind = ChecklistCause['kind'];
-
 function looksLikeHtml(headers: Readonly<Record<string, string>>, excerpt: string): boolean {
   return (headers['content-type'] ?? '').includes('html') || /^\s*</.test(excerpt);
 }
 
-/** The one reading of an attempt's result the checklist rows are built from: its `answerKind` and the details around it. */
+/** An attempt's `answerKind`, with the details a row shows. */
 export function causeOf(result: AttemptResult): ChecklistCause {
-  if (result.kind === 'failure') return { kind: answerKind(result) as 'timeout' | 'connection_error' | 'tls_error' | 'invalid_envelope', failure: result.failure };
+  if (result.kind === 'failure')
+    return { kind: answerKind(result) as 'timeout' | 'connection_error' | 'tls_error' | 'invalid_envelope', failure: result.failure };
   const { status, headers } = result;
   const c = result.classification;
   switch (c.kind) {
@@ -67,4 +68,18 @@ export function provesApiPath(cause: ChecklistCause): boolean {
 /** Answers only a valid key can get: the server knew the key, whatever it then decided. */
 export function provesKeyAccepted(cause: ChecklistCause): boolean {
   return cause.kind === 'ok' || cause.kind === 'tenant_mismatch' || cause.kind === 'insufficient_scope' || cause.kind === 'forbidden';
+}
+
+/** Step 4: `HTTP 403 tenant_key_tenant_mismatch "…" (request id r-1)`, or why no HTTP answer came. */
+export function describeAnswer(result: AttemptResult): string {
+  if (result.kind === 'failure') {
+    const { failure } = result;
+    return printable(`no HTTP answer: ${failure.kind} ${'code' in failure ? `${failure.code} ` : ''}(${failure.message})`);
+  }
+  const c = result.classification;
+  const code = 'code' in c && c.code !== undefined ? ` ${c.code}` : '';
+  const message = 'message' in c && c.message !== undefined ? ` "${c.message}"` : '';
+  const problem = c.kind === 'invalid_envelope' ? ` invalid envelope: ${c.detail}` : '';
+  const id = result.requestId ? ` (request id ${result.requestId})` : '';
+  return printable(`HTTP ${result.status}${code}${message}${problem}${id}`);
 }

@@ -1,13 +1,11 @@
 /**
- * The spec's debugging checklist (§7) as a pure function: recorded answers in, rows out. The
- * generated project's `npm run check` and the toolkit's diagnosis both evaluate with this, so
- * for the same answers they show the same rows. Which key works is judged on tenant paths,
- * which the spec says need a key, never on `/`, whose access the spec does not show.
+ * The spec's debugging checklist (§7) as a pure function, recorded answers in, rows out: `npm run
+ * check` and the toolkit's diagnosis show the same rows for the same answers. Whether the key works
+ * is judged on tenant paths, which need a key, never on `/`, whose access the spec does not show.
  */
 import type { AttemptResult } from '../client/single-attempt.js';
-import { ERROR_CODES, TENANT_RESOURCES, type TenantResource, endpointSpec, joinUrl } from '../contract/index.js';
-import { describeAnswer } from './answer.js';
-import { type ChecklistCause, causeOf, provesApiPath, provesKeyAccepted } from './cause.js';
+import { ERROR_CODES, TENANT_RESOURCES, type TenantResource, endpointSpec, joinUrl, printable } from '../contract/index.js';
+import { type ChecklistCause, causeOf, describeAnswer, provesApiPath, provesKeyAccepted } from './cause.js';
 
 export type ChecklistStatus = 'pass' | 'fail' | 'skip';
 export type ChecklistRowId = 'host' | 'path' | 'key' | 'tenant' | `scope:${TenantResource}`;
@@ -27,18 +25,16 @@ export interface ChecklistRow {
 }
 
 export interface ChecklistObservations {
-  /** GET /docs without a key. */
   readonly docs?: AttemptResult | undefined;
-  /** GET /tenants/{tenant}/{resource} with the key, for each resource called. */
   readonly resources: Readonly<Partial<Record<TenantResource, AttemptResult>>>;
 }
 
-export interface ChecklistInput {
+/** `tenant`: the one in the resource paths; undefined when there was none to call. */
+export type ChecklistInput = {
   readonly baseUrl: string;
-  /** The tenant in the resource paths; undefined when there was none to call. */
   readonly tenant: string | undefined;
   readonly observations: ChecklistObservations;
-}
+};
 
 interface Seen {
   readonly evidence: ChecklistEvidence;
@@ -46,117 +42,121 @@ interface Seen {
   readonly cause: ChecklistCause;
 }
 
-const notChecked = (because: string): ChecklistCause => ({ kind: 'not_checked', because });
-
-function row(id: ChecklistRowId, step: ChecklistRow['step'], label: string, status: ChecklistStatus, cause: ChecklistCause, detail: string, evidence?: ChecklistEvidence): ChecklistRow {
-  return { id, step, label, status, cause, detail, ...(evidence ? { evidence } : {}) };
+/** A row's three ends: `pass` and `fail` on what one call answered, `skip` when no answer decided it. */
+function rowOf(id: ChecklistRowId, step: ChecklistRow['step'], label: string) {
+  const make = (status: ChecklistStatus, cause: ChecklistCause, detail: string, evidence?: ChecklistEvidence): ChecklistRow =>
+    evidence ? { id, step, label, status, cause, detail, evidence } : { id, step, label, status, cause, detail };
+  return {
+    pass: (seen: Seen, detail: string) => make('pass', { kind: 'ok' }, detail, seen.evidence),
+    fail: (seen: Seen, detail: string, cause = seen.cause) => make('fail', cause, detail, seen.evidence),
+    skip: (because: string, detail = because, evidence?: ChecklistEvidence) =>
+      make('skip', { kind: 'not_checked', because }, detail, evidence),
+  };
 }
 
-function seenResources(obs: ChecklistObservations): Seen[] {
-  return TENANT_RESOURCES.flatMap((resource): Seen[] => {
-    const result = obs.resources[resource];
-    return result ? [{ evidence: resource, result, cause: causeOf(result) }] : [];
-  });
-}
+const said = (seen: Seen): string => describeAnswer(seen.result);
 
 function hostRow(host: string, all: readonly Seen[]): ChecklistRow {
-  const label = 'host reachable';
-  if (all.length === 0) return row('host', 1, label, 'skip', notChecked('no call was made'), 'no call was made');
+  const { pass, fail, skip } = rowOf('host', 1, 'host reachable');
+  if (all.length === 0) return skip('no call was made');
   const answered = all.find((s) => s.result.kind === 'response');
-  if (answered?.result.kind === 'response') return row('host', 1, label, 'pass', { kind: 'ok' }, `${host} answered HTTP ${answered.result.status}`, answered.evidence);
-  const first = all[0]!;
-  return row('host', 1, label, 'fail', first.cause, `${host}: ${describeAnswer(first.result)}; check the host name, port and network`, first.evidence);
+  if (answered?.result.kind === 'response') return pass(answered, `${host} answered HTTP ${answered.result.status}`);
+  return fail(all[0]!, `${host}: ${said(all[0]!)}; check the host name, port and network`);
 }
 
 /** The base path leads to the API when anything there answers with the envelope, /docs first. */
-function pathRow(baseUrl: string, docs: Seen | undefined, resources: readonly Seen[], host: ChecklistRow): ChecklistRow {
-  const label = 'base path answers with the API envelope';
-  if (host.status !== 'pass') return row('path', 1, label, 'skip', notChecked('host not reachable'), 'host not reachable');
-  if (docs?.cause.kind === 'ok') return row('path', 1, label, 'pass', { kind: 'ok' }, `${describeAnswer(docs.result)} from ${joinUrl(baseUrl, '/docs')}`, 'docs');
+function pathRow(docsUrl: string, docs: Seen | undefined, resources: readonly Seen[], host: ChecklistRow): ChecklistRow {
+  const { pass, fail, skip } = rowOf('path', 1, 'base path answers with the API envelope');
+  if (host.status !== 'pass') return skip('host not reachable');
+  if (docs?.cause.kind === 'ok') return pass(docs, `${said(docs)} from ${docsUrl}`);
   const enveloped = resources.find((s) => provesApiPath(s.cause));
   if (enveloped?.result.kind === 'response') {
-    const docsNote = docs ? `; GET /docs: ${describeAnswer(docs.result)}` : '';
-    return row('path', 1, label, 'pass', { kind: 'ok' }, `HTTP ${enveloped.result.status} envelope from ${endpointSpec(enveloped.evidence as TenantResource).pathTemplate}${docsNote}`, enveloped.evidence);
+    const docsNote = docs ? `; GET /docs: ${said(docs)}` : '';
+    const path = endpointSpec(enveloped.evidence as TenantResource).pathTemplate;
+    return pass(enveloped, `HTTP ${enveloped.result.status} envelope from ${path}${docsNote}`);
   }
   const blamed = docs ?? resources[0]!;
-  return row('path', 1, label, 'fail', blamed.cause, `${describeAnswer(blamed.result)} from ${joinUrl(baseUrl, '/docs')}; the base URL must end in /api/v1`, blamed.evidence);
+  return fail(blamed, `${said(blamed)} from ${docsUrl}; the base URL must end in /api/v1`);
 }
 
 function keyRow(resources: readonly Seen[], host: ChecklistRow): ChecklistRow {
-  const label = 'key accepted';
-  if (resources.length === 0) return row('key', 2, label, 'skip', notChecked('no tenant path was called'), 'no tenant to call a keyed endpoint with');
+  const { pass, fail, skip } = rowOf('key', 2, 'key accepted');
+  if (resources.length === 0) return skip('no tenant path was called', 'no tenant to call a keyed endpoint with');
   const rejected = resources.find((s) => s.cause.kind === 'unauthorized');
-  if (rejected) return row('key', 2, label, 'fail', rejected.cause, `${describeAnswer(rejected.result)}: key rejected (invalid, revoked, or from the other environment)`, rejected.evidence);
+  if (rejected) return fail(rejected, `${said(rejected)}: key rejected (invalid, revoked, or from the other environment)`);
   const accepted = resources.find((s) => provesKeyAccepted(s.cause));
-  if (accepted) return row('key', 2, label, 'pass', { kind: 'ok' }, `${describeAnswer(accepted.result)} on ${accepted.evidence}`, accepted.evidence);
-  if (host.status !== 'pass') return row('key', 2, label, 'skip', notChecked('host not reachable'), 'host not reachable');
+  if (accepted) return pass(accepted, `${said(accepted)} on ${accepted.evidence}`);
+  if (host.status !== 'pass') return skip('host not reachable');
   const first = resources.find((s) => s.result.kind === 'response') ?? resources[0]!;
-  return row('key', 2, label, 'fail', first.cause, `${describeAnswer(first.result)}: no tenant path answered in a way that shows whether the key works`, first.evidence);
+  return fail(first, `${said(first)}: no tenant path answered in a way that shows whether the key works`);
 }
 
 function tenantRow(tenant: string | undefined, resources: readonly Seen[], key: ChecklistRow): ChecklistRow {
-  const label = tenant === undefined ? 'tenant matches key' : `tenant matches key (${tenant})`;
-  if (tenant === undefined || resources.length === 0) return row('tenant', 3, label, 'skip', notChecked('no tenant given'), 'no tenant given');
+  const { pass, fail, skip } = rowOf('tenant', 3, tenant === undefined ? 'tenant matches key' : `tenant matches key (${tenant})`);
+  if (tenant === undefined || resources.length === 0) return skip('no tenant given');
   const mismatch = resources.find((s) => s.cause.kind === 'tenant_mismatch');
-  if (mismatch) {
-    return row('tenant', 3, label, 'fail', mismatch.cause, `${describeAnswer(mismatch.result)}: the key is not assigned to tenant "${tenant}"; use that tenant's key or fix the tenant slug`, mismatch.evidence);
-  }
+  if (mismatch)
+    return fail(mismatch, `${said(mismatch)}: the key is not assigned to tenant "${tenant}"; use that tenant's key or fix the tenant slug`);
   const reached = resources.find((s) => s.cause.kind === 'ok' || s.cause.kind === 'insufficient_scope');
-  if (reached) return row('tenant', 3, label, 'pass', { kind: 'ok' }, `${describeAnswer(reached.result)}: no ${ERROR_CODES.tenantMismatch} refusal`, reached.evidence);
-  if (key.status === 'fail' && key.cause.kind === 'unauthorized') return row('tenant', 3, label, 'skip', notChecked('key not accepted'), 'key not accepted');
-  const notFound = resources.every((s) => s.cause.kind === 'not_found');
-  if (notFound) {
-    const first = resources[0]!;
-    return row('tenant', 3, label, 'fail', first.cause, `${describeAnswer(first.result)}: nothing at tenant "${tenant}"; check the tenant slug`, first.evidence);
+  if (reached) return pass(reached, `${said(reached)}: no ${ERROR_CODES.tenantMismatch} refusal`);
+  if (key.status === 'fail' && key.cause.kind === 'unauthorized') return skip('key not accepted');
+  if (resources.every((s) => s.cause.kind === 'not_found'))
+    return fail(resources[0]!, `${said(resources[0]!)}: nothing at tenant "${tenant}"; check the tenant slug`);
+  return skip('no tenant call got through');
+}
+
+function scopeRow(resource: TenantResource, seen: Seen | undefined, served: TenantResource[], tenant: ChecklistRow, key: ChecklistRow) {
+  const { pass, fail, skip } = rowOf(`scope:${resource}`, 2, `scope covers ${resource}`);
+  if (!seen) return skip('not called', key.status === 'skip' ? key.detail : 'not called');
+  const { cause, result } = seen;
+  // A refusal of one resource while another of the tenant was served can only be the key's scope,
+  // whatever its code (READING: SCOPE_REFUSALS; an API may also spell its own, such as `scope_denied`).
+  if (served.length > 0 && (cause.kind === 'forbidden' || cause.kind === 'not_found')) {
+    const scoped: ChecklistCause = { kind: 'insufficient_scope', status: cause.status, code: cause.code };
+    return fail(seen, `${said(seen)}: the key's scope does not cover ${resource} (${served.join(', ')} answered for this tenant)`, scoped);
   }
-  return row('tenant', 3, label, 'skip', notChecked('no tenant call got through'), 'no tenant call got through');
-}
-
-/**
- * A refusal of one resource while another of the same tenant was served can only be the key's
- * scope, whatever its code (READING: SCOPE_REFUSALS, `insufficient_scope`, `forbidden` or a
- * hiding 404; an API may spell its own, such as `scope_denied`).
- */
-function scopeRefusal(cause: ChecklistCause, served: readonly TenantResource[]): ChecklistCause | undefined {
-  if (served.length === 0 || (cause.kind !== 'forbidden' && cause.kind !== 'not_found')) return undefined;
-  return { kind: 'insufficient_scope', status: cause.status, code: cause.code };
-}
-
-function scopeRow(resource: TenantResource, seen: Seen | undefined, served: readonly TenantResource[], tenant: ChecklistRow, key: ChecklistRow): ChecklistRow {
-  const id: ChecklistRowId = `scope:${resource}`;
-  const label = `scope covers ${resource}`;
-  if (!seen) return row(id, 2, label, 'skip', notChecked('not called'), key.status === 'skip' ? key.detail : 'not called');
-  const { result } = seen;
-  const scoped = scopeRefusal(seen.cause, served);
-  if (scoped) return row(id, 2, label, 'fail', scoped, `${describeAnswer(result)}: the key's scope does not cover ${resource} (${served.join(', ')} answered for this tenant)`, resource);
-  const { cause } = seen;
   if (cause.kind === 'ok') {
     const data = result.kind === 'response' && result.classification.kind === 'ok' ? result.classification.data : undefined;
-    const count = Array.isArray(data) ? ` (${data.length} items)` : '';
-    return row(id, 2, label, 'pass', cause, `${describeAnswer(result)}${count}`, resource);
+    return pass(seen, `${said(seen)}${Array.isArray(data) ? ` (${data.length} items)` : ''}`);
   }
-  if (cause.kind === 'insufficient_scope') return row(id, 2, label, 'fail', cause, `${describeAnswer(result)}: the key's scope does not cover ${resource}`, resource);
-  if (cause.kind === 'tenant_mismatch' || cause.kind === 'unauthorized') {
-    const because = cause.kind === 'tenant_mismatch' ? 'tenant mismatch' : 'key not accepted';
-    return row(id, 2, label, 'skip', notChecked(because), because, resource);
-  }
-  if (tenant.status === 'fail' && tenant.cause.kind === cause.kind) return row(id, 2, label, 'skip', notChecked('tenant not found'), 'tenant not found', resource);
-  return row(id, 2, label, 'fail', cause, describeAnswer(result), resource);
+  if (cause.kind === 'insufficient_scope') return fail(seen, `${said(seen)}: the key's scope does not cover ${resource}`);
+  if (cause.kind === 'tenant_mismatch') return skip('tenant mismatch', undefined, resource);
+  if (cause.kind === 'unauthorized') return skip('key not accepted', undefined, resource);
+  if (tenant.status === 'fail' && tenant.cause.kind === cause.kind) return skip('tenant not found', undefined, resource);
+  return fail(seen, said(seen));
 }
 
 export function evaluateChecklist(input: ChecklistInput): ChecklistRow[] {
-  const { observations: obs } = input;
-  const docs: Seen | undefined = obs.docs ? { evidence: 'docs', result: obs.docs, cause: causeOf(obs.docs) } : undefined;
-  const resources = seenResources(obs);
+  const { docs: docsResult, resources: called } = input.observations;
+  const docs: Seen | undefined = docsResult ? { evidence: 'docs', result: docsResult, cause: causeOf(docsResult) } : undefined;
+  const resources = TENANT_RESOURCES.flatMap((resource): Seen[] => {
+    const result = called[resource];
+    return result ? [{ evidence: resource, result, cause: causeOf(result) }] : [];
+  });
   const host = hostRow(new URL(input.baseUrl).host, docs ? [docs, ...resources] : resources);
-  const path = pathRow(input.baseUrl, docs, resources, host);
+  const path = pathRow(joinUrl(input.baseUrl, '/docs'), docs, resources, host);
   const key = keyRow(resources, host);
   const tenant = tenantRow(input.tenant, resources, key);
   const served = resources.filter((s) => s.cause.kind === 'ok').map((s) => s.evidence as TenantResource);
-  const scopes = TENANT_RESOURCES.map((resource) => scopeRow(resource, resources.find((s) => s.evidence === resource), served, tenant, key));
+  const scopes = TENANT_RESOURCES.map((r) =>
+    scopeRow(
+      r,
+      resources.find((s) => s.evidence === r),
+      served,
+      tenant,
+      key,
+    ),
+  );
   return [host, path, key, tenant, ...scopes];
 }
 
 export function checklistPassed(rows: readonly ChecklistRow[]): boolean {
   return rows.every((r) => r.status === 'pass');
+}
+
+/** A plain-text table for a terminal; it quotes the server, so every line is made printable. */
+export function formatChecklistTable(rows: readonly ChecklistRow[]): string {
+  const width = Math.max(5, ...rows.map((r) => r.label.length));
+  const lines = rows.map((r) => printable(`${r.label.padEnd(width)}  ${r.status.toUpperCase().padEnd(6)}  ${r.detail}`));
+  return [`${'CHECK'.padEnd(width)}  RESULT  DETAIL`, ...lines].join('\n');
 }

@@ -1,44 +1,22 @@
 /**
- * One HTTP attempt against API v1, no retries: send, read a capped body, parse the envelope and
- * classify. It never throws; every way it can end is in the result. The client's retry loop
- * stands on it, and so does anything that must see one exact answer (a health check, the
- * checklist). The time budget covers queueing for a connection, connecting, headers and body.
+ * One HTTP attempt, no retries: send, read a capped body, parse the envelope and classify. It never
+ * throws: every way it can end is in the result, for the retrying call and for one exact answer.
  */
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
-import type { Dispatcher } from 'undici';
-import { request } from 'undici';
-import {
-  type AnswerKind,
-  type AuthScheme,
-  type EndpointId,
-  type EnvelopeParse,
-  type ResponseClass,
-  ENDPOINTS,
-  REQUEST_ID_HEADER,
-  SERVER_TEXT_LIMITS,
-  authHeader,
-  classifyResponse,
-  joinUrl,
-  parseEnvelope,
-  serverText,
-} from '../contract/index.js';
-import { type ApiKey, redactSecrets } from './api-key.js';
-import type { TimeoutPhase } from './errors.js';
-import { scrubKeyEchoes } from './key-echo.js';
+import { type Dispatcher, request } from 'undici';
+import type { AnswerKind, AuthScheme, EndpointId, EnvelopeParse, ResponseClass } from '../contract/index.js';
+import { ENDPOINTS, authHeader, classifyResponse, joinUrl, parseEnvelope } from '../contract/index.js';
+import { REQUEST_ID_HEADER, SERVER_TEXT_LIMITS, serverText } from '../contract/index.js';
+import { type ApiKey, redactSecrets, scrubKeyEchoes } from './api-key.js';
 
-export type { TimeoutPhase } from './errors.js';
-
-/**
- * The version of this client's code, in its `User-Agent`. It changes when the client does, not with
- * every toolkit release, so a release that changes no client code changes no file of it.
- */
+/** The version of the client's code (not of the toolkit), in its `User-Agent`. */
 export const CLIENT_VERSION = '0.2.0';
 export const USER_AGENT = `repair-service-client/${CLIENT_VERSION} node/${process.versions.node}`;
 
-/** A W3C `traceparent` (version 00, sampled): `traceId` kept across a call's attempts, a new span each. */
-export function traceparent(traceId: string = randomUUID().replace(/-/g, '')): string {
-  return `00-${traceId}-${randomUUID().replace(/-/g, '').slice(0, 16)}-01`;
+/** A W3C `traceparent` (version 00, sampled): the trace id kept across a call's attempts, a new span each. */
+export function traceparent(traceId: string = randomUUID().replaceAll('-', '')): string {
+  return `00-${traceId}-${randomUUID().replaceAll('-', '').slice(0, 16)}-01`;
 }
 
 /** A success body above this is refused: a runaway response must not exhaust memory. */
@@ -50,24 +28,23 @@ const EXCERPT_CHARS = 512;
 export interface AttemptRequest {
   readonly dispatcher: Dispatcher;
   readonly baseUrl: string;
-  /** Relative to `{base_url}`, e.g. `/tenants/x/clients`. */
   readonly path: string;
-  /** Appended after `?`, already encoded. */
+  /** Encoded, without `?`. */
   readonly query?: string | undefined;
   /** Decides whether `data` must be a list; undefined for a path outside the spec's table. */
   readonly endpoint: EndpointId | undefined;
   /** Omitted for public calls such as `/docs`. */
   readonly key?: ApiKey | undefined;
   readonly authScheme: AuthScheme;
-  /** Covers connect, headers and body together. */
+  /** Queueing for a connection, connecting, headers and body together. */
   readonly timeoutMs: number;
   readonly maxBodyBytes?: number | undefined;
   readonly signal?: AbortSignal | undefined;
-  /** Continues the caller's trace; a new one otherwise. */
   readonly traceparent?: string | undefined;
-  /** Default `repair-service-client/<version> node/<version>`. */
   readonly userAgent?: string | undefined;
 }
+
+export type TimeoutPhase = 'connect' | 'headers' | 'body';
 
 export type TransportFailure =
   | { readonly kind: 'timeout'; readonly phase: TimeoutPhase; readonly message: string }
@@ -76,14 +53,10 @@ export type TransportFailure =
   | { readonly kind: 'body_too_large'; readonly limitBytes: number; readonly message: string }
   | { readonly kind: 'aborted'; readonly reason: unknown; readonly message: string };
 
-export interface AttemptTimings {
-  readonly headersMs: number | undefined;
-  readonly totalMs: number;
-}
+export type AttemptTimings = { readonly headersMs: number | undefined; readonly totalMs: number };
 
 export interface AttemptResponse {
   readonly kind: 'response';
-  /** The W3C trace id the attempt was sent with: what support gives the API team with the request id. */
   readonly traceId: string;
   readonly status: number;
   /** Lowercase names; a value the key was echoed in is scrubbed. */
@@ -92,7 +65,7 @@ export interface AttemptResponse {
   readonly classification: ResponseClass;
   readonly requestId: string | undefined;
   readonly bodyBytes: number;
-  /** The first characters of the body, key scrubbed (also its escaped and partial forms when not data). */
+  /** The start of the body, key scrubbed (also escaped and partial forms when not data). */
   readonly bodyExcerpt: string;
   readonly timings: AttemptTimings;
 }
@@ -106,8 +79,7 @@ export interface AttemptFailure {
 
 export type AttemptResult = AttemptResponse | AttemptFailure;
 
-/** Codes after which a new attempt may succeed: the connection failed, not the request. */
-const RETRYABLE_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'EAI_AGAIN', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED', 'ECONNABORTED', 'EHOSTUNREACH', 'ENETUNREACH']);
+type Body = Dispatcher.ResponseData['body'];
 const LIST_ENDPOINTS: ReadonlySet<EndpointId | undefined> = new Set(ENDPOINTS.filter((e) => e.list).map((e) => e.id));
 
 class BodyTooLarge extends Error {
@@ -116,38 +88,24 @@ class BodyTooLarge extends Error {
   }
 }
 
-function codesOf(error: unknown): string[] {
+/** What undici or Node threw, as a closed set of failures (codes read along the `cause` chain). */
+export function transportFailureFrom(error: unknown): TransportFailure {
+  const message = error instanceof Error ? error.message : String(error);
   const codes: string[] = [];
   for (let e = error, depth = 0; depth < 5 && typeof e === 'object' && e !== null; depth += 1, e = (e as { cause?: unknown }).cause) {
     const code = (e as { code?: unknown }).code;
     if (typeof code === 'string') codes.push(code);
   }
-  return codes;
-}
-
-const isTlsCode = (code: string): boolean => /^ERR_(TLS|SSL)|CERT|^UNABLE_TO_(VERIFY|GET_ISSUER)/.test(code);
-
-/** Maps what undici or Node threw to a closed set of failures (codes read along the `cause` chain). */
-export function transportFailureFrom(error: unknown): TransportFailure {
-  const message = error instanceof Error ? error.message : String(error);
-  const codes = codesOf(error);
   for (const code of codes) {
     if (code === 'UND_ERR_CONNECT_TIMEOUT') return { kind: 'timeout', phase: 'connect', message };
     if (code === 'UND_ERR_HEADERS_TIMEOUT') return { kind: 'timeout', phase: 'headers', message };
     if (code === 'UND_ERR_BODY_TIMEOUT') return { kind: 'timeout', phase: 'body', message };
-    if (isTlsCode(code)) return { kind: 'tls', code, message };
+    if (/^ERR_(TLS|SSL)|CERT|^UNABLE_TO_(VERIFY|GET_ISSUER)/.test(code)) return { kind: 'tls', code, message };
   }
   return { kind: 'connection', code: codes.find((c) => c !== 'UND_ERR_SOCKET') ?? codes[0] ?? 'UNKNOWN', message };
 }
 
-export function isRetryableFailure(failure: TransportFailure): boolean {
-  return failure.kind === 'timeout' || (failure.kind === 'connection' && RETRYABLE_CODES.has(failure.code));
-}
-
-/**
- * Lowercase names, one string each; a key echoed in a header value is replaced by its hint. The
- * common case (no repeated header, no echo) hands undici's object on without a copy.
- */
+/** One string per lowercase name, a key echo scrubbed; undici's object handed on when there is nothing to change. */
 function headersOf(raw: Record<string, string | string[] | undefined>, key: ApiKey | undefined): Record<string, string> {
   const secret = key?.reveal();
   let plain = true;
@@ -165,8 +123,8 @@ function headersOf(raw: Record<string, string | string[] | undefined>, key: ApiK
 }
 
 /** Reads at most `limit` bytes; a success over it is refused, an error body is cut there. */
-async function readCapped(body: Dispatcher.ResponseData['body'], declared: number, limit: number, refuse: boolean): Promise<{ text: string; bytes: number }> {
-  // A declared length within the cap is enforced by undici: one read, no chunk bookkeeping.
+async function readCapped(body: Body, declared: number, limit: number, refuse: boolean): Promise<{ text: string; bytes: number }> {
+  // undici enforces a declared length itself: one read, no chunk bookkeeping.
   if (Number.isSafeInteger(declared) && declared <= limit) return { text: await body.text(), bytes: declared };
   if (refuse && declared > limit) {
     body.destroy();
@@ -187,68 +145,73 @@ async function readCapped(body: Dispatcher.ResponseData['body'], declared: numbe
   return { text: Buffer.concat(chunks).toString('utf8'), bytes };
 }
 
-function requestHeaders(req: AttemptRequest, trace: string): Record<string, string> {
-  const headers: Record<string, string> = { accept: 'application/json', 'user-agent': req.userAgent ?? USER_AGENT, traceparent: trace };
-  if (req.key) {
-    const auth = authHeader(req.authScheme, req.key.reveal());
-    headers[auth.name] = auth.value;
-  }
-  return headers;
-}
-
 function failureOf(error: unknown, req: AttemptRequest, timedOut: boolean, inBody: boolean): TransportFailure {
   if (error instanceof BodyTooLarge) return { kind: 'body_too_large', limitBytes: error.limitBytes, message: error.message };
   if (req.signal?.aborted) return { kind: 'aborted', reason: req.signal.reason, message: 'aborted by caller' };
-  if (timedOut) return { kind: 'timeout', phase: inBody ? 'body' : 'headers', message: `no complete response within ${Math.round(req.timeoutMs)} ms` };
+  const late = `no complete response within ${Math.round(req.timeoutMs)} ms`;
+  if (timedOut) return { kind: 'timeout', phase: inBody ? 'body' : 'headers', message: late };
   const failure = transportFailureFrom(error);
-  return req.key && failure.kind !== 'body_too_large' && failure.kind !== 'aborted' ? { ...failure, message: redactSecrets(failure.message, [req.key]) } : failure;
+  return req.key ? { ...failure, message: redactSecrets(failure.message, [req.key]) } : failure;
 }
 
-/** Sends one GET; `timeoutMs` covers queueing for a connection, connecting, headers and body. */
+/** A server may echo the key escaped, re-cased or cut short in its code or message: scrubbed too. */
+function scrubbedEnvelope(parsed: EnvelopeParse, key: ApiKey): EnvelopeParse {
+  if (!parsed.valid) return { ...parsed, detail: scrubKeyEchoes(parsed.detail, [key]) };
+  if (parsed.envelope.ok) return parsed;
+  const { code, message } = parsed.envelope.error;
+  return { valid: true, envelope: { ok: false, error: { code: scrubKeyEchoes(code, [key]), message: scrubKeyEchoes(message, [key]) } } };
+}
+
 export async function sendAttempt(req: AttemptRequest): Promise<AttemptResult> {
   const started = performance.now();
-  const timings = (headersAt?: number): AttemptTimings => ({ headersMs: headersAt === undefined ? undefined : headersAt - started, totalMs: performance.now() - started });
+  const timings = (at?: number): AttemptTimings => ({
+    headersMs: at === undefined ? undefined : at - started,
+    totalMs: performance.now() - started,
+  });
   const trace = req.traceparent ?? traceparent();
   const traceId = trace.slice(3, 35);
-  if (req.signal?.aborted) return { kind: 'failure', traceId, failure: { kind: 'aborted', reason: req.signal.reason, message: 'aborted by caller' }, timings: timings() };
-  // The budget is one timer and an EventEmitter, which undici takes as a signal like an
-  // AbortSignal: an AbortController per attempt cost 20-40 µs a call on Node 20 (measured in
-  // bench/client-overhead.ts), more than the rest of the client together.
+  // undici takes any EventEmitter as a signal: this plain one with a timer costs far less per call
+  // than an AbortController (see bench/client-overhead.ts).
   const deadline = new EventEmitter();
   let timedOut = false;
-  const timer = setTimeout(() => {
+  const expire = (): void => {
     timedOut = true;
     deadline.emit('abort');
-  }, Math.max(1, Math.ceil(req.timeoutMs)));
+  };
+  const timer = setTimeout(expire, Math.max(1, Math.ceil(req.timeoutMs)));
   const onAbort = (): void => void deadline.emit('abort');
   req.signal?.addEventListener('abort', onAbort, { once: true });
   let headersAt: number | undefined;
   try {
-    // joinUrl's trimming only when there is a slash to trim (not the common case, on every call).
-    const plain = !req.baseUrl.endsWith('/') && req.path.startsWith('/') && !req.path.startsWith('//');
-    const url = (plain ? req.baseUrl + req.path : joinUrl(req.baseUrl, req.path)) + (req.query ? `?${req.query}` : '');
-    const res = await request(url, { method: 'GET', dispatcher: req.dispatcher, headers: requestHeaders(req, trace), signal: deadline });
+    if (req.signal?.aborted) throw req.signal.reason;
+    const headers: Record<string, string> = { accept: 'application/json', 'user-agent': req.userAgent ?? USER_AGENT, traceparent: trace };
+    if (req.key) {
+      const auth = authHeader(req.authScheme, req.key.reveal());
+      headers[auth.name] = auth.value;
+    }
+    const url = joinUrl(req.baseUrl, req.path) + (req.query ? `?${req.query}` : '');
+    const res = await request(url, { method: 'GET', dispatcher: req.dispatcher, headers, signal: deadline });
     headersAt = performance.now();
     const status = res.statusCode;
     const success = status >= 200 && status < 300;
-    const headers = headersOf(res.headers, req.key);
-    const declared = Number(headers['content-length'] ?? Number.NaN);
-    const { text: raw, bytes } = await readCapped(res.body, declared, success ? (req.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES) : ERROR_BODY_BYTES, success);
-    const text = req.key ? redactSecrets(raw, [req.key]) : raw;
+    const resHeaders = headersOf(res.headers, req.key);
+    const declared = Number(resHeaders['content-length'] ?? Number.NaN);
+    const read = await readCapped(res.body, declared, success ? (req.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES) : ERROR_BODY_BYTES, success);
+    const text = req.key ? redactSecrets(read.text, [req.key]) : read.text;
     const parsed = parseEnvelope(text, { status, list: LIST_ENDPOINTS.has(req.endpoint) });
     const envelope = req.key ? scrubbedEnvelope(parsed, req.key) : parsed;
-    const classification = classifyResponse(status, envelope, headers['location']);
+    const classification = classifyResponse(status, envelope, resHeaders['location']);
     const excerpt = text.slice(0, EXCERPT_CHARS);
-    const requestId = headers[REQUEST_ID_HEADER];
+    const requestId = resHeaders[REQUEST_ID_HEADER];
     return {
       kind: 'response',
       traceId,
       status,
-      headers,
+      headers: resHeaders,
       envelope,
       classification,
       requestId: requestId === undefined ? undefined : serverText(requestId, SERVER_TEXT_LIMITS.header),
-      bodyBytes: bytes,
+      bodyBytes: read.bytes,
       bodyExcerpt: req.key && classification.kind !== 'ok' ? scrubKeyEchoes(excerpt, [req.key]) : excerpt,
       timings: timings(headersAt),
     };
@@ -260,26 +223,12 @@ export async function sendAttempt(req: AttemptRequest): Promise<AttemptResult> {
   }
 }
 
-/** A server may echo the key escaped, re-cased or cut short in its code or message: scrubbed too. */
-function scrubbedEnvelope(parsed: EnvelopeParse, key: ApiKey): EnvelopeParse {
-  if (!parsed.valid) return { ...parsed, detail: scrubKeyEchoes(parsed.detail, [key]) };
-  if (parsed.envelope.ok) return parsed;
-  const { code, message } = parsed.envelope.error;
-  return { valid: true, envelope: { ok: false, error: { code: scrubKeyEchoes(code, [key]), message: scrubKeyEchoes(message, [key]) } } };
-}
-
-/** The one reading of an attempt every tool names its answer by (see `ANSWER_KINDS`). */
+/** The one reading of an attempt every tool names its answer by (`ANSWER_KINDS`). */
 export function answerKind(result: AttemptResult): AnswerKind {
   if (result.kind === 'response') return result.classification.kind;
-  switch (result.failure.kind) {
-    case 'timeout':
-      return 'timeout';
-    case 'tls':
-      return 'tls_error';
-    case 'body_too_large':
-      return 'invalid_envelope';
-    case 'connection':
-    case 'aborted':
-      return 'connection_error';
-  }
+  const { kind } = result.failure;
+  if (kind === 'timeout') return 'timeout';
+  if (kind === 'tls') return 'tls_error';
+  // A body over the size cap is no envelope; an abort, like a dropped connection, no answer.
+  return kind === 'body_too_large' ? 'invalid_envelope' : 'connection_error';
 }

@@ -1,19 +1,16 @@
 /**
- * One call to its end: attempts through `sendAttempt`, the pure retry policy deciding between
- * them, p-retry running the loop (with no delay of its own), the client-wide 429 gate shared by
- * every call, and the one place an attempt that did not succeed becomes an `ApiError`.
+ * One call to its end: attempts, p-retry running the loop while `decideRetry` chooses each wait, the
+ * 429 gate, and the one place a failed attempt becomes an `ApiError` saying what ran out and why.
  */
-import pRetry, { AbortError } from 'p-retry';
+import pRetry from 'p-retry';
 import type { Dispatcher } from 'undici';
-import type { AuthScheme, EndpointId } from '../contract/index.js';
+import type { AuthScheme } from '../contract/index.js';
 import { type ApiKey, redactSecrets } from './api-key.js';
-import { type AttemptResponse, type AttemptResult, answerKind, sendAttempt, traceparent } from './attempt.js';
+import { type AttemptRequest, type AttemptResponse, type AttemptResult, answerKind, sendAttempt, traceparent } from './attempt.js';
 import { ApiError, type ApiErrorFields, type ErrorKind, type RetryRecord } from './errors.js';
 import type { LogFn } from './logger.js';
-import { parseRateLimitInfo, parseRetryHint } from './retry-hints.js';
-import { type RateLimitGate, decideRetry } from './retry-policy.js';
+import { type RateLimitGate, type RetryOutcome, decideRetry, parseRateLimitInfo, parseRetryHint } from './retry.js';
 
-/** What every call of one client shares. */
 export interface Runtime {
   readonly dispatcher: Dispatcher;
   readonly baseUrl: string;
@@ -32,21 +29,18 @@ export interface Limits {
   readonly totalTimeoutMs: number;
 }
 
-export interface Plan {
-  readonly endpoint: EndpointId | undefined;
-  readonly path: string;
-  readonly query: string | undefined;
+export interface Plan extends Pick<AttemptRequest, 'endpoint' | 'path' | 'query' | 'signal'> {
   readonly tenant: string | undefined;
   readonly sendKey: boolean;
   readonly limits: Limits;
-  readonly signal: AbortSignal | undefined;
   /** One trace for the whole call: each attempt is a new span of it. */
   readonly traceId: string;
 }
 
-/** An attempt must leave this much time, or it is not started. */
+/** An attempt must have this much time left, or it is not started. */
 const MIN_WINDOW_MS = 100;
 
+/** An attempt that did not succeed; `capped`: it had only what was left of the total budget. */
 class Failed extends Error {
   constructor(
     readonly result: AttemptResult,
@@ -66,19 +60,17 @@ function outcomeText(result: AttemptResult): string {
 
 /** A body that is not the envelope (a proxy's HTML page) as one short line: tags, scripts and styles dropped. */
 function bodyExcerptOf(text: string): string {
-  const plain = /^\s*</.test(text) ? text.replace(/<!--[\s\S]*?(?:-->|$)|<(script|style)\b[\s\S]*?(?:<\/\1\s*>|$)|<[^>]*(?:>|$)/gi, ' ') : text;
-  const flat = plain.replace(/\s+/g, ' ').trim();
+  const markup = /<!--[\s\S]*?(?:-->|$)|<(script|style)\b[\s\S]*?(?:<\/\1\s*>|$)|<[^>]*(?:>|$)/gi;
+  const flat = (/^\s*</.test(text) ? text.replace(markup, ' ') : text).replace(/\s+/g, ' ').trim();
   return flat.length > 200 ? `${flat.slice(0, 199)}…` : flat;
 }
 
-/** One call's state across its attempts. */
 export class Call {
   readonly started = Date.now();
   readonly deadline: number;
   attempts = 0;
   waitedMs = 0;
-  history: RetryRecord[] = [];
-  response: AttemptResponse | undefined;
+  readonly history: RetryRecord[] = [];
 
   constructor(
     readonly rt: Runtime,
@@ -87,29 +79,28 @@ export class Call {
     this.deadline = this.started + plan.limits.totalTimeoutMs;
   }
 
-  /** Resolves with `data` (the response stays on `this.response`). */
-  run(): Promise<unknown> {
+  /** The successful response; on abort, the caller's reason as it was given. */
+  run(): Promise<AttemptResponse> {
     const { signal } = this.plan;
     if (signal?.aborted) return Promise.reject(signal.reason);
-    const unwrap = (error: unknown): never => {
-      throw signal?.aborted ? signal.reason : error instanceof AbortError ? error.originalError : error;
+    const stopped = (error: unknown): never => {
+      throw signal?.aborted ? signal.reason : error;
     };
-    // The first attempt runs outside p-retry, so a call that succeeds at once (most do) does not pay
-    // for its setup; p-retry replays that failure as its attempt 1 and owns every try after it.
-    return this.attempt().catch((first: unknown) =>
-      pRetry((n) => (n === 1 ? Promise.reject(first) : this.attempt()), {
-        retries: Number.POSITIVE_INFINITY,
-        minTimeout: 0,
-        onFailedAttempt: ({ error }) => this.onFailed(error),
-      }).catch(unwrap),
-    );
+    // Most calls succeed at once: p-retry starts only after a failure.
+    return this.attempt().catch((first: unknown) => this.retry(first).catch(stopped));
   }
 
-  /** An error of this call, with its context; the key is scrubbed from the message. */
-  error(fields: Omit<ApiErrorFields, 'method' | 'path' | 'host' | 'attempts'>): ApiError {
-    const { rt, plan } = this;
-    const context = { method: 'GET', path: plan.path, host: rt.host, keyAlias: rt.key.alias, keyHint: rt.key.hint, tenant: plan.tenant, traceId: plan.traceId };
-    return ApiError.from({ ...context, attempts: this.attempts, retryHistory: [...this.history], ...fields, message: redactSecrets(fields.message, [rt.key]) });
+  /** p-retry replays the first failure as its attempt 1; it waits nothing itself: `onFailed` sleeps what `decideRetry` chose. */
+  private retry(first: unknown): Promise<AttemptResponse> {
+    const onFailedAttempt = ({ error }: { error: Error }): Promise<void> => this.onFailed(error);
+    return pRetry((n) => (n === 1 ? Promise.reject(first) : this.attempt()), { retries: Infinity, minTimeout: 0, onFailedAttempt });
+  }
+
+  private error(fields: Omit<ApiErrorFields, 'method' | 'path' | 'attempts'>): ApiError {
+    const { rt, plan, attempts } = this;
+    const context = { method: 'GET', path: plan.path, host: rt.host, tenant: plan.tenant, traceId: plan.traceId, attempts };
+    const message = redactSecrets(fields.message, [rt.key]);
+    return ApiError.from({ ...context, keyAlias: rt.key.alias, keyHint: rt.key.hint, retryHistory: [...this.history], ...fields, message });
   }
 
   private async sleep(ms: number): Promise<void> {
@@ -122,116 +113,124 @@ export class Call {
     });
   }
 
-  private async attempt(): Promise<unknown> {
+  /** One try, after the gate and within the deadline; throws `Failed`, or an `ApiError` to stop. */
+  private async attempt(): Promise<AttemptResponse> {
     const { rt, plan } = this;
     // Another call's 429 paused the client: wait it out, or fail at once when it lasts too long.
     for (let pause = rt.gate.current(Date.now()); pause; pause = rt.gate.current(Date.now())) {
       const waitMs = pause.until - Date.now();
       if (waitMs > rt.maxRetryAfterMs || pause.until > this.deadline - MIN_WINDOW_MS) {
-        const message = `GET ${plan.path} not sent: the client is paused by a rate limit for ${Math.ceil(waitMs / 1000)} s more (${plural(this.attempts, 'attempt')}, gate_wait_too_long)`;
-        throw new AbortError(this.error({ kind: 'rate_limited', message, status: 429, retryAfterMs: waitMs, retryable: true, stopReason: 'gate_wait_too_long' }));
+        const why = `the client is paused by a rate limit for ${Math.ceil(waitMs / 1000)} s more`;
+        const message = `GET ${plan.path} not sent: ${why} (${plural(this.attempts, 'attempt')}, gate_wait_too_long)`;
+        const fields = { status: 429, retryAfterMs: waitMs, retryable: true, stopReason: 'gate_wait_too_long' };
+        throw this.error({ kind: 'rate_limited', message, ...fields });
       }
       await this.sleep(waitMs);
     }
     const remaining = this.deadline - Date.now();
-    if (remaining <= 0 || (this.attempts > 0 && remaining < MIN_WINDOW_MS)) throw new AbortError(this.timeout('total', 'waiting', 'deadline'));
+    if (remaining <= 0 || (this.attempts > 0 && remaining < MIN_WINDOW_MS)) throw this.timeout('total', 'waiting', 'deadline');
     const capped = remaining < plan.limits.attemptTimeoutMs;
+    const timeoutMs = capped ? remaining : plan.limits.attemptTimeoutMs;
     this.attempts += 1;
-    const result = await sendAttempt({
-      ...plan,
-      dispatcher: rt.dispatcher,
-      baseUrl: rt.baseUrl,
-      key: plan.sendKey ? rt.key : undefined,
-      authScheme: rt.authScheme,
-      timeoutMs: capped ? remaining : plan.limits.attemptTimeoutMs,
-      traceparent: traceparent(plan.traceId),
-      userAgent: rt.userAgent,
-    });
-    const fields = { path: plan.path, attempt: this.attempts, outcome: outcomeText(result), ms: Math.round(result.timings.totalMs), traceId: plan.traceId };
-    rt.log.debug?.('repair-service attempt', fields);
-    if (result.kind === 'response' && result.classification.kind === 'ok') {
-      this.response = result;
-      return result.classification.data;
+    const key = plan.sendKey ? rt.key : undefined;
+    const { dispatcher, baseUrl, authScheme, userAgent } = rt;
+    const trace = traceparent(plan.traceId);
+    const result = await sendAttempt({ ...plan, dispatcher, baseUrl, key, authScheme, timeoutMs, traceparent: trace, userAgent });
+    if (rt.log.debug) {
+      const fields = { path: plan.path, attempt: this.attempts, outcome: outcomeText(result), traceId: plan.traceId };
+      rt.log.debug('repair-service attempt', { ...fields, ms: Math.round(result.timings.totalMs) });
     }
+    if (result.kind === 'response' && result.classification.kind === 'ok') return result;
     throw new Failed(result, capped);
   }
 
   /** p-retry's hook: throws the final error to stop, returns after the wait to go again. */
   private async onFailed(error: unknown): Promise<void> {
-    const { signal, limits, path } = this.plan;
-    if (signal?.aborted) throw signal.reason;
+    const { rt, plan } = this;
+    if (plan.signal?.aborted) throw plan.signal.reason;
     if (!(error instanceof Failed)) throw error;
     const { result, capped } = error;
-    if (result.kind === 'failure' && result.failure.kind === 'aborted') throw signal?.reason ?? result.failure.reason;
+    if (result.kind === 'failure' && result.failure.kind === 'aborted') throw plan.signal?.reason ?? result.failure.reason;
     const now = Date.now();
     const hint = result.kind === 'response' && result.status === 429 ? parseRetryHint(result.headers, now) : undefined;
-    if (hint) this.rt.gate.pause(now, hint);
+    if (hint) rt.gate.pause(now, hint);
     const timedOut = result.kind === 'failure' && result.failure.kind === 'timeout';
-    const outcome = result.kind === 'failure' ? ({ kind: 'failure', failure: result.failure } as const) : ({ kind: 'status', status: result.status, headers: result.headers } as const);
+    const outcome: RetryOutcome = result.kind === 'failure' ? result : { kind: 'status', status: result.status, headers: result.headers };
+    const input = { outcome, now, random: Math.random(), deadline: this.deadline, maxRetryAfterMs: rt.maxRetryAfterMs };
+    const { maxRetries } = plan.limits;
     const decision =
       capped && timedOut
         ? ({ retry: false, reason: 'deadline' } as const)
-        : decideRetry({ attempt: this.attempts, maxRetries: limits.maxRetries, outcome, now, random: Math.random(), deadline: this.deadline, maxRetryAfterMs: this.rt.maxRetryAfterMs, minAttemptWindowMs: MIN_WINDOW_MS });
+        : decideRetry({ ...input, attempt: this.attempts, maxRetries, minAttemptWindowMs: MIN_WINDOW_MS });
     if (!decision.retry) {
       // Out of time after a timed-out attempt: the total budget ran out, whichever cut that attempt.
       const scope = capped || (timedOut && decision.reason === 'deadline') ? 'total' : 'attempt';
       throw this.fromAttempt(result, decision.reason, scope, (decision.hint ?? hint)?.delayMs);
     }
-    const record: RetryRecord = { attempt: this.attempts, outcome: outcomeText(result), status: result.kind === 'response' ? result.status : undefined, delayMs: decision.delayMs, basis: decision.basis };
+    const { delayMs, basis } = decision;
+    const status = result.kind === 'response' ? result.status : undefined;
+    const record: RetryRecord = { attempt: this.attempts, outcome: outcomeText(result), status, delayMs, basis };
     this.history.push(record);
-    this.rt.log.info?.('repair-service retry', { path, ...record, traceId: this.plan.traceId });
-    await this.sleep(decision.delayMs);
+    rt.log.info?.('repair-service retry', { path: plan.path, ...record, traceId: plan.traceId });
+    await this.sleep(delayMs);
   }
 
+  /** `(2 attempts, retries_exhausted)`; for the deadline, what used the budget. */
   private tries(stopReason: string | undefined): string {
-    if (stopReason === 'deadline') return `(${plural(this.attempts, 'attempt')}, deadline: ${this.used()} used, the rest too little for another attempt)`;
-    return `(${plural(this.attempts, 'attempt')}${stopReason && stopReason !== 'not_retryable' ? `, ${stopReason}` : ''})`;
+    const attempts = plural(this.attempts, 'attempt');
+    if (stopReason === 'deadline') return `(${attempts}, deadline: ${this.used()} used, the rest too little for another attempt)`;
+    return `(${attempts}${stopReason && stopReason !== 'not_retryable' ? `, ${stopReason}` : ''})`;
   }
 
   private used(): string {
     return `${Date.now() - this.started} ms of the ${this.plan.limits.totalTimeoutMs} ms budget (totalTimeoutMs)`;
   }
 
-  /** Names the budget that ran out, its size, and for the total budget what used it. */
   private timeout(scope: 'attempt' | 'total', phase: ApiErrorFields['phase'], stopReason: string | undefined, cause?: unknown): ApiError {
     const { attemptTimeoutMs, totalTimeoutMs } = this.plan.limits;
     const elapsedMs = Date.now() - this.started;
-    const waits = `${(this.waitedMs / 1000).toFixed(this.waitedMs < 10_000 ? 1 : 0)} s of waits`;
-    const left = totalTimeoutMs - elapsedMs > 0 ? `; ${totalTimeoutMs - elapsedMs} ms left, too little for another attempt` : '';
-    const text =
-      scope === 'total'
-        ? `total timeout: ${this.used()} used by ${plural(this.attempts, 'attempt')} and ${waits}${left}`
-        : `${phase} timeout: the ${attemptTimeoutMs} ms budget of one attempt (attemptTimeoutMs) ran out ${this.tries(stopReason)}`;
+    const left = totalTimeoutMs - elapsedMs;
+    let text = `${phase} timeout: the ${attemptTimeoutMs} ms budget of one attempt (attemptTimeoutMs) ran out ${this.tries(stopReason)}`;
+    if (scope === 'total') {
+      const waits = `${(this.waitedMs / 1000).toFixed(this.waitedMs < 10_000 ? 1 : 0)} s of waits`;
+      const rest = left > 0 ? `; ${left} ms left, too little for another attempt` : '';
+      text = `total timeout: ${this.used()} used by ${plural(this.attempts, 'attempt')} and ${waits}${rest}`;
+    }
     const timeoutMs = scope === 'total' ? totalTimeoutMs : attemptTimeoutMs;
     const fields = { scope, phase, timeoutMs, waitedMs: this.waitedMs, elapsedMs, retryable: true, stopReason, cause };
     return this.error({ kind: 'timeout', message: `GET ${this.plan.path} failed: ${text}`, ...fields });
   }
 
   private fromAttempt(result: AttemptResult, stopReason: string, scope: 'attempt' | 'total', retryAfterMs: number | undefined): ApiError {
-    const call = `GET ${this.plan.path}`;
-    const kind = answerKind(result) as ErrorKind;
-    const stop = { retryable: stopReason !== 'not_retryable', stopReason };
+    const failed = `GET ${this.plan.path} failed:`;
+    const base = { kind: answerKind(result) as ErrorKind, retryable: stopReason !== 'not_retryable', stopReason };
     if (result.kind === 'failure') {
       const f = result.failure;
       if (f.kind === 'timeout') return this.timeout(scope, f.phase, stopReason, f);
-      if (f.kind === 'body_too_large') return this.error({ kind, ...stop, message: `${call} failed: ${f.message}`, problem: 'body_too_large', detail: f.message, cause: f });
+      if (f.kind === 'body_too_large') {
+        return this.error({ ...base, message: `${failed} ${f.message}`, problem: 'body_too_large', detail: f.message, cause: f });
+      }
       const code = 'code' in f ? f.code : f.kind;
-      return this.error({ kind, ...stop, message: `${call} failed: ${code} ${f.message} ${this.tries(stopReason)}`, networkCode: code, cause: f });
+      return this.error({ ...base, message: `${failed} ${code} ${f.message} ${this.tries(stopReason)}`, networkCode: code, cause: f });
     }
     const c = result.classification;
-    const known = { kind, ...stop, status: result.status, requestId: result.requestId };
+    const http = `${failed} HTTP ${result.status}`;
+    const known = { ...base, status: result.status, requestId: result.requestId };
     if (c.kind === 'redirect') {
-      return this.error({ ...known, message: `${call} failed: HTTP ${result.status} redirect to ${c.location ?? '(no location)'} not followed (the key is never sent elsewhere)` });
+      const to = c.location ?? '(no location)';
+      return this.error({ ...known, message: `${http} redirect to ${to} not followed (the key is never sent elsewhere)` });
     }
     const bodyExcerpt = result.envelope.valid ? undefined : bodyExcerptOf(result.bodyExcerpt);
     if (c.kind === 'invalid_envelope') {
-      return this.error({ ...known, message: `${call} failed: HTTP ${result.status} body is not the API envelope: ${c.detail}`, problem: c.problem, detail: c.detail, bodyExcerpt });
+      const message = `${http} body is not the API envelope: ${c.detail}`;
+      return this.error({ ...known, message, problem: c.problem, detail: c.detail, bodyExcerpt });
     }
     const code = 'code' in c ? c.code : undefined;
     const serverMessage = 'message' in c ? c.message : undefined;
-    const said = serverMessage !== undefined ? ` "${serverMessage}"` : bodyExcerpt ? ` (not the API envelope: "${bodyExcerpt.slice(0, 80)}")` : '';
-    const limits = kind === 'rate_limited' ? { retryAfterMs, ...parseRateLimitInfo(result.headers, Date.now()) } : {};
-    const message = `${call} failed: HTTP ${result.status}${code ? ` ${code}` : ''}${said} ${this.tries(stopReason)}`;
+    let said = bodyExcerpt ? ` (not the API envelope: "${bodyExcerpt.slice(0, 80)}")` : '';
+    if (serverMessage !== undefined) said = ` "${serverMessage}"`;
+    const limits = base.kind === 'rate_limited' ? { retryAfterMs, ...parseRateLimitInfo(result.headers, Date.now()) } : {};
+    const message = `${http}${code ? ` ${code}` : ''}${said} ${this.tries(stopReason)}`;
     return this.error({ ...known, ...limits, message, code, serverMessage, bodyExcerpt });
   }
 }

@@ -1,48 +1,28 @@
-/**
- * `createClient`: the typed API v1 client. Each method names an endpoint of the contract; a call's
- * options are checked before anything is sent (a TypeError naming the option), then `call.ts`
- * runs it. Every method returns an `ApiPromise`: a Promise of `data` with `withResponse()`.
- */
+/** `createClient`: options are checked before anything is sent (a TypeError naming the option). */
 import { X509Certificate, randomUUID } from 'node:crypto';
 import { type Dispatcher, EnvHttpProxyAgent } from 'undici';
-import {
-  type AuthScheme,
-  SECRET_HEADERS,
-  type TenantResource,
-  checkBaseUrl,
-  isAuthScheme,
-  platformPath,
-  tenantResourcePath,
-  validateTenantSlug,
-} from '../contract/index.js';
+import type { AuthScheme, TenantResource } from '../contract/index.js';
+import { SECRET_HEADERS, checkBaseUrl, isAuthScheme, platformPath, tenantResourcePath, validateTenantSlug } from '../contract/index.js';
 import { ApiKey, redactSecrets } from './api-key.js';
-import { USER_AGENT } from './attempt.js';
+import { type AttemptResponse, USER_AGENT } from './attempt.js';
 import { Call, type Limits, type Plan, type Runtime } from './call.js';
 import { type LogLevel, type Logger, clientLog, resolveLogLevel } from './logger.js';
-import { type Validator, toCheck } from './parse.js';
 import { checkSubPath, routeOf, staysInside } from './paths.js';
-import { proxyFor } from './proxy.js';
-import { type RateLimitInfo, parseRateLimitInfo } from './retry-hints.js';
-import { createRateLimitGate } from './retry-policy.js';
+import { type RateLimitInfo, createRateLimitGate, parseRateLimitInfo } from './retry.js';
 
+/** Each option and its default: README.md beside this file. */
 export interface ClientOptions extends Partial<Limits> {
-  /** `{base_url}`, ending in `/api/v1`: http(s), no credentials or query. */
   readonly baseUrl: string;
   /** An `ApiKey`, or the raw value (wrapped as alias `api-key`). */
   readonly apiKey: ApiKey | string;
-  /** `bearer` (the default) or `x-api-key`. */
   readonly authScheme?: AuthScheme;
-  /** The tenant of the list methods when a call names none. */
   readonly tenant?: string;
-  /** A server wait longer than this fails at once (default 30 000). */
   readonly maxRetryAfterMs?: number;
-  /** PEM CA certificate(s) the client's own connections trust instead of Node's (https only). */
   readonly ca?: string | Buffer | ReadonlyArray<string | Buffer>;
   /** Your app's name and version, put before ours in the `User-Agent`, e.g. `shop-sync/1.4`. */
   readonly userAgent?: string;
-  /** `false`: never through `HTTPS_PROXY`/`HTTP_PROXY` (honoured by default, `NO_PROXY` too). */
+  /** `false`: never through `HTTPS_PROXY`/`HTTP_PROXY`. */
   readonly proxy?: boolean;
-  /** Your undici dispatcher (a MockAgent in tests); you close it. */
   readonly dispatcher?: Dispatcher;
   readonly logger?: Logger;
   readonly logLevel?: LogLevel;
@@ -54,15 +34,8 @@ export interface CallOptions extends Partial<Limits> {
   readonly traceparent?: string;
 }
 
-export interface ListOptions<T = unknown> extends CallOptions {
+export interface ListOptions extends CallOptions {
   readonly tenant?: string;
-  /** Checks (and may transform) every item. */
-  readonly parse?: Validator<T>;
-}
-
-export interface GetOptions<T = unknown> extends CallOptions {
-  /** Checks the whole `data`. */
-  readonly parse?: Validator<T>;
 }
 
 /** The response around the data: credential and cookie headers left out, the key scrubbed. */
@@ -74,7 +47,6 @@ export interface ApiResponse {
   readonly rateLimit: RateLimitInfo;
   readonly method: 'GET';
   readonly path: string;
-  /** The query sent (encoded, without `?`). */
   readonly query: string | undefined;
   readonly attempts: number;
 }
@@ -90,28 +62,36 @@ export interface RepairServiceClient {
   index(options?: CallOptions): ApiPromise<unknown>;
   /** Public: sent without the key. */
   docs(options?: CallOptions): ApiPromise<unknown>;
-  listClients<T = unknown>(options?: ListOptions<T>): ApiPromise<readonly T[]>;
-  listBikes<T = unknown>(options?: ListOptions<T>): ApiPromise<readonly T[]>;
-  listRepairs<T = unknown>(options?: ListOptions<T>): ApiPromise<readonly T[]>;
-  listLogs<T = unknown>(options?: ListOptions<T>): ApiPromise<readonly T[]>;
+  listClients(options?: ListOptions): ApiPromise<readonly unknown[]>;
+  listBikes(options?: ListOptions): ApiPromise<readonly unknown[]>;
+  listRepairs(options?: ListOptions): ApiPromise<readonly unknown[]>;
+  listLogs(options?: ListOptions): ApiPromise<readonly unknown[]>;
   /** Any path inside `{base_url}`, a query after `?` allowed: `get('/tenants/x/repairs/17')`. */
-  get<T = unknown>(path: string, options?: GetOptions<T>): ApiPromise<T>;
-  readonly platform: { get<T = unknown>(path: string, options?: GetOptions<T>): ApiPromise<T> };
-  /** Closes the client's own connection pool. */
+  get(path: string, options?: CallOptions): ApiPromise<unknown>;
+  readonly platform: { get(path: string, options?: CallOptions): ApiPromise<unknown> };
   close(): Promise<void>;
 }
 
 type Target = Pick<Plan, 'endpoint' | 'path' | 'query' | 'tenant' | 'sendKey'>;
+type Budget = Limits & { readonly maxRetryAfterMs: number };
 
-const DEFAULTS: Limits & { maxRetryAfterMs: number } = { maxRetries: 3, attemptTimeoutMs: 15_000, totalTimeoutMs: 60_000, maxRetryAfterMs: 30_000 };
+const DEFAULTS: Budget = { maxRetries: 3, attemptTimeoutMs: 15_000, totalTimeoutMs: 60_000, maxRetryAfterMs: 30_000 };
+const MINIMUMS: Budget = { maxRetries: 0, attemptTimeoutMs: 1, totalTimeoutMs: 1, maxRetryAfterMs: 0 };
 const TRACEPARENT = /^00-([0-9a-f]{32})-[0-9a-f]{16}-[0-9a-f]{2}$/;
 const HIDDEN_HEADERS = new Set([...SECRET_HEADERS, 'proxy-authorization', 'set-cookie', 'cookie']);
 
-function limits(prefix: string, o: Partial<Limits & { maxRetryAfterMs: number }>): void {
-  for (const [name, min] of [['maxRetries', 0], ['attemptTimeoutMs', 1], ['totalTimeoutMs', 1], ['maxRetryAfterMs', 0]] as const) {
-    const value = o[name];
-    if (value !== undefined && !(Number.isInteger(value) && value >= min)) throw new TypeError(`option "${prefix}${name}" must be an integer >= ${min}, got ${String(value)}`);
+/** `defaults`, with what `given` sets, checked. */
+function budget<T extends Partial<Budget>>(prefix: string, given: Partial<Budget>, defaults: T): T {
+  let out = defaults;
+  for (const name of ['maxRetries', 'attemptTimeoutMs', 'totalTimeoutMs', 'maxRetryAfterMs'] as const) {
+    const value = given[name];
+    if (value === undefined || !(name in defaults)) continue;
+    const min = MINIMUMS[name];
+    if (!(Number.isInteger(value) && value >= min))
+      throw new TypeError(`option "${prefix}${name}" must be an integer >= ${min}, got ${value}`);
+    out = { ...out, [name]: value };
   }
+  return out;
 }
 
 function slug(tenant: string): string {
@@ -119,6 +99,8 @@ function slug(tenant: string): string {
   if (!check.ok) throw new TypeError(`option "tenant" ${JSON.stringify(tenant)} ${check.reason}`);
   return tenant;
 }
+
+const target = (path: string, query?: string): Target => ({ ...routeOf(path), path, query });
 
 function toApiKey(value: unknown): ApiKey {
   if (value instanceof ApiKey) return value;
@@ -129,9 +111,29 @@ function toApiKey(value: unknown): ApiKey {
   throw new TypeError('option "apiKey" is required (an ApiKey or the key string)');
 }
 
+/** `host:port` of the proxy `url` goes through (read as curl and undici's `EnvHttpProxyAgent` read it), never its credentials. */
+export function proxyFor(url: URL, env: Readonly<Record<string, string | undefined>> = process.env): string | undefined {
+  const https = url.protocol === 'https:';
+  const raw = (https ? (env['https_proxy'] ?? env['HTTPS_PROXY']) : undefined) ?? env['http_proxy'] ?? env['HTTP_PROXY'];
+  const noProxy = env['no_proxy'] ?? env['NO_PROXY'] ?? '';
+  if (!raw || noProxy.trim() === '*') return undefined;
+  const host = url.hostname.toLowerCase();
+  const port = Number(url.port) || (https ? 443 : 80);
+  for (const entry of noProxy.split(/[,\s]/).filter(Boolean)) {
+    const [, name = entry, entryPort] = /^(.+):(\d+)$/.exec(entry) ?? [];
+    const bare = name.replace(/^\*?\./, '').toLowerCase();
+    if ((!entryPort || Number(entryPort) === port) && (host === bare || host.endsWith(`.${bare}`))) return undefined;
+  }
+  try {
+    return new URL(raw).host;
+  } catch {
+    return 'an unparsable proxy address';
+  }
+}
+
 /**
- * The client's own connections, through the environment's proxy unless `proxy: false` (over https
- * a proxy only tunnels: it never sees the key). A `ca` is parsed now, so a wrong file fails here.
+ * The client's own connections, through the environment's proxy unless `proxy: false` (over https a
+ * proxy only tunnels: it never sees the key). A `ca` is parsed now, so a wrong file fails here.
  */
 function ownAgent(options: ClientOptions, url: URL): Dispatcher {
   const timeout = options.attemptTimeoutMs ?? DEFAULTS.attemptTimeoutMs;
@@ -141,7 +143,8 @@ function ownAgent(options: ClientOptions, url: URL): Dispatcher {
   const text = (Array.isArray(options.ca) ? options.ca : [options.ca]).map(String).join('\n');
   const ca = text.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
   // Never echo the text: a private key pasted by mistake must not reach a log through this message.
-  if (ca.length === 0) throw new TypeError(`option "ca" ${/PRIVATE KEY-----/.test(text) ? 'holds a private key, not a certificate' : 'holds no PEM certificate (-----BEGIN CERTIFICATE-----)'}`);
+  if (ca.length === 0 && /PRIVATE KEY-----/.test(text)) throw new TypeError('option "ca" holds a private key, not a certificate');
+  if (ca.length === 0) throw new TypeError('option "ca" holds no PEM certificate (-----BEGIN CERTIFICATE-----)');
   ca.forEach((pem, i) => {
     try {
       new X509Certificate(pem);
@@ -153,114 +156,95 @@ function ownAgent(options: ClientOptions, url: URL): Dispatcher {
 }
 
 /** A caller's path in a message: quoted and cut, so a huge one cannot flood a log. */
-const shown = (path: unknown): string => JSON.stringify(typeof path === 'string' && path.length > 120 ? `${path.slice(0, 119)}…` : path) ?? String(path);
+const shown = (path: unknown): string =>
+  JSON.stringify(typeof path === 'string' && path.length > 120 ? `${path.slice(0, 119)}…` : path) ?? String(path);
 
 export function createClient(options: ClientOptions): RepairServiceClient {
-  if (typeof options?.baseUrl !== 'string' || options.baseUrl === '') throw new TypeError('option "baseUrl" is required (the address ending in /api/v1)');
+  if (typeof options?.baseUrl !== 'string' || options.baseUrl === '') {
+    throw new TypeError('option "baseUrl" is required (the address ending in /api/v1)');
+  }
   const base = checkBaseUrl(options.baseUrl);
   if (!base.ok) throw new TypeError(`option "baseUrl" ${base.reason}`);
   const { url } = base;
-  if (options.authScheme !== undefined && !isAuthScheme(options.authScheme)) throw new TypeError(`option "authScheme" must be "bearer" or "x-api-key", got ${JSON.stringify(options.authScheme)}`);
+  const { authScheme = 'bearer', dispatcher: theirs } = options;
+  if (!isAuthScheme(authScheme))
+    throw new TypeError(`option "authScheme" must be "bearer" or "x-api-key", got ${JSON.stringify(authScheme)}`);
   const tenant = options.tenant === undefined ? undefined : slug(options.tenant);
-  limits('', options);
-  if (options.ca !== undefined && options.dispatcher !== undefined) throw new TypeError('option "ca" configures the client\'s own connections; with "dispatcher" given, set it on that dispatcher');
+  const { maxRetryAfterMs, ...limits } = budget('', options, DEFAULTS);
+  if (options.ca !== undefined && theirs !== undefined) {
+    throw new TypeError('option "ca" configures the client\'s own connections; with "dispatcher" given, set it on that dispatcher');
+  }
   const key = toApiKey(options.apiKey);
-  const dispatcher = options.dispatcher ?? ownAgent(options, url);
-  const clientLimits: Limits = { maxRetries: options.maxRetries ?? DEFAULTS.maxRetries, attemptTimeoutMs: options.attemptTimeoutMs ?? DEFAULTS.attemptTimeoutMs, totalTimeoutMs: options.totalTimeoutMs ?? DEFAULTS.totalTimeoutMs };
-  const rt: Runtime = {
-    dispatcher,
-    baseUrl: options.baseUrl,
-    host: url.host,
-    key,
-    authScheme: options.authScheme ?? 'bearer',
-    maxRetryAfterMs: options.maxRetryAfterMs ?? DEFAULTS.maxRetryAfterMs,
-    gate: createRateLimitGate(),
-    userAgent: options.userAgent === undefined ? undefined : `${options.userAgent} ${USER_AGENT}`,
-    log: clientLog(options.logger, resolveLogLevel(options.logLevel), key),
-  };
-  const proxy = options.dispatcher || options.proxy === false ? undefined : proxyFor(url);
+  const dispatcher = theirs ?? ownAgent(options, url);
+  const userAgent = options.userAgent === undefined ? undefined : `${options.userAgent} ${USER_AGENT}`;
+  const log = clientLog(options.logger, resolveLogLevel(options.logLevel), key);
+  const gate = createRateLimitGate();
+  const rt: Runtime = { dispatcher, baseUrl: options.baseUrl, host: url.host, key, authScheme, maxRetryAfterMs, gate, userAgent, log };
+  const proxy = theirs || options.proxy === false ? undefined : proxyFor(url);
   if (proxy !== undefined && url.protocol === 'http:') {
-    rt.log.warn(`repair-service: ${url.host} is plain http and goes through the proxy ${proxy}, which sees the API key; use https, or NO_PROXY=${url.hostname}`);
+    const fix = `use https, or NO_PROXY=${url.hostname}`;
+    log.warn(`repair-service: ${url.host} is plain http and goes through the proxy ${proxy}, which sees the API key; ${fix}`);
   }
 
-  function respond(call: Call): ApiResponse {
-    const res = call.response!;
+  function respond(res: AttemptResponse, run: Call): ApiResponse {
     const headers: Record<string, string> = {};
     // A public call (/docs) went without the key, so its headers were not scrubbed of it yet.
     for (const name in res.headers) if (!HIDDEN_HEADERS.has(name)) headers[name] = redactSecrets(res.headers[name]!, [key]);
-    const { path, query } = call.plan;
-    return { status: res.status, traceId: res.traceId, headers, requestId: res.requestId, rateLimit: parseRateLimitInfo(res.headers, Date.now()), method: 'GET', path, query, attempts: call.attempts };
+    const { status, traceId, requestId } = res;
+    const { path, query } = run.plan;
+    const rateLimit = parseRateLimitInfo(res.headers, Date.now());
+    return { status, traceId, headers, requestId, rateLimit, method: 'GET', path, query, attempts: run.attempts };
   }
 
-  /** Builds the call (a bad option rejects here, before anything is sent), runs it, checks its data. */
-  function call<T>(target: () => Target, opts: CallOptions & { readonly parse?: Validator<unknown> }, list: boolean): ApiPromise<T> {
-    let running: Call | undefined;
+  /** Checks the call's options and target (a bad one rejects here, before anything is sent), then runs it. */
+  function call<T>(where: () => Target, opts: CallOptions): ApiPromise<T> {
+    let done: { res: AttemptResponse; run: Call } | undefined;
     const promise = (async () => {
-      const overrides = opts.maxRetries !== undefined || opts.attemptTimeoutMs !== undefined || opts.totalTimeoutMs !== undefined;
-      if (overrides) limits('call option ', opts);
-      const check = opts.parse === undefined ? undefined : toCheck(opts.parse, 'parse');
-      const { maxRetries = clientLimits.maxRetries, attemptTimeoutMs = clientLimits.attemptTimeoutMs, totalTimeoutMs = clientLimits.totalTimeoutMs } = opts;
-      const lim = overrides ? { maxRetries, attemptTimeoutMs, totalTimeoutMs } : clientLimits;
-      const { endpoint, path, query, tenant: slugOf, sendKey } = target();
+      const callLimits = budget('call option ', opts, limits);
+      const { endpoint, path, query, tenant: of, sendKey } = where();
       if (query?.includes(key.reveal())) throw new TypeError(`${path}: the query holds the API key: a key never goes in a URL`);
-      const traceId = opts.traceparent === undefined ? randomUUID().replace(/-/g, '') : TRACEPARENT.exec(opts.traceparent)?.[1];
+      const traceId = opts.traceparent === undefined ? randomUUID().replaceAll('-', '') : TRACEPARENT.exec(opts.traceparent)?.[1];
       if (traceId === undefined) throw new TypeError('option "traceparent" must be a W3C traceparent (00-<32 hex>-<16 hex>-<2 hex>)');
-      running = new Call(rt, { endpoint, path, query, tenant: slugOf, sendKey, signal: opts.signal, limits: lim, traceId });
-      const data = await running.run();
-      if (!check) return data as T;
-      const items = list ? (data as readonly unknown[]) : [data];
-      const out = items.map((item, i) => {
-        const checked = check(item);
-        if (checked.ok) return checked.value;
-        const issue = checked.issue;
-        const { status, requestId } = running!.response!;
-        throw running!.error({ kind: 'parse_failed', message: `GET ${path}: ${list ? `item ${i}` : 'data'} failed the parse hook: ${issue}`, status, requestId, index: list ? i : undefined, issue });
-      });
-      return (list ? out : out[0]) as T;
+      const run = new Call(rt, { endpoint, path, query, tenant: of, sendKey, signal: opts.signal, limits: callLimits, traceId });
+      const res = await run.run();
+      done = { res, run };
+      return (res.classification as { readonly data: T }).data;
     })() as ApiPromise<T>;
-    promise.withResponse = () => promise.then((data) => ({ data, response: respond(running!) }));
+    promise.withResponse = () => promise.then((data) => ({ data, response: respond(done!.res, done!.run) }));
     return promise;
   }
 
   const listOf = (resource: TenantResource) => {
-    const target = (slugOf: string): Target => ({ endpoint: resource, path: tenantResourcePath(slug(slugOf), resource), query: undefined, tenant: slugOf, sendKey: true });
     // The client's own tenant was checked once, here: a call without `tenant` reuses its target.
-    const own = tenant === undefined ? undefined : target(tenant);
-    return <T>(opts: ListOptions<T> = {}): ApiPromise<readonly T[]> =>
-      call(
-        () => {
-          if (opts.tenant === undefined && own) return own;
-          if ((opts.tenant ?? tenant) === undefined) throw new TypeError(`${resource}: no tenant: pass { tenant } to the call or set the client's "tenant" option`);
-          return target((opts.tenant ?? tenant)!);
-        },
-        opts,
-        true,
-      );
+    const own = tenant === undefined ? undefined : target(tenantResourcePath(tenant, resource));
+    return (opts: ListOptions = {}): ApiPromise<readonly unknown[]> =>
+      call(() => {
+        if (opts.tenant !== undefined) return target(tenantResourcePath(slug(opts.tenant), resource));
+        if (own !== undefined) return own;
+        throw new TypeError(`${resource}: no tenant: pass { tenant } to the call or set the client's "tenant" option`);
+      }, opts);
   };
 
   const get =
     (platform: boolean) =>
-    <T>(raw: string, opts: GetOptions<T> = {}): ApiPromise<T> =>
-      call(
-        () => {
-          const [name, inside] = platform ? ['platform.get', '/platform/'] : ['get', '{base_url}'];
-          const check = checkSubPath(raw, true);
-          if (!check.ok || (platform && check.path === '/')) throw new TypeError(`${name}: path ${shown(raw)} ${check.ok ? 'must be a sub-path below /platform/' : check.reason}`);
-          const path = platform ? platformPath(check.path) : check.path;
-          if (!staysInside(url, path, platform ? '/platform/' : '/')) throw new TypeError(`${name}: path ${shown(raw)} leaves ${inside}`);
-          return { ...routeOf(path), path, query: check.query };
-        },
-        opts,
-        false,
-      );
+    (raw: string, opts: CallOptions = {}): ApiPromise<unknown> =>
+      call(() => {
+        const [name, inside] = platform ? ['platform.get', '/platform/'] : ['get', '{base_url}'];
+        const check = checkSubPath(raw, true);
+        if (!check.ok) throw new TypeError(`${name}: path ${shown(raw)} ${check.reason}`);
+        if (platform && check.path === '/') throw new TypeError(`${name}: path ${shown(raw)} must be a sub-path below /platform/`);
+        const path = platform ? platformPath(check.path) : check.path;
+        if (!staysInside(url, path, platform ? '/platform/' : '/')) throw new TypeError(`${name}: path ${shown(raw)} leaves ${inside}`);
+        return target(path, check.query);
+      }, opts);
 
   let closed = false;
   return {
     baseUrl: options.baseUrl,
     keyAlias: key.alias,
     tenant,
-    index: (opts = {}) => call(() => ({ endpoint: 'index', path: '/', query: undefined, tenant: undefined, sendKey: true }), opts, false),
-    docs: (opts = {}) => call(() => ({ endpoint: 'docs', path: '/docs', query: undefined, tenant: undefined, sendKey: false }), opts, false),
+    index: (opts = {}) => call(() => target('/'), opts),
+    docs: (opts = {}) => call(() => target('/docs'), opts),
     listClients: listOf('clients'),
     listBikes: listOf('bikes'),
     listRepairs: listOf('repairs'),
@@ -268,7 +252,7 @@ export function createClient(options: ClientOptions): RepairServiceClient {
     get: get(false),
     platform: { get: get(true) },
     async close() {
-      if (closed || options.dispatcher) return;
+      if (closed || theirs) return;
       closed = true;
       await dispatcher.close();
     },

@@ -1,86 +1,67 @@
 /**
- * The client's one error tree, in openai-node's shape: `ApiError` carries every field, each
- * subclass only names a case, and `kind` says which with the contract's words (`ANSWER_KINDS`),
- * so code can `switch (error.kind)`. Guards check a shared brand plus `kind`, so they also work
- * on errors from another copy of this folder (two libraries each shipping one).
+ * One error tree, in openai-node's shape: `ApiError` carries every field, a subclass names a case.
+ * Guards check a shared brand plus `kind`, so they know errors from another copy of this folder too.
  */
-import type { AnswerKind, EnvelopeProblem } from '../contract/index.js';
+import type { AnswerKind } from '../contract/index.js';
+import type { TimeoutPhase } from './attempt.js';
 
 const BRAND = Symbol.for('repair-service.client.ApiError');
 
-/**
- * Every answer kind but `ok`, plus the two failures that are not the server's answer: your
- * `parse` hook refused the data, or pagination stopped (the opt-in `paginate` module).
- */
+/** Every answer kind but `ok`, plus a refusal by your parse hook (parse.ts) or of a next page (paginate.ts). */
 export type ErrorKind = Exclude<AnswerKind, 'ok'> | 'parse_failed' | 'pagination_stopped';
 
-/** One failed attempt that was retried. */
 export interface RetryRecord {
   readonly attempt: number;
-  /** Short text such as `HTTP 503 internal_error` or `ECONNRESET`. */
+  /** e.g. `HTTP 503 internal_error` or `ECONNRESET`. */
   readonly outcome: string;
   readonly status: number | undefined;
   readonly delayMs: number;
   readonly basis: 'hint' | 'backoff';
 }
 
-export type TimeoutPhase = 'connect' | 'headers' | 'body';
-export type PaginationProblem = 'off_origin' | 'outside_base_path' | 'unsafe_link' | 'loop' | 'page_cap';
-
-/** What every error carries; the optional groups are set for the kinds they belong to. */
+/** What every error carries; the groups after `stopReason` are set for the kinds they belong to (README.md). */
 export interface ApiErrorFields {
   readonly kind: ErrorKind;
   readonly message: string;
-  /** HTTP status, when a response arrived. */
   readonly status?: number | undefined;
-  /** The envelope's `error.code` (bounded, printable), when the server sent one. */
+  /** The server's `error.code` and `error.message` (Polish), bounded and printable. */
   readonly code?: string | undefined;
-  /** The server's `error.message` as sent (Polish), bounded and printable. */
   readonly serverMessage?: string | undefined;
   readonly requestId?: string | undefined;
-  /** The W3C trace id every attempt of the call was sent with (`traceparent`). */
   readonly traceId?: string | undefined;
   readonly method: string;
-  /** Relative to `{base_url}`, without a query; the tenant slug included. */
+  /** Relative to `{base_url}`, without a query. */
   readonly path: string;
-  readonly host: string;
+  readonly host?: string | undefined;
   readonly keyAlias?: string | undefined;
   readonly keyHint?: string | undefined;
   readonly tenant?: string | undefined;
   readonly attempts: number;
   readonly retryHistory?: readonly RetryRecord[];
-  /** Whether the same call may succeed later (it was retryable, but retries or time ran out). */
+  /** Whether the same call may succeed later. */
   readonly retryable?: boolean;
-  /** Why the client stopped trying: `not_retryable`, `retries_exhausted`, `hint_above_max`, ... */
   readonly stopReason?: string | undefined;
-  /** The start of a body that was not the API envelope (a proxy's HTML page), key scrubbed. */
+  readonly problem?: string | undefined;
+  readonly detail?: string | undefined;
   readonly bodyExcerpt?: string | undefined;
-  /** 429: how long the server asked to wait, and its limit, remaining and reset when it said. */
   readonly retryAfterMs?: number | undefined;
   readonly limit?: number | undefined;
   readonly remaining?: number | undefined;
   readonly resetMs?: number | undefined;
-  /** No response: Node's or undici's code, e.g. `ECONNRESET`, `CERT_HAS_EXPIRED`. */
   readonly networkCode?: string | undefined;
-  /** Timeout: which budget ran out (`attempt` or `total`), where, its size, waits and time taken. */
+  /** Timeout: which budget ran out, where, its size, the waits and the time taken. */
   readonly scope?: 'attempt' | 'total' | undefined;
   readonly phase?: TimeoutPhase | 'waiting' | undefined;
   readonly timeoutMs?: number | undefined;
   readonly waitedMs?: number | undefined;
   readonly elapsedMs?: number | undefined;
-  /** Not the envelope: what is wrong with it. */
-  readonly problem?: EnvelopeProblem | 'body_too_large' | PaginationProblem | undefined;
-  readonly detail?: string | undefined;
-  /** Parse hook: the item's position (undefined when the whole `data` was checked) and what it said. */
+  /** Parse hook: the item's position (undefined for the whole `data`) and what the validator said. */
   readonly index?: number | undefined;
   readonly issue?: string | undefined;
-  /** Pagination: the refused next link (shortened) and the pages read. */
-  readonly link?: string | undefined;
-  readonly pages?: number | undefined;
   readonly cause?: unknown;
 }
 
-/** The fields, typed on the class by declaration merging (each is set by the constructor). */
+/** The fields, typed on the class by declaration merging (the constructor sets them). */
 export interface ApiError extends Readonly<Omit<ApiErrorFields, 'message' | 'cause' | 'retryHistory' | 'retryable'>> {
   readonly retryHistory: readonly RetryRecord[];
   readonly retryable: boolean;
@@ -95,7 +76,6 @@ export class ApiError extends Error {
     Object.assign(this, { retryHistory: [], retryable: false }, fields);
   }
 
-  /** The one factory: the class follows `kind` (and `code` for refusals). */
   static from(fields: ApiErrorFields): ApiError {
     return new (CLASS_OF[fields.kind] ?? ApiError)(fields);
   }
@@ -119,7 +99,6 @@ export class ConnectionError extends ApiError {}
 export class TimeoutError extends ApiError {}
 export class EnvelopeError extends ApiError {}
 export class ParseError extends ApiError {}
-export class PaginationError extends ApiError {}
 
 const CLASS_OF: Partial<Record<ErrorKind, new (fields: ApiErrorFields) => ApiError>> = {
   unauthorized: AuthenticationError,
@@ -134,15 +113,17 @@ const CLASS_OF: Partial<Record<ErrorKind, new (fields: ApiErrorFields) => ApiErr
   timeout: TimeoutError,
   invalid_envelope: EnvelopeError,
   parse_failed: ParseError,
-  pagination_stopped: PaginationError,
 };
 
-function guard<E extends ApiError>(...kinds: ErrorKind[]): (value: unknown) => value is E {
-  return (value): value is E =>
-    typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[BRAND] === true && (kinds.length === 0 || kinds.includes((value as ApiError).kind));
+export function isApiError(value: unknown): value is ApiError {
+  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[BRAND] === true;
 }
 
-export const isApiError = guard<ApiError>();
+const guard =
+  <E extends ApiError>(...kinds: ErrorKind[]) =>
+  (value: unknown): value is E =>
+    isApiError(value) && kinds.includes(value.kind);
+
 export const isAuthenticationError = guard<AuthenticationError>('unauthorized');
 export const isPermissionDeniedError = guard<PermissionDeniedError>('forbidden', 'tenant_mismatch', 'insufficient_scope');
 export const isTenantMismatchError = guard<TenantMismatchError>('tenant_mismatch');
@@ -154,4 +135,3 @@ export const isConnectionError = guard<ConnectionError>('connection_error', 'tls
 export const isTimeoutError = guard<TimeoutError>('timeout');
 export const isEnvelopeError = guard<EnvelopeError>('invalid_envelope');
 export const isParseError = guard<ParseError>('parse_failed');
-export const isPaginationError = guard<PaginationError>('pagination_stopped');

@@ -7,9 +7,20 @@
  */
 import { type TenantResource, tenantResourcePath, validateTenantSlug } from '../contract/index.js';
 import type { ApiResponse, CallOptions, RepairServiceClient } from './client.js';
-import { ApiError, type PaginationProblem } from './errors.js';
-import { type Validator, toCheck } from './parse.js';
+import { ApiError, isApiError } from './errors.js';
+import { type Validator, checkItems } from './parse.js';
 import { checkSubPath, isCredentialName } from './paths.js';
+
+export type PaginationProblem = 'off_origin' | 'outside_base_path' | 'unsafe_link' | 'loop' | 'page_cap';
+
+/** Pagination stopped: `problem` says why, `link` is the refused next link (shortened), `pages` the pages read. */
+export class PaginationError extends ApiError {
+  declare readonly problem: PaginationProblem;
+  declare readonly link: string | undefined;
+  declare readonly pages: number;
+}
+
+export const isPaginationError = (value: unknown): value is PaginationError => isApiError(value) && value.kind === 'pagination_stopped';
 
 export interface Page<T> {
   readonly items: readonly T[];
@@ -28,7 +39,7 @@ export interface PaginateOptions<T> extends CallOptions {
   readonly tenant?: string;
   /** The first page's query (the following pages' comes with the server's next link). */
   readonly query?: URLSearchParams | Readonly<Record<string, string>>;
-  /** Checks (and may transform) every item. */
+  /** Checks (and may transform) every item (see parse.ts). */
   readonly parse?: Validator<T>;
   /** Pages read before stopping with a PaginationError (`page_cap`); default 100. */
   readonly maxPages?: number;
@@ -43,7 +54,9 @@ export function nextLink(header: string | undefined): string | undefined {
   return undefined;
 }
 
-type Next = { readonly ok: true; readonly path: string; readonly query: string } | { readonly ok: false; readonly problem: PaginationProblem; readonly detail: string };
+type Next =
+  | { readonly ok: true; readonly path: string; readonly query: string }
+  | { readonly ok: false; readonly problem: PaginationProblem; readonly detail: string };
 
 /** Where a next link leads, resolved against the page it came with, or why the key may not follow it. */
 export function checkNextLink(link: string, pageUrl: URL, base: URL): Next {
@@ -54,7 +67,8 @@ export function checkNextLink(link: string, pageUrl: URL, base: URL): Next {
   } catch {
     return refuse('unsafe_link', 'the next link is not a URL');
   }
-  if (url.origin !== base.origin) return refuse('off_origin', `the next link points to ${url.origin}, not ${base.origin}; the key is never sent to another origin`);
+  if (url.origin !== base.origin)
+    return refuse('off_origin', `the next link points to ${url.origin}, not ${base.origin}; the key is never sent to another origin`);
   if (url.username !== '' || url.password !== '') return refuse('unsafe_link', 'the next link carries credentials');
   const root = base.pathname.replace(/\/+$/, '');
   if (!url.pathname.startsWith(`${root}/`)) return refuse('outside_base_path', `the next link leaves ${root}/`);
@@ -65,49 +79,73 @@ export function checkNextLink(link: string, pageUrl: URL, base: URL): Next {
   return { ok: true, path: sub.path, query: url.search.slice(1) };
 }
 
+function stop(
+  client: RepairServiceClient,
+  response: ApiResponse,
+  detail: string,
+  fields: { problem: PaginationProblem; link?: string; pages: number },
+): ApiError {
+  const { path, status, requestId, attempts } = response;
+  const message = `GET ${path}: pagination stopped after ${fields.pages} page(s): ${detail}`;
+  const host = new URL(client.baseUrl).host;
+  return new PaginationError({
+    kind: 'pagination_stopped',
+    message,
+    method: 'GET',
+    path,
+    host,
+    keyAlias: client.keyAlias,
+    status,
+    requestId,
+    attempts,
+    ...fields,
+  });
+}
+
 async function* pagesOf<T>(client: RepairServiceClient, resource: TenantResource, options: PaginateOptions<T>): AsyncGenerator<Page<T>> {
   const maxPages = options.maxPages ?? 100;
-  if (!(Number.isInteger(maxPages) && maxPages >= 1)) throw new TypeError(`option "maxPages" must be an integer >= 1, got ${String(maxPages)}`);
+  if (!(Number.isInteger(maxPages) && maxPages >= 1))
+    throw new TypeError(`option "maxPages" must be an integer >= 1, got ${String(maxPages)}`);
   const base = new URL(client.baseUrl);
-  const check = options.parse === undefined ? undefined : toCheck(options.parse as Validator<unknown>, 'parse');
+  const check = options.parse === undefined ? undefined : checkItems(options.parse);
   const { parse: _parse, maxPages: _max, tenant = client.tenant, query, ...call } = options;
   if (tenant === undefined) throw new TypeError(`${resource}: no tenant: pass { tenant } or set the client's "tenant" option`);
   const slug = validateTenantSlug(tenant);
   if (!slug.ok) throw new TypeError(`option "tenant" ${JSON.stringify(tenant)} ${slug.reason}`);
   const first = `${tenantResourcePath(tenant, resource)}${query === undefined ? '' : `?${new URLSearchParams(query).toString()}`}`;
-  let page = await client.get<readonly unknown[]>(first, call).withResponse();
+  let page = await client.get(first, call).withResponse();
   const seen = new Set<string>();
   for (let number = 1; ; number += 1) {
-    const pageUrl = new URL(`${base.href.replace(/\/+$/, '')}${page.response.path}${page.response.query ? `?${page.response.query}` : ''}`);
+    const { response } = page;
+    const pageUrl = new URL(`${base.href.replace(/\/+$/, '')}${response.path}${response.query ? `?${response.query}` : ''}`);
     seen.add(pageUrl.href);
-    if (!Array.isArray(page.data)) throw stop(client, page.response, 'pagination_stopped', 'the next page is not a list', { problem: 'unsafe_link', pages: number - 1 });
-    const items = page.data.map((item: unknown, index: number) => {
-      if (!check) return item as T;
-      const checked = check(item);
-      if (checked.ok) return checked.value as T;
-      throw stop(client, page.response, 'parse_failed', `item ${index} failed the parse hook: ${checked.issue}`, { index, issue: checked.issue });
-    });
-    yield { items, response: page.response, number };
-    const link = nextLink(page.response.headers['link']);
+    if (!Array.isArray(page.data))
+      throw stop(client, response, 'the next page is not a list', { problem: 'unsafe_link', pages: number - 1 });
+    const items = check ? check(page.data, response) : (page.data as T[]);
+    yield { items, response, number };
+    const link = nextLink(response.headers['link']);
     if (link === undefined) return;
     const shown = { link: link.length > 300 ? `${link.slice(0, 299)}…` : link, pages: number };
-    if (number >= maxPages) throw stop(client, page.response, 'pagination_stopped', `more pages follow page ${number} (maxPages ${maxPages}); raise maxPages or narrow the query`, { problem: 'page_cap', ...shown });
+    if (number >= maxPages)
+      throw stop(client, response, `more pages follow page ${number} (maxPages ${maxPages}); raise maxPages or narrow the query`, {
+        problem: 'page_cap',
+        ...shown,
+      });
     const next = checkNextLink(link, pageUrl, base);
-    if (!next.ok) throw stop(client, page.response, 'pagination_stopped', next.detail, { problem: next.problem, ...shown });
-    if (seen.has(new URL(link, pageUrl).href)) throw stop(client, page.response, 'pagination_stopped', 'the next link points to a page already read', { problem: 'loop', ...shown });
+    if (!next.ok) throw stop(client, response, next.detail, { problem: next.problem, ...shown });
+    if (seen.has(new URL(link, pageUrl).href))
+      throw stop(client, response, 'the next link points to a page already read', { problem: 'loop', ...shown });
     // The server's query goes as it wrote it; credential-like names are refused by the query check.
-    page = await client.get<readonly unknown[]>(next.query === '' ? next.path : `${next.path}?${next.query}`, call).withResponse();
+    page = await client.get(next.query === '' ? next.path : `${next.path}?${next.query}`, call).withResponse();
   }
 }
 
-function stop(client: RepairServiceClient, response: ApiResponse, kind: 'pagination_stopped' | 'parse_failed', detail: string, fields: object): ApiError {
-  const host = new URL(client.baseUrl).host;
-  const pages = 'pages' in fields ? ` after ${String(fields.pages)} page(s)` : '';
-  return ApiError.from({ kind, message: `GET ${response.path}: pagination stopped${pages}: ${detail}`, method: 'GET', path: response.path, host, keyAlias: client.keyAlias, status: response.status, requestId: response.requestId, attempts: response.attempts, ...fields });
-}
-
 /** The items of every page of a tenant resource, `Link: rel="next"` followed when sent. */
-export function paginate<T = unknown>(client: RepairServiceClient, resource: TenantResource, options: PaginateOptions<T> = {}): Paginated<T> {
+export function paginate<T = unknown>(
+  client: RepairServiceClient,
+  resource: TenantResource,
+  options: PaginateOptions<T> = {},
+): Paginated<T> {
   return {
     pages: () => pagesOf<T>(client, resource, options),
     async *[Symbol.asyncIterator]() {

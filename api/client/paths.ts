@@ -1,16 +1,19 @@
 /**
- * Keeping a caller's path inside `{base_url}` (or `/platform/`), and telling which endpoint of
- * the spec it is. A URL parser resolves `..` and `.` (also as `%2e`), reads `\` as `/`, drops tabs
- * and newlines and reads `//host` as another host; some servers decode `%2f` before routing, and
- * Tomcat-style servers drop what follows `;` in a segment (`..;x` is `..` there). Any of these
- * could send the key where the caller did not mean, so they are refused, with the reason.
+ * Keeping a caller's path inside `{base_url}` (or `/platform/`), and telling which endpoint it is.
+ * A URL parser resolves `..` and `.` (also as `%2e`), reads `\` as `/`, drops tabs and newlines and
+ * reads `//host` as another host; some servers decode `%2f`, and Tomcat-style servers drop what
+ * follows `;` in a segment (`..;x` is `..` there). Any of these could send the key elsewhere.
  */
 import { BASE_PATH, type EndpointId, ENDPOINTS, isTenantResource } from '../contract/index.js';
 
-export type PathCheck = { readonly ok: true; readonly path: string; readonly query?: string | undefined } | { readonly ok: false; readonly reason: string };
+export type PathCheck =
+  { readonly ok: true; readonly path: string; readonly query?: string | undefined } | { readonly ok: false; readonly reason: string };
 
-/** Query names refused, compared lowercase without `-`, `_`, `.` and spaces: a key in a URL ends up in access logs. */
-const CREDENTIAL_NAMES = new Set('apikey xapikey key token accesstoken authtoken apitoken sessiontoken idtoken refreshtoken auth authorization bearer jwt secret apisecret clientsecret password passwd credentials'.split(' '));
+/** Compared lowercase without `-`, `_`, `.` and spaces: a key in a URL ends up in access logs. */
+const CREDENTIAL_NAMES = new Set([
+  ...'apikey xapikey key token accesstoken authtoken apitoken sessiontoken idtoken refreshtoken auth authorization'.split(' '),
+  ...'bearer jwt secret apisecret clientsecret password passwd credentials'.split(' '),
+]);
 
 export const isCredentialName = (name: string): boolean => CREDENTIAL_NAMES.has(name.toLowerCase().replace(/[-_.\s]/g, ''));
 
@@ -21,18 +24,15 @@ function isDotSegment(segment: string): boolean {
   return plain === '.' || plain === '..';
 }
 
-/**
- * A path relative to `{base_url}` (`tenants/x/repairs/17`, `/docs`, `tenants/x/repairs?status=gotowa`),
- * checked, with one leading `/`; a query (already encoded, e.g. `URLSearchParams#toString()`) may
- * follow `?` when `withQuery`, with no name that looks like a credential.
- */
+/** A path relative to `{base_url}`, with one leading `/`; `withQuery`: an encoded query may follow `?`. */
 export function checkSubPath(input: unknown, withQuery = false): PathCheck {
   if (typeof input !== 'string' || input === '') return fail('is empty: give a path relative to {base_url}, e.g. /docs');
   const at = input.indexOf('?');
   if (withQuery && at >= 0 && !input.includes('#')) {
     const query = input.slice(at + 1);
     const credential = [...new URLSearchParams(query).keys()].find(isCredentialName);
-    if (credential !== undefined) return fail(`has the query parameter "${credential}", which looks like a credential: a key never goes in a URL`);
+    if (credential !== undefined)
+      return fail(`has the query parameter "${credential}", which looks like a credential: a key never goes in a URL`);
     const check = checkSubPath(input.slice(0, at));
     return check.ok ? { ...check, query: query === '' ? undefined : query } : check;
   }
@@ -43,12 +43,13 @@ export function checkSubPath(input: unknown, withQuery = false): PathCheck {
   if (/[?#]/.test(input)) return fail('carries a query or fragment');
   if (/%(?:25)?(?:2f|5c)/i.test(input)) return fail('contains an encoded "/" or "\\" (%2F, %5C), which some servers decode');
   const path = input.startsWith('/') ? input : `/${input}`;
-  if (path.split('/').some(isDotSegment)) return fail('contains a "." or ".." segment (also as %2E, or before a ";"), which would leave the path');
+  if (path.split('/').some(isDotSegment))
+    return fail('contains a "." or ".." segment (also as %2E, or before a ";"), which would leave the path');
   if (path === BASE_PATH || path.startsWith(`${BASE_PATH}/`)) return fail(`starts with ${BASE_PATH}: give the path relative to {base_url}`);
   return { ok: true, path };
 }
 
-/** The last net: after the request's own URL parsing, the path must stay on the origin and below `prefix`. */
+/** The last net: after URL parsing, the path must stay on the origin and below `prefix`. */
 export function staysInside(base: URL, path: string, prefix = '/'): boolean {
   const root = base.pathname.replace(/\/+$/, '');
   try {
@@ -59,33 +60,33 @@ export function staysInside(base: URL, path: string, prefix = '/'): boolean {
   }
 }
 
+/** `endpoint` is undefined for a path the spec does not show (`/tenants/x/repairs/17`): keyed, any `data`. */
 export interface Route {
-  /** Undefined for a path the spec does not show (`/tenants/x/repairs/17`): keyed, any `data`. */
   readonly endpoint: EndpointId | undefined;
-  /** The tenant slug of a `/tenants/{tenant}/...` path, decoded. */
   readonly tenant: string | undefined;
   readonly sendKey: boolean;
 }
 
 const PUBLIC: ReadonlySet<EndpointId> = new Set(ENDPOINTS.filter((e) => e.access === 'public').map((e) => e.id));
 
-function decoded(segment: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return segment;
-  }
-}
-
-/** The route of a path already checked by `checkSubPath`. */
 export function routeOf(path: string): Route {
-  const route = (endpoint: EndpointId | undefined, tenant?: string): Route => ({ endpoint, tenant, sendKey: endpoint === undefined || !PUBLIC.has(endpoint) });
+  const route = (endpoint?: EndpointId, tenant?: string): Route => ({
+    endpoint,
+    tenant,
+    sendKey: endpoint === undefined || !PUBLIC.has(endpoint),
+  });
   if (path === '/') return route('index');
   if (path === '/docs' || path === '/docs/') return route('docs');
   if (path.startsWith('/platform/')) return route('platform');
   const match = /^\/tenants\/([^/]+)(?:\/([^/]+))?(\/.*)?$/.exec(path);
-  if (!match) return route(undefined);
+  if (!match) return route();
   const [, tenant = '', resource, rest] = match;
   const list = resource !== undefined && isTenantResource(resource) && (rest === undefined || rest === '/');
-  return route(list ? resource : undefined, decoded(tenant));
+  let slug = tenant;
+  try {
+    slug = decodeURIComponent(tenant);
+  } catch {
+    // Not valid percent-encoding: the slug as written.
+  }
+  return route(list ? resource : undefined, slug);
 }

@@ -1,20 +1,13 @@
 /**
- * Classifying a response by HTTP status plus `error.code`, never by message text (the
- * messages are Polish and may change). The client's error tree and every tool built on the
- * contract classify with this one function, so they cannot disagree. Every string in a class is
- * bounded and printable (`untrusted-text.ts`): the envelope's already are, a `Location` is made so here.
+ * Classifying a response by HTTP status plus `error.code`, never by the (Polish) message text.
+ * The client and every tool classify with this one function, so they cannot disagree.
  */
-import type { EnvelopeParse, EnvelopeProblem } from './envelope.js';
+import { type EnvelopeParse, type EnvelopeProblem, SERVER_TEXT_LIMITS, serverText } from './envelope.js';
 import { ERROR_CODES } from './errors.js';
-import { SERVER_TEXT_LIMITS, serverText } from './untrusted-text.js';
 
 /**
- * What an answer (or its absence) means: the one closed list every tool spells the same way.
- * The client's `error.kind`, the monitor's `outcome` label, the checklist's cause and the
- * diagnosis verdict use these words; a tool may add words around them, never rename them.
- * The last three are not HTTP answers: no complete response arrived (`connection_error`
- * covers refused, reset, DNS and a dropped answer; a body over the size cap is an
- * `invalid_envelope`).
+ * What an answer (or its absence) means, in the words every tool spells it with (a tool may add
+ * words around them, never rename them). The last three: no complete response arrived.
  */
 export const ANSWER_KINDS = [
   'ok',
@@ -50,22 +43,14 @@ export type ResponseClass =
   | { readonly kind: 'redirect'; readonly location: string | undefined }
   | { readonly kind: 'invalid_envelope'; readonly problem: EnvelopeProblem; readonly detail: string };
 
-export type ResponseKind = ResponseClass['kind'];
-
-export function isAnswerKind(value: string): value is AnswerKind {
-  return (ANSWER_KINDS as readonly string[]).includes(value);
-}
-
 /**
- * `location` is passed for 3xx only. A 429 or 5xx that is not an envelope (a proxy's HTML
- * page) still classifies by status: the status is what tells a client to back off. Where the
- * spec ties no status to a code, the code decides: `unauthorized` with any status is a rejected
- * key, `tenant_key_tenant_mismatch` is a mismatch however it is sent. Only then does the status
- * decide: any 401 is a rejected key (READING: the code and body of a 401 are not shown, so a
- * 401 without an envelope, or with another code such as a missing-key code, is still one).
+ * A 429 or 5xx that is not an envelope (a proxy's page) still classifies by status: it is what tells a
+ * client to back off. The code decides before the status (`unauthorized` on any status is a rejected
+ * key); then any 401 is one (READING: a 401's code and body are not shown).
  */
 export function classifyResponse(status: number, parsed: EnvelopeParse, location?: string): ResponseClass {
-  if (status >= 300 && status < 400) return { kind: 'redirect', location: location === undefined ? undefined : serverText(location, SERVER_TEXT_LIMITS.detail) };
+  if (status >= 300 && status < 400)
+    return { kind: 'redirect', location: location === undefined ? undefined : serverText(location, SERVER_TEXT_LIMITS.detail) };
   const body = parsed.valid ? parsed.envelope : undefined;
   const errorBody = body && !body.ok ? body.error : undefined;
   if (status === 429) return { kind: 'rate_limited', code: errorBody?.code, message: errorBody?.message };

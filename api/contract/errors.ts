@@ -34,27 +34,19 @@ export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];
  */
 export const ERROR_CODE_PATTERN = /^[a-z][a-z0-9_]{0,63}$/;
 
-/**
- * ASSUMPTION: a request with no key at all is answered like an invalid key, 401
- * `unauthorized`; the spec names no separate code and integrations treat both the same.
- */
+/** ASSUMPTION: no key at all is answered like an invalid key (the spec names no separate code). */
 export const MISSING_KEY_CODE: ErrorCode = ERROR_CODES.unauthorized;
 
-const KNOWN_CODES: ReadonlySet<string> = new Set(Object.values(ERROR_CODES));
-
 export function isErrorCode(value: string): value is ErrorCode {
-  return KNOWN_CODES.has(value);
+  return (Object.values(ERROR_CODES) as string[]).includes(value);
 }
 
 /** Statuses every integration must handle (spec §7). */
 export const HANDLED_STATUSES = [401, 403, 429] as const;
 
 /**
- * READING (spec §8: "rate-limit headers: not shown"). Servers in the wild send any of these,
- * so clients read them all: `Retry-After` (seconds or HTTP date, RFC 9110), the IETF draft's
- * `RateLimit-Limit/-Remaining/-Reset` trio and its later single `RateLimit` field (with
- * `RateLimit-Policy`), the common `X-RateLimit-*` (reset as seconds to wait, or as an epoch in
- * seconds or milliseconds), and `retry-after-ms`. The sandbox sends one style at a time.
+ * READING (spec §8: "rate-limit headers: not shown"): servers in the wild send any of these, so
+ * clients read them all (RFC 9110, the IETF drafts' trio and single field, `X-RateLimit-*`).
  */
 export const RATE_LIMIT_HEADERS = {
   retryAfter: 'retry-after',

@@ -1,9 +1,6 @@
 /** The Repair-Service Integration API v1 contract: the single source of truth. */
 export * from './api.js';
 export * from './auth.js';
-export * from './base-url.js';
 export * from './classify.js';
 export * from './envelope.js';
 export * from './errors.js';
-export * from './untrusted-text.js';
-export * from './tenant.js';

@@ -3,7 +3,7 @@
  * default that is correct under every reading, and the reason for it; tools read them from
  * here, never restate them. The full table of readings is in README.md beside this file.
  */
-import { isTenantSlug } from './tenant.js';
+import { isTenantSlug } from './api.js';
 
 /**
  * The readings of each open point, named once. The sandbox's dialects speak them, `discover`
@@ -31,7 +31,14 @@ export const PLATFORM_REFUSALS = ['platform_key_required', 'not_found', 'unautho
 export type PlatformRefusal = (typeof PLATFORM_REFUSALS)[number];
 
 /** READING (spec §8: "rate-limit headers: not shown"); every style is read by `parseRetryHint`. */
-export const RATE_LIMIT_HEADER_STYLES = ['ietf', 'ratelimit-field', 'x-ratelimit-epoch', 'x-ratelimit-delta', 'retry-after-date', 'none'] as const;
+export const RATE_LIMIT_HEADER_STYLES = [
+  'ietf',
+  'ratelimit-field',
+  'x-ratelimit-epoch',
+  'x-ratelimit-delta',
+  'retry-after-date',
+  'none',
+] as const;
 export type RateLimitHeaderStyle = (typeof RATE_LIMIT_HEADER_STYLES)[number];
 
 /** READING (spec §7: "the codes and bodies for 401 and 429 beyond the above: not shown"). */
@@ -53,15 +60,22 @@ export const INDEX_ACCESS: Setting<IndexAccessReading> = {
 /** READING (spec §4: "the concrete sub-paths under /platform/ ... not shown"). */
 export const PLATFORM_PATHS: Setting<readonly string[]> = {
   default: [],
-  reason: 'the spec names no /platform/ sub-path; probing a guessed one would fail on a healthy API, so none is probed until configured or discovered',
+  reason:
+    'the spec names no /platform/ sub-path; probing a guessed one would fail on a healthy API, so none is probed until configured or discovered',
 };
 
 /**
  * A `/platform/` sub-path as a user gives it (`tenants`, `/platform/tenants`, `admin/tenants`):
  * the part below /platform/, or a reason it cannot be one.
  */
-export function platformSubPath(value: string): { readonly ok: true; readonly sub: string } | { readonly ok: false; readonly reason: string } {
-  const sub = value.trim().replace(/^\/+/, '').replace(/^platform\//, '').replace(/\/+$/, '');
+export function platformSubPath(
+  value: string,
+): { readonly ok: true; readonly sub: string } | { readonly ok: false; readonly reason: string } {
+  const sub = value
+    .trim()
+    .replace(/^\/+/, '')
+    .replace(/^platform\//, '')
+    .replace(/\/+$/, '');
   if (sub === '') return { ok: false, reason: 'is empty (give the part below /platform/, e.g. tenants)' };
   if (/[?#]/.test(sub)) return { ok: false, reason: 'cannot carry a query or fragment' };
   // `%2e` is a dot to a server that decodes before it resolves the path.

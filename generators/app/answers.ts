@@ -18,6 +18,8 @@ export interface Answers {
   readonly githubActions: boolean;
   /** Ship the opt-in `client/paginate.ts` (the spec shows no pagination). */
   readonly pagination: boolean;
+  /** Ship the opt-in `client/parse.ts` (the spec does not show the items' fields). */
+  readonly parse: boolean;
 }
 
 export type AnswerName = keyof Answers;
@@ -33,10 +35,11 @@ export const ANSWER_NAMES: readonly AnswerName[] = [
   'envPrefix',
   'githubActions',
   'pagination',
+  'parse',
 ];
 
 /** Yes/no answers; every other answer is text. */
-const BOOLEAN_ANSWERS: ReadonlySet<AnswerName> = new Set(['githubActions', 'pagination']);
+const BOOLEAN_ANSWERS: ReadonlySet<AnswerName> = new Set(['githubActions', 'pagination', 'parse']);
 export const isBooleanAnswer = (name: AnswerName): boolean => BOOLEAN_ANSWERS.has(name);
 
 /** The address `repairmon sandbox` listens on by default; the test environment of a new project. */
@@ -125,6 +128,7 @@ export function defaultAnswer(name: AnswerName, earlier: Partial<Answers>): stri
       return DEFAULT_ENV_PREFIX;
     case 'githubActions':
     case 'pagination':
+    case 'parse':
       return false;
   }
 }
@@ -182,6 +186,7 @@ export function completeAnswers(raw: Partial<Record<AnswerName, unknown>>): Answ
     envPrefix: given.envPrefix,
     githubActions: given.githubActions,
     pagination: given.pagination,
+    parse: given.parse,
   };
   return { ok: true, answers };
 }

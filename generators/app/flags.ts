@@ -24,6 +24,7 @@ export const ANSWER_FLAGS: readonly AnswerFlag[] = [
   { answer: 'envPrefix', flag: 'env-prefix', type: 'string', valueName: 'PREFIX', message: 'Prefix of the environment variables' },
   { answer: 'githubActions', flag: 'github-actions', type: 'boolean', message: 'Add a GitHub Actions workflow' },
   { answer: 'pagination', flag: 'pagination', type: 'boolean', message: 'Add paginate.ts, following Link: rel="next" (the spec shows no pagination)' },
+  { answer: 'parse', flag: 'parse', type: 'boolean', message: 'Add parse.ts, checking and typing items with your schema (the spec shows no fields)' },
 ];
 
 /** Flags that steer the run rather than answer a prompt. */

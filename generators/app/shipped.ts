@@ -57,8 +57,13 @@ export function shippedFiles(packageRoot: string, toolkitDir: string = TOOLKIT_D
   });
 }
 
-/** Opt-in modules for points the spec does not show, by the answer that adds them. */
-export const OPT_IN_FILES: Readonly<Record<string, 'pagination'>> = { 'client/paginate.ts': 'pagination' };
+export type OptIn = 'pagination' | 'parse';
+
+/** Opt-in modules for points the spec does not show, by the answers that add them (paginate.ts's `parse` option uses parse.ts). */
+export const OPT_IN_FILES: Readonly<Record<string, readonly OptIn[]>> = {
+  'client/paginate.ts': ['pagination'],
+  'client/parse.ts': ['parse', 'pagination'],
+};
 
 /** The document in the readings `repairmon sandbox` speaks by default, with the project's test and production base URLs. */
 export function openApiYaml(answers: Pick<Answers, 'testBaseUrl' | 'productionBaseUrl'>): Buffer {
@@ -69,10 +74,10 @@ export function openApiYaml(answers: Pick<Answers, 'testBaseUrl' | 'productionBa
 }
 
 /** The toolkit's files as a project with these answers gets them: each headed with "generated: do not edit". */
-export function toolkitFiles(packageRoot: string, toolkitDir: string, answers: Pick<Answers, 'pagination' | 'testBaseUrl' | 'productionBaseUrl'>): RenderedFile[] {
+export function toolkitFiles(packageRoot: string, toolkitDir: string, answers: Pick<Answers, OptIn | 'testBaseUrl' | 'productionBaseUrl'>): RenderedFile[] {
   const wanted = (path: string): boolean => {
-    const answer = OPT_IN_FILES[path.slice(toolkitDir.length + 1)];
-    return answer === undefined || answers[answer];
+    const answersFor = OPT_IN_FILES[path.slice(toolkitDir.length + 1)];
+    return answersFor === undefined || answersFor.some((answer) => answers[answer]);
   };
   return [...shippedFiles(packageRoot, toolkitDir).filter((file) => wanted(file.path)), { path: OPENAPI_FILE, contents: openApiYaml(answers) }].map((file) => ({
     path: file.path,

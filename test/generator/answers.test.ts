@@ -34,7 +34,7 @@ describe('answer checks', () => {
     expect(result.ok).toBe(false);
     if (result.ok) return;
     expect(result.problems.map((p) => p.name)).toEqual(['tenant', 'envPrefix']);
-    expect(result.missing).toEqual(['name', 'packageName', 'authScheme', 'testBaseUrl', 'productionBaseUrl', 'githubActions', 'pagination']);
+    expect(result.missing).toEqual(['name', 'packageName', 'authScheme', 'testBaseUrl', 'productionBaseUrl', 'githubActions', 'pagination', 'parse']);
   });
 
   it('defaults are themselves valid answers', () => {

@@ -7,9 +7,10 @@ import { openApiDocument } from '../../api/openapi/index.js';
 import { parseDialect } from '../../sandbox/index.js';
 import { ANSWER_NAMES, SANDBOX_BASE_URL } from '../../generators/app/answers.js';
 import { ANSWER_FLAGS } from '../../generators/app/flags.js';
-import { shippedFiles } from '../../generators/app/shipped.js';
+import { shippedFiles, toolkitFiles } from '../../generators/app/shipped.js';
 import { contentHash } from '../../generators/app/toolkit-record.js';
 import { ALL_FLAGS, CONFIG_KEY, readJson, runGenerator, snapshot } from './helpers.js';
+import { SAMPLE_ANSWERS } from './sample-answers.js';
 
 const OUR_PACKAGE = readJson(join(import.meta.dirname, '../../package.json')) as {
   dependencies: Record<string, string>;
@@ -27,26 +28,37 @@ afterEach(() => {
 });
 
 describe('opt-in modules', () => {
-  it('paginate.ts only with --pagination: a default project has no code for pagination, which the spec does not show', async () => {
+  it('paginate.ts only with --pagination, parse.ts only with --parse: a default project has no code for what the spec does not show', async () => {
     const cwd = tempDir();
-    await runGenerator({ ...ALL_FLAGS, pagination: false }).cd(cwd);
+    await runGenerator({ ...ALL_FLAGS, pagination: false, parse: false }).cd(cwd);
     const project = join(cwd, 'nowak-sync');
     expect(existsSync(join(project, 'src/repair-service/client/client.ts'))).toBe(true);
     expect(existsSync(join(project, 'src/repair-service/client/paginate.ts'))).toBe(false);
+    expect(existsSync(join(project, 'src/repair-service/client/parse.ts'))).toBe(false);
     const record = (readJson(join(project, '.yo-rc.json'))[CONFIG_KEY] as { toolkit: { files: Record<string, string> } }).toolkit.files;
-    expect(Object.keys(record).some((f) => f.endsWith('paginate.ts'))).toBe(false);
+    expect(Object.keys(record).some((f) => f.endsWith('paginate.ts') || f.endsWith('parse.ts'))).toBe(false);
   });
 
-  it('a project from before the answer existed keeps the paginate.ts its record lists', async () => {
+  it('--pagination brings parse.ts with it (paginate.ts checks items with it); --parse alone does not bring paginate.ts', () => {
+    const root = join(import.meta.dirname, '../..');
+    const paths = (opt: { pagination: boolean; parse: boolean }) => toolkitFiles(root, 'src/repair-service', { ...SAMPLE_ANSWERS, ...opt }).map((f) => f.path);
+    const opt = (list: string[]) => list.filter((p) => p.endsWith('/paginate.ts') || p.endsWith('/parse.ts'));
+    expect(opt(paths({ pagination: true, parse: false }))).toEqual(['src/repair-service/client/paginate.ts', 'src/repair-service/client/parse.ts']);
+    expect(opt(paths({ pagination: false, parse: true }))).toEqual(['src/repair-service/client/parse.ts']);
+  });
+
+  it('a project from before the answers existed keeps the paginate.ts and parse.ts its record lists', async () => {
     const cwd = tempDir();
     await runGenerator({ ...ALL_FLAGS }).cd(cwd);
     const project = join(cwd, 'nowak-sync');
     const rc = readJson(join(project, '.yo-rc.json'));
     delete (rc[CONFIG_KEY] as Record<string, unknown>)['pagination'];
+    delete (rc[CONFIG_KEY] as Record<string, unknown>)['parse'];
     writeFileSync(join(project, '.yo-rc.json'), JSON.stringify(rc, null, 2));
     await runGenerator({ 'skip-install': true }).cd(project);
     expect(existsSync(join(project, 'src/repair-service/client/paginate.ts'))).toBe(true);
-    expect(readJson(join(project, '.yo-rc.json'))[CONFIG_KEY]).toMatchObject({ pagination: true });
+    expect(existsSync(join(project, 'src/repair-service/client/parse.ts'))).toBe(true);
+    expect(readJson(join(project, '.yo-rc.json'))[CONFIG_KEY]).toMatchObject({ pagination: true, parse: true });
   });
 });
 
@@ -58,7 +70,7 @@ describe('flags', () => {
     const project = join(cwd, 'nowak-sync');
     const stored = readJson(join(project, '.yo-rc.json'))[CONFIG_KEY] as Record<string, unknown>;
     expect(Object.keys(stored)).toEqual([...ANSWER_NAMES, 'toolkit']);
-    expect(stored).toMatchObject({ packageName: '@nowak/repair-sync', authScheme: 'x-api-key', envPrefix: 'NOWAK_API', githubActions: true, pagination: true });
+    expect(stored).toMatchObject({ packageName: '@nowak/repair-sync', authScheme: 'x-api-key', envPrefix: 'NOWAK_API', githubActions: true, pagination: true, parse: true });
     const files = snapshot(project);
     expect([...files.keys()]).toEqual(expect.arrayContaining(['.gitignore', '.env.example', 'README.md', '.github/workflows/ci.yml', 'src/config.ts', 'src/check.ts', 'src/handlers.ts', 'src/index.ts', 'src/repair-service/contract/index.ts', 'src/repair-service/client/index.ts', 'test/config.test.ts']));
     expect([...files.keys()].some((f) => f.endsWith('.hbs') || f === 'gitignore' || f === 'env.example')).toBe(false);
@@ -145,7 +157,7 @@ describe('openapi.yaml', () => {
 describe('prompts', () => {
   it('asks every question in order when no flag is given, and stores the typed answers', async () => {
     const cwd = tempDir();
-    const answers = { name: 'typed', packageName: 'typed-pkg', tenant: 'cykl-gdansk', authScheme: 'bearer', testBaseUrl: 'http://localhost:9/api/v1/', productionBaseUrl: 'https://p.example/api/v1', envPrefix: 'GDANSK', githubActions: false, pagination: true };
+    const answers = { name: 'typed', packageName: 'typed-pkg', tenant: 'cykl-gdansk', authScheme: 'bearer', testBaseUrl: 'http://localhost:9/api/v1/', productionBaseUrl: 'https://p.example/api/v1', envPrefix: 'GDANSK', githubActions: false, pagination: true, parse: false };
     const types: Record<string, unknown> = {};
     const result = await runGenerator({ interactive: true })
       .withAnswers(answers)
@@ -153,7 +165,7 @@ describe('prompts', () => {
       .cd(cwd);
     expect(result.askedQuestions.map((q) => q.name)).toEqual(ANSWER_NAMES);
     // `select`, not `list`: yo prints "`list` prompt is deprecated" for the old name.
-    expect(types).toMatchObject({ authScheme: 'select', githubActions: 'confirm', pagination: 'confirm', tenant: 'input' });
+    expect(types).toMatchObject({ authScheme: 'select', githubActions: 'confirm', pagination: 'confirm', parse: 'confirm', tenant: 'input' });
     const stored = readJson(join(cwd, 'typed', '.yo-rc.json'))[CONFIG_KEY] as Record<string, unknown>;
     expect({ ...stored, toolkit: undefined }).toEqual({ ...answers, testBaseUrl: 'http://localhost:9/api/v1', toolkit: undefined });
   });
@@ -161,9 +173,9 @@ describe('prompts', () => {
   it('asks only for what the flags leave out', async () => {
     const cwd = tempDir();
     const result = await runGenerator({ interactive: true, name: 'half', tenant: 'serwis-kowalski', 'env-prefix': 'HALF' })
-      .withAnswers({ packageName: 'half', authScheme: 'bearer', testBaseUrl: SANDBOX_BASE_URL, productionBaseUrl: 'https://h.example/api/v1', githubActions: true, pagination: false })
+      .withAnswers({ packageName: 'half', authScheme: 'bearer', testBaseUrl: SANDBOX_BASE_URL, productionBaseUrl: 'https://h.example/api/v1', githubActions: true, pagination: false, parse: false })
       .cd(cwd);
-    expect(result.askedQuestions.map((q) => q.name)).toEqual(['packageName', 'authScheme', 'testBaseUrl', 'productionBaseUrl', 'githubActions', 'pagination']);
+    expect(result.askedQuestions.map((q) => q.name)).toEqual(['packageName', 'authScheme', 'testBaseUrl', 'productionBaseUrl', 'githubActions', 'pagination', 'parse']);
   });
 
   it('has a flag twin for every prompt', () => {
@@ -204,19 +216,19 @@ describe('re-run', () => {
     pkg.scripts['lint'] = 'eslint .';
     pkg.scripts['test'] = 'vitest run --reporter dot';
     writeFileSync(join(project, 'package.json'), `${JSON.stringify(pkg, null, 2)}\n`);
-    rmSync(join(project, 'src/repair-service/client/retry-policy.ts'));
+    rmSync(join(project, 'src/repair-service/client/retry.ts'));
     const again = await runGenerator({ interactive: false }).cd(project);
     expect(again.askedQuestions).toEqual([]);
     for (const file of ['src/handlers.ts', 'src/index.ts', 'README.md', '.github/workflows/ci.yml']) expect(readFileSync(join(project, file), 'utf8')).toBe(`// mine: ${file}\n`);
     expect(readJson(join(project, 'package.json'))).toEqual(pkg);
-    expect(existsSync(join(project, 'src/repair-service/client/retry-policy.ts'))).toBe(true);
+    expect(existsSync(join(project, 'src/repair-service/client/retry.ts'))).toBe(true);
   });
 
   it('an edited toolkit file: refused with the list and nothing written; --force replaces it and keeps the edit as .orig', async () => {
     const cwd = tempDir();
     await runGenerator({ ...ALL_FLAGS }).cd(cwd);
     const project = join(cwd, 'nowak-sync');
-    const edited = 'src/repair-service/client/retry-policy.ts';
+    const edited = 'src/repair-service/client/retry.ts';
     const original = readFileSync(join(project, edited), 'utf8');
     writeFileSync(join(project, edited), `${original}// patched locally\n`);
     writeFileSync(join(project, 'src/handlers.ts'), '// mine, even under --force\n');

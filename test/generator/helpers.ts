@@ -19,6 +19,7 @@ export const ALL_FLAGS = {
   'env-prefix': 'NOWAK_API',
   'github-actions': true,
   pagination: true,
+  parse: true,
 } as const;
 
 /**

@@ -11,4 +11,5 @@ export const SAMPLE_ANSWERS: Answers = {
   envPrefix: 'RS',
   githubActions: false,
   pagination: false,
+  parse: false,
 };

@@ -21,7 +21,7 @@ const N = (readJson(join(ROOT, 'package.json')) as { version: string }).version;
 const NEXT_VERSION = '99.0.0';
 const PATCH_VERSION = '99.0.1';
 const OWNED = ['src/handlers.ts', 'src/index.ts', 'src/config.ts', 'README.md', '.env.example', '.github/workflows/ci.yml', 'test/config.test.ts'];
-const EDITED_TOOLKIT = 'src/repair-service/client/retry-policy.ts';
+const EDITED_TOOLKIT = 'src/repair-service/client/retry.ts';
 
 let work: string;
 let next: string;

@@ -119,9 +119,9 @@ describe('never through a symlink that leaves the project', () => {
     mkdirSync(join(project, 'vendor'));
     renameSync(join(project, 'src/repair-service'), join(project, 'vendor/repair-service'));
     symlinkSync('../vendor/repair-service', join(project, 'src/repair-service'));
-    rmSync(join(project, 'vendor/repair-service/client/retry-policy.ts'));
+    rmSync(join(project, 'vendor/repair-service/client/retry.ts'));
     await runGenerator({}).cd(project);
-    expect(existsSync(join(project, 'vendor/repair-service/client/retry-policy.ts'))).toBe(true);
+    expect(existsSync(join(project, 'vendor/repair-service/client/retry.ts'))).toBe(true);
     expect(lstatSync(join(project, 'src/repair-service')).isSymbolicLink()).toBe(true);
   });
 });
@@ -164,7 +164,7 @@ describe('all or nothing', () => {
     expect(first.code, first.stderr).toBe(0);
     const project = join(cwd, 'p');
     // Missing files on both sides of the read-only folder: the old run wrote the first ones, then failed.
-    for (const file of ['README.md', 'src/index.ts', 'test/config.test.ts', 'src/repair-service/client/retry-policy.ts']) rmSync(join(project, file));
+    for (const file of ['README.md', 'src/index.ts', 'test/config.test.ts', 'src/repair-service/client/retry.ts']) rmSync(join(project, file));
     chmodSync(join(project, 'test'), 0o555);
     const before = tree(cwd);
     const again = await runAs(runner, process.execPath, [BIN, 'new', 'p', '--skip-install'], { cwd, env });
@@ -194,7 +194,7 @@ async function projectWithChanges(): Promise<{ cwd: string; project: string }> {
   const { project } = made;
   for (const file of ['README.md', 'src/index.ts']) rmSync(join(project, file));
   rmSync(join(project, 'src/repair-service/checklist'), { recursive: true });
-  writeFileSync(join(project, 'src/repair-service/client/retry-policy.ts'), '// patched locally\n', { flag: 'a' });
+  writeFileSync(join(project, 'src/repair-service/client/retry.ts'), '// patched locally\n', { flag: 'a' });
   const pkg = JSON.parse(readFileSync(join(project, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
   delete pkg.scripts['check'];
   writeFileSync(join(project, 'package.json'), `${JSON.stringify(pkg, null, 2)}\n`);

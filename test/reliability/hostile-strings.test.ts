@@ -194,7 +194,7 @@ describe('a generated project: `npm start` (src/index.ts) and `npm run check` (s
     // The project's TypeScript, compiled file by file without type-checking (the generator tests
     // type-check it): what runs is exactly what the templates and the shipped api/ say.
     project = mkdtempSync(join(tmpdir(), 'hostile-project-'));
-    const answers: Answers = { name: 'p', packageName: 'p', tenant: TENANT, authScheme: 'bearer', testBaseUrl: hostile.baseUrl, productionBaseUrl: 'https://a.example/api/v1', envPrefix: 'RS', githubActions: false, pagination: false };
+    const answers: Answers = { name: 'p', packageName: 'p', tenant: TENANT, authScheme: 'bearer', testBaseUrl: hostile.baseUrl, productionBaseUrl: 'https://a.example/api/v1', envPrefix: 'RS', githubActions: false, pagination: false, parse: false };
     for (const file of nextFiles(ROOT, answers, chooseLayout(undefined, () => false))) {
       const isTs = file.path.startsWith('src/') && file.path.endsWith('.ts');
       const path = join(project, isTs ? file.path.replace(/\.ts$/, '.js') : file.path);

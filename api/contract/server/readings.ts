@@ -4,7 +4,15 @@
  * describes. With it, what each reading means on the wire, written once for both.
  */
 import { RATE_LIMIT_HEADERS as H } from '../index.js';
-import { type ErrorBodies, type IndexAccessReading, type PlatformRefusal, type RateLimitHeaderStyle, type ScopeRefusal, type SlugStyle, type UnauthorizedStatus } from '../readings.js';
+import {
+  type ErrorBodies,
+  type IndexAccessReading,
+  type PlatformRefusal,
+  type RateLimitHeaderStyle,
+  type ScopeRefusal,
+  type SlugStyle,
+  type UnauthorizedStatus,
+} from '../readings.js';
 
 export interface Readings {
   readonly slug: SlugStyle;

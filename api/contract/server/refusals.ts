@@ -67,6 +67,9 @@ export type FixedErrorCode = (typeof FIXED_ERROR_CODES)[number];
 
 /** Every (code, status) a server sends under the readings, refusals first, once each. */
 export function sentErrors(readings: RefusalReadings): RefusalAnswer[] {
-  const all = [...REFUSALS.map((r) => refusalAnswer(r, readings)), ...FIXED_ERROR_CODES.map((code) => ({ code, status: ERROR_STATUS[code] }))];
+  const all = [
+    ...REFUSALS.map((r) => refusalAnswer(r, readings)),
+    ...FIXED_ERROR_CODES.map((code) => ({ code, status: ERROR_STATUS[code] })),
+  ];
   return all.filter((a, i) => all.findIndex((b) => b.code === a.code && b.status === a.status) === i);
 }

@@ -11,13 +11,13 @@ import {
   isEnvelopeError,
   isInsufficientScopeError,
   isNotFoundError,
-  isPaginationError,
   isParseError,
   isPermissionDeniedError,
   isRateLimitError,
   isTenantMismatchError,
   isTimeoutError,
 } from '../../../api/client/index.js';
+import { isPaginationError } from '../../../api/client/paginate.js';
 import { BASE_URL, KEY, SECRET, captureLogger, envelopeError, mockAgent } from './helpers.js';
 
 const CLIENTS = '/api/v1/tenants/rowery-nowak/clients';
@@ -154,7 +154,7 @@ describe('error guards work across two copies of errors.ts', () => {
     const missing = copy.ApiError.from({ ...fields, kind: 'not_found' });
     expect(isNotFoundError(missing) && isApiError(missing) && !isPermissionDeniedError(missing)).toBe(true);
     expect(isParseError(copy.ApiError.from({ ...fields, kind: 'parse_failed', index: 2, issue: 'x' }))).toBe(true);
-    expect(isPaginationError(copy.ApiError.from({ ...fields, kind: 'pagination_stopped', problem: 'loop', link: undefined, pages: 2 }))).toBe(true);
+    expect(isPaginationError(copy.ApiError.from({ ...fields, kind: 'pagination_stopped', problem: 'loop' }))).toBe(true);
     expect(isNotFoundError(foreign) || isParseError(missing)).toBe(false);
     // AbortSignal.timeout() rejects with a DOMException named TimeoutError: not ours.
     expect(isTimeoutError(new DOMException('t', 'TimeoutError'))).toBe(false);

@@ -1,7 +1,8 @@
-/** Parse hooks, withResponse() and typed results, against a MockAgent. */
+/** The opt-in parse hooks (parse.ts), withResponse() and typed results, against a MockAgent. */
 import { afterEach, describe, expect, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
 import { type ClientOptions, createClient, isApiError, isParseError, nextStep } from '../../../api/client/index.js';
+import { parseData, parseItems } from '../../../api/client/parse.js';
 import { BASE_URL, JSON_HEADERS, KEY, SECRET, captureLogger, envelopeError, envelopeOk, mockAgent } from './helpers.js';
 
 const REPAIRS = '/api/v1/tenants/rowery-nowak/repairs';
@@ -34,11 +35,11 @@ async function failure(promise: Promise<unknown>) {
   return error;
 }
 
-describe('parse hooks type and check list items', () => {
+describe('parse.ts: parseItems and parseData type and check what a call returned', () => {
   it('a zod schema per call: items are the schema’s output (unknown keys stripped), typed', async () => {
     const { pool, client } = setup();
     pool.intercept({ path: REPAIRS }).reply(200, envelopeOk(repairs));
-    const list = await client.listRepairs({ parse: RepairSchema });
+    const list = await parseItems(client.listRepairs(), RepairSchema);
     expectTypeOf(list).toEqualTypeOf<readonly Repair[]>();
     expect(list).toEqual([{ id: 1, status: 'przyjęta' }, { id: 2, status: 'gotowa', costPln: 120 }]);
   });
@@ -46,7 +47,7 @@ describe('parse hooks type and check list items', () => {
   it('a type guard per call keeps the items as they are', async () => {
     const { pool, client } = setup();
     pool.intercept({ path: REPAIRS }).reply(200, envelopeOk(repairs));
-    const list = await client.listRepairs({ parse: isRepair });
+    const list = await parseItems(client.listRepairs(), isRepair);
     expectTypeOf(list).toEqualTypeOf<readonly Repair[]>();
     expect(list[0]).toBe(list[0]);
     expect(list).toEqual(repairs);
@@ -56,7 +57,7 @@ describe('parse hooks type and check list items', () => {
     const { pool, client } = setup();
     const secretish = { id: 'not-a-number', status: 'ok', note: `private note ${'z'.repeat(2000)}` };
     pool.intercept({ path: REPAIRS }).reply(200, envelopeOk([repairs[0], secretish]), { headers: { 'x-request-id': 'req-7' } });
-    const error = await failure(client.listRepairs({ parse: RepairSchema }));
+    const error = await failure(parseItems(client.listRepairs(), RepairSchema));
     expect(isParseError(error)).toBe(true);
     if (!isParseError(error)) return;
     expect(error).toMatchObject({ kind: 'parse_failed', index: 1, status: 200, requestId: 'req-7', attempts: 1, retryable: false });
@@ -70,25 +71,25 @@ describe('parse hooks type and check list items', () => {
   it('a type guard that says no names itself; safeParse, parse and Standard Schema objects work too', async () => {
     const { pool, client } = setup();
     pool.intercept({ path: REPAIRS }).reply(200, envelopeOk([{ id: 1 }])).times(4);
-    const guard = await failure(client.listRepairs({ parse: isRepair }));
+    const guard = await failure(parseItems(client.listRepairs(), isRepair));
     expect(isParseError(guard) && guard.issue).toBe('the type guard isRepair returned false');
     const thrower = { parse: (v: unknown) => { if ((v as Repair).status === undefined) throw new Error('status missing'); return v as Repair; } };
-    expect(isParseError(await failure(client.listRepairs({ parse: thrower }))) ).toBe(true);
+    expect(isParseError(await failure(parseItems(client.listRepairs(), thrower)))).toBe(true);
     const safe = { safeParse: (v: unknown) => ({ success: true as const, data: { wrapped: v } }) };
-    expect(await client.listRepairs({ parse: safe })).toEqual([{ wrapped: { id: 1 } }]);
+    expect(await parseItems(client.listRepairs(), safe)).toEqual([{ wrapped: { id: 1 } }]);
     const standard = { '~standard': { version: 1, vendor: 'test', validate: () => ({ issues: [{ message: 'nope', path: ['status'] }] }) } };
-    const std = await failure(client.listRepairs({ parse: standard }));
+    const std = await failure(parseItems(client.listRepairs(), standard));
     expect(isParseError(std) && std.issue).toBe('status: nope');
   });
 
-  it('get() and platform.get() check the whole data; a bad validator is refused naming the option', async () => {
+  it('parseData checks the whole data of get() and platform.get(); a bad validator is refused before anything is read', async () => {
     const { pool, client } = setup();
     pool.intercept({ path: '/api/v1/platform/tenants' }).reply(200, envelopeOk({ tenants: ['a'] }));
     const Tenants = z.object({ tenants: z.array(z.string()) });
-    const data = await client.platform.get('tenants', { parse: Tenants });
+    const data = await parseData(client.platform.get('tenants'), Tenants);
     expectTypeOf(data).toEqualTypeOf<{ tenants: string[] }>();
     expect(data.tenants).toEqual(['a']);
-    await expect(client.get('/docs', { parse: 42 as never })).rejects.toThrow(/option "parse" must be a schema/);
+    expect(() => parseData(client.get('/docs'), 42 as never)).toThrow(/the validator must be a schema with safeParse\(\) or parse\(\)/);
   });
 });
 

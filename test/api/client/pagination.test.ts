@@ -2,8 +2,8 @@
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createClient, isPaginationError, nextStep } from '../../../api/client/index.js';
-import { type Page, checkNextLink, nextLink, paginate } from '../../../api/client/paginate.js';
+import { createClient, nextStep } from '../../../api/client/index.js';
+import { type Page, checkNextLink, isPaginationError, nextLink, paginate } from '../../../api/client/paginate.js';
 import { BASE_URL, KEY, SECRET, envelopeOk, mockAgent } from './helpers.js';
 
 const REPAIRS = '/api/v1/tenants/rowery-nowak/repairs';

@@ -7,7 +7,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ApiKey, createClient } from '../../../api/client/index.js';
 import { CLIENT_VERSION, traceparent } from '../../../api/client/attempt.js';
-import { proxyFor } from '../../../api/client/proxy.js';
+import { proxyFor } from '../../../api/client/client.js';
 import { type RunningSandbox, startSandbox } from '../../../sandbox/index.js';
 import { hasTinyproxy, startTinyproxy, type Tinyproxy } from '../../helpers/tinyproxy.js';
 import { BASE_URL, KEY, captureLogger, envelopeError, envelopeOk, mockAgent } from './helpers.js';

@@ -2,7 +2,7 @@
  * api/client/README.md ships into every generated project (src/repair-service/client/README.md),
  * so it must be true: every `ts` block is written to its own file in a temp project laid out as a
  * generated one and type-checked with the project's strict settings (a few type expectations ride
- * along); it names every export of the client's entry and of the opt-in paginate.ts; it stays short.
+ * along); it names every export of the client's entry and of the opt-in parse.ts and paginate.ts; it stays short.
  */
 import { execFile } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -12,6 +12,7 @@ import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import * as entry from '../../../api/client/index.js';
 import * as paging from '../../../api/client/paginate.js';
+import * as parsing from '../../../api/client/parse.js';
 import { ROOT } from '../../helpers/import-rules.js';
 
 const README = join(ROOT, 'api/client/README.md');
@@ -33,25 +34,29 @@ const TYPE_EXPECTATIONS = `
 import { z } from 'zod';
 import { type ApiError, type ApiPromise, type ApiResponse, type ErrorKind, type NextStep, createClient } from './client/index.js';
 import { type Paginated, paginate } from './client/paginate.js';
+import { parseData, parseItems } from './client/parse.js';
 
 const Repair = z.object({ id: z.number() });
 const client = createClient({ baseUrl: 'https://h/api/v1', apiKey: 'k' });
-const repairs: ReadonlyArray<{ id: number }> = await client.listRepairs({ parse: Repair });
+const repairs: ReadonlyArray<{ id: number }> = await parseItems(client.listRepairs(), Repair);
+const one: { id: number } = await parseData(client.get('/tenants/x/repairs/17'), Repair);
 const bikes: readonly unknown[] = await client.listBikes();
 // @ts-expect-error items stay unknown until typed
 const firstBike: { id: number } = bikes[0];
-const guarded: readonly string[] = await client.listLogs({ parse: (v: unknown): v is string => typeof v === 'string' });
+const guarded: readonly string[] = await parseItems(client.listLogs(), (v: unknown): v is string => typeof v === 'string');
 const promise: ApiPromise<readonly unknown[]> = client.listClients();
 const asPromise: Promise<readonly unknown[]> = promise;
 const response: ApiResponse = (await promise.withResponse()).response;
 const paged: Paginated<{ id: number }> = paginate(client, 'repairs', { parse: Repair });
 const step: NextStep['kind'] = 'use_platform_key';
 const kind = (e: ApiError): ErrorKind => e.kind;
-// @ts-expect-error a parse hook must be a schema or a type guard
-client.listClients({ parse: 42 });
+// @ts-expect-error a validator must be a schema or a type guard
+void parseItems(client.listClients(), 42);
+// @ts-expect-error the list methods take no parse hook: parse.ts does
+void client.listClients({ parse: Repair });
 // @ts-expect-error the answer kinds are a closed list
 const wrong: ErrorKind = 'key_rejected';
-export { repairs, firstBike, guarded, asPromise, response, paged, step, kind, wrong };
+export { repairs, one, firstBike, guarded, asPromise, response, paged, step, kind, wrong };
 `;
 
 describe('api/client/README.md', () => {
@@ -61,10 +66,12 @@ describe('api/client/README.md', () => {
   it('names every public export, fits in 120 lines, and shows each feature', () => {
     const text = readFileSync(README, 'utf8');
     expect(text.split('\n').length).toBeLessThanOrEqual(121);
-    const exported = [...Object.keys(entry), ...Object.keys(paging)];
+    const exported = [...Object.keys(entry), ...Object.keys(paging), ...Object.keys(parsing)];
     // Type-only exports leave no runtime key: read them from the entry's source.
-    const source = readFileSync(join(ROOT, 'api/client/index.ts'), 'utf8') + readFileSync(join(ROOT, 'api/client/errors.ts'), 'utf8');
-    const types = [...source.matchAll(/\btype (\w+)/g), ...source.matchAll(/^export (?:interface|type) (\w+)/gm)].map((m) => m[1]!);
+    const read = (...files: string[]) => files.map((f) => readFileSync(join(ROOT, 'api/client', f), 'utf8')).join('\n');
+    const [entries, optIn] = [read('index.ts', 'errors.ts'), read('parse.ts', 'paginate.ts')];
+    const declared = (text: string) => [...text.matchAll(/^export (?:interface|type) (\w+)/gm)];
+    const types = [...entries.matchAll(/\btype (\w+)/g), ...declared(entries), ...declared(optIn)].map((m) => m[1]!);
     for (const name of new Set([...exported, ...types])) expect(text, name).toMatch(new RegExp(`\`${name}[\`(]`));
     for (const feature of ['parse: Repair', '.withResponse()', 'URLSearchParams', 'client.get(', 'paginate(client', '.pages()', 'nextStep(error)', 'switch (error.kind)', 'REPAIR_API_LOG=debug']) {
       expect(text, feature).toContain(feature);

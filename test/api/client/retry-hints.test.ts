@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseRateLimitInfo, parseRetryAfter, parseRetryHint } from '../../../api/client/retry-hints.js';
+import { parseRateLimitInfo, parseRetryAfter, parseRetryHint } from '../../../api/client/retry.js';
 
 const NOW = Date.UTC(2026, 10, 21, 12, 0, 0);
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { MAX_GATE_PAUSE_MS, type RetryInput, type RetryOutcome, createRateLimitGate, decideRetry } from '../../../api/client/retry-policy.js';
+import { MAX_GATE_PAUSE_MS, type RetryInput, type RetryOutcome, createRateLimitGate, decideRetry } from '../../../api/client/retry.js';
 
 const NOW = 1_800_000_000_000;
 const status = (s: number, headers: Record<string, string> = {}): RetryOutcome => ({ kind: 'status', status: s, headers });
