@@ -9,12 +9,20 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { Agent, MockAgent, request } from 'undici';
+import { EnvHttpProxyAgent, MockAgent, request } from 'undici';
 import { startSandbox } from '../sandbox/index.js';
 import { ApiKey, createClient } from '../api/client/index.js';
 import { authHeader, joinUrl, tenantResourcePath } from '../api/contract/index.js';
+import { randomUUID } from 'node:crypto';
 
 const TENANT = 'rowery-nowak';
+/** What the client sends besides the key: a User-Agent of its length and a fresh traceparent per request. */
+const sentHeaders = (auth: { name: string; value: string }): Record<string, string> => ({
+  accept: 'application/json',
+  [auth.name]: auth.value,
+  'user-agent': `repair-service-client/0.0.0 node/${process.versions.node}`,
+  traceparent: `00-${randomUUID().replaceAll('-', '')}-${randomUUID().replaceAll('-', '').slice(0, 16)}-01`,
+});
 const PATH = tenantResourcePath(TENANT, 'clients');
 /** The client's own Agent connects within its attempt budget (15 s by default); the raw side gets the same. */
 const CONNECT_TIMEOUT_MS = 15_000;
@@ -112,7 +120,13 @@ async function measure(call: Call, calls: number, concurrency: number, totals: T
 
 function perCall(t: Totals): ClientSideFigures {
   const n = Math.max(1, t.ok);
-  return { ok: t.ok, cpuUsPerCall: (t.userUs + t.systemUs) / n, userUsPerCall: t.userUs / n, systemUsPerCall: t.systemUs / n, wallUsPerCall: t.wallUs / n };
+  return {
+    ok: t.ok,
+    cpuUsPerCall: (t.userUs + t.systemUs) / n,
+    userUsPerCall: t.userUs / n,
+    systemUsPerCall: t.systemUs / n,
+    wallUsPerCall: t.wallUs / n,
+  };
 }
 
 function median(values: readonly number[]): number {
@@ -133,10 +147,22 @@ async function mode(clientCall: Call, rawCall: Call, opts: Required<OverheadOpti
   for (let round = 0; round < opts.rounds; round += 1) {
     const c: Totals = { ok: 0, userUs: 0, systemUs: 0, wallUs: 0 };
     const r: Totals = { ok: 0, userUs: 0, systemUs: 0, wallUs: 0 };
-    const order: Array<[Call, Totals]> = round % 2 === 0 ? [[clientCall, c], [rawCall, r]] : [[rawCall, r], [clientCall, c]];
+    const order: Array<[Call, Totals]> =
+      round % 2 === 0
+        ? [
+            [clientCall, c],
+            [rawCall, r],
+          ]
+        : [
+            [rawCall, r],
+            [clientCall, c],
+          ];
     for (const [call, totals] of order) await measure(call, perRound, concurrency, totals);
     roundRatios.push(cpuPerOk(c) / cpuPerOk(r));
-    for (const [from, into] of [[c, client], [r, raw]] as const) {
+    for (const [from, into] of [
+      [c, client],
+      [r, raw],
+    ] as const) {
       into.ok += from.ok;
       into.userUs += from.userUs;
       into.systemUs += from.systemUs;
@@ -161,12 +187,20 @@ export async function run(options: OverheadOptions = {}): Promise<OverheadFigure
   const opts: Required<OverheadOptions> = { calls: 4000, rounds: 100, warmup: 500, concurrency: 16, ...options };
   const { target, child } = await startRemoteSandbox();
   const agentOptions = { connect: { timeout: CONNECT_TIMEOUT_MS } };
-  const rawAgent = new Agent(agentOptions);
-  const client = createClient({ baseUrl: target.baseUrl, apiKey: new ApiKey(target.key, 'nowak-test'), tenant: TENANT, logLevel: 'silent' });
+  // The baseline is the same request by hand: the same dispatcher type the client uses (one that
+  // honours the proxy variables) and the same headers (the client's User-Agent and a traceparent
+  // per call), so the ratio is the client's own work, not what it sends.
+  const rawAgent = new EnvHttpProxyAgent({ ...agentOptions, noProxy: '' });
+  const client = createClient({
+    baseUrl: target.baseUrl,
+    apiKey: new ApiKey(target.key, 'nowak-test'),
+    tenant: TENANT,
+    logLevel: 'silent',
+  });
   const url = joinUrl(target.baseUrl, PATH);
   const auth = authHeader('bearer', target.key);
   const rawCall: Call = async () => {
-    const res = await request(url, { dispatcher: rawAgent, headers: { accept: 'application/json', [auth.name]: auth.value } });
+    const res = await request(url, { dispatcher: rawAgent, headers: sentHeaders(auth) });
     const body = (await res.body.json()) as { ok?: unknown };
     return res.statusCode === 200 && body.ok === true;
   };
@@ -183,9 +217,13 @@ export async function run(options: OverheadOptions = {}): Promise<OverheadFigure
   }
 }
 
-async function inMemoryMode(target: Target, url: string, auth: { name: string; value: string }, opts: Required<OverheadOptions>): Promise<ModeFigures> {
-  const headers = { accept: 'application/json', [auth.name]: auth.value };
-  const recorded = await request(url, { headers });
+async function inMemoryMode(
+  target: Target,
+  url: string,
+  auth: { name: string; value: string },
+  opts: Required<OverheadOptions>,
+): Promise<ModeFigures> {
+  const recorded = await request(url, { headers: sentHeaders(auth) });
   const body = await recorded.body.text();
   const mock = new MockAgent();
   mock.disableNetConnect();
@@ -195,16 +233,27 @@ async function inMemoryMode(target: Target, url: string, auth: { name: string; v
     .intercept({ path: new URL(url).pathname })
     .reply(200, body, { headers: { 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(body)) } })
     .persist();
-  const client = createClient({ baseUrl: target.baseUrl, apiKey: new ApiKey(target.key, 'nowak-test'), tenant: TENANT, dispatcher: mock, logLevel: 'silent' });
+  const client = createClient({
+    baseUrl: target.baseUrl,
+    apiKey: new ApiKey(target.key, 'nowak-test'),
+    tenant: TENANT,
+    dispatcher: mock,
+    logLevel: 'silent',
+  });
   const rawCall: Call = async () => {
-    const res = await request(url, { dispatcher: mock, headers });
+    const res = await request(url, { dispatcher: mock, headers: sentHeaders(auth) });
     const parsed = (await res.body.json()) as { ok?: unknown };
     return res.statusCode === 200 && parsed.ok === true;
   };
   try {
     // A call here takes ~25 µs, so rounds of the socket modes' size last about a millisecond and
     // one scavenge decides a round; five times the calls keeps the GC share alike on both sides.
-    return await mode(async () => Array.isArray(await client.listClients()), rawCall, { ...opts, calls: opts.calls * IN_MEMORY_CALLS_FACTOR }, 1);
+    return await mode(
+      async () => Array.isArray(await client.listClients()),
+      rawCall,
+      { ...opts, calls: opts.calls * IN_MEMORY_CALLS_FACTOR },
+      1,
+    );
   } finally {
     await mock.close();
   }
@@ -231,7 +280,10 @@ const invokedDirectly = process.argv[1] !== undefined && import.meta.url === pat
 if (invokedDirectly && process.argv.includes('--serve')) {
   await serve();
 } else if (invokedDirectly) {
-  const figures = await run({ ...(flag('--calls') ? { calls: flag('--calls') } : {}), ...(flag('--rounds') ? { rounds: flag('--rounds') } : {}) });
+  const figures = await run({
+    ...(flag('--calls') ? { calls: flag('--calls') } : {}),
+    ...(flag('--rounds') ? { rounds: flag('--rounds') } : {}),
+  });
   console.log(describe('sequential', figures.sequential));
   console.log(describe('concurrent', figures.concurrent));
   console.log(describe('in-memory (MockAgent, no sockets)', figures.inMemory));

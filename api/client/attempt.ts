@@ -2,7 +2,7 @@
  * One HTTP attempt, no retries: send, read a capped body, parse the envelope and classify. It never
  * throws: every way it can end is in the result, for the retrying call and for one exact answer.
  */
-import { randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { type Dispatcher, request } from 'undici';
 import type { AnswerKind, AuthScheme, EndpointId, EnvelopeParse, ResponseClass } from '../contract/index.js';
@@ -14,9 +14,19 @@ import { type ApiKey, redactSecrets, scrubKeyEchoes } from './api-key.js';
 export const CLIENT_VERSION = '0.2.0';
 export const USER_AGENT = `repair-service-client/${CLIENT_VERSION} node/${process.versions.node}`;
 
+let pool = Buffer.alloc(0);
+let used = 0;
+
+/** Random hex for trace and span ids, cut from one 4 KiB draw (a draw per id cost microseconds a call). */
+export function randomHex(bytes: number): string {
+  if (used + bytes > pool.length) [pool, used] = [randomBytes(4096), 0];
+  used += bytes;
+  return pool.toString('hex', used - bytes, used);
+}
+
 /** A W3C `traceparent` (version 00, sampled): the trace id kept across a call's attempts, a new span each. */
-export function traceparent(traceId: string = randomUUID().replaceAll('-', '')): string {
-  return `00-${traceId}-${randomUUID().replaceAll('-', '').slice(0, 16)}-01`;
+export function traceparent(traceId: string = randomHex(16)): string {
+  return `00-${traceId}-${randomHex(8)}-01`;
 }
 
 /** A success body above this is refused: a runaway response must not exhaust memory. */
@@ -124,8 +134,6 @@ function headersOf(raw: Record<string, string | string[] | undefined>, key: ApiK
 
 /** Reads at most `limit` bytes; a success over it is refused, an error body is cut there. */
 async function readCapped(body: Body, declared: number, limit: number, refuse: boolean): Promise<{ text: string; bytes: number }> {
-  // undici enforces a declared length itself: one read, no chunk bookkeeping.
-  if (Number.isSafeInteger(declared) && declared <= limit) return { text: await body.text(), bytes: declared };
   if (refuse && declared > limit) {
     body.destroy();
     throw new BodyTooLarge(limit);
@@ -196,7 +204,10 @@ export async function sendAttempt(req: AttemptRequest): Promise<AttemptResult> {
     const success = status >= 200 && status < 300;
     const resHeaders = headersOf(res.headers, req.key);
     const declared = Number(resHeaders['content-length'] ?? Number.NaN);
-    const read = await readCapped(res.body, declared, success ? (req.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES) : ERROR_BODY_BYTES, success);
+    const limit = success ? (req.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES) : ERROR_BODY_BYTES;
+    // undici enforces a declared length itself: one read, no chunk bookkeeping (and no extra async frame).
+    const known = Number.isSafeInteger(declared) && declared <= limit;
+    const read = known ? { text: await res.body.text(), bytes: declared } : await readCapped(res.body, declared, limit, success);
     const text = req.key ? redactSecrets(read.text, [req.key]) : read.text;
     const parsed = parseEnvelope(text, { status, list: LIST_ENDPOINTS.has(req.endpoint) });
     const envelope = req.key ? scrubbedEnvelope(parsed, req.key) : parsed;

@@ -135,7 +135,21 @@ export class Call {
     const key = plan.sendKey ? rt.key : undefined;
     const { dispatcher, baseUrl, authScheme, userAgent } = rt;
     const trace = traceparent(plan.traceId);
-    const result = await sendAttempt({ ...plan, dispatcher, baseUrl, key, authScheme, timeoutMs, traceparent: trace, userAgent });
+    // Fields named one by one: spreading the plan cost more per call than the rest of this method.
+    const { path, query, endpoint, signal } = plan;
+    const result = await sendAttempt({
+      dispatcher,
+      baseUrl,
+      path,
+      query,
+      endpoint,
+      key,
+      authScheme,
+      timeoutMs,
+      signal,
+      traceparent: trace,
+      userAgent,
+    });
     if (rt.log.debug) {
       const fields = { path: plan.path, attempt: this.attempts, outcome: outcomeText(result), traceId: plan.traceId };
       rt.log.debug('repair-service attempt', { ...fields, ms: Math.round(result.timings.totalMs) });

@@ -1,10 +1,10 @@
 /** `createClient`: options are checked before anything is sent (a TypeError naming the option). */
-import { X509Certificate, randomUUID } from 'node:crypto';
+import { X509Certificate } from 'node:crypto';
 import { type Dispatcher, EnvHttpProxyAgent } from 'undici';
 import type { AuthScheme, TenantResource } from '../contract/index.js';
 import { SECRET_HEADERS, checkBaseUrl, isAuthScheme, platformPath, tenantResourcePath, validateTenantSlug } from '../contract/index.js';
 import { ApiKey, redactSecrets } from './api-key.js';
-import { type AttemptResponse, USER_AGENT } from './attempt.js';
+import { type AttemptResponse, USER_AGENT, randomHex } from './attempt.js';
 import { Call, type Limits, type Plan, type Runtime } from './call.js';
 import { type LogLevel, type Logger, clientLog, resolveLogLevel } from './logger.js';
 import { checkSubPath, routeOf, staysInside } from './paths.js';
@@ -137,7 +137,10 @@ export function proxyFor(url: URL, env: Readonly<Record<string, string | undefin
  */
 function ownAgent(options: ClientOptions, url: URL): Dispatcher {
   const timeout = options.attemptTimeoutMs ?? DEFAULTS.attemptTimeoutMs;
-  const direct = options.proxy === false ? { httpProxy: '', httpsProxy: '', noProxy: '' } : {};
+  // NO_PROXY read once here, like the proxy variables: undici would read process.env on every request.
+  const env = process.env;
+  const direct =
+    options.proxy === false ? { httpProxy: '', httpsProxy: '', noProxy: '' } : { noProxy: env['no_proxy'] ?? env['NO_PROXY'] ?? '' };
   if (options.ca === undefined) return new EnvHttpProxyAgent({ ...direct, connect: { timeout } });
   if (url.protocol !== 'https:') throw new TypeError(`option "ca" needs an https baseUrl, got ${url.protocol}//${url.host}`);
   const text = (Array.isArray(options.ca) ? options.ca : [options.ca]).map(String).join('\n');
@@ -203,7 +206,7 @@ export function createClient(options: ClientOptions): RepairServiceClient {
       const callLimits = budget('call option ', opts, limits);
       const { endpoint, path, query, tenant: of, sendKey } = where();
       if (query?.includes(key.reveal())) throw new TypeError(`${path}: the query holds the API key: a key never goes in a URL`);
-      const traceId = opts.traceparent === undefined ? randomUUID().replaceAll('-', '') : TRACEPARENT.exec(opts.traceparent)?.[1];
+      const traceId = opts.traceparent === undefined ? randomHex(16) : TRACEPARENT.exec(opts.traceparent)?.[1];
       if (traceId === undefined) throw new TypeError('option "traceparent" must be a W3C traceparent (00-<32 hex>-<16 hex>-<2 hex>)');
       const run = new Call(rt, { endpoint, path, query, tenant: of, sendKey, signal: opts.signal, limits: callLimits, traceId });
       const res = await run.run();
