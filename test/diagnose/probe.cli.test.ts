@@ -1,5 +1,10 @@
-/** Usage errors of `repairmon probe` (exit 2), run as a child process. No server is needed. */
+/**
+ * Usage errors of `repairmon probe` (exit 2). No server is needed. The key refusals run as a
+ * child process (what ps and a terminal would show); the rest through the CLI's entry in this
+ * process, the same parsing and messages without a node start each.
+ */
 import { beforeAll, describe, expect, it } from 'vitest';
+import { runMain } from '../helpers/fake-io.js';
 import { ensureBuilt, runCli } from '../helpers/rig.js';
 
 const SECRET = 'rs_test_NeverEchoThisValue0000q7Zk';
@@ -26,7 +31,7 @@ describe('repairmon probe usage', () => {
   });
 
   it('without a terminal and no key source, exits 2 naming the flags', async () => {
-    const run = await runCli(['probe', ...BASE]);
+    const run = await runMain(['probe', ...BASE], {}, '');
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/no key given and no terminal.*--key-env VAR.*--key-file PATH.*--key-stdin/);
   });
@@ -44,7 +49,7 @@ describe('repairmon probe usage', () => {
     [['--base-url', `https://support:${SECRET}@api.example.com/api/v1`, '--key-stdin'], 'must not contain user:password@'],
     [[...BASE, '--platform-path', '../x', '--key-stdin'], '--platform-path "../x"'],
   ])('%j exits 2: %s', async (args, message) => {
-    const run = await runCli(['probe', ...args]);
+    const run = await runMain(['probe', ...args], {}, '');
     expect(run.code).toBe(2);
     expect(run.stderr).toContain(message);
     expect(run.stdout).toBe('');
@@ -52,13 +57,13 @@ describe('repairmon probe usage', () => {
   });
 
   it('an empty key on stdin is a usage error', async () => {
-    const run = await runCli(['probe', ...BASE, '--key-stdin'], { stdin: '\n' });
+    const run = await runMain(['probe', ...BASE, '--key-stdin'], {}, '\n');
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('--key-stdin: API key "customer-key" is empty');
   });
 
   it('--help lists every flag', async () => {
-    const run = await runCli(['probe', '--help']);
+    const run = await runMain(['probe', '--help']);
     expect(run.code).toBe(0);
     for (const flag of ['--base-url', '--tenant', '--auth', '--key-env', '--key-file', '--key-stdin', '--json', '--timeout', '--max-wait', '--platform-path']) {
       expect(run.stdout).toContain(flag);

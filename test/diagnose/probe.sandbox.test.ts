@@ -1,14 +1,15 @@
 /**
- * `repairmon probe` end to end: the built CLI as a child process against the real sandbox, one
- * test per diagnosis. Every emitted curl line is run through bash and must get the same status,
- * and no output may contain the key's value.
+ * `repairmon probe` end to end against the real sandbox, one test per diagnosis: the built CLI
+ * as a child process for a run of each exit code and for the table and terminal forms, the
+ * CLI's entry in this process for the other JSON reports. Every emitted curl line is run
+ * through bash and must get the same status, and no output may contain the key's value.
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningSandbox, startSandbox } from '../../sandbox/index.js';
 import type { DiagnosisReport } from '../../diagnose/index.js';
 import { main } from '../../cli/index.js';
-import { fakeIo } from '../helpers/fake-io.js';
+import { fakeIo, runMain } from '../helpers/fake-io.js';
 import { shellQuote } from '../../api/checklist/index.js';
 import { BIN, type ProcessRun, closedPort, ensureBuilt, runCli, runProcess } from '../helpers/rig.js';
 import { toolAvailable } from '../helpers/tools.js';
@@ -55,10 +56,12 @@ afterAll(async () => {
   await sandbox?.close();
 });
 
-async function probe(alias: string, args: readonly string[], faults = ''): Promise<{ run: ProcessRun; report: DiagnosisReport }> {
+/** A child process when `child`, else in this process. */
+async function probe(alias: string, args: readonly string[], faults = '', child = false): Promise<{ run: Output; report: DiagnosisReport }> {
   sandbox.setFaults(faults);
   const key = sandbox.key(alias).key;
-  const run = await runCli(['probe', '--key-env', 'CUSTOMER_KEY', '--timeout', '5', '--json', ...args], { env: { CUSTOMER_KEY: key } });
+  const argv = ['probe', '--key-env', 'CUSTOMER_KEY', '--timeout', '5', '--json', ...args];
+  const run = child ? await runCli(argv, { env: { CUSTOMER_KEY: key } }) : await runMain(argv, { CUSTOMER_KEY: key }, '');
   outputs.push({ alias, key, run });
   let report: DiagnosisReport;
   try {
@@ -97,7 +100,7 @@ function paragraph(text: string, start: string): string {
 
 describe('repairmon probe against the sandbox', () => {
   it('good tenant key: every check passes, exit 0', async () => {
-    const { run, report } = await probe('nowak-test', ['--base-url', sandbox.baseUrl, '--tenant', 'rowery-nowak']);
+    const { run, report } = await probe('nowak-test', ['--base-url', sandbox.baseUrl, '--tenant', 'rowery-nowak'], '', true);
     expect(run.code).toBe(0);
     expect(report.verdict.kind).toBe('ok');
     expect(report.key).toMatchObject({ kind: 'tenant', environment: 'test' });
@@ -115,7 +118,7 @@ describe('repairmon probe against the sandbox', () => {
   });
 
   it('revoked key: key rejected (step 2), unauthorized with the Polish message and its English meaning', async () => {
-    const { run, report } = await probe('nowak-revoked-test', ['--base-url', sandbox.baseUrl, '--tenant', 'rowery-nowak', '--auth', 'x-api-key']);
+    const { run, report } = await probe('nowak-revoked-test', ['--base-url', sandbox.baseUrl, '--tenant', 'rowery-nowak', '--auth', 'x-api-key'], '', true);
     expect(run.code).toBe(1);
     expect(report.verdict).toMatchObject({ kind: 'unauthorized', headline: 'KEY REJECTED', evidence: { step: 'key', check: 'key' } });
     const accepted = row(report, 'key');

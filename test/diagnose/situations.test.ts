@@ -1,6 +1,7 @@
 /**
- * The situations support met, each against the real sandbox through the built CLI: the
- * headline names what went wrong (not the step where it showed) and the exit code is right.
+ * The situations support met, each against the real sandbox through the CLI's entry in this
+ * process (probe.sandbox.test.ts runs the built CLI as a child process): the headline names
+ * what went wrong (not the step where it showed) and the exit code is right.
  * The probe must also not make things worse: under a quota it stops at the first 429, and a
  * broken or hanging /docs never hides a rejected key.
  */
@@ -8,22 +9,22 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REQUEST_BUDGET } from '../../diagnose/pacing.js';
 import type { DiagnosisReport } from '../../diagnose/types.js';
 import { type RunningSandbox, startSandbox } from '../../sandbox/index.js';
-import { type ProcessRun, closedPort, ensureBuilt, runCli } from '../helpers/rig.js';
+import { type MainRun, runMain } from '../helpers/fake-io.js';
+import { closedPort } from '../helpers/rig.js';
 
 let sandbox: RunningSandbox;
-const runs: { name: string; key: string; run: ProcessRun }[] = [];
+const runs: { name: string; key: string; run: MainRun }[] = [];
 
 beforeAll(async () => {
-  ensureBuilt();
   sandbox = await startSandbox({ rateLimit: '1000/1m' });
 });
 afterAll(async () => {
   await sandbox?.close();
 });
 
-async function probe(on: RunningSandbox, name: string, alias: string, args: readonly string[]): Promise<{ run: ProcessRun; report: DiagnosisReport }> {
+async function probe(on: RunningSandbox, name: string, alias: string, args: readonly string[]): Promise<{ run: MainRun; report: DiagnosisReport }> {
   const key = on.key(alias).key;
-  const run = await runCli(['probe', '--key-env', 'CUSTOMER_KEY', '--json', ...args], { env: { CUSTOMER_KEY: key } });
+  const run = await runMain(['probe', '--key-env', 'CUSTOMER_KEY', '--json', ...args], { CUSTOMER_KEY: key }, '');
   runs.push({ name, key, run });
   try {
     return { run, report: JSON.parse(run.stdout) as DiagnosisReport };

@@ -25,7 +25,7 @@ interface Target {
   readonly readings: boolean;
 }
 
-function targetYaml(t: Target, d: DialectSettings, env: Record<string, string>): string[] {
+function targetYaml(t: Target, d: DialectSettings, env: Record<string, string>, schedule: string): string[] {
   const tenants = ['rowery-nowak', 'serwis-kowalski', 'cykl-gdansk'].map((s) => slugIn(d, s));
   const keys = ALIASES.map((alias) => {
     const variable = `KEY_${t.name}_${alias}`.replace(/[^A-Za-z0-9]/g, '_');
@@ -35,7 +35,7 @@ function targetYaml(t: Target, d: DialectSettings, env: Record<string, string>):
     return `      - { alias: ${alias}, kind: ${k.kind}, ${assignment}, secret: "\${${variable}}" }`;
   });
   const readings = t.readings ? [`    platformPaths: [${d.platformPaths.join(', ')}]`, `    indexAccess: ${d.index}`] : [];
-  return [`  - name: ${t.name}`, `    baseUrl: ${t.sandbox.baseUrl}`, `    schedule: "*/3 * * * * *"`, '    timeout: 2500ms', ...readings, '    keys:', ...keys];
+  return [`  - name: ${t.name}`, `    baseUrl: ${t.sandbox.baseUrl}`, `    schedule: "${schedule}"`, '    timeout: 2500ms', ...readings, '    keys:', ...keys];
 }
 
 async function serve(config: string, env: Record<string, string>): Promise<{ url: string; close(): Promise<number> }> {
@@ -92,67 +92,77 @@ function reasonOf(text: string, labels: Record<string, string>): string {
   return `${labels['target']}/${labels['key_alias']}/${labels['tenant']}/${labels['endpoint']}/${labels['check']}: ${reason ?? '?'}`;
 }
 
-interface Run {
-  readonly processes: readonly { close(): Promise<unknown> }[];
-  readonly text: string;
-}
+/** The targets of one dialect: a healthy sandbox with the readings left at their defaults and configured, and a breached one. */
+const targetName = (preset: string, role: 'defaults' | 'configured' | 'breached'): string => `${preset}-${role}`;
 
-/** One monitor process per dialect watching a healthy and a breached sandbox of that dialect. */
-async function runDialect(preset: string): Promise<Run> {
-  const d = truth(preset);
-  const [healthy, breached] = await Promise.all([dialectSandbox(preset), dialectSandbox(preset, ['--faults', 'isolation-breach'])]);
+/**
+ * One monitor process watching, for every dialect, a healthy and a breached sandbox of that
+ * dialect. Each target ticks every 3 s with a 2.5 s timeout, a third of them in each second:
+ * as many probes a second as three dialects at a time in one tick each, so that a tighter
+ * timeout or a burst on two cores does not put the test machine's load under test instead of
+ * the API's readings.
+ */
+async function runDialects(): Promise<{ processes: { close(): Promise<unknown> }[]; text: string }> {
+  const started = await Promise.all(PRESETS.map(async (preset) => ({ preset, pair: await Promise.all([dialectSandbox(preset), dialectSandbox(preset, ['--faults', 'isolation-breach'])]) })));
   const env: Record<string, string> = {};
-  const targets: Target[] = [
-    { name: 'defaults', sandbox: healthy, readings: false },
-    { name: 'configured', sandbox: healthy, readings: true },
-    { name: 'breached', sandbox: breached, readings: true },
-  ];
-  const config = join(dir, `${preset}.yaml`);
-  writeFileSync(config, ['targets:', ...targets.flatMap((t) => targetYaml(t, d, env))].join('\n'));
+  const lines: string[] = [];
+  const names: string[] = [];
+  for (const { preset, pair } of started) {
+    const [healthy, breached] = pair;
+    const targets: Target[] = [
+      { name: targetName(preset, 'defaults'), sandbox: healthy, readings: false },
+      { name: targetName(preset, 'configured'), sandbox: healthy, readings: true },
+      { name: targetName(preset, 'breached'), sandbox: breached, readings: true },
+    ];
+    for (const t of targets) {
+      lines.push(...targetYaml(t, truth(preset), env, `${names.length % 3}-59/3 * * * * *`));
+      names.push(t.name);
+    }
+  }
+  const config = join(dir, 'dialects.yaml');
+  writeFileSync(config, ['targets:', ...lines].join('\n'));
   const monitor = await serve(config, env);
-  return { processes: [monitor, healthy, breached], text: await afterTwoTicks(monitor.url, targets.map((t) => t.name)) };
+  const processes = [monitor, ...started.flatMap((s) => s.pair)];
+  return { processes, text: await afterTwoTicks(monitor.url, names) };
 }
 
-// Three dialects at a time, ticking every 3 s with a 2.5 s timeout: each run mostly waits for its
-// ticks; a tighter timeout, or more processes at once on two cores, would put the test machine's
-// load under test instead of the API's readings.
-const runs = new Map<string, Run>();
+let run: Awaited<ReturnType<typeof runDialects>> | undefined;
 beforeAll(async () => {
-  for (let i = 0; i < PRESETS.length; i += 3) {
-    await Promise.all(PRESETS.slice(i, i + 3).map(async (p) => runs.set(p, await runDialect(p))));
-  }
+  run = await runDialects();
 }, 120_000);
-afterAll(async () => Promise.all([...runs.values()].flatMap((r) => r.processes.map((p) => p.close()))));
+afterAll(async () => Promise.all((run?.processes ?? []).map((p) => p.close())));
 
 describe.each(PRESETS)('repairmon serve against the %s dialect', (preset) => {
   let text = '';
   beforeAll(() => {
-    text = runs.get(preset)?.text ?? '';
+    text = run?.text ?? '';
   });
+  const healthy = [targetName(preset, 'defaults'), targetName(preset, 'configured')];
+  const breachedTarget = targetName(preset, 'breached');
 
   it('a healthy API: every probe succeeds within two ticks, readings at their defaults or configured', () => {
-    for (const target of ['defaults', 'configured']) {
+    for (const target of healthy) {
       const probes = series(text, 'repairmon_probe_success').filter((s) => s.labels['target'] === target);
       const planned = series(text, 'repairmon_scheduler_probes_configured').find((s) => s.labels['target'] === target)?.value;
       expect(probes.length).toBe(planned);
       expect(probes.filter((s) => s.value !== 1).map((s) => reasonOf(text, s.labels))).toEqual([]);
     }
-    const configured = series(text, 'repairmon_probe_success').filter((s) => s.labels['target'] === 'configured');
+    const configured = series(text, 'repairmon_probe_success').filter((s) => s.labels['target'] === targetName(preset, 'configured'));
     // The configured readings turn the platform reads and refusals and the index canary on.
     expect(configured.some((s) => s.labels['check'] === 'platform_refused')).toBe(true);
     expect(configured.some((s) => s.labels['check'] === 'index_access')).toBe(true);
   });
 
   it('no deviation where the dialect keeps the codes the spec names', () => {
-    const reasons = series(text, 'repairmon_probe_failure_reason').filter((s) => s.labels['target'] !== 'breached' && s.value === 1);
+    const reasons = series(text, 'repairmon_probe_failure_reason').filter((s) => healthy.includes(s.labels['target'] ?? '') && s.value === 1);
     expect(reasons.filter((s) => s.labels['reason'] !== 'none').map((s) => s.labels)).toEqual([]);
   });
 
   it('an isolation breach is caught by the cross_tenant canary of every tenant key, and only there', () => {
-    const breachedProbes = series(text, 'repairmon_probe_success').filter((s) => s.labels['target'] === 'breached');
+    const breachedProbes = series(text, 'repairmon_probe_success').filter((s) => s.labels['target'] === breachedTarget);
     const failing = breachedProbes.filter((s) => s.value !== 1);
     expect(failing.map((s) => `${s.labels['check']}/${s.labels['key_alias']}`).sort()).toEqual(['cross_tenant/kowalski-test', 'cross_tenant/nowak-test']);
-    const reasons = series(text, 'repairmon_probe_failure_reason').filter((s) => s.labels['target'] === 'breached' && s.labels['check'] === 'cross_tenant');
+    const reasons = series(text, 'repairmon_probe_failure_reason').filter((s) => s.labels['target'] === breachedTarget && s.labels['check'] === 'cross_tenant');
     expect(new Set(reasons.map((s) => s.labels['reason']))).toEqual(new Set(['tenant_isolation_breach']));
   });
 });

@@ -1,5 +1,10 @@
-/** Usage errors of `repairmon discover` (exit 2, exact messages), run as a child process. No server is needed. */
+/**
+ * Usage errors of `repairmon discover` (exit 2, exact messages). No server is needed. The key
+ * refusals run as a child process (what ps and a terminal would show); the rest through the
+ * CLI's entry in this process, the same parsing and messages without a node start each.
+ */
 import { beforeAll, describe, expect, it } from 'vitest';
+import { runMain } from '../helpers/fake-io.js';
 import { ensureBuilt, runCli } from '../helpers/rig.js';
 
 const SECRET = 'rs_test_NeverEchoThisValue0000q7Zk';
@@ -9,8 +14,9 @@ const USAGE = "Run 'repairmon discover --help' for usage.\n";
 
 beforeAll(() => ensureBuilt());
 
-async function usageError(args: readonly string[], input?: string): Promise<string> {
-  const run = await runCli(['discover', ...args], input === undefined ? {} : { stdin: input });
+async function usageError(args: readonly string[], options: { input?: string; spawn?: boolean } = {}): Promise<string> {
+  const argv = ['discover', ...args];
+  const run = options.spawn ? await runCli(argv) : await runMain(argv, {}, options.input ?? '');
   expect(run.code).toBe(2);
   expect(run.stdout).toBe('');
   expect(run.stderr).not.toContain(SECRET);
@@ -23,7 +29,7 @@ describe('repairmon discover usage', () => {
     [['--key', SECRET]],
     [[`--key=${SECRET}`]],
   ])('refuses %j with exit 2, saying how to pass the key, without echoing it', async (flag) => {
-    expect(await usageError([...BASE, ...flag])).toBe(
+    expect(await usageError([...BASE, ...flag], { spawn: true })).toBe(
       'repairmon discover: --key is refused: a key on the command line shows in ps and shell history. Pass it with --key-env VAR (an environment variable), --key-file PATH or --key-stdin (e.g. `pass show key | repairmon discover --key-stdin ...`)\n',
     );
   });
@@ -53,18 +59,18 @@ describe('repairmon discover usage', () => {
   });
 
   it('an empty key on stdin is a usage error', async () => {
-    expect(await usageError([...BASE, '--key-stdin'], '\n')).toBe('repairmon discover: --key-stdin: API key "customer-key" is empty\n');
+    expect(await usageError([...BASE, '--key-stdin'], { input: '\n' })).toBe('repairmon discover: --key-stdin: API key "customer-key" is empty\n');
   });
 
   it('--help lists every flag and the request budget', async () => {
-    const run = await runCli(['discover', '--help']);
+    const run = await runMain(['discover', '--help']);
     expect(run.code).toBe(0);
     for (const flag of ['--base-url', '--tenant', '--auth', '--key-env', '--key-file', '--key-stdin', '--json', '--emit', '--timeout', '--platform-path']) expect(run.stdout).toContain(flag);
     expect(run.stdout).toContain('at most 11 GETs, one at a time, no retries');
   });
 
   it('is listed by repairmon --help', async () => {
-    const run = await runCli(['--help']);
+    const run = await runMain(['--help']);
     expect(run.stdout).toMatch(/^ {2}discover\s+learn which reading of the spec a real API follows/m);
   });
 });

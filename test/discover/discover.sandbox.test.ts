@@ -1,17 +1,20 @@
 /**
- * `repairmon discover` end to end: the built CLI as a child process against the real sandbox,
- * with its demo keys. The findings are today's sandbox's readings; the sandbox's own request
- * log shows what was sent (GET only, within the budget), and no output may hold a key.
+ * `repairmon discover` end to end against the real sandbox, with its demo keys: the built CLI as
+ * a child process for a run of each exit code and output form (JSON, table, the emitted config
+ * refused), the CLI's entry in this process for the other findings. The findings are today's
+ * sandbox's readings; the sandbox's own request log shows what was sent (GET only, within the
+ * budget), and no output may hold a key.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { type RunningSandbox, startSandbox } from '../../sandbox/index.js';
 import { targetSchema } from '../../monitor/config/schema.js';
 import { type DiscoveryReport, MAX_REQUESTS } from '../../discover/index.js';
-import { type ProcessRun, closedPort, ensureBuilt, runCli } from '../helpers/rig.js';
+import { type MainRun, runMain } from '../helpers/fake-io.js';
+import { closedPort, ensureBuilt, runCli } from '../helpers/rig.js';
 
 let sandbox: RunningSandbox;
-const outputs: { alias: string; run: ProcessRun }[] = [];
+const outputs: { alias: string; run: MainRun }[] = [];
 
 beforeAll(async () => {
   ensureBuilt();
@@ -21,17 +24,19 @@ afterAll(async () => {
   await sandbox?.close();
 });
 
-async function cli(alias: string | undefined, args: readonly string[], faults = ''): Promise<ProcessRun> {
+/** A child process when `child`, else in this process. */
+async function cli(alias: string | undefined, args: readonly string[], faults = '', child = false): Promise<MainRun> {
   sandbox.setFaults(faults);
   sandbox.clearRequests();
   const env: Record<string, string> = alias === undefined ? {} : { OPS_KEY: sandbox.key(alias).key };
-  const run = await runCli(['discover', '--timeout', '5', ...(alias === undefined ? [] : ['--key-env', 'OPS_KEY']), ...args], { env });
+  const argv = ['discover', '--timeout', '5', ...(alias === undefined ? [] : ['--key-env', 'OPS_KEY']), ...args];
+  const run = child ? await runCli(argv, { env }) : await runMain(argv, env, '');
   outputs.push({ alias: alias ?? '(no key)', run });
   return run;
 }
 
-async function discoverJson(alias: string | undefined, args: readonly string[] = []): Promise<DiscoveryReport> {
-  const run = await cli(alias, ['--base-url', sandbox.baseUrl, '--json', ...args]);
+async function discoverJson(alias: string | undefined, args: readonly string[] = [], child = false): Promise<DiscoveryReport> {
+  const run = await cli(alias, ['--base-url', sandbox.baseUrl, '--json', ...args], '', child);
   expect(run.code, run.stderr).toBe(0);
   expect(run.stderr).toBe('');
   return JSON.parse(run.stdout) as DiscoveryReport;
@@ -41,7 +46,7 @@ const refusal = (status: number, code: string) => ({ kind: 'learned', reading: {
 
 describe('repairmon discover against the sandbox', () => {
   it('without a key: what needs none, and which findings need one', async () => {
-    const report = await discoverJson(undefined);
+    const report = await discoverJson(undefined, [], true);
     expect(report.findings).toMatchObject({
       indexAccess: { kind: 'learned', reading: 'key', evidence: 'GET / without a key -> HTTP 401 unauthorized' },
       invalidKey: refusal(401, 'unauthorized'),
@@ -127,7 +132,7 @@ describe('repairmon discover against the sandbox', () => {
   });
 
   it('prints the table when not --json', async () => {
-    const run = await cli('nowak-test', ['--base-url', sandbox.baseUrl, '--tenant', 'rowery-nowak']);
+    const run = await cli('nowak-test', ['--base-url', sandbox.baseUrl, '--tenant', 'rowery-nowak'], '', true);
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/^platformRefusal\s+HTTP 403 platform_key_required\s+GET \/platform\/tenants with the key -> HTTP 403 platform_key_required/m);
     expect(run.stdout).toMatch(/^rateLimitHeaders\s+ietf\s+GET \/ with the key -> ratelimit-limit: 1000/m);
@@ -136,7 +141,7 @@ describe('repairmon discover against the sandbox', () => {
 
 describe('a host that does not answer as API v1: exit 1, nothing but /docs sent', () => {
   it('connection refused', async () => {
-    const run = await cli('nowak-test', ['--base-url', `http://127.0.0.1:${await closedPort()}/api/v1`, '--json']);
+    const run = await cli('nowak-test', ['--base-url', `http://127.0.0.1:${await closedPort()}/api/v1`, '--json'], '', true);
     expect(run.code).toBe(1);
     const report = JSON.parse(run.stdout) as DiscoveryReport;
     expect(report.host).toMatchObject({ kind: 'not_api_v1', why: expect.stringContaining('no answer (connection ECONNREFUSED)') });
@@ -155,7 +160,7 @@ describe('a host that does not answer as API v1: exit 1, nothing but /docs sent'
   });
 
   it('--emit monitor-config prints no fragment', async () => {
-    const run = await cli(undefined, ['--base-url', `${sandbox.origin}/v2/api/v1`, '--emit', 'monitor-config']);
+    const run = await cli(undefined, ['--base-url', `${sandbox.origin}/v2/api/v1`, '--emit', 'monitor-config'], '', true);
     expect(run.code).toBe(1);
     expect(run.stdout).toBe('');
     expect(run.stderr).toContain('repairmon discover: no config emitted, the host does not answer as API v1: GET /docs without a key -> HTTP 404 not_found');

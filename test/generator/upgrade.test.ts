@@ -12,8 +12,10 @@
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contentHash } from '../../generators/app/toolkit-record.js';
+import { fakeIo } from '../helpers/fake-io.js';
 import { ROOT, childEnv, runCli, runProcess } from '../helpers/rig.js';
 import { CONFIG_KEY, readJson, snapshot } from './helpers.js';
 
@@ -58,8 +60,22 @@ function makeNextPackage(dir: string): void {
 /** Yeoman's adapter logs (the summary too) on stderr; read both. */
 const out = (run: { stdout: string; stderr: string }): string => run.stdout + run.stderr;
 
+/** `repairmon` of the package at `pkgRoot` as a user runs it: a child process in `cwd`. */
 function repairmon(pkgRoot: string, args: readonly string[], cwd = work) {
   return runCli(args, { cwd, bin: join(pkgRoot, 'bin', 'repairmon.js') });
+}
+
+/**
+ * The same run through that package's compiled CLI entry in this process (whose working
+ * directory is `work`): no node start and yeoman load per run. The runs whose point is what
+ * the process prints or where it starts stay children.
+ */
+async function repairmonHere(pkgRoot: string, args: readonly string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const { main } = (await import(pathToFileURL(join(pkgRoot, 'dist', 'cli', 'index.js')).href)) as typeof import('../../cli/index.js');
+  const io = { ...fakeIo(), env: {} };
+  io.stdin.end();
+  const code = await main(args, io);
+  return { code, stdout: io.stdoutText(), stderr: io.stderrText() };
 }
 
 /** One project generated with N; each test upgrades its own copy. */
@@ -72,7 +88,8 @@ beforeAll(async () => {
   makeNextPackage(next);
   patch = join(work, 'patch-package');
   copyPackage(patch, PATCH_VERSION);
-  const generated = await repairmon(ROOT, ['new', 'pristine', '--yes', '--skip-install', '--github-actions']);
+  process.chdir(work);
+  const generated = await repairmonHere(ROOT, ['new', 'pristine', '--yes', '--skip-install', '--github-actions']);
   expect(generated.code, generated.stderr).toBe(0);
   pristine = join(work, 'pristine');
 }, 60_000);
@@ -82,6 +99,7 @@ function copyOfPristine(name: string): string {
   return join(work, name);
 }
 afterAll(() => {
+  process.chdir(ROOT);
   if (work) rmSync(work, { recursive: true, force: true });
 });
 
@@ -115,7 +133,7 @@ describe.concurrent(`upgrade ${N} -> ${NEXT_VERSION}`, { timeout: 120_000 }, () 
     writeFileSync(join(project, EDITED_TOOLKIT), `${readFileSync(join(project, EDITED_TOOLKIT), 'utf8')}// patched locally\n`);
     const patched = snapshot(project);
 
-    const refused = await repairmon(next, ['upgrade', 'proj', '--skip-install']);
+    const refused = await repairmonHere(next, ['upgrade', 'proj', '--skip-install']);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain(`${EDITED_TOOLKIT}  (edited: differs from the recorded hash)`);
     expect(refused.stderr).toContain('--force');
@@ -157,7 +175,7 @@ describe.concurrent(`upgrade ${N} -> ${NEXT_VERSION}`, { timeout: 120_000 }, () 
     expect(Object.keys(record.files)).toContain('src/repair-service/client/added-in-next.ts');
     for (const [path, hash] of Object.entries(record.files)) expect(contentHash(readFileSync(join(project, path))), path).toBe(hash);
 
-    const again = await repairmon(next, ['upgrade', 'proj', '--bail', '--skip-install']);
+    const again = await repairmonHere(next, ['upgrade', 'proj', '--bail', '--skip-install']);
     expect(again.code, again.stderr).toBe(0);
     expect(out(again)).toMatch(/0 added, 0 updated, 0 removed, \d+ unchanged/);
     await typechecks(project);
@@ -168,11 +186,11 @@ describe.concurrent(`upgrade ${N} -> ${NEXT_VERSION}`, { timeout: 120_000 }, () 
     const edited = `${readFileSync(join(project, 'openapi.yaml'), 'utf8')}x-ours: true\n`;
     writeFileSync(join(project, 'openapi.yaml'), edited);
     const before = snapshot(project);
-    const refused = await repairmon(next, ['upgrade', 'openapi', '--skip-install']);
+    const refused = await repairmonHere(next, ['upgrade', 'openapi', '--skip-install']);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('openapi.yaml  (edited: differs from the recorded hash)');
     expect(snapshot(project)).toEqual(before);
-    const forced = await repairmon(next, ['upgrade', 'openapi', '--force', '--skip-install']);
+    const forced = await repairmonHere(next, ['upgrade', 'openapi', '--force', '--skip-install']);
     expect(forced.code, out(forced)).toBe(0);
     expect(readFileSync(join(project, 'openapi.yaml.orig'), 'utf8')).toBe(edited);
     expect(readFileSync(join(project, 'openapi.yaml'), 'utf8')).toContain(`title: Repair-Service Integration API (${NEXT_VERSION})`);
@@ -182,7 +200,7 @@ describe.concurrent(`upgrade ${N} -> ${NEXT_VERSION}`, { timeout: 120_000 }, () 
   it('a version-only release changes no file but .yo-rc.json, and says so: nothing updated, no file of yours "kept"', async () => {
     const project = copyOfPristine('patch');
     const before = snapshot(project);
-    const upgraded = await repairmon(patch, ['upgrade', 'patch', '--skip-install']);
+    const upgraded = await repairmonHere(patch, ['upgrade', 'patch', '--skip-install']);
     expect(upgraded.code, out(upgraded)).toBe(0);
     expect(out(upgraded)).toMatch(new RegExp(`Toolkit ${N.replace(/\./g, '\\.')} -> ${PATCH_VERSION} \\(toolkit code in src/repair-service/\\):\\n  0 added, 0 updated, 0 removed, \\d+ unchanged\\n`));
     expect(out(upgraded)).not.toMatch(/kept|\.orig|npm install/);
@@ -201,7 +219,7 @@ describe.concurrent(`upgrade ${N} -> ${NEXT_VERSION}`, { timeout: 120_000 }, () 
     writeFileSync(join(project, '.yo-rc.json'), JSON.stringify(rc, null, 2));
     const before = snapshot(project);
     for (const flags of [[], ['--force']]) {
-      const refused = await repairmon(next, ['upgrade', 'stray', '--skip-install', ...flags]);
+      const refused = await repairmonHere(next, ['upgrade', 'stray', '--skip-install', ...flags]);
       expect(refused.code, flags.join(' ')).toBe(2);
       expect(refused.stderr).toContain('.yo-rc.json records these as toolkit files, but they are outside the toolkit folder');
       for (const path of planted) expect(refused.stderr).toContain(`\n  ${path}\n`);
@@ -216,7 +234,7 @@ describe.concurrent(`upgrade ${N} -> ${NEXT_VERSION}`, { timeout: 120_000 }, () 
       writeFileSync(join(project, 'package.json'), text);
       const before = snapshot(project);
       for (const [cwd, args] of [[work, ['upgrade', 'badpkg']], [project, ['upgrade']]] as const) {
-        const refused = await repairmon(next, [...args, '--skip-install'], cwd);
+        const refused = cwd === work ? await repairmonHere(next, [...args, '--skip-install']) : await repairmon(next, [...args, '--skip-install'], cwd);
         expect(refused.code, `${text} in ${cwd}: ${refused.stderr}`).toBe(2);
         expect(refused.stderr).toBe(`repairmon upgrade: package.json is not a JSON object (it holds ${holds}); nothing was written. Fix it (or move it away), then run again.\n`);
         expect(snapshot(project)).toEqual(before);
@@ -240,12 +258,12 @@ describe.concurrent(`upgrade ${N} -> ${NEXT_VERSION}`, { timeout: 120_000 }, () 
     rmSync(join(project, 'src/check.ts'));
     rmSync(join(project, 'openapi.yaml'));
 
-    const refused = await repairmon(next, ['upgrade', 'old', '--skip-install']);
+    const refused = await repairmonHere(next, ['upgrade', 'old', '--skip-install']);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('src/contract/errors.ts  (no recorded hash');
     expect(refused.stderr).not.toContain('src/client/');
 
-    const forced = await repairmon(next, ['upgrade', 'old', '--force', '--skip-install']);
+    const forced = await repairmonHere(next, ['upgrade', 'old', '--force', '--skip-install']);
     expect(forced.code, forced.stderr).toBe(0);
     expect(out(forced)).toContain('(toolkit code in src/)');
     expect(out(forced)).toContain('added      openapi.yaml');

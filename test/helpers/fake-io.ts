@@ -8,6 +8,8 @@ import type { CommandIo } from '../../cli/command.js';
 import { main } from '../../cli/index.js';
 
 export interface FakeIo extends CommandIo {
+  /** Open until a test ends it (with the input a command reads). */
+  readonly stdin: PassThrough & { isTTY?: boolean };
   stdoutText(): string;
   stderrText(): string;
   /** Resolves with the first complete stdout line. */
@@ -57,9 +59,10 @@ export interface MainRun {
   readonly stderr: string;
 }
 
-/** `repairmon ARGS` in this process, to its end, with `env` as its whole environment. */
-export async function runMain(args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<MainRun> {
+/** `repairmon ARGS` in this process, to its end, with `env` as its whole environment and `stdin` (then closed) as its input. */
+export async function runMain(args: readonly string[], env: NodeJS.ProcessEnv = {}, stdin?: string): Promise<MainRun> {
   const io = { ...fakeIo(), env };
+  if (stdin !== undefined) io.stdin.end(stdin);
   const code = await main([...args], io);
   return { code, stdout: io.stdoutText(), stderr: io.stderrText() };
 }
