@@ -12,6 +12,7 @@ const SLOW_FIRST = [
   'test/generator/e2e.test.ts',
   'test/generator/upgrade.test.ts',
   'test/deploy/prometheus-rules.test.ts',
+  'test/lint.test.ts',
   'test/dialects/monitor.test.ts',
   'test/reliability/bad-input.test.ts',
   'test/generator/writes.test.ts',

@@ -54,15 +54,24 @@ export async function run(options: GeneratorOptions = {}): Promise<GeneratorFigu
   const o: Required<GeneratorOptions> = { scaffolds: 3, tests: 2, installTimeoutMs: 240_000, ...options };
   const work = await mkdtemp(join(tmpdir(), 'repairmon-gen-bench-'));
   const env = childEnv({ CI: '1', FORCE_COLOR: '0' });
-  const node = (args: string[], timeoutMs = 120_000) => timedExec(process.execPath, [REPAIRMON_BIN, ...args], { cwd: work, env, timeoutMs });
+  const node = (args: string[], timeoutMs = 120_000) =>
+    timedExec(process.execPath, [REPAIRMON_BIN, ...args], { cwd: work, env, timeoutMs });
   try {
     const cliStartMs = await repeat(o.scaffolds, async () => okMs('repairmon --help', await node(['--help'])));
     const scaffoldMs = await repeat(o.scaffolds, async (i) => okMs('repairmon new', await node(scaffoldArgs(`bench-app-${i}`))));
     const project = join(work, 'bench-app-0');
-    const install = await timedExec(NPM, ['install', '--prefer-offline', '--no-audit', '--no-fund'], { cwd: project, env, timeoutMs: o.installTimeoutMs });
+    const install = await timedExec(NPM, ['install', '--prefer-offline', '--no-audit', '--no-fund'], {
+      cwd: project,
+      env,
+      timeoutMs: o.installTimeoutMs,
+    });
     const installMs = okMs('npm install in the generated project', install);
-    const npmStartMs = await repeat(o.tests, async () => okMs('npm --version', await timedExec(NPM, ['--version'], { cwd: project, env, timeoutMs: 60_000 })));
-    const testMs = await repeat(o.tests, async () => okMs('the generated npm test', await timedExec(NPM, ['test'], { cwd: project, env, timeoutMs: 180_000 })));
+    const npmStartMs = await repeat(o.tests, async () =>
+      okMs('npm --version', await timedExec(NPM, ['--version'], { cwd: project, env, timeoutMs: 60_000 })),
+    );
+    const testMs = await repeat(o.tests, async () =>
+      okMs('the generated npm test', await timedExec(NPM, ['test'], { cwd: project, env, timeoutMs: 180_000 })),
+    );
     return {
       scaffoldMs,
       cliStartMs,
@@ -85,9 +94,23 @@ export function describeGenerator(f: GeneratorFigures): string {
     renderTable(
       ['step', 'median ms', 'runs ms', 'baseline', 'baseline median ms', 'ratio'],
       [
-        ['repairmon new (no install)', fixed(median(f.scaffoldMs), 0), ms(f.scaffoldMs), 'repairmon --help', fixed(median(f.cliStartMs), 0), fixed(f.scaffoldRatio, 2)],
+        [
+          'repairmon new (no install)',
+          fixed(median(f.scaffoldMs), 0),
+          ms(f.scaffoldMs),
+          'repairmon --help',
+          fixed(median(f.cliStartMs), 0),
+          fixed(f.scaffoldRatio, 2),
+        ],
         ['npm install --prefer-offline', fixed(f.installMs, 0), ms([f.installMs]), '', '', ''],
-        ['generated npm test', fixed(median(f.testMs), 0), ms(f.testMs), 'npm --version', fixed(median(f.npmStartMs), 0), fixed(f.testRatio, 2)],
+        [
+          'generated npm test',
+          fixed(median(f.testMs), 0),
+          ms(f.testMs),
+          'npm --version',
+          fixed(median(f.npmStartMs), 0),
+          fixed(f.testRatio, 2),
+        ],
       ],
       ['left', 'right', 'left', 'left', 'right', 'right'],
     ),

@@ -56,7 +56,12 @@ export interface HostileScaleFigures {
 }
 
 function configYaml(keys: number, baseUrl: string): string {
-  const list = Array.from({ length: keys }, (_, i) => ({ alias: `shop-${i}-test`, kind: 'tenant', tenant: `shop-${i}`, secret: `\${${BENCH_KEY_ENV}}` }));
+  const list = Array.from({ length: keys }, (_, i) => ({
+    alias: `shop-${i}-test`,
+    kind: 'tenant',
+    tenant: `shop-${i}`,
+    secret: `\${${BENCH_KEY_ENV}}`,
+  }));
   // Once a year: after the round at start, nothing runs while the bench measures.
   return YAML.stringify({ targets: [{ name: 'bench', baseUrl, schedule: '0 0 0 1 1 *', timeout: '2s', keys: list }] });
 }
@@ -108,7 +113,11 @@ async function healthyDuringPage(origin: string): Promise<{ maxMs: number; count
 async function startServe(file: string): Promise<{ program: ChildProgram; origin: string }> {
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
-  const program = startProgram(process.execPath, [REPAIRMON_BIN, 'serve', '--config', file, '--listen', `127.0.0.1:${port}`, '--log-level', 'error'], childEnv({ [BENCH_KEY_ENV]: BENCH_KEY }));
+  const program = startProgram(
+    process.execPath,
+    [REPAIRMON_BIN, 'serve', '--config', file, '--listen', `127.0.0.1:${port}`, '--log-level', 'error'],
+    childEnv({ [BENCH_KEY_ENV]: BENCH_KEY }),
+  );
   try {
     await waitForOk(`${origin}/-/ready`, 600_000, program.alive);
   } catch (error) {
@@ -119,7 +128,11 @@ async function startServe(file: string): Promise<{ program: ChildProgram; origin
 }
 
 async function checkConfigMs(file: string): Promise<number> {
-  const outcome = await timedExec(process.execPath, [REPAIRMON_BIN, 'check-config', '--config', file], { cwd: tmpdir(), env: childEnv({ [BENCH_KEY_ENV]: BENCH_KEY }), timeoutMs: 600_000 });
+  const outcome = await timedExec(process.execPath, [REPAIRMON_BIN, 'check-config', '--config', file], {
+    cwd: tmpdir(),
+    env: childEnv({ [BENCH_KEY_ENV]: BENCH_KEY }),
+    timeoutMs: 600_000,
+  });
   if (outcome.kind !== 'ok') throw new Error(`check-config ${outcome.kind}: ${outcome.tail}`);
   return outcome.ms;
 }
@@ -141,7 +154,10 @@ async function measureSize(keys: number, repeats: number, dir: string, closed: s
       return r.ms;
     });
     // A different key each time: one key may be probed on demand once per 10 s.
-    const probeMs = await repeated(repeats, async (i) => (await ok(`${origin}/probe?target=bench&key=shop-${keys - 1 - i}-test&endpoint=clients`)).ms);
+    const probeMs = await repeated(
+      repeats,
+      async (i) => (await ok(`${origin}/probe?target=bench&key=shop-${keys - 1 - i}-test&endpoint=clients`)).ms,
+    );
     const reloadMs = await repeated(repeats, async () => (await ok(`${origin}/-/reload`, 'POST')).ms);
     const healthyIdleMs = await repeated(20, async () => (await ok(`${origin}/-/healthy`)).ms);
     const during = await healthyDuringPage(origin);
@@ -164,7 +180,9 @@ async function measureSize(keys: number, repeats: number, dir: string, closed: s
   }
 }
 
-export async function run(options: { keys?: readonly number[]; repeats?: number; progress?: (line: string) => void } = {}): Promise<HostileScaleFigures> {
+export async function run(
+  options: { keys?: readonly number[]; repeats?: number; progress?: (line: string) => void } = {},
+): Promise<HostileScaleFigures> {
   const dir = await mkdtemp(join(tmpdir(), 'hostile-scale-'));
   try {
     // Nobody listens there: probes fail at once, without a sandbox to measure alongside.
@@ -197,16 +215,32 @@ export const HOSTILE_OPS: ReadonlyArray<readonly [string, (s: SizeFigures) => nu
 export function describeHostileScale(f: HostileScaleFigures): string {
   const base = f.sizes[0];
   const ops = HOSTILE_OPS;
-  const header = ['operation', ...f.sizes.map((s) => `${s.keys} keys ms`), ...(f.sizes.length > 1 ? [`growth x${fixed((f.sizes.at(-1)?.keys ?? 0) / (base?.keys ?? 1), 0)} keys`] : [])];
+  const header = [
+    'operation',
+    ...f.sizes.map((s) => `${s.keys} keys ms`),
+    ...(f.sizes.length > 1 ? [`growth x${fixed((f.sizes.at(-1)?.keys ?? 0) / (base?.keys ?? 1), 0)} keys`] : []),
+  ];
   const rows = ops.map(([name, get]) => {
     const last = f.sizes.at(-1);
-    return [name, ...f.sizes.map((s) => fixed(get(s), 1)), ...(f.sizes.length > 1 && base && last ? [fixed(ratio(get(last), get(base)), 1)] : [])];
+    return [
+      name,
+      ...f.sizes.map((s) => fixed(get(s), 1)),
+      ...(f.sizes.length > 1 && base && last ? [fixed(ratio(get(last), get(base)), 1)] : []),
+    ];
   });
   const notes = f.sizes.map(
     (s) =>
       `${s.keys} keys: ${s.probes} probes, serve ready after ${fixed(s.startSeconds, 1)} s, status page ${fixed(s.statusPageBytes / 1024 / 1024, 1)} MiB, /-/healthy idle ${fixed(s.healthyIdleMs, 1)} ms (${s.healthyDuringPageCount} sent during GET /)`,
   );
-  return [renderTable(header, rows, header.map((_, i) => (i === 0 ? 'left' : 'right'))), ...notes, `check-config of a one-key file: ${fixed(f.checkConfigOneKeyMs, 0)} ms`].join('\n');
+  return [
+    renderTable(
+      header,
+      rows,
+      header.map((_, i) => (i === 0 ? 'left' : 'right')),
+    ),
+    ...notes,
+    `check-config of a one-key file: ${fixed(f.checkConfigOneKeyMs, 0)} ms`,
+  ].join('\n');
 }
 
 if (isEntryPoint(import.meta.url)) {

@@ -69,17 +69,28 @@ async function measureSize(job: ScaleJob): Promise<ScaleRow> {
   const exited = once(child, 'exit');
   let peakRssBytes = 0;
   const sampler = setInterval(() => {
-    sampleRss(pid).then((rss) => (peakRssBytes = Math.max(peakRssBytes, rss)), () => undefined);
+    sampleRss(pid).then(
+      (rss) => (peakRssBytes = Math.max(peakRssBytes, rss)),
+      () => undefined,
+    );
   }, 250);
   try {
     const [first] = (await once(child, 'message')) as [FromScaleChild];
     if (first.op !== 'ready') throw new Error(`scale child sent "${first.op}" before "ready"`);
     const before = await sampleCpu(pid);
     child.send(job);
-    const [reply] = (await Promise.race([once(child, 'message'), exited.then(() => [{ op: 'failed', message: 'the scale child exited without an answer' }])])) as [FromScaleChild];
+    const [reply] = (await Promise.race([
+      once(child, 'message'),
+      exited.then(() => [{ op: 'failed', message: 'the scale child exited without an answer' }]),
+    ])) as [FromScaleChild];
     if (reply.op !== 'done') throw new Error(`scale at ${job.keys} keys: ${reply.op === 'failed' ? reply.message : reply.op}`);
     const after = await sampleCpu(pid).catch(() => before);
-    return { ...reply.figures, intervalSeconds: job.intervalSeconds, peakRssBytes: Math.max(peakRssBytes, reply.figures.rssBytes), cpuSeconds: after.cpuSeconds - before.cpuSeconds };
+    return {
+      ...reply.figures,
+      intervalSeconds: job.intervalSeconds,
+      peakRssBytes: Math.max(peakRssBytes, reply.figures.rssBytes),
+      cpuSeconds: after.cpuSeconds - before.cpuSeconds,
+    };
   } finally {
     clearInterval(sampler);
     if (child.exitCode === null) child.kill('SIGTERM');
@@ -97,7 +108,18 @@ export async function run(options: ScaleOptions = {}): Promise<ScaleFigures> {
     if (!key) throw new Error(`the sandbox has no demo key "${KEY_ALIAS}"`);
     const rows: ScaleRow[] = [];
     for (const n of keys) {
-      rows.push(await measureSize({ keys: n, baseUrl: sandbox.baseUrl, key, tenant: TENANT, intervalSeconds, timeoutSeconds: timeoutFor(intervalSeconds), concurrency, renders: 3 }));
+      rows.push(
+        await measureSize({
+          keys: n,
+          baseUrl: sandbox.baseUrl,
+          key,
+          tenant: TENANT,
+          intervalSeconds,
+          timeoutSeconds: timeoutFor(intervalSeconds),
+          concurrency,
+          renders: 3,
+        }),
+      );
     }
     return { intervalSeconds, concurrency, rows, loadAverage: await loadAverage() };
   } finally {
@@ -126,7 +148,20 @@ export function describeScale(f: ScaleFigures): string {
   return [
     `monitor scale: one spread tick per size, ${f.intervalSeconds} s interval, concurrency ${f.concurrency}, canaries on, load ${fixed(f.loadAverage, 2)}`,
     renderTable(
-      ['keys', 'scheduled', 'done in interval', 'tick s', 'delay p99 s', 'peak rss MiB', 'cpu s', 'series', 'series/key', 'metrics MiB', 'render ms', `targets (at ${TARGET_KEYS})`],
+      [
+        'keys',
+        'scheduled',
+        'done in interval',
+        'tick s',
+        'delay p99 s',
+        'peak rss MiB',
+        'cpu s',
+        'series',
+        'series/key',
+        'metrics MiB',
+        'render ms',
+        `targets (at ${TARGET_KEYS})`,
+      ],
       rows,
       ['right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'left'],
     ),

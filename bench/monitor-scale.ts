@@ -94,14 +94,22 @@ export async function run(options: { keys?: number; renders?: number } = {}): Pr
     const renders = options.renders ?? 15;
     const baseline = await measure(undefined, renders, dir);
     const scaled = await measure(options.keys ?? 1000, renders, dir);
-    return { baseline, scaled, seriesRatio: ratio(scaled.series, baseline.series), renderRatio: ratio(scaled.renderMedianMs, baseline.renderMedianMs) };
+    return {
+      baseline,
+      scaled,
+      seriesRatio: ratio(scaled.series, baseline.series),
+      renderRatio: ratio(scaled.renderMedianMs, baseline.renderMedianMs),
+    };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
 }
 
 if (isEntryPoint(import.meta.url)) {
-  const figures = await run({ keys: numberFlag(process.argv, 'keys', { min: 1, max: 20_000 }), renders: numberFlag(process.argv, 'renders', { min: 1, max: 1000 }) });
+  const figures = await run({
+    keys: numberFlag(process.argv, 'keys', { min: 1, max: 20_000 }),
+    renders: numberFlag(process.argv, 'renders', { min: 1, max: 1000 }),
+  });
   const row = (name: string, f: RenderScaleFigures): string[] => [
     name,
     String(f.keys),

@@ -108,7 +108,14 @@ async function measureWindow(pid: number, sandbox: SandboxProcess, seconds: numb
   };
 }
 
-async function measureBlackbox(dir: string, sandbox: SandboxProcess, key: string, urls: readonly string[], rate: number, o: Required<VersusOptions>): Promise<ProberSideFigures> {
+async function measureBlackbox(
+  dir: string,
+  sandbox: SandboxProcess,
+  key: string,
+  urls: readonly string[],
+  rate: number,
+  o: Required<VersusOptions>,
+): Promise<ProberSideFigures> {
   const blackbox = await startBlackbox(dir, key, 'bearer', TIMEOUT_MS);
   let next = 0;
   const driver = startRateDriver(rate, () => blackbox.probe(urls[next++ % urls.length] ?? ''));
@@ -121,7 +128,13 @@ async function measureBlackbox(dir: string, sandbox: SandboxProcess, key: string
   }
 }
 
-async function measureOurs(dir: string, sandbox: SandboxProcess, key: string, yaml: string, o: Required<VersusOptions>): Promise<ProberSideFigures> {
+async function measureOurs(
+  dir: string,
+  sandbox: SandboxProcess,
+  key: string,
+  yaml: string,
+  o: Required<VersusOptions>,
+): Promise<ProberSideFigures> {
   const monitor = await startMonitorProcess(dir, yaml, key);
   try {
     await sleep(o.warmupSeconds * 1000);
@@ -140,7 +153,14 @@ export async function run(options: VersusOptions = {}): Promise<VersusFigures> {
   try {
     const key = sandbox.keys[KEY_ALIAS];
     if (!key) throw new Error(`the sandbox has no demo key "${KEY_ALIAS}"`);
-    const yaml = benchMonitorYaml({ baseUrl: sandbox.baseUrl, keys, tenant: TENANT, schedule: '* * * * * *', timeout: `${TIMEOUT_MS}ms`, canaries: false });
+    const yaml = benchMonitorYaml({
+      baseUrl: sandbox.baseUrl,
+      keys,
+      tenant: TENANT,
+      schedule: '* * * * * *',
+      timeout: `${TIMEOUT_MS}ms`,
+      canaries: false,
+    });
     const parsed = parseConfigText(yaml, { env: { [BENCH_KEY_ENV]: key }, baseDir: dir });
     if (!parsed.ok) throw new Error(`bench monitor config rejected: ${parsed.issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`);
     const urls = buildPlan(parsed.config).map((p) => joinUrl(sandbox.baseUrl, p.path));

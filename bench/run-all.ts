@@ -38,16 +38,22 @@ const RESULTS_DIR = resolve(import.meta.dirname, '..', '..', 'bench', 'results')
 interface Bench {
   readonly name: string;
   readonly limitSeconds: number;
-  start(): Promise<unknown>;
-  rows(figures: unknown): SummaryRow[];
+  readonly start: () => Promise<unknown>;
+  readonly rows: (figures: unknown) => SummaryRow[];
   /** The bench's own detailed print-out, shown as it finishes. */
-  describe?(figures: unknown): string;
+  readonly describe?: (figures: unknown) => string;
 }
 
 /** The benches in the order they run; `quick` trades precision for a run of a few minutes. */
 export function benches(quick: boolean): Bench[] {
   // Each module's figures type is private to it; `as never` keeps this table flat.
-  const bench = <F>(name: string, limitSeconds: number, start: () => Promise<F>, rows: (f: F) => SummaryRow[], describe?: (f: F) => string): Bench => ({
+  const bench = <F>(
+    name: string,
+    limitSeconds: number,
+    start: () => Promise<F>,
+    rows: (f: F) => SummaryRow[],
+    describe?: (f: F) => string,
+  ): Bench => ({
     name,
     limitSeconds,
     start,
@@ -57,14 +63,36 @@ export function benches(quick: boolean): Bench[] {
   return [
     bench('sandbox-throughput', quick ? 30 : 60, () => runThroughput(quick ? { seconds: 2, rounds: 1 } : {}), throughputRows),
     bench('client-overhead', quick ? 90 : 240, () => runClientOverhead(quick ? { calls: 600, rounds: 6, warmup: 100 } : {}), clientRows),
-    bench('monitor-vs-blackbox', quick ? 60 : 120, () => runVersus(quick ? { seconds: 6, warmupSeconds: 2 } : {}), versusRows, describeVersus),
+    bench(
+      'monitor-vs-blackbox',
+      quick ? 60 : 120,
+      () => runVersus(quick ? { seconds: 6, warmupSeconds: 2 } : {}),
+      versusRows,
+      describeVersus,
+    ),
     // The same at 4x the rate: shows whether the ratio is a fixed per-tick cost or per probe.
-    bench('monitor-vs-blackbox-200', quick ? 60 : 120, () => runVersus({ rate: 200, ...(quick ? { seconds: 6, warmupSeconds: 2 } : {}) }), versusRows, describeVersus),
-    bench('scale', quick ? 150 : 480, () => runScale(quick ? { keys: [100, 1000], intervalSeconds: 10, renders: 3 } : {}), scaleRows, (f) =>
-      [describeScale(f.matrix), ...(f.renderBaseline ? [describeRenderBaseline(f.renderBaseline)] : [])].join('\n'),
+    bench(
+      'monitor-vs-blackbox-200',
+      quick ? 60 : 120,
+      () => runVersus({ rate: 200, ...(quick ? { seconds: 6, warmupSeconds: 2 } : {}) }),
+      versusRows,
+      describeVersus,
+    ),
+    bench(
+      'scale',
+      quick ? 150 : 480,
+      () => runScale(quick ? { keys: [100, 1000], intervalSeconds: 10, renders: 3 } : {}),
+      scaleRows,
+      (f) => [describeScale(f.matrix), ...(f.renderBaseline ? [describeRenderBaseline(f.renderBaseline)] : [])].join('\n'),
     ),
     // The unauthenticated pages, reload and check-config at 1 000 and 5 000 keys: linear or not.
-    bench('hostile-scale', quick ? 240 : 600, () => runHostileScale(quick ? { keys: [500, 2500], repeats: 1 } : {}), hostileScaleRows, describeHostileScale),
+    bench(
+      'hostile-scale',
+      quick ? 240 : 600,
+      () => runHostileScale(quick ? { keys: [500, 2500], repeats: 1 } : {}),
+      hostileScaleRows,
+      describeHostileScale,
+    ),
     bench('generator', quick ? 240 : 420, () => runGenerator(quick ? { scaffolds: 1, tests: 1 } : {}), generatorRows, describeGenerator),
     // The same in quick mode: its length is the breach's 1 h hold at a 1 s schedule (2 minutes).
     bench('alert-latency', 300, () => runAlertLatency(), alertRows, describeAlertLatency),
@@ -81,7 +109,11 @@ export async function bounded<F>(start: () => Promise<F>, limitSeconds: number):
   });
   const work = start().then(
     (figures): BenchOutcome<F> => ({ kind: 'ok', seconds: seconds(), figures }),
-    (error: unknown): BenchOutcome<F> => ({ kind: 'failed', seconds: seconds(), message: error instanceof Error ? error.message : String(error) }),
+    (error: unknown): BenchOutcome<F> => ({
+      kind: 'failed',
+      seconds: seconds(),
+      message: error instanceof Error ? error.message : String(error),
+    }),
   );
   try {
     return await Promise.race([work, limit]);
@@ -96,13 +128,21 @@ export function parseRunArgs(argv: readonly string[], known: readonly string[]):
   if (index === -1) return { quick, only: undefined };
   const only = (argv[index + 1] ?? '').split(',').filter((s) => s !== '');
   const unknown = only.filter((name) => !known.includes(name));
-  if (only.length === 0 || unknown.length > 0) throw new Error(`--only takes a comma-separated list of ${known.join(', ')}; got "${argv[index + 1] ?? ''}"`);
+  if (only.length === 0 || unknown.length > 0)
+    throw new Error(`--only takes a comma-separated list of ${known.join(', ')}; got "${argv[index + 1] ?? ''}"`);
   return { quick, only };
 }
 
 async function machine(): Promise<Record<string, unknown>> {
   const cores = cpus();
-  return { cores: cores.length, cpuModel: cores[0]?.model ?? 'unknown', memoryGiB: Math.round(totalmem() / 2 ** 30), node: process.version, platform: process.platform, loadAverage1m: await loadAverage() };
+  return {
+    cores: cores.length,
+    cpuModel: cores[0]?.model ?? 'unknown',
+    memoryGiB: Math.round(totalmem() / 2 ** 30),
+    node: process.version,
+    platform: process.platform,
+    loadAverage1m: await loadAverage(),
+  };
 }
 
 async function main(): Promise<number> {
@@ -118,16 +158,26 @@ async function main(): Promise<number> {
     const outcome = await bounded(b.start, b.limitSeconds);
     outcomes[b.name] = outcome;
     if (outcome.kind === 'ok' && b.describe) console.log(b.describe(outcome.figures));
-    else if (outcome.kind !== 'ok') console.log(outcome.kind === 'failed' ? `FAILED: ${outcome.message}` : `TIMED OUT after ${outcome.limitSeconds} s`);
+    else if (outcome.kind !== 'ok')
+      console.log(outcome.kind === 'failed' ? `FAILED: ${outcome.message}` : `TIMED OUT after ${outcome.limitSeconds} s`);
     console.log(`(${outcome.seconds.toFixed(1)} s)`);
     rows.push(...outcomeRows(b.name, outcome, b.rows));
   }
   const finishedAt = new Date().toISOString();
   const machineAfter = await machine();
-  console.log(`\nSummary (${args.quick ? 'QUICK run: smoke figures only' : 'full run'}; ${machineBefore['cores']} cores, load ${String(machineBefore['loadAverage1m'])} -> ${String(machineAfter['loadAverage1m'])}, ${startedAt} .. ${finishedAt})`);
+  console.log(
+    `\nSummary (${args.quick ? 'QUICK run: smoke figures only' : 'full run'}; ${String(machineBefore['cores'])} cores, load ${String(machineBefore['loadAverage1m'])} -> ${String(machineAfter['loadAverage1m'])}, ${startedAt} .. ${finishedAt})`,
+  );
   console.log(renderSummary(rows));
   await mkdir(RESULTS_DIR, { recursive: true });
-  const report = { startedAt, finishedAt, quick: args.quick, machine: { ...machineBefore, loadAverage1mAfter: machineAfter['loadAverage1m'] }, summary: rows, outcomes };
+  const report = {
+    startedAt,
+    finishedAt,
+    quick: args.quick,
+    machine: { ...machineBefore, loadAverage1mAfter: machineAfter['loadAverage1m'] },
+    summary: rows,
+    outcomes,
+  };
   const json = `${JSON.stringify(report, null, 2)}\n`;
   const file = join(RESULTS_DIR, `bench-${startedAt.replace(/[:.]/g, '-')}.json`);
   await writeFile(file, json);

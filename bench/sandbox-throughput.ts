@@ -118,7 +118,8 @@ export async function run(options: ThroughputOptions = {}): Promise<ThroughputFi
     }
     const sandboxFigures = sum(sandboxRuns);
     const helloFigures = sum(helloRuns);
-    if (sandboxFigures.non2xx > 0) throw new Error(`the sandbox answered ${sandboxFigures.non2xx} non-2xx responses: the figures would not measure the data path`);
+    if (sandboxFigures.non2xx > 0)
+      throw new Error(`the sandbox answered ${sandboxFigures.non2xx} non-2xx responses: the figures would not measure the data path`);
     return {
       path: PATH,
       threads: THREADS,
@@ -140,7 +141,8 @@ export async function run(options: ThroughputOptions = {}): Promise<ThroughputFi
 function flag(name: string, fallback: number): number {
   const index = process.argv.indexOf(`--${name}`);
   const value = index === -1 ? fallback : Number(process.argv[index + 1]);
-  if (!Number.isInteger(value) || value < 1) throw new Error(`--${name} must be a whole number from 1, got "${process.argv[index + 1] ?? ''}"`);
+  if (!Number.isInteger(value) || value < 1)
+    throw new Error(`--${name} must be a whole number from 1, got "${process.argv[index + 1] ?? ''}"`);
   return value;
 }
 
@@ -148,7 +150,9 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   const figures = await run({ seconds: flag('seconds', 5), rounds: flag('rounds', 2) });
   const line = (name: string, f: WrkFigures): string =>
     `${name.padEnd(12)} ${f.requestsPerSecond.toFixed(0).padStart(8)} req/s  (${f.requests} requests in ${f.seconds.toFixed(1)} s, non-2xx ${f.non2xx}, socket errors ${f.socketErrors})`;
-  console.log(`wrk -t${figures.threads} -c${figures.connections}, ${figures.rounds} x ${figures.secondsPerRun} s each, GET ${figures.path}`);
+  console.log(
+    `wrk -t${figures.threads} -c${figures.connections}, ${figures.rounds} x ${figures.secondsPerRun} s each, GET ${figures.path}`,
+  );
   console.log(line('sandbox', figures.sandbox));
   console.log(line('hello-world', figures.helloWorld));
   console.log(`ratio sandbox / hello-world: ${figures.ratio.toFixed(2)}`);

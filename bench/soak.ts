@@ -27,7 +27,8 @@ export const SOAK_DEFAULTS = {
   concurrency: 64,
   timeoutMs: 800,
   /** Random faults on every path: slow, reset, 5xx, HTML, broken bodies, short 429 storms, stalls. */
-  faults: 'latency:900%0.005;latency:150%0.05;reset%0.005;status:503%0.01;html-502%0.005;invalid-json%0.005;rate-limit-storm:2%0.002;stall%0.001',
+  faults:
+    'latency:900%0.005;latency:150%0.05;reset%0.005;status:503%0.01;html-502%0.005;invalid-json%0.005;rate-limit-storm:2%0.002;stall%0.001',
   /** The monitor's own default: each probe keeps this many results for ratios and sparklines. */
   historyPerProbe: 60,
 } as const;
@@ -103,7 +104,9 @@ function sample(gc: () => void): ResourceSample {
 /** Sandbox data: the demo tenants, each with a few records, and `keys` tenant keys spread over them. */
 function soakData(keys: number): string {
   const slugs = DEMO_TENANTS.map((t) => t.slug);
-  const tenants = slugs.map((slug) => `  - { slug: ${slug}, name: ${slug}, clients: [{ id: c1 }], bikes: [{ id: b1 }], repairs: [], logs: [] }`);
+  const tenants = slugs.map(
+    (slug) => `  - { slug: ${slug}, name: ${slug}, clients: [{ id: c1 }], bikes: [{ id: b1 }], repairs: [], logs: [] }`,
+  );
   const keyLines = Array.from({ length: keys }, (_, i) => {
     const tenant = slugs[i % slugs.length];
     return `  - { alias: soak-${String(i).padStart(3, '0')}, kind: tenant, tenant: ${tenant}, environment: test, scopes: [clients, bikes, repairs, logs] }`;
@@ -132,7 +135,9 @@ async function startSandboxChild(dataFile: string, faults: string): Promise<{ ch
   return { child, ready };
 }
 
-async function probeCounts(registry: ReturnType<typeof createMonitor>['registry']): Promise<{ done: number; ticks: number; skipped: number; outcomes: Record<string, number> }> {
+async function probeCounts(
+  registry: ReturnType<typeof createMonitor>['registry'],
+): Promise<{ done: number; ticks: number; skipped: number; outcomes: Record<string, number> }> {
   const metrics = await registry.getMetricsAsJSON();
   const values = (name: string) => metrics.find((m) => m.name === name)?.values ?? [];
   const outcomes: Record<string, number> = {};
@@ -161,7 +166,10 @@ export async function runSoak(options: SoakOptions = {}): Promise<SoakFigures> {
   const start = sample(gc);
   const { child, ready } = await startSandboxChild(dataFile, SOAK_DEFAULTS.faults);
   const canaries = Object.fromEntries(CANARY_NAMES.map((n) => [n, false])) as Record<CanaryName, boolean>;
-  const config = { ...demoConfig(ready, { schedule: '* * * * * *', timeoutMs: SOAK_DEFAULTS.timeoutMs, concurrency, canaries }), historyPerProbe };
+  const config = {
+    ...demoConfig(ready, { schedule: '* * * * * *', timeoutMs: SOAK_DEFAULTS.timeoutMs, concurrency, canaries }),
+    historyPerProbe,
+  };
   const monitor = createMonitor(config, { logger: createLogger({ level: 'silent' }) });
   const probesPerRound = monitor.plan().length;
   let maxSockets = start.sockets;
@@ -181,7 +189,9 @@ export async function runSoak(options: SoakOptions = {}): Promise<SoakFigures> {
         warm = now;
         warmAtS = Math.round((Date.now() - began) / 1000);
       }
-      log(`soak ${Math.round((Date.now() - began) / 1000)}s: rss ${now.rssMiB.toFixed(1)} MiB, sockets ${now.sockets}, probes done ${counts.done}`);
+      log(
+        `soak ${Math.round((Date.now() - began) / 1000)}s: rss ${now.rssMiB.toFixed(1)} MiB, sockets ${now.sockets}, probes done ${counts.done}`,
+      );
     }
     const end = sample(gc);
     const counts = await probeCounts(monitor.registry);
@@ -225,7 +235,10 @@ export function formatSoak(f: SoakFigures): string {
     `  sockets    start ${f.start.sockets}, warm ${f.warm.sockets}, end ${f.end.sockets}, max ${f.maxSockets} (warm->end ${f.end.sockets - f.warm.sockets}, bound +${SOAK_BOUNDS.socketGrowth}; pool cap ${f.concurrency})`,
     `  ticks      ${f.ticks} run, ${f.ticksSkipped} skipped`,
     `  probes     ${f.probesDone} done of ${f.probesScheduled} scheduled (${pct.toFixed(1)}%; skipped ticks are the overlap guard), ${f.probesDoneLast10s} in the final 10-15 s`,
-    `  outcomes   ${Object.entries(f.outcomes).filter(([, n]) => n > 0).map(([o, n]) => `${o} ${n}`).join(', ')}`,
+    `  outcomes   ${Object.entries(f.outcomes)
+      .filter(([, n]) => n > 0)
+      .map(([o, n]) => `${o} ${n}`)
+      .join(', ')}`,
   ].join('\n');
 }
 

@@ -1,7 +1,10 @@
 #!/usr/bin/env node
 // The CLI is written in TypeScript and compiled to dist/ by `npm run build` (npm start, test and pack run it first; a tarball ships dist/).
 import('../dist/cli/index.js').then(
-  (cli) => cli.main(process.argv.slice(2)).then((code) => { process.exitCode = code; }),
+  (cli) =>
+    cli.main(process.argv.slice(2)).then((code) => {
+      process.exitCode = code;
+    }),
   (error) => {
     console.error(`repairmon: cannot load the compiled CLI (${error.message}). Run "npm run build" first.`);
     process.exitCode = 1;

@@ -74,7 +74,7 @@ export function parseCommandArgs(command: Command, argv: readonly string[]): { v
     return { values, positionals: parsed.positionals };
   } catch (error) {
     // node:util names the flag in its message ("Unknown option '--x'"); keep that, drop its advice.
-    const message = error instanceof Error ? error.message.split('. To specify')[0] ?? error.message : String(error);
+    const message = error instanceof Error ? (error.message.split('. To specify')[0] ?? error.message) : String(error);
     throw new UsageError(message);
   }
 }
@@ -87,7 +87,9 @@ export function commandHelp(command: Command): string {
     const repeat = spec.multiple ? ' (repeatable)' : '';
     return `  ${flag.padEnd(30)} ${spec.description}${extra}${repeat}`;
   });
-  const subs = (command.subcommands ?? []).map((sub) => `  repairmon ${sub.name} ${sub.positionals ?? ''} [flags]: ${sub.summary.split('\n')[0] ?? ''}`);
+  const subs = (command.subcommands ?? []).map(
+    (sub) => `  repairmon ${sub.name} ${sub.positionals ?? ''} [flags]: ${sub.summary.split('\n')[0] ?? ''}`,
+  );
   return [
     `Usage: repairmon ${command.name}${command.positionals ? ` ${command.positionals}` : ''} [flags]`,
     '',

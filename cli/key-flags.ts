@@ -18,7 +18,10 @@ export function keyOptions(optional: boolean): Record<string, OptionSpec> {
     'key-file': { type: 'string', valueName: 'PATH', description: `${prefix}read the key from this file` },
     'key-stdin': { type: 'boolean', description: `${prefix}read the key from stdin` },
     key: { type: 'string', valueName: 'VALUE', description: 'refused: a key on the command line leaks into ps and shell history' },
-    'no-proxy': { type: 'boolean', description: 'go direct, whatever HTTPS_PROXY / HTTP_PROXY say (they are honoured by default, NO_PROXY too)' },
+    'no-proxy': {
+      type: 'boolean',
+      description: 'go direct, whatever HTTPS_PROXY / HTTP_PROXY say (they are honoured by default, NO_PROXY too)',
+    },
   };
 }
 
@@ -31,7 +34,10 @@ export function proxyFromFlags(ctx: CommandContext, baseUrl: string, command: st
 }
 
 export function refuseKeyFlag(values: CommandContext['values'], command: string): void {
-  if (values['key'] !== undefined) throw new UsageError(`--key is refused: a key on the command line shows in ps and shell history. Pass it with ${keyFlagsHint(command)}`);
+  if (values['key'] !== undefined)
+    throw new UsageError(
+      `--key is refused: a key on the command line shows in ps and shell history. Pass it with ${keyFlagsHint(command)}`,
+    );
 }
 
 function sourceFlags(values: CommandContext['values']) {

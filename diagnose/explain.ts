@@ -43,7 +43,8 @@ export function explainTransport(failure: TransportFailure): string {
         ? 'timed out connecting: the host does not answer on that port (firewall, wrong host or down)'
         : `timed out waiting for the response ${failure.phase === 'headers' ? 'headers' : 'body'}`;
     case 'tls':
-      if (failure.code.includes('WRONG_VERSION')) return `TLS failed (${failure.code}): that port does not speak HTTPS; is the base URL http://?`;
+      if (failure.code.includes('WRONG_VERSION'))
+        return `TLS failed (${failure.code}): that port does not speak HTTPS; is the base URL http://?`;
       return `TLS failed (${failure.code}): the certificate is not trusted for this host, or the port does not speak HTTPS`;
     case 'connection':
       return CONNECTION_CODES[failure.code] ?? `connection failed (${failure.code})`;
@@ -76,7 +77,8 @@ function explainTenantUnknown(f: Extract<Finding, { kind: 'tenant_unknown' }>): 
   if (f.tried.length > 0) {
     return `not checked: the key belongs to none of the tenants /docs names (${f.tried.join(', ')} each answered tenant_key_tenant_mismatch); pass --tenant SLUG, the shop the key was issued for`;
   }
-  if (f.keyKind === 'platform') return 'not checked: a platform key may read every tenant, and /platform/ listed none; pass --tenant SLUG (any tenant)';
+  if (f.keyKind === 'platform')
+    return 'not checked: a platform key may read every tenant, and /platform/ listed none; pass --tenant SLUG (any tenant)';
   const platform = f.keyKind === 'unknown' ? ' (for a platform key, --platform-path PATH lets the probe list tenants itself)' : '';
   return `not checked: the API cannot say which tenant a key belongs to, and neither the URL, /docs nor a platform listing named one; pass --tenant SLUG, the shop the key was issued for${platform}`;
 }
@@ -91,7 +93,9 @@ export function absurdWait(seconds: number): string {
 
 /** `retry after 30 s`, or, for a hint past a day (`Retry-After: 1e15`), that the hint is broken. */
 export function retryAfterText(seconds: number): string {
-  return seconds > ABSURD_WAIT_S ? `a broken hint: it asks to wait ${absurdWait(seconds)}, and no quota window is that long` : `retry after ${seconds} s`;
+  return seconds > ABSURD_WAIT_S
+    ? `a broken hint: it asks to wait ${absurdWait(seconds)}, and no quota window is that long`
+    : `retry after ${seconds} s`;
 }
 
 /** Why the run left calls unsent, for the rows of those calls and the verdict. */
@@ -157,7 +161,10 @@ export function explainFinding(finding: Finding): string {
     case 'tenant_unknown':
       return explainTenantUnknown(finding);
     case 'insufficient_scope': {
-      const code = finding.code === ERROR_CODES.insufficientScope ? '' : `refused with HTTP ${finding.status} ${finding.code}, this API's scope refusal; `;
+      const code =
+        finding.code === ERROR_CODES.insufficientScope
+          ? ''
+          : `refused with HTTP ${finding.status} ${finding.code}, this API's scope refusal; `;
       const may = finding.readable.length > 0 ? `it may read ${finding.readable.join(', ')}` : 'nor any other resource';
       return `the key's scope does not include ${finding.resource ?? 'this resource'} (${code}${may})`;
     }

@@ -83,9 +83,11 @@ function promptHidden(stdin: TtyInput, stderr: Writable, question: string): Prom
 export async function readKey(source: KeySource, io: { env: NodeJS.ProcessEnv; stdin: TtyInput; stderr: Writable }): Promise<KeyRead> {
   switch (source.kind) {
     case 'env': {
-      if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(source.name)) return { ok: false, reason: `--key-env "${source.name}" is not an environment variable name` };
+      if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(source.name))
+        return { ok: false, reason: `--key-env "${source.name}" is not an environment variable name` };
       const value = io.env[source.name];
-      if (value === undefined || value.trim() === '') return { ok: false, reason: `--key-env: environment variable ${source.name} is not set or empty` };
+      if (value === undefined || value.trim() === '')
+        return { ok: false, reason: `--key-env: environment variable ${source.name} is not set or empty` };
       return toKey(value, `--key-env ${source.name}`);
     }
     case 'file': {

@@ -79,6 +79,6 @@ export function unlistedNotFound(sub: string, result: AttemptResult | undefined,
   if (!isResponse(result) || result.classification.kind !== 'not_found' || listed.includes(sub)) return undefined;
   return (
     `GET ${platformPath(sub)} answered HTTP 404 and /docs does not list that path: a wrong path answers so, and so does an API that hides /platform/ from tenant keys, ` +
-    'so the key\'s kind is undetermined (give a sub-path /docs lists, or one a platform key reads)'
+    "so the key's kind is undetermined (give a sub-path /docs lists, or one a platform key reads)"
   );
 }

@@ -79,7 +79,8 @@ export function budgetLeft(spent: Spent, limits: PacingLimits): StopReason | und
 export function afterAnswer(a: AnsweredCall): PacingDecision {
   const stop = (reason: StopReason): PacingDecision => ({ kind: 'stop', reason });
   if (a.check === 'docs' && hostUnreachable(a.result)) return stop({ kind: 'host_unreachable', check: a.check });
-  if (a.result.kind === 'failure' && a.previousNoAnswer !== undefined) return stop({ kind: 'no_answer', checks: [a.previousNoAnswer, a.check] });
+  if (a.result.kind === 'failure' && a.previousNoAnswer !== undefined)
+    return stop({ kind: 'no_answer', checks: [a.previousNoAnswer, a.check] });
   if (answerKind(a.result) !== 'rate_limited') return { kind: 'next' };
   const limited = (why: RateLimitStop): PacingDecision => stop({ kind: 'rate_limited', check: a.check, hint: a.hint, why });
   if (a.hint === undefined) return limited('no_hint');

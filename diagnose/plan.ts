@@ -6,7 +6,15 @@
  * 1 + MAX_PLATFORM_CALLS (observations.ts) + MAX_TENANT_GUESSES + 3 + 1 + 1 = 10 calls, REQUEST_BUDGET.
  */
 import type { AttemptResult } from '../api/client/single-attempt.js';
-import { type AuthScheme, TENANT_RESOURCES, type TenantResource, endpointPath, isTenantSlug, otherScheme, platformPath } from '../api/contract/index.js';
+import {
+  type AuthScheme,
+  TENANT_RESOURCES,
+  type TenantResource,
+  endpointPath,
+  isTenantSlug,
+  otherScheme,
+  platformPath,
+} from '../api/contract/index.js';
 import { tenantSlugsInListing } from '../api/contract/readings.js';
 import { type Call, okData } from './observations.js';
 

@@ -16,7 +16,18 @@ export const DEFAULT_WIDTH = 100;
 /** The most columns a line may take, or `wide`: every column, nothing wrapped (`--wide`). */
 export type TableWidth = number | 'wide';
 
-const WIDE_HEADINGS = ['STATUS', 'STEP', 'CHECK', 'HTTP', 'CODE', 'LATENCY', 'REQUEST ID', 'TRACE ID', 'SERVER MESSAGE (PL)', 'EXPLANATION'];
+const WIDE_HEADINGS = [
+  'STATUS',
+  'STEP',
+  'CHECK',
+  'HTTP',
+  'CODE',
+  'LATENCY',
+  'REQUEST ID',
+  'TRACE ID',
+  'SERVER MESSAGE (PL)',
+  'EXPLANATION',
+];
 const HEADINGS = ['STATUS', 'CHECK', 'HTTP', 'DETAIL'];
 const CONTINUED = '  ';
 
@@ -39,10 +50,21 @@ function wideCells(row: DiagnosisRow): string[] {
 /** What was observed and what it means; the server's own words, request id and trace id where a check failed. */
 function cells(row: DiagnosisRow): string[] {
   const code = row.errorCode === undefined || row.explanation.includes(row.errorCode) ? '' : `${row.errorCode}: `;
-  const ids = [...(row.requestId === undefined ? [] : [`request id ${row.requestId}`]), ...(row.traceId === undefined ? [] : [`trace ${row.traceId}`])];
-  const said = row.status !== 'fail' ? [] : [...(row.serverMessage === undefined ? [] : [`server: "${row.serverMessage}"`]), ...(ids.length === 0 ? [] : [ids.join(' ')])];
+  const ids = [
+    ...(row.requestId === undefined ? [] : [`request id ${row.requestId}`]),
+    ...(row.traceId === undefined ? [] : [`trace ${row.traceId}`]),
+  ];
+  const said =
+    row.status !== 'fail'
+      ? []
+      : [...(row.serverMessage === undefined ? [] : [`server: "${row.serverMessage}"`]), ...(ids.length === 0 ? [] : [ids.join(' ')])];
   const server = said.length === 0 ? '' : ` (${said.join('; ')})`;
-  return [row.status.toUpperCase(), row.check, row.httpStatus === undefined ? '-' : String(row.httpStatus), printable(`${code}${row.explanation}${server}`)];
+  return [
+    row.status.toUpperCase(),
+    row.check,
+    row.httpStatus === undefined ? '-' : String(row.httpStatus),
+    printable(`${code}${row.explanation}${server}`),
+  ];
 }
 
 /** Several checks can read the same call; each distinct call is listed once. */
@@ -59,7 +81,8 @@ const CURL_VALUED = new Set(['--max-time', '-X', '-H']);
 function continued(curl: string, width: number): string[] {
   const words = curl.match(/'[^']*'(?:\\''[^']*')*|"[^"]*"|\S+/g) ?? [];
   const units: string[] = [];
-  for (let i = 0; i < words.length; i += 1) units.push(CURL_VALUED.has(words[i]!) && i + 1 < words.length ? `${words[i]} ${words[++i]}` : words[i]!);
+  for (let i = 0; i < words.length; i += 1)
+    units.push(CURL_VALUED.has(words[i]!) && i + 1 < words.length ? `${words[i]} ${words[++i]}` : words[i]!);
   const lines: string[] = [];
   let line = '';
   for (const unit of units) {
@@ -80,7 +103,10 @@ function headerLine(report: DiagnosisReport): string {
 
 function trafficLine(report: DiagnosisReport): string {
   const t = report.traffic;
-  const waited = t.waits.length === 0 ? 'no wait' : `waited ${Math.ceil(t.waitedMs / 1000)} s as the server asked (at most ${Math.ceil(t.maxWaitMs / 1000)} s)`;
+  const waited =
+    t.waits.length === 0
+      ? 'no wait'
+      : `waited ${Math.ceil(t.waitedMs / 1000)} s as the server asked (at most ${Math.ceil(t.maxWaitMs / 1000)} s)`;
   const notRun = t.notRun.length === 0 ? '' : `; not run: ${t.notRun.join(', ')}`;
   return `Requests: ${t.requestsSent} sent (at most ${t.requestBudget} per run), ${waited}${notRun}`;
 }
@@ -93,8 +119,17 @@ export function renderDiagnosisTable(report: DiagnosisReport, view: TableWidth =
   const lines = [...fit(headerLine(report)), '', ...renderTable(table, { width })];
   const curls = curlLines(report.checks);
   if (curls.size > 0) {
-    lines.push('', ...fit(`Reproduce each failing call with curl (set ${KEY_ENV_VAR} to the key first, e.g. read -rs ${KEY_ENV_VAR}; export ${KEY_ENV_VAR}):`));
-    for (const [curl, checks] of curls) lines.push(...fit(`# ${checks.join(', ')}`, '  '), ...(width === undefined ? [`  ${printable(curl)}`] : continued(printable(curl), width)));
+    lines.push(
+      '',
+      ...fit(
+        `Reproduce each failing call with curl (set ${KEY_ENV_VAR} to the key first, e.g. read -rs ${KEY_ENV_VAR}; export ${KEY_ENV_VAR}):`,
+      ),
+    );
+    for (const [curl, checks] of curls)
+      lines.push(
+        ...fit(`# ${checks.join(', ')}`, '  '),
+        ...(width === undefined ? [`  ${printable(curl)}`] : continued(printable(curl), width)),
+      );
   }
   lines.push('', ...fit(report.verdict.summary), ...fit(`Next: ${report.verdict.next}`), ...fit(trafficLine(report)), '');
   return lines.join('\n');

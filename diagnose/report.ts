@@ -48,7 +48,11 @@ function markConsequences(rows: readonly DiagnosisRow[]): DiagnosisRow[] {
   return rows.map((row) => {
     if (row.status !== 'fail' || row.check === 'rate-limit' || STEPS.indexOf(row.step) <= firstStep) return row;
     if (row.finding.kind !== first.finding.kind) return row;
-    return { ...row, consequenceOf: first.check, explanation: `same cause as ${first.check} (step ${firstStep + 1}, ${STEP_TITLES[first.step]})` };
+    return {
+      ...row,
+      consequenceOf: first.check,
+      explanation: `same cause as ${first.check} (step ${firstStep + 1}, ${STEP_TITLES[first.step]})`,
+    };
   });
 }
 
@@ -63,7 +67,11 @@ function checklistObservations(observations: Observations): ChecklistObservation
 }
 
 export function buildReport(input: ReportInput): DiagnosisReport {
-  const checklist = evaluateChecklist({ baseUrl: input.target.baseUrl, tenant: input.probedTenant, observations: checklistObservations(input.observations) });
+  const checklist = evaluateChecklist({
+    baseUrl: input.target.baseUrl,
+    tenant: input.probedTenant,
+    observations: checklistObservations(input.observations),
+  });
   const ctx: StepContext = {
     target: input.target,
     auth: input.auth,

@@ -96,7 +96,8 @@ async function carryOut(options: DiagnosisOptions, dispatcher: Dispatcher): Prom
 }
 
 export async function runDiagnosis(options: DiagnosisOptions): Promise<DiagnosisReport> {
-  const owned = options.dispatcher === undefined ? toolAgent(options.timeoutS * 1000, options.proxy !== false, options.env ?? process.env) : undefined;
+  const owned =
+    options.dispatcher === undefined ? toolAgent(options.timeoutS * 1000, options.proxy !== false, options.env ?? process.env) : undefined;
   const dispatcher = options.dispatcher ?? owned!;
   try {
     const outcome = await carryOut(options, dispatcher);

@@ -23,8 +23,7 @@ import {
 import type { DiagnosisTraffic, TenantGuess, TenantSource } from './types.js';
 
 export type ScheduleStep =
-  | { readonly kind: 'send'; readonly call: Call }
-  | { readonly kind: 'wait'; readonly ms: number; readonly check: string };
+  { readonly kind: 'send'; readonly call: Call } | { readonly kind: 'wait'; readonly ms: number; readonly check: string };
 
 /** What the driver hands back after a `send` step; nothing after a `wait`. */
 export interface Answered {
@@ -96,7 +95,15 @@ function* call(run: RunState, c: Call): Gen<CallRecord> {
     attempts += 1;
     const hint = retryHintOf(answered.result, answered.atMs);
     const spent = { requests: run.requests, waitedMs: run.waitedMs };
-    const decision = afterAnswer({ check: c.id, result: answered.result, hint, retried: attempts > 1, previousNoAnswer: run.previousNoAnswer, spent, limits: run.input.limits });
+    const decision = afterAnswer({
+      check: c.id,
+      result: answered.result,
+      hint,
+      retried: attempts > 1,
+      previousNoAnswer: run.previousNoAnswer,
+      spent,
+      limits: run.input.limits,
+    });
     run.previousNoAnswer = answered.result.kind === 'failure' ? c.id : undefined;
     if (decision.kind === 'retry') {
       yield { kind: 'wait', ms: decision.waitMs, check: c.id };
@@ -140,7 +147,10 @@ function* guessTenant(run: RunState, slugs: readonly string[]): Gen<TenantPlan> 
     guesses.push({ slug, check: record.call.id });
     if (record.result === undefined || guessMissed(record.result)) continue;
     keep(run, { ...record, call: resourceCall(auth, slug, 'clients') });
-    yield* calls(run, resourceCalls(auth, slug).filter((c) => c.endpoint !== 'clients'));
+    yield* calls(
+      run,
+      resourceCalls(auth, slug).filter((c) => c.endpoint !== 'clients'),
+    );
     return { probedTenant: slug, tenantSource: 'docs', keyTenant: undefined, guesses };
   }
   return { probedTenant: undefined, tenantSource: 'none', keyTenant: undefined, guesses };
@@ -162,11 +172,24 @@ export function* schedule(input: ScheduleInput): Gen<ScheduleOutcome> {
   const tenants: TenantPlan =
     given === undefined
       ? yield* inferTenant(run, platform.listed, docs.result)
-      : { probedTenant: given, tenantSource: input.urlTenant !== undefined ? 'url' : 'flag', keyTenant: input.urlTenant !== undefined ? input.tenant : undefined, guesses: [] };
+      : {
+          probedTenant: given,
+          tenantSource: input.urlTenant !== undefined ? 'url' : 'flag',
+          keyTenant: input.urlTenant !== undefined ? input.tenant : undefined,
+          guesses: [],
+        };
   if (tenants.probedTenant !== undefined) yield* call(run, otherHeaderCall(input.auth, tenants.probedTenant));
   yield* call(run, indexCall(input.auth));
 
   const notRun = [...run.records.values()].filter((r) => r.result === undefined).map((r) => r.call.id);
-  const traffic: DiagnosisTraffic = { requestBudget: input.limits.budget, requestsSent: run.requests, maxWaitMs: input.limits.maxWaitMs, waitedMs: run.waitedMs, waits: run.waits, stopped: run.stopped, notRun };
+  const traffic: DiagnosisTraffic = {
+    requestBudget: input.limits.budget,
+    requestsSent: run.requests,
+    maxWaitMs: input.limits.maxWaitMs,
+    waitedMs: run.waitedMs,
+    waits: run.waits,
+    stopped: run.stopped,
+    notRun,
+  };
   return { records: run.records, platformPaths: platform.tried, tenants, traffic };
 }

@@ -26,7 +26,8 @@ export function parseTarget(raw: string): TargetParse {
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return { ok: false, reason: `must be http or https, got ${url.protocol}` };
   // Credentials or a query could carry a key; refuse without repeating them.
-  if (url.username !== '' || url.password !== '') return { ok: false, reason: 'must not contain user:password@ (pass the key with --key-env, --key-file or --key-stdin)' };
+  if (url.username !== '' || url.password !== '')
+    return { ok: false, reason: 'must not contain user:password@ (pass the key with --key-env, --key-file or --key-stdin)' };
   if (url.search !== '' || url.hash !== '') return { ok: false, reason: 'must not contain a query string or fragment' };
   let path = url.pathname.replace(/\/+$/, '');
   let urlTenant: string | undefined;

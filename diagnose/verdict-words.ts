@@ -62,8 +62,9 @@ const RATE_LIMIT_STOPS: Readonly<Record<RateLimitStop, string>> = {
 
 function rateLimitedLead(facts: Extract<BrokenFacts, { kind: 'rate_limited' }>, input: VerdictInput): string {
   const parts = [facts.retryAfterS === undefined ? 'no Retry-After' : retryAfterText(facts.retryAfterS)];
-  if (facts.stopped !== undefined) parts.push(`${RATE_LIMIT_STOPS[facts.stopped]} (${facts.notRun} ${facts.notRun === 1 ? 'call' : 'calls'} not run)`);
-  if (!facts.keyed) parts.push('the limited call carried no key, so the limit is the host\'s or a proxy\'s, not only this key\'s');
+  if (facts.stopped !== undefined)
+    parts.push(`${RATE_LIMIT_STOPS[facts.stopped]} (${facts.notRun} ${facts.notRun === 1 ? 'call' : 'calls'} not run)`);
+  if (!facts.keyed) parts.push("the limited call carried no key, so the limit is the host's or a proxy's, not only this key's");
   else if (input.checks.find((r) => r.check === 'key')?.status === 'pass') parts.push('the key itself was accepted');
   return parts.join('; ');
 }
@@ -84,7 +85,7 @@ function lead(facts: BrokenFacts, row: DiagnosisRow, input: VerdictInput): strin
 }
 
 const UNREACHABLE_NEXT = {
-  dns: 'check the host name in the base URL (does it resolve from the customer\'s network?)',
+  dns: "check the host name in the base URL (does it resolve from the customer's network?)",
   refused: 'check the host and port in the base URL; if they are right, the API is down: escalate to the API on-call',
   network: 'check routing and firewalls between here and the host',
   tls: 'check http vs https in the base URL, and the certificate the host serves',
@@ -92,7 +93,10 @@ const UNREACHABLE_NEXT = {
 
 /** What the API team searches its logs by: the request id and the trace id together, else the URL and the time. */
 function withRequestId(e: VerdictEvidence): string {
-  const ids = [...(e.requestId === undefined ? [] : [`request id ${e.requestId}`]), ...(e.traceId === undefined ? [] : [`trace ${e.traceId}`])];
+  const ids = [
+    ...(e.requestId === undefined ? [] : [`request id ${e.requestId}`]),
+    ...(e.traceId === undefined ? [] : [`trace ${e.traceId}`]),
+  ];
   return ids.length === 0 ? 'the URL and the time' : ids.join(' ');
 }
 
@@ -108,8 +112,10 @@ function nextStep(facts: BrokenFacts): string {
   const path = pathOf(e.url) ?? e.check;
   switch (facts.kind) {
     case 'rate_limited':
-      if (!facts.keyed) return `${waitFor(facts.retryAfterS)} and run again; a limit on calls without a key is the API's or a proxy's: ask the API team about it`;
-      if (facts.stopped === 'no_hint') return 'wait a minute and run again; the server named no wait, so ask the API team which limit applies to this key';
+      if (!facts.keyed)
+        return `${waitFor(facts.retryAfterS)} and run again; a limit on calls without a key is the API's or a proxy's: ask the API team about it`;
+      if (facts.stopped === 'no_hint')
+        return 'wait a minute and run again; the server named no wait, so ask the API team which limit applies to this key';
       return `${waitFor(facts.retryAfterS)}, then run the probe again; if the customer's integration uses this key meanwhile, it is what spends the quota: have it honour Retry-After`;
     case 'server_error':
       return facts.html
@@ -120,15 +126,18 @@ function nextStep(facts: BrokenFacts): string {
     case 'tls_error':
       return UNREACHABLE_NEXT.tls;
     case 'connection_error':
-      return facts.how === 'dropped' ? `run again; if the connection keeps dropping on ${path}, escalate to the API on-call` : UNREACHABLE_NEXT[facts.how];
+      return facts.how === 'dropped'
+        ? `run again; if the connection keeps dropping on ${path}, escalate to the API on-call`
+        : UNREACHABLE_NEXT[facts.how];
     case 'redirect':
       return 'use the address the API answers on as the base URL (http vs https, or a moved host)';
     case 'invalid_envelope':
       if (facts.notApi === undefined) return `run again; if ${path} keeps sending a body past the size cap, escalate to the API on-call`;
       return 'check the base URL: it reaches something other than API v1 (a proxy, a web server, a wrong path)';
     case 'not_found':
-      if (facts.notApi === 'base_path') return 'fix the base URL: it must be the API\'s address ending in /api/v1';
-      if (facts.notApi !== undefined) return 'check the base URL: it reaches something other than API v1 (a proxy, a web server, a wrong path)';
+      if (facts.notApi === 'base_path') return "fix the base URL: it must be the API's address ending in /api/v1";
+      if (facts.notApi !== undefined)
+        return 'check the base URL: it reaches something other than API v1 (a proxy, a web server, a wrong path)';
       return `check the tenant slug and the path: the API has nothing at ${path}`;
     case 'unauthorized':
       return facts.testKeyOnProduction
@@ -162,7 +171,11 @@ export function incompleteWords(facts: Omit<Incomplete, keyof Words>, input: Ver
   const tail = `so whether key ${hint} works, and its tenant and scope, were not checked`;
   switch (facts.reason) {
     case 'stopped':
-      return { headline, summary: `${headline}: ${input.traffic.stopped ? explainStop(input.traffic.stopped) : 'the run stopped'} before a tenant path was called, ${tail}`, next: 'run the probe again later' };
+      return {
+        headline,
+        summary: `${headline}: ${input.traffic.stopped ? explainStop(input.traffic.stopped) : 'the run stopped'} before a tenant path was called, ${tail}`,
+        next: 'run the probe again later',
+      };
     case 'guesses_mismatched':
       return {
         headline,
@@ -170,9 +183,13 @@ export function incompleteWords(facts: Omit<Incomplete, keyof Words>, input: Ver
         next: `${RUN_AGAIN}, the shop the key was issued for`,
       };
     case 'platform_no_tenant':
-      return { headline, summary: `${headline}: a platform key, and /platform/ listed no tenant to read, ${tail}`, next: `${RUN_AGAIN} (any tenant: a platform key may read every one)` };
+      return {
+        headline,
+        summary: `${headline}: a platform key, and /platform/ listed no tenant to read, ${tail}`,
+        next: `${RUN_AGAIN} (any tenant: a platform key may read every one)`,
+      };
     case 'no_tenant': {
-      const kind = facts.keyKind === 'unknown' ? 'the key\'s kind is unknown' : 'a tenant key';
+      const kind = facts.keyKind === 'unknown' ? "the key's kind is unknown" : 'a tenant key';
       const platform = facts.keyKind === 'unknown' ? '; for a platform key, --platform-path PATH lets the probe list tenants itself' : '';
       return {
         headline,

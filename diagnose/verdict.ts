@@ -60,7 +60,12 @@ export type IncompleteReason =
 export type DiagnosisVerdict =
   | (Said & { readonly kind: 'ok' })
   /** Nothing failed, but the key was never tried on a path that needs one: no claim it works. */
-  | (Said & { readonly kind: 'incomplete'; readonly reason: IncompleteReason; readonly keyKind: KeyKind | 'unknown'; readonly notChecked: readonly string[] })
+  | (Said & {
+      readonly kind: 'incomplete';
+      readonly reason: IncompleteReason;
+      readonly keyKind: KeyKind | 'unknown';
+      readonly notChecked: readonly string[];
+    })
   | Broken<
       'rate_limited',
       {
@@ -80,11 +85,22 @@ export type DiagnosisVerdict =
   | Broken<'invalid_envelope', { readonly status: number | undefined; readonly notApi: NotApiReason | undefined }>
   | Broken<'redirect', { readonly status: number; readonly location: string | undefined; readonly notApi: 'redirect' }>
   /** Nothing at the path: the tenant (or resource) does not exist there, or, with `notApi`, the base URL is wrong. */
-  | Broken<'not_found', { readonly status: number | undefined; readonly code: string | undefined; readonly notApi: NotApiReason | undefined }>
+  | Broken<
+      'not_found',
+      { readonly status: number | undefined; readonly code: string | undefined; readonly notApi: NotApiReason | undefined }
+    >
   | Broken<'unauthorized', { readonly status: number; readonly code: string | undefined; readonly testKeyOnProduction: boolean }>
   | Broken<'tenant_mismatch', { readonly urlTenant: string; readonly keyTenant: string | undefined }>
   /** `code` is the server's, whatever its spelling (`insufficient_scope`, `forbidden`, `scope_denied`...). */
-  | Broken<'insufficient_scope', { readonly resource: TenantResource | undefined; readonly readable: readonly TenantResource[]; readonly status: number; readonly code: string }>
+  | Broken<
+      'insufficient_scope',
+      {
+        readonly resource: TenantResource | undefined;
+        readonly readable: readonly TenantResource[];
+        readonly status: number;
+        readonly code: string;
+      }
+    >
   /** A refusal with a code the checklist does not single out (e.g. 403 `forbidden` on every resource). */
   | Broken<'forbidden', { readonly status: number; readonly code: string }>
   /** Another error envelope, e.g. 400 `invalid_tenant_slug`. */
@@ -149,7 +165,14 @@ function brokenFacts(row: DiagnosisRow, input: VerdictInput): BrokenFacts {
     case 'rate_limited': {
       const stop = input.traffic.stopped;
       const stopped = stop?.kind === 'rate_limited' ? stop.why : undefined;
-      return { kind: f.kind, evidence, retryAfterS: f.retryAfterS, stopped, notRun: input.traffic.notRun.length, keyed: row.request?.auth !== 'none' };
+      return {
+        kind: f.kind,
+        evidence,
+        retryAfterS: f.retryAfterS,
+        stopped,
+        notRun: input.traffic.notRun.length,
+        keyed: row.request?.auth !== 'none',
+      };
     }
     case 'server_error':
       return { kind: f.kind, evidence, status: f.status, html: f.html, code: f.code };
@@ -183,11 +206,16 @@ export function verdictOf(input: VerdictInput): DiagnosisVerdict {
   const broken = input.checks.find((r) => r.status === 'fail');
   if (broken) {
     const facts = brokenFacts(broken, input);
-    return { ...facts, ...brokenWords(facts, broken, input) } as BrokenVerdict;
+    return { ...facts, ...brokenWords(facts, broken, input) };
   }
   const key = input.checks.find((r) => r.check === 'key');
   if (key?.status !== 'pass') {
-    const facts = { kind: 'incomplete' as const, reason: incompleteReason(input), keyKind: input.key.kind, notChecked: input.checks.filter((r) => r.status === 'skip').map((r) => r.check) };
+    const facts = {
+      kind: 'incomplete' as const,
+      reason: incompleteReason(input),
+      keyKind: input.key.kind,
+      notChecked: input.checks.filter((r) => r.status === 'skip').map((r) => r.check),
+    };
     return { ...facts, ...incompleteWords(facts, input) };
   }
   return { kind: 'ok', ...okWords(input) };

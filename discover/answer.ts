@@ -24,10 +24,16 @@ export function answerText(result: AttemptResult | undefined): string {
   if (result === undefined) return 'not sent';
   if (result.kind === 'failure') {
     const f = result.failure;
-    const detail = f.kind === 'connection' || f.kind === 'tls' ? `${f.kind} ${f.code}` : f.kind === 'timeout' ? `timeout (${f.phase})` : f.kind.replace(/_/g, ' ');
+    const detail =
+      f.kind === 'connection' || f.kind === 'tls'
+        ? `${f.kind} ${f.code}`
+        : f.kind === 'timeout'
+          ? `timeout (${f.phase})`
+          : f.kind.replace(/_/g, ' ');
     return `no answer (${printable(detail)})`;
   }
-  if (result.status >= 300 && result.status < 400) return `HTTP ${result.status} redirect to ${printable(result.headers['location'] ?? '(no location)')}`;
+  if (result.status >= 300 && result.status < 400)
+    return `HTTP ${result.status} redirect to ${printable(result.headers['location'] ?? '(no location)')}`;
   if (!result.envelope.valid) return `HTTP ${result.status}, no envelope (${contentTypeOf(result)})`;
   const code = errorCodeOf(result);
   return code === null ? `HTTP ${result.status}` : `HTTP ${result.status} ${printable(code)}`;

@@ -42,8 +42,20 @@ function platformCallPaths(listed: readonly string[]): string[] {
 export function keyedCalls(auth: AuthScheme, platformPaths: readonly string[], tenant: string | undefined): Call[] {
   return [
     { id: 'index:key', endpoint: 'index', path: endpointPath('index'), auth },
-    ...platformCallPaths(platformPaths).map((sub): Call => ({ id: `platform:${sub}`, endpoint: 'platform', path: platformPath(sub), auth })),
-    ...(tenant === undefined ? [] : TENANT_RESOURCES.map((resource): Call => ({ id: `resource:${resource}`, endpoint: resource, path: endpointPath(resource, { tenant }), auth }))),
+    ...platformCallPaths(platformPaths).map((sub): Call => ({
+      id: `platform:${sub}`,
+      endpoint: 'platform',
+      path: platformPath(sub),
+      auth,
+    })),
+    ...(tenant === undefined
+      ? []
+      : TENANT_RESOURCES.map((resource): Call => ({
+          id: `resource:${resource}`,
+          endpoint: resource,
+          path: endpointPath(resource, { tenant }),
+          auth,
+        }))),
   ];
 }
 

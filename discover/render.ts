@@ -25,7 +25,9 @@ function readingText(reading: unknown): string {
 }
 
 function cells(name: string, finding: Reading<unknown>): string[] {
-  return finding.kind === 'learned' ? [name, printable(readingText(finding.reading)), printable(finding.evidence)] : [name, 'unknown', printable(finding.why)];
+  return finding.kind === 'learned'
+    ? [name, printable(readingText(finding.reading)), printable(finding.evidence)]
+    : [name, 'unknown', printable(finding.why)];
 }
 
 function headerLine(report: DiscoveryReport): string {
@@ -41,7 +43,8 @@ export function renderDiscoveryTable(report: DiscoveryReport): string {
     return lines.join('\n');
   }
   lines.push(...renderTable([[...HEADINGS], ...FINDING_NAMES.map((name) => cells(name, report.findings[name]))]), '');
-  if (report.needKey.length > 0) lines.push(`Needs a key to learn: ${report.needKey.join(', ')} (pass --key-env VAR, --key-file PATH or --key-stdin)`);
+  if (report.needKey.length > 0)
+    lines.push(`Needs a key to learn: ${report.needKey.join(', ')} (pass --key-env VAR, --key-file PATH or --key-stdin)`);
   if (report.needTenant.length > 0) lines.push(`Needs --tenant SLUG to learn: ${report.needTenant.join(', ')}`);
   if (report.needKey.length + report.needTenant.length > 0) lines.push('');
   return lines.join('\n');

@@ -86,7 +86,8 @@ export function buildDiscoveryReport(input: DiscoveryInput): DiscoveryReport {
     platformPathsListed: platformPathsOf(docs?.result),
     platformPathsGiven: input.platformPaths,
   };
-  const findings = host.kind === 'api_v1' ? findingsOf(ctx) : allUnknown(`not asked: ${docs ? evidenceOf(docs) : 'GET /docs was not asked'}`);
+  const findings =
+    host.kind === 'api_v1' ? findingsOf(ctx) : allUnknown(`not asked: ${docs ? evidenceOf(docs) : 'GET /docs was not asked'}`);
   return {
     tool: 'repairmon discover',
     baseUrl: input.baseUrl,

@@ -45,7 +45,8 @@ export async function discoverWith(send: Send, settings: DiscoverySettings): Pro
   // Not API v1: stop before any key, even a made-up one, goes to that host.
   if (hostCheck(docs).kind === 'api_v1') {
     await run([INDEX_CALL]);
-    if (settings.keyHint !== undefined) await run(keyedCalls(settings.auth, settings.platformPaths ?? platformPathsOf(docs), settings.tenant));
+    if (settings.keyHint !== undefined)
+      await run(keyedCalls(settings.auth, settings.platformPaths ?? platformPathsOf(docs), settings.tenant));
     // A real tenant where one is known: a made-up slug may be answered before the key is read.
     await run(refusalCalls(settings.auth, settings.tenant ?? tenantListing(records)?.slugs[0] ?? PLACEHOLDER_TENANT));
   }
@@ -96,7 +97,8 @@ function attemptSender(options: DiscoveryOptions, dispatcher: Dispatcher): Send 
 }
 
 export async function runDiscovery(options: DiscoveryOptions): Promise<DiscoveryReport> {
-  const owned = options.dispatcher === undefined ? toolAgent(options.timeoutS * 1000, options.proxy !== false, options.env ?? process.env) : undefined;
+  const owned =
+    options.dispatcher === undefined ? toolAgent(options.timeoutS * 1000, options.proxy !== false, options.env ?? process.env) : undefined;
   const dispatcher = options.dispatcher ?? owned!;
   try {
     const { baseUrl, auth, tenant, platformPaths } = options;

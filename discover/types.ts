@@ -8,8 +8,7 @@ import type { ErrorBodies, IndexAccessReading, RateLimitHeaderStyle, SlugStyle }
 
 /** One open point: the reading learned with the evidence that decided it, or why it is unknown. */
 export type Reading<T> =
-  | { readonly kind: 'learned'; readonly reading: T; readonly evidence: string }
-  | { readonly kind: 'unknown'; readonly why: string };
+  { readonly kind: 'learned'; readonly reading: T; readonly evidence: string } | { readonly kind: 'unknown'; readonly why: string };
 
 /** How a request was refused: the status and `error.code`, null when the body was not the envelope. */
 export interface Refusal {

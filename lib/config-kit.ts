@@ -53,7 +53,10 @@ export function decodeDocument(text: string, name: string): Checked<unknown> {
     try {
       return { ok: true, value: JSON.parse(text) as unknown };
     } catch (error) {
-      return { ok: false, issues: [{ path: '', message: `cannot parse JSON (${error instanceof Error ? error.message : String(error)})` }] };
+      return {
+        ok: false,
+        issues: [{ path: '', message: `cannot parse JSON (${error instanceof Error ? error.message : String(error)})` }],
+      };
     }
   }
   return decodeYaml(text);
@@ -66,7 +69,10 @@ export function readDocument(file: string, what = 'file'): Checked<{ readonly te
     return { ok: true, value: { text: readFileSync(path, 'utf8'), path } };
   } catch (error) {
     const code = (error as { code?: unknown }).code;
-    return { ok: false, issues: [{ path: '', message: `cannot read ${what} ${path} (${typeof code === 'string' ? code : 'read error'})` }] };
+    return {
+      ok: false,
+      issues: [{ path: '', message: `cannot read ${what} ${path} (${typeof code === 'string' ? code : 'read error'})` }],
+    };
   }
 }
 
@@ -87,9 +93,7 @@ export const aliasSchema = z
   .string()
   .min(1, 'is empty')
   .max(ALIAS_MAX_LENGTH, `is longer than ${ALIAS_MAX_LENGTH} characters`)
-  // eslint-disable-next-line no-control-regex
   .refine((s) => !/[\u0000-\u001f\u007f-\u009f]/.test(s), 'cannot contain control characters')
   .refine((s) => s.trim() === s, 'cannot start or end with spaces')
   // It travels to every log line and label: a pasted key there would be printed everywhere.
   .refine((s) => !hasKeyPrefix(s), 'holds an API key prefix: an alias names a key and must not be one');
-

@@ -43,7 +43,8 @@ export function notLocal({ remoteAddress, headers }: RequestOrigin): string | un
  */
 export function crossSite(headers: RequestOrigin['headers']): string | undefined {
   const site = headers['sec-fetch-site'];
-  if (site !== undefined && site !== 'same-origin' && site !== 'none') return `refuses cross-site requests (Sec-Fetch-Site: ${String(site)})`;
+  if (site !== undefined && site !== 'same-origin' && site !== 'none')
+    return `refuses cross-site requests (Sec-Fetch-Site: ${String(site)})`;
   const origin = headers['origin'];
   if (origin !== undefined) {
     const host = typeof headers['host'] === 'string' ? headers['host'] : undefined;

@@ -129,7 +129,12 @@ export function decodeYaml(text: string): Checked<unknown> {
     return { ok: true, value: doc.toJS({ maxAliasCount: -1 }) as unknown };
   } catch (error) {
     // Not expected after the checks above; a file must still never crash a reload.
-    const why = error instanceof RangeError ? 'it is nested too deeply' : error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error);
+    const why =
+      error instanceof RangeError
+        ? 'it is nested too deeply'
+        : error instanceof Error
+          ? (error.message.split('\n')[0] ?? '')
+          : String(error);
     return { ok: false, issues: [{ path: '', message: `cannot read the YAML (${why})` }] };
   }
 }

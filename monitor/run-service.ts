@@ -45,7 +45,11 @@ export async function startServing(monitor: Monitor, listen: Listen, logger: Log
   } catch (error) {
     const code = (error as { code?: unknown }).code;
     const why = typeof code === 'string' ? code : error instanceof Error ? error.message : String(error);
-    return { ok: false, reason: 'listen', message: `cannot listen on ${listen.host}:${listen.port} (${why}); choose another address with --listen HOST:PORT (port 0 picks a free one)` };
+    return {
+      ok: false,
+      reason: 'listen',
+      message: `cannot listen on ${listen.host}:${listen.port} (${why}); choose another address with --listen HOST:PORT (port 0 picks a free one)`,
+    };
   }
   await monitor.start();
   return { ok: true, server };
@@ -71,7 +75,13 @@ export function holdStartupHangups(): { release(): boolean } {
 }
 
 /** Waits for the abort signal (SIGINT/SIGTERM), reloading on SIGHUP meanwhile, then stops. */
-export async function serveUntil(signal: AbortSignal, monitor: Monitor, server: MonitorServer, logger: Logger, options: { readonly hangupDuringStart?: boolean } = {}): Promise<void> {
+export async function serveUntil(
+  signal: AbortSignal,
+  monitor: Monitor,
+  server: MonitorServer,
+  logger: Logger,
+  options: { readonly hangupDuringStart?: boolean } = {},
+): Promise<void> {
   const onHup = (): void => {
     logger.info('SIGHUP: reloading config');
     // A signal handler's rejection would be unhandled and end the process the reload was for.

@@ -58,7 +58,8 @@ export type ReloadResult =
   | { readonly ok: false; readonly issues: readonly ConfigIssue[] };
 
 /** An on-demand probe: run, or refused with how long to wait (HTTP 429 + Retry-After). */
-export type OnDemandResult = { readonly kind: 'ran'; readonly result: ProbeResult } | { readonly kind: 'refused'; readonly gate: Exclude<OnDemandGate, { ok: true }> };
+export type OnDemandResult =
+  { readonly kind: 'ran'; readonly result: ProbeResult } | { readonly kind: 'refused'; readonly gate: Exclude<OnDemandGate, { ok: true }> };
 
 export interface Monitor {
   readonly registry: Registry;
@@ -103,7 +104,10 @@ export function createMonitor(initial: MonitorConfig, deps: MonitorDeps): Monito
   const registry = new MonitorRegistry();
   const shard = deps.shard ?? NO_SHARD;
   const now = deps.now ?? Date.now;
-  const probeMetrics = createProbeMetrics(registry, { perKeyOutcomes: initial.metrics?.perKeyOutcomes ?? false, buckets: durationBuckets(initial.targets) });
+  const probeMetrics = createProbeMetrics(registry, {
+    perKeyOutcomes: initial.metrics?.perKeyOutcomes ?? false,
+    buckets: durationBuckets(initial.targets),
+  });
   const service = createServiceMetrics(registry, { version: deps.version ?? '0.0.0', shard: formatShard(shard) });
   const tlsMetrics = createTlsMetrics(registry);
   const shardMetrics = createShardMetrics(registry);
@@ -138,7 +142,14 @@ export function createMonitor(initial: MonitorConfig, deps: MonitorDeps): Monito
   }
 
   const maxHoldMs = (): number => config.maxRateLimitHoldMs ?? DEFAULT_MAX_HOLD_MS;
-  const probeDeps = (target: MonitorTarget) => ({ dispatcher: dispatcher(target), politeness, now, maxHoldMs: maxHoldMs(), userAgent, tracer: deps.tracer });
+  const probeDeps = (target: MonitorTarget) => ({
+    dispatcher: dispatcher(target),
+    politeness,
+    now,
+    maxHoldMs: maxHoldMs(),
+    userAgent,
+    tracer: deps.tracer,
+  });
 
   async function runAndRecord(spec: ProbeSpec, target: MonitorTarget, signal: AbortSignal): Promise<void> {
     const result = await runProbe(spec, target, { ...probeDeps(target), signal });

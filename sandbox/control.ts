@@ -48,8 +48,12 @@ function tokenMatches(header: string | string[] | undefined, token: string): boo
 
 /** The spec a PUT body carries, or why it carries none. */
 function specOf(request: ControlRequest): { ok: true; spec: string } | { ok: false; reply: Reply } {
-  const type = String(request.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
-  if (type !== 'application/json') return { ok: false, reply: refuse(415, ERROR_CODES.badRequest, 'send the spec as application/json: {"faults": "SPEC"}') };
+  const type = String(request.headers['content-type'] ?? '')
+    .split(';')[0]
+    ?.trim()
+    .toLowerCase();
+  if (type !== 'application/json')
+    return { ok: false, reply: refuse(415, ERROR_CODES.badRequest, 'send the spec as application/json: {"faults": "SPEC"}') };
   let body: unknown;
   try {
     body = JSON.parse(request.body);
@@ -57,7 +61,8 @@ function specOf(request: ControlRequest): { ok: true; spec: string } | { ok: fal
     return { ok: false, reply: refuse(400, ERROR_CODES.badRequest, 'the body is not JSON; send {"faults": "SPEC"}') };
   }
   const faults = typeof body === 'object' && body !== null ? (body as { faults?: unknown }).faults : undefined;
-  if (typeof faults !== 'string') return { ok: false, reply: refuse(400, ERROR_CODES.badRequest, 'the body needs "faults": a string, the fault spec ("" clears)') };
+  if (typeof faults !== 'string')
+    return { ok: false, reply: refuse(400, ERROR_CODES.badRequest, 'the body needs "faults": a string, the fault spec ("" clears)') };
   return { ok: true, spec: faults };
 }
 
@@ -66,9 +71,15 @@ export function controlReply(request: ControlRequest, control: FaultControl): Re
   const why = notLocal(request);
   if (why) return refuse(403, ERROR_CODES.badRequest, `the fault control ${why}`);
   if (!tokenMatches(request.headers['authorization'], control.token)) {
-    return refuse(ERROR_STATUS.unauthorized, ERROR_CODES.unauthorized, 'the fault control needs the token the sandbox printed at start: Authorization: Bearer TOKEN', { 'www-authenticate': 'Bearer' });
+    return refuse(
+      ERROR_STATUS.unauthorized,
+      ERROR_CODES.unauthorized,
+      'the fault control needs the token the sandbox printed at start: Authorization: Bearer TOKEN',
+      { 'www-authenticate': 'Bearer' },
+    );
   }
-  if (request.method !== 'PUT' && request.method !== 'DELETE') return refuse(ERROR_STATUS.method_not_allowed, ERROR_CODES.methodNotAllowed, `the fault control takes ${ALLOW}`, { allow: ALLOW });
+  if (request.method !== 'PUT' && request.method !== 'DELETE')
+    return refuse(ERROR_STATUS.method_not_allowed, ERROR_CODES.methodNotAllowed, `the fault control takes ${ALLOW}`, { allow: ALLOW });
   let spec = '';
   if (request.method === 'PUT') {
     const read = specOf(request);

@@ -55,7 +55,11 @@ function crossCheck(data: DataShape, ctx: z.RefinementCtx): void {
     if (aliases.has(k.alias)) ctx.addIssue({ code: 'custom', path: ['keys', i, 'alias'], message: `duplicate key alias "${k.alias}"` });
     aliases.add(k.alias);
     if (k.kind === 'tenant' && (k.tenant === undefined || !slugs.has(k.tenant))) {
-      ctx.addIssue({ code: 'custom', path: ['keys', i, 'tenant'], message: `a tenant key needs "tenant" naming one of: ${[...slugs].join(', ')}` });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['keys', i, 'tenant'],
+        message: `a tenant key needs "tenant" naming one of: ${[...slugs].join(', ')}`,
+      });
     }
     if (k.kind === 'platform' && k.tenant !== undefined) {
       ctx.addIssue({ code: 'custom', path: ['keys', i, 'tenant'], message: 'a platform key has no tenant' });
@@ -65,7 +69,10 @@ function crossCheck(data: DataShape, ctx: z.RefinementCtx): void {
 
 function refuse(file: string, issues: readonly ConfigIssue[]): SandboxConfigError {
   const only = issues.length === 1 && issues[0]?.path === '' ? issues[0] : undefined;
-  return new SandboxConfigError('data', only ? `${file}: ${only.message}` : `${file}: ${issues.length} problem(s):\n${formatIssues(issues)}`);
+  return new SandboxConfigError(
+    'data',
+    only ? `${file}: ${only.message}` : `${file}: ${issues.length} problem(s):\n${formatIssues(issues)}`,
+  );
 }
 
 /** Validates decoded data for a slug style; throws SandboxConfigError listing every bad path. */

@@ -94,9 +94,13 @@ function malformedDetail(headers: DecideInput['headers']): string {
 function authenticate(headers: DecideInput['headers'], state: SandboxState): Authentication {
   const presented = readPresentedKey(headers);
   if (presented.kind === 'repeated') {
-    return { ok: false, badRequest: `Nagłówek ${KEY_HEADER_NAMES[presented.header]} podano więcej niż raz; klucz podaje się w jednym nagłówku.` };
+    return {
+      ok: false,
+      badRequest: `Nagłówek ${KEY_HEADER_NAMES[presented.header]} podano więcej niż raz; klucz podaje się w jednym nagłówku.`,
+    };
   }
-  if (presented.kind === 'none') return { ok: false, refusal: 'missing_key', detail: 'Nie podano klucza (nagłówek x-api-key lub Authorization: Bearer).' };
+  if (presented.kind === 'none')
+    return { ok: false, refusal: 'missing_key', detail: 'Nie podano klucza (nagłówek x-api-key lub Authorization: Bearer).' };
   if (presented.kind === 'malformed') return { ok: false, refusal: 'invalid_key', detail: malformedDetail(headers) };
   const key = state.keysByValue.get(presented.key);
   if (!key) return { ok: false, refusal: 'invalid_key', detail: 'Nieznany klucz.' };
@@ -138,7 +142,10 @@ function platformData(subpath: string, state: SandboxState): unknown {
   }));
 }
 
-function routeData(route: Exclude<KeyedRoute, { kind: 'invalid_tenant' }>, state: SandboxState): { found: true; data: unknown } | { found: false; detail: string } {
+function routeData(
+  route: Exclude<KeyedRoute, { kind: 'invalid_tenant' }>,
+  state: SandboxState,
+): { found: true; data: unknown } | { found: false; detail: string } {
   if (route.kind === 'index') return { found: true, data: indexPayload() };
   if (route.kind === 'platform') {
     const data = platformData(route.subpath, state);
@@ -153,7 +160,10 @@ function routeData(route: Exclude<KeyedRoute, { kind: 'invalid_tenant' }>, state
 function keyed(route: KeyedRoute, input: DecideInput, state: SandboxState): Reply {
   const { dialect } = state;
   const auth = authenticate(input.headers, state);
-  if (!auth.ok) return 'badRequest' in auth ? badRequestReply(dialect, ERROR_STATUS.bad_request, auth.badRequest) : refuse(dialect, auth.refusal, auth.detail, {}, auth.alias);
+  if (!auth.ok)
+    return 'badRequest' in auth
+      ? badRequestReply(dialect, ERROR_STATUS.bad_request, auth.badRequest)
+      : refuse(dialect, auth.refusal, auth.detail, {}, auth.alias);
   const { key } = auth;
   const verdict = input.rateLimit?.(key);
   const limitHeaders = verdict ? rateLimitHeaders(dialect.rateLimitHeaders, verdict) : {};
@@ -175,7 +185,8 @@ export function decide(input: DecideInput, state: SandboxState): Reply {
     return fail(dialect, ERROR_CODES.methodNotAllowed, undefined, { allow: ALLOWED_METHODS.join(', ') });
   }
   const route = styledRoute(input.pathname, dialect.slug);
-  if (route.kind === 'unknown') return fail(dialect, ERROR_CODES.notFound, `Endpointy API v1 zaczynają się od ${BASE_PATH}/ (zob. ${BASE_PATH}/docs).`);
+  if (route.kind === 'unknown')
+    return fail(dialect, ERROR_CODES.notFound, `Endpointy API v1 zaczynają się od ${BASE_PATH}/ (zob. ${BASE_PATH}/docs).`);
   if (route.kind === 'docs') return reply(dialect, 200, successEnvelope(docsPayload(dialect)));
   // A public index ignores a presented key: it is neither checked nor counted.
   if (route.kind === 'index' && dialect.index === 'public') return reply(dialect, 200, successEnvelope(indexPayload()));

@@ -7,4 +7,3 @@ import { BASE_PATH } from '../api/contract/index.js';
 export const SANDBOX_DEFAULT_HOST = '127.0.0.1';
 export const SANDBOX_DEFAULT_PORT = 4010;
 export const SANDBOX_DEFAULT_BASE_URL = `http://${SANDBOX_DEFAULT_HOST}:${SANDBOX_DEFAULT_PORT}${BASE_PATH}`;
-

@@ -15,8 +15,34 @@ export const DEMO_TENANTS: readonly TenantInfo[] = [
   { slug: 'cykl-gdansk', name: 'Cykl Gdańsk sp. z o.o.', city: 'Gdańsk' },
 ];
 
-const FIRST_NAMES = ['Anna', 'Piotr', 'Katarzyna', 'Tomasz', 'Magdalena', 'Krzysztof', 'Agnieszka', 'Marcin', 'Joanna', 'Paweł', 'Ewa', 'Michał'];
-const LAST_NAMES = ['Wiśniewski', 'Wójcik', 'Kamiński', 'Lewandowski', 'Zieliński', 'Szymański', 'Woźniak', 'Dąbrowski', 'Kozłowski', 'Jankowski', 'Mazur', 'Krawczyk'];
+const FIRST_NAMES = [
+  'Anna',
+  'Piotr',
+  'Katarzyna',
+  'Tomasz',
+  'Magdalena',
+  'Krzysztof',
+  'Agnieszka',
+  'Marcin',
+  'Joanna',
+  'Paweł',
+  'Ewa',
+  'Michał',
+];
+const LAST_NAMES = [
+  'Wiśniewski',
+  'Wójcik',
+  'Kamiński',
+  'Lewandowski',
+  'Zieliński',
+  'Szymański',
+  'Woźniak',
+  'Dąbrowski',
+  'Kozłowski',
+  'Jankowski',
+  'Mazur',
+  'Krawczyk',
+];
 const CITIES = ['Kraków', 'Warszawa', 'Gdańsk', 'Gdynia', 'Sopot', 'Wieliczka', 'Piaseczno', 'Pruszków', 'Skawina'];
 const BIKES: readonly (readonly [string, string, string])[] = [
   ['Kross', 'Level 5.0', 'MTB'],
@@ -66,7 +92,12 @@ function phone(random: Random): string {
 }
 
 function asciiFold(text: string): string {
-  return text.normalize('NFD').replace(/[\u0300-\u036f]/g, '').replace(/ł/g, 'l').replace(/Ł/g, 'L').toLowerCase();
+  return text
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/ł/g, 'l')
+    .replace(/Ł/g, 'L')
+    .toLowerCase();
 }
 
 function clients(random: Random, count: number): Record<string, unknown>[] {
@@ -120,16 +151,18 @@ function repairs(random: Random, count: number, bikeList: readonly Record<string
 }
 
 function logs(random: Random, repairList: readonly Record<string, unknown>[]): Record<string, unknown>[] {
-  return repairList.flatMap((repair, i) => {
-    const at = Date.parse(String(repair['receivedAt']));
-    const steps = 1 + (i % 3);
-    return Array.from({ length: steps }, (_, step) => ({
-      at: new Date(at + step * intBetween(random, 1, 20) * HOUR).toISOString(),
-      level: step === 1 && i % 4 === 0 ? 'warn' : 'info',
-      repairId: repair['id'],
-      message: (LOG_TEMPLATES[(i + step) % LOG_TEMPLATES.length] ?? LOG_TEMPLATES[0]!)(String(repair['id'])),
-    }));
-  }).map((entry, i) => ({ id: `lg-${pad(i + 1)}`, ...entry }));
+  return repairList
+    .flatMap((repair, i) => {
+      const at = Date.parse(String(repair['receivedAt']));
+      const steps = 1 + (i % 3);
+      return Array.from({ length: steps }, (_, step) => ({
+        at: new Date(at + step * intBetween(random, 1, 20) * HOUR).toISOString(),
+        level: step === 1 && i % 4 === 0 ? 'warn' : 'info',
+        repairId: repair['id'],
+        message: (LOG_TEMPLATES[(i + step) % LOG_TEMPLATES.length] ?? LOG_TEMPLATES[0]!)(String(repair['id'])),
+      }));
+    })
+    .map((entry, i) => ({ id: `lg-${pad(i + 1)}`, ...entry }));
 }
 
 /** `seedSlug` keeps the records the same whatever style the slug is written in. */

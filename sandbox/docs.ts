@@ -6,7 +6,16 @@
  */
 import { AUTH_SCHEMES, BASE_PATH, ENDPOINTS, type EndpointSpec, authHeader, platformPath } from '../api/contract/index.js';
 import { type SlugStyle } from '../api/contract/readings.js';
-import { ERROR_STATUS, PLAIN_CONTENT_TYPE, REFUSALS, type RefusalAnswer, bodyForm, rateLimitHeaderNames, refusalAnswer, sentErrors } from '../api/contract/server/index.js';
+import {
+  ERROR_STATUS,
+  PLAIN_CONTENT_TYPE,
+  REFUSALS,
+  type RefusalAnswer,
+  bodyForm,
+  rateLimitHeaderNames,
+  refusalAnswer,
+  sentErrors,
+} from '../api/contract/server/index.js';
 import { plainText } from './bodies.js';
 import { type Dialect, styleDemoSlug } from './dialect/index.js';
 
@@ -25,7 +34,8 @@ const SLUG_TEXT: Readonly<Record<SlugStyle, string>> = {
 
 /** `401 unauthorized`, or `401 (text/plain "Unauthorized")` where the dialect sends no envelope. */
 function answerText(answer: RefusalAnswer, dialect: Dialect): string {
-  if (bodyForm(dialect.errorBodies, answer.status) === 'plain') return `${answer.status} (${PLAIN_CONTENT_TYPE} "${plainText(answer.status)}")`;
+  if (bodyForm(dialect.errorBodies, answer.status) === 'plain')
+    return `${answer.status} (${PLAIN_CONTENT_TYPE} "${plainText(answer.status)}")`;
   return `${answer.status} ${answer.code}`;
 }
 
@@ -57,13 +67,22 @@ function rules(dialect: Dialect): string[] {
     `Klucz najemcy użyty dla innego najemcy: ${answerText(refusalAnswer('tenant_mismatch', dialect), dialect)}.`,
     `Klucz najemcy na /platform/*: ${answerText(refusalAnswer('platform_refused', dialect), dialect)}.`,
     `Zasób spoza zakresu klucza: ${answerText(refusalAnswer('scope', dialect), dialect)}.`,
-    dialect.index === 'public' ? '/docs i / są publiczne; klucz podany do / jest pomijany.' : '/docs jest publiczny; / wymaga dowolnego ważnego klucza.',
+    dialect.index === 'public'
+      ? '/docs i / są publiczne; klucz podany do / jest pomijany.'
+      : '/docs jest publiczny; / wymaga dowolnego ważnego klucza.',
   ];
 }
 
 function endpointEntry(e: EndpointSpec, dialect: Dialect): Record<string, unknown> {
   const access = e.id === 'index' && dialect.index === 'public' ? 'public' : e.access;
-  return { method: e.method, path: e.pathTemplate, access, accessDescription: ACCESS_TEXT[access] ?? access, list: e.list, returns: e.returns };
+  return {
+    method: e.method,
+    path: e.pathTemplate,
+    access,
+    accessDescription: ACCESS_TEXT[access] ?? access,
+    list: e.list,
+    returns: e.returns,
+  };
 }
 
 export function docsPayload(dialect: Dialect): Record<string, unknown> {

@@ -121,7 +121,8 @@ function urlHost(host: string): string {
 
 function checkPageSize(size: number | undefined): void {
   if (size === undefined) return;
-  if (!Number.isInteger(size) || size < 1 || size > MAX_PAGE_SIZE) throw new SandboxConfigError('page-size', `must be a whole number from 1 to ${MAX_PAGE_SIZE}, got ${String(size)}`);
+  if (!Number.isInteger(size) || size < 1 || size > MAX_PAGE_SIZE)
+    throw new SandboxConfigError('page-size', `must be a whole number from 1 to ${MAX_PAGE_SIZE}, got ${String(size)}`);
 }
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
@@ -150,21 +151,24 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       return parsed;
     },
   };
-  const server = createSandboxServer({
-    state,
-    faults: () => faults,
-    control,
-    limiter: rate.policy ? createRateLimiter(rate.policy) : undefined,
-    random: options.random ?? Math.random,
-    now: options.now ?? Date.now,
-    logger: options.logger,
-    closing: closing.signal,
-    record: (entry) => {
-      records.push(entry);
-      if (records.length > MAX_RECORDS) records.splice(0, records.length - MAX_RECORDS);
+  const server = createSandboxServer(
+    {
+      state,
+      faults: () => faults,
+      control,
+      limiter: rate.policy ? createRateLimiter(rate.policy) : undefined,
+      random: options.random ?? Math.random,
+      now: options.now ?? Date.now,
+      logger: options.logger,
+      closing: closing.signal,
+      record: (entry) => {
+        records.push(entry);
+        if (records.length > MAX_RECORDS) records.splice(0, records.length - MAX_RECORDS);
+      },
+      ...(options.pageSize === undefined ? {} : { shape: pagingShape(options.pageSize, scheme, () => hostPort) }),
     },
-    ...(options.pageSize === undefined ? {} : { shape: pagingShape(options.pageSize, scheme, () => hostPort) }),
-  }, tls);
+    tls,
+  );
   try {
     server.listen(options.port ?? 0, host);
     await once(server, 'listening');

@@ -33,8 +33,10 @@ function keysSchema(known: readonly string[]) {
     const owner = new Map<string, string>();
     for (const [alias, value] of Object.entries(map)) {
       const aliasCheck = aliasSchema.safeParse(alias);
-      if (!aliasCheck.success) ctx.addIssue({ code: 'custom', path: [alias], message: aliasCheck.error.issues[0]?.message ?? 'is not a valid alias' });
-      else if (!known.includes(alias)) ctx.addIssue({ code: 'custom', path: [alias], message: `unknown alias; the sandbox's keys are: ${known.join(', ')}` });
+      if (!aliasCheck.success)
+        ctx.addIssue({ code: 'custom', path: [alias], message: aliasCheck.error.issues[0]?.message ?? 'is not a valid alias' });
+      else if (!known.includes(alias))
+        ctx.addIssue({ code: 'custom', path: [alias], message: `unknown alias; the sandbox's keys are: ${known.join(', ')}` });
       if (typeof value !== 'string') {
         ctx.addIssue({ code: 'custom', path: [alias], message: 'must be the key value as a string' });
         continue;
@@ -42,7 +44,8 @@ function keysSchema(known: readonly string[]) {
       const problem = valueProblem(value);
       if (problem) ctx.addIssue({ code: 'custom', path: [alias], message: `${problem}; it is not a usable key` });
       const first = owner.get(value);
-      if (first !== undefined) ctx.addIssue({ code: 'custom', path: [alias], message: `has the same value as ${first}: every key needs its own` });
+      if (first !== undefined)
+        ctx.addIssue({ code: 'custom', path: [alias], message: `has the same value as ${first}: every key needs its own` });
       else owner.set(value, alias);
     }
   });
@@ -50,7 +53,10 @@ function keysSchema(known: readonly string[]) {
 
 function refuse(file: string, issues: readonly ConfigIssue[]): SandboxConfigError {
   const only = issues.length === 1 && issues[0]?.path === '' ? issues[0] : undefined;
-  return new SandboxConfigError('keys', only ? `${file}: ${only.message}` : `${file}: ${issues.length} problem(s):\n${formatIssues(issues)}`);
+  return new SandboxConfigError(
+    'keys',
+    only ? `${file}: ${only.message}` : `${file}: ${issues.length} problem(s):\n${formatIssues(issues)}`,
+  );
 }
 
 /** Validates decoded keys against the sandbox's key specs; throws SandboxConfigError listing every alias at fault. */

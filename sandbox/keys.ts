@@ -17,7 +17,9 @@ export interface DemoKey extends KeySpec {
 export function issueKeys(specs: readonly KeySpec[], fixed: ReadonlyMap<string, string> = new Map()): DemoKey[] {
   return specs.map((spec) => {
     const value = fixed.get(spec.alias);
-    return value !== undefined ? { ...spec, key: value, fixed: true } : { ...spec, key: `${KEY_PREFIXES[spec.environment]}${randomBytes(24).toString('base64url')}` };
+    return value !== undefined
+      ? { ...spec, key: value, fixed: true }
+      : { ...spec, key: `${KEY_PREFIXES[spec.environment]}${randomBytes(24).toString('base64url')}` };
   });
 }
 

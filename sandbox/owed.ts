@@ -28,10 +28,12 @@ export interface OwedAnswers {
 }
 
 const ended = (res: ServerResponse): Promise<void> =>
-  res.writableEnded ? Promise.resolve() : new Promise((resolve) => {
-    res.once('finish', resolve);
-    res.once('close', resolve);
-  });
+  res.writableEnded
+    ? Promise.resolve()
+    : new Promise((resolve) => {
+        res.once('finish', resolve);
+        res.once('close', resolve);
+      });
 
 export function owedAnswers(): OwedAnswers {
   const open = new WeakMap<Duplex, Set<Exchange>>();

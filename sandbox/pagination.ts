@@ -22,7 +22,7 @@ export type PageRequest = { readonly ok: true; readonly page: number } | { reado
 
 /** The page asked for in a request target's query; page 1 when none is given. */
 export function requestedPage(target: string | undefined): PageRequest {
-  const query = target?.includes('?') ? target.slice(target.indexOf('?') + 1).split('#')[0] ?? '' : '';
+  const query = target?.includes('?') ? (target.slice(target.indexOf('?') + 1).split('#')[0] ?? '') : '';
   const raw = new URLSearchParams(query).get(PAGE_PARAM);
   if (raw === null) return { ok: true, page: 1 };
   return /^[1-9]\d{0,8}$/.test(raw) ? { ok: true, page: Number(raw) } : { ok: false, raw };
@@ -58,11 +58,15 @@ export function paginateReply(reply: Reply, request: PagingRequest, pageSize: nu
   if (reply.status !== 200 || !reply.envelope.ok || !Array.isArray(reply.envelope.data)) return reply;
   const asked = requestedPage(request.target);
   if (!asked.ok) {
-    const envelope = errorEnvelope(ERROR_CODES.badRequest, messageFor(ERROR_CODES.badRequest, `Parametr ${PAGE_PARAM} musi być liczbą całkowitą od 1, otrzymano "${asked.raw.slice(0, 40)}".`));
+    const envelope = errorEnvelope(
+      ERROR_CODES.badRequest,
+      messageFor(ERROR_CODES.badRequest, `Parametr ${PAGE_PARAM} musi być liczbą całkowitą od 1, otrzymano "${asked.raw.slice(0, 40)}".`),
+    );
     return { ...reply, status: 400, envelope, body: 'envelope' };
   }
   const page = slicePage(reply.envelope.data, asked.page, pageSize);
-  const headers = page.next === undefined ? reply.headers : { ...reply.headers, link: nextLink(request.origin, request.pathname, page.next) };
+  const headers =
+    page.next === undefined ? reply.headers : { ...reply.headers, link: nextLink(request.origin, request.pathname, page.next) };
   return { ...reply, envelope: successEnvelope(page.items), headers };
 }
 
@@ -70,7 +74,11 @@ export function paginateReply(reply: Reply, request: PagingRequest, pageSize: nu
 const PLAIN_HOST = /^[A-Za-z0-9.-]+(?::\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](?::\d{1,5})?$/;
 
 /** The server's hook (`ServerDeps.shape`): pages every list reply; `ownHost` is `host:port` as listening. */
-export function pagingShape(pageSize: number, scheme: 'http' | 'https', ownHost: () => string): (reply: Reply, req: IncomingMessage) => Reply {
+export function pagingShape(
+  pageSize: number,
+  scheme: 'http' | 'https',
+  ownHost: () => string,
+): (reply: Reply, req: IncomingMessage) => Reply {
   return (reply, req) => {
     const pathname = requestPathname(req.url);
     if (pathname === undefined) return reply;

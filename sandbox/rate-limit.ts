@@ -9,8 +9,7 @@ export interface RateLimitPolicy {
 }
 
 export type RateLimitParse =
-  | { readonly ok: true; readonly policy: RateLimitPolicy | undefined }
-  | { readonly ok: false; readonly error: string };
+  { readonly ok: true; readonly policy: RateLimitPolicy | undefined } | { readonly ok: false; readonly error: string };
 
 const UNIT_MS: Readonly<Record<string, number>> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
 

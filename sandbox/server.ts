@@ -113,7 +113,11 @@ function bodyRead(req: IncomingMessage, keep?: Buffer[]): Promise<BodyRead> {
 }
 
 function answerTooLarge(req: IncomingMessage, res: ServerResponse, deps: ServerDeps, answered: Answered): void {
-  const reply = badRequestReply(deps.state.dialect, 413, `Treść żądania przekracza ${MAX_REQUEST_BODY_BYTES} bajtów; API nie przyjmuje treści.`);
+  const reply = badRequestReply(
+    deps.state.dialect,
+    413,
+    `Treść żądania przekracza ${MAX_REQUEST_BODY_BYTES} bajtów; API nie przyjmuje treści.`,
+  );
   const outgoing = replyOutgoing(reply);
   send(res, { ...outgoing, headers: { ...outgoing.headers, connection: 'close' } }, answered.requestId);
   res.once('finish', () => req.socket.destroySoon());
@@ -128,10 +132,24 @@ interface Answered {
   readonly path: string;
 }
 
-function logLine(deps: ServerDeps, { at, requestId, method, path }: Answered, reply: Reply, status: number, faults?: readonly string[]): void {
+function logLine(
+  deps: ServerDeps,
+  { at, requestId, method, path }: Answered,
+  reply: Reply,
+  status: number,
+  faults?: readonly string[],
+): void {
   deps.record({ at, method, path, ...(reply.keyAlias ? { keyAlias: reply.keyAlias } : {}), status });
   deps.logger?.info(
-    { requestId, method, path, keyAlias: reply.keyAlias, status, code: reply.envelope.ok ? undefined : reply.envelope.error.code, faults: faults?.length ? faults : undefined },
+    {
+      requestId,
+      method,
+      path,
+      keyAlias: reply.keyAlias,
+      status,
+      code: reply.envelope.ok ? undefined : reply.envelope.error.code,
+      faults: faults?.length ? faults : undefined,
+    },
     'request',
   );
 }
@@ -180,10 +198,16 @@ async function handle(req: IncomingMessage, res: ServerResponse, deps: ServerDep
 
 /** Neither faults nor the request log touch the control: it is not part of the API. */
 function answerControl(req: IncomingMessage, res: ServerResponse, deps: ServerDeps, requestId: string, body: string): void {
-  const reply = controlReply({ method: req.method ?? '', headers: req.headers, remoteAddress: req.socket.remoteAddress, body }, deps.control);
+  const reply = controlReply(
+    { method: req.method ?? '', headers: req.headers, remoteAddress: req.socket.remoteAddress, body },
+    deps.control,
+  );
   send(res, replyOutgoing(reply), requestId);
   const faults = reply.envelope.ok ? (reply.envelope.data as { faults: string }).faults : undefined;
-  deps.logger?.info({ requestId, method: req.method, path: CONTROL_PATH, status: reply.status, ...(faults === undefined ? {} : { faults }) }, faults === undefined ? 'fault control refused' : 'faults changed');
+  deps.logger?.info(
+    { requestId, method: req.method, path: CONTROL_PATH, status: reply.status, ...(faults === undefined ? {} : { faults }) },
+    faults === undefined ? 'fault control refused' : 'faults changed',
+  );
 }
 
 function internalError(res: ServerResponse, requestId: string): void {
@@ -191,7 +215,16 @@ function internalError(res: ServerResponse, requestId: string): void {
     res.destroy();
     return;
   }
-  send(res, jsonOutgoing({ status: 500, envelope: errorEnvelope(ERROR_CODES.internalError, messageFor(ERROR_CODES.internalError)), body: 'envelope', headers: {} }), requestId);
+  send(
+    res,
+    jsonOutgoing({
+      status: 500,
+      envelope: errorEnvelope(ERROR_CODES.internalError, messageFor(ERROR_CODES.internalError)),
+      body: 'envelope',
+      headers: {},
+    }),
+    requestId,
+  );
 }
 
 /**
@@ -217,7 +250,10 @@ function answerConnect(req: IncomingMessage, socket: Duplex, deps: ServerDeps): 
   // Node no longer watches this socket: an error on it (the client resetting) must not go unhandled.
   socket.on('error', () => socket.destroy());
   const answered = { at: Date.now(), requestId: randomUUID(), method: req.method ?? 'CONNECT', path: String(req.url) };
-  const reply = decide({ method: answered.method, pathname: undefined, httpVersion: req.httpVersion, headers: req.headersDistinct, breach: false }, deps.state);
+  const reply = decide(
+    { method: answered.method, pathname: undefined, httpVersion: req.httpVersion, headers: req.headersDistinct, breach: false },
+    deps.state,
+  );
   socket.end(rawResponse(replyOutgoing(reply), answered.requestId));
   logLine(deps, answered, reply, reply.status);
 }

@@ -31,7 +31,14 @@ function openssl(args: readonly string[], cwd: string): Promise<void> {
     execFile('openssl', [...args], { cwd, timeout: 30_000 }, (error, _stdout, stderr) => {
       if (!error) return resolve();
       const missing = (error as NodeJS.ErrnoException).code === 'ENOENT';
-      reject(new SandboxConfigError('tls', missing ? 'needs the openssl command to make its certificates (apt-get install openssl)' : `openssl failed: ${String(stderr).trim().split('\n')[0] ?? error.message}`));
+      reject(
+        new SandboxConfigError(
+          'tls',
+          missing
+            ? 'needs the openssl command to make its certificates (apt-get install openssl)'
+            : `openssl failed: ${String(stderr).trim().split('\n')[0] ?? error.message}`,
+        ),
+      );
     });
   });
 }
@@ -47,19 +54,60 @@ export function subjectAltNames(host: string): string[] {
 export async function makeCertificates(host: string): Promise<SandboxCertificates> {
   const dir = await mkdtemp(join(tmpdir(), 'repairmon-sandbox-tls-'));
   try {
-    await openssl(['req', '-x509', ...CURVE, '-keyout', 'ca.key', '-out', 'ca.pem', '-days', String(VALID_DAYS), '-subj', '/CN=repairmon sandbox CA (throwaway)',
-      '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign'], dir);
+    await openssl(
+      [
+        'req',
+        '-x509',
+        ...CURVE,
+        '-keyout',
+        'ca.key',
+        '-out',
+        'ca.pem',
+        '-days',
+        String(VALID_DAYS),
+        '-subj',
+        '/CN=repairmon sandbox CA (throwaway)',
+        '-addext',
+        'basicConstraints=critical,CA:TRUE',
+        '-addext',
+        'keyUsage=critical,keyCertSign,cRLSign',
+      ],
+      dir,
+    );
     await openssl(['req', ...CURVE, '-keyout', 'server.key', '-out', 'server.csr', '-subj', '/CN=repairmon sandbox'], dir);
-    await writeFile(join(dir, 'server.ext'), [
-      `subjectAltName=${subjectAltNames(host).join(',')}`,
-      'basicConstraints=critical,CA:FALSE',
-      'keyUsage=critical,digitalSignature',
-      'extendedKeyUsage=serverAuth',
-    ].join('\n'));
-    await openssl(['x509', '-req', '-in', 'server.csr', '-CA', 'ca.pem', '-CAkey', 'ca.key', '-CAcreateserial', '-out', 'server.pem', '-days', String(VALID_DAYS), '-extfile', 'server.ext'], dir);
+    await writeFile(
+      join(dir, 'server.ext'),
+      [
+        `subjectAltName=${subjectAltNames(host).join(',')}`,
+        'basicConstraints=critical,CA:FALSE',
+        'keyUsage=critical,digitalSignature',
+        'extendedKeyUsage=serverAuth',
+      ].join('\n'),
+    );
+    await openssl(
+      [
+        'x509',
+        '-req',
+        '-in',
+        'server.csr',
+        '-CA',
+        'ca.pem',
+        '-CAkey',
+        'ca.key',
+        '-CAcreateserial',
+        '-out',
+        'server.pem',
+        '-days',
+        String(VALID_DAYS),
+        '-extfile',
+        'server.ext',
+      ],
+      dir,
+    );
     const [caPem, cert, key] = await Promise.all(['ca.pem', 'server.pem', 'server.key'].map((f) => readFile(join(dir, f), 'utf8')));
     // Fail here, not at the first handshake, if openssl produced something Node cannot use.
-    if (!new X509Certificate(cert!).checkIssued(new X509Certificate(caPem!))) throw new SandboxConfigError('tls', 'openssl made a server certificate its CA did not issue');
+    if (!new X509Certificate(cert!).checkIssued(new X509Certificate(caPem!)))
+      throw new SandboxConfigError('tls', 'openssl made a server certificate its CA did not issue');
     return { caPem: caPem!, cert: cert!, key: key! };
   } finally {
     await rm(dir, { recursive: true, force: true });
@@ -74,7 +122,11 @@ const PEM_CERTIFICATES = /^(?:\s*-----BEGIN CERTIFICATE-----[A-Za-z0-9+/=\s]+---
  * certificate (the `--keys` file, anything of the user's). A CA from an earlier start is replaced.
  */
 export async function checkCaOut(path: string): Promise<void> {
-  const refuse = (why: string): SandboxConfigError => new SandboxConfigError('tls-ca-out', `${path} ${why}; give the path of a new file or of a CA certificate an earlier start wrote (nothing was written)`);
+  const refuse = (why: string): SandboxConfigError =>
+    new SandboxConfigError(
+      'tls-ca-out',
+      `${path} ${why}; give the path of a new file or of a CA certificate an earlier start wrote (nothing was written)`,
+    );
   const kind = await existingKind(path).catch((error: unknown) => {
     throw refuse(`cannot be examined (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
   });
@@ -110,7 +162,10 @@ export async function prepareTls(host: string, caOut: string | undefined): Promi
   try {
     written = await writeCaFile(certificates.caPem, caOut);
   } catch (error) {
-    throw new SandboxConfigError('tls-ca-out', `cannot write the CA certificate to ${caOut ?? 'a temp file'} (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+    throw new SandboxConfigError(
+      'tls-ca-out',
+      `cannot write the CA certificate to ${caOut ?? 'a temp file'} (${(error as NodeJS.ErrnoException).code ?? String(error)})`,
+    );
   }
   return { ...certificates, caFile: written.file, cleanup: written.remove };
 }

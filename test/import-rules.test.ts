@@ -31,7 +31,9 @@ const code = sourceFiles(rules.folders);
 describe('import rules', () => {
   it('every code folder has one "May import:" line, each item an entry or a dependency', () => {
     expect(rules.problems).toEqual([]);
-    expect(rules.folders).toEqual(expect.arrayContaining(['api/contract', 'api/openapi', 'bench', 'bin', 'cli', 'lib', 'monitor', 'sandbox']));
+    expect(rules.folders).toEqual(
+      expect.arrayContaining(['api/contract', 'api/openapi', 'bench', 'bin', 'cli', 'lib', 'monitor', 'sandbox']),
+    );
   });
 
   it('no file imports past an entry or what its README allows, and templates never name the old home', () => {
@@ -66,7 +68,10 @@ describe('import rules', () => {
   });
 
   it('the rule line has one form', () => {
-    expect(parseRuleLine('May import: api/contract, lib, pino, node:*.')).toEqual({ scope: undefined, items: ['api/contract', 'lib', 'pino', 'node:*'] });
+    expect(parseRuleLine('May import: api/contract, lib, pino, node:*.')).toEqual({
+      scope: undefined,
+      items: ['api/contract', 'lib', 'pino', 'node:*'],
+    });
     expect(parseRuleLine('- `client/`: May import: api/contract, undici.')).toEqual({ scope: 'client', items: ['api/contract', 'undici'] });
     expect(parseRuleLine('May import: nothing.')).toEqual({ scope: undefined, items: [] });
     expect(parseRuleLine('May import: `api/` entries, `lib/`')).toBeUndefined();
@@ -122,15 +127,35 @@ describe('import rules', () => {
     expect(checkImport(rules, 'test/monitor/probe/plan.test.ts', '../../../monitor/probe/plan.js')).toEqual([]);
     expect(sharedTestHelpers(importEdges(sourceFiles(['test'])))).toEqual([]);
     expect(sharedTestHelpers([['test/reliability/x.test.ts', 'test/monitor/config/load.test.ts']])).toHaveLength(1);
-    expect(sharedTestHelpers([['test/reliability/x.test.ts', 'test/helpers/rig.ts'], ['test/monitor/a.test.ts', 'test/monitor/tls/config.test.ts']])).toEqual([]);
+    expect(
+      sharedTestHelpers([
+        ['test/reliability/x.test.ts', 'test/helpers/rig.ts'],
+        ['test/monitor/a.test.ts', 'test/monitor/tls/config.test.ts'],
+      ]),
+    ).toEqual([]);
   });
 
   it('finds a cycle between sub-folders, and between top-level folders', () => {
-    expect(folderCycles([['monitor/config/summary.ts', 'monitor/probe/plan.ts'], ['monitor/probe/plan.ts', 'monitor/config/types.ts']])).toEqual([
+    expect(
+      folderCycles([
+        ['monitor/config/summary.ts', 'monitor/probe/plan.ts'],
+        ['monitor/probe/plan.ts', 'monitor/config/types.ts'],
+      ]),
+    ).toEqual([
       'monitor/config -> monitor/probe (monitor/config/summary.ts -> monitor/probe/plan.ts); monitor/probe -> monitor/config (monitor/probe/plan.ts -> monitor/config/types.ts)',
     ]);
-    expect(folderCycles([['lib/a.ts', 'monitor/index.ts'], ['monitor/x/b.ts', 'lib/index.ts']])).toHaveLength(1);
-    expect(folderCycles([['monitor/service.ts', 'monitor/probe/run.ts'], ['monitor/probe/run.ts', 'monitor/history.ts']])).toEqual([]);
+    expect(
+      folderCycles([
+        ['lib/a.ts', 'monitor/index.ts'],
+        ['monitor/x/b.ts', 'lib/index.ts'],
+      ]),
+    ).toHaveLength(1);
+    expect(
+      folderCycles([
+        ['monitor/service.ts', 'monitor/probe/run.ts'],
+        ['monitor/probe/run.ts', 'monitor/history.ts'],
+      ]),
+    ).toEqual([]);
   });
 });
 

@@ -72,7 +72,7 @@ function pathRow(docsUrl: string, docs: Seen | undefined, resources: readonly Se
   const enveloped = resources.find((s) => provesApiPath(s.cause));
   if (enveloped?.result.kind === 'response') {
     const docsNote = docs ? `; GET /docs: ${said(docs)}` : '';
-    const path = endpointSpec(enveloped.evidence as TenantResource).pathTemplate;
+    const path = endpointSpec(enveloped.evidence).pathTemplate;
     return pass(enveloped, `HTTP ${enveloped.result.status} envelope from ${path}${docsNote}`);
   }
   const blamed = docs ?? resources[0]!;

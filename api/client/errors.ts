@@ -62,6 +62,7 @@ export interface ApiErrorFields {
 }
 
 /** The fields, typed on the class by declaration merging (the constructor sets them). */
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- the class sets every field with Object.assign
 export interface ApiError extends Readonly<Omit<ApiErrorFields, 'message' | 'cause' | 'retryHistory' | 'retryable'>> {
   readonly retryHistory: readonly RetryRecord[];
   readonly retryable: boolean;

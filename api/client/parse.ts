@@ -27,9 +27,9 @@ function describeIssue(error: unknown): string {
   if (Array.isArray(issues)) {
     const named = issues.slice(0, 3).map((i: { path?: unknown; message?: unknown }) => {
       const path = Array.isArray(i.path)
-        ? i.path.map((p) => String(typeof p === 'object' && p !== null && 'key' in p ? p.key : p)).join('.')
+        ? i.path.map((p: unknown) => String(typeof p === 'object' && p !== null && 'key' in p ? p.key : p)).join('.')
         : '';
-      return `${path ? `${path}: ` : ''}${String(i.message ?? 'invalid')}`;
+      return `${path ? `${path}: ` : ''}${typeof i.message === 'string' ? i.message : 'invalid'}`;
     });
     text = named.join('; ') + (issues.length > 3 ? `; and ${issues.length - 3} more` : '');
   }
@@ -67,7 +67,7 @@ function toCheck(validator: Validator<unknown>): Check {
     };
   }
   if (typeof validator === 'function') {
-    const guard = validator as TypeGuard<unknown>;
+    const guard = validator;
     return (value) =>
       guard(value) === true
         ? { ok: true, value }
@@ -88,7 +88,7 @@ function checked<T>(check: Check, value: unknown, response: ApiResponse, index?:
 
 /** Checks each item of a list with `validator`: what `parseItems` and paginate.ts's `parse` option run. */
 export function checkItems<T>(validator: Validator<T>): (items: readonly unknown[], response: ApiResponse) => T[] {
-  const check = toCheck(validator as Validator<unknown>);
+  const check = toCheck(validator);
   return (items, response) => items.map((item, i) => checked<T>(check, item, response, i));
 }
 

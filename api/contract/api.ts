@@ -87,7 +87,6 @@ export const TENANT_SLUG_MAX_LENGTH = 256;
 
 export type SlugCheck = { readonly ok: true } | { readonly ok: false; readonly reason: string };
 
-// eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 
 function encodable(value: string): boolean {

@@ -80,7 +80,6 @@ export function platformSubPath(
   if (/[?#]/.test(sub)) return { ok: false, reason: 'cannot carry a query or fragment' };
   // `%2e` is a dot to a server that decodes before it resolves the path.
   if (sub.split('/').some((part) => /^(?:\.|%2e){1,2}$/i.test(part))) return { ok: false, reason: 'cannot contain "." or ".." segments' };
-  // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u001f\u007f]/.test(sub)) return { ok: false, reason: 'cannot contain control characters' };
   return { ok: true, sub };
 }

@@ -3,7 +3,17 @@
  * shown" point: readings in, a plain object out, no I/O. Every path, access rule, auth header,
  * error code and envelope rule comes from `api/contract`; nothing here restates them.
  */
-import { API_KEY_HEADER, API_VERSION, AUTH_SCHEMES, type AuthScheme, ENDPOINTS, ENVIRONMENTS, type EndpointSpec, type Environment, TENANT_SLUG_MAX_LENGTH } from '../contract/index.js';
+import {
+  API_KEY_HEADER,
+  API_VERSION,
+  AUTH_SCHEMES,
+  type AuthScheme,
+  ENDPOINTS,
+  ENVIRONMENTS,
+  type EndpointSpec,
+  type Environment,
+  TENANT_SLUG_MAX_LENGTH,
+} from '../contract/index.js';
 import { type SlugStyle, platformSubPath } from '../contract/readings.js';
 import type { Readings } from '../contract/server/index.js';
 import { readingNotes } from './readings-note.js';
@@ -21,7 +31,12 @@ const SERVER_TEXT: Readonly<Record<Environment, string>> = {
 
 const SCHEME_OBJECTS: Readonly<Record<AuthScheme, JsonObject>> = {
   bearer: { type: 'http', scheme: 'bearer', description: 'The API key as `Authorization: Bearer <API_KEY>` (spec §5, way 2).' },
-  'x-api-key': { type: 'apiKey', in: 'header', name: API_KEY_HEADER, description: 'The API key in the `x-api-key` header (spec §5, way 1).' },
+  'x-api-key': {
+    type: 'apiKey',
+    in: 'header',
+    name: API_KEY_HEADER,
+    description: 'The API key in the `x-api-key` header (spec §5, way 1).',
+  },
 };
 
 const SLUG_EXAMPLES: Readonly<Record<SlugStyle, string>> = { kebab: 'rowery-nowak', snake: 'rowery_nowak', any: 'rowery-nowak' };
@@ -69,7 +84,12 @@ function platformRoutes(endpoint: EndpointSpec, readings: Readings): Route[] {
     const check = platformSubPath(given);
     if (!check.ok) throw new Error(`platformPaths: "${given}" ${check.reason}`);
     if (/[{}]/.test(check.sub)) throw new Error(`platformPaths: "${given}" cannot contain "{" or "}"`);
-    return { path: `/platform/${check.sub}`, endpoint, operationId: `getPlatform${camel(check.sub)}`, summary: `${endpoint.returns}: /platform/${check.sub}` };
+    return {
+      path: `/platform/${check.sub}`,
+      endpoint,
+      operationId: `getPlatform${camel(check.sub)}`,
+      summary: `${endpoint.returns}: /platform/${check.sub}`,
+    };
   });
 }
 
@@ -79,7 +99,9 @@ function routes(readings: Readings): Route[] {
     return [{ path: endpoint.pathTemplate, endpoint, operationId: `${endpoint.list ? 'list' : 'get'}${camel(endpoint.id)}` }];
   });
   // Two sub-paths that differ only in punctuation (`a-b`, `a.b`) would share an id.
-  return all.map((route, i) => (all.findIndex((r) => r.operationId === route.operationId) === i ? route : { ...route, operationId: `${route.operationId}${i}` }));
+  return all.map((route, i) =>
+    all.findIndex((r) => r.operationId === route.operationId) === i ? route : { ...route, operationId: `${route.operationId}${i}` },
+  );
 }
 
 function parameters(route: Route): JsonObject[] {
@@ -113,7 +135,7 @@ function parameterComponents(readings: Readings, template: boolean): Record<stri
     name: 'path',
     in: 'path',
     required: true,
-    description: 'A sub-path below /platform/: the spec shows none; configure them (the API\'s /docs may list them).',
+    description: "A sub-path below /platform/: the spec shows none; configure them (the API's /docs may list them).",
     schema: { type: 'string', minLength: 1 },
   };
   return { tenant, ...(template ? { platformPath } : {}) };
@@ -142,7 +164,10 @@ export function openApiDocument(readings: Readings, servers: OpenApiServers): Op
     paths,
     components: {
       securitySchemes: { ...SCHEME_OBJECTS },
-      parameters: parameterComponents(readings, all.some((r) => r.template)),
+      parameters: parameterComponents(
+        readings,
+        all.some((r) => r.template),
+      ),
       headers: headerComponents(readings),
       schemas: envelopeSchemas(readings),
     },

@@ -4,7 +4,15 @@
  * needed (spec §7 asks every integration to handle them), and the header fields each carries.
  */
 import { type EndpointSpec, ERROR_CODES, HANDLED_STATUSES, REQUEST_ID_HEADER } from '../contract/index.js';
-import { ERROR_STATUS, type FixedErrorCode, RATE_LIMIT_STYLE_FIELDS, type Readings, type Refusal, bodyForm, refusalAnswer } from '../contract/server/index.js';
+import {
+  ERROR_STATUS,
+  type FixedErrorCode,
+  RATE_LIMIT_STYLE_FIELDS,
+  type Readings,
+  type Refusal,
+  bodyForm,
+  refusalAnswer,
+} from '../contract/server/index.js';
 import { FIXED_WHEN, REFUSAL_WHEN } from './schemas.js';
 import { type JsonObject, ref } from './types.js';
 
@@ -24,15 +32,29 @@ export function needsKey(endpoint: EndpointSpec, readings: Readings): boolean {
 
 function errorAnswers(endpoint: EndpointSpec, readings: Readings, platformTemplate: boolean): Answer[] {
   if (!needsKey(endpoint, readings)) return [];
-  const refusal = (r: Refusal): Answer => ({ ...refusalAnswer(r, readings), when: REFUSAL_WHEN[r], counted: r !== 'missing_key' && r !== 'invalid_key' });
-  const fixed = (code: FixedErrorCode, when: string = FIXED_WHEN[code]): Answer => ({ code, status: ERROR_STATUS[code], when, counted: true });
+  const refusal = (r: Refusal): Answer => ({
+    ...refusalAnswer(r, readings),
+    when: REFUSAL_WHEN[r],
+    counted: r !== 'missing_key' && r !== 'invalid_key',
+  });
+  const fixed = (code: FixedErrorCode, when: string = FIXED_WHEN[code]): Answer => ({
+    code,
+    status: ERROR_STATUS[code],
+    when,
+    counted: true,
+  });
   const answers = [refusal('missing_key'), refusal('invalid_key')];
   if (endpoint.access === 'platform') {
     answers.push(refusal('platform_refused'), refusal('scope'));
     if (platformTemplate) answers.push(fixed(ERROR_CODES.notFound, 'the API serves no such /platform/ sub-path'));
   }
   if (endpoint.access === 'tenant') {
-    answers.push(refusal('tenant_mismatch'), refusal('scope'), fixed(ERROR_CODES.notFound, 'there is no such tenant'), fixed(ERROR_CODES.invalidTenantSlug));
+    answers.push(
+      refusal('tenant_mismatch'),
+      refusal('scope'),
+      fixed(ERROR_CODES.notFound, 'there is no such tenant'),
+      fixed(ERROR_CODES.invalidTenantSlug),
+    );
   }
   answers.push(fixed(ERROR_CODES.rateLimited));
   return answers;
@@ -45,12 +67,21 @@ function headerRefs(names: readonly string[]): JsonObject {
 /** When each code of a status is sent: `[code, "when; or when"]`. */
 function byCode(answers: readonly Answer[]): [string, string][] {
   const codes = [...new Set(answers.map((a) => a.code))];
-  return codes.map((code) => [code, answers.filter((a) => a.code === code).map((a) => a.when).join('; or ')]);
+  return codes.map((code) => [
+    code,
+    answers
+      .filter((a) => a.code === code)
+      .map((a) => a.when)
+      .join('; or '),
+  ]);
 }
 
 function errorContent(status: number, answers: readonly Answer[], readings: Readings): JsonObject {
-  if (bodyForm(readings.errorBodies, status) === 'plain') return { 'text/plain': { schema: { type: 'string', description: 'The status text (error-bodies=plain).' } } };
-  const examples = Object.fromEntries(byCode(answers).map(([code, when]) => [code, { summary: when, value: { ok: false, error: { code, message: '(po polsku)' } } }]));
+  if (bodyForm(readings.errorBodies, status) === 'plain')
+    return { 'text/plain': { schema: { type: 'string', description: 'The status text (error-bodies=plain).' } } };
+  const examples = Object.fromEntries(
+    byCode(answers).map(([code, when]) => [code, { summary: when, value: { ok: false, error: { code, message: '(po polsku)' } } }]),
+  );
   return { 'application/json': { schema: ref('schemas', 'ErrorEnvelope'), ...(answers.length > 0 ? { examples } : {}) } };
 }
 
@@ -61,19 +92,26 @@ function errorResponse(status: number, answers: readonly Answer[], readings: Rea
   const description =
     answers.length === 0
       ? 'Not expected from this endpoint under these readings; spec §7 asks every integration to handle 401, 403 and 429.'
-      : byCode(answers).map(([code, when]) => `\`${code}\`: ${when}.`).join(' ');
+      : byCode(answers)
+          .map(([code, when]) => `\`${code}\`: ${when}.`)
+          .join(' ');
   return { description, headers: headerRefs([REQUEST_ID_HEADER, ...rate]), content: errorContent(status, answers, readings) };
 }
 
 function successResponse(endpoint: EndpointSpec, readings: Readings): JsonObject {
   const keyed = needsKey(endpoint, readings);
-  const names = [REQUEST_ID_HEADER, ...(keyed ? RATE_LIMIT_STYLE_FIELDS[readings.rateLimitHeaders].everyAnswer : []), ...(endpoint.list ? ['link'] : [])];
+  const names = [
+    REQUEST_ID_HEADER,
+    ...(keyed ? RATE_LIMIT_STYLE_FIELDS[readings.rateLimitHeaders].everyAnswer : []),
+    ...(endpoint.list ? ['link'] : []),
+  ];
   const schema = ref('schemas', endpoint.list ? 'ListEnvelope' : 'SuccessEnvelope');
   return { description: `OK: ${endpoint.returns}.`, headers: headerRefs(names), content: { 'application/json': { schema } } };
 }
 
 const SERVER_ERROR: JsonObject = {
-  description: 'The server (or a gateway in front of it) failed: `internal_error` in the envelope, or the gateway\'s own body. Worth a retry for 502, 503 and 504.',
+  description:
+    "The server (or a gateway in front of it) failed: `internal_error` in the envelope, or the gateway's own body. Worth a retry for 502, 503 and 504.",
   headers: headerRefs([REQUEST_ID_HEADER]),
   content: { 'application/json': { schema: ref('schemas', 'ErrorEnvelope') } },
 };
@@ -83,6 +121,15 @@ export function operationResponses(endpoint: EndpointSpec, readings: Readings, p
   const answers = errorAnswers(endpoint, readings, platformTemplate);
   const statuses = new Set(answers.map((a) => a.status));
   if (needsKey(endpoint, readings)) for (const status of HANDLED_STATUSES) statuses.add(status);
-  const errors = [...statuses].sort((a, b) => a - b).map((status) => [String(status), errorResponse(status, answers.filter((a) => a.status === status), readings)]);
+  const errors: [string, JsonObject][] = [...statuses]
+    .sort((a, b) => a - b)
+    .map((status) => [
+      String(status),
+      errorResponse(
+        status,
+        answers.filter((a) => a.status === status),
+        readings,
+      ),
+    ]);
   return { '200': successResponse(endpoint, readings), ...Object.fromEntries(errors), '5XX': SERVER_ERROR };
 }

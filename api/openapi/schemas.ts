@@ -30,7 +30,7 @@ export const FIXED_WHEN: Readonly<Record<FixedErrorCode, string>> = {
   rate_limited: 'the key sent too many requests (spec §8)',
   not_found: 'no such path, tenant or /platform/ sub-path',
   method_not_allowed: 'a method other than GET (spec §1: only reads are shown)',
-  invalid_tenant_slug: '`{tenant}` is not a slug in the API\'s style',
+  invalid_tenant_slug: "`{tenant}` is not a slug in the API's style",
   bad_request: 'the request is not valid HTTP',
   internal_error: 'the server failed',
 };
@@ -116,7 +116,8 @@ export function envelopeSchemas(readings: Readings): Record<string, JsonObject> 
 const DIGITS = { type: 'string', pattern: '^[0-9]+$' };
 
 function retryAfter(style: RateLimitHeaderStyle): JsonObject {
-  if (style === 'retry-after-date') return { description: 'When to retry, as an HTTP date (RFC 9110 §10.2.3).', schema: { type: 'string' } };
+  if (style === 'retry-after-date')
+    return { description: 'When to retry, as an HTTP date (RFC 9110 §10.2.3).', schema: { type: 'string' } };
   return { description: 'Seconds to wait before retrying (RFC 9110 §10.2.3).', schema: DIGITS };
 }
 
@@ -139,8 +140,14 @@ export function headerComponents(readings: Readings): Record<string, JsonObject>
     [H.xReset]: { description: xReset(style), schema: DIGITS },
   };
   return {
-    [REQUEST_ID_HEADER]: { description: 'ASSUMPTION (not shown by the spec): the id of this request on the server; quote it to support.', schema: { type: 'string' } },
-    link: { description: 'Pagination (not shown by the spec): `<URL>; rel="next"` when there is a next page; without it the list is complete.', schema: { type: 'string' } },
+    [REQUEST_ID_HEADER]: {
+      description: 'ASSUMPTION (not shown by the spec): the id of this request on the server; quote it to support.',
+      schema: { type: 'string' },
+    },
+    link: {
+      description: 'Pagination (not shown by the spec): `<URL>; rel="next"` when there is a next page; without it the list is complete.',
+      schema: { type: 'string' },
+    },
     ...Object.fromEntries(rateLimitHeaderNames(style).map((name) => [name, rate[name] ?? { schema: { type: 'string' } }])),
   };
 }

@@ -98,7 +98,12 @@ export const FAULTS: readonly FaultScenario[] = [
   sandboxFault('slow', 'latency:700@/tenants/*/repairs', {
     name: 'slow',
     what: 'repairs answered after 700 ms (SLO 300 ms, timeout 900 ms)',
-    expect: { alertname: 'RepairmonLatencySLOBreached', severity: 'page', receiver: PAGER, labels: { target: 'slow', endpoint: 'repairs' } },
+    expect: {
+      alertname: 'RepairmonLatencySLOBreached',
+      severity: 'page',
+      receiver: PAGER,
+      labels: { target: 'slow', endpoint: 'repairs' },
+    },
     companions: ['RepairmonLatencySLOBreached/ticket'],
   }),
   sandboxFault('rate-limit', 'rate-limit-storm:1', {
@@ -106,18 +111,33 @@ export const FAULTS: readonly FaultScenario[] = [
     what: 'every request 429 with Retry-After: 1',
     // Per key and tenant: `/` and `/docs` (tenant "") and the tenant's reads are two alerts of one
     // notification group; the first to arrive is the ticket.
-    expect: { alertname: 'RepairmonRateLimitedLong', severity: 'ticket', receiver: TICKETS, labels: { target: 'rate-limit', key_alias: 'nowak-test' } },
+    expect: {
+      alertname: 'RepairmonRateLimitedLong',
+      severity: 'ticket',
+      receiver: TICKETS,
+      labels: { target: 'rate-limit', key_alias: 'nowak-test' },
+    },
   }),
   sandboxFault('isolation', 'isolation-breach', {
     name: 'isolation-breach',
     what: "tenant keys read other tenants' data",
-    expect: { alertname: 'RepairmonTenantIsolationBreach', severity: 'page', receiver: SECURITY_PAGER, labels: { target: 'isolation', check: 'cross_tenant', class: 'breach' } },
+    expect: {
+      alertname: 'RepairmonTenantIsolationBreach',
+      severity: 'page',
+      receiver: SECURITY_PAGER,
+      labels: { target: 'isolation', check: 'cross_tenant', class: 'breach' },
+    },
   }),
   {
     name: 'revoked-key',
     scope: [{ target: 'revoked-key' }],
     what: 'the key is swapped for a revoked one (reload), then back',
-    expect: { alertname: 'RepairmonKeyRejected', severity: 'ticket', receiver: SUPPORT, labels: { target: 'revoked-key', endpoint: 'clients', tenant: 'rowery-nowak', key_alias: 'nowak-test', class: 'key' } },
+    expect: {
+      alertname: 'RepairmonKeyRejected',
+      severity: 'ticket',
+      receiver: SUPPORT,
+      labels: { target: 'revoked-key', endpoint: 'clients', tenant: 'rowery-nowak', key_alias: 'nowak-test', class: 'key' },
+    },
     resolveWithinSeconds: 60,
     inject: (stack) => stack.setConfigFault('revoked', true),
     clear: (stack) => stack.setConfigFault('revoked', false),
@@ -126,7 +146,12 @@ export const FAULTS: readonly FaultScenario[] = [
     name: 'misspelt-tenant',
     scope: [{ target: 'typo-tenant' }],
     what: 'a platform key also lists rowery-nowakk (reload), then the typo is fixed',
-    expect: { alertname: 'RepairmonTenantNotFound', severity: 'ticket', receiver: SUPPORT, labels: { target: 'typo-tenant', endpoint: 'clients', tenant: 'rowery-nowakk', key_alias: 'platform-test', class: 'config' } },
+    expect: {
+      alertname: 'RepairmonTenantNotFound',
+      severity: 'ticket',
+      receiver: SUPPORT,
+      labels: { target: 'typo-tenant', endpoint: 'clients', tenant: 'rowery-nowakk', key_alias: 'platform-test', class: 'config' },
+    },
     resolveWithinSeconds: 60,
     inject: (stack) => stack.setConfigFault('typo', true),
     clear: (stack) => stack.setConfigFault('typo', false),
@@ -153,4 +178,7 @@ export const FAULTS: readonly FaultScenario[] = [
 ];
 
 /** Alerts that must never fire in the stack: anything on the healthy target, and an outage page for a misspelt tenant. */
-export const NEVER: ReadonlyArray<Readonly<Record<string, string>>> = [{ target: 'healthy' }, { target: 'typo-tenant', alertname: 'RepairmonEndpointDown' }];
+export const NEVER: ReadonlyArray<Readonly<Record<string, string>>> = [
+  { target: 'healthy' },
+  { target: 'typo-tenant', alertname: 'RepairmonEndpointDown' },
+];

@@ -35,7 +35,13 @@ export interface FaultMeasurement {
   readonly what: string;
   readonly expect: ExpectedAlert;
   /** The labels, annotations and receiver of the firing notification, when it came. */
-  readonly fired: { readonly labels: Readonly<Record<string, string>>; readonly annotations?: Readonly<Record<string, string>>; readonly receiver: string } | undefined;
+  readonly fired:
+    | {
+        readonly labels: Readonly<Record<string, string>>;
+        readonly annotations?: Readonly<Record<string, string>>;
+        readonly receiver: string;
+      }
+    | undefined;
   readonly fireSeconds: number | undefined;
   readonly resolveSeconds: number | undefined;
   /** The receiver of the resolved notification. */
@@ -78,7 +84,8 @@ export interface MeasureOptions {
 
 const FIRE_WITHIN_MS = 90_000;
 const isPager = (receiver: string): boolean => receiver.endsWith('-pager');
-const fingerprint = (labels: Readonly<Record<string, string>>): string => JSON.stringify(Object.entries(labels).sort(([a], [b]) => a.localeCompare(b)));
+const fingerprint = (labels: Readonly<Record<string, string>>): string =>
+  JSON.stringify(Object.entries(labels).sort(([a], [b]) => a.localeCompare(b)));
 
 interface ScopedAlert {
   readonly notification: Notification;
@@ -90,7 +97,9 @@ function scoped(fault: FaultScenario, webhook: WebhookReceiver, sinceMs: number)
   return webhook
     .notifications()
     .filter((n) => n.at >= sinceMs)
-    .flatMap((notification) => notification.alerts.filter((a) => fault.scope.some((s) => labelsMatch(a.labels, s))).map((alert) => ({ notification, alert })));
+    .flatMap((notification) =>
+      notification.alerts.filter((a) => fault.scope.some((s) => labelsMatch(a.labels, s))).map((alert) => ({ notification, alert })),
+    );
 }
 
 /** The time every alert of the scope had resolved (its latest status), or undefined while one still fires. */
@@ -108,13 +117,28 @@ function explained(fault: FaultScenario, labels: Readonly<Record<string, string>
   return (fault.companions ?? []).some((c) => c === alertname || c === `${alertname}/${severity}`);
 }
 
-function falseNotifications(fault: FaultScenario, alerts: readonly ScopedAlert[], injectedAt: number, clearedAt: number): FalseNotification[] {
+function falseNotifications(
+  fault: FaultScenario,
+  alerts: readonly ScopedAlert[],
+  injectedAt: number,
+  clearedAt: number,
+): FalseNotification[] {
   const seen = new Map<string, FalseNotification>();
   for (const { notification, alert } of alerts) {
     const why =
-      alert.status === 'firing' && !explained(fault, alert.labels) ? 'not explained by the fault' : alert.status === 'resolved' && notification.at >= injectedAt && notification.at < clearedAt ? 'resolved while the fault was on' : undefined;
+      alert.status === 'firing' && !explained(fault, alert.labels)
+        ? 'not explained by the fault'
+        : alert.status === 'resolved' && notification.at >= injectedAt && notification.at < clearedAt
+          ? 'resolved while the fault was on'
+          : undefined;
     if (why === undefined) continue;
-    seen.set(`${fingerprint(alert.labels)}/${alert.status}`, { alertname: alert.labels['alertname'] ?? '', severity: alert.labels['severity'] ?? '', status: alert.status, receiver: notification.receiver, why });
+    seen.set(`${fingerprint(alert.labels)}/${alert.status}`, {
+      alertname: alert.labels['alertname'] ?? '',
+      severity: alert.labels['severity'] ?? '',
+      status: alert.status,
+      receiver: notification.receiver,
+      why,
+    });
   }
   return [...seen.values()];
 }
@@ -127,9 +151,21 @@ export function otherAlerts(fault: FaultScenario, webhook: WebhookReceiver, inje
     const { alertname = '', severity = '' } = s.alert.labels;
     const key = `${alertname}/${severity}`;
     if (seen.has(key) || (alertname === fault.expect.alertname && severity === fault.expect.severity)) continue;
-    const resolved = alerts.find((a) => a.alert.status === 'resolved' && a.alert.labels['alertname'] === alertname && a.alert.labels['severity'] === severity && a.notification.at >= Math.max(clearedAt, s.notification.at));
+    const resolved = alerts.find(
+      (a) =>
+        a.alert.status === 'resolved' &&
+        a.alert.labels['alertname'] === alertname &&
+        a.alert.labels['severity'] === severity &&
+        a.notification.at >= Math.max(clearedAt, s.notification.at),
+    );
     const resolveSeconds = resolved ? (resolved.notification.at - clearedAt) / 1000 : undefined;
-    seen.set(key, { alertname, severity, receiver: s.notification.receiver, fireSeconds: (s.notification.at - injectedAt) / 1000, resolveSeconds });
+    seen.set(key, {
+      alertname,
+      severity,
+      receiver: s.notification.receiver,
+      fireSeconds: (s.notification.at - injectedAt) / 1000,
+      resolveSeconds,
+    });
   }
   return [...seen.values()];
 }
@@ -153,7 +189,12 @@ export function tally(fault: FaultScenario, webhook: WebhookReceiver, m: FaultMe
   };
 }
 
-export async function measureFault(fault: FaultScenario, stack: StackHandles, webhook: WebhookReceiver, options: MeasureOptions): Promise<{ measurement: FaultMeasurement; since: number }> {
+export async function measureFault(
+  fault: FaultScenario,
+  stack: StackHandles,
+  webhook: WebhookReceiver,
+  options: MeasureOptions,
+): Promise<{ measurement: FaultMeasurement; since: number }> {
   const wanted = { ...fault.expect.labels, alertname: fault.expect.alertname, severity: fault.expect.severity };
   const since = Date.now();
   await fault.prepare?.(stack);
@@ -164,12 +205,15 @@ export async function measureFault(fault: FaultScenario, stack: StackHandles, we
   if (fired) await sleep(Math.max(3, fault.holdSeconds ?? 3) * 1000 * options.scheduleSeconds);
   const clearedAt = Date.now();
   await fault.clear(stack);
-  const flapped = fired !== undefined && webhook.sightings(wanted, 'resolved', fired.notification.at).some((s) => s.notification.at < clearedAt);
+  const flapped =
+    fired !== undefined && webhook.sightings(wanted, 'resolved', fired.notification.at).some((s) => s.notification.at < clearedAt);
   // The resolution of the very alert that fired (its full label set), not of a sibling; then of every alert of the scope.
   const resolved = fired ? await webhook.waitFor(fired.alert.labels, 'resolved', clearedAt, fault.resolveWithinSeconds * 1000) : undefined;
   const deadline = clearedAt + fault.resolveWithinSeconds * 1000;
   while (allResolvedAt(scoped(fault, webhook, since)) === undefined && Date.now() < deadline) await sleep(200);
-  options.log(`${fault.name}: ${resolved ? `resolved after ${((resolved.notification.at - clearedAt) / 1000).toFixed(1)} s` : 'did not resolve'}`);
+  options.log(
+    `${fault.name}: ${resolved ? `resolved after ${((resolved.notification.at - clearedAt) / 1000).toFixed(1)} s` : 'did not resolve'}`,
+  );
   const measurement: FaultMeasurement = {
     fault: fault.name,
     injectedAt,

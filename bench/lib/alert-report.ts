@@ -31,13 +31,31 @@ function row(m: FaultMeasurement, factor: number): string[] {
 }
 
 export function renderAlertTable(result: AlertStackResult): string {
-  const header = ['fault', 'alert', 'receiver', 'time to fire', 'notifications', 'page groups', 'time to resolve (all)', 'flap', 'false notifications', 'also fired (fire/resolve)'];
-  const table = renderTable(header, result.faults.map((m) => row(m, result.factor)));
+  const header = [
+    'fault',
+    'alert',
+    'receiver',
+    'time to fire',
+    'notifications',
+    'page groups',
+    'time to resolve (all)',
+    'flap',
+    'false notifications',
+    'also fired (fire/resolve)',
+  ];
+  const table = renderTable(
+    header,
+    result.faults.map((m) => row(m, result.factor)),
+  );
   const note =
     `schedule ${result.scheduleSeconds} s, every rule and routing duration divided by ${result.factor} (holds over ${result.holdCapMinutes ?? 5} min cut to that), Prometheus scrape and evaluation every ${result.prometheusIntervalSeconds} s. ` +
     `In brackets: x${result.factor}, what the default ${result.scheduleSeconds * result.factor} s schedule with Prometheus every ${result.prometheusIntervalSeconds * result.factor} s gives.`;
-  const unexpected = result.unexpected.length === 0 ? 'no unexpected alert' : `UNEXPECTED: ${result.unexpected.map((u) => JSON.stringify(u.labels)).join(', ')}`;
-  const ratio = result.healthyLogsReadRatio === undefined ? '' : `; healthy target's logs read ratio ${fixed(result.healthyLogsReadRatio, 3)}`;
+  const unexpected =
+    result.unexpected.length === 0
+      ? 'no unexpected alert'
+      : `UNEXPECTED: ${result.unexpected.map((u) => JSON.stringify(u.labels)).join(', ')}`;
+  const ratio =
+    result.healthyLogsReadRatio === undefined ? '' : `; healthy target's logs read ratio ${fixed(result.healthyLogsReadRatio, 3)}`;
   return `${table}\n${note}\n${unexpected}${ratio}; ${fixed(result.wallSeconds, 0)} s wall, ${result.startedAt}`;
 }
 

@@ -8,7 +8,17 @@ import { type MonitorConfig, parseConfigValue } from '../../monitor/index.js';
 import type { RunningSandbox } from '../../sandbox/index.js';
 
 /** The targets, each the name of what goes wrong on it. */
-export const STACK_TARGETS = ['healthy', 'outage', 'html-502', 'latency', 'slow', 'rate-limit', 'isolation', 'revoked-key', 'typo-tenant'] as const;
+export const STACK_TARGETS = [
+  'healthy',
+  'outage',
+  'html-502',
+  'latency',
+  'slow',
+  'rate-limit',
+  'isolation',
+  'revoked-key',
+  'typo-tenant',
+] as const;
 export type StackTarget = (typeof STACK_TARGETS)[number];
 
 /** Faults that are a config change rather than a sandbox fault. */
@@ -30,13 +40,29 @@ interface RawKey {
   readonly expect?: Readonly<Record<string, string>>;
 }
 
-const ALL_OFF = { cross_tenant: false, invalid_key: false, public_docs: false, other_header: false, platform_refused: false, index_access: false };
+const ALL_OFF = {
+  cross_tenant: false,
+  invalid_key: false,
+  public_docs: false,
+  other_header: false,
+  platform_refused: false,
+  index_access: false,
+};
 
 function keysOf(target: StackTarget, faults: ConfigFaults): RawKey[] {
   const nowak: RawKey = { alias: 'nowak-test', source: 'nowak-test', kind: 'tenant', tenant: 'rowery-nowak' };
   switch (target) {
     case 'healthy':
-      return [nowak, { alias: 'nowak-nologs-test', source: 'nowak-nologs-test', kind: 'tenant', tenant: 'rowery-nowak', expect: { logs: 'insufficient_scope' } }];
+      return [
+        nowak,
+        {
+          alias: 'nowak-nologs-test',
+          source: 'nowak-nologs-test',
+          kind: 'tenant',
+          tenant: 'rowery-nowak',
+          expect: { logs: 'insufficient_scope' },
+        },
+      ];
     case 'isolation':
       return [nowak, { alias: 'kowalski-test', source: 'kowalski-test', kind: 'tenant', tenant: 'serwis-kowalski' }];
     case 'outage':
@@ -50,7 +76,14 @@ function keysOf(target: StackTarget, faults: ConfigFaults): RawKey[] {
     case 'revoked-key':
       return [{ ...nowak, source: faults.revoked ? 'nowak-revoked-test' : 'nowak-test' }];
     case 'typo-tenant':
-      return [{ alias: 'platform-test', source: 'platform-test', kind: 'platform', tenants: faults.typo ? ['rowery-nowak', 'rowery-nowakk'] : ['rowery-nowak'] }];
+      return [
+        {
+          alias: 'platform-test',
+          source: 'platform-test',
+          kind: 'platform',
+          tenants: faults.typo ? ['rowery-nowak', 'rowery-nowakk'] : ['rowery-nowak'],
+        },
+      ];
     default:
       return [nowak];
   }
@@ -78,7 +111,13 @@ export function stackConfig(input: StackConfigInput, faults: ConfigFaults): Moni
     const keys = keysOf(name, faults).map((k) => {
       env[variable(name, k.alias)] = sandbox.key(k.source).key;
       const assignment = k.kind === 'tenant' ? { tenant: k.tenant } : { tenants: [...(k.tenants ?? [])] };
-      return { alias: k.alias, kind: k.kind, ...assignment, secret: `\${${variable(name, k.alias)}}`, ...(k.expect ? { expect: k.expect } : {}) };
+      return {
+        alias: k.alias,
+        kind: k.kind,
+        ...assignment,
+        secret: `\${${variable(name, k.alias)}}`,
+        ...(k.expect ? { expect: k.expect } : {}),
+      };
     });
     return {
       name,
@@ -86,7 +125,9 @@ export function stackConfig(input: StackConfigInput, faults: ConfigFaults): Moni
       schedule: input.schedule,
       timeout: input.timeout,
       canaries: canariesOf(name),
-      ...(name === 'healthy' || name === 'outage' || name === 'html-502' ? { platformPaths: [...sandbox.platformPaths], indexAccess: sandbox.indexAccess } : {}),
+      ...(name === 'healthy' || name === 'outage' || name === 'html-502'
+        ? { platformPaths: [...sandbox.platformPaths], indexAccess: sandbox.indexAccess }
+        : {}),
       // SLOs the latency faults break (the first past the timeout, the second below it). None on
       // the healthy target: on a loaded 2-core machine the monitor's own queueing can push a tight
       // p95 over it, which RepairmonLatencySLOBreached rightly reports, and that target must stay quiet.

@@ -66,7 +66,10 @@ function scaledRuleFiles(dir: string, factor: number, holdCapMs: number): string
 }
 
 /** Serialised reloads of the monitor, one per change of the config faults. */
-function configSwitch(monitor: Monitor, build: (f: ConfigFaults) => ReturnType<typeof stackConfig>): (name: keyof ConfigFaults, on: boolean) => Promise<void> {
+function configSwitch(
+  monitor: Monitor,
+  build: (f: ConfigFaults) => ReturnType<typeof stackConfig>,
+): (name: keyof ConfigFaults, on: boolean) => Promise<void> {
   let faults = NO_CONFIG_FAULTS;
   let chain = Promise.resolve();
   return (name, on) => {
@@ -112,7 +115,11 @@ export async function runAlertStack(options: AlertStackOptions = {}): Promise<Al
   try {
     const webhook: WebhookReceiver = await startWebhookReceiver();
     closers.push(() => webhook.close());
-    const amConfig = scaleAlertmanager(readFileSync(join(packageRoot(), 'deploy', 'alertmanager', 'alertmanager.yml'), 'utf8'), factor, webhook.url);
+    const amConfig = scaleAlertmanager(
+      readFileSync(join(packageRoot(), 'deploy', 'alertmanager', 'alertmanager.yml'), 'utf8'),
+      factor,
+      webhook.url,
+    );
     const alertmanager = await startAlertmanager(amConfig);
     closers.push(() => alertmanager.close());
 
@@ -124,12 +131,22 @@ export async function runAlertStack(options: AlertStackOptions = {}): Promise<Al
     const logger = createLogger({ level: 'silent', secrets: () => configKeys(config) });
     const monitor = createMonitor(config, { logger, roundOnStart: true });
     const server: MonitorServer = await createMonitorServer(monitor, { host: '127.0.0.1', port: 0, logger });
-    closers.push(() => monitor.stop(), () => server.close());
+    closers.push(
+      () => monitor.stop(),
+      () => server.close(),
+    );
     await monitor.start();
 
     // The second monitor, a real `repairmon serve` process, is the one the stopped-monitor fault stops.
     const secondPort = await freePort();
-    const secondYaml = benchMonitorYaml({ baseUrl: sandboxes.second.baseUrl, keys: 1, tenant: 'rowery-nowak', schedule, timeout, canaries: false });
+    const secondYaml = benchMonitorYaml({
+      baseUrl: sandboxes.second.baseUrl,
+      keys: 1,
+      tenant: 'rowery-nowak',
+      schedule,
+      timeout,
+      canaries: false,
+    });
     const secondKey = sandboxes.second.key('nowak-test').key;
     let second: RunningMonitorProcess | undefined = await startMonitorProcess(dir, secondYaml, secondKey, secondPort);
     closers.push(async () => second?.close());
@@ -137,7 +154,9 @@ export async function runAlertStack(options: AlertStackOptions = {}): Promise<Al
     const prometheus = await startPrometheus({
       scrapeAddress: server.url.replace(/^http:\/\//, ''),
       jobName: 'repairmon',
-      extraScrapeConfigs: [{ job_name: 'repairmon-second', honor_labels: true, static_configs: [{ targets: [`127.0.0.1:${secondPort}`] }] }],
+      extraScrapeConfigs: [
+        { job_name: 'repairmon-second', honor_labels: true, static_configs: [{ targets: [`127.0.0.1:${secondPort}`] }] },
+      ],
       ruleFiles: scaledRuleFiles(dir, factor, holdCapMs),
       alertmanager: alertmanager.address,
       interval: `${Math.round((DEFAULT_PROMETHEUS_SECONDS * 1000) / factor)}ms`,
@@ -174,7 +193,16 @@ export async function runAlertStack(options: AlertStackOptions = {}): Promise<Al
     // The second monitor's target pages on purpose (the stopped-monitor fault's precondition).
     const unexpected = webhook
       .notifications()
-      .flatMap((n) => n.alerts.filter((a) => a.status === 'firing' && ((n.at < injectedFrom && a.labels['target'] !== SECOND_MONITOR_TARGET) || NEVER.some((labels) => labelsMatch(a.labels, labels)))).map((a) => ({ receiver: n.receiver, labels: a.labels, at: n.at })));
+      .flatMap((n) =>
+        n.alerts
+          .filter(
+            (a) =>
+              a.status === 'firing' &&
+              ((n.at < injectedFrom && a.labels['target'] !== SECOND_MONITOR_TARGET) ||
+                NEVER.some((labels) => labelsMatch(a.labels, labels))),
+          )
+          .map((a) => ({ receiver: n.receiver, labels: a.labels, at: n.at })),
+      );
     return {
       startedAt: new Date(started).toISOString(),
       scheduleSeconds,

@@ -23,7 +23,13 @@ export async function startAlertmanager(configYaml: string, binary = ALERTMANAGE
   const address = `127.0.0.1:${await freePort()}`;
   const program = startProgram(
     binary,
-    [`--config.file=${join(dir, 'alertmanager.yml')}`, `--storage.path=${join(dir, 'data')}`, `--web.listen-address=${address}`, '--cluster.listen-address=', '--log.level=warn'],
+    [
+      `--config.file=${join(dir, 'alertmanager.yml')}`,
+      `--storage.path=${join(dir, 'data')}`,
+      `--web.listen-address=${address}`,
+      '--cluster.listen-address=',
+      '--log.level=warn',
+    ],
     process.env,
   );
   const close = async (): Promise<void> => {

@@ -56,7 +56,11 @@ export async function startBlackbox(dir: string, key: string, scheme: AuthScheme
   await writeFile(file, blackboxConfigYaml(key, scheme, timeoutMs), { mode: 0o600 });
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
-  const program = startProgram(BLACKBOX_BIN, [`--config.file=${file}`, `--web.listen-address=127.0.0.1:${port}`, '--log.level=warn'], childEnv());
+  const program = startProgram(
+    BLACKBOX_BIN,
+    [`--config.file=${file}`, `--web.listen-address=127.0.0.1:${port}`, '--log.level=warn'],
+    childEnv(),
+  );
   try {
     await waitForOk(`${origin}/-/healthy`, 10_000, program.alive);
   } catch (error) {

@@ -7,10 +7,10 @@ import { once } from 'node:events';
 
 export interface ChildProgram {
   readonly pid: number;
-  alive(): boolean;
+  readonly alive: () => boolean;
   /** The last lines it wrote, for an error message. */
-  tail(): string;
-  stop(): Promise<void>;
+  readonly tail: () => string;
+  readonly stop: () => Promise<void>;
 }
 
 const TAIL_CHARS = 2_000;

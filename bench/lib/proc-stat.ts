@@ -24,11 +24,15 @@ export interface CpuSample {
 export function parseProcStat(text: string): { utimeTicks: number; stimeTicks: number } {
   const close = text.lastIndexOf(')');
   if (close < 0) throw new Error('not a /proc/PID/stat line: no ")" after the command name');
-  const rest = text.slice(close + 2).trim().split(/\s+/);
+  const rest = text
+    .slice(close + 2)
+    .trim()
+    .split(/\s+/);
   // rest[0] is field 3 (state), so field N is rest[N - 3].
   const utimeTicks = Number(rest[14 - 3]);
   const stimeTicks = Number(rest[15 - 3]);
-  if (!Number.isFinite(utimeTicks) || !Number.isFinite(stimeTicks)) throw new Error('not a /proc/PID/stat line: utime/stime are not numbers');
+  if (!Number.isFinite(utimeTicks) || !Number.isFinite(stimeTicks))
+    throw new Error('not a /proc/PID/stat line: utime/stime are not numbers');
   return { utimeTicks, stimeTicks };
 }
 

@@ -60,7 +60,12 @@ export async function startPrometheus(options: PrometheusOptions): Promise<Runni
   const url = `http://127.0.0.1:${port}`;
   const program = startProgram(
     options.binary ?? PROMETHEUS_BINARY,
-    [`--config.file=${join(dir, 'prometheus.yml')}`, `--storage.tsdb.path=${join(dir, 'data')}`, `--web.listen-address=127.0.0.1:${port}`, '--log.level=warn'],
+    [
+      `--config.file=${join(dir, 'prometheus.yml')}`,
+      `--storage.tsdb.path=${join(dir, 'data')}`,
+      `--web.listen-address=127.0.0.1:${port}`,
+      '--log.level=warn',
+    ],
     process.env,
   );
   const close = async (): Promise<void> => {

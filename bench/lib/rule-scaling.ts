@@ -7,7 +7,15 @@
  */
 import YAML from 'yaml';
 
-const UNIT_MS: Readonly<Record<string, number>> = { y: 365 * 86_400_000, w: 7 * 86_400_000, d: 86_400_000, h: 3_600_000, m: 60_000, s: 1_000, ms: 1 };
+const UNIT_MS: Readonly<Record<string, number>> = {
+  y: 365 * 86_400_000,
+  w: 7 * 86_400_000,
+  d: 86_400_000,
+  h: 3_600_000,
+  m: 60_000,
+  s: 1_000,
+  ms: 1,
+};
 const PART = /(\d+)(ms|y|w|d|h|m|s)/g;
 const DURATION = /^(?:\d+(?:ms|y|w|d|h|m|s))+$/;
 
@@ -22,7 +30,12 @@ export function parsePromDuration(text: string): number | undefined {
 /** ms as the shortest exact Prometheus duration: `2h`, `144m`, `10s`, `333ms`. */
 export function formatPromDuration(ms: number): string {
   const whole = Math.max(0, Math.round(ms));
-  for (const [unit, size] of [['h', 3_600_000], ['m', 60_000], ['s', 1_000]] as const) if (whole > 0 && whole % size === 0) return `${whole / size}${unit}`;
+  for (const [unit, size] of [
+    ['h', 3_600_000],
+    ['m', 60_000],
+    ['s', 1_000],
+  ] as const)
+    if (whole > 0 && whole % size === 0) return `${whole / size}${unit}`;
   return whole === 0 ? '0s' : `${whole}ms`;
 }
 
@@ -62,7 +75,7 @@ export function scaleRules(yamlText: string, factor: number, options: ScaleOptio
     if (group.interval !== undefined) group.interval = scaleDuration(group.interval, factor);
     group.rules = group.rules.filter(options.keep ?? (() => true)).map((rule) => {
       const out: Record<string, unknown> = { ...rule, expr: scaleExpr(String(rule['expr']), factor) };
-      for (const field of ['for', 'keep_firing_for']) if (typeof rule[field] === 'string') out[field] = hold(rule[field] as string);
+      for (const field of ['for', 'keep_firing_for']) if (typeof rule[field] === 'string') out[field] = hold(rule[field]);
       return out;
     });
   }
@@ -94,6 +107,9 @@ function scaleRoute(route: Route, factor: number): Route {
 export function scaleAlertmanager(yamlText: string, factor: number, webhookBase: string): string {
   const doc = YAML.parse(yamlText) as { route: Route; receivers: Array<{ name: string; webhook_configs?: Array<{ url: string }> }> };
   doc.route = scaleRoute(doc.route, factor);
-  doc.receivers = doc.receivers.map((r) => ({ ...r, webhook_configs: (r.webhook_configs ?? [{ url: '' }]).map((w) => ({ ...w, url: `${webhookBase}/${r.name}` })) }));
+  doc.receivers = doc.receivers.map((r) => ({
+    ...r,
+    webhook_configs: (r.webhook_configs ?? [{ url: '' }]).map((w) => ({ ...w, url: `${webhookBase}/${r.name}` })),
+  }));
   return YAML.stringify(doc);
 }

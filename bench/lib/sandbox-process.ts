@@ -38,7 +38,9 @@ export async function startSandboxProcess(): Promise<SandboxProcess> {
   const child: ChildProcess = fork(fileURLToPath(import.meta.url), ['--child'], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
   const [ready] = (await Promise.race([
     once(child, 'message'),
-    once(child, 'exit').then(([code]) => Promise.reject(new Error(`the sandbox process exited before it was ready (code ${String(code)})`))),
+    once(child, 'exit').then(([code]) =>
+      Promise.reject(new Error(`the sandbox process exited before it was ready (code ${String(code)})`)),
+    ),
   ])) as [FromChild];
   if (ready.op !== 'ready') throw new Error(`the sandbox process sent "${ready.op}" before "ready"`);
   let nextId = 0;

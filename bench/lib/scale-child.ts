@@ -43,11 +43,15 @@ export interface ScaleChildFigures {
   readonly rssBytes: number;
 }
 
-export type FromScaleChild = { readonly op: 'ready' } | { readonly op: 'done'; readonly figures: ScaleChildFigures } | { readonly op: 'failed'; readonly message: string };
+export type FromScaleChild =
+  | { readonly op: 'ready' }
+  | { readonly op: 'done'; readonly figures: ScaleChildFigures }
+  | { readonly op: 'failed'; readonly message: string };
 
 /** A cron expression firing every `seconds` (a divisor of 60), in node-cron's 6-field form. */
 export function everySeconds(seconds: number): string {
-  if (!Number.isInteger(seconds) || seconds < 1 || 60 % seconds !== 0) throw new Error(`the interval must divide 60 seconds, got ${seconds}`);
+  if (!Number.isInteger(seconds) || seconds < 1 || 60 % seconds !== 0)
+    throw new Error(`the interval must divide 60 seconds, got ${seconds}`);
   return seconds === 60 ? '0 * * * * *' : `*/${seconds} * * * * *`;
 }
 
@@ -60,13 +64,22 @@ async function renderMetrics(url: string): Promise<{ ms: number; text: string }>
 }
 
 async function measure(job: ScaleJob): Promise<ScaleChildFigures> {
-  const yaml = benchMonitorYaml({ baseUrl: job.baseUrl, keys: job.keys, tenant: job.tenant, schedule: everySeconds(job.intervalSeconds), timeout: `${job.timeoutSeconds}s`, canaries: true, concurrency: job.concurrency });
+  const yaml = benchMonitorYaml({
+    baseUrl: job.baseUrl,
+    keys: job.keys,
+    tenant: job.tenant,
+    schedule: everySeconds(job.intervalSeconds),
+    timeout: `${job.timeoutSeconds}s`,
+    canaries: true,
+    concurrency: job.concurrency,
+  });
   const parsed = parseConfigText(yaml, { env: { [BENCH_KEY_ENV]: job.key }, baseDir: process.cwd() });
   if (!parsed.ok) throw new Error(`scale config rejected: ${parsed.issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`);
   const logger = createLogger({ level: 'silent' });
   const monitor = createMonitor(parsed.config, { logger });
   const server = await createMonitorServer(monitor, { host: '127.0.0.1', port: 0, logger });
-  const probesDone = async (): Promise<number> => sumOf(parseSamples(await monitor.registry.getSingleMetricAsString('repairmon_probes_total')), 'repairmon_probes_total');
+  const probesDone = async (): Promise<number> =>
+    sumOf(parseSamples(await monitor.registry.getSingleMetricAsString('repairmon_probes_total')), 'repairmon_probes_total');
   try {
     const scheduled = monitor.plan().length;
     const started = performance.now();
@@ -109,7 +122,10 @@ if (isEntryPoint(import.meta.url)) {
   process.once('message', (job: ScaleJob) => {
     measure(job).then(
       (figures) => process.send?.({ op: 'done', figures } satisfies FromScaleChild, () => process.exit(0)),
-      (error: unknown) => process.send?.({ op: 'failed', message: error instanceof Error ? error.message : String(error) } satisfies FromScaleChild, () => process.exit(1)),
+      (error: unknown) =>
+        process.send?.({ op: 'failed', message: error instanceof Error ? error.message : String(error) } satisfies FromScaleChild, () =>
+          process.exit(1),
+        ),
     );
   });
   // Orphaned (the parent gave up or died): stop rather than probe on unobserved.

@@ -44,7 +44,15 @@ export function below(value: number, limit: number): TargetVerdict {
   return Number.isFinite(value) && value < limit ? 'MET' : 'MISSED';
 }
 
-const info = (bench: string, figure: string, ours: string, baseline = '', ratio = ''): SummaryRow => ({ bench, figure, ours, baseline, ratio, target: '', verdict: 'info' });
+const info = (bench: string, figure: string, ours: string, baseline = '', ratio = ''): SummaryRow => ({
+  bench,
+  figure,
+  ours,
+  baseline,
+  ratio,
+  target: '',
+  verdict: 'info',
+});
 
 export function clientRows(f: OverheadFigures): SummaryRow[] {
   const modes = [
@@ -78,7 +86,15 @@ export function versusRows(f: VersusFigures): SummaryRow[] {
 }
 
 export function throughputRows(f: ThroughputFigures): SummaryRow[] {
-  return [info('sandbox-throughput', `req/s on ${f.path} (vs hello-world)`, fixed(f.sandbox.requestsPerSecond, 0), fixed(f.helloWorld.requestsPerSecond, 0), fixed(f.ratio, 2))];
+  return [
+    info(
+      'sandbox-throughput',
+      `req/s on ${f.path} (vs hello-world)`,
+      fixed(f.sandbox.requestsPerSecond, 0),
+      fixed(f.helloWorld.requestsPerSecond, 0),
+      fixed(f.ratio, 2),
+    ),
+  ];
 }
 
 export function scaleRows(f: ScaleRunFigures): SummaryRow[] {
@@ -90,13 +106,35 @@ export function scaleRows(f: ScaleRunFigures): SummaryRow[] {
     const rated = r.keys === TARGET_KEYS && f.matrix.intervalSeconds === 60;
     const row = (figure: string, ours: string, target: string, verdict: TargetVerdict): SummaryRow =>
       rated ? { bench, figure, ours, baseline: '', ratio: '', target, verdict } : info(bench, figure, ours);
-    rows.push(row(`probes done in one ${interval}`, `${r.doneInInterval}/${r.scheduled} (${fixed(donePercent(r), 1)} %)`, '100 %', atLeast(donePercent(r), TARGETS.donePercent)));
+    rows.push(
+      row(
+        `probes done in one ${interval}`,
+        `${r.doneInInterval}/${r.scheduled} (${fixed(donePercent(r), 1)} %)`,
+        '100 %',
+        atLeast(donePercent(r), TARGETS.donePercent),
+      ),
+    );
     rows.push(row('schedule delay p99 s', fixed(r.delayP99Seconds, 3), '< 1 s', below(r.delayP99Seconds, TARGETS.delayP99Seconds)));
     rows.push(row('/metrics render ms (median)', fixed(render, 0), '< 250 ms', below(render, TARGETS.renderMs)));
-    rows.push(info(bench, 'series / MiB / peak RSS MiB', `${r.series} / ${fixed(r.metricsBytes / 2 ** 20, 1)} / ${fixed(r.peakRssBytes / 2 ** 20, 0)}`));
+    rows.push(
+      info(
+        bench,
+        'series / MiB / peak RSS MiB',
+        `${r.series} / ${fixed(r.metricsBytes / 2 ** 20, 1)} / ${fixed(r.peakRssBytes / 2 ** 20, 0)}`,
+      ),
+    );
   }
   const b = f.renderBaseline;
-  if (b) rows.push(info('monitor-scale', `/metrics render ms p50, ${b.scaled.keys} keys (vs ${b.baseline.keys} demo keys)`, fixed(b.scaled.renderMedianMs, 1), fixed(b.baseline.renderMedianMs, 1), fixed(b.renderRatio, 1)));
+  if (b)
+    rows.push(
+      info(
+        'monitor-scale',
+        `/metrics render ms p50, ${b.scaled.keys} keys (vs ${b.baseline.keys} demo keys)`,
+        fixed(b.scaled.renderMedianMs, 1),
+        fixed(b.baseline.renderMedianMs, 1),
+        fixed(b.renderRatio, 1),
+      ),
+    );
   return rows;
 }
 
@@ -115,16 +153,44 @@ export function hostileScaleRows(f: HostileScaleFigures): SummaryRow[] {
     const figure = `${name}: ms at ${last.keys} keys (vs ${base.keys})`;
     const growth = ratio(get(last), get(base));
     if (name.startsWith('/-/healthy')) {
-      return { bench: 'hostile-scale', figure, ours: fixed(get(last), 0), baseline: fixed(get(base), 0), ratio: fixed(growth, 1), target: '< 1000 ms', verdict: below(get(last), 1000) };
+      return {
+        bench: 'hostile-scale',
+        figure,
+        ours: fixed(get(last), 0),
+        baseline: fixed(get(base), 0),
+        ratio: fixed(growth, 1),
+        target: '< 1000 ms',
+        verdict: below(get(last), 1000),
+      };
     }
-    return { bench: 'hostile-scale', figure, ours: fixed(get(last), 0), baseline: fixed(get(base), 0), ratio: fixed(growth, 1), target: `growth <= ${fixed(2 * keys, 0)}`, verdict: atMost(growth, 2 * keys) };
+    return {
+      bench: 'hostile-scale',
+      figure,
+      ours: fixed(get(last), 0),
+      baseline: fixed(get(base), 0),
+      ratio: fixed(growth, 1),
+      target: `growth <= ${fixed(2 * keys, 0)}`,
+      verdict: atMost(growth, 2 * keys),
+    };
   });
 }
 
 export function generatorRows(f: GeneratorFigures): SummaryRow[] {
   return [
-    info('generator', 'repairmon new ms, no install (vs repairmon --help)', fixed(median(f.scaffoldMs), 0), fixed(median(f.cliStartMs), 0), fixed(f.scaffoldRatio, 1)),
-    info('generator', 'generated npm test ms (vs npm --version)', fixed(median(f.testMs), 0), fixed(median(f.npmStartMs), 0), fixed(f.testRatio, 1)),
+    info(
+      'generator',
+      'repairmon new ms, no install (vs repairmon --help)',
+      fixed(median(f.scaffoldMs), 0),
+      fixed(median(f.cliStartMs), 0),
+      fixed(f.scaffoldRatio, 1),
+    ),
+    info(
+      'generator',
+      'generated npm test ms (vs npm --version)',
+      fixed(median(f.testMs), 0),
+      fixed(median(f.npmStartMs), 0),
+      fixed(f.testRatio, 1),
+    ),
     info('generator', 'npm install --prefer-offline ms', fixed(f.installMs, 0)),
   ];
 }
@@ -137,7 +203,12 @@ export function generatorRows(f: GeneratorFigures): SummaryRow[] {
  */
 export function alertRows(f: AlertStackResult): SummaryRow[] {
   return f.faults.map((m) => {
-    const ok = m.fired !== undefined && m.fired.receiver === m.expect.receiver && !m.flapped && m.resolveSeconds !== undefined && (m.falseNotifications ?? []).length === 0;
+    const ok =
+      m.fired !== undefined &&
+      m.fired.receiver === m.expect.receiver &&
+      !m.flapped &&
+      m.resolveSeconds !== undefined &&
+      (m.falseNotifications ?? []).length === 0;
     const atDefault = (s: number | undefined): string => (s === undefined ? 'n/a' : fixed((s * f.factor) / 60, 1));
     return {
       bench: 'alert-latency',
@@ -154,8 +225,10 @@ export function alertRows(f: AlertStackResult): SummaryRow[] {
 /** The row a bench that did not finish leaves in the table. */
 export function outcomeRows<F>(bench: string, outcome: BenchOutcome<F>, rows: (figures: F) => SummaryRow[]): SummaryRow[] {
   if (outcome.kind === 'ok') return rows(outcome.figures);
-  const why = outcome.kind === 'failed' ? outcome.message.split('\n')[0] ?? '' : `stopped waiting after ${outcome.limitSeconds} s`;
-  return [{ bench, figure: why, ours: '', baseline: '', ratio: '', target: '', verdict: outcome.kind === 'failed' ? 'FAILED' : 'TIMED OUT' }];
+  const why = outcome.kind === 'failed' ? (outcome.message.split('\n')[0] ?? '') : `stopped waiting after ${outcome.limitSeconds} s`;
+  return [
+    { bench, figure: why, ours: '', baseline: '', ratio: '', target: '', verdict: outcome.kind === 'failed' ? 'FAILED' : 'TIMED OUT' },
+  ];
 }
 
 export function renderSummary(rows: readonly SummaryRow[]): string {

@@ -6,16 +6,25 @@ export type ExecOutcome =
   | { readonly kind: 'failed'; readonly ms: number; readonly code: number | string; readonly tail: string }
   | { readonly kind: 'timed_out'; readonly ms: number; readonly tail: string };
 
-export function timedExec(file: string, args: readonly string[], options: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs: number }): Promise<ExecOutcome> {
+export function timedExec(
+  file: string,
+  args: readonly string[],
+  options: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs: number },
+): Promise<ExecOutcome> {
   const started = performance.now();
   return new Promise((resolve) => {
-    execFile(file, [...args], { cwd: options.cwd, env: options.env, timeout: options.timeoutMs, maxBuffer: 32 * 1024 * 1024, encoding: 'utf8' }, (error, stdout, stderr) => {
-      const ms = performance.now() - started;
-      const tail = `${stdout}${stderr}`.slice(-1_500);
-      if (!error) resolve({ kind: 'ok', ms, stdout });
-      else if (error.killed) resolve({ kind: 'timed_out', ms, tail });
-      else resolve({ kind: 'failed', ms, code: error.code ?? 'unknown', tail });
-    });
+    execFile(
+      file,
+      [...args],
+      { cwd: options.cwd, env: options.env, timeout: options.timeoutMs, maxBuffer: 32 * 1024 * 1024, encoding: 'utf8' },
+      (error, stdout, stderr) => {
+        const ms = performance.now() - started;
+        const tail = `${stdout}${stderr}`.slice(-1_500);
+        if (!error) resolve({ kind: 'ok', ms, stdout });
+        else if (error.killed) resolve({ kind: 'timed_out', ms, tail });
+        else resolve({ kind: 'failed', ms, code: error.code ?? 'unknown', tail });
+      },
+    );
   });
 }
 

@@ -38,7 +38,12 @@ export interface WebhookReceiver {
   /** Every alert in a notification since `sinceMs` whose labels include `labels` and whose status is `status`. */
   sightings(labels: Readonly<Record<string, string>>, status: WebhookAlert['status'], sinceMs?: number): Sighting[];
   /** The first such sighting, waiting for it up to `timeoutMs`; undefined on timeout. */
-  waitFor(labels: Readonly<Record<string, string>>, status: WebhookAlert['status'], sinceMs: number, timeoutMs: number): Promise<Sighting | undefined>;
+  waitFor(
+    labels: Readonly<Record<string, string>>,
+    status: WebhookAlert['status'],
+    sinceMs: number,
+    timeoutMs: number,
+  ): Promise<Sighting | undefined>;
   close(): Promise<void>;
 }
 
@@ -67,7 +72,11 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
   const sightings = (labels: Readonly<Record<string, string>>, status: WebhookAlert['status'], sinceMs = 0): Sighting[] =>
-    received.filter((n) => n.at >= sinceMs).flatMap((notification) => notification.alerts.filter((a) => a.status === status && labelsMatch(a.labels, labels)).map((alert) => ({ notification, alert })));
+    received
+      .filter((n) => n.at >= sinceMs)
+      .flatMap((notification) =>
+        notification.alerts.filter((a) => a.status === status && labelsMatch(a.labels, labels)).map((alert) => ({ notification, alert })),
+      );
   return {
     url: `http://127.0.0.1:${port}`,
     notifications: () => received,

@@ -17,7 +17,8 @@ import {
 
 const checkConfig: Command = {
   name: 'check-config',
-  summary: 'validate a monitor config file (exit 0 valid, 2 invalid; with --connect 1 when a target does not answer or refuses a key) and print what it would probe',
+  summary:
+    'validate a monitor config file (exit 0 valid, 2 invalid; with --connect 1 when a target does not answer or refuses a key) and print what it would probe',
   // It starts nothing, so nothing needs closing: SIGINT/SIGTERM end it at once, also in the
   // middle of parsing a file of 200 000 keys (tens of seconds no handler could interrupt).
   trapsSignals: false,

@@ -31,8 +31,17 @@ const command: Command = {
     auth: { type: 'string', valueName: 'bearer|x-api-key', description: 'how to present the key', default: 'bearer' },
     ...keyOptions(true),
     json: { type: 'boolean', description: 'print one JSON document instead of the table' },
-    emit: { type: 'string', valueName: 'monitor-config', description: "print only the YAML fields of a monitor target, with each reading's evidence" },
-    timeout: { type: 'string', valueName: 'S', description: `seconds per request (at most ${MAX_REQUESTS} GETs, one at a time, no retries)`, default: String(DEFAULT_TIMEOUT_S) },
+    emit: {
+      type: 'string',
+      valueName: 'monitor-config',
+      description: "print only the YAML fields of a monitor target, with each reading's evidence",
+    },
+    timeout: {
+      type: 'string',
+      valueName: 'S',
+      description: `seconds per request (at most ${MAX_REQUESTS} GETs, one at a time, no retries)`,
+      default: String(DEFAULT_TIMEOUT_S),
+    },
     'platform-path': {
       type: 'string',
       valueName: 'PATH',
@@ -51,13 +60,25 @@ const command: Command = {
     if (emit !== undefined && ctx.values['json'] === true) throw new UsageError('give only one of --json and --emit');
     const key = await keyFromFlags(ctx, false);
     const proxy = proxyFromFlags(ctx, baseUrl, 'discover');
-    const progress = createProgress(ctx.stderr as typeof ctx.stderr & { isTTY?: boolean });
-    const report = await runDiscovery({ baseUrl, key, auth, tenant, platformPaths, timeoutS, proxy, env: ctx.env, signal: ctx.signal, onProgress: (d, l) => progress.update(d, l) });
+    const progress = createProgress(ctx.stderr);
+    const report = await runDiscovery({
+      baseUrl,
+      key,
+      auth,
+      tenant,
+      platformPaths,
+      timeoutS,
+      proxy,
+      env: ctx.env,
+      signal: ctx.signal,
+      onProgress: (d, l) => progress.update(d, l),
+    });
     progress.clear();
     // Last net: the report holds only the key's hint, but a server could echo the key back.
     const safe = (text: string): string => (key ? redactSecrets(text, [key]) : text);
     if (emit === 'monitor-config') {
-      if (report.host.kind === 'not_api_v1') ctx.stderr.write(safe(`repairmon discover: no config emitted, the host does not answer as API v1: ${report.host.why}\n`));
+      if (report.host.kind === 'not_api_v1')
+        ctx.stderr.write(safe(`repairmon discover: no config emitted, the host does not answer as API v1: ${report.host.why}\n`));
       else ctx.stdout.write(safe(renderMonitorConfig(report)));
     } else {
       ctx.stdout.write(safe(ctx.values['json'] === true ? renderDiscoveryJson(report) : renderDiscoveryTable(report)));

@@ -11,13 +11,18 @@ import { isGeneratorRefusal } from '../../generators/entry.js';
 
 const NAMESPACE = 'repair-service:app';
 
-export async function runGenerator(ctx: CommandContext, command: string, positionals: readonly string[], options: Record<string, unknown>): Promise<number> {
+export async function runGenerator(
+  ctx: CommandContext,
+  command: string,
+  positionals: readonly string[],
+  options: Record<string, unknown>,
+): Promise<number> {
   const { createEnv } = await import('yeoman-environment');
   // Force, bail and the install are the generator's own options (its plan, its install task).
   const env = createEnv({ cwd: process.cwd(), stdin: ctx.stdin, stdout: ctx.stdout, stderr: ctx.stderr } as never);
   env.register(join(packageRoot(), 'generators', 'app', 'index.js'), { namespace: NAMESPACE });
   try {
-    await env.run([NAMESPACE, ...positionals], options as never);
+    await env.run([NAMESPACE, ...positionals], options);
     return 0;
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);

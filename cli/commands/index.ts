@@ -34,12 +34,38 @@ export function missingPackage(entry: CommandEntry, error: unknown): string | un
 
 export const COMMANDS: readonly CommandEntry[] = [
   { name: 'sandbox', summary: 'run the API v1 reference sandbox with demo data and fault injection', load: () => import('./sandbox.js') },
-  { name: 'check-config', summary: 'validate a monitor config file and print what it would probe', load: () => import('./check-config.js') },
-  { name: 'new', summary: 'scaffold an integration project (the yo repair-service generator; works as root)', load: () => import('./new.js'), needs: GENERATOR_PACKAGES },
-  { name: 'upgrade', summary: 'bring a generated project to this toolkit version (replaces only toolkit-owned files)', load: () => import('./upgrade.js'), needs: GENERATOR_PACKAGES },
+  {
+    name: 'check-config',
+    summary: 'validate a monitor config file and print what it would probe',
+    load: () => import('./check-config.js'),
+  },
+  {
+    name: 'new',
+    summary: 'scaffold an integration project (the yo repair-service generator; works as root)',
+    load: () => import('./new.js'),
+    needs: GENERATOR_PACKAGES,
+  },
+  {
+    name: 'upgrade',
+    summary: 'bring a generated project to this toolkit version (replaces only toolkit-owned files)',
+    load: () => import('./upgrade.js'),
+    needs: GENERATOR_PACKAGES,
+  },
   { name: 'probe', summary: "diagnose a customer's API key against the spec's debugging checklist", load: () => import('./probe.js') },
-  { name: 'discover', summary: 'learn which reading of the spec a real API follows, with a few safe GET requests', load: () => import('./discover.js') },
-  { name: 'openapi', summary: 'write the OpenAPI 3.1 document of API v1 (built from the contract) for Postman, Insomnia, Prism or a client generator', load: () => import('./openapi.js') },
-  { name: 'serve', summary: 'run the monitor: probe the API on a schedule, export Prometheus metrics and a status page', load: () => import('./serve.js') },
+  {
+    name: 'discover',
+    summary: 'learn which reading of the spec a real API follows, with a few safe GET requests',
+    load: () => import('./discover.js'),
+  },
+  {
+    name: 'openapi',
+    summary: 'write the OpenAPI 3.1 document of API v1 (built from the contract) for Postman, Insomnia, Prism or a client generator',
+    load: () => import('./openapi.js'),
+  },
+  {
+    name: 'serve',
+    summary: 'run the monitor: probe the API on a schedule, export Prometheus metrics and a status page',
+    load: () => import('./serve.js'),
+  },
   { name: 'demo', summary: 'run the embedded sandbox and the monitor probing it (what npm start runs)', load: () => import('./demo.js') },
 ];

@@ -18,7 +18,8 @@ function buildOptions(): Record<string, OptionSpec> {
   for (const spec of ANSWER_FLAGS) {
     options[spec.flag] = { type: spec.type, description: spec.message, ...(spec.valueName ? { valueName: spec.valueName } : {}) };
   }
-  for (const spec of RUN_FLAGS) options[spec.flag] = { type: 'boolean', description: spec.description, ...(spec.flag === 'yes' ? { short: 'y' } : {}) };
+  for (const spec of RUN_FLAGS)
+    options[spec.flag] = { type: 'boolean', description: spec.description, ...(spec.flag === 'yes' ? { short: 'y' } : {}) };
   for (const flag of NEGATABLE) options[`no-${flag}`] = { type: 'boolean', description: `opposite of --${flag}` };
   return options;
 }
@@ -42,7 +43,8 @@ function generatorOptions(ctx: CommandContext): Record<string, unknown> {
 }
 
 async function run(ctx: CommandContext): Promise<number> {
-  if (ctx.positionals.length > 1) throw new UsageError(`expected at most one directory, got ${ctx.positionals.length}: ${ctx.positionals.join(' ')}`);
+  if (ctx.positionals.length > 1)
+    throw new UsageError(`expected at most one directory, got ${ctx.positionals.length}: ${ctx.positionals.join(' ')}`);
   return runGenerator(ctx, 'new', ctx.positionals, generatorOptions(ctx));
 }
 

@@ -41,7 +41,11 @@ const command: Command = {
       description: `the readings of the spec's "not shown" points to describe, as repairmon sandbox --dialect takes them: a preset (${PRESET_NAMES.join(', ')}), then KEY=VALUE overrides; keys in repairmon sandbox --help`,
       default: DEFAULT_DIALECT,
     },
-    format: { type: 'string', valueName: 'json|yaml', description: 'output format (default: yaml for an --out ending in .yaml or .yml, else json)' },
+    format: {
+      type: 'string',
+      valueName: 'json|yaml',
+      description: 'output format (default: yaml for an --out ending in .yaml or .yml, else json)',
+    },
     out: { type: 'string', valueName: 'FILE', description: 'write the document to FILE (replaced whole) instead of stdout' },
   },
   async run(ctx) {

@@ -23,7 +23,8 @@ const DEFAULT_TIMEOUT_S = 10;
 
 function targetFlag(values: CommandContext['values']): ReturnType<typeof parseTarget> & { ok: true } {
   const raw = stringValue(values, 'base-url');
-  if (raw === undefined) throw new UsageError('--base-url is required (the address ending in /api/v1, or the exact URL the customer calls)');
+  if (raw === undefined)
+    throw new UsageError('--base-url is required (the address ending in /api/v1, or the exact URL the customer calls)');
   const parsed = parseTarget(raw);
   if (!parsed.ok) throw new UsageError(`--base-url ${parsed.reason}`);
   return parsed;
@@ -33,7 +34,11 @@ const command: Command = {
   name: 'probe',
   summary: "diagnose a customer's API key against the spec's debugging checklist",
   options: {
-    'base-url': { type: 'string', valueName: 'URL', description: 'the API address ending in /api/v1 (a full /tenants/<slug>/... URL also works)' },
+    'base-url': {
+      type: 'string',
+      valueName: 'URL',
+      description: 'the API address ending in /api/v1 (a full /tenants/<slug>/... URL also works)',
+    },
     tenant: { type: 'string', valueName: 'SLUG', description: 'the tenant the key should belong to' },
     auth: { type: 'string', valueName: 'bearer|x-api-key', description: 'how the customer sends the key', default: 'bearer' },
     ...keyOptions(false),
@@ -73,8 +78,20 @@ const command: Command = {
     const paths = platformPathsFlag(ctx.values);
     const key = (await keyFromFlags(ctx, true))!;
     const proxy = proxyFromFlags(ctx, target.baseUrl, 'probe');
-    const progress = createProgress(ctx.stderr as typeof ctx.stderr & { isTTY?: boolean });
-    const report = await runDiagnosis({ target, key, auth, tenant, timeoutS, maxWaitS, platformPaths: paths, proxy, env: ctx.env, signal: ctx.signal, onProgress: (d, l) => progress.update(d, l) });
+    const progress = createProgress(ctx.stderr);
+    const report = await runDiagnosis({
+      target,
+      key,
+      auth,
+      tenant,
+      timeoutS,
+      maxWaitS,
+      platformPaths: paths,
+      proxy,
+      env: ctx.env,
+      signal: ctx.signal,
+      onProgress: (d, l) => progress.update(d, l),
+    });
     progress.clear();
     const stdout = ctx.stdout as typeof ctx.stdout & { isTTY?: boolean; columns?: number };
     const width = ctx.values['wide'] === true ? 'wide' : stdout.isTTY === true && stdout.columns ? stdout.columns : DEFAULT_WIDTH;

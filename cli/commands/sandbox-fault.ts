@@ -29,7 +29,8 @@ interface Request {
 
 function readRequest(ctx: CommandContext): Request {
   const clear = ctx.values['clear'] === true;
-  if (ctx.positionals.length > 1) throw new UsageError(`give one SPEC (quote it: rules are joined by ";"), got ${ctx.positionals.length} arguments`);
+  if (ctx.positionals.length > 1)
+    throw new UsageError(`give one SPEC (quote it: rules are joined by ";"), got ${ctx.positionals.length} arguments`);
   const spec = ctx.positionals[0];
   if (clear === (spec !== undefined)) throw new UsageError('give either SPEC or --clear');
   if (spec !== undefined) {
@@ -38,13 +39,18 @@ function readRequest(ctx: CommandContext): Request {
     if (parsed.rules.length === 0) throw new UsageError('SPEC is empty; to remove every fault use --clear');
   }
   const given = stringValue(ctx.values, 'url');
-  if (given === undefined) throw new UsageError('--url BASE_URL is required: the base URL the sandbox printed, e.g. http://127.0.0.1:4010/api/v1');
+  if (given === undefined)
+    throw new UsageError('--url BASE_URL is required: the base URL the sandbox printed, e.g. http://127.0.0.1:4010/api/v1');
   const url = URL.parse(given);
   if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) throw new UsageError(`--url "${given}" is not an http(s) URL`);
   // The token never leaves this machine: the control answers on loopback only anyway.
-  if (!isLoopback(url.hostname)) throw new UsageError(`--url must name this machine (127.0.0.1, localhost, [::1]): the fault control answers on loopback only, got "${url.hostname}"`);
+  if (!isLoopback(url.hostname))
+    throw new UsageError(
+      `--url must name this machine (127.0.0.1, localhost, [::1]): the fault control answers on loopback only, got "${url.hostname}"`,
+    );
   const token = stringValue(ctx.values, 'token') ?? ctx.env[TOKEN_VAR];
-  if (token === undefined || token.trim() === '') throw new UsageError(`needs the token the sandbox printed at start: set ${TOKEN_VAR} (or --token)`);
+  if (token === undefined || token.trim() === '')
+    throw new UsageError(`needs the token the sandbox printed at start: set ${TOKEN_VAR} (or --token)`);
   return { url: new URL(CONTROL_PATH, url.origin), token: token.trim(), spec };
 }
 
@@ -69,12 +75,14 @@ async function run(ctx: CommandContext): Promise<number> {
   const text = await res.text();
   const parsed = parseEnvelope(text, { status: res.status });
   if (!parsed.valid) {
-    ctx.stderr.write(`repairmon sandbox fault: ${where} answered HTTP ${res.status} without the envelope: it is not a repairmon sandbox (or one too old to take faults while it runs)\n`);
+    ctx.stderr.write(
+      `repairmon sandbox fault: ${where} answered HTTP ${res.status} without the envelope: it is not a repairmon sandbox (or one too old to take faults while it runs)\n`,
+    );
     return 1;
   }
   if (parsed.envelope.ok) {
     const now = (parsed.envelope.data as { faults?: unknown } | undefined)?.faults;
-    ctx.stdout.write(now ? `faults now: ${String(now)}\n` : 'faults cleared\n');
+    ctx.stdout.write(typeof now === 'string' && now !== '' ? `faults now: ${now}\n` : 'faults cleared\n');
     return 0;
   }
   const { code, message } = parsed.envelope.error;
@@ -96,9 +104,17 @@ const command: Command = {
   positionals: '[SPEC]',
   trapsSignals: false,
   options: {
-    url: { type: 'string', valueName: 'BASE_URL', description: 'the running sandbox, as it printed it (http://127.0.0.1:4010/api/v1); loopback only' },
+    url: {
+      type: 'string',
+      valueName: 'BASE_URL',
+      description: 'the running sandbox, as it printed it (http://127.0.0.1:4010/api/v1); loopback only',
+    },
     clear: { type: 'boolean', description: 'remove every fault' },
-    token: { type: 'string', valueName: 'TOKEN', description: `the token the sandbox printed; prefer ${TOKEN_VAR} (a flag shows in ps and shell history)` },
+    token: {
+      type: 'string',
+      valueName: 'TOKEN',
+      description: `the token the sandbox printed; prefer ${TOKEN_VAR} (a flag shows in ps and shell history)`,
+    },
   },
   run,
 };

@@ -46,7 +46,8 @@ export async function writeMonitorOut(dir: string, sandbox: RunningSandbox): Pro
     ...(sandbox.ca ? { caFile: resolve(sandbox.ca.file) } : {}),
   });
   const probed = new Set((raw['targets'] as { keys: { alias: string }[] }[]).flatMap((t) => t.keys.map((k) => k.alias)));
-  for (const key of sandbox.keys.filter((k) => probed.has(k.alias))) await replaceFile(join(dir, keyFile(key.alias)), `${key.key}\n`, 0o600);
+  for (const key of sandbox.keys.filter((k) => probed.has(k.alias)))
+    await replaceFile(join(dir, keyFile(key.alias)), `${key.key}\n`, 0o600);
   const header = [
     `# Written by repairmon sandbox --monitor-out for the sandbox at ${sandbox.baseUrl}; a restart rewrites it.`,
     '# Run: repairmon serve --config THIS_FILE. Every option is explained in the package: monitor/examples/monitor.yaml.',

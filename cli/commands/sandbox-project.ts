@@ -12,7 +12,9 @@ export const TEST_KEY_VAR = `${PROJECT_ENV_PREFIX}_TEST_KEY`;
 
 /** The first good tenant key of that environment (of that tenant when given), a throwaway one before one fixed by `--keys`. */
 function firstKey(sandbox: RunningSandbox, environment: DemoKey['environment'], tenant?: string): DemoKey | undefined {
-  const fits = sandbox.keys.filter((k) => k.kind === 'tenant' && !k.revoked && k.tenant && k.environment === environment && (tenant === undefined || k.tenant === tenant));
+  const fits = sandbox.keys.filter(
+    (k) => k.kind === 'tenant' && !k.revoked && k.tenant && k.environment === environment && (tenant === undefined || k.tenant === tenant),
+  );
   return fits.find((k) => !k.fixed) ?? fits[0];
 }
 

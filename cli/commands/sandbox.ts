@@ -99,7 +99,14 @@ export function jsonLine(sandbox: RunningSandbox, monitorConfig: string | undefi
     scopes: k.scopes,
     key: k.key,
   }));
-  const json = { baseUrl: sandbox.baseUrl, keys, dialect: sandbox.dialect, control: sandbox.control, ...(sandbox.ca ? { caFile: sandbox.ca.file } : {}), ...(monitorConfig ? { monitorConfig } : {}) };
+  const json = {
+    baseUrl: sandbox.baseUrl,
+    keys,
+    dialect: sandbox.dialect,
+    control: sandbox.control,
+    ...(sandbox.ca ? { caFile: sandbox.ca.file } : {}),
+    ...(monitorConfig ? { monitorConfig } : {}),
+  };
   return `${JSON.stringify(json)}\n`;
 }
 
@@ -130,7 +137,9 @@ export function humanSummary(sandbox: RunningSandbox, monitorConfig: string | un
     `Docs (public): ${sandbox.baseUrl}/docs`,
     `Dialect: ${sandbox.dialect.name}`,
     '',
-    sandbox.keys.some((k) => k.fixed) ? 'Keys (from --keys where marked, the others new on every start):' : 'Demo keys (throwaway, new on every start):',
+    sandbox.keys.some((k) => k.fixed)
+      ? 'Keys (from --keys where marked, the others new on every start):'
+      : 'Demo keys (throwaway, new on every start):',
     `  ${'ALIAS'.padEnd(20)} ${'ENVIRONMENT'.padEnd(11)} KEY`,
     ...rows,
     '',
@@ -142,7 +151,9 @@ export function humanSummary(sandbox: RunningSandbox, monitorConfig: string | un
     `Change its faults while it runs (the token is this run's secret${sandbox.ca ? `; with NODE_EXTRA_CA_CERTS=${sandbox.ca.file}` : ''}):`,
     `  ${faultCommandLine(sandbox.baseUrl, sandbox.control.token)}`,
     '',
-    ...(monitorConfig ? ['Watch it with the monitor (config and key files written by --monitor-out):', `  repairmon serve --config ${monitorConfig}`, ''] : []),
+    ...(monitorConfig
+      ? ['Watch it with the monitor (config and key files written by --monitor-out):', `  repairmon serve --config ${monitorConfig}`, '']
+      : []),
     'Press Ctrl+C to stop.',
     '',
   ].join('\n');
@@ -187,11 +198,23 @@ async function run(ctx: CommandContext): Promise<number> {
     monitorConfig = flags.monitorOut === undefined ? undefined : await writeMonitorOut(flags.monitorOut, sandbox);
   } catch (error) {
     await sandbox.close();
-    ctx.stderr.write(`repairmon sandbox: --monitor-out: cannot write to ${flags.monitorOut ?? ''} (${(error as NodeJS.ErrnoException).code ?? String(error)})\n`);
+    ctx.stderr.write(
+      `repairmon sandbox: --monitor-out: cannot write to ${flags.monitorOut ?? ''} (${(error as NodeJS.ErrnoException).code ?? String(error)})\n`,
+    );
     return 2;
   }
   ctx.stdout.write(flags.json ? jsonLine(sandbox, monitorConfig) : humanSummary(sandbox, monitorConfig));
-  logger.info({ baseUrl: sandbox.baseUrl, dialect: sandbox.dialect.name, faults: flags.faults || undefined, rateLimit: flags.rateLimit, pageSize: flags.pageSize, caFile: sandbox.ca?.file }, 'sandbox listening');
+  logger.info(
+    {
+      baseUrl: sandbox.baseUrl,
+      dialect: sandbox.dialect.name,
+      faults: flags.faults || undefined,
+      rateLimit: flags.rateLimit,
+      pageSize: flags.pageSize,
+      caFile: sandbox.ca?.file,
+    },
+    'sandbox listening',
+  );
   if (!ctx.signal.aborted) await new Promise<void>((resolve) => ctx.signal.addEventListener('abort', () => resolve(), { once: true }));
   await sandbox.close();
   logger.info('sandbox closed');
@@ -203,15 +226,48 @@ const command: Command = {
   summary: 'run the API v1 reference sandbox with demo data and fault injection',
   options: {
     host: { type: 'string', valueName: 'HOST', description: 'interface to listen on', default: SANDBOX_DEFAULT_HOST },
-    port: { type: 'string', valueName: 'PORT', description: 'port to listen on; 0 picks a free one', default: String(SANDBOX_DEFAULT_PORT) },
-    json: { type: 'boolean', description: 'print exactly one JSON line {baseUrl, keys, dialect, control: {url, token}} on stdout; logs go to stderr' },
-    'rate-limit': { type: 'string', valueName: 'N/WINDOW', description: 'requests per key per window (e.g. 60/1s) or "off"', default: CLI_DEFAULT_RATE_LIMIT },
+    port: {
+      type: 'string',
+      valueName: 'PORT',
+      description: 'port to listen on; 0 picks a free one',
+      default: String(SANDBOX_DEFAULT_PORT),
+    },
+    json: {
+      type: 'boolean',
+      description: 'print exactly one JSON line {baseUrl, keys, dialect, control: {url, token}} on stdout; logs go to stderr',
+    },
+    'rate-limit': {
+      type: 'string',
+      valueName: 'N/WINDOW',
+      description: 'requests per key per window (e.g. 60/1s) or "off"',
+      default: CLI_DEFAULT_RATE_LIMIT,
+    },
     data: { type: 'string', valueName: 'FILE', description: 'JSON or YAML file replacing the demo tenants, records and keys' },
-    tls: { type: 'boolean', description: 'serve https with a throwaway CA and certificate made at start (needs openssl); prints the CA file' },
-    'tls-ca-out': { type: 'string', valueName: 'PATH', description: 'with --tls: write the CA certificate here (default: a temp file, removed on exit)' },
-    'page-size': { type: 'string', valueName: 'N', description: 'answer lists in pages of N items with a Link: <...?page=2>; rel="next" header (default: whole lists)' },
-    'monitor-out': { type: 'string', valueName: 'DIR', description: 'write DIR/monitor.yaml, a monitor config watching this sandbox, and its key files (private), for: repairmon serve --config DIR/monitor.yaml' },
-    keys: { type: 'string', valueName: 'FILE', description: 'JSON or YAML map alias -> key value, so restarts keep the keys (others stay random); values printed only with --json' },
+    tls: {
+      type: 'boolean',
+      description: 'serve https with a throwaway CA and certificate made at start (needs openssl); prints the CA file',
+    },
+    'tls-ca-out': {
+      type: 'string',
+      valueName: 'PATH',
+      description: 'with --tls: write the CA certificate here (default: a temp file, removed on exit)',
+    },
+    'page-size': {
+      type: 'string',
+      valueName: 'N',
+      description: 'answer lists in pages of N items with a Link: <...?page=2>; rel="next" header (default: whole lists)',
+    },
+    'monitor-out': {
+      type: 'string',
+      valueName: 'DIR',
+      description:
+        'write DIR/monitor.yaml, a monitor config watching this sandbox, and its key files (private), for: repairmon serve --config DIR/monitor.yaml',
+    },
+    keys: {
+      type: 'string',
+      valueName: 'FILE',
+      description: 'JSON or YAML map alias -> key value, so restarts keep the keys (others stay random); values printed only with --json',
+    },
     'log-level': { type: 'string', valueName: 'LEVEL', description: `log level: ${LOG_LEVELS.join(', ')}`, default: 'info' },
     // Last, so their listings end the flags; the dialect's default is in the text for the same reason.
     faults: { type: 'string', valueName: 'SPEC', description: FAULTS_HELP },

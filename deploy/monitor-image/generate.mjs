@@ -28,11 +28,17 @@ const work = mkdtempSync(join(tmpdir(), 'monitor-image-'));
 try {
   writeFileSync(join(work, 'package.json'), manifestText);
   copyFileSync(join(root, 'package-lock.json'), join(work, 'package-lock.json'));
-  execFileSync('npm', ['install', '--package-lock-only', '--ignore-scripts', '--no-audit', '--no-fund', '--prefer-offline'], { cwd: work, stdio: 'inherit' });
+  execFileSync('npm', ['install', '--package-lock-only', '--ignore-scripts', '--no-audit', '--no-fund', '--prefer-offline'], {
+    cwd: work,
+    stdio: 'inherit',
+  });
   copyFileSync(join(work, 'package-lock.json'), join(here, 'package-lock.json'));
 } finally {
   rmSync(work, { recursive: true, force: true });
 }
 
-writeFileSync(join(here, 'DEPENDENCIES.md'), dependenciesMarkdown(readJson(join(root, 'package-lock.json')), readJson(join(here, 'package-lock.json'))));
+writeFileSync(
+  join(here, 'DEPENDENCIES.md'),
+  dependenciesMarkdown(readJson(join(root, 'package-lock.json')), readJson(join(here, 'package-lock.json'))),
+);
 console.log(`wrote ${here}package.json, package-lock.json, DEPENDENCIES.md: ${Object.keys(manifest.dependencies).join(', ')}`);

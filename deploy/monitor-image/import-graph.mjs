@@ -31,7 +31,8 @@ export function packageName(specifier) {
 
 /** Whether tsc keeps an import or re-export: not `import type`, and not made only of `type` names. */
 function keptAtRuntime(node) {
-  const onlyTypeNames = (named) => named !== undefined && 'elements' in named && named.elements.length > 0 && named.elements.every((e) => e.isTypeOnly);
+  const onlyTypeNames = (named) =>
+    named !== undefined && 'elements' in named && named.elements.length > 0 && named.elements.every((e) => e.isTypeOnly);
   if (ts.isExportDeclaration(node)) return !node.isTypeOnly && !onlyTypeNames(node.exportClause);
   const clause = node.importClause;
   if (!clause) return true; // `import 'x'`: kept for its side effects
@@ -48,7 +49,11 @@ function importsOf(file, text, dynamic) {
   const source = ts.createSourceFile(file, text, ts.ScriptTarget.ES2022, false);
   const found = [];
   const visit = (node) => {
-    if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
+    if (
+      (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) &&
+      node.moduleSpecifier &&
+      ts.isStringLiteral(node.moduleSpecifier)
+    ) {
       if (keptAtRuntime(node)) found.push(node.moduleSpecifier.text);
       return;
     }

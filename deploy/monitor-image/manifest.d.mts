@@ -10,6 +10,9 @@ interface Lockfile {
   packages: Record<string, { name?: string; version?: string; dev?: boolean; link?: boolean }>;
 }
 export declare const MONITOR_PACKAGE_NAME: string;
-export declare function monitorManifest(rootPkg: PackageJson, packages: Iterable<string>): PackageJson & { private: true; dependencies: Record<string, string> };
+export declare function monitorManifest(
+  rootPkg: PackageJson,
+  packages: Iterable<string>,
+): PackageJson & { private: true; dependencies: Record<string, string> };
 export declare function installedPackages(lock: Lockfile): Map<string, string[]>;
 export declare function dependenciesMarkdown(rootLock: Lockfile, monitorLock: Lockfile): string;

@@ -10,7 +10,17 @@ import { explainFinding, explainStop } from '../explain.js';
 import { type Answered, type CallRecord, type Observations, errorOf, isResponse, okData } from '../observations.js';
 import { wholeSeconds } from '../pacing.js';
 import type { DiagnosisTarget } from '../target.js';
-import type { DiagnosisRequest, DiagnosisRow, DiagnosisStatus, DiagnosisTraffic, Finding, RateLimitHeaders, StepId, TenantGuess, TenantSource } from '../types.js';
+import type {
+  DiagnosisRequest,
+  DiagnosisRow,
+  DiagnosisStatus,
+  DiagnosisTraffic,
+  Finding,
+  RateLimitHeaders,
+  StepId,
+  TenantGuess,
+  TenantSource,
+} from '../types.js';
 
 export interface StepContext {
   readonly target: DiagnosisTarget;
@@ -101,14 +111,29 @@ export function answerFinding(record: Answered, ctx: StepContext, resource?: Ten
   return findingOf(causeOf(record.result), ctx, resource, record.retryHint);
 }
 
-export function makeRow(step: StepId, check: string, title: string, status: DiagnosisStatus, finding: Finding, record?: CallRecord): DiagnosisRow {
+export function makeRow(
+  step: StepId,
+  check: string,
+  title: string,
+  status: DiagnosisStatus,
+  finding: Finding,
+  record?: CallRecord,
+): DiagnosisRow {
   return { step, check, title, status, finding, ...(record ? observedColumns(record) : {}), explanation: explainFinding(finding) };
 }
 
 /** A check that was not decided shows only why: no status, latency or request id of a call it did not read. */
 export function notRunRow(step: StepId, check: string, title: string, because: string, record?: CallRecord): DiagnosisRow {
   const finding: Finding = { kind: 'not_checked', because };
-  return { step, check, title, status: 'skip', finding, ...(record ? { request: requestOf(record) } : {}), explanation: explainFinding(finding) };
+  return {
+    step,
+    check,
+    title,
+    status: 'skip',
+    finding,
+    ...(record ? { request: requestOf(record) } : {}),
+    explanation: explainFinding(finding),
+  };
 }
 
 /** Why a call has no answer: the run stopped before it (and why), else the given reason. */
@@ -147,6 +172,7 @@ export function checklistRow(ctx: StepContext, id: ChecklistRowId, step: StepId,
     const because = row.cause.kind === 'not_checked' ? row.cause.because : row.detail;
     return notRunRow(step, id, title, !record && leftUnsent(ctx, id) ? notRunBecause(ctx, because) : because, record ?? recordOf(ctx, id));
   }
-  const finding: Finding = row.status === 'pass' ? { kind: 'ok', note: passNote ?? row.detail } : findingOf(row.cause, ctx, resource, record?.retryHint);
+  const finding: Finding =
+    row.status === 'pass' ? { kind: 'ok', note: passNote ?? row.detail } : findingOf(row.cause, ctx, resource, record?.retryHint);
   return makeRow(step, id, title, row.status, finding, record);
 }

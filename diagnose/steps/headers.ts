@@ -27,17 +27,38 @@ function headerFormsRow(ctx: StepContext): DiagnosisRow {
   const primary = recordOf(ctx, 'scope:clients');
   const second = recordOf(ctx, OTHER_HEADER_CALL_ID);
   if (!primary && !second) return notRunRow('headers', 'header-forms', title, 'compared on a tenant path; pass --tenant SLUG');
-  if (!primary?.result || !second?.result) return notRunRow('headers', 'header-forms', title, notRunBecause(ctx, 'the host did not answer'), second);
+  if (!primary?.result || !second?.result)
+    return notRunRow('headers', 'header-forms', title, notRunBecause(ctx, 'the host did not answer'), second);
   const a = answerOf(primary.result);
   const b = answerOf(second.result);
   // A 429, a 5xx or no answer is never evidence that a header form is wrong (or right).
-  const notCompared = (scheme: string, answer: string): DiagnosisRow => notRunRow('headers', 'header-forms', title, `not compared: ${scheme} got ${answer}, which says nothing of the header form`, second);
+  const notCompared = (scheme: string, answer: string): DiagnosisRow =>
+    notRunRow('headers', 'header-forms', title, `not compared: ${scheme} got ${answer}, which says nothing of the header form`, second);
   if (saysNothingOfTheKey(primary.result)) return notCompared(ctx.auth, a);
   if (answerKind(second.result) === 'rate_limited') return notCompared(other, b);
   // The other form's own failure is reported as what it is (a timeout, a 502), not as a header problem.
-  if (saysNothingOfTheKey(second.result)) return makeRow('headers', 'header-forms', title, 'fail', answerFinding({ ...second, result: second.result }, ctx), second);
-  if (a === b) return makeRow('headers', 'header-forms', title, 'pass', { kind: 'ok', note: `both answer ${b}${primary.result.kind === 'response' && primary.result.status !== 200 ? ': the header form is not the cause' : ''}` }, second);
-  return makeRow('headers', 'header-forms', title, 'fail', { kind: 'header_forms_differ', primary: `${ctx.auth}: ${a}`, other: `${other}: ${b}` }, second);
+  if (saysNothingOfTheKey(second.result))
+    return makeRow('headers', 'header-forms', title, 'fail', answerFinding({ ...second, result: second.result }, ctx), second);
+  if (a === b)
+    return makeRow(
+      'headers',
+      'header-forms',
+      title,
+      'pass',
+      {
+        kind: 'ok',
+        note: `both answer ${b}${primary.result.kind === 'response' && primary.result.status !== 200 ? ': the header form is not the cause' : ''}`,
+      },
+      second,
+    );
+  return makeRow(
+    'headers',
+    'header-forms',
+    title,
+    'fail',
+    { kind: 'header_forms_differ', primary: `${ctx.auth}: ${a}`, other: `${other}: ${b}` },
+    second,
+  );
 }
 
 function rateLimitRow(ctx: StepContext): DiagnosisRow {
@@ -56,7 +77,8 @@ function rateLimitRow(ctx: StepContext): DiagnosisRow {
   if (records.every((r) => r.result.kind === 'failure')) return notRunRow('headers', 'rate-limit', title, 'no answer to read headers from');
   if (waited !== '') return makeRow('headers', 'rate-limit', title, 'pass', { kind: 'ok', note: `not limited now${waited}` });
   // Limits are counted per key: with no answer for an accepted key there was nothing to count.
-  if (ctx.checklist.find((r) => r.id === 'key')?.status !== 'pass') return notRunRow('headers', 'rate-limit', title, 'no call was answered for an accepted key, and limits are counted per key');
+  if (ctx.checklist.find((r) => r.id === 'key')?.status !== 'pass')
+    return notRunRow('headers', 'rate-limit', title, 'no call was answered for an accepted key, and limits are counted per key');
   return makeRow('headers', 'rate-limit', title, 'warn', { kind: 'no_rate_limit_headers' });
 }
 

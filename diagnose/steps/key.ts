@@ -7,7 +7,16 @@ import { causeOf } from '../../api/checklist/index.js';
 import { type AttemptResult, answerKind } from '../../api/client/single-attempt.js';
 import { unlistedNotFound } from '../observations.js';
 import type { DiagnosisRow } from '../types.js';
-import { type KeyKindGuess, type StepContext, answerFinding, checklistRow, makeRow, notRunBecause, notRunRow, recordOf } from './context.js';
+import {
+  type KeyKindGuess,
+  type StepContext,
+  answerFinding,
+  checklistRow,
+  makeRow,
+  notRunBecause,
+  notRunRow,
+  recordOf,
+} from './context.js';
 
 /**
  * What a /platform/ answer says of the key: data means a platform key; a refusal (403 with
@@ -60,10 +69,14 @@ function keyPassNote(ctx: StepContext): string {
   const cause = result === undefined ? undefined : causeOf(result);
   if (cause === undefined || cause.kind === 'ok') return 'the API accepts the key';
   const code = 'code' in cause ? ` ${cause.code}` : '';
-  const where = cause.kind === 'tenant_mismatch' ? 'the tenant, not the key (see tenant)' : `${evidence}, not the key (see scope:${evidence})`;
+  const where =
+    cause.kind === 'tenant_mismatch' ? 'the tenant, not the key (see tenant)' : `${evidence}, not the key (see scope:${evidence})`;
   return `the key is valid: the API gives HTTP ${'status' in cause ? cause.status : '?'}${code} only to a key it knows, refusing ${where}`;
 }
 
 export function keyStep(ctx: StepContext): DiagnosisRow[] {
-  return [checklistRow(ctx, 'key', 'key', `key accepted on the tenant paths (${ctx.auth})`, keyPassNote(ctx)), ...ctx.platformPaths.map((sub) => platformRow(ctx, sub))];
+  return [
+    checklistRow(ctx, 'key', 'key', `key accepted on the tenant paths (${ctx.auth})`, keyPassNote(ctx)),
+    ...ctx.platformPaths.map((sub) => platformRow(ctx, sub)),
+  ];
 }

@@ -14,7 +14,8 @@ function missedGuesses(ctx: StepContext): string[] {
 
 function tenantPassNote(ctx: StepContext, keyKind: KeyKindGuess, tenant: string): string {
   if (keyKind === 'platform') {
-    const how = ctx.tenantSource === 'platform' ? ` (checked with ${tenant}, the first tenant /platform/ lists)` : ` (checked with ${tenant})`;
+    const how =
+      ctx.tenantSource === 'platform' ? ` (checked with ${tenant}, the first tenant /platform/ lists)` : ` (checked with ${tenant})`;
     return `a platform key may read every tenant${how}`;
   }
   if (ctx.tenantSource !== 'docs') return `the key is accepted for tenant ${tenant}`;
@@ -27,14 +28,16 @@ export function tenantStep(ctx: StepContext, keyKind: KeyKindGuess): DiagnosisRo
   const tenant = ctx.probedTenant;
   const title = tenant === undefined ? 'tenant in URL matches the key' : `tenant ${tenant} matches the key`;
   if (tenant === undefined && ctx.traffic.stopped !== undefined) return [notRunRow('tenant', 'tenant', title, notRunBecause(ctx, ''))];
-  if (tenant === undefined) return [makeRow('tenant', 'tenant', title, 'skip', { kind: 'tenant_unknown', keyKind, tried: missedGuesses(ctx) })];
+  if (tenant === undefined)
+    return [makeRow('tenant', 'tenant', title, 'skip', { kind: 'tenant_unknown', keyKind, tried: missedGuesses(ctx) })];
   return [checklistRow(ctx, 'tenant', 'tenant', title, tenantPassNote(ctx, keyKind, tenant))];
 }
 
 export function scopeStep(ctx: StepContext): DiagnosisRow[] {
   return TENANT_RESOURCES.map((resource) => {
     const row = checklistRow(ctx, `scope:${resource}`, 'scope', `may read ${resource}`, `the key may read ${resource}`);
-    if (ctx.probedTenant === undefined) return { ...row, explanation: `not run: ${notRunBecause(ctx, 'no tenant to read; pass --tenant SLUG')}` };
+    if (ctx.probedTenant === undefined)
+      return { ...row, explanation: `not run: ${notRunBecause(ctx, 'no tenant to read; pass --tenant SLUG')}` };
     return row;
   });
 }

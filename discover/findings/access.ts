@@ -22,14 +22,17 @@ function refusalFinding(ctx: FindingContext, id: 'invalid-key' | 'missing-key', 
   const record = ctx.observations.get(id);
   if (!record) return unknown(`the tenant path was not asked ${id === 'invalid-key' ? 'with a made-up key' : 'without a key'}`);
   const evidence = evidenceOf(record);
-  if (isSuccess(record.result)) return unknown(`${evidence}: ${servedWhat} was served data (an authorization breach, or the path is public)`);
+  if (isSuccess(record.result))
+    return unknown(`${evidence}: ${servedWhat} was served data (an authorization breach, or the path is public)`);
   const refusal = refusalOf(record.result);
   if (!refusal) return unknown(`${evidence}: not a refusal`);
   // A tenant may be looked up before the key: a 400 or 404 may then be about the slug.
   if (refusal.status !== 401 && refusal.status !== 403) {
-    if (refusalTenantIsMadeUp(ctx)) return unknown(`${evidence}: the tenant was made up, so this may answer the slug rather than the key; pass --tenant SLUG`);
+    if (refusalTenantIsMadeUp(ctx))
+      return unknown(`${evidence}: the tenant was made up, so this may answer the slug rather than the key; pass --tenant SLUG`);
     const keyed = ctx.observations.get('resource:clients');
-    if (keyed && sameRefusal(refusalOf(keyed.result), refusal)) return unknown(`${evidence}, as the key given got (${evidenceOf(keyed)}): the answer is about the tenant, not the key`);
+    if (keyed && sameRefusal(refusalOf(keyed.result), refusal))
+      return unknown(`${evidence}, as the key given got (${evidenceOf(keyed)}): the answer is about the tenant, not the key`);
   }
   return learned(refusal, evidence);
 }
@@ -59,7 +62,9 @@ export function errorBodiesFinding(ctx: FindingContext): Reading<ErrorBodies> {
   }
   const madeUp = ctx.observations.get('invalid-key');
   if (madeUp && refusalOf(madeUp.result)?.status === 403) {
-    return unknown(`no 401 or 429 seen: this API refuses a made-up key with 403 (${evidenceOf(madeUp)}), so a 401's body never shows; only a 429's body would tell, and discovery provokes none`);
+    return unknown(
+      `no 401 or 429 seen: this API refuses a made-up key with 403 (${evidenceOf(madeUp)}), so a 401's body never shows; only a 429's body would tell, and discovery provokes none`,
+    );
   }
   const refusals = all.filter((r) => refusalOf(r.result) !== undefined).map((r) => answerText(r.result));
   return unknown(`no 401 seen${refusals.length > 0 ? ` (refusals: ${[...new Set(refusals)].join(', ')})` : ''}`);

@@ -61,7 +61,8 @@ export function keyProof(ctx: FindingContext): CallRecord | undefined {
     if (!presentsKey(record.call)) continue;
     const result = record.result;
     if (isSuccess(result) && (record.call.id !== 'index:key' || indexNeedsKey)) return record;
-    if (isResponse(result) && (result.classification.kind === 'tenant_mismatch' || result.classification.kind === 'insufficient_scope')) return record;
+    if (isResponse(result) && (result.classification.kind === 'tenant_mismatch' || result.classification.kind === 'insufficient_scope'))
+      return record;
   }
   return undefined;
 }

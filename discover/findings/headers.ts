@@ -27,23 +27,31 @@ function xResetStyle(value: string): RateLimitStyle | undefined {
   return first === at(1) ? 'x-ratelimit-delta' : 'x-ratelimit-epoch';
 }
 
-type HeaderStyle = { readonly style: RateLimitStyle; readonly shown: string } | { readonly style: 'x-ratelimit-unclear'; readonly shown: string };
+type HeaderStyle =
+  { readonly style: RateLimitStyle; readonly shown: string } | { readonly style: 'x-ratelimit-unclear'; readonly shown: string };
 
 function styleOf(headers: Readonly<Record<string, string>>): HeaderStyle | undefined {
   const h = RATE_LIMIT_HEADERS;
-  const show = (...names: string[]): string => names.filter((n) => headers[n] !== undefined).map((n) => `${n}: ${printable(headers[n] ?? '')}`).join(', ');
-  if ([h.limit, h.remaining, h.reset].some((n) => headers[n] !== undefined)) return { style: 'ietf', shown: show(h.limit, h.remaining, h.reset) };
+  const show = (...names: string[]): string =>
+    names
+      .filter((n) => headers[n] !== undefined)
+      .map((n) => `${n}: ${printable(headers[n] ?? '')}`)
+      .join(', ');
+  if ([h.limit, h.remaining, h.reset].some((n) => headers[n] !== undefined))
+    return { style: 'ietf', shown: show(h.limit, h.remaining, h.reset) };
   if (headers[h.field] !== undefined) return { style: 'ratelimit-field', shown: show(h.field, h.policy) };
   const reset = headers[h.xReset];
   const xStyle = reset === undefined ? undefined : xResetStyle(reset);
   if (xStyle) return { style: xStyle, shown: show(h.xLimit, h.xRemaining, h.xReset) };
-  if ([h.xLimit, h.xRemaining, h.xReset].some((n) => headers[n] !== undefined)) return { style: 'x-ratelimit-unclear', shown: show(h.xLimit, h.xRemaining, h.xReset) };
+  if ([h.xLimit, h.xRemaining, h.xReset].some((n) => headers[n] !== undefined))
+    return { style: 'x-ratelimit-unclear', shown: show(h.xLimit, h.xRemaining, h.xReset) };
   return undefined;
 }
 
 function fromHeaders(record: Responded, found: HeaderStyle): Reading<RateLimitStyle> {
   const evidence = `${callText(record)} -> ${record.result.status === 429 ? 'HTTP 429 with ' : ''}${found.shown}`;
-  if (found.style === 'x-ratelimit-unclear') return unknown(`${evidence}: X-RateLimit-* without a numeric Reset, so epoch or delta cannot be told`);
+  if (found.style === 'x-ratelimit-unclear')
+    return unknown(`${evidence}: X-RateLimit-* without a numeric Reset, so epoch or delta cannot be told`);
   return learned(found.style, evidence);
 }
 
@@ -56,8 +64,12 @@ function fromLimited(record: Responded, normal: number): Reading<RateLimitStyle>
   const call = `${callText(record)} -> HTTP 429`;
   if (retryAfter === undefined) return learned('none', `${call} without any rate-limit header, and none on ${normal} other answers`);
   const shown = `${RATE_LIMIT_HEADERS.retryAfter}: ${printable(retryAfter)}`;
-  if (!/^\s*\d+\s*$/.test(retryAfter) && !Number.isNaN(Date.parse(retryAfter))) return learned('retry-after-date', `${call} with ${shown} (an HTTP date) only`);
-  return learned('none seen', `no rate-limit header on any of ${normal} other answers; ${call} with ${shown} only (seconds, the spec's own hint)`);
+  if (!/^\s*\d+\s*$/.test(retryAfter) && !Number.isNaN(Date.parse(retryAfter)))
+    return learned('retry-after-date', `${call} with ${shown} (an HTTP date) only`);
+  return learned(
+    'none seen',
+    `no rate-limit header on any of ${normal} other answers; ${call} with ${shown} only (seconds, the spec's own hint)`,
+  );
 }
 
 export function rateLimitHeadersFinding(ctx: FindingContext): Reading<RateLimitStyle> {
@@ -69,7 +81,10 @@ export function rateLimitHeadersFinding(ctx: FindingContext): Reading<RateLimitS
     if (found) return fromHeaders(record, found);
   }
   if (limited[0]) return fromLimited(limited[0], normal.length);
-  if (!ctx.keyGiven) return unknown(`${NEEDS_KEY}: none of the ${normal.length} answers without one carried a rate-limit header, and limits are usually counted per key`);
+  if (!ctx.keyGiven)
+    return unknown(
+      `${NEEDS_KEY}: none of the ${normal.length} answers without one carried a rate-limit header, and limits are usually counted per key`,
+    );
   const none =
     `no rate-limit header on any of ${normal.length} answers and no 429 met: only a 429's headers tell retry-after-date (an HTTP-date Retry-After) ` +
     'from none (no header at all), and discovery provokes none';

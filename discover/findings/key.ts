@@ -20,7 +20,9 @@ export function platformPathsFinding(ctx: FindingContext): Reading<readonly stri
     return learned(given, `--platform-path ${paths(given)} (${docs})`);
   }
   if (listed.length === 0) {
-    return unknown(`/docs lists no /platform/ sub-path as a path or in a sentence, and discovery does not guess one (${PLATFORM_PATHS.reason}); pass --platform-path PATH`);
+    return unknown(
+      `/docs lists no /platform/ sub-path as a path or in a sentence, and discovery does not guess one (${PLATFORM_PATHS.reason}); pass --platform-path PATH`,
+    );
   }
   return learned(listed, `GET /docs without a key lists ${paths(listed)}`);
 }

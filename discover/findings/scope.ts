@@ -19,16 +19,17 @@ function summary(ctx: FindingContext, records: readonly CallRecord[]): string {
 }
 
 type ResourceRead =
-  | { readonly kind: 'read'; readonly records: readonly CallRecord[] }
-  | { readonly kind: 'not_read'; readonly why: string };
+  { readonly kind: 'read'; readonly records: readonly CallRecord[] } | { readonly kind: 'not_read'; readonly why: string };
 
 function resourceRecords(ctx: FindingContext): ResourceRead {
   const needs = [...(ctx.keyGiven ? [] : [NEEDS_KEY]), ...(ctx.tenant === undefined ? [NEEDS_TENANT] : [])];
   if (needs.length > 0) return { kind: 'not_read', why: needs.join('; ') };
   const records = recordsWhere(ctx, 'resource:');
   if (records.length < TENANT_RESOURCES.length) return { kind: 'not_read', why: 'the resources were not all asked' };
-  if (records.every((r) => looksRejected(ctx, r.result))) return { kind: 'not_read', why: `${summary(ctx, records)}: every answer is what a rejected key gets` };
-  if (!records.some((r) => isSuccess(r.result) || refusalOf(r.result) !== undefined)) return { kind: 'not_read', why: `${summary(ctx, records)}: neither data nor a refusal` };
+  if (records.every((r) => looksRejected(ctx, r.result)))
+    return { kind: 'not_read', why: `${summary(ctx, records)}: every answer is what a rejected key gets` };
+  if (!records.some((r) => isSuccess(r.result) || refusalOf(r.result) !== undefined))
+    return { kind: 'not_read', why: `${summary(ctx, records)}: neither data nor a refusal` };
   return { kind: 'read', records };
 }
 
@@ -56,6 +57,7 @@ export function scopeRefusalFinding(ctx: FindingContext): Reading<Refusal> {
   if (!first) return unknown(`not observed: ${summary(ctx, records)}`);
   const { record, refusal } = first;
   const uniform = !records.some((r) => isSuccess(r.result)) && records.every((r) => sameRefusal(refusalOf(r.result), refusal));
-  if (uniform) return unknown(`not observed: ${summary(ctx, records)}; one refusal for every resource is about the tenant or the key, not a scope`);
+  if (uniform)
+    return unknown(`not observed: ${summary(ctx, records)}; one refusal for every resource is about the tenant or the key, not a scope`);
   return learned(refusal, evidenceOf(record));
 }

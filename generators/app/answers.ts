@@ -105,7 +105,10 @@ export function normaliseBaseUrl(value: string): string {
 }
 
 export function defaultPackageName(name: string): string {
-  const cleaned = name.toLowerCase().replace(/[^a-z0-9._~-]+/g, '-').replace(/^[._-]+/, '');
+  const cleaned = name
+    .toLowerCase()
+    .replace(/[^a-z0-9._~-]+/g, '-')
+    .replace(/^[._-]+/, '');
   return cleaned === '' ? DEFAULT_NAME : cleaned;
 }
 

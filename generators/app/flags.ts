@@ -18,13 +18,41 @@ export const ANSWER_FLAGS: readonly AnswerFlag[] = [
   { answer: 'name', flag: 'name', type: 'string', valueName: 'NAME', message: 'Project name (also the directory to create)' },
   { answer: 'packageName', flag: 'package-name', type: 'string', valueName: 'NAME', message: 'npm package name' },
   { answer: 'tenant', flag: 'tenant', type: 'string', valueName: 'SLUG', message: 'Tenant slug your key is assigned to' },
-  { answer: 'authScheme', flag: 'auth-scheme', type: 'string', valueName: 'SCHEME', message: 'How to present the key: bearer or x-api-key' },
-  { answer: 'testBaseUrl', flag: 'test-base-url', type: 'string', valueName: 'URL', message: 'Test environment base URL (ends in /api/v1)' },
-  { answer: 'productionBaseUrl', flag: 'production-base-url', type: 'string', valueName: 'URL', message: 'Production base URL (https, ends in /api/v1)' },
+  {
+    answer: 'authScheme',
+    flag: 'auth-scheme',
+    type: 'string',
+    valueName: 'SCHEME',
+    message: 'How to present the key: bearer or x-api-key',
+  },
+  {
+    answer: 'testBaseUrl',
+    flag: 'test-base-url',
+    type: 'string',
+    valueName: 'URL',
+    message: 'Test environment base URL (ends in /api/v1)',
+  },
+  {
+    answer: 'productionBaseUrl',
+    flag: 'production-base-url',
+    type: 'string',
+    valueName: 'URL',
+    message: 'Production base URL (https, ends in /api/v1)',
+  },
   { answer: 'envPrefix', flag: 'env-prefix', type: 'string', valueName: 'PREFIX', message: 'Prefix of the environment variables' },
   { answer: 'githubActions', flag: 'github-actions', type: 'boolean', message: 'Add a GitHub Actions workflow' },
-  { answer: 'pagination', flag: 'pagination', type: 'boolean', message: 'Add paginate.ts, following Link: rel="next" (the spec shows no pagination)' },
-  { answer: 'parse', flag: 'parse', type: 'boolean', message: 'Add parse.ts, checking and typing items with your schema (the spec shows no fields)' },
+  {
+    answer: 'pagination',
+    flag: 'pagination',
+    type: 'boolean',
+    message: 'Add paginate.ts, following Link: rel="next" (the spec shows no pagination)',
+  },
+  {
+    answer: 'parse',
+    flag: 'parse',
+    type: 'boolean',
+    message: 'Add parse.ts, checking and typing items with your schema (the spec shows no fields)',
+  },
 ];
 
 /** Flags that steer the run rather than answer a prompt. */
@@ -35,10 +63,17 @@ export interface RunFlag {
 
 export const RUN_FLAGS: readonly RunFlag[] = [
   { flag: 'yes', description: 'take the default for every answer not given' },
-  { flag: 'force', description: 'write into a non-empty directory; in a generated project, also replace toolkit files you edited (your version kept as <file>.orig)' },
+  {
+    flag: 'force',
+    description:
+      'write into a non-empty directory; in a generated project, also replace toolkit files you edited (your version kept as <file>.orig)',
+  },
   { flag: 'bail', description: 'refuse, writing nothing, if the run would change any file (proves a re-run changes nothing)' },
   { flag: 'skip-install', description: 'do not run npm install after writing' },
-  { flag: 'interactive', description: 'ask for missing answers (default: when stdin and stdout are terminals; --no-interactive never asks)' },
+  {
+    flag: 'interactive',
+    description: 'ask for missing answers (default: when stdin and stdout are terminals; --no-interactive never asks)',
+  },
 ];
 
 export function flagFor(answer: AnswerName): AnswerFlag {
@@ -66,8 +101,7 @@ export function readOption(options: Readonly<Record<string, unknown>>, flag: str
 }
 
 export type FlagAnswers =
-  | { readonly ok: true; readonly given: Partial<Answers> }
-  | { readonly ok: false; readonly problems: readonly string[] };
+  { readonly ok: true; readonly given: Partial<Answers> } | { readonly ok: false; readonly problems: readonly string[] };
 
 function coerce(spec: AnswerFlag, raw: unknown): unknown {
   if (spec.type === 'boolean' && typeof raw === 'string') {
@@ -89,7 +123,7 @@ export function answersFromFlags(options: Readonly<Record<string, unknown>>): Fl
     if (check.ok) given[spec.answer] = value;
     else problems.push(`--${spec.flag} ${check.reason}, got ${JSON.stringify(value)}`);
   }
-  return problems.length === 0 ? { ok: true, given: given as Partial<Answers> } : { ok: false, problems };
+  return problems.length === 0 ? { ok: true, given: given } : { ok: false, problems };
 }
 
 /** The one message a non-interactive run with missing answers fails with. */
@@ -98,8 +132,5 @@ export function missingAnswersMessage(missing: readonly AnswerName[]): string {
     const spec = flagFor(name);
     return `  ${flagUsage(spec).padEnd(48)} ${spec.message}`;
   });
-  return [
-    'No terminal to ask on, and these answers are missing. Pass them as flags (or --yes to take the defaults):',
-    ...lines,
-  ].join('\n');
+  return ['No terminal to ask on, and these answers are missing. Pass them as flags (or --yes to take the defaults):', ...lines].join('\n');
 }

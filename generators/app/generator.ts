@@ -60,7 +60,7 @@ export default class RepairServiceGenerator extends Generator {
   }
 
   get #opts(): Record<string, unknown> {
-    return this.options as unknown as Record<string, unknown>;
+    return this.options;
   }
 
   #flag(name: string): boolean {
@@ -147,13 +147,12 @@ export default class RepairServiceGenerator extends Generator {
       const check = checkAnswer(name, typeof value === 'string' ? value.trim() : value);
       return check.ok ? true : `${spec.message} ${check.reason}`;
     };
-    const question =
-      isBooleanAnswer(name)
-        ? { type: 'confirm' as const, name, message: spec.message, default: fallback }
-        : name === 'authScheme'
-          ? { type: 'select' as const, name, message: spec.message, choices: ['bearer', 'x-api-key'], default: fallback }
-          : { type: 'input' as const, name, message: spec.message, default: fallback, validate };
-    const reply = (await this.prompt([question as never])) as Record<string, unknown>;
+    const question = isBooleanAnswer(name)
+      ? { type: 'confirm' as const, name, message: spec.message, default: fallback }
+      : name === 'authScheme'
+        ? { type: 'select' as const, name, message: spec.message, choices: ['bearer', 'x-api-key'], default: fallback }
+        : { type: 'input' as const, name, message: spec.message, default: fallback, validate };
+    const reply = await this.prompt<Record<string, unknown>>([question as never]);
     const value = reply[name];
     return typeof value === 'string' ? value.trim() : value;
   }
@@ -161,7 +160,9 @@ export default class RepairServiceGenerator extends Generator {
   #configure(): void {
     const result = completeAnswers(this.#known);
     if (!result.ok) {
-      const lines = result.problems.map((p) => `${flagFor(p.name).message} (--${flagFor(p.name).flag}) ${p.reason}, got ${JSON.stringify(p.value)}`);
+      const lines = result.problems.map(
+        (p) => `${flagFor(p.name).message} (--${flagFor(p.name).flag}) ${p.reason}, got ${JSON.stringify(p.value)}`,
+      );
       if (result.missing.length > 0) lines.push(`missing: ${result.missing.map((n) => `--${flagFor(n).flag}`).join(', ')}`);
       throw new GeneratorRefusal('invalid_answer', `Invalid answers, nothing was written:\n  ${lines.join('\n  ')}`);
     }
@@ -179,12 +180,18 @@ export default class RepairServiceGenerator extends Generator {
     const plan = planProject({ packageRoot: packageRoot(), target, answers, configKey: this.#configKey(), force: this.#flag('force') });
     if (plan.kind === 'refused') {
       // A link out of the project comes first: --force, which the refusal suggests, would not help.
-      this.#refuseBlockedPaths(target, plan.edited.map((f) => f.path));
+      this.#refuseBlockedPaths(
+        target,
+        plan.edited.map((f) => f.path),
+      );
       throw new GeneratorRefusal('toolkit_files_edited', refusalMessage(plan, this.#rerun ? 'repairmon upgrade' : 'repairmon new'));
     }
     const changing = changingActions(plan);
     if (this.#flag('bail') && changing.length > 0) {
-      throw new GeneratorRefusal('would_change', `--bail: this run would change ${changing.length} file(s), nothing was written:\n  ${changing.map((a) => `${a.kind} ${a.path}`).join('\n  ')}`);
+      throw new GeneratorRefusal(
+        'would_change',
+        `--bail: this run would change ${changing.length} file(s), nothing was written:\n  ${changing.map((a) => `${a.kind} ${a.path}`).join('\n  ')}`,
+      );
     }
     return plan;
   }
@@ -210,7 +217,8 @@ export default class RepairServiceGenerator extends Generator {
 
   #refuseUnsafeDestination(target: string): void {
     const state = inspectDestination(target, this.#configKey());
-    if (state.kind === 'not_a_directory') throw new GeneratorRefusal('not_a_directory', `${target} exists and is not a directory; nothing was written.`);
+    if (state.kind === 'not_a_directory')
+      throw new GeneratorRefusal('not_a_directory', `${target} exists and is not a directory; nothing was written.`);
     if (state.kind === 'not_empty' && !this.#flag('force')) {
       throw new GeneratorRefusal(
         'directory_not_empty',

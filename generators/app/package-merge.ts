@@ -12,7 +12,14 @@ type Json = Record<string, unknown>;
 export type PackageChange =
   | { readonly kind: 'dependency_added'; readonly section: string; readonly name: string; readonly range: string }
   | { readonly kind: 'dependency_raised'; readonly section: string; readonly name: string; readonly from: string; readonly to: string }
-  | { readonly kind: 'dependency_kept'; readonly section: string; readonly name: string; readonly theirs: string; readonly ours: string; readonly why: 'theirs_newer' | 'unreadable_range' }
+  | {
+      readonly kind: 'dependency_kept';
+      readonly section: string;
+      readonly name: string;
+      readonly theirs: string;
+      readonly ours: string;
+      readonly why: 'theirs_newer' | 'unreadable_range';
+    }
   | { readonly kind: 'script_added'; readonly name: string }
   | { readonly kind: 'engine_raised'; readonly from: string | undefined; readonly to: string };
 
@@ -55,7 +62,11 @@ function withKey(section: Json, name: string, value: unknown): Json {
   const keys = Object.keys(section);
   const out: Json = { ...section, [name]: value };
   if (!isSorted(keys)) return out;
-  return Object.fromEntries(Object.keys(out).sort((a, b) => a.localeCompare(b)).map((k) => [k, out[k]]));
+  return Object.fromEntries(
+    Object.keys(out)
+      .sort((a, b) => a.localeCompare(b))
+      .map((k) => [k, out[k]]),
+  );
 }
 
 function findTheirs(pkg: Json, name: string): { section: string; range: unknown } | undefined {
@@ -75,7 +86,7 @@ function mergeDependencies(theirs: Json, ours: Json, changes: PackageChange[]): 
       if (typeof range !== 'string') continue;
       const found = findTheirs(out, name);
       if (!found) {
-        out = { ...out, [section]: withKey(isObject(out[section]) ? (out[section] as Json) : {}, name, range) };
+        out = { ...out, [section]: withKey(isObject(out[section]) ? out[section] : {}, name, range) };
         changes.push({ kind: 'dependency_added', section, name, range });
         continue;
       }
@@ -85,7 +96,14 @@ function mergeDependencies(theirs: Json, ours: Json, changes: PackageChange[]): 
         out = { ...out, [found.section]: { ...(out[found.section] as Json), [name]: range } };
         changes.push({ kind: 'dependency_raised', section: found.section, name, from: current, to: range });
       } else if (order === 'older' || order === 'unknown') {
-        changes.push({ kind: 'dependency_kept', section: found.section, name, theirs: current, ours: range, why: order === 'older' ? 'theirs_newer' : 'unreadable_range' });
+        changes.push({
+          kind: 'dependency_kept',
+          section: found.section,
+          name,
+          theirs: current,
+          ours: range,
+          why: order === 'older' ? 'theirs_newer' : 'unreadable_range',
+        });
       }
     }
   }
@@ -95,7 +113,7 @@ function mergeDependencies(theirs: Json, ours: Json, changes: PackageChange[]): 
 function mergeScripts(theirs: Json, ours: Json, changes: PackageChange[]): Json {
   const wanted = ours['scripts'];
   if (!isObject(wanted)) return theirs;
-  let scripts: Json = isObject(theirs['scripts']) ? (theirs['scripts'] as Json) : {};
+  let scripts: Json = isObject(theirs['scripts']) ? theirs['scripts'] : {};
   for (const [name, command] of Object.entries(wanted)) {
     if (name in scripts) continue;
     scripts = { ...scripts, [name]: command };
@@ -105,10 +123,10 @@ function mergeScripts(theirs: Json, ours: Json, changes: PackageChange[]): Json 
 }
 
 function mergeEngine(theirs: Json, ours: Json, changes: PackageChange[]): Json {
-  const wanted = isObject(ours['engines']) ? (ours['engines'] as Json)['node'] : undefined;
+  const wanted = isObject(ours['engines']) ? ours['engines']['node'] : undefined;
   if (typeof wanted !== 'string') return theirs;
-  const engines: Json = isObject(theirs['engines']) ? (theirs['engines'] as Json) : {};
-  const current = typeof engines['node'] === 'string' ? (engines['node'] as string) : undefined;
+  const engines: Json = isObject(theirs['engines']) ? theirs['engines'] : {};
+  const current = typeof engines['node'] === 'string' ? engines['node'] : undefined;
   if (current !== undefined && compareRanges(wanted, current) !== 'newer') return theirs;
   changes.push({ kind: 'engine_raised', from: current, to: wanted });
   return { ...theirs, engines: { ...engines, node: wanted } };
@@ -120,7 +138,11 @@ function mergeEngine(theirs: Json, ours: Json, changes: PackageChange[]): Json {
  */
 export function mergePackageJson(theirsText: string, oursText: string): PackageMerge {
   const theirs = parse(theirsText);
-  if (typeof theirs === 'string') return { ok: false, reason: `package.json is not a JSON object (${theirs}); nothing was written. Fix it (or move it away), then run again.` };
+  if (typeof theirs === 'string')
+    return {
+      ok: false,
+      reason: `package.json is not a JSON object (${theirs}); nothing was written. Fix it (or move it away), then run again.`,
+    };
   const ours = parse(oursText);
   if (typeof ours === 'string') throw new Error(`the package.json template did not render to a JSON object (${ours})`);
   const changes: PackageChange[] = [];
@@ -141,7 +163,9 @@ export function mergePackageJson(theirsText: string, oursText: string): PackageM
  * leaves their range alone: we never guess over an integrator's deliberate choice. Written
  * here rather than taken from `semver` so the toolkit adds no dependency.
  */
-type VersionFloor = { readonly kind: 'version'; readonly parts: readonly [number, number, number]; readonly prerelease: boolean } | { readonly kind: 'unknown' };
+type VersionFloor =
+  | { readonly kind: 'version'; readonly parts: readonly [number, number, number]; readonly prerelease: boolean }
+  | { readonly kind: 'unknown' };
 
 const RANGE = /^\s*(?:\^|~|>=|=|v)?\s*(\d+)(?:\.(\d+|x|\*))?(?:\.(\d+|x|\*))?(-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?\s*$/;
 

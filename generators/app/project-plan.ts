@@ -27,12 +27,22 @@ export function nextFiles(packageRoot: string, answers: Answers, layout: Toolkit
   const facts = { toolkitDir: layout.dir };
   const rendered = renderProject(join(packageRoot, 'templates', 'app'), templateContext(answers, readVersions(packageRoot), facts));
   return [
-    ...rendered.map((f): NextFile => ({ path: f.path, contents: f.contents, owner: f.path === 'package.json' ? 'package_json' : 'integrator' })),
+    ...rendered.map((f): NextFile => ({
+      path: f.path,
+      contents: f.contents,
+      owner: f.path === 'package.json' ? 'package_json' : 'integrator',
+    })),
     ...toolkit.map((f): NextFile => ({ path: f.path, contents: f.contents, owner: 'toolkit' })),
   ];
 }
 
-export function planProject(options: { packageRoot: string; target: string; answers: Answers; configKey: string; force: boolean }): UpgradePlan {
+export function planProject(options: {
+  packageRoot: string;
+  target: string;
+  answers: Answers;
+  configKey: string;
+  force: boolean;
+}): UpgradePlan {
   const { packageRoot, target } = options;
   const recorded = parseToolkitRecord(readStoredSection(target, options.configKey));
   const exists = (path: string): boolean => existsSync(join(target, path));

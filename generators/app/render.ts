@@ -51,14 +51,18 @@ function pick(names: readonly string[], pkg: OurPackageJson): Record<string, str
 export function versionsFrom(pkg: OurPackageJson): DependencyVersions {
   const nodeEngine = pkg.engines?.node;
   if (nodeEngine === undefined) throw new Error('our package.json has no engines.node');
-  return { dependencies: pick(RUNTIME_DEPENDENCIES, pkg), devDependencies: pick(DEV_DEPENDENCIES, pkg), nodeEngine, prism: `${PRISM}@${pick([PRISM], pkg)[PRISM]}` };
+  return {
+    dependencies: pick(RUNTIME_DEPENDENCIES, pkg),
+    devDependencies: pick(DEV_DEPENDENCIES, pkg),
+    nodeEngine,
+    prism: `${PRISM}@${pick([PRISM], pkg)[PRISM]}`,
+  };
 }
 
 export function readVersions(root: string): DependencyVersions {
   return versionsFrom(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as OurPackageJson);
 }
 
-// eslint-disable-next-line no-control-regex -- control characters are what this pattern finds
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
 const NEEDS_QUOTES = /[#"'`\\]|^\s|\s$/;
 
@@ -120,7 +124,10 @@ function isLoopback(url: string): boolean {
 export function templateContext(answers: Answers, versions: DependencyVersions, facts: ProjectFacts = DEFAULT_FACTS): TemplateContext {
   // Answers are validated before this; a line break that slipped past would add lines to every file.
   const unsafe = Object.entries(answers).flatMap(([name, value]) => (typeof value === 'string' && CONTROL.test(value) ? [name] : []));
-  if (unsafe.length > 0) throw new Error(`answer ${unsafe.join(', ')} contains a control character (a line break?); refusing to render it into the project's files`);
+  if (unsafe.length > 0)
+    throw new Error(
+      `answer ${unsafe.join(', ')} contains a control character (a line break?); refusing to render it into the project's files`,
+    );
   const p = answers.envPrefix;
   return {
     ...answers,
@@ -202,7 +209,8 @@ export function renderProject(templateRoot: string, context: TemplateContext): R
     const raw = readFileSync(join(templateRoot, path));
     let contents = path.endsWith('.hbs') ? Buffer.from(renderTemplate(raw.toString('utf8'), context, path), 'utf8') : raw;
     // Only for a project that keeps the toolkit elsewhere (layout.ts); otherwise byte for byte.
-    if (context.toolkitDir !== TOOLKIT_DIR && target.endsWith('.ts')) contents = Buffer.from(relocateImports(contents.toString('utf8'), context.toolkitDir), 'utf8');
+    if (context.toolkitDir !== TOOLKIT_DIR && target.endsWith('.ts'))
+      contents = Buffer.from(relocateImports(contents.toString('utf8'), context.toolkitDir), 'utf8');
     files.push({ path: target, contents });
   }
   return files;

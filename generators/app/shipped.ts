@@ -48,7 +48,11 @@ function walk(root: string, dir: string, exclude: readonly string[], out: string
 }
 
 /** Every shipped file as `api/` holds it (no header), in a stable order, with its path in the project. */
-export function shippedFiles(packageRoot: string, toolkitDir: string = TOOLKIT_DIR, dirs: readonly ShippedDir[] = SHIPPED_DIRS): RenderedFile[] {
+export function shippedFiles(
+  packageRoot: string,
+  toolkitDir: string = TOOLKIT_DIR,
+  dirs: readonly ShippedDir[] = SHIPPED_DIRS,
+): RenderedFile[] {
   return dirs.flatMap((dir) => {
     const root = join(packageRoot, dir.from);
     const files: string[] = [];
@@ -74,12 +78,19 @@ export function openApiYaml(answers: Pick<Answers, 'testBaseUrl' | 'productionBa
 }
 
 /** The toolkit's files as a project with these answers gets them: each headed with "generated: do not edit". */
-export function toolkitFiles(packageRoot: string, toolkitDir: string, answers: Pick<Answers, OptIn | 'testBaseUrl' | 'productionBaseUrl'>): RenderedFile[] {
+export function toolkitFiles(
+  packageRoot: string,
+  toolkitDir: string,
+  answers: Pick<Answers, OptIn | 'testBaseUrl' | 'productionBaseUrl'>,
+): RenderedFile[] {
   const wanted = (path: string): boolean => {
     const answersFor = OPT_IN_FILES[path.slice(toolkitDir.length + 1)];
     return answersFor === undefined || answersFor.some((answer) => answers[answer]);
   };
-  return [...shippedFiles(packageRoot, toolkitDir).filter((file) => wanted(file.path)), { path: OPENAPI_FILE, contents: openApiYaml(answers) }].map((file) => ({
+  return [
+    ...shippedFiles(packageRoot, toolkitDir).filter((file) => wanted(file.path)),
+    { path: OPENAPI_FILE, contents: openApiYaml(answers) },
+  ].map((file) => ({
     path: file.path,
     contents: withHeader(file.path, file.contents),
   }));

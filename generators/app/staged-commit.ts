@@ -12,7 +12,7 @@
  * ever describes a complete project. The file system calls go through `commitIo`, one object,
  * so a test can fail the Nth call and watch the rollback.
  */
-import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, realpathSync, renameSync, rmSync, rmdirSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, realpathSync, renameSync, rmSync, rmdirSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative, sep } from 'node:path';
 
 /** A project-relative POSIX path and its new contents; `undefined` removes the file. */
@@ -129,7 +129,8 @@ function commitNew(root: string, changes: readonly FileChange[], io: CommitIo): 
     const base = stagedDir(io, tree, relative(top, root).split(sep).join('/'));
     for (const change of changes) {
       current = change.path;
-      if (change.contents !== undefined) io.writeFile(join(stagedDir(io, base, posixDirname(change.path)), basename(change.path)), change.contents, undefined);
+      if (change.contents !== undefined)
+        io.writeFile(join(stagedDir(io, base, posixDirname(change.path)), basename(change.path)), change.contents, undefined);
     }
     current = '';
     io.rename(tree, top);
@@ -159,7 +160,14 @@ function commitInto(root: string, changes: readonly FileChange[], io: CommitIo):
     });
     changes.forEach((change, i) => {
       current = change.path;
-      placeOne(root, change, join(fresh, String(i)), join(stagedDir(io, aside, posixDirname(change.path)), basename(change.path)), io, undo);
+      placeOne(
+        root,
+        change,
+        join(fresh, String(i)),
+        join(stagedDir(io, aside, posixDirname(change.path)), basename(change.path)),
+        io,
+        undo,
+      );
     });
   } catch (error) {
     const failed = rollBack(undo);
@@ -203,7 +211,8 @@ function rollBack(undo: readonly Undo[]): unknown {
 
 function commitFailure(path: string, error: unknown, undoFailed: unknown, aside: string): CommitError {
   const what = path === '' ? 'preparing the staging folder' : `writing ${path}`;
-  if (undoFailed === undefined) return new CommitError(path, true, `${what} failed (${why(error)}); nothing was written, the project was left as it was.`, error);
+  if (undoFailed === undefined)
+    return new CommitError(path, true, `${what} failed (${why(error)}); nothing was written, the project was left as it was.`, error);
   return new CommitError(
     path,
     false,

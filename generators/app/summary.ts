@@ -31,7 +31,10 @@ export function refusalMessage(plan: Refused, command: string): string {
 }
 
 function describeEdit(file: EditedFile): string {
-  const what = file.why === 'edited' ? 'edited: differs from the recorded hash' : 'no recorded hash (generated before upgrades recorded them) and not what this version ships';
+  const what =
+    file.why === 'edited'
+      ? 'edited: differs from the recorded hash'
+      : 'no recorded hash (generated before upgrades recorded them) and not what this version ships';
   return file.removal ? `${what}; this version no longer ships it, it would be removed` : what;
 }
 
@@ -52,8 +55,14 @@ function packageChangeLine(change: PackageChange): string | undefined {
 
 const KEPT: Readonly<Record<KeptWhy, { readonly count: string; readonly line: string }>> = {
   edited: { count: 'kept because edited', line: 'edited since it was generated' },
-  template_changed: { count: 'kept unedited', line: 'not edited, but this version renders it differently; yours, so left as it is: delete it and run again to take the new one' },
-  unrecorded: { count: 'kept (no record of what was generated)', line: 'differs from what this version renders; an older toolkit recorded no hash of it, so it may hold your edits: left as it is' },
+  template_changed: {
+    count: 'kept unedited',
+    line: 'not edited, but this version renders it differently; yours, so left as it is: delete it and run again to take the new one',
+  },
+  unrecorded: {
+    count: 'kept (no record of what was generated)',
+    line: 'differs from what this version renders; an older toolkit recorded no hash of it, so it may hold your edits: left as it is',
+  },
 };
 
 function actionLine(action: FileAction): string {
@@ -80,7 +89,11 @@ function backupLines(plan: ReadyPlan): string[] {
   if (left.length === 0) return [];
   return [
     `Your edited versions, kept beside the toolkit's (${left.length}): move what you still need into your own code, outside ${plan.record.dir}/, then delete each:`,
-    ...left.map(({ action, orig }) => (action.kind === 'remove' ? `  ${orig}  (this version no longer ships ${action.path})` : `  ${orig}  (compare: diff ${orig} ${action.path})`)),
+    ...left.map(({ action, orig }) =>
+      action.kind === 'remove'
+        ? `  ${orig}  (this version no longer ships ${action.path})`
+        : `  ${orig}  (compare: diff ${orig} ${action.path})`,
+    ),
   ];
 }
 
@@ -95,7 +108,13 @@ export function planSummary(plan: ReadyPlan, installSkipped = false): string {
     const n = kept.filter((a) => a.why === why).length;
     return n > 0 ? [`${n} ${KEPT[why].count}`] : [];
   });
-  const counts = [`${count('add')} added`, `${count('update')} updated`, `${count('remove')} removed`, `${count('unchanged')} unchanged`, ...keptCounts];
+  const counts = [
+    `${count('add')} added`,
+    `${count('update')} updated`,
+    `${count('remove')} removed`,
+    `${count('unchanged')} unchanged`,
+    ...keptCounts,
+  ];
   const packageChanged = plan.actions.some((a) => a.path === 'package.json' && (a.kind === 'add' || a.kind === 'update'));
   return [
     `Toolkit ${plan.from?.version ?? 'none recorded'} -> ${plan.record.version} (toolkit code in ${plan.record.dir}/):`,
@@ -122,10 +141,14 @@ export function nextSteps(answers: Answers, dir: string, skipInstall: boolean): 
     `  cd ${cdArgument(dir)}`,
     ...(skipInstall ? ['  npm install           # also writes package-lock.json: commit it (CI runs npm ci)'] : []),
     '  npm test',
-    ...(answers.testBaseUrl === SANDBOX_BASE_URL ? [`  repairmon sandbox      # in another terminal: the local API at ${SANDBOX_BASE_URL}`] : []),
+    ...(answers.testBaseUrl === SANDBOX_BASE_URL
+      ? [`  repairmon sandbox      # in another terminal: the local API at ${SANDBOX_BASE_URL}`]
+      : []),
     `  cp .env.example .env   # then set ${p}_TEST_KEY in .env (the sandbox prints one)`,
     '  npm run check          # validates the test key before you switch to production',
-    ...(answers.productionBaseUrl === PLACEHOLDER_PRODUCTION_BASE_URL ? [`Production base URL: not given; set ${p}_PRODUCTION_BASE_URL before switching (the placeholder is refused).`] : []),
+    ...(answers.productionBaseUrl === PLACEHOLDER_PRODUCTION_BASE_URL
+      ? [`Production base URL: not given; set ${p}_PRODUCTION_BASE_URL before switching (the placeholder is refused).`]
+      : []),
     '',
   ].join('\n');
 }

@@ -110,9 +110,13 @@ export function nextYoRc(existing: string | undefined, configKey: string, sectio
     try {
       parsed = JSON.parse(existing);
     } catch (error) {
-      return { ok: false, reason: `${YO_RC} is not valid JSON (${error instanceof Error ? error.message : String(error)}); nothing was written. Fix or remove it, then run again.` };
+      return {
+        ok: false,
+        reason: `${YO_RC} is not valid JSON (${error instanceof Error ? error.message : String(error)}); nothing was written. Fix or remove it, then run again.`,
+      };
     }
-    if (!isObject(parsed)) return { ok: false, reason: `${YO_RC} does not hold a JSON object; nothing was written. Fix or remove it, then run again.` };
+    if (!isObject(parsed))
+      return { ok: false, reason: `${YO_RC} does not hold a JSON object; nothing was written. Fix or remove it, then run again.` };
     store = parsed;
   }
   const ours = isObject(store[configKey]) ? store[configKey] : {};

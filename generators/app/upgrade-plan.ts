@@ -57,7 +57,14 @@ export type KeptWhy = 'edited' | 'template_changed' | 'unrecorded';
 
 export type FileAction =
   | { readonly kind: 'add'; readonly path: string; readonly owner: Owner; readonly contents: Buffer; readonly restored: boolean }
-  | { readonly kind: 'update'; readonly path: string; readonly owner: Owner; readonly contents: Buffer; readonly backup?: Backup; readonly changes?: readonly PackageChange[] }
+  | {
+      readonly kind: 'update';
+      readonly path: string;
+      readonly owner: Owner;
+      readonly contents: Buffer;
+      readonly backup?: Backup;
+      readonly changes?: readonly PackageChange[];
+    }
   | { readonly kind: 'unchanged'; readonly path: string; readonly owner: Owner }
   | { readonly kind: 'kept'; readonly path: string; readonly owner: 'integrator'; readonly why: KeptWhy }
   | { readonly kind: 'remove'; readonly path: string; readonly owner: 'toolkit'; readonly backup?: Backup };
@@ -72,8 +79,18 @@ export interface EditedFile {
 }
 
 export type UpgradePlan =
-  | { readonly kind: 'ready'; readonly actions: readonly FileAction[]; readonly record: ToolkitRecord; readonly from: ToolkitRecord | undefined }
-  | { readonly kind: 'refused'; readonly edited: readonly EditedFile[]; readonly packageJson: string | undefined; readonly stray: readonly string[] };
+  | {
+      readonly kind: 'ready';
+      readonly actions: readonly FileAction[];
+      readonly record: ToolkitRecord;
+      readonly from: ToolkitRecord | undefined;
+    }
+  | {
+      readonly kind: 'refused';
+      readonly edited: readonly EditedFile[];
+      readonly packageJson: string | undefined;
+      readonly stray: readonly string[];
+    };
 
 export type ReadyPlan = Extract<UpgradePlan, { kind: 'ready' }>;
 
@@ -136,7 +153,12 @@ function planRemoval(path: string, recordedHash: string, input: PlanInput, draft
     return;
   }
   draft.edited.push({ path, why: verdict.why, removal: true });
-  draft.actions.push({ kind: 'remove', path, owner: 'toolkit', backup: { path: backupName(path, input.exists, draft.taken), contents: current } });
+  draft.actions.push({
+    kind: 'remove',
+    path,
+    owner: 'toolkit',
+    backup: { path: backupName(path, input.exists, draft.taken), contents: current },
+  });
 }
 
 function planIntegratorFile(file: NextFile, current: Buffer, input: PlanInput, draft: Draft): void {

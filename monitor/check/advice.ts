@@ -16,7 +16,11 @@ function seconds(ms: number): string {
   return `${Math.round(ms / 100) / 10} s`;
 }
 
-export function configWarnings(config: MonitorConfig, plan: readonly ProbeSpec[] = buildPlan(config), env: NodeJS.ProcessEnv = process.env): ConfigWarning[] {
+export function configWarnings(
+  config: MonitorConfig,
+  plan: readonly ProbeSpec[] = buildPlan(config),
+  env: NodeJS.ProcessEnv = process.env,
+): ConfigWarning[] {
   const perTarget = new Map<string, number>();
   for (const p of plan) perTarget.set(p.target, (perTarget.get(p.target) ?? 0) + 1);
   return config.targets.flatMap((target, i): ConfigWarning[] => {

@@ -42,16 +42,37 @@ function answeredByApi(result: ProbeResult): boolean {
 }
 
 function probesOf(target: MonitorTarget) {
-  const docs = { what: 'GET /docs (no key)', spec: makeProbe({ target: target.name, endpoint: 'docs', tenant: '', keyAlias: 'connect-no-key', check: 'read', credential: { kind: 'none' }, expect: { kind: 'success', list: false } }) };
+  const docs = {
+    what: 'GET /docs (no key)',
+    spec: makeProbe({
+      target: target.name,
+      endpoint: 'docs',
+      tenant: '',
+      keyAlias: 'connect-no-key',
+      check: 'read',
+      credential: { kind: 'none' },
+      expect: { kind: 'success', list: false },
+    }),
+  };
   const keyed = target.keys.flatMap((key) => {
     const where = readablePath(target, key) ?? { endpoint: 'index' as const, tenant: '' };
-    const spec = makeProbe({ target: target.name, ...where, keyAlias: key.alias, check: 'read', credential: { kind: 'key', key, scheme: key.auth }, expect: { kind: 'success', list: where.endpoint !== 'platform' && where.endpoint !== 'index' } });
+    const spec = makeProbe({
+      target: target.name,
+      ...where,
+      keyAlias: key.alias,
+      check: 'read',
+      credential: { kind: 'key', key, scheme: key.auth },
+      expect: { kind: 'success', list: where.endpoint !== 'platform' && where.endpoint !== 'index' },
+    });
     return [{ what: `key ${key.alias}: GET ${spec.path}`, spec }];
   });
   return [docs, ...keyed];
 }
 
-export async function connectTarget(target: MonitorTarget, options: { dispatcher?: Dispatcher; timeoutMs?: number; env?: NodeJS.ProcessEnv } = {}): Promise<ConnectReport> {
+export async function connectTarget(
+  target: MonitorTarget,
+  options: { dispatcher?: Dispatcher; timeoutMs?: number; env?: NodeJS.ProcessEnv } = {},
+): Promise<ConnectReport> {
   const quick: MonitorTarget = { ...target, timeoutMs: Math.min(target.timeoutMs, options.timeoutMs ?? CONNECT_TIMEOUT_MS) };
   const dispatcher = options.dispatcher ?? makeAgent(quick, 4, {}, options.env);
   const politeness = createPoliteness();
@@ -84,7 +105,10 @@ export function keyFaults(reports: readonly ConnectReport[]): string[] {
       if (spec.credential.kind !== 'key') return [];
       const cls = failureClass(verdict.outcome, verdict.success, spec.endpoint);
       if (cls !== 'key' && cls !== 'config') return [];
-      const fix = cls === 'config' ? 'the API does not know this path: check the tenant (or platformPaths) in monitor.yaml' : "the API refuses this key here: check the key's tenant, kind and secret in monitor.yaml";
+      const fix =
+        cls === 'config'
+          ? 'the API does not know this path: check the tenant (or platformPaths) in monitor.yaml'
+          : "the API refuses this key here: check the key's tenant, kind and secret in monitor.yaml";
       return [`key ${spec.keyAlias} on target ${r.target}: GET ${spec.path} got ${verdict.detail}: ${fix}`];
     }),
   );

@@ -25,7 +25,10 @@ function seriesLine(config: MonitorConfig, plan: readonly ProbeSpec[]): string {
   const probes = plan.length;
   const p = projectedSeries(config, plan);
   const perKey = p.keys > 0 ? `, ~${Math.round(p.total / p.keys)} per key` : '';
-  const outcomes = (config.metrics?.perKeyOutcomes ?? false) ? 'outcome counters per key (metrics.perKeyOutcomes)' : 'outcome counters per target and endpoint';
+  const outcomes =
+    (config.metrics?.perKeyOutcomes ?? false)
+      ? 'outcome counters per key (metrics.perKeyOutcomes)'
+      : 'outcome counters per target and endpoint';
   return `projected /metrics: ${p.total} repairmon_* series for ${probes} probe(s) (${p.perProbe.toFixed(1)} per probe${perKey}; ${outcomes}), plus ~50 process_/nodejs_ series`;
 }
 
@@ -42,7 +45,10 @@ function countsByTarget(plan: readonly ProbeSpec[]): Map<string, { probes: numbe
 }
 
 export function configSummary(config: MonitorConfig, plan: readonly ProbeSpec[] = buildPlan(config)): string {
-  const lines = [`config OK: ${config.targets.length} target(s), ${plan.length} probe(s) per round, concurrency ${config.concurrency}`, seriesLine(config, plan)];
+  const lines = [
+    `config OK: ${config.targets.length} target(s), ${plan.length} probe(s) per round, concurrency ${config.concurrency}`,
+    seriesLine(config, plan),
+  ];
   const counts = countsByTarget(plan);
   for (const target of config.targets) {
     const { probes, canaries } = counts.get(target.name) ?? { probes: 0, canaries: 0 };

@@ -37,7 +37,9 @@ export function cronStepProblems(expression: string): string[] {
       const step = Number(match[4]);
       const span = high - low;
       if (step < 1 || step > span) {
-        problems.push(`step "${part}" in the ${spec.name} field is out of range: it must be 1 to ${Math.max(span, 1)} (${spec.name} run ${spec.min}-${spec.max})`);
+        problems.push(
+          `step "${part}" in the ${spec.name} field is out of range: it must be 1 to ${Math.max(span, 1)} (${spec.name} run ${spec.min}-${spec.max})`,
+        );
       }
     }
   });

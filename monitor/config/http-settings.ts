@@ -5,7 +5,13 @@
 import { parseDuration } from './duration.js';
 import type { RawHttp, RawStatusPage } from './schema.js';
 import { type SecretReference, type SecretSources, resolveReference } from './secrets.js';
-import { type ConfigIssue, DEFAULT_HTTP_SETTINGS, DEFAULT_STATUS_PAGE_SETTINGS, type HttpSettings, type StatusPageSettings } from './types.js';
+import {
+  type ConfigIssue,
+  DEFAULT_HTTP_SETTINGS,
+  DEFAULT_STATUS_PAGE_SETTINGS,
+  type HttpSettings,
+  type StatusPageSettings,
+} from './types.js';
 import type { ApiKey } from '../../api/client/index.js';
 
 export const MIN_TOKEN_LENGTH = 16;
@@ -31,18 +37,27 @@ export interface TokenReference {
   readonly name: 'token' | 'metricsToken';
 }
 
-export function tokenReferences(raw: Partial<Record<'token' | 'tokenFile' | 'metricsToken' | 'metricsTokenFile', unknown>>): TokenReference[] {
+export function tokenReferences(
+  raw: Partial<Record<'token' | 'tokenFile' | 'metricsToken' | 'metricsTokenFile', unknown>>,
+): TokenReference[] {
   return TOKENS.flatMap((t): TokenReference[] => {
     const env = raw[t.env];
     const file = raw[t.file];
     if (typeof env === 'string') return [{ ref: { env: { text: env, path: `http.${t.env}` } }, label: t.label, name: t.env }];
-    if (typeof file === 'string' && file !== '') return [{ ref: { file: { text: file, path: `http.${t.file}` } }, label: t.label, name: t.env }];
+    if (typeof file === 'string' && file !== '')
+      return [{ ref: { file: { text: file, path: `http.${t.file}` } }, label: t.label, name: t.env }];
     return [];
   });
 }
 
 /** Resolves one token, adding an issue when it is unreadable or too short (never echoing it). */
-export function resolveToken(ref: SecretReference, label: string, name: string, sources: SecretSources, issues: ConfigIssue[]): ApiKey | undefined {
+export function resolveToken(
+  ref: SecretReference,
+  label: string,
+  name: string,
+  sources: SecretSources,
+  issues: ConfigIssue[],
+): ApiKey | undefined {
   const result = resolveReference(ref, label, `http.${name}`, sources);
   if (!result.ok) {
     issues.push(result.issue);

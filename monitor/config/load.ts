@@ -12,7 +12,15 @@ import { parseDuration } from './duration.js';
 import { httpIssues, resolveHttp, resolveStatusPage } from './http-settings.js';
 import { crossFieldIssues } from './rules.js';
 import { salvageSecretIssues } from './salvage.js';
-import { CANARY_NAMES, type CanaryName, DEFAULT_AVAILABILITY_PERCENT, type RawConfig, type RawKey, type RawTarget, configSchema } from './schema.js';
+import {
+  CANARY_NAMES,
+  type CanaryName,
+  DEFAULT_AVAILABILITY_PERCENT,
+  type RawConfig,
+  type RawKey,
+  type RawTarget,
+  configSchema,
+} from './schema.js';
 import { type SecretSources, resolveSecret } from './secrets.js';
 import { resolveTls } from './tls.js';
 import type { ConfigIssue, ConfigResult, KeyExpectation, MaintenanceWindow, MonitorConfig, MonitorKey, MonitorTarget } from './types.js';
@@ -43,7 +51,10 @@ function resolveExpect(raw: RawKey['expect']): MonitorKey['expect'] {
 function resolveAvailability(raw: RawTarget['availability']): Record<EndpointId, number> {
   const fallback = raw?.default ?? DEFAULT_AVAILABILITY_PERCENT;
   // Rounded: 99.9 / 100 is 0.9990000000000001 in floating point, and the gauge would show it.
-  return Object.fromEntries(ENDPOINT_IDS.map((id) => [id, Number(((raw?.[id] ?? fallback) / 100).toFixed(9))])) as Record<EndpointId, number>;
+  return Object.fromEntries(ENDPOINT_IDS.map((id) => [id, Number(((raw?.[id] ?? fallback) / 100).toFixed(9))])) as Record<
+    EndpointId,
+    number
+  >;
 }
 
 function resolveTarget(raw: RawTarget, index: number, sources: SecretSources, issues: ConfigIssue[]): MonitorTarget {
@@ -55,7 +66,16 @@ function resolveTarget(raw: RawTarget, index: number, sources: SecretSources, is
       return;
     }
     const tenants = k.kind === 'tenant' ? [k.tenant ?? ''] : [...new Set(k.tenants ?? [])];
-    keys.push({ alias: k.alias, kind: k.kind, tenant: k.tenant, tenants, auth: k.auth, key: secret.key, origin: secret.origin, expect: resolveExpect(k.expect) });
+    keys.push({
+      alias: k.alias,
+      kind: k.kind,
+      tenant: k.tenant,
+      tenants,
+      auth: k.auth,
+      key: secret.key,
+      origin: secret.origin,
+      expect: resolveExpect(k.expect),
+    });
   });
   const tls = resolveTls(raw.tls, `targets[${index}].tls`, sources);
   if (!tls.ok) issues.push(tls.issue);

@@ -11,13 +11,21 @@ import type { ConfigIssue } from './types.js';
 function keyIssues(key: RawKey, at: string): ConfigIssue[] {
   const issues: ConfigIssue[] = [];
   if (key.kind === 'tenant') {
-    if (key.tenant === undefined) issues.push({ path: `${at}.tenant`, message: 'a tenant key needs `tenant: <slug>`, the tenant it is assigned to' });
-    if (key.tenants !== undefined) issues.push({ path: `${at}.tenants`, message: 'only platform keys list `tenants`; a tenant key probes its own tenant' });
+    if (key.tenant === undefined)
+      issues.push({ path: `${at}.tenant`, message: 'a tenant key needs `tenant: <slug>`, the tenant it is assigned to' });
+    if (key.tenants !== undefined)
+      issues.push({ path: `${at}.tenants`, message: 'only platform keys list `tenants`; a tenant key probes its own tenant' });
   } else if (key.tenant !== undefined) {
-    issues.push({ path: `${at}.tenant`, message: 'a platform key is not assigned to a tenant; list the tenants to probe under `tenants: [...]`' });
+    issues.push({
+      path: `${at}.tenant`,
+      message: 'a platform key is not assigned to a tenant; list the tenants to probe under `tenants: [...]`',
+    });
   }
   if (key.kind === 'tenant' && key.expect?.platform !== undefined) {
-    issues.push({ path: `${at}.expect.platform`, message: 'a tenant key never reads /platform/ (the platform_refused canary checks its refusal); only platform keys may expect it' });
+    issues.push({
+      path: `${at}.expect.platform`,
+      message: 'a tenant key never reads /platform/ (the platform_refused canary checks its refusal); only platform keys may expect it',
+    });
   }
   if ((key.secret === undefined) === (key.secretFile === undefined)) {
     issues.push({ path: at, message: 'give exactly one of `secret: ${ENV_VAR}` or `secretFile: path`' });
@@ -63,7 +71,8 @@ function targetIssues(target: RawTarget, at: string): ConfigIssue[] {
   target.keys.forEach((key, i) => {
     const keyAt = `${at}.keys[${i}]`;
     const first = seen.get(key.alias);
-    if (first !== undefined) issues.push({ path: `${keyAt}.alias`, message: `alias "${key.alias}" is already used by ${at}.keys[${first}]` });
+    if (first !== undefined)
+      issues.push({ path: `${keyAt}.alias`, message: `alias "${key.alias}" is already used by ${at}.keys[${first}]` });
     else seen.set(key.alias, i);
     issues.push(...keyIssues(key, keyAt));
   });
@@ -81,7 +90,8 @@ export function crossFieldIssues(config: RawConfig): ConfigIssue[] {
   config.targets.forEach((target, i) => {
     const at = `targets[${i}]`;
     const first = names.get(target.name);
-    if (first !== undefined) issues.push({ path: `${at}.name`, message: `target name "${target.name}" is already used by targets[${first}]` });
+    if (first !== undefined)
+      issues.push({ path: `${at}.name`, message: `target name "${target.name}" is already used by targets[${first}]` });
     else names.set(target.name, i);
     issues.push(...targetIssues(target, at));
   });

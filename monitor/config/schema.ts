@@ -5,7 +5,14 @@
  */
 import { z } from 'zod';
 import { aliasSchema, hasKeyPrefix, shownValue } from '../../lib/index.js';
-import { AUTH_SCHEMES, ENDPOINT_IDS, ERROR_CODE_PATTERN, KEY_KINDS, TENANT_RESOURCES, validateTenantSlug } from '../../api/contract/index.js';
+import {
+  AUTH_SCHEMES,
+  ENDPOINT_IDS,
+  ERROR_CODE_PATTERN,
+  KEY_KINDS,
+  TENANT_RESOURCES,
+  validateTenantSlug,
+} from '../../api/contract/index.js';
 import { INDEX_ACCESS, INDEX_ACCESS_READINGS, PLATFORM_PATHS, platformSubPath } from '../../api/contract/readings.js';
 import { cronProblem } from './cron.js';
 import { parseDuration } from './duration.js';
@@ -40,7 +47,8 @@ const cronExpression = z.string().superRefine((expr, ctx) => {
 
 const tenantSlug = z.string().superRefine((slug, ctx) => {
   // A slug goes into URLs, labels and logs: a key pasted here must stop at the config.
-  if (hasKeyPrefix(slug)) return void ctx.addIssue({ code: 'custom', message: 'holds an API key prefix: write the tenant slug, such as rowery-nowak' });
+  if (hasKeyPrefix(slug))
+    return void ctx.addIssue({ code: 'custom', message: 'holds an API key prefix: write the tenant slug, such as rowery-nowak' });
   const check = validateTenantSlug(slug);
   if (!check.ok) ctx.addIssue({ code: 'custom', message: `tenant slug "${shownValue(slug)}" ${check.reason}` });
 });
@@ -61,18 +69,31 @@ const alias = aliasSchema;
  */
 const expectation = z.string().superRefine((value, ctx) => {
   if (value === 'read' || value === 'refused' || ERROR_CODE_PATTERN.test(value)) return;
-  ctx.addIssue({ code: 'custom', message: `must be \`read\`, \`refused\` or an error code such as insufficient_scope, got "${shownValue(value)}"` });
+  ctx.addIssue({
+    code: 'custom',
+    message: `must be \`read\`, \`refused\` or an error code such as insufficient_scope, got "${shownValue(value)}"`,
+  });
 });
 
 const keyExpect = z
-  .object(Object.fromEntries(EXPECTABLE_ENDPOINTS.map((id) => [id, expectation.optional()])) as Record<ExpectableEndpoint, z.ZodOptional<typeof expectation>>)
+  .object(
+    Object.fromEntries(EXPECTABLE_ENDPOINTS.map((id) => [id, expectation.optional()])) as Record<
+      ExpectableEndpoint,
+      z.ZodOptional<typeof expectation>
+    >,
+  )
   .strict();
 
 /** An availability objective in percent: 99.5 allows 0.5 % of reads to fail on the service's side. */
 const percent = z.number().refine((n) => n > 50 && n < 100, { message: 'must be a percentage above 50 and below 100, such as 99.9' });
 
 const availability = z
-  .object(Object.fromEntries(['default', ...ENDPOINT_IDS].map((id) => [id, percent.optional()])) as Record<'default' | (typeof ENDPOINT_IDS)[number], z.ZodOptional<typeof percent>>)
+  .object(
+    Object.fromEntries(['default', ...ENDPOINT_IDS].map((id) => [id, percent.optional()])) as Record<
+      'default' | (typeof ENDPOINT_IDS)[number],
+      z.ZodOptional<typeof percent>
+    >,
+  )
   .strict();
 
 export const keySchema = z
@@ -105,12 +126,22 @@ const maintenanceWindow = z
   })
   .strict();
 
-const slo = z.object(Object.fromEntries(ENDPOINT_IDS.map((id) => [id, duration.optional()])) as Record<(typeof ENDPOINT_IDS)[number], z.ZodOptional<typeof duration>>).strict();
+const slo = z
+  .object(
+    Object.fromEntries(ENDPOINT_IDS.map((id) => [id, duration.optional()])) as Record<
+      (typeof ENDPOINT_IDS)[number],
+      z.ZodOptional<typeof duration>
+    >,
+  )
+  .strict();
 
 // A DNS name for SNI and certificate checks; an IP address goes in baseUrl itself.
 const serverName = z
   .string()
-  .regex(/^(?=.{1,253}$)[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/i, 'must be a DNS name such as api.internal.example');
+  .regex(
+    /^(?=.{1,253}$)[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/i,
+    'must be a DNS name such as api.internal.example',
+  );
 
 /** Trusting a private CA for one target: its PEM file is read once at (re)load. */
 const tlsOptions = z
@@ -126,7 +157,12 @@ export const targetSchema = z
     baseUrl: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL ending in /api/v1, such as https://api.example.com/api/v1' }),
     schedule: cronExpression.default(DEFAULT_SCHEDULE),
     timeout: duration.default(DEFAULT_TIMEOUT),
-    maxBodyBytes: z.number().int().min(1024).max(64 * 1024 * 1024).default(DEFAULT_PROBE_BODY_LIMIT),
+    maxBodyBytes: z
+      .number()
+      .int()
+      .min(1024)
+      .max(64 * 1024 * 1024)
+      .default(DEFAULT_PROBE_BODY_LIMIT),
     slo: slo.optional(),
     /** Availability objectives of reads per endpoint, in percent (multi-window burn-rate alerts). */
     availability: availability.optional(),
@@ -161,7 +197,7 @@ export const httpSchema = z
     metricsToken: secretReference.optional(),
     metricsTokenFile: z.string().min(1).optional(),
     onDemandInterval: duration
-      .refine((d) => (parseDuration(d) ?? 0) >= 1_000, { message: 'must be at least 1s: each on-demand probe spends the key\'s quota' })
+      .refine((d) => (parseDuration(d) ?? 0) >= 1_000, { message: "must be at least 1s: each on-demand probe spends the key's quota" })
       .default(DEFAULT_ON_DEMAND_INTERVAL),
   })
   .strict();
@@ -172,7 +208,10 @@ export const statusPageSchema = z
     prometheusUrl: z
       .url({ protocol: /^https?$/, error: 'must be the http(s) address of a Prometheus server, such as http://prometheus:9090' })
       // The address is shown on the status page and in its error line; a secret has no place there or in monitor.yaml.
-      .refine((url) => !/^https?:\/\/[^/?#]*@/i.test(url), { message: 'must not carry a user name or password (user:password@host): leave them out of monitor.yaml and reach Prometheus through a proxy that adds them' })
+      .refine((url) => !/^https?:\/\/[^/?#]*@/i.test(url), {
+        message:
+          'must not carry a user name or password (user:password@host): leave them out of monitor.yaml and reach Prometheus through a proxy that adds them',
+      })
       .optional(),
     prometheusTimeout: duration.default('2s'),
   })
@@ -184,7 +223,9 @@ export const DEFAULT_MAX_RATE_LIMIT_HOLD = '1h';
 export const configSchema = z
   .object({
     concurrency: z.number().int().min(1).max(512).default(16),
-    maxRateLimitHold: duration.refine((d) => (parseDuration(d) ?? 0) >= 1_000, { message: 'must be at least 1s' }).default(DEFAULT_MAX_RATE_LIMIT_HOLD),
+    maxRateLimitHold: duration
+      .refine((d) => (parseDuration(d) ?? 0) >= 1_000, { message: 'must be at least 1s' })
+      .default(DEFAULT_MAX_RATE_LIMIT_HOLD),
     /** How many recent results per probe the status page and ratios keep. */
     historyPerProbe: z.number().int().min(2).max(1000).default(60),
     http: httpSchema.optional(),

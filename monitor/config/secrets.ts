@@ -21,8 +21,7 @@ export interface SecretSources {
 export type SecretOrigin = { readonly kind: 'env'; readonly name: string } | { readonly kind: 'file'; readonly path: string };
 
 export type SecretResult =
-  | { readonly ok: true; readonly key: ApiKey; readonly origin: SecretOrigin }
-  | { readonly ok: false; readonly issue: ConfigIssue };
+  { readonly ok: true; readonly key: ApiKey; readonly origin: SecretOrigin } | { readonly ok: false; readonly issue: ConfigIssue };
 
 /** One secret reference: exactly one of the two forms is set (the rules check that first). */
 export interface SecretReference {
@@ -77,6 +76,8 @@ export function resolveReference(ref: SecretReference, label: string, alias: str
 
 export function resolveSecret(key: Pick<RawKey, 'alias' | 'secret' | 'secretFile'>, path: string, sources: SecretSources): SecretResult {
   const ref: SecretReference =
-    key.secret !== undefined ? { env: { text: key.secret, path: `${path}.secret` } } : { file: { text: key.secretFile ?? '', path: `${path}.secretFile` } };
+    key.secret !== undefined
+      ? { env: { text: key.secret, path: `${path}.secret` } }
+      : { file: { text: key.secretFile ?? '', path: `${path}.secretFile` } };
   return resolveReference(ref, `key "${key.alias}"`, key.alias, sources);
 }

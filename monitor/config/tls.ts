@@ -38,7 +38,13 @@ export function resolveTls(raw: RawTarget['tls'], path: string, sources: SecretS
     text = (sources.readFile ?? ((p: string) => readFileSync(p, 'utf8')))(file);
   } catch (error) {
     const code = (error as { code?: unknown }).code;
-    return { ok: false, issue: { path: at, message: `cannot read CA file ${shownPath(raw.caFile, file)} (${typeof code === 'string' ? code : 'read error'})` } };
+    return {
+      ok: false,
+      issue: {
+        path: at,
+        message: `cannot read CA file ${shownPath(raw.caFile, file)} (${typeof code === 'string' ? code : 'read error'})`,
+      },
+    };
   }
   const problem = caProblem(text);
   if (problem) return { ok: false, issue: { path: at, message: `CA file ${shownPath(raw.caFile, file)} ${problem}` } };

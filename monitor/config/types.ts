@@ -112,7 +112,8 @@ export function statusPageSettings(config: MonitorConfig): StatusPageSettings {
 
 export type { ConfigIssue };
 
-export type ConfigResult = { readonly ok: true; readonly config: MonitorConfig } | { readonly ok: false; readonly issues: readonly ConfigIssue[] };
+export type ConfigResult =
+  { readonly ok: true; readonly config: MonitorConfig } | { readonly ok: false; readonly issues: readonly ConfigIssue[] };
 
 export { formatIssues } from '../../lib/index.js';
 

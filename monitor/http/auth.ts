@@ -19,9 +19,7 @@ export const SCRAPE_PATHS: ReadonlySet<string> = new Set(['/metrics', '/-/health
 
 export const AUTH_REALM = 'repairmon';
 
-export type Access =
-  | { readonly ok: true }
-  | { readonly ok: false; readonly status: 401 | 403; readonly message: string };
+export type Access = { readonly ok: true } | { readonly ok: false; readonly status: 401 | 403; readonly message: string };
 
 /** Why a listen address cannot be served with these settings, or undefined when it can. */
 export function unprotectedListen(host: string, port: number, http: HttpSettings): string | undefined {
@@ -60,14 +58,22 @@ export function authorize(path: string, authorization: string | undefined, http:
     if (http.metricsToken === undefined) return { ok: true };
     // The main token opens everything the metrics token opens.
     if (tokenMatches(presented, http.metricsToken) || tokenMatches(presented, http.token)) return { ok: true };
-    return { ok: false, status: 401, message: `${path} needs a token: send "Authorization: Bearer <token>" (http.metricsToken or http.token)` };
+    return {
+      ok: false,
+      status: 401,
+      message: `${path} needs a token: send "Authorization: Bearer <token>" (http.metricsToken or http.token)`,
+    };
   }
   if (http.token === undefined) return { ok: true };
   if (tokenMatches(presented, http.token)) return { ok: true };
   if (tokenMatches(presented, http.metricsToken)) {
     return { ok: false, status: 403, message: `the metrics token opens only ${[...SCRAPE_PATHS].join(', ')}; ${path} needs http.token` };
   }
-  return { ok: false, status: 401, message: presented === undefined ? MISSING : 'wrong token for this view (compare it with http.token in the config)' };
+  return {
+    ok: false,
+    status: 401,
+    message: presented === undefined ? MISSING : 'wrong token for this view (compare it with http.token in the config)',
+  };
 }
 
 /** Both challenges: Bearer for tools, Basic so a browser asks for the token (as the password). */

@@ -26,7 +26,8 @@ export interface DebugQuery {
   readonly check: string | null;
 }
 
-export type ProbePick = { readonly ok: true; readonly spec: ProbeSpec } | { readonly ok: false; readonly status: 400 | 404; readonly message: string };
+export type ProbePick =
+  { readonly ok: true; readonly spec: ProbeSpec } | { readonly ok: false; readonly status: 400 | 404; readonly message: string };
 
 /**
  * The probes `/probe` may pick, indexed once per plan: a lookup per request, not a scan of
@@ -73,12 +74,20 @@ function aliasHint(aliases: readonly string[]): string {
 
 export function pickProbe(query: DebugQuery, index: ProbeIndex): ProbePick {
   if (!query.target || !query.key || !query.endpoint) {
-    return { ok: false, status: 400, message: 'give target, key (alias) and endpoint, e.g. /probe?target=test&key=nowak-test&endpoint=clients&debug=true' };
+    return {
+      ok: false,
+      status: 400,
+      message: 'give target, key (alias) and endpoint, e.g. /probe?target=test&key=nowak-test&endpoint=clients&debug=true',
+    };
   }
   const k = lookupKey(query.target, query.key, query.endpoint, query.check ?? 'read');
   const spec = query.tenant === null ? index.anyTenant.get(k) : index.exact.get(lookupKey(k, query.tenant));
   if (!spec) {
-    return { ok: false, status: 404, message: `no configured probe for that target/key/endpoint/check; key aliases of this target: ${aliasHint(index.aliases.get(query.target) ?? [])}` };
+    return {
+      ok: false,
+      status: 404,
+      message: `no configured probe for that target/key/endpoint/check; key aliases of this target: ${aliasHint(index.aliases.get(query.target) ?? [])}`,
+    };
   }
   return { ok: true, spec };
 }
@@ -95,7 +104,10 @@ function requestHeaders(spec: ProbeSpec): Record<string, string> {
 function responseHeaders(headers: Readonly<Record<string, string>>, keys: readonly ApiKey[]): Record<string, string> {
   return Object.fromEntries(
     // Header bytes 0x80-0x9f arrive as C1 controls, which JSON leaves as they are.
-    Object.entries(headers).map(([name, value]) => [name, SECRET_HEADERS.includes(name) || name === 'set-cookie' ? '[REDACTED]' : printable(redactSecrets(value, keys))]),
+    Object.entries(headers).map(([name, value]) => [
+      name,
+      SECRET_HEADERS.includes(name) || name === 'set-cookie' ? '[REDACTED]' : printable(redactSecrets(value, keys)),
+    ]),
   );
 }
 
@@ -142,12 +154,33 @@ export async function debugReport(result: ProbeResult, keys: readonly ApiKey[]):
   return {
     // Together, what support hands the API team to find this request in its logs.
     ids: { traceId: attempt?.traceId, requestId: attempt?.kind === 'response' ? attempt.requestId : undefined },
-    probe: { id: spec.id, target: spec.target, endpoint: spec.endpoint, tenant: spec.tenant, keyAlias: spec.keyAlias, check: spec.check, expect: spec.expect },
+    probe: {
+      id: spec.id,
+      target: spec.target,
+      endpoint: spec.endpoint,
+      tenant: spec.tenant,
+      keyAlias: spec.keyAlias,
+      check: spec.check,
+      expect: spec.expect,
+    },
     request: { method: 'GET', path: spec.path, headers: requestHeaders(spec), sent: result.sent },
-    timeline: { startedAt: new Date(result.startedAt).toISOString(), headersMs: attempt?.timings.headersMs, totalMs: attempt?.timings.totalMs },
+    timeline: {
+      startedAt: new Date(result.startedAt).toISOString(),
+      headersMs: attempt?.timings.headersMs,
+      totalMs: attempt?.timings.totalMs,
+    },
     response,
-    failure: attempt?.kind === 'failure' ? { kind: attempt.failure.kind, message: redactSecrets(attempt.failure.message, keys) } : undefined,
-    outcome: { outcome: verdict.outcome, expected: verdict.expected, success: verdict.success, reason: verdict.reason, detail: redactSecrets(withheldDetail(spec.endpoint, verdict.detail), keys), degraded: result.degraded, retryAfterMs: result.retryAfterMs },
+    failure:
+      attempt?.kind === 'failure' ? { kind: attempt.failure.kind, message: redactSecrets(attempt.failure.message, keys) } : undefined,
+    outcome: {
+      outcome: verdict.outcome,
+      expected: verdict.expected,
+      success: verdict.success,
+      reason: verdict.reason,
+      detail: redactSecrets(withheldDetail(spec.endpoint, verdict.detail), keys),
+      degraded: result.degraded,
+      retryAfterMs: result.retryAfterMs,
+    },
     metrics: await wouldEmit(result),
   };
 }

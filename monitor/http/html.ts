@@ -1,6 +1,6 @@
 /** HTML helpers for the server-rendered pages: escaping and one shared layout, no external assets. */
 
-export function esc(value: unknown): string {
+export function esc(value: string | number | boolean | null | undefined): string {
   return String(value ?? '')
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')

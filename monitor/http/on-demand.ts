@@ -6,8 +6,7 @@
  */
 
 export type OnDemandGate =
-  | { readonly ok: true }
-  | { readonly ok: false; readonly reason: 'interval' | 'retry_after'; readonly retryAfterMs: number };
+  { readonly ok: true } | { readonly ok: false; readonly reason: 'interval' | 'retry_after'; readonly retryAfterMs: number };
 
 /** The server's hold first: it is the API asking, the interval is only ours. */
 export function onDemandGate(lastMs: number | undefined, nowMs: number, intervalMs: number, heldMs: number): OnDemandGate {

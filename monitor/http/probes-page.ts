@@ -27,7 +27,10 @@ function table(label: string, entries: readonly HistoryEntry[]): string {
 }
 
 export function renderProbesPage(view: ProbesView): string {
-  return layout('repairmon recent probes', table('Recent failures (kept after they roll off)', view.failures) + table('Recent probes', view.recent));
+  return layout(
+    'repairmon recent probes',
+    table('Recent failures (kept after they roll off)', view.failures) + table('Recent probes', view.recent),
+  );
 }
 
 export function probesJson(view: ProbesView): string {

@@ -74,7 +74,8 @@ async function route(ctx: Context, req: IncomingMessage, res: ServerResponse): P
   const refused = browserGuard(method, path, req.headers, ctx.listenHost);
   if (refused) return send(res, 403, TEXT, `${refused}\n`);
   const access = authorize(path, req.headers.authorization, httpSettings(monitor.config()));
-  if (!access.ok) return send(res, access.status, TEXT, `${access.message}\n`, access.status === 401 ? { 'www-authenticate': challenges() } : {});
+  if (!access.ok)
+    return send(res, access.status, TEXT, `${access.message}\n`, access.status === 401 ? { 'www-authenticate': challenges() } : {});
   if (path === '/-/reload') {
     if (method !== 'POST' && method !== 'PUT') return send(res, 405, TEXT, 'use POST /-/reload\n', { allow: 'POST, PUT' });
     const result = await monitor.reload();
@@ -124,7 +125,13 @@ async function route(ctx: Context, req: IncomingMessage, res: ServerResponse): P
 async function debugProbe(ctx: Context, params: URLSearchParams, res: ServerResponse): Promise<void> {
   const { monitor } = ctx;
   const pick = pickProbe(
-    { target: params.get('target'), key: params.get('key'), endpoint: params.get('endpoint'), tenant: params.get('tenant'), check: params.get('check') },
+    {
+      target: params.get('target'),
+      key: params.get('key'),
+      endpoint: params.get('endpoint'),
+      tenant: params.get('tenant'),
+      check: params.get('check'),
+    },
     perPlan(ctx.indexes, monitor.allProbes(), indexProbes),
   );
   if (!pick.ok) return send(res, pick.status, TEXT, `${pick.message}\n`);
@@ -138,7 +145,8 @@ async function debugProbe(ctx: Context, params: URLSearchParams, res: ServerResp
         : `${who} was probed on demand less than ${Math.round(httpSettings(monitor.config()).onDemandIntervalMs / 1000)} s ago (http.onDemandInterval): each probe spends the key's quota`;
     return send(res, 429, TEXT, `${why}; try again in ${seconds} s\n`, { 'retry-after': String(seconds) });
   }
-  if (params.get('debug') === 'true') return send(res, 200, JSON_TYPE, `${JSON.stringify(await debugReport(ran.result, monitor.keys()), null, 2)}\n`);
+  if (params.get('debug') === 'true')
+    return send(res, 200, JSON_TYPE, `${JSON.stringify(await debugReport(ran.result, monitor.keys()), null, 2)}\n`);
   return send(res, 200, monitor.registry.contentType, await wouldEmit(ran.result));
 }
 
@@ -146,7 +154,14 @@ export async function createMonitorServer(monitor: Monitor, options: ServerOptio
   // The callers check first and say so nicely (startServing); this is the floor no caller can skip.
   const unprotected = unprotectedListen(options.host, options.port, httpSettings(monitor.config()));
   if (unprotected) throw new Error(unprotected);
-  const ctx: Context = { monitor, listenHost: options.host, now: options.now ?? Date.now, uptime: options.uptime ?? createUptimeSource(), layouts: new WeakMap(), indexes: new WeakMap() };
+  const ctx: Context = {
+    monitor,
+    listenHost: options.host,
+    now: options.now ?? Date.now,
+    uptime: options.uptime ?? createUptimeSource(),
+    layouts: new WeakMap(),
+    indexes: new WeakMap(),
+  };
   const server = createServer((req, res) => {
     route(ctx, req, res).catch((error: unknown) => {
       options.logger.error({ err: error instanceof Error ? error.message : String(error), path: req.url?.split('?')[0] }, 'request failed');

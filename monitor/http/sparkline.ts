@@ -18,7 +18,13 @@ export function sparkline(entries: readonly HistoryEntry[], width = 64, height =
 
 /** Worst first: what a slot of the history bar shows when its probes disagree. */
 const SLOT_CLASSES = ['breach', 'fail', 'warn', 'pass'] as const;
-const SLOT_COLOURS: Readonly<Record<(typeof SLOT_CLASSES)[number] | 'none', string>> = { breach: '#8a1208', fail: '#c62828', warn: '#d4a000', pass: '#3a9d4f', none: '#d0d4da' };
+const SLOT_COLOURS: Readonly<Record<(typeof SLOT_CLASSES)[number] | 'none', string>> = {
+  breach: '#8a1208',
+  fail: '#c62828',
+  warn: '#d4a000',
+  pass: '#3a9d4f',
+  none: '#d0d4da',
+};
 
 function slotClass(e: HistoryEntry): (typeof SLOT_CLASSES)[number] {
   if (e.success) return 'pass';

@@ -62,7 +62,8 @@ export interface StatusLayout {
 
 export function statusLayout(targets: readonly MonitorTarget[], plan: readonly ProbeSpec[]): StatusLayout {
   const byName = new Map<string, TargetLayout & { readonly rowsByKey: Map<string, GridRow> }>();
-  for (const target of targets) byName.set(target.name, { target, probes: [], reads: [], columns: [], rows: [], canaries: [], rowsByKey: new Map() });
+  for (const target of targets)
+    byName.set(target.name, { target, probes: [], reads: [], columns: [], rows: [], canaries: [], rowsByKey: new Map() });
   for (const p of plan) {
     const t = byName.get(p.target);
     if (!t) continue;
@@ -152,7 +153,9 @@ function cell(spec: ProbeSpec | undefined, view: StatusView): string {
 /** The long windows, each with the data behind it (`24 h 99.5% of 19 min`); '' without Prometheus. */
 function longWindows(match: Readonly<Record<string, string>>, uptime: Uptime, now: number, separator: string): string {
   if (uptime.kind !== 'ok') return '';
-  return UPTIME_WINDOWS.map((w) => `${WINDOW_LABEL[w]} ${figure(uptimeOf(uptime.windows[w], match), coverageOf(uptime.since[w], match, now / 1000))}`).join(separator);
+  return UPTIME_WINDOWS.map(
+    (w) => `${WINDOW_LABEL[w]} ${figure(uptimeOf(uptime.windows[w], match), coverageOf(uptime.since[w], match, now / 1000))}`,
+  ).join(separator);
 }
 
 function* readGrid(t: TargetLayout, view: StatusView, uptime: Uptime): Generator<string> {
@@ -161,8 +164,16 @@ function* readGrid(t: TargetLayout, view: StatusView, uptime: Uptime): Generator
   yield `<table class="grid" aria-label="reads of ${esc(target.name)}"><thead><tr><th scope="col">tenant</th><th scope="col">key</th><th scope="col">uptime</th>${head}</tr></thead><tbody>`;
   for (const { tenant, alias, probes, cells: byEndpoint } of t.rows) {
     const cells = columns.map((c) => cell(byEndpoint.get(c), view)).join('');
-    const long = uptime.kind === 'ok' ? `<br>${longWindows({ target: target.name, tenant, key_alias: alias }, uptime, view.now, '<br>')}` : uptime.kind === 'unavailable' ? '<br><span class="muted">long windows unavailable</span>' : '';
-    yield `<tr><th scope="row">${esc(tenant || '(target-wide)')}</th><td class="muted">${esc(alias)}</td><td class="up">kept ${kept(probes.flatMap((p) => view.window(p.id)), view.now)}${long}</td>${cells}</tr>`;
+    const long =
+      uptime.kind === 'ok'
+        ? `<br>${longWindows({ target: target.name, tenant, key_alias: alias }, uptime, view.now, '<br>')}`
+        : uptime.kind === 'unavailable'
+          ? '<br><span class="muted">long windows unavailable</span>'
+          : '';
+    yield `<tr><th scope="row">${esc(tenant || '(target-wide)')}</th><td class="muted">${esc(alias)}</td><td class="up">kept ${kept(
+      probes.flatMap((p) => view.window(p.id)),
+      view.now,
+    )}${long}</td>${cells}</tr>`;
   }
   yield '</tbody></table>';
 }
@@ -184,9 +195,14 @@ function* canaryTable(canaries: readonly ProbeSpec[], view: StatusView): Generat
 function uptimeLine(target: MonitorTarget, reads: readonly ProbeSpec[], view: StatusView, uptime: Uptime): string {
   const down = downNow(reads, view);
   const now = down.length === 0 ? 'now: every endpoint answers' : `<b class="down">now: down ${down.map(esc).join(', ')}</b>`;
-  const keptWindow = `kept ${kept(reads.flatMap((p) => view.window(p.id)), view.now)}`;
-  if (uptime.kind === 'off') return `<p>Uptime of reads: ${keptWindow} · ${now} · <span class="muted">24 h / 7 d / 30 d need <code>statusPage.prometheusUrl</code></span></p>`;
-  if (uptime.kind === 'unavailable') return `<p>Uptime of reads: ${keptWindow} · ${now} · <span class="muted">24 h / 7 d / 30 d unavailable: ${esc(uptime.reason)}</span></p>`;
+  const keptWindow = `kept ${kept(
+    reads.flatMap((p) => view.window(p.id)),
+    view.now,
+  )}`;
+  if (uptime.kind === 'off')
+    return `<p>Uptime of reads: ${keptWindow} · ${now} · <span class="muted">24 h / 7 d / 30 d need <code>statusPage.prometheusUrl</code></span></p>`;
+  if (uptime.kind === 'unavailable')
+    return `<p>Uptime of reads: ${keptWindow} · ${now} · <span class="muted">24 h / 7 d / 30 d unavailable: ${esc(uptime.reason)}</span></p>`;
   return `<p>Uptime of reads: ${keptWindow} · ${longWindows({ target: target.name }, uptime, view.now, ' · ')} · ${now}</p>`;
 }
 
@@ -194,7 +210,10 @@ function uptimeLine(target: MonitorTarget, reads: readonly ProbeSpec[], view: St
 function canaryLine(t: TargetLayout, view: StatusView): string {
   if (t.canaries.length === 0) return '';
   const failing = t.canaries.filter((p) => view.window(p.id).at(-1)?.success === false).map((p) => p.check);
-  const state = failing.length === 0 ? `<span class="badge pass">${t.canaries.length} pass</span>` : `<span class="badge ${failing.includes('cross_tenant') ? 'breach' : 'fail'}">${failing.length} failing</span> ${esc([...new Set(failing)].join(', '))}`;
+  const state =
+    failing.length === 0
+      ? `<span class="badge pass">${t.canaries.length} pass</span>`
+      : `<span class="badge ${failing.includes('cross_tenant') ? 'breach' : 'fail'}">${failing.length} failing</span> ${esc([...new Set(failing)].join(', '))}`;
   return `<p>Canaries: ${state} · <a href="#canaries-${esc(t.target.name)}">details</a></p>`;
 }
 
@@ -206,7 +225,10 @@ function* targetSection(t: TargetLayout, view: StatusView, uptime: Uptime): Gene
   const state = window
     ? `<span class="badge warn">maintenance${window.reason ? `: ${esc(window.reason)}` : ''}</span>`
     : `<span class="badge ${failing > 0 ? 'fail' : lasts.length > 0 ? 'pass' : 'none'}">${failing > 0 ? `${failing} failing` : lasts.length > 0 ? 'all passing' : 'pending'}</span>`;
-  const history = historyBar(probes.flatMap((p) => view.window(p.id)), view.now);
+  const history = historyBar(
+    probes.flatMap((p) => view.window(p.id)),
+    view.now,
+  );
   yield `<section id="target-${esc(target.name)}" aria-labelledby="title-${esc(target.name)}"><h2 id="title-${esc(target.name)}">${esc(target.name)} ${state}</h2>
 <p class="muted">${probes.length} probes · schedule <code>${esc(target.schedule)}</code> · timeout ${target.timeoutMs} ms</p>
 <p class="bar">${history}</p>
@@ -228,7 +250,10 @@ export function* statusPageParts(view: StatusView): Generator<string> {
   const lasts = view.plan.map((p) => view.window(p.id).at(-1)).filter((e): e is HistoryEntry => e !== undefined);
   const failing = lasts.filter((e) => !e.success).length;
   const outages = layout.targets.filter((t) => downNow(t.reads, view).length > 0).length;
-  const banner = renderBreachBanner(breachRows(view.breaches ?? [], (id) => view.window(id).at(-1)), uptime.kind === 'ok' ? uptime.breaches : []);
+  const banner = renderBreachBanner(
+    breachRows(view.breaches ?? [], (id) => view.window(id).at(-1)),
+    uptime.kind === 'ok' ? uptime.breaches : [],
+  );
   const refresh = view.refreshSeconds
     ? `reloads every ${view.refreshSeconds} s · <a href="/">stop reloading</a>`
     : '<a href="/?refresh=10">reload every 10 s</a>';

@@ -22,7 +22,12 @@ function drained(res: ServerResponse): Promise<void> {
   });
 }
 
-export async function streamBody(res: ServerResponse, status: number, headers: Record<string, string>, parts: Iterable<string>): Promise<void> {
+export async function streamBody(
+  res: ServerResponse,
+  status: number,
+  headers: Record<string, string>,
+  parts: Iterable<string>,
+): Promise<void> {
   res.writeHead(status, headers);
   let pending = '';
   for (const part of parts) {

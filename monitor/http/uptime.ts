@@ -63,8 +63,14 @@ export function uptimeOf(samples: readonly UptimeSample[], match: Readonly<Recor
 }
 
 /** The seconds of data behind the samples that match: from the earliest of them to `nowSeconds`. Pure. */
-export function coverageOf(since: readonly UptimeSample[], match: Readonly<Record<string, string>>, nowSeconds: number): number | undefined {
-  const earliest = since.filter((s) => Object.entries(match).every(([k, v]) => (s.labels[k] ?? '') === v)).reduce((min, s) => Math.min(min, s.value), Number.POSITIVE_INFINITY);
+export function coverageOf(
+  since: readonly UptimeSample[],
+  match: Readonly<Record<string, string>>,
+  nowSeconds: number,
+): number | undefined {
+  const earliest = since
+    .filter((s) => Object.entries(match).every(([k, v]) => (s.labels[k] ?? '') === v))
+    .reduce((min, s) => Math.min(min, s.value), Number.POSITIVE_INFINITY);
   return Number.isFinite(earliest) ? Math.max(0, nowSeconds - earliest) : undefined;
 }
 
@@ -109,7 +115,12 @@ export async function fetchUptime(settings: StatusPageSettings): Promise<Uptime>
     const byWindow = (from: number) => ({ '24h': a[from] ?? [], '7d': a[from + 1] ?? [], '30d': a[from + 2] ?? [] });
     return { kind: 'ok', windows: byWindow(0), since: byWindow(3), breaches: a[6] ?? [] };
   } catch (error) {
-    const why = error instanceof Error ? (error.name === 'TimeoutError' ? `no answer within ${settings.prometheusTimeoutMs} ms` : error.message) : String(error);
+    const why =
+      error instanceof Error
+        ? error.name === 'TimeoutError'
+          ? `no answer within ${settings.prometheusTimeoutMs} ms`
+          : error.message
+        : String(error);
     return { kind: 'unavailable', reason: `Prometheus at ${base} did not answer (${why})` };
   }
 }

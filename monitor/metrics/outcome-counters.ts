@@ -108,7 +108,8 @@ export class OutcomeFamily {
   async get(): Promise<FamilyObject> {
     if (this.perKey) return { ...(await this.perProbe.get()), name: this.name };
     const values: SeriesValue[] = [];
-    for (const row of this.rows.values()) OUTCOMES.forEach((outcome, i) => values.push({ value: row.counts[i] ?? 0, labels: { ...row.labels, outcome } }));
+    for (const row of this.rows.values())
+      OUTCOMES.forEach((outcome, i) => values.push({ value: row.counts[i] ?? 0, labels: { ...row.labels, outcome } }));
     return { name: this.name, help: this.help, type: this.type, values, aggregator: this.aggregator };
   }
 

@@ -40,7 +40,13 @@ export interface ProbeMetrics {
 }
 
 function durationHistogram(registry: Registry, buckets: readonly number[]): Histogram {
-  return new Histogram({ name: DURATION_NAME, help: DURATION_HELP, labelNames: ['target', 'endpoint'], buckets: [...buckets], registers: [registry] });
+  return new Histogram({
+    name: DURATION_NAME,
+    help: DURATION_HELP,
+    labelNames: ['target', 'endpoint'],
+    buckets: [...buckets],
+    registers: [registry],
+  });
 }
 
 /** Registers every family in a fixed order (the order the reference renders them in). */
@@ -52,7 +58,12 @@ function defineMetrics(registry: Registry, table: ProbeTable, settings: ProbeMet
   registerFamily(registry, outcomes);
   const duration = durationHistogram(registry, settings.buckets);
   for (const family of [f.lastDuration, f.status, f.reason, f.items, f.lastRun, f.lastSuccess, f.streak]) registerFamily(registry, family);
-  const retryAfter = new Gauge({ name: 'repairmon_probe_retry_after_seconds', help: "Seconds the key must wait after a 429 hint; 0 when not held", labelNames: ['target', 'key_alias'], registers: [registry] });
+  const retryAfter = new Gauge({
+    name: 'repairmon_probe_retry_after_seconds',
+    help: 'Seconds the key must wait after a 429 hint; 0 when not held',
+    labelNames: ['target', 'key_alias'],
+    registers: [registry],
+  });
   return { outcomes, duration, retryAfter, buckets: settings.buckets };
 }
 
@@ -84,10 +95,12 @@ function recordInto(m: Metrics, table: ProbeTable, result: ProbeResult): void {
 
 /** Members of `before` missing from `after`, split back into their two parts. */
 function gone(before: ReadonlySet<string>, after: ReadonlySet<string>): Array<[string, string]> {
-  return [...before].filter((k) => !after.has(k)).map((k) => {
-    const [a = '', b = ''] = k.split(SEP);
-    return [a, b];
-  });
+  return [...before]
+    .filter((k) => !after.has(k))
+    .map((k) => {
+      const [a = '', b = ''] = k.split(SEP);
+      return [a, b];
+    });
 }
 
 const sameBuckets = (a: readonly number[], b: readonly number[]): boolean => a.length === b.length && a.every((v, i) => v === b[i]);

@@ -164,7 +164,8 @@ const OUTCOME_SUFFIXES = OUTCOMES.map((o) => `,outcome="${escapeLabelValue(o)}"}
 const outcomeColumn: Column = {
   lines(row, name) {
     const parts: string[] = [];
-    for (let i = 0; i < OUTCOME_SUFFIXES.length; i += 1) parts.push('\n', name, '{', row.prefix, OUTCOME_SUFFIXES[i] ?? '', formatValue(row.outcomes[i] ?? 0));
+    for (let i = 0; i < OUTCOME_SUFFIXES.length; i += 1)
+      parts.push('\n', name, '{', row.prefix, OUTCOME_SUFFIXES[i] ?? '', formatValue(row.outcomes[i] ?? 0));
     return flat(parts);
   },
   values: (row) => OUTCOMES.map((outcome, i) => ({ value: row.outcomes[i] ?? 0, labels: { ...row.labels, outcome } })),
@@ -179,7 +180,8 @@ const reasonColumn: Column = {
 
 /** The streak's class as a label; its length as the value. */
 const streakColumn: Column = {
-  lines: (row, name) => (row.streak === undefined ? '' : flat(['\n', name, '{', row.prefix, ',class="', row.streak.class, '"} ', formatValue(row.streak.count)])),
+  lines: (row, name) =>
+    row.streak === undefined ? '' : flat(['\n', name, '{', row.prefix, ',class="', row.streak.class, '"} ', formatValue(row.streak.count)]),
   values: (row) => (row.streak === undefined ? [] : [{ value: row.streak.count, labels: { ...row.labels, class: row.streak.class } }]),
   reset: (row) => void (row.streak = undefined),
 };
@@ -192,7 +194,15 @@ function newRow(spec: ProbeSpec): ProbeRow {
   const labels = probeLabels(spec);
   // The streak starts at "no failure" when the probe is planned, so a probe added by a reload
   // shows on /metrics at once, before its first run.
-  return { labels, prefix: formatLabelPairs(labels), gauges: {}, outcomes: new Float64Array(OUTCOMES.length), reason: undefined, streak: NO_STREAK, text: new Array<string | undefined>(FAMILY_COUNT) };
+  return {
+    labels,
+    prefix: formatLabelPairs(labels),
+    gauges: {},
+    outcomes: new Float64Array(OUTCOMES.length),
+    reason: undefined,
+    streak: NO_STREAK,
+    text: new Array<string | undefined>(FAMILY_COUNT),
+  };
 }
 
 function applyUpdate(row: ProbeRow, update: RowUpdate): void {
@@ -234,17 +244,27 @@ export interface ProbeTable {
 
 function defineFamilies(all: () => Iterable<ProbeRow>): TableFamilies {
   let slot = 0;
-  const family = (name: string, help: string, type: 'gauge' | 'counter', column: Column): TableFamily => new TableFamily(name, help, type, all, column, slot++);
+  const family = (name: string, help: string, type: 'gauge' | 'counter', column: Column): TableFamily =>
+    new TableFamily(name, help, type, all, column, slot++);
   const gauge = (name: string, help: string, field: GaugeField): TableFamily => family(name, help, 'gauge', gaugeColumn(field));
   const families: TableFamilies = {
     success: gauge('repairmon_probe_success', '1 when the last outcome was the expected one, else 0', 'success'),
     total: family('repairmon_probes_total', 'Probes run, by outcome (every outcome pre-initialised to 0)', 'counter', outcomeColumn),
     lastDuration: gauge('repairmon_probe_last_duration_seconds', 'Duration of the last probe', 'lastDuration'),
     status: gauge('repairmon_probe_http_status_code', 'HTTP status of the last probe; 0 when no response', 'status'),
-    reason: family('repairmon_probe_failure_reason', 'Why the last probe failed (one series per probe, value 1; reason="none" on success)', 'gauge', reasonColumn),
+    reason: family(
+      'repairmon_probe_failure_reason',
+      'Why the last probe failed (one series per probe, value 1; reason="none" on success)',
+      'gauge',
+      reasonColumn,
+    ),
     items: gauge('repairmon_probe_data_items', 'Number of items a list endpoint returned in the last probe', 'items'),
     lastRun: gauge('repairmon_probe_last_run_timestamp_seconds', 'When the probe last ran (Unix time)', 'lastRun'),
-    lastSuccess: gauge('repairmon_probe_last_success_timestamp_seconds', 'When the probe last had its expected outcome (Unix time)', 'lastSuccess'),
+    lastSuccess: gauge(
+      'repairmon_probe_last_success_timestamp_seconds',
+      'When the probe last had its expected outcome (Unix time)',
+      'lastSuccess',
+    ),
     streak: family(
       'repairmon_probe_consecutive_failures',
       'Consecutive failures of one class ending with the last probe (class="none", 0 after a success); a 429 neither extends nor breaks another class',

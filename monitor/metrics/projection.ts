@@ -50,7 +50,9 @@ function perProbeFamilies(plan: readonly ProbeSpec[], perKeyOutcomes: boolean): 
 function sharedFamilies(config: MonitorConfig, plan: readonly ProbeSpec[]): Record<string, number> {
   const targets = config.targets.length;
   return {
-    ...((config.metrics?.perKeyOutcomes ?? false) ? {} : { repairmon_probes_total: distinct(plan, (p) => `${p.target}\u0000${p.endpointLabel}\u0000${p.check}`) * OUTCOMES.length }),
+    ...((config.metrics?.perKeyOutcomes ?? false)
+      ? {}
+      : { repairmon_probes_total: distinct(plan, (p) => `${p.target}\u0000${p.endpointLabel}\u0000${p.check}`) * OUTCOMES.length }),
     repairmon_probe_duration_seconds: distinct(plan, (p) => `${p.target}\u0000${p.endpoint}`) * histogram(durationBuckets(config.targets)),
     repairmon_probe_retry_after_seconds: distinct(plan, (p) => `${p.target}\u0000${p.keyAlias}`),
     repairmon_build_info: 1,

@@ -63,15 +63,31 @@ export function createServiceMetrics(registry: Registry, build: BuildInfo): Serv
   collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: EVENT_LOOP_SAMPLE_MS });
   // These gauges end in _total, which `promtool check metrics` rejects; the per-type
   // nodejs_active_handles / _requests / _resources gauges carry the same numbers.
-  for (const name of ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total']) registry.removeSingleMetric(name);
-  new Gauge({ name: 'repairmon_build_info', help: 'Build information; value 1', labelNames: ['version', 'node_version', 'shard'], registers }).set(
-    { version: build.version, node_version: process.version, shard: build.shard },
-    1,
-  );
+  for (const name of ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total'])
+    registry.removeSingleMetric(name);
+  new Gauge({
+    name: 'repairmon_build_info',
+    help: 'Build information; value 1',
+    labelNames: ['version', 'node_version', 'shard'],
+    registers,
+  }).set({ version: build.version, node_version: process.version, shard: build.shard }, 1);
   const metrics = {
-    maintenanceActive: new Gauge({ name: 'repairmon_maintenance_active', help: '1 while a maintenance window of the target is open (probes paused)', labelNames: ['target'], registers }),
-    reloadSuccessful: new Gauge({ name: 'repairmon_config_last_reload_successful', help: '1 when the last config (re)load succeeded', registers }),
-    reloadTimestamp: new Gauge({ name: 'repairmon_config_last_reload_success_timestamp_seconds', help: 'When the config was last loaded successfully (Unix time)', registers }),
+    maintenanceActive: new Gauge({
+      name: 'repairmon_maintenance_active',
+      help: '1 while a maintenance window of the target is open (probes paused)',
+      labelNames: ['target'],
+      registers,
+    }),
+    reloadSuccessful: new Gauge({
+      name: 'repairmon_config_last_reload_successful',
+      help: '1 when the last config (re)load succeeded',
+      registers,
+    }),
+    reloadTimestamp: new Gauge({
+      name: 'repairmon_config_last_reload_success_timestamp_seconds',
+      help: 'When the config was last loaded successfully (Unix time)',
+      registers,
+    }),
     scheduleDelay: new Histogram({
       name: 'repairmon_probe_schedule_delay_seconds',
       help: 'How late a probe started against its planned (jittered) start: pool saturation',
@@ -95,9 +111,24 @@ export function createServiceMetrics(registry: Registry, build: BuildInfo): Serv
     }),
     inFlight: new Gauge({ name: 'repairmon_scheduler_probes_in_flight', help: 'Probes running now', registers }),
     queued: new Gauge({ name: 'repairmon_scheduler_probes_queued', help: 'Probes due but waiting for a pool slot', registers }),
-    probesConfigured: new Gauge({ name: 'repairmon_scheduler_probes_configured', help: 'Probes this shard runs per tick', labelNames: ['target'], registers }),
-    sloSeconds: new Gauge({ name: 'repairmon_probe_slo_seconds', help: 'Configured latency SLO per endpoint', labelNames: ['target', 'endpoint'], registers }),
-    intervalSeconds: new Gauge({ name: 'repairmon_schedule_interval_seconds', help: 'Shortest gap between two ticks of the target schedule', labelNames: ['target'], registers }),
+    probesConfigured: new Gauge({
+      name: 'repairmon_scheduler_probes_configured',
+      help: 'Probes this shard runs per tick',
+      labelNames: ['target'],
+      registers,
+    }),
+    sloSeconds: new Gauge({
+      name: 'repairmon_probe_slo_seconds',
+      help: 'Configured latency SLO per endpoint',
+      labelNames: ['target', 'endpoint'],
+      registers,
+    }),
+    intervalSeconds: new Gauge({
+      name: 'repairmon_schedule_interval_seconds',
+      help: 'Shortest gap between two ticks of the target schedule',
+      labelNames: ['target'],
+      registers,
+    }),
     failureThreshold: new Gauge({
       name: 'repairmon_probe_failure_threshold',
       help: 'Consecutive service-side failures of a read that make it down (failureThreshold in monitor.yaml)',

@@ -11,7 +11,11 @@ export interface ShardMetrics {
 
 export function createShardMetrics(registry: Registry): ShardMetrics {
   const registers = [registry];
-  const owned = new Gauge({ name: 'repairmon_shard_owned_probes', help: "Probes of the whole config that this replica's shard runs", registers });
+  const owned = new Gauge({
+    name: 'repairmon_shard_owned_probes',
+    help: "Probes of the whole config that this replica's shard runs",
+    registers,
+  });
   const total = new Gauge({ name: 'repairmon_config_probes', help: 'Probes of the whole config, every shard together', registers });
   return {
     describe(ownedCount, totalCount) {

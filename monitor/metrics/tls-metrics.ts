@@ -24,7 +24,7 @@ function identity(t: MonitorTarget): string | undefined {
 export function createTlsMetrics(registry: Registry): TlsMetrics {
   const expiry = new Gauge({
     name: 'repairmon_tls_cert_expiry_timestamp_seconds',
-    help: 'When the leaf certificate served on the target\'s latest new TLS connection expires (Unix time); https targets only',
+    help: "When the leaf certificate served on the target's latest new TLS connection expires (Unix time); https targets only",
     labelNames: ['target'],
     registers: [registry],
   });
@@ -35,10 +35,12 @@ export function createTlsMetrics(registry: Registry): TlsMetrics {
       if (watched.has(target)) expiry.set({ target }, expiresAtSeconds);
     },
     retain(targets) {
-      const next = new Map(targets.flatMap((t) => {
-        const id = identity(t);
-        return id === undefined ? [] : [[t.name, id] as const];
-      }));
+      const next = new Map(
+        targets.flatMap((t) => {
+          const id = identity(t);
+          return id === undefined ? [] : [[t.name, id] as const];
+        }),
+      );
       for (const [name, id] of watched) if (next.get(name) !== id) expiry.remove({ target: name });
       watched = next;
     },

@@ -25,7 +25,7 @@ export function certificateExpiry(cert: { readonly valid_to?: string } | undefin
  */
 function watchingFactory(onCertificate: (at: number) => void): (origin: URL, options: Pool.Options) => Dispatcher {
   return (origin, options) => {
-    const connect = typeof options.connect === 'function' ? options.connect : buildConnector({ ...options.connect } as buildConnector.BuildOptions);
+    const connect = typeof options.connect === 'function' ? options.connect : buildConnector({ ...options.connect });
     const watched: buildConnector.connector = (opts, callback) =>
       connect(opts, (...args) => {
         const socket = args[1];
@@ -56,7 +56,12 @@ export function targetProxyWarning(target: MonitorTarget, env: NodeJS.ProcessEnv
  * Connection-level faults still show: a reset or refused socket fails its probe. Through the
  * environment's proxy unless the target says `proxy: false` (see lib/proxy-route.ts).
  */
-export function makeAgent(target: MonitorTarget, concurrency: number, hooks: AgentHooks = {}, env: NodeJS.ProcessEnv = process.env): Dispatcher {
+export function makeAgent(
+  target: MonitorTarget,
+  concurrency: number,
+  hooks: AgentHooks = {},
+  env: NodeJS.ProcessEnv = process.env,
+): Dispatcher {
   const tls = {
     timeout: target.timeoutMs,
     ...(target.tls ? { ca: target.tls.ca } : {}),

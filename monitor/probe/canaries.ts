@@ -73,7 +73,14 @@ function platformRefused(target: MonitorTarget, key: MonitorKey, sub: string): P
     keyAlias: key.alias,
     check: 'platform_refused',
     credential: { kind: 'key', key, scheme: key.auth },
-    expect: { kind: 'refusal', outcome: 'forbidden', specCode: undefined, codeSource: 'spec', breach: 'authorization_breach', breachDetail: `authorization breach: tenant key read /platform/${sub}` },
+    expect: {
+      kind: 'refusal',
+      outcome: 'forbidden',
+      specCode: undefined,
+      codeSource: 'spec',
+      breach: 'authorization_breach',
+      breachDetail: `authorization breach: tenant key read /platform/${sub}`,
+    },
   });
 }
 
@@ -99,12 +106,27 @@ function invalidKey(target: MonitorTarget): ProbeSpec {
     keyAlias: INVALID_KEY_ALIAS,
     check: 'invalid_key',
     credential: { kind: 'invalid' },
-    expect: { kind: 'refusal', outcome: 'unauthorized', specCode: ERROR_CODES.unauthorized, codeSource: 'spec', breach: 'authorization_breach', breachDetail: 'authorization breach: an invalid key was served data' },
+    expect: {
+      kind: 'refusal',
+      outcome: 'unauthorized',
+      specCode: ERROR_CODES.unauthorized,
+      codeSource: 'spec',
+      breach: 'authorization_breach',
+      breachDetail: 'authorization breach: an invalid key was served data',
+    },
   });
 }
 
 function publicDocs(target: MonitorTarget): ProbeSpec {
-  return makeProbe({ target: target.name, endpoint: 'docs', tenant: '', keyAlias: NO_KEY_ALIAS, check: 'public_docs', credential: { kind: 'none' }, expect: { kind: 'success', list: false } });
+  return makeProbe({
+    target: target.name,
+    endpoint: 'docs',
+    tenant: '',
+    keyAlias: NO_KEY_ALIAS,
+    check: 'public_docs',
+    credential: { kind: 'none' },
+    expect: { kind: 'success', list: false },
+  });
 }
 
 /** Only once the target says which reading its `/` follows (readings.ts INDEX_ACCESS). */
@@ -113,8 +135,23 @@ function indexAccess(target: MonitorTarget): ProbeSpec | undefined {
   const expect: ProbeSpec['expect'] =
     target.indexAccess === 'public'
       ? { kind: 'success', list: false }
-      : { kind: 'refusal', outcome: 'unauthorized', specCode: undefined, codeSource: 'spec', breach: 'authorization_breach', breachDetail: 'authorization breach: GET / served data without a key (indexAccess: key)' };
-  return makeProbe({ target: target.name, endpoint: 'index', tenant: '', keyAlias: NO_KEY_ALIAS, check: 'index_access', credential: { kind: 'none' }, expect });
+      : {
+          kind: 'refusal',
+          outcome: 'unauthorized',
+          specCode: undefined,
+          codeSource: 'spec',
+          breach: 'authorization_breach',
+          breachDetail: 'authorization breach: GET / served data without a key (indexAccess: key)',
+        };
+  return makeProbe({
+    target: target.name,
+    endpoint: 'index',
+    tenant: '',
+    keyAlias: NO_KEY_ALIAS,
+    check: 'index_access',
+    credential: { kind: 'none' },
+    expect,
+  });
 }
 
 export function canaryProbes(target: MonitorTarget): ProbeSpec[] {

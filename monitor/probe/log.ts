@@ -10,9 +10,13 @@ export function logProbe(logger: Logger, { spec, verdict, durationMs, holdEvent,
   const key = { target: spec.target, keyAlias: holdEvent?.keyAlias };
   if (holdEvent?.kind === 'started') {
     const hint = holdEvent.holdMs === undefined ? 'no hint' : `${Math.ceil(holdEvent.holdMs / 1000)} s`;
-    logger.warn({ ...key, probe: spec.id, wait: hint, detail: verdict.detail }, 'key rate limited (HTTP 429): its probes wait out the hint, one at a time, until it answers otherwise');
+    logger.warn(
+      { ...key, probe: spec.id, wait: hint, detail: verdict.detail },
+      'key rate limited (HTTP 429): its probes wait out the hint, one at a time, until it answers otherwise',
+    );
   } else if (holdEvent?.kind === 'ended') logger.info(key, 'key answered again after HTTP 429: its probes resume');
-  const ids = attempt === undefined ? {} : { traceId: attempt.traceId, requestId: attempt.kind === 'response' ? attempt.requestId : undefined };
+  const ids =
+    attempt === undefined ? {} : { traceId: attempt.traceId, requestId: attempt.kind === 'response' ? attempt.requestId : undefined };
   const log = { probe: spec.id, outcome: verdict.outcome, reason: verdict.reason, ms: Math.round(durationMs), ...ids };
   if (verdict.success) logger.debug(log, 'probe ok');
   else if (verdict.outcome === 'rate_limited') logger.debug(log, 'probe rate limited');

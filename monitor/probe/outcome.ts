@@ -24,7 +24,12 @@ export interface ProbeVerdict {
 
 /** Node error codes are a bounded set, but are still squeezed into label shape. */
 function labelSafe(text: string): string {
-  return text.toLowerCase().replace(/[^a-z0-9_]+/g, '_').slice(0, 40) || 'unknown';
+  return (
+    text
+      .toLowerCase()
+      .replace(/[^a-z0-9_]+/g, '_')
+      .slice(0, 40) || 'unknown'
+  );
 }
 
 function codeReason(code: string | undefined): string {
@@ -62,7 +67,10 @@ function responseWhy(status: number, cls: ResponseClass): Why {
       return { reason: `code_${codeReason(cls.code)}`, detail: `HTTP ${status} ${cls.code}` };
     case 'rate_limited':
     case 'server_error':
-      return { reason: `status_${status}`, detail: `HTTP ${status}${cls.code ? ` ${cls.code}` : cls.kind === 'server_error' ? ' (no envelope code)' : ''}` };
+      return {
+        reason: `status_${status}`,
+        detail: `HTTP ${status}${cls.code ? ` ${cls.code}` : cls.kind === 'server_error' ? ' (no envelope code)' : ''}`,
+      };
     case 'not_found':
     case 'client_error':
       return { reason: `status_${status}`, detail: `HTTP ${status} ${cls.code}` };
@@ -92,7 +100,14 @@ function refusalCode(result: AttemptResult): string | undefined {
   if (result.kind !== 'response' || !REFUSAL_STATUSES.has(result.status)) return undefined;
   const c = result.classification;
   if (c.kind === 'unauthorized') return c.code ?? '';
-  if (c.kind === 'tenant_mismatch' || c.kind === 'insufficient_scope' || c.kind === 'forbidden' || c.kind === 'not_found' || c.kind === 'client_error') return c.code;
+  if (
+    c.kind === 'tenant_mismatch' ||
+    c.kind === 'insufficient_scope' ||
+    c.kind === 'forbidden' ||
+    c.kind === 'not_found' ||
+    c.kind === 'client_error'
+  )
+    return c.code;
   return undefined;
 }
 
@@ -108,7 +123,8 @@ export function classifyOutcome(result: AttemptResult, expect: Expectation): Pro
   const code = expect.kind === 'refusal' ? refusalCode(result) : undefined;
   if (expect.kind === 'refusal' && code !== undefined) {
     // A refusal without an envelope (a plain 401: its body is not shown) names no other code.
-    if (expect.specCode === undefined || code === expect.specCode || code === '') return { ...got, reason: 'none', expected, success: true, status, items };
+    if (expect.specCode === undefined || code === expect.specCode || code === '')
+      return { ...got, reason: 'none', expected, success: true, status, items };
     const detail =
       expect.codeSource === 'spec'
         ? `refused with HTTP ${status} ${code} where the spec names ${expect.specCode}: the guard held (no breach), but the API differs from the spec here`

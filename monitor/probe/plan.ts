@@ -4,7 +4,6 @@
  * the same config always gives the same plan, which is what reload diffs and sharding hash.
  */
 import { ERROR_CODES, type EndpointId, TENANT_RESOURCES, classifyResponse, endpointSpec } from '../../api/contract/index.js';
-import type { ExpectableEndpoint } from '../config/schema.js';
 import type { KeyExpectation, MonitorConfig, MonitorKey, MonitorTarget } from '../config/types.js';
 import { canaryProbes } from './canaries.js';
 import type { Expectation, RefusalKind } from './expectation.js';
@@ -18,15 +17,25 @@ export type { ProbeSpec } from './spec.js';
  */
 function refusalKind(code: string | undefined): RefusalKind {
   if (code === undefined) return 'forbidden';
-  const kind = classifyResponse(code === ERROR_CODES.notFound ? 404 : 403, { valid: true, envelope: { ok: false, error: { code, message: '' } } }).kind;
-  return kind === 'unauthorized' || kind === 'tenant_mismatch' || kind === 'insufficient_scope' || kind === 'not_found' ? kind : 'forbidden';
+  const kind = classifyResponse(code === ERROR_CODES.notFound ? 404 : 403, {
+    valid: true,
+    envelope: { ok: false, error: { code, message: '' } },
+  }).kind;
+  return kind === 'unauthorized' || kind === 'tenant_mismatch' || kind === 'insufficient_scope' || kind === 'not_found'
+    ? kind
+    : 'forbidden';
 }
 
 /**
  * A read the key's `expect` says is refused: green on any refusal (a code it names that the
  * API does not send is a deviation, a ticket); data back is `unexpected_access`.
  */
-function refusedRead(key: MonitorKey, endpoint: EndpointId, where: string, expected: Extract<KeyExpectation, { kind: 'refused' }>): Expectation {
+function refusedRead(
+  key: MonitorKey,
+  endpoint: EndpointId,
+  where: string,
+  expected: Extract<KeyExpectation, { kind: 'refused' }>,
+): Expectation {
   return {
     kind: 'refusal',
     outcome: refusalKind(expected.code),
@@ -38,7 +47,7 @@ function refusedRead(key: MonitorKey, endpoint: EndpointId, where: string, expec
 }
 
 function read(target: MonitorTarget, key: MonitorKey, endpoint: EndpointId, tenant = '', platformSub?: string): ProbeSpec {
-  const expected = endpoint === 'index' || endpoint === 'docs' ? undefined : key.expect?.[endpoint as ExpectableEndpoint];
+  const expected = endpoint === 'index' || endpoint === 'docs' ? undefined : key.expect?.[endpoint];
   const where = endpoint === 'platform' ? `/platform/${platformSub ?? ''}` : `${tenant}'s ${endpoint}`;
   return makeProbe({
     target: target.name,
@@ -48,7 +57,8 @@ function read(target: MonitorTarget, key: MonitorKey, endpoint: EndpointId, tena
     keyAlias: key.alias,
     check: expected?.kind === 'refused' ? 'expected_refusal' : 'read',
     credential: { kind: 'key', key, scheme: key.auth },
-    expect: expected?.kind === 'refused' ? refusedRead(key, endpoint, where, expected) : { kind: 'success', list: endpointSpec(endpoint).list },
+    expect:
+      expected?.kind === 'refused' ? refusedRead(key, endpoint, where, expected) : { kind: 'success', list: endpointSpec(endpoint).list },
   });
 }
 

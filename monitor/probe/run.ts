@@ -83,7 +83,9 @@ function senderOf(spec: ProbeSpec, target: MonitorTarget, politeness: Politeness
   const free = target.keys.find((k) => politeness.remainingMs(spec.target, k.alias, nowMs) === 0);
   if (free) return { alias: free.alias, credential: { kind: 'key', key: free, scheme: free.auth } };
   const open = spec.endpoint === 'docs' || target.indexAccess === 'public';
-  return open && politeness.remainingMs(spec.target, NO_KEY_ALIAS, nowMs) === 0 ? { alias: NO_KEY_ALIAS, credential: { kind: 'none' } } : planned;
+  return open && politeness.remainingMs(spec.target, NO_KEY_ALIAS, nowMs) === 0
+    ? { alias: NO_KEY_ALIAS, credential: { kind: 'none' } }
+    : planned;
 }
 
 export async function runProbe(spec: ProbeSpec, target: MonitorTarget, deps: ProbeDeps): Promise<ProbeResult> {
@@ -92,16 +94,38 @@ export async function runProbe(spec: ProbeSpec, target: MonitorTarget, deps: Pro
   const held = deps.politeness.state(spec.target, sender.alias, startedAt);
   if (held) {
     const verdict = heldVerdict(spec.expect, held.remainingMs, held.capped && capNote(held.capped));
-    return { spec, verdict, startedAt, durationMs: 0, sent: false, degraded: 'rate_limited', retryAfterMs: held.remainingMs, holdCapped: held.capped, attempt: undefined };
+    return {
+      spec,
+      verdict,
+      startedAt,
+      durationMs: 0,
+      sent: false,
+      degraded: 'rate_limited',
+      retryAfterMs: held.remainingMs,
+      holdCapped: held.capped,
+      attempt: undefined,
+    };
   }
   const sent = await sendWith(spec, sender, target, deps);
   // The gauge labelled with the planned key keeps saying what that key waits out.
-  const plannedHold = sender.alias === spec.keyAlias ? sent.retryAfterMs : deps.politeness.state(spec.target, spec.keyAlias, deps.now())?.remainingMs;
-  const verdict = sender.alias === spec.keyAlias ? sent.verdict : { ...sent.verdict, detail: `${sent.verdict.detail} (sent ${sender.credential.kind === 'key' ? `with key ${sender.alias}` : 'without a key'}: key ${spec.keyAlias} waits out a 429)` };
+  const plannedHold =
+    sender.alias === spec.keyAlias ? sent.retryAfterMs : deps.politeness.state(spec.target, spec.keyAlias, deps.now())?.remainingMs;
+  const verdict =
+    sender.alias === spec.keyAlias
+      ? sent.verdict
+      : {
+          ...sent.verdict,
+          detail: `${sent.verdict.detail} (sent ${sender.credential.kind === 'key' ? `with key ${sender.alias}` : 'without a key'}: key ${spec.keyAlias} waits out a 429)`,
+        };
   return { ...sent, spec, verdict, startedAt, retryAfterMs: plannedHold };
 }
 
-async function sendWith(spec: ProbeSpec, sender: Sender, target: MonitorTarget, deps: ProbeDeps): Promise<Omit<ProbeResult, 'spec' | 'startedAt'>> {
+async function sendWith(
+  spec: ProbeSpec,
+  sender: Sender,
+  target: MonitorTarget,
+  deps: ProbeDeps,
+): Promise<Omit<ProbeResult, 'spec' | 'startedAt'>> {
   const span = deps.tracer?.start(spec, sender.alias);
   const attempt = await sendAttempt({
     dispatcher: deps.dispatcher,
@@ -129,10 +153,12 @@ async function sendWith(spec: ProbeSpec, sender: Sender, target: MonitorTarget, 
     retryAfterMs = hold?.holdMs;
     holdCapped = hold?.capped;
     // Without a hint nothing is held, but the key's throttled stretch begins all the same.
-    if (deps.politeness.hold(spec.target, sender.alias, at, hold?.holdMs ?? 0, hold?.capped)) holdEvent = { kind: 'started', keyAlias: sender.alias, holdMs: hold?.holdMs };
+    if (deps.politeness.hold(spec.target, sender.alias, at, hold?.holdMs ?? 0, hold?.capped))
+      holdEvent = { kind: 'started', keyAlias: sender.alias, holdMs: hold?.holdMs };
     // The cap is the news: a reason of its own, and both figures in the detail.
     if (hold?.capped) verdict = { ...verdict, reason: 'retry_after_capped', detail: `${verdict.detail}: ${capNote(hold.capped)}` };
-  } else if (deps.politeness.settle(spec.target, sender.alias, at, target.intervalMs)) holdEvent = { kind: 'ended', keyAlias: sender.alias };
+  } else if (deps.politeness.settle(spec.target, sender.alias, at, target.intervalMs))
+    holdEvent = { kind: 'ended', keyAlias: sender.alias };
   const degraded = degradation(verdict, durationMs, target.sloMs[spec.endpoint]);
   span?.end(verdict, attempt.kind === 'response' ? attempt.requestId : undefined);
   return { verdict, durationMs, sent: true, degraded, retryAfterMs, holdCapped, holdEvent, attempt };

@@ -60,10 +60,13 @@ export interface ProbeTargetPath {
   readonly platformSub?: string | undefined;
 }
 
-export function makeProbe(fields: Omit<ProbeSpec, 'id' | 'endpointLabel' | 'path'> & { readonly platformSub?: string | undefined }): ProbeSpec {
+export function makeProbe(
+  fields: Omit<ProbeSpec, 'id' | 'endpointLabel' | 'path'> & { readonly platformSub?: string | undefined },
+): ProbeSpec {
   const { platformSub, ...rest } = fields;
   const endpointLabel = rest.endpoint === 'platform' ? `platform/${platformSub ?? ''}` : rest.endpoint;
-  const path = rest.endpoint === 'platform' ? endpointPath('platform', { platformSub }) : endpointPath(rest.endpoint, { tenant: rest.tenant });
+  const path =
+    rest.endpoint === 'platform' ? endpointPath('platform', { platformSub }) : endpointPath(rest.endpoint, { tenant: rest.tenant });
   const spec = { ...rest, endpointLabel, path };
   return { ...spec, id: probeId(spec) };
 }

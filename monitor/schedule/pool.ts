@@ -22,10 +22,11 @@ export function createPool(size: number, onChange: (active: number, waiting: num
   return {
     async run(task) {
       if (active < size) active += 1;
-      else await new Promise<void>((resolve) => {
-        queue.push(resolve);
-        changed();
-      });
+      else
+        await new Promise<void>((resolve) => {
+          queue.push(resolve);
+          changed();
+        });
       changed();
       try {
         return await task();

@@ -124,7 +124,13 @@ export function createScheduler(rounds: readonly TargetRound[], deps: SchedulerD
     deps.metrics.inFlight.set(active);
     deps.metrics.queued.set(waiting);
   });
-  const ctx: RoundContext = { deps, pool, signal: stopping.signal, now: deps.now ?? (() => performance.now()), random: deps.random ?? Math.random };
+  const ctx: RoundContext = {
+    deps,
+    pool,
+    signal: stopping.signal,
+    now: deps.now ?? (() => performance.now()),
+    random: deps.random ?? Math.random,
+  };
   const tasks: ScheduledTask[] = [];
   const running = new Set<Promise<void>>();
   const byName = new Map(rounds.map((r) => [r.target.name, r]));

@@ -5,7 +5,16 @@
  * tests can prove it. The first value of every choice is the reference behaviour.
  */
 import { ERROR_CODE_PATTERN, MISSING_KEY_CODE } from '../../api/contract/index.js';
-import { ERROR_BODIES, type IndexAccessReading, PLATFORM_REFUSALS, RATE_LIMIT_HEADER_STYLES, SCOPE_REFUSALS, SLUG_STYLES, UNAUTHORIZED_STATUSES, platformSubPath } from '../../api/contract/readings.js';
+import {
+  ERROR_BODIES,
+  type IndexAccessReading,
+  PLATFORM_REFUSALS,
+  RATE_LIMIT_HEADER_STYLES,
+  SCOPE_REFUSALS,
+  SLUG_STYLES,
+  UNAUTHORIZED_STATUSES,
+  platformSubPath,
+} from '../../api/contract/readings.js';
 import type { Readings } from '../../api/contract/server/index.js';
 
 /** The sandbox speaks the two readings of whether / needs a key; `unknown` is a tool's setting. */
@@ -77,7 +86,8 @@ function parsePlatformPaths(raw: string): ValueParse<readonly string[]> {
   for (const part of raw.split('+')) {
     const check = platformSubPath(part);
     if (!check.ok) return { ok: false, problem: `"${part}" ${check.reason}` };
-    if (!PLATFORM_SEGMENTS.test(check.sub)) return { ok: false, problem: `"${part}" must be segments of letters, digits, ".", "_", "~" or "-" joined by "/"` };
+    if (!PLATFORM_SEGMENTS.test(check.sub))
+      return { ok: false, problem: `"${part}" must be segments of letters, digits, ".", "_", "~" or "-" joined by "/"` };
     if (subs.includes(check.sub)) return { ok: false, problem: `"${check.sub}" is given twice` };
     subs.push(check.sub);
   }
@@ -86,19 +96,31 @@ function parsePlatformPaths(raw: string): ValueParse<readonly string[]> {
 
 /** Every choice, in the order help and canonical names list them. */
 export const CHOICES: readonly AnyChoice[] = [
-  enumChoice('slug', 'slug', 'tenant slug style; a slug in another style gets 400 invalid_tenant_slug (after the key), demo slugs follow it', SLUG_STYLES, {
-    kebab: 'lowercase letters, digits, single hyphens, 1-63 chars (rowery-nowak)',
-    snake: 'lowercase letters, digits, single underscores (rowery_nowak)',
-    any: "any slug the contract's validateTenantSlug accepts (demo slugs as kebab)",
-  }),
+  enumChoice(
+    'slug',
+    'slug',
+    'tenant slug style; a slug in another style gets 400 invalid_tenant_slug (after the key), demo slugs follow it',
+    SLUG_STYLES,
+    {
+      kebab: 'lowercase letters, digits, single hyphens, 1-63 chars (rowery-nowak)',
+      snake: 'lowercase letters, digits, single underscores (rowery_nowak)',
+      any: "any slug the contract's validateTenantSlug accepts (demo slugs as kebab)",
+    },
+  ),
   enumChoice('index', 'index', 'whether GET / needs a key', INDEX_ACCESS_VALUES, {
     key: 'any valid key',
     public: 'answers 200 without a key, ignoring a presented one',
   }),
-  enumChoice('unauthorized-status', 'unauthorizedStatus', 'status sent with unauthorized (invalid or revoked key) and the missing-key code', UNAUTHORIZED_STATUSES, {
-    401: '401 Unauthorized',
-    403: '403 Forbidden',
-  }),
+  enumChoice(
+    'unauthorized-status',
+    'unauthorizedStatus',
+    'status sent with unauthorized (invalid or revoked key) and the missing-key code',
+    UNAUTHORIZED_STATUSES,
+    {
+      401: '401 Unauthorized',
+      403: '403 Forbidden',
+    },
+  ),
   {
     key: 'missing-key',
     field: 'missingKey',
@@ -133,14 +155,20 @@ export const CHOICES: readonly AnyChoice[] = [
     not_found: '404 not_found',
     unauthorized: 'unauthorized-status with unauthorized',
   }),
-  enumChoice('rate-limit-headers', 'rateLimitHeaders', 'rate-limit headers on keyed answers and on 429s (limiter and rate-limit-storm fault)', RATE_LIMIT_HEADER_STYLES, {
-    ietf: 'RateLimit-Limit/-Remaining/-Reset on every keyed answer, Retry-After seconds on 429',
-    'ratelimit-field': 'RateLimit: "default";r=R;t=T and RateLimit-Policy: "default";q=Q;w=W, Retry-After seconds on 429',
-    'x-ratelimit-epoch': 'X-RateLimit-Limit/-Remaining/-Reset (epoch seconds) on every keyed answer, no Retry-After',
-    'x-ratelimit-delta': 'X-RateLimit-Limit/-Remaining/-Reset (seconds to wait) on every keyed answer, no Retry-After',
-    'retry-after-date': 'nothing on normal answers, Retry-After as an HTTP date on 429',
-    none: 'no rate-limit header at all, not even on 429',
-  }),
+  enumChoice(
+    'rate-limit-headers',
+    'rateLimitHeaders',
+    'rate-limit headers on keyed answers and on 429s (limiter and rate-limit-storm fault)',
+    RATE_LIMIT_HEADER_STYLES,
+    {
+      ietf: 'RateLimit-Limit/-Remaining/-Reset on every keyed answer, Retry-After seconds on 429',
+      'ratelimit-field': 'RateLimit: "default";r=R;t=T and RateLimit-Policy: "default";q=Q;w=W, Retry-After seconds on 429',
+      'x-ratelimit-epoch': 'X-RateLimit-Limit/-Remaining/-Reset (epoch seconds) on every keyed answer, no Retry-After',
+      'x-ratelimit-delta': 'X-RateLimit-Limit/-Remaining/-Reset (seconds to wait) on every keyed answer, no Retry-After',
+      'retry-after-date': 'nothing on normal answers, Retry-After as an HTTP date on 429',
+      none: 'no rate-limit header at all, not even on 429',
+    },
+  ),
   enumChoice('error-bodies', 'errorBodies', 'bodies of 401 and 429 answers (every other error stays an envelope)', ERROR_BODIES, {
     envelope: 'the JSON envelope',
     plain: 'text/plain status text (Unauthorized, Too Many Requests)',

@@ -56,7 +56,10 @@ function applyOverride(item: string, settings: Record<string, unknown>, seen: Se
 }
 
 export function parseDialect(text: string): DialectParse {
-  const items = text.split(',').map((item) => item.trim()).filter((item) => item !== '');
+  const items = text
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item !== '');
   let preset: PresetName = DEFAULT_DIALECT;
   const first = items[0];
   if (first !== undefined && !first.includes('=')) {

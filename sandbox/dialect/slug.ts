@@ -19,7 +19,8 @@ const STYLE_RULE: Readonly<Record<Exclude<SlugStyle, 'any'>, { readonly pattern:
 export function checkSlugStyle(slug: string, style: SlugStyle): SlugCheck {
   const base = validateTenantSlug(slug);
   if (!base.ok || style === 'any') return base;
-  if (style === 'kebab' && slug.length > KEBAB_SLUG_MAX_LENGTH) return { ok: false, reason: `is longer than ${KEBAB_SLUG_MAX_LENGTH} characters` };
+  if (style === 'kebab' && slug.length > KEBAB_SLUG_MAX_LENGTH)
+    return { ok: false, reason: `is longer than ${KEBAB_SLUG_MAX_LENGTH} characters` };
   const rule = STYLE_RULE[style];
   return rule.pattern.test(slug) ? { ok: true } : { ok: false, reason: rule.reason };
 }

@@ -3,7 +3,10 @@ import { FAULT_KINDS, FAULT_STATUSES, type FaultKind } from './parse.js';
 
 const KINDS: Readonly<Record<FaultKind, { readonly meaning: string; readonly example: string }>> = {
   latency: { meaning: 'wait MS milliseconds before answering (latencies add up)', example: 'latency:2000@/tenants/*/bikes%0.5' },
-  'rate-limit-storm': { meaning: '429 rate_limited in the dialect\'s header style; Retry-After: S only when S is given', example: 'rate-limit-storm:2@/tenants/**%0.1' },
+  'rate-limit-storm': {
+    meaning: "429 rate_limited in the dialect's header style; Retry-After: S only when S is given",
+    example: 'rate-limit-storm:2@/tenants/**%0.1',
+  },
   status: { meaning: `that status (${FAULT_STATUSES.join(', ')}) with an error envelope`, example: 'status:503@/tenants/*/clients' },
   'html-502': { meaning: '502 with an nginx-style HTML page, no envelope', example: 'html-502@/docs' },
   'broken-envelope': { meaning: 'JSON that is not the envelope ({status, result})', example: 'broken-envelope@/tenants/*/repairs' },
@@ -13,7 +16,10 @@ const KINDS: Readonly<Record<FaultKind, { readonly meaning: string; readonly exa
   reset: { meaning: 'destroy the connection, no answer', example: 'reset%0.1' },
   stall: { meaning: 'headers and half a body, then nothing (until the sandbox closes)', example: 'stall@/tenants/*/bikes' },
   oversized: { meaning: 'a valid envelope padded to at least BYTES', example: 'oversized:2000000@/tenants/*/logs' },
-  'isolation-breach': { meaning: "tenant keys read other tenants' data (the monitor's canaries must catch it)", example: 'isolation-breach' },
+  'isolation-breach': {
+    meaning: "tenant keys read other tenants' data (the monitor's canaries must catch it)",
+    example: 'isolation-breach',
+  },
   redirect: { meaning: '302 to URL', example: 'redirect:http://127.0.0.1:9/@/docs' },
 };
 

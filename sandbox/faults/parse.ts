@@ -33,7 +33,8 @@ export type FaultAction =
   | { readonly kind: 'redirect'; readonly url: string }
   | { readonly [K in SimpleFaultKind]: { readonly kind: K } }[SimpleFaultKind];
 
-type SimpleFaultKind = 'html-502' | 'broken-envelope' | 'invalid-json' | 'ok-without-data' | 'error-without-code' | 'reset' | 'stall' | 'isolation-breach';
+type SimpleFaultKind =
+  'html-502' | 'broken-envelope' | 'invalid-json' | 'ok-without-data' | 'error-without-code' | 'reset' | 'stall' | 'isolation-breach';
 
 export interface FaultRule {
   readonly action: FaultAction;
@@ -44,9 +45,7 @@ export interface FaultRule {
   readonly source: string;
 }
 
-export type FaultSpecParse =
-  | { readonly ok: true; readonly rules: readonly FaultRule[] }
-  | { readonly ok: false; readonly error: string };
+export type FaultSpecParse = { readonly ok: true; readonly rules: readonly FaultRule[] } | { readonly ok: false; readonly error: string };
 
 type ActionParse = { readonly ok: true; readonly action: FaultAction } | { readonly ok: false; readonly error: string };
 
@@ -61,7 +60,10 @@ function wholeNumber(arg: string | undefined, min: number, max: number): number 
 }
 
 function parseAction(kind: FaultKind, arg: string | undefined): ActionParse {
-  const needs = (what: string): ActionParse => ({ ok: false, error: `fault "${kind}" needs ${what}, got ${arg === undefined ? 'none' : `"${arg}"`}` });
+  const needs = (what: string): ActionParse => ({
+    ok: false,
+    error: `fault "${kind}" needs ${what}, got ${arg === undefined ? 'none' : `"${arg}"`}`,
+  });
   switch (kind) {
     case 'latency': {
       const ms = wholeNumber(arg, 0, MAX_LATENCY_MS);
@@ -70,7 +72,9 @@ function parseAction(kind: FaultKind, arg: string | undefined): ActionParse {
     case 'rate-limit-storm': {
       if (arg === undefined) return { ok: true, action: { kind, retryAfterSeconds: undefined } };
       const seconds = wholeNumber(arg, 0, 86_400);
-      return seconds === undefined ? needs('Retry-After seconds 0-86400 or nothing') : { ok: true, action: { kind, retryAfterSeconds: seconds } };
+      return seconds === undefined
+        ? needs('Retry-After seconds 0-86400 or nothing')
+        : { ok: true, action: { kind, retryAfterSeconds: seconds } };
     }
     case 'status': {
       const status = FAULT_STATUSES.find((s) => String(s) === arg);
@@ -86,7 +90,9 @@ function parseAction(kind: FaultKind, arg: string | undefined): ActionParse {
       return { ok: true, action: { kind, url: url.href } };
     }
     default:
-      return arg === undefined ? { ok: true, action: { kind } as FaultAction } : { ok: false, error: `fault "${kind}" takes no argument, got "${arg}"` };
+      return arg === undefined
+        ? { ok: true, action: { kind } as FaultAction }
+        : { ok: false, error: `fault "${kind}" takes no argument, got "${arg}"` };
   }
 }
 
@@ -124,7 +130,10 @@ function parseRule(source: string): { ok: true; rule: FaultRule } | { ok: false;
   if (!isFaultKind(kind)) return { ok: false, error: `unknown fault kind "${kind}" (known: ${FAULT_KINDS.join(', ')})` };
   const action = parseAction(kind, arg);
   if (!action.ok) return action;
-  return { ok: true, rule: { action: action.action, glob, pattern: glob === undefined ? undefined : globToRegExp(glob), probability, source } };
+  return {
+    ok: true,
+    rule: { action: action.action, glob, pattern: glob === undefined ? undefined : globToRegExp(glob), probability, source },
+  };
 }
 
 export function parseFaultSpec(spec: string): FaultSpecParse {

@@ -44,7 +44,8 @@ function oversized(reply: Reply, bytes: number): Outgoing {
 function storm(retryAfterSeconds: number | undefined, context: FaultContext): Outgoing {
   const { dialect, now } = context;
   const headers = stormHeaders(dialect.rateLimitHeaders, retryAfterSeconds, now);
-  if (bodyForm(dialect.errorBodies, 429) === 'plain') return { status: 429, headers: { 'content-type': PLAIN_CONTENT_TYPE, ...headers }, body: plainText(429) };
+  if (bodyForm(dialect.errorBodies, 429) === 'plain')
+    return { status: 429, headers: { 'content-type': PLAIN_CONTENT_TYPE, ...headers }, body: plainText(429) };
   return json(429, JSON.stringify(errorEnvelope(ERROR_CODES.rateLimited, messageFor(ERROR_CODES.rateLimited))), headers);
 }
 
@@ -64,7 +65,10 @@ function replacement(fault: Exclude<ResponseFault, { kind: 'reset' | 'stall' }>,
     case 'ok-without-data':
       return json(200, '{"ok":true}');
     case 'error-without-code':
-      return json(reply.status >= 400 ? reply.status : 500, JSON.stringify({ ok: false, error: { message: messageFor(ERROR_CODES.internalError) } }));
+      return json(
+        reply.status >= 400 ? reply.status : 500,
+        JSON.stringify({ ok: false, error: { message: messageFor(ERROR_CODES.internalError) } }),
+      );
     case 'oversized':
       return oversized(reply, fault.bytes);
     case 'redirect':
@@ -87,7 +91,11 @@ export function sendFault(res: ServerResponse, fault: ResponseFault, reply: Repl
   }
   if (fault.kind === 'stall') {
     const body = Buffer.from(JSON.stringify(reply.envelope), 'utf8');
-    res.writeHead(reply.status, { 'content-type': JSON_CONTENT_TYPE, 'content-length': String(body.length + 1024), [REQUEST_ID_HEADER]: requestId });
+    res.writeHead(reply.status, {
+      'content-type': JSON_CONTENT_TYPE,
+      'content-length': String(body.length + 1024),
+      [REQUEST_ID_HEADER]: requestId,
+    });
     // Half a body and then nothing: the client must time out on its own.
     res.write(body.subarray(0, Math.ceil(body.length / 2)));
     return reply.status;

@@ -25,11 +25,15 @@ describe('rate driver', () => {
   it('fires at the rate on a fake clock and tells successes from failures', async () => {
     vi.useFakeTimers();
     let calls = 0;
-    const driver = startRateDriver(10, async () => {
-      calls += 1;
-      if (calls % 2 === 0) throw new Error('refused');
-      return calls % 3 !== 0;
-    }, () => Date.now());
+    const driver = startRateDriver(
+      10,
+      async () => {
+        calls += 1;
+        if (calls % 2 === 0) throw new Error('refused');
+        return calls % 3 !== 0;
+      },
+      () => Date.now(),
+    );
     await vi.advanceTimersByTimeAsync(2_000);
     await driver.stop();
     expect(driver.fired).toBe(21);
@@ -44,7 +48,9 @@ describe('rate driver', () => {
 
 describe('blackbox_exporter side', () => {
   it('writes one http module with the auth header, 200 only and the envelope regex', () => {
-    const config = YAML.parse(blackboxConfigYaml(FAKE_KEY, 'bearer', 500)) as { modules: Record<string, { prober: string; timeout: string; http: Record<string, unknown> }> };
+    const config = YAML.parse(blackboxConfigYaml(FAKE_KEY, 'bearer', 500)) as {
+      modules: Record<string, { prober: string; timeout: string; http: Record<string, unknown> }>;
+    };
     const module = config.modules[BLACKBOX_MODULE];
     expect(module?.prober).toBe('http');
     expect(module?.timeout).toBe('500ms');
@@ -66,7 +72,14 @@ describe('monitor side', () => {
   it('gives the plan size that keysForRate promises, through the real config parser, with the key only by reference', () => {
     const { keys, perTick } = keysForRate(50);
     expect({ keys, perTick }).toEqual({ keys: 12, perTick: 50 });
-    const yaml = benchMonitorYaml({ baseUrl: 'http://127.0.0.1:1/api/v1', keys, tenant: 'rowery-nowak', schedule: '* * * * * *', timeout: '500ms', canaries: false });
+    const yaml = benchMonitorYaml({
+      baseUrl: 'http://127.0.0.1:1/api/v1',
+      keys,
+      tenant: 'rowery-nowak',
+      schedule: '* * * * * *',
+      timeout: '500ms',
+      canaries: false,
+    });
     expect(yaml).not.toContain(FAKE_KEY);
     expect(yaml).toContain(`\${${BENCH_KEY_ENV}}`);
     const parsed = parseConfigText(yaml, { env: { [BENCH_KEY_ENV]: FAKE_KEY }, baseDir: '/' });
@@ -82,7 +95,15 @@ describe('monitor side', () => {
   });
 
   it('adds rounds up and recomputes CPU per 1000 probes from the totals, not from an average of ratios', () => {
-    const side = (cpuSeconds: number, probes: number, rssBytes: number) => ({ cpuSeconds, systemSeconds: cpuSeconds / 2, windowSeconds: 10, probes, ok: probes, cpuSecondsPer1000: perThousand(cpuSeconds, probes), rssBytes });
+    const side = (cpuSeconds: number, probes: number, rssBytes: number) => ({
+      cpuSeconds,
+      systemSeconds: cpuSeconds / 2,
+      windowSeconds: 10,
+      probes,
+      ok: probes,
+      cpuSecondsPer1000: perThousand(cpuSeconds, probes),
+      rssBytes,
+    });
     const sum = addSides([side(1, 1000, 5), side(3, 500, 9)]);
     expect(sum).toMatchObject({ cpuSeconds: 4, systemSeconds: 2, windowSeconds: 20, probes: 1500, ok: 1500, rssBytes: 9 });
     expect(sum.cpuSecondsPer1000).toBeCloseTo(4 / 1.5, 9);

@@ -86,7 +86,14 @@ describe('prom-text', () => {
 
 describe('table and flags', () => {
   it('pads columns to the widest cell, right-aligning where asked', () => {
-    const out = renderTable(['name', 'n'], [['a', '1'], ['longer', '100']], ['left', 'right']);
+    const out = renderTable(
+      ['name', 'n'],
+      [
+        ['a', '1'],
+        ['longer', '100'],
+      ],
+      ['left', 'right'],
+    );
     expect(out.split('\n')).toEqual(['name      n', '------  ---', 'a         1', 'longer  100']);
     expect(fixed(Number.NaN, 2)).toBe('n/a');
     expect(fixed(1.234, 1)).toBe('1.2');
@@ -95,7 +102,9 @@ describe('table and flags', () => {
   it('parses numeric flags strictly, naming the flag in the error', () => {
     expect(numberFlag(['--seconds', '5'], 'seconds', { min: 1, max: 60 })).toBe(5);
     expect(numberFlag([], 'seconds', { min: 1, max: 60 })).toBeUndefined();
-    expect(() => numberFlag(['--seconds', 'abc'], 'seconds', { min: 1, max: 60 })).toThrow(/--seconds must be a number from 1 to 60, got "abc"/);
+    expect(() => numberFlag(['--seconds', 'abc'], 'seconds', { min: 1, max: 60 })).toThrow(
+      /--seconds must be a number from 1 to 60, got "abc"/,
+    );
     expect(() => numberFlag(['--seconds'], 'seconds', { min: 1, max: 60 })).toThrow(/--seconds/);
     expect(listFlag(['--keys', '100,1000'], 'keys', { min: 1, max: 5000 })).toEqual([100, 1000]);
     expect(() => listFlag(['--keys', '100,x'], 'keys', { min: 1, max: 5000 })).toThrow(/--keys .*"100,x"/);

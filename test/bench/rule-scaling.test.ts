@@ -7,7 +7,14 @@ import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import type { AlertStackResult, FaultMeasurement } from '../../bench/lib/alert-measure.js';
 import { packageRoot } from '../../lib/index.js';
-import { formatPromDuration, parsePromDuration, scaleAlertmanager, scaleDuration, scaleExpr, scaleRules } from '../../bench/lib/rule-scaling.js';
+import {
+  formatPromDuration,
+  parsePromDuration,
+  scaleAlertmanager,
+  scaleDuration,
+  scaleExpr,
+  scaleRules,
+} from '../../bench/lib/rule-scaling.js';
 import { alertRows } from '../../bench/lib/summary.js';
 
 const deploy = `${packageRoot()}/deploy/`;
@@ -24,13 +31,23 @@ describe('Prometheus durations', () => {
   });
 
   it('divides by the factor: the default 30 s schedule to 1 s', () => {
-    expect(['5m', '1h', '1d', '3d', '10s', '0m', '1h'].map((d) => scaleDuration(d, 30))).toEqual(['10s', '2m', '48m', '144m', '333ms', '0s', '2m']);
+    expect(['5m', '1h', '1d', '3d', '10s', '0m', '1h'].map((d) => scaleDuration(d, 30))).toEqual([
+      '10s',
+      '2m',
+      '48m',
+      '144m',
+      '333ms',
+      '0s',
+      '2m',
+    ]);
     expect(() => scaleDuration('5 minutes', 30)).toThrow(/not a Prometheus duration/);
   });
 
   it('scales range selectors and subqueries, and nothing else in an expression', () => {
     const expr = 'sum by (target) (rate(x_total{check="read", le="+Inf"}[5m])) / 3 * 86400 > max_over_time(y[10m:30s]) unless z[1h]';
-    expect(scaleExpr(expr, 30)).toBe('sum by (target) (rate(x_total{check="read", le="+Inf"}[10s])) / 3 * 86400 > max_over_time(y[20s:1s]) unless z[2m]');
+    expect(scaleExpr(expr, 30)).toBe(
+      'sum by (target) (rate(x_total{check="read", le="+Inf"}[10s])) / 3 * 86400 > max_over_time(y[20s:1s]) unless z[2m]',
+    );
   });
 });
 
@@ -45,7 +62,8 @@ describe('the shipped files, scaled', () => {
       const old = before[i]!;
       expect([rule.labels, rule.annotations]).toEqual([old.labels, old.annotations]);
       if (old.for) expect(parsePromDuration(rule.for!)).toBe(Math.round(parsePromDuration(old.for)! / 30));
-      if (old.keep_firing_for) expect(parsePromDuration(rule.keep_firing_for!)).toBe(Math.round(parsePromDuration(old.keep_firing_for)! / 30));
+      if (old.keep_firing_for)
+        expect(parsePromDuration(rule.keep_firing_for!)).toBe(Math.round(parsePromDuration(old.keep_firing_for)! / 30));
       expect(rule.expr.replace(/\[\w+(:\w*)?\]/g, '[]')).toBe(old.expr.replace(/\[\w+(:\w*)?\]/g, '[]'));
     });
     const down = after.find((r) => r.alert === 'RepairmonEndpointDown')!;
@@ -55,7 +73,9 @@ describe('the shipped files, scaled', () => {
   it('a dropped rule is gone; holds over the cap are cut to it (the stack asserts that alerts hold, promtool how long)', () => {
     const text = readFileSync(`${deploy}prometheus/alerting-rules.yml`, 'utf8');
     const kept = scaleRules(text, 30, { keep: (r) => r['alert'] !== 'RepairmonMonitorDown', maxHoldMs: 10_000 });
-    const rules = (parse(kept) as { groups: { rules: { alert: string; for?: string; keep_firing_for?: string }[] }[] }).groups.flatMap((g) => g.rules);
+    const rules = (parse(kept) as { groups: { rules: { alert: string; for?: string; keep_firing_for?: string }[] }[] }).groups.flatMap(
+      (g) => g.rules,
+    );
     expect(rules.map((r) => r.alert)).not.toContain('RepairmonMonitorDown');
     expect(rules.map((r) => r.alert)).toContain('RepairmonEndpointDown');
     expect(rules.find((r) => r.alert === 'RepairmonTenantIsolationBreach')?.keep_firing_for).toBe('10s');
@@ -88,11 +108,29 @@ describe('alert-latency summary rows', () => {
     others: [],
     ...over,
   });
-  const result = (faults: FaultMeasurement[]): AlertStackResult => ({ startedAt: '', scheduleSeconds: 1, factor: 30, prometheusIntervalSeconds: 1, faults, unexpected: [], wallSeconds: 1 });
+  const result = (faults: FaultMeasurement[]): AlertStackResult => ({
+    startedAt: '',
+    scheduleSeconds: 1,
+    factor: 30,
+    prometheusIntervalSeconds: 1,
+    faults,
+    unexpected: [],
+    wallSeconds: 1,
+  });
 
   it('is MET only when the alert fired at its receiver, held and resolved; times shown at both schedules', () => {
     const rows = alertRows(
-      result([measurement({}), measurement({ flapped: true }), measurement({ fired: { labels: {}, receiver: 'ops-tickets' } }), measurement({ resolveSeconds: undefined }), measurement({ falseNotifications: [{ alertname: 'X', severity: 'ticket', status: 'firing', receiver: 'ops-tickets', why: 'not explained by the fault' }] })]),
+      result([
+        measurement({}),
+        measurement({ flapped: true }),
+        measurement({ fired: { labels: {}, receiver: 'ops-tickets' } }),
+        measurement({ resolveSeconds: undefined }),
+        measurement({
+          falseNotifications: [
+            { alertname: 'X', severity: 'ticket', status: 'firing', receiver: 'ops-tickets', why: 'not explained by the fault' },
+          ],
+        }),
+      ]),
     );
     expect(rows.map((r) => r.verdict)).toEqual(['MET', 'MISSED', 'MISSED', 'MISSED', 'MISSED']);
     expect(rows[0]).toMatchObject({ ours: '2.0 / 4.0', baseline: '1.0 / 2.0' });

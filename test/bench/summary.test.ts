@@ -36,7 +36,16 @@ const side = (cpuUsPerCall: number) => ({ ok: 100, cpuUsPerCall, userUsPerCall: 
 
 describe('summary rows', () => {
   it('meets the client target at 1.10 and misses it above', () => {
-    const mode = (concurrency: number, client: number) => ({ concurrency, calls: 100, client: side(client), raw: side(100), cpuRatio: client / 100, medianCpuRatio: client / 100, userRatio: client / 100, wallRatio: 1 });
+    const mode = (concurrency: number, client: number) => ({
+      concurrency,
+      calls: 100,
+      client: side(client),
+      raw: side(100),
+      cpuRatio: client / 100,
+      medianCpuRatio: client / 100,
+      userRatio: client / 100,
+      wallRatio: 1,
+    });
     const figures: OverheadFigures = { sequential: mode(1, 110), concurrent: mode(16, 130), inMemory: mode(1, 105) };
     expect(clientRows(figures).map((r) => r.verdict)).toEqual(['MET', 'MISSED', 'MET']);
   });
@@ -52,7 +61,10 @@ describe('summary rows', () => {
   });
 
   it('rates scale only at 1 000 keys on the real 60 s interval', () => {
-    const matrix = (rows: ScaleRow[], intervalSeconds: number) => ({ matrix: { intervalSeconds, concurrency: 16, rows, loadAverage: 1 }, renderBaseline: undefined });
+    const matrix = (rows: ScaleRow[], intervalSeconds: number) => ({
+      matrix: { intervalSeconds, concurrency: 16, rows, loadAverage: 1 },
+      renderBaseline: undefined,
+    });
     const good = scaleRows(matrix([scaleRow({})], 60));
     expect(good.filter((r) => r.verdict !== 'info').map((r) => r.verdict)).toEqual(['MET', 'MET', 'MET']);
     const bad = scaleRows(matrix([scaleRow({ doneInInterval: 7000, delayP99Seconds: 1.2, renderMs: [900, 1000, 1100] })], 60));
@@ -98,7 +110,16 @@ describe('run-all', () => {
 
   it('knows every bench and refuses an unknown name in --only', () => {
     const names = benches(false).map((b) => b.name);
-    expect(names).toEqual(['sandbox-throughput', 'client-overhead', 'monitor-vs-blackbox', 'monitor-vs-blackbox-200', 'scale', 'hostile-scale', 'generator', 'alert-latency']);
+    expect(names).toEqual([
+      'sandbox-throughput',
+      'client-overhead',
+      'monitor-vs-blackbox',
+      'monitor-vs-blackbox-200',
+      'scale',
+      'hostile-scale',
+      'generator',
+      'alert-latency',
+    ]);
     expect(parseRunArgs(['--quick', '--only', 'scale,generator'], names)).toEqual({ quick: true, only: ['scale', 'generator'] });
     expect(() => parseRunArgs(['--only', 'scale,nope'], names)).toThrow(/--only .*"scale,nope"/);
   });
@@ -107,7 +128,9 @@ describe('run-all', () => {
 describe('generator bench', () => {
   it('passes only flags that repairmon new knows, answering enough to never prompt', () => {
     const known = new Set([...ANSWER_FLAGS.map((f) => f.flag), ...RUN_FLAGS.map((f) => f.flag), 'no-interactive']);
-    const flags = scaffoldArgs('x').filter((a) => a.startsWith('--')).map((a) => a.slice(2));
+    const flags = scaffoldArgs('x')
+      .filter((a) => a.startsWith('--'))
+      .map((a) => a.slice(2));
     expect(flags.every((f) => known.has(f))).toBe(true);
     expect(flags).toEqual(expect.arrayContaining(['yes', 'no-interactive', 'skip-install']));
   });

@@ -32,7 +32,10 @@ describe('bin/repairmon.js sandbox', () => {
     const h = authHeader('bearer', sandbox.key('nowak-nologs-test').key);
     const logs = await request(`${baseUrl}/tenants/rowery_nowak/logs`, { headers: { [h.name]: h.value } });
     expect([logs.statusCode, logs.headers['x-ratelimit-reset']]).toEqual([403, '60']);
-    expect(parseEnvelope(await logs.body.text(), { status: 403 })).toMatchObject({ valid: true, envelope: { error: { code: 'forbidden' } } });
+    expect(parseEnvelope(await logs.body.text(), { status: 403 })).toMatchObject({
+      valid: true,
+      envelope: { error: { code: 'forbidden' } },
+    });
     expect(await sandbox.close()).toBe(0);
   });
 

@@ -28,7 +28,9 @@ function repairmon(args: readonly string[], env: Record<string, string> = {}): W
 
 beforeAll(() => {
   if (!existsSync(join(ROOT, 'dist/cli/index.js'))) execFileSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'ignore' });
-  const [report] = JSON.parse(execFileSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', home], { cwd: ROOT, encoding: 'utf8' })) as [{ filename: string; files: { path: string }[] }];
+  const [report] = JSON.parse(
+    execFileSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', home], { cwd: ROOT, encoding: 'utf8' }),
+  ) as [{ filename: string; files: { path: string }[] }];
   packed = report.files.map((f) => f.path);
   execFileSync('tar', ['xzf', join(home, report.filename), '-C', home]);
   symlinkSync(join(ROOT, 'node_modules'), join(pkg, 'node_modules'));
@@ -65,7 +67,12 @@ describe('the ops path from the installed package', () => {
     const clientsRead = /^repairmon_probe_success\{[^}]*endpoint="clients"[^}]*key_alias="nowak-test"[^}]*check="read"\} (\d)$/m;
     const clientsSuccess = async (): Promise<string | undefined> => clientsRead.exec(await metrics())?.[1];
     // A round every 10 s: up to 30 s for the probe to read `want`.
-    const until = (want: string): Promise<unknown> => waitFor(async () => (await clientsSuccess()) === want, { what: () => `the clients probe to read ${want}`, timeoutMs: 30_000, everyMs: 200 });
+    const until = (want: string): Promise<unknown> =>
+      waitFor(async () => (await clientsSuccess()) === want, {
+        what: () => `the clients probe to read ${want}`,
+        timeoutMs: 30_000,
+        everyMs: 200,
+      });
     await until('1');
 
     const fault = repairmon(['sandbox', 'fault', 'status:503@/tenants/*/clients', '--url', baseUrl!], { REPAIRMON_SANDBOX_TOKEN: token! });

@@ -86,14 +86,39 @@ describe('repairmon sandbox', () => {
     const help = io.stdoutText();
     expect(help).toContain('--dialect NAME|k=v,...');
     expect(help).toContain('(default: reference)');
-    for (const key of ['slug', 'index', 'unauthorized-status', 'missing-key', 'scope-refusal', 'platform-paths', 'platform-refusal', 'rate-limit-headers', 'error-bodies']) {
+    for (const key of [
+      'slug',
+      'index',
+      'unauthorized-status',
+      'missing-key',
+      'scope-refusal',
+      'platform-paths',
+      'platform-refusal',
+      'rate-limit-headers',
+      'error-bodies',
+    ]) {
       expect(help).toContain(`${key}: `);
     }
-    for (const value of ['kebab', 'snake', 'any', 'public', '403', 'missing_api_key', 'forbidden', 'ops/tenants', 'ratelimit-field', 'x-ratelimit-epoch', 'x-ratelimit-delta', 'retry-after-date', 'plain']) {
+    for (const value of [
+      'kebab',
+      'snake',
+      'any',
+      'public',
+      '403',
+      'missing_api_key',
+      'forbidden',
+      'ops/tenants',
+      'ratelimit-field',
+      'x-ratelimit-epoch',
+      'x-ratelimit-delta',
+      'retry-after-date',
+      'plain',
+    ]) {
       expect(help).toContain(value);
     }
     expect(help).toMatch(/kebab +lowercase letters.*\(default\)/);
-    for (const preset of ['reference', 'snake-public', 'strict-hiding', 'gateway', 'legacy', 'bare']) expect(help).toMatch(new RegExp(`\\n +${preset} +`));
+    for (const preset of ['reference', 'snake-public', 'strict-hiding', 'gateway', 'legacy', 'bare'])
+      expect(help).toMatch(new RegExp(`\\n +${preset} +`));
     expect(help).toContain('sets: rate-limit-headers=none');
   });
 
@@ -103,7 +128,16 @@ describe('repairmon sandbox', () => {
     expect(await exit).toBe(0);
     const out = io.stdoutText();
     expect(out).toMatch(/listening on http:\/\/127\.0\.0\.1:\d+\/api\/v1/);
-    for (const alias of ['platform-test', 'platform-prod', 'nowak-test', 'nowak-prod', 'kowalski-test', 'gdansk-test', 'nowak-nologs-test', 'nowak-revoked-test']) {
+    for (const alias of [
+      'platform-test',
+      'platform-prod',
+      'nowak-test',
+      'nowak-prod',
+      'kowalski-test',
+      'gdansk-test',
+      'nowak-nologs-test',
+      'nowak-revoked-test',
+    ]) {
       expect(out).toContain(alias);
     }
     // The generated project's own variable names, so the line can be pasted as is.
@@ -128,12 +162,27 @@ describe('repairmon sandbox', () => {
     [['--tls-ca-out', '/tmp/ca.pem'], /--tls-ca-out needs --tls/],
     [['--monitor-out', 'package.json'], /--monitor-out: package\.json is a file; give a folder \(nothing was written\)/],
     [['--monitor-out', planted], /--monitor-out: .*watch is a symbolic link; give a folder of your own \(nothing was written\)/],
-    [['--tls', '--tls-ca-out', 'package.json'], /--tls-ca-out: package\.json exists and is not a CA certificate; .*\(nothing was written\)/],
-    [['--tls', '--tls-ca-out', '/nonexistent/dir/ca.pem'], /--tls-ca-out: cannot write the CA certificate to \/nonexistent\/dir\/ca\.pem \(ENOENT\)/],
-    [['--dialect', 'teleport'], /--dialect: unknown preset "teleport"; allowed presets: reference, snake-public, strict-hiding, gateway, legacy, bare/],
+    [
+      ['--tls', '--tls-ca-out', 'package.json'],
+      /--tls-ca-out: package\.json exists and is not a CA certificate; .*\(nothing was written\)/,
+    ],
+    [
+      ['--tls', '--tls-ca-out', '/nonexistent/dir/ca.pem'],
+      /--tls-ca-out: cannot write the CA certificate to \/nonexistent\/dir\/ca\.pem \(ENOENT\)/,
+    ],
+    [
+      ['--dialect', 'teleport'],
+      /--dialect: unknown preset "teleport"; allowed presets: reference, snake-public, strict-hiding, gateway, legacy, bare/,
+    ],
     [['--dialect', 'reference,colour=red'], /--dialect: unknown key "colour" in "colour=red"; allowed keys: slug, index,/],
-    [['--dialect', 'gateway,scope-refusal=hide'], /--dialect: scope-refusal: value "hide" is not allowed; allowed values: insufficient_scope, forbidden, not_found/],
-    [['--dialect', 'slug=snake', '--data', 'test/sandbox/fixtures/data/valid.yaml'], /--data: .*valid\.yaml: .*tenants\[0\]\.slug: tenant slug "rowery-testowe" must be lowercase letters, digits and single underscores/s],
+    [
+      ['--dialect', 'gateway,scope-refusal=hide'],
+      /--dialect: scope-refusal: value "hide" is not allowed; allowed values: insufficient_scope, forbidden, not_found/,
+    ],
+    [
+      ['--dialect', 'slug=snake', '--data', 'test/sandbox/fixtures/data/valid.yaml'],
+      /--data: .*valid\.yaml: .*tenants\[0\]\.slug: tenant slug "rowery-testowe" must be lowercase letters, digits and single underscores/s,
+    ],
   ])('%j exits 2 naming the flag and starts nothing', async (args, message) => {
     const io = fakeIo();
     expect(await main(['sandbox', ...args], io)).toBe(2);
@@ -158,7 +207,9 @@ describe('repairmon sandbox', () => {
     expect(await human.exit).toBe(0);
     const out = human.io.stdoutText();
     expect(out).toMatch(/CA certificate \(trust it for this https sandbox\): \S+ca\.pem/);
-    expect(out).toMatch(/export REPAIR_API_ENV=production REPAIR_API_PRODUCTION_BASE_URL=https:\/\/127\.0\.0\.1:\d+\/api\/v1 REPAIR_API_CA_FILE=\S+/);
+    expect(out).toMatch(
+      /export REPAIR_API_ENV=production REPAIR_API_PRODUCTION_BASE_URL=https:\/\/127\.0\.0\.1:\d+\/api\/v1 REPAIR_API_CA_FILE=\S+/,
+    );
     expect(out).toMatch(/export REPAIR_API_PRODUCTION_KEY=rs_live_\S+ +# nowak-prod/);
     expect(out).toMatch(/curl --cacert \S+ -H "x-api-key: \$REPAIR_API_TEST_KEY" https:/);
   });

@@ -30,7 +30,10 @@ afterAll(async () => {
   expect(await sandbox.exit).toBe(0);
 });
 
-async function fault(args: string[], env: Record<string, string> = { REPAIRMON_SANDBOX_TOKEN: sandbox.line.control.token }): Promise<{ code: number; out: string; err: string }> {
+async function fault(
+  args: string[],
+  env: Record<string, string> = { REPAIRMON_SANDBOX_TOKEN: sandbox.line.control.token },
+): Promise<{ code: number; out: string; err: string }> {
   const { code, stdout, stderr } = await runMain(['sandbox', 'fault', ...args], env);
   return { code, out: stdout, err: stderr };
 }
@@ -47,7 +50,11 @@ const nowak = (): string => sandbox.line.keys.find((k) => k.alias === 'nowak-tes
 describe('repairmon sandbox fault', () => {
   it('takes, changes and clears faults on the running sandbox: exit 0, in effect on the next request, the same keys', async () => {
     const { baseUrl } = sandbox.line;
-    expect(await fault(['status:503@/tenants/*/clients', '--url', baseUrl])).toEqual({ code: 0, out: 'faults now: status:503@/tenants/*/clients\n', err: '' });
+    expect(await fault(['status:503@/tenants/*/clients', '--url', baseUrl])).toEqual({
+      code: 0,
+      out: 'faults now: status:503@/tenants/*/clients\n',
+      err: '',
+    });
     expect(await statusOf(baseUrl, nowak())).toBe(503);
     expect((await fault(['rate-limit-storm:1', '--url', baseUrl])).code).toBe(0);
     expect(await statusOf(baseUrl, nowak())).toBe(429);
@@ -76,7 +83,10 @@ describe('repairmon sandbox fault', () => {
 
   it('the token: from REPAIRMON_SANDBOX_TOKEN or --token; missing or wrong exits 2, showing at most its last 4 characters', async () => {
     const { baseUrl, control } = sandbox.line;
-    expect(await fault(['reset', '--url', baseUrl], {})).toMatchObject({ code: 2, err: expect.stringContaining('set REPAIRMON_SANDBOX_TOKEN (or --token)') });
+    expect(await fault(['reset', '--url', baseUrl], {})).toMatchObject({
+      code: 2,
+      err: expect.stringContaining('set REPAIRMON_SANDBOX_TOKEN (or --token)'),
+    });
     const wrong = 'x'.repeat(28) + 'abcd';
     const refused = await fault(['reset', '--url', baseUrl], { REPAIRMON_SANDBOX_TOKEN: wrong });
     expect(refused.code).toBe(2);
@@ -116,7 +126,9 @@ describe('repairmon sandbox fault', () => {
     const io = fakeIo();
     const exit = main(['sandbox', '--port', '0'], io);
     await waitForOutput(() => io.stdoutText(), /Press Ctrl\+C/);
-    const line = /REPAIRMON_SANDBOX_TOKEN=(\S+) repairmon sandbox fault 'status:503@\/tenants\/\*\/bikes' --url (\S+)/.exec(io.stdoutText());
+    const line = /REPAIRMON_SANDBOX_TOKEN=(\S+) repairmon sandbox fault 'status:503@\/tenants\/\*\/bikes' --url (\S+)/.exec(
+      io.stdoutText(),
+    );
     expect(line).not.toBeNull();
     expect(io.stdoutText()).not.toContain('--token');
     const run = await fault(['status:503@/tenants/*/bikes', '--url', line![2]!], { REPAIRMON_SANDBOX_TOKEN: line![1]! });
@@ -130,8 +142,14 @@ describe('repairmon demo (npm start) takes faults while it runs', () => {
   it('the fault line it prints works against its embedded sandbox', async () => {
     const demo = spawnCli(['demo', '--listen', '127.0.0.1:0']);
     try {
-      const [, token, baseUrl] = await waitForOutput(demo.stdout, /REPAIRMON_SANDBOX_TOKEN=(\S+) repairmon sandbox fault \S+ --url (\S+)/, 30_000);
-      const run = spawnCli(['sandbox', 'fault', 'rate-limit-storm:7@/docs', '--url', baseUrl!], { env: childEnv({ REPAIRMON_SANDBOX_TOKEN: token! }) });
+      const [, token, baseUrl] = await waitForOutput(
+        demo.stdout,
+        /REPAIRMON_SANDBOX_TOKEN=(\S+) repairmon sandbox fault \S+ --url (\S+)/,
+        30_000,
+      );
+      const run = spawnCli(['sandbox', 'fault', 'rate-limit-storm:7@/docs', '--url', baseUrl!], {
+        env: childEnv({ REPAIRMON_SANDBOX_TOKEN: token! }),
+      });
       expect(await run.exited).toBe(0);
       expect(run.stdout()).toBe('faults now: rate-limit-storm:7@/docs\n');
       // The token travelled in the environment, not in any argv.

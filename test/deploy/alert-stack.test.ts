@@ -23,7 +23,11 @@ import { toolAvailable } from '../helpers/tools.js';
 
 const hasTools =
   toolAvailable(existsSync(PROMETHEUS_BINARY), 'the real-stack alert test', `${PROMETHEUS_BINARY} (Debian: apt-get install prometheus)`) &&
-  toolAvailable(existsSync(ALERTMANAGER_BINARY), 'the real-stack alert test', `${ALERTMANAGER_BINARY} (Debian: apt-get install prometheus-alertmanager)`);
+  toolAvailable(
+    existsSync(ALERTMANAGER_BINARY),
+    'the real-stack alert test',
+    `${ALERTMANAGER_BINARY} (Debian: apt-get install prometheus-alertmanager)`,
+  );
 
 describe.skipIf(!hasTools)('alerts through a real Prometheus and Alertmanager', () => {
   let result: AlertStackResult;
@@ -42,14 +46,17 @@ describe.skipIf(!hasTools)('alerts through a real Prometheus and Alertmanager', 
     expect(m.fired?.receiver).toBe(fault.expect.receiver);
   });
 
-  it.each(FAULTS.map((f) => [f.name] as const))('%s: it stays up while the fault is on, resolves once it is cleared (every alert of its scope), and nothing false is sent', (name) => {
-    const m = result.faults.find((f) => f.fault === name)!;
-    expect(m.flapped).toBe(false);
-    expect(m.resolveSeconds, `${name} did not resolve`).toBeDefined();
-    expect(m.resolvedReceiver).toBe(m.fired?.receiver);
-    expect(m.allResolvedSeconds, `${name}: an alert of its scope still fires`).toBeDefined();
-    expect(m.falseNotifications).toEqual([]);
-  });
+  it.each(FAULTS.map((f) => [f.name] as const))(
+    '%s: it stays up while the fault is on, resolves once it is cleared (every alert of its scope), and nothing false is sent',
+    (name) => {
+      const m = result.faults.find((f) => f.fault === name)!;
+      expect(m.flapped).toBe(false);
+      expect(m.resolveSeconds, `${name} did not resolve`).toBeDefined();
+      expect(m.resolvedReceiver).toBe(m.fired?.receiver);
+      expect(m.allResolvedSeconds, `${name}: an alert of its scope still fires`).toBeDefined();
+      expect(m.falseNotifications).toEqual([]);
+    },
+  );
 
   it('a whole-target outage is one page naming every endpoint down; a partial one names what still answers', () => {
     const whole = result.faults.find((f) => f.fault === 'whole-outage')!;
@@ -57,7 +64,9 @@ describe.skipIf(!hasTools)('alerts through a real Prometheus and Alertmanager', 
     expect(whole.fired?.annotations?.['description']).toMatch(/answering none\./);
     const partial = result.faults.find((f) => f.fault === 'partial-outage')!;
     expect(partial.pageGroups).toBe(1);
-    expect(partial.fired?.annotations?.['description']).toMatch(/down bikes \(\d+(\.\d+)?% of reads\); answering (?=.*clients)(?=.*docs).*\./);
+    expect(partial.fired?.annotations?.['description']).toMatch(
+      /down bikes \(\d+(\.\d+)?% of reads\); answering (?=.*clients)(?=.*docs).*\./,
+    );
   });
 
   it('nothing fires for the healthy target (a narrow-scope key with its expect included), nothing before the faults, a misspelt tenant never pages, and expected refusals are not failed reads', () => {

@@ -59,8 +59,23 @@ describe('Grafana dashboard', () => {
 
   it('has the sections ops asked for', () => {
     const rows = panels.filter((p) => p.type === 'row').map((p) => p.title);
-    expect(rows).toEqual(['Overview per target', 'Per-tenant grid', 'Latency', 'Outcomes over time', 'Authorization canaries', 'Rate limiting', 'The monitor itself']);
+    expect(rows).toEqual([
+      'Overview per target',
+      'Per-tenant grid',
+      'Latency',
+      'Outcomes over time',
+      'Authorization canaries',
+      'Rate limiting',
+      'The monitor itself',
+    ]);
     const titles = panels.map((p) => p.title);
-    expect(titles).toEqual(expect.arrayContaining(['Last read result: tenant x endpoint', 'p50 / p95 / p99 per endpoint (10m)', 'Canary results', 'Probes per minute by outcome']));
+    expect(titles).toEqual(
+      expect.arrayContaining([
+        'Last read result: tenant x endpoint',
+        'p50 / p95 / p99 per endpoint (10m)',
+        'Canary results',
+        'Probes per minute by outcome',
+      ]),
+    );
   });
 });

@@ -14,7 +14,10 @@ import { ROOT } from './helpers/paths.js';
 
 const stages = dockerStages(readFileSync(`${ROOT}Dockerfile`, 'utf8'));
 const runtime = stages.at(-1)!;
-const dockerignore = readFileSync(`${ROOT}.dockerignore`, 'utf8').split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#'));
+const dockerignore = readFileSync(`${ROOT}.dockerignore`, 'utf8')
+  .split('\n')
+  .map((l) => l.trim())
+  .filter((l) => l && !l.startsWith('#'));
 
 function ops(stage: DockerStage, op: string): string[] {
   return stage.instructions.filter((i) => i.op === op).map((i) => i.args);
@@ -28,7 +31,12 @@ function stageNamed(name: string): DockerStage {
 
 /** A .dockerignore pattern as a regex over a path and anything under it: `*` within one folder, `**` across. */
 function patternRegex(pattern: string): RegExp {
-  const parts = pattern.split('**').map((part) => part.replace(/[.+^$()|[\]{}\\]/g, '\\$&').replace(/\*/g, '[^/]*').replace(/\?/g, '[^/]'));
+  const parts = pattern.split('**').map((part) =>
+    part
+      .replace(/[.+^$()|[\]{}\\]/g, '\\$&')
+      .replace(/\*/g, '[^/]*')
+      .replace(/\?/g, '[^/]'),
+  );
   return new RegExp(`^${parts.join('.*')}(/.*)?$`);
 }
 
@@ -59,21 +67,29 @@ describe('Dockerfile', () => {
     for (const copy of copies) {
       const from = /--from=(\S+)/.exec(copy)?.[1] ?? '';
       const source = stageNamed(from);
-      expect(ops(source, 'RUN').some((r) => /npm ci .*--omit=dev/.test(r)), `node_modules from stage ${from}`).toBe(true);
-      expect(ops(source, 'RUN').some((r) => r.includes('npm run build')), `stage ${from} must not be the dev build`).toBe(false);
+      expect(
+        ops(source, 'RUN').some((r) => /npm ci .*--omit=dev/.test(r)),
+        `node_modules from stage ${from}`,
+      ).toBe(true);
+      expect(
+        ops(source, 'RUN').some((r) => r.includes('npm run build')),
+        `stage ${from} must not be the dev build`,
+      ).toBe(false);
     }
   });
 
   it("installs the monitor's manifest and lockfile, without the generator's packages", () => {
     const copy = ops(runtime, 'COPY').find((c) => c.includes('node_modules'))!;
     const source = stageNamed(/--from=(\S+)/.exec(copy)?.[1] ?? '');
-    const files = ops(source, 'COPY').flatMap((c) => c.split(/\s+/).slice(0, -1)).filter((f) => !f.startsWith('--'));
+    const files = ops(source, 'COPY')
+      .flatMap((c) => c.split(/\s+/).slice(0, -1))
+      .filter((f) => !f.startsWith('--'));
     const manifest = files.find((f) => f.endsWith('package.json'))!;
     const lockfile = files.find((f) => f.endsWith('package-lock.json'))!;
     expect(dirname(lockfile)).toBe(dirname(manifest));
     for (const file of [manifest, lockfile]) expect(ignored(file), `${file} is left out of the build context by .dockerignore`).toBe(false);
     const dependencies = (JSON.parse(readFileSync(`${ROOT}${manifest}`, 'utf8')) as { dependencies: Record<string, string> }).dependencies;
-    const installed = installedPackages(JSON.parse(readFileSync(`${ROOT}${lockfile}`, 'utf8')));
+    const installed = installedPackages(JSON.parse(readFileSync(`${ROOT}${lockfile}`, 'utf8')) as Parameters<typeof installedPackages>[0]);
     for (const name of GENERATOR_PACKAGES) {
       expect(dependencies[name], `${manifest} depends on ${name}`).toBeUndefined();
       expect(installed.has(name), `${lockfile} installs ${name}`).toBe(false);
@@ -114,6 +130,7 @@ describe('Dockerfile', () => {
 
   it('keeps keys, local state and the git history out of the build context', () => {
     for (const entry of ['.git', 'node_modules', 'dist', '.env', '.env.*', 'keys.env']) expect(dockerignore).toContain(entry);
-    for (const path of ['.git/config', 'node_modules/yaml', '.env.local', 'keys.env', 'deploy/kubernetes/secret.yaml']) expect(ignored(path), path).toBe(true);
+    for (const path of ['.git/config', 'node_modules/yaml', '.env.local', 'keys.env', 'deploy/kubernetes/secret.yaml'])
+      expect(ignored(path), path).toBe(true);
   });
 });

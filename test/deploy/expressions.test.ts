@@ -11,8 +11,21 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse, stringify } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Expression, allExpressions, dashboardExpressions, recordedNames, ruleExpressions, substituteVariables } from './helpers/expressions.js';
-import { FIXTURE_CERT_DAYS, FIXTURE_NARROW_ALIAS, type MonitoredSandbox, exposedNames, startMonitoredSandbox } from './helpers/monitor-fixture.js';
+import {
+  type Expression,
+  allExpressions,
+  dashboardExpressions,
+  recordedNames,
+  ruleExpressions,
+  substituteVariables,
+} from './helpers/expressions.js';
+import {
+  FIXTURE_CERT_DAYS,
+  FIXTURE_NARROW_ALIAS,
+  type MonitoredSandbox,
+  exposedNames,
+  startMonitoredSandbox,
+} from './helpers/monitor-fixture.js';
 import { PROMETHEUS, PROMETHEUS_DIR, PROMTOOL, RULE_FILES, toolPresent } from './helpers/paths.js';
 import { type RunningPrometheus, startPrometheus } from '../../bench/lib/prometheus-server.js';
 import { metricNames } from './helpers/promql-names.js';
@@ -46,7 +59,11 @@ describe('every PromQL expression of the rules and the dashboard', () => {
         const text = await (await fetch(url)).text();
         scraped = exposedNames(text);
         const tlsReady = !fixture?.tls || scraped.has(CERT_GAUGE);
-        return /^repairmon_probes_total\{[^}]*outcome="ok"\} [1-9]/m.test(text) && /^repairmon_scheduler_ticks_skipped_total\{[^}]*\} [1-9]/m.test(text) && tlsReady;
+        return (
+          /^repairmon_probes_total\{[^}]*outcome="ok"\} [1-9]/m.test(text) &&
+          /^repairmon_scheduler_ticks_skipped_total\{[^}]*\} [1-9]/m.test(text) &&
+          tlsReady
+        );
       },
       { what: 'a successful probe, a skipped tick and the certificate gauge', everyMs: 250 },
     );
@@ -68,7 +85,7 @@ describe('every PromQL expression of the rules and the dashboard', () => {
     expect(unknown).toEqual([]);
   });
 
-  it("the example prometheus.yml scrapes /metrics only: /probe is a debug view that cannot alert (fresh counters on every request)", () => {
+  it('the example prometheus.yml scrapes /metrics only: /probe is a debug view that cannot alert (fresh counters on every request)', () => {
     const example = parse(readFileSync(`${PROMETHEUS_DIR}prometheus.yml`, 'utf8')) as { scrape_configs: Record<string, unknown>[] };
     expect(example.scrape_configs.length).toBeGreaterThan(0);
     expect(example.scrape_configs.filter((j) => (j['metrics_path'] ?? '/metrics') !== '/metrics').map((j) => j['job_name'])).toEqual([]);
@@ -133,7 +150,9 @@ describe('every PromQL expression of the rules and the dashboard', () => {
 
     it('evaluates every recording and alerting rule without an error', async () => {
       await prometheus!.waitFor('count_over_time(target_endpoint:repairmon_probe_success:ratio_rate10m[1m]) >= 2', 15_000);
-      const answer = await prometheus!.api<{ data: { groups: { rules: { name: string; health: string; lastError?: string }[] }[] } }>('/api/v1/rules');
+      const answer = await prometheus!.api<{ data: { groups: { rules: { name: string; health: string; lastError?: string }[] }[] } }>(
+        '/api/v1/rules',
+      );
       const rules = answer.data.groups.flatMap((g) => g.rules);
       expect(rules.length).toBe(ruleExpressions().length);
       expect(rules.filter((r) => r.health !== 'ok').map((r) => `${r.name}: ${r.health} ${r.lastError ?? ''}`)).toEqual([]);
@@ -142,7 +161,8 @@ describe('every PromQL expression of the rules and the dashboard', () => {
     it("fires RepairmonTenantIsolationBreach for the sandbox's isolation-breach fault, on the cross_tenant canary", async () => {
       await prometheus!.waitFor('ALERTS{alertname="RepairmonTenantIsolationBreach", alertstate="firing", check="cross_tenant"}', 15_000);
       const answer = await prometheus!.query('ALERTS{alertname="RepairmonTenantIsolationBreach", alertstate="firing"}');
-      const checks = answer.status === 'success' ? answer.data.result.map((r) => (r as { metric: Record<string, string> }).metric['check']) : [];
+      const checks =
+        answer.status === 'success' ? answer.data.result.map((r) => (r as { metric: Record<string, string> }).metric['check']) : [];
       expect(new Set(checks)).toEqual(new Set(['cross_tenant']));
     });
 
@@ -150,13 +170,20 @@ describe('every PromQL expression of the rules and the dashboard', () => {
       if (!fixture?.tls) ctx.skip();
       await prometheus!.waitFor('ALERTS{alertname="RepairmonTLSCertificateExpiring", severity="page", target="sandbox-tls"}', 15_000);
       const answer = await prometheus!.query('count by (target) (ALERTS{alertname="RepairmonTLSCertificateExpiring"})');
-      const targets = answer.status === 'success' ? answer.data.result.map((r) => (r as { metric: Record<string, string> }).metric['target']) : [];
+      const targets =
+        answer.status === 'success' ? answer.data.result.map((r) => (r as { metric: Record<string, string> }).metric['target']) : [];
       expect(targets).toEqual(['sandbox-tls']);
     });
 
     it("raises RepairmonKeyRejected (pending, then a ticket) for the sandbox's revoked key, and nothing for the key whose refusal its expect names", async () => {
-      await prometheus!.waitFor('ALERTS{alertname="RepairmonKeyRejected", key_alias="nowak-revoked-test", class="key", check="read"}', 15_000);
-      await prometheus!.waitFor(`repairmon_probe_success{key_alias="${FIXTURE_NARROW_ALIAS}", endpoint="logs", check="expected_refusal"} == 1`, 15_000);
+      await prometheus!.waitFor(
+        'ALERTS{alertname="RepairmonKeyRejected", key_alias="nowak-revoked-test", class="key", check="read"}',
+        15_000,
+      );
+      await prometheus!.waitFor(
+        `repairmon_probe_success{key_alias="${FIXTURE_NARROW_ALIAS}", endpoint="logs", check="expected_refusal"} == 1`,
+        15_000,
+      );
       const answer = await prometheus!.query('ALERTS{alertname="RepairmonKeyRejected", key_alias!="nowak-revoked-test"}');
       expect(answer.status === 'success' ? answer.data.result : ['query failed']).toEqual([]);
     });

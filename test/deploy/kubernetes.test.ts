@@ -11,23 +11,22 @@ import { parseConfigText } from '../../monitor/config/load.js';
 import { formatIssues, httpSettings } from '../../monitor/config/types.js';
 import { unprotectedListen } from '../../monitor/http/auth.js';
 import { parseListen } from '../../monitor/run-service.js';
-import { KUBERNETES_DIR, type Manifest, kubernetesFiles, manifestOf, readManifests } from './helpers/manifests.js';
+import { type EnvVar, KUBERNETES_DIR, kubernetesFiles, manifestOf, readManifests } from './helpers/manifests.js';
 
 const statefulSet = manifestOf('StatefulSet');
 const pod = statefulSet.spec.template.spec;
-const container = pod.containers[0];
+const container = pod.containers[0]!;
 const configMap = manifestOf('ConfigMap');
 const secret = manifestOf('Secret');
-const monitorYaml: string = configMap.data['monitor.yaml'];
+const monitorYaml = configMap.data['monitor.yaml']!;
 
 function argAfter(flag: string): string | undefined {
-  const args: string[] = container.args;
-  const i = args.indexOf(flag);
-  return i >= 0 ? args[i + 1] : undefined;
+  const i = container.args.indexOf(flag);
+  return i >= 0 ? container.args[i + 1] : undefined;
 }
 
-function env(name: string): { name: string; value?: string; valueFrom?: Manifest } | undefined {
-  return (container.env as { name: string }[]).find((e) => e.name === name);
+function env(name: string): EnvVar | undefined {
+  return container.env.find((e) => e.name === name);
 }
 
 describe('Kubernetes manifests', () => {
@@ -42,19 +41,23 @@ describe('Kubernetes manifests', () => {
   it('runs non-root with a read-only root filesystem and no privileges', () => {
     expect(pod.securityContext.runAsNonRoot).toBe(true);
     expect(pod.securityContext.runAsUser).toBeGreaterThan(0);
-    expect(container.securityContext).toMatchObject({ readOnlyRootFilesystem: true, allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] } });
+    expect(container.securityContext).toMatchObject({
+      readOnlyRootFilesystem: true,
+      allowPrivilegeEscalation: false,
+      capabilities: { drop: ['ALL'] },
+    });
     expect(pod.automountServiceAccountToken).toBe(false);
   });
 
   it('sets resource requests and limits', () => {
-    for (const kind of ['requests', 'limits']) {
+    for (const kind of ['requests', 'limits'] as const) {
       expect(container.resources[kind].cpu, kind).toBeTruthy();
       expect(container.resources[kind].memory, kind).toBeTruthy();
     }
   });
 
   it('probes /-/healthy (liveness, startup) and /-/ready (readiness) on the port it listens on', () => {
-    const port = container.ports.find((p: { name: string }) => p.name === 'metrics');
+    const port = container.ports.find((p) => p.name === 'metrics')!;
     expect(argAfter('--listen')).toBe(`0.0.0.0:${port.containerPort}`);
     expect(container.livenessProbe.httpGet).toEqual({ path: '/-/healthy', port: 'metrics' });
     expect(container.startupProbe.httpGet).toEqual({ path: '/-/healthy', port: 'metrics' });
@@ -69,8 +72,8 @@ describe('Kubernetes manifests', () => {
   });
 
   it('reads monitor.yaml from the ConfigMap at the path given to --config', () => {
-    const volume = pod.volumes.find((v: { configMap?: { name: string } }) => v.configMap?.name === configMap.metadata.name);
-    const mount = container.volumeMounts.find((m: { name: string }) => m.name === volume.name);
+    const volume = pod.volumes.find((v) => v.configMap?.name === configMap.metadata.name)!;
+    const mount = container.volumeMounts.find((m) => m.name === volume.name)!;
     expect(argAfter('--config')).toBe(`${mount.mountPath}/monitor.yaml`);
   });
 
@@ -93,7 +96,9 @@ describe('Kubernetes manifests', () => {
     const token = /^\s*token: \$\{([A-Za-z_][A-Za-z0-9_]*)\}\s*$/m.exec(monitorYaml)?.[1];
     expect(token, 'http.token in monitor.yaml').toBeDefined();
     expect(env(token!)?.valueFrom?.secretKeyRef).toEqual({ name: secret.metadata.name, key: token });
-    const fakeEnv = Object.fromEntries([...monitorYaml.matchAll(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g)].map((m) => [m[1]!, `rs_live_${m[1]!.toLowerCase()}0000000000000000`]));
+    const fakeEnv = Object.fromEntries(
+      [...monitorYaml.matchAll(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g)].map((m) => [m[1]!, `rs_live_${m[1]!.toLowerCase()}0000000000000000`]),
+    );
     const result = parseConfigText(monitorYaml, { env: fakeEnv, baseDir: KUBERNETES_DIR });
     if (!result.ok) throw new Error(formatIssues(result.issues));
     expect(httpSettings(result.config).token).toBeDefined();
@@ -105,7 +110,7 @@ describe('Kubernetes manifests', () => {
   it('ships no key: the Secret holds placeholders only, and no env value is a key', () => {
     for (const value of Object.values<string>(secret.stringData ?? {})) expect(value).toBe('REPLACE_ME');
     expect(secret.data).toBeUndefined();
-    for (const e of container.env as { value?: string }[]) expect(e.value ?? '').not.toMatch(/^rs_(test|live)_/);
+    for (const e of container.env) expect(e.value ?? '').not.toMatch(/^rs_(test|live)_/);
   });
 
   it('the headless Service, ServiceMonitor and PodDisruptionBudget select the pods and the metrics port', () => {
@@ -119,7 +124,7 @@ describe('Kubernetes manifests', () => {
     expect(podLabels).toMatchObject(statefulSet.spec.selector.matchLabels);
     expect(podLabels).toMatchObject(pdb.spec.selector.matchLabels);
     expect(service.metadata.labels).toMatchObject(serviceMonitor.spec.selector.matchLabels);
-    expect(service.spec.ports.map((p: { name: string }) => p.name)).toContain(serviceMonitor.spec.endpoints[0].port);
+    expect(service.spec.ports.map((p) => p.name)).toContain(serviceMonitor.spec.endpoints[0]!.port);
     expect(serviceMonitor.spec.endpoints[0]).toMatchObject({ path: '/metrics', honorLabels: true });
   });
 });

@@ -15,7 +15,9 @@ import { type ProcessRun, runProcess } from '../helpers/rig.js';
 
 const hasPromtool = toolPresent(PROMTOOL, 'promtool check/test of the Prometheus rules');
 const TESTS_DIR = `${PROMETHEUS_DIR}tests/`;
-const testFiles = readdirSync(TESTS_DIR).filter((f) => f.endsWith('.yml')).sort();
+const testFiles = readdirSync(TESTS_DIR)
+  .filter((f) => f.endsWith('.yml'))
+  .sort();
 const alerts = readRules(`${PROMETHEUS_DIR}alerting-rules.yml`);
 /** One entry per alert name: an alert may have a rule per severity (the certificate's ticket and page). */
 const alertNames = [...new Set(alerts.map((a) => a.alert ?? ''))];
@@ -64,7 +66,8 @@ async function testRules(cwd: string, files: readonly string[] = testFiles): Pro
   const queue = [...files];
   const runs: ProcessRun[] = [];
   const worker = async (): Promise<void> => {
-    for (let file = queue.shift(); file !== undefined; file = queue.shift()) runs.push(await runProcess(PROMTOOL, ['test', 'rules', file], { cwd, timeoutMs: 120_000 }));
+    for (let file = queue.shift(); file !== undefined; file = queue.shift())
+      runs.push(await runProcess(PROMTOOL, ['test', 'rules', file], { cwd, timeoutMs: 120_000 }));
   };
   await Promise.all([worker(), worker()]);
   return runs;
@@ -87,7 +90,12 @@ describe.skipIf(!hasPromtool)('promtool', () => {
   it(`test rules: every unit test file passes (${testFiles.length} files)`, async () => {
     const runs = await testRules(TESTS_DIR);
     for (const run of runs) expect(run.code, run.stdout + run.stderr).toBe(0);
-    expect(runs.map((r) => r.stdout).join('').match(/SUCCESS/g)?.length).toBe(testFiles.length);
+    expect(
+      runs
+        .map((r) => r.stdout)
+        .join('')
+        .match(/SUCCESS/g)?.length,
+    ).toBe(testFiles.length);
   }, 180_000);
 
   it('test rules fails when the maintenance silencing is removed (the tests can fail)', async () => {
@@ -100,7 +108,10 @@ describe.skipIf(!hasPromtool)('promtool', () => {
       // Only the files with a maintenance case (the others cannot notice), smallest first, up to
       // the first that fails on a silenced case: one is what this proves, and promtool is slow.
       const withWindows = testFiles
-        .filter((f) => readFileSync(`${TESTS_DIR}${f}`, 'utf8').includes('repairmon_maintenance_active') && !f.startsWith('error-budget-recovery'))
+        .filter(
+          (f) =>
+            readFileSync(`${TESTS_DIR}${f}`, 'utf8').includes('repairmon_maintenance_active') && !f.startsWith('error-budget-recovery'),
+        )
         .sort((a, b) => statSync(`${TESTS_DIR}${a}`).size - statSync(`${TESTS_DIR}${b}`).size);
       const runs: ProcessRun[] = [];
       for (const file of withWindows) {
@@ -137,7 +148,10 @@ describe('alerting rules', () => {
 
   it('an expiring TLS certificate is a ticket under 14 days and a page under 3, one alert per target across shards', () => {
     const rules = alerts.filter((a) => a.alert === 'RepairmonTLSCertificateExpiring');
-    expect(rules.map((r) => [r.labels?.['severity'], r.labels?.['priority']])).toEqual([['ticket', 'warning'], ['page', 'critical']]);
+    expect(rules.map((r) => [r.labels?.['severity'], r.labels?.['priority']])).toEqual([
+      ['ticket', 'warning'],
+      ['page', 'critical'],
+    ]);
     expect(rules[0]?.expr).toMatch(/min by \(target\) \(repairmon_tls_cert_expiry_timestamp_seconds\) - time\(\) < 14 \* 86400/);
     expect(rules[1]?.expr).toMatch(/min by \(target\) \(repairmon_tls_cert_expiry_timestamp_seconds\) - time\(\) < 3 \* 86400/);
   });
@@ -179,7 +193,9 @@ describe('alerting rules', () => {
     expect(breach.keep_firing_for).toBe('1h');
     expect(breach.labels).toMatchObject({ severity: 'page', priority: 'critical' });
     const down = alerts.find((a) => a.alert === 'RepairmonEndpointDown')!;
-    expect(down.expr).toMatch(/repairmon_probe_consecutive_failures\{check="read", class="service"\}\s*>= on \(target, job, instance\) group_left\s*repairmon_probe_failure_threshold/);
+    expect(down.expr).toMatch(
+      /repairmon_probe_consecutive_failures\{check="read", class="service"\}\s*>= on \(target, job, instance\) group_left\s*repairmon_probe_failure_threshold/,
+    );
     expect(down.keep_firing_for).toBeDefined();
     const key = alerts.find((a) => a.alert === 'RepairmonKeyRejected')!;
     expect(key.expr).toMatch(/check="read", class="key"/);
@@ -192,12 +208,16 @@ describe('alerting rules', () => {
     const burn = alerts.filter((a) => a.alert === 'RepairmonErrorBudgetBurn');
     expect(burn.map((r) => r.labels?.['severity'])).toEqual(['page', 'ticket']);
     const windows = (expr: string) =>
-      [...expr.matchAll(/repairmon:probe_errors:ratio_rate(\w+)(?: \* on \(target, endpoint\) repairmon:probe_history:ratio(\w+))? > on \(target, endpoint\) \(?(?:([\d.]+) \* )?repairmon:probe_error_budget:ratio/g)].map(
-        (m) => `${m[1]}@${m[3] ?? '1'}${m[2] ? ` x history ${m[2]}` : ''}`,
-      );
+      [
+        ...expr.matchAll(
+          /repairmon:probe_errors:ratio_rate(\w+)(?: \* on \(target, endpoint\) repairmon:probe_history:ratio(\w+))? > on \(target, endpoint\) \(?(?:([\d.]+) \* )?repairmon:probe_error_budget:ratio/g,
+        ),
+      ].map((m) => `${m[1]}@${m[3] ?? '1'}${m[2] ? ` x history ${m[2]}` : ''}`);
     expect(windows(burn[0]!.expr)).toEqual(['5m@14.4', '1h@14.4 x history 1h']);
     expect(windows(burn[1]!.expr)).toEqual(['30m@6', '6h@6 x history 6h', '2h@3', '1d@3 x history 1d', '6h@1', '3d@1 x history 3d']);
-    const recorded = [...recordedNames()].filter((n) => n.startsWith('repairmon:probe_errors:ratio_rate')).map((n) => n.replace('repairmon:probe_errors:ratio_rate', ''));
+    const recorded = [...recordedNames()]
+      .filter((n) => n.startsWith('repairmon:probe_errors:ratio_rate'))
+      .map((n) => n.replace('repairmon:probe_errors:ratio_rate', ''));
     expect(recorded.sort()).toEqual(['1d', '1h', '2h', '30m', '3d', '5m', '6h']);
   });
 
@@ -213,7 +233,9 @@ describe('alerting rules', () => {
   });
 
   it('pages are grouped per target: a whole-target outage is one page that later endpoints join', () => {
-    const config = parse(readFileSync(`${DEPLOY}alertmanager/alertmanager.yml`, 'utf8')) as { route: { routes: { matchers: string[]; group_by?: string[] }[] } };
+    const config = parse(readFileSync(`${DEPLOY}alertmanager/alertmanager.yml`, 'utf8')) as {
+      route: { routes: { matchers: string[]; group_by?: string[] }[] };
+    };
     expect(config.route.routes.find((r) => r.matchers.includes('severity = "page"'))?.group_by).toEqual(['target']);
   });
 
@@ -225,8 +247,11 @@ describe('alerting rules', () => {
   });
 
   it('Alertmanager never inhibits an alert that outlives its source (it would be sent only when the source resolves: a ticket after every recovery)', () => {
-    const config = parse(readFileSync(`${DEPLOY}alertmanager/alertmanager.yml`, 'utf8')) as { inhibit_rules: { target_matchers: string[] }[] };
+    const config = parse(readFileSync(`${DEPLOY}alertmanager/alertmanager.yml`, 'utf8')) as {
+      inhibit_rules: { target_matchers: string[] }[];
+    };
     const targets = config.inhibit_rules.flatMap((r) => r.target_matchers).join(' ');
-    for (const name of ['RepairmonErrorBudgetBurn', 'RepairmonLatencySLOBreached', 'RepairmonRateLimitedLong']) expect(targets).not.toContain(name);
+    for (const name of ['RepairmonErrorBudgetBurn', 'RepairmonLatencySLOBreached', 'RepairmonRateLimitedLong'])
+      expect(targets).not.toContain(name);
   });
 });

@@ -13,7 +13,9 @@ describe('metricNames', () => {
   });
 
   it('skips label names, strings, durations, offsets and keywords', () => {
-    expect(names('histogram_quantile(0.95, sum without (instance) (rate(a_bucket{le!="+Inf"}[5m] offset 1h))) > bool 0.5')).toEqual(['a_bucket']);
+    expect(names('histogram_quantile(0.95, sum without (instance) (rate(a_bucket{le!="+Inf"}[5m] offset 1h))) > bool 0.5')).toEqual([
+      'a_bucket',
+    ]);
     expect(names('time() - b_timestamp_seconds > 3 * 30 unless on (target) (c_active == 1)')).toEqual(['b_timestamp_seconds', 'c_active']);
   });
 

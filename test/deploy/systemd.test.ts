@@ -46,7 +46,11 @@ describe('systemd unit', () => {
   });
 
   it('is hardened', () => {
-    expect(Object.fromEntries(['NoNewPrivileges', 'ProtectSystem', 'ProtectHome', 'PrivateTmp', 'PrivateDevices', 'RestrictSUIDSGID'].map((k) => [k, one(k)]))).toEqual({
+    expect(
+      Object.fromEntries(
+        ['NoNewPrivileges', 'ProtectSystem', 'ProtectHome', 'PrivateTmp', 'PrivateDevices', 'RestrictSUIDSGID'].map((k) => [k, one(k)]),
+      ),
+    ).toEqual({
       NoNewPrivileges: 'yes',
       ProtectSystem: 'strict',
       ProtectHome: 'yes',

@@ -38,7 +38,10 @@ describe('readKey', () => {
   });
 
   it('names an empty or missing variable and a bad name', async () => {
-    expect(await readKey({ kind: 'env', name: 'EMPTY' }, io())).toEqual({ ok: false, reason: '--key-env: environment variable EMPTY is not set or empty' });
+    expect(await readKey({ kind: 'env', name: 'EMPTY' }, io())).toEqual({
+      ok: false,
+      reason: '--key-env: environment variable EMPTY is not set or empty',
+    });
     expect((await readKey({ kind: 'env', name: 'A B' }, io())).ok).toBe(false);
   });
 

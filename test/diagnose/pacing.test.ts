@@ -5,10 +5,24 @@ import { type AnsweredCall, REQUEST_BUDGET, afterAnswer, budgetLeft, retryHintOf
 import { NOW, err, ok, refused } from '../helpers/diagnose-fixtures.js';
 
 const LIMITS = { budget: REQUEST_BUDGET, maxWaitMs: 10_000 };
-const timeout = (): AttemptResult => ({ kind: 'failure', traceId: '4bf92f3577b34da6a3ce929d0e0e4736', failure: { kind: 'timeout', phase: 'headers', message: 'slow' }, timings: { headersMs: undefined, totalMs: 5000 } });
+const timeout = (): AttemptResult => ({
+  kind: 'failure',
+  traceId: '4bf92f3577b34da6a3ce929d0e0e4736',
+  failure: { kind: 'timeout', phase: 'headers', message: 'slow' },
+  timings: { headersMs: undefined, totalMs: 5000 },
+});
 
 function answer(result: AttemptResult, over: Partial<AnsweredCall> = {}): AnsweredCall {
-  return { check: 'scope:clients', result, hint: retryHintOf(result, NOW), retried: false, previousNoAnswer: undefined, spent: { requests: 3, waitedMs: 0 }, limits: LIMITS, ...over };
+  return {
+    check: 'scope:clients',
+    result,
+    hint: retryHintOf(result, NOW),
+    retried: false,
+    previousNoAnswer: undefined,
+    spent: { requests: 3, waitedMs: 0 },
+    limits: LIMITS,
+    ...over,
+  };
 }
 
 describe('retryHintOf', () => {
@@ -38,13 +52,22 @@ describe('afterAnswer', () => {
   });
 
   it('waits out a short Retry-After and retries once', () => {
-    expect(afterAnswer(answer(err(429, 'rate_limited', 'clients', { 'retry-after': '3' })))).toEqual({ kind: 'retry', waitMs: 3000, hint: { source: 'retry-after', delayMs: 3000 } });
+    expect(afterAnswer(answer(err(429, 'rate_limited', 'clients', { 'retry-after': '3' })))).toEqual({
+      kind: 'retry',
+      waitMs: 3000,
+      hint: { source: 'retry-after', delayMs: 3000 },
+    });
   });
 
   it.each([
     ['no hint at all', {}, {}, 'no_hint'],
     ['a wait longer than --max-wait', { 'retry-after': '60' }, {}, 'too_long'],
-    ['a wait that would pass --max-wait with what was already waited', { 'retry-after': '4' }, { spent: { requests: 3, waitedMs: 7000 } }, 'too_long'],
+    [
+      'a wait that would pass --max-wait with what was already waited',
+      { 'retry-after': '4' },
+      { spent: { requests: 3, waitedMs: 7000 } },
+      'too_long',
+    ],
     ['a second 429 on the retry', { 'retry-after': '3' }, { retried: true }, 'still_limited'],
     ['a retry past the budget', { 'retry-after': '1' }, { spent: { requests: REQUEST_BUDGET, waitedMs: 0 } }, 'budget'],
   ] as const)('stops on %s', (_name, headers, over, why) => {
@@ -53,17 +76,25 @@ describe('afterAnswer', () => {
   });
 
   it('--max-wait 0 never waits', () => {
-    const decision = afterAnswer(answer(err(429, 'rate_limited', 'clients', { 'retry-after': '1' }), { limits: { ...LIMITS, maxWaitMs: 0 } }));
+    const decision = afterAnswer(
+      answer(err(429, 'rate_limited', 'clients', { 'retry-after': '1' }), { limits: { ...LIMITS, maxWaitMs: 0 } }),
+    );
     expect(decision).toMatchObject({ kind: 'stop', reason: { why: 'too_long' } });
   });
 
   it('stops when /docs cannot connect, not when it only hangs', () => {
-    expect(afterAnswer(answer(refused(), { check: 'docs' }))).toEqual({ kind: 'stop', reason: { kind: 'host_unreachable', check: 'docs' } });
+    expect(afterAnswer(answer(refused(), { check: 'docs' }))).toEqual({
+      kind: 'stop',
+      reason: { kind: 'host_unreachable', check: 'docs' },
+    });
     expect(afterAnswer(answer(timeout(), { check: 'docs' })).kind).toBe('next');
   });
 
   it('stops after two calls in a row got no answer', () => {
-    expect(afterAnswer(answer(timeout(), { previousNoAnswer: 'docs' }))).toEqual({ kind: 'stop', reason: { kind: 'no_answer', checks: ['docs', 'scope:clients'] } });
+    expect(afterAnswer(answer(timeout(), { previousNoAnswer: 'docs' }))).toEqual({
+      kind: 'stop',
+      reason: { kind: 'no_answer', checks: ['docs', 'scope:clients'] },
+    });
   });
 });
 

@@ -18,17 +18,17 @@ function expectNoSecret(run: { stdout: string; stderr: string }): void {
 }
 
 describe('repairmon probe usage', () => {
-  it.each([
-    [['--key', SECRET]],
-    [[`--key=${SECRET}`]],
-  ])('refuses %j with exit 2, saying how to pass the key, without echoing it', async (flag) => {
-    const run = await runCli(['probe', ...BASE, ...flag]);
-    expect(run.code).toBe(2);
-    expect(run.stderr).toContain('--key is refused');
-    expect(run.stderr).toMatch(/--key-env VAR.*--key-file PATH.*--key-stdin/);
-    expect(run.stdout).toBe('');
-    expectNoSecret(run);
-  });
+  it.each([[['--key', SECRET]], [[`--key=${SECRET}`]]])(
+    'refuses %j with exit 2, saying how to pass the key, without echoing it',
+    async (flag) => {
+      const run = await runCli(['probe', ...BASE, ...flag]);
+      expect(run.code).toBe(2);
+      expect(run.stderr).toContain('--key is refused');
+      expect(run.stderr).toMatch(/--key-env VAR.*--key-file PATH.*--key-stdin/);
+      expect(run.stdout).toBe('');
+      expectNoSecret(run);
+    },
+  );
 
   it('without a terminal and no key source, exits 2 naming the flags', async () => {
     const run = await runMain(['probe', ...BASE], {}, '');
@@ -65,7 +65,18 @@ describe('repairmon probe usage', () => {
   it('--help lists every flag', async () => {
     const run = await runMain(['probe', '--help']);
     expect(run.code).toBe(0);
-    for (const flag of ['--base-url', '--tenant', '--auth', '--key-env', '--key-file', '--key-stdin', '--json', '--timeout', '--max-wait', '--platform-path']) {
+    for (const flag of [
+      '--base-url',
+      '--tenant',
+      '--auth',
+      '--key-env',
+      '--key-file',
+      '--key-stdin',
+      '--json',
+      '--timeout',
+      '--max-wait',
+      '--platform-path',
+    ]) {
       expect(run.stdout).toContain(flag);
     }
     expect(run.stdout).toMatch(/--timeout S .*A run sends at most 10 requests/);

@@ -57,7 +57,12 @@ afterAll(async () => {
 });
 
 /** A child process when `child`, else in this process. */
-async function probe(alias: string, args: readonly string[], faults = '', child = false): Promise<{ run: Output; report: DiagnosisReport }> {
+async function probe(
+  alias: string,
+  args: readonly string[],
+  faults = '',
+  child = false,
+): Promise<{ run: Output; report: DiagnosisReport }> {
   sandbox.setFaults(faults);
   const key = sandbox.key(alias).key;
   const argv = ['probe', '--key-env', 'CUSTOMER_KEY', '--timeout', '5', '--json', ...args];
@@ -118,7 +123,12 @@ describe('repairmon probe against the sandbox', () => {
   });
 
   it('revoked key: key rejected (step 2), unauthorized with the Polish message and its English meaning', async () => {
-    const { run, report } = await probe('nowak-revoked-test', ['--base-url', sandbox.baseUrl, '--tenant', 'rowery-nowak', '--auth', 'x-api-key'], '', true);
+    const { run, report } = await probe(
+      'nowak-revoked-test',
+      ['--base-url', sandbox.baseUrl, '--tenant', 'rowery-nowak', '--auth', 'x-api-key'],
+      '',
+      true,
+    );
     expect(run.code).toBe(1);
     expect(report.verdict).toMatchObject({ kind: 'unauthorized', headline: 'KEY REJECTED', evidence: { step: 'key', check: 'key' } });
     const accepted = row(report, 'key');
@@ -133,7 +143,12 @@ describe('repairmon probe against the sandbox', () => {
     const url = `${sandbox.baseUrl}/tenants/serwis-kowalski/bikes`;
     const { run, report } = await probe('nowak-test', ['--base-url', url, '--tenant', 'rowery-nowak']);
     expect(run.code).toBe(1);
-    expect(report.verdict).toMatchObject({ kind: 'tenant_mismatch', urlTenant: 'serwis-kowalski', keyTenant: 'rowery-nowak', evidence: { step: 'tenant' } });
+    expect(report.verdict).toMatchObject({
+      kind: 'tenant_mismatch',
+      urlTenant: 'serwis-kowalski',
+      keyTenant: 'rowery-nowak',
+      evidence: { step: 'tenant' },
+    });
     const tenant = row(report, 'tenant');
     expect(tenant).toMatchObject({ httpStatus: 403, errorCode: 'tenant_key_tenant_mismatch' });
     expect(tenant.explanation).toContain('"serwis-kowalski"');
@@ -217,12 +232,16 @@ describe('repairmon probe against the sandbox', () => {
     outputs.push({ alias: 'nowak-revoked-test', key, run });
     expect(widest(run.stdout)).toBeLessThanOrEqual(100);
     const skipped = run.stdout.split('\n').filter((l) => l.startsWith('SKIP'));
-    expect(skipped.map((l) => l.split(/\s+/)[1])).toEqual(expect.arrayContaining(['tenant', 'scope:clients', 'scope:bikes', 'scope:repairs', 'scope:logs', 'rate-limit']));
+    expect(skipped.map((l) => l.split(/\s+/)[1])).toEqual(
+      expect.arrayContaining(['tenant', 'scope:clients', 'scope:bikes', 'scope:repairs', 'scope:logs', 'rate-limit']),
+    );
     for (const line of skipped) expect(line).toMatch(/^SKIP\s+\S+\s+-\s+not run: /);
     expect(run.stdout).not.toMatch(/^WARN/m);
     expect(paragraph(run.stdout, 'KEY REJECTED: ')).toMatch(/step 2 \(key accepted\), check key\]$/);
     // --wide: every column, latency, request ids and trace ids included.
-    const wide = await runCli(['probe', '--base-url', sandbox.baseUrl, '--tenant', 'rowery-nowak', '--key-env', 'K', '--wide'], { env: { K: key } });
+    const wide = await runCli(['probe', '--base-url', sandbox.baseUrl, '--tenant', 'rowery-nowak', '--key-env', 'K', '--wide'], {
+      env: { K: key },
+    });
     outputs.push({ alias: 'nowak-revoked-test --wide', key, run: wide });
     expect(wide.stdout).toMatch(/^FAIL\s+2 key\s+key\s+401\s+unauthorized\s+\d+ ms\s+[0-9a-f-]{36}\s+[0-9a-f]{32}\s+Nieprawid/m);
     expect(widest(wide.stdout)).toBeGreaterThan(100);
@@ -233,11 +252,16 @@ describe('repairmon probe against the sandbox', () => {
     const key = sandbox.key('nowak-test').key;
     const io = fakeIo();
     Object.assign(io.stdout, { isTTY: true, columns: 72 });
-    const code = await main(['probe', '--base-url', sandbox.baseUrl, '--tenant', 'rowery-nowak', '--key-env', 'K'], { ...io, env: { K: key } });
+    const code = await main(['probe', '--base-url', sandbox.baseUrl, '--tenant', 'rowery-nowak', '--key-env', 'K'], {
+      ...io,
+      env: { K: key },
+    });
     outputs.push({ alias: 'nowak-test (72 columns)', key, run: { code, stdout: io.stdoutText(), stderr: io.stderrText() } });
     expect(code).toBe(0);
     expect(widest(io.stdoutText())).toBeLessThanOrEqual(72);
-    expect(paragraph(io.stdoutText(), 'OK: ')).toMatch(/^OK: tenant key …\S{4} works against .* reads clients, bikes, repairs, logs of tenant rowery-nowak$/);
+    expect(paragraph(io.stdoutText(), 'OK: ')).toMatch(
+      /^OK: tenant key …\S{4} works against .* reads clients, bikes, repairs, logs of tenant rowery-nowak$/,
+    );
   });
 
   it.skipIf(!hasScript())('on a terminal: asks for the key with hidden input and shows progress', async () => {
@@ -252,21 +276,39 @@ describe('repairmon probe against the sandbox', () => {
   });
 
   it('a platform key and a wrong --platform-path: its kind is undetermined, never called a tenant key (20.9)', async () => {
-    const { run, report } = await probe('platform-test', ['--base-url', sandbox.baseUrl, '--tenant', 'rowery-nowak', '--platform-path', 'shops']);
+    const { run, report } = await probe('platform-test', [
+      '--base-url',
+      sandbox.baseUrl,
+      '--tenant',
+      'rowery-nowak',
+      '--platform-path',
+      'shops',
+    ]);
     expect(run.code).toBe(0);
     expect(report.key.kind).toBe('unknown');
     expect(row(report, 'platform:shops')).toMatchObject({ status: 'warn', httpStatus: 404, finding: { kind: 'key_kind_unknown' } });
-    expect(row(report, 'platform:shops').explanation).toContain('/docs does not list that path: a wrong path answers so, and so does an API that hides /platform/ from tenant keys');
+    expect(row(report, 'platform:shops').explanation).toContain(
+      '/docs does not list that path: a wrong path answers so, and so does an API that hides /platform/ from tenant keys',
+    );
   });
 
-  it('a missing scope the dialect refuses as 403 forbidden: SCOPE MISSING for logs, with the server\'s code (20.8)', async () => {
+  it("a missing scope the dialect refuses as 403 forbidden: SCOPE MISSING for logs, with the server's code (20.8)", async () => {
     const forbidding = await startSandbox({ rateLimit: '1000/1m', dialect: 'reference,scope-refusal=forbidden' });
     try {
       const key = forbidding.key('nowak-nologs-test').key;
-      const run = await runCli(['probe', '--base-url', forbidding.baseUrl, '--tenant', 'rowery-nowak', '--key-env', 'K', '--json'], { env: { K: key } });
+      const run = await runCli(['probe', '--base-url', forbidding.baseUrl, '--tenant', 'rowery-nowak', '--key-env', 'K', '--json'], {
+        env: { K: key },
+      });
       outputs.push({ alias: 'nowak-nologs-test (scope-refusal=forbidden)', key, run });
       const report = JSON.parse(run.stdout) as DiagnosisReport;
-      expect(report.verdict).toMatchObject({ kind: 'insufficient_scope', headline: 'SCOPE MISSING', resource: 'logs', readable: ['clients', 'bikes', 'repairs'], status: 403, code: 'forbidden' });
+      expect(report.verdict).toMatchObject({
+        kind: 'insufficient_scope',
+        headline: 'SCOPE MISSING',
+        resource: 'logs',
+        readable: ['clients', 'bikes', 'repairs'],
+        status: 403,
+        code: 'forbidden',
+      });
       expect(report.verdict.summary).toContain('refused with HTTP 403 forbidden');
       expect(report.verdict.summary).not.toContain('unknown error code');
     } finally {

@@ -42,11 +42,19 @@ afterAll(async () => {
 const keyOf = (sandbox: RunningSandbox) => new ApiKey(sandbox.key('nowak-test').key, 'nowak-test');
 
 describe('User-Agent and traceparent', () => {
-  it('probe: every request carries both; each row shows its call\'s trace id next to the request id', async () => {
+  it("probe: every request carries both; each row shows its call's trace id next to the request id", async () => {
     const { dispatcher, sent } = recording();
     const target = parseTarget(plain.baseUrl);
     if (!target.ok) throw new Error(target.reason);
-    const report: DiagnosisReport = await runDiagnosis({ target: target.target, key: keyOf(plain), auth: 'bearer', tenant: 'rowery-nowak', platformPaths: undefined, timeoutS: 5, dispatcher });
+    const report: DiagnosisReport = await runDiagnosis({
+      target: target.target,
+      key: keyOf(plain),
+      auth: 'bearer',
+      tenant: 'rowery-nowak',
+      platformPaths: undefined,
+      timeoutS: 5,
+      dispatcher,
+    });
     await dispatcher.close();
     expect(sent.length).toBe(report.traffic.requestsSent);
     expect(new Set(sent.map((h) => h['user-agent']))).toEqual(new Set([`repairmon/${packageVersion()}`]));
@@ -59,7 +67,15 @@ describe('User-Agent and traceparent', () => {
 
   it('discover: every request carries both', async () => {
     const { dispatcher, sent } = recording();
-    await runDiscovery({ baseUrl: plain.baseUrl, key: keyOf(plain), auth: 'bearer', tenant: 'rowery-nowak', platformPaths: undefined, timeoutS: 5, dispatcher });
+    await runDiscovery({
+      baseUrl: plain.baseUrl,
+      key: keyOf(plain),
+      auth: 'bearer',
+      tenant: 'rowery-nowak',
+      platformPaths: undefined,
+      timeoutS: 5,
+      dispatcher,
+    });
     await dispatcher.close();
     expect(sent.length).toBeGreaterThan(3);
     expect(sent.every((h) => h['user-agent'] === `repairmon/${packageVersion()}` && TRACEPARENT.test(h['traceparent'] ?? ''))).toBe(true);
@@ -85,9 +101,10 @@ describe.runIf(hasTinyproxy('the probe and discover proxy test'))('through a rea
   const tunnels = (from: number): string[] => [...proxy.log().slice(from).matchAll(CONNECT_LINE)].map((m) => m[1]!);
 
   /** Runs a command in-process with the given environment and the key in CUSTOMER_KEY. */
-  const run = (args: readonly string[], env: Record<string, string>) => runMain(args, { ...env, CUSTOMER_KEY: plain.key('nowak-test').key });
+  const run = (args: readonly string[], env: Record<string, string>) =>
+    runMain(args, { ...env, CUSTOMER_KEY: plain.key('nowak-test').key });
 
-  it('probe over https (the built CLI): CONNECT only, the key never in the proxy\'s log', async () => {
+  it("probe over https (the built CLI): CONNECT only, the key never in the proxy's log", async () => {
     const from = proxy.log().length;
     const key = tls.key('nowak-test').key;
     const out = await runCli(['probe', '--base-url', tls.baseUrl, '--tenant', 'rowery-nowak', '--key-env', 'CUSTOMER_KEY', '--json'], {
@@ -110,7 +127,10 @@ describe.runIf(hasTinyproxy('the probe and discover proxy test'))('through a rea
       expect(tunnels(from)).toContain(port);
 
       from = proxy.log().length;
-      for (const direct of [await run(args, { HTTP_PROXY: proxy.url, NO_PROXY: '127.0.0.1' }), await run([...args, '--no-proxy'], { HTTP_PROXY: proxy.url })]) {
+      for (const direct of [
+        await run(args, { HTTP_PROXY: proxy.url, NO_PROXY: '127.0.0.1' }),
+        await run([...args, '--no-proxy'], { HTTP_PROXY: proxy.url }),
+      ]) {
         expect(direct.stderr).not.toContain('warning');
         expect(JSON.parse(direct.stdout)).toBeTruthy();
       }

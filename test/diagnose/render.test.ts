@@ -5,18 +5,26 @@ import { err, ok, report, response, tenantKeyApi } from '../helpers/diagnose-fix
 
 describe('renderDiagnosisTable', () => {
   it('--wide: one row per check with status, code, Polish message, explanation, latency, request id and trace id', () => {
-    const r = report({ answer: tenantKeyApi('rowery-nowak', { 'scope:logs': () => err(403, 'insufficient_scope', 'logs') }), tenant: 'rowery-nowak' });
+    const r = report({
+      answer: tenantKeyApi('rowery-nowak', { 'scope:logs': () => err(403, 'insufficient_scope', 'logs') }),
+      tenant: 'rowery-nowak',
+    });
     const text = renderDiagnosisTable(r, 'wide');
     const logs = text.split('\n').find((l) => l.includes('scope:logs') && l.startsWith('FAIL'));
     expect(logs).toBeDefined();
-    expect(logs).toMatch(/FAIL\s+4 scope\s+scope:logs\s+403\s+insufficient_scope\s+2 ms\s+req-\d+\s+4bf92f3577b34da6a3ce929d0e0e4736\s+komunikat insufficient_scope\s+the key's scope/);
+    expect(logs).toMatch(
+      /FAIL\s+4 scope\s+scope:logs\s+403\s+insufficient_scope\s+2 ms\s+req-\d+\s+4bf92f3577b34da6a3ce929d0e0e4736\s+komunikat insufficient_scope\s+the key's scope/,
+    );
     expect(text).toContain(r.verdict.summary);
     expect(text).toContain('# scope:logs');
     expect(text.split('\n').filter((l) => /^(PASS|FAIL|WARN|SKIP) /.test(l))).toHaveLength(r.checks.length);
   });
 
-  it('by default: at most 100 columns, the failing row with its code, the server\'s words, request id and trace id, the verdict kept whole', () => {
-    const r = report({ answer: tenantKeyApi('rowery-nowak', { 'scope:logs': () => err(403, 'insufficient_scope', 'logs') }), tenant: 'rowery-nowak' });
+  it("by default: at most 100 columns, the failing row with its code, the server's words, request id and trace id, the verdict kept whole", () => {
+    const r = report({
+      answer: tenantKeyApi('rowery-nowak', { 'scope:logs': () => err(403, 'insufficient_scope', 'logs') }),
+      tenant: 'rowery-nowak',
+    });
     const text = renderDiagnosisTable(r);
     const lines = text.split('\n');
     expect(Math.max(...lines.map((l) => l.length))).toBeLessThanOrEqual(100);
@@ -49,7 +57,12 @@ describe('renderDiagnosisTable', () => {
 
   it('escapes control characters a server could send to the terminal', () => {
     expect(printable('a\u001b[2Jb\nc\u202ed')).toBe('a\\x1b[2Jb\\x0ac\\u202ed');
-    const r = report({ answer: (c) => (c.id === 'index' ? response(401, { ok: false, error: { code: 'unauthorized', message: 'zły\u001b]0;x\u0007klucz' } }) : ok(c.endpoint)) });
+    const r = report({
+      answer: (c) =>
+        c.id === 'index'
+          ? response(401, { ok: false, error: { code: 'unauthorized', message: 'zły\u001b]0;x\u0007klucz' } })
+          : ok(c.endpoint),
+    });
     expect(renderDiagnosisTable(r)).not.toContain('\u001b');
   });
 });

@@ -31,7 +31,11 @@ describe('buildReport verdicts', () => {
 
   it('a rejected key stops at step 2, with the server message verbatim and a curl line', () => {
     const r = report({ answer: (c) => (c.id === 'docs' ? ok('docs') : err(401, 'unauthorized')), tenant: 'rowery-nowak' });
-    expect(r.verdict).toMatchObject({ kind: 'unauthorized', headline: 'KEY REJECTED', evidence: { step: 'key', stepNumber: 2, check: 'key' } });
+    expect(r.verdict).toMatchObject({
+      kind: 'unauthorized',
+      headline: 'KEY REJECTED',
+      evidence: { step: 'key', stepNumber: 2, check: 'key' },
+    });
     const accepted = row(r, 'key');
     expect(accepted.serverMessage).toBe('komunikat unauthorized');
     expect(accepted.explanation).toMatch(/not accepted/);
@@ -41,45 +45,77 @@ describe('buildReport verdicts', () => {
   });
 
   it('says so when a test key is rejected by a production-looking host', () => {
-    const r = report({ answer: (c) => (c.id === 'docs' ? ok('docs') : err(401, 'unauthorized')), baseUrl: 'https://api.repair-service.pl/api/v1', keyEnvironment: 'test', tenant: 'a' });
+    const r = report({
+      answer: (c) => (c.id === 'docs' ? ok('docs') : err(401, 'unauthorized')),
+      baseUrl: 'https://api.repair-service.pl/api/v1',
+      keyEnvironment: 'test',
+      tenant: 'a',
+    });
     expect(row(r, 'key').explanation).toContain('TEST key');
     const local = report({ answer: (c) => (c.id === 'docs' ? ok('docs') : err(401, 'unauthorized')), keyEnvironment: 'test', tenant: 'a' });
     expect(row(local, 'key').explanation).not.toContain('TEST key');
   });
 
   it('explains a tenant mismatch with both slugs when the URL and --tenant differ', () => {
-    const r = report({ answer: tenantKeyApi('rowery-nowak'), baseUrl: `http://127.0.0.1:1234/api/v1/tenants/serwis-kowalski/bikes`, keyTenant: 'rowery-nowak' });
-    expect(r.verdict).toMatchObject({ kind: 'tenant_mismatch', urlTenant: 'serwis-kowalski', keyTenant: 'rowery-nowak', evidence: { step: 'tenant' } });
+    const r = report({
+      answer: tenantKeyApi('rowery-nowak'),
+      baseUrl: `http://127.0.0.1:1234/api/v1/tenants/serwis-kowalski/bikes`,
+      keyTenant: 'rowery-nowak',
+    });
+    expect(r.verdict).toMatchObject({
+      kind: 'tenant_mismatch',
+      urlTenant: 'serwis-kowalski',
+      keyTenant: 'rowery-nowak',
+      evidence: { step: 'tenant' },
+    });
     const tenant = row(r, 'tenant');
     expect(tenant.errorCode).toBe('tenant_key_tenant_mismatch');
     expect(tenant.explanation).toContain('"serwis-kowalski"');
     expect(tenant.explanation).toContain('"rowery-nowak"');
   });
 
-  it('with only the URL tenant, says the API cannot name the key\'s tenant', () => {
+  it("with only the URL tenant, says the API cannot name the key's tenant", () => {
     const r = report({ answer: tenantKeyApi('rowery-nowak'), tenant: 'cykl-gdansk' });
     expect(row(r, 'tenant').explanation).toMatch(/another tenant, not "cykl-gdansk".*cannot say which/);
   });
 
   it('names the resources a narrow key may read', () => {
-    const r = report({ answer: tenantKeyApi('rowery-nowak', { 'scope:logs': () => err(403, 'insufficient_scope', 'logs') }), tenant: 'rowery-nowak' });
-    expect(r.verdict).toMatchObject({ kind: 'insufficient_scope', resource: 'logs', readable: ['clients', 'bikes', 'repairs'], evidence: { step: 'scope', check: 'scope:logs' } });
+    const r = report({
+      answer: tenantKeyApi('rowery-nowak', { 'scope:logs': () => err(403, 'insufficient_scope', 'logs') }),
+      tenant: 'rowery-nowak',
+    });
+    expect(r.verdict).toMatchObject({
+      kind: 'insufficient_scope',
+      resource: 'logs',
+      readable: ['clients', 'bikes', 'repairs'],
+      evidence: { step: 'scope', check: 'scope:logs' },
+    });
     expect(row(r, 'scope:logs').explanation).toBe("the key's scope does not include logs (it may read clients, bikes, repairs)");
     expect(row(r, 'tenant').status).toBe('pass');
   });
 
   it('an unreachable host fails step 1 and skips the rest without curl lines for calls not made', () => {
     const r = report({ answer: (call) => (call.id === 'docs' ? refused() : undefined), tenant: 'rowery-nowak' });
-    expect(r.verdict).toMatchObject({ kind: 'connection_error', how: 'refused', headline: 'HOST UNREACHABLE', evidence: { step: 'host', check: 'host' } });
+    expect(r.verdict).toMatchObject({
+      kind: 'connection_error',
+      how: 'refused',
+      headline: 'HOST UNREACHABLE',
+      evidence: { step: 'host', check: 'host' },
+    });
     expect(row(r, 'host').explanation).toContain('connection refused');
     expect(r.checks.filter((c) => c.status === 'skip').length).toBeGreaterThan(5);
     expect(r.checks.filter((c) => c.curl).map((c) => c.check)).toEqual(['host']);
   });
 
   it('tells a proxy HTML page from the API and a 404 page from a wrong path', () => {
-    const html = report({ answer: (c) => response(502, '<html><body>Bad Gateway</body></html>', c.endpoint, { 'content-type': 'text/html' }) });
+    const html = report({
+      answer: (c) => response(502, '<html><body>Bad Gateway</body></html>', c.endpoint, { 'content-type': 'text/html' }),
+    });
     expect(row(html, 'path').explanation).toMatch(/HTML page: a proxy or gateway/);
-    const notFound = report({ answer: (c) => response(404, '<html>Not Found</html>', c.endpoint, { 'content-type': 'text/html' }), baseUrl: 'http://127.0.0.1:1234/api' });
+    const notFound = report({
+      answer: (c) => response(404, '<html>Not Found</html>', c.endpoint, { 'content-type': 'text/html' }),
+      baseUrl: 'http://127.0.0.1:1234/api',
+    });
     expect(notFound.verdict).toMatchObject({ kind: 'not_found', notApi: 'base_path', evidence: { step: 'host', check: 'base-path' } });
     expect(row(notFound, 'path').explanation).toMatch(/HTML page, not an API envelope/);
     const noEnvelope = report({ answer: (c) => response(200, { hello: 1 }, c.endpoint) });
@@ -95,11 +131,21 @@ describe('buildReport verdicts', () => {
 
   it('a 429 without Retry-After says none was sent', () => {
     const r = report({ answer: (c) => err(429, 'rate_limited', c.endpoint), tenant: 'a' });
-    expect(row(r, 'rate-limit').explanation).toBe('HTTP 429: rate limited; no Retry-After (or rate-limit reset) header was sent, wait and retry');
+    expect(row(r, 'rate-limit').explanation).toBe(
+      'HTTP 429: rate limited; no Retry-After (or rate-limit reset) header was sent, wait and retry',
+    );
   });
 
   it('reads rate-limit headers when not limited', () => {
-    const r = report({ answer: (c) => response(200, { ok: true, data: [] }, c.endpoint, { 'ratelimit-limit': '60', 'ratelimit-remaining': '51', 'ratelimit-reset': '30' }), tenant: 'x' });
+    const r = report({
+      answer: (c) =>
+        response(200, { ok: true, data: [] }, c.endpoint, {
+          'ratelimit-limit': '60',
+          'ratelimit-remaining': '51',
+          'ratelimit-reset': '30',
+        }),
+      tenant: 'x',
+    });
     expect(row(r, 'rate-limit')).toMatchObject({ status: 'pass', explanation: 'not limited; limit 60, remaining 51, reset 30 s' });
   });
 
@@ -111,7 +157,9 @@ describe('buildReport verdicts', () => {
   });
 
   it('learns a platform key from /platform/ and infers nothing without a listing', () => {
-    const r = report({ answer: (c) => (c.id === 'platform:tenants' ? response(200, { ok: true, data: { weird: true } }, 'platform') : ok(c.endpoint)) });
+    const r = report({
+      answer: (c) => (c.id === 'platform:tenants' ? response(200, { ok: true, data: { weird: true } }, 'platform') : ok(c.endpoint)),
+    });
     expect(r.key.kind).toBe('platform');
     expect(row(r, 'tenant').status).toBe('skip');
   });
@@ -129,7 +177,9 @@ describe('buildReport verdicts', () => {
     const r = report({ answer: (c) => (c.id.startsWith('platform:') ? err(404, 'not_found', 'platform') : ok(c.endpoint)), tenant: 'a' });
     expect(r.key.kind).toBe('unknown');
     expect(row(r, 'platform:tenants')).toMatchObject({ status: 'warn', finding: { kind: 'key_kind_unknown' } });
-    expect(row(r, 'platform:tenants').explanation).toMatch(/^kind not determined: GET \/platform\/tenants answered HTTP 404 and \/docs does not list that path: a wrong path answers so/);
+    expect(row(r, 'platform:tenants').explanation).toMatch(
+      /^kind not determined: GET \/platform\/tenants answered HTTP 404 and \/docs does not list that path: a wrong path answers so/,
+    );
     expect(r.verdict).toMatchObject({ kind: 'ok' });
     expect(r.verdict.summary).toMatch(/^OK: key …wXyZ works/);
     expect(r.checks.some((c) => c.finding.kind === 'key_kind')).toBe(false);

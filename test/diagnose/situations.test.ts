@@ -22,7 +22,12 @@ afterAll(async () => {
   await sandbox?.close();
 });
 
-async function probe(on: RunningSandbox, name: string, alias: string, args: readonly string[]): Promise<{ run: MainRun; report: DiagnosisReport }> {
+async function probe(
+  on: RunningSandbox,
+  name: string,
+  alias: string,
+  args: readonly string[],
+): Promise<{ run: MainRun; report: DiagnosisReport }> {
   const key = on.key(alias).key;
   const run = await runMain(['probe', '--key-env', 'CUSTOMER_KEY', '--json', ...args], { CUSTOMER_KEY: key }, '');
   runs.push({ name, key, run });
@@ -72,7 +77,13 @@ const SITUATIONS: readonly Situation[] = [
     exit: 1,
     then: (r) => {
       expect(r.verdict).toMatchObject({ kind: 'server_error', status: 502, html: true, evidence: { check: 'scope:bikes', step: 'scope' } });
-      expect(['key', 'tenant', 'scope:clients', 'scope:repairs', 'scope:logs'].map((id) => check(r, id).status)).toEqual(['pass', 'pass', 'pass', 'pass', 'pass']);
+      expect(['key', 'tenant', 'scope:clients', 'scope:repairs', 'scope:logs'].map((id) => check(r, id).status)).toEqual([
+        'pass',
+        'pass',
+        'pass',
+        'pass',
+        'pass',
+      ]);
     },
   },
   {
@@ -102,7 +113,8 @@ const SITUATIONS: readonly Situation[] = [
     args: nowak,
     headline: 'SCOPE MISSING',
     exit: 1,
-    then: (r) => expect(r.verdict).toMatchObject({ kind: 'insufficient_scope', resource: 'logs', readable: ['clients', 'bikes', 'repairs'] }),
+    then: (r) =>
+      expect(r.verdict).toMatchObject({ kind: 'insufficient_scope', resource: 'logs', readable: ['clients', 'bikes', 'repairs'] }),
   },
   {
     name: 'revoked key behind an HTML 502 /docs',
@@ -196,7 +208,12 @@ describe('a 3 requests/minute quota', () => {
 
   it('the probe stops at the first 429 instead of causing more, and a second run sends one keyed request', async () => {
     const first = await probe(limited, 'quota 3/1m', 'nowak-test', nowak(limited));
-    expect(first.report.verdict).toMatchObject({ kind: 'rate_limited', headline: 'RATE LIMITED', stopped: 'too_long', evidence: { check: 'scope:logs' } });
+    expect(first.report.verdict).toMatchObject({
+      kind: 'rate_limited',
+      headline: 'RATE LIMITED',
+      stopped: 'too_long',
+      evidence: { check: 'scope:logs' },
+    });
     expect(first.report.verdict.summary).toMatch(/^RATE LIMITED: retry after \d+ s; longer than the probe waits/);
     expect(first.run.code).toBe(1);
     const seen = limited.requests();
@@ -207,7 +224,10 @@ describe('a 3 requests/minute quota', () => {
     limited.clearRequests();
     const second = await probe(limited, 'quota 3/1m again', 'nowak-test', nowak(limited));
     expect(second.report.verdict).toMatchObject({ kind: 'rate_limited', evidence: { check: 'key' } });
-    expect(limited.requests().map((r) => `${r.path} ${r.status}`)).toEqual(['/api/v1/docs 200', '/api/v1/tenants/rowery-nowak/clients 429']);
+    expect(limited.requests().map((r) => `${r.path} ${r.status}`)).toEqual([
+      '/api/v1/docs 200',
+      '/api/v1/tenants/rowery-nowak/clients 429',
+    ]);
   });
 });
 

@@ -4,7 +4,10 @@ import { endsWithVersion, looksLikeProduction, parseTarget } from '../../diagnos
 describe('parseTarget', () => {
   it('keeps a plain base URL, dropping a trailing slash', () => {
     const t = parseTarget('https://api.example.com/api/v1/');
-    expect(t).toEqual({ ok: true, target: { baseUrl: 'https://api.example.com/api/v1', basePath: '/api/v1', urlTenant: undefined, hostname: 'api.example.com' } });
+    expect(t).toEqual({
+      ok: true,
+      target: { baseUrl: 'https://api.example.com/api/v1', basePath: '/api/v1', urlTenant: undefined, hostname: 'api.example.com' },
+    });
   });
 
   it("splits a pasted resource URL into base URL and the URL's tenant", () => {
@@ -13,7 +16,11 @@ describe('parseTarget', () => {
   });
 
   it('takes any tenant slug a real API may use: snake_case, capitals, encoded spaces', () => {
-    for (const [raw, tenant] of [['rowery_nowak', 'rowery_nowak'], ['RoweryNowak', 'RoweryNowak'], ['serwis%20kowalski', 'serwis kowalski']] as const) {
+    for (const [raw, tenant] of [
+      ['rowery_nowak', 'rowery_nowak'],
+      ['RoweryNowak', 'RoweryNowak'],
+      ['serwis%20kowalski', 'serwis kowalski'],
+    ] as const) {
       const t = parseTarget(`https://h/api/v1/tenants/${raw}/bikes`);
       expect(t.ok && t.target.urlTenant).toBe(tenant);
     }

@@ -10,7 +10,14 @@ import { describe, expect, it } from 'vitest';
 import { ApiKey, answerKind, sendAttempt } from '../../api/client/single-attempt.js';
 import { type EndpointId, endpointPath, endpointSpec } from '../../api/contract/index.js';
 import { classifyOutcome } from '../../monitor/probe/outcome.js';
-import { ERROR_BODIES, PLATFORM_REFUSALS, RATE_LIMIT_HEADER_STYLES, SCOPE_REFUSALS, SLUG_STYLES, UNAUTHORIZED_STATUSES } from '../../api/contract/readings.js';
+import {
+  ERROR_BODIES,
+  PLATFORM_REFUSALS,
+  RATE_LIMIT_HEADER_STYLES,
+  SCOPE_REFUSALS,
+  SLUG_STYLES,
+  UNAUTHORIZED_STATUSES,
+} from '../../api/contract/readings.js';
 import { INDEX_ACCESS_VALUES } from '../../sandbox/dialect/index.js';
 import { type RunningSandbox, startSandbox } from '../../sandbox/index.js';
 
@@ -26,7 +33,12 @@ const dialect = fc
     'rate-limit-headers': fc.constantFrom(...RATE_LIMIT_HEADER_STYLES),
     'error-bodies': fc.constantFrom(...ERROR_BODIES),
   })
-  .map((choices) => `reference,${Object.entries(choices).map(([k, v]) => `${k}=${v}`).join(',')}`);
+  .map(
+    (choices) =>
+      `reference,${Object.entries(choices)
+        .map(([k, v]) => `${k}=${v}`)
+        .join(',')}`,
+  );
 
 interface Call {
   readonly alias: string;
@@ -58,15 +70,26 @@ async function monitorAndContract(sandbox: RunningSandbox, call: Call, path: str
   const { Agent } = await import('undici');
   const dispatcher = new Agent();
   try {
-    const attempt = await sendAttempt({ dispatcher, baseUrl: sandbox.baseUrl, path, endpoint: call.endpoint, key: new ApiKey(sandbox.key(call.alias).key, call.alias), authScheme: 'bearer', timeoutMs: 5_000 });
-    return { outcome: classifyOutcome(attempt, { kind: 'success', list: endpointSpec(call.endpoint).list }).outcome, kind: answerKind(attempt) };
+    const attempt = await sendAttempt({
+      dispatcher,
+      baseUrl: sandbox.baseUrl,
+      path,
+      endpoint: call.endpoint,
+      key: new ApiKey(sandbox.key(call.alias).key, call.alias),
+      authScheme: 'bearer',
+      timeoutMs: 5_000,
+    });
+    return {
+      outcome: classifyOutcome(attempt, { kind: 'success', list: endpointSpec(call.endpoint).list }).outcome,
+      kind: answerKind(attempt),
+    };
   } finally {
     await dispatcher.close();
   }
 }
 
-describe('the monitor speaks the contract\'s words under any dialect', () => {
-  it('for every call a demo key can make, including 429s in the dialect\'s header style', async () => {
+describe("the monitor speaks the contract's words under any dialect", () => {
+  it("for every call a demo key can make, including 429s in the dialect's header style", async () => {
     await fc.assert(
       fc.asyncProperty(dialect, fc.boolean(), async (spec, storm) => {
         const sandbox = await startSandbox({ dialect: spec, ...(storm ? { faults: 'rate-limit-storm:1@/tenants/**' } : {}) });

@@ -20,7 +20,10 @@ afterAll(async () => Promise.all([...sandboxes.values()].map((s) => s.close())))
 async function discover(preset: string, alias: string, tenant?: string): Promise<DiscoveryReport> {
   const sandbox = sandboxes.get(preset)!;
   const { key } = sandbox.key(alias);
-  const run = await runMain(['discover', '--base-url', sandbox.baseUrl, '--key-env', 'K', '--json', ...(tenant ? ['--tenant', tenant] : [])], { K: key });
+  const run = await runMain(
+    ['discover', '--base-url', sandbox.baseUrl, '--key-env', 'K', '--json', ...(tenant ? ['--tenant', tenant] : [])],
+    { K: key },
+  );
   expect(run.code, run.stderr).toBe(0);
   expect(run.stdout + run.stderr).not.toContain(key);
   return JSON.parse(run.stdout) as DiscoveryReport;
@@ -33,9 +36,20 @@ function refusal(d: DialectSettings, status: number, code: string): Refusal {
 
 function expected(d: DialectSettings) {
   const platformRefusal: Refusal =
-    d.platformRefusal === 'platform_key_required' ? { status: 403, code: 'platform_key_required' } : d.platformRefusal === 'not_found' ? { status: 404, code: 'not_found' } : refusal(d, d.unauthorizedStatus, 'unauthorized');
+    d.platformRefusal === 'platform_key_required'
+      ? { status: 403, code: 'platform_key_required' }
+      : d.platformRefusal === 'not_found'
+        ? { status: 404, code: 'not_found' }
+        : refusal(d, d.unauthorizedStatus, 'unauthorized');
   const scopeRefusal: Refusal = d.scopeRefusal === 'not_found' ? { status: 404, code: 'not_found' } : { status: 403, code: d.scopeRefusal };
-  const headers = { ietf: 'ietf', 'ratelimit-field': 'ratelimit-field', 'x-ratelimit-epoch': 'x-ratelimit-epoch', 'x-ratelimit-delta': 'x-ratelimit-delta', 'retry-after-date': 'none seen', none: 'none seen' }[d.rateLimitHeaders];
+  const headers = {
+    ietf: 'ietf',
+    'ratelimit-field': 'ratelimit-field',
+    'x-ratelimit-epoch': 'x-ratelimit-epoch',
+    'x-ratelimit-delta': 'x-ratelimit-delta',
+    'retry-after-date': 'none seen',
+    none: 'none seen',
+  }[d.rateLimitHeaders];
   return {
     indexAccess: d.index,
     invalidKey: refusal(d, d.unauthorizedStatus, 'unauthorized'),

@@ -35,7 +35,15 @@ function targetYaml(t: Target, d: DialectSettings, env: Record<string, string>, 
     return `      - { alias: ${alias}, kind: ${k.kind}, ${assignment}, secret: "\${${variable}}" }`;
   });
   const readings = t.readings ? [`    platformPaths: [${d.platformPaths.join(', ')}]`, `    indexAccess: ${d.index}`] : [];
-  return [`  - name: ${t.name}`, `    baseUrl: ${t.sandbox.baseUrl}`, `    schedule: "${schedule}"`, '    timeout: 2500ms', ...readings, '    keys:', ...keys];
+  return [
+    `  - name: ${t.name}`,
+    `    baseUrl: ${t.sandbox.baseUrl}`,
+    `    schedule: "${schedule}"`,
+    '    timeout: 2500ms',
+    ...readings,
+    '    keys:',
+    ...keys,
+  ];
 }
 
 async function serve(config: string, env: Record<string, string>): Promise<{ url: string; close(): Promise<number> }> {
@@ -103,7 +111,12 @@ const targetName = (preset: string, role: 'defaults' | 'configured' | 'breached'
  * the API's readings.
  */
 async function runDialects(): Promise<{ processes: { close(): Promise<unknown> }[]; text: string }> {
-  const started = await Promise.all(PRESETS.map(async (preset) => ({ preset, pair: await Promise.all([dialectSandbox(preset), dialectSandbox(preset, ['--faults', 'isolation-breach'])]) })));
+  const started = await Promise.all(
+    PRESETS.map(async (preset) => ({
+      preset,
+      pair: await Promise.all([dialectSandbox(preset), dialectSandbox(preset, ['--faults', 'isolation-breach'])]),
+    })),
+  );
   const env: Record<string, string> = {};
   const lines: string[] = [];
   const names: string[] = [];
@@ -154,15 +167,22 @@ describe.each(PRESETS)('repairmon serve against the %s dialect', (preset) => {
   });
 
   it('no deviation where the dialect keeps the codes the spec names', () => {
-    const reasons = series(text, 'repairmon_probe_failure_reason').filter((s) => healthy.includes(s.labels['target'] ?? '') && s.value === 1);
+    const reasons = series(text, 'repairmon_probe_failure_reason').filter(
+      (s) => healthy.includes(s.labels['target'] ?? '') && s.value === 1,
+    );
     expect(reasons.filter((s) => s.labels['reason'] !== 'none').map((s) => s.labels)).toEqual([]);
   });
 
   it('an isolation breach is caught by the cross_tenant canary of every tenant key, and only there', () => {
     const breachedProbes = series(text, 'repairmon_probe_success').filter((s) => s.labels['target'] === breachedTarget);
     const failing = breachedProbes.filter((s) => s.value !== 1);
-    expect(failing.map((s) => `${s.labels['check']}/${s.labels['key_alias']}`).sort()).toEqual(['cross_tenant/kowalski-test', 'cross_tenant/nowak-test']);
-    const reasons = series(text, 'repairmon_probe_failure_reason').filter((s) => s.labels['target'] === breachedTarget && s.labels['check'] === 'cross_tenant');
+    expect(failing.map((s) => `${s.labels['check']}/${s.labels['key_alias']}`).sort()).toEqual([
+      'cross_tenant/kowalski-test',
+      'cross_tenant/nowak-test',
+    ]);
+    const reasons = series(text, 'repairmon_probe_failure_reason').filter(
+      (s) => s.labels['target'] === breachedTarget && s.labels['check'] === 'cross_tenant',
+    );
     expect(new Set(reasons.map((s) => s.labels['reason']))).toEqual(new Set(['tenant_isolation_breach']));
   });
 });

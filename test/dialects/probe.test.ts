@@ -17,10 +17,24 @@ beforeAll(async () => {
 });
 afterAll(async () => Promise.all([...sandboxes.values()].map((s) => s.close())));
 
-async function probe(preset: string, alias: string, tenant?: string): Promise<{ code: number; report: DiagnosisReport; stdout: string; stderr: string; key: string }> {
+async function probe(
+  preset: string,
+  alias: string,
+  tenant?: string,
+): Promise<{ code: number; report: DiagnosisReport; stdout: string; stderr: string; key: string }> {
   const sandbox = sandboxes.get(preset)!;
   const { key } = sandbox.key(alias);
-  const args = ['probe', '--base-url', sandbox.baseUrl, '--key-env', 'CUSTOMER_KEY', '--timeout', '5', '--json', ...(tenant ? ['--tenant', tenant] : [])];
+  const args = [
+    'probe',
+    '--base-url',
+    sandbox.baseUrl,
+    '--key-env',
+    'CUSTOMER_KEY',
+    '--timeout',
+    '5',
+    '--json',
+    ...(tenant ? ['--tenant', tenant] : []),
+  ];
   const run = await runMain(args, { CUSTOMER_KEY: key });
   return { code: run.code, report: JSON.parse(run.stdout) as DiagnosisReport, stdout: run.stdout, stderr: run.stderr, key };
 }
@@ -32,7 +46,10 @@ describe.each(PRESETS)('repairmon probe against the %s dialect', (preset) => {
 
   it('a good tenant key passes every check, exit 0, and reads as a tenant key', async () => {
     const { code, report } = await probe(preset, 'nowak-test', nowak);
-    expect(report.checks.filter((c) => c.status === 'fail'), JSON.stringify(report.verdict)).toEqual([]);
+    expect(
+      report.checks.filter((c) => c.status === 'fail'),
+      JSON.stringify(report.verdict),
+    ).toEqual([]);
     expect(code).toBe(0);
     expect(report.key.kind).toBe('tenant');
   });
@@ -53,7 +70,11 @@ describe.each(PRESETS)('repairmon probe against the %s dialect', (preset) => {
 
   it("another tenant's key fails the tenant row with the spec's 403 tenant_key_tenant_mismatch", async () => {
     const { code, report } = await probe(preset, 'kowalski-test', nowak);
-    expect(report.checks.find((c) => c.check === 'tenant')).toMatchObject({ status: 'fail', httpStatus: 403, errorCode: 'tenant_key_tenant_mismatch' });
+    expect(report.checks.find((c) => c.check === 'tenant')).toMatchObject({
+      status: 'fail',
+      httpStatus: 403,
+      errorCode: 'tenant_key_tenant_mismatch',
+    });
     expect(code).toBe(1);
   });
 
@@ -62,7 +83,12 @@ describe.each(PRESETS)('repairmon probe against the %s dialect', (preset) => {
     expect(['clients', 'bikes', 'repairs', 'logs'].map((r) => status(report, `scope:${r}`))).toEqual(['pass', 'pass', 'pass', 'fail']);
     expect(status(report, 'tenant')).toBe('pass');
     // Issue 20.8: whatever the code (insufficient_scope, forbidden, a hiding not_found), the cause is the scope.
-    expect(report.verdict).toMatchObject({ kind: 'insufficient_scope', headline: 'SCOPE MISSING', resource: 'logs', code: truth(preset).scopeRefusal });
+    expect(report.verdict).toMatchObject({
+      kind: 'insufficient_scope',
+      headline: 'SCOPE MISSING',
+      resource: 'logs',
+      code: truth(preset).scopeRefusal,
+    });
     expect(code).toBe(1);
     expect(stdout + stderr).not.toContain(key);
   });

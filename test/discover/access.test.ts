@@ -9,7 +9,11 @@ describe('host check', () => {
   it.each([
     ['no answer', noAnswer(), 'GET /docs without a key -> no answer (connection ECONNREFUSED)'],
     ['an HTML page', plain(502, '<html>Bad Gateway</html>', 'text/html'), 'GET /docs without a key -> HTTP 502, no envelope (text/html)'],
-    ['a redirect', raw(302, '', { location: 'https://login.example.com/' }), 'GET /docs without a key -> HTTP 302 redirect to https://login.example.com/'],
+    [
+      'a redirect',
+      raw(302, '', { location: 'https://login.example.com/' }),
+      'GET /docs without a key -> HTTP 302 redirect to https://login.example.com/',
+    ],
     ['a 404 envelope', refuse(404, 'not_found'), 'GET /docs without a key -> HTTP 404 not_found'],
   ])('%s at /docs: exit 1, every finding unknown, nothing else sent', async (_name, docs, why) => {
     const { report, calls } = await discover(api({ docs }), { key: true, tenant: 'rowery-nowak' });
@@ -30,10 +34,25 @@ describe('host check', () => {
 describe('indexAccess', () => {
   it.each([
     ['public', ok({ service: 'x' }), { kind: 'learned', reading: 'public', evidence: 'GET / without a key -> HTTP 200' }],
-    ['key (401)', refuse(401, 'unauthorized'), { kind: 'learned', reading: 'key', evidence: 'GET / without a key -> HTTP 401 unauthorized' }],
+    [
+      'key (401)',
+      refuse(401, 'unauthorized'),
+      { kind: 'learned', reading: 'key', evidence: 'GET / without a key -> HTTP 401 unauthorized' },
+    ],
     ['key (403)', refuse(403, 'forbidden'), { kind: 'learned', reading: 'key', evidence: 'GET / without a key -> HTTP 403 forbidden' }],
-    ['unknown (404)', refuse(404, 'not_found'), { kind: 'unknown', why: 'GET / without a key -> HTTP 404 not_found: neither 2xx (public) nor a refusal (401/403, a key is needed)' }],
-    ['unknown (503)', plain(503, 'down'), { kind: 'unknown', why: 'GET / without a key -> HTTP 503, no envelope (text/plain): neither 2xx (public) nor a refusal (401/403, a key is needed)' }],
+    [
+      'unknown (404)',
+      refuse(404, 'not_found'),
+      { kind: 'unknown', why: 'GET / without a key -> HTTP 404 not_found: neither 2xx (public) nor a refusal (401/403, a key is needed)' },
+    ],
+    [
+      'unknown (503)',
+      plain(503, 'down'),
+      {
+        kind: 'unknown',
+        why: 'GET / without a key -> HTTP 503, no envelope (text/plain): neither 2xx (public) nor a refusal (401/403, a key is needed)',
+      },
+    ],
   ])('%s', async (_name, index, expected) => {
     const { report } = await discover(api({ index }));
     expect(report.findings.indexAccess).toEqual(expected);
@@ -86,7 +105,10 @@ describe('invalidKey and missingKey', () => {
 
   it('a 400 the key given also got on that path is about the tenant, not the key', async () => {
     const bad = refuse(400, 'invalid_tenant_slug');
-    const { report } = await discover(referenceApi({ key: 'tenant', overrides: { 'resource:clients': bad, 'invalid-key': bad } }), { key: true, tenant: 'Zły_Slug' });
+    const { report } = await discover(referenceApi({ key: 'tenant', overrides: { 'resource:clients': bad, 'invalid-key': bad } }), {
+      key: true,
+      tenant: 'Zły_Slug',
+    });
     expect(report.findings.invalidKey).toEqual({
       kind: 'unknown',
       why: 'GET /tenants/Z%C5%82y_Slug/clients with a made-up key -> HTTP 400 invalid_tenant_slug, as the key given got (GET /tenants/Z%C5%82y_Slug/clients with the key -> HTTP 400 invalid_tenant_slug): the answer is about the tenant, not the key',
@@ -102,16 +124,28 @@ describe('invalidKey and missingKey', () => {
   });
 
   it('a 429 or a 5xx is not a refusal', async () => {
-    const { report } = await discover(api({ 'invalid-key': refuse(429, 'rate_limited'), 'missing-key': refuse(503, 'internal_error') }), { tenant: 'x' });
-    expect(report.findings.invalidKey).toEqual({ kind: 'unknown', why: 'GET /tenants/x/clients with a made-up key -> HTTP 429 rate_limited: not a refusal' });
-    expect(report.findings.missingKey).toEqual({ kind: 'unknown', why: 'GET /tenants/x/clients without a key -> HTTP 503 internal_error: not a refusal' });
+    const { report } = await discover(api({ 'invalid-key': refuse(429, 'rate_limited'), 'missing-key': refuse(503, 'internal_error') }), {
+      tenant: 'x',
+    });
+    expect(report.findings.invalidKey).toEqual({
+      kind: 'unknown',
+      why: 'GET /tenants/x/clients with a made-up key -> HTTP 429 rate_limited: not a refusal',
+    });
+    expect(report.findings.missingKey).toEqual({
+      kind: 'unknown',
+      why: 'GET /tenants/x/clients without a key -> HTTP 503 internal_error: not a refusal',
+    });
   });
 });
 
 describe('errorBodies', () => {
   it('envelope when every 401 carries it', async () => {
     const { report } = await discover(referenceApi());
-    expect(report.findings.errorBodies).toEqual({ kind: 'learned', reading: 'envelope', evidence: 'GET / without a key -> HTTP 401 unauthorized: the error envelope (3 401s seen)' });
+    expect(report.findings.errorBodies).toEqual({
+      kind: 'learned',
+      reading: 'envelope',
+      evidence: 'GET / without a key -> HTTP 401 unauthorized: the error envelope (3 401s seen)',
+    });
   });
 
   it('plain when any 401 comes without it', async () => {
@@ -126,8 +160,15 @@ describe('errorBodies', () => {
   it('an API that refuses a bad key with 403: a 429 met tells the body; without one, exactly what would (20.11)', async () => {
     const unauthorized = refuse(403, 'unauthorized');
     const overrides = { index: unauthorized, 'invalid-key': unauthorized, 'missing-key': unauthorized };
-    const limited = await discover(api({ ...overrides, 'index:key': plain(429, 'Too Many Requests') }, 'tenant'), { key: true, tenant: 'rowery-nowak' });
-    expect(limited.report.findings.errorBodies).toEqual({ kind: 'learned', reading: 'plain', evidence: 'GET / with the key -> HTTP 429, no envelope (text/plain)' });
+    const limited = await discover(api({ ...overrides, 'index:key': plain(429, 'Too Many Requests') }, 'tenant'), {
+      key: true,
+      tenant: 'rowery-nowak',
+    });
+    expect(limited.report.findings.errorBodies).toEqual({
+      kind: 'learned',
+      reading: 'plain',
+      evidence: 'GET / with the key -> HTTP 429, no envelope (text/plain)',
+    });
     const calm = await discover(api(overrides, 'tenant'), { key: true, tenant: 'rowery-nowak' });
     expect(calm.report.findings.errorBodies).toEqual({
       kind: 'unknown',
@@ -137,7 +178,9 @@ describe('errorBodies', () => {
 
   it('unknown when no 401 was seen, naming the refusals that were', async () => {
     const gone = refuse(404, 'not_found');
-    const { report } = await discover(api({ index: refuse(403, 'forbidden'), 'invalid-key': gone, 'missing-key': gone }), { tenant: 'rowery-nowak' });
+    const { report } = await discover(api({ index: refuse(403, 'forbidden'), 'invalid-key': gone, 'missing-key': gone }), {
+      tenant: 'rowery-nowak',
+    });
     expect(report.findings.errorBodies).toEqual({ kind: 'unknown', why: 'no 401 seen (refusals: HTTP 403 forbidden, HTTP 404 not_found)' });
   });
 });

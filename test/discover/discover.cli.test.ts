@@ -25,21 +25,24 @@ async function usageError(args: readonly string[], options: { input?: string; sp
 }
 
 describe('repairmon discover usage', () => {
-  it.each([
-    [['--key', SECRET]],
-    [[`--key=${SECRET}`]],
-  ])('refuses %j with exit 2, saying how to pass the key, without echoing it', async (flag) => {
-    expect(await usageError([...BASE, ...flag], { spawn: true })).toBe(
-      'repairmon discover: --key is refused: a key on the command line shows in ps and shell history. Pass it with --key-env VAR (an environment variable), --key-file PATH or --key-stdin (e.g. `pass show key | repairmon discover --key-stdin ...`)\n',
-    );
-  });
+  it.each([[['--key', SECRET]], [[`--key=${SECRET}`]]])(
+    'refuses %j with exit 2, saying how to pass the key, without echoing it',
+    async (flag) => {
+      expect(await usageError([...BASE, ...flag], { spawn: true })).toBe(
+        'repairmon discover: --key is refused: a key on the command line shows in ps and shell history. Pass it with --key-env VAR (an environment variable), --key-file PATH or --key-stdin (e.g. `pass show key | repairmon discover --key-stdin ...`)\n',
+      );
+    },
+  );
 
   it.each([
     [[], '--base-url is required (the API address ending in /api/v1)'],
     [['--base-url', 'api.example.com/api/v1'], '--base-url is not a URL (expected e.g. https://host/api/v1)'],
     [['--base-url', 'ftp://h/api/v1'], '--base-url must use http or https, not ftp:'],
     [['--base-url', 'http://127.0.0.1:9/api'], '--base-url must end in /api/v1 (the base address contains the version), got path "/api"'],
-    [['--base-url', `https://ops:${SECRET}@api.example.com/api/v1`], '--base-url must not carry credentials (user:password@): a key never goes in a URL'],
+    [
+      ['--base-url', `https://ops:${SECRET}@api.example.com/api/v1`],
+      '--base-url must not carry credentials (user:password@): a key never goes in a URL',
+    ],
     [['--base-url', `${URL}?key=${SECRET}`], '--base-url must not have a query or fragment'],
     [[...BASE, '--tenant', 'a/b'], '--tenant "a/b" cannot contain "/": it must be one path segment'],
     [[...BASE, '--tenant', '..'], '--tenant ".." cannot be "." or "..": a URL would resolve it away'],
@@ -59,13 +62,27 @@ describe('repairmon discover usage', () => {
   });
 
   it('an empty key on stdin is a usage error', async () => {
-    expect(await usageError([...BASE, '--key-stdin'], { input: '\n' })).toBe('repairmon discover: --key-stdin: API key "customer-key" is empty\n');
+    expect(await usageError([...BASE, '--key-stdin'], { input: '\n' })).toBe(
+      'repairmon discover: --key-stdin: API key "customer-key" is empty\n',
+    );
   });
 
   it('--help lists every flag and the request budget', async () => {
     const run = await runMain(['discover', '--help']);
     expect(run.code).toBe(0);
-    for (const flag of ['--base-url', '--tenant', '--auth', '--key-env', '--key-file', '--key-stdin', '--json', '--emit', '--timeout', '--platform-path']) expect(run.stdout).toContain(flag);
+    for (const flag of [
+      '--base-url',
+      '--tenant',
+      '--auth',
+      '--key-env',
+      '--key-file',
+      '--key-stdin',
+      '--json',
+      '--emit',
+      '--timeout',
+      '--platform-path',
+    ])
+      expect(run.stdout).toContain(flag);
     expect(run.stdout).toContain('at most 11 GETs, one at a time, no retries');
   });
 

@@ -94,19 +94,41 @@ describe('repairmon discover against the sandbox', () => {
 
   it('platform key: /platform/tenants answers, its listing gives kebab slugs and the tenant of the refusal calls', async () => {
     const report = await discoverJson('platform-test');
-    expect(report.findings.keyKind).toEqual({ kind: 'learned', reading: 'platform', evidence: 'GET /platform/tenants with the key -> HTTP 200' });
+    expect(report.findings.keyKind).toEqual({
+      kind: 'learned',
+      reading: 'platform',
+      evidence: 'GET /platform/tenants with the key -> HTTP 200',
+    });
     expect(report.findings.platformRefusal).toMatchObject({ kind: 'unknown', why: expect.stringMatching(/^needs a tenant key/) });
-    expect(report.findings.slugStyle).toMatchObject({ kind: 'learned', reading: 'kebab', evidence: expect.stringContaining('"rowery-nowak", "serwis-kowalski", "cykl-gdansk"') });
-    expect(report.findings.invalidKey).toMatchObject({ evidence: `GET /tenants/${sandbox.tenants[0]}/clients with a made-up key -> HTTP 401 unauthorized` });
+    expect(report.findings.slugStyle).toMatchObject({
+      kind: 'learned',
+      reading: 'kebab',
+      evidence: expect.stringContaining('"rowery-nowak", "serwis-kowalski", "cykl-gdansk"'),
+    });
+    expect(report.findings.invalidKey).toMatchObject({
+      evidence: `GET /tenants/${sandbox.tenants[0]}/clients with a made-up key -> HTTP 401 unauthorized`,
+    });
   });
 
-  it('--platform-path: only that path is asked; a wrong one (404) leaves the key\'s kind unknown, saying why', async () => {
+  it("--platform-path: only that path is asked; a wrong one (404) leaves the key's kind unknown, saying why", async () => {
     const given = await discoverJson('platform-test', ['--platform-path', 'keys']);
-    expect(sandbox.requests().filter((r) => r.path.includes('/platform/')).map((r) => r.path)).toEqual(['/api/v1/platform/keys']);
-    expect(given.findings.platformPaths).toMatchObject({ kind: 'learned', reading: ['keys'], evidence: '--platform-path /platform/keys (/docs lists /platform/tenants, /platform/keys)' });
+    expect(
+      sandbox
+        .requests()
+        .filter((r) => r.path.includes('/platform/'))
+        .map((r) => r.path),
+    ).toEqual(['/api/v1/platform/keys']);
+    expect(given.findings.platformPaths).toMatchObject({
+      kind: 'learned',
+      reading: ['keys'],
+      evidence: '--platform-path /platform/keys (/docs lists /platform/tenants, /platform/keys)',
+    });
     expect(given.findings.keyKind).toMatchObject({ kind: 'learned', reading: 'platform' });
     const wrong = await discoverJson('platform-test', ['--platform-path', 'shops']);
-    expect(wrong.findings.keyKind).toMatchObject({ kind: 'unknown', why: expect.stringContaining('GET /platform/shops answered HTTP 404 and /docs does not list that path') });
+    expect(wrong.findings.keyKind).toMatchObject({
+      kind: 'unknown',
+      why: expect.stringContaining('GET /platform/shops answered HTTP 404 and /docs does not list that path'),
+    });
   });
 
   it('sends only GETs, one at a time, within the budget, the key only where planned', async () => {
@@ -125,8 +147,16 @@ describe('repairmon discover against the sandbox', () => {
     expect(run.code).toBe(0);
     expect(run.stderr).toBe('');
     const fields = parse(run.stdout) as Record<string, unknown>;
-    expect(targetSchema.pick({ indexAccess: true, platformPaths: true }).strict().parse(fields)).toEqual({ indexAccess: 'key', platformPaths: ['tenants', 'keys'] });
-    const target = targetSchema.parse({ name: 'real', baseUrl: sandbox.baseUrl, keys: [{ alias: 'nowak-test', kind: 'tenant', tenant: 'rowery-nowak', secret: '${K}' }], ...fields });
+    expect(targetSchema.pick({ indexAccess: true, platformPaths: true }).strict().parse(fields)).toEqual({
+      indexAccess: 'key',
+      platformPaths: ['tenants', 'keys'],
+    });
+    const target = targetSchema.parse({
+      name: 'real',
+      baseUrl: sandbox.baseUrl,
+      keys: [{ alias: 'nowak-test', kind: 'tenant', tenant: 'rowery-nowak', secret: '${K}' }],
+      ...fields,
+    });
     expect(target).toMatchObject({ indexAccess: 'key', platformPaths: ['tenants', 'keys'] });
     expect(run.stdout).toContain('# GET / without a key -> HTTP 401 unauthorized\nindexAccess: key\n');
   });
@@ -134,7 +164,9 @@ describe('repairmon discover against the sandbox', () => {
   it('prints the table when not --json', async () => {
     const run = await cli('nowak-test', ['--base-url', sandbox.baseUrl, '--tenant', 'rowery-nowak'], '', true);
     expect(run.code).toBe(0);
-    expect(run.stdout).toMatch(/^platformRefusal\s+HTTP 403 platform_key_required\s+GET \/platform\/tenants with the key -> HTTP 403 platform_key_required/m);
+    expect(run.stdout).toMatch(
+      /^platformRefusal\s+HTTP 403 platform_key_required\s+GET \/platform\/tenants with the key -> HTTP 403 platform_key_required/m,
+    );
     expect(run.stdout).toMatch(/^rateLimitHeaders\s+ietf\s+GET \/ with the key -> ratelimit-limit: 1000/m);
   });
 });
@@ -151,7 +183,12 @@ describe('a host that does not answer as API v1: exit 1, nothing but /docs sent'
   it.each([
     ['a wrong base path (a 404 envelope)', (s: RunningSandbox) => `${s.origin}/v2/api/v1`, '', 'HTTP 404 not_found'],
     ["a proxy's HTML page", (s: RunningSandbox) => s.baseUrl, 'html-502@/docs', 'HTTP 502, no envelope (text/html'],
-    ['a redirect', (s: RunningSandbox) => s.baseUrl, 'redirect:https://login.example.com/@/docs', 'HTTP 302 redirect to https://login.example.com/'],
+    [
+      'a redirect',
+      (s: RunningSandbox) => s.baseUrl,
+      'redirect:https://login.example.com/@/docs',
+      'HTTP 302 redirect to https://login.example.com/',
+    ],
   ])('%s', async (_name, url, faults, why) => {
     const run = await cli('nowak-test', ['--base-url', url(sandbox), '--tenant', 'rowery-nowak'], faults);
     expect(run.code).toBe(1);
@@ -163,7 +200,9 @@ describe('a host that does not answer as API v1: exit 1, nothing but /docs sent'
     const run = await cli(undefined, ['--base-url', `${sandbox.origin}/v2/api/v1`, '--emit', 'monitor-config'], '', true);
     expect(run.code).toBe(1);
     expect(run.stdout).toBe('');
-    expect(run.stderr).toContain('repairmon discover: no config emitted, the host does not answer as API v1: GET /docs without a key -> HTTP 404 not_found');
+    expect(run.stderr).toContain(
+      'repairmon discover: no config emitted, the host does not answer as API v1: GET /docs without a key -> HTTP 404 not_found',
+    );
   });
 });
 

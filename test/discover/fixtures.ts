@@ -22,7 +22,7 @@ export function raw(status: number, body: string, headers: Record<string, string
     const envelope = parseEnvelope(body, { status, list: endpointSpec(call.endpoint).list });
     const response: AttemptResponse = {
       kind: 'response',
-    traceId: '4bf92f3577b34da6a3ce929d0e0e4736',
+      traceId: '4bf92f3577b34da6a3ce929d0e0e4736',
       status,
       headers,
       envelope,
@@ -36,10 +36,12 @@ export function raw(status: number, body: string, headers: Record<string, string
   };
 }
 
-export const ok = (data: unknown, headers: Record<string, string> = {}): Reply => raw(200, JSON.stringify({ ok: true, data }), { ...JSON_TYPE, ...headers });
+export const ok = (data: unknown, headers: Record<string, string> = {}): Reply =>
+  raw(200, JSON.stringify({ ok: true, data }), { ...JSON_TYPE, ...headers });
 export const refuse = (status: number, code: string, headers: Record<string, string> = {}): Reply =>
   raw(status, JSON.stringify(errorEnvelope(code, `komunikat ${code}`)), { ...JSON_TYPE, ...headers });
-export const plain = (status: number, text: string, contentType = 'text/plain'): Reply => raw(status, text, { 'content-type': contentType });
+export const plain = (status: number, text: string, contentType = 'text/plain'): Reply =>
+  raw(status, text, { 'content-type': contentType });
 export const noAnswer = (): Reply => () => ({
   kind: 'failure',
   traceId: '4bf92f3577b34da6a3ce929d0e0e4736',
@@ -78,7 +80,11 @@ function keyedReply(call: Call, o: ApiOptions): Reply {
   const platform = o.key === 'platform';
   if (call.endpoint === 'platform') {
     if (!platform) return refuse(403, 'platform_key_required', limits);
-    if (call.path === '/platform/tenants') return ok((o.tenants ?? TENANTS).map((slug) => ({ slug, name: slug.toUpperCase() })), limits);
+    if (call.path === '/platform/tenants')
+      return ok(
+        (o.tenants ?? TENANTS).map((slug) => ({ slug, name: slug.toUpperCase() })),
+        limits,
+      );
     return ok([{ alias: 'nowak-test', tenant: 'rowery-nowak' }], limits);
   }
   if (!platform && tenantOf(call.path) !== (o.ownTenant ?? 'rowery-nowak')) return refuse(403, 'tenant_key_tenant_mismatch', limits);
@@ -90,12 +96,14 @@ function keyedReply(call: Call, o: ApiOptions): Reply {
 export function referenceApi(o: ApiOptions = {}): Api {
   let ids = 0;
   const header = o.requestIdHeader === undefined ? 'x-request-id' : o.requestIdHeader;
-  const withId = (reply: Reply): Reply => (call) => {
-    const result = reply(call);
-    ids += 1;
-    if (header === null || result.kind !== 'response') return result;
-    return { ...result, headers: { [header]: `req-${ids}`, ...result.headers } };
-  };
+  const withId =
+    (reply: Reply): Reply =>
+    (call) => {
+      const result = reply(call);
+      ids += 1;
+      if (header === null || result.kind !== 'response') return result;
+      return { ...result, headers: { [header]: `req-${ids}`, ...result.headers } };
+    };
   return (call) => {
     const override = o.overrides?.[call.id];
     if (override) return withId(override);
@@ -111,14 +119,23 @@ export interface Discovered {
 }
 
 /** A run through the real call order, answered by `api`. */
-export async function discover(api: Api, settings: { key?: boolean; tenant?: string; platformPaths?: readonly string[] } = {}): Promise<Discovered> {
+export async function discover(
+  api: Api,
+  settings: { key?: boolean; tenant?: string; platformPaths?: readonly string[] } = {},
+): Promise<Discovered> {
   const calls: Call[] = [];
   const report = await discoverWith(
     async (call) => {
       calls.push(call);
       return api(call)(call);
     },
-    { baseUrl: BASE, auth: 'bearer', keyHint: settings.key ? HINT : undefined, tenant: settings.tenant, platformPaths: settings.platformPaths },
+    {
+      baseUrl: BASE,
+      auth: 'bearer',
+      keyHint: settings.key ? HINT : undefined,
+      tenant: settings.tenant,
+      platformPaths: settings.platformPaths,
+    },
   );
   return { report, calls };
 }

@@ -17,10 +17,16 @@ describe('table', () => {
     expect(lines[2]).toMatch(/^CHOICE\s+READING\s+EVIDENCE$/);
     expect(lines.slice(3, 3 + FINDING_NAMES.length).map((l) => l.split(/\s+/)[0])).toEqual([...FINDING_NAMES]);
     expect(lines).toContainEqual(expect.stringMatching(/^indexAccess\s+key\s+GET \/ without a key -> HTTP 401 unauthorized$/));
-    expect(lines).toContainEqual(expect.stringMatching(/^invalidKey\s+HTTP 401 unauthorized\s+GET \/tenants\/\S+\/clients with a made-up key -> HTTP 401 unauthorized$/));
+    expect(lines).toContainEqual(
+      expect.stringMatching(
+        /^invalidKey\s+HTTP 401 unauthorized\s+GET \/tenants\/\S+\/clients with a made-up key -> HTTP 401 unauthorized$/,
+      ),
+    );
     expect(lines).toContainEqual(expect.stringMatching(/^platformPaths\s+tenants, keys\s+GET \/docs without a key lists/));
     expect(lines).toContainEqual(expect.stringMatching(/^keyKind\s+unknown\s+needs a key/));
-    expect(lines).toContain('Needs a key to learn: keyKind, platformRefusal, readableResources, scopeRefusal, rateLimitHeaders (pass --key-env VAR, --key-file PATH or --key-stdin)');
+    expect(lines).toContain(
+      'Needs a key to learn: keyKind, platformRefusal, readableResources, scopeRefusal, rateLimitHeaders (pass --key-env VAR, --key-file PATH or --key-stdin)',
+    );
     expect(lines).toContain('Needs --tenant SLUG to learn: readableResources, scopeRefusal');
   });
 
@@ -47,7 +53,19 @@ describe('JSON', () => {
     const { report } = await discover(referenceApi({ key: 'nologs' }), { key: true, tenant: 'rowery-nowak' });
     const doc = JSON.parse(renderDiscoveryJson(report)) as typeof report;
     expect(doc).toEqual(report);
-    expect(Object.keys(doc)).toEqual(['tool', 'baseUrl', 'auth', 'keyHint', 'tenant', 'host', 'findings', 'needKey', 'needTenant', 'requests', 'exitCode']);
+    expect(Object.keys(doc)).toEqual([
+      'tool',
+      'baseUrl',
+      'auth',
+      'keyHint',
+      'tenant',
+      'host',
+      'findings',
+      'needKey',
+      'needTenant',
+      'requests',
+      'exitCode',
+    ]);
     expect(Object.keys(doc.findings)).toEqual([...FINDING_NAMES]);
     expect(doc.keyHint).toBe('…wXyZ');
     expect(doc.findings).toMatchObject({
@@ -64,7 +82,7 @@ describe('JSON', () => {
       errorBodies: { kind: 'learned', reading: 'envelope' },
       requestIdHeader: { kind: 'learned', reading: 'x-request-id' },
     });
-    for (const finding of Object.values(doc.findings)) expect(Object.keys(finding).sort()).toEqual(['evidence', 'kind', 'reading']);
+    for (const name of FINDING_NAMES) expect(Object.keys(doc.findings[name]).sort()).toEqual(['evidence', 'kind', 'reading']);
   });
 
   it('without a key: keyHint and tenant null', async () => {
@@ -106,7 +124,10 @@ describe('--emit monitor-config', () => {
 
   it('pasted under a target, the whole target passes the schema', async () => {
     const { report } = await discover(referenceApi());
-    const fragment = renderMonitorConfig(report).split('\n').map((l) => (l === '' ? l : `  ${l}`)).join('\n');
+    const fragment = renderMonitorConfig(report)
+      .split('\n')
+      .map((l) => (l === '' ? l : `  ${l}`))
+      .join('\n');
     const yaml = `- name: real\n  baseUrl: ${BASE}\n  keys:\n    - { alias: k, kind: tenant, tenant: rowery-nowak, secret: "\${K}" }\n${fragment}`;
     const [target] = parse(yaml) as unknown[];
     expect(targetSchema.parse(target)).toMatchObject({ indexAccess: 'key', platformPaths: ['tenants', 'keys'] });

@@ -16,7 +16,10 @@ describe('slugStyle', () => {
 
   it('no slug seen without --tenant or a listing', async () => {
     const { report } = await discover(referenceApi({ key: 'tenant' }), { key: true });
-    expect(report.findings.slugStyle).toEqual({ kind: 'unknown', why: 'no slug seen: pass --tenant SLUG, or a platform key that can read a tenant listing' });
+    expect(report.findings.slugStyle).toEqual({
+      kind: 'unknown',
+      why: 'no slug seen: pass --tenant SLUG, or a platform key that can read a tenant listing',
+    });
   });
 
   it("kebab from a platform key's tenant listing", async () => {
@@ -30,7 +33,10 @@ describe('slugStyle', () => {
 
   it('snake from a listing nested in an object with ids, alongside a separator-free --tenant', async () => {
     const listing = ok({ tenants: [{ id: 'rowery_nowak' }, { id: 'cykl_gdansk' }, { id: 'serwis' }] });
-    const { report } = await discover(referenceApi({ key: 'platform', overrides: { 'platform:tenants': listing } }), { key: true, tenant: 'serwis' });
+    const { report } = await discover(referenceApi({ key: 'platform', overrides: { 'platform:tenants': listing } }), {
+      key: true,
+      tenant: 'serwis',
+    });
     expect(report.findings.slugStyle).toEqual({
       kind: 'learned',
       reading: 'snake',
@@ -41,12 +47,19 @@ describe('slugStyle', () => {
   it('a listing of plain strings, more than five shown as a count', async () => {
     const slugs = ['a-1', 'b-2', 'c-3', 'd-4', 'e-5', 'f-6'];
     const { report } = await discover(referenceApi({ key: 'platform', overrides: { 'platform:tenants': ok(slugs) } }), { key: true });
-    expect(report.findings.slugStyle).toMatchObject({ reading: 'kebab', evidence: 'GET /platform/tenants with the key lists "a-1", "b-2", "c-3", "d-4", "e-5", ... (6)' });
+    expect(report.findings.slugStyle).toMatchObject({
+      reading: 'kebab',
+      evidence: 'GET /platform/tenants with the key lists "a-1", "b-2", "c-3", "d-4", "e-5", ... (6)',
+    });
   });
 
   it('kebab and snake mixed: any', async () => {
     const { report } = await discover(referenceApi({ key: 'platform', tenants: ['rowery-nowak', 'cykl_gdansk'] }), { key: true });
-    expect(report.findings.slugStyle).toMatchObject({ kind: 'learned', reading: 'any', evidence: expect.stringMatching(/mixes kebab and snake, e\.g\. "cykl_gdansk"\)$/) });
+    expect(report.findings.slugStyle).toMatchObject({
+      kind: 'learned',
+      reading: 'any',
+      evidence: expect.stringMatching(/mixes kebab and snake, e\.g\. "cykl_gdansk"\)$/),
+    });
   });
 
   it('the placeholder tenant of the made-up-key calls is not a slug the API gave', async () => {

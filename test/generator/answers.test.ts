@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { ANSWER_NAMES, checkAnswer, completeAnswers, defaultAnswer, defaultPackageName, pickAnswers } from '../../generators/app/answers.js';
+import {
+  ANSWER_NAMES,
+  checkAnswer,
+  completeAnswers,
+  defaultAnswer,
+  defaultPackageName,
+  pickAnswers,
+} from '../../generators/app/answers.js';
 import { answersFromFlags, missingAnswersMessage } from '../../generators/app/flags.js';
 import { readVersions, versionsFrom } from '../../generators/app/render.js';
 import { packageRoot } from '../../lib/package-root.js';
@@ -34,7 +41,16 @@ describe('answer checks', () => {
     expect(result.ok).toBe(false);
     if (result.ok) return;
     expect(result.problems.map((p) => p.name)).toEqual(['tenant', 'envPrefix']);
-    expect(result.missing).toEqual(['name', 'packageName', 'authScheme', 'testBaseUrl', 'productionBaseUrl', 'githubActions', 'pagination', 'parse']);
+    expect(result.missing).toEqual([
+      'name',
+      'packageName',
+      'authScheme',
+      'testBaseUrl',
+      'productionBaseUrl',
+      'githubActions',
+      'pagination',
+      'parse',
+    ]);
   });
 
   it('defaults are themselves valid answers', () => {
@@ -60,7 +76,11 @@ describe('flags', () => {
   it('names each bad flag and its value', () => {
     const result = answersFromFlags({ tenant: 'a/b', 'production-base-url': 'http://x/api/v1' });
     expect(result.ok).toBe(false);
-    if (!result.ok) expect(result.problems).toEqual([expect.stringMatching(/^--tenant .*"a\/b"$/), expect.stringMatching(/^--production-base-url must use https/)]);
+    if (!result.ok)
+      expect(result.problems).toEqual([
+        expect.stringMatching(/^--tenant .*"a\/b"$/),
+        expect.stringMatching(/^--production-base-url must use https/),
+      ]);
   });
 
   it('the missing-answers message lists one flag per line', () => {

@@ -32,12 +32,22 @@ function command(runner: Runner, file: string, args: readonly string[]): [string
   return [file, [...args]];
 }
 
-export function runAs(runner: Runner, file: string, args: readonly string[], options: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs?: number }): Promise<ProcessRun> {
+export function runAs(
+  runner: Runner,
+  file: string,
+  args: readonly string[],
+  options: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs?: number },
+): Promise<ProcessRun> {
   const [cmd, argv] = command(runner, file, args);
   return runProcess(cmd, argv, options);
 }
 
-export function spawnAs(runner: Runner, file: string, args: readonly string[], options: { cwd: string; env: NodeJS.ProcessEnv }): ChildProcess {
+export function spawnAs(
+  runner: Runner,
+  file: string,
+  args: readonly string[],
+  options: { cwd: string; env: NodeJS.ProcessEnv },
+): ChildProcess {
   const [cmd, argv] = command(runner, file, args);
   return spawn(cmd, argv, { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'] });
 }

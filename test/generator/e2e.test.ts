@@ -47,10 +47,17 @@ describe('generated project, end to end', { timeout: 240_000 }, () => {
   });
 
   it('installs with real npm and type-checks clean', async () => {
-    const install = await runProcess('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund'], { cwd: project, env: childEnv(), timeoutMs: 180_000 });
+    const install = await runProcess('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund'], {
+      cwd: project,
+      env: childEnv(),
+      timeoutMs: 180_000,
+    });
     expect(install.code, install.stderr).toBe(0);
     figures.push(`npm install ${Math.round(install.ms)} ms`);
-    const tsc = await runProcess(join(project, 'node_modules', '.bin', 'tsc'), ['--noEmit', '-p', 'tsconfig.json'], { cwd: project, env: childEnv() });
+    const tsc = await runProcess(join(project, 'node_modules', '.bin', 'tsc'), ['--noEmit', '-p', 'tsconfig.json'], {
+      cwd: project,
+      env: childEnv(),
+    });
     expect(tsc.code, tsc.stdout).toBe(0);
   });
 
@@ -68,7 +75,10 @@ describe('generated project, end to end', { timeout: 240_000 }, () => {
     expect(own.tenant).toBe(REFERENCE_TENANT);
     // The first run builds (precheck); the second runs the same script on that build.
     const check = (key: string, ...flags: string[]) =>
-      runProcess('npm', ['run', '--silent', ...flags, 'check'], { cwd: project, env: childEnv({ REPAIR_API_TEST_BASE_URL: sandbox!.baseUrl, REPAIR_API_TEST_KEY: key, REPAIR_API_TENANT: REFERENCE_TENANT }) });
+      runProcess('npm', ['run', '--silent', ...flags, 'check'], {
+        cwd: project,
+        env: childEnv({ REPAIR_API_TEST_BASE_URL: sandbox!.baseUrl, REPAIR_API_TEST_KEY: key, REPAIR_API_TENANT: REFERENCE_TENANT }),
+      });
 
     const pass = await check(own.key);
     expect(pass.code, pass.stdout + pass.stderr).toBe(0);
@@ -100,7 +110,11 @@ describe('the generated client and checklist against every dialect', { timeout: 
   function run(program: 'check' | 'index', preset: string, alias: string) {
     const sandbox = sandboxes.get(preset)!;
     const tenant = slugIn(truth(preset), REFERENCE_TENANT);
-    const env = childEnv({ REPAIR_API_TEST_BASE_URL: sandbox.baseUrl, REPAIR_API_TEST_KEY: sandbox.key(alias).key, ...(tenant === TENANT ? {} : { REPAIR_API_TENANT: tenant }) });
+    const env = childEnv({
+      REPAIR_API_TEST_BASE_URL: sandbox.baseUrl,
+      REPAIR_API_TEST_KEY: sandbox.key(alias).key,
+      ...(tenant === TENANT ? {} : { REPAIR_API_TENANT: tenant }),
+    });
     return runProcess(process.execPath, [join('dist', `${program}.js`)], { cwd: project, env });
   }
   const line = (stdout: string, label: string): string => stdout.split('\n').find((l) => l.startsWith(label)) ?? `(no "${label}" line)`;
@@ -108,24 +122,36 @@ describe('the generated client and checklist against every dialect', { timeout: 
   it('the snake_case tenant as generated: `npm run check` itself passes against a snake_case sandbox', async () => {
     const sandbox = sandboxes.get('snake-public')!;
     // --ignore-scripts: the script itself, without its precheck build (done above).
-    const check = await runProcess('npm', ['run', '--silent', '--ignore-scripts', 'check'], { cwd: project, env: childEnv({ REPAIR_API_TEST_BASE_URL: sandbox.baseUrl, REPAIR_API_TEST_KEY: sandbox.key('nowak-test').key }) });
+    const check = await runProcess('npm', ['run', '--silent', '--ignore-scripts', 'check'], {
+      cwd: project,
+      env: childEnv({ REPAIR_API_TEST_BASE_URL: sandbox.baseUrl, REPAIR_API_TEST_KEY: sandbox.key('nowak-test').key }),
+    });
     expect(check.code, check.stdout + check.stderr).toBe(0);
     expect(check.stdout).toContain(`tenant ${TENANT}`);
     expect(check.stdout).toContain('All checks passed on test.');
   });
 
-  it.each(PRESETS)('%s: a good key passes the checklist and the program lists all four resources; a revoked key stops it with one report saying to fix the key; a key without logs fails only that row', async (preset) => {
-    const [check, start, revoked, nologs] = await Promise.all([run('check', preset, 'nowak-test'), run('index', preset, 'nowak-test'), run('index', preset, 'nowak-revoked-test'), run('check', preset, 'nowak-nologs-test')]);
-    expect(check.code, check.stdout + check.stderr).toBe(0);
-    expect(start.code, start.stdout + start.stderr).toBe(0);
-    for (const resource of ['clients', 'bikes', 'repairs', 'logs']) expect(start.stdout).toMatch(new RegExp(`^\\s+${resource}\\s+\\d+$`, 'm'));
-    expect(revoked.code).toBe(1);
-    // handleApiError reports it once: the call, the refusal and what to do (nextStep fix_key's action).
-    expect(revoked.stderr.match(/failed: HTTP 40[13]/g)).toHaveLength(1);
-    expect(revoked.stderr).toContain(': use a current key of this environment');
-    expect(nologs.code).toBe(1);
-    expect(line(nologs.stdout, 'scope covers logs')).toMatch(/\bFAIL\b/);
-    for (const resource of ['clients', 'bikes', 'repairs']) expect(line(nologs.stdout, `scope covers ${resource}`)).toMatch(/\bPASS\b/);
-    expect(line(nologs.stdout, 'tenant matches key')).toMatch(/\bPASS\b/);
-  });
+  it.each(PRESETS)(
+    '%s: a good key passes the checklist and the program lists all four resources; a revoked key stops it with one report saying to fix the key; a key without logs fails only that row',
+    async (preset) => {
+      const [check, start, revoked, nologs] = await Promise.all([
+        run('check', preset, 'nowak-test'),
+        run('index', preset, 'nowak-test'),
+        run('index', preset, 'nowak-revoked-test'),
+        run('check', preset, 'nowak-nologs-test'),
+      ]);
+      expect(check.code, check.stdout + check.stderr).toBe(0);
+      expect(start.code, start.stdout + start.stderr).toBe(0);
+      for (const resource of ['clients', 'bikes', 'repairs', 'logs'])
+        expect(start.stdout).toMatch(new RegExp(`^\\s+${resource}\\s+\\d+$`, 'm'));
+      expect(revoked.code).toBe(1);
+      // handleApiError reports it once: the call, the refusal and what to do (nextStep fix_key's action).
+      expect(revoked.stderr.match(/failed: HTTP 40[13]/g)).toHaveLength(1);
+      expect(revoked.stderr).toContain(': use a current key of this environment');
+      expect(nologs.code).toBe(1);
+      expect(line(nologs.stdout, 'scope covers logs')).toMatch(/\bFAIL\b/);
+      for (const resource of ['clients', 'bikes', 'repairs']) expect(line(nologs.stdout, `scope covers ${resource}`)).toMatch(/\bPASS\b/);
+      expect(line(nologs.stdout, 'tenant matches key')).toMatch(/\bPASS\b/);
+    },
+  );
 });

@@ -41,9 +41,13 @@ describe('opt-in modules', () => {
 
   it('--pagination brings parse.ts with it (paginate.ts checks items with it); --parse alone does not bring paginate.ts', () => {
     const root = join(import.meta.dirname, '../..');
-    const paths = (opt: { pagination: boolean; parse: boolean }) => toolkitFiles(root, 'src/repair-service', { ...SAMPLE_ANSWERS, ...opt }).map((f) => f.path);
+    const paths = (opt: { pagination: boolean; parse: boolean }) =>
+      toolkitFiles(root, 'src/repair-service', { ...SAMPLE_ANSWERS, ...opt }).map((f) => f.path);
     const opt = (list: string[]) => list.filter((p) => p.endsWith('/paginate.ts') || p.endsWith('/parse.ts'));
-    expect(opt(paths({ pagination: true, parse: false }))).toEqual(['src/repair-service/client/paginate.ts', 'src/repair-service/client/parse.ts']);
+    expect(opt(paths({ pagination: true, parse: false }))).toEqual([
+      'src/repair-service/client/paginate.ts',
+      'src/repair-service/client/parse.ts',
+    ]);
     expect(opt(paths({ pagination: false, parse: true }))).toEqual(['src/repair-service/client/parse.ts']);
   });
 
@@ -70,9 +74,30 @@ describe('flags', () => {
     const project = join(cwd, 'nowak-sync');
     const stored = readJson(join(project, '.yo-rc.json'))[CONFIG_KEY] as Record<string, unknown>;
     expect(Object.keys(stored)).toEqual([...ANSWER_NAMES, 'toolkit']);
-    expect(stored).toMatchObject({ packageName: '@nowak/repair-sync', authScheme: 'x-api-key', envPrefix: 'NOWAK_API', githubActions: true, pagination: true, parse: true });
+    expect(stored).toMatchObject({
+      packageName: '@nowak/repair-sync',
+      authScheme: 'x-api-key',
+      envPrefix: 'NOWAK_API',
+      githubActions: true,
+      pagination: true,
+      parse: true,
+    });
     const files = snapshot(project);
-    expect([...files.keys()]).toEqual(expect.arrayContaining(['.gitignore', '.env.example', 'README.md', '.github/workflows/ci.yml', 'src/config.ts', 'src/check.ts', 'src/handlers.ts', 'src/index.ts', 'src/repair-service/contract/index.ts', 'src/repair-service/client/index.ts', 'test/config.test.ts']));
+    expect([...files.keys()]).toEqual(
+      expect.arrayContaining([
+        '.gitignore',
+        '.env.example',
+        'README.md',
+        '.github/workflows/ci.yml',
+        'src/config.ts',
+        'src/check.ts',
+        'src/handlers.ts',
+        'src/index.ts',
+        'src/repair-service/contract/index.ts',
+        'src/repair-service/client/index.ts',
+        'test/config.test.ts',
+      ]),
+    );
     expect([...files.keys()].some((f) => f.endsWith('.hbs') || f === 'gitignore' || f === 'env.example')).toBe(false);
     expect(files.get('src/config.ts')).toContain("test: { baseUrl: 'NOWAK_API_TEST_BASE_URL', key: 'NOWAK_API_TEST_KEY' }");
     expect(files.get('.env.example')).toContain('NOWAK_API_PRODUCTION_BASE_URL=https://api.nowak.example/api/v1');
@@ -85,26 +110,41 @@ describe('flags', () => {
     const root = join(import.meta.dirname, '../..');
     const shipped = shippedFiles(root);
     const version = (readJson(join(root, 'package.json')) as { version: string }).version;
-    expect(shipped.map((f) => f.path)).toEqual(expect.arrayContaining(['src/repair-service/contract/api.ts', 'src/repair-service/client/attempt.ts', 'src/repair-service/client/single-attempt.ts', 'src/repair-service/checklist/evaluate.ts']));
+    expect(shipped.map((f) => f.path)).toEqual(
+      expect.arrayContaining([
+        'src/repair-service/contract/api.ts',
+        'src/repair-service/client/attempt.ts',
+        'src/repair-service/client/single-attempt.ts',
+        'src/repair-service/checklist/evaluate.ts',
+      ]),
+    );
     for (const file of shipped) {
       const written = readFileSync(join(project, file.path));
       const header = written.subarray(0, written.indexOf(0x0a) + 1).toString('utf8');
       // No version in it: the version is recorded once, in .yo-rc.json, so a version-only release rewrites no file.
       expect(header, file.path).toMatch(/^(\/\/|<!--) generated: do not edit, `repairmon upgrade` replaces it( -->)?\n$/);
       expect(header, file.path).not.toContain(version);
-      expect(written.subarray(header.length), file.path).toEqual(readFileSync(join(root, file.path.replace(/^src\/repair-service\//, 'api/'))));
+      expect(written.subarray(header.length), file.path).toEqual(
+        readFileSync(join(root, file.path.replace(/^src\/repair-service\//, 'api/'))),
+      );
     }
     expect(existsSync(join(project, 'src/repair-service/contract/server'))).toBe(false);
     expect(shipped.some((f) => f.path.includes('/server/'))).toBe(false);
     const templates = join(root, 'templates/app');
-    for (const file of ['src/handlers.ts', 'tsconfig.json']) expect(readFileSync(join(project, file))).toEqual(readFileSync(join(templates, file)));
+    for (const file of ['src/handlers.ts', 'tsconfig.json'])
+      expect(readFileSync(join(project, file))).toEqual(readFileSync(join(templates, file)));
     expect(readFileSync(join(project, '.gitignore'))).toEqual(readFileSync(join(templates, 'gitignore')));
   });
 
   it('takes dependency versions from our package.json', async () => {
     const cwd = tempDir();
     await runGenerator({ ...ALL_FLAGS }).cd(cwd);
-    const pkg = readJson(join(cwd, 'nowak-sync', 'package.json')) as { name: string; dependencies: Record<string, string>; devDependencies: Record<string, string>; allowScripts: unknown };
+    const pkg = readJson(join(cwd, 'nowak-sync', 'package.json')) as {
+      name: string;
+      dependencies: Record<string, string>;
+      devDependencies: Record<string, string>;
+      allowScripts: unknown;
+    };
     expect(pkg.name).toBe('@nowak/repair-sync');
     expect(pkg.dependencies).toEqual({ undici: OUR_PACKAGE.dependencies['undici'], 'p-retry': OUR_PACKAGE.dependencies['p-retry'] });
     expect(pkg.devDependencies['typescript']).toBe(OUR_PACKAGE.devDependencies['typescript']);
@@ -119,7 +159,13 @@ describe('flags', () => {
     const cwd = tempDir();
     await runGenerator({ yes: true }).withArguments(['shop-api']).cd(cwd);
     const stored = readJson(join(cwd, 'shop-api', '.yo-rc.json'))[CONFIG_KEY] as Record<string, unknown>;
-    expect(stored).toMatchObject({ name: 'shop-api', packageName: 'shop-api', testBaseUrl: SANDBOX_BASE_URL, authScheme: 'bearer', githubActions: false });
+    expect(stored).toMatchObject({
+      name: 'shop-api',
+      packageName: 'shop-api',
+      testBaseUrl: SANDBOX_BASE_URL,
+      authScheme: 'bearer',
+      githubActions: false,
+    });
     expect(snapshot(join(cwd, 'shop-api')).has('.github/workflows/ci.yml')).toBe(false);
   });
 
@@ -141,14 +187,25 @@ describe('openapi.yaml', () => {
     const text = readFileSync(join(project, 'openapi.yaml'));
     expect(text.toString('utf8').split('\n')[0]).toBe('# generated: do not edit, `repairmon upgrade` replaces it');
     const document = parse(text.toString('utf8')) as { servers: { variables: { base_url: { default: string } } }[] };
-    expect(document.servers.map((s) => s.variables.base_url.default)).toEqual([ALL_FLAGS['test-base-url'], ALL_FLAGS['production-base-url']]);
+    expect(document.servers.map((s) => s.variables.base_url.default)).toEqual([
+      ALL_FLAGS['test-base-url'],
+      ALL_FLAGS['production-base-url'],
+    ]);
     const reference = parseDialect('reference');
     if (!reference.ok) throw new Error(reference.error);
-    expect(document).toEqual(openApiDocument(reference.dialect, { test: ALL_FLAGS['test-base-url'], production: ALL_FLAGS['production-base-url'] }));
+    expect(document).toEqual(
+      openApiDocument(reference.dialect, { test: ALL_FLAGS['test-base-url'], production: ALL_FLAGS['production-base-url'] }),
+    );
     const record = (readJson(join(project, '.yo-rc.json'))[CONFIG_KEY] as { toolkit: { files: Record<string, string> } }).toolkit.files;
     expect(record['openapi.yaml']).toBe(contentHash(text));
     const readme = readFileSync(join(project, 'README.md'), 'utf8');
-    for (const words of ['openapi.yaml', 'Postman', 'Insomnia', `npx @stoplight/prism-cli@${OUR_PACKAGE.devDependencies['@stoplight/prism-cli']} mock`]) expect(readme, words).toContain(words);
+    for (const words of [
+      'openapi.yaml',
+      'Postman',
+      'Insomnia',
+      `npx @stoplight/prism-cli@${OUR_PACKAGE.devDependencies['@stoplight/prism-cli']} mock`,
+    ])
+      expect(readme, words).toContain(words);
     // The tests' mock is told of, with the one-line override it is for.
     expect(readme).toContain("api.use(http.get(url('/tenants/:tenant/logs'), () => refusal(403, ERROR_CODES.insufficientScope)));");
   });
@@ -157,15 +214,37 @@ describe('openapi.yaml', () => {
 describe('prompts', () => {
   it('asks every question in order when no flag is given, and stores the typed answers', async () => {
     const cwd = tempDir();
-    const answers = { name: 'typed', packageName: 'typed-pkg', tenant: 'cykl-gdansk', authScheme: 'bearer', testBaseUrl: 'http://localhost:9/api/v1/', productionBaseUrl: 'https://p.example/api/v1', envPrefix: 'GDANSK', githubActions: false, pagination: true, parse: false };
+    const answers = {
+      name: 'typed',
+      packageName: 'typed-pkg',
+      tenant: 'cykl-gdansk',
+      authScheme: 'bearer',
+      testBaseUrl: 'http://localhost:9/api/v1/',
+      productionBaseUrl: 'https://p.example/api/v1',
+      envPrefix: 'GDANSK',
+      githubActions: false,
+      pagination: true,
+      parse: false,
+    };
     const types: Record<string, unknown> = {};
     const result = await runGenerator({ interactive: true })
       .withAnswers(answers)
-      .withAdapterOptions({ callback: (answer: unknown, { question }: { question: { name?: string; type?: string } }) => ((types[question.name ?? ''] = question.type), answer) } as never)
+      .withAdapterOptions({
+        callback: (answer: unknown, { question }: { question: { name?: string; type?: string } }) => (
+          (types[question.name ?? ''] = question.type),
+          answer
+        ),
+      })
       .cd(cwd);
     expect(result.askedQuestions.map((q) => q.name)).toEqual(ANSWER_NAMES);
     // `select`, not `list`: yo prints "`list` prompt is deprecated" for the old name.
-    expect(types).toMatchObject({ authScheme: 'select', githubActions: 'confirm', pagination: 'confirm', parse: 'confirm', tenant: 'input' });
+    expect(types).toMatchObject({
+      authScheme: 'select',
+      githubActions: 'confirm',
+      pagination: 'confirm',
+      parse: 'confirm',
+      tenant: 'input',
+    });
     const stored = readJson(join(cwd, 'typed', '.yo-rc.json'))[CONFIG_KEY] as Record<string, unknown>;
     expect({ ...stored, toolkit: undefined }).toEqual({ ...answers, testBaseUrl: 'http://localhost:9/api/v1', toolkit: undefined });
   });
@@ -173,9 +252,25 @@ describe('prompts', () => {
   it('asks only for what the flags leave out', async () => {
     const cwd = tempDir();
     const result = await runGenerator({ interactive: true, name: 'half', tenant: 'serwis-kowalski', 'env-prefix': 'HALF' })
-      .withAnswers({ packageName: 'half', authScheme: 'bearer', testBaseUrl: SANDBOX_BASE_URL, productionBaseUrl: 'https://h.example/api/v1', githubActions: true, pagination: false, parse: false })
+      .withAnswers({
+        packageName: 'half',
+        authScheme: 'bearer',
+        testBaseUrl: SANDBOX_BASE_URL,
+        productionBaseUrl: 'https://h.example/api/v1',
+        githubActions: true,
+        pagination: false,
+        parse: false,
+      })
       .cd(cwd);
-    expect(result.askedQuestions.map((q) => q.name)).toEqual(['packageName', 'authScheme', 'testBaseUrl', 'productionBaseUrl', 'githubActions', 'pagination', 'parse']);
+    expect(result.askedQuestions.map((q) => q.name)).toEqual([
+      'packageName',
+      'authScheme',
+      'testBaseUrl',
+      'productionBaseUrl',
+      'githubActions',
+      'pagination',
+      'parse',
+    ]);
   });
 
   it('has a flag twin for every prompt', () => {
@@ -202,7 +297,9 @@ describe('re-run', () => {
     await runGenerator({ bail: true }, { bail: true }).cd(project);
     rmSync(join(project, 'README.md'));
     const before = snapshot(project);
-    await expect(runGenerator({ bail: true }, { bail: true }).cd(project)).rejects.toThrow(/--bail: this run would change 1 file\(s\)[\s\S]*add README\.md/);
+    await expect(runGenerator({ bail: true }, { bail: true }).cd(project)).rejects.toThrow(
+      /--bail: this run would change 1 file\(s\)[\s\S]*add README\.md/,
+    );
     expect(snapshot(project)).toEqual(before);
   });
 
@@ -210,7 +307,8 @@ describe('re-run', () => {
     const cwd = tempDir();
     await runGenerator({ ...ALL_FLAGS }).cd(cwd);
     const project = join(cwd, 'nowak-sync');
-    for (const file of ['src/handlers.ts', 'src/index.ts', 'README.md', '.github/workflows/ci.yml']) writeFileSync(join(project, file), `// mine: ${file}\n`);
+    for (const file of ['src/handlers.ts', 'src/index.ts', 'README.md', '.github/workflows/ci.yml'])
+      writeFileSync(join(project, file), `// mine: ${file}\n`);
     const pkg = readJson(join(project, 'package.json')) as { dependencies: Record<string, string>; scripts: Record<string, string> };
     pkg.dependencies['left-pad'] = '^1.3.0';
     pkg.scripts['lint'] = 'eslint .';
@@ -219,7 +317,8 @@ describe('re-run', () => {
     rmSync(join(project, 'src/repair-service/client/retry.ts'));
     const again = await runGenerator({ interactive: false }).cd(project);
     expect(again.askedQuestions).toEqual([]);
-    for (const file of ['src/handlers.ts', 'src/index.ts', 'README.md', '.github/workflows/ci.yml']) expect(readFileSync(join(project, file), 'utf8')).toBe(`// mine: ${file}\n`);
+    for (const file of ['src/handlers.ts', 'src/index.ts', 'README.md', '.github/workflows/ci.yml'])
+      expect(readFileSync(join(project, file), 'utf8')).toBe(`// mine: ${file}\n`);
     expect(readJson(join(project, 'package.json'))).toEqual(pkg);
     expect(existsSync(join(project, 'src/repair-service/client/retry.ts'))).toBe(true);
   });
@@ -234,7 +333,9 @@ describe('re-run', () => {
     writeFileSync(join(project, 'src/handlers.ts'), '// mine, even under --force\n');
     rmSync(join(project, 'README.md'));
     const before = snapshot(project);
-    await expect(runGenerator({ interactive: false }).cd(project)).rejects.toThrow(new RegExp(`changed in this project[\\s\\S]*${edited}  \\(edited[\\s\\S]*--force`));
+    await expect(runGenerator({ interactive: false }).cd(project)).rejects.toThrow(
+      new RegExp(`changed in this project[\\s\\S]*${edited}  \\(edited[\\s\\S]*--force`),
+    );
     expect(snapshot(project)).toEqual(before);
     await runGenerator({ interactive: false, force: true }, { force: true }).cd(project);
     expect(readFileSync(join(project, edited), 'utf8')).toBe(original);
@@ -247,10 +348,22 @@ describe('re-run', () => {
 describe('refusals write nothing', () => {
   const cases: ReadonlyArray<readonly [string, Record<string, unknown>, RegExp]> = [
     ['unsendable tenant slug', { ...ALL_FLAGS, tenant: 'rowery/nowak' }, /--tenant cannot contain "\/".*"rowery\/nowak"/],
-    ['test base URL that is not a URL', { ...ALL_FLAGS, 'test-base-url': 'sandbox on 4010' }, /--test-base-url is not a URL.*"sandbox on 4010"/],
+    [
+      'test base URL that is not a URL',
+      { ...ALL_FLAGS, 'test-base-url': 'sandbox on 4010' },
+      /--test-base-url is not a URL.*"sandbox on 4010"/,
+    ],
     ['test base URL with another scheme', { ...ALL_FLAGS, 'test-base-url': 'ftp://h/api/v1' }, /--test-base-url must use http or https/],
-    ['http production URL', { ...ALL_FLAGS, 'production-base-url': 'http://api.nowak.example/api/v1' }, /--production-base-url must use https/],
-    ['base URL without /api/v1', { ...ALL_FLAGS, 'production-base-url': 'https://api.nowak.example/' }, /--production-base-url must end in \/api\/v1/],
+    [
+      'http production URL',
+      { ...ALL_FLAGS, 'production-base-url': 'http://api.nowak.example/api/v1' },
+      /--production-base-url must use https/,
+    ],
+    [
+      'base URL without /api/v1',
+      { ...ALL_FLAGS, 'production-base-url': 'https://api.nowak.example/' },
+      /--production-base-url must end in \/api\/v1/,
+    ],
     ['bad auth scheme', { ...ALL_FLAGS, 'auth-scheme': 'basic' }, /--auth-scheme must be one of bearer, x-api-key/],
     ['bad env prefix', { ...ALL_FLAGS, 'env-prefix': 'lower' }, /--env-prefix must be UPPER_SNAKE_CASE/],
     ['bad package name', { ...ALL_FLAGS, 'package-name': 'Has Spaces' }, /--package-name must be lowercase/],
@@ -265,7 +378,11 @@ describe('refusals write nothing', () => {
 
   it('a refused run with a directory argument does not even create the directory', async () => {
     const cwd = tempDir();
-    await expect(runGenerator({ ...ALL_FLAGS, tenant: 'x/y' }).withArguments(['fresh']).cd(cwd)).rejects.toThrow(/--tenant/);
+    await expect(
+      runGenerator({ ...ALL_FLAGS, tenant: 'x/y' })
+        .withArguments(['fresh'])
+        .cd(cwd),
+    ).rejects.toThrow(/--tenant/);
     expect(snapshot(cwd).size).toBe(0);
     expect(readdirSync(cwd)).toEqual([]);
   });
@@ -284,12 +401,23 @@ describe('refusals write nothing', () => {
 
   it('no terminal and missing answers: one message listing the flags to pass', async () => {
     const cwd = tempDir();
-    const error = await runGenerator({ interactive: false, tenant: 'rowery-nowak' }).cd(cwd).then(
-      () => undefined,
-      (e: unknown) => e as Error,
-    );
+    const error = await runGenerator({ interactive: false, tenant: 'rowery-nowak' })
+      .cd(cwd)
+      .then(
+        () => undefined,
+        (e: unknown) => e as Error,
+      );
     expect(error?.message).toMatch(/^No terminal to ask on/);
-    for (const flag of ['--name', '--package-name', '--auth-scheme', '--test-base-url', '--production-base-url', '--env-prefix', '--github-actions', '--yes']) {
+    for (const flag of [
+      '--name',
+      '--package-name',
+      '--auth-scheme',
+      '--test-base-url',
+      '--production-base-url',
+      '--env-prefix',
+      '--github-actions',
+      '--yes',
+    ]) {
       expect(error?.message).toContain(flag);
     }
     expect(error?.message).not.toContain('--tenant');

@@ -28,7 +28,7 @@ export const ALL_FLAGS = {
  */
 export function runGenerator(options: Record<string, unknown>, envOptions: Record<string, unknown> = {}) {
   return helpers
-    .run(RepairServiceGenerator as never, { resolved: GENERATOR_INDEX, namespace: 'repair-service:app' }, { force: false, ...envOptions } as never)
+    .run(RepairServiceGenerator as never, { resolved: GENERATOR_INDEX, namespace: 'repair-service:app' }, { force: false, ...envOptions })
     .withOptions({ force: false, interactive: false, ...options } as never);
 }
 

@@ -24,7 +24,11 @@ import { planWorkflow } from './workflow.js';
 const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 const TARBALL = `generator-repair-service-${VERSION}.tgz`;
 /** The README's install steps, verbatim (the checkout's path differs). */
-const README_STEPS = ['npm config set prefix ~/.npm-global', 'npm pack --ignore-scripts /path/to/generator-repair-service', `npm install -g ./${TARBALL} yo`];
+const README_STEPS = [
+  'npm config set prefix ~/.npm-global',
+  'npm pack --ignore-scripts /path/to/generator-repair-service',
+  `npm install -g ./${TARBALL} yo`,
+];
 
 const runner = pickRunner();
 if (runner.kind === 'skip') toolAvailable(false, 'the integrator end-to-end test (real yo as a non-root user)', runner.why);
@@ -61,7 +65,11 @@ function userCache(r: Runner): string {
 }
 
 function as(file: string, args: readonly string[], options: { cwd?: string; extra?: Record<string, string>; timeoutMs?: number } = {}) {
-  return runAs(runner, file, args, { cwd: options.cwd ?? project, env: { ...env, ...options.extra }, timeoutMs: options.timeoutMs ?? 180_000 });
+  return runAs(runner, file, args, {
+    cwd: options.cwd ?? project,
+    env: { ...env, ...options.extra },
+    timeoutMs: options.timeoutMs ?? 180_000,
+  });
 }
 
 /** A clean run prints no warning and no line starting with `Error` (npm's notices, yo's deprecations, yeoman's package-manager guess). */
@@ -188,16 +196,30 @@ describe.skipIf(!ready)('a new integrator, README only, as a non-root user', { t
     const pack = await timed('npm pack', as('npm', ['pack', '--ignore-scripts', ROOT], { cwd: home }));
     expect(pack.code, pack.stderr).toBe(0);
     const listed = execFileSync('tar', ['-tzf', join(home, TARBALL)], { encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 }).split('\n');
-    for (const needed of ['bin/repairmon.js', 'generators/app/index.js', 'dist/generators/app/generator.js', 'dist/cli/index.js', 'templates/app/package.json.hbs', 'templates/app/gitignore', 'api/client/index.ts', 'api/checklist/index.ts']) {
+    for (const needed of [
+      'bin/repairmon.js',
+      'generators/app/index.js',
+      'dist/generators/app/generator.js',
+      'dist/cli/index.js',
+      'templates/app/package.json.hbs',
+      'templates/app/gitignore',
+      'api/client/index.ts',
+      'api/checklist/index.ts',
+    ]) {
       expect(listed, needed).toContain(`package/${needed}`);
     }
     expect(listed.some((f) => f.startsWith('package/test/') || f.startsWith('package/node_modules/'))).toBe(false);
-    const install = await timed('global install', as('npm', ['install', '-g', '--prefer-offline', `./${TARBALL}`, 'yo'], { cwd: home, timeoutMs: 240_000 }));
+    const install = await timed(
+      'global install',
+      as('npm', ['install', '-g', '--prefer-offline', `./${TARBALL}`, 'yo'], { cwd: home, timeoutMs: 240_000 }),
+    );
     expect(install.code, install.stderr).toBe(0);
     // npm lists the packages whose install scripts it did not run: yo's own postinstall (yodoctor), never ours (the tarball ships dist/).
     const scripts = /^npm warn install-scripts\b/;
     expect(noise(install.stdout + install.stderr).filter((line) => !scripts.test(line))).toEqual([]);
-    const withScripts = (install.stdout + install.stderr).split('\n').flatMap((line) => /^npm warn install-scripts\s+(\S+)@\d\S* \(/.exec(line)?.[1] ?? []);
+    const withScripts = (install.stdout + install.stderr)
+      .split('\n')
+      .flatMap((line) => /^npm warn install-scripts\s+(\S+)@\d\S* \(/.exec(line)?.[1] ?? []);
     expect(withScripts.filter((name) => name !== 'yo')).toEqual([]);
     for (const bin of ['yo', 'repairmon']) expect(existsSync(join(home, '.npm-global', 'bin', bin)), bin).toBe(true);
     const version = await as('repairmon', ['--version'], { cwd: home });
@@ -209,25 +231,38 @@ describe.skipIf(!ready)('a new integrator, README only, as a non-root user', { t
     expect(help.code, help.stdout + help.stderr).toBe(0);
     expect(help.stdout).toContain('Usage:\n  yo repair-service:app [<dir>] [options]');
     expect(help.stdout).toContain('Directory to create (default: the project name)');
-    for (const flag of [...ANSWER_FLAGS.map((f) => f.flag), ...RUN_FLAGS.map((f) => f.flag)]) expect(help.stdout, flag).toContain(`--${flag}`);
+    for (const flag of [...ANSWER_FLAGS.map((f) => f.flag), ...RUN_FLAGS.map((f) => f.flag)])
+      expect(help.stdout, flag).toContain(`--${flag}`);
     expect(noise(help.stdout + help.stderr)).toEqual([]);
     expect(readdirSync(work)).toEqual([]);
   });
 
   it('yo repair-service generates without asking, installs, and writes package-lock.json; the README explains the sandbox', async () => {
-    const yo = await timed('yo + npm install', as('yo', ['repair-service', 'shop', '--yes', '--github-actions', '--pagination', '--no-insight'], { cwd: work, timeoutMs: 240_000 }));
+    const yo = await timed(
+      'yo + npm install',
+      as('yo', ['repair-service', 'shop', '--yes', '--github-actions', '--pagination', '--no-insight'], { cwd: work, timeoutMs: 240_000 }),
+    );
     expect(yo.code, yo.stdout + yo.stderr).toBe(0);
     expect(noise(yo.stdout + yo.stderr)).toEqual([]);
     expect(existsSync(join(project, 'package-lock.json'))).toBe(true);
     expect(existsSync(join(project, 'node_modules', 'undici'))).toBe(true);
     const readme = readFileSync(join(project, 'README.md'), 'utf8');
-    for (const text of ['http://127.0.0.1:4010/api/v1', 'repairmon sandbox', 'export REPAIR_API_TEST_KEY=', ...README_STEPS.slice(1, 2), 'repairmon sandbox --tls', 'REPAIR_API_CA_FILE', 'repairmon upgrade']) {
+    for (const text of [
+      'http://127.0.0.1:4010/api/v1',
+      'repairmon sandbox',
+      'export REPAIR_API_TEST_KEY=',
+      ...README_STEPS.slice(1, 2),
+      'repairmon sandbox --tls',
+      'REPAIR_API_CA_FILE',
+      'repairmon upgrade',
+    ]) {
       expect(readme, text).toContain(text);
     }
   });
 
   it("a re-run of yo without a terminal asks nothing and keeps the integrator's edits", async () => {
-    for (const file of ['src/handlers.ts', 'src/index.ts']) writeFileSync(join(project, file), `${readFileSync(join(project, file), 'utf8')}// the integrator's line\n`);
+    for (const file of ['src/handlers.ts', 'src/index.ts'])
+      writeFileSync(join(project, file), `${readFileSync(join(project, file), 'utf8')}// the integrator's line\n`);
     const pkg = JSON.parse(readFileSync(join(project, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
     pkg.scripts['report'] = 'node dist/repairs-report.js';
     writeFileSync(join(project, 'package.json'), `${JSON.stringify(pkg, null, 2)}\n`);
@@ -239,14 +274,19 @@ describe.skipIf(!ready)('a new integrator, README only, as a non-root user', { t
     expect(noise(out)).toEqual([]);
     expect(out).not.toContain('force closed');
     expect(out).toContain(`Toolkit ${VERSION} -> ${VERSION}`);
-    for (const file of ['src/handlers.ts', 'src/index.ts']) expect(readFileSync(join(project, file), 'utf8')).toContain("// the integrator's line");
+    for (const file of ['src/handlers.ts', 'src/index.ts'])
+      expect(readFileSync(join(project, file), 'utf8')).toContain("// the integrator's line");
     expect(JSON.parse(readFileSync(join(project, 'package.json'), 'utf8'))).toEqual(pkg);
   });
 
   it('the generated CI steps run locally: npm ci, typecheck, test, and the checklist only with the secret and a base URL (its build also builds their program)', async () => {
-    [paged, tls] = await Promise.all([startUserSandbox(['--page-size', '2']), startUserSandbox(['--tls', '--tls-ca-out', join(home, 'sandbox-ca.pem')])]);
+    [paged, tls] = await Promise.all([
+      startUserSandbox(['--page-size', '2']),
+      startUserSandbox(['--tls', '--tls-ca-out', join(home, 'sandbox-ca.pem')]),
+    ]);
     const workflow = join(project, '.github', 'workflows', 'ci.yml');
-    const labels = (secrets: Record<string, string>, vars: Record<string, string>) => planWorkflow(workflow, { secrets, vars }).map((s) => s.label);
+    const labels = (secrets: Record<string, string>, vars: Record<string, string>) =>
+      planWorkflow(workflow, { secrets, vars }).map((s) => s.label);
     const always = ['npm ci --no-audit --no-fund', 'npm run typecheck', 'npm test'];
     const secret = { REPAIR_API_TEST_KEY: paged.key('nowak-test') };
     expect(labels({}, {})).toEqual(always);
@@ -258,12 +298,15 @@ describe.skipIf(!ready)('a new integrator, README only, as a non-root user', { t
       const run = await timed(step.label, as('bash', ['-eo', 'pipefail', '-c', step.run], { extra: { ...step.env, CI: 'true' } }));
       expect(run.code, `${step.label}\n${run.stdout}${run.stderr}`).toBe(0);
       if (step.label.startsWith('Debugging checklist on')) expect(run.stdout).toContain('All checks passed on test.');
-      if (step.label.endsWith('skipped')) expect(run.stdout).toContain('::notice::REPAIR_API_TEST_KEY is set, but the repository variable REPAIR_API_TEST_BASE_URL is not');
+      if (step.label.endsWith('skipped'))
+        expect(run.stdout).toContain('::notice::REPAIR_API_TEST_KEY is set, but the repository variable REPAIR_API_TEST_BASE_URL is not');
     }
   });
   it('their program pages through a --page-size sandbox with the client\'s paginate (Link rel="next"), typing repairs with a parse hook', async () => {
     expect(existsSync(join(project, 'dist', 'repairs-report.js'))).toBe(true);
-    const report = await as('npm', ['run', '--silent', 'report'], { extra: { REPAIR_API_TEST_BASE_URL: paged.baseUrl, REPAIR_API_TEST_KEY: paged.key('nowak-test') } });
+    const report = await as('npm', ['run', '--silent', 'report'], {
+      extra: { REPAIR_API_TEST_BASE_URL: paged.baseUrl, REPAIR_API_TEST_KEY: paged.key('nowak-test') },
+    });
     expect(report.code, report.stdout + report.stderr).toBe(0);
     expect(report.stdout).toMatch(/^repairs 7 on 4 pages, 7 distinct, \d+ PLN$/m);
   });
@@ -291,5 +334,4 @@ describe.skipIf(!ready)('a new integrator, README only, as a non-root user', { t
     expect(start.stdout).toContain(`on production (${tls.baseUrl})`);
     for (const out of [placeholder, untrusted, check, start]) expect(out.stdout + out.stderr).not.toContain(prodKey);
   });
-
 });

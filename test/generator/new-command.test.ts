@@ -41,7 +41,11 @@ describe('repairmon new', { timeout: 30_000 }, () => {
   });
 
   it('usage errors exit 2: unknown flag, contradicting flags, two directories', async () => {
-    for (const args of [['--tennant', 'x'], ['--github-actions', '--no-github-actions'], ['a', 'b']]) {
+    for (const args of [
+      ['--tennant', 'x'],
+      ['--github-actions', '--no-github-actions'],
+      ['a', 'b'],
+    ]) {
       const result = await newIn(args);
       expect(result.code, args.join(' ')).toBe(2);
       expect(readdirSync(result.cwd)).toEqual([]);

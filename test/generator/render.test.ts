@@ -7,7 +7,11 @@ import { renderProject, renderTemplate, templateContext, versionsFrom } from '..
 import { SAMPLE_ANSWERS } from './sample-answers.js';
 
 const answers: Answers = SAMPLE_ANSWERS;
-const versions = versionsFrom({ dependencies: { undici: '^7', 'p-retry': '^7' }, devDependencies: { typescript: '~5', vitest: '^4', '@types/node': '^20', msw: '2.15.0', '@stoplight/prism-cli': '5.14.2' }, engines: { node: '>=20' } });
+const versions = versionsFrom({
+  dependencies: { undici: '^7', 'p-retry': '^7' },
+  devDependencies: { typescript: '~5', vitest: '^4', '@types/node': '^20', msw: '2.15.0', '@stoplight/prism-cli': '5.14.2' },
+  engines: { node: '>=20' },
+});
 const context = templateContext(answers, versions);
 let root: string | undefined;
 afterEach(() => {
@@ -17,7 +21,9 @@ afterEach(() => {
 describe('renderTemplate', () => {
   it('does not HTML-escape, and the json helper indents nested lines', () => {
     expect(renderTemplate('{{testBaseUrl}} <&>', context, 't')).toBe('http://127.0.0.1:4010/api/v1 <&>');
-    expect(renderTemplate('  "d": {{json versions.dependencies indent=2}}', context, 't')).toBe('  "d": {\n    "undici": "^7",\n    "p-retry": "^7"\n  }');
+    expect(renderTemplate('  "d": {{json versions.dependencies indent=2}}', context, 't')).toBe(
+      '  "d": {\n    "undici": "^7",\n    "p-retry": "^7"\n  }',
+    );
   });
 
   it('is strict: an unknown variable names the template', () => {
@@ -41,13 +47,16 @@ describe('renderProject', () => {
     expect(files.map((f) => f.path)).toEqual(['.env.example', '.gitignore', 'raw.ts']);
     expect(files[0]?.contents.toString()).toBe('RS_TEST_KEY=\n');
     expect(files[2]?.contents).toEqual(Buffer.from([0x7b, 0x7b, 0x78, 0x7d, 0x7d, 0xff]));
-    expect(renderProject(root, templateContext({ ...answers, githubActions: true }, versions)).map((f) => f.path)).toContain('.github/workflows/ci.yml');
+    expect(renderProject(root, templateContext({ ...answers, githubActions: true }, versions)).map((f) => f.path)).toContain(
+      '.github/workflows/ci.yml',
+    );
   });
 });
 
 describe('the project templates, by what the toolkit and the answers say', () => {
   const templates = join(import.meta.dirname, '../../templates/app');
-  const file = (files: ReturnType<typeof renderProject>, path: string): string => files.find((f) => f.path === path)?.contents.toString() ?? '';
+  const file = (files: ReturnType<typeof renderProject>, path: string): string =>
+    files.find((f) => f.path === path)?.contents.toString() ?? '';
   const facts = (toolkitDir = 'src/repair-service') => ({ toolkitDir });
 
   it("the client trusts the project's CA itself (no Agent of ours); the README points at the client's own", () => {
@@ -56,17 +65,31 @@ describe('the project templates, by what the toolkit and the answers say', () =>
     expect(file(project, 'src/index.ts')).not.toContain("from 'undici'");
     expect(file(project, 'README.md')).toContain('[`src/repair-service/client/README.md`](src/repair-service/client/README.md)');
     // The sandbox prints the default prefix; a project with another is told which of its own variables to use.
-    expect(file(project, 'README.md')).toContain('`export REPAIR_API_TEST_KEY=...` lines (the generator\'s default prefix; this project\n  reads `RS_TEST_KEY`');
+    expect(file(project, 'README.md')).toContain(
+      "`export REPAIR_API_TEST_KEY=...` lines (the generator's default prefix; this project\n  reads `RS_TEST_KEY`",
+    );
   });
 
   it('the placeholder production URL is no default; a given one is; the local sandbox gets no CI default', () => {
-    const placeholder = renderProject(templates, templateContext({ ...answers, productionBaseUrl: 'https://api.repair-service.example/api/v1', githubActions: true }, versions, facts()));
+    const placeholder = renderProject(
+      templates,
+      templateContext(
+        { ...answers, productionBaseUrl: 'https://api.repair-service.example/api/v1', githubActions: true },
+        versions,
+        facts(),
+      ),
+    );
     expect(file(placeholder, 'src/config.ts')).toContain('production: { baseUrl: undefined },');
     expect(file(placeholder, '.env.example')).toContain('# RS_PRODUCTION_BASE_URL=');
     expect(file(placeholder, '.github/workflows/ci.yml')).toContain('TEST_BASE_URL: ${{ vars.RS_TEST_BASE_URL }}');
-    const given = renderProject(templates, templateContext({ ...answers, testBaseUrl: 'https://test.shop.example/api/v1', githubActions: true }, versions, facts()));
+    const given = renderProject(
+      templates,
+      templateContext({ ...answers, testBaseUrl: 'https://test.shop.example/api/v1', githubActions: true }, versions, facts()),
+    );
     expect(file(given, 'src/config.ts')).toContain('production: { baseUrl: "https://a.example/api/v1" },');
-    expect(file(given, '.github/workflows/ci.yml')).toContain("TEST_BASE_URL: ${{ vars.RS_TEST_BASE_URL || 'https://test.shop.example/api/v1' }}");
+    expect(file(given, '.github/workflows/ci.yml')).toContain(
+      "TEST_BASE_URL: ${{ vars.RS_TEST_BASE_URL || 'https://test.shop.example/api/v1' }}",
+    );
   });
 
   it('a project keeping the toolkit in src/ gets templates importing from there', () => {

@@ -22,7 +22,15 @@ import { CONFIG_KEY, readJson, snapshot } from './helpers.js';
 const N = (readJson(join(ROOT, 'package.json')) as { version: string }).version;
 const NEXT_VERSION = '99.0.0';
 const PATCH_VERSION = '99.0.1';
-const OWNED = ['src/handlers.ts', 'src/index.ts', 'src/config.ts', 'README.md', '.env.example', '.github/workflows/ci.yml', 'test/config.test.ts'];
+const OWNED = [
+  'src/handlers.ts',
+  'src/index.ts',
+  'src/config.ts',
+  'README.md',
+  '.env.example',
+  '.github/workflows/ci.yml',
+  'test/config.test.ts',
+];
 const EDITED_TOOLKIT = 'src/repair-service/client/retry.ts';
 
 let work: string;
@@ -32,7 +40,9 @@ let patch: string;
 type Pkg = { dependencies: Record<string, string>; devDependencies: Record<string, string>; scripts: Record<string, string> };
 
 function toolkitRecord(project: string): { version: string; dir: string; files: { [path: string]: string } } {
-  return (readJson(join(project, '.yo-rc.json'))[CONFIG_KEY] as { toolkit: { version: string; dir: string; files: { [path: string]: string } } }).toolkit;
+  return (
+    readJson(join(project, '.yo-rc.json'))[CONFIG_KEY] as { toolkit: { version: string; dir: string; files: { [path: string]: string } } }
+  ).toolkit;
 }
 
 /** This package copied under another version, its node_modules linked. */
@@ -41,20 +51,35 @@ function copyPackage(dir: string, version: string, dependencies: Record<string, 
   for (const part of ['api', 'bin', 'dist', 'generators', 'templates']) cpSync(join(ROOT, part), join(dir, part), { recursive: true });
   symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
   const pkg = readJson(join(ROOT, 'package.json')) as { version: string; dependencies: Record<string, string> };
-  writeFileSync(join(dir, 'package.json'), JSON.stringify({ ...pkg, version, dependencies: { ...pkg.dependencies, ...dependencies } }, null, 2));
+  writeFileSync(
+    join(dir, 'package.json'),
+    JSON.stringify({ ...pkg, version, dependencies: { ...pkg.dependencies, ...dependencies } }, null, 2),
+  );
 }
 
 /** N+1: the changes a release would bring. */
 function makeNextPackage(dir: string): void {
   copyPackage(dir, NEXT_VERSION, { undici: '^7.99.0' });
-  writeFileSync(join(dir, 'api/contract/errors.ts'), `${readFileSync(join(dir, 'api/contract/errors.ts'), 'utf8')}\n/** Added in ${NEXT_VERSION}. */\nexport const NEXT_CODE = true;\n`);
+  writeFileSync(
+    join(dir, 'api/contract/errors.ts'),
+    `${readFileSync(join(dir, 'api/contract/errors.ts'), 'utf8')}\n/** Added in ${NEXT_VERSION}. */\nexport const NEXT_CODE = true;\n`,
+  );
   writeFileSync(join(dir, 'api/client/added-in-next.ts'), `/** New in ${NEXT_VERSION}. */\nexport const ADDED_IN_NEXT = 1;\n`);
   rmSync(join(dir, 'api/contract/README.md'));
   // The OpenAPI document is built by the compiled builder: N+1 describes the API a little differently.
   const builder = join(dir, 'dist/api/openapi/document.js');
-  writeFileSync(builder, readFileSync(builder, 'utf8').replace("title: 'Repair-Service Integration API'", `title: 'Repair-Service Integration API (${NEXT_VERSION})'`));
+  writeFileSync(
+    builder,
+    readFileSync(builder, 'utf8').replace(
+      "title: 'Repair-Service Integration API'",
+      `title: 'Repair-Service Integration API (${NEXT_VERSION})'`,
+    ),
+  );
   const template = join(dir, 'templates/app/package.json.hbs');
-  writeFileSync(template, readFileSync(template, 'utf8').replace('"test": "vitest run",', '"test": "vitest run",\n    "check:ci": "npm run check",'));
+  writeFileSync(
+    template,
+    readFileSync(template, 'utf8').replace('"test": "vitest run",', '"test": "vitest run",\n    "check:ci": "npm run check",'),
+  );
 }
 
 /** Yeoman's adapter logs (the summary too) on stderr; read both. */
@@ -106,13 +131,18 @@ afterAll(() => {
 /** The project compiles, strict, against this package's own node_modules (the versions it asks for). */
 async function typechecks(project: string): Promise<void> {
   symlinkSync(join(ROOT, 'node_modules'), join(project, 'node_modules'));
-  const tsc = await runProcess(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '--noEmit', '-p', 'tsconfig.json'], { cwd: project, env: childEnv() });
+  const tsc = await runProcess(
+    process.execPath,
+    [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '--noEmit', '-p', 'tsconfig.json'],
+    { cwd: project, env: childEnv() },
+  );
   expect(tsc.code, tsc.stdout).toBe(0);
 }
 
 /** What an integrator does after generating: edits their files and package.json. */
 function editAsIntegrator(project: string): void {
-  for (const file of OWNED) writeFileSync(join(project, file), `${readFileSync(join(project, file), 'utf8')}\n// edited by the integrator: ${file}\n`);
+  for (const file of OWNED)
+    writeFileSync(join(project, file), `${readFileSync(join(project, file), 'utf8')}\n// edited by the integrator: ${file}\n`);
   const pkg = readJson(join(project, 'package.json')) as Pkg;
   pkg.dependencies['left-pad'] = '^1.3.0';
   pkg.dependencies['undici'] = '^7.0.0';
@@ -155,7 +185,9 @@ describe.concurrent(`upgrade ${N} -> ${NEXT_VERSION}`, { timeout: 120_000 }, () 
     expect(pkg.scripts).toMatchObject({ lint: 'eslint .', test: 'vitest run --reporter dot', 'check:ci': 'npm run check' });
     expect(out(upgraded)).toContain('package.json changed and --skip-install was given: run npm install.');
     expect(out(upgraded)).not.toMatch(/package\.json were detected|package manager/);
-    expect(out(upgraded)).toMatch(/updated {4}package\.json: raised undici \^7\.0\.0 -> \^7\.99\.0; kept your typescript ~9\.0\.0 \(newer than our [^)]+\); added script "check:ci"/);
+    expect(out(upgraded)).toMatch(
+      /updated {4}package\.json: raised undici \^7\.0\.0 -> \^7\.99\.0; kept your typescript ~9\.0\.0 \(newer than our [^)]+\); added script "check:ci"/,
+    );
 
     // Only the toolkit files whose code changed are rewritten; no header names a version.
     const changed = ['src/repair-service/contract/errors.ts', EDITED_TOOLKIT, 'openapi.yaml'];
@@ -168,7 +200,9 @@ describe.concurrent(`upgrade ${N} -> ${NEXT_VERSION}`, { timeout: 120_000 }, () 
     expect(after.get('src/repair-service/contract/errors.ts')).toContain('export const NEXT_CODE = true;');
     expect(after.get('openapi.yaml')).toContain(`title: Repair-Service Integration API (${NEXT_VERSION})`);
     expect(out(upgraded)).toContain('updated    openapi.yaml');
-    expect(after.get('src/repair-service/client/index.ts')?.split('\n')[0]).toBe('// generated: do not edit, `repairmon upgrade` replaces it');
+    expect(after.get('src/repair-service/client/index.ts')?.split('\n')[0]).toBe(
+      '// generated: do not edit, `repairmon upgrade` replaces it',
+    );
 
     const record = toolkitRecord(project);
     expect(record.version).toBe(NEXT_VERSION);
@@ -202,7 +236,11 @@ describe.concurrent(`upgrade ${N} -> ${NEXT_VERSION}`, { timeout: 120_000 }, () 
     const before = snapshot(project);
     const upgraded = await repairmonHere(patch, ['upgrade', 'patch', '--skip-install']);
     expect(upgraded.code, out(upgraded)).toBe(0);
-    expect(out(upgraded)).toMatch(new RegExp(`Toolkit ${N.replace(/\./g, '\\.')} -> ${PATCH_VERSION} \\(toolkit code in src/repair-service/\\):\\n  0 added, 0 updated, 0 removed, \\d+ unchanged\\n`));
+    expect(out(upgraded)).toMatch(
+      new RegExp(
+        `Toolkit ${N.replace(/\./g, '\\.')} -> ${PATCH_VERSION} \\(toolkit code in src/repair-service/\\):\\n  0 added, 0 updated, 0 removed, \\d+ unchanged\\n`,
+      ),
+    );
     expect(out(upgraded)).not.toMatch(/kept|\.orig|npm install/);
     const after = snapshot(project);
     expect([...after.keys()].filter((path) => after.get(path) !== before.get(path))).toEqual(['.yo-rc.json']);
@@ -230,13 +268,23 @@ describe.concurrent(`upgrade ${N} -> ${NEXT_VERSION}`, { timeout: 120_000 }, () 
 
   it('a package.json that is an array, a string or null: exit 2 naming package.json, nothing written, also run from inside the project', async () => {
     const project = copyOfPristine('badpkg');
-    for (const [text, holds] of [['[]\n', 'an array'], ['"x"\n', 'a string'], ['null\n', 'null']] as const) {
+    for (const [text, holds] of [
+      ['[]\n', 'an array'],
+      ['"x"\n', 'a string'],
+      ['null\n', 'null'],
+    ] as const) {
       writeFileSync(join(project, 'package.json'), text);
       const before = snapshot(project);
-      for (const [cwd, args] of [[work, ['upgrade', 'badpkg']], [project, ['upgrade']]] as const) {
-        const refused = cwd === work ? await repairmonHere(next, [...args, '--skip-install']) : await repairmon(next, [...args, '--skip-install'], cwd);
+      for (const [cwd, args] of [
+        [work, ['upgrade', 'badpkg']],
+        [project, ['upgrade']],
+      ] as const) {
+        const refused =
+          cwd === work ? await repairmonHere(next, [...args, '--skip-install']) : await repairmon(next, [...args, '--skip-install'], cwd);
         expect(refused.code, `${text} in ${cwd}: ${refused.stderr}`).toBe(2);
-        expect(refused.stderr).toBe(`repairmon upgrade: package.json is not a JSON object (it holds ${holds}); nothing was written. Fix it (or move it away), then run again.\n`);
+        expect(refused.stderr).toBe(
+          `repairmon upgrade: package.json is not a JSON object (it holds ${holds}); nothing was written. Fix it (or move it away), then run again.\n`,
+        );
         expect(snapshot(project)).toEqual(before);
       }
     }
@@ -245,7 +293,8 @@ describe.concurrent(`upgrade ${N} -> ${NEXT_VERSION}`, { timeout: 120_000 }, () 
   it('a project from before the record: the toolkit stays in src/, files identical to ours are replaced, others need --force', async () => {
     const project = copyOfPristine('old');
     // What such a project looked like: src/contract, src/client, src/checklist copied without a header, no record.
-    for (const part of ['contract', 'client', 'checklist']) renameSync(join(project, 'src/repair-service', part), join(project, 'src', part));
+    for (const part of ['contract', 'client', 'checklist'])
+      renameSync(join(project, 'src/repair-service', part), join(project, 'src', part));
     rmSync(join(project, 'src/repair-service'), { recursive: true });
     for (const [path, text] of snapshot(project)) {
       const full = join(project, path);

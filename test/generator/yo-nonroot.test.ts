@@ -34,7 +34,10 @@ function linkedWorkspace(): { base: string; home: string } {
 }
 
 function runYo(cwd: string, home: string, args: readonly string[]) {
-  return runAs(runner, process.execPath, [YO, 'repair-service', ...args, '--skip-install', '--no-insight', '--no-interactive'], { cwd, env: childEnv({ HOME: home }) });
+  return runAs(runner, process.execPath, [YO, 'repair-service', ...args, '--skip-install', '--no-insight', '--no-interactive'], {
+    cwd,
+    env: childEnv({ HOME: home }),
+  });
 }
 
 describe.skipIf(runner.kind === 'skip')('yo repair-service as a non-root user', () => {

@@ -14,7 +14,12 @@ import type { DiagnosisReport, DiagnosisTraffic } from '../../diagnose/types.js'
 export const BASE = 'http://127.0.0.1:1234/api/v1';
 
 let ids = 0;
-export function response(status: number, body: unknown, endpoint: EndpointId = 'index', headers: Record<string, string> = {}): AttemptResponse {
+export function response(
+  status: number,
+  body: unknown,
+  endpoint: EndpointId = 'index',
+  headers: Record<string, string> = {},
+): AttemptResponse {
   const text = typeof body === 'string' ? body : JSON.stringify(body);
   const envelope = parseEnvelope(text, { status, list: endpointSpec(endpoint).list });
   ids += 1;
@@ -33,7 +38,8 @@ export function response(status: number, body: unknown, endpoint: EndpointId = '
   };
 }
 
-export const ok = (endpoint: EndpointId = 'index'): AttemptResponse => response(200, { ok: true, data: endpointSpec(endpoint).list ? [] : {} }, endpoint);
+export const ok = (endpoint: EndpointId = 'index'): AttemptResponse =>
+  response(200, { ok: true, data: endpointSpec(endpoint).list ? [] : {} }, endpoint);
 export const err = (status: number, code: string, endpoint: EndpointId = 'index', headers: Record<string, string> = {}): AttemptResponse =>
   response(status, errorEnvelope(code, `komunikat ${code}`), endpoint, headers);
 export const refused = (): AttemptFailure => ({
@@ -83,13 +89,25 @@ export function report(s: Scenario): DiagnosisReport {
   const target = targetOf(s);
   const auth = s.auth ?? 'bearer';
   const tenant = target.urlTenant ?? s.tenant;
-  const calls = [DOCS_CALL, ...(tenant ? resourceCalls(auth, tenant) : []), platformCall(auth, 'tenants'), ...(tenant ? [otherHeaderCall(auth, tenant)] : []), indexCall(auth)];
+  const calls = [
+    DOCS_CALL,
+    ...(tenant ? resourceCalls(auth, tenant) : []),
+    platformCall(auth, 'tenants'),
+    ...(tenant ? [otherHeaderCall(auth, tenant)] : []),
+    indexCall(auth),
+  ];
   let stopped: StopReason | undefined;
   const records = new Map<string, CallRecord>();
   for (const call of calls) {
     const result = stopped ? undefined : s.answer(call);
     if (call.id === 'docs' && result && hostUnreachable(result)) stopped = { kind: 'host_unreachable', check: 'docs' };
-    records.set(call.id, { call, url: joinUrl(target.baseUrl, call.path), result, attempts: result ? 1 : 0, retryHint: result ? retryHintOf(result, NOW) : undefined });
+    records.set(call.id, {
+      call,
+      url: joinUrl(target.baseUrl, call.path),
+      result,
+      attempts: result ? 1 : 0,
+      retryHint: result ? retryHintOf(result, NOW) : undefined,
+    });
   }
   const sent = [...records.values()].filter((r) => r.result !== undefined);
   const traffic: DiagnosisTraffic = {
@@ -101,7 +119,12 @@ export function report(s: Scenario): DiagnosisReport {
     stopped,
     notRun: [...records.values()].filter((r) => r.result === undefined).map((r) => r.call.id),
   };
-  const tenants = { probedTenant: tenant, tenantSource: target.urlTenant ? 'url' : tenant ? 'flag' : 'none', keyTenant: target.urlTenant ? s.keyTenant : undefined, guesses: [] } as const;
+  const tenants = {
+    probedTenant: tenant,
+    tenantSource: target.urlTenant ? 'url' : tenant ? 'flag' : 'none',
+    keyTenant: target.urlTenant ? s.keyTenant : undefined,
+    guesses: [],
+  } as const;
   return reportOf(s, { records, platformPaths: ['tenants'], tenants, traffic });
 }
 
@@ -156,7 +179,8 @@ export function tenantKeyApi(own: string, overrides: Record<string, () => Attemp
     const override = overrides[call.id];
     if (override) return override();
     if (call.id.startsWith('platform:')) return err(403, 'platform_key_required', 'platform');
-    if (call.path.startsWith('/tenants/')) return call.path.startsWith(`/tenants/${own}/`) ? ok(call.endpoint) : err(403, 'tenant_key_tenant_mismatch', call.endpoint);
+    if (call.path.startsWith('/tenants/'))
+      return call.path.startsWith(`/tenants/${own}/`) ? ok(call.endpoint) : err(403, 'tenant_key_tenant_mismatch', call.endpoint);
     return ok(call.endpoint);
   };
 }

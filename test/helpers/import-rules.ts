@@ -19,7 +19,11 @@ import { dirname, join, posix, relative, resolve, sep } from 'node:path';
 export const ROOT = resolve(import.meta.dirname, '../..');
 
 /** Entries besides `<folder>/index.ts`: what api/README.md documents. */
-export const SECOND_ENTRIES: readonly string[] = ['api/contract/readings.ts', 'api/contract/server/index.ts', 'api/client/single-attempt.ts'];
+export const SECOND_ENTRIES: readonly string[] = [
+  'api/contract/readings.ts',
+  'api/contract/server/index.ts',
+  'api/client/single-attempt.ts',
+];
 
 /** A folder whose entry cannot be `index.ts`: yeoman-environment takes `generators/index.*` for the generator. */
 export const OTHER_ENTRIES: Readonly<Record<string, string>> = { generators: 'generators/entry.ts' };
@@ -62,7 +66,9 @@ export function codeFolders(root = ROOT): string[] {
     readdirSync(join(root, dir), { withFileTypes: true })
       .filter((e) => e.isDirectory() && !e.name.startsWith('.') && !NOT_CODE.has(e.name))
       .map((e) => (dir === '' ? e.name : `${dir}/${e.name}`));
-  return dirs('').flatMap((d) => (d === 'api' ? dirs('api') : [d])).sort();
+  return dirs('')
+    .flatMap((d) => (d === 'api' ? dirs('api') : [d]))
+    .sort();
 }
 
 /** The folder a repo-relative file belongs to (the longest folder that contains it). */
@@ -128,7 +134,8 @@ export function readRules(root = ROOT): Rules {
 export function importsOf(source: string): string[] {
   const out: string[] = [];
   const code = source.replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
-  for (const match of code.matchAll(/\bfrom\s+'([^']+)'|\bimport\(\s*'([^']+)'\s*\)|^import\s+'([^']+)'/gm)) out.push(match[1] ?? match[2] ?? match[3] ?? '');
+  for (const match of code.matchAll(/\bfrom\s+'([^']+)'|\bimport\(\s*'([^']+)'\s*\)|^import\s+'([^']+)'/gm))
+    out.push(match[1] ?? match[2] ?? match[3] ?? '');
   return out;
 }
 
@@ -142,10 +149,14 @@ export function target(file: string, specifier: string): string {
 /** A package specifier's name: `node:*` for a built-in, `@scope/name` or `name` otherwise. */
 export function packageName(specifier: string): string {
   if (specifier.startsWith('node:')) return 'node:*';
-  return specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/');
+  return specifier
+    .split('/')
+    .slice(0, specifier.startsWith('@') ? 2 : 1)
+    .join('/');
 }
 
-const isShipped = (path: string): boolean => SHIPPED_FOLDERS.some((f) => path.startsWith(f)) && !NOT_SHIPPED.some((n) => path.startsWith(n));
+const isShipped = (path: string): boolean =>
+  SHIPPED_FOLDERS.some((f) => path.startsWith(f)) && !NOT_SHIPPED.some((n) => path.startsWith(n));
 
 /** Every rule one import of one file (repo-relative POSIX path) breaks. */
 export function checkImport(rules: Rules, file: string, specifier: string): Violation[] {
@@ -185,10 +196,13 @@ export function unusedItems(rules: Rules, files: readonly string[]): string[] {
   const used = new Set<string>();
   for (const file of files) {
     const from = folderOf(file, rules.folders);
-    for (const spec of importsOf(readFileSync(join(ROOT, file), 'utf8'))) used.add(`${from}: ${spec.startsWith('.') ? target(file, spec) : packageName(spec)}`);
+    for (const spec of importsOf(readFileSync(join(ROOT, file), 'utf8')))
+      used.add(`${from}: ${spec.startsWith('.') ? target(file, spec) : packageName(spec)}`);
   }
   return [...rules.allows].flatMap(([folder, items]) =>
-    [...items].filter((item) => !used.has(`${folder}: ${item}`)).map((item) => `${rules.readme.get(folder)}: ${folder}/ lists ${item} but imports no such thing`),
+    [...items]
+      .filter((item) => !used.has(`${folder}: ${item}`))
+      .map((item) => `${rules.readme.get(folder)}: ${folder}/ lists ${item} but imports no such thing`),
   );
 }
 
@@ -241,7 +255,13 @@ export function folderCycles(edges: readonly (readonly [string, string])[]): str
   // Each cycle once, from its smallest folder: walk only through folders after the start.
   const walk = (path: readonly string[]): void => {
     for (const next of graph.get(path.at(-1)!)?.keys() ?? []) {
-      if (next === path[0]) found.push([...path, next].slice(1).map((to, i) => `${path[i]} -> ${to} (${graph.get(path[i]!)?.get(to)})`).join('; '));
+      if (next === path[0])
+        found.push(
+          [...path, next]
+            .slice(1)
+            .map((to, i) => `${path[i]} -> ${to} (${graph.get(path[i]!)?.get(to)})`)
+            .join('; '),
+        );
       else if (next > path[0]! && !path.includes(next)) walk([...path, next]);
     }
   };

@@ -32,8 +32,8 @@ export interface SpawnOptions {
 
 export interface Watched {
   readonly child: ChildProcess;
-  stdout(): string;
-  stderr(): string;
+  readonly stdout: () => string;
+  readonly stderr: () => string;
   /** Every distinct argv read from /proc/<pid>/cmdline while the process ran. */
   readonly cmdlines: Set<string>;
   /** The exit code (128 after a signal) once the process has exited and its streams closed. */
@@ -59,7 +59,11 @@ function readCmdline(pid: number | undefined): string | undefined {
 
 /** Spawns a program, collecting its output and sampling its argv every 25 ms until it exits. */
 export function spawnProcess(file: string, args: readonly string[], options: SpawnOptions = {}): Watched {
-  const child = spawn(file, [...args], { cwd: options.cwd ?? ROOT, env: { ...childEnv(), ...options.env }, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(file, [...args], {
+    cwd: options.cwd ?? ROOT,
+    env: { ...childEnv(), ...options.env },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   let out = '';
   let err = '';
   child.stdout.setEncoding('utf8').on('data', (c: string) => (out += c));
@@ -88,7 +92,11 @@ export function spawnProcess(file: string, args: readonly string[], options: Spa
 }
 
 /** Runs a program to its end; killed (SIGKILL) after `timeoutMs`. */
-export async function runProcess(file: string, args: readonly string[], options: SpawnOptions & { readonly timeoutMs?: number } = {}): Promise<ProcessRun> {
+export async function runProcess(
+  file: string,
+  args: readonly string[],
+  options: SpawnOptions & { readonly timeoutMs?: number } = {},
+): Promise<ProcessRun> {
   const started = performance.now();
   const run = spawnProcess(file, args, options);
   const timer = setTimeout(() => run.child.kill('SIGKILL'), options.timeoutMs ?? 120_000);
@@ -175,17 +183,17 @@ type Truthy<T> = Exclude<T, false | null | undefined | '' | 0>;
 export async function waitFor<T>(condition: () => T | Promise<T>, options: WaitOptions = {}): Promise<Truthy<T>> {
   const timeoutMs = options.timeoutMs ?? 15_000;
   const deadline = Date.now() + timeoutMs;
-  let last: unknown;
+  let lastError: string | undefined;
   for (;;) {
     try {
       const value = await condition();
       if (value) return value as Truthy<T>;
     } catch (error) {
-      last = error;
+      lastError = String(error);
     }
     if (Date.now() > deadline) {
       const what = typeof options.what === 'function' ? options.what() : (options.what ?? 'the condition');
-      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${last === undefined ? '' : ` (last error: ${String(last)})`}`);
+      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${lastError === undefined ? '' : ` (last error: ${lastError})`}`);
     }
     await new Promise((r) => setTimeout(r, options.everyMs ?? 25));
   }
@@ -195,4 +203,3 @@ export async function waitFor<T>(condition: () => T | Promise<T>, options: WaitO
 export function waitForOutput(text: () => string, pattern: RegExp, timeoutMs = 15_000): Promise<RegExpExecArray> {
   return waitFor(() => pattern.exec(text()), { what: () => `${String(pattern)}; got:\n${text()}`, timeoutMs });
 }
-

@@ -35,11 +35,29 @@ export function makeCertificate(options: { commonName: string; altNames: readonl
   const dir = mkdtempSync(join(tmpdir(), 'repairmon-tls-'));
   const certFile = join(dir, 'cert.pem');
   const keyFile = join(dir, 'key.pem');
-  execFileSync(OPENSSL, [
-    'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes',
-    '-keyout', keyFile, '-out', certFile, '-days', String(options.days ?? 2),
-    '-subj', `/CN=${options.commonName}`, '-addext', `subjectAltName=${options.altNames.join(',')}`,
-  ], { stdio: 'pipe' });
+  execFileSync(
+    OPENSSL,
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:prime256v1',
+      '-nodes',
+      '-keyout',
+      keyFile,
+      '-out',
+      certFile,
+      '-days',
+      String(options.days ?? 2),
+      '-subj',
+      `/CN=${options.commonName}`,
+      '-addext',
+      `subjectAltName=${options.altNames.join(',')}`,
+    ],
+    { stdio: 'pipe' },
+  );
   const endDate = execFileSync(OPENSSL, ['x509', '-in', certFile, '-noout', '-enddate'], { encoding: 'utf8' });
   const notAfter = /^notAfter=(.+)$/m.exec(endDate)?.[1] ?? '';
   const ms = Date.parse(notAfter);

@@ -12,7 +12,11 @@ export interface Rig {
   close(): Promise<void>;
 }
 
-export async function startRig(options: DemoConfigOptions = {}, deps: Partial<MonitorDeps> = {}, sandboxOptions: Parameters<typeof startSandbox>[0] = {}): Promise<Rig> {
+export async function startRig(
+  options: DemoConfigOptions = {},
+  deps: Partial<MonitorDeps> = {},
+  sandboxOptions: Parameters<typeof startSandbox>[0] = {},
+): Promise<Rig> {
   const sandbox = await startSandbox(sandboxOptions);
   const monitor = createMonitor(demoConfig(sandbox, { timeoutMs: 1_000, ...options }), { logger: silent, ...deps });
   return {
@@ -37,7 +41,7 @@ export function seriesValue(text: string, name: string, labels: Record<string, s
   for (const line of text.split('\n')) {
     if (!line.startsWith(`${name}{`)) continue;
     const body = line.slice(name.length + 1, line.lastIndexOf('}'));
-    const pairs = Object.fromEntries([...body.matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)].map((m) => [m[1], m[2]]));
+    const pairs = Object.fromEntries([...body.matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)].map((m) => [m[1]!, m[2]!] as const));
     if (Object.entries(labels).every(([k, v]) => pairs[k] === v)) return Number(line.slice(line.lastIndexOf(' ') + 1));
   }
   return undefined;

@@ -28,14 +28,17 @@ afterAll(() => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
-
 describe('monitor config errors', () => {
   const fixtures = readdirSync(MONITOR).filter((f) => f.endsWith('.yaml'));
   it.each(fixtures)('monitor fixture %s: check-config exits 2 listing exactly the issues load.test.ts asserts', async (file) => {
     const path = join(MONITOR, file);
     const loaded = loadConfigFile(path, ENV);
     if (loaded.ok) throw new Error(`${file} is expected to be invalid`);
-    expect(await runMain(['check-config', '--config', path], ENV)).toEqual({ code: 2, stdout: '', stderr: `${path}: ${loaded.issues.length} problem(s):\n${formatIssues(loaded.issues)}\n` });
+    expect(await runMain(['check-config', '--config', path], ENV)).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `${path}: ${loaded.issues.length} problem(s):\n${formatIssues(loaded.issues)}\n`,
+    });
   });
 
   it('serve with a bad config exits 2 before binding its port', async () => {
@@ -77,14 +80,22 @@ const DATA_CASES: Record<string, string[]> = {
 
 describe('sandbox --data errors through the CLI', () => {
   it('every invalid fixture has a case here', () => {
-    expect(readdirSync(SANDBOX_DATA).filter((f) => f !== 'valid.yaml').sort()).toEqual(Object.keys(DATA_CASES).sort());
+    expect(
+      readdirSync(SANDBOX_DATA)
+        .filter((f) => f !== 'valid.yaml')
+        .sort(),
+    ).toEqual(Object.keys(DATA_CASES).sort());
   });
 
   it.each(Object.entries(DATA_CASES))('%s: exit 2, every problem, nothing on stdout', async (file, lines) => {
     const path = join(SANDBOX_DATA, file);
     const result = await runMain(['sandbox', '--data', path, '--port', '0', '--log-level', 'silent']);
     const message = `${lines.length} problem(s):\n${lines.map((l) => `  ${l}`).join('\n')}`;
-    expect(result).toEqual({ code: 2, stdout: '', stderr: `repairmon sandbox: --data: ${path}: ${message}\nRun 'repairmon sandbox --help' for usage.\n` });
+    expect(result).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `repairmon sandbox: --data: ${path}: ${message}\nRun 'repairmon sandbox --help' for usage.\n`,
+    });
   });
 });
 
@@ -96,7 +107,6 @@ describe('CLI misuse', () => {
 
 /** Colours off; nothing else is dropped: a refusal is the only thing said (no yeoman "An error occured while running …" line). */
 function ownLines(stderr: string): string {
-  // eslint-disable-next-line no-control-regex -- ANSI colour sequences start with ESC
   return stderr.replace(/\u001b\[[0-9;]*m/g, '');
 }
 
@@ -162,7 +172,13 @@ describe('a bad reload keeps the running config', { timeout: 60_000 }, () => {
     const config = (secret: string) =>
       `targets:\n  - name: sandbox\n    baseUrl: ${sandbox.baseUrl}\n    schedule: "* * * * * *"\n    timeout: 500ms\n    canaries: false\n    keys:\n      - { alias: nowak-test, kind: tenant, tenant: rowery-nowak, secret: "\${${secret}}" }\n`;
     writeFileSync(file, config('NOWAK_KEY'));
-    const { serve, url, metrics, clientsOk: okCount, until } = await serveChild(file, childEnv({ NOWAK_KEY: sandbox.key('nowak-test').key }));
+    const {
+      serve,
+      url,
+      metrics,
+      clientsOk: okCount,
+      until,
+    } = await serveChild(file, childEnv({ NOWAK_KEY: sandbox.key('nowak-test').key }));
     try {
       await until(async () => (await okCount()) >= 1);
       const planBefore = await (await fetch(`${url}/probes.json`)).text();
@@ -179,7 +195,9 @@ describe('a bad reload keeps the running config', { timeout: 60_000 }, () => {
       expect(refused.status).toBe(400);
       expect(await refused.json()).toEqual({
         ok: false,
-        issues: [{ path: 'targets[0].keys[0].secret', message: 'key "nowak-test": environment variable REPAIRMON_NOT_SET_ANYWHERE is not set' }],
+        issues: [
+          { path: 'targets[0].keys[0].secret', message: 'key "nowak-test": environment variable REPAIRMON_NOT_SET_ANYWHERE is not set' },
+        ],
       });
       const after = await okCount();
       await until(async () => (await okCount()) > after);

@@ -19,7 +19,10 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function hugeConfig(): string {
   const file = join(dir, 'huge.yaml');
-  const keys = Array.from({ length: KEYS }, (_, i) => `      - { alias: shop-${i}-test, kind: tenant, tenant: shop-${i}, secret: "\${KEY}" }`);
+  const keys = Array.from(
+    { length: KEYS },
+    (_, i) => `      - { alias: shop-${i}-test, kind: tenant, tenant: shop-${i}, secret: "\${KEY}" }`,
+  );
   writeFileSync(file, ['targets:', '  - name: huge', '    baseUrl: http://127.0.0.1:9/api/v1', '    keys:', ...keys, ''].join('\n'));
   return file;
 }
@@ -27,7 +30,9 @@ function hugeConfig(): string {
 /** Bytes the process has read so far (/proc/PID/io), or undefined where /proc does not say. */
 function bytesRead(pid: number): number | undefined {
   try {
-    const line = readFileSync(`/proc/${pid}/io`, 'utf8').split('\n').find((l) => l.startsWith('rchar:'));
+    const line = readFileSync(`/proc/${pid}/io`, 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith('rchar:'));
     return line === undefined ? undefined : Number(line.slice('rchar:'.length));
   } catch {
     return undefined;
@@ -54,5 +59,9 @@ it('SIGTERM in the middle of parsing a 200 000-key file ends check-config at onc
   // A bound, not a wait: the exit normally comes at once.
   const ended = await Promise.race([run.exited.then(() => true), sleep(5_000).then(() => false)]);
   if (!ended) run.child.kill('SIGKILL');
-  expect({ ended, code: run.child.exitCode, signal: run.child.signalCode }, output()).toEqual({ ended: true, code: null, signal: 'SIGTERM' });
+  expect({ ended, code: run.child.exitCode, signal: run.child.signalCode }, output()).toEqual({
+    ended: true,
+    code: null,
+    signal: 'SIGTERM',
+  });
 }, 30_000);

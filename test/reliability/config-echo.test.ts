@@ -18,7 +18,9 @@ import { childEnv, closedPort, spawnCli, waitForOutput } from '../helpers/rig.js
 
 const KEY = makeCanary();
 const HEX = randomBytes(32).toString('hex');
-const RANDOM = `Zq7${randomBytes(30).toString('base64').replace(/[^A-Za-z0-9]/g, '')}`;
+const RANDOM = `Zq7${randomBytes(30)
+  .toString('base64')
+  .replace(/[^A-Za-z0-9]/g, '')}`;
 const CANARIES = [KEY, HEX, RANDOM];
 const ENV = { NOWAK_KEY: 'rs_test_abcdefghijklmnop1234' };
 
@@ -30,7 +32,9 @@ function leaked(text: string): string[] {
 }
 
 function target(baseUrl: string, lines: readonly string[]): string {
-  return ['targets:', '  - name: t', `    baseUrl: ${baseUrl}`, '    schedule: "0 0 1 1 *"', '    canaries: false', ...lines, ''].join('\n');
+  return ['targets:', '  - name: t', `    baseUrl: ${baseUrl}`, '    schedule: "0 0 1 1 *"', '    canaries: false', ...lines, ''].join(
+    '\n',
+  );
 }
 
 /** Valid in shape: every secret is pasted where a reference belongs, found when resolving. */
@@ -77,13 +81,25 @@ describe('values pasted where a reference belongs are never echoed', { timeout: 
     for (const run of runs) expect(run.code).toBe(2);
     expect(leaked(runs.map((r) => r.out).join('\n'))).toEqual([]);
     const refs = runs[0]!.out;
-    expect(refs).toContain(`targets[0].keys[0].secretFile: key "by-file": cannot read secret file …${KEY.slice(-4)} (ENOENT; its path is not shown: it looks like it could be the secret itself`);
-    expect(refs).toContain(`targets[0].keys[1].secret: key "by-env": environment variable \${…${KEY.slice(-4)}} is not set (its name is not shown: it looks like it could be the secret itself`);
-    expect(refs).toContain(`targets[0].keys[2].secret: key "by-random-env": environment variable \${…${RANDOM.slice(-4)}} is not set (its name is not shown`);
+    expect(refs).toContain(
+      `targets[0].keys[0].secretFile: key "by-file": cannot read secret file …${KEY.slice(-4)} (ENOENT; its path is not shown: it looks like it could be the secret itself`,
+    );
+    expect(refs).toContain(
+      `targets[0].keys[1].secret: key "by-env": environment variable \${…${KEY.slice(-4)}} is not set (its name is not shown: it looks like it could be the secret itself`,
+    );
+    expect(refs).toContain(
+      `targets[0].keys[2].secret: key "by-random-env": environment variable \${…${RANDOM.slice(-4)}} is not set (its name is not shown`,
+    );
     expect(refs).toContain(`http.tokenFile: HTTP token: cannot read secret file …${HEX.slice(-4)} (ENOENT; its path is not shown`);
     expect(refs).toContain(`targets[0].tls.caFile: cannot read CA file …${KEY.slice(-4)} (ENOENT)`);
     const quoted = runs[1]!.out;
-    for (const path of ['targets[0].schedule', 'targets[0].keys[0].tenant', 'targets[0].keys[0].expect.clients', 'targets[0].keys[0].secretFile', 'targets[0].keys[1].alias']) {
+    for (const path of [
+      'targets[0].schedule',
+      'targets[0].keys[0].tenant',
+      'targets[0].keys[0].expect.clients',
+      'targets[0].keys[0].secretFile',
+      'targets[0].keys[1].alias',
+    ]) {
       expect(quoted).toContain(`  ${path}: `);
     }
   });

@@ -33,7 +33,9 @@ function workDir(): string {
 
 /** A target whose cron never fires during a test: only its shape matters. */
 function idleTarget(name: string, baseUrl: string, keys: readonly string[]): string {
-  return [`  - name: ${name}`, `    baseUrl: ${baseUrl}`, '    schedule: "0 0 1 1 *"', '    canaries: false', '    keys:', ...keys].join('\n');
+  return [`  - name: ${name}`, `    baseUrl: ${baseUrl}`, '    schedule: "0 0 1 1 *"', '    canaries: false', '    keys:', ...keys].join(
+    '\n',
+  );
 }
 
 /** 119 platform keys sharing one anchored tenant list: a plain config with 118 aliases. */
@@ -55,7 +57,9 @@ const BOMB = [
 ].join('\n');
 
 const UNDEFINED_ANCHOR = (baseUrl: string): string =>
-  ['targets:', idleTarget('t', baseUrl, ['      - { alias: k, kind: platform, tenants: *nowhere, secret: "${NOWAK_KEY}" }']), ''].join('\n');
+  ['targets:', idleTarget('t', baseUrl, ['      - { alias: k, kind: platform, tenants: *nowhere, secret: "${NOWAK_KEY}" }']), ''].join(
+    '\n',
+  );
 
 const SELF_REFERENCE = 'targets: &loop [*loop]\n';
 
@@ -138,7 +142,13 @@ describe('a hostile reload keeps the running config', { timeout: 60_000 }, () =>
       '      - { alias: nowak-test, kind: tenant, tenant: rowery-nowak, secret: "${NOWAK_KEY}" }',
     ].join('\n');
     writeFileSync(file, `targets:\n${probing}\n`);
-    const { serve, url, metrics, clientsOk: okCount, until } = await serveChild(file, childEnv({ NOWAK_KEY: sandbox.key('nowak-test').key }));
+    const {
+      serve,
+      url,
+      metrics,
+      clientsOk: okCount,
+      until,
+    } = await serveChild(file, childEnv({ NOWAK_KEY: sandbox.key('nowak-test').key }));
     try {
       await until(async () => (await okCount()) >= 1);
 
@@ -156,7 +166,9 @@ describe('a hostile reload keeps the running config', { timeout: 60_000 }, () =>
       expect(refused.status).toBe(400);
       const body = (await refused.json()) as { ok: boolean; issues: { path: string; message: string }[] };
       expect(body.ok).toBe(false);
-      expect(body.issues.map((i) => i.message).join('\n')).toContain('the document expands to more than 1000000 values once its aliases are resolved');
+      expect(body.issues.map((i) => i.message).join('\n')).toContain(
+        'the document expands to more than 1000000 values once its aliases are resolved',
+      );
       expect(await metrics()).toMatch(/^repairmon_config_last_reload_successful 0$/m);
       const after = await okCount();
       await until(async () => (await okCount()) > after);
@@ -180,7 +192,10 @@ describe('concurrent reloads', () => {
     const dir = workDir();
     const file = join(dir, 'monitor.yaml');
     const base = `http://127.0.0.1:${await closedPort()}/api/v1`;
-    writeFileSync(file, `targets:\n${idleTarget('solo', base, ['      - { alias: k, kind: tenant, tenant: rowery-nowak, secret: "${NOWAK_KEY}" }'])}\n`);
+    writeFileSync(
+      file,
+      `targets:\n${idleTarget('solo', base, ['      - { alias: k, kind: tenant, tenant: rowery-nowak, secret: "${NOWAK_KEY}" }'])}\n`,
+    );
     const env = KEY_ENV;
     const first = loadConfigFile(file, env);
     if (!first.ok) throw new Error(JSON.stringify(first.issues));

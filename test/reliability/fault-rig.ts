@@ -116,14 +116,22 @@ export async function clientOutcome(baseUrl: string, sandbox: RunningSandbox, ma
 export function describeClient(error: unknown): string {
   if (!isApiError(error)) return `not an ApiError: ${String(error)}`;
   const e = error as unknown as Record<string, unknown>;
-  const extra = ['networkCode', 'phase', 'problem', 'retryAfterMs', 'stopReason'].filter((f) => e[f] !== undefined).map((f) => `${f}=${String(e[f])}`);
+  const extra = ['networkCode', 'phase', 'problem', 'retryAfterMs', 'stopReason']
+    .filter((f) => e[f] !== undefined)
+    .map((f) => `${f}=${String(e[f])}`);
   return [error.name, error.status === undefined ? '' : `HTTP ${error.status}`, ...extra].filter(Boolean).join(' ');
 }
 
 const NO_CANARIES = Object.fromEntries(CANARY_NAMES.map((n) => [n, false])) as Record<CanaryName, boolean>;
 
 function targetConfig(source: SandboxLike, name: string): MonitorConfig['targets'][number] {
-  const made = demoConfig(source, { targetName: name, aliases: [ALIAS], canaries: NO_CANARIES, timeoutMs: TIMEOUT_MS, maxBodyBytes: MAX_BODY_BYTES });
+  const made = demoConfig(source, {
+    targetName: name,
+    aliases: [ALIAS],
+    canaries: NO_CANARIES,
+    timeoutMs: TIMEOUT_MS,
+    maxBodyBytes: MAX_BODY_BYTES,
+  });
   const [target] = made.targets;
   if (!target) throw new Error('demoConfig made no target');
   return target;
@@ -140,7 +148,10 @@ export async function monitorRound(baseUrl: string, origins: Origins): Promise<M
   const config: MonitorConfig = {
     concurrency: 8,
     historyPerProbe: 10,
-    targets: [targetConfig({ ...origins.faulty, baseUrl, keys: origins.faulty.keys, tenants: origins.faulty.tenants }, 'faulty'), targetConfig(origins.healthy, 'healthy')],
+    targets: [
+      targetConfig({ ...origins.faulty, baseUrl, keys: origins.faulty.keys, tenants: origins.faulty.tenants }, 'faulty'),
+      targetConfig(origins.healthy, 'healthy'),
+    ],
   };
   const monitor = createMonitor(config, { logger: createLogger({ level: 'silent' }) });
   try {
@@ -148,7 +159,11 @@ export async function monitorRound(baseUrl: string, origins: Origins): Promise<M
     const recent = monitor.history.recent();
     const faulty = recent.find((e) => e.target === 'faulty' && e.endpoint === 'clients' && e.check === 'read');
     if (!faulty) throw new Error('the faulty target was not probed');
-    return { faulty, healthy: recent.filter((e) => e.target === 'healthy'), healthyPlanned: monitor.plan().filter((p) => p.target === 'healthy').length };
+    return {
+      faulty,
+      healthy: recent.filter((e) => e.target === 'healthy'),
+      healthyPlanned: monitor.plan().filter((p) => p.target === 'healthy').length,
+    };
   } finally {
     await monitor.stop();
   }

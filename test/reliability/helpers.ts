@@ -93,11 +93,11 @@ export interface ServingChild {
   readonly serve: Watched;
   /** The status page's base URL, e.g. http://127.0.0.1:PORT. */
   readonly url: string;
-  metrics(): Promise<string>;
+  readonly metrics: () => Promise<string>;
   /** `repairmon_probes_total` for the clients endpoint with outcome ok. */
-  clientsOk(): Promise<number>;
+  readonly clientsOk: () => Promise<number>;
   /** Waits up to 10 s for `what` to hold; fails the test if it does not. */
-  until(what: () => Promise<boolean>): Promise<void>;
+  readonly until: (what: () => Promise<boolean>) => Promise<void>;
 }
 
 /** `repairmon serve --config FILE` on a free loopback port, with the status URL it printed. */
@@ -115,7 +115,8 @@ export async function serveChild(file: string, env: NodeJS.ProcessEnv): Promise<
     serve,
     url,
     metrics,
-    clientsOk: async () => Number(/repairmon_probes_total\{[^}]*endpoint="clients"[^}]*outcome="ok"[^}]*\} (\d+)/.exec(await metrics())?.[1] ?? 0),
+    clientsOk: async () =>
+      Number(/repairmon_probes_total\{[^}]*endpoint="clients"[^}]*outcome="ok"[^}]*\} (\d+)/.exec(await metrics())?.[1] ?? 0),
     async until(what) {
       await waitFor(what, { timeoutMs: 10_000, everyMs: 100 });
     },

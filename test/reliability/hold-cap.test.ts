@@ -60,7 +60,18 @@ beforeEach(() => {
 
 function config(extra: Record<string, unknown> = {}): MonitorConfig {
   const parsed = parseConfigValue(
-    { ...extra, targets: [{ name: 'api', baseUrl: `${origin}/api/v1`, timeout: '2s', canaries: false, keys: [{ alias: 'nowak-test', kind: 'tenant', tenant: 'rowery-nowak', secret: '${KEY}' }] }] },
+    {
+      ...extra,
+      targets: [
+        {
+          name: 'api',
+          baseUrl: `${origin}/api/v1`,
+          timeout: '2s',
+          canaries: false,
+          keys: [{ alias: 'nowak-test', kind: 'tenant', tenant: 'rowery-nowak', secret: '${KEY}' }],
+        },
+      ],
+    },
     { env: { KEY }, baseDir: process.cwd() },
   );
   if (!parsed.ok) throw new Error(JSON.stringify(parsed.issues));
@@ -95,7 +106,9 @@ describe('the monitor caps a 429 hold at maxRateLimitHold (1 h by default)', () 
         expect(first).toBeGreaterThan(0);
         const entry = clients(r.monitor);
         expect(entry).toMatchObject({ outcome: 'rate_limited', reason: 'retry_after_capped' });
-        expect(entry?.detail).toMatch(/^HTTP 429 rate_limited: the server asked to wait \d+ years; the hold is capped at 1 h \(maxRateLimitHold\)$/);
+        expect(entry?.detail).toMatch(
+          /^HTTP 429 rate_limited: the server asked to wait \d+ years; the hold is capped at 1 h \(maxRateLimitHold\)$/,
+        );
         expect(r.log()).toContain('the hold is capped at 1 h (maxRateLimitHold)');
         expect(r.log()).not.toContain(KEY);
 
@@ -106,7 +119,9 @@ describe('the monitor caps a 429 hold at maxRateLimitHold (1 h by default)', () 
         expect(requests).toBe(first);
         const held = r.monitor.history.recent()[0];
         expect(held).toMatchObject({ outcome: 'rate_limited', reason: 'held_retry_after', sent: false });
-        expect(held?.detail).toMatch(/^not sent: the key waits 60 s more for the server's Retry-After \(the server asked to wait \d+ years; the hold is capped at 1 h/);
+        expect(held?.detail).toMatch(
+          /^not sent: the key waits 60 s more for the server's Retry-After \(the server asked to wait \d+ years; the hold is capped at 1 h/,
+        );
 
         // Past the cap: probed again.
         r.advance(60_001);
@@ -180,7 +195,12 @@ describe('the monitor caps a 429 hold at maxRateLimitHold (1 h by default)', () 
 describe('checked, not changed: nothing sleeps on a huge hint', () => {
   it('the generated client stops at maxRetryAfterMs with hint_above_max, after one request', async () => {
     headers = HUGE_HINTS[0]![1];
-    const client = createClient({ baseUrl: `${origin}/api/v1`, apiKey: new ApiKey(KEY, 'nowak-test'), tenant: 'rowery-nowak', maxRetries: 3 });
+    const client = createClient({
+      baseUrl: `${origin}/api/v1`,
+      apiKey: new ApiKey(KEY, 'nowak-test'),
+      tenant: 'rowery-nowak',
+      maxRetries: 3,
+    });
     const started = Date.now();
     const error = await client.listClients().then(
       () => undefined,
@@ -198,8 +218,17 @@ describe('checked, not changed: nothing sleeps on a huge hint', () => {
     // Only the clock moves: Date.now() an hour on, with sockets and timers real.
     vi.useFakeTimers({ toFake: ['Date'] });
     try {
-      const client = createClient({ baseUrl: `${origin}/api/v1`, apiKey: new ApiKey(KEY, 'nowak-test'), tenant: 'rowery-nowak', maxRetries: 0 });
-      const call = () => client.listClients().then(() => undefined, (e: unknown) => e);
+      const client = createClient({
+        baseUrl: `${origin}/api/v1`,
+        apiKey: new ApiKey(KEY, 'nowak-test'),
+        tenant: 'rowery-nowak',
+        maxRetries: 0,
+      });
+      const call = () =>
+        client.listClients().then(
+          () => undefined,
+          (e: unknown) => e,
+        );
       expect(await call()).toMatchObject({ status: 429 });
       expect(await call()).toMatchObject({ stopReason: 'gate_wait_too_long' });
       expect(requests).toBe(1);

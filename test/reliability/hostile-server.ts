@@ -52,7 +52,9 @@ function keyOf(req: IncomingMessage): string {
   return presented.kind === 'key' ? presented.key : '';
 }
 
-export async function startHostileServer(initial: HostileReply = { status: 200, body: () => '{"ok":true,"data":[]}' }): Promise<HostileServer> {
+export async function startHostileServer(
+  initial: HostileReply = { status: 200, body: () => '{"ok":true,"data":[]}' },
+): Promise<HostileServer> {
   let reply = initial;
   const seen: { path: string; keyed: boolean }[] = [];
   const server = createServer((req, res) => {

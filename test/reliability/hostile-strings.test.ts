@@ -28,7 +28,14 @@ import { createMonitor } from '../../monitor/service.js';
 import { fakeIo } from '../helpers/fake-io.js';
 import { makeCanary } from './helpers.js';
 import { ROOT } from '../helpers/rig.js';
-import { CONTROL_CHARACTERS, type HostileServer, TERMINAL_ATTACK, jsonEscaped, rawErrorEnvelope, startHostileServer } from './hostile-server.js';
+import {
+  CONTROL_CHARACTERS,
+  type HostileServer,
+  TERMINAL_ATTACK,
+  jsonEscaped,
+  rawErrorEnvelope,
+  startHostileServer,
+} from './hostile-server.js';
 
 const TENANT = 'rowery-nowak';
 const KEY = makeCanary();
@@ -60,7 +67,15 @@ function showsKey(text: string, key = KEY): boolean {
 
 /** Every way an integrator's code prints an error. */
 function renderings(error: ApiError): string[] {
-  return [error.message, String(error), error.stack ?? '', JSON.stringify(error), inspect(error, { depth: Infinity }), format('%o', error), `${error.message}: ${nextStep(error).why}`];
+  return [
+    error.message,
+    String(error),
+    error.stack ?? '',
+    JSON.stringify(error),
+    inspect(error, { depth: Infinity }),
+    format('%o', error),
+    `${error.message}: ${nextStep(error).why}`,
+  ];
 }
 
 function client(options: Partial<Parameters<typeof createClient>[0]> = {}) {
@@ -93,9 +108,16 @@ const PARTIAL_KEY_PAGE = {
   body: (key: string) => `<html><body><h1>502</h1><p>upstream refused key ${key.slice(0, -3).toUpperCase()}</p></body></html>`,
 };
 /** A success whose data quotes the key upper-cased and three characters short: `/`'s body is shown in the debug view. */
-const PARTIAL_KEY_DATA = { status: 200, body: (key: string) => JSON.stringify({ ok: true, data: [{ note: `klucz ${key.slice(0, -3).toUpperCase()}` }] }) };
+const PARTIAL_KEY_DATA = {
+  status: 200,
+  body: (key: string) => JSON.stringify({ ok: true, data: [{ note: `klucz ${key.slice(0, -3).toUpperCase()}` }] }),
+};
 const HUGE_CODE = { status: 403, body: () => rawErrorEnvelope('x'.repeat(60_000), 'odmowa '.repeat(500)) };
-const TERMINAL_CODE = { status: 403, body: () => rawErrorEnvelope(TERMINAL_ATTACK, `Odmowa ${TERMINAL_ATTACK}`), headers: { 'x-request-id': 'r-\u009b2J' } };
+const TERMINAL_CODE = {
+  status: 403,
+  body: () => rawErrorEnvelope(TERMINAL_ATTACK, `Odmowa ${TERMINAL_ATTACK}`),
+  headers: { 'x-request-id': 'r-\u009b2J' },
+};
 
 describe('the pure parts: printable, bounds, key echoes', () => {
   it('escapes what a terminal acts on, keeps Polish and emoji, and is idempotent', () => {
@@ -162,7 +184,14 @@ describe('the checklist table (`npm run check`) and `repairmon probe`', () => {
     const { Agent } = await import('undici');
     const dispatcher = new Agent();
     try {
-      const rows = await runChecklist({ baseUrl: hostile.baseUrl, apiKey: new ApiKey(KEY, 'hostile'), authScheme: 'bearer', tenant: TENANT, dispatcher, timeoutMs: 2_000 });
+      const rows = await runChecklist({
+        baseUrl: hostile.baseUrl,
+        apiKey: new ApiKey(KEY, 'hostile'),
+        authScheme: 'bearer',
+        tenant: TENANT,
+        dispatcher,
+        timeoutMs: 2_000,
+      });
       const table = formatChecklistTable(rows);
       expect(table).toContain('EVIL');
       expect(table).not.toMatch(CONTROL_CHARACTERS);
@@ -179,7 +208,23 @@ describe('the checklist table (`npm run check`) and `repairmon probe`', () => {
       hostile.set(reply);
       const io = fakeIo();
       const env = { HOSTILE_KEY: KEY };
-      const code = await main(['probe', '--base-url', hostile.baseUrl, '--tenant', TENANT, '--key-env', 'HOSTILE_KEY', '--max-wait', '0', '--timeout', '2', ...extra], { ...io, env });
+      const code = await main(
+        [
+          'probe',
+          '--base-url',
+          hostile.baseUrl,
+          '--tenant',
+          TENANT,
+          '--key-env',
+          'HOSTILE_KEY',
+          '--max-wait',
+          '0',
+          '--timeout',
+          '2',
+          ...extra,
+        ],
+        { ...io, env },
+      );
       expect(code).toBe(1);
       const out = io.stdoutText() + io.stderrText();
       expect(out).not.toMatch(CONTROL_CHARACTERS);
@@ -194,12 +239,31 @@ describe('a generated project: `npm start` (src/index.ts) and `npm run check` (s
     // The project's TypeScript, compiled file by file without type-checking (the generator tests
     // type-check it): what runs is exactly what the templates and the shipped api/ say.
     project = mkdtempSync(join(tmpdir(), 'hostile-project-'));
-    const answers: Answers = { name: 'p', packageName: 'p', tenant: TENANT, authScheme: 'bearer', testBaseUrl: hostile.baseUrl, productionBaseUrl: 'https://a.example/api/v1', envPrefix: 'RS', githubActions: false, pagination: false, parse: false };
-    for (const file of nextFiles(ROOT, answers, chooseLayout(undefined, () => false))) {
+    const answers: Answers = {
+      name: 'p',
+      packageName: 'p',
+      tenant: TENANT,
+      authScheme: 'bearer',
+      testBaseUrl: hostile.baseUrl,
+      productionBaseUrl: 'https://a.example/api/v1',
+      envPrefix: 'RS',
+      githubActions: false,
+      pagination: false,
+      parse: false,
+    };
+    for (const file of nextFiles(
+      ROOT,
+      answers,
+      chooseLayout(undefined, () => false),
+    )) {
       const isTs = file.path.startsWith('src/') && file.path.endsWith('.ts');
       const path = join(project, isTs ? file.path.replace(/\.ts$/, '.js') : file.path);
       mkdirSync(dirname(path), { recursive: true });
-      const text = isTs ? ts.transpileModule(file.contents.toString(), { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } }).outputText : file.contents;
+      const text = isTs
+        ? ts.transpileModule(file.contents.toString(), {
+            compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
+          }).outputText
+        : file.contents;
       writeFileSync(path, text);
     }
     symlinkSync(join(ROOT, 'node_modules'), join(project, 'node_modules'), 'dir');
@@ -210,7 +274,9 @@ describe('a generated project: `npm start` (src/index.ts) and `npm run check` (s
 
   const run = async (script: string): Promise<string> => {
     const env = { PATH: process.env['PATH'] ?? '', RS_TEST_KEY: KEY };
-    const done = await promisify(execFile)(process.execPath, [script], { cwd: project, env }).catch((error: { stdout: string; stderr: string; code: number }) => error);
+    const done = await promisify(execFile)(process.execPath, [script], { cwd: project, env }).catch(
+      (error: { stdout: string; stderr: string; code: number }) => error,
+    );
     return done.stdout + done.stderr;
   };
 
@@ -230,14 +296,19 @@ const NO_CANARIES = Object.fromEntries(CANARY_NAMES.map((n) => [n, false])) as R
 
 /** One monitor round against the hostile server, and its pages. */
 async function monitorRound(): Promise<{ pages: Record<string, string>; entries: readonly { detail: string }[] }> {
-  const source = { baseUrl: hostile.baseUrl, tenants: [TENANT], keys: [{ alias: 'hostile', kind: 'tenant' as const, tenant: TENANT, revoked: false, key: KEY }] };
+  const source = {
+    baseUrl: hostile.baseUrl,
+    tenants: [TENANT],
+    keys: [{ alias: 'hostile', kind: 'tenant' as const, tenant: TENANT, revoked: false, key: KEY }],
+  };
   const monitor = createMonitor(demoConfig(source, { canaries: NO_CANARIES, timeoutMs: 2_000 }), { logger: silent });
   const server = await createMonitorServer(monitor, { host: '127.0.0.1', port: 0, logger: silent });
   try {
     await monitor.runOnce();
     const pages: Record<string, string> = {};
     // The debug view shows bodies of `/` (and /docs), excerpt included.
-    for (const path of ['/', '/probes', '/probes.json', '/probe?target=sandbox&key=hostile&endpoint=index&debug=true']) pages[path] = await (await fetch(`${server.url}${path}`)).text();
+    for (const path of ['/', '/probes', '/probes.json', '/probe?target=sandbox&key=hostile&endpoint=index&debug=true'])
+      pages[path] = await (await fetch(`${server.url}${path}`)).text();
     return { pages, entries: [...monitor.history.recent(), ...monitor.history.failures()] };
   } finally {
     await server.close();

@@ -36,7 +36,9 @@ async function clientError(options: Partial<Parameters<typeof createClient>[0]>)
 
 describe('the total timeout, used up over several attempts against a slow server', () => {
   const measured = (message: string, budgetMs: number): number | undefined => {
-    const said = new RegExp(`total timeout: (\\d+) ms of the ${budgetMs} ms budget \\(totalTimeoutMs\\) used by \\d+ attempts`).exec(message);
+    const said = new RegExp(`total timeout: (\\d+) ms of the ${budgetMs} ms budget \\(totalTimeoutMs\\) used by \\d+ attempts`).exec(
+      message,
+    );
     return said ? Number(said[1]) : undefined;
   };
 

@@ -37,7 +37,11 @@ beforeAll(async () => {
   await once(origin, 'listening');
   const { port } = origin.address() as AddressInfo;
   const canaries = Object.fromEntries(CANARY_NAMES.map((n) => [n, false])) as Record<CanaryName, boolean>;
-  const source = { baseUrl: `http://127.0.0.1:${port}/api/v1`, tenants: ['rowery-nowak'], keys: [{ alias: 'echoed', kind: 'tenant' as const, tenant: 'rowery-nowak', revoked: false, key: KEY }] };
+  const source = {
+    baseUrl: `http://127.0.0.1:${port}/api/v1`,
+    tenants: ['rowery-nowak'],
+    keys: [{ alias: 'echoed', kind: 'tenant' as const, tenant: 'rowery-nowak', revoked: false, key: KEY }],
+  };
   monitor = createMonitor(demoConfig(source, { aliases: ['echoed'], canaries }), { logger: createLogger({ level: 'silent' }) });
   http = await createMonitorServer(monitor, { host: '127.0.0.1', port: 0, logger: createLogger({ level: 'silent' }) });
   await monitor.runOnce();

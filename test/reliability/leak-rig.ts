@@ -27,7 +27,9 @@ export async function startEchoOrigin(): Promise<EchoOrigin> {
     const key = presented.kind === 'key' ? presented.key : '';
     if (key) keyed += 1;
     const ok = /\/tenants\/[^/]+\/clients$/.test(req.url ?? '');
-    const body = ok ? { ok: true, data: [{ id: 'c1', echoedKey: key }] } : errorEnvelope(ERROR_CODES.unauthorized, `Nieprawidłowy klucz API: ${key}`);
+    const body = ok
+      ? { ok: true, data: [{ id: 'c1', echoedKey: key }] }
+      : errorEnvelope(ERROR_CODES.unauthorized, `Nieprawidłowy klucz API: ${key}`);
     res.writeHead(ok ? 200 : 401, { 'content-type': 'application/json', 'x-echo-key': key || 'none' });
     res.end(JSON.stringify(body));
   });
@@ -73,7 +75,9 @@ export function createLedger(): Ledger {
       return entries.length;
     },
     leaks: (values) =>
-      entries.flatMap((e) => values.filter((v) => keyRuns(v).some((run) => e.text.includes(run))).map((v) => `${e.label} (…${v.slice(-4)})`)),
+      entries.flatMap((e) =>
+        values.filter((v) => keyRuns(v).some((run) => e.text.includes(run))).map((v) => `${e.label} (…${v.slice(-4)})`),
+      ),
     labels: () => entries.map((e) => e.label),
   };
 }

@@ -52,7 +52,11 @@ describe('the monitor image manifest (deploy/monitor-image/)', () => {
   });
 
   it('loads no generator package when serve or check-config is imported (only `new` and `upgrade` do, lazily)', () => {
-    const eager = importGraph(ROOT, { entries: ['cli/index.ts', 'cli/commands/serve.ts', 'cli/commands/check-config.ts'], stopAt: [], dynamic: false });
+    const eager = importGraph(ROOT, {
+      entries: ['cli/index.ts', 'cli/commands/serve.ts', 'cli/commands/check-config.ts'],
+      stopAt: [],
+      dynamic: false,
+    });
     for (const name of GENERATOR_PACKAGES) expect(eager.packages.get(name), name).toBeUndefined();
   });
 
@@ -106,11 +110,16 @@ describe('the CLI in a directory shaped like the monitor image', () => {
   const repairmon = (args: string[], env: Record<string, string> = {}) => runCli(args, { ...image, env, timeoutMs: 15_000 });
 
   it('check-config accepts the Kubernetes config (what the image runs with)', async () => {
-    const docs = parseAllDocuments(readFileSync(`${ROOT}/deploy/kubernetes/configmap.yaml`, 'utf8')).map((d) => d.toJS() as { data?: Record<string, string> });
+    const docs = parseAllDocuments(readFileSync(`${ROOT}/deploy/kubernetes/configmap.yaml`, 'utf8')).map(
+      (d) => d.toJS() as { data?: Record<string, string> },
+    );
     const config = join(app, 'monitor.yaml');
     writeFileSync(config, docs.find((d) => d.data?.['monitor.yaml'])!.data!['monitor.yaml']!);
     const variables = [...readFileSync(config, 'utf8').matchAll(/\$\{(\w+)\}/g)].map((m) => m[1]!);
-    const result = await repairmon(['check-config', '--config', config], Object.fromEntries(variables.map((v) => [v, `placeholder-${v.toLowerCase()}-0123456789`])));
+    const result = await repairmon(
+      ['check-config', '--config', config],
+      Object.fromEntries(variables.map((v) => [v, `placeholder-${v.toLowerCase()}-0123456789`])),
+    );
     expect(result.stderr).not.toMatch(/Cannot find|ERR_MODULE_NOT_FOUND/);
     expect(result.code, result.stderr).toBe(0);
   });
@@ -121,14 +130,32 @@ describe('the CLI in a directory shaped like the monitor image', () => {
     const { baseUrl } = sandbox;
     const key = sandbox.key('kowalski-test');
     const config = join(app, 'sandbox.yaml');
-    writeFileSync(config, ['targets:', '  - name: sandbox', `    baseUrl: ${baseUrl}`, '    schedule: "* * * * * *"', '    timeout: 800ms', '    keys:', `      - { alias: kowalski-test, kind: tenant, tenant: ${key.tenant}, secret: "\${KEY}" }`, ''].join('\n'));
-    const serve = spawnCli(['serve', '--config', config, '--listen', '127.0.0.1:0', '--log-level', 'silent'], { ...image, env: { KEY: key.key } });
+    writeFileSync(
+      config,
+      [
+        'targets:',
+        '  - name: sandbox',
+        `    baseUrl: ${baseUrl}`,
+        '    schedule: "* * * * * *"',
+        '    timeout: 800ms',
+        '    keys:',
+        `      - { alias: kowalski-test, kind: tenant, tenant: ${key.tenant}, secret: "\${KEY}" }`,
+        '',
+      ].join('\n'),
+    );
+    const serve = spawnCli(['serve', '--config', config, '--listen', '127.0.0.1:0', '--log-level', 'silent'], {
+      ...image,
+      env: { KEY: key.key },
+    });
     children.push(serve);
     const url = (await waitForOutput(serve.stdout, /status (http:\/\/\S+)\//))[1];
-    const metrics = await waitFor(async () => {
-      const text = await (await fetch(`${url}/metrics`)).text();
-      return /^repairmon_probe_success\{.*\} 1$/m.test(text) && text;
-    }, { what: 'a successful probe in /metrics', everyMs: 200 });
+    const metrics = await waitFor(
+      async () => {
+        const text = await (await fetch(`${url}/metrics`)).text();
+        return /^repairmon_probe_success\{.*\} 1$/m.test(text) && text;
+      },
+      { what: 'a successful probe in /metrics', everyMs: 200 },
+    );
     expect(metrics).toMatch(/^repairmon_probe_success\{.*\} 1$/m);
     serve.child.kill('SIGTERM');
     expect(await serve.exited).toBe(0);
@@ -137,7 +164,9 @@ describe('the CLI in a directory shaped like the monitor image', () => {
 
   it('`repairmon new` says the image has no generator, in one line, and writes nothing', async () => {
     const result = await repairmon(['new', 'my-integration', '--yes']);
-    expect(result.stderr).toBe('repairmon new: the monitor image does not include the generator; install generator-repair-service (cannot load yeoman-environment)\n');
+    expect(result.stderr).toBe(
+      'repairmon new: the monitor image does not include the generator; install generator-repair-service (cannot load yeoman-environment)\n',
+    );
     expect(result.code).toBe(2);
     expect(existsSync(join(app, 'my-integration'))).toBe(false);
   });

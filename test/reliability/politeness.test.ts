@@ -73,7 +73,11 @@ describe('429 storm with Retry-After: 2', () => {
       }),
     );
     try {
-      const calls = clients.flatMap((c) => Array.from({ length: IN_FLIGHT }, (_, i) => [c.listClients, c.listBikes, c.listRepairs, c.listLogs][i % 4]!()));
+      const calls = clients.flatMap((c) =>
+        Array.from({ length: IN_FLIGHT }, (_, i) =>
+          [() => c.listClients(), () => c.listBikes(), () => c.listRepairs(), () => c.listLogs()][i % 4]!(),
+        ),
+      );
       const settled = await Promise.allSettled(calls);
       expect(settled.every((s) => s.status === 'rejected' && isRateLimitError(s.reason))).toBe(true);
     } finally {

@@ -52,9 +52,17 @@ describe('cross-origin redirect', () => {
   it.each(AUTH_SCHEMES)('client (%s): a 302 from the sandbox is not followed, on every endpoint kind', async (authScheme) => {
     sandbox.setFaults(`redirect:${other.origin}/collect`);
     const key = sandbox.key('platform-test');
-    const client = createClient({ baseUrl: sandbox.baseUrl, apiKey: new ApiKey(key.key, 'platform-test'), authScheme, tenant: 'rowery-nowak', maxRetries: 2 });
+    const client = createClient({
+      baseUrl: sandbox.baseUrl,
+      apiKey: new ApiKey(key.key, 'platform-test'),
+      authScheme,
+      tenant: 'rowery-nowak',
+      maxRetries: 2,
+    });
     try {
-      const errors = await Promise.all([client.index(), client.docs(), client.listClients(), client.platform.get('tenants')].map(rejection));
+      const errors = await Promise.all(
+        [client.index(), client.docs(), client.listClients(), client.platform.get('tenants')].map(rejection),
+      );
       expect(errors.map((e) => e.status)).toEqual([302, 302, 302, 302]);
       expect(errors.every((e) => e.attempts === 1 && !JSON.stringify(e).includes(key.key))).toBe(true);
     } finally {
@@ -66,7 +74,11 @@ describe('cross-origin redirect', () => {
 
   it.each([301, 303, 307, 308])('client: a %i to the other origin is not followed either', async (status) => {
     scripted.set(status, '', { location: `${other.origin}/collect` });
-    const client = createClient({ baseUrl: scripted.baseUrl, apiKey: new ApiKey('rs_test_redirect_secret_value_1234', 'k'), tenant: 'rowery-nowak' });
+    const client = createClient({
+      baseUrl: scripted.baseUrl,
+      apiKey: new ApiKey('rs_test_redirect_secret_value_1234', 'k'),
+      tenant: 'rowery-nowak',
+    });
     try {
       expect((await rejection(client.listBikes())).status).toBe(status);
     } finally {

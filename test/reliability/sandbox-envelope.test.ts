@@ -30,7 +30,11 @@ function parseResponses(bytes: Buffer): RawResponse[] {
     const headers = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]));
     const length = Number(headers['content-length'] ?? 0);
     const bodyStart = headEnd + 4;
-    responses.push({ status: Number(statusLine.split(' ')[1]), headers, body: rest.subarray(bodyStart, bodyStart + length).toString('utf8') });
+    responses.push({
+      status: Number(statusLine.split(' ')[1]),
+      headers,
+      body: rest.subarray(bodyStart, bodyStart + length).toString('utf8'),
+    });
     rest = rest.subarray(bodyStart + length);
   }
   return responses;
@@ -116,7 +120,10 @@ describe('a body past the cap is answered 413 at once, never read to its end', (
   const port = (): number => sandboxes['reference']!.port;
 
   it('a declared Content-Length over 64 KiB: one 413 envelope and the connection closed, before any body byte', async () => {
-    const { responses, closedByServer } = await exchange(port(), `GET /api/v1/docs HTTP/1.1\r\nHost: x\r\nContent-Length: ${10 * 1024 * 1024}\r\n\r\n`);
+    const { responses, closedByServer } = await exchange(
+      port(),
+      `GET /api/v1/docs HTTP/1.1\r\nHost: x\r\nContent-Length: ${10 * 1024 * 1024}\r\n\r\n`,
+    );
     expectOneEnvelope(responses, 413, 'bad_request');
     expect(closedByServer).toBe(true);
   });
@@ -124,13 +131,19 @@ describe('a body past the cap is answered 413 at once, never read to its end', (
   it('a chunked body that grows past 64 KiB (and never ends): one 413 envelope, the connection closed', async () => {
     const chunk = 'x'.repeat(16 * 1024);
     const chunks = Array.from({ length: 6 }, () => `${chunk.length.toString(16)}\r\n${chunk}\r\n`).join('');
-    const { responses, closedByServer } = await exchange(port(), `GET /api/v1/docs HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n${chunks}`);
+    const { responses, closedByServer } = await exchange(
+      port(),
+      `GET /api/v1/docs HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n${chunks}`,
+    );
     expectOneEnvelope(responses, 413, 'bad_request');
     expect(closedByServer).toBe(true);
   });
 
-  it('a small body is read and dropped: the answer is the route\'s', async () => {
-    const { responses } = await exchange(port(), 'GET /api/v1/docs HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nConnection: close\r\n\r\nhello');
+  it("a small body is read and dropped: the answer is the route's", async () => {
+    const { responses } = await exchange(
+      port(),
+      'GET /api/v1/docs HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nConnection: close\r\n\r\nhello',
+    );
     expect(responses.map((r) => r.status)).toEqual([200]);
   });
 });

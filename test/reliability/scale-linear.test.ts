@@ -31,7 +31,11 @@ const N = 200;
 /** n tenant keys of n shops on one target, each counting the reads of its `tenants`. */
 function countingConfig(n: number, baseUrl = 'http://127.0.0.1:9/api/v1'): { config: MonitorConfig; reads: () => number } {
   const parsed = parseConfigValue(
-    { targets: [{ name: 'scale', baseUrl, timeout: '2s', keys: [{ alias: 'shop-0-test', kind: 'tenant', tenant: 'shop-0', secret: '${KEY}' }] }] },
+    {
+      targets: [
+        { name: 'scale', baseUrl, timeout: '2s', keys: [{ alias: 'shop-0-test', kind: 'tenant', tenant: 'shop-0', secret: '${KEY}' }] },
+      ],
+    },
     { env: { KEY }, baseDir: process.cwd() },
   );
   if (!parsed.ok) throw new Error(JSON.stringify(parsed.issues));
@@ -49,7 +53,7 @@ function countingConfig(n: number, baseUrl = 'http://127.0.0.1:9/api/v1'): { con
 /** The plan's probes behind proxies counting every field read. */
 function countingPlan(plan: readonly ProbeSpec[]): { plan: ProbeSpec[]; gets: () => number } {
   let gets = 0;
-  const wrapped = plan.map((spec) => new Proxy(spec, { get: (t, p, r) => ((gets += 1), Reflect.get(t, p, r)) }));
+  const wrapped = plan.map((spec) => new Proxy(spec, { get: (t, p, r): unknown => ((gets += 1), Reflect.get(t, p, r)) }));
   return { plan: wrapped, gets: () => gets };
 }
 
@@ -72,7 +76,14 @@ describe('work grows linearly with the keys', () => {
     const g = growth((n) => {
       const { config } = countingConfig(n);
       const counted = countingPlan(buildPlan(config));
-      const html = renderStatusPage({ targets: config.targets, plan: counted.plan, window: () => [], maintenance: () => undefined, shard: '0/1', now: 0 });
+      const html = renderStatusPage({
+        targets: config.targets,
+        plan: counted.plan,
+        window: () => [],
+        maintenance: () => undefined,
+        shard: '0/1',
+        now: 0,
+      });
       expect(html).toContain(`shop-${n - 1}-test`);
       return counted.gets();
     });

@@ -60,20 +60,46 @@ afterAll(async () => {
 describe('secrets canary', { timeout: 60_000 }, () => {
   it('in-process: ApiKey, client errors (toJSON, inspect, stack, cause), client logs, an echoing server', async () => {
     const key = new ApiKey(VALID, 'nowak-test');
+    // eslint-disable-next-line @typescript-eslint/restrict-template-expressions -- the canary stringifies the key every way code might, a template literal included
     ledger.add('ApiKey', [String(key), `${key}`, JSON.stringify({ key }), inspect(key), format('%o %O %s', key, key, key)].join('\n'));
     const lines: string[] = [];
-    const capture: Logger = { warn: (m, f) => lines.push(m + JSON.stringify(f)), error: (m, f) => lines.push(m + JSON.stringify(f)), info: (m, f) => lines.push(m + JSON.stringify(f)), debug: (m, f) => lines.push(m + JSON.stringify(f)) };
+    const capture: Logger = {
+      warn: (m, f) => lines.push(m + JSON.stringify(f)),
+      error: (m, f) => lines.push(m + JSON.stringify(f)),
+      info: (m, f) => lines.push(m + JSON.stringify(f)),
+      debug: (m, f) => lines.push(m + JSON.stringify(f)),
+    };
     const calls = [
       { baseUrl: echo.baseUrl, value: VALID, run: (c: ReturnType<typeof createClient>) => c.index() },
       { baseUrl: echo.baseUrl, value: REJECTED, run: (c: ReturnType<typeof createClient>) => c.listBikes() },
       { baseUrl: sandbox.baseUrl, value: REJECTED, run: (c: ReturnType<typeof createClient>) => c.listClients() },
     ];
     for (const [i, call] of calls.entries()) {
-      const client = createClient({ baseUrl: call.baseUrl, apiKey: new ApiKey(call.value, 'canary'), tenant: 'rowery-nowak', maxRetries: 0, logger: capture, logLevel: 'debug' });
-      const error = await call.run(client).then(() => new Error('expected a refusal'), (e: unknown) => e as Error);
+      const client = createClient({
+        baseUrl: call.baseUrl,
+        apiKey: new ApiKey(call.value, 'canary'),
+        tenant: 'rowery-nowak',
+        maxRetries: 0,
+        logger: capture,
+        logLevel: 'debug',
+      });
+      const error = await call.run(client).then(
+        () => new Error('expected a refusal'),
+        (e: unknown) => e as Error,
+      );
       await client.close();
       expect(error.name, error.message).toBe('AuthenticationError');
-      ledger.add(`client error ${i}`, [error.message, String(error), error.stack ?? '', JSON.stringify(error), inspect(error, { depth: Infinity, showHidden: true }), inspect(client, { depth: Infinity })].join('\n'));
+      ledger.add(
+        `client error ${i}`,
+        [
+          error.message,
+          String(error),
+          error.stack ?? '',
+          JSON.stringify(error),
+          inspect(error, { depth: Infinity, showHidden: true }),
+          inspect(client, { depth: Infinity }),
+        ].join('\n'),
+      );
     }
     expect(echo.keyed()).toBeGreaterThanOrEqual(2);
     ledger.add('client logger', lines.join('\n'));
@@ -98,7 +124,9 @@ describe('secrets canary', { timeout: 60_000 }, () => {
         '',
       ].join('\n'),
     );
-    const serve = spawnCli(['serve', '--config', config, '--listen', '127.0.0.1:0', '--log-level', 'debug'], { env: childEnv({ CANARY_VALID: VALID, CANARY_REJECTED: REJECTED }) });
+    const serve = spawnCli(['serve', '--config', config, '--listen', '127.0.0.1:0', '--log-level', 'debug'], {
+      env: childEnv({ CANARY_VALID: VALID, CANARY_REJECTED: REJECTED }),
+    });
     children.push(serve);
     const url = (await waitForOutput(serve.stdout, /status (http:\/\/127\.0\.0\.1:\d+)\//))[1];
     const get = async (path: string, init?: RequestInit): Promise<string> => {
@@ -108,7 +136,11 @@ describe('secrets canary', { timeout: 60_000 }, () => {
       return text;
     };
     await waitForOutput(() => sandboxLog, /nowak/);
-    await waitFor(async () => (await get('/probes.json')).includes('echo/nowak'), { what: 'the echo probe in /probes.json', timeoutMs: 10_000, everyMs: 100 });
+    await waitFor(async () => (await get('/probes.json')).includes('echo/nowak'), {
+      what: 'the echo probe in /probes.json',
+      timeoutMs: 10_000,
+      everyMs: 100,
+    });
     // Controls: the canaries really were in use (the VALID key read data, REJECTED was refused),
     // and the argv sampler reads the right process (its environment does hold the values).
     const recent = (JSON.parse(await get('/probes.json')) as { recent: { id: string; outcome: string }[] }).recent;
@@ -143,7 +175,11 @@ describe('secrets canary', { timeout: 60_000 }, () => {
       ['probe env json', ['--base-url', sandbox.baseUrl, '--tenant', 'rowery-nowak', '--key-env', 'CANARY_VALID', '--json'], undefined],
       ['probe stdin', ['--base-url', sandbox.baseUrl, '--tenant', 'rowery-nowak', '--key-stdin'], REJECTED],
       ['probe file json', ['--base-url', sandbox.baseUrl, '--key-file', keyFile, '--json'], undefined],
-      ['probe echo', ['--base-url', echo.baseUrl, '--tenant', 'rowery-nowak', '--key-env', 'CANARY_VALID', '--json', '--timeout', '2'], undefined],
+      [
+        'probe echo',
+        ['--base-url', echo.baseUrl, '--tenant', 'rowery-nowak', '--key-env', 'CANARY_VALID', '--json', '--timeout', '2'],
+        undefined,
+      ],
     ];
     const codes = await Promise.all(
       runs.map(async ([label, args, stdin]) => {
@@ -159,7 +195,10 @@ describe('secrets canary', { timeout: 60_000 }, () => {
   });
 
   it('generated project: key in .env, built and run against the sandbox; tracked files, outputs and argv stay clean', async () => {
-    const made = spawnCli(['new', 'canary-app', '--yes', '--skip-install', '--no-interactive', '--tenant', 'rowery-nowak', '--test-base-url', sandbox.baseUrl], { env: childEnv(), cwd: work });
+    const made = spawnCli(
+      ['new', 'canary-app', '--yes', '--skip-install', '--no-interactive', '--tenant', 'rowery-nowak', '--test-base-url', sandbox.baseUrl],
+      { env: childEnv(), cwd: work },
+    );
     children.push(made);
     expect(await made.exited, made.stderr()).toBe(0);
     record('generator new', made);
@@ -178,8 +217,16 @@ describe('secrets canary', { timeout: 60_000 }, () => {
       record(label, step);
     }
     rmSync(join(project, 'node_modules'));
-    const git = (args: string[]) => spawnProcess('git', args, { env: childEnv({ GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' }), cwd: project });
-    for (const args of [['init', '-q'], ['add', '-A']]) expect(await git(args).exited).toBe(0);
+    const git = (args: string[]) =>
+      spawnProcess('git', args, {
+        env: childEnv({ GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' }),
+        cwd: project,
+      });
+    for (const args of [
+      ['init', '-q'],
+      ['add', '-A'],
+    ])
+      expect(await git(args).exited).toBe(0);
     const listing = git(['ls-files', '-z']);
     expect(await listing.exited).toBe(0);
     const tracked = listing.stdout().split('\0').filter(Boolean);

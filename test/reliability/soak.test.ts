@@ -28,7 +28,11 @@ describe.skipIf(!enabled)('soak (REPAIRMON_SOAK=1)', () => {
     if (!existsSync(join(ROOT, 'dist', 'bench', 'soak.js'))) throw new Error('dist/ is missing: run "npm run build" first');
     const figures = await runSoak({ seconds, keys, historyPerProbe, log: (line) => console.log(line) });
     console.log(formatSoak(figures));
-    expect(soakVerdicts(figures).filter((v) => !v.ok).map((v) => v.name)).toEqual([]);
+    expect(
+      soakVerdicts(figures)
+        .filter((v) => !v.ok)
+        .map((v) => v.name),
+    ).toEqual([]);
     expect(figures.maxSockets).toBeLessThanOrEqual(figures.concurrency + SOCKET_SLACK);
     expect(figures.probesDoneLast10s).toBeGreaterThan(0);
     expect(figures.probesDone).toBeGreaterThan(0);

@@ -7,7 +7,18 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request } from 'undici';
-import { AUTH_SCHEMES, type AuthScheme, ENDPOINTS, type EndpointSpec, KEY_PREFIXES, REQUEST_ID_HEADER, authHeader, endpointPath, joinUrl, parseEnvelope } from '../../api/contract/index.js';
+import {
+  AUTH_SCHEMES,
+  type AuthScheme,
+  ENDPOINTS,
+  type EndpointSpec,
+  KEY_PREFIXES,
+  REQUEST_ID_HEADER,
+  authHeader,
+  endpointPath,
+  joinUrl,
+  parseEnvelope,
+} from '../../api/contract/index.js';
 import { JSON_CONTENT_TYPE } from '../../api/contract/server/index.js';
 import type { DialectSettings } from '../../sandbox/dialect/index.js';
 import { DEMO_KEY_SPECS, DEMO_TENANTS, type RunningSandbox, startSandbox } from '../../sandbox/index.js';
@@ -27,18 +38,33 @@ interface CallerCase {
 }
 
 /** A slug in the wrong style for each style (`any` has none: it gets a valid unknown one instead). */
-const OFF_STYLE: Readonly<Record<DialectSettings['slug'], string | undefined>> = { kebab: 'rowery_nowak', snake: 'rowery-nowak', any: undefined };
+const OFF_STYLE: Readonly<Record<DialectSettings['slug'], string | undefined>> = {
+  kebab: 'rowery_nowak',
+  snake: 'rowery-nowak',
+  any: undefined,
+};
 
 function platformCases(endpoint: EndpointSpec, d: DialectSettings): PathCase[] {
   const unserved = ['tenants', 'keys', 'nieznane'].filter((sub) => !d.platformPaths.includes(sub));
   return [
-    ...d.platformPaths.map((sub) => ({ endpoint, path: endpointPath('platform', { platformSub: sub }), exists: true, listing: sub.split('/').at(-1) === 'keys' ? ('keys' as const) : ('tenants' as const) })),
+    ...d.platformPaths.map((sub) => ({
+      endpoint,
+      path: endpointPath('platform', { platformSub: sub }),
+      exists: true,
+      listing: sub.split('/').at(-1) === 'keys' ? ('keys' as const) : ('tenants' as const),
+    })),
     ...unserved.map((sub) => ({ endpoint, path: endpointPath('platform', { platformSub: sub }), exists: false })),
   ];
 }
 
 function tenantCases(endpoint: EndpointSpec, d: DialectSettings): PathCase[] {
-  const at = (tenant: string, exists: boolean, inStyle = true): PathCase => ({ endpoint, tenant, path: endpointPath(endpoint.id, { tenant }), exists, inStyle });
+  const at = (tenant: string, exists: boolean, inStyle = true): PathCase => ({
+    endpoint,
+    tenant,
+    path: endpointPath(endpoint.id, { tenant }),
+    exists,
+    inStyle,
+  });
   const off = OFF_STYLE[d.slug];
   return [
     ...DEMO_TENANTS.map((t) => at(demoSlugIn(d.slug, t.slug), true)),
@@ -62,7 +88,13 @@ function callers(d: DialectSettings): CallerCase[] {
   return [
     ...DEMO_KEY_SPECS.map((spec): CallerCase => ({
       label: spec.alias,
-      caller: { kind: 'key', keyKind: spec.kind, ...(spec.tenant ? { tenant: demoSlugIn(d.slug, spec.tenant) } : {}), scopes: spec.scopes, revoked: spec.revoked },
+      caller: {
+        kind: 'key',
+        keyKind: spec.kind,
+        ...(spec.tenant ? { tenant: demoSlugIn(d.slug, spec.tenant) } : {}),
+        scopes: spec.scopes,
+        revoked: spec.revoked,
+      },
       headers: (sandbox, scheme) => header(scheme, sandbox.key(spec.alias).key),
     })),
     { label: 'no key', caller: { kind: 'none' }, headers: () => ({}) },
@@ -81,7 +113,10 @@ function callers(d: DialectSettings): CallerCase[] {
 
 const DIALECTS: readonly (readonly [string, DialectSettings])[] = [
   ...Object.entries(PRESET_TABLE),
-  ['legacy,index=public,unauthorized-status=403,error-bodies=plain,scope-refusal=not_found', { ...PRESET_TABLE['legacy']!, index: 'public', unauthorizedStatus: 403, errorBodies: 'plain', scopeRefusal: 'not_found' }],
+  [
+    'legacy,index=public,unauthorized-status=403,error-bodies=plain,scope-refusal=not_found',
+    { ...PRESET_TABLE['legacy']!, index: 'public', unauthorizedStatus: 403, errorBodies: 'plain', scopeRefusal: 'not_found' },
+  ],
 ];
 
 let checked = 0;
@@ -130,7 +165,10 @@ describe.each(DIALECTS)('sandbox conformance in dialect %s', (name, settings) =>
       if (parsed.envelope.ok && target.endpoint.list) expect((parsed.envelope.data as unknown[]).length, where).toBeGreaterThan(0);
       if (parsed.envelope.ok && target.listing) {
         const field = target.listing === 'keys' ? 'alias' : 'slug';
-        expect((parsed.envelope.data as Record<string, unknown>[]).every((item) => typeof item[field] === 'string'), where).toBe(true);
+        expect(
+          (parsed.envelope.data as Record<string, unknown>[]).every((item) => typeof item[field] === 'string'),
+          where,
+        ).toBe(true);
       }
     }
   });

@@ -32,7 +32,13 @@ describe('--data files', () => {
   it('lists every problem at once, as the monitor config does', async () => {
     const error = (await loadDataFile(fixture('many-problems.yaml')).catch((e: unknown) => e)) as Error;
     expect(error.message).toContain('4 problem(s)');
-    for (const line of ['tenants[0].colour: unknown key', 'keys[0].environment:', 'keys[1].alias: cannot contain control characters', 'keys[1].scopes[0]:']) expect(error.message).toContain(line);
+    for (const line of [
+      'tenants[0].colour: unknown key',
+      'keys[0].environment:',
+      'keys[1].alias: cannot contain control characters',
+      'keys[1].scopes[0]:',
+    ])
+      expect(error.message).toContain(line);
   });
 
   it('a valid file replaces the demo tenants, records and keys', async () => {

@@ -1,13 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request } from 'undici';
-import {
-  ENDPOINTS,
-  KEY_PREFIXES,
-  TENANT_RESOURCES,
-  authHeader,
-  endpointPath,
-  platformPath,
-} from '../../api/contract/index.js';
+import { ENDPOINTS, KEY_PREFIXES, TENANT_RESOURCES, authHeader, endpointPath, platformPath } from '../../api/contract/index.js';
 import { DEMO_TENANTS, type RunningSandbox, startSandbox } from '../../sandbox/index.js';
 import { REPAIR_STATES, demoData } from '../../sandbox/demo-data.js';
 
@@ -34,7 +27,8 @@ describe('demo data', () => {
     const data = demoData();
     expect(data.tenants.length).toBeGreaterThanOrEqual(3);
     for (const tenant of data.tenants) {
-      for (const resource of TENANT_RESOURCES) expect(tenant.records[resource].length, `${tenant.info.slug} ${resource}`).toBeGreaterThanOrEqual(3);
+      for (const resource of TENANT_RESOURCES)
+        expect(tenant.records[resource].length, `${tenant.info.slug} ${resource}`).toBeGreaterThanOrEqual(3);
     }
     expect(sandbox.tenants).toEqual(DEMO_TENANTS.map((t) => t.slug));
   });
@@ -64,7 +58,11 @@ describe('demo data', () => {
     const text = JSON.stringify(keys);
     for (const key of sandbox.keys) {
       expect(text).not.toContain(key.key);
-      expect(keys.find((k) => k['alias'] === key.alias)).toMatchObject({ last4: key.key.slice(-4), revoked: key.revoked, environment: key.environment });
+      expect(keys.find((k) => k['alias'] === key.alias)).toMatchObject({
+        last4: key.key.slice(-4),
+        revoked: key.revoked,
+        environment: key.environment,
+      });
     }
   });
 
@@ -75,7 +73,10 @@ describe('demo data', () => {
   });
 
   it('/docs is the contract endpoint catalog plus the authorization model', async () => {
-    const docs = (await getData(endpointPath('docs'))) as { endpoints: { method: string; path: string; access: string }[]; authorization: { rules: string[] } };
+    const docs = (await getData(endpointPath('docs'))) as {
+      endpoints: { method: string; path: string; access: string }[];
+      authorization: { rules: string[] };
+    };
     expect(docs.endpoints.map((e) => [e.method, e.path, e.access])).toEqual(ENDPOINTS.map((e) => [e.method, e.pathTemplate, e.access]));
     expect(docs.authorization.rules.length).toBeGreaterThan(0);
   });

@@ -29,7 +29,7 @@ describe('slug', () => {
     });
   });
 
-  it('the key is judged before the slug: no key or an invalid one is unauthorized, another tenant\'s key a mismatch, a platform key learns the slug is bad', async () => {
+  it("the key is judged before the slug: no key or an invalid one is unauthorized, another tenant's key a mismatch, a platform key learns the slug is bad", async () => {
     await inDialect('reference', async (s) => {
       const path = '/tenants/%C3%82/clients';
       expect(await get(s, path)).toMatchObject({ status: 401, code: 'unauthorized' });
@@ -43,7 +43,10 @@ describe('slug', () => {
 
   it('kebab refuses a slug longer than 63 characters', async () => {
     await inDialect('reference', async (s) => {
-      expect(await get(s, `/tenants/${'a'.repeat(64)}/clients`, 'platform-test')).toMatchObject({ status: 400, code: 'invalid_tenant_slug' });
+      expect(await get(s, `/tenants/${'a'.repeat(64)}/clients`, 'platform-test')).toMatchObject({
+        status: 400,
+        code: 'invalid_tenant_slug',
+      });
       expect(await get(s, `/tenants/${'a'.repeat(63)}/clients`, 'platform-test')).toMatchObject({ status: 404, code: 'not_found' });
     });
   });
@@ -68,13 +71,22 @@ describe('slug', () => {
   it('a --data file whose slugs break the style is refused naming the path; one in the style is served', async () => {
     const error = (await startSandbox({ dialect: 'slug=snake', dataFile: fixture('data/valid.yaml') }).catch((e: unknown) => e)) as Error;
     expect(error).toMatchObject({ name: 'SandboxConfigError', option: 'data' });
-    expect(error.message).toContain('tenants[0].slug: tenant slug "rowery-testowe" must be lowercase letters, digits and single underscores');
+    expect(error.message).toContain(
+      'tenants[0].slug: tenant slug "rowery-testowe" must be lowercase letters, digits and single underscores',
+    );
     expect(error.message).toContain('keys[1].tenant: tenant slug "rowery-testowe"');
-    await expect(startSandbox({ dataFile: fixture('dialect/valid-snake.yaml') })).rejects.toMatchObject({ option: 'data', message: expect.stringContaining('tenants[0].slug') });
-    await inDialect('legacy', async (s) => {
-      expect(s.tenants).toEqual(['rowery_testowe']);
-      expect((await get(s, '/tenants/rowery_testowe/clients', 'testowe')).status).toBe(200);
-    }, { dataFile: fixture('dialect/valid-snake.yaml') });
+    await expect(startSandbox({ dataFile: fixture('dialect/valid-snake.yaml') })).rejects.toMatchObject({
+      option: 'data',
+      message: expect.stringContaining('tenants[0].slug'),
+    });
+    await inDialect(
+      'legacy',
+      async (s) => {
+        expect(s.tenants).toEqual(['rowery_testowe']);
+        expect((await get(s, '/tenants/rowery_testowe/clients', 'testowe')).status).toBe(200);
+      },
+      { dataFile: fixture('dialect/valid-snake.yaml') },
+    );
   });
 });
 
@@ -92,42 +104,56 @@ describe('index', () => {
   });
 
   it('public: GET / answers anyone, ignores a presented key and does not count it; /docs says so', async () => {
-    await inDialect('index=public', async (s) => {
-      for (const who of [undefined, UNKNOWN, 'nowak-revoked-test', 'nowak-test']) {
-        const answer = await get(s, '/', who);
-        expect(answer).toMatchObject({ status: 200, data: { docs: '/api/v1/docs' }, rateHeaders: [] });
-      }
-      expect((await get(s, '/tenants/rowery-nowak/clients', 'nowak-test')).status).toBe(200);
-      expect((await get(s, '/tenants/rowery-nowak/clients', 'nowak-test')).status).toBe(429);
-      const docs = await docsOf(s);
-      expect(docs.authorization['indexAccess']).toBe('public');
-      expect((docs['endpoints'] as { path: string; access: string }[]).find((e) => e.path === '/')?.access).toBe('public');
-      expect(s.indexAccess).toBe('public');
-    }, { rateLimit: '1/1h' });
+    await inDialect(
+      'index=public',
+      async (s) => {
+        for (const who of [undefined, UNKNOWN, 'nowak-revoked-test', 'nowak-test']) {
+          const answer = await get(s, '/', who);
+          expect(answer).toMatchObject({ status: 200, data: { docs: '/api/v1/docs' }, rateHeaders: [] });
+        }
+        expect((await get(s, '/tenants/rowery-nowak/clients', 'nowak-test')).status).toBe(200);
+        expect((await get(s, '/tenants/rowery-nowak/clients', 'nowak-test')).status).toBe(429);
+        const docs = await docsOf(s);
+        expect(docs.authorization['indexAccess']).toBe('public');
+        expect((docs['endpoints'] as { path: string; access: string }[]).find((e) => e.path === '/')?.access).toBe('public');
+        expect(s.indexAccess).toBe('public');
+      },
+      { rateLimit: '1/1h' },
+    );
   });
 });
 
 describe('unauthorized-status', () => {
-  it.each([401, 403])('%i: sent with unauthorized for unknown, revoked and malformed keys and with the missing-key code', async (status) => {
-    await inDialect(`unauthorized-status=${status}`, async (s) => {
-      for (const who of [UNKNOWN, 'nowak-revoked-test', { key: 'a b' }, undefined]) {
-        expect(await get(s, '/tenants/rowery-nowak/clients', who)).toMatchObject({ status, code: 'unauthorized' });
-      }
-      expect(await get(s, '/tenants/serwis-kowalski/clients', 'nowak-test')).toMatchObject({ status: 403, code: 'tenant_key_tenant_mismatch' });
-      expect((await docsOf(s)).authorization['errors']).toContainEqual({ code: 'unauthorized', status });
-    });
-  });
+  it.each([401, 403])(
+    '%i: sent with unauthorized for unknown, revoked and malformed keys and with the missing-key code',
+    async (status) => {
+      await inDialect(`unauthorized-status=${status}`, async (s) => {
+        for (const who of [UNKNOWN, 'nowak-revoked-test', { key: 'a b' }, undefined]) {
+          expect(await get(s, '/tenants/rowery-nowak/clients', who)).toMatchObject({ status, code: 'unauthorized' });
+        }
+        expect(await get(s, '/tenants/serwis-kowalski/clients', 'nowak-test')).toMatchObject({
+          status: 403,
+          code: 'tenant_key_tenant_mismatch',
+        });
+        expect((await docsOf(s)).authorization['errors']).toContainEqual({ code: 'unauthorized', status });
+      });
+    },
+  );
 });
 
 describe('missing-key', () => {
-  it.each(['unauthorized', 'missing_api_key', 'x'])('%s: the code for no key on every path that needs one; an invalid key is still unauthorized', async (code) => {
-    await inDialect(`missing-key=${code},unauthorized-status=403`, async (s) => {
-      for (const path of ['/', '/platform/tenants', '/tenants/rowery-nowak/logs']) expect(await get(s, path)).toMatchObject({ status: 403, code });
-      expect(await get(s, '/', UNKNOWN)).toMatchObject({ status: 403, code: 'unauthorized' });
-      expect((await get(s, '/docs')).status).toBe(200);
-      expect((await docsOf(s)).authorization['errors']).toContainEqual({ code, status: 403 });
-    });
-  });
+  it.each(['unauthorized', 'missing_api_key', 'x'])(
+    '%s: the code for no key on every path that needs one; an invalid key is still unauthorized',
+    async (code) => {
+      await inDialect(`missing-key=${code},unauthorized-status=403`, async (s) => {
+        for (const path of ['/', '/platform/tenants', '/tenants/rowery-nowak/logs'])
+          expect(await get(s, path)).toMatchObject({ status: 403, code });
+        expect(await get(s, '/', UNKNOWN)).toMatchObject({ status: 403, code: 'unauthorized' });
+        expect((await get(s, '/docs')).status).toBe(200);
+        expect((await docsOf(s)).authorization['errors']).toContainEqual({ code, status: 403 });
+      });
+    },
+  );
 });
 
 describe('scope-refusal', () => {
@@ -139,7 +165,10 @@ describe('scope-refusal', () => {
     await inDialect(`scope-refusal=${code}`, async (s) => {
       expect(await get(s, '/tenants/rowery-nowak/logs', 'nowak-nologs-test')).toMatchObject({ status, code });
       expect((await get(s, '/tenants/rowery-nowak/clients', 'nowak-nologs-test')).status).toBe(200);
-      expect(await get(s, '/tenants/serwis-kowalski/logs', 'nowak-nologs-test')).toMatchObject({ status: 403, code: 'tenant_key_tenant_mismatch' });
+      expect(await get(s, '/tenants/serwis-kowalski/logs', 'nowak-nologs-test')).toMatchObject({
+        status: 403,
+        code: 'tenant_key_tenant_mismatch',
+      });
       const errors = (await docsOf(s)).authorization['errors'] as { code: string }[];
       expect(errors).toContainEqual({ code, status });
       if (code !== 'insufficient_scope') expect(errors.map((e) => e.code)).not.toContain('insufficient_scope');
@@ -168,9 +197,13 @@ describe('platform-paths', () => {
         const field = sub.endsWith('keys') ? 'alias' : 'slug';
         expect(answer.status, sub).toBe(200);
         expect((answer.data as unknown[]).length, sub).toBeGreaterThan(0);
-        expect((answer.data as Record<string, unknown>[]).every((item) => typeof item[field] === 'string'), sub).toBe(true);
+        expect(
+          (answer.data as Record<string, unknown>[]).every((item) => typeof item[field] === 'string'),
+          sub,
+        ).toBe(true);
       }
-      for (const sub of unserved) expect(await get(s, `/platform/${sub}`, 'platform-test'), sub).toMatchObject({ status: 404, code: 'not_found' });
+      for (const sub of unserved)
+        expect(await get(s, `/platform/${sub}`, 'platform-test'), sub).toMatchObject({ status: 404, code: 'not_found' });
       const docs = await docsOf(s);
       expect(docs['platformPaths']).toEqual(served.map((sub) => `/platform/${sub}`));
       expect(platformPathsInDocs(docs)).toEqual(served);

@@ -40,9 +40,17 @@ describe.each(Object.entries(PRESET_TABLE))('/docs in dialect %s', (name, d) => 
       expect(docs.authorization['errors']).toHaveLength(expectedErrorTable(d).length);
       const plain = (docs.authorization['plainTextErrors'] ?? []) as { status: number; contentType: string; body: string }[];
       expect(plain.map((p) => p.status)).toEqual(plainStatuses(d));
-      for (const p of plain) expect(p).toEqual({ status: p.status, contentType: 'text/plain; charset=utf-8', body: p.status === 401 ? 'Unauthorized' : 'Too Many Requests' });
+      for (const p of plain)
+        expect(p).toEqual({
+          status: p.status,
+          contentType: 'text/plain; charset=utf-8',
+          body: p.status === 401 ? 'Unauthorized' : 'Too Many Requests',
+        });
       expect([...(docs.authorization['rateLimitHeaders'] as string[])].sort()).toEqual([...HEADER_NAMES[d.rateLimitHeaders]].sort());
-      expect({ platformPaths: s.platformPaths, indexAccess: s.indexAccess }).toEqual({ platformPaths: d.platformPaths, indexAccess: d.index });
+      expect({ platformPaths: s.platformPaths, indexAccess: s.indexAccess }).toEqual({
+        platformPaths: d.platformPaths,
+        indexAccess: d.index,
+      });
     });
   });
 });

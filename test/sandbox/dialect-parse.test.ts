@@ -1,7 +1,22 @@
 /** `--dialect` parsing: every preset as agreed, overrides, and one case per bad input with its exact message. */
 import { describe, expect, it } from 'vitest';
-import { CHOICES, PRESET_NAMES, REFERENCE_SETTINGS, type Dialect, dialectHelpLines, parseDialect, resolveDialect } from '../../sandbox/dialect/index.js';
-import { ERROR_BODIES, PLATFORM_REFUSALS, RATE_LIMIT_HEADER_STYLES, SCOPE_REFUSALS, SLUG_STYLES, UNAUTHORIZED_STATUSES } from '../../api/contract/readings.js';
+import {
+  CHOICES,
+  PRESET_NAMES,
+  REFERENCE_SETTINGS,
+  type Dialect,
+  dialectHelpLines,
+  parseDialect,
+  resolveDialect,
+} from '../../sandbox/dialect/index.js';
+import {
+  ERROR_BODIES,
+  PLATFORM_REFUSALS,
+  RATE_LIMIT_HEADER_STYLES,
+  SCOPE_REFUSALS,
+  SLUG_STYLES,
+  UNAUTHORIZED_STATUSES,
+} from '../../api/contract/readings.js';
 import { PRESET_TABLE } from '../helpers/dialect-presets.js';
 
 function parsed(text: string): Dialect {
@@ -11,7 +26,8 @@ function parsed(text: string): Dialect {
 }
 
 const PRESETS_LIST = 'reference, snake-public, strict-hiding, gateway, legacy, bare';
-const KEYS_LIST = 'slug, index, unauthorized-status, missing-key, scope-refusal, platform-paths, platform-refusal, rate-limit-headers, error-bodies';
+const KEYS_LIST =
+  'slug, index, unauthorized-status, missing-key, scope-refusal, platform-paths, platform-refusal, rate-limit-headers, error-bodies';
 
 describe('dialect choices', () => {
   it.each([
@@ -36,7 +52,8 @@ describe('dialect presets', () => {
   });
 
   it('reference is the first value of every choice, and what no dialect at all means', () => {
-    for (const choice of CHOICES) expect(`${choice.key}=${choice.values[0]?.value}`).toBe(`${choice.key}=${choice.format(REFERENCE_SETTINGS[choice.field] as never)}`);
+    for (const choice of CHOICES)
+      expect(`${choice.key}=${choice.values[0]?.value}`).toBe(`${choice.key}=${choice.format(REFERENCE_SETTINGS[choice.field] as never)}`);
     expect(parsed('')).toEqual(parsed('reference'));
     expect(resolveDialect(undefined)).toEqual({ ok: true, dialect: parsed('reference') });
   });
@@ -49,7 +66,12 @@ describe('dialect overrides', () => {
 
   it('without a preset the overrides apply to reference, named canonically in choice order', () => {
     const d = parsed('rate-limit-headers=none,slug=snake');
-    expect(d).toMatchObject({ preset: 'reference', slug: 'snake', rateLimitHeaders: 'none', name: 'reference,slug=snake,rate-limit-headers=none' });
+    expect(d).toMatchObject({
+      preset: 'reference',
+      slug: 'snake',
+      rateLimitHeaders: 'none',
+      name: 'reference,slug=snake,rate-limit-headers=none',
+    });
   });
 
   it('an override equal to the preset is dropped from the name', () => {
@@ -87,7 +109,10 @@ describe('dialect overrides', () => {
   it('a parsed Dialect object is accepted as it is, and a hand-built bad one refused', () => {
     const d = parsed('legacy,index=public');
     expect(resolveDialect(d)).toEqual({ ok: true, dialect: d });
-    expect(resolveDialect({ ...d, missingKey: 'No Key' })).toEqual({ ok: false, error: expect.stringContaining('missing-key: value "No Key" is not allowed') });
+    expect(resolveDialect({ ...d, missingKey: 'No Key' })).toEqual({
+      ok: false,
+      error: expect.stringContaining('missing-key: value "No Key" is not allowed'),
+    });
   });
 });
 
@@ -103,15 +128,39 @@ describe('bad dialects', () => {
     ['slug=', 'slug: value "" is not allowed; allowed values: kebab, snake, any'],
     ['index=maybe', 'index: value "maybe" is not allowed; allowed values: key, public'],
     ['unauthorized-status=404', 'unauthorized-status: value "404" is not allowed; allowed values: 401, 403'],
-    ['missing-key=Missing-Key', 'missing-key: value "Missing-Key" is not allowed; allowed values: unauthorized or a code matching ^[a-z][a-z0-9_]{0,63}$ (e.g. missing_api_key)'],
+    [
+      'missing-key=Missing-Key',
+      'missing-key: value "Missing-Key" is not allowed; allowed values: unauthorized or a code matching ^[a-z][a-z0-9_]{0,63}$ (e.g. missing_api_key)',
+    ],
     ['scope-refusal=hide', 'scope-refusal: value "hide" is not allowed; allowed values: insufficient_scope, forbidden, not_found'],
-    ['platform-paths=tenants+../x', 'platform-paths: value "tenants+../x" is not allowed ("../x" cannot contain "." or ".." segments); allowed values: sub-paths below /platform/ joined by "+", e.g. tenants+keys or admin/tenants'],
-    ['platform-paths=', 'platform-paths: value "" is not allowed ("" is empty (give the part below /platform/, e.g. tenants)); allowed values: sub-paths below /platform/ joined by "+", e.g. tenants+keys or admin/tenants'],
-    ['platform-paths=a b', 'platform-paths: value "a b" is not allowed ("a b" must be segments of letters, digits, ".", "_", "~" or "-" joined by "/"); allowed values: sub-paths below /platform/ joined by "+", e.g. tenants+keys or admin/tenants'],
-    ['platform-paths=admin//keys', 'platform-paths: value "admin//keys" is not allowed ("admin//keys" must be segments of letters, digits, ".", "_", "~" or "-" joined by "/"); allowed values: sub-paths below /platform/ joined by "+", e.g. tenants+keys or admin/tenants'],
-    ['platform-paths=tenants+/platform/tenants', 'platform-paths: value "tenants+/platform/tenants" is not allowed ("tenants" is given twice); allowed values: sub-paths below /platform/ joined by "+", e.g. tenants+keys or admin/tenants'],
-    ['platform-refusal=ignore', 'platform-refusal: value "ignore" is not allowed; allowed values: platform_key_required, not_found, unauthorized'],
-    ['rate-limit-headers=draft', 'rate-limit-headers: value "draft" is not allowed; allowed values: ietf, ratelimit-field, x-ratelimit-epoch, x-ratelimit-delta, retry-after-date, none'],
+    [
+      'platform-paths=tenants+../x',
+      'platform-paths: value "tenants+../x" is not allowed ("../x" cannot contain "." or ".." segments); allowed values: sub-paths below /platform/ joined by "+", e.g. tenants+keys or admin/tenants',
+    ],
+    [
+      'platform-paths=',
+      'platform-paths: value "" is not allowed ("" is empty (give the part below /platform/, e.g. tenants)); allowed values: sub-paths below /platform/ joined by "+", e.g. tenants+keys or admin/tenants',
+    ],
+    [
+      'platform-paths=a b',
+      'platform-paths: value "a b" is not allowed ("a b" must be segments of letters, digits, ".", "_", "~" or "-" joined by "/"); allowed values: sub-paths below /platform/ joined by "+", e.g. tenants+keys or admin/tenants',
+    ],
+    [
+      'platform-paths=admin//keys',
+      'platform-paths: value "admin//keys" is not allowed ("admin//keys" must be segments of letters, digits, ".", "_", "~" or "-" joined by "/"); allowed values: sub-paths below /platform/ joined by "+", e.g. tenants+keys or admin/tenants',
+    ],
+    [
+      'platform-paths=tenants+/platform/tenants',
+      'platform-paths: value "tenants+/platform/tenants" is not allowed ("tenants" is given twice); allowed values: sub-paths below /platform/ joined by "+", e.g. tenants+keys or admin/tenants',
+    ],
+    [
+      'platform-refusal=ignore',
+      'platform-refusal: value "ignore" is not allowed; allowed values: platform_key_required, not_found, unauthorized',
+    ],
+    [
+      'rate-limit-headers=draft',
+      'rate-limit-headers: value "draft" is not allowed; allowed values: ietf, ratelimit-field, x-ratelimit-epoch, x-ratelimit-delta, retry-after-date, none',
+    ],
     ['error-bodies=html', 'error-bodies: value "html" is not allowed; allowed values: envelope, plain'],
   ])('%s', (text, error) => {
     expect(parseDialect(text)).toEqual({ ok: false, error });

@@ -37,7 +37,11 @@ async function exchange(style: string, extra = ''): Promise<Exchange> {
 
 describe('rate-limit-headers on the limiter', () => {
   it.each([
-    ['ietf', { [H.limit]: '2', [H.remaining]: '1', [H.reset]: '10' }, { [H.limit]: '2', [H.remaining]: '0', [H.reset]: '8', [H.retryAfter]: '8' }],
+    [
+      'ietf',
+      { [H.limit]: '2', [H.remaining]: '1', [H.reset]: '10' },
+      { [H.limit]: '2', [H.remaining]: '0', [H.reset]: '8', [H.retryAfter]: '8' },
+    ],
     [
       'ratelimit-field',
       { [H.field]: '"default";r=1;t=10', [H.policy]: '"default";q=2;w=10' },
@@ -48,7 +52,11 @@ describe('rate-limit-headers on the limiter', () => {
       { [H.xLimit]: '2', [H.xRemaining]: '1', [H.xReset]: String(T0_S + 10) },
       { [H.xLimit]: '2', [H.xRemaining]: '0', [H.xReset]: String(T0_S + 10) },
     ],
-    ['x-ratelimit-delta', { [H.xLimit]: '2', [H.xRemaining]: '1', [H.xReset]: '10' }, { [H.xLimit]: '2', [H.xRemaining]: '0', [H.xReset]: '8' }],
+    [
+      'x-ratelimit-delta',
+      { [H.xLimit]: '2', [H.xRemaining]: '1', [H.xReset]: '10' },
+      { [H.xLimit]: '2', [H.xRemaining]: '0', [H.xReset]: '8' },
+    ],
     ['retry-after-date', {}, { [H.retryAfter]: 'Mon, 05 Jan 2026 08:00:10 GMT' }],
     ['none', {}, {}],
   ])('%s: exactly its headers on a keyed answer and on the 429', async (style, onAnswer, on429) => {
@@ -63,11 +71,15 @@ describe('rate-limit-headers on the limiter', () => {
 
   it('answers without a valid key are not counted and carry no rate-limit header in any style', async () => {
     for (const style of ['ietf', 'ratelimit-field', 'x-ratelimit-epoch']) {
-      await inDialect(`rate-limit-headers=${style}`, async (s) => {
-        expect((await get(s, '/docs')).rateHeaders).toEqual([]);
-        expect((await get(s, CLIENTS)).rateHeaders).toEqual([]);
-        expect((await get(s, CLIENTS, 'nowak-revoked-test')).rateHeaders).toEqual([]);
-      }, { rateLimit: '5/1m' });
+      await inDialect(
+        `rate-limit-headers=${style}`,
+        async (s) => {
+          expect((await get(s, '/docs')).rateHeaders).toEqual([]);
+          expect((await get(s, CLIENTS)).rateHeaders).toEqual([]);
+          expect((await get(s, CLIENTS, 'nowak-revoked-test')).rateHeaders).toEqual([]);
+        },
+        { rateLimit: '5/1m' },
+      );
     }
   });
 });
@@ -81,15 +93,19 @@ describe('rate-limit-headers on the rate-limit-storm fault', () => {
     ['retry-after-date', { [H.retryAfter]: 'Mon, 05 Jan 2026 08:00:07 GMT' }],
     ['none', {}],
   ])('%s: a storm 429 with a wait hint speaks the style; one without carries none', async (style, hint) => {
-    await inDialect(`rate-limit-headers=${style}`, async (s) => {
-      s.setFaults('rate-limit-storm:7');
-      const storm = await get(s, CLIENTS, 'nowak-test');
-      expect(storm).toMatchObject({ status: 429, code: 'rate_limited' });
-      expect(storm.rateHeaders).toEqual(Object.keys(hint).sort());
-      for (const [name, value] of Object.entries(hint)) expect(storm.headers[name], name).toBe(value);
-      s.setFaults('rate-limit-storm');
-      expect((await get(s, CLIENTS, 'nowak-test')).rateHeaders).toEqual([]);
-    }, { now: () => T0 });
+    await inDialect(
+      `rate-limit-headers=${style}`,
+      async (s) => {
+        s.setFaults('rate-limit-storm:7');
+        const storm = await get(s, CLIENTS, 'nowak-test');
+        expect(storm).toMatchObject({ status: 429, code: 'rate_limited' });
+        expect(storm.rateHeaders).toEqual(Object.keys(hint).sort());
+        for (const [name, value] of Object.entries(hint)) expect(storm.headers[name], name).toBe(value);
+        s.setFaults('rate-limit-storm');
+        expect((await get(s, CLIENTS, 'nowak-test')).rateHeaders).toEqual([]);
+      },
+      { now: () => T0 },
+    );
   });
 });
 
@@ -107,11 +123,23 @@ describe('error-bodies', () => {
     expect(limited).toMatchObject({ status: 429, contentType: 'text/plain; charset=utf-8', text: 'Too Many Requests' });
     expect(limited.headers[H.retryAfter]).toBe('8');
     await inDialect('error-bodies=plain,platform-refusal=unauthorized', async (s) => {
-      for (const [path, who] of [[CLIENTS, undefined], [CLIENTS, 'nowak-revoked-test'], ['/platform/tenants', 'nowak-test']] as const) {
-        expect(await get(s, path, who), `${path} ${who}`).toMatchObject({ status: 401, contentType: 'text/plain; charset=utf-8', text: 'Unauthorized' });
+      for (const [path, who] of [
+        [CLIENTS, undefined],
+        [CLIENTS, 'nowak-revoked-test'],
+        ['/platform/tenants', 'nowak-test'],
+      ] as const) {
+        expect(await get(s, path, who), `${path} ${who}`).toMatchObject({
+          status: 401,
+          contentType: 'text/plain; charset=utf-8',
+          text: 'Unauthorized',
+        });
       }
       s.setFaults('rate-limit-storm:3');
-      expect(await get(s, CLIENTS, 'nowak-test')).toMatchObject({ status: 429, contentType: 'text/plain; charset=utf-8', text: 'Too Many Requests' });
+      expect(await get(s, CLIENTS, 'nowak-test')).toMatchObject({
+        status: 429,
+        contentType: 'text/plain; charset=utf-8',
+        text: 'Too Many Requests',
+      });
     });
   });
 
@@ -119,8 +147,16 @@ describe('error-bodies', () => {
     await inDialect('error-bodies=plain,unauthorized-status=403', async (s) => {
       const json = 'application/json; charset=utf-8';
       expect(await get(s, '/docs')).toMatchObject({ status: 200, contentType: json });
-      expect(await get(s, '/tenants/Zly_Slug/clients', 'platform-test')).toMatchObject({ status: 400, contentType: json, code: 'invalid_tenant_slug' });
-      expect(await get(s, '/tenants/serwis-kowalski/clients', 'nowak-test')).toMatchObject({ status: 403, contentType: json, code: 'tenant_key_tenant_mismatch' });
+      expect(await get(s, '/tenants/Zly_Slug/clients', 'platform-test')).toMatchObject({
+        status: 400,
+        contentType: json,
+        code: 'invalid_tenant_slug',
+      });
+      expect(await get(s, '/tenants/serwis-kowalski/clients', 'nowak-test')).toMatchObject({
+        status: 403,
+        contentType: json,
+        code: 'tenant_key_tenant_mismatch',
+      });
       expect(await get(s, '/tenants/nie-ma/clients', 'platform-test')).toMatchObject({ status: 404, contentType: json, code: 'not_found' });
       expect(await get(s, CLIENTS, { key: 'nieznany' })).toMatchObject({ status: 403, contentType: json, code: 'unauthorized' });
       const post = await request(`${s.baseUrl}/docs`, { method: 'POST' });

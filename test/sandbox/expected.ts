@@ -5,14 +5,27 @@
  * sandbox's own decision cannot hide in a copied table: nothing here imports the sandbox's
  * refusal or header code, only the settings' types.
  */
-import { type EndpointSpec, ERROR_CODES, type KeyKind, RATE_LIMIT_HEADERS as H, type Scope, type TenantResource } from '../../api/contract/index.js';
+import {
+  type EndpointSpec,
+  ERROR_CODES,
+  type KeyKind,
+  RATE_LIMIT_HEADERS as H,
+  type Scope,
+  type TenantResource,
+} from '../../api/contract/index.js';
 import type { DialectSettings } from '../../sandbox/dialect/index.js';
 
 export type Caller =
   | { readonly kind: 'none' }
   | { readonly kind: 'malformed' }
   | { readonly kind: 'unknown' }
-  | { readonly kind: 'key'; readonly keyKind: KeyKind; readonly tenant?: string; readonly scopes: readonly Scope[]; readonly revoked: boolean };
+  | {
+      readonly kind: 'key';
+      readonly keyKind: KeyKind;
+      readonly tenant?: string;
+      readonly scopes: readonly Scope[];
+      readonly revoked: boolean;
+    };
 
 export interface Target {
   readonly endpoint: EndpointSpec;

@@ -39,7 +39,10 @@ describe('the fault control of a running sandbox', () => {
   it('takes, changes and clears faults, in effect on the next request, the keys unchanged', async () => {
     const keys = sandbox.keys.map((k) => k.key);
     expect(await clientsStatus()).toBe(200);
-    expect(await control('PUT', { faults: 'status:503@/tenants/*/clients' })).toMatchObject({ status: 200, envelope: { ok: true, data: { faults: 'status:503@/tenants/*/clients' } } });
+    expect(await control('PUT', { faults: 'status:503@/tenants/*/clients' })).toMatchObject({
+      status: 200,
+      envelope: { ok: true, data: { faults: 'status:503@/tenants/*/clients' } },
+    });
     expect(await clientsStatus()).toBe(503);
     expect((await control('PUT', { faults: 'rate-limit-storm:2' })).status).toBe(200);
     expect(await clientsStatus()).toBe(429);
@@ -85,7 +88,7 @@ describe('the fault control of a running sandbox', () => {
     await control('DELETE', undefined);
   });
 
-  it('shares no path with the API: the same path under /api/v1 is the API\'s 404', async () => {
+  it("shares no path with the API: the same path under /api/v1 is the API's 404", async () => {
     expect(sandbox.control.url).toBe(`${sandbox.origin}/-/faults`);
     const res = await request(`${sandbox.baseUrl}/-/faults`, { method: 'GET' });
     expect(res.statusCode).toBe(404);

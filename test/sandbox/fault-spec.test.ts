@@ -19,7 +19,8 @@ describe('fault spec parsing', () => {
   });
 
   it('accepts every kind with its argument', () => {
-    const spec = 'latency:5;rate-limit-storm;status:503;html-502;broken-envelope;invalid-json;ok-without-data;error-without-code;reset;stall;oversized:1024;isolation-breach;redirect:http://localhost:1/x';
+    const spec =
+      'latency:5;rate-limit-storm;status:503;html-502;broken-envelope;invalid-json;ok-without-data;error-without-code;reset;stall;oversized:1024;isolation-breach;redirect:http://localhost:1/x';
     expect(new Set(rules(spec).map((r) => r.action.kind))).toEqual(new Set(FAULT_KINDS));
   });
 
@@ -76,7 +77,7 @@ describe('fault planning', () => {
 
   it('probability 0 never fires and never consumes randomness', () => {
     let calls = 0;
-    const plan = planFaults(rules('reset%0;status:500%1'), '/', () => (calls += 1, 0));
+    const plan = planFaults(rules('reset%0;status:500%1'), '/', () => ((calls += 1), 0));
     expect(plan.response).toEqual({ kind: 'status', status: 500 });
     expect(calls).toBe(0);
   });

@@ -32,7 +32,10 @@ describe('fault injection', () => {
     const h = authHeader('x-api-key', own.key('nowak-test').key);
     const pending = request(`${own.baseUrl}${CLIENTS}`, { headers: { [h.name]: h.value } });
     let settled = false;
-    void pending.then(() => (settled = true), () => (settled = true));
+    void pending.then(
+      () => (settled = true),
+      () => (settled = true),
+    );
     // Time is what is tested here: still no answer a while later.
     await new Promise((r) => setTimeout(r, 100));
     expect(settled).toBe(false);
@@ -45,7 +48,10 @@ describe('fault injection', () => {
     const withHint = await get(CLIENTS);
     expect(withHint.status).toBe(429);
     expect(withHint.headers[RATE_LIMIT_HEADERS.retryAfter]).toBe('2');
-    expect(parseEnvelope(withHint.text, { status: 429 })).toMatchObject({ valid: true, envelope: { error: { code: ERROR_CODES.rateLimited } } });
+    expect(parseEnvelope(withHint.text, { status: 429 })).toMatchObject({
+      valid: true,
+      envelope: { error: { code: ERROR_CODES.rateLimited } },
+    });
     sandbox.setFaults('rate-limit-storm');
     const bare = await get(CLIENTS);
     expect(bare.status).toBe(429);
@@ -92,7 +98,10 @@ describe('fault injection', () => {
     expect(res.statusCode).toBe(200);
     const body = res.body.text();
     let settled = false;
-    void body.then(() => (settled = true), () => (settled = true));
+    void body.then(
+      () => (settled = true),
+      () => (settled = true),
+    );
     // Time is what is tested here: the body still open a while later.
     await new Promise((r) => setTimeout(r, 100));
     expect(settled).toBe(false);

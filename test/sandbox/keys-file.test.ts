@@ -53,7 +53,14 @@ describe('keys file', () => {
   it('every problem at once, each naming the alias, never a value', () => {
     const message = refusal(() =>
       parseKeysFile(
-        { 'nowak-tst': 'rs_test_long_enough_value_1', 'nowak-test': 'short', 'kowalski-test': 'has space inside value', 'gdansk-test': NOWAK, 'platform-test': NOWAK, 'nowak-prod': 42 },
+        {
+          'nowak-tst': 'rs_test_long_enough_value_1',
+          'nowak-test': 'short',
+          'kowalski-test': 'has space inside value',
+          'gdansk-test': NOWAK,
+          'platform-test': NOWAK,
+          'nowak-prod': 42,
+        },
         DEMO_KEY_SPECS,
         'keys.yaml',
       ),
@@ -71,7 +78,10 @@ describe('keys file', () => {
 
   it('an alias "__proto__" is a plain alias: its fixed value is kept (YAML and JSON), or refused by name when the sandbox has no such key', async () => {
     const VALUE = 'rs_test_fixed_proto_0123456789';
-    const dataFile = file('proto-data.yaml', 'tenants: [{ slug: rowery-testowe, name: Rowery Testowe }]\nkeys:\n  - { alias: __proto__, kind: platform, environment: test, scopes: [platform, clients] }\n');
+    const dataFile = file(
+      'proto-data.yaml',
+      'tenants: [{ slug: rowery-testowe, name: Rowery Testowe }]\nkeys:\n  - { alias: __proto__, kind: platform, environment: test, scopes: [platform, clients] }\n',
+    );
     for (const keysFile of [file('proto.yaml', `__proto__: ${VALUE}\n`), file('proto.json', `{"__proto__": "${VALUE}"}`)]) {
       const sandbox = await startSandbox({ dataFile, keysFile });
       try {
@@ -79,12 +89,21 @@ describe('keys file', () => {
       } finally {
         await sandbox.close();
       }
-      await expect(startSandbox({ keysFile })).rejects.toMatchObject({ option: 'keys', message: expect.stringContaining('__proto__: unknown alias') });
+      await expect(startSandbox({ keysFile })).rejects.toMatchObject({
+        option: 'keys',
+        message: expect.stringContaining('__proto__: unknown alias'),
+      });
     }
   });
 
   it('an unreadable or malformed file is named; startSandbox starts nothing', async () => {
-    await expect(startSandbox({ keysFile: join(dir, 'missing.yaml') })).rejects.toMatchObject({ option: 'keys', message: expect.stringContaining('cannot read keys file') });
-    await expect(startSandbox({ keysFile: file('list.yaml', '- a\n- b\n') })).rejects.toMatchObject({ option: 'keys', message: expect.stringContaining('expected record') });
+    await expect(startSandbox({ keysFile: join(dir, 'missing.yaml') })).rejects.toMatchObject({
+      option: 'keys',
+      message: expect.stringContaining('cannot read keys file'),
+    });
+    await expect(startSandbox({ keysFile: file('list.yaml', '- a\n- b\n') })).rejects.toMatchObject({
+      option: 'keys',
+      message: expect.stringContaining('expected record'),
+    });
   });
 });

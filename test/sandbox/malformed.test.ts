@@ -128,19 +128,31 @@ describe('HTTP corners Node answers itself unless told otherwise', () => {
   });
 
   it('a malformed body after a finished answer on the same connection gets its own 400', async () => {
-    const res = await raw('GET /api/v1/docs HTTP/1.1\r\nHost: x\r\n\r\nGET /api/v1/docs HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nZZ\r\n');
+    const res = await raw(
+      'GET /api/v1/docs HTTP/1.1\r\nHost: x\r\n\r\nGET /api/v1/docs HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nZZ\r\n',
+    );
     const statuses = [...`${res.body}`.matchAll(/HTTP\/1\.1 (\d{3}) /g)].map((m) => Number(m[1]));
     expect([res.status, ...statuses]).toEqual([200, 400]);
   });
 
-  it.each(['%ZZ', 'Rowery_Nowak', '%2e%2e'])('a malformed slug (%s) with a platform key: 400 invalid_tenant_slug (without a key: 401, the key comes first)', async (slug) => {
-    expectEnvelope(await http(`GET /api/v1/tenants/${slug}/clients HTTP/1.1`, [`x-api-key: ${sandbox.key('platform-test').key}`]), 400, 'invalid_tenant_slug');
-  });
+  it.each(['%ZZ', 'Rowery_Nowak', '%2e%2e'])(
+    'a malformed slug (%s) with a platform key: 400 invalid_tenant_slug (without a key: 401, the key comes first)',
+    async (slug) => {
+      expectEnvelope(
+        await http(`GET /api/v1/tenants/${slug}/clients HTTP/1.1`, [`x-api-key: ${sandbox.key('platform-test').key}`]),
+        400,
+        'invalid_tenant_slug',
+      );
+    },
+  );
 
   it('the same key in x-api-key and Authorization is one key; two different ones are refused', async () => {
     const key = sandbox.key('nowak-test').key;
     const other = sandbox.key('gdansk-test').key;
-    expectEnvelope(await http('GET /api/v1/tenants/rowery-nowak/clients HTTP/1.1', [`x-api-key: ${key}`, `Authorization: Bearer ${key}`]), 200);
+    expectEnvelope(
+      await http('GET /api/v1/tenants/rowery-nowak/clients HTTP/1.1', [`x-api-key: ${key}`, `Authorization: Bearer ${key}`]),
+      200,
+    );
     const two = await http('GET /api/v1/tenants/rowery-nowak/clients HTTP/1.1', [`x-api-key: ${key}`, `Authorization: Bearer ${other}`]);
     expectEnvelope(two, 401, 'unauthorized');
     // Says what is wrong (two headers), not that a header "has an invalid format".
@@ -154,7 +166,10 @@ describe('HTTP corners Node answers itself unless told otherwise', () => {
 
 describe('clients that go away', () => {
   it('a client that disconnects mid-body or mid-headers does not take the sandbox down', async () => {
-    for (const partial of ['POST /api/v1/docs HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\nabc', 'GET /api/v1/docs HTTP/1.1\r\nHost: x\r\nX-Half: ab']) {
+    for (const partial of [
+      'POST /api/v1/docs HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\nabc',
+      'GET /api/v1/docs HTTP/1.1\r\nHost: x\r\nX-Half: ab',
+    ]) {
       const socket = connect(sandbox.port, '127.0.0.1');
       await new Promise<void>((resolve) => socket.on('connect', () => resolve()));
       // Once written, the bytes reach the sandbox before the close does (TCP keeps the order).

@@ -12,7 +12,8 @@ async function get(sandbox: RunningSandbox, url: string, alias = 'nowak-test') {
   return { status: res.statusCode, link: res.headers['link'], envelope };
 }
 
-const items = (r: Awaited<ReturnType<typeof get>>): unknown[] => (r.envelope.valid && r.envelope.envelope.ok ? (r.envelope.envelope.data as unknown[]) : []);
+const items = (r: Awaited<ReturnType<typeof get>>): unknown[] =>
+  r.envelope.valid && r.envelope.envelope.ok ? (r.envelope.envelope.data as unknown[]) : [];
 
 describe('pagination, pure', () => {
   it('reads the page number strictly', () => {

@@ -28,7 +28,11 @@ describe('clientErrorReply', () => {
   });
 
   it.each(PRESET_NAMES)('stays an envelope in the %s dialect (plain bodies are only for 401 and 429)', (name) => {
-    for (const reply of [clientErrorReply(dialect(name), 'HPE_HEADER_OVERFLOW'), clientErrorReply(dialect(name), undefined), expectationFailedReply(dialect(name))]) {
+    for (const reply of [
+      clientErrorReply(dialect(name), 'HPE_HEADER_OVERFLOW'),
+      clientErrorReply(dialect(name), undefined),
+      expectationFailedReply(dialect(name)),
+    ]) {
       expect(reply.body).toBe('envelope');
     }
   });
@@ -48,6 +52,8 @@ describe('readPresentedKey with one entry per header line', () => {
   it('a key header on two lines is repeated, whatever the values', () => {
     expect(readPresentedKey({ 'x-api-key': ['k1k1k1k1k1k1k1k1', 'k1k1k1k1k1k1k1k1'] })).toEqual({ kind: 'repeated', header: 'x-api-key' });
     expect(readPresentedKey({ authorization: ['Bearer a', 'Bearer b'] })).toEqual({ kind: 'repeated', header: 'authorization' });
-    expect(readPresentedKey({ 'x-api-key': ['k1k1k1k1k1k1k1k1'], authorization: ['Bearer k1k1k1k1k1k1k1k1'] })).toMatchObject({ kind: 'key' });
+    expect(readPresentedKey({ 'x-api-key': ['k1k1k1k1k1k1k1k1'], authorization: ['Bearer k1k1k1k1k1k1k1k1'] })).toMatchObject({
+      kind: 'key',
+    });
   });
 });

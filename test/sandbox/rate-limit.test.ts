@@ -40,13 +40,24 @@ describe('rate limiter', () => {
     expect(limiter.hit('a', 0)).toEqual({ allowed: true, limit: 2, remaining: 1, windowMs: 60_000, resetAt: 60_000, resetSeconds: 60 });
     expect(limiter.hit('a', 1)).toMatchObject({ allowed: true, remaining: 0 });
     expect(limiter.hit('b', 2)).toMatchObject({ allowed: true });
-    expect(limiter.hit('a', 58_500)).toEqual({ allowed: false, limit: 2, remaining: 0, windowMs: 60_000, resetAt: 60_000, resetSeconds: 2 });
+    expect(limiter.hit('a', 58_500)).toEqual({
+      allowed: false,
+      limit: 2,
+      remaining: 0,
+      windowMs: 60_000,
+      resetAt: 60_000,
+      resetSeconds: 2,
+    });
     expect(limiter.hit('a', 60_000)).toMatchObject({ allowed: true, remaining: 1, resetAt: 120_000 });
   });
 
-  it('the reference (ietf) headers of those verdicts are today\'s: the trio, plus Retry-After on a refusal', () => {
+  it("the reference (ietf) headers of those verdicts are today's: the trio, plus Retry-After on a refusal", () => {
     const limiter = createRateLimiter({ limit: 2, windowMs: 60_000 });
-    expect(rateLimitHeaders('ietf', limiter.hit('a', 0))).toEqual({ 'ratelimit-limit': '2', 'ratelimit-remaining': '1', 'ratelimit-reset': '60' });
+    expect(rateLimitHeaders('ietf', limiter.hit('a', 0))).toEqual({
+      'ratelimit-limit': '2',
+      'ratelimit-remaining': '1',
+      'ratelimit-reset': '60',
+    });
     limiter.hit('a', 1);
     expect(rateLimitHeaders('ietf', limiter.hit('a', 58_500))).toEqual({
       'ratelimit-limit': '2',
@@ -79,7 +90,10 @@ describe('rate limiting in the sandbox', () => {
     const limited = await get(sandbox, 'nowak-test');
     expect(limited.status).toBe(429);
     expect(limited.headers[RATE_LIMIT_HEADERS.retryAfter]).toBe('8');
-    expect(parseEnvelope(limited.text, { status: 429 })).toMatchObject({ valid: true, envelope: { error: { code: ERROR_CODES.rateLimited } } });
+    expect(parseEnvelope(limited.text, { status: 429 })).toMatchObject({
+      valid: true,
+      envelope: { error: { code: ERROR_CODES.rateLimited } },
+    });
     expect((await get(sandbox, 'kowalski-test', '/tenants/serwis-kowalski/clients')).status).toBe(200);
     now += 7500;
     expect((await get(sandbox, 'nowak-test')).status).toBe(200);
@@ -97,6 +111,10 @@ describe('rate limiting in the sandbox', () => {
   });
 
   it('refuses a bad rate limit naming the window', async () => {
-    await expect(startSandbox({ rateLimit: '5/xyz' })).rejects.toMatchObject({ name: 'SandboxConfigError', option: 'rate-limit', message: expect.stringMatching(/"xyz"/) });
+    await expect(startSandbox({ rateLimit: '5/xyz' })).rejects.toMatchObject({
+      name: 'SandboxConfigError',
+      option: 'rate-limit',
+      message: expect.stringMatching(/"xyz"/),
+    });
   });
 });

@@ -33,7 +33,9 @@ describe.skipIf(!haveOpenssl)('startSandbox({ tls: true })', { timeout: 30_000 }
       // Paging works over https too, and links back to https.
       expect(res.headers['link']).toMatch(/^<https:\/\/127\.0\.0\.1:\d+\/api\/v1\/tenants\/rowery-nowak\/bikes\?page=2>; rel="next"$/);
       await res.body.dump();
-      await expect(request(`${sandbox.baseUrl}/docs`)).rejects.toMatchObject({ code: expect.stringMatching(/SELF_SIGNED|UNABLE_TO_VERIFY|CERT/) });
+      await expect(request(`${sandbox.baseUrl}/docs`)).rejects.toMatchObject({
+        code: expect.stringMatching(/SELF_SIGNED|UNABLE_TO_VERIFY|CERT/),
+      });
     } finally {
       await trusting.close();
       await sandbox.close();
@@ -72,7 +74,11 @@ describe('tlsCaOut never overwrites what is not a CA it wrote, nor follows a lin
   it.each([
     ['a symbolic link (to a file of the user)', (path: string, victim: string) => symlinkSync(victim, path), /is a symbolic link/],
     ['a dangling symbolic link', (path: string) => symlinkSync(join(dir, 'nowhere', 'x.pem'), path), /is a symbolic link/],
-    ['the --keys file', (path: string) => writeFileSync(path, 'nowak-test: rs_test_0123456789abcdef\n'), /exists and is not a CA certificate/],
+    [
+      'the --keys file',
+      (path: string) => writeFileSync(path, 'nowak-test: rs_test_0123456789abcdef\n'),
+      /exists and is not a CA certificate/,
+    ],
     ['a directory', (path: string) => mkdirSync(path), /is not a regular file/],
   ])('%s: refused naming the path, nothing written', async (_what, plant, message) => {
     const path = join(dir, `planted-${Math.random().toString(36).slice(2)}.pem`);

@@ -16,25 +16,47 @@ import { BASE, type Answer, err, ok, refused, report, response, tenantKeyApi } f
 
 const ROOT = join(import.meta.dirname, '../../..');
 const TENANT = 'rowery-nowak';
-const html502 = (endpoint: TenantResource | 'docs') => response(502, '<html><body>Bad Gateway</body></html>', endpoint, { 'content-type': 'text/html' });
-const timeout = (): AttemptResult => ({ kind: 'failure', traceId: '4bf92f3577b34da6a3ce929d0e0e4736', failure: { kind: 'timeout', phase: 'headers', message: 'no answer within 5000 ms' }, timings: { headersMs: undefined, totalMs: 5000 } });
+const html502 = (endpoint: TenantResource | 'docs') =>
+  response(502, '<html><body>Bad Gateway</body></html>', endpoint, { 'content-type': 'text/html' });
+const timeout = (): AttemptResult => ({
+  kind: 'failure',
+  traceId: '4bf92f3577b34da6a3ce929d0e0e4736',
+  failure: { kind: 'timeout', phase: 'headers', message: 'no answer within 5000 ms' },
+  timings: { headersMs: undefined, totalMs: 5000 },
+});
 const everyResource = (answer: (r: TenantResource) => AttemptResult): Record<string, () => AttemptResult> =>
   Object.fromEntries(TENANT_RESOURCES.map((r) => [`scope:${r}`, () => answer(r)]));
 
 /** Recorded situations support meets, each a full set of answers. */
 const SITUATIONS: Readonly<Record<string, Answer>> = {
   healthy: tenantKeyApi(TENANT),
-  'key rejected (401)': tenantKeyApi(TENANT, everyResource((r) => err(401, 'unauthorized', r))),
-  'key rejected with 403 unauthorized': tenantKeyApi(TENANT, everyResource((r) => err(403, 'unauthorized', r))),
+  'key rejected (401)': tenantKeyApi(
+    TENANT,
+    everyResource((r) => err(401, 'unauthorized', r)),
+  ),
+  'key rejected with 403 unauthorized': tenantKeyApi(
+    TENANT,
+    everyResource((r) => err(403, 'unauthorized', r)),
+  ),
   'another tenant': tenantKeyApi('serwis-kowalski'),
   'narrow scope': tenantKeyApi(TENANT, { 'scope:logs': () => err(403, 'insufficient_scope', 'logs') }),
-  'every tenant call 502 (envelope)': tenantKeyApi(TENANT, everyResource((r) => err(502, 'internal_error', r))),
+  'every tenant call 502 (envelope)': tenantKeyApi(
+    TENANT,
+    everyResource((r) => err(502, 'internal_error', r)),
+  ),
   'every call an HTML 502': (c) => (c.id === 'docs' || c.id.startsWith('scope:') ? html502(c.endpoint as TenantResource) : ok(c.endpoint)),
   'one resource 502': tenantKeyApi(TENANT, { 'scope:bikes': () => html502('bikes') }),
-  '429 storm': tenantKeyApi(TENANT, everyResource((r) => err(429, 'rate_limited', r, { 'retry-after': '30' }))),
-  '/docs HTML 502, key revoked': (c) => (c.id === 'docs' ? html502('docs') : c.id.startsWith('scope:') ? err(401, 'unauthorized', c.endpoint) : ok(c.endpoint)),
+  '429 storm': tenantKeyApi(
+    TENANT,
+    everyResource((r) => err(429, 'rate_limited', r, { 'retry-after': '30' })),
+  ),
+  '/docs HTML 502, key revoked': (c) =>
+    c.id === 'docs' ? html502('docs') : c.id.startsWith('scope:') ? err(401, 'unauthorized', c.endpoint) : ok(c.endpoint),
   '/docs hangs, key fine': (c) => (c.id === 'docs' ? timeout() : ok(c.endpoint)),
-  'tenant not found (404)': tenantKeyApi(TENANT, everyResource((r) => err(404, 'not_found', r))),
+  'tenant not found (404)': tenantKeyApi(
+    TENANT,
+    everyResource((r) => err(404, 'not_found', r)),
+  ),
   'host refused': () => refused(),
 };
 
@@ -60,7 +82,9 @@ beforeAll(async () => {
     writeFileSync(join(project, file.path), file.contents);
   }
   symlinkSync(join(ROOT, 'node_modules'), join(project, 'node_modules'));
-  ({ evaluateChecklist: generatedEvaluate } = (await import(join(project, TOOLKIT_DIR, 'checklist/index.ts'))) as typeof import('../../../api/checklist/index.js'));
+  ({ evaluateChecklist: generatedEvaluate } = (await import(
+    join(project, TOOLKIT_DIR, 'checklist/index.ts')
+  )) as typeof import('../../../api/checklist/index.js'));
 });
 afterAll(() => rmSync(project, { recursive: true, force: true }));
 
@@ -83,14 +107,29 @@ describe('the generated check and repairmon probe evaluate the same answers the 
   });
 
   it('the situations cover every status and the causes the issue named', () => {
-    const rows = Object.values(SITUATIONS).flatMap((answer) => generatedEvaluate({ baseUrl: BASE, tenant: TENANT, observations: observations(answer) }));
+    const rows = Object.values(SITUATIONS).flatMap((answer) =>
+      generatedEvaluate({ baseUrl: BASE, tenant: TENANT, observations: observations(answer) }),
+    );
     expect(new Set(rows.map((r) => r.status))).toEqual(new Set(['pass', 'fail', 'skip']));
     const causes = new Set(rows.filter((r) => r.status === 'fail').map((r) => r.cause.kind));
-    for (const kind of ['unauthorized', 'tenant_mismatch', 'insufficient_scope', 'server_error', 'rate_limited', 'connection_error', 'not_found']) expect(causes).toContain(kind);
+    for (const kind of [
+      'unauthorized',
+      'tenant_mismatch',
+      'insufficient_scope',
+      'server_error',
+      'rate_limited',
+      'connection_error',
+      'not_found',
+    ])
+      expect(causes).toContain(kind);
   });
 
   it('never passes the tenant row when every tenant call failed with a 5xx (the old disagreement)', () => {
-    const rows = generatedEvaluate({ baseUrl: BASE, tenant: TENANT, observations: observations(SITUATIONS['every tenant call 502 (envelope)']!) });
+    const rows = generatedEvaluate({
+      baseUrl: BASE,
+      tenant: TENANT,
+      observations: observations(SITUATIONS['every tenant call 502 (envelope)']!),
+    });
     expect(rows.find((r) => r.id === 'tenant')?.status).not.toBe('pass');
   });
 
@@ -100,7 +139,11 @@ describe('the generated check and repairmon probe evaluate the same answers the 
   });
 
   it('a broken /docs never hides a revoked key', () => {
-    const rows = generatedEvaluate({ baseUrl: BASE, tenant: TENANT, observations: observations(SITUATIONS['/docs HTML 502, key revoked']!) });
+    const rows = generatedEvaluate({
+      baseUrl: BASE,
+      tenant: TENANT,
+      observations: observations(SITUATIONS['/docs HTML 502, key revoked']!),
+    });
     expect(rows.find((r) => r.id === 'key')).toMatchObject({ status: 'fail', cause: { kind: 'unauthorized' } });
   });
 });

@@ -127,7 +127,14 @@ describe('sendAttempt: one deadline over connect, headers and body', () => {
 describe('client: attempt deadlines', () => {
   it('a trickling body is an attempt-scope body timeout, retried, while other calls succeed', async () => {
     const { baseUrl, requests } = await server();
-    const client: RepairServiceClient = createClient({ baseUrl, apiKey: key, tenant: 'rowery-nowak', logLevel: 'silent', maxRetries: 1, attemptTimeoutMs: 1_000 });
+    const client: RepairServiceClient = createClient({
+      baseUrl,
+      apiKey: key,
+      tenant: 'rowery-nowak',
+      logLevel: 'silent',
+      maxRetries: 1,
+      attemptTimeoutMs: 1_000,
+    });
     cleanups.push(() => client.close());
     const trickle = client.platform.get('trickle').then(
       () => undefined,

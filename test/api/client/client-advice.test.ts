@@ -51,7 +51,9 @@ describe('advice per code (nextStep)', () => {
   it('a message keeps the whole path (a 256-character tenant slug is not a secret), the key never', async () => {
     const tenant = 't'.repeat(256);
     const { pool, client } = setup();
-    pool.intercept({ path: `/api/v1/tenants/${tenant}/clients` }).reply(401, envelopeError('unauthorized', SECRET), { headers: { 'x-request-id': 'r'.repeat(300) } });
+    pool
+      .intercept({ path: `/api/v1/tenants/${tenant}/clients` })
+      .reply(401, envelopeError('unauthorized', SECRET), { headers: { 'x-request-id': 'r'.repeat(300) } });
     const error = await failure(client.listClients({ tenant }));
     expect(error.message).toContain(`GET /tenants/${tenant}/clients failed`);
     expect(error.requestId).toMatch(/^r{127}…$/);
@@ -77,9 +79,13 @@ describe('timeouts name the budget that ran out', () => {
 
   it('a connect timeout names the attempt budget it ran out of', async () => {
     const { pool, client } = setup({ attemptTimeoutMs: 5000, maxRetries: 0 });
-    pool.intercept({ path: '/api/v1/docs' }).replyWithError(Object.assign(new Error('Connect Timeout Error'), { code: 'UND_ERR_CONNECT_TIMEOUT' }));
+    pool
+      .intercept({ path: '/api/v1/docs' })
+      .replyWithError(Object.assign(new Error('Connect Timeout Error'), { code: 'UND_ERR_CONNECT_TIMEOUT' }));
     const error = await failure(client.docs());
-    expect(error.message).toMatch(/connect timeout: the 5000 ms budget of one attempt \(attemptTimeoutMs\) ran out \(1 attempt, retries_exhausted\)/);
+    expect(error.message).toMatch(
+      /connect timeout: the 5000 ms budget of one attempt \(attemptTimeoutMs\) ran out \(1 attempt, retries_exhausted\)/,
+    );
     expect(error).toMatchObject({ kind: 'timeout', scope: 'attempt', phase: 'connect', timeoutMs: 5000 });
   });
 });
@@ -93,7 +99,9 @@ describe('a body that is not the envelope carries a short excerpt', () => {
     pool.intercept({ path: '/api/v1/docs' }).reply(502, html, { headers: { 'content-type': 'text/html' } });
     const error = await failure(client.docs());
     expect(isServerError(error) && error.bodyExcerpt).toBe('502 Bad Gateway 502 Bad Gateway nginx/1.25.3');
-    expect(error.message).toBe('GET /docs failed: HTTP 502 (not the API envelope: "502 Bad Gateway 502 Bad Gateway nginx/1.25.3") (1 attempt, retries_exhausted)');
+    expect(error.message).toBe(
+      'GET /docs failed: HTTP 502 (not the API envelope: "502 Bad Gateway 502 Bad Gateway nginx/1.25.3") (1 attempt, retries_exhausted)',
+    );
   });
 
   it('is scrubbed of the key, cut short, scripts dropped, and absent when the body was the envelope', async () => {

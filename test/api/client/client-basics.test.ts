@@ -20,12 +20,14 @@ describe('client: typed methods', () => {
   it('lists tenant resources with the bearer header and returns data', async () => {
     const { pool, client } = setup();
     let seen: Record<string, string> = {};
-    pool
-      .intercept({ path: '/api/v1/tenants/rowery-nowak/clients', method: 'GET' })
-      .reply(200, (opts) => {
+    pool.intercept({ path: '/api/v1/tenants/rowery-nowak/clients', method: 'GET' }).reply(
+      200,
+      (opts) => {
         seen = opts.headers as Record<string, string>;
         return envelopeOk([{ id: 1 }]);
-      }, { headers: JSON_HEADERS });
+      },
+      { headers: JSON_HEADERS },
+    );
     await expect(client.listClients()).resolves.toEqual([{ id: 1 }]);
     expect(seen['authorization']).toBe(`Bearer ${SECRET}`);
     expect(seen['x-api-key']).toBeUndefined();
@@ -81,7 +83,17 @@ describe('client: typed methods', () => {
   it('refuses a success body above the cap (declared or streamed), reads an error body only so far', async () => {
     const { pool, agent } = setup();
     const path = '/tenants/rowery-nowak/clients';
-    const send = () => sendAttempt({ dispatcher: agent, baseUrl: BASE_URL, path, endpoint: 'clients', key: KEY, authScheme: 'bearer', timeoutMs: 5_000, maxBodyBytes: 100 });
+    const send = () =>
+      sendAttempt({
+        dispatcher: agent,
+        baseUrl: BASE_URL,
+        path,
+        endpoint: 'clients',
+        key: KEY,
+        authScheme: 'bearer',
+        timeoutMs: 5_000,
+        maxBodyBytes: 100,
+      });
     pool.intercept({ path: `/api/v1${path}` }).reply(200, envelopeOk(['x'.repeat(500)]));
     expect(await send()).toMatchObject({ kind: 'failure', failure: { kind: 'body_too_large', limitBytes: 100 } });
     pool.intercept({ path: `/api/v1${path}` }).reply(502, 'y'.repeat(100_000));
@@ -107,7 +119,7 @@ describe('client: bad input names the option', () => {
     [{ logLevel: 'loud' }, /"logLevel" must be one of debug, info, warn, error, silent/],
     [{ ca: 'x' }, /"ca" needs an https baseUrl/],
   ])('%j', (over, message) => {
-    expect(() => createClient({ ...base, ...(over as object) } as Parameters<typeof createClient>[0])).toThrow(message);
+    expect(() => createClient({ ...base, ...over } as Parameters<typeof createClient>[0])).toThrow(message);
   });
 
   it('a tenant method without any tenant says how to fix it', async () => {

@@ -46,11 +46,28 @@ async function failure(promise: Promise<unknown>): Promise<ApiError> {
 describe('client: 401 and 403 are never retried; the error is the one report', () => {
   it('401 unauthorized -> AuthenticationError (kind unauthorized) with the Polish message verbatim, the request id and the whole path', async () => {
     const { pool, client, lines } = setup();
-    pool.intercept({ path: CLIENTS }).reply(401, envelopeError('unauthorized', 'Nieprawidłowy klucz API'), { headers: { 'x-request-id': 'req-42' } });
+    pool
+      .intercept({ path: CLIENTS })
+      .reply(401, envelopeError('unauthorized', 'Nieprawidłowy klucz API'), { headers: { 'x-request-id': 'req-42' } });
     const error = await failure(client.listClients());
     expect(isAuthenticationError(error)).toBe(true);
-    expect(error).toMatchObject({ kind: 'unauthorized', status: 401, code: 'unauthorized', serverMessage: 'Nieprawidłowy klucz API', requestId: 'req-42', attempts: 1, retryable: false });
-    expect(error).toMatchObject({ keyAlias: 'nowak-test', keyHint: KEY.hint, tenant: 'rowery-nowak', host: 'api.test', method: 'GET', path: '/tenants/rowery-nowak/clients' });
+    expect(error).toMatchObject({
+      kind: 'unauthorized',
+      status: 401,
+      code: 'unauthorized',
+      serverMessage: 'Nieprawidłowy klucz API',
+      requestId: 'req-42',
+      attempts: 1,
+      retryable: false,
+    });
+    expect(error).toMatchObject({
+      keyAlias: 'nowak-test',
+      keyHint: KEY.hint,
+      tenant: 'rowery-nowak',
+      host: 'api.test',
+      method: 'GET',
+      path: '/tenants/rowery-nowak/clients',
+    });
     expect(error.message).toBe('GET /tenants/rowery-nowak/clients failed: HTTP 401 unauthorized "Nieprawidłowy klucz API" (1 attempt)');
     // The client reports a failure by throwing it, never also by logging it: the caller prints it once.
     expect(lines.filter((l) => l.level === 'warn' || l.level === 'error')).toEqual([]);
@@ -83,7 +100,6 @@ describe('client: 401 and 403 are never retried; the error is the one report', (
     pool.intercept({ path: CLIENTS }).reply(400, envelopeError('unauthorized', 'tenant_key_tenant_mismatch'));
     expect(isAuthenticationError(await failure(client.listClients()))).toBe(true);
   });
-
 });
 
 describe('client: broken responses are EnvelopeErrors and are not retried', () => {

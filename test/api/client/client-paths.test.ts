@@ -28,8 +28,13 @@ describe('a query in get(path)', () => {
     const { client, seen, record } = setup();
     record('/api/v1/tenants/rowery-nowak/repairs?status=w+naprawie&city=Gda%C5%84sk&tag=a&tag=b%26c');
     record('/api/v1/platform/tenants?limit=5', 200, envelopeOk({}));
-    const query = new URLSearchParams([['status', 'w naprawie'], ['city', 'Gdańsk'], ['tag', 'a'], ['tag', 'b&c']]);
-    await client.get(`/tenants/rowery-nowak/repairs?${query}`);
+    const query = new URLSearchParams([
+      ['status', 'w naprawie'],
+      ['city', 'Gdańsk'],
+      ['tag', 'a'],
+      ['tag', 'b&c'],
+    ]);
+    await client.get(`/tenants/rowery-nowak/repairs?${query.toString()}`);
     await client.platform.get('tenants?limit=5');
     expect(seen.map((s) => s.path)).toHaveLength(2);
     expect(seen.every((s) => s.auth === `Bearer ${SECRET}`)).toBe(true);
@@ -39,7 +44,9 @@ describe('a query in get(path)', () => {
     'refuses the credential-like name %s without sending anything',
     async (name) => {
       const { client, seen } = setup();
-      await expect(client.get(`/docs?${name}=v`)).rejects.toThrow(new RegExp(`"${name}", which looks like a credential: a key never goes in a URL`));
+      await expect(client.get(`/docs?${name}=v`)).rejects.toThrow(
+        new RegExp(`"${name}", which looks like a credential: a key never goes in a URL`),
+      );
       expect(seen).toEqual([]);
     },
   );
@@ -64,7 +71,10 @@ describe('get(path) stays inside {base_url}', () => {
     expect(await client.get('tenants/rowery-nowak/repairs/17')).toEqual({ id: 17 });
     const missing = await client.get('/tenants/rowery-nowak/repairs/18').catch((e: unknown) => e);
     expect(isNotFoundError(missing) && missing.tenant).toBe('rowery-nowak');
-    await expect(client.get('/tenants/serwis-kowalski/clients')).rejects.toMatchObject({ name: 'EnvelopeError', problem: 'data_not_array' });
+    await expect(client.get('/tenants/serwis-kowalski/clients')).rejects.toMatchObject({
+      name: 'EnvelopeError',
+      problem: 'data_not_array',
+    });
     await client.get('/docs');
     expect(seen.at(-1)).toEqual({ path: '/api/v1/docs', auth: undefined });
   });

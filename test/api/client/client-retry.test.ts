@@ -4,7 +4,16 @@
  * client chose for each retry is read from its `info` log line and from `retryHistory`.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { type ApiError, type ClientOptions, createClient, isApiError, isConnectionError, isRateLimitError, isServerError, isTimeoutError } from '../../../api/client/index.js';
+import {
+  type ApiError,
+  type ClientOptions,
+  createClient,
+  isApiError,
+  isConnectionError,
+  isRateLimitError,
+  isServerError,
+  isTimeoutError,
+} from '../../../api/client/index.js';
 import { BASE_URL, KEY, captureLogger, envelopeError, envelopeOk, mockAgent } from './helpers.js';
 
 const CLIENTS = '/api/v1/tenants/rowery-nowak/clients';
@@ -26,8 +35,19 @@ function setup(over: Partial<ClientOptions> = {}) {
   const { agent, pool } = mockAgent();
   agents.push(agent);
   const { logger, lines } = captureLogger();
-  const client = createClient({ baseUrl: BASE_URL, apiKey: KEY, tenant: 'rowery-nowak', dispatcher: agent, logger, logLevel: 'info', ...over });
-  const retries = () => lines.filter((l) => l.message === 'repair-service retry').map((l) => l.fields as { delayMs: number; basis: string; attempt: number; outcome: string });
+  const client = createClient({
+    baseUrl: BASE_URL,
+    apiKey: KEY,
+    tenant: 'rowery-nowak',
+    dispatcher: agent,
+    logger,
+    logLevel: 'info',
+    ...over,
+  });
+  const retries = () =>
+    lines
+      .filter((l) => l.message === 'repair-service retry')
+      .map((l) => l.fields as { delayMs: number; basis: string; attempt: number; outcome: string });
   return { pool, client, lines, retries };
 }
 
@@ -106,10 +126,20 @@ describe('client: 429 and Retry-After', () => {
 
   it('a huge hint fails at once with retryAfterMs, limit and remaining, so a job can reschedule', async () => {
     const { pool, client, retries } = setup();
-    pool.intercept({ path: CLIENTS }).reply(...rateLimited({ 'retry-after': '99999999999', 'ratelimit-limit': '60', 'ratelimit-remaining': '0' }));
+    pool
+      .intercept({ path: CLIENTS })
+      .reply(...rateLimited({ 'retry-after': '99999999999', 'ratelimit-limit': '60', 'ratelimit-remaining': '0' }));
     const error = await failure(client.listClients());
     expect(isRateLimitError(error)).toBe(true);
-    expect(error).toMatchObject({ kind: 'rate_limited', retryAfterMs: 99_999_999_999_000, limit: 60, remaining: 0, attempts: 1, stopReason: 'hint_above_max', retryable: true });
+    expect(error).toMatchObject({
+      kind: 'rate_limited',
+      retryAfterMs: 99_999_999_999_000,
+      limit: 60,
+      remaining: 0,
+      attempts: 1,
+      stopReason: 'hint_above_max',
+      retryable: true,
+    });
     expect(retries()).toEqual([]);
   });
 
@@ -122,7 +152,10 @@ describe('client: 429 and Retry-After', () => {
 
   it('429s that never stop end as a RateLimitError after maxRetries, with the history', async () => {
     const { pool, client, retries } = setup({ maxRetries: 2 });
-    pool.intercept({ path: CLIENTS }).reply(...rateLimited({ 'retry-after': '1' })).times(3);
+    pool
+      .intercept({ path: CLIENTS })
+      .reply(...rateLimited({ 'retry-after': '1' }))
+      .times(3);
     const error = await failure(client.listClients());
     expect(isRateLimitError(error)).toBe(true);
     expect(error.attempts).toBe(3);
@@ -146,18 +179,32 @@ describe('client: 5xx, network errors and timeouts', () => {
     pool.intercept({ path: CLIENTS }).reply(503, envelopeError('internal_error', 'Awaria')).times(4);
     const error = await failure(client.listClients());
     expect(isServerError(error)).toBe(true);
-    expect(error).toMatchObject({ kind: 'server_error', status: 503, code: 'internal_error', serverMessage: 'Awaria', attempts: 4, retryable: true, stopReason: 'retries_exhausted' });
+    expect(error).toMatchObject({
+      kind: 'server_error',
+      status: 503,
+      code: 'internal_error',
+      serverMessage: 'Awaria',
+      attempts: 4,
+      retryable: true,
+      stopReason: 'retries_exhausted',
+    });
     expect(error.retryHistory).toHaveLength(3);
     expect(error.retryHistory[2]!.delayMs).toBeGreaterThan(error.retryHistory[0]!.delayMs);
   });
 
-  it.each(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'EAI_AGAIN', 'UND_ERR_SOCKET'])('retries %s, and ends in a ConnectionError', async (code) => {
-    const { pool, client } = setup({ maxRetries: 1 });
-    pool.intercept({ path: CLIENTS }).replyWithError(Object.assign(new Error(`socket ${code}`), { code })).times(2);
-    const error = await failure(client.listClients());
-    expect(isConnectionError(error) && error.networkCode).toBe(code);
-    expect(error).toMatchObject({ kind: 'connection_error', attempts: 2 });
-  });
+  it.each(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'EAI_AGAIN', 'UND_ERR_SOCKET'])(
+    'retries %s, and ends in a ConnectionError',
+    async (code) => {
+      const { pool, client } = setup({ maxRetries: 1 });
+      pool
+        .intercept({ path: CLIENTS })
+        .replyWithError(Object.assign(new Error(`socket ${code}`), { code }))
+        .times(2);
+      const error = await failure(client.listClients());
+      expect(isConnectionError(error) && error.networkCode).toBe(code);
+      expect(error).toMatchObject({ kind: 'connection_error', attempts: 2 });
+    },
+  );
 
   it('a TLS failure is a ConnectionError of kind tls_error, not retried', async () => {
     const { pool, client } = setup({ maxRetries: 3 });
@@ -168,7 +215,10 @@ describe('client: 5xx, network errors and timeouts', () => {
 
   it('a connect timeout is retried, then reported as TimeoutError phase connect', async () => {
     const { pool, client } = setup({ maxRetries: 1 });
-    pool.intercept({ path: CLIENTS }).replyWithError(Object.assign(new Error('Connect Timeout Error'), { code: 'UND_ERR_CONNECT_TIMEOUT' })).times(2);
+    pool
+      .intercept({ path: CLIENTS })
+      .replyWithError(Object.assign(new Error('Connect Timeout Error'), { code: 'UND_ERR_CONNECT_TIMEOUT' }))
+      .times(2);
     const error = await failure(client.listClients());
     expect(isTimeoutError(error) && error.phase).toBe('connect');
     expect(error.attempts).toBe(2);

@@ -30,7 +30,10 @@ const repairs = [
 ];
 
 async function failure(promise: Promise<unknown>) {
-  const error = await promise.then(() => undefined, (e: unknown) => e);
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   if (!isApiError(error)) throw new Error(`expected an ApiError, got ${String(error)}`);
   return error;
 }
@@ -41,7 +44,10 @@ describe('parse.ts: parseItems and parseData type and check what a call returned
     pool.intercept({ path: REPAIRS }).reply(200, envelopeOk(repairs));
     const list = await parseItems(client.listRepairs(), RepairSchema);
     expectTypeOf(list).toEqualTypeOf<readonly Repair[]>();
-    expect(list).toEqual([{ id: 1, status: 'przyjęta' }, { id: 2, status: 'gotowa', costPln: 120 }]);
+    expect(list).toEqual([
+      { id: 1, status: 'przyjęta' },
+      { id: 2, status: 'gotowa', costPln: 120 },
+    ]);
   });
 
   it('a type guard per call keeps the items as they are', async () => {
@@ -70,10 +76,18 @@ describe('parse.ts: parseItems and parseData type and check what a call returned
 
   it('a type guard that says no names itself; safeParse, parse and Standard Schema objects work too', async () => {
     const { pool, client } = setup();
-    pool.intercept({ path: REPAIRS }).reply(200, envelopeOk([{ id: 1 }])).times(4);
+    pool
+      .intercept({ path: REPAIRS })
+      .reply(200, envelopeOk([{ id: 1 }]))
+      .times(4);
     const guard = await failure(parseItems(client.listRepairs(), isRepair));
     expect(isParseError(guard) && guard.issue).toBe('the type guard isRepair returned false');
-    const thrower = { parse: (v: unknown) => { if ((v as Repair).status === undefined) throw new Error('status missing'); return v as Repair; } };
+    const thrower = {
+      parse: (v: unknown) => {
+        if ((v as Repair).status === undefined) throw new Error('status missing');
+        return v as Repair;
+      },
+    };
     expect(isParseError(await failure(parseItems(client.listRepairs(), thrower)))).toBe(true);
     const safe = { safeParse: (v: unknown) => ({ success: true as const, data: { wrapped: v } }) };
     expect(await parseItems(client.listRepairs(), safe)).toEqual([{ wrapped: { id: 1 } }]);
@@ -97,13 +111,28 @@ describe('withResponse()', () => {
   it('gives data, status, headers without credentials, the request id and rate-limit state', async () => {
     const { pool, client } = setup();
     pool.intercept({ path: '/api/v1/tenants/rowery-nowak/bikes' }).reply(200, envelopeOk([{ id: 1 }]), {
-      headers: { ...JSON_HEADERS, 'x-request-id': 'req-9', 'ratelimit-limit': '600', 'ratelimit-remaining': '599', 'ratelimit-reset': '42', 'x-api-key': 'echoed', 'set-cookie': 's=1' },
+      headers: {
+        ...JSON_HEADERS,
+        'x-request-id': 'req-9',
+        'ratelimit-limit': '600',
+        'ratelimit-remaining': '599',
+        'ratelimit-reset': '42',
+        'x-api-key': 'echoed',
+        'set-cookie': 's=1',
+      },
     });
     const promise = client.listBikes();
     expect(promise).toBeInstanceOf(Promise);
     const { data, response } = await promise.withResponse();
     expect(data).toEqual([{ id: 1 }]);
-    expect(response).toMatchObject({ status: 200, requestId: 'req-9', method: 'GET', path: '/tenants/rowery-nowak/bikes', attempts: 1, rateLimit: { limit: 600, remaining: 599, resetMs: 42_000 } });
+    expect(response).toMatchObject({
+      status: 200,
+      requestId: 'req-9',
+      method: 'GET',
+      path: '/tenants/rowery-nowak/bikes',
+      attempts: 1,
+      rateLimit: { limit: 600, remaining: 599, resetMs: 42_000 },
+    });
     expect(response.headers['content-type']).toContain('application/json');
     expect(response.headers['x-api-key']).toBeUndefined();
     expect(response.headers['set-cookie']).toBeUndefined();

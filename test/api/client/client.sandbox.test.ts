@@ -133,7 +133,12 @@ describe('client vs sandbox: faults', () => {
     const limited = await startSandbox({ rateLimit: '2/1m' });
     try {
       const demo = limited.key('nowak-test');
-      const c = createClient({ baseUrl: limited.baseUrl, apiKey: new ApiKey(demo.key, 'nowak-test'), tenant: 'rowery-nowak', logLevel: 'silent' });
+      const c = createClient({
+        baseUrl: limited.baseUrl,
+        apiKey: new ApiKey(demo.key, 'nowak-test'),
+        tenant: 'rowery-nowak',
+        logLevel: 'silent',
+      });
       clients.push(c);
       await c.listClients();
       await c.listClients();

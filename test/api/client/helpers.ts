@@ -32,7 +32,10 @@ export const envelopeError = (code: string, message: string) => ({ ok: false, er
 export const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' };
 
 /** Resolves to 'pending' if `promise` has not settled within `ms` of wall time. */
-export function settledWithin<T>(promise: Promise<T>, ms: number): Promise<{ state: 'resolved'; value: T } | { state: 'rejected'; reason: unknown } | { state: 'pending' }> {
+export function settledWithin<T>(
+  promise: Promise<T>,
+  ms: number,
+): Promise<{ state: 'resolved'; value: T } | { state: 'rejected'; reason: unknown } | { state: 'pending' }> {
   return Promise.race([
     promise.then(
       (value) => ({ state: 'resolved' as const, value }),

@@ -51,7 +51,9 @@ describe('levels', () => {
   });
 
   it('a bad level names the option or the variable', () => {
-    expect(() => client({ logLevel: 'verbose' as never })).toThrow(/option "logLevel" must be one of debug, info, warn, error, silent, got "verbose"/);
+    expect(() => client({ logLevel: 'verbose' as never })).toThrow(
+      /option "logLevel" must be one of debug, info, warn, error, silent, got "verbose"/,
+    );
     process.env[LOG_LEVEL_ENV] = 'loud';
     expect(() => client({})).toThrow(/environment variable REPAIR_API_LOG must be one of debug, info, warn, error, silent, got "loud"/);
   });
@@ -64,7 +66,11 @@ describe('where lines go', () => {
     pool.intercept({ path: CLIENTS }).reply(502, `<html>${SECRET}</html>`);
     pool.intercept({ path: CLIENTS }).reply(200, envelopeOk([]));
     await c.listClients();
-    expect(lines[1]).toMatchObject({ level: 'info', message: 'repair-service retry', fields: { path: '/tenants/rowery-nowak/clients', attempt: 1, outcome: 'HTTP 502', basis: 'backoff' } });
+    expect(lines[1]).toMatchObject({
+      level: 'info',
+      message: 'repair-service retry',
+      fields: { path: '/tenants/rowery-nowak/clients', attempt: 1, outcome: 'HTTP 502', basis: 'backoff' },
+    });
     expect(JSON.stringify(lines)).not.toContain(SECRET);
   });
 
@@ -76,6 +82,8 @@ describe('where lines go', () => {
     await c.listClients();
     expect(error).toHaveBeenCalledTimes(1);
     const line = String(error.mock.calls[0]?.[0]);
-    expect(line).toMatch(/^repair-service retry \{"path":"\/tenants\/rowery-nowak\/clients","attempt":1,"outcome":"HTTP 503 internal_\\\\x1b\[2J"/);
+    expect(line).toMatch(
+      /^repair-service retry \{"path":"\/tenants\/rowery-nowak\/clients","attempt":1,"outcome":"HTTP 503 internal_\\\\x1b\[2J"/,
+    );
   });
 });

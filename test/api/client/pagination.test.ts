@@ -20,10 +20,14 @@ function setup() {
   const client = createClient({ baseUrl: BASE_URL, apiKey: KEY, tenant: 'rowery-nowak', dispatcher: agent, logLevel: 'silent' });
   const sent: string[] = [];
   const page = (path: string, items: unknown[], link?: string) =>
-    pool.intercept({ path }).reply(200, () => {
-      sent.push(path);
-      return envelopeOk(items);
-    }, { headers: link === undefined ? {} : { link } });
+    pool.intercept({ path }).reply(
+      200,
+      () => {
+        sent.push(path);
+        return envelopeOk(items);
+      },
+      { headers: link === undefined ? {} : { link } },
+    );
   return { client, sent, page };
 }
 
@@ -34,12 +38,16 @@ async function collect<T>(iterable: AsyncIterable<T>): Promise<T[]> {
 }
 
 async function failure(iterable: AsyncIterable<unknown>): Promise<unknown> {
-  return collect(iterable).then(() => undefined, (e: unknown) => e);
+  return collect(iterable).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
 }
 
 describe('Link header (RFC 8288)', () => {
   it('splits link-values only outside <> and quotes, reads rel case-blind, the first rel of a link counts', () => {
-    const header = '<https://a.test/x?p=1,2;3>; rel="next last"; title="a, b; c", <https://a.test/y>;rel=prev;rel=next, garbage, </z>; REL=Next';
+    const header =
+      '<https://a.test/x?p=1,2;3>; rel="next last"; title="a, b; c", <https://a.test/y>;rel=prev;rel=next, garbage, </z>; REL=Next';
     expect(nextLink(header)).toBe('https://a.test/x?p=1,2;3');
     expect(nextLink('<https://a.test/y>;rel=prev;rel=next, garbage, </z>; REL=Next')).toBe('/z');
     expect(nextLink('<u>; title="say \\"hi, there\\""; rel=next')).toBe('u');
@@ -87,7 +95,11 @@ describe('paginate (MockAgent)', () => {
     page(`${REPAIRS}?status=gotowa&page=2`, [3], '</api/v1/tenants/rowery-nowak/repairs?status=gotowa&page=3>; rel=next, <x>; rel=prev');
     page(`${REPAIRS}?status=gotowa&page=3`, [4]);
     const pages: Array<Page<unknown>> = await collect(paginate(client, 'repairs', { query: { status: 'gotowa' } }).pages());
-    expect(pages.map((p) => [p.number, p.items, p.response.status])).toEqual([[1, [1, 2], 200], [2, [3], 200], [3, [4], 200]]);
+    expect(pages.map((p) => [p.number, p.items, p.response.status])).toEqual([
+      [1, [1, 2], 200],
+      [2, [3], 200],
+      [3, [4], 200],
+    ]);
     expect(sent).toHaveLength(3);
   });
 
@@ -135,10 +147,18 @@ describe('paginate (MockAgent)', () => {
 
   it('option errors surface on iteration: no tenant, a bad maxPages, a credential query', async () => {
     const { client } = setup();
-    await expect(failure(paginate(client, 'clients', { tenant: '..' }))).resolves.toMatchObject({ message: expect.stringMatching(/"tenant"/) });
-    await expect(failure(paginate(client, 'clients', { maxPages: 0 }))).resolves.toMatchObject({ message: expect.stringMatching(/"maxPages"/) });
-    await expect(failure(paginate(client, 'clients', { query: { api_key: SECRET } }))).resolves.toMatchObject({ message: expect.stringMatching(/looks like a credential/) });
-    await expect(failure(paginate(createClient({ baseUrl: BASE_URL, apiKey: KEY }), 'clients'))).resolves.toMatchObject({ message: expect.stringMatching(/no tenant/) });
+    await expect(failure(paginate(client, 'clients', { tenant: '..' }))).resolves.toMatchObject({
+      message: expect.stringMatching(/"tenant"/),
+    });
+    await expect(failure(paginate(client, 'clients', { maxPages: 0 }))).resolves.toMatchObject({
+      message: expect.stringMatching(/"maxPages"/),
+    });
+    await expect(failure(paginate(client, 'clients', { query: { api_key: SECRET } }))).resolves.toMatchObject({
+      message: expect.stringMatching(/looks like a credential/),
+    });
+    await expect(failure(paginate(createClient({ baseUrl: BASE_URL, apiKey: KEY }), 'clients'))).resolves.toMatchObject({
+      message: expect.stringMatching(/no tenant/),
+    });
   });
 });
 
@@ -154,7 +174,9 @@ function listen(handler: (req: IncomingMessage, res: ServerResponse) => void): P
     handler(req, res);
   });
   servers.push(server);
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen })));
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve({ origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen })),
+  );
 }
 
 function json(res: ServerResponse, body: unknown, headers: Record<string, string> = {}): void {
@@ -166,13 +188,18 @@ describe('paginate over real HTTP', () => {
   it('reads every page a node:http server links, with the key on each, and stops at the last', async () => {
     const { origin, seen } = await listen((req, res) => {
       const page = Number(new URL(req.url ?? '/', 'http://x').searchParams.get('page') ?? '1');
-      const next: Record<string, string> = page < 3 ? { link: `</api/v1/tenants/rowery-nowak/repairs?page=${page + 1}&per_page=2>; rel="next"` } : {};
+      const next: Record<string, string> =
+        page < 3 ? { link: `</api/v1/tenants/rowery-nowak/repairs?page=${page + 1}&per_page=2>; rel="next"` } : {};
       json(res, envelopeOk([`r${page * 2 - 1}`, `r${page * 2}`]), next);
     });
     const client = createClient({ baseUrl: `${origin}/api/v1`, apiKey: KEY, tenant: 'rowery-nowak', logLevel: 'silent' });
     try {
       expect(await collect(paginate<string>(client, 'repairs'))).toEqual(['r1', 'r2', 'r3', 'r4', 'r5', 'r6']);
-      expect(seen.map((s) => s.url)).toEqual(['/api/v1/tenants/rowery-nowak/repairs', '/api/v1/tenants/rowery-nowak/repairs?page=2&per_page=2', '/api/v1/tenants/rowery-nowak/repairs?page=3&per_page=2']);
+      expect(seen.map((s) => s.url)).toEqual([
+        '/api/v1/tenants/rowery-nowak/repairs',
+        '/api/v1/tenants/rowery-nowak/repairs?page=2&per_page=2',
+        '/api/v1/tenants/rowery-nowak/repairs?page=3&per_page=2',
+      ]);
       expect(seen.every((s) => s.auth === `Bearer ${SECRET}`)).toBe(true);
     } finally {
       await client.close();
@@ -181,7 +208,9 @@ describe('paginate over real HTTP', () => {
 
   it('never sends the key to another origin a next link names', async () => {
     const other = await listen((_req, res) => json(res, envelopeOk(['stolen'])));
-    const { origin } = await listen((_req, res) => json(res, envelopeOk(['r1']), { link: `<${other.origin}/api/v1/tenants/rowery-nowak/repairs?page=2>; rel="next"` }));
+    const { origin } = await listen((_req, res) =>
+      json(res, envelopeOk(['r1']), { link: `<${other.origin}/api/v1/tenants/rowery-nowak/repairs?page=2>; rel="next"` }),
+    );
     const client = createClient({ baseUrl: `${origin}/api/v1`, apiKey: KEY, tenant: 'rowery-nowak', logLevel: 'silent' });
     try {
       const error = await failure(paginate(client, 'repairs'));

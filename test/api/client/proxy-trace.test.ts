@@ -15,19 +15,31 @@ import { BASE_URL, KEY, captureLogger, envelopeError, envelopeOk, mockAgent } fr
 const PROXY_VARS = ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy', 'NO_PROXY', 'no_proxy'];
 const saved = Object.fromEntries(PROXY_VARS.map((name) => [name, process.env[name]]));
 afterEach(() => {
-  for (const name of PROXY_VARS) if (saved[name] === undefined) delete process.env[name];
-  else process.env[name] = saved[name];
+  for (const name of PROXY_VARS)
+    if (saved[name] === undefined) delete process.env[name];
+    else process.env[name] = saved[name];
 });
 
 describe('User-Agent and traceparent on every request', () => {
   it('names the client and your app, one trace across a call’s attempts (a new span each), its id on the error and the response', async () => {
     const { agent, pool } = mockAgent();
     const seen: Array<Record<string, string>> = [];
-    const answer = (status: number, body: object) => pool.intercept({ path: '/api/v1/tenants/rowery-nowak/clients' }).reply(status, (o) => (seen.push(o.headers as Record<string, string>), body));
+    const answer = (status: number, body: object) =>
+      pool
+        .intercept({ path: '/api/v1/tenants/rowery-nowak/clients' })
+        .reply(status, (o) => (seen.push(o.headers as Record<string, string>), body));
     answer(503, envelopeError('internal_error', 'x'));
     answer(503, envelopeError('internal_error', 'x'));
     answer(200, envelopeOk([]));
-    const client = createClient({ baseUrl: BASE_URL, apiKey: KEY, tenant: 'rowery-nowak', dispatcher: agent, userAgent: 'shop-sync/1.4', maxRetries: 3, logLevel: 'silent' });
+    const client = createClient({
+      baseUrl: BASE_URL,
+      apiKey: KEY,
+      tenant: 'rowery-nowak',
+      dispatcher: agent,
+      userAgent: 'shop-sync/1.4',
+      maxRetries: 3,
+      logLevel: 'silent',
+    });
     const { response } = await client.listClients().withResponse();
     expect(seen).toHaveLength(3);
     expect(seen[0]?.['user-agent']).toBe(`shop-sync/1.4 repair-service-client/${CLIENT_VERSION} node/${process.versions.node}`);

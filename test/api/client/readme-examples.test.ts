@@ -25,7 +25,9 @@ export function tsBlocks(markdown: string): string[] {
 /** Blocks that use the `client` of the first example get it declared, as the README says. */
 function asModule(block: string): string {
   const needsClient = /\bclient\./.test(block) && !/\bconst client\b/.test(block);
-  const prelude = needsClient ? "import type { RepairServiceClient } from './client/index.js';\ndeclare const client: RepairServiceClient;\n" : '';
+  const prelude = needsClient
+    ? "import type { RepairServiceClient } from './client/index.js';\ndeclare const client: RepairServiceClient;\n"
+    : '';
   return `${prelude}${block}\nexport {};\n`;
 }
 
@@ -73,7 +75,17 @@ describe('api/client/README.md', () => {
     const declared = (text: string) => [...text.matchAll(/^export (?:interface|type) (\w+)/gm)];
     const types = [...entries.matchAll(/\btype (\w+)/g), ...declared(entries), ...declared(optIn)].map((m) => m[1]!);
     for (const name of new Set([...exported, ...types])) expect(text, name).toMatch(new RegExp(`\`${name}[\`(]`));
-    for (const feature of ['parse: Repair', '.withResponse()', 'URLSearchParams', 'client.get(', 'paginate(client', '.pages()', 'nextStep(error)', 'switch (error.kind)', 'REPAIR_API_LOG=debug']) {
+    for (const feature of [
+      'parse: Repair',
+      '.withResponse()',
+      'URLSearchParams',
+      'client.get(',
+      'paginate(client',
+      '.pages()',
+      'nextStep(error)',
+      'switch (error.kind)',
+      'REPAIR_API_LOG=debug',
+    ]) {
       expect(text, feature).toContain(feature);
     }
   });
@@ -84,20 +96,25 @@ describe('api/client/README.md', () => {
     const src = join(dir, 'src');
     mkdirSync(src, { recursive: true });
     cpSync(join(ROOT, 'api/client'), join(src, 'client'), { recursive: true });
-    cpSync(join(ROOT, 'api/contract'), join(src, 'contract'), { recursive: true, filter: (from) => !from.includes(`${join(ROOT, 'api/contract/server')}`) });
+    cpSync(join(ROOT, 'api/contract'), join(src, 'contract'), {
+      recursive: true,
+      filter: (from) => !from.includes(`${join(ROOT, 'api/contract/server')}`),
+    });
     cpSync(join(ROOT, 'api/checklist'), join(src, 'checklist'), { recursive: true });
     symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir');
     writeFileSync(join(dir, 'package.json'), JSON.stringify({ type: 'module' }));
     blocks.forEach((block, i) => writeFileSync(join(src, `readme-example-${i + 1}.ts`), asModule(block)));
     writeFileSync(join(src, 'type-expectations.ts'), TYPE_EXPECTATIONS);
     // The generated project's own settings, as the template ships them.
-    const template = JSON.parse(readFileSync(join(ROOT, 'templates/app/tsconfig.json'), 'utf8')) as { compilerOptions: Record<string, unknown> };
+    const template = JSON.parse(readFileSync(join(ROOT, 'templates/app/tsconfig.json'), 'utf8')) as {
+      compilerOptions: Record<string, unknown>;
+    };
     const tsconfig = { compilerOptions: { ...template.compilerOptions, noEmit: true }, include: ['src'] };
     writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify(tsconfig));
     const tsc = join(ROOT, 'node_modules/typescript/bin/tsc');
     const run = await promisify(execFile)(process.execPath, [tsc, '-p', join(dir, 'tsconfig.json')], { cwd: dir }).then(
       () => '',
-      (error: { stdout?: string }) => error.stdout ?? String(error),
+      (error: Error & { stdout?: string }) => error.stdout ?? String(error),
     );
     expect(run).toBe('');
   }, 90_000);

@@ -35,8 +35,15 @@ describe('parseRetryAfter', () => {
 describe('every common rate-limit style (spec §8: headers not shown)', () => {
   it('reads the IETF single RateLimit field in both published shapes, with RateLimit-Policy for the limit', () => {
     expect(parseRetryHint({ ratelimit: 'limit=100, remaining=0, reset=30' }, NOW)).toEqual({ source: 'ratelimit', delayMs: 30_000 });
-    expect(parseRetryHint({ ratelimit: '"default";r=0;t=12', 'ratelimit-policy': '"default";q=100;w=60' }, NOW)).toEqual({ source: 'ratelimit', delayMs: 12_000 });
-    expect(parseRateLimitInfo({ ratelimit: '"default";r=5;t=12', 'ratelimit-policy': '"default";q=100;w=60' }, NOW)).toEqual({ limit: 100, remaining: 5, resetMs: 12_000 });
+    expect(parseRetryHint({ ratelimit: '"default";r=0;t=12', 'ratelimit-policy': '"default";q=100;w=60' }, NOW)).toEqual({
+      source: 'ratelimit',
+      delayMs: 12_000,
+    });
+    expect(parseRateLimitInfo({ ratelimit: '"default";r=5;t=12', 'ratelimit-policy': '"default";q=100;w=60' }, NOW)).toEqual({
+      limit: 100,
+      remaining: 5,
+      resetMs: 12_000,
+    });
     expect(parseRetryHint({ ratelimit: '"default";rr=5;tt=9' }, NOW)).toBeUndefined();
   });
 
@@ -44,7 +51,11 @@ describe('every common rate-limit style (spec §8: headers not shown)', () => {
     expect(parseRetryHint({ 'x-ratelimit-reset': '9' }, NOW)).toEqual({ source: 'x-ratelimit-reset', delayMs: 9000 });
     expect(parseRetryHint({ 'x-ratelimit-reset': String(NOW / 1000 + 20) }, NOW)).toEqual({ source: 'x-ratelimit-reset', delayMs: 20_000 });
     expect(parseRetryHint({ 'x-ratelimit-reset': String(NOW + 15_000) }, NOW)).toEqual({ source: 'x-ratelimit-reset', delayMs: 15_000 });
-    expect(parseRateLimitInfo({ 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '3', 'x-ratelimit-reset': '9' }, NOW)).toEqual({ limit: 60, remaining: 3, resetMs: 9000 });
+    expect(parseRateLimitInfo({ 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '3', 'x-ratelimit-reset': '9' }, NOW)).toEqual({
+      limit: 60,
+      remaining: 3,
+      resetMs: 9000,
+    });
   });
 
   it('reads Retry-After as an HTTP date alone', () => {
@@ -64,10 +75,19 @@ describe('parseRetryHint', () => {
   it('reads a date or an epoch against the answer’s own Date, so a server clock 30 s ahead does not add 30 s', () => {
     const server = NOW + 30_000;
     const date = new Date(server).toUTCString();
-    expect(parseRetryHint({ date, 'retry-after': new Date(server + 3000).toUTCString() }, NOW)).toEqual({ source: 'retry-after', delayMs: 3000 });
-    expect(parseRetryHint({ date, 'x-ratelimit-reset': String(server / 1000 + 4) }, NOW)).toEqual({ source: 'x-ratelimit-reset', delayMs: 4000 });
+    expect(parseRetryHint({ date, 'retry-after': new Date(server + 3000).toUTCString() }, NOW)).toEqual({
+      source: 'retry-after',
+      delayMs: 3000,
+    });
+    expect(parseRetryHint({ date, 'x-ratelimit-reset': String(server / 1000 + 4) }, NOW)).toEqual({
+      source: 'x-ratelimit-reset',
+      delayMs: 4000,
+    });
     expect(parseRateLimitInfo({ date, 'x-ratelimit-reset': String(server / 1000 + 4) }, NOW).resetMs).toBe(4000);
-    expect(parseRetryHint({ date: 'not a date', 'retry-after': new Date(NOW + 5000).toUTCString() }, NOW)).toEqual({ source: 'retry-after', delayMs: 5000 });
+    expect(parseRetryHint({ date: 'not a date', 'retry-after': new Date(NOW + 5000).toUTCString() }, NOW)).toEqual({
+      source: 'retry-after',
+      delayMs: 5000,
+    });
   });
 
   it('reads the RateLimit trio', () => {
@@ -79,10 +99,18 @@ describe('parseRetryHint', () => {
   });
 
   it('property: never throws, and any hint is a finite non-negative integer', () => {
-    const headerValue = fc.oneof(fc.string(), fc.nat().map(String), fc.double().map(String), fc.date({ noInvalidDate: true }).map((d) => d.toUTCString()));
+    const headerValue = fc.oneof(
+      fc.string(),
+      fc.nat().map(String),
+      fc.double().map(String),
+      fc.date({ noInvalidDate: true }).map((d) => d.toUTCString()),
+    );
     fc.assert(
       fc.property(
-        fc.record({ 'retry-after': headerValue, 'retry-after-ms': headerValue, 'ratelimit-reset': headerValue, 'x-ratelimit-reset': headerValue }, { requiredKeys: [] }),
+        fc.record(
+          { 'retry-after': headerValue, 'retry-after-ms': headerValue, 'ratelimit-reset': headerValue, 'x-ratelimit-reset': headerValue },
+          { requiredKeys: [] },
+        ),
         fc.integer({ min: 0, max: 4_000_000_000_000 }),
         (headers, now) => {
           const hint = parseRetryHint(headers, now);

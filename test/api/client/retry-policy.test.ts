@@ -19,7 +19,8 @@ const input = (outcome: RetryOutcome, over: Partial<RetryInput> = {}): RetryInpu
 describe('decideRetry', () => {
   it('retries 408, 429, 500, 502, 503, 504 and never 3xx/400/401/403/404 or 2xx', () => {
     for (const s of [408, 429, 500, 502, 503, 504]) expect(decideRetry(input(status(s))).retry, String(s)).toBe(true);
-    for (const s of [200, 301, 302, 400, 401, 403, 404, 405]) expect(decideRetry(input(status(s)))).toMatchObject({ retry: false, reason: 'not_retryable' });
+    for (const s of [200, 301, 302, 400, 401, 403, 404, 405])
+      expect(decideRetry(input(status(s)))).toMatchObject({ retry: false, reason: 'not_retryable' });
   });
 
   it('retries network failures and attempt timeouts, not TLS or oversized bodies', () => {
@@ -48,7 +49,11 @@ describe('decideRetry', () => {
   });
 
   it('fails at once on a hint above maxRetryAfterMs or past the deadline', () => {
-    expect(decideRetry(input(status(429, { 'retry-after': '31' })))).toMatchObject({ retry: false, reason: 'hint_above_max', hint: { delayMs: 31_000 } });
+    expect(decideRetry(input(status(429, { 'retry-after': '31' })))).toMatchObject({
+      retry: false,
+      reason: 'hint_above_max',
+      hint: { delayMs: 31_000 },
+    });
     expect(decideRetry(input(status(429, { 'retry-after': '20' }), { deadline: NOW + 10_000 }))).toMatchObject({
       retry: false,
       reason: 'hint_past_deadline',
@@ -73,16 +78,28 @@ describe('decideRetry', () => {
   });
 
   it('property: never throws, never earlier than the hint, never past the deadline', () => {
-    const headerValue = fc.oneof(fc.string(), fc.nat({ max: 100_000 }).map(String), fc.double().map(String), fc.date({ noInvalidDate: true }).map((d) => d.toUTCString()));
+    const headerValue = fc.oneof(
+      fc.string(),
+      fc.nat({ max: 100_000 }).map(String),
+      fc.double().map(String),
+      fc.date({ noInvalidDate: true }).map((d) => d.toUTCString()),
+    );
     const outcome: fc.Arbitrary<RetryOutcome> = fc.oneof(
       fc.record({
         kind: fc.constant('status' as const),
         status: fc.oneof(fc.constantFrom(200, 301, 401, 403, 408, 429, 500, 502, 503, 504), fc.integer({ min: 100, max: 599 })),
-        headers: fc.record({ 'retry-after': headerValue, 'retry-after-ms': headerValue, 'ratelimit-reset': headerValue }, { requiredKeys: [] }),
+        headers: fc.record(
+          { 'retry-after': headerValue, 'retry-after-ms': headerValue, 'ratelimit-reset': headerValue },
+          { requiredKeys: [] },
+        ),
       }),
       fc.record({
         kind: fc.constant('failure' as const),
-        failure: fc.record({ kind: fc.constant('connection' as const), code: fc.constantFrom('ECONNRESET', 'EPIPE', 'EWHATEVER'), message: fc.string() }),
+        failure: fc.record({
+          kind: fc.constant('connection' as const),
+          code: fc.constantFrom('ECONNRESET', 'EPIPE', 'EWHATEVER'),
+          message: fc.string(),
+        }),
       }),
     );
     fc.assert(
@@ -96,7 +113,16 @@ describe('decideRetry', () => {
         fc.integer({ min: 0, max: 60_000 }),
         fc.integer({ min: 0, max: 1000 }),
         (o, attempt, maxRetries, now, budget, random, maxRetryAfterMs, window) => {
-          const d = decideRetry({ outcome: o, attempt, maxRetries, now, random, deadline: now + budget, maxRetryAfterMs, minAttemptWindowMs: window });
+          const d = decideRetry({
+            outcome: o,
+            attempt,
+            maxRetries,
+            now,
+            random,
+            deadline: now + budget,
+            maxRetryAfterMs,
+            minAttemptWindowMs: window,
+          });
           if (!d.retry) return true;
           if (!(Number.isFinite(d.delayMs) && d.delayMs >= 0)) return false;
           if (now + d.delayMs + window > now + budget) return false;

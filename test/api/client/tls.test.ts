@@ -15,7 +15,11 @@ import { toolAvailable } from '../../helpers/tools.js';
 import { KEY, envelopeOk } from './helpers.js';
 
 const HOST_NAME = 'api.internal.test';
-const hasOpenssl = toolAvailable(spawnSync('openssl', ['version']).status === 0, 'the client ca test', '`openssl` (apt-get install openssl)');
+const hasOpenssl = toolAvailable(
+  spawnSync('openssl', ['version']).status === 0,
+  'the client ca test',
+  '`openssl` (apt-get install openssl)',
+);
 
 interface Pki {
   readonly dir: string;
@@ -30,11 +34,48 @@ function makePki(): Pki {
   const at = (name: string) => join(dir, name);
   const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
   const run = (...args: string[]) => execFileSync('openssl', args, { stdio: 'pipe' });
-  run('req', '-x509', ...ec, '-keyout', at('ca.key'), '-out', at('ca.pem'), '-days', '2', '-subj', '/CN=Repair Test Private CA', '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign');
+  run(
+    'req',
+    '-x509',
+    ...ec,
+    '-keyout',
+    at('ca.key'),
+    '-out',
+    at('ca.pem'),
+    '-days',
+    '2',
+    '-subj',
+    '/CN=Repair Test Private CA',
+    '-addext',
+    'basicConstraints=critical,CA:TRUE',
+    '-addext',
+    'keyUsage=critical,keyCertSign,cRLSign',
+  );
   run('req', ...ec, '-keyout', at('server.key'), '-out', at('server.csr'), '-subj', `/CN=${HOST_NAME}`);
   writeFileSync(at('ext.cnf'), `subjectAltName=DNS:${HOST_NAME},IP:127.0.0.1\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n`);
-  run('x509', '-req', '-in', at('server.csr'), '-CA', at('ca.pem'), '-CAkey', at('ca.key'), '-CAcreateserial', '-out', at('server.pem'), '-days', '2', '-extfile', at('ext.cnf'));
-  return { dir, caPem: readFileSync(at('ca.pem'), 'utf8'), serverKey: readFileSync(at('server.key'), 'utf8'), serverCert: readFileSync(at('server.pem'), 'utf8') };
+  run(
+    'x509',
+    '-req',
+    '-in',
+    at('server.csr'),
+    '-CA',
+    at('ca.pem'),
+    '-CAkey',
+    at('ca.key'),
+    '-CAcreateserial',
+    '-out',
+    at('server.pem'),
+    '-days',
+    '2',
+    '-extfile',
+    at('ext.cnf'),
+  );
+  return {
+    dir,
+    caPem: readFileSync(at('ca.pem'), 'utf8'),
+    serverKey: readFileSync(at('server.key'), 'utf8'),
+    serverCert: readFileSync(at('server.pem'), 'utf8'),
+  };
 }
 
 describe.runIf(hasOpenssl)('ca against an https server with a private CA', () => {
@@ -60,7 +101,10 @@ describe.runIf(hasOpenssl)('ca against an https server with a private CA', () =>
   const attempt = async (over: { ca?: string | Buffer }) => {
     const client = createClient({ baseUrl, apiKey: KEY, tenant: 'rowery-nowak', maxRetries: 0, logLevel: 'silent', ...over });
     try {
-      return await client.listClients().then((data) => ({ data }), (error: unknown) => ({ error }));
+      return await client.listClients().then(
+        (data) => ({ data }),
+        (error: unknown) => ({ error }),
+      );
     } finally {
       await client.close();
     }
@@ -73,7 +117,9 @@ describe.runIf(hasOpenssl)('ca against an https server with a private CA', () =>
 
   it('without the CA the certificate is refused, as a ConnectionError of kind tls_error', async () => {
     const untrusted = await attempt({});
-    expect('error' in untrusted && isConnectionError(untrusted.error) && untrusted.error.networkCode).toMatch(/UNABLE_TO_VERIFY_LEAF_SIGNATURE|SELF_SIGNED|UNABLE_TO_GET_ISSUER/);
+    expect('error' in untrusted && isConnectionError(untrusted.error) && untrusted.error.networkCode).toMatch(
+      /UNABLE_TO_VERIFY_LEAF_SIGNATURE|SELF_SIGNED|UNABLE_TO_GET_ISSUER/,
+    );
     expect('error' in untrusted && (untrusted.error as { kind: string }).kind).toBe('tls_error');
   });
 

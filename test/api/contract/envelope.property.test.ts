@@ -1,7 +1,15 @@
 /** Property tests of the envelope parser: total (never throws), round-trips, names each problem. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type EnvelopeExpectations, type EnvelopeProblem, SERVER_TEXT_LIMITS, checkEnvelope, parseEnvelope, printable, serverText } from '../../../api/contract/index.js';
+import {
+  type EnvelopeExpectations,
+  type EnvelopeProblem,
+  SERVER_TEXT_LIMITS,
+  checkEnvelope,
+  parseEnvelope,
+  printable,
+  serverText,
+} from '../../../api/contract/index.js';
 
 const json = fc.jsonValue();
 const successStatus = fc.integer({ min: 200, max: 299 });
@@ -22,14 +30,23 @@ const PROBLEM_CASES = {
   data_missing: { value: withoutKey('data').map((d) => JSON.stringify({ ...d, ok: true })) },
   error_missing: { value: fc.oneof(nonObject, fc.constant(undefined)).map((error) => JSON.stringify({ ok: false, error })) },
   error_code_missing: {
-    value: fc.tuple(fc.oneof(json.filter((c) => typeof c !== 'string'), fc.constant('')), fc.string()).map(([code, message]) =>
-      JSON.stringify({ ok: false, error: { code, message } }),
-    ),
+    value: fc
+      .tuple(
+        fc.oneof(
+          json.filter((c) => typeof c !== 'string'),
+          fc.constant(''),
+        ),
+        fc.string(),
+      )
+      .map(([code, message]) => JSON.stringify({ ok: false, error: { code, message } })),
   },
   error_message_missing: {
-    value: fc.tuple(fc.string({ minLength: 1 }), json.filter((m) => typeof m !== 'string')).map(([code, message]) =>
-      JSON.stringify({ ok: false, error: { code, message } }),
-    ),
+    value: fc
+      .tuple(
+        fc.string({ minLength: 1 }),
+        json.filter((m) => typeof m !== 'string'),
+      )
+      .map(([code, message]) => JSON.stringify({ ok: false, error: { code, message } })),
   },
   status_ok_mismatch: {
     value: fc.constant(JSON.stringify({ ok: true, data: [] })),
@@ -63,7 +80,10 @@ describe('parseEnvelope / checkEnvelope properties', () => {
         const list = Array.isArray(data);
         // JSON itself normalises -0 to 0, so compare with what JSON can carry.
         const carried: unknown = JSON.parse(JSON.stringify(data));
-        expect(parseEnvelope(JSON.stringify({ ok: true, data }), { status, list })).toEqual({ valid: true, envelope: { ok: true, data: carried } });
+        expect(parseEnvelope(JSON.stringify({ ok: true, data }), { status, list })).toEqual({
+          valid: true,
+          envelope: { ok: true, data: carried },
+        });
       }),
     );
   });
@@ -81,17 +101,24 @@ describe('parseEnvelope / checkEnvelope properties', () => {
   it('a printable code and message within their bounds round-trip unchanged', () => {
     const printableText = (max: number, minLength = 0) => fc.string({ minLength, maxLength: max }).filter((t) => printable(t) === t);
     fc.assert(
-      fc.property(printableText(SERVER_TEXT_LIMITS.code, 1), printableText(SERVER_TEXT_LIMITS.message), errorStatus, (code, message, status) => {
-        const text = JSON.stringify({ ok: false, error: { code, message } });
-        expect(parseEnvelope(text, { status })).toEqual({ valid: true, envelope: { ok: false, error: { code, message } } });
-      }),
+      fc.property(
+        printableText(SERVER_TEXT_LIMITS.code, 1),
+        printableText(SERVER_TEXT_LIMITS.message),
+        errorStatus,
+        (code, message, status) => {
+          const text = JSON.stringify({ ok: false, error: { code, message } });
+          expect(parseEnvelope(text, { status })).toEqual({ valid: true, envelope: { ok: false, error: { code, message } } });
+        },
+      ),
     );
   });
 
   it('a 2xx saying ok:false is a status mismatch', () => {
     fc.assert(
       fc.property(successStatus, (status) => {
-        expect(parseEnvelope('{"ok":false,"error":{"code":"x","message":"y"}}', { status })).toMatchObject({ problem: 'status_ok_mismatch' });
+        expect(parseEnvelope('{"ok":false,"error":{"code":"x","message":"y"}}', { status })).toMatchObject({
+          problem: 'status_ok_mismatch',
+        });
       }),
     );
   });

@@ -5,9 +5,11 @@ import { validSlug } from './arbitraries.js';
 
 describe('validateTenantSlug properties (the format is not shown: refuse only what cannot be sent)', () => {
   it('accepts every slug a real API may use: snake_case, capitals, dots, spaces, Polish letters', () => {
-    fc.assert(fc.property(validSlug, (slug) => {
-      expect(validateTenantSlug(slug)).toEqual({ ok: true });
-    }));
+    fc.assert(
+      fc.property(validSlug, (slug) => {
+        expect(validateTenantSlug(slug)).toEqual({ ok: true });
+      }),
+    );
   });
 
   it('never throws and agrees with isTenantSlug; a rejection always has a reason', () => {
@@ -40,9 +42,11 @@ describe('validateTenantSlug properties (the format is not shown: refuse only wh
       (s: string) => `${s}\ud800`,
       (s: string) => s.padEnd(TENANT_SLUG_MAX_LENGTH + 1, 'a'),
     );
-    fc.assert(fc.property(validSlug, mutate, (slug, m) => {
-      expect(validateTenantSlug(m(slug)).ok).toBe(false);
-    }));
+    fc.assert(
+      fc.property(validSlug, mutate, (slug, m) => {
+        expect(validateTenantSlug(m(slug)).ok).toBe(false);
+      }),
+    );
     for (const bad of ['', '.', '..']) expect(validateTenantSlug(bad)).toMatchObject({ ok: false });
   });
 });

@@ -26,7 +26,7 @@ function responses(op: Json): Record<string, Json> {
 
 function exampleCodes(response: Json): string[] {
   const json = (response['content'] as Json)['application/json'] as Json | undefined;
-  return Object.keys((json?.['examples'] ?? {}) as Json);
+  return Object.keys(json?.['examples'] ?? {});
 }
 
 /** Every `$ref` in the document, and every component, as `#/components/kind/name`. */
@@ -35,8 +35,9 @@ function refsAndComponents(doc: OpenApiDocument): { refs: Set<string>; component
   const visit = (value: unknown): void => {
     if (Array.isArray(value)) value.forEach(visit);
     else if (typeof value === 'object' && value !== null) {
-      for (const [key, inner] of Object.entries(value)) if (key === '$ref' && typeof inner === 'string') refs.add(inner);
-      else visit(inner);
+      for (const [key, inner] of Object.entries(value))
+        if (key === '$ref' && typeof inner === 'string') refs.add(inner);
+        else visit(inner);
     }
   };
   visit(doc);
@@ -95,20 +96,27 @@ describe('openApiDocument in the reference readings', () => {
       const tooMany = responses(op)['429'] as Json;
       expect(Object.keys(tooMany['headers'] as Json).sort(), path).toEqual(['x-request-id', ...fields.on429, ...fields.everyAnswer].sort());
       expect(exampleCodes(responses(op)['401'] as Json), path).toEqual([ERROR_CODES.unauthorized]);
-      if (path.startsWith('/tenants/')) expect(exampleCodes(responses(op)['403'] as Json), path).toEqual([ERROR_CODES.tenantMismatch, ERROR_CODES.insufficientScope]);
-      if (path.startsWith('/platform/')) expect(exampleCodes(responses(op)['403'] as Json), path).toEqual([ERROR_CODES.platformKeyRequired, ERROR_CODES.insufficientScope]);
+      if (path.startsWith('/tenants/'))
+        expect(exampleCodes(responses(op)['403'] as Json), path).toEqual([ERROR_CODES.tenantMismatch, ERROR_CODES.insufficientScope]);
+      if (path.startsWith('/platform/'))
+        expect(exampleCodes(responses(op)['403'] as Json), path).toEqual([ERROR_CODES.platformKeyRequired, ERROR_CODES.insufficientScope]);
     }
   });
 
   it('has the envelope as schemas: data required on success, an array on lists, code and message on errors', () => {
     const schemas = doc.components['schemas'] as Record<string, Json>;
     expect(schemas['SuccessEnvelope']).toMatchObject({ required: ['ok', 'data'], properties: { ok: { const: true } } });
-    expect(schemas['ListEnvelope']).toMatchObject({ required: ['ok', 'data'], properties: { ok: { const: true }, data: { type: 'array' } } });
+    expect(schemas['ListEnvelope']).toMatchObject({
+      required: ['ok', 'data'],
+      properties: { ok: { const: true }, data: { type: 'array' } },
+    });
     expect(schemas['ErrorEnvelope']).toMatchObject({ required: ['ok', 'error'], properties: { ok: { const: false } } });
     expect(schemas['ErrorBody']).toMatchObject({ required: ['code', 'message'] });
     for (const [path, op] of operations(doc)) {
       const ok = ((responses(op)['200'] as Json)['content'] as Json)['application/json'] as Json;
-      expect(ok['schema'], path).toEqual({ $ref: `#/components/schemas/${path.startsWith('/tenants/') ? 'ListEnvelope' : 'SuccessEnvelope'}` });
+      expect(ok['schema'], path).toEqual({
+        $ref: `#/components/schemas/${path.startsWith('/tenants/') ? 'ListEnvelope' : 'SuccessEnvelope'}`,
+      });
     }
   });
 
@@ -152,7 +160,9 @@ describe.each(Object.entries(PRESET_TABLE))('openApiDocument in dialect %s', (na
     for (const [path, op] of keyed) {
       const unauthorized = responses(op)[String(settings.unauthorizedStatus)] as Json;
       expect(exampleCodes(unauthorized).length === 0 ? 'plain' : exampleCodes(unauthorized), path).toEqual(
-        settings.errorBodies === 'plain' && settings.unauthorizedStatus === 401 ? 'plain' : expect.arrayContaining([ERROR_CODES.unauthorized, settings.missingKey]),
+        settings.errorBodies === 'plain' && settings.unauthorizedStatus === 401
+          ? 'plain'
+          : expect.arrayContaining([ERROR_CODES.unauthorized, settings.missingKey]),
       );
       const tooMany = (responses(op)['429'] as Json)['content'] as Json;
       expect(Object.keys(tooMany), path).toEqual([settings.errorBodies === 'plain' ? 'text/plain' : 'application/json']);
@@ -178,7 +188,11 @@ describe('openApiDocument where a reading is not known', () => {
   });
 
   it('refuses a /platform/ sub-path that cannot be one, naming it', () => {
-    expect(() => openApiDocument({ ...REFERENCE, platformPaths: ['../keys'] }, SERVERS)).toThrow('platformPaths: "../keys" cannot contain "." or ".." segments');
-    expect(() => openApiDocument({ ...REFERENCE, platformPaths: ['{x}'] }, SERVERS)).toThrow('platformPaths: "{x}" cannot contain "{" or "}"');
+    expect(() => openApiDocument({ ...REFERENCE, platformPaths: ['../keys'] }, SERVERS)).toThrow(
+      'platformPaths: "../keys" cannot contain "." or ".." segments',
+    );
+    expect(() => openApiDocument({ ...REFERENCE, platformPaths: ['{x}'] }, SERVERS)).toThrow(
+      'platformPaths: "{x}" cannot contain "{" or "}"',
+    );
   });
 });

@@ -22,7 +22,12 @@ import { toolAvailable } from '../../helpers/tools.js';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
 const BIN = join(ROOT, 'node_modules', '.bin');
-const TOOLS: Readonly<Record<string, string>> = { redocly: '@redocly/cli', prism: '@stoplight/prism-cli', openapi2postmanv2: 'openapi-to-postmanv2', newman: 'newman' };
+const TOOLS: Readonly<Record<string, string>> = {
+  redocly: '@redocly/cli',
+  prism: '@stoplight/prism-cli',
+  openapi2postmanv2: 'openapi-to-postmanv2',
+  newman: 'newman',
+};
 const hasTools = toolAvailable(
   Object.keys(TOOLS).every((name) => existsSync(join(BIN, name))),
   'the OpenAPI tool checks',
@@ -36,11 +41,20 @@ const SERVERS = { test: 'http://127.0.0.1:4010/api/v1', production: 'https://api
  * Warnings the recommended ruleset gives and why they stay: the spec names no license, and a
  * public endpoint (/docs, a public /) refuses nothing, so it documents no 4XX.
  */
-const KNOWN_WARNINGS = ['info-license #/info', 'operation-4xx-response #/paths/~1docs/get/responses', 'operation-4xx-response #/paths/~1/get/responses'];
+const KNOWN_WARNINGS = [
+  'info-license #/info',
+  'operation-4xx-response #/paths/~1docs/get/responses',
+  'operation-4xx-response #/paths/~1/get/responses',
+];
 
 interface LintReport {
   readonly totals: { readonly errors: number; readonly warnings: number };
-  readonly problems: readonly { readonly ruleId: string; readonly severity: string; readonly message: string; readonly location: readonly { readonly pointer: string; readonly source: { readonly ref: string } }[] }[];
+  readonly problems: readonly {
+    readonly ruleId: string;
+    readonly severity: string;
+    readonly message: string;
+    readonly location: readonly { readonly pointer: string; readonly source: { readonly ref: string } }[];
+  }[];
 }
 
 /** redocly writes one JSON report per file, back to back. */
@@ -90,14 +104,27 @@ describe.skipIf(!hasTools)('the OpenAPI document under redocly, Prism and newman
     const open = join(dir, 'unknown-readings.json');
     writeFileSync(open, serializeOpenApi(openApiDocument({ ...unknown.dialect, index: 'unknown', platformPaths: [] }, SERVERS), 'json'));
     // redocly exits 1 on errors; its report says which, so read it either way.
-    lint = run(join(BIN, 'redocly'), ['lint', '--config', join(ROOT, 'redocly.yaml'), '--format=json', reference, ...others, open], { env: ENV, cwd: dir }).catch((error: { stdout?: string }) => ({ stdout: error.stdout ?? '' }));
+    lint = run(join(BIN, 'redocly'), ['lint', '--config', join(ROOT, 'redocly.yaml'), '--format=json', reference, ...others, open], {
+      env: ENV,
+      cwd: dir,
+    }).catch((error: { stdout?: string }) => ({ stdout: error.stdout ?? '' }));
     collection = join(dir, 'collection.json');
-    const converted = run(join(BIN, 'openapi2postmanv2'), ['-s', reference, '-o', collection, '-O', 'folderStrategy=Tags,parametersResolution=Example'], { env: ENV });
+    const converted = run(
+      join(BIN, 'openapi2postmanv2'),
+      ['-s', reference, '-o', collection, '-O', 'folderStrategy=Tags,parametersResolution=Example'],
+      { env: ENV },
+    );
     sandbox = await startSandbox({ dialect: 'reference', rateLimit: '1000000/1m' });
     const port = await freePort();
     prismUrl = `http://127.0.0.1:${port}`;
     prism = startProgram(join(BIN, 'prism'), ['proxy', reference, sandbox.baseUrl, '--host', '127.0.0.1', '--port', String(port)], ENV);
-    await Promise.all([waitForOk(`${prismUrl}/docs`, 30_000, () => prism.alive()).catch((error: Error) => Promise.reject(new Error(`${error.message}\n${prism.tail()}`))), converted, lint]);
+    await Promise.all([
+      waitForOk(`${prismUrl}/docs`, 30_000, () => prism.alive()).catch((error: Error) =>
+        Promise.reject(new Error(`${error.message}\n${prism.tail()}`)),
+      ),
+      converted,
+      lint,
+    ]);
   });
 
   afterAll(async () => {
@@ -109,7 +136,14 @@ describe.skipIf(!hasTools)('the OpenAPI document under redocly, Prism and newman
   it('redocly lints every preset and the unknown readings with 0 errors and only the known warnings', async () => {
     const reports = lintReports((await lint).stdout);
     expect(reports).toHaveLength(PRESET_NAMES.length + 1);
-    const problems = reports.flatMap((r) => r.problems.map((p) => ({ file: p.location[0]?.source.ref, rule: `${p.ruleId} ${p.location[0]?.pointer}`, severity: p.severity, message: p.message })));
+    const problems = reports.flatMap((r) =>
+      r.problems.map((p) => ({
+        file: p.location[0]?.source.ref,
+        rule: `${p.ruleId} ${p.location[0]?.pointer}`,
+        severity: p.severity,
+        message: p.message,
+      })),
+    );
     expect(problems.filter((p) => p.severity === 'error')).toEqual([]);
     expect(problems.filter((p) => !KNOWN_WARNINGS.includes(p.rule))).toEqual([]);
     expect(reports.every((r) => r.totals.errors === 0)).toBe(true);
@@ -117,7 +151,8 @@ describe.skipIf(!hasTools)('the OpenAPI document under redocly, Prism and newman
 
   /** One call through Prism: its status and the violations Prism saw. */
   async function viaPrism(call: Pick<Call, 'path' | 'key' | 'scheme'>): Promise<{ status: number; violations: Violation[] }> {
-    const headers: Record<string, string> = call.key === undefined ? {} : call.scheme === 'bearer' ? { authorization: `Bearer ${call.key}` } : { 'x-api-key': call.key };
+    const headers: Record<string, string> =
+      call.key === undefined ? {} : call.scheme === 'bearer' ? { authorization: `Bearer ${call.key}` } : { 'x-api-key': call.key };
     const res = await request(`${prismUrl}${call.path}`, { headers });
     await res.body.dump();
     const header = res.headers['sl-violations'];
@@ -126,11 +161,17 @@ describe.skipIf(!hasTools)('the OpenAPI document under redocly, Prism and newman
 
   function conformanceCalls(): Call[] {
     const key = (alias: string): string => sandbox.key(alias).key;
-    const keyed = ['/', ...sandbox.platformPaths.map((sub) => `/platform/${sub}`), ...['clients', 'bikes', 'repairs', 'logs'].map((r) => `/tenants/rowery-nowak/${r}`)];
+    const keyed = [
+      '/',
+      ...sandbox.platformPaths.map((sub) => `/platform/${sub}`),
+      ...['clients', 'bikes', 'repairs', 'logs'].map((r) => `/tenants/rowery-nowak/${r}`),
+    ];
     const tenantPaths = keyed.filter((p) => p.startsWith('/tenants/'));
     return [
       { label: 'no key', path: '/docs', status: 200 },
-      ...(['bearer', 'x-api-key'] as const).flatMap((scheme) => keyed.map((path) => ({ label: `platform key (${scheme})`, path, key: key('platform-test'), scheme, status: 200 }))),
+      ...(['bearer', 'x-api-key'] as const).flatMap((scheme) =>
+        keyed.map((path) => ({ label: `platform key (${scheme})`, path, key: key('platform-test'), scheme, status: 200 })),
+      ),
       ...['/', ...tenantPaths].map((path) => ({ label: 'tenant key', path, key: key('nowak-test'), status: 200 })),
       ...sandbox.platformPaths.map((sub) => ({ label: 'tenant key', path: `/platform/${sub}`, key: key('nowak-test'), status: 403 })),
       ...tenantPaths.map((path) => ({ label: "another tenant's key", path, key: key('kowalski-test'), status: 403 })),
@@ -151,7 +192,10 @@ describe.skipIf(!hasTools)('the OpenAPI document under redocly, Prism and newman
       const where = `GET ${call.path} with ${call.label}`;
       expect(status, where).toBe(call.status);
       // The one expected finding: a request with no key breaks the document's security requirement.
-      const expected = call.key === undefined && call.path !== '/docs' ? [{ location: ['request'], severity: 'Error', code: 401, message: 'Invalid security scheme used' }] : [];
+      const expected =
+        call.key === undefined && call.path !== '/docs'
+          ? [{ location: ['request'], severity: 'Error', code: 401, message: 'Invalid security scheme used' }]
+          : [];
       expect(violations, where).toEqual(expected);
     }
   });
@@ -159,7 +203,10 @@ describe.skipIf(!hasTools)('the OpenAPI document under redocly, Prism and newman
   it('Prism sees no violation in a 429 from a rate-limit fault, with its Retry-After', async () => {
     sandbox.setFaults('rate-limit-storm:2@/tenants/*/clients');
     try {
-      expect(await viaPrism({ path: '/tenants/rowery-nowak/clients', key: sandbox.key('platform-test').key })).toEqual({ status: 429, violations: [] });
+      expect(await viaPrism({ path: '/tenants/rowery-nowak/clients', key: sandbox.key('platform-test').key })).toEqual({
+        status: 429,
+        violations: [],
+      });
     } finally {
       sandbox.setFaults('');
     }
@@ -173,14 +220,21 @@ describe.skipIf(!hasTools)('the OpenAPI document under redocly, Prism and newman
     sandbox.setFaults(`${fault}@${path.replace('/tenants/rowery-nowak', '/tenants/*')}`);
     try {
       const { violations } = await viaPrism({ path, key: sandbox.key('platform-test').key });
-      expect(violations).toContainEqual(expect.objectContaining({ location: ['response', 'body'], severity: 'Error', message: expect.stringContaining(message) }));
+      expect(violations).toContainEqual(
+        expect.objectContaining({ location: ['response', 'body'], severity: 'Error', message: expect.stringContaining(message) }),
+      );
     } finally {
       sandbox.setFaults('');
     }
   });
 
   it('the Postman collection runs under newman with every request getting its documented status', async () => {
-    interface Item { readonly id: string; readonly name: string; readonly response?: readonly { readonly code: number }[]; readonly item?: readonly Item[] }
+    interface Item {
+      readonly id: string;
+      readonly name: string;
+      readonly response?: readonly { readonly code: number }[];
+      readonly item?: readonly Item[];
+    }
     const folders = (JSON.parse(readFileSync(collection, 'utf8')) as { item: Item[] }).item;
     const requests = folders.flatMap((folder) => (folder.item ?? []).map((item) => ({ folder: folder.name, ...item })));
     expect(folders.map((f) => f.name).sort()).toEqual(['informational', 'platform', 'tenant']);
@@ -193,15 +247,43 @@ describe.skipIf(!hasTools)('the OpenAPI document under redocly, Prism and newman
     const data = join(dir, 'iterations.json');
     const report = join(dir, 'newman.json');
     writeFileSync(data, JSON.stringify(iterations));
-    await run(join(BIN, 'newman'), ['run', collection, '--env-var', `base_url=${sandbox.baseUrl}`, '-d', data, '--reporters', 'json', '--reporter-json-export', report, '--color', 'off'], { env: ENV });
-    const executions = (JSON.parse(readFileSync(report, 'utf8')) as { run: { executions: { item: { id: string }; cursor: { iteration: number }; response: { code: number } }[] } }).run.executions;
+    await run(
+      join(BIN, 'newman'),
+      [
+        'run',
+        collection,
+        '--env-var',
+        `base_url=${sandbox.baseUrl}`,
+        '-d',
+        data,
+        '--reporters',
+        'json',
+        '--reporter-json-export',
+        report,
+        '--color',
+        'off',
+      ],
+      { env: ENV },
+    );
+    const executions = (
+      JSON.parse(readFileSync(report, 'utf8')) as {
+        run: { executions: { item: { id: string }; cursor: { iteration: number }; response: { code: number } }[] };
+      }
+    ).run.executions;
     expect(executions).toHaveLength(requests.length * iterations.length);
     for (const execution of executions) {
       const item = requests.find((r) => r.id === execution.item.id);
       const iteration = iterations[execution.cursor.iteration];
       const documented = (item?.response ?? []).map((r) => r.code);
       const keyed = documented.includes(401);
-      const want = iteration?.label === 'platform key' || !keyed ? 200 : iteration?.label === 'invalid key' ? 401 : item?.folder === 'informational' ? 200 : 403;
+      const want =
+        iteration?.label === 'platform key' || !keyed
+          ? 200
+          : iteration?.label === 'invalid key'
+            ? 401
+            : item?.folder === 'informational'
+              ? 200
+              : 403;
       const where = `${item?.folder}: ${item?.name} with ${iteration?.label}`;
       expect(execution.response.code, where).toBe(want);
       expect(documented, where).toContain(want);

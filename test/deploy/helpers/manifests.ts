@@ -5,11 +5,64 @@ import { DEPLOY } from './paths.js';
 
 export const KUBERNETES_DIR = `${DEPLOY}kubernetes/`;
 
-// Kubernetes objects are deep, loosely typed trees; the tests walk them by path.
-export type Manifest = { apiVersion: string; kind: string; metadata: { name: string; labels?: Record<string, string> }; [key: string]: any };
+interface Metadata {
+  name: string;
+  labels?: Record<string, string>;
+}
+export interface Manifest {
+  apiVersion: string;
+  kind: string;
+  metadata: Metadata;
+  [field: string]: unknown;
+}
+
+// The fields of each Kubernetes kind the tests read, as the API names them (the rest left out).
+type Labels = Record<string, string>;
+type HttpProbe = { httpGet: { path: string; port: string | number } };
+export type EnvVar = {
+  name: string;
+  value?: string;
+  valueFrom?: { secretKeyRef?: { name: string; key: string }; fieldRef?: { fieldPath: string } };
+};
+type Container = {
+  args: string[];
+  env: EnvVar[];
+  ports: { name: string; containerPort: number }[];
+  resources: Record<'requests' | 'limits', { cpu?: string; memory?: string }>;
+  securityContext: Record<string, unknown>;
+  livenessProbe: HttpProbe;
+  startupProbe: HttpProbe;
+  readinessProbe: HttpProbe;
+  volumeMounts: { name: string; mountPath: string }[];
+};
+interface Kinds {
+  StatefulSet: {
+    spec: {
+      serviceName: string;
+      replicas: number;
+      selector: { matchLabels: Labels };
+      template: {
+        metadata: { labels: Labels };
+        spec: {
+          automountServiceAccountToken?: boolean;
+          securityContext: { runAsNonRoot?: boolean; runAsUser?: number };
+          containers: Container[];
+          volumes: { name: string; configMap?: { name: string } }[];
+        };
+      };
+    };
+  };
+  ConfigMap: { data: Record<string, string> };
+  Secret: { stringData?: Record<string, string>; data?: Record<string, string> };
+  Service: { spec: { clusterIP: string; selector: Labels; ports: { name: string }[] } };
+  ServiceMonitor: { spec: { selector: { matchLabels: Labels }; endpoints: { port: string; path: string; honorLabels?: boolean }[] } };
+  PodDisruptionBudget: { spec: { selector: { matchLabels: Labels } } };
+}
 
 export function kubernetesFiles(): string[] {
-  return readdirSync(KUBERNETES_DIR).filter((f) => f.endsWith('.yaml') || f.endsWith('.yml')).sort();
+  return readdirSync(KUBERNETES_DIR)
+    .filter((f) => f.endsWith('.yaml') || f.endsWith('.yml'))
+    .sort();
 }
 
 export function readManifests(file: string): Manifest[] {
@@ -20,10 +73,12 @@ export function readManifests(file: string): Manifest[] {
   });
 }
 
-export function manifestOf(kind: string): Manifest {
-  const found = kubernetesFiles().flatMap(readManifests).filter((m) => m.kind === kind);
+export function manifestOf<K extends keyof Kinds>(kind: K): Manifest & Kinds[K] {
+  const found = kubernetesFiles()
+    .flatMap(readManifests)
+    .filter((m) => m.kind === kind);
   if (found.length !== 1) throw new Error(`expected one ${kind}, found ${found.length}`);
-  return found[0]!;
+  return found[0] as Manifest & Kinds[K];
 }
 
 export interface DockerStage {
@@ -33,7 +88,11 @@ export interface DockerStage {
 
 /** Splits a Dockerfile into stages of instructions, joining `\` continuations and dropping comments. */
 export function dockerStages(text: string): DockerStage[] {
-  const lines = text.replace(/\\\n/g, ' ').split('\n').map((l) => l.trim()).filter((l) => l !== '' && !l.startsWith('#'));
+  const lines = text
+    .replace(/\\\n/g, ' ')
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l !== '' && !l.startsWith('#'));
   const stages: { name: string; instructions: { op: string; args: string }[] }[] = [];
   for (const line of lines) {
     const [op = '', ...rest] = line.split(/\s+/);

@@ -15,7 +15,8 @@ import { createMonitor } from '../../../monitor/service.js';
 import { startSandbox } from '../../../sandbox/index.js';
 import { type TlsFront, makeCertificate, opensslPresent, startTlsFront } from '../../helpers/tls.js';
 
-export const FIXTURE_FAULTS = 'isolation-breach@/tenants/*/clients;status:503@/tenants/*/bikes%0.5;rate-limit-storm:1@/tenants/cykl-gdansk/*';
+export const FIXTURE_FAULTS =
+  'isolation-breach@/tenants/*/clients;status:503@/tenants/*/bikes%0.5;rate-limit-storm:1@/tenants/cykl-gdansk/*';
 export const FIXTURE_ALIASES = ['platform-test', 'nowak-test', 'kowalski-test', 'gdansk-test', 'nowak-revoked-test', 'nowak-nologs-test'];
 /** The key without the logs scope, configured as such (`expect: { logs: insufficient_scope }`): green, no ticket. */
 export const FIXTURE_NARROW_ALIAS = 'nowak-nologs-test';
@@ -55,7 +56,12 @@ export interface MonitoredSandbox {
 
 export async function startMonitoredSandbox(): Promise<MonitoredSandbox> {
   const sandbox = await startSandbox({ faults: FIXTURE_FAULTS, rateLimit: '10000/1m' });
-  const demo = demoConfig(sandbox, { aliases: FIXTURE_ALIASES, schedule: '* * * * * *', timeoutMs: 800, expect: { [FIXTURE_NARROW_ALIAS]: { logs: 'insufficient_scope' } } });
+  const demo = demoConfig(sandbox, {
+    aliases: FIXTURE_ALIASES,
+    schedule: '* * * * * *',
+    timeoutMs: 800,
+    expect: { [FIXTURE_NARROW_ALIAS]: { logs: 'insufficient_scope' } },
+  });
   const cert = opensslPresent('the TLS target of the ops-kit fixture (the certificate panel and alert get no data)')
     ? makeCertificate({ commonName: '127.0.0.1', altNames: ['IP:127.0.0.1'], days: FIXTURE_CERT_DAYS })
     : undefined;

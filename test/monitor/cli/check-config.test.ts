@@ -21,18 +21,30 @@ async function check(yaml: string, args: string[] = [], env: NodeJS.ProcessEnv =
 describe('warnings and load', () => {
   it('a 5-field schedule is explained; a schedule the probes cannot keep up with is warned about; still exit 0', async () => {
     const keys = Array.from({ length: 12 }, (_, i) => `      - { alias: k${i}-test, kind: tenant, tenant: shop-${i}, secret: "\${KEY}" }`);
-    const yaml = ['concurrency: 2', 'targets:', '  - name: t', '    baseUrl: http://127.0.0.1:9/api/v1', '    schedule: "* * * * *"', '    timeout: 10s', '    keys:', ...keys].join('\n');
+    const yaml = [
+      'concurrency: 2',
+      'targets:',
+      '  - name: t',
+      '    baseUrl: http://127.0.0.1:9/api/v1',
+      '    schedule: "* * * * *"',
+      '    timeout: 10s',
+      '    keys:',
+      ...keys,
+    ].join('\n');
     const { code, stdout } = await check(yaml, [], { KEY: 'rs_test_abcdefghijklmnop1234' });
     expect(code).toBe(0);
     expect(stdout).toContain('2 warning(s):');
-    expect(stdout).toContain('  targets[0].schedule: "* * * * *" has 5 fields, so its first field is minutes: it fires at second 0 of each matching minute (every 1m)');
+    expect(stdout).toContain(
+      '  targets[0].schedule: "* * * * *" has 5 fields, so its first field is minutes: it fires at second 0 of each matching minute (every 1m)',
+    );
     // 2 shared + 12 keys x (4 reads + cross_tenant + other_header) + invalid_key + public_docs = 76 probes.
     expect(stdout).toContain('  targets[0]: 76 probes per tick / concurrency 2 x timeout 10s = 380 s, more than the 1m between ticks');
     expect(stdout).toMatch(/^projected \/metrics: \d+ repairmon_\* series for 76 probe\(s\)/m);
   });
 
   it('a plain valid config has no warnings', async () => {
-    const yaml = 'targets:\n  - name: t\n    baseUrl: http://127.0.0.1:9/api/v1\n    keys:\n      - { alias: a-test, kind: tenant, tenant: rowery-nowak, secret: "${KEY}" }\n';
+    const yaml =
+      'targets:\n  - name: t\n    baseUrl: http://127.0.0.1:9/api/v1\n    keys:\n      - { alias: a-test, kind: tenant, tenant: rowery-nowak, secret: "${KEY}" }\n';
     const { code, stdout } = await check(yaml, [], { KEY: 'rs_test_abcdefghijklmnop1234' });
     expect(code).toBe(0);
     expect(stdout).not.toContain('warning');
@@ -50,7 +62,9 @@ describe('--connect', () => {
     `  - name: ${name}`,
     `    baseUrl: ${baseUrl}`,
     '    keys:',
-    ...aliases.map((a) => `      - { alias: ${a}, kind: tenant, tenant: ${sandbox.key(a).tenant}, secret: "\${K_${a.replace(/-/g, '_')}}" }`),
+    ...aliases.map(
+      (a) => `      - { alias: ${a}, kind: tenant, tenant: ${sandbox.key(a).tenant}, secret: "\${K_${a.replace(/-/g, '_')}}" }`,
+    ),
   ];
   const env = (): NodeJS.ProcessEnv => Object.fromEntries(sandbox.keys.map((k) => [`K_${k.alias.replace(/-/g, '_')}`, k.key]));
 
@@ -78,18 +92,30 @@ describe('--connect', () => {
     const { code, stdout, stderr } = await check(yaml, ['--connect'], env());
     expect(code, stdout + stderr).toBe(1);
     expect(stdout).toContain(`connect good (${sandbox.baseUrl}): answers as the API`);
-    expect(stdout).toMatch(/API {2}key nowak-revoked-test: GET \/tenants\/rowery-nowak\/clients: HTTP 401, unauthorized \(code_unauthorized\)/);
+    expect(stdout).toMatch(
+      /API {2}key nowak-revoked-test: GET \/tenants\/rowery-nowak\/clients: HTTP 401, unauthorized \(code_unauthorized\)/,
+    );
     expect(stderr).toContain('3 key(s) refused:');
-    expect(stderr).toContain("key nowak-revoked-test on target good: GET /tenants/rowery-nowak/clients got HTTP 401 unauthorized: the API refuses this key here: check the key's tenant, kind and secret in monitor.yaml");
-    expect(stderr).toContain("key kowalski-test on target good: GET /tenants/rowery-nowak/clients got HTTP 403 tenant_key_tenant_mismatch: the API refuses this key here");
-    expect(stderr).toContain('key platform-test on target good: GET /tenants/rowery-nowk/clients got HTTP 404 not_found: the API does not know this path: check the tenant (or platformPaths) in monitor.yaml');
+    expect(stderr).toContain(
+      "key nowak-revoked-test on target good: GET /tenants/rowery-nowak/clients got HTTP 401 unauthorized: the API refuses this key here: check the key's tenant, kind and secret in monitor.yaml",
+    );
+    expect(stderr).toContain(
+      'key kowalski-test on target good: GET /tenants/rowery-nowak/clients got HTTP 403 tenant_key_tenant_mismatch: the API refuses this key here',
+    );
+    expect(stderr).toContain(
+      'key platform-test on target good: GET /tenants/rowery-nowk/clients got HTTP 404 not_found: the API does not know this path: check the tenant (or platformPaths) in monitor.yaml',
+    );
     expect(stderr).not.toContain('nowak-test on');
     for (const k of sandbox.keys) expect(stdout + stderr).not.toContain(k.key);
   });
 
   it('a wrong port fails now, not minutes later: exit 1 naming the target and the reason', async () => {
     const port = await closedPort();
-    const yaml = ['targets:', ...target('good', sandbox.baseUrl, ['nowak-test']), ...target('wrong-port', `http://127.0.0.1:${port}/api/v1`, ['kowalski-test'])].join('\n');
+    const yaml = [
+      'targets:',
+      ...target('good', sandbox.baseUrl, ['nowak-test']),
+      ...target('wrong-port', `http://127.0.0.1:${port}/api/v1`, ['kowalski-test']),
+    ].join('\n');
     const { code, stdout } = await check(yaml, ['--connect'], env());
     expect(code).toBe(1);
     expect(stdout).toContain(`connect good (${sandbox.baseUrl}): answers as the API`);
@@ -100,7 +126,11 @@ describe('--connect', () => {
   it('something that is not the API (an HTML 502 on /docs) fails too', async () => {
     sandbox.setFaults('html-502');
     try {
-      const { code, stdout } = await check(['targets:', ...target('proxy', sandbox.baseUrl, ['nowak-test'])].join('\n'), ['--connect'], env());
+      const { code, stdout } = await check(
+        ['targets:', ...target('proxy', sandbox.baseUrl, ['nowak-test'])].join('\n'),
+        ['--connect'],
+        env(),
+      );
       expect(code).toBe(1);
       expect(stdout).toMatch(/FAIL GET \/docs \(no key\): HTTP 502, server_error \(status_502\)/);
     } finally {

@@ -20,7 +20,10 @@ describe('check-config and serve exit codes', () => {
     expect(bad.stderr).toContain('targets[0].extra: unknown key');
     const dir = mkdtempSync(join(tmpdir(), 'repairmon-cli-'));
     const file = join(dir, 'ok.yaml');
-    writeFileSync(file, 'targets:\n  - name: t\n    baseUrl: http://127.0.0.1:9/api/v1\n    keys:\n      - { alias: a-test, kind: tenant, tenant: rowery-nowak, secret: "${A_KEY}" }\n');
+    writeFileSync(
+      file,
+      'targets:\n  - name: t\n    baseUrl: http://127.0.0.1:9/api/v1\n    keys:\n      - { alias: a-test, kind: tenant, tenant: rowery-nowak, secret: "${A_KEY}" }\n',
+    );
     const good = await runCli(['check-config', '--config', file], { env: { A_KEY: 'rs_test_secretsecretsecret9876' } });
     expect(good.code).toBe(0);
     expect(good.stdout).toContain('key a-test (tenant rowery-nowak; bearer; …9876)');
@@ -32,7 +35,10 @@ describe('check-config and serve exit codes', () => {
   });
 
   test('serve: bad config exits 2, unknown flag exits 2, bad --shard exits 2', async () => {
-    expect((await runCli(['serve', '--config', join(fixtures, 'unknown-key.yaml')], { env: { NOWAK_KEY: 'rs_test_abcdefghijklmnop1234' } })).code).toBe(2);
+    expect(
+      (await runCli(['serve', '--config', join(fixtures, 'unknown-key.yaml')], { env: { NOWAK_KEY: 'rs_test_abcdefghijklmnop1234' } }))
+        .code,
+    ).toBe(2);
     expect((await runCli(['serve', '--config', 'x.yaml', '--bogus'])).code).toBe(2);
     const shard = await runCli(['serve', '--config', 'x.yaml', '--shard', '5/2']);
     expect(shard.code).toBe(2);
@@ -53,7 +59,17 @@ describe('serve end to end', () => {
     const write = (aliases: string[]): void =>
       writeFileSync(
         file,
-        ['targets:', '  - name: sandbox', `    baseUrl: ${sandbox.baseUrl}`, '    timeout: 2s', '    keys:', ...aliases.map((a) => `      - { alias: ${a}, kind: tenant, tenant: ${sandbox.key(a).tenant}, secret: "\${KEY_${a.replace(/-/g, '_').toUpperCase()}}" }`)].join('\n'),
+        [
+          'targets:',
+          '  - name: sandbox',
+          `    baseUrl: ${sandbox.baseUrl}`,
+          '    timeout: 2s',
+          '    keys:',
+          ...aliases.map(
+            (a) =>
+              `      - { alias: ${a}, kind: tenant, tenant: ${sandbox.key(a).tenant}, secret: "\${KEY_${a.replace(/-/g, '_').toUpperCase()}}" }`,
+          ),
+        ].join('\n'),
       );
     write(['nowak-test']);
     const env = { KEY_NOWAK_TEST: sandbox.key('nowak-test').key, KEY_KOWALSKI_TEST: sandbox.key('kowalski-test').key };
@@ -61,7 +77,10 @@ describe('serve end to end', () => {
     const metrics = async (url: string): Promise<string> => (await fetch(`${url}/metrics`)).text();
     try {
       const url = await waitFor(() => /status (http:\/\/\S+)\//.exec(serve.stdout())?.[1], { what: 'the serve banner' });
-      await waitFor(async () => (await metrics(url)).includes('key_alias="nowak-test",check="read"} 1'), { what: 'the first round', everyMs: 100 });
+      await waitFor(async () => (await metrics(url)).includes('key_alias="nowak-test",check="read"} 1'), {
+        what: 'the first round',
+        everyMs: 100,
+      });
       write(['nowak-test', 'kowalski-test']);
       serve.child.kill('SIGHUP');
       await waitFor(async () => (await metrics(url)).includes('key_alias="kowalski-test"'), { what: 'the reloaded plan', everyMs: 100 });
@@ -98,4 +117,3 @@ describe('demo (npm start)', () => {
     expect(out()).not.toMatch(/rs_(test|live)_[A-Za-z0-9_-]{8,}/);
   }, 60_000);
 });
-

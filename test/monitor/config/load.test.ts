@@ -8,7 +8,8 @@ import { buildPlan } from '../../../monitor/probe/plan.js';
 
 const fixtures = new URL('../fixtures/', import.meta.url).pathname;
 const env = { NOWAK_KEY: 'rs_test_abcdefghijklmnop1234', SPACED_KEY: 'rs_test_abc def' };
-const INLINE = 'inline secrets are refused; write `secret: ${ENV_VAR}` and export the key in that variable, or use `secretFile: /path/to/file`';
+const INLINE =
+  'inline secrets are refused; write `secret: ${ENV_VAR}` and export the key in that variable, or use `secretFile: /path/to/file`';
 
 // One fixture per invalid config, with every issue it must produce, exactly.
 const CASES: Record<string, string[]> = {
@@ -26,7 +27,9 @@ const CASES: Record<string, string[]> = {
   'duplicate-alias.yaml': ['targets[0].keys[1].alias: alias "nowak-test" is already used by targets[0].keys[0]'],
   'maintenance-both-forms.yaml': ['targets[0].maintenance[0]: use either `cron` + `duration` or `start` + `end` (ISO 8601)'],
   'both-secret-forms.yaml': ['targets[0].keys[0]: give exactly one of `secret: ${ENV_VAR}` or `secretFile: path`'],
-  'missing-secret-file.yaml': [`targets[0].keys[0].secretFile: key "nowak-test": cannot read secret file ${fixtures}does-not-exist.key (ENOENT)`],
+  'missing-secret-file.yaml': [
+    `targets[0].keys[0].secretFile: key "nowak-test": cannot read secret file ${fixtures}does-not-exist.key (ENOENT)`,
+  ],
   'yaml-syntax.yaml': ['line 4: Flow sequence in block collection must be sufficiently indented and end with a ] at line 4, column 1'],
   'cron-step-out-of-range.yaml': [
     'targets[0].schedule: invalid cron expression "*/61 * * * * *": step "*/61" in the seconds field is out of range: it must be 1 to 59 (seconds run 0-59)',
@@ -72,13 +75,19 @@ const CASES: Record<string, string[]> = {
     'targets[0].extra: unknown key',
   ],
   'tenant-key-with-tenants.yaml': ['targets[0].keys[0].tenants: only platform keys list `tenants`; a tenant key probes its own tenant'],
-  'platform-key-with-tenant.yaml': ['targets[0].keys[0].tenant: a platform key is not assigned to a tenant; list the tenants to probe under `tenants: [...]`'],
+  'platform-key-with-tenant.yaml': [
+    'targets[0].keys[0].tenant: a platform key is not assigned to a tenant; list the tenants to probe under `tenants: [...]`',
+  ],
   'cron-window-without-duration.yaml': ['targets[0].maintenance[0]: a cron window needs both `cron` and `duration`'],
   'fixed-window-without-end.yaml': ['targets[0].maintenance[0]: a fixed window needs both `start` and `end`'],
   'window-ends-before-start.yaml': ['targets[0].maintenance[0].end: `end` must be after `start`'],
   'duplicate-target-name.yaml': ['targets[1].name: target name "prod" is already used by targets[0]'],
-  'empty-secret-file.yaml': [`targets[0].keys[0].secretFile: key "nowak-test": secret file ${fixtures}empty.key is empty or contains whitespace`],
-  'env-key-with-whitespace.yaml': ['targets[0].keys[0].secret: key "nowak-test": environment variable SPACED_KEY is empty or contains whitespace'],
+  'empty-secret-file.yaml': [
+    `targets[0].keys[0].secretFile: key "nowak-test": secret file ${fixtures}empty.key is empty or contains whitespace`,
+  ],
+  'env-key-with-whitespace.yaml': [
+    'targets[0].keys[0].secret: key "nowak-test": environment variable SPACED_KEY is empty or contains whitespace',
+  ],
   'empty-file.yaml': ['targets: is required'],
   'not-a-mapping.yaml': ['(top level): Invalid input: expected object, received array'],
   'no-keys.yaml': ['targets[0].keys: Too small: expected array to have >=1 items'],
@@ -96,7 +105,11 @@ const CASES: Record<string, string[]> = {
 
 describe('invalid configs', () => {
   test('every bad-config fixture has its case here (the one folder for them)', () => {
-    expect(readdirSync(fixtures).filter((f) => f.endsWith('.yaml')).sort()).toEqual(Object.keys(CASES).sort());
+    expect(
+      readdirSync(fixtures)
+        .filter((f) => f.endsWith('.yaml'))
+        .sort(),
+    ).toEqual(Object.keys(CASES).sort());
   });
 
   for (const [file, expected] of Object.entries(CASES)) {
@@ -111,16 +124,24 @@ describe('invalid configs', () => {
   test('an inline secret is never echoed back, nor a password in statusPage.prometheusUrl', () => {
     const result = loadConfigFile(join(fixtures, 'inline-secret.yaml'), env);
     expect(JSON.stringify(result)).not.toContain('pasted_literal');
-    expect(JSON.stringify(loadConfigFile(join(fixtures, 'prometheus-url-credentials.yaml'), env))).not.toContain('fixture-prometheus-password');
+    expect(JSON.stringify(loadConfigFile(join(fixtures, 'prometheus-url-credentials.yaml'), env))).not.toContain(
+      'fixture-prometheus-password',
+    );
   });
 });
 
 describe('cron steps and fields', () => {
   test('steps past the span of their field are refused, in range ones pass', () => {
     expect(cronStepProblems('*/59 */30 */23 */30 */11 */6')).toEqual([]);
-    expect(cronStepProblems('*/60 * * * * *')).toEqual(['step "*/60" in the seconds field is out of range: it must be 1 to 59 (seconds run 0-59)']);
-    expect(cronStepProblems('0 0 */24 * * *')).toEqual(['step "*/24" in the hours field is out of range: it must be 1 to 23 (hours run 0-23)']);
-    expect(cronStepProblems('0-10/15 * * * * *')).toEqual(['step "0-10/15" in the seconds field is out of range: it must be 1 to 10 (seconds run 0-59)']);
+    expect(cronStepProblems('*/60 * * * * *')).toEqual([
+      'step "*/60" in the seconds field is out of range: it must be 1 to 59 (seconds run 0-59)',
+    ]);
+    expect(cronStepProblems('0 0 */24 * * *')).toEqual([
+      'step "*/24" in the hours field is out of range: it must be 1 to 23 (hours run 0-23)',
+    ]);
+    expect(cronStepProblems('0-10/15 * * * * *')).toEqual([
+      'step "0-10/15" in the seconds field is out of range: it must be 1 to 10 (seconds run 0-59)',
+    ]);
     expect(cronStepProblems('*/7 * * * *')).toEqual([]);
     expect(cronProblem('*/61 * * * *')).toBe('step "*/61" in the minutes field is out of range: it must be 1 to 59 (minutes run 0-59)');
   });
@@ -171,7 +192,14 @@ describe('valid configs', () => {
     expect(target.schedule).toBe('*/30 * * * * *');
     expect(target.intervalMs).toBe(30_000);
     expect(target.timeoutMs).toBe(10_000);
-    expect(target.canaries).toEqual({ cross_tenant: true, invalid_key: true, public_docs: false, other_header: true, platform_refused: true, index_access: true });
+    expect(target.canaries).toEqual({
+      cross_tenant: true,
+      invalid_key: true,
+      public_docs: false,
+      other_header: true,
+      platform_refused: true,
+      index_access: true,
+    });
     // The readings' defaults: no /platform/ path probed, nothing asserted about GET /.
     expect(target.platformPaths).toEqual([]);
     expect(target.indexAccess).toBe('unknown');
@@ -211,11 +239,26 @@ describe('valid configs', () => {
     expect(result.config.metrics).toEqual({ perKeyOutcomes: true });
     expect(target.failureThreshold).toBe(3);
     expect(target.availability).toMatchObject({ clients: 0.999, bikes: 0.99, index: 0.99 });
-    expect(target.keys[0]!.expect).toEqual({ logs: { kind: 'refused', code: 'insufficient_scope' }, bikes: { kind: 'refused', code: undefined } });
+    expect(target.keys[0]!.expect).toEqual({
+      logs: { kind: 'refused', code: 'insufficient_scope' },
+      bikes: { kind: 'refused', code: undefined },
+    });
     const plan = buildPlan(result.config);
     const read = (endpoint: string) => plan.find((p) => (p.check === 'read' || p.check === 'expected_refusal') && p.endpoint === endpoint)!;
-    expect(read('logs')).toMatchObject({ check: 'expected_refusal', expect: { kind: 'refusal', outcome: 'insufficient_scope', specCode: 'insufficient_scope', codeSource: 'config', breach: 'unexpected_access' } });
-    expect(read('bikes')).toMatchObject({ check: 'expected_refusal', expect: { kind: 'refusal', specCode: undefined, breach: 'unexpected_access' } });
+    expect(read('logs')).toMatchObject({
+      check: 'expected_refusal',
+      expect: {
+        kind: 'refusal',
+        outcome: 'insufficient_scope',
+        specCode: 'insufficient_scope',
+        codeSource: 'config',
+        breach: 'unexpected_access',
+      },
+    });
+    expect(read('bikes')).toMatchObject({
+      check: 'expected_refusal',
+      expect: { kind: 'refusal', specCode: undefined, breach: 'unexpected_access' },
+    });
     expect(read('clients')).toMatchObject({ check: 'read', expect: { kind: 'success', list: true } });
     // The other-header canary reads a resource the key may read.
     expect(plan.find((p) => p.check === 'other_header')).toMatchObject({ endpoint: 'clients' });
@@ -236,12 +279,19 @@ describe('valid configs', () => {
     if (!result.ok) throw new Error(JSON.stringify(result.issues));
     expect(result.config.targets[0]!.platformPaths).toEqual(['tenants', 'admin/keys']);
     const plan = buildPlan(result.config);
-    expect(plan.filter((p) => p.endpoint === 'platform' && p.check === 'read').map((p) => p.path)).toEqual(['/platform/tenants', '/platform/admin/keys']);
+    expect(plan.filter((p) => p.endpoint === 'platform' && p.check === 'read').map((p) => p.path)).toEqual([
+      '/platform/tenants',
+      '/platform/admin/keys',
+    ]);
     expect(plan.filter((p) => p.check === 'platform_refused').map((p) => [p.keyAlias, p.path])).toEqual([
       ['nowak-test', '/platform/tenants'],
       ['nowak-test', '/platform/admin/keys'],
     ]);
-    expect(plan.find((p) => p.check === 'index_access')).toMatchObject({ path: '/', expect: { kind: 'success' }, credential: { kind: 'none' } });
+    expect(plan.find((p) => p.check === 'index_access')).toMatchObject({
+      path: '/',
+      expect: { kind: 'success' },
+      credential: { kind: 'none' },
+    });
     expect(new Set(plan.map((p) => p.id)).size).toBe(plan.length);
   });
 
@@ -255,7 +305,9 @@ describe('valid configs', () => {
       '      - { alias: "nowak", kind: tenant, tenant: "/ prod", secret: "${NOWAK_KEY}" }',
     ].join('\n');
     const result = parseConfigText(text, { env, baseDir: '/' });
-    expect(result.ok ? [] : result.issues).toEqual([{ path: 'targets[0].keys[1].tenant', message: 'tenant slug "/ prod" cannot contain "/": it must be one path segment' }]);
+    expect(result.ok ? [] : result.issues).toEqual([
+      { path: 'targets[0].keys[1].tenant', message: 'tenant slug "/ prod" cannot contain "/": it must be one path segment' },
+    ]);
     const fine = parseConfigText(text.replace('"/ prod"', '"serwis kowalski"'), { env, baseDir: '/' });
     if (!fine.ok) throw new Error(JSON.stringify(fine.issues));
     const ids = buildPlan(fine.config).map((p) => p.id);
@@ -264,9 +316,20 @@ describe('valid configs', () => {
   });
 
   test('a bad platform path or indexAccess is named', () => {
-    const text = ['targets:', '  - name: t', '    baseUrl: http://h/api/v1', '    platformPaths: ["", "a/../b"]', '    indexAccess: maybe', '    keys: [{ alias: k, kind: tenant, tenant: x, secret: "${NOWAK_KEY}" }]'].join('\n');
+    const text = [
+      'targets:',
+      '  - name: t',
+      '    baseUrl: http://h/api/v1',
+      '    platformPaths: ["", "a/../b"]',
+      '    indexAccess: maybe',
+      '    keys: [{ alias: k, kind: tenant, tenant: x, secret: "${NOWAK_KEY}" }]',
+    ].join('\n');
     const result = parseConfigText(text, { env, baseDir: '/' });
-    expect(result.ok ? [] : result.issues.map((i) => i.path)).toEqual(['targets[0].platformPaths[0]', 'targets[0].platformPaths[1]', 'targets[0].indexAccess']);
+    expect(result.ok ? [] : result.issues.map((i) => i.path)).toEqual([
+      'targets[0].platformPaths[0]',
+      'targets[0].platformPaths[1]',
+      'targets[0].indexAccess',
+    ]);
   });
 
   test('the shipped example validates as it is, and with its commented targets uncommented', () => {

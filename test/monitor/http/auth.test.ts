@@ -23,12 +23,17 @@ import { silent } from '../helpers.js';
 
 const TOKEN = 'http-token-4f1c9a7e2b6d8035';
 const METRICS = 'metrics-token-77a0c3e5d91b4f26';
-const http = (over: Partial<HttpSettings> = {}): HttpSettings => ({ ...DEFAULT_HTTP_SETTINGS, token: new ApiKey(TOKEN, 'http.token'), ...over });
+const http = (over: Partial<HttpSettings> = {}): HttpSettings => ({
+  ...DEFAULT_HTTP_SETTINGS,
+  token: new ApiKey(TOKEN, 'http.token'),
+  ...over,
+});
 const basic = (user: string, password: string): string => `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
 
 describe('the rules (pure)', () => {
   it('loopback is 127/8, ::1 and localhost; every other address is reachable from outside', () => {
-    for (const host of ['127.0.0.1', '127.1.2.3', '::1', '[::1]', 'localhost', '::ffff:127.0.0.1']) expect(isLoopback(host), host).toBe(true);
+    for (const host of ['127.0.0.1', '127.1.2.3', '::1', '[::1]', 'localhost', '::ffff:127.0.0.1'])
+      expect(isLoopback(host), host).toBe(true);
     for (const host of ['0.0.0.0', '::', '10.0.0.5', 'repairmon.internal', '192.168.1.1']) expect(isLoopback(host), host).toBe(false);
   });
 
@@ -66,14 +71,18 @@ describe('the rules (pure)', () => {
   });
 
   it('browsers: a loopback listener answers only loopback Host names; what acts refuses another site, whatever the token', () => {
-    for (const host of ['127.0.0.1:9464', 'localhost:9464', 'LOCALHOST', '[::1]:9464', undefined]) expect(browserGuard('GET', '/probes.json', { host }, '127.0.0.1'), String(host)).toBeUndefined();
-    for (const host of ['evil.example:9464', 'evil.example', '127.0.0.1.evil.example', '10.0.0.5:9464', 'bad host']) expect(browserGuard('GET', '/metrics', { host }, '127.0.0.1'), host).toContain('DNS-rebinding');
+    for (const host of ['127.0.0.1:9464', 'localhost:9464', 'LOCALHOST', '[::1]:9464', undefined])
+      expect(browserGuard('GET', '/probes.json', { host }, '127.0.0.1'), String(host)).toBeUndefined();
+    for (const host of ['evil.example:9464', 'evil.example', '127.0.0.1.evil.example', '10.0.0.5:9464', 'bad host'])
+      expect(browserGuard('GET', '/metrics', { host }, '127.0.0.1'), host).toContain('DNS-rebinding');
     // Beyond loopback the machine's names are unknown: the token guards it.
     expect(browserGuard('GET', '/metrics', { host: 'repairmon.internal:9464' }, '0.0.0.0')).toBeUndefined();
 
     const host = '127.0.0.1:9464';
     expect(browserGuard('POST', '/-/reload', { host }, '127.0.0.1')).toBeUndefined();
-    expect(browserGuard('POST', '/-/reload', { host, origin: 'http://127.0.0.1:9464', 'sec-fetch-site': 'same-origin' }, '127.0.0.1')).toBeUndefined();
+    expect(
+      browserGuard('POST', '/-/reload', { host, origin: 'http://127.0.0.1:9464', 'sec-fetch-site': 'same-origin' }, '127.0.0.1'),
+    ).toBeUndefined();
     for (const [origin, site] of [
       ['http://evil.example', 'cross-site'],
       ['http://evil.example', undefined],
@@ -83,7 +92,9 @@ describe('the rules (pure)', () => {
       ['http://127.0.0.1:9999', undefined],
     ] as const) {
       const headers = { host, origin, 'sec-fetch-site': site };
-      expect(browserGuard('POST', '/-/reload', headers, '127.0.0.1'), `${origin} ${site}`).toMatch(/^POST \/-\/reload refuses .*(cross-site|another origin)/);
+      expect(browserGuard('POST', '/-/reload', headers, '127.0.0.1'), `${origin} ${site}`).toMatch(
+        /^POST \/-\/reload refuses .*(cross-site|another origin)/,
+      );
       expect(browserGuard('PUT', '/-/reload', headers, '0.0.0.0'), `${origin} ${site}`).toMatch(/refuses/);
     }
     // `/probe` spends the key's quota: a cross-site image or link may not trigger it; a plain view may be linked.
@@ -94,7 +105,9 @@ describe('the rules (pure)', () => {
   it('a non-loopback listen without a token is refused, naming what to set', () => {
     expect(unprotectedListen('127.0.0.1', 9464, DEFAULT_HTTP_SETTINGS)).toBeUndefined();
     expect(unprotectedListen('0.0.0.0', 9464, http())).toBeUndefined();
-    expect(unprotectedListen('0.0.0.0', 9464, DEFAULT_HTTP_SETTINGS)).toMatch(/^--listen 0\.0\.0\.0:9464 is reachable from other machines.*http: \{ token: \$\{REPAIRMON_HTTP_TOKEN\} \}.*openssl rand -hex 32.*127\.0\.0\.1$/);
+    expect(unprotectedListen('0.0.0.0', 9464, DEFAULT_HTTP_SETTINGS)).toMatch(
+      /^--listen 0\.0\.0\.0:9464 is reachable from other machines.*http: \{ token: \$\{REPAIRMON_HTTP_TOKEN\} \}.*openssl rand -hex 32.*127\.0\.0\.1$/,
+    );
   });
 });
 
@@ -104,7 +117,10 @@ describe('the server with tokens', () => {
   let server: MonitorServer;
   beforeAll(async () => {
     sandbox = await startSandbox();
-    const config: MonitorConfig = { ...demoConfig(sandbox, { aliases: ['nowak-test'], schedule: '0 0 1 1 *' }), http: http({ metricsToken: new ApiKey(METRICS, 'http.metricsToken') }) };
+    const config: MonitorConfig = {
+      ...demoConfig(sandbox, { aliases: ['nowak-test'], schedule: '0 0 1 1 *' }),
+      http: http({ metricsToken: new ApiKey(METRICS, 'http.metricsToken') }),
+    };
     monitor = createMonitor(config, { logger: silent, load: () => ({ ok: true, config }) });
     server = await createMonitorServer(monitor, { host: '127.0.0.1', port: 0, logger: silent });
   });
@@ -135,7 +151,12 @@ describe('the server with tokens', () => {
   it('a cross-site "simple" POST /-/reload is refused even with the right token; a rebound Host reads nothing', async () => {
     const simple = await request(`${server.url}/-/reload`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'text/plain', origin: 'http://evil.example', 'sec-fetch-site': 'cross-site' },
+      headers: {
+        authorization: `Bearer ${TOKEN}`,
+        'content-type': 'text/plain',
+        origin: 'http://evil.example',
+        'sec-fetch-site': 'cross-site',
+      },
       body: 'x',
     });
     expect(simple.statusCode).toBe(403);
@@ -169,7 +190,11 @@ describe('the server with tokens', () => {
 });
 
 describe('beyond loopback', () => {
-  const sandboxLike = { baseUrl: 'http://127.0.0.1:9/api/v1', tenants: ['rowery-nowak'], keys: [{ alias: 'nowak-test', kind: 'tenant' as const, tenant: 'rowery-nowak', revoked: false, key: 'rs_test_abcdefghijklmnop1234' }] };
+  const sandboxLike = {
+    baseUrl: 'http://127.0.0.1:9/api/v1',
+    tenants: ['rowery-nowak'],
+    keys: [{ alias: 'nowak-test', kind: 'tenant' as const, tenant: 'rowery-nowak', revoked: false, key: 'rs_test_abcdefghijklmnop1234' }],
+  };
 
   it('startServing and createMonitorServer refuse 0.0.0.0 without a token, and serve it with one', async () => {
     const bare = createMonitor(demoConfig(sandboxLike), { logger: silent });
@@ -189,7 +214,10 @@ describe('beyond loopback', () => {
 
   it('a reload that drops the token is refused while listening beyond loopback', () => {
     const config = demoConfig(sandboxLike);
-    expect(guardReload({ host: '0.0.0.0', port: 9464 }, { ok: true, config })).toMatchObject({ ok: false, issues: [{ path: 'http.token' }] });
+    expect(guardReload({ host: '0.0.0.0', port: 9464 }, { ok: true, config })).toMatchObject({
+      ok: false,
+      issues: [{ path: 'http.token' }],
+    });
     expect(guardReload({ host: '127.0.0.1', port: 9464 }, { ok: true, config }).ok).toBe(true);
     expect(guardReload({ host: '0.0.0.0', port: 9464 }, { ok: true, config: { ...config, http: http() } }).ok).toBe(true);
   });
@@ -197,7 +225,10 @@ describe('beyond loopback', () => {
   it('`repairmon serve --listen 0.0.0.0:PORT` without http.token exits 2 naming it, binding nothing', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'repairmon-auth-'));
     const file = join(dir, 'monitor.yaml');
-    writeFileSync(file, 'targets:\n  - name: t\n    baseUrl: http://127.0.0.1:9/api/v1\n    keys:\n      - { alias: a-test, kind: tenant, tenant: rowery-nowak, secret: "${A_KEY}" }\n');
+    writeFileSync(
+      file,
+      'targets:\n  - name: t\n    baseUrl: http://127.0.0.1:9/api/v1\n    keys:\n      - { alias: a-test, kind: tenant, tenant: rowery-nowak, secret: "${A_KEY}" }\n',
+    );
     const io = { ...fakeIo(), env: { A_KEY: 'rs_test_secretsecretsecret9876' } };
     expect(await main(['serve', '--config', file, '--listen', '0.0.0.0:0', '--log-level', 'silent'], io)).toBe(2);
     expect(io.stderrText()).toContain('repairmon serve: --listen 0.0.0.0:0 is reachable from other machines');

@@ -13,7 +13,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type MonitorServer, createMonitorServer } from '../../../monitor/http/server.js';
 import { type Rig, startRig, silent } from '../helpers.js';
 
-const CANARIES = ['Zofia Kanarkowa', '+48 600 111 222', 'zofia.kanarkowa@canary.example', 'Kanarek-Rower-77', 'Kanarkowy dziennik', 'Jerzy Wróbelski', '+48 700 333 444'];
+const CANARIES = [
+  'Zofia Kanarkowa',
+  '+48 600 111 222',
+  'zofia.kanarkowa@canary.example',
+  'Kanarek-Rower-77',
+  'Kanarkowy dziennik',
+  'Jerzy Wróbelski',
+  '+48 700 333 444',
+];
 const resources = (n: number) => ({
   clients: [{ id: `kl-${n}`, name: CANARIES[n === 1 ? 0 : 5], phone: CANARIES[n === 1 ? 1 : 6], email: CANARIES[2] }],
   bikes: [{ id: `b-${n}`, owner: CANARIES[0], frame: CANARIES[3] }],
@@ -60,7 +68,9 @@ const leaks = (text: string): string[] => CANARIES.filter((c) => text.includes(c
 describe('debug=true shows no tenant bodies', () => {
   it('control: the canaries are really in the API answers', async () => {
     const key = rig.sandbox.key('jeden-test').key;
-    const body = await (await fetch(`${rig.sandbox.baseUrl}/tenants/sklep-jeden/clients`, { headers: { authorization: `Bearer ${key}` } })).text();
+    const body = await (
+      await fetch(`${rig.sandbox.baseUrl}/tenants/sklep-jeden/clients`, { headers: { authorization: `Bearer ${key}` } })
+    ).text();
     expect(leaks(body).length).toBeGreaterThan(0);
   });
 
@@ -77,12 +87,14 @@ describe('debug=true shows no tenant bodies', () => {
       expect(report.outcome.outcome, where).toBe('ok');
       expect(report.response, where).toMatchObject({ status: 200, envelope: { valid: true, ok: true, data: { type: 'array', items: 1 } } });
       expect(report.response['bodyExcerpt'], where).toBeUndefined();
-      expect(report.response['body'], where).toMatch(/^not shown: \/tenants\/sklep-(jeden|dwa)\/\w+ answers with a tenant's or the platform's data/);
+      expect(report.response['body'], where).toMatch(
+        /^not shown: \/tenants\/sklep-(jeden|dwa)\/\w+ answers with a tenant's or the platform's data/,
+      );
       expect(leaks(text), where).toEqual([]);
     }
   });
 
-  it('a tenant-isolation breach hands another tenant\'s customers to the canary: still not shown', async () => {
+  it("a tenant-isolation breach hands another tenant's customers to the canary: still not shown", async () => {
     rig.sandbox.setFaults('isolation-breach');
     const text = await get('/probe?target=sandbox&key=jeden-test&endpoint=clients&tenant=sklep-dwa&check=cross_tenant&debug=true');
     rig.sandbox.setFaults('');
@@ -98,12 +110,20 @@ describe('debug=true shows no tenant bodies', () => {
     expect(broken).toContain('"problem": "not_json"');
     expect(broken).toContain('body not shown');
     expect(broken).not.toContain('starts with');
-    const refused = JSON.parse(await get('/probe?target=sandbox&key=dwa-test&endpoint=clients&tenant=sklep-jeden&check=cross_tenant&debug=true')) as { response: { envelope: unknown } };
-    expect(refused.response.envelope).toMatchObject({ valid: true, ok: false, error: { code: 'tenant_key_tenant_mismatch', message: expect.any(String) } });
+    const refused = JSON.parse(
+      await get('/probe?target=sandbox&key=dwa-test&endpoint=clients&tenant=sklep-jeden&check=cross_tenant&debug=true'),
+    ) as { response: { envelope: unknown } };
+    expect(refused.response.envelope).toMatchObject({
+      valid: true,
+      ok: false,
+      error: { code: 'tenant_key_tenant_mismatch', message: expect.any(String) },
+    });
   });
 
   it('/docs shows its body (no tenant data there)', async () => {
-    const report = JSON.parse(await get('/probe?target=sandbox&key=platform-test&endpoint=docs&debug=true')) as { response: { bodyExcerpt: string } };
+    const report = JSON.parse(await get('/probe?target=sandbox&key=platform-test&endpoint=docs&debug=true')) as {
+      response: { bodyExcerpt: string };
+    };
     expect(report.response.bodyExcerpt).toContain('"ok":true');
   });
 

@@ -22,12 +22,15 @@ describe('/probe on an unknown key', () => {
   });
 });
 
-describe('/probe on a read the key\'s expect refuses', () => {
-  it('is found as the key\'s read of that endpoint (check left out or `read`), and as check=expected_refusal', () => {
+describe("/probe on a read the key's expect refuses", () => {
+  it("is found as the key's read of that endpoint (check left out or `read`), and as check=expected_refusal", () => {
     const refused = { ...spec('nowak-nologs', 'rowery-nowak'), check: 'expected_refusal' as const };
     const index = indexProbes([refused]);
     for (const check of [null, 'read', 'expected_refusal']) {
-      expect(pickProbe({ target: 'test', key: 'nowak-nologs', endpoint: 'clients', tenant: null, check }, index), String(check)).toEqual({ ok: true, spec: refused });
+      expect(pickProbe({ target: 'test', key: 'nowak-nologs', endpoint: 'clients', tenant: null, check }, index), String(check)).toEqual({
+        ok: true,
+        spec: refused,
+      });
     }
   });
 });

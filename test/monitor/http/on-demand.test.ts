@@ -22,7 +22,14 @@ describe('the server', () => {
   let server: MonitorServer;
   let clock = Date.now();
   beforeAll(async () => {
-    rig = await startRig({ aliases: ['nowak-test', 'kowalski-test', 'gdansk-test'], schedule: '0 0 1 1 *', canaries: { invalid_key: false, public_docs: false } }, { now: () => clock });
+    rig = await startRig(
+      {
+        aliases: ['nowak-test', 'kowalski-test', 'gdansk-test'],
+        schedule: '0 0 1 1 *',
+        canaries: { invalid_key: false, public_docs: false },
+      },
+      { now: () => clock },
+    );
     server = await createMonitorServer(rig.monitor, { host: '127.0.0.1', port: 0, logger: silent });
   });
   afterAll(async () => {
@@ -41,7 +48,9 @@ describe('the server', () => {
     expect(statuses.filter((s) => s === 429)).toHaveLength(39);
     const refused = answers.find((r) => r.status === 429)!;
     expect(refused.headers.get('retry-after')).toBe('10');
-    expect(await refused.text()).toMatch(/key nowak-test on target sandbox was probed on demand less than 10 s ago \(http\.onDemandInterval\).*try again in 10 s/);
+    expect(await refused.text()).toMatch(
+      /key nowak-test on target sandbox was probed on demand less than 10 s ago \(http\.onDemandInterval\).*try again in 10 s/,
+    );
     await Promise.all(answers.filter((r) => r !== refused).map((r) => r.text()));
     expect(sentBy('nowak-test')).toBe(1);
   });
@@ -58,28 +67,39 @@ describe('the server', () => {
   it('a 429 hold from the schedule refuses /probe without sending', async () => {
     rig.sandbox.setFaults('rate-limit-storm:5@/tenants/cykl-gdansk/**');
     await rig.monitor.runOnce();
-    expect(latest(rig.monitor, { keyAlias: 'gdansk-test', endpoint: 'clients', check: 'read' })).toMatchObject({ outcome: 'rate_limited', reason: 'status_429' });
+    expect(latest(rig.monitor, { keyAlias: 'gdansk-test', endpoint: 'clients', check: 'read' })).toMatchObject({
+      outcome: 'rate_limited',
+      reason: 'status_429',
+    });
     rig.sandbox.setFaults('');
     rig.sandbox.clearRequests();
     clock += 2_000;
     const held = await probe('gdansk-test', 'cykl-gdansk');
     expect(held.status).toBe(429);
     expect(held.headers.get('retry-after')).toBe('3');
-    expect(await held.text()).toContain("key gdansk-test on target sandbox is waiting out the API's Retry-After; the scheduled probes wait too");
+    expect(await held.text()).toContain(
+      "key gdansk-test on target sandbox is waiting out the API's Retry-After; the scheduled probes wait too",
+    );
     expect(sentBy('gdansk-test')).toBe(0);
   });
 
   it('a 429 hold from /probe holds the scheduled probes of that key', async () => {
     clock += 20_000;
     rig.sandbox.setFaults('rate-limit-storm:5@/tenants/serwis-kowalski/**');
-    const report = (await (await probe('kowalski-test', 'serwis-kowalski', 'repairs')).json()) as { outcome: { outcome: string; retryAfterMs: number } };
+    const report = (await (await probe('kowalski-test', 'serwis-kowalski', 'repairs')).json()) as {
+      outcome: { outcome: string; retryAfterMs: number };
+    };
     expect(report.outcome).toMatchObject({ outcome: 'rate_limited', retryAfterMs: 5_000 });
     rig.sandbox.setFaults('');
     rig.sandbox.clearRequests();
     clock += 1_000;
     await rig.monitor.runOnce();
     expect(sentBy('kowalski-test')).toBe(0);
-    expect(latest(rig.monitor, { keyAlias: 'kowalski-test', endpoint: 'bikes', check: 'read' })).toMatchObject({ outcome: 'rate_limited', reason: 'held_retry_after', sent: false });
+    expect(latest(rig.monitor, { keyAlias: 'kowalski-test', endpoint: 'bikes', check: 'read' })).toMatchObject({
+      outcome: 'rate_limited',
+      reason: 'held_retry_after',
+      sent: false,
+    });
     expect(sentBy('nowak-test')).toBeGreaterThan(0);
   });
 });

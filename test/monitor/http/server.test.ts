@@ -46,7 +46,12 @@ test('/probe runs one configured probe by alias only, with a redacted debug view
   const res = await get('/probe?target=sandbox&key=nowak-test&endpoint=clients&debug=true');
   expect(res.status).toBe(200);
   const text = await res.text();
-  const report = JSON.parse(text) as { outcome: { outcome: string }; response: { status: number }; metrics: string; request: { headers: Record<string, string> } };
+  const report = JSON.parse(text) as {
+    outcome: { outcome: string };
+    response: { status: number };
+    metrics: string;
+    request: { headers: Record<string, string> };
+  };
   expect(report.outcome.outcome).toBe('ok');
   expect(report.response.status).toBe(200);
   expect(report.metrics).toContain('repairmon_probe_success{');
@@ -76,7 +81,11 @@ test('without a token (the default loopback listener): a web page can neither re
     expect(res.statusCode, path).toBe(403);
     await res.body.dump();
   }
-  const form = await request(`${server.url}/-/reload`, { method: 'POST', headers: { 'content-type': 'text/plain', origin: 'http://evil.example', 'sec-fetch-site': 'cross-site' }, body: 'x' });
+  const form = await request(`${server.url}/-/reload`, {
+    method: 'POST',
+    headers: { 'content-type': 'text/plain', origin: 'http://evil.example', 'sec-fetch-site': 'cross-site' },
+    body: 'x',
+  });
   expect(form.statusCode).toBe(403);
   await form.body.dump();
   const local = await request(`${server.url}/probes.json`, { headers: { host: `localhost:${new URL(server.url).port}` } });

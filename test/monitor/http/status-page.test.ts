@@ -9,14 +9,23 @@ import { type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type MonitorServer, createMonitorServer } from '../../../monitor/http/server.js';
-import { PROMETHEUS_ANSWER_LIMIT, coverageOf, createUptimeSource, fetchUptime, parseVector, uptimeOf } from '../../../monitor/http/uptime.js';
+import {
+  PROMETHEUS_ANSWER_LIMIT,
+  coverageOf,
+  createUptimeSource,
+  fetchUptime,
+  parseVector,
+  uptimeOf,
+} from '../../../monitor/http/uptime.js';
 import { type Rig, silent, startRig } from '../helpers.js';
 
 /** Seconds of data the stand-in holds: every window's figure comes from 19 minutes. */
 const HELD_SECONDS = 19 * 60;
 
 /** A Prometheus stand-in: answers instant queries with one value per series, hangs, or streams 1 MiB chunks without end. */
-async function fakePrometheus(mode: 'answer' | 'hang' | 'endless'): Promise<{ url: string; queries: string[]; sent: () => number; close(): Promise<void> }> {
+async function fakePrometheus(
+  mode: 'answer' | 'hang' | 'endless',
+): Promise<{ url: string; queries: string[]; sent: () => number; close(): Promise<void> }> {
   const queries: string[] = [];
   let sent = 0;
   const server: Server = createServer((req, res) => {
@@ -33,13 +42,29 @@ async function fakePrometheus(mode: 'answer' | 'hang' | 'endless'): Promise<{ ur
       return more();
     }
     if (query.includes('assertion_failed')) {
-      const breach = { metric: { target: 'sandbox', endpoint: 'clients', tenant: 'rowery-nowak', key_alias: 'kowalski-test', check: 'cross_tenant' }, value: [1, '2.0004'] };
+      const breach = {
+        metric: { target: 'sandbox', endpoint: 'clients', tenant: 'rowery-nowak', key_alias: 'kowalski-test', check: 'cross_tenant' },
+        value: [1, '2.0004'],
+      };
       res.writeHead(200, { 'content-type': 'application/json' });
       return void res.end(JSON.stringify({ status: 'success', data: { resultType: 'vector', result: [breach] } }));
     }
-    const value = query.startsWith('min_over_time') ? String(Date.now() / 1000 - HELD_SECONDS) : query.endsWith('[24h])') ? '0.9996' : query.endsWith('[7d])') ? '0.9' : '0.5';
-    const series = (tenant: string, alias: string, endpoint: string) => ({ metric: { __name__: 'x', target: 'sandbox', tenant, key_alias: alias, endpoint, check: 'read', job: 'repairmon' }, value: [1, value] });
-    const result = [series('rowery-nowak', 'nowak-test', 'clients'), series('rowery-nowak', 'nowak-test', 'bikes'), series('serwis-kowalski', 'kowalski-test', 'clients')];
+    const value = query.startsWith('min_over_time')
+      ? String(Date.now() / 1000 - HELD_SECONDS)
+      : query.endsWith('[24h])')
+        ? '0.9996'
+        : query.endsWith('[7d])')
+          ? '0.9'
+          : '0.5';
+    const series = (tenant: string, alias: string, endpoint: string) => ({
+      metric: { __name__: 'x', target: 'sandbox', tenant, key_alias: alias, endpoint, check: 'read', job: 'repairmon' },
+      value: [1, value],
+    });
+    const result = [
+      series('rowery-nowak', 'nowak-test', 'clients'),
+      series('rowery-nowak', 'nowak-test', 'bikes'),
+      series('serwis-kowalski', 'kowalski-test', 'clients'),
+    ];
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end(JSON.stringify({ status: 'success', data: { resultType: 'vector', result } }));
   });
@@ -55,7 +80,16 @@ async function fakePrometheus(mode: 'answer' | 'hang' | 'endless'): Promise<{ ur
 
 describe('uptime (pure parts)', () => {
   it('reads a vector and averages the matching series', () => {
-    const parsed = parseVector({ status: 'success', data: { resultType: 'vector', result: [{ metric: { target: 'a', tenant: 'x' }, value: [1, '1'] }, { metric: { target: 'a', tenant: 'y' }, value: [1, '0.5'] }] } });
+    const parsed = parseVector({
+      status: 'success',
+      data: {
+        resultType: 'vector',
+        result: [
+          { metric: { target: 'a', tenant: 'x' }, value: [1, '1'] },
+          { metric: { target: 'a', tenant: 'y' }, value: [1, '0.5'] },
+        ],
+      },
+    });
     if (!parsed.ok) throw new Error(parsed.reason);
     expect(uptimeOf(parsed.samples, { target: 'a' })).toBe(0.75);
     expect(uptimeOf(parsed.samples, { target: 'a', tenant: 'y' })).toBe(0.5);
@@ -89,7 +123,10 @@ describe('uptime (pure parts)', () => {
     const endless = await fakePrometheus('endless');
     try {
       const uptime = await fetchUptime({ prometheusUrl: endless.url, prometheusTimeoutMs: 5_000 });
-      expect(uptime).toEqual({ kind: 'unavailable', reason: `Prometheus at ${endless.url} did not answer (answer over ${PROMETHEUS_ANSWER_LIMIT} bytes)` });
+      expect(uptime).toEqual({
+        kind: 'unavailable',
+        reason: `Prometheus at ${endless.url} did not answer (answer over ${PROMETHEUS_ANSWER_LIMIT} bytes)`,
+      });
       // What was read stops at the cap (plus what the sockets buffer), not at the timeout.
       expect(endless.sent()).toBeLessThan(PROMETHEUS_ANSWER_LIMIT * 7 + 64 * 1024 * 1024);
     } finally {
@@ -98,7 +135,10 @@ describe('uptime (pure parts)', () => {
   });
 
   it('coverage: the data behind a figure, from the earliest run in the window', () => {
-    const since = [{ labels: { target: 'a', tenant: 'x' }, value: 1_000 }, { labels: { target: 'a', tenant: 'y' }, value: 1_600 }];
+    const since = [
+      { labels: { target: 'a', tenant: 'x' }, value: 1_000 },
+      { labels: { target: 'a', tenant: 'y' }, value: 1_600 },
+    ];
     expect(coverageOf(since, { target: 'a' }, 2_140)).toBe(1_140);
     expect(coverageOf(since, { target: 'a', tenant: 'y' }, 2_140)).toBe(540);
     expect(coverageOf(since, { target: 'b' }, 2_140)).toBeUndefined();
@@ -112,7 +152,9 @@ describe('the page', () => {
     rig = await startRig({ aliases: ['nowak-test', 'kowalski-test'], schedule: '0 0 1 1 *', timeoutMs: 1500 });
     server = await createMonitorServer(rig.monitor, { host: '127.0.0.1', port: 0, logger: silent });
     await rig.monitor.runOnce();
-    rig.sandbox.setFaults('html-502@/tenants/serwis-kowalski/bikes;latency:5000@/tenants/serwis-kowalski/logs;isolation-breach@/tenants/serwis-kowalski/clients');
+    rig.sandbox.setFaults(
+      'html-502@/tenants/serwis-kowalski/bikes;latency:5000@/tenants/serwis-kowalski/logs;isolation-breach@/tenants/serwis-kowalski/clients',
+    );
     await rig.monitor.runOnce();
     rig.sandbox.setFaults('');
   });
@@ -131,7 +173,9 @@ describe('the page', () => {
     const section = html.slice(banner, html.indexOf('</section>', banner));
     expect(section).toContain('role="alert"');
     expect(section).toMatch(/Security: 1 probe got data where the API must refuse \(1 ongoing\)/);
-    expect(section).toMatch(/<td>tenant isolation<\/td><td>sandbox<\/td><td>nowak-test<\/td><td>serwis-kowalski<\/td><td>clients <span class="muted">\(cross_tenant\)<\/span><\/td><td><time datetime="\d{4}-\d\d-\d\dT/);
+    expect(section).toMatch(
+      /<td>tenant isolation<\/td><td>sandbox<\/td><td>nowak-test<\/td><td>serwis-kowalski<\/td><td>clients <span class="muted">\(cross_tenant\)<\/span><\/td><td><time datetime="\d{4}-\d\d-\d\dT/,
+    );
   });
 
   it('failed cells say why: status_502 and HTML page, timeout_headers', async () => {
@@ -148,8 +192,12 @@ describe('the page', () => {
   it('uptime over the kept window per row and target, with the time it covers; 24 h / 7 d / 30 d need a Prometheus URL', async () => {
     const html = await page();
     expect(html).toContain('<th scope="col">uptime</th>');
-    expect(html).toMatch(/<th scope="row">rowery-nowak<\/th><td class="muted">nowak-test<\/td><td class="up">kept 100% <span class="muted">of \d+ s<\/span><\/td>/);
-    expect(html).toMatch(/<th scope="row">serwis-kowalski<\/th><td class="muted">kowalski-test<\/td><td class="up">kept 75% <span class="muted">of \d+ s<\/span><\/td>/);
+    expect(html).toMatch(
+      /<th scope="row">rowery-nowak<\/th><td class="muted">nowak-test<\/td><td class="up">kept 100% <span class="muted">of \d+ s<\/span><\/td>/,
+    );
+    expect(html).toMatch(
+      /<th scope="row">serwis-kowalski<\/th><td class="muted">kowalski-test<\/td><td class="up">kept 75% <span class="muted">of \d+ s<\/span><\/td>/,
+    );
     expect(html).toContain('24 h / 7 d / 30 d need <code>statusPage.prometheusUrl</code>');
     expect(html).not.toMatch(/<script|http-equiv="refresh"/);
     expect(await page('/?refresh=10')).toContain('<meta http-equiv="refresh" content="10">');
@@ -181,7 +229,9 @@ describe('the page', () => {
       expect(html).toContain(`24 h 99.9% ${of19} · 7 d 90% ${of19} · 30 d 50% ${of19} · <b class="down">now: down bikes, logs</b>`);
       // Breaches Prometheus counted, also from before a restart, join the banner.
       expect(html).toContain('<h3>Counted by Prometheus in the last 24 h (also before a restart)</h3>');
-      expect(html).toContain('<td>sandbox</td><td>kowalski-test</td><td>rowery-nowak</td><td>clients <span class="muted">(cross_tenant)</span></td><td>2</td>');
+      expect(html).toContain(
+        '<td>sandbox</td><td>kowalski-test</td><td>rowery-nowak</td><td>clients <span class="muted">(cross_tenant)</span></td><td>2</td>',
+      );
     } finally {
       await prom.close();
     }
@@ -207,7 +257,10 @@ describe('the page', () => {
 
   it('a Prometheus that is down: "unavailable", the rest of the page as usual', async () => {
     const config = rig.monitor.config();
-    await rig.monitor.reload({ ok: true, config: { ...config, statusPage: { prometheusUrl: 'http://127.0.0.1:9', prometheusTimeoutMs: 500 } } });
+    await rig.monitor.reload({
+      ok: true,
+      config: { ...config, statusPage: { prometheusUrl: 'http://127.0.0.1:9', prometheusTimeoutMs: 500 } },
+    });
     const res = await fetch(`${server.url}/`);
     expect(res.status).toBe(200);
     const html = await res.text();

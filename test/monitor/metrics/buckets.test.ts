@@ -41,11 +41,15 @@ describe('durationBuckets', () => {
 
   it('property: p95 is above the SLO exactly when more than 5 % of the probes were slower than it', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 50, max: 5_000 }), fc.array(fc.double({ min: 0.001, max: 20, noNaN: true }), { minLength: 1, maxLength: 200 }), (sloMs, observations) => {
-        const slo = sloMs / 1000;
-        const slower = observations.filter((o) => o > slo).length / observations.length;
-        expect(p95(observations, durationBuckets([{ sloMs: { clients: sloMs } }])) > slo).toBe(slower > 0.05);
-      }),
+      fc.property(
+        fc.integer({ min: 50, max: 5_000 }),
+        fc.array(fc.double({ min: 0.001, max: 20, noNaN: true }), { minLength: 1, maxLength: 200 }),
+        (sloMs, observations) => {
+          const slo = sloMs / 1000;
+          const slower = observations.filter((o) => o > slo).length / observations.length;
+          expect(p95(observations, durationBuckets([{ sloMs: { clients: sloMs } }])) > slo).toBe(slower > 0.05);
+        },
+      ),
       { numRuns: 300 },
     );
   });

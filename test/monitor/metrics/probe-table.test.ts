@@ -7,7 +7,6 @@ import { DEFAULT_PROBE_METRIC_SETTINGS, createProbeMetrics } from '../../../moni
 import { MonitorRegistry } from '../../../monitor/metrics/registry.js';
 import { createServiceMetrics } from '../../../monitor/metrics/service-metrics.js';
 import { OUTCOMES } from '../../../monitor/probe/expectation.js';
-import { makeProbe } from '../../../monitor/probe/spec.js';
 import { requireBinary } from '../tools/real-tools.js';
 import { PER_PROBE, both, result, seriesOf, sortedLines, spec } from './table-helpers.js';
 
@@ -16,18 +15,22 @@ const kowalski = spec('kowalski-test', 'serwis-kowalski');
 const tricky = spec('alias "quoted" \\ back\nslash', 'shop\\"x"\n', 'tar"get\\');
 
 describe('the probe table renders what prom-client rendered', () => {
-  test.each([false, true])('same text, family by family and as a whole, for probes recorded in plan order (per-key outcomes %s)', async (perKey) => {
-    const m = both(perKey);
-    m.syncPlan([nowak, kowalski, tricky]);
-    m.record(result(nowak, { status: 200, items: 3 }));
-    m.record(result(kowalski, { outcome: 'server_error', reason: 'status_503', status: 503, degraded: 'slo', durationMs: 1234.5 }));
-    m.record(result(tricky, { outcome: 'rate_limited', reason: 'status_429', sent: false, degraded: 'rate_limited' }));
-    m.record(result(nowak, { status: 200, items: 0, durationMs: 0.1 }));
-    m.record(result(kowalski, { outcome: 'server_error', reason: 'status_503', status: 503 }));
-    m.record(result(tricky, { outcome: 'rate_limited', reason: 'status_429', status: 429, retryAfterMs: 2500 }));
-    for (const name of PER_PROBE) expect(await m.registry.getSingleMetricAsString(name), name).toBe(await m.reference.getSingleMetricAsString(name));
-    expect(await m.registry.metrics()).toBe(await m.reference.metrics());
-  });
+  test.each([false, true])(
+    'same text, family by family and as a whole, for probes recorded in plan order (per-key outcomes %s)',
+    async (perKey) => {
+      const m = both(perKey);
+      m.syncPlan([nowak, kowalski, tricky]);
+      m.record(result(nowak, { status: 200, items: 3 }));
+      m.record(result(kowalski, { outcome: 'server_error', reason: 'status_503', status: 503, degraded: 'slo', durationMs: 1234.5 }));
+      m.record(result(tricky, { outcome: 'rate_limited', reason: 'status_429', sent: false, degraded: 'rate_limited' }));
+      m.record(result(nowak, { status: 200, items: 0, durationMs: 0.1 }));
+      m.record(result(kowalski, { outcome: 'server_error', reason: 'status_503', status: 503 }));
+      m.record(result(tricky, { outcome: 'rate_limited', reason: 'status_429', status: 429, retryAfterMs: 2500 }));
+      for (const name of PER_PROBE)
+        expect(await m.registry.getSingleMetricAsString(name), name).toBe(await m.reference.getSingleMetricAsString(name));
+      expect(await m.registry.metrics()).toBe(await m.reference.metrics());
+    },
+  );
 
   test('a changed failure reason leaves one reason series per probe, as prom-client did', async () => {
     const m = both();
@@ -63,7 +66,9 @@ describe('the probe table renders what prom-client rendered', () => {
     m.record(result(tricky, { outcome: 'forbidden', status: 403 }));
     const byName = async (registry: Registry) => {
       const json = await registry.getMetricsAsJSON();
-      return Object.fromEntries(json.filter((f) => PER_PROBE.includes(f.name)).map((f) => [f.name, { help: f.help, type: f.type, values: f.values }]));
+      return Object.fromEntries(
+        json.filter((f) => PER_PROBE.includes(f.name)).map((f) => [f.name, { help: f.help, type: f.type, values: f.values }]),
+      );
     };
     expect(await byName(m.registry)).toEqual(await byName(m.reference));
   });
@@ -107,7 +112,9 @@ describe('keeping the table in step with the plan', () => {
     createProbeMetrics(registry).syncPlan([nowak, kowalski]);
     const text = await registry.metrics();
     // Two keys reading the same endpoint share one set of outcome counters.
-    expect(seriesOf(text, 'repairmon_probes_total')).toEqual(OUTCOMES.map((o) => `repairmon_probes_total{target="test",endpoint="clients",check="read",outcome="${o}"} 0`));
+    expect(seriesOf(text, 'repairmon_probes_total')).toEqual(
+      OUTCOMES.map((o) => `repairmon_probes_total{target="test",endpoint="clients",check="read",outcome="${o}"} 0`),
+    );
     // A planned probe's streak starts at "no failure", so it shows before its first run.
     expect(seriesOf(text, 'repairmon_probe_consecutive_failures')).toEqual([
       'repairmon_probe_consecutive_failures{target="test",endpoint="clients",tenant="rowery-nowak",key_alias="nowak-test",check="read",class="none"} 0',
@@ -123,7 +130,10 @@ describe('keeping the table in step with the plan', () => {
     const registry = new MonitorRegistry();
     createProbeMetrics(registry, { ...DEFAULT_PROBE_METRIC_SETTINGS, perKeyOutcomes: true }).syncPlan([nowak]);
     expect(seriesOf(await registry.metrics(), 'repairmon_probes_total')).toEqual(
-      OUTCOMES.map((o) => `repairmon_probes_total{target="test",endpoint="clients",tenant="rowery-nowak",key_alias="nowak-test",check="read",outcome="${o}"} 0`),
+      OUTCOMES.map(
+        (o) =>
+          `repairmon_probes_total{target="test",endpoint="clients",tenant="rowery-nowak",key_alias="nowak-test",check="read",outcome="${o}"} 0`,
+      ),
     );
   });
 
@@ -136,7 +146,8 @@ describe('keeping the table in step with the plan', () => {
     const text = await m.registry.metrics();
     expect(text).not.toContain('nowak');
     expect(seriesOf(text, 'repairmon_probes_total')).toHaveLength(OUTCOMES.length);
-    for (const name of PER_PROBE) expect(await m.registry.getSingleMetricAsString(name), name).toBe(await m.reference.getSingleMetricAsString(name));
+    for (const name of PER_PROBE)
+      expect(await m.registry.getSingleMetricAsString(name), name).toBe(await m.reference.getSingleMetricAsString(name));
     m.syncPlan([kowalski, nowak]);
     const again = await m.registry.metrics();
     expect(seriesOf(again, 'repairmon_probe_data_items')).toEqual([]);
@@ -166,10 +177,14 @@ test.skipIf(!promtoolBin)('promtool check metrics is clean on the whole registry
   createServiceMetrics(registry, { version: '0.0.0-test', shard: '0/1' });
   metrics.syncPlan([nowak, kowalski, tricky]);
   metrics.record(result(nowak, { items: 4, status: 200 }));
-  metrics.record(result(tricky, { outcome: 'rate_limited', reason: 'status_429', status: 429, retryAfterMs: 1000, degraded: 'rate_limited' }));
+  metrics.record(
+    result(tricky, { outcome: 'rate_limited', reason: 'status_429', status: 429, retryAfterMs: 1000, degraded: 'rate_limited' }),
+  );
   const text = await registry.metrics();
   const out = await new Promise<{ code: number | null; out: string }>((resolve) => {
-    const child = execFile(promtoolBin!, ['check', 'metrics'], (error, stdout, stderr) => resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, out: `${stdout}${stderr}` }));
+    const child = execFile(promtoolBin!, ['check', 'metrics'], (error, stdout, stderr) =>
+      resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, out: `${stdout}${stderr}` }),
+    );
     child.stdin?.end(text);
   });
   expect(out.out.trim()).toBe('');
@@ -202,7 +217,10 @@ test('any sequence of syncs, records and scrapes renders what prom-client render
         else if (o.kind === 'scrape') await m.registry.metrics();
         else if (plan.includes(pool[o.probe]!)) m.record(result(pool[o.probe]!, o.shape));
       }
-      for (const name of PER_PROBE) expect(sortedLines(await m.registry.getSingleMetricAsString(name)), name).toEqual(sortedLines(await m.reference.getSingleMetricAsString(name)));
+      for (const name of PER_PROBE)
+        expect(sortedLines(await m.registry.getSingleMetricAsString(name)), name).toEqual(
+          sortedLines(await m.reference.getSingleMetricAsString(name)),
+        );
       expect(sortedLines(await m.registry.metrics())).toEqual(sortedLines(await m.reference.metrics()));
     }),
     { numRuns: 150 },

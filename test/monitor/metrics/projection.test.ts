@@ -23,7 +23,9 @@ function config(perKeyOutcomes: boolean): MonitorConfig {
   const aliases = ['platform-test', 'nowak-test', 'kowalski-test', 'gdansk-test', 'nowak-nologs-test'];
   const { raw, env } = demoRawConfig(sandbox, { aliases, timeoutMs: 2_000 });
   const [target] = raw['targets'] as Array<Record<string, unknown>>;
-  const keys = (target?.['keys'] as Array<Record<string, unknown>>).map((k) => (k['alias'] === 'nowak-nologs-test' ? { ...k, expect: { logs: 'insufficient_scope' } } : k));
+  const keys = (target?.['keys'] as Array<Record<string, unknown>>).map((k) =>
+    k['alias'] === 'nowak-nologs-test' ? { ...k, expect: { logs: 'insufficient_scope' } } : k,
+  );
   const second = { ...target, name: 'second', slo: { clients: '300ms' }, availability: { default: 99.9 }, keys: keys.slice(1, 2) };
   const result = parseConfigValue({ ...raw, metrics: { perKeyOutcomes }, targets: [{ ...target, keys }, second] }, { env, baseDir: '/' });
   if (!result.ok) throw new Error(JSON.stringify(result.issues));

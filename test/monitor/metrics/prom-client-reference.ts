@@ -26,7 +26,8 @@ export function createReference(options: { perKeyOutcomes?: boolean } = {}): Ref
   const perKey = options.perKeyOutcomes ?? false;
   const registry = new Registry();
   const registers = [registry];
-  const gauge = (name: string, help: string, labelNames: readonly string[] = PROBE_LABELS): Gauge => new Gauge({ name, help, labelNames: [...labelNames], registers });
+  const gauge = (name: string, help: string, labelNames: readonly string[] = PROBE_LABELS): Gauge =>
+    new Gauge({ name, help, labelNames: [...labelNames], registers });
   const m = {
     success: gauge('repairmon_probe_success', '1 when the last outcome was the expected one, else 0'),
     total: new Counter({
@@ -35,10 +36,19 @@ export function createReference(options: { perKeyOutcomes?: boolean } = {}): Ref
       labelNames: perKey ? [...PROBE_LABELS, 'outcome'] : ['target', 'endpoint', 'check', 'outcome'],
       registers,
     }),
-    duration: new Histogram({ name: 'repairmon_probe_duration_seconds', help: 'Probe request duration (headers and body)', labelNames: ['target', 'endpoint'], buckets: [...BASE_DURATION_BUCKETS], registers }),
+    duration: new Histogram({
+      name: 'repairmon_probe_duration_seconds',
+      help: 'Probe request duration (headers and body)',
+      labelNames: ['target', 'endpoint'],
+      buckets: [...BASE_DURATION_BUCKETS],
+      registers,
+    }),
     lastDuration: gauge('repairmon_probe_last_duration_seconds', 'Duration of the last probe'),
     status: gauge('repairmon_probe_http_status_code', 'HTTP status of the last probe; 0 when no response'),
-    reason: gauge('repairmon_probe_failure_reason', 'Why the last probe failed (one series per probe, value 1; reason="none" on success)', [...PROBE_LABELS, 'reason']),
+    reason: gauge('repairmon_probe_failure_reason', 'Why the last probe failed (one series per probe, value 1; reason="none" on success)', [
+      ...PROBE_LABELS,
+      'reason',
+    ]),
     items: gauge('repairmon_probe_data_items', 'Number of items a list endpoint returned in the last probe'),
     lastRun: gauge('repairmon_probe_last_run_timestamp_seconds', 'When the probe last ran (Unix time)'),
     lastSuccess: gauge('repairmon_probe_last_success_timestamp_seconds', 'When the probe last had its expected outcome (Unix time)'),
@@ -47,7 +57,10 @@ export function createReference(options: { perKeyOutcomes?: boolean } = {}): Ref
       'Consecutive failures of one class ending with the last probe (class="none", 0 after a success); a 429 neither extends nor breaks another class',
       [...PROBE_LABELS, 'class'],
     ),
-    retryAfter: gauge('repairmon_probe_retry_after_seconds', 'Seconds the key must wait after a 429 hint; 0 when not held', ['target', 'key_alias']),
+    retryAfter: gauge('repairmon_probe_retry_after_seconds', 'Seconds the key must wait after a 429 hint; 0 when not held', [
+      'target',
+      'key_alias',
+    ]),
   };
   const perProbe = [m.success, m.lastDuration, m.status, m.items, m.lastRun, m.lastSuccess];
   const lastReason = new Map<string, { labels: ProbeLabels; reason: string }>();
@@ -106,13 +119,17 @@ export function createReference(options: { perKeyOutcomes?: boolean } = {}): Ref
       }
       const endpoints = new Map(plan.map((p) => [endpointKey(endpointLabels(p)), endpointLabels(p)]));
       if (!perKey) {
-        for (const [key, labels] of knownEndpoints) if (!endpoints.has(key)) for (const outcome of OUTCOMES) m.total.remove({ ...labels, outcome });
-        for (const [key, labels] of endpoints) if (!knownEndpoints.has(key)) for (const outcome of OUTCOMES) m.total.inc({ ...labels, outcome }, 0);
+        for (const [key, labels] of knownEndpoints)
+          if (!endpoints.has(key)) for (const outcome of OUTCOMES) m.total.remove({ ...labels, outcome });
+        for (const [key, labels] of endpoints)
+          if (!knownEndpoints.has(key)) for (const outcome of OUTCOMES) m.total.inc({ ...labels, outcome }, 0);
       }
       const pairs = new Set(plan.map((p) => `${p.target}\u0000${p.endpoint}`));
-      for (const pair of knownPairs) if (!pairs.has(pair)) m.duration.remove({ target: pair.split('\u0000')[0] ?? '', endpoint: pair.split('\u0000')[1] ?? '' });
+      for (const pair of knownPairs)
+        if (!pairs.has(pair)) m.duration.remove({ target: pair.split('\u0000')[0] ?? '', endpoint: pair.split('\u0000')[1] ?? '' });
       const aliases = new Set(plan.map((p) => `${p.target}\u0000${p.keyAlias}`));
-      for (const pair of knownAliases) if (!aliases.has(pair)) m.retryAfter.remove({ target: pair.split('\u0000')[0] ?? '', key_alias: pair.split('\u0000')[1] ?? '' });
+      for (const pair of knownAliases)
+        if (!aliases.has(pair)) m.retryAfter.remove({ target: pair.split('\u0000')[0] ?? '', key_alias: pair.split('\u0000')[1] ?? '' });
       known = next;
       knownEndpoints = endpoints;
       knownPairs = pairs;

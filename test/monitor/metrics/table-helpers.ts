@@ -19,7 +19,15 @@ export const PER_PROBE = [
 ];
 
 export function spec(keyAlias: string, tenant: string, target = 'test'): ProbeSpec {
-  return makeProbe({ target, endpoint: 'clients', tenant, keyAlias, check: 'read', credential: { kind: 'none' }, expect: { kind: 'success', list: true } });
+  return makeProbe({
+    target,
+    endpoint: 'clients',
+    tenant,
+    keyAlias,
+    check: 'read',
+    credential: { kind: 'none' },
+    expect: { kind: 'success', list: true },
+  });
 }
 
 export interface Shape {
@@ -37,7 +45,15 @@ export function result(probe: ProbeSpec, shape: Shape = {}): ProbeResult {
   const outcome = shape.outcome ?? 'ok';
   return {
     spec: probe,
-    verdict: { outcome, expected: 'ok', success: outcome === 'ok', reason: shape.reason ?? (outcome === 'ok' ? 'none' : outcome), detail: '', status: shape.status, items: shape.items },
+    verdict: {
+      outcome,
+      expected: 'ok',
+      success: outcome === 'ok',
+      reason: shape.reason ?? (outcome === 'ok' ? 'none' : outcome),
+      detail: '',
+      status: shape.status,
+      items: shape.items,
+    },
     startedAt: 1_700_000_000_123,
     durationMs: shape.durationMs ?? 42.5,
     sent: shape.sent ?? true,
@@ -66,5 +82,9 @@ export function both(perKeyOutcomes = false) {
   };
 }
 
-export const sortedLines = (text: string): string[] => text.split('\n').filter((l) => l !== '').sort();
+export const sortedLines = (text: string): string[] =>
+  text
+    .split('\n')
+    .filter((l) => l !== '')
+    .sort();
 export const seriesOf = (text: string, name: string): string[] => text.split('\n').filter((l) => l.startsWith(`${name}{`));

@@ -9,8 +9,10 @@ describe('failureClass', () => {
     expect(failureClass('server_error', false, 'clients')).toBe('service');
     expect(failureClass('timeout', false, 'index')).toBe('service');
     expect(failureClass('unauthorized', false, 'clients')).toBe('key');
-    for (const refused of ['forbidden', 'insufficient_scope', 'tenant_mismatch'] as const) expect(failureClass(refused, false, 'logs')).toBe('key');
-    for (const broken of ['client_error', 'redirect', 'invalid_envelope', 'connection_error', 'tls_error'] as const) expect(failureClass(broken, false, 'clients')).toBe('service');
+    for (const refused of ['forbidden', 'insufficient_scope', 'tenant_mismatch'] as const)
+      expect(failureClass(refused, false, 'logs')).toBe('key');
+    for (const broken of ['client_error', 'redirect', 'invalid_envelope', 'connection_error', 'tls_error'] as const)
+      expect(failureClass(broken, false, 'clients')).toBe('service');
     expect(failureClass('rate_limited', false, 'clients')).toBe('throttled');
     expect(failureClass('assertion_failed', false, 'clients')).toBe('breach');
     expect(failureClass('forbidden', true, 'logs')).toBe('none');

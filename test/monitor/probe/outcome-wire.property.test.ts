@@ -18,14 +18,25 @@ const ORIGIN = 'http://api.test';
 const PATH = '/tenants/rowery-nowak/clients';
 const SECRET = `rs_test_PROPERTY${'k'.repeat(12)}9Qz7`;
 
-const text = fc.oneof(fc.string(), fc.constant(SECRET), fc.string().map((s) => `${s}${SECRET}${s}`));
+const text = fc.oneof(
+  fc.string(),
+  fc.constant(SECRET),
+  fc.string().map((s) => `${s}${SECRET}${s}`),
+);
 const code = fc.oneof(fc.constantFrom(...Object.values(ERROR_CODES)), fc.string());
 const envelope = fc.oneof(
   fc.record({ ok: fc.constant(true), data: fc.oneof(fc.array(fc.jsonValue()), fc.jsonValue()) }, { requiredKeys: [] }),
-  fc.record({ ok: fc.constant(false), error: fc.oneof(fc.record({ code, message: text }, { requiredKeys: [] }), fc.jsonValue()) }, { requiredKeys: [] }),
+  fc.record(
+    { ok: fc.constant(false), error: fc.oneof(fc.record({ code, message: text }, { requiredKeys: [] }), fc.jsonValue()) },
+    { requiredKeys: [] },
+  ),
   fc.dictionary(fc.string(), fc.jsonValue()),
 );
-const body = fc.oneof(text, fc.json(), envelope.map((e) => JSON.stringify(e)));
+const body = fc.oneof(
+  text,
+  fc.json(),
+  envelope.map((e) => JSON.stringify(e)),
+);
 const headerValue = fc.oneof(
   fc.stringMatching(/^[\x20-\x7e]{0,40}$/),
   fc.integer({ min: -10, max: 10_000_000_000 }).map(String),
@@ -37,16 +48,41 @@ const headers = fc.dictionary(fc.constantFrom(...HEADERS), headerValue, { maxKey
 const status = fc.oneof(fc.integer({ min: 200, max: 599 }), fc.constantFrom(200, 301, 302, 307, 401, 403, 404, 408, 429, 500, 502, 503));
 const expectation = fc.constantFrom<Expectation>(
   { kind: 'success', list: true },
-  { kind: 'refusal', outcome: 'tenant_mismatch', specCode: ERROR_CODES.tenantMismatch, codeSource: 'spec', breach: 'tenant_isolation_breach', breachDetail: 'x' },
-  { kind: 'refusal', outcome: 'insufficient_scope', specCode: ERROR_CODES.insufficientScope, codeSource: 'config', breach: 'unexpected_access', breachDetail: 'x' },
+  {
+    kind: 'refusal',
+    outcome: 'tenant_mismatch',
+    specCode: ERROR_CODES.tenantMismatch,
+    codeSource: 'spec',
+    breach: 'tenant_isolation_breach',
+    breachDetail: 'x',
+  },
+  {
+    kind: 'refusal',
+    outcome: 'insufficient_scope',
+    specCode: ERROR_CODES.insufficientScope,
+    codeSource: 'config',
+    breach: 'unexpected_access',
+    breachDetail: 'x',
+  },
 );
 
 async function attemptOff(s: number, b: string, h: Record<string, string>) {
   const agent = new MockAgent();
   agent.disableNetConnect();
-  agent.get(ORIGIN).intercept({ path: `/api/v1${PATH}`, method: 'GET' }).reply(s, b, { headers: h });
+  agent
+    .get(ORIGIN)
+    .intercept({ path: `/api/v1${PATH}`, method: 'GET' })
+    .reply(s, b, { headers: h });
   try {
-    return await sendAttempt({ dispatcher: agent, baseUrl: `${ORIGIN}/api/v1`, path: PATH, endpoint: 'clients', key: new ApiKey(SECRET, 'prop'), authScheme: 'bearer', timeoutMs: 2_000 });
+    return await sendAttempt({
+      dispatcher: agent,
+      baseUrl: `${ORIGIN}/api/v1`,
+      path: PATH,
+      endpoint: 'clients',
+      key: new ApiKey(SECRET, 'prop'),
+      authScheme: 'bearer',
+      timeoutMs: 2_000,
+    });
   } finally {
     await agent.close();
   }

@@ -2,8 +2,7 @@ import { describe, expect, test } from 'vitest';
 import type { MonitorTarget } from '../../../monitor/config/types.js';
 import { openWindow } from '../../../monitor/maintenance.js';
 
-const target = (maintenance: MonitorTarget['maintenance']): MonitorTarget =>
-  ({ name: 't', maintenance }) as unknown as MonitorTarget;
+const target = (maintenance: MonitorTarget['maintenance']): MonitorTarget => ({ name: 't', maintenance }) as unknown as MonitorTarget;
 
 describe('maintenance windows (UTC)', () => {
   const sunday0310 = Date.parse('2026-11-22T03:10:00Z');
@@ -18,7 +17,9 @@ describe('maintenance windows (UTC)', () => {
   });
 
   test('a fixed window is open between start and end', () => {
-    const fixed = target([{ kind: 'fixed', startMs: Date.parse('2026-12-24T18:00:00Z'), endMs: Date.parse('2026-12-25T06:00:00Z'), reason: undefined }]);
+    const fixed = target([
+      { kind: 'fixed', startMs: Date.parse('2026-12-24T18:00:00Z'), endMs: Date.parse('2026-12-25T06:00:00Z'), reason: undefined },
+    ]);
     expect(openWindow(fixed, Date.parse('2026-12-24T23:00:00Z'))).toBeDefined();
     expect(openWindow(fixed, Date.parse('2026-12-25T06:00:00Z'))).toBeUndefined();
   });

@@ -8,10 +8,16 @@ beforeAll(async () => {
 });
 afterAll(async () => rig.close());
 
-const verdicts = () => Object.fromEntries(CANARY_NAMES.map((check) => {
-  const e = latest(rig.monitor, { check, ...(check === 'other_header' || check === 'cross_tenant' || check === 'platform_refused' ? { keyAlias: 'nowak-test' } : {}) });
-  return [check, `${e.outcome}/${e.success}`];
-}));
+const verdicts = () =>
+  Object.fromEntries(
+    CANARY_NAMES.map((check) => {
+      const e = latest(rig.monitor, {
+        check,
+        ...(check === 'other_header' || check === 'cross_tenant' || check === 'platform_refused' ? { keyAlias: 'nowak-test' } : {}),
+      });
+      return [check, `${e.outcome}/${e.success}`];
+    }),
+  );
 
 test('every canary passes against a healthy sandbox', async () => {
   await rig.monitor.runOnce();

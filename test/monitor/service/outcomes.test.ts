@@ -35,9 +35,18 @@ describe('each outcome against the real sandbox, labelled in metrics', () => {
     expect(text).not.toMatch(/^repairmon_probes_total\{[^}]*key_alias=/m);
     expect(seriesValue(text, 'repairmon_probe_data_items', labels)).toBeGreaterThan(0);
     // Built-to-fail demo keys give their reasons, not a bare 0.
-    expect(latest(rig.monitor, { keyAlias: 'nowak-revoked-test', endpoint: 'clients', check: 'read' })).toMatchObject({ outcome: 'unauthorized', reason: 'code_unauthorized' });
-    expect(latest(rig.monitor, { keyAlias: 'nowak-nologs-test', endpoint: 'logs', check: 'read' })).toMatchObject({ outcome: 'insufficient_scope', reason: 'code_insufficient_scope' });
-    expect(latest(rig.monitor, { keyAlias: 'nowak-test', check: 'cross_tenant' })).toMatchObject({ outcome: 'tenant_mismatch', success: true });
+    expect(latest(rig.monitor, { keyAlias: 'nowak-revoked-test', endpoint: 'clients', check: 'read' })).toMatchObject({
+      outcome: 'unauthorized',
+      reason: 'code_unauthorized',
+    });
+    expect(latest(rig.monitor, { keyAlias: 'nowak-nologs-test', endpoint: 'logs', check: 'read' })).toMatchObject({
+      outcome: 'insufficient_scope',
+      reason: 'code_insufficient_scope',
+    });
+    expect(latest(rig.monitor, { keyAlias: 'nowak-test', check: 'cross_tenant' })).toMatchObject({
+      outcome: 'tenant_mismatch',
+      success: true,
+    });
     expect(seriesValue(text, 'repairmon_probe_failure_reason', { ...labels, reason: 'none' })).toBe(1);
   });
 
@@ -70,7 +79,9 @@ describe('each outcome against the real sandbox, labelled in metrics', () => {
       const entry = latest(rig.monitor, match);
       expect([match, entry.outcome, entry.reason]).toEqual([match, outcome, reason]);
       const labels = { target: 'sandbox', endpoint: entry.endpoint, tenant: entry.tenant, key_alias: entry.keyAlias, check: entry.check };
-      expect(seriesValue(text, 'repairmon_probes_total', { target: 'sandbox', endpoint: entry.endpoint, check: entry.check, outcome })).toBeGreaterThanOrEqual(1);
+      expect(
+        seriesValue(text, 'repairmon_probes_total', { target: 'sandbox', endpoint: entry.endpoint, check: entry.check, outcome }),
+      ).toBeGreaterThanOrEqual(1);
       expect(seriesValue(text, 'repairmon_probe_consecutive_failures', { ...labels, class: 'service' })).toBeGreaterThanOrEqual(1);
       expect(seriesValue(text, 'repairmon_probe_success', labels)).toBe(0);
       expect(seriesValue(text, 'repairmon_probe_failure_reason', { ...labels, reason })).toBe(1);
@@ -89,7 +100,10 @@ describe('each outcome against the real sandbox, labelled in metrics', () => {
   });
 
   test('https against a plain-HTTP port is a tls_error', async () => {
-    const config = demoConfig({ ...rig.sandbox, baseUrl: rig.sandbox.baseUrl.replace('http:', 'https:') }, { aliases: ['nowak-test'], timeoutMs: 800 });
+    const config = demoConfig(
+      { ...rig.sandbox, baseUrl: rig.sandbox.baseUrl.replace('http:', 'https:') },
+      { aliases: ['nowak-test'], timeoutMs: 800 },
+    );
     const monitor = createMonitor(config, { logger: silent });
     try {
       const spec = monitor.plan().find((p) => p.endpoint === 'clients' && p.check === 'read');

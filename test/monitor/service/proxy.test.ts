@@ -68,7 +68,7 @@ describe.runIf(hasTinyproxy('the monitor proxy test'))('the monitor through a re
   /** Ports the proxy opened a CONNECT tunnel to since `from` (an offset into its log). */
   const tunnels = (from: number): string[] => [...proxy.log().slice(from).matchAll(CONNECT_LINE)].map((m) => m[1]!);
 
-  it('https goes through a CONNECT tunnel: the proxy never sees the key, the certificate read is the API\'s, the info series names the proxy', async () => {
+  it("https goes through a CONNECT tunnel: the proxy never sees the key, the certificate read is the API's, the info series names the proxy", async () => {
     const from = proxy.log().length;
     const monitor = createMonitor(load(target('tls', tls)), { logger: silent, env: { HTTPS_PROXY: proxy.url } });
     try {
@@ -87,7 +87,10 @@ describe.runIf(hasTinyproxy('the monitor proxy test'))('the monitor through a re
   it('NO_PROXY and `proxy: false` go direct, and the info series says so', async () => {
     const from = proxy.log().length;
     const config = load(target('bypassed', tls), target('opted-out', plain, ['    proxy: false']));
-    const monitor = createMonitor(config, { logger: silent, env: { HTTPS_PROXY: proxy.url, HTTP_PROXY: proxy.url, NO_PROXY: `localhost,127.0.0.1:${new URL(tls.baseUrl).port}` } });
+    const monitor = createMonitor(config, {
+      logger: silent,
+      env: { HTTPS_PROXY: proxy.url, HTTP_PROXY: proxy.url, NO_PROXY: `localhost,127.0.0.1:${new URL(tls.baseUrl).port}` },
+    });
     try {
       await monitor.runOnce();
       expect(monitor.history.recent().filter((e) => !e.success)).toEqual([]);
@@ -101,7 +104,7 @@ describe.runIf(hasTinyproxy('the monitor proxy test'))('the monitor through a re
     }
   });
 
-  it('plain http goes through with a warning that the proxy sees the key: check-config\'s, and serve\'s once per target across reloads', async () => {
+  it("plain http goes through with a warning that the proxy sees the key: check-config's, and serve's once per target across reloads", async () => {
     const env = { HTTP_PROXY: proxy.url };
     const config = load(target('plain', plain), target('direct', plain, ['    proxy: false']));
     const warning = `127.0.0.1:${new URL(plain.baseUrl).port} is plain http and goes through the proxy ${proxyHost}, which sees the API key; use https, NO_PROXY=127.0.0.1 or \`proxy: false\` on target plain`;
@@ -110,7 +113,15 @@ describe.runIf(hasTinyproxy('the monitor proxy test'))('the monitor through a re
 
     const out = new PassThrough();
     const lines: Array<{ msg: string; target?: string }> = [];
-    out.on('data', (c: Buffer) => lines.push(...c.toString().trim().split('\n').map((l) => JSON.parse(l) as { msg: string })));
+    out.on('data', (c: Buffer) =>
+      lines.push(
+        ...c
+          .toString()
+          .trim()
+          .split('\n')
+          .map((l) => JSON.parse(l) as { msg: string }),
+      ),
+    );
     const from = proxy.log().length;
     const monitor = createMonitor(config, { logger: createLogger({ level: 'warn', destination: out }), env });
     try {

@@ -35,7 +35,10 @@ it('a reload rereads secret files, keeps ${ENV} keys, and names those in its ans
   const out = new PassThrough();
   let log = '';
   out.on('data', (c: Buffer) => (log += c.toString()));
-  const monitor = createMonitor(first.config, { logger: createLogger({ level: 'info', destination: out }), load: () => loadConfigFile(config, env) });
+  const monitor = createMonitor(first.config, {
+    logger: createLogger({ level: 'info', destination: out }),
+    load: () => loadConfigFile(config, env),
+  });
   try {
     writeFileSync(keyFile, 'rs_test_file_value_after_00002\n');
     // What the process sees of its environment does not change when the Secret behind it does.

@@ -19,7 +19,10 @@ beforeAll(async () => {
 afterAll(async () => sandbox.close());
 
 const counter = async (monitor: Monitor, name: string): Promise<number> =>
-  [...(await monitor.registry.metrics()).matchAll(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)$`, 'gm'))].reduce((sum, m) => sum + Number(m[1]), 0);
+  [...(await monitor.registry.metrics()).matchAll(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)$`, 'gm'))].reduce(
+    (sum, m) => sum + Number(m[1]),
+    0,
+  );
 
 it('reloads every 100 ms during a 1 s schedule: every round that started records every probe', async () => {
   // Every second; a round spreads its probes over 0.8 x (1 s - 300 ms), so a reload lands in most rounds.
@@ -28,7 +31,10 @@ it('reloads every 100 ms during a 1 s schedule: every round that started records
   let reloads = 0;
   try {
     await monitor.start();
-    await waitFor(async () => (await counter(monitor, 'repairmon_scheduler_ticks_total')) >= 1, { what: 'the first tick', timeoutMs: 30_000 });
+    await waitFor(async () => (await counter(monitor, 'repairmon_scheduler_ticks_total')) >= 1, {
+      what: 'the first tick',
+      timeoutMs: 30_000,
+    });
     const ticksBefore = await counter(monitor, 'repairmon_scheduler_ticks_total');
     while ((await counter(monitor, 'repairmon_scheduler_ticks_total')) < ticksBefore + 4) {
       expect((await monitor.reload()).ok).toBe(true);
@@ -38,7 +44,10 @@ it('reloads every 100 ms during a 1 s schedule: every round that started records
     }
     const ticks = await counter(monitor, 'repairmon_scheduler_ticks_total');
     // Every round started so far has ended (the tick-duration histogram counts ended rounds).
-    await waitFor(async () => (await counter(monitor, 'repairmon_scheduler_tick_duration_seconds_count')) >= ticks, { what: 'the rounds under way to end', timeoutMs: 30_000 });
+    await waitFor(async () => (await counter(monitor, 'repairmon_scheduler_tick_duration_seconds_count')) >= ticks, {
+      what: 'the rounds under way to end',
+      timeoutMs: 30_000,
+    });
     expect(reloads).toBeGreaterThanOrEqual(20);
     const recorded = monitor.plan().map((p) => monitor.history.window(p.id).length);
     expect(Math.min(...recorded)).toBeGreaterThanOrEqual(ticks);

@@ -26,11 +26,15 @@ function configFile(dir: string, aliases: string[]): string {
     return `      - { alias: ${alias}, kind: ${k.kind}, ${where}, secret: "\${KEY_${alias.replace(/-/g, '_').toUpperCase()}}" }`;
   });
   const file = join(dir, 'monitor.yaml');
-  writeFileSync(file, ['targets:', '  - name: sandbox', `    baseUrl: ${sandbox.baseUrl}`, '    timeout: 2s', '    keys:', ...keys].join('\n'));
+  writeFileSync(
+    file,
+    ['targets:', '  - name: sandbox', `    baseUrl: ${sandbox.baseUrl}`, '    timeout: 2s', '    keys:', ...keys].join('\n'),
+  );
   return file;
 }
 
-const env = (): NodeJS.ProcessEnv => Object.fromEntries(sandbox.keys.map((k) => [`KEY_${k.alias.replace(/-/g, '_').toUpperCase()}`, k.key]));
+const env = (): NodeJS.ProcessEnv =>
+  Object.fromEntries(sandbox.keys.map((k) => [`KEY_${k.alias.replace(/-/g, '_').toUpperCase()}`, k.key]));
 
 describe('reload', () => {
   test('POST /-/reload applies a good config, drops removed series; a bad one keeps the old config', async () => {
@@ -124,14 +128,18 @@ describe('--shard i/N', () => {
     expect(Math.max(...perReplica)).toBeLessThan(1.2 * (10_000 / 11));
   });
 
-  test('monitors on each shard plan their share only, and export it and the whole config\'s count', async () => {
+  test("monitors on each shard plan their share only, and export it and the whole config's count", async () => {
     const config = bigConfig();
     const gauge = (text: string, name: string): number => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1]);
     const shares = await Promise.all(
       [0, 1, 2].map(async (i) => {
         const m = createMonitor(config, { logger: silent, shard: { index: i, count: 3 } });
         const text = await m.registry.metrics();
-        const share = { size: m.plan().length, owned: gauge(text, 'repairmon_shard_owned_probes'), total: gauge(text, 'repairmon_config_probes') };
+        const share = {
+          size: m.plan().length,
+          owned: gauge(text, 'repairmon_shard_owned_probes'),
+          total: gauge(text, 'repairmon_config_probes'),
+        };
         await m.stop();
         return share;
       }),

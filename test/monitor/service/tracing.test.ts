@@ -13,15 +13,23 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createLogger } from '../../../lib/logger.js';
 import { packageVersion } from '../../../lib/package-root.js';
 import { debugReport } from '../../../monitor/http/debug-probe.js';
-import { probesJson, renderProbesPage } from '../../../monitor/http/probes-page.js';
+import { type ProbesView, probesJson, renderProbesPage } from '../../../monitor/http/probes-page.js';
 import { createProbeTracer, tracesUrl } from '../../../monitor/tracing.js';
 import { type Rig, startRig } from '../helpers.js';
 
-const OTEL_MODULES = ['@opentelemetry/api', '@opentelemetry/sdk-trace-base', '@opentelemetry/exporter-trace-otlp-http', '@opentelemetry/resources'] as const;
+const OTEL_MODULES = [
+  '@opentelemetry/api',
+  '@opentelemetry/sdk-trace-base',
+  '@opentelemetry/exporter-trace-otlp-http',
+  '@opentelemetry/resources',
+] as const;
 const imported = vi.hoisted(() => new Set<string>());
 vi.mock('@opentelemetry/api', async (original) => (imported.add('@opentelemetry/api'), original()));
 vi.mock('@opentelemetry/sdk-trace-base', async (original) => (imported.add('@opentelemetry/sdk-trace-base'), original()));
-vi.mock('@opentelemetry/exporter-trace-otlp-http', async (original) => (imported.add('@opentelemetry/exporter-trace-otlp-http'), original()));
+vi.mock(
+  '@opentelemetry/exporter-trace-otlp-http',
+  async (original) => (imported.add('@opentelemetry/exporter-trace-otlp-http'), original()),
+);
 vi.mock('@opentelemetry/resources', async (original) => (imported.add('@opentelemetry/resources'), original()));
 
 const TRACEPARENT = /^00-([0-9a-f]{32})-([0-9a-f]{16})-01$/;
@@ -47,8 +55,19 @@ describe('User-Agent, traceparent and the ids support hands the API team', () =>
     const { dispatcher, sent } = recording();
     const out = new PassThrough();
     const logs: Array<Record<string, unknown>> = [];
-    out.on('data', (c: Buffer) => logs.push(...c.toString().trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>)));
-    rig = await startRig({ aliases: ['nowak-test'] }, { dispatcherFor: () => dispatcher, logger: createLogger({ level: 'warn', destination: out }) });
+    out.on('data', (c: Buffer) =>
+      logs.push(
+        ...c
+          .toString()
+          .trim()
+          .split('\n')
+          .map((l) => JSON.parse(l) as Record<string, unknown>),
+      ),
+    );
+    rig = await startRig(
+      { aliases: ['nowak-test'] },
+      { dispatcherFor: () => dispatcher, logger: createLogger({ level: 'warn', destination: out }) },
+    );
     rig.sandbox.setFaults('status:503@/tenants/*/clients');
     await rig.monitor.runOnce();
 
@@ -64,8 +83,12 @@ describe('User-Agent, traceparent and the ids support hands the API team', () =>
     expect(failed).toMatchObject({ success: false, outcome: 'server_error', requestId: expect.stringMatching(/.+/) });
     const line = `trace ${failed.traceId} request ${failed.requestId}`;
     expect(renderProbesPage({ recent: entries, failures: rig.monitor.history.failures() })).toContain(line);
-    expect(JSON.parse(probesJson({ recent: entries, failures: [] })).recent).toContainEqual(expect.objectContaining({ traceId: failed.traceId, requestId: failed.requestId }));
-    expect(logs.filter((l) => l['msg'] === 'probe failed' && l['probe'] === failed.id)).toEqual([expect.objectContaining({ traceId: failed.traceId, requestId: failed.requestId })]);
+    expect((JSON.parse(probesJson({ recent: entries, failures: [] })) as ProbesView).recent).toContainEqual(
+      expect.objectContaining({ traceId: failed.traceId, requestId: failed.requestId }),
+    );
+    expect(logs.filter((l) => l['msg'] === 'probe failed' && l['probe'] === failed.id)).toEqual([
+      expect.objectContaining({ traceId: failed.traceId, requestId: failed.requestId }),
+    ]);
 
     const spec = rig.monitor.plan().find((p) => p.id === failed.id)!;
     const result = await rig.monitor.probeNow(spec);
@@ -122,10 +145,12 @@ describe('OpenTelemetry spans (OTEL_EXPORTER_OTLP_ENDPOINT)', () => {
     await rig.monitor.runOnce();
     expect([...imported]).toEqual([]);
     expect(tracesUrl({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318/' })).toBe('http://c:4318/v1/traces');
-    expect(tracesUrl({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://t:1/x' })).toBe('http://t:1/x');
+    expect(tracesUrl({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://t:1/x' })).toBe(
+      'http://t:1/x',
+    );
   });
 
-  it('set: one span per probe sent, over OTLP/HTTP JSON, its trace id the request\'s, with target, endpoint, key alias, status, outcome and request id, never the key', async () => {
+  it("set: one span per probe sent, over OTLP/HTTP JSON, its trace id the request's, with target, endpoint, key alias, status, outcome and request id, never the key", async () => {
     const receiver = await startReceiver();
     const tracer = (await createProbeTracer({ OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url }, '9.9.9'))!;
     expect([...imported].sort()).toEqual([...OTEL_MODULES].sort());

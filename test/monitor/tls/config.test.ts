@@ -59,7 +59,9 @@ describe('tls config errors, each named by its path', () => {
   });
 
   it('tls on an http baseUrl is refused', () => {
-    expect(issues(parse('http://127.0.0.1:8080/api/v1', '{ caFile: ca.pem }'))).toEqual(['targets[0].tls: `tls` applies only to an https baseUrl']);
+    expect(issues(parse('http://127.0.0.1:8080/api/v1', '{ caFile: ca.pem }'))).toEqual([
+      'targets[0].tls: `tls` applies only to an https baseUrl',
+    ]);
   });
 });
 

@@ -96,7 +96,13 @@ describe.skipIf(!hasOpenssl)('the monitor over TLS to the real sandbox', () => {
       expect(new Set(history.map((e) => e.outcome))).toEqual(new Set(['tls_error']));
       expect(new Set(history.map((e) => e.reason))).toEqual(new Set(['tls_depth_zero_self_signed_cert']));
       expect(history[0]?.detail).toMatch(/self[- ]signed certificate/i);
-      expect(seriesValue(text, 'repairmon_probe_failure_reason', { target: 'untrusted', endpoint: 'clients', reason: 'tls_depth_zero_self_signed_cert' })).toBe(1);
+      expect(
+        seriesValue(text, 'repairmon_probe_failure_reason', {
+          target: 'untrusted',
+          endpoint: 'clients',
+          reason: 'tls_depth_zero_self_signed_cert',
+        }),
+      ).toBe(1);
       expect(text).not.toContain(`${GAUGE}{`);
     } finally {
       await monitor.stop();
@@ -121,14 +127,21 @@ describe.skipIf(!hasOpenssl)('the monitor over TLS to the real sandbox', () => {
   it('reload: a removed https target loses its series, one changed to http drops it, the remaining one keeps it', async () => {
     const http = (name: string) => target(name, sandbox.baseUrl);
     const monitor = createMonitor(
-      load([...target('stays', ipFront.baseUrl, `{ caFile: ${byIp.certFile} }`), ...target('goes', ipFront.baseUrl, `{ caFile: ${byIp.certFile} }`), ...target('plain', ipFront.baseUrl, `{ caFile: ${byIp.certFile} }`)]),
+      load([
+        ...target('stays', ipFront.baseUrl, `{ caFile: ${byIp.certFile} }`),
+        ...target('goes', ipFront.baseUrl, `{ caFile: ${byIp.certFile} }`),
+        ...target('plain', ipFront.baseUrl, `{ caFile: ${byIp.certFile} }`),
+      ]),
       { logger: silent },
     );
     try {
       await monitor.runOnce();
       const before = await monitor.registry.metrics();
       for (const name of ['stays', 'goes', 'plain']) expect(seriesValue(before, GAUGE, { target: name }), name).toBe(byIp.notAfterSeconds);
-      const reloaded = await monitor.reload({ ok: true, config: load([...target('stays', ipFront.baseUrl, `{ caFile: ${byIp.certFile} }`), ...http('plain')]) });
+      const reloaded = await monitor.reload({
+        ok: true,
+        config: load([...target('stays', ipFront.baseUrl, `{ caFile: ${byIp.certFile} }`), ...http('plain')]),
+      });
       expect(reloaded.ok).toBe(true);
       await monitor.runOnce();
       const after = await monitor.registry.metrics();

@@ -35,17 +35,21 @@ test.skipIf(!promtoolBin)('promtool check metrics is clean on a real scrape', as
   expect(code).toBe(0);
 });
 
-test.skipIf(!prometheusBin)('a real Prometheus scrapes the monitor and PromQL returns repairmon_probe_success', async () => {
-  const prometheus = await startPrometheus({ scrapeAddress: server.url.replace('http://', ''), jobName: 'repairmon' });
-  try {
-    const expr = 'repairmon_probe_success{key_alias="nowak-test",endpoint="clients",check="read"}';
-    await prometheus.waitFor(expr, 30_000);
-    const answer = await prometheus.query(expr);
-    if (answer.status !== 'success') throw new Error(`query failed: ${answer.error}`);
-    const [series] = answer.data.result as Array<{ metric: Record<string, string>; value: [number, string] }>;
-    expect(series!.metric).toMatchObject({ job: 'repairmon', target: 'sandbox', tenant: 'rowery-nowak' });
-    expect(series!.value[1]).toBe('1');
-  } finally {
-    await prometheus.close();
-  }
-}, 60_000);
+test.skipIf(!prometheusBin)(
+  'a real Prometheus scrapes the monitor and PromQL returns repairmon_probe_success',
+  async () => {
+    const prometheus = await startPrometheus({ scrapeAddress: server.url.replace('http://', ''), jobName: 'repairmon' });
+    try {
+      const expr = 'repairmon_probe_success{key_alias="nowak-test",endpoint="clients",check="read"}';
+      await prometheus.waitFor(expr, 30_000);
+      const answer = await prometheus.query(expr);
+      if (answer.status !== 'success') throw new Error(`query failed: ${answer.error}`);
+      const [series] = answer.data.result as Array<{ metric: Record<string, string>; value: [number, string] }>;
+      expect(series!.metric).toMatchObject({ job: 'repairmon', target: 'sandbox', tenant: 'rowery-nowak' });
+      expect(series!.value[1]).toBe('1');
+    } finally {
+      await prometheus.close();
+    }
+  },
+  60_000,
+);

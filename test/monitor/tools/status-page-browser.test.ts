@@ -44,29 +44,35 @@ afterAll(async () => {
   await rig.close();
 });
 
-test.skipIf(!chromiumBin)('headless Chromium renders the status grid, breaches first, reasons in cells; screenshot saved', async () => {
-  const page = await browser!.newPage({ viewport: { width: 1400, height: 1000 } });
-  const external: string[] = [];
-  page.on('request', (req) => {
-    if (!req.url().startsWith(server.url)) external.push(req.url());
-  });
-  await page.goto(`${server.url}/`);
-  await expect(page.locator('table.grid').count()).resolves.toBe(1);
-  expect(await page.locator('main > section').first().getAttribute('class')).toBe('breach-banner');
-  expect(await page.getByRole('alert').getByText('tenant isolation').count()).toBeGreaterThan(0);
-  const cell = page.locator('td[data-probe="sandbox/kowalski-test/serwis-kowalski/bikes/read"]');
-  expect(await cell.locator('.badge').textContent()).toBe('server_error');
-  expect(await cell.locator('.reason').textContent()).toBe('status_503');
-  expect(await page.locator('td[data-probe="sandbox/kowalski-test/serwis-kowalski/repairs/read"] .reason').textContent()).toBe('status_502 · HTML page');
-  expect(await page.locator('td[data-probe="sandbox/nowak-test/rowery-nowak/clients/read"] .badge').textContent()).toBe('ok');
-  expect(await page.locator('svg.spark polyline').count()).toBeGreaterThan(10);
-  expect(await page.getByText('assertion_failed').count()).toBeGreaterThan(0);
-  const file = join(tmpdir(), 'repairmon-status-page.png');
-  await page.screenshot({ path: file, fullPage: true });
-  console.log(`status page screenshot: ${file}`);
-  expect(external).toEqual([]);
-  await page.close();
-}, 60_000);
+test.skipIf(!chromiumBin)(
+  'headless Chromium renders the status grid, breaches first, reasons in cells; screenshot saved',
+  async () => {
+    const page = await browser!.newPage({ viewport: { width: 1400, height: 1000 } });
+    const external: string[] = [];
+    page.on('request', (req) => {
+      if (!req.url().startsWith(server.url)) external.push(req.url());
+    });
+    await page.goto(`${server.url}/`);
+    await expect(page.locator('table.grid').count()).resolves.toBe(1);
+    expect(await page.locator('main > section').first().getAttribute('class')).toBe('breach-banner');
+    expect(await page.getByRole('alert').getByText('tenant isolation').count()).toBeGreaterThan(0);
+    const cell = page.locator('td[data-probe="sandbox/kowalski-test/serwis-kowalski/bikes/read"]');
+    expect(await cell.locator('.badge').textContent()).toBe('server_error');
+    expect(await cell.locator('.reason').textContent()).toBe('status_503');
+    expect(await page.locator('td[data-probe="sandbox/kowalski-test/serwis-kowalski/repairs/read"] .reason').textContent()).toBe(
+      'status_502 · HTML page',
+    );
+    expect(await page.locator('td[data-probe="sandbox/nowak-test/rowery-nowak/clients/read"] .badge').textContent()).toBe('ok');
+    expect(await page.locator('svg.spark polyline').count()).toBeGreaterThan(10);
+    expect(await page.getByText('assertion_failed').count()).toBeGreaterThan(0);
+    const file = join(tmpdir(), 'repairmon-status-page.png');
+    await page.screenshot({ path: file, fullPage: true });
+    console.log(`status page screenshot: ${file}`);
+    expect(external).toEqual([]);
+    await page.close();
+  },
+  60_000,
+);
 
 interface Fit {
   readonly scrollWidth: number;
@@ -75,58 +81,104 @@ interface Fit {
   readonly lastColumnRight: number;
 }
 
-test.skipIf(!chromiumBin)('at 1280 px the grid fits (its last column, logs, in view; nothing scrolls sideways), the canaries line is above the fold, a history bar per target', async () => {
-  const page = await browser!.newPage({ viewport: { width: 1280, height: 800 } });
-  try {
-    await page.goto(`${server.url}/`);
-    const fit = await page.evaluate((): Fit => {
-      type Box = { getBoundingClientRect(): { right: number }; textContent: string | null };
-      const doc = (globalThis as unknown as { document: { documentElement: { scrollWidth: number; clientWidth: number }; querySelector(s: string): Box } }).document;
-      const last = doc.querySelector('table.grid thead th:last-child');
-      return { scrollWidth: doc.documentElement.scrollWidth, clientWidth: doc.documentElement.clientWidth, lastColumn: last.textContent ?? '', lastColumnRight: last.getBoundingClientRect().right };
-    });
-    expect(fit.lastColumn).toBe('logs');
-    expect(fit.scrollWidth).toBeLessThanOrEqual(fit.clientWidth);
-    expect(fit.lastColumnRight).toBeLessThanOrEqual(fit.clientWidth);
-    const canaries = await page.getByText('Canaries:').first().boundingBox();
-    expect(canaries!.y + canaries!.height).toBeLessThanOrEqual(800);
-    expect(await page.locator('section[id^="target-"] svg.history').count()).toBe(await page.locator('section[id^="target-"]').count());
-    const file = join(tmpdir(), 'repairmon-status-page-1280.png');
-    await page.screenshot({ path: file, fullPage: true });
-    console.log(`status page at 1280 px: ${file}`);
-  } finally {
-    await page.close();
-  }
-}, 60_000);
+test.skipIf(!chromiumBin)(
+  'at 1280 px the grid fits (its last column, logs, in view; nothing scrolls sideways), the canaries line is above the fold, a history bar per target',
+  async () => {
+    const page = await browser!.newPage({ viewport: { width: 1280, height: 800 } });
+    try {
+      await page.goto(`${server.url}/`);
+      const fit = await page.evaluate((): Fit => {
+        type Box = { getBoundingClientRect(): { right: number }; textContent: string | null };
+        const doc = (
+          globalThis as unknown as {
+            document: { documentElement: { scrollWidth: number; clientWidth: number }; querySelector(s: string): Box };
+          }
+        ).document;
+        const last = doc.querySelector('table.grid thead th:last-child');
+        return {
+          scrollWidth: doc.documentElement.scrollWidth,
+          clientWidth: doc.documentElement.clientWidth,
+          lastColumn: last.textContent ?? '',
+          lastColumnRight: last.getBoundingClientRect().right,
+        };
+      });
+      expect(fit.lastColumn).toBe('logs');
+      expect(fit.scrollWidth).toBeLessThanOrEqual(fit.clientWidth);
+      expect(fit.lastColumnRight).toBeLessThanOrEqual(fit.clientWidth);
+      const canaries = await page.getByText('Canaries:').first().boundingBox();
+      expect(canaries!.y + canaries!.height).toBeLessThanOrEqual(800);
+      expect(await page.locator('section[id^="target-"] svg.history').count()).toBe(await page.locator('section[id^="target-"]').count());
+      const file = join(tmpdir(), 'repairmon-status-page-1280.png');
+      await page.screenshot({ path: file, fullPage: true });
+      console.log(`status page at 1280 px: ${file}`);
+    } finally {
+      await page.close();
+    }
+  },
+  60_000,
+);
 
-test.skipIf(!chromiumBin)('the page renders the same without JavaScript (server-side only)', async () => {
-  const context = await browser!.newContext({ javaScriptEnabled: false });
-  try {
-    const page = await context.newPage();
-    await page.goto(`${server.url}/`);
-    expect(await page.locator('.breach-banner tbody tr').count()).toBe(3);
-    expect(await page.locator('td[data-probe="sandbox/kowalski-test/serwis-kowalski/bikes/read"] .reason').textContent()).toBe('status_503');
-    expect(await page.locator('script').count()).toBe(0);
-  } finally {
-    await context.close();
-  }
-}, 60_000);
+test.skipIf(!chromiumBin)(
+  'the page renders the same without JavaScript (server-side only)',
+  async () => {
+    const context = await browser!.newContext({ javaScriptEnabled: false });
+    try {
+      const page = await context.newPage();
+      await page.goto(`${server.url}/`);
+      expect(await page.locator('.breach-banner tbody tr').count()).toBe(3);
+      expect(await page.locator('td[data-probe="sandbox/kowalski-test/serwis-kowalski/bikes/read"] .reason').textContent()).toBe(
+        'status_503',
+      );
+      expect(await page.locator('script').count()).toBe(0);
+    } finally {
+      await context.close();
+    }
+  },
+  60_000,
+);
 
-test.skipIf(!chromiumBin)('axe-core finds no serious or critical accessibility violation', async (ctx) => {
-  const script = axeScript();
-  if (!toolAvailable(script !== undefined, 'the accessibility check of the status page', 'the dev dependency axe-core (npm install --save-dev axe-core)')) return ctx.skip();
-  const page = await browser!.newPage({ viewport: { width: 1400, height: 1000 } });
-  try {
-    await page.goto(`${server.url}/`);
-    // Injected from the local file: the page itself loads nothing.
-    await page.addScriptTag({ path: script! });
-    const violations = await page.evaluate(async () => {
-      const axe = (globalThis as unknown as { axe: { run(context: unknown, options: unknown): Promise<{ violations: { id: string; impact: string; help: string; nodes: { target: unknown }[] }[] }> } }).axe;
-      const result = await axe.run((globalThis as unknown as { document: unknown }).document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] } });
-      return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 3).map((n) => n.target) }));
-    });
-    expect(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')).toEqual([]);
-  } finally {
-    await page.close();
-  }
-}, 60_000);
+test.skipIf(!chromiumBin)(
+  'axe-core finds no serious or critical accessibility violation',
+  async (ctx) => {
+    const script = axeScript();
+    if (
+      !toolAvailable(
+        script !== undefined,
+        'the accessibility check of the status page',
+        'the dev dependency axe-core (npm install --save-dev axe-core)',
+      )
+    )
+      return ctx.skip();
+    const page = await browser!.newPage({ viewport: { width: 1400, height: 1000 } });
+    try {
+      await page.goto(`${server.url}/`);
+      // Injected from the local file: the page itself loads nothing.
+      await page.addScriptTag({ path: script! });
+      const violations = await page.evaluate(async () => {
+        const axe = (
+          globalThis as unknown as {
+            axe: {
+              run(
+                context: unknown,
+                options: unknown,
+              ): Promise<{ violations: { id: string; impact: string; help: string; nodes: { target: unknown }[] }[] }>;
+            };
+          }
+        ).axe;
+        const result = await axe.run((globalThis as unknown as { document: unknown }).document, {
+          runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] },
+        });
+        return result.violations.map((v) => ({
+          id: v.id,
+          impact: v.impact,
+          help: v.help,
+          nodes: v.nodes.slice(0, 3).map((n) => n.target),
+        }));
+      });
+      expect(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  },
+  60_000,
+);
