@@ -4,7 +4,7 @@
  * ordinary failures cannot push a tenant-isolation breach off the status page), and a short
  * window per probe for ratios and sparklines. Entries are plain data without keys or bodies.
  */
-import { withheldDetail } from './body-policy.js';
+import type { EndpointId } from '../api/contract/index.js';
 import type { ProbeVerdict } from './probe/outcome.js';
 import type { ProbeResult } from './probe/run.js';
 import type { ProbeCheck } from './probe/spec.js';
@@ -49,6 +49,20 @@ export interface History {
   retain(ids: ReadonlySet<string>): void;
 }
 
+/**
+ * Which response bodies the monitor may show anywhere (debug view, history, pages). A tenant
+ * resource or /platform/ answer was read with a real key and holds customers' names, phones
+ * and e-mails; only `/` and `/docs` hold no tenant's data.
+ */
+export function bodyShown(endpoint: EndpointId): boolean {
+  return endpoint === 'index' || endpoint === 'docs';
+}
+
+/** A verdict's detail quotes the start of a body that is not JSON; that quote goes where the body goes. */
+export function withheldDetail(endpoint: EndpointId, detail: string): string {
+  return bodyShown(endpoint) ? detail : detail.replace(/; starts with .*$/s, '; body not shown');
+}
+
 class Ring<T> {
   readonly #items: T[] = [];
   constructor(readonly size: number) {}
@@ -77,7 +91,7 @@ function answeredHtml(result: ProbeResult): boolean {
   return /^\s*<(!doctype html|html|head|body)\b/i.test(attempt.bodyExcerpt);
 }
 
-export function toEntry(result: ProbeResult): HistoryEntry {
+function toEntry(result: ProbeResult): HistoryEntry {
   const { spec, verdict } = result;
   return {
     ...verdict,

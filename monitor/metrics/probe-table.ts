@@ -14,9 +14,16 @@ import { OUTCOMES, type Outcome } from '../probe/expectation.js';
 import { type FailureClass, NO_STREAK, type Streak, nextStreak } from '../probe/failure-class.js';
 import type { ProbeSpec } from '../probe/spec.js';
 import { escapeLabelValue, familyHeader, formatLabelPairs, formatValue } from './exposition.js';
-import { type ProbeLabels, probeLabels } from './labels.js';
 
-export const GAUGE_FIELDS = ['success', 'lastDuration', 'status', 'items', 'lastRun', 'lastSuccess'] as const;
+/** Only names chosen by us or the config go in a label: never a key, a URL or an error message. */
+export const PROBE_LABELS = ['target', 'endpoint', 'tenant', 'key_alias', 'check'] as const;
+export type ProbeLabels = Record<(typeof PROBE_LABELS)[number], string>;
+
+export function probeLabels(spec: ProbeSpec): ProbeLabels {
+  return { target: spec.target, endpoint: spec.endpointLabel, tenant: spec.tenant, key_alias: spec.keyAlias, check: spec.check };
+}
+
+const GAUGE_FIELDS = ['success', 'lastDuration', 'status', 'items', 'lastRun', 'lastSuccess'] as const;
 export type GaugeField = (typeof GAUGE_FIELDS)[number];
 
 export interface ProbeRow {

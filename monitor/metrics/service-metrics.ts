@@ -1,13 +1,13 @@
 /**
  * The monitor's own metrics: build info, config reloads, maintenance, the scheduler's
- * saturation signals, and Node's default process metrics, all on our registry.
+ * saturation signals, the shard's share, each target's certificate and proxy, and Node's
+ * default process metrics, all on our registry.
  */
+import type { Logger } from 'pino';
 import { Counter, Gauge, Histogram, type Registry, collectDefaultMetrics } from 'prom-client';
 import type { MonitorTarget } from '../config/types.js';
+import { targetProxy, targetProxyWarning } from '../probe/agent.js';
 import type { ProbeSpec } from '../probe/spec.js';
-
-/** How often event-loop lag is sampled for `nodejs_eventloop_lag_*`. */
-export const EVENT_LOOP_SAMPLE_MS = 100;
 
 export interface ServiceMetrics {
   readonly maintenanceActive: Gauge;
@@ -51,16 +51,11 @@ export function objectiveLabels(plan: readonly ProbeSpec[]): Array<{ target: str
   return [...seen.values()];
 }
 
-export interface BuildInfo {
-  readonly version: string;
-  readonly shard: string;
-}
-
-export function createServiceMetrics(registry: Registry, build: BuildInfo): ServiceMetrics {
+export function createServiceMetrics(registry: Registry, build: { readonly version: string; readonly shard: string }): ServiceMetrics {
   const registers = [registry];
   // prom-client samples event-loop lag every 10 ms by default: 100 wakeups a second, 9 ms of
   // CPU per second of an idle monitor on the 2-core VM. 100 ms keeps the lag figures useful.
-  collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: EVENT_LOOP_SAMPLE_MS });
+  collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: 100 });
   // These gauges end in _total, which `promtool check metrics` rejects; the per-type
   // nodejs_active_handles / _requests / _resources gauges carry the same numbers.
   for (const name of ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total'])
@@ -168,6 +163,83 @@ export function createServiceMetrics(registry: Registry, build: BuildInfo): Serv
         // At 0 from the start, so increase() and rate() see the first skip rather than a new series.
         for (const reason of SKIP_REASONS) metrics.ticksSkipped.inc({ target: t.name, reason }, 0);
         for (const [endpoint, ms] of Object.entries(t.sloMs)) metrics.sloSeconds.set({ target: t.name, endpoint }, (ms ?? 0) / 1000);
+      }
+    },
+  };
+}
+
+/**
+ * How much of the whole config this replica probes. Every replica reads the same config and
+ * keeps its own share (`--shard i/N`), so the owned counts of all replicas add up to the total
+ * exactly when each probe runs on one replica: RepairmonShardsIncomplete compares them.
+ */
+export function createShardMetrics(registry: Registry): { describe(owned: number, total: number): void } {
+  const registers = [registry];
+  const owned = new Gauge({
+    name: 'repairmon_shard_owned_probes',
+    help: "Probes of the whole config that this replica's shard runs",
+    registers,
+  });
+  const total = new Gauge({ name: 'repairmon_config_probes', help: 'Probes of the whole config, every shard together', registers });
+  return {
+    describe(ownedCount, totalCount) {
+      owned.set(ownedCount);
+      total.set(totalCount);
+    },
+  };
+}
+
+/** A target's https identity: a change of URL or trust drops its certificate series until its next connection. */
+function tlsIdentity(t: MonitorTarget): string | undefined {
+  if (!/^https:/i.test(t.baseUrl)) return undefined;
+  return JSON.stringify([t.baseUrl, t.tls?.caFile ?? '', t.tls?.ca ?? '', t.tls?.serverName ?? '']);
+}
+
+/** The certificate each https target served, set when a connection opens (probe/agent.ts); labelled by target name only. */
+export function createTlsMetrics(registry: Registry) {
+  const expiry = new Gauge({
+    name: 'repairmon_tls_cert_expiry_timestamp_seconds',
+    help: "When the leaf certificate served on the target's latest new TLS connection expires (Unix time); https targets only",
+    labelNames: ['target'],
+    registers: [registry],
+  });
+  let watched = new Map<string, string>();
+  return {
+    observe(target: string, expiresAtSeconds: number): void {
+      // A late connection of a removed target must not bring its series back.
+      if (watched.has(target)) expiry.set({ target }, expiresAtSeconds);
+    },
+    retain(targets: readonly MonitorTarget[]): void {
+      const next = new Map(targets.flatMap((t) => (tlsIdentity(t) === undefined ? [] : [[t.name, tlsIdentity(t)] as const])));
+      for (const [name, id] of watched) if (next.get(name) !== id) expiry.remove({ target: name });
+      watched = next as Map<string, string>;
+    },
+  };
+}
+
+/**
+ * `repairmon_target_proxy_info{target, proxy}`: the proxy's `host:port` (never its credentials)
+ * or `direct`, and a warning, once per target, for a plain-http target whose key crosses a
+ * proxy in clear.
+ */
+export function createProxyRoutes(registry: Registry, env: NodeJS.ProcessEnv, logger: Logger) {
+  const info = new Gauge({
+    name: 'repairmon_target_proxy_info',
+    help: 'The proxy (host:port) the target\'s probes go through, or "direct"; value 1',
+    labelNames: ['target', 'proxy'],
+    registers: [registry],
+  });
+  /** `name baseUrl` of the targets already warned about: a reload does not repeat the warning. */
+  const warned = new Set<string>();
+  return {
+    describe(targets: readonly MonitorTarget[]): void {
+      info.reset();
+      for (const t of targets) {
+        info.set({ target: t.name, proxy: targetProxy(t, env) ?? 'direct' }, 1);
+        const warning = targetProxyWarning(t, env);
+        if (warning === undefined || warned.has(`${t.name} ${t.baseUrl}`)) continue;
+        warned.add(`${t.name} ${t.baseUrl}`);
+        logger.warn({ target: t.name }, warning);
       }
     },
   };
