@@ -29,25 +29,7 @@ export interface HistoryEntry extends ProbeVerdict {
   readonly requestId?: string | undefined;
 }
 
-export interface HistoryOptions {
-  readonly perProbe: number;
-  readonly recent?: number;
-  readonly failures?: number;
-  readonly breaches?: number;
-}
-
-export interface History {
-  add(result: ProbeResult): HistoryEntry;
-  /** Newest first. */
-  recent(): HistoryEntry[];
-  failures(): HistoryEntry[];
-  /** Refusal canaries that got data back (`assertion_failed`), newest first. */
-  breaches(): HistoryEntry[];
-  /** Oldest first, at most `perProbe` entries. */
-  window(id: string): readonly HistoryEntry[];
-  /** Forgets probes no longer planned. */
-  retain(ids: ReadonlySet<string>): void;
-}
+export type History = ReturnType<typeof createHistory>;
 
 /**
  * Which response bodies the monitor may show anywhere (debug view, history, pages). A tenant
@@ -112,13 +94,13 @@ function toEntry(result: ProbeResult): HistoryEntry {
   };
 }
 
-export function createHistory(options: HistoryOptions): History {
+export function createHistory(options: { perProbe: number; recent?: number; failures?: number; breaches?: number }) {
   const recent = new Ring<HistoryEntry>(options.recent ?? 200);
   const failures = new Ring<HistoryEntry>(options.failures ?? 100);
   const breaches = new Ring<HistoryEntry>(options.breaches ?? 50);
   const windows = new Map<string, Ring<HistoryEntry>>();
   return {
-    add(result) {
+    add(result: ProbeResult): HistoryEntry {
       const entry = toEntry(result);
       recent.push(entry);
       if (!entry.success) failures.push(entry);
@@ -128,11 +110,15 @@ export function createHistory(options: HistoryOptions): History {
       ring.push(entry);
       return entry;
     },
-    recent: () => recent.newestFirst(),
-    failures: () => failures.newestFirst(),
-    breaches: () => breaches.newestFirst(),
-    window: (id) => windows.get(id)?.oldestFirst() ?? [],
-    retain(ids) {
+    /** Newest first. */
+    recent: (): HistoryEntry[] => recent.newestFirst(),
+    failures: (): HistoryEntry[] => failures.newestFirst(),
+    /** Refusal canaries that got data back (`assertion_failed`), newest first. */
+    breaches: (): HistoryEntry[] => breaches.newestFirst(),
+    /** Oldest first, at most `perProbe` entries. */
+    window: (id: string): readonly HistoryEntry[] => windows.get(id)?.oldestFirst() ?? [],
+    /** Forgets probes no longer planned. */
+    retain(ids: ReadonlySet<string>): void {
       for (const id of windows.keys()) if (!ids.has(id)) windows.delete(id);
       recent.filter((e) => ids.has(e.id));
       failures.filter((e) => ids.has(e.id));

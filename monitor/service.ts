@@ -57,28 +57,7 @@ export type ReloadResult =
 export type OnDemandResult =
   { readonly kind: 'ran'; readonly result: ProbeResult } | { readonly kind: 'refused'; readonly gate: Exclude<OnDemandGate, { ok: true }> };
 
-export interface Monitor {
-  readonly registry: Registry;
-  readonly history: History;
-  readonly shard: Shard;
-  start(): Promise<void>;
-  stop(): Promise<void>;
-  reload(next?: ConfigResult): Promise<ReloadResult>;
-  /** One unspread round of every target, awaited: tests drive ticks with it. */
-  runOnce(): Promise<void>;
-  tick(target: string, options?: { spread?: boolean }): Promise<void>;
-  config(): MonitorConfig;
-  /** This shard's probes. */
-  plan(): readonly ProbeSpec[];
-  ready(): boolean;
-  keys(): ApiKey[];
-  /** Runs one configured probe now without recording it or pacing it (tests, tools). */
-  probeNow(spec: ProbeSpec): Promise<ProbeResult>;
-  /** `/probe`: like probeNow, but paced per key and refused while the key waits out a 429 hint. */
-  probeOnDemand(spec: ProbeSpec): Promise<OnDemandResult>;
-  /** Every probe of the config, any shard: what `/probe?debug=true` may pick from. */
-  allProbes(): readonly ProbeSpec[];
-}
+export type Monitor = ReturnType<typeof createMonitor>;
 
 /** `target/alias` of every key read from the environment, for the reload warning. */
 function envKeyAliases(config: MonitorConfig): string[] {
@@ -96,7 +75,7 @@ function probesByTarget(plan: readonly ProbeSpec[]): Map<string, ProbeSpec[]> {
   return byTarget;
 }
 
-export function createMonitor(initial: MonitorConfig, deps: MonitorDeps): Monitor {
+export function createMonitor(initial: MonitorConfig, deps: MonitorDeps) {
   const registry = new MonitorRegistry();
   const shard = deps.shard ?? NO_SHARD;
   const now = deps.now ?? Date.now;
@@ -256,25 +235,25 @@ export function createMonitor(initial: MonitorConfig, deps: MonitorDeps): Monito
   install(initial);
 
   return {
-    registry,
-    get history() {
+    registry: registry as Registry,
+    get history(): History {
       return history;
     },
     shard,
-    async start() {
+    async start(): Promise<void> {
       started = true;
       scheduler?.start();
       deps.logger.info({ targets: config.targets.length, probes: plan.length, shard: formatShard(shard) }, 'monitor started');
       if (deps.roundOnStart) void scheduler?.runOnce();
     },
-    async stop() {
+    async stop(): Promise<void> {
       started = false;
       // A reload under way would otherwise install its scheduler after this stop.
       await reloads;
       await Promise.all([scheduler, ...retiring].map((s) => s?.stop()));
       if (!deps.dispatcherFor) await Promise.allSettled([...agents.values()].map((a) => a.close()));
     },
-    reload(next) {
+    reload(next?: ConfigResult): Promise<ReloadResult> {
       // One at a time, each after the previous is in place. Reloads from the config source that
       // arrive while one waits its turn join it (a burst of SIGHUPs or POSTs reads the file once);
       // one asked for after it started reads the file again, which may carry a newer edit.
@@ -290,24 +269,29 @@ export function createMonitor(initial: MonitorConfig, deps: MonitorDeps): Monito
       );
       return run;
     },
-    async runOnce() {
+    /** One unspread round of every target, awaited: tests drive ticks with it. */
+    async runOnce(): Promise<void> {
       await scheduler?.runOnce();
     },
-    async tick(target, options) {
+    async tick(target: string, options?: { spread?: boolean }): Promise<void> {
       await scheduler?.tick(target, options);
     },
-    config: () => config,
-    plan: () => plan,
-    ready: () => started,
-    keys: () => configKeys(config),
+    config: (): MonitorConfig => config,
+    /** This shard's probes. */
+    plan: (): readonly ProbeSpec[] => plan,
+    ready: (): boolean => started,
+    keys: (): ApiKey[] => configKeys(config),
+    /** Runs one configured probe now without recording it or pacing it (tests, tools). */
     probeNow,
-    async probeOnDemand(spec) {
+    /** `/probe`: like probeNow, but paced per key and refused while the key waits out a 429 hint. */
+    async probeOnDemand(spec: ProbeSpec): Promise<OnDemandResult> {
       const at = now();
       const held = politeness.remainingMs(spec.target, spec.keyAlias, at);
       const gate = onDemand.admit(holdKey(spec.target, spec.keyAlias), at, httpSettings(config).onDemandIntervalMs, held);
       if (!gate.ok) return { kind: 'refused', gate };
       return { kind: 'ran', result: await probeNow(spec) };
     },
-    allProbes: () => fullPlan,
+    /** Every probe of the config, any shard: what `/probe?debug=true` may pick from. */
+    allProbes: (): readonly ProbeSpec[] => fullPlan,
   };
 }

@@ -18,21 +18,7 @@ import { type ProbeResult, runProbe } from '../probe/run.js';
 import { makeProbe, readablePath } from '../probe/spec.js';
 import type { MonitorTarget } from '../config/types.js';
 
-export const CONNECT_TIMEOUT_MS = 5_000;
-
-export interface ConnectLine {
-  readonly what: string;
-  readonly result: ProbeResult;
-  /** The answer was the API's (an envelope, or a bare 401), whatever it said. */
-  readonly api: boolean;
-}
-
-export interface ConnectReport {
-  readonly target: string;
-  readonly baseUrl: string;
-  readonly lines: readonly ConnectLine[];
-  readonly answersAsApi: boolean;
-}
+type ConnectReport = Awaited<ReturnType<typeof connectTarget>>;
 
 function answeredByApi(result: ProbeResult): boolean {
   const attempt = result.attempt;
@@ -72,14 +58,15 @@ function probesOf(target: MonitorTarget) {
 export async function connectTarget(
   target: MonitorTarget,
   options: { dispatcher?: Dispatcher; timeoutMs?: number; env?: NodeJS.ProcessEnv } = {},
-): Promise<ConnectReport> {
-  const quick: MonitorTarget = { ...target, timeoutMs: Math.min(target.timeoutMs, options.timeoutMs ?? CONNECT_TIMEOUT_MS) };
+) {
+  const quick: MonitorTarget = { ...target, timeoutMs: Math.min(target.timeoutMs, options.timeoutMs ?? 5_000) };
   const dispatcher = options.dispatcher ?? makeAgent(quick, 4, {}, options.env);
   const politeness = createPoliteness();
   try {
     const lines = await Promise.all(
       probesOf(quick).map(async ({ what, spec }) => {
         const result = await runProbe(spec, quick, { dispatcher, politeness, now: Date.now, userAgent: toolUserAgent() });
+        // `api`: the answer was the API's (an envelope, or a bare 401), whatever it said.
         return { what, result, api: answeredByApi(result) };
       }),
     );
@@ -90,7 +77,7 @@ export async function connectTarget(
   }
 }
 
-function describe(line: ConnectLine): string {
+function describe(line: ConnectReport['lines'][number]): string {
   const { verdict, durationMs } = line.result;
   const status = verdict.status === undefined ? 'no answer' : `HTTP ${verdict.status}`;
   const why = verdict.success ? 'ok' : `${verdict.outcome} (${verdict.reason})`;

@@ -18,33 +18,18 @@ import { MonitorRegistry } from '../metrics/registry.js';
 import type { ProbeResult } from '../probe/run.js';
 import type { ProbeSpec } from '../probe/spec.js';
 
-export interface DebugQuery {
-  readonly target: string | null;
-  readonly key: string | null;
-  readonly endpoint: string | null;
-  readonly tenant: string | null;
-  readonly check: string | null;
-}
+type DebugQuery = Readonly<Record<'target' | 'key' | 'endpoint' | 'tenant' | 'check', string | null>>;
 
-export type ProbePick =
-  { readonly ok: true; readonly spec: ProbeSpec } | { readonly ok: false; readonly status: 400 | 404; readonly message: string };
-
-/**
- * The probes `/probe` may pick, indexed once per plan: a lookup per request, not a scan of
- * every probe (35 000 at 5 000 keys). The first probe wins where several match, as in plan order.
- */
-export interface ProbeIndex {
-  /** By target, key alias, endpoint, check and tenant. */
-  readonly exact: ReadonlyMap<string, ProbeSpec>;
-  /** By target, key alias, endpoint and check, for a query without a tenant. */
-  readonly anyTenant: ReadonlyMap<string, ProbeSpec>;
-  /** Key aliases per target, for the 404 message. */
-  readonly aliases: ReadonlyMap<string, readonly string[]>;
-}
+export type ProbeIndex = ReturnType<typeof indexProbes>;
 
 const lookupKey = (...parts: string[]): string => parts.join('\u0000');
 
-export function indexProbes(probes: readonly ProbeSpec[]): ProbeIndex {
+/**
+ * The probes `/probe` may pick, indexed once per plan: a lookup per request, not a scan of
+ * every probe (35 000 at 5 000 keys). The first probe wins where several match, as in plan order:
+ * `exact` by target, key alias, endpoint, check and tenant, `anyTenant` without the tenant.
+ */
+export function indexProbes(probes: readonly ProbeSpec[]) {
   const exact = new Map<string, ProbeSpec>();
   const anyTenant = new Map<string, ProbeSpec>();
   const aliases = new Map<string, Set<string>>();
@@ -60,7 +45,7 @@ export function indexProbes(probes: readonly ProbeSpec[]): ProbeIndex {
     if (!set) aliases.set(p.target, (set = new Set()));
     set.add(p.keyAlias);
   }
-  return { exact, anyTenant, aliases: new Map([...aliases].map(([t, set]) => [t, [...set]])) };
+  return { exact, anyTenant, aliases: new Map([...aliases].map(([t, set]) => [t, [...set]])) } as const;
 }
 
 /** Enough aliases to spot a typo; at 5 000 keys the whole list was a 100 KB answer to a miss. */
@@ -72,7 +57,10 @@ function aliasHint(aliases: readonly string[]): string {
   return aliases.length > ALIASES_SHOWN ? `${shown} and ${aliases.length - ALIASES_SHOWN} more` : shown;
 }
 
-export function pickProbe(query: DebugQuery, index: ProbeIndex): ProbePick {
+export function pickProbe(
+  query: DebugQuery,
+  index: ProbeIndex,
+): { readonly ok: true; readonly spec: ProbeSpec } | { readonly ok: false; readonly status: 400 | 404; readonly message: string } {
   if (!query.target || !query.key || !query.endpoint) {
     return {
       ok: false,
@@ -125,7 +113,7 @@ function typeName(value: unknown): string {
 }
 
 /** What the body looked like, without a byte of its data: the envelope's shape, or its error. */
-export function envelopeShape(attempt: AttemptResponse): Record<string, unknown> {
+function envelopeShape(attempt: AttemptResponse): Record<string, unknown> {
   if (!attempt.envelope.valid) return { valid: false, problem: attempt.envelope.problem };
   const envelope = attempt.envelope.envelope;
   if (!envelope.ok) return { valid: true, ok: false, error: { code: envelope.error.code, message: envelope.error.message } };

@@ -14,16 +14,12 @@ import type { ProbeSpec } from '../probe/spec.js';
 import { escapeLabelValue, familyHeader, formatLabelPairs, formatValue } from './exposition.js';
 import type { FamilyObject, SeriesValue, TableFamily } from './probe-table.js';
 
-export const OUTCOMES_NAME = 'repairmon_probes_total';
+const OUTCOMES_NAME = 'repairmon_probes_total';
 const OUTCOMES_HELP = 'Probes run, by outcome (every outcome pre-initialised to 0)';
 const SEP = '\u0000';
 
 /** The per-endpoint label set, in this order. */
-export interface EndpointOutcomeLabels {
-  readonly target: string;
-  readonly endpoint: string;
-  readonly check: string;
-}
+type EndpointOutcomeLabels = ReturnType<typeof endpointOutcomeLabels>;
 
 interface CounterRow {
   readonly labels: EndpointOutcomeLabels;
@@ -36,7 +32,7 @@ interface CounterRow {
 const SUFFIXES = OUTCOMES.map((o) => `,outcome="${escapeLabelValue(o)}"} `);
 const INDEX = new Map<Outcome, number>(OUTCOMES.map((o, i) => [o, i]));
 
-export function endpointOutcomeLabels(spec: ProbeSpec): EndpointOutcomeLabels {
+function endpointOutcomeLabels(spec: ProbeSpec) {
   return { target: spec.target, endpoint: spec.endpointLabel, check: spec.check };
 }
 

@@ -18,7 +18,7 @@ import { type ProbeTable, createProbeTable } from './probe-table.js';
 import { registerFamily } from './registry.js';
 
 const SEP = '\u0000';
-export const DURATION_NAME = 'repairmon_probe_duration_seconds';
+const DURATION_NAME = 'repairmon_probe_duration_seconds';
 const DURATION_HELP = 'Probe request duration (headers and body)';
 
 /** What the config decides about the per-probe families. */
@@ -30,14 +30,6 @@ export interface ProbeMetricSettings {
 }
 
 export const DEFAULT_PROBE_METRIC_SETTINGS: ProbeMetricSettings = { perKeyOutcomes: false, buckets: BASE_DURATION_BUCKETS };
-
-export interface ProbeMetrics {
-  record(result: ProbeResult): void;
-  /** Pre-initialises counters for the plan, drops every series of probes not in it, applies the settings. */
-  syncPlan(plan: readonly ProbeSpec[], settings?: ProbeMetricSettings): void;
-  /** Ends the target's streaks of one class (maintenance ends service streaks). */
-  endStreaks(target: string, cls: FailureClass): void;
-}
 
 function durationHistogram(registry: Registry, buckets: readonly number[]): Histogram {
   return new Histogram({
@@ -105,15 +97,16 @@ function gone(before: ReadonlySet<string>, after: ReadonlySet<string>): Array<[s
 
 const sameBuckets = (a: readonly number[], b: readonly number[]): boolean => a.length === b.length && a.every((v, i) => v === b[i]);
 
-export function createProbeMetrics(registry: Registry, initial: ProbeMetricSettings = DEFAULT_PROBE_METRIC_SETTINGS): ProbeMetrics {
+export function createProbeMetrics(registry: Registry, initial: ProbeMetricSettings = DEFAULT_PROBE_METRIC_SETTINGS) {
   const table = createProbeTable();
   const m = defineMetrics(registry, table, initial);
   let knownPairs = new Set<string>();
   let knownKeys = new Set<string>();
 
   return {
-    record: (result) => recordInto(m, table, result),
-    syncPlan(plan, settings) {
+    record: (result: ProbeResult): void => recordInto(m, table, result),
+    /** Pre-initialises counters for the plan, drops every series of probes not in it, applies the settings. */
+    syncPlan(plan: readonly ProbeSpec[], settings?: ProbeMetricSettings): void {
       table.sync(plan);
       m.outcomes.sync(plan);
       if (settings) {
@@ -133,6 +126,6 @@ export function createProbeMetrics(registry: Registry, initial: ProbeMetricSetti
       knownPairs = pairs;
       knownKeys = keys;
     },
-    endStreaks: (target, cls) => table.endStreaks(target, cls),
+    endStreaks: (target: string, cls: FailureClass): void => table.endStreaks(target, cls),
   };
 }

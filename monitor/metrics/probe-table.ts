@@ -227,34 +227,12 @@ function applyUpdate(row: ProbeRow, update: RowUpdate): void {
 const sameLabels = (a: ProbeLabels, b: ProbeLabels): boolean =>
   a.target === b.target && a.endpoint === b.endpoint && a.tenant === b.tenant && a.key_alias === b.key_alias && a.check === b.check;
 
-export interface TableFamilies {
-  readonly success: TableFamily;
-  readonly total: TableFamily;
-  readonly lastDuration: TableFamily;
-  readonly status: TableFamily;
-  readonly reason: TableFamily;
-  readonly items: TableFamily;
-  readonly lastRun: TableFamily;
-  readonly lastSuccess: TableFamily;
-  readonly streak: TableFamily;
-}
-
-export interface ProbeTable {
-  /** Keeps the rows of `plan` (new ones pre-initialised), in plan order, and drops every other row. */
-  sync(plan: readonly ProbeSpec[]): void;
-  /** Writes one result into the probe's row; a probe the plan lacks gets a row, as prom-client would create its series. */
-  record(spec: ProbeSpec, update: RowUpdate): void;
-  /** Ends every streak of `cls` on the target's rows (a maintenance window: what came before says nothing about after). */
-  endStreaks(target: string, cls: FailureClass): void;
-  readonly families: TableFamilies;
-}
-
-function defineFamilies(all: () => Iterable<ProbeRow>): TableFamilies {
+function defineFamilies(all: () => Iterable<ProbeRow>) {
   let slot = 0;
   const family = (name: string, help: string, type: 'gauge' | 'counter', column: Column): TableFamily =>
     new TableFamily(name, help, type, all, column, slot++);
   const gauge = (name: string, help: string, field: GaugeField): TableFamily => family(name, help, 'gauge', gaugeColumn(field));
-  const families: TableFamilies = {
+  const families = {
     success: gauge('repairmon_probe_success', '1 when the last outcome was the expected one, else 0', 'success'),
     total: family('repairmon_probes_total', 'Probes run, by outcome (every outcome pre-initialised to 0)', 'counter', outcomeColumn),
     lastDuration: gauge('repairmon_probe_last_duration_seconds', 'Duration of the last probe', 'lastDuration'),
@@ -283,10 +261,13 @@ function defineFamilies(all: () => Iterable<ProbeRow>): TableFamilies {
   return families;
 }
 
-export function createProbeTable(): ProbeTable {
+export type ProbeTable = ReturnType<typeof createProbeTable>;
+
+export function createProbeTable() {
   let rows = new Map<string, ProbeRow>();
   return {
-    sync(plan) {
+    /** Keeps the rows of `plan` (new ones pre-initialised), in plan order, and drops every other row. */
+    sync(plan: readonly ProbeSpec[]): void {
       const next = new Map<string, ProbeRow>();
       for (const spec of plan) {
         const kept = rows.get(spec.id);
@@ -294,12 +275,14 @@ export function createProbeTable(): ProbeTable {
       }
       rows = next;
     },
-    record(spec, update) {
+    /** Writes one result into the probe's row; a probe the plan lacks gets a row, as prom-client would create its series. */
+    record(spec: ProbeSpec, update: RowUpdate): void {
       let row = rows.get(spec.id);
       if (!row) rows.set(spec.id, (row = newRow(spec)));
       applyUpdate(row, update);
     },
-    endStreaks(target, cls) {
+    /** Ends every streak of `cls` on the target's rows (a maintenance window: what came before says nothing about after). */
+    endStreaks(target: string, cls: FailureClass): void {
       for (const row of rows.values()) {
         if (row.labels.target !== target || row.streak?.class !== cls) continue;
         row.streak = NO_STREAK;

@@ -9,26 +9,7 @@ import type { MonitorTarget } from '../config/types.js';
 import { targetProxy, targetProxyWarning } from '../probe/agent.js';
 import type { ProbeSpec } from '../probe/spec.js';
 
-export interface ServiceMetrics {
-  readonly maintenanceActive: Gauge;
-  readonly reloadSuccessful: Gauge;
-  readonly reloadTimestamp: Gauge;
-  readonly scheduleDelay: Histogram;
-  readonly ticks: Counter;
-  readonly ticksSkipped: Counter;
-  readonly tickDuration: Histogram;
-  readonly inFlight: Gauge;
-  readonly queued: Gauge;
-  readonly probesConfigured: Gauge;
-  /** Config-derived; reset and set again on every (re)load. */
-  readonly sloSeconds: Gauge;
-  readonly intervalSeconds: Gauge;
-  readonly failureThreshold: Gauge;
-  readonly availabilityObjective: Gauge;
-  dropTarget(target: string): void;
-  /** Sets the config-derived gauges (SLOs, intervals, thresholds, objectives) afresh. */
-  describeConfig(targets: readonly MonitorTarget[], plan: readonly ProbeSpec[]): void;
-}
+export type ServiceMetrics = ReturnType<typeof createServiceMetrics>;
 
 /**
  * Why the scheduler skips a tick: the previous one still runs (node-cron's noOverlap), the
@@ -51,7 +32,7 @@ export function objectiveLabels(plan: readonly ProbeSpec[]): Array<{ target: str
   return [...seen.values()];
 }
 
-export function createServiceMetrics(registry: Registry, build: { readonly version: string; readonly shard: string }): ServiceMetrics {
+export function createServiceMetrics(registry: Registry, build: { readonly version: string; readonly shard: string }) {
   const registers = [registry];
   // prom-client samples event-loop lag every 10 ms by default: 100 wakeups a second, 9 ms of
   // CPU per second of an idle monitor on the 2-core VM. 100 ms keeps the lag figures useful.
@@ -139,7 +120,7 @@ export function createServiceMetrics(registry: Registry, build: { readonly versi
   };
   return {
     ...metrics,
-    dropTarget(target) {
+    dropTarget(target: string): void {
       metrics.maintenanceActive.remove({ target });
       metrics.scheduleDelay.remove({ target });
       metrics.ticks.remove({ target });
@@ -147,7 +128,8 @@ export function createServiceMetrics(registry: Registry, build: { readonly versi
       metrics.tickDuration.remove({ target });
       metrics.probesConfigured.remove({ target });
     },
-    describeConfig(targets, plan) {
+    /** Sets the config-derived gauges (SLOs, intervals, thresholds, objectives) afresh. */
+    describeConfig(targets: readonly MonitorTarget[], plan: readonly ProbeSpec[]): void {
       metrics.sloSeconds.reset();
       metrics.intervalSeconds.reset();
       metrics.failureThreshold.reset();

@@ -12,12 +12,9 @@ import type { MonitorTarget } from '../config/types.js';
 import type { ServiceMetrics } from '../metrics/service-metrics.js';
 import type { ProbeSpec } from '../probe/spec.js';
 
-export interface TargetRound {
-  readonly target: MonitorTarget;
-  readonly probes: readonly ProbeSpec[];
-}
+type TargetRound = Readonly<{ target: MonitorTarget; probes: readonly ProbeSpec[] }>;
 
-export interface SchedulerDeps {
+interface SchedulerDeps {
   readonly concurrency: number;
   readonly metrics: ServiceMetrics;
   readonly logger: Logger;
@@ -32,17 +29,7 @@ export interface SchedulerDeps {
   readonly now?: () => number;
 }
 
-export interface Scheduler {
-  start(): void;
-  /** Runs one round of a target now; `spread: false` starts every probe at once. */
-  tick(targetName: string, options?: { spread?: boolean }): Promise<void>;
-  /** One round of every target, unspread. */
-  runOnce(): Promise<void>;
-  /** No more ticks; resolves once the rounds under way have finished (a reload's old schedule). */
-  retire(): Promise<void>;
-  /** No more ticks, and the rounds under way are aborted (shutdown). */
-  stop(): Promise<void>;
-}
+export type Scheduler = ReturnType<typeof createScheduler>;
 
 /**
  * Probes are spread evenly with jitter over 80 % of the part of the interval that still leaves
@@ -105,13 +92,13 @@ export function createPool(size: number, onChange: (active: number, waiting: num
   };
 }
 
-interface RoundContext {
-  readonly deps: SchedulerDeps;
-  readonly pool: ReturnType<typeof createPool>;
-  readonly signal: AbortSignal;
-  readonly now: () => number;
-  readonly random: () => number;
-}
+type RoundContext = Readonly<{
+  deps: SchedulerDeps;
+  pool: ReturnType<typeof createPool>;
+  signal: AbortSignal;
+  now: () => number;
+  random: () => number;
+}>;
 
 async function runRound(r: TargetRound, spread: boolean, ctx: RoundContext): Promise<void> {
   const { metrics } = ctx.deps;
@@ -175,7 +162,7 @@ function cronTask(r: TargetRound, deps: SchedulerDeps, onTick: () => Promise<voi
   return task;
 }
 
-export function createScheduler(rounds: readonly TargetRound[], deps: SchedulerDeps): Scheduler {
+export function createScheduler(rounds: readonly TargetRound[], deps: SchedulerDeps) {
   const stopping = new AbortController();
   // Every waiting and in-flight probe listens on this one signal: thousands, by design.
   setMaxListeners(0, stopping.signal);
@@ -202,26 +189,30 @@ export function createScheduler(rounds: readonly TargetRound[], deps: SchedulerD
   }
 
   return {
-    start() {
+    start(): void {
       for (const r of rounds) {
         const task = cronTask(r, deps, () => track(r, true));
         void task.start();
         tasks.push(task);
       }
     },
-    tick(targetName, options = {}) {
+    /** Runs one round of a target now; `spread: false` starts every probe at once. */
+    tick(targetName: string, options: { spread?: boolean } = {}): Promise<void> {
       const r = byName.get(targetName);
       if (!r) return Promise.reject(new Error(`no target named "${targetName}"`));
       return track(r, options.spread ?? false);
     },
-    async runOnce() {
+    /** One round of every target, unspread. */
+    async runOnce(): Promise<void> {
       await Promise.all(rounds.map((r) => track(r, false)));
     },
-    async retire() {
+    /** No more ticks; resolves once the rounds under way have finished (a reload's old schedule). */
+    async retire(): Promise<void> {
       await Promise.all(tasks.map((t) => t.destroy()));
       await Promise.allSettled([...running]);
     },
-    async stop() {
+    /** No more ticks, and the rounds under way are aborted (shutdown). */
+    async stop(): Promise<void> {
       stopping.abort(new Error('scheduler stopped'));
       await Promise.all(tasks.map((t) => t.destroy()));
       await Promise.allSettled([...running]);
