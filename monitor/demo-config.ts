@@ -57,19 +57,13 @@ function probedByDefault(key: SandboxKeySource): boolean {
 }
 
 /** The variable a demo key's `${ENV}` reference names; held in memory, never in process.env. */
-function secretVariable(index: number): string {
-  return `REPAIRMON_DEMO_KEY_${index}`;
-}
+const secretVariable = (index: number): string => `REPAIRMON_DEMO_KEY_${index}`;
 
-export interface DemoRawConfig {
-  /** The config as a user would write it in YAML, keys referenced by `${ENV}` only. */
-  readonly raw: Record<string, unknown>;
-  /** The values those references resolve to. */
-  readonly env: Readonly<Record<string, string>>;
-}
-
-/** The demo's config as raw data: what `serve` would read from a file. */
-export function demoRawConfig(sandbox: SandboxLike, options: DemoConfigOptions = {}): DemoRawConfig {
+/** The demo's config as raw data, what `serve` would read from a file (keys referenced by `${ENV}` only), and the values those references resolve to. */
+export function demoRawConfig(
+  sandbox: SandboxLike,
+  options: DemoConfigOptions = {},
+): { raw: Record<string, unknown>; env: Record<string, string> } {
   const wanted = options.aliases;
   const sources = sandbox.keys.filter((k) => (wanted ? wanted.includes(k.alias) : probedByDefault(k)));
   const env: Record<string, string> = {};

@@ -40,7 +40,7 @@ export interface MonitorDeps {
   readonly roundOnStart?: boolean;
   /** Where HTTPS_PROXY / HTTP_PROXY / NO_PROXY are read; process.env by default. */
   readonly env?: NodeJS.ProcessEnv;
-  /** Exports a span per probe sent (monitor/tracing.ts); the caller shuts it down. */
+  /** The caller shuts it down. */
   readonly tracer?: ProbeTracer | undefined;
 }
 
@@ -62,17 +62,6 @@ export type Monitor = ReturnType<typeof createMonitor>;
 /** `target/alias` of every key read from the environment, for the reload warning. */
 function envKeyAliases(config: MonitorConfig): string[] {
   return config.targets.flatMap((t) => t.keys.filter((k) => k.origin?.kind === 'env').map((k) => `${t.name}/${k.alias}`));
-}
-
-/** The plan split by target in one pass (a filter per target is targets x probes). */
-function probesByTarget(plan: readonly ProbeSpec[]): Map<string, ProbeSpec[]> {
-  const byTarget = new Map<string, ProbeSpec[]>();
-  for (const p of plan) {
-    const list = byTarget.get(p.target);
-    if (list) list.push(p);
-    else byTarget.set(p.target, [p]);
-  }
-  return byTarget;
 }
 
 export function createMonitor(initial: MonitorConfig, deps: MonitorDeps) {
@@ -154,7 +143,12 @@ export function createMonitor(initial: MonitorConfig, deps: MonitorDeps) {
     planIds = new Set(nextPlan.map((p) => p.id));
     fullPlan = nextFullPlan;
     agents = new Map(next.targets.map((t) => [t.name, newDispatcher(t, next.concurrency)]));
-    const byTarget = probesByTarget(nextPlan);
+    // In one pass: a filter per target is targets x probes.
+    const byTarget = new Map<string, ProbeSpec[]>();
+    for (const p of nextPlan) {
+      const list = byTarget.get(p.target) ?? [];
+      if (list.push(p) === 1) byTarget.set(p.target, list);
+    }
     scheduler = createScheduler(
       next.targets.map((target) => ({ target, probes: byTarget.get(target.name) ?? [] })),
       {

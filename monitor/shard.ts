@@ -16,9 +16,7 @@ export interface Shard {
 
 export const NO_SHARD: Shard = { index: 0, count: 1 };
 
-export type ShardParse = { readonly ok: true; readonly shard: Shard } | { readonly ok: false; readonly message: string };
-
-export function parseShard(text: string): ShardParse {
+export function parseShard(text: string): { readonly ok: true; readonly shard: Shard } | { readonly ok: false; readonly message: string } {
   const match = /^(\d+)\/(\d+)$/.exec(text.trim());
   if (!match) return { ok: false, message: `--shard must look like i/N (e.g. 0/3), got "${text}"` };
   const index = Number(match[1]);
@@ -28,7 +26,7 @@ export function parseShard(text: string): ShardParse {
   return { ok: true, shard: { index, count } };
 }
 
-export function fnv1a(text: string): number {
+function fnv1a(text: string): number {
   let hash = 0x811c9dc5;
   for (const byte of Buffer.from(text, 'utf8')) {
     hash ^= byte;

@@ -15,16 +15,6 @@ import type { ProbeSpec } from '../probe/spec.js';
 import { durationBuckets } from './buckets.js';
 import { SCHEDULE_DELAY_BUCKETS, SKIP_REASONS, TICK_DURATION_BUCKETS, objectiveLabels } from './service-metrics.js';
 
-export interface SeriesProjection {
-  /** Every `repairmon_*` series. */
-  readonly total: number;
-  readonly probes: number;
-  readonly keys: number;
-  /** Series of the per-probe families (outcome counters included when they are per key), per probe. */
-  readonly perProbe: number;
-  readonly byFamily: Readonly<Record<string, number>>;
-}
-
 const distinct = (plan: readonly ProbeSpec[], key: (p: ProbeSpec) => string): number => new Set(plan.map(key)).size;
 
 /** A histogram's series per label set: its buckets, +Inf, _sum and _count. */
@@ -77,7 +67,8 @@ function sharedFamilies(config: MonitorConfig, plan: readonly ProbeSpec[]): Reco
   };
 }
 
-export function projectedSeries(config: MonitorConfig, plan: readonly ProbeSpec[] = buildPlan(config)): SeriesProjection {
+/** `total`: every `repairmon_*` series; `perProbe`: series of the per-probe families (outcome counters included when per key), per probe. */
+export function projectedSeries(config: MonitorConfig, plan: readonly ProbeSpec[] = buildPlan(config)) {
   const perProbe = perProbeFamilies(plan, config.metrics?.perKeyOutcomes ?? false);
   const byFamily = { ...sharedFamilies(config, plan), ...perProbe };
   const sum = (r: Record<string, number>): number => Object.values(r).reduce((a, b) => a + b, 0);

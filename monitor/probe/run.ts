@@ -24,35 +24,29 @@ export type Degradation = 'none' | 'slo' | 'rate_limited';
 export interface ProbeResult {
   readonly spec: ProbeSpec;
   readonly verdict: ProbeVerdict;
-  /** Wall-clock ms when the probe started. */
+  /** Wall-clock ms. */
   readonly startedAt: number;
   readonly durationMs: number;
   /** False when the key was held for a 429 hint and nothing was sent. */
   readonly sent: boolean;
   readonly degraded: Degradation;
-  /**
-   * What the key waits out after this 429: the server's hint, at most `maxRateLimitHold`
-   * (while held, what is left of the hold).
-   */
+  /** What the key waits out after this 429: the server's hint, at most `maxRateLimitHold` (while held, what is left). */
   readonly retryAfterMs: number | undefined;
-  /** The server asked for more than `maxRateLimitHold`: what it asked, and the cap. */
   readonly holdCapped?: CappedHold | undefined;
   /** This answer began a key's throttled stretch (its first 429) or ended it (another answer after 429s). */
   readonly holdEvent?: { readonly kind: 'started' | 'ended'; readonly keyAlias: string; readonly holdMs?: number | undefined } | undefined;
   readonly attempt: AttemptResult | undefined;
 }
 
-export interface ProbeDeps {
+interface ProbeDeps {
   readonly dispatcher: Dispatcher;
   readonly politeness: Politeness;
   /** Wall clock in ms, for timestamps and 429 holds. */
   readonly now: () => number;
   readonly signal?: AbortSignal | undefined;
-  /** The longest a 429 hint holds the key (`maxRateLimitHold`); by default DEFAULT_MAX_HOLD_MS. */
+  /** `maxRateLimitHold`; by default DEFAULT_MAX_HOLD_MS. */
   readonly maxHoldMs?: number | undefined;
-  /** `repairmon/<version>`; the client's own by default. */
   readonly userAgent?: string | undefined;
-  /** A span per probe sent, its trace id the request's (`OTEL_EXPORTER_OTLP_ENDPOINT`). */
   readonly tracer?: ProbeTracer | undefined;
 }
 
@@ -65,16 +59,8 @@ function credentialKey(credential: Credential): ApiKey | undefined {
   return undefined;
 }
 
-function degradation(verdict: ProbeVerdict, durationMs: number, sloMs: number | undefined): Degradation {
-  if (verdict.outcome === 'rate_limited') return 'rate_limited';
-  return sloMs !== undefined && durationMs > sloMs ? 'slo' : 'none';
-}
-
 /** Who sends a probe: the alias its 429s hold, and the credential. */
-interface Sender {
-  readonly alias: string;
-  readonly credential: Credential;
-}
+type Sender = { readonly alias: string; readonly credential: Credential };
 
 /** The planned key, or for `/` and `/docs` while it is held, another way in (see the top of the file). */
 function senderOf(spec: ProbeSpec, target: MonitorTarget, politeness: Politeness, nowMs: number): Sender {
@@ -160,7 +146,8 @@ async function sendWith(
     if (hold?.capped) verdict = { ...verdict, reason: 'retry_after_capped', detail: `${verdict.detail}: ${capNote(hold.capped)}` };
   } else if (deps.politeness.settle(spec.target, sender.alias, at, target.intervalMs))
     holdEvent = { kind: 'ended', keyAlias: sender.alias };
-  const degraded = degradation(verdict, durationMs, target.sloMs[spec.endpoint]);
+  const sloMs = target.sloMs[spec.endpoint];
+  const degraded = verdict.outcome === 'rate_limited' ? 'rate_limited' : sloMs !== undefined && durationMs > sloMs ? 'slo' : 'none';
   span?.end(verdict, attempt.kind === 'response' ? attempt.requestId : undefined);
   return { verdict, durationMs, sent: true, degraded, retryAfterMs, holdCapped, holdEvent, attempt };
 }
