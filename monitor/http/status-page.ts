@@ -24,10 +24,9 @@ export interface StatusView {
   readonly maintenance: (target: MonitorTarget) => MaintenanceWindow | undefined;
   readonly shard: string;
   readonly now: number;
-  /** Breaches still in memory, newest first. */
+  /** Newest first. */
   readonly breaches?: readonly HistoryEntry[];
   readonly uptime?: Uptime;
-  /** Seconds between reloads when the viewer asked for them. */
   readonly refreshSeconds?: number | undefined;
   /** `statusLayout(targets, plan)`, when the caller keeps it per plan; built here otherwise. */
   readonly layout?: StatusLayout;
@@ -51,16 +50,14 @@ interface TargetLayout {
   readonly canaries: ProbeSpec[];
 }
 
+export type StatusLayout = ReturnType<typeof statusLayout>;
+
 /**
  * Where each probe goes on the page, from one pass over the plan. It depends on the plan only,
  * so the server keeps one per plan (a reload makes a new plan); grouping per request, row and
  * cell was a filter over every read for every row: 42 s for one page at 5 000 keys.
  */
-export interface StatusLayout {
-  readonly targets: readonly TargetLayout[];
-}
-
-export function statusLayout(targets: readonly MonitorTarget[], plan: readonly ProbeSpec[]): StatusLayout {
+export function statusLayout(targets: readonly MonitorTarget[], plan: readonly ProbeSpec[]): { readonly targets: readonly TargetLayout[] } {
   const byName = new Map<string, TargetLayout & { readonly rowsByKey: Map<string, GridRow> }>();
   for (const target of targets)
     byName.set(target.name, { target, probes: [], reads: [], columns: [], rows: [], canaries: [], rowsByKey: new Map() });
@@ -103,7 +100,7 @@ function keptRatio(entries: readonly HistoryEntry[]): number | undefined {
 }
 
 /** A span of data in the largest unit that keeps it readable: 40 s, 19 min, 5 h, 12 d. */
-export function span(seconds: number): string {
+function span(seconds: number): string {
   if (seconds < 90) return `${Math.round(seconds)} s`;
   if (seconds < 5_400) return `${Math.round(seconds / 60)} min`;
   if (seconds < 172_800) return `${Math.round(seconds / 3_600)} h`;
@@ -133,7 +130,7 @@ function downNow(reads: readonly ProbeSpec[], view: StatusView): EndpointId[] {
 }
 
 /** Why the last result failed, in the cell: the label-safe reason, and whether an HTML page came back. */
-export function failureReason(last: HistoryEntry | undefined): string {
+function failureReason(last: HistoryEntry | undefined): string {
   if (!last || last.success) return '';
   return [last.reason, last.html ? 'HTML page' : ''].filter(Boolean).join(' · ');
 }

@@ -8,14 +8,13 @@
  * endpoint, buckets around the configured SLOs) and the per-key retry_after gauge are small
  * and stay plain prom-client.
  */
-import { Gauge, Histogram, type Registry } from 'prom-client';
+import { Gauge, Histogram, type Metric, type Registry } from 'prom-client';
 import { type FailureClass, failureClass } from '../probe/failure-class.js';
 import type { ProbeResult } from '../probe/run.js';
 import type { ProbeSpec } from '../probe/spec.js';
 import { BASE_DURATION_BUCKETS } from './buckets.js';
 import { OutcomeFamily } from './outcome-counters.js';
 import { type ProbeTable, createProbeTable } from './probe-table.js';
-import { registerFamily } from './registry.js';
 
 const SEP = '\u0000';
 const DURATION_NAME = 'repairmon_probe_duration_seconds';
@@ -43,13 +42,15 @@ function durationHistogram(registry: Registry, buckets: readonly number[]): Hist
 
 /** Registers every family in a fixed order (the order the reference renders them in). */
 function defineMetrics(registry: Registry, table: ProbeTable, settings: ProbeMetricSettings) {
+  // prom-client only needs `name`, `get()` and `reset()` from a self-rendering family.
+  const registerFamily = (family: unknown): void => registry.registerMetric(family as Metric);
   const f = table.families;
   const outcomes = new OutcomeFamily(f.total);
   outcomes.perKey = settings.perKeyOutcomes;
-  registerFamily(registry, f.success);
-  registerFamily(registry, outcomes);
+  registerFamily(f.success);
+  registerFamily(outcomes);
   const duration = durationHistogram(registry, settings.buckets);
-  for (const family of [f.lastDuration, f.status, f.reason, f.items, f.lastRun, f.lastSuccess, f.streak]) registerFamily(registry, family);
+  for (const family of [f.lastDuration, f.status, f.reason, f.items, f.lastRun, f.lastSuccess, f.streak]) registerFamily(family);
   const retryAfter = new Gauge({
     name: 'repairmon_probe_retry_after_seconds',
     help: 'Seconds the key must wait after a 429 hint; 0 when not held',

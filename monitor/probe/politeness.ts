@@ -1,19 +1,13 @@
 /**
- * 429 politeness: after a 429 with a hint, the key is held until the hint passes, so the
- * monitor never hammers a key the server asked to slow down. State lives in the instance
- * the service owns, keyed by target and key alias.
- *
- * A hold is capped (`maxRateLimitHold`, 1 h by default): a `Retry-After: 1000000000000000`, a
- * year-9999 date or a reset far in the future would otherwise silence the key's probes for
- * millennia, and a key held that long is a monitor that went blind without saying so. Past
- * the cap the key is probed again: a server that still means it answers 429 again, and the
- * key is held again, one cap at a time.
+ * 429 politeness: after a 429 with a hint, the key (target and alias) is held until the hint
+ * passes. A hold is capped (`maxRateLimitHold`, 1 h by default): a `Retry-After` of years would
+ * leave a monitor that went blind without saying so; past the cap a server that still means it
+ * answers 429 again, and the key is held again.
  *
  * A key is `throttled` from its first 429 until another answer comes a whole schedule interval
  * after its last 429 (a storm on one tenant leaves the key's other reads answering in between:
- * they do not end it). Over that stretch its probes of a round go one at a time (a second request
- * cannot leave before the first one's 429 says to wait), and the monitor logs one line when it
- * begins and one when it ends.
+ * they do not end it). Meanwhile its probes of a round go one at a time (a second request cannot
+ * leave before the first one's 429 says to wait).
  */
 
 /** When the hold was capped: what the server asked for, and the cap it got instead. */
