@@ -27,7 +27,8 @@ const GAUGE_FIELDS = ['success', 'lastDuration', 'status', 'items', 'lastRun', '
 export type GaugeField = (typeof GAUGE_FIELDS)[number];
 
 export interface ProbeRow {
-  readonly labels: ProbeLabels;
+  /** The probe's labels (the per-endpoint outcome counters' rows hold fewer). */
+  readonly labels: Readonly<Record<string, string>>;
   /** `target="..",endpoint="..",tenant="..",key_alias="..",check=".."`, escaped. */
   readonly prefix: string;
   /** Undefined until first set: a never-set gauge has no series, as with prom-client. */
@@ -168,7 +169,7 @@ function gaugeColumn(field: GaugeField): Column {
 
 const OUTCOME_SUFFIXES = OUTCOMES.map((o) => `,outcome="${escapeLabelValue(o)}"} `);
 
-const outcomeColumn: Column = {
+export const outcomeColumn: Column = {
   lines(row, name) {
     const parts: string[] = [];
     for (let i = 0; i < OUTCOME_SUFFIXES.length; i += 1)
@@ -224,8 +225,7 @@ function applyUpdate(row: ProbeRow, update: RowUpdate): void {
   row.text.fill(undefined);
 }
 
-const sameLabels = (a: ProbeLabels, b: ProbeLabels): boolean =>
-  a.target === b.target && a.endpoint === b.endpoint && a.tenant === b.tenant && a.key_alias === b.key_alias && a.check === b.check;
+const sameLabels = (a: Readonly<Record<string, string>>, b: ProbeLabels): boolean => PROBE_LABELS.every((k) => a[k] === b[k]);
 
 function defineFamilies(all: () => Iterable<ProbeRow>) {
   let slot = 0;
