@@ -1,11 +1,9 @@
 /**
  * `--shard i/N`: a probe runs on the shard a stable hash of (target, key alias) selects, so all
- * probes of one key stay together (its 429 holds, its canaries) and N replicas split the work
- * with no coordination. Rendezvous (highest-random-weight) hashing: each key goes to the replica
- * that scores it highest, so going from N to N+1 replicas moves only the keys the new replica
- * wins (about 1/(N+1)), where hash modulo N moved about N/(N+1) of them, restarting their holds
- * and histories elsewhere. FNV-1a and murmur3's finalizer: stable across processes and Node
- * versions, unlike Math.random.
+ * probes of one key stay together (its 429 holds, its canaries) with no coordination.
+ * Rendezvous hashing: going from N to N+1 replicas moves only the keys the new replica wins
+ * (about 1/(N+1)), where hash modulo N moved about N/(N+1) of them. FNV-1a and murmur3's
+ * finalizer: stable across processes and Node versions.
  */
 
 export interface Shard {

@@ -1,13 +1,10 @@
 /**
  * `check-config --connect`: each target tried once, so a wrong host or port shows now rather
- * than minutes later as a page. Per target: `GET /docs` without a key, and one keyed read per
- * key (the read its other-header canary would make), each with a short timeout, no retries,
- * through the same connection setup and classifier the scheduled probes use. A target
- * "answers as the API" when /docs is a successful envelope and every keyed read got an answer
- * in the API's envelope (a refused key is still the API answering, and is reported as such).
- * A keyed read refused because of the key or the config (a misspelt tenant's 404, a tenant
- * mismatch, an unknown key) is a fault of that key: `keyFaults` names each one, so
- * `check-config --connect` can gate a deploy.
+ * than minutes later as a page: `GET /docs` without a key and one keyed read per key, with a
+ * short timeout, through the scheduled probes' own connections and classifier. A target
+ * "answers as the API" when /docs succeeds and every keyed read got the API's answer (a refused
+ * key is still the API answering). `keyFaults` names each key refused because of the key or
+ * the config, so `check-config --connect` can gate a deploy.
  */
 import type { Dispatcher } from 'undici';
 import { toolUserAgent } from '../../lib/index.js';

@@ -1,13 +1,9 @@
 /**
- * `/probe?target=&key=&endpoint=[&tenant=][&check=]&debug=true`: runs one configured probe now.
- * Only probes the config already defines can be picked, by alias: it is not a proxy. The
- * answer shows the timeline, status, redacted headers, the envelope's shape, the outcome and
- * the metrics it would emit (rendered on a throwaway registry; the live metrics are untouched).
- *
- * No customer data: a tenant resource or /platform/ answer was read with a real key and holds
- * clients' names, phones and e-mails, so its body is never shown, only its shape (`data` an
- * array of N) or its error code and message. Bodies are shown for `/` and `/docs` only, which
- * hold no tenant's data.
+ * `/probe?target=&key=&endpoint=[&tenant=][&check=]&debug=true`: runs one configured probe now,
+ * picked by alias (it is not a proxy), and shows the timeline, status, redacted headers, the
+ * envelope's shape, the outcome and the metrics it would emit (on a throwaway registry). No
+ * customer data: only `/` and `/docs` bodies are shown (history.ts `bodyShown`); of any other
+ * answer only its shape (`data` an array of N) or its error code and message.
  */
 import { type ApiKey, redactSecrets } from '../../api/client/single-attempt.js';
 import { type AttemptResponse, scrubKeyEchoes } from '../../api/client/single-attempt.js';

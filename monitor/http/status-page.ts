@@ -1,11 +1,9 @@
 /**
- * The status page: breaches first, in a banner; outages now counted; then per target a history
- * bar, what is down now, the canaries in a line, and a tenant x endpoint grid of the keys' reads
- * (last outcome and, when it failed, why; success ratio over the kept window; latency sparkline),
- * uptime per row over the kept window and, from Prometheus, over 24 h / 7 d / 30 d, each figure
- * with how much data is behind it; and a table of the canaries. Laid out to fit 1280 px.
- * Server-rendered, no scripts, no external assets. It refreshes itself only when asked
- * (`/?refresh=10`): an unasked reload moves the page under a screen-reader user (WCAG 2.2.1).
+ * The status page: breaches first, then per target a history bar, what is down now, the
+ * canaries, and a tenant x endpoint grid of the keys' reads, each uptime figure with how much
+ * data is behind it. Server-rendered, no scripts, no external assets, fits 1280 px. It refreshes
+ * itself only when asked (`/?refresh=10`): an unasked reload moves the page under a
+ * screen-reader user (WCAG 2.2.1).
  */
 import { ENDPOINT_IDS, type EndpointId } from '../../api/contract/index.js';
 import { failureClass } from '../probe/failure-class.js';

@@ -1,13 +1,10 @@
 /**
  * Uptime over long windows for the status page, from Prometheus (the monitor keeps only a short
- * window in memory and nothing across a restart). One instant query per window,
- * `avg_over_time(repairmon_probe_success{check="read"}[24h])`, gives a value per probe series;
- * rows and targets average those. With each, how much data is behind it: the earliest probe
- * run Prometheus holds in the window (a 30 d figure from 19 minutes of data says so). One more
- * asks which probes breached in the last 24 h, so the breach banner survives a restart. A
- * Prometheus that does not answer makes the figures "unavailable", never the page: answers are
- * cached, refreshed in the background, bounded in size, and the page waits at most the
- * configured timeout, and only the first time.
+ * window, and nothing across a restart): per window the success average and the earliest run
+ * behind it (a 30 d figure from 19 minutes of data says so), and the breaches of the last 24 h,
+ * so the banner survives a restart. A Prometheus that does not answer makes the figures
+ * "unavailable", never the page: answers are cached, refreshed in the background, bounded in
+ * size, and the page waits at most the configured timeout, and only the first time.
  */
 import { type Dispatcher, request } from 'undici';
 import type { StatusPageSettings } from '../config/types.js';

@@ -1,11 +1,7 @@
 /**
  * Per-probe metrics: recording a result, and keeping the series in step with the plan so a
- * removed probe's series disappear on reload.
- *
- * The per-probe families live in a ProbeTable rather than prom-client Gauges (see
- * probe-table.ts for why); the outcome counters are per target and endpoint unless the config
- * asks for them per key (outcome-counters.ts). The duration histogram (by target and
- * endpoint, buckets around the configured SLOs) and the per-key retry_after gauge are small
+ * removed probe's series disappear on reload. The per-probe families live in a ProbeTable
+ * (probe-table.ts says why); the duration histogram and the per-key retry_after gauge are small
  * and stay plain prom-client.
  */
 import { Gauge, Histogram, type Metric, type Registry } from 'prom-client';

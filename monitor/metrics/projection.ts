@@ -1,12 +1,8 @@
 /**
- * How many `repairmon_*` series a config puts on /metrics, from the config alone: what
- * `repairmon check-config` prints, so a series budget can be checked before anything runs.
- * Pure. The figure is the steady state after one round of every target in which every probe
- * got its expected answer and no maintenance window was open (a failing probe has no
- * last-success or item-count series yet; a target in maintenance has no tick histograms).
- * Reads of /platform/ are counted as lists (their shape is not shown by the spec). Node's own
- * `process_*` and `nodejs_*` series (about 50, varying with GC kinds and handle
- * types) come on top.
+ * How many `repairmon_*` series a config puts on /metrics, from the config alone (what
+ * `check-config` prints, so a series budget can be checked before anything runs): the steady
+ * state after one round in which every probe got its expected answer outside maintenance.
+ * Node's own `process_*` and `nodejs_*` series (about 50) come on top. Pure.
  */
 import type { MonitorConfig } from '../config/types.js';
 import { OUTCOMES } from '../probe/expectation.js';

@@ -11,14 +11,14 @@ import type { ProbeSpec } from '../probe/spec.js';
 
 export type ServiceMetrics = ReturnType<typeof createServiceMetrics>;
 
+export const SCHEDULE_DELAY_BUCKETS: readonly number[] = [0.001, 0.01, 0.05, 0.1, 0.5, 1, 2.5, 5, 10, 30];
+export const TICK_DURATION_BUCKETS: readonly number[] = [0.1, 0.5, 1, 5, 10, 30, 60, 120, 300];
+
 /**
  * Why the scheduler skips a tick: the previous one still runs (node-cron's noOverlap), the
  * process woke up too late for it (node-cron's missed execution: a blocked event loop), or a
  * maintenance window is open. The first two are a monitor that cannot keep up.
  */
-export const SCHEDULE_DELAY_BUCKETS: readonly number[] = [0.001, 0.01, 0.05, 0.1, 0.5, 1, 2.5, 5, 10, 30];
-export const TICK_DURATION_BUCKETS: readonly number[] = [0.1, 0.5, 1, 5, 10, 30, 60, 120, 300];
-
 export const SKIP_REASONS = ['overlap', 'missed', 'maintenance'] as const;
 
 /** The (target, endpoint) pairs of the plan's reads: where an availability objective applies. */
@@ -41,82 +41,54 @@ export function createServiceMetrics(registry: Registry, build: { readonly versi
   // nodejs_active_handles / _requests / _resources gauges carry the same numbers.
   for (const name of ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total'])
     registry.removeSingleMetric(name);
-  new Gauge({
-    name: 'repairmon_build_info',
-    help: 'Build information; value 1',
-    labelNames: ['version', 'node_version', 'shard'],
-    registers,
-  }).set({ version: build.version, node_version: process.version, shard: build.shard }, 1);
+  const gauge = (name: string, help: string, labelNames: string[] = []) => new Gauge({ name, help, labelNames, registers });
+  const counter = (name: string, help: string, labelNames: string[]) => new Counter({ name, help, labelNames, registers });
+  const histogram = (name: string, help: string, buckets: readonly number[]) =>
+    new Histogram({ name, help, labelNames: ['target'], buckets: [...buckets], registers });
+  gauge('repairmon_build_info', 'Build information; value 1', ['version', 'node_version', 'shard']).set(
+    { version: build.version, node_version: process.version, shard: build.shard },
+    1,
+  );
   const metrics = {
-    maintenanceActive: new Gauge({
-      name: 'repairmon_maintenance_active',
-      help: '1 while a maintenance window of the target is open (probes paused)',
-      labelNames: ['target'],
-      registers,
-    }),
-    reloadSuccessful: new Gauge({
-      name: 'repairmon_config_last_reload_successful',
-      help: '1 when the last config (re)load succeeded',
-      registers,
-    }),
-    reloadTimestamp: new Gauge({
-      name: 'repairmon_config_last_reload_success_timestamp_seconds',
-      help: 'When the config was last loaded successfully (Unix time)',
-      registers,
-    }),
-    scheduleDelay: new Histogram({
-      name: 'repairmon_probe_schedule_delay_seconds',
-      help: 'How late a probe started against its planned (jittered) start: pool saturation',
-      labelNames: ['target'],
-      buckets: [...SCHEDULE_DELAY_BUCKETS],
-      registers,
-    }),
-    ticks: new Counter({ name: 'repairmon_scheduler_ticks_total', help: 'Schedule ticks that ran', labelNames: ['target'], registers }),
-    ticksSkipped: new Counter({
-      name: 'repairmon_scheduler_ticks_skipped_total',
-      help: 'Schedule ticks skipped because the previous one was still running or a maintenance window was open',
-      labelNames: ['target', 'reason'],
-      registers,
-    }),
-    tickDuration: new Histogram({
-      name: 'repairmon_scheduler_tick_duration_seconds',
-      help: 'Wall time of a whole tick, spread included',
-      labelNames: ['target'],
-      buckets: [...TICK_DURATION_BUCKETS],
-      registers,
-    }),
-    inFlight: new Gauge({ name: 'repairmon_scheduler_probes_in_flight', help: 'Probes running now', registers }),
-    queued: new Gauge({ name: 'repairmon_scheduler_probes_queued', help: 'Probes due but waiting for a pool slot', registers }),
-    probesConfigured: new Gauge({
-      name: 'repairmon_scheduler_probes_configured',
-      help: 'Probes this shard runs per tick',
-      labelNames: ['target'],
-      registers,
-    }),
-    sloSeconds: new Gauge({
-      name: 'repairmon_probe_slo_seconds',
-      help: 'Configured latency SLO per endpoint',
-      labelNames: ['target', 'endpoint'],
-      registers,
-    }),
-    intervalSeconds: new Gauge({
-      name: 'repairmon_schedule_interval_seconds',
-      help: 'Shortest gap between two ticks of the target schedule',
-      labelNames: ['target'],
-      registers,
-    }),
-    failureThreshold: new Gauge({
-      name: 'repairmon_probe_failure_threshold',
-      help: 'Consecutive service-side failures of a read that make it down (failureThreshold in monitor.yaml)',
-      labelNames: ['target'],
-      registers,
-    }),
-    availabilityObjective: new Gauge({
-      name: 'repairmon_probe_availability_objective',
-      help: 'Availability objective of the reads of an endpoint, as a ratio (availability in monitor.yaml)',
-      labelNames: ['target', 'endpoint'],
-      registers,
-    }),
+    maintenanceActive: gauge('repairmon_maintenance_active', '1 while a maintenance window of the target is open (probes paused)', [
+      'target',
+    ]),
+    reloadSuccessful: gauge('repairmon_config_last_reload_successful', '1 when the last config (re)load succeeded'),
+    reloadTimestamp: gauge(
+      'repairmon_config_last_reload_success_timestamp_seconds',
+      'When the config was last loaded successfully (Unix time)',
+    ),
+    scheduleDelay: histogram(
+      'repairmon_probe_schedule_delay_seconds',
+      'How late a probe started against its planned (jittered) start: pool saturation',
+      SCHEDULE_DELAY_BUCKETS,
+    ),
+    ticks: counter('repairmon_scheduler_ticks_total', 'Schedule ticks that ran', ['target']),
+    ticksSkipped: counter(
+      'repairmon_scheduler_ticks_skipped_total',
+      'Schedule ticks skipped because the previous one was still running or a maintenance window was open',
+      ['target', 'reason'],
+    ),
+    tickDuration: histogram(
+      'repairmon_scheduler_tick_duration_seconds',
+      'Wall time of a whole tick, spread included',
+      TICK_DURATION_BUCKETS,
+    ),
+    inFlight: gauge('repairmon_scheduler_probes_in_flight', 'Probes running now'),
+    queued: gauge('repairmon_scheduler_probes_queued', 'Probes due but waiting for a pool slot'),
+    probesConfigured: gauge('repairmon_scheduler_probes_configured', 'Probes this shard runs per tick', ['target']),
+    sloSeconds: gauge('repairmon_probe_slo_seconds', 'Configured latency SLO per endpoint', ['target', 'endpoint']),
+    intervalSeconds: gauge('repairmon_schedule_interval_seconds', 'Shortest gap between two ticks of the target schedule', ['target']),
+    failureThreshold: gauge(
+      'repairmon_probe_failure_threshold',
+      'Consecutive service-side failures of a read that make it down (failureThreshold in monitor.yaml)',
+      ['target'],
+    ),
+    availabilityObjective: gauge(
+      'repairmon_probe_availability_objective',
+      'Availability objective of the reads of an endpoint, as a ratio (availability in monitor.yaml)',
+      ['target', 'endpoint'],
+    ),
   };
   return {
     ...metrics,
