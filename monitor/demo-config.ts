@@ -11,23 +11,19 @@ import { parseConfigValue } from './config/load.js';
 import { CANARY_NAMES, type CanaryName, DEFAULT_PROBE_BODY_LIMIT } from './config/schema.js';
 import { type MonitorConfig, type MonitorTarget, formatIssues } from './config/types.js';
 
-export interface SandboxKeySource {
-  readonly alias: string;
-  readonly kind: KeyKind;
-  readonly tenant?: string | undefined;
-  readonly revoked: boolean;
-  /** When a source does not list scopes, the key is taken to cover every resource. */
-  readonly scopes?: readonly Scope[] | undefined;
-  readonly key: string;
-}
-
+/** A key without `scopes` is taken to cover every resource; `platformPaths` and `indexAccess` when known. */
 export interface SandboxLike {
   readonly baseUrl: string;
-  readonly keys: readonly SandboxKeySource[];
+  readonly keys: ReadonlyArray<{
+    readonly alias: string;
+    readonly kind: KeyKind;
+    readonly tenant?: string | undefined;
+    readonly revoked: boolean;
+    readonly scopes?: readonly Scope[] | undefined;
+    readonly key: string;
+  }>;
   readonly tenants: readonly string[];
-  /** The /platform/ sub-paths it serves, when known (its /docs lists them). */
   readonly platformPaths?: readonly string[] | undefined;
-  /** Which reading its `/` follows, when known. */
   readonly indexAccess?: IndexAccessReading | undefined;
 }
 
@@ -52,7 +48,7 @@ export interface DemoConfigOptions {
 }
 
 /** Demo keys built to fail (revoked, or a scope missing a resource) are left out by default. */
-function probedByDefault(key: SandboxKeySource): boolean {
+function probedByDefault(key: SandboxLike['keys'][number]): boolean {
   return !key.revoked && TENANT_RESOURCES.every((r) => key.scopes?.includes(scopeForResource(r)) ?? true);
 }
 

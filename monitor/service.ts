@@ -105,12 +105,11 @@ export function createMonitor(initial: MonitorConfig, deps: MonitorDeps) {
     return found;
   }
 
-  const maxHoldMs = (): number => config.maxRateLimitHoldMs ?? DEFAULT_MAX_HOLD_MS;
   const probeDeps = (target: MonitorTarget) => ({
     dispatcher: dispatcher(target),
     politeness,
     now,
-    maxHoldMs: maxHoldMs(),
+    maxHoldMs: config.maxRateLimitHoldMs ?? DEFAULT_MAX_HOLD_MS,
     userAgent,
     tracer: deps.tracer,
   });

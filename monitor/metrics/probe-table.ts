@@ -132,13 +132,7 @@ export class TableFamily {
 }
 
 /** A family that writes its own exposition text: the table's, and the outcome counters. */
-export interface SelfRenderingFamily {
-  name: string;
-  render(): string;
-  renderInto(parts: string[]): void;
-  get(): Promise<FamilyObject>;
-  reset(): void;
-}
+type SelfRenderingFamily = Pick<TableFamily, 'name' | 'render' | 'renderInto' | 'get' | 'reset'>;
 
 /** True for a family that renders itself; checked by shape so a second copy of this module also counts. */
 export function isTableFamily(metric: unknown): metric is SelfRenderingFamily {
