@@ -1,7 +1,8 @@
 /**
  * The sandbox's answer to one request, as a pure function of the request and the sandbox
  * state: routing, authentication, access rules, rate limiting and the data, each spoken in the
- * state's dialect. I/O lives in server.ts; faults are layered on top in faults/.
+ * state's dialect, and the answers below the API (a wrong Host, an unmet Expect, what Node's
+ * parser rejected). I/O lives in server.ts; faults are layered on top in faults/.
  */
 import { BASE_PATH, ERROR_CODES, type Envelope, type ErrorCode, scopeForResource } from '../api/contract/index.js';
 import { type SlugStyle } from '../api/contract/readings.js';
@@ -10,6 +11,7 @@ import {
   type BodyForm,
   ERROR_STATUS,
   type Refusal,
+  type RefusalAnswer,
   type Route,
   bodyForm,
   errorEnvelope,
@@ -20,12 +22,42 @@ import {
 } from '../api/contract/server/index.js';
 import { type Dialect, checkSlugStyle } from './dialect/index.js';
 import { docsPayload, indexPayload } from './docs.js';
-import { type DemoKey, keyMetadata } from './keys.js';
-import { messageFor, refusalMessage } from './messages.js';
-import type { TenantData } from './model.js';
-import { badRequestReply, hostProblem } from './protocol.js';
-import { rateLimitHeaders } from './rate-headers.js';
-import type { RateVerdict } from './rate-limit.js';
+import { type DemoKey, type TenantData, keyMetadata } from './model.js';
+import { type RateVerdict, rateLimitHeaders } from './rate-limit.js';
+
+/** The Polish error messages the sandbox sends (spec §2: messages are in Polish). */
+const MESSAGES: Readonly<Record<ErrorCode, string>> = {
+  unauthorized: 'Nieprawidłowy, unieważniony lub brakujący klucz API.',
+  tenant_key_tenant_mismatch: 'Klucz najemcy jest przypisany do innego najemcy niż ten w ścieżce.',
+  insufficient_scope: 'Zakres klucza nie obejmuje tego zasobu.',
+  platform_key_required: 'Ścieżki /platform/ są dostępne wyłącznie dla kluczy platformy.',
+  rate_limited: 'Przekroczono limit żądań dla tego klucza. Spróbuj ponownie później.',
+  not_found: 'Nie znaleziono zasobu.',
+  method_not_allowed: 'Niedozwolona metoda HTTP. API obsługuje wyłącznie GET.',
+  invalid_tenant_slug: 'Nieprawidłowy identyfikator najemcy w ścieżce.',
+  bad_request: 'Nieprawidłowe żądanie HTTP.',
+  internal_error: 'Wewnętrzny błąd serwera.',
+};
+
+export function messageFor(code: ErrorCode, detail?: string): string {
+  return detail ? `${MESSAGES[code]} ${detail}` : MESSAGES[code];
+}
+
+/** A refusal answered as `not_found` reads exactly like a missing resource, so the message cannot give away what the status hides. */
+function refusalMessage(refusal: Refusal, answer: RefusalAnswer, detail?: string): string {
+  if (answer.code === 'not_found') return MESSAGES.not_found;
+  switch (refusal) {
+    case 'missing_key':
+    case 'invalid_key':
+      return messageFor('unauthorized', detail);
+    case 'tenant_mismatch':
+      return MESSAGES.tenant_key_tenant_mismatch;
+    case 'scope':
+      return answer.code === 'insufficient_scope' ? MESSAGES.insufficient_scope : 'Brak uprawnień do tego zasobu.';
+    case 'platform_refused':
+      return MESSAGES.platform_key_required;
+  }
+}
 
 export interface SandboxState {
   readonly tenants: ReadonlyMap<string, TenantData>;
@@ -74,8 +106,39 @@ function reply(dialect: Dialect, status: number, envelope: Envelope, headers: He
   return { status, envelope, body: bodyForm(dialect.errorBodies, status), headers, ...(keyAlias ? { keyAlias } : {}) };
 }
 
-function fail(dialect: Dialect, code: ErrorCode, detail?: string, headers: Headers = {}, keyAlias?: string): Reply {
+export function fail(dialect: Dialect, code: ErrorCode, detail?: string, headers: Headers = {}, keyAlias?: string): Reply {
   return reply(dialect, ERROR_STATUS[code], errorEnvelope(code, messageFor(code, detail)), headers, keyAlias);
+}
+
+/** Below the API: `bad_request` under the status HTTP names (`error-bodies=plain` only touches 401 and 429). */
+export function badRequestReply(dialect: Dialect, status: number, detail?: string): Reply {
+  return reply(dialect, status, errorEnvelope(ERROR_CODES.badRequest, messageFor(ERROR_CODES.badRequest, detail)));
+}
+
+/** RFC 9112 §3.2: 400 to an HTTP/1.1 request without a Host, and to any with more than one (one entry per line). */
+export function hostProblem(httpVersion: string, hosts: readonly string[] | undefined): string | undefined {
+  if (hosts !== undefined && hosts.length > 1) return 'Nagłówek Host podano więcej niż raz.';
+  if (hosts === undefined && httpVersion === '1.1') return 'Żądanie HTTP/1.1 musi zawierać nagłówek Host.';
+  return undefined;
+}
+
+/** RFC 9110 §10.1.1: an expectation the server cannot meet (anything but 100-continue) gets 417. */
+export function expectationFailedReply(dialect: Dialect): Reply {
+  return badRequestReply(dialect, 417, 'Nieobsługiwana wartość nagłówka Expect (obsługiwane jest tylko 100-continue).');
+}
+
+/** What Node's parser rejected before a handler could answer, with the status of Node's own bare answer. */
+export function clientErrorReply(dialect: Dialect, errorCode: string | undefined): Reply {
+  switch (errorCode) {
+    case 'HPE_HEADER_OVERFLOW':
+      return badRequestReply(dialect, 431, 'Nagłówki żądania są zbyt duże.');
+    case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
+      return badRequestReply(dialect, 413, 'Rozszerzenia fragmentów treści (chunked) są zbyt duże.');
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return badRequestReply(dialect, 408, 'Żądanie nie dotarło w całości na czas.');
+    default:
+      return badRequestReply(dialect, 400);
+  }
 }
 
 function refuse(dialect: Dialect, refusal: Refusal, detail?: string, headers: Headers = {}, keyAlias?: string): Reply {

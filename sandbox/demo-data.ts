@@ -7,7 +7,37 @@ import { TENANT_RESOURCES, type Scope } from '../api/contract/index.js';
 import type { SlugStyle } from '../api/contract/readings.js';
 import { styleDemoSlug } from './dialect/index.js';
 import type { KeySpec, SandboxData, TenantData, TenantInfo } from './model.js';
-import { type Random, intBetween, pick, seedFrom, seededRandom } from './random.js';
+
+type Random = () => number;
+
+/** A small seeded PRNG (mulberry32), so every start shows the same shops and repairs. */
+function seededRandom(seed: number): Random {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** A stable 32-bit seed from text (FNV-1a), so each tenant gets its own sequence. */
+function seedFrom(text: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i += 1) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+  return hash >>> 0;
+}
+
+function pick<T>(random: Random, items: readonly T[]): T {
+  const item = items[Math.floor(random() * items.length)];
+  if (item === undefined) throw new Error('pick from an empty list');
+  return item;
+}
+
+function intBetween(random: Random, min: number, max: number): number {
+  return min + Math.floor(random() * (max - min + 1));
+}
 
 export const DEMO_TENANTS: readonly TenantInfo[] = [
   { slug: 'rowery-nowak', name: 'Rowery Nowak s.c.', city: 'Kraków' },
@@ -15,34 +45,10 @@ export const DEMO_TENANTS: readonly TenantInfo[] = [
   { slug: 'cykl-gdansk', name: 'Cykl Gdańsk sp. z o.o.', city: 'Gdańsk' },
 ];
 
-const FIRST_NAMES = [
-  'Anna',
-  'Piotr',
-  'Katarzyna',
-  'Tomasz',
-  'Magdalena',
-  'Krzysztof',
-  'Agnieszka',
-  'Marcin',
-  'Joanna',
-  'Paweł',
-  'Ewa',
-  'Michał',
-];
-const LAST_NAMES = [
-  'Wiśniewski',
-  'Wójcik',
-  'Kamiński',
-  'Lewandowski',
-  'Zieliński',
-  'Szymański',
-  'Woźniak',
-  'Dąbrowski',
-  'Kozłowski',
-  'Jankowski',
-  'Mazur',
-  'Krawczyk',
-];
+const FIRST_NAMES = 'Anna Piotr Katarzyna Tomasz Magdalena Krzysztof Agnieszka Marcin Joanna Paweł Ewa Michał'.split(' ');
+const LAST_NAMES = 'Wiśniewski Wójcik Kamiński Lewandowski Zieliński Szymański Woźniak Dąbrowski Kozłowski Jankowski Mazur Krawczyk'.split(
+  ' ',
+);
 const CITIES = ['Kraków', 'Warszawa', 'Gdańsk', 'Gdynia', 'Sopot', 'Wieliczka', 'Piaseczno', 'Pruszków', 'Skawina'];
 const BIKES: readonly (readonly [string, string, string])[] = [
   ['Kross', 'Level 5.0', 'MTB'],
@@ -166,7 +172,7 @@ function logs(random: Random, repairList: readonly Record<string, unknown>[]): R
 }
 
 /** `seedSlug` keeps the records the same whatever style the slug is written in. */
-export function demoTenant(info: TenantInfo, seedSlug = info.slug): TenantData {
+function demoTenant(info: TenantInfo, seedSlug = info.slug): TenantData {
   const random = seededRandom(seedFrom(seedSlug));
   const clientList = clients(random, 6);
   const bikeList = bikes(random, 8, clientList.length);

@@ -7,8 +7,7 @@
 import type { IncomingMessage } from 'node:http';
 import { ERROR_CODES } from '../api/contract/index.js';
 import { errorEnvelope, successEnvelope } from '../api/contract/server/index.js';
-import type { Reply } from './decide.js';
-import { messageFor } from './messages.js';
+import { type Reply, messageFor } from './decide.js';
 import { requestPathname } from './server.js';
 
 /**

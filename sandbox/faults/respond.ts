@@ -6,13 +6,11 @@
 import type { ServerResponse } from 'node:http';
 import { ERROR_CODES, REQUEST_ID_HEADER } from '../../api/contract/index.js';
 import { JSON_CONTENT_TYPE, PLAIN_CONTENT_TYPE, bodyForm, errorEnvelope } from '../../api/contract/server/index.js';
-import { plainText } from '../bodies.js';
-import type { Reply } from '../decide.js';
+import { type Reply, messageFor } from '../decide.js';
 import type { Dialect } from '../dialect/index.js';
-import { messageFor } from '../messages.js';
-import { stormHeaders } from '../rate-headers.js';
-import { type Outgoing, jsonOutgoing, send } from '../respond.js';
-import type { ResponseFault } from './select.js';
+import { stormHeaders } from '../rate-limit.js';
+import { type Outgoing, jsonOutgoing, plainText, send } from '../respond.js';
+import type { ResponseFault } from './parse.js';
 
 const HTML_502 =
   '<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n';
