@@ -92,13 +92,6 @@ export interface DecideInput {
 
 type Headers = Readonly<Record<string, string>>;
 
-type Authentication =
-  | { readonly ok: true; readonly key: DemoKey }
-  /** `alias` is known when a revoked key was presented: the request log names it. */
-  | { readonly ok: false; readonly refusal: 'missing_key' | 'invalid_key'; readonly detail: string; readonly alias?: string }
-  /** Not a refusal of a key but of the request: a key header sent twice (which one is the key?). */
-  | { readonly ok: false; readonly badRequest: string };
-
 /** How the message names a key header: as the spec writes it. */
 const KEY_HEADER_NAMES = { 'x-api-key': 'x-api-key', authorization: 'Authorization' } as const;
 
@@ -154,21 +147,19 @@ function malformedDetail(headers: DecideInput['headers']): string {
   return 'Nagłówek Authorization nie ma postaci "Bearer <klucz>".';
 }
 
-function authenticate(headers: DecideInput['headers'], state: SandboxState): Authentication {
+/** The key presented, or its refusal; a key header sent twice refuses the request (which one is the key?). */
+function authenticate(headers: DecideInput['headers'], { keysByValue, dialect }: SandboxState): DemoKey | Reply {
   const presented = readPresentedKey(headers);
   if (presented.kind === 'repeated') {
-    return {
-      ok: false,
-      badRequest: `Nagłówek ${KEY_HEADER_NAMES[presented.header]} podano więcej niż raz; klucz podaje się w jednym nagłówku.`,
-    };
+    const detail = `Nagłówek ${KEY_HEADER_NAMES[presented.header]} podano więcej niż raz; klucz podaje się w jednym nagłówku.`;
+    return badRequestReply(dialect, ERROR_STATUS.bad_request, detail);
   }
-  if (presented.kind === 'none')
-    return { ok: false, refusal: 'missing_key', detail: 'Nie podano klucza (nagłówek x-api-key lub Authorization: Bearer).' };
-  if (presented.kind === 'malformed') return { ok: false, refusal: 'invalid_key', detail: malformedDetail(headers) };
-  const key = state.keysByValue.get(presented.key);
-  if (!key) return { ok: false, refusal: 'invalid_key', detail: 'Nieznany klucz.' };
-  if (key.revoked) return { ok: false, refusal: 'invalid_key', detail: 'Klucz został unieważniony.', alias: key.alias };
-  return { ok: true, key };
+  if (presented.kind === 'none') return refuse(dialect, 'missing_key', 'Nie podano klucza (nagłówek x-api-key lub Authorization: Bearer).');
+  if (presented.kind === 'malformed') return refuse(dialect, 'invalid_key', malformedDetail(headers));
+  const key = keysByValue.get(presented.key);
+  if (!key) return refuse(dialect, 'invalid_key', 'Nieznany klucz.');
+  // The request log names a revoked key's alias.
+  return key.revoked ? refuse(dialect, 'invalid_key', 'Klucz został unieważniony.', {}, key.alias) : key;
 }
 
 /** The contract's route, with a slug outside the dialect's style refused like a malformed one. */
@@ -195,39 +186,24 @@ function accessDenied(route: KeyedRoute, key: DemoKey, breach: boolean): Refusal
   return key.scopes.includes(scopeForResource(route.resource)) ? undefined : 'scope';
 }
 
-/** A served sub-path whose last segment is `keys` lists the keys; any other lists the tenants. */
-function platformData(subpath: string, state: SandboxState): unknown {
-  if (!state.dialect.platformPaths.includes(subpath)) return undefined;
-  if (subpath.split('/').at(-1) === 'keys') return state.keys.map(keyMetadata);
-  return [...state.tenants.values()].map(({ info, records }) => ({
-    ...info,
-    counts: Object.fromEntries(Object.entries(records).map(([name, list]) => [name, list.length])),
-  }));
-}
-
-function routeData(
-  route: Exclude<KeyedRoute, { kind: 'invalid_tenant' }>,
-  state: SandboxState,
-): { found: true; data: unknown } | { found: false; detail: string } {
-  if (route.kind === 'index') return { found: true, data: indexPayload() };
-  if (route.kind === 'platform') {
-    const data = platformData(route.subpath, state);
-    return data === undefined ? { found: false, detail: `Nieznana ścieżka platformy: /platform/${route.subpath}.` } : { found: true, data };
+/** The data a route names, or why there is none; a platform sub-path ending in `keys` lists the keys, any other the tenants. */
+function routeData(route: Exclude<KeyedRoute, { kind: 'invalid_tenant' }>, state: SandboxState): { data: unknown } | string {
+  if (route.kind === 'index') return { data: indexPayload() };
+  if (route.kind === 'tenant') {
+    const tenant = state.tenants.get(route.tenant);
+    return tenant ? { data: tenant.records[route.resource] } : `Nie ma najemcy "${route.tenant}".`;
   }
-  const tenant = state.tenants.get(route.tenant);
-  if (!tenant) return { found: false, detail: `Nie ma najemcy "${route.tenant}".` };
-  return { found: true, data: tenant.records[route.resource] };
+  if (!state.dialect.platformPaths.includes(route.subpath)) return `Nieznana ścieżka platformy: /platform/${route.subpath}.`;
+  if (route.subpath.split('/').at(-1) === 'keys') return { data: state.keys.map(keyMetadata) };
+  const counts = (records: TenantData['records']) => Object.fromEntries(Object.entries(records).map(([name, list]) => [name, list.length]));
+  return { data: [...state.tenants.values()].map(({ info, records }) => ({ ...info, counts: counts(records) })) };
 }
 
 /** A route that needs a key: authentication, the rate limit, access, then the data. */
 function keyed(route: KeyedRoute, input: DecideInput, state: SandboxState): Reply {
   const { dialect } = state;
-  const auth = authenticate(input.headers, state);
-  if (!auth.ok)
-    return 'badRequest' in auth
-      ? badRequestReply(dialect, ERROR_STATUS.bad_request, auth.badRequest)
-      : refuse(dialect, auth.refusal, auth.detail, {}, auth.alias);
-  const { key } = auth;
+  const key = authenticate(input.headers, state);
+  if ('status' in key) return key;
   const verdict = input.rateLimit?.(key);
   const limitHeaders = verdict ? rateLimitHeaders(dialect.rateLimitHeaders, verdict) : {};
   if (verdict && !verdict.allowed) return fail(dialect, ERROR_CODES.rateLimited, undefined, limitHeaders, key.alias);
@@ -235,7 +211,7 @@ function keyed(route: KeyedRoute, input: DecideInput, state: SandboxState): Repl
   if (denied) return refuse(dialect, denied, undefined, limitHeaders, key.alias);
   if (route.kind === 'invalid_tenant') return fail(dialect, ERROR_CODES.invalidTenantSlug, undefined, limitHeaders, key.alias);
   const result = routeData(route, state);
-  if (!result.found) return fail(dialect, ERROR_CODES.notFound, result.detail, limitHeaders, key.alias);
+  if (typeof result === 'string') return fail(dialect, ERROR_CODES.notFound, result, limitHeaders, key.alias);
   return reply(dialect, 200, successEnvelope(result.data), limitHeaders, key.alias);
 }
 

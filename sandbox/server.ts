@@ -15,7 +15,7 @@ import { CONTROL_PATH, type FaultControl, controlReply } from './control.js';
 import { type Reply, type SandboxState, badRequestReply, clientErrorReply, decide, expectationFailedReply, fail } from './decide.js';
 import { type FaultRule, planFaults } from './faults/parse.js';
 import { sendFault } from './faults/respond.js';
-import { type OwedAnswers, owedAnswers } from './owed.js';
+import { owedAnswers } from './owed.js';
 import type { createRateLimiter } from './rate-limit.js';
 import { rawResponse, replyOutgoing, send } from './respond.js';
 
@@ -177,7 +177,7 @@ function answerControl(req: IncomingMessage, res: ServerResponse, deps: ServerDe
 }
 
 export function createSandboxServer(deps: ServerDeps, tls?: { readonly cert: string; readonly key: string }): Server {
-  const owed: OwedAnswers = owedAnswers();
+  const owed = owedAnswers();
   const listener = (req: IncomingMessage, res: ServerResponse): void => {
     owed.track(req, res);
     handle(req, res, deps).catch((error: unknown) => {
