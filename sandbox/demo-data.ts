@@ -46,9 +46,7 @@ export const DEMO_TENANTS: readonly TenantInfo[] = [
 ];
 
 const FIRST_NAMES = 'Anna Piotr Katarzyna Tomasz Magdalena Krzysztof Agnieszka Marcin Joanna Paweł Ewa Michał'.split(' ');
-const LAST_NAMES = 'Wiśniewski Wójcik Kamiński Lewandowski Zieliński Szymański Woźniak Dąbrowski Kozłowski Jankowski Mazur Krawczyk'.split(
-  ' ',
-);
+const FAMILY = 'Wiśniewski Wójcik Kamiński Lewandowski Zieliński Szymański Woźniak Dąbrowski Kozłowski Jankowski Mazur Krawczyk'.split(' ');
 const CITIES = ['Kraków', 'Warszawa', 'Gdańsk', 'Gdynia', 'Sopot', 'Wieliczka', 'Piaseczno', 'Pruszków', 'Skawina'];
 const BIKES: readonly (readonly [string, string, string])[] = [
   ['Kross', 'Level 5.0', 'MTB'],
@@ -98,18 +96,14 @@ function phone(random: Random): string {
 }
 
 function asciiFold(text: string): string {
-  return text
-    .normalize('NFD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .replace(/ł/g, 'l')
-    .replace(/Ł/g, 'L')
-    .toLowerCase();
+  const bare = text.normalize('NFD').replace(/[\u0300-\u036f]/g, '');
+  return bare.replace(/[łŁ]/g, 'l').toLowerCase();
 }
 
 function clients(random: Random, count: number): Record<string, unknown>[] {
   return Array.from({ length: count }, (_, i) => {
     const firstName = pick(random, FIRST_NAMES);
-    const lastName = pick(random, LAST_NAMES);
+    const lastName = pick(random, FAMILY);
     return {
       id: `kl-${pad(i + 1)}`,
       firstName,
@@ -182,6 +176,7 @@ function demoTenant(info: TenantInfo, seedSlug = info.slug): TenantData {
 
 const ALL_TENANT_SCOPES: readonly Scope[] = [...TENANT_RESOURCES];
 const PLATFORM_SCOPES: readonly Scope[] = ['platform', ...TENANT_RESOURCES];
+const NO_LOGS = ALL_TENANT_SCOPES.filter((s) => s !== 'logs');
 
 /** The fixed demo key aliases other tools and tests refer to. */
 export const DEMO_KEY_SPECS: readonly KeySpec[] = [
@@ -191,14 +186,7 @@ export const DEMO_KEY_SPECS: readonly KeySpec[] = [
   { alias: 'nowak-prod', kind: 'tenant', tenant: 'rowery-nowak', environment: 'production', scopes: ALL_TENANT_SCOPES, revoked: false },
   { alias: 'kowalski-test', kind: 'tenant', tenant: 'serwis-kowalski', environment: 'test', scopes: ALL_TENANT_SCOPES, revoked: false },
   { alias: 'gdansk-test', kind: 'tenant', tenant: 'cykl-gdansk', environment: 'test', scopes: ALL_TENANT_SCOPES, revoked: false },
-  {
-    alias: 'nowak-nologs-test',
-    kind: 'tenant',
-    tenant: 'rowery-nowak',
-    environment: 'test',
-    scopes: ALL_TENANT_SCOPES.filter((s) => s !== 'logs'),
-    revoked: false,
-  },
+  { alias: 'nowak-nologs-test', kind: 'tenant', tenant: 'rowery-nowak', environment: 'test', scopes: NO_LOGS, revoked: false },
   { alias: 'nowak-revoked-test', kind: 'tenant', tenant: 'rowery-nowak', environment: 'test', scopes: ALL_TENANT_SCOPES, revoked: true },
 ];
 

@@ -31,12 +31,7 @@ const PLATFORM_SEGMENTS = /^[A-Za-z0-9._~-]+(?:\/[A-Za-z0-9._~-]+)*$/;
  */
 export type DialectSettings = Omit<Readings, 'index'> & { readonly index: IndexAccess };
 
-export type ValueParse<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly problem?: string };
-
-export interface ChoiceValue {
-  readonly value: string;
-  readonly meaning: string;
-}
+type ValueParse<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly problem?: string };
 
 /** One `KEY=VALUE` a dialect spec may carry. */
 export interface Choice<F extends keyof DialectSettings> {
@@ -44,7 +39,7 @@ export interface Choice<F extends keyof DialectSettings> {
   readonly field: F;
   readonly meaning: string;
   /** Listed in help, the first is the default; a free choice lists its examples here. */
-  readonly values: readonly ChoiceValue[];
+  readonly values: readonly { readonly value: string; readonly meaning: string }[];
   /** What an error lists as allowed. */
   readonly allowed: string;
   parse(raw: string): ValueParse<DialectSettings[F]>;
@@ -76,10 +71,6 @@ function enumChoice<F extends keyof DialectSettings, V extends DialectSettings[F
     },
     format: (value) => String(value),
   };
-}
-
-function parseMissingKey(raw: string): ValueParse<string> {
-  return ERROR_CODE_PATTERN.test(raw) ? { ok: true, value: raw } : { ok: false };
 }
 
 function parsePlatformPaths(raw: string): ValueParse<readonly string[]> {
@@ -131,7 +122,7 @@ export const CHOICES: readonly AnyChoice[] = [
       { value: 'CODE', meaning: `any other code matching ${ERROR_CODE_PATTERN.source}, e.g. missing_api_key` },
     ],
     allowed: `unauthorized or a code matching ${ERROR_CODE_PATTERN.source} (e.g. missing_api_key)`,
-    parse: parseMissingKey,
+    parse: (raw) => (ERROR_CODE_PATTERN.test(raw) ? { ok: true, value: raw } : { ok: false }),
     format: (value) => value,
   },
   enumChoice('scope-refusal', 'scopeRefusal', 'what a key gets on a resource outside its scope', SCOPE_REFUSALS, {
