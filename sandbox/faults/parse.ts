@@ -5,26 +5,34 @@
  * rules fire for one request, and what each kind does (`--help`).
  */
 
-export const FAULT_KINDS = [
-  'latency',
-  'rate-limit-storm',
-  'status',
-  'html-502',
-  'broken-envelope',
-  'invalid-json',
-  'ok-without-data',
-  'error-without-code',
-  'reset',
-  'stall',
-  'oversized',
-  'isolation-breach',
-  'redirect',
-] as const;
-export type FaultKind = (typeof FAULT_KINDS)[number];
-
 export const FAULT_STATUSES = [500, 502, 503] as const;
 const MAX_LATENCY_MS = 600_000;
 const MAX_OVERSIZED_BYTES = 256 * 1024 * 1024;
+
+/** Every fault kind, in help order: what it does and an example rule. */
+const KINDS = {
+  latency: { meaning: 'wait MS milliseconds before answering (latencies add up)', example: 'latency:2000@/tenants/*/bikes%0.5' },
+  'rate-limit-storm': {
+    meaning: "429 rate_limited in the dialect's header style; Retry-After: S only when S is given",
+    example: 'rate-limit-storm:2@/tenants/**%0.1',
+  },
+  status: { meaning: `that status (${FAULT_STATUSES.join(', ')}) with an error envelope`, example: 'status:503@/tenants/*/clients' },
+  'html-502': { meaning: '502 with an nginx-style HTML page, no envelope', example: 'html-502@/docs' },
+  'broken-envelope': { meaning: 'JSON that is not the envelope ({status, result})', example: 'broken-envelope@/tenants/*/repairs' },
+  'invalid-json': { meaning: 'the envelope cut off after 20 bytes', example: 'invalid-json%0.2' },
+  'ok-without-data': { meaning: '200 {"ok":true} without data', example: 'ok-without-data@/' },
+  'error-without-code': { meaning: 'an error envelope without error.code', example: 'error-without-code@/tenants/*/logs' },
+  reset: { meaning: 'destroy the connection, no answer', example: 'reset%0.1' },
+  stall: { meaning: 'headers and half a body, then nothing (until the sandbox closes)', example: 'stall@/tenants/*/bikes' },
+  oversized: { meaning: 'a valid envelope padded to at least BYTES', example: 'oversized:2000000@/tenants/*/logs' },
+  'isolation-breach': {
+    meaning: "tenant keys read other tenants' data (the monitor's canaries must catch it)",
+    example: 'isolation-breach',
+  },
+  redirect: { meaning: '302 to URL', example: 'redirect:http://127.0.0.1:9/@/docs' },
+} satisfies Record<string, { readonly meaning: string; readonly example: string }>;
+export type FaultKind = keyof typeof KINDS;
+export const FAULT_KINDS = Object.keys(KINDS) as readonly FaultKind[];
 
 export type FaultAction =
   | { readonly kind: 'latency'; readonly ms: number }
@@ -34,8 +42,7 @@ export type FaultAction =
   | { readonly kind: 'redirect'; readonly url: string }
   | { readonly [K in SimpleFaultKind]: { readonly kind: K } }[SimpleFaultKind];
 
-type SimpleFaultKind =
-  'html-502' | 'broken-envelope' | 'invalid-json' | 'ok-without-data' | 'error-without-code' | 'reset' | 'stall' | 'isolation-breach';
+type SimpleFaultKind = Exclude<FaultKind, 'latency' | 'rate-limit-storm' | 'status' | 'oversized' | 'redirect'>;
 
 export interface FaultRule {
   readonly action: FaultAction;
@@ -173,28 +180,6 @@ export function planFaults(rules: readonly FaultRule[], relativePath: string | u
   }
   return { latencyMs, breach, response, fired };
 }
-
-const KINDS: Readonly<Record<FaultKind, { readonly meaning: string; readonly example: string }>> = {
-  latency: { meaning: 'wait MS milliseconds before answering (latencies add up)', example: 'latency:2000@/tenants/*/bikes%0.5' },
-  'rate-limit-storm': {
-    meaning: "429 rate_limited in the dialect's header style; Retry-After: S only when S is given",
-    example: 'rate-limit-storm:2@/tenants/**%0.1',
-  },
-  status: { meaning: `that status (${FAULT_STATUSES.join(', ')}) with an error envelope`, example: 'status:503@/tenants/*/clients' },
-  'html-502': { meaning: '502 with an nginx-style HTML page, no envelope', example: 'html-502@/docs' },
-  'broken-envelope': { meaning: 'JSON that is not the envelope ({status, result})', example: 'broken-envelope@/tenants/*/repairs' },
-  'invalid-json': { meaning: 'the envelope cut off after 20 bytes', example: 'invalid-json%0.2' },
-  'ok-without-data': { meaning: '200 {"ok":true} without data', example: 'ok-without-data@/' },
-  'error-without-code': { meaning: 'an error envelope without error.code', example: 'error-without-code@/tenants/*/logs' },
-  reset: { meaning: 'destroy the connection, no answer', example: 'reset%0.1' },
-  stall: { meaning: 'headers and half a body, then nothing (until the sandbox closes)', example: 'stall@/tenants/*/bikes' },
-  oversized: { meaning: 'a valid envelope padded to at least BYTES', example: 'oversized:2000000@/tenants/*/logs' },
-  'isolation-breach': {
-    meaning: "tenant keys read other tenants' data (the monitor's canaries must catch it)",
-    example: 'isolation-breach',
-  },
-  redirect: { meaning: '302 to URL', example: 'redirect:http://127.0.0.1:9/@/docs' },
-};
 
 /** The grammar, then one line per kind: what it does and an example rule. */
 export function faultHelpLines(): string[] {
