@@ -111,33 +111,30 @@ async function checkCaOut(path: string): Promise<void> {
   if (kind === 'file' && !PEM_CERTIFICATES.test(await readFile(path, 'utf8'))) throw refuse('exists and is not a CA certificate');
 }
 
-/** Where the CA certificate goes: the path asked for (kept), or a fresh temp file removed on close. */
-async function writeCaFile(caPem: string, path: string | undefined): Promise<{ file: string; remove: () => Promise<void> }> {
-  if (path !== undefined) {
-    await replaceFile(path, caPem, 0o644);
-    return { file: path, remove: async () => undefined };
-  }
-  const dir = await mkdtemp(join(tmpdir(), 'repairmon-sandbox-ca-'));
-  const file = join(dir, 'ca.pem');
-  await writeFile(file, caPem, { mode: 0o644 });
-  return { file, remove: () => rm(dir, { recursive: true, force: true }) };
-}
-
 /**
  * Certificates for `host` and the CA written out: everything `startSandbox({ tls: true })` needs.
- * `cleanup` removes what was written to a temp dir; a file asked for with `caOut` stays.
+ * The CA goes to `caOut` (kept), or to a fresh temp file that `cleanup` removes.
  */
 export async function prepareTls(host: string, caOut: string | undefined) {
   if (caOut !== undefined) await checkCaOut(caOut);
   const certificates = await makeCertificates(host);
-  let written;
+  let dir: string | undefined;
+  let caFile = caOut;
   try {
-    written = await writeCaFile(certificates.caPem, caOut);
+    if (caFile !== undefined) await replaceFile(caFile, certificates.caPem, 0o644);
+    else {
+      dir = await mkdtemp(join(tmpdir(), 'repairmon-sandbox-ca-'));
+      caFile = join(dir, 'ca.pem');
+      await writeFile(caFile, certificates.caPem, { mode: 0o644 });
+    }
   } catch (error) {
     throw new SandboxConfigError(
       'tls-ca-out',
       `cannot write the CA certificate to ${caOut ?? 'a temp file'} (${(error as NodeJS.ErrnoException).code ?? String(error)})`,
     );
   }
-  return { ...certificates, caFile: written.file, cleanup: written.remove };
+  const cleanup = async (): Promise<void> => {
+    if (dir !== undefined) await rm(dir, { recursive: true, force: true });
+  };
+  return { ...certificates, caFile, cleanup };
 }
