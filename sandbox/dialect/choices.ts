@@ -11,6 +11,7 @@ import {
   PLATFORM_REFUSALS,
   RATE_LIMIT_HEADER_STYLES,
   SCOPE_REFUSALS,
+  SLUG_PATTERNS,
   SLUG_STYLES,
   type SlugStyle,
   UNAUTHORIZED_STATUSES,
@@ -190,14 +191,12 @@ export function overridesOf(settings: DialectSettings, base: DialectSettings): s
   return CHOICES.filter((c) => formatSetting(c, settings) !== formatSetting(c, base)).map((c) => formatSetting(c, settings));
 }
 
-const KEBAB = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
-const SNAKE = /^[a-z0-9]+(?:_[a-z0-9]+)*$/;
 /** A kebab slug is a DNS label, so it can become a host name. */
 const KEBAB_SLUG_MAX_LENGTH = 63;
 
 const STYLE_RULE: Readonly<Record<Exclude<SlugStyle, 'any'>, { readonly pattern: RegExp; readonly reason: string }>> = {
-  kebab: { pattern: KEBAB, reason: 'must be lowercase letters, digits and single hyphens (e.g. "rowery-nowak")' },
-  snake: { pattern: SNAKE, reason: 'must be lowercase letters, digits and single underscores (e.g. "rowery_nowak")' },
+  kebab: { pattern: SLUG_PATTERNS.kebab, reason: 'must be lowercase letters, digits and single hyphens (e.g. "rowery-nowak")' },
+  snake: { pattern: SLUG_PATTERNS.snake, reason: 'must be lowercase letters, digits and single underscores (e.g. "rowery_nowak")' },
 };
 
 /**
