@@ -3,9 +3,9 @@
  * message, which is shown verbatim), every transport failure and every finding.
  */
 import { ERROR_CODES, type ErrorCode, isErrorCode } from '../api/contract/index.js';
-import type { TransportFailure } from '../api/client/single-attempt.js';
+import type { RetryHint, TransportFailure } from '../api/client/single-attempt.js';
 import type { StopReason } from './pacing.js';
-import type { Finding, HintSource } from './types.js';
+import type { Finding } from './types.js';
 
 /** A Record over ErrorCode, so a code added to the contract fails to compile until explained. */
 export const CODE_EXPLANATIONS: Readonly<Record<ErrorCode, string>> = {
@@ -64,7 +64,7 @@ function explainNotApi(f: Extract<Finding, { kind: 'invalid_envelope'; status: n
 }
 
 /** The header a rate-limit hint was read from, as the server spelled its style. */
-export const HINT_HEADERS: Readonly<Record<HintSource, string>> = {
+const HINT_HEADERS: Readonly<Record<RetryHint['source'], string>> = {
   'retry-after-ms': 'retry-after-ms',
   'retry-after': 'Retry-After',
   'ratelimit-reset': 'RateLimit-Reset',

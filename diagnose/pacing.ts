@@ -89,8 +89,3 @@ export function afterAnswer(a: AnsweredCall): PacingDecision {
   if (a.spent.requests >= a.limits.budget) return limited('budget');
   return { kind: 'retry', waitMs: a.hint.delayMs, hint: a.hint };
 }
-
-/** Whole seconds, rounded up, as support tells a customer how long to wait. */
-export function wholeSeconds(ms: number): number {
-  return Math.ceil(ms / 1000);
-}

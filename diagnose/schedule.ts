@@ -20,28 +20,24 @@ import {
   settlesKeyKind,
   tenantsInDocs,
 } from './plan.js';
-import type { DiagnosisTraffic, TenantGuess, TenantSource } from './types.js';
+import type { DiagnosisTraffic, TenantSource } from './types.js';
 
-export type ScheduleStep =
-  { readonly kind: 'send'; readonly call: Call } | { readonly kind: 'wait'; readonly ms: number; readonly check: string };
+type ScheduleStep = { readonly kind: 'send'; readonly call: Call } | { readonly kind: 'wait'; readonly ms: number; readonly check: string };
 
-/** What the driver hands back after a `send` step; nothing after a `wait`. */
+/** What the driver hands back after a `send` step, with when it arrived (an HTTP-date Retry-After is relative to it); nothing after a `wait`. */
 export interface Answered {
   readonly result: AttemptResult;
-  /** Wall-clock time the answer arrived (an HTTP-date Retry-After is relative to it). */
   readonly atMs: number;
 }
 
 export interface ScheduleInput {
   readonly baseUrl: string;
   readonly auth: AuthScheme;
-  /** The tenant named in the pasted URL. */
   readonly urlTenant: string | undefined;
   /** --tenant */
   readonly tenant: string | undefined;
-  /** --platform-path; undefined: what /docs lists. */
+  /** --platform-path; when undefined, what `learnPlatformPaths` reads from /docs. */
   readonly platformPaths: readonly string[] | undefined;
-  /** Used when neither --platform-path nor /docs names any. */
   readonly learnPlatformPaths: (docs: AttemptResult | undefined) => readonly string[];
   readonly limits: PacingLimits;
 }
@@ -52,12 +48,13 @@ export interface TenantPlan {
   readonly tenantSource: TenantSource;
   /** --tenant when the URL names a different one: the tenant the key is said to belong to. */
   readonly keyTenant: string | undefined;
-  readonly guesses: readonly TenantGuess[];
+  /** Tenants /docs named that were tried with the key, in order. */
+  readonly guesses: readonly string[];
 }
 
 export interface ScheduleOutcome {
   readonly records: ReadonlyMap<string, CallRecord>;
-  /** The /platform/ sub-paths with a row: tried, or planned when the run stopped. */
+  /** The /platform/ sub-paths tried, or planned when the run stopped. */
   readonly platformPaths: readonly string[];
   readonly tenants: TenantPlan;
   readonly traffic: DiagnosisTraffic;
@@ -94,14 +91,14 @@ function* call(run: RunState, c: Call): Gen<CallRecord> {
     run.requests += 1;
     attempts += 1;
     const hint = retryHintOf(answered.result, answered.atMs);
-    const spent = { requests: run.requests, waitedMs: run.waitedMs };
+    const { previousNoAnswer, requests, waitedMs } = run;
     const decision = afterAnswer({
       check: c.id,
       result: answered.result,
       hint,
       retried: attempts > 1,
-      previousNoAnswer: run.previousNoAnswer,
-      spent,
+      previousNoAnswer,
+      spent: { requests, waitedMs },
       limits: run.input.limits,
     });
     run.previousNoAnswer = answered.result.kind === 'failure' ? c.id : undefined;
@@ -141,10 +138,10 @@ function* platformPhase(run: RunState, paths: readonly string[]): Gen<{ tried: s
  */
 function* guessTenant(run: RunState, slugs: readonly string[]): Gen<TenantPlan> {
   const { auth } = run.input;
-  const guesses: TenantGuess[] = [];
+  const guesses: string[] = [];
   for (const slug of slugs) {
     const record = yield* call(run, guessCall(auth, slug));
-    guesses.push({ slug, check: record.call.id });
+    guesses.push(slug);
     if (record.result === undefined || guessMissed(record.result)) continue;
     keep(run, { ...record, call: resourceCall(auth, slug, 'clients') });
     yield* calls(
@@ -180,8 +177,6 @@ export function* schedule(input: ScheduleInput): Gen<ScheduleOutcome> {
         };
   if (tenants.probedTenant !== undefined) yield* call(run, otherHeaderCall(input.auth, tenants.probedTenant));
   yield* call(run, indexCall(input.auth));
-
-  const notRun = [...run.records.values()].filter((r) => r.result === undefined).map((r) => r.call.id);
   const traffic: DiagnosisTraffic = {
     requestBudget: input.limits.budget,
     requestsSent: run.requests,
@@ -189,7 +184,7 @@ export function* schedule(input: ScheduleInput): Gen<ScheduleOutcome> {
     waitedMs: run.waitedMs,
     waits: run.waits,
     stopped: run.stopped,
-    notRun,
+    notRun: [...run.records.values()].filter((r) => r.result === undefined).map((r) => r.call.id),
   };
   return { records: run.records, platformPaths: platform.tried, tenants, traffic };
 }

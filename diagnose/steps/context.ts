@@ -3,47 +3,22 @@
  * rows) and how a row is built from a recorded call: its observed columns and its finding.
  */
 import { type ChecklistCause, type ChecklistRow, type ChecklistRowId, causeOf } from '../../api/checklist/index.js';
-import type { AuthScheme, Environment, KeyKind, TenantResource } from '../../api/contract/index.js';
+import type { KeyKind, TenantResource } from '../../api/contract/index.js';
 import { RATE_LIMIT_HEADERS, TENANT_RESOURCES } from '../../api/contract/index.js';
 import type { RetryHint } from '../../api/client/single-attempt.js';
 import { explainFinding, explainStop } from '../explain.js';
-import { type Answered, type CallRecord, type Observations, errorOf, isResponse, okData } from '../observations.js';
-import { wholeSeconds } from '../pacing.js';
-import type { DiagnosisTarget } from '../target.js';
-import type {
-  DiagnosisRequest,
-  DiagnosisRow,
-  DiagnosisStatus,
-  DiagnosisTraffic,
-  Finding,
-  RateLimitHeaders,
-  StepId,
-  TenantGuess,
-  TenantSource,
-} from '../types.js';
+import { type Answered, type CallRecord, errorOf, isResponse, okData } from '../observations.js';
+import type { ReportInput } from '../report.js';
+import type { DiagnosisRow, Finding, RateLimitHeaders, StepId } from '../types.js';
 
-export interface StepContext {
-  readonly target: DiagnosisTarget;
-  readonly auth: AuthScheme;
-  readonly keyEnvironment: Environment | undefined;
-  readonly platformPaths: readonly string[];
+export type StepContext = ReportInput & {
   /** The /platform/ sub-paths /docs lists: a 404 on one of them hides it from a tenant key. */
   readonly platformPathsListed: readonly string[];
-  /** The tenant the resource calls used: the URL's, else --tenant, else inferred. */
-  readonly probedTenant: string | undefined;
-  /** How the probed tenant was chosen, for the explanation. */
-  readonly tenantSource: TenantSource;
-  /** Tenants /docs named that were tried with the key, in order. */
-  readonly guesses: readonly TenantGuess[];
-  /** --tenant when the URL names a different one: the tenant the key is said to belong to. */
-  readonly keyTenant: string | undefined;
   /** A test key (by its prefix) on a host that looks like production. */
   readonly testKeyOnProduction: boolean;
-  readonly observations: Observations;
   /** The shared checklist core's rows for these observations (host, path, key, tenant, scopes). */
   readonly checklist: readonly ChecklistRow[];
-  readonly traffic: DiagnosisTraffic;
-}
+};
 
 /** Learned from /platform/*: ok means platform key, a refusal (of a known key) tenant key. */
 export type KeyKindGuess = KeyKind | 'unknown';
@@ -61,7 +36,7 @@ export function rateLimitOf(headers: Readonly<Record<string, string>>): RateLimi
   return Object.keys(info).length > 0 ? info : undefined;
 }
 
-function requestOf(record: CallRecord): DiagnosisRequest {
+function requestOf(record: CallRecord): DiagnosisRow['request'] {
   return { method: 'GET', url: record.url, auth: record.call.auth };
 }
 
@@ -94,7 +69,7 @@ function readable(ctx: StepContext): TenantResource[] {
 function findingOf(cause: ChecklistCause, ctx: StepContext, resource?: TenantResource, hint?: RetryHint): Finding {
   switch (cause.kind) {
     case 'rate_limited':
-      return { ...cause, retryAfterS: hint === undefined ? undefined : wholeSeconds(hint.delayMs), hintSource: hint?.source };
+      return { ...cause, retryAfterS: hint === undefined ? undefined : Math.ceil(hint.delayMs / 1000), hintSource: hint?.source };
     case 'unauthorized':
       return { ...cause, testKeyOnProduction: ctx.testKeyOnProduction };
     case 'tenant_mismatch':
@@ -115,7 +90,7 @@ export function makeRow(
   step: StepId,
   check: string,
   title: string,
-  status: DiagnosisStatus,
+  status: DiagnosisRow['status'],
   finding: Finding,
   record?: CallRecord,
 ): DiagnosisRow {

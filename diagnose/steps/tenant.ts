@@ -9,7 +9,7 @@ import { type KeyKindGuess, type StepContext, checklistRow, makeRow, notRunBecau
 
 /** Tenants /docs named that the key was refused on as another tenant's, before the probed one. */
 function missedGuesses(ctx: StepContext): string[] {
-  return ctx.guesses.filter((g) => g.slug !== ctx.probedTenant).map((g) => g.slug);
+  return ctx.guesses.filter((slug) => slug !== ctx.probedTenant);
 }
 
 function tenantPassNote(ctx: StepContext, keyKind: KeyKindGuess, tenant: string): string {
