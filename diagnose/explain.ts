@@ -83,6 +83,15 @@ function explainTenantUnknown(f: Extract<Finding, { kind: 'tenant_unknown' }>): 
   return `not checked: the API cannot say which tenant a key belongs to, and neither the URL, /docs nor a platform listing named one; pass --tenant SLUG, the shop the key was issued for${platform}`;
 }
 
+/** `request id R trace T`, what the API team searches its logs by; empty when the call carried neither. */
+export function callIds(call: { readonly requestId?: string | undefined; readonly traceId?: string | undefined }): string {
+  const ids = [
+    call.requestId === undefined ? '' : `request id ${call.requestId}`,
+    call.traceId === undefined ? '' : `trace ${call.traceId}`,
+  ];
+  return ids.filter((id) => id !== '').join(' ');
+}
+
 /** A day: no quota window asks for more; a longer hint is a broken server or proxy, not a wait. */
 export const ABSURD_WAIT_S = 24 * 60 * 60;
 

@@ -7,16 +7,11 @@ import { readFile } from 'node:fs/promises';
 import type { Readable, Writable } from 'node:stream';
 import { ApiKey } from '../api/client/index.js';
 
-export type KeySource =
-  | { readonly kind: 'env'; readonly name: string }
-  | { readonly kind: 'file'; readonly path: string }
-  | { readonly kind: 'stdin' }
-  | { readonly kind: 'prompt' };
+type KeySource = { kind: 'env'; name: string } | { kind: 'file'; path: string } | { kind: 'stdin' } | { kind: 'prompt' };
+type KeyRead = { readonly ok: true; readonly key: ApiKey } | { readonly ok: false; readonly reason: string };
 
-export type KeyRead = { readonly ok: true; readonly key: ApiKey } | { readonly ok: false; readonly reason: string };
-export type SourceChoice = { readonly ok: true; readonly source: KeySource } | { readonly ok: false; readonly reason: string };
+const KEY_ALIAS = 'customer-key';
 
-export const KEY_ALIAS = 'customer-key';
 /** How to pass a key to `repairmon <command>`, for messages refusing one on argv. */
 export function keyFlagsHint(command: string): string {
   return `--key-env VAR (an environment variable), --key-file PATH or --key-stdin (e.g. \`pass show key | repairmon ${command} --key-stdin ...\`)`;
@@ -25,7 +20,10 @@ const KEY_FLAGS_HINT = keyFlagsHint('probe');
 
 export type TtyInput = Readable & { isTTY?: boolean; setRawMode?: (mode: boolean) => unknown };
 
-export function chooseKeySource(flags: { keyEnv?: string; keyFile?: string; keyStdin: boolean }, stdinIsTty: boolean): SourceChoice {
+export function chooseKeySource(
+  flags: { keyEnv?: string | undefined; keyFile?: string | undefined; keyStdin: boolean },
+  stdinIsTty: boolean,
+): { readonly ok: true; readonly source: KeySource } | { readonly ok: false; readonly reason: string } {
   const chosen: KeySource[] = [];
   if (flags.keyEnv !== undefined) chosen.push({ kind: 'env', name: flags.keyEnv });
   if (flags.keyFile !== undefined) chosen.push({ kind: 'file', path: flags.keyFile });

@@ -23,21 +23,17 @@ export interface PacingLimits {
   readonly maxWaitMs: number;
 }
 
-export interface Spent {
+interface Spent {
   readonly requests: number;
   readonly waitedMs: number;
 }
 
-/** Why a 429 ended the run rather than a wait. */
-export type RateLimitStop =
-  /** The server gave no hint how long; waiting a guess and asking again could only add load. */
-  | 'no_hint'
-  /** The hint, added to what was already waited, is more than the probe waits in total. */
-  | 'too_long'
-  /** The call was already retried once after waiting, and the server still says 429. */
-  | 'still_limited'
-  /** A retry would pass the request budget. */
-  | 'budget';
+/**
+ * Why a 429 ended the run rather than a wait: no hint (waiting a guess and asking again could
+ * only add load), a hint past what the probe still may wait, a second 429 after the one wait,
+ * or a retry that would pass the budget.
+ */
+export type RateLimitStop = 'no_hint' | 'too_long' | 'still_limited' | 'budget';
 
 export type StopReason =
   /** /docs could not connect at all (refused, DNS, TLS): every other call would fail the same way. */
@@ -47,15 +43,10 @@ export type StopReason =
   | { readonly kind: 'rate_limited'; readonly check: string; readonly hint: RetryHint | undefined; readonly why: RateLimitStop }
   | { readonly kind: 'budget'; readonly limit: number };
 
-export type PacingDecision =
-  | { readonly kind: 'next' }
-  | { readonly kind: 'retry'; readonly waitMs: number; readonly hint: RetryHint }
-  | { readonly kind: 'stop'; readonly reason: StopReason };
-
 export interface AnsweredCall {
   readonly check: string;
   readonly result: AttemptResult;
-  /** The server's hint for a 429 (see retryHintOf); undefined otherwise. */
+  /** The server's hint for a 429 (see retryHintOf). */
   readonly hint: RetryHint | undefined;
   /** This answer is already the one retry of the call. */
   readonly retried: boolean;
@@ -76,16 +67,16 @@ export function budgetLeft(spent: Spent, limits: PacingLimits): StopReason | und
   return spent.requests >= limits.budget ? { kind: 'budget', limit: limits.budget } : undefined;
 }
 
-export function afterAnswer(a: AnsweredCall): PacingDecision {
-  const stop = (reason: StopReason): PacingDecision => ({ kind: 'stop', reason });
+export function afterAnswer(a: AnsweredCall) {
+  const stop = (reason: StopReason) => ({ kind: 'stop' as const, reason });
   if (a.check === 'docs' && hostUnreachable(a.result)) return stop({ kind: 'host_unreachable', check: a.check });
   if (a.result.kind === 'failure' && a.previousNoAnswer !== undefined)
     return stop({ kind: 'no_answer', checks: [a.previousNoAnswer, a.check] });
-  if (answerKind(a.result) !== 'rate_limited') return { kind: 'next' };
-  const limited = (why: RateLimitStop): PacingDecision => stop({ kind: 'rate_limited', check: a.check, hint: a.hint, why });
+  if (answerKind(a.result) !== 'rate_limited') return { kind: 'next' as const };
+  const limited = (why: RateLimitStop) => stop({ kind: 'rate_limited', check: a.check, hint: a.hint, why });
   if (a.hint === undefined) return limited('no_hint');
   if (a.retried) return limited('still_limited');
   if (a.spent.waitedMs + a.hint.delayMs > a.limits.maxWaitMs) return limited('too_long');
   if (a.spent.requests >= a.limits.budget) return limited('budget');
-  return { kind: 'retry', waitMs: a.hint.delayMs, hint: a.hint };
+  return { kind: 'retry' as const, waitMs: a.hint.delayMs, hint: a.hint };
 }

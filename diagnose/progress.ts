@@ -4,16 +4,11 @@
  */
 import type { Writable } from 'node:stream';
 
-export interface Progress {
-  update(done: number, label: string): void;
-  clear(): void;
-}
-
-export function createProgress(stream: Writable & { isTTY?: boolean }): Progress {
-  if (stream.isTTY !== true) return { update() {}, clear() {} };
+export function createProgress(stream: Writable & { isTTY?: boolean }) {
   let shown = false;
   return {
-    update(done, label) {
+    update(done: number, label: string) {
+      if (stream.isTTY !== true) return;
       shown = true;
       stream.write(`\r\u001b[2Kprobing [${done + 1}] ${label}`);
     },

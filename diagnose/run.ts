@@ -17,29 +17,23 @@ import { type Answered, type ScheduleOutcome, schedule } from './schedule.js';
 import type { DiagnosisTarget } from './target.js';
 import type { DiagnosisReport } from './types.js';
 
-export interface DiagnosisOptions {
+interface DiagnosisOptions {
   readonly target: DiagnosisTarget;
   readonly key: ApiKey;
   readonly auth: AuthScheme;
   /** --platform-path; undefined: the sub-paths /docs lists, else none (readings.ts PLATFORM_PATHS). */
   readonly platformPaths: readonly string[] | undefined;
-  /** --tenant */
   readonly tenant: string | undefined;
   readonly timeoutS: number;
-  /** --max-wait: seconds the run may wait for rate-limit hints in total. */
   readonly maxWaitS?: number;
-  /** Tests lower it; the CLI always uses REQUEST_BUDGET. */
-  readonly requestBudget?: number;
   /** Tests pass a MockAgent; otherwise an agent is created and closed here. */
   readonly dispatcher?: Dispatcher;
-  /** False (`--no-proxy`): direct, whatever HTTPS_PROXY / HTTP_PROXY say; by default as `env` says. */
+  /** False (`--no-proxy`): direct, whatever the proxy variables in `env` (process.env by default) say. */
   readonly proxy?: boolean;
-  /** Where the proxy variables are read; process.env by default. */
   readonly env?: NodeJS.ProcessEnv;
   readonly signal?: AbortSignal;
   readonly onProgress?: (done: number, label: string) => void;
-  /** Injectable for tests: the wall clock and the wait. */
-  readonly now?: () => number;
+  /** Tests record the waits instead. */
   readonly wait?: (ms: number, signal: AbortSignal | undefined) => Promise<void>;
 }
 
@@ -54,7 +48,6 @@ async function defaultWait(ms: number, signal: AbortSignal | undefined): Promise
 }
 
 async function carryOut(options: DiagnosisOptions, dispatcher: Dispatcher): Promise<ScheduleOutcome> {
-  const now = options.now ?? Date.now;
   const wait = options.wait ?? defaultWait;
   const userAgent = toolUserAgent();
   const send = (call: Call): Promise<AttemptResult> =>
@@ -76,7 +69,7 @@ async function carryOut(options: DiagnosisOptions, dispatcher: Dispatcher): Prom
     tenant: options.tenant,
     platformPaths: options.platformPaths,
     learnPlatformPaths: learnedPlatformPaths,
-    limits: { budget: options.requestBudget ?? REQUEST_BUDGET, maxWaitMs: (options.maxWaitS ?? DEFAULT_MAX_WAIT_S) * 1000 },
+    limits: { budget: REQUEST_BUDGET, maxWaitMs: (options.maxWaitS ?? DEFAULT_MAX_WAIT_S) * 1000 },
   });
   let done = 0;
   let step = steps.next();
@@ -87,7 +80,7 @@ async function carryOut(options: DiagnosisOptions, dispatcher: Dispatcher): Prom
       await wait(step.value.ms, options.signal);
     } else {
       options.onProgress?.(done, `GET ${step.value.call.path} (${step.value.call.auth})`);
-      answered = { result: await send(step.value.call), atMs: now() };
+      answered = { result: await send(step.value.call), atMs: Date.now() };
       done += 1;
     }
     step = steps.next(answered);

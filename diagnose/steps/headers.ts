@@ -6,7 +6,7 @@ import { otherScheme } from '../../api/contract/index.js';
 import { type AttemptResult, answerKind } from '../../api/client/single-attempt.js';
 import { answered } from '../observations.js';
 import { OTHER_HEADER_CALL_ID } from '../plan.js';
-import type { DiagnosisRow } from '../types.js';
+import type { DiagnosisRow, Finding } from '../types.js';
 import { type StepContext, answerFinding, makeRow, notRunBecause, notRunRow, rateLimitOf, recordOf } from './context.js';
 
 function answerOf(result: AttemptResult): string {
@@ -26,39 +26,23 @@ function headerFormsRow(ctx: StepContext): DiagnosisRow {
   const title = `${ctx.auth} and ${other} give the same answer`;
   const primary = recordOf(ctx, 'scope:clients');
   const second = recordOf(ctx, OTHER_HEADER_CALL_ID);
+  const skip = (because: string): DiagnosisRow => notRunRow('headers', 'header-forms', title, because, second);
+  const row = (status: 'pass' | 'fail', finding: Finding): DiagnosisRow =>
+    makeRow('headers', 'header-forms', title, status, finding, second);
   if (!primary && !second) return notRunRow('headers', 'header-forms', title, 'compared on a tenant path; pass --tenant SLUG');
-  if (!primary?.result || !second?.result)
-    return notRunRow('headers', 'header-forms', title, notRunBecause(ctx, 'the host did not answer'), second);
+  if (!primary?.result || !second?.result) return skip(notRunBecause(ctx, 'the host did not answer'));
   const a = answerOf(primary.result);
   const b = answerOf(second.result);
   // A 429, a 5xx or no answer is never evidence that a header form is wrong (or right).
   const notCompared = (scheme: string, answer: string): DiagnosisRow =>
-    notRunRow('headers', 'header-forms', title, `not compared: ${scheme} got ${answer}, which says nothing of the header form`, second);
+    skip(`not compared: ${scheme} got ${answer}, which says nothing of the header form`);
   if (saysNothingOfTheKey(primary.result)) return notCompared(ctx.auth, a);
   if (answerKind(second.result) === 'rate_limited') return notCompared(other, b);
   // The other form's own failure is reported as what it is (a timeout, a 502), not as a header problem.
-  if (saysNothingOfTheKey(second.result))
-    return makeRow('headers', 'header-forms', title, 'fail', answerFinding({ ...second, result: second.result }, ctx), second);
-  if (a === b)
-    return makeRow(
-      'headers',
-      'header-forms',
-      title,
-      'pass',
-      {
-        kind: 'ok',
-        note: `both answer ${b}${primary.result.kind === 'response' && primary.result.status !== 200 ? ': the header form is not the cause' : ''}`,
-      },
-      second,
-    );
-  return makeRow(
-    'headers',
-    'header-forms',
-    title,
-    'fail',
-    { kind: 'header_forms_differ', primary: `${ctx.auth}: ${a}`, other: `${other}: ${b}` },
-    second,
-  );
+  if (saysNothingOfTheKey(second.result)) return row('fail', answerFinding({ ...second, result: second.result }, ctx));
+  if (a !== b) return row('fail', { kind: 'header_forms_differ', primary: `${ctx.auth}: ${a}`, other: `${other}: ${b}` });
+  const notCause = primary.result.kind === 'response' && primary.result.status !== 200 ? ': the header form is not the cause' : '';
+  return row('pass', { kind: 'ok', note: `both answer ${b}${notCause}` });
 }
 
 function rateLimitRow(ctx: StepContext): DiagnosisRow {
