@@ -15,7 +15,7 @@ export interface OptionSpec {
   readonly default?: string | boolean;
 }
 
-export type OptionValues = Record<string, string | boolean | string[] | undefined>;
+type OptionValues = Record<string, string | boolean | string[] | undefined>;
 
 export interface CommandIo {
   readonly stdout: Writable;
@@ -113,27 +113,15 @@ export function stringList(values: OptionValues, name: string): string[] {
   return typeof value === 'string' ? [value] : [];
 }
 
-/** Reads an integer flag within bounds, naming the flag and the bad value on error. */
-export function intValue(values: OptionValues, name: string, bounds: { min: number; max: number }): number | undefined {
-  const raw = stringValue(values, name);
-  if (raw === undefined) return undefined;
-  if (!/^-?\d+$/.test(raw.trim())) throw new UsageError(`--${name} must be a whole number, got "${raw}"`);
-  const value = Number(raw);
-  if (value < bounds.min || value > bounds.max) {
-    throw new UsageError(`--${name} must be between ${bounds.min} and ${bounds.max}, got ${value}`);
-  }
-  return value;
-}
-
-/** Reads a number (decimals allowed) within bounds. */
-export function numberValue(values: OptionValues, name: string, bounds: { min: number; max: number }): number | undefined {
+/** Reads a number flag (`whole`: an integer) within bounds, naming the flag and the bad value on error. */
+export function numberValue(values: OptionValues, name: string, bounds: { min: number; max: number }, whole = false): number | undefined {
   const raw = stringValue(values, name);
   if (raw === undefined) return undefined;
   const value = Number(raw);
+  if (whole && !/^-?\d+$/.test(raw.trim())) throw new UsageError(`--${name} must be a whole number, got "${raw}"`);
   if (raw.trim() === '' || !Number.isFinite(value)) throw new UsageError(`--${name} must be a number, got "${raw}"`);
-  if (value < bounds.min || value > bounds.max) {
+  if (value < bounds.min || value > bounds.max)
     throw new UsageError(`--${name} must be between ${bounds.min} and ${bounds.max}, got ${value}`);
-  }
   return value;
 }
 

@@ -17,23 +17,18 @@ export interface ConfigIssue {
 
 export type Checked<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly issues: readonly ConfigIssue[] };
 
-export function formatPath(path: readonly PropertyKey[]): string {
-  let out = '';
-  for (const part of path) {
-    if (typeof part === 'number') out += `[${part}]`;
-    else out += out === '' ? String(part) : `.${String(part)}`;
-  }
-  return out;
+function formatPath(path: readonly PropertyKey[]): string {
+  return path.reduce<string>(
+    (out, part) => (typeof part === 'number' ? `${out}[${part}]` : out === '' ? String(part) : `${out}.${String(part)}`),
+    '',
+  );
 }
 
-function join(base: string, key: string): string {
-  return base === '' ? key : `${base}.${key}`;
-}
-
-export function issuesFromZod(error: z.ZodError): ConfigIssue[] {
+function issuesFromZod(error: z.ZodError): ConfigIssue[] {
   return error.issues.flatMap((issue): ConfigIssue[] => {
     const path = formatPath(issue.path);
-    if (issue.code === 'unrecognized_keys') return issue.keys.map((key) => ({ path: join(path, key), message: 'unknown key' }));
+    if (issue.code === 'unrecognized_keys')
+      return issue.keys.map((key) => ({ path: formatPath([...issue.path, key]), message: 'unknown key' }));
     if (issue.code === 'invalid_type' && /received undefined$/.test(issue.message)) return [{ path, message: 'is required' }];
     return [{ path, message: issue.message }];
   });
@@ -53,10 +48,7 @@ export function decodeDocument(text: string, name: string): Checked<unknown> {
     try {
       return { ok: true, value: JSON.parse(text) as unknown };
     } catch (error) {
-      return {
-        ok: false,
-        issues: [{ path: '', message: `cannot parse JSON (${error instanceof Error ? error.message : String(error)})` }],
-      };
+      return { ok: false, issues: [{ path: '', message: `cannot parse JSON (${(error as Error).message})` }] };
     }
   }
   return decodeYaml(text);
@@ -68,10 +60,9 @@ export function readDocument(file: string, what = 'file'): Checked<{ readonly te
   try {
     return { ok: true, value: { text: readFileSync(path, 'utf8'), path } };
   } catch (error) {
-    const code = (error as { code?: unknown }).code;
     return {
       ok: false,
-      issues: [{ path: '', message: `cannot read ${what} ${path} (${typeof code === 'string' ? code : 'read error'})` }],
+      issues: [{ path: '', message: `cannot read ${what} ${path} (${(error as NodeJS.ErrnoException).code ?? 'read error'})` }],
     };
   }
 }
@@ -88,7 +79,7 @@ export function parseWith<S extends z.ZodType>(schema: S, value: unknown): Check
  * what no label or log line can hold well: empty, control characters, over 128 characters.
  * Everywhere it travels it is escaped (labels, HTML) or percent-encoded (ids, URLs).
  */
-export const ALIAS_MAX_LENGTH = 128;
+const ALIAS_MAX_LENGTH = 128;
 export const aliasSchema = z
   .string()
   .min(1, 'is empty')

@@ -20,14 +20,8 @@ export function faultCommandLine(baseUrl: string, token: string): string {
   return `${TOKEN_VAR}=${token} repairmon sandbox fault 'status:503@/tenants/*/bikes' --url ${baseUrl}   # or: fault --clear`;
 }
 
-interface Request {
-  readonly url: URL;
-  readonly token: string;
-  /** Undefined: clear. */
-  readonly spec: string | undefined;
-}
-
-function readRequest(ctx: CommandContext): Request {
+/** Where to send what: a SPEC, or undefined to clear. */
+function readRequest(ctx: CommandContext) {
   const clear = ctx.values['clear'] === true;
   if (ctx.positionals.length > 1)
     throw new UsageError(`give one SPEC (quote it: rules are joined by ";"), got ${ctx.positionals.length} arguments`);
