@@ -11,7 +11,6 @@ export interface Call {
   /** `docs`, `index`, `platform:<sub>`, `scope:<resource>`, ...: the call's key in the observations. */
   readonly id: string;
   readonly endpoint: EndpointId;
-  /** Relative to the base URL. */
   readonly path: string;
   /** The header form the key travels in, or `none` for a call without a key. */
   readonly auth: AuthScheme | 'none';
@@ -22,7 +21,7 @@ export interface Call {
 export interface CallRecord {
   readonly call: Call;
   readonly url: string;
-  /** Undefined when the call was not made (the run stopped first). */
+  /** Undefined when the run stopped before the call. */
   readonly result: AttemptResult | undefined;
   /** Requests sent for this call: 0 not run, 2 when a 429 was retried after the wait it asked for. */
   readonly attempts: number;
@@ -30,7 +29,6 @@ export interface CallRecord {
   readonly retryHint?: RetryHint | undefined;
 }
 
-/** A record whose call was made. */
 export type Answered = CallRecord & { readonly result: AttemptResult };
 
 /** Calls by id, in the order they were made. */

@@ -6,15 +6,8 @@
  * 1 + MAX_PLATFORM_CALLS (observations.ts) + MAX_TENANT_GUESSES + 3 + 1 + 1 = 10 calls, REQUEST_BUDGET.
  */
 import type { AttemptResult } from '../api/client/single-attempt.js';
-import {
-  type AuthScheme,
-  TENANT_RESOURCES,
-  type TenantResource,
-  endpointPath,
-  isTenantSlug,
-  otherScheme,
-  platformPath,
-} from '../api/contract/index.js';
+import { type AuthScheme, TENANT_RESOURCES, type TenantResource, endpointPath, isTenantSlug } from '../api/contract/index.js';
+import { otherScheme, platformPath } from '../api/contract/index.js';
 import { tenantSlugsInListing } from '../api/contract/readings.js';
 import { type Call, okData } from './observations.js';
 
@@ -24,9 +17,7 @@ export const MAX_TENANT_GUESSES = 2;
 /** The id of the call that repeats `scope:clients` with the other header form. */
 export const OTHER_HEADER_CALL_ID = 'clients:other-header';
 
-export function indexCall(auth: AuthScheme): Call {
-  return { id: 'index', endpoint: 'index', path: endpointPath('index'), auth };
-}
+export const indexCall = (auth: AuthScheme): Call => ({ id: 'index', endpoint: 'index', path: endpointPath('index'), auth });
 
 export function platformCall(auth: AuthScheme, sub: string): Call {
   return { id: `platform:${sub}`, endpoint: 'platform', path: platformPath(sub), auth };
@@ -36,9 +27,7 @@ export function resourceCall(auth: AuthScheme, tenant: string, resource: TenantR
   return { id: `scope:${resource}`, endpoint: resource, path: endpointPath(resource, { tenant }), auth };
 }
 
-export function resourceCalls(auth: AuthScheme, tenant: string): Call[] {
-  return TENANT_RESOURCES.map((resource) => resourceCall(auth, tenant, resource));
-}
+export const resourceCalls = (auth: AuthScheme, tenant: string): Call[] => TENANT_RESOURCES.map((r) => resourceCall(auth, tenant, r));
 
 /**
  * Clients again with the other header form: a tenant path needs a key under every reading of
@@ -46,26 +35,7 @@ export function resourceCalls(auth: AuthScheme, tenant: string): Call[] {
  * agree whatever the server made of the key).
  */
 export function otherHeaderCall(auth: AuthScheme, tenant: string): Call {
-  return { id: OTHER_HEADER_CALL_ID, endpoint: 'clients', path: endpointPath('clients', { tenant }), auth: otherScheme(auth) };
-}
-
-/** A tenant /docs named, tried on clients: if the key is this tenant's, it is that tenant's clients call. */
-export function guessCall(auth: AuthScheme, slug: string): Call {
-  return { ...resourceCall(auth, slug, 'clients'), id: `guess:${slug}` };
-}
-
-/**
- * Whether a /platform/ answer already tells what the key is, so no other sub-path is needed:
- * data (a platform key) or any refusal (a tenant key, or a rejected one). A 5xx, a 429 or no
- * answer tells nothing.
- */
-export function settlesKeyKind(result: AttemptResult | undefined): boolean {
-  return result?.kind === 'response' && result.status < 500 && result.status !== 429;
-}
-
-/** A tenant key on a tenant /docs named: a mismatch means "not this one", anything else decides. */
-export function guessMissed(result: AttemptResult | undefined): boolean {
-  return result?.kind === 'response' && result.classification.kind === 'tenant_mismatch';
+  return { ...resourceCall(otherScheme(auth), tenant, 'clients'), id: OTHER_HEADER_CALL_ID };
 }
 
 /**

@@ -6,20 +6,9 @@
  */
 import type { AttemptResult } from '../api/client/single-attempt.js';
 import { type AuthScheme, joinUrl } from '../api/contract/index.js';
-import { type Call, type CallRecord, DOCS_CALL, MAX_PLATFORM_CALLS, tenantsListed } from './observations.js';
+import { type Call, type CallRecord, DOCS_CALL, MAX_PLATFORM_CALLS, isResponse, tenantsListed } from './observations.js';
 import { type PacingLimits, type StopReason, afterAnswer, budgetLeft, retryHintOf } from './pacing.js';
-import {
-  MAX_TENANT_GUESSES,
-  guessCall,
-  guessMissed,
-  indexCall,
-  otherHeaderCall,
-  platformCall,
-  resourceCall,
-  resourceCalls,
-  settlesKeyKind,
-  tenantsInDocs,
-} from './plan.js';
+import { MAX_TENANT_GUESSES, indexCall, otherHeaderCall, platformCall, resourceCall, resourceCalls, tenantsInDocs } from './plan.js';
 import type { DiagnosisTraffic, TenantSource } from './types.js';
 
 type ScheduleStep = { readonly kind: 'send'; readonly call: Call } | { readonly kind: 'wait'; readonly ms: number; readonly check: string };
@@ -122,8 +111,13 @@ function* platformPhase(run: RunState, paths: readonly string[]): Gen<{ tried: s
   const tried: string[] = [];
   let listed: string | undefined;
   for (const sub of paths) {
-    // One sub-path that answered is enough; after a stop, one row says the kind was not checked.
-    if (tried.some((done) => settlesKeyKind(run.records.get(`platform:${done}`)?.result)) || (run.stopped && tried.length > 0)) break;
+    // Data (a platform key) or any refusal (a tenant key, or a rejected one) tells the key's kind; a 5xx,
+    // a 429 or no answer tells nothing. After a stop, one row says the kind was not checked.
+    const settled = (done: string): boolean => {
+      const result = run.records.get(`platform:${done}`)?.result;
+      return result?.kind === 'response' && result.status < 500 && result.status !== 429;
+    };
+    if (tried.some(settled) || (run.stopped && tried.length > 0)) break;
     const record = yield* call(run, platformCall(run.input.auth, sub));
     tried.push(sub);
     listed ??= tenantsListed(record.result)[0];
@@ -140,9 +134,10 @@ function* guessTenant(run: RunState, slugs: readonly string[]): Gen<TenantPlan> 
   const { auth } = run.input;
   const guesses: string[] = [];
   for (const slug of slugs) {
-    const record = yield* call(run, guessCall(auth, slug));
+    const record = yield* call(run, { ...resourceCall(auth, slug, 'clients'), id: `guess:${slug}` });
     guesses.push(slug);
-    if (record.result === undefined || guessMissed(record.result)) continue;
+    // For a tenant key a mismatch means "not this one"; anything else decides.
+    if (record.result === undefined || (isResponse(record.result) && record.result.classification.kind === 'tenant_mismatch')) continue;
     keep(run, { ...record, call: resourceCall(auth, slug, 'clients') });
     yield* calls(
       run,

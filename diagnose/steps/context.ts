@@ -23,10 +23,6 @@ export type StepContext = ReportInput & {
 /** Learned from /platform/*: ok means platform key, a refusal (of a known key) tenant key. */
 export type KeyKindGuess = KeyKind | 'unknown';
 
-export function recordOf(ctx: StepContext, id: string): CallRecord | undefined {
-  return ctx.observations.get(id);
-}
-
 export function rateLimitOf(headers: Readonly<Record<string, string>>): RateLimitHeaders | undefined {
   const info: Record<string, string> = {};
   for (const field of ['limit', 'remaining', 'reset', 'retryAfter'] as const) {
@@ -62,7 +58,7 @@ function observedColumns(record: CallRecord): Partial<DiagnosisRow> {
 
 /** The resources the key read: the scopes a missing one is told against. */
 function readable(ctx: StepContext): TenantResource[] {
-  return TENANT_RESOURCES.filter((r) => okData(recordOf(ctx, `scope:${r}`)?.result) !== undefined);
+  return TENANT_RESOURCES.filter((r) => okData(ctx.observations.get(`scope:${r}`)?.result) !== undefined);
 }
 
 /** A checklist cause with what the probe knows around it: the tenants and environment meant, the 429's hint. */
@@ -129,7 +125,7 @@ function leftUnsent(ctx: StepContext, id: ChecklistRowId): boolean {
 /** The call a checklist row was decided on, as this probe recorded it. */
 function evidenceRecord(ctx: StepContext, row: ChecklistRow): CallRecord | undefined {
   if (row.evidence === undefined) return undefined;
-  return recordOf(ctx, row.evidence === 'docs' ? 'docs' : `scope:${row.evidence}`);
+  return ctx.observations.get(row.evidence === 'docs' ? 'docs' : `scope:${row.evidence}`);
 }
 
 /**
@@ -145,7 +141,13 @@ export function checklistRow(ctx: StepContext, id: ChecklistRowId, step: StepId,
   if (row.status === 'skip') {
     // A call may have been made (a scope after a rejected key), but it decided nothing here.
     const because = row.cause.kind === 'not_checked' ? row.cause.because : row.detail;
-    return notRunRow(step, id, title, !record && leftUnsent(ctx, id) ? notRunBecause(ctx, because) : because, record ?? recordOf(ctx, id));
+    return notRunRow(
+      step,
+      id,
+      title,
+      !record && leftUnsent(ctx, id) ? notRunBecause(ctx, because) : because,
+      record ?? ctx.observations.get(id),
+    );
   }
   const finding: Finding =
     row.status === 'pass' ? { kind: 'ok', note: passNote ?? row.detail } : findingOf(row.cause, ctx, resource, record?.retryHint);

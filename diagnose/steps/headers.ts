@@ -7,7 +7,7 @@ import { type AttemptResult, answerKind } from '../../api/client/single-attempt.
 import { answered } from '../observations.js';
 import { OTHER_HEADER_CALL_ID } from '../plan.js';
 import type { DiagnosisRow, Finding } from '../types.js';
-import { type StepContext, answerFinding, makeRow, notRunBecause, notRunRow, rateLimitOf, recordOf } from './context.js';
+import { type StepContext, answerFinding, makeRow, notRunBecause, notRunRow, rateLimitOf } from './context.js';
 
 function answerOf(result: AttemptResult): string {
   if (result.kind === 'failure') return result.failure.kind;
@@ -24,8 +24,8 @@ function saysNothingOfTheKey(result: AttemptResult): boolean {
 function headerFormsRow(ctx: StepContext): DiagnosisRow {
   const other = otherScheme(ctx.auth);
   const title = `${ctx.auth} and ${other} give the same answer`;
-  const primary = recordOf(ctx, 'scope:clients');
-  const second = recordOf(ctx, OTHER_HEADER_CALL_ID);
+  const primary = ctx.observations.get('scope:clients');
+  const second = ctx.observations.get(OTHER_HEADER_CALL_ID);
   const skip = (because: string): DiagnosisRow => notRunRow('headers', 'header-forms', title, because, second);
   const row = (status: 'pass' | 'fail', finding: Finding): DiagnosisRow =>
     makeRow('headers', 'header-forms', title, status, finding, second);

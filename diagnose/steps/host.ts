@@ -7,7 +7,7 @@ import { BASE_PATH } from '../../api/contract/index.js';
 import type { AttemptResult } from '../../api/client/single-attempt.js';
 import { endsWithVersion } from '../target.js';
 import type { DiagnosisRow, Finding } from '../types.js';
-import { type StepContext, answerFinding, checklistRow, makeRow, notRunBecause, notRunRow, recordOf } from './context.js';
+import { type StepContext, answerFinding, checklistRow, makeRow, notRunBecause, notRunRow } from './context.js';
 
 /**
  * Whether the API v1 itself answered at this path: a valid envelope that is not a 404
@@ -21,7 +21,7 @@ function answeredByApi(result: AttemptResult): boolean {
 
 function indexRow(ctx: StepContext): DiagnosisRow {
   const title = 'GET / answers with an envelope';
-  const record = recordOf(ctx, 'index');
+  const record = ctx.observations.get('index');
   if (!record?.result) return notRunRow('host', 'index', title, notRunBecause(ctx, 'the host did not answer'), record);
   const result = record.result;
   if (answeredByApi(result)) {

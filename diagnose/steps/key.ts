@@ -7,16 +7,7 @@ import { causeOf } from '../../api/checklist/index.js';
 import { type AttemptResult, answerKind } from '../../api/client/single-attempt.js';
 import { unlistedNotFound } from '../observations.js';
 import type { DiagnosisRow } from '../types.js';
-import {
-  type KeyKindGuess,
-  type StepContext,
-  answerFinding,
-  checklistRow,
-  makeRow,
-  notRunBecause,
-  notRunRow,
-  recordOf,
-} from './context.js';
+import { type KeyKindGuess, type StepContext, answerFinding, checklistRow, makeRow, notRunBecause, notRunRow } from './context.js';
 
 /**
  * What a /platform/ answer says of the key: data means a platform key; a refusal (403 with
@@ -39,7 +30,7 @@ function platformAnswer(ctx: StepContext, sub: string, result: AttemptResult): {
 
 export function keyKindOf(ctx: StepContext): KeyKindGuess {
   for (const sub of ctx.platformPaths) {
-    const result = recordOf(ctx, `platform:${sub}`)?.result;
+    const result = ctx.observations.get(`platform:${sub}`)?.result;
     const kind = result === undefined ? 'unknown' : platformAnswer(ctx, sub, result).kind;
     if (kind !== 'unknown') return kind;
   }
@@ -48,7 +39,7 @@ export function keyKindOf(ctx: StepContext): KeyKindGuess {
 
 function platformRow(ctx: StepContext, sub: string): DiagnosisRow {
   const check = `platform:${sub}`;
-  const record = recordOf(ctx, check);
+  const record = ctx.observations.get(check);
   const title = `key kind via GET /platform/${sub}`;
   if (!record?.result) return notRunRow('key', check, title, notRunBecause(ctx, 'the host did not answer'), record);
   const result = record.result;
@@ -65,7 +56,7 @@ function platformRow(ctx: StepContext, sub: string): DiagnosisRow {
  */
 function keyPassNote(ctx: StepContext): string {
   const evidence = ctx.checklist.find((r) => r.id === 'key')?.evidence;
-  const result = evidence === undefined || evidence === 'docs' ? undefined : recordOf(ctx, `scope:${evidence}`)?.result;
+  const result = evidence === undefined || evidence === 'docs' ? undefined : ctx.observations.get(`scope:${evidence}`)?.result;
   const cause = result === undefined ? undefined : causeOf(result);
   if (cause === undefined || cause.kind === 'ok') return 'the API accepts the key';
   const code = 'code' in cause ? ` ${cause.code}` : '';
