@@ -38,10 +38,8 @@ export interface Command {
   readonly positionals?: string;
   readonly options: Readonly<Record<string, OptionSpec>>;
   /**
-   * False for a command with nothing to close: SIGINT/SIGTERM keep their default and end the
-   * process at once, even in the middle of seconds of synchronous work, which a handler (it
-   * runs only between two pieces of JavaScript) could not interrupt. Default true: the
-   * signals abort `signal` and the command closes cleanly.
+   * False for a command with nothing to close: SIGINT/SIGTERM then end the process at once, even
+   * mid synchronous work a handler could not interrupt. Default true: they abort `signal`.
    */
   readonly trapsSignals?: boolean;
   /** Commands run as `repairmon NAME SUB ...`; each one's name is `NAME SUB`. */
@@ -54,7 +52,6 @@ export class UsageError extends Error {
   override readonly name = 'UsageError';
 }
 
-/** Flags every command takes. */
 const COMMON_OPTIONS: Record<string, OptionSpec> = {
   help: { type: 'boolean', short: 'h', description: 'show this help' },
 };

@@ -1,7 +1,6 @@
 /**
- * Where the customer's key comes from. Never argv (it shows in `ps` and shell history): an
- * environment variable, a file, stdin, or a hidden prompt on a terminal. Errors name the
- * source, never its content.
+ * Where the customer's key comes from: never argv (it shows in `ps` and shell history), but an
+ * environment variable, a file, stdin, or a hidden prompt. Errors name the source, never its content.
  */
 import { readFile } from 'node:fs/promises';
 import type { Readable, Writable } from 'node:stream';

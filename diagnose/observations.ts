@@ -1,7 +1,6 @@
 /**
- * What `repairmon probe` and `repairmon discover` record of their calls, in one shape: the
- * call (which path, which key in which header form), where it went and what came back, with
- * the readings of a recorded answer both tools share. Pure.
+ * What `repairmon probe` and `repairmon discover` record of their calls, in one shape, and the
+ * readings of a recorded answer both tools share. Pure.
  */
 import type { AttemptResponse, AttemptResult, RetryHint } from '../api/client/single-attempt.js';
 import { type AuthScheme, type EndpointId, endpointPath, platformPath } from '../api/contract/index.js';

@@ -1,9 +1,7 @@
 /**
  * How the probe spends requests and time on a customer's key, which may be the one their
- * integration is using right now: at most REQUEST_BUDGET requests per run, a wait only when
- * the server asks for a short one, and a stop (never a second try) when it asks for longer.
- * Pure: an answer, what was spent and the limits in, a decision out; the loop that sends and
- * sleeps carries it out.
+ * integration is using right now: a wait only when the server asks for a short one, a stop
+ * (never a second try) when it asks for longer. Pure: the schedule carries the decisions out.
  */
 import { hostUnreachable } from '../api/checklist/index.js';
 import { type AttemptResult, type RetryHint, answerKind, parseRetryHint } from '../api/client/single-attempt.js';

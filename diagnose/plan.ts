@@ -1,9 +1,7 @@
 /**
- * Which calls the probe makes. In priority order, because a customer's quota may run out
- * mid-run: /docs (public, usually not counted), the tenant paths that decide key, tenant and
- * scope, one `/platform/<sub>` for the key's kind, the other header form, and `/` last (the
- * spec does not say whether it needs a key, so it decides nothing). At most
- * 1 + MAX_PLATFORM_CALLS (observations.ts) + MAX_TENANT_GUESSES + 3 + 1 + 1 = 10 calls, REQUEST_BUDGET.
+ * Which calls the probe makes, in priority order because a customer's quota may run out
+ * mid-run: /docs, the tenant paths, `/platform/<sub>`, the other header form, `/` last (it
+ * decides nothing). At most 1 + MAX_PLATFORM_CALLS + MAX_TENANT_GUESSES + 3 + 1 + 1 = REQUEST_BUDGET.
  */
 import type { AttemptResult } from '../api/client/single-attempt.js';
 import { type AuthScheme, TENANT_RESOURCES, type TenantResource, endpointPath, isTenantSlug } from '../api/contract/index.js';

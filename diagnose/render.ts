@@ -1,9 +1,7 @@
 /**
- * The report's two views. The table goes to a terminal or into a ticket: at most `width`
- * columns (the detail column and long lines wrapped, a curl line continued with `\`), or, with
- * `--wide`, every column unwrapped. It quotes the server everywhere (codes, messages, request
- * ids, a redirect's Location): every cell is made printable before it is measured. The JSON is
- * the whole report, a known but empty field written as null so scripts see a stable shape.
+ * The table (at most `width` columns, detail and long lines wrapped, curl lines continued with
+ * `\`; `--wide`: every column unwrapped) and the JSON (the whole report, an empty field as null
+ * so scripts see a stable shape). Server text is made printable before it is measured.
  */
 import { printable } from '../api/contract/index.js';
 import { renderTable, wrap } from '../lib/index.js';

@@ -1,7 +1,6 @@
 /**
- * The probe's I/O edge: carries out the schedule's steps (one plain attempt per call, the
- * same `sendAttempt` the monitor uses; a wait when the server asked for a short one), then
- * hands the observations to the pure report builder.
+ * The probe's I/O edge: carries out the schedule's steps (one plain attempt per call, the same
+ * `sendAttempt` the monitor uses, and real waits), then builds the report.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Dispatcher } from 'undici';

@@ -1,8 +1,7 @@
 /**
- * The probe's run as a generator: it yields what to do next (send a call, or wait as the
- * server asked) and is handed each answer with the time it arrived. No I/O: run.ts carries
- * the steps out on the network, the tests on recorded answers, so both go through the same
- * order, budget and stops.
+ * The probe's run as a generator: it yields what to do next (send a call, or wait) and is handed
+ * each answer. No I/O, so run.ts on the network and the tests on recorded answers go through the
+ * same order, budget and stops.
  */
 import type { AttemptResult } from '../api/client/single-attempt.js';
 import { type AuthScheme, joinUrl } from '../api/contract/index.js';

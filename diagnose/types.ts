@@ -1,7 +1,6 @@
 /**
- * The probe's report: one row per check, each carrying the finding that decided its
- * status, what the run spent, and a verdict headlined by what went wrong (the step where it
- * showed is secondary). Renderers and the exit code read only this.
+ * The probe's report: one row per check with the finding that decided its status, what the run
+ * spent, and a verdict. Renderers and the exit code read only this.
  */
 import type { ChecklistCause } from '../api/checklist/index.js';
 import type { AuthScheme, KeyKind, TenantResource } from '../api/contract/index.js';

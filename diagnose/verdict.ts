@@ -1,10 +1,7 @@
 /**
- * The verdict: the first failing row's finding, as support says it. Its kind is the answer
- * kind the checklist core read from that row's call (`answerKind`), so the probe and a
- * customer's `npm run check` cannot disagree on what went wrong; the probe adds only
- * `incomplete` (nothing failed, but the key was never tried where it needs to work) and
- * `header_forms_differ`. The step where the failure showed is evidence, never the headline.
- * Pure: it never reads a response again.
+ * The verdict: the first failing row's finding, as support says it. Its kind is the answer kind
+ * the checklist core read (`answerKind`), so the probe and `npm run check` cannot disagree; the
+ * probe adds only `incomplete` and `header_forms_differ`. The step is evidence, never the headline.
  */
 import { ANSWER_KINDS } from '../api/contract/index.js';
 import { type DiagnosisReport, type DiagnosisRow, type Finding, STEPS, STEP_TITLES } from './types.js';

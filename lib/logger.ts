@@ -9,7 +9,7 @@ import { type ApiKey, redactSecrets } from '../api/client/single-attempt.js';
 
 export type { Logger };
 
-export const REDACT_PATHS = [
+const REDACT_PATHS = [
   'key',
   'apiKey',
   '*.key',
@@ -22,7 +22,7 @@ export const REDACT_PATHS = [
   'req.headers["x-api-key"]',
 ];
 
-export interface LoggerOptions {
+interface LoggerOptions {
   readonly level?: LevelWithSilent;
   /** Where lines go; stderr by default so stdout stays for a command's result. */
   readonly destination?: NodeJS.WritableStream;

@@ -1,8 +1,6 @@
 /**
- * Running the repair-service generator through yeoman-environment directly (no `yo`), shared
- * by `repairmon new` and `repairmon upgrade`: it also works as root (yo refuses root) and in
- * scripts. A refusal of the generator (bad answers, edited toolkit files, ...) is exit code 2;
- * any other failure, such as a write that failed and was rolled back, is 1.
+ * The repair-service generator through yeoman-environment (no `yo`), for `new` and `upgrade`:
+ * a refusal of the generator exits 2, any other failure (a write rolled back) 1.
  */
 import { join } from 'node:path';
 import type { CommandContext } from '../command.js';

@@ -1,9 +1,7 @@
 /**
- * `repairmon new [dir] [flags]`: the same generator as `yo repair-service`, run through
- * yeoman-environment directly, so it also works as root (yo refuses root) and in scripts.
- * Refusals (bad answers, non-empty directory, missing answers without a terminal, a path in
- * the way such as a symlink out of the project) exit 2 having written nothing; a write that
- * fails part-way exits 1 with the project put back as it was.
+ * `repairmon new [dir]`: the `yo repair-service` generator run through yeoman-environment, so it
+ * also works as root and in scripts. Refusals exit 2 having written nothing; a write that fails
+ * part-way exits 1 with the project put back as it was.
  */
 import type { Command, CommandContext, OptionSpec } from '../command.js';
 import { UsageError } from '../command.js';

@@ -1,9 +1,7 @@
 /**
- * `repairmon sandbox fault SPEC --url BASE_URL` and `... fault --clear --url BASE_URL`: change
- * the faults of a running sandbox (`repairmon sandbox`, `repairmon demo`) without a restart,
- * through its loopback-only control (`sandbox/control.ts`). The token the sandbox printed comes
- * from REPAIRMON_SANDBOX_TOKEN (or `--token`, which shows in `ps` and shell history); it is
- * never printed, only its last 4 characters.
+ * `repairmon sandbox fault SPEC|--clear --url BASE_URL`: change a running sandbox's faults through
+ * its loopback-only control. The token comes from REPAIRMON_SANDBOX_TOKEN (or `--token`, which
+ * shows in `ps`) and is never printed, only its last 4 characters.
  */
 import { keyHint } from '../../api/client/single-attempt.js';
 import { parseEnvelope } from '../../api/contract/index.js';

@@ -1,9 +1,7 @@
 /**
- * `repairmon sandbox --monitor-out DIR`: a monitor config watching this sandbox and one secret
- * file per key it names, so `repairmon serve --config DIR/monitor.yaml` watches it with nothing
- * else to write. The config is the one `repairmon demo` runs (monitor/demo-config.ts), keys
- * referenced by file. A restart rewrites both (new keys, same paths: serve rereads secret files
- * on reload). DIR is created private; a link there is refused, files go in by rename.
+ * `repairmon sandbox --monitor-out DIR`: DIR/monitor.yaml (the config `repairmon demo` runs) and
+ * one private key file per key it names. A restart rewrites both at the same paths, which serve
+ * rereads on reload. A link at DIR is refused; files go in by rename.
  */
 import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';

@@ -1,8 +1,6 @@
 /**
- * `repairmon sandbox`: runs the API v1 sandbox until SIGINT/SIGTERM. Prints the base URL and
- * the demo keys (throwaway values, random per start) with a curl example per auth form, or
- * with `--json` exactly one JSON line on stdout; logs go to stderr. `--dialect` picks which
- * reading of the spec's "not shown" points it speaks.
+ * `repairmon sandbox`: the API v1 sandbox until SIGINT/SIGTERM. Prints the base URL and the demo
+ * keys with a curl line per auth form, or with `--json` one JSON line; logs go to stderr.
  */
 import { createLogger } from '../../lib/index.js';
 import {

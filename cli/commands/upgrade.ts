@@ -1,8 +1,6 @@
 /**
- * `repairmon upgrade [dir]`: brings a generated project to this toolkit version. It is the
- * generator run on an existing project (the same plan as `yo repair-service` there): toolkit
- * files replaced unless edited, package.json merged, the integrator's files left alone, a
- * summary of what changed. Never asks anything: the answers are the ones `.yo-rc.json` holds.
+ * `repairmon upgrade [dir]`: the generator run on an existing project with the answers its
+ * `.yo-rc.json` holds: toolkit files replaced unless edited, package.json merged, the rest left alone.
  */
 import { resolve } from 'node:path';
 import { type Command, type CommandContext, UsageError } from '../command.js';

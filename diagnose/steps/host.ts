@@ -1,7 +1,6 @@
 /**
- * Step 1: host and path. The base path's shape, then the checklist core's host and path rows
- * (/docs or any tenant path answering with the envelope), then `/` for information: whether it
- * needs a key is not shown by the spec, so any envelope there will do.
+ * Step 1: the base path's shape, the checklist core's host and path rows, then `/` for
+ * information (the spec does not say whether it needs a key, so any envelope will do).
  */
 import { BASE_PATH } from '../../api/contract/index.js';
 import type { AttemptResult } from '../../api/client/single-attempt.js';

@@ -1,7 +1,6 @@
 /**
- * Step 2: key accepted, by the checklist core on the tenant paths (which the spec says need a
- * key); `/platform/<sub>` tells a platform key from a tenant key, since the API has no
- * endpoint that names a key's kind.
+ * Step 2: key accepted, by the checklist core on the tenant paths; `/platform/<sub>` tells a
+ * platform key from a tenant key, since no endpoint names a key's kind.
  */
 import { causeOf } from '../../api/checklist/index.js';
 import { type AttemptResult, answerKind } from '../../api/client/single-attempt.js';

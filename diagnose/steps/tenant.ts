@@ -1,7 +1,6 @@
 /**
- * Steps 3 and 4: the tenant in the URL against the key's, then one row per resource. Their
- * status comes from the checklist core; the probe adds what it knows (how the tenant was
- * chosen, which resources the key could read) to the wording.
+ * Steps 3 and 4: the tenant in the URL against the key's, then one row per resource; the
+ * checklist core decides, the probe words it (how the tenant was chosen, what the key could read).
  */
 import { TENANT_RESOURCES } from '../../api/contract/index.js';
 import type { DiagnosisRow } from '../types.js';
