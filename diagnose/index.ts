@@ -2,11 +2,10 @@
  * `repairmon probe`'s diagnosis, and the observation types `discover/` shares. The CLI and
  * `discover/` import this file only.
  */
-export { chooseKeySource, keyFlagsHint, readKey } from './key-source.js';
+export { chooseKeySource, createProgress, keyFlagsHint, readKey } from './key-source.js';
 export { type Call, type CallRecord, DOCS_CALL, MAX_PLATFORM_CALLS, type Observations } from './observations.js';
 export { errorOf, isResponse, okData, tenantsListed, unlistedNotFound } from './observations.js';
 export { DEFAULT_MAX_WAIT_S, REQUEST_BUDGET } from './pacing.js';
-export { createProgress } from './progress.js';
 export { DEFAULT_WIDTH, renderDiagnosisJson, renderDiagnosisTable } from './render.js';
 export { runDiagnosis } from './run.js';
 export { parseTarget } from './target.js';

@@ -106,3 +106,19 @@ export async function readKey(source: KeySource, io: { env: NodeJS.ProcessEnv; s
     }
   }
 }
+
+/** A one-line progress indicator, written only to a terminal, so piped stderr and tests see nothing. */
+export function createProgress(stream: Writable & { isTTY?: boolean }) {
+  let shown = false;
+  return {
+    update(done: number, label: string) {
+      if (stream.isTTY !== true) return;
+      shown = true;
+      stream.write(`\r\u001b[2Kprobing [${done + 1}] ${label}`);
+    },
+    clear() {
+      if (shown) stream.write('\r\u001b[2K');
+      shown = false;
+    },
+  };
+}

@@ -5,10 +5,7 @@ import { type AuthScheme, type Environment, TENANT_RESOURCES, type TenantResourc
 import { platformPathsInDocs } from '../api/contract/readings.js';
 import { type Observations, okData } from './observations.js';
 import { type DiagnosisTarget, looksLikeProduction } from './target.js';
-import { hostStep } from './steps/host.js';
-import { keyKindOf, keyStep } from './steps/key.js';
-import { scopeStep, tenantStep } from './steps/tenant.js';
-import { headersStep } from './steps/headers.js';
+import { headersStep, hostStep, keyKindOf, keyStep, scopeStep, tenantStep } from './steps/checks.js';
 import type { TenantPlan } from './schedule.js';
 import { type DiagnosisRow, type DiagnosisReport, type DiagnosisTraffic, STEPS, STEP_TITLES } from './types.js';
 import { verdictOf } from './verdict.js';
