@@ -57,18 +57,11 @@ const COMMON_OPTIONS: Record<string, OptionSpec> = {
 };
 
 export function parseCommandArgs(command: Command, argv: readonly string[]): { values: OptionValues; positionals: string[] } {
-  const options = { ...COMMON_OPTIONS, ...command.options };
-  const config: Record<string, { type: 'string' | 'boolean'; short?: string; multiple?: boolean }> = {};
-  for (const [name, spec] of Object.entries(options)) {
-    config[name] = { type: spec.type, ...(spec.short ? { short: spec.short } : {}), ...(spec.multiple ? { multiple: true } : {}) };
-  }
   try {
-    const parsed = parseArgs({ args: [...argv], options: config, strict: true, allowPositionals: command.positionals !== undefined });
-    const values = { ...parsed.values } as OptionValues;
-    for (const [name, spec] of Object.entries(options)) {
-      if (values[name] === undefined && spec.default !== undefined) values[name] = spec.default;
-    }
-    return { values, positionals: parsed.positionals };
+    // parseArgs reads type, short, multiple and default from each spec, and fills in the defaults.
+    const options = { ...COMMON_OPTIONS, ...command.options };
+    const parsed = parseArgs({ args: [...argv], options, strict: true, allowPositionals: command.positionals !== undefined });
+    return { values: { ...parsed.values } as OptionValues, positionals: parsed.positionals };
   } catch (error) {
     // node:util names the flag in its message ("Unknown option '--x'"); keep that, drop its advice.
     const message = error instanceof Error ? (error.message.split('. To specify')[0] ?? error.message) : String(error);

@@ -4,6 +4,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import type { Readable, Writable } from 'node:stream';
+import { text } from 'node:stream/consumers';
 import { ApiKey } from '../api/client/index.js';
 
 type KeySource = { kind: 'env'; name: string } | { kind: 'file'; path: string } | { kind: 'stdin' } | { kind: 'prompt' };
@@ -41,12 +42,6 @@ function toKey(value: string, from: string): KeyRead {
     // ApiKey's messages name the alias only; say where the value came from.
     return { ok: false, reason: `${from}: ${error instanceof Error ? error.message : 'not a usable key'}` };
   }
-}
-
-async function readAll(stream: Readable): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
-  return Buffer.concat(chunks).toString('utf8');
 }
 
 /** Reads one line without echoing it. Resolves undefined on Ctrl-C. */
@@ -88,17 +83,12 @@ export async function readKey(source: KeySource, io: { env: NodeJS.ProcessEnv; s
       return toKey(value, `--key-env ${source.name}`);
     }
     case 'file': {
-      let text: string;
-      try {
-        text = await readFile(source.path, 'utf8');
-      } catch (error) {
-        const code = (error as { code?: string }).code ?? 'unreadable';
-        return { ok: false, reason: `--key-file: cannot read "${source.path}" (${code})` };
-      }
-      return toKey(text, `--key-file ${source.path}`);
+      const read = await readFile(source.path, 'utf8').catch((error: NodeJS.ErrnoException) => error);
+      if (typeof read !== 'string') return { ok: false, reason: `--key-file: cannot read "${source.path}" (${read.code ?? 'unreadable'})` };
+      return toKey(read, `--key-file ${source.path}`);
     }
     case 'stdin':
-      return toKey(await readAll(io.stdin), '--key-stdin');
+      return toKey(await text(io.stdin), '--key-stdin');
     case 'prompt': {
       const typed = await promptHidden(io.stdin, io.stderr, 'API key (input hidden): ');
       if (typed === undefined) return { ok: false, reason: 'cancelled at the key prompt' };

@@ -70,9 +70,7 @@ function platformAnswer(ctx: StepContext, sub: string, result: AttemptResult): {
   const why = unlistedNotFound(sub, result, ctx.platformPathsListed);
   if (why !== undefined) return { kind: 'unknown', why };
   const keyWorks = ctx.checklist.find((r) => r.id === 'key')?.status === 'pass';
-  if (c.kind === 'forbidden' || c.kind === 'not_found') return { kind: 'tenant' };
-  if (c.kind === 'unauthorized' && keyWorks) return { kind: 'tenant' };
-  return { kind: 'unknown' };
+  return { kind: c.kind === 'forbidden' || c.kind === 'not_found' || (c.kind === 'unauthorized' && keyWorks) ? 'tenant' : 'unknown' };
 }
 
 export function keyKindOf(ctx: StepContext): KeyKindGuess {

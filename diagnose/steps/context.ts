@@ -24,12 +24,8 @@ export type StepContext = ReportInput & {
 export type KeyKindGuess = KeyKind | 'unknown';
 
 export function rateLimitOf(headers: Readonly<Record<string, string>>): RateLimitHeaders | undefined {
-  const info: Record<string, string> = {};
-  for (const field of ['limit', 'remaining', 'reset', 'retryAfter'] as const) {
-    const value = headers[RATE_LIMIT_HEADERS[field]];
-    if (value !== undefined) info[field] = value;
-  }
-  return Object.keys(info).length > 0 ? info : undefined;
+  const present = (['limit', 'remaining', 'reset', 'retryAfter'] as const).filter((f) => headers[RATE_LIMIT_HEADERS[f]] !== undefined);
+  return present.length === 0 ? undefined : Object.fromEntries(present.map((f) => [f, headers[RATE_LIMIT_HEADERS[f]]]));
 }
 
 function requestOf(record: CallRecord): DiagnosisRow['request'] {
