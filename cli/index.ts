@@ -56,10 +56,7 @@ async function runCommand(command: Command, rest: readonly string[], io: Command
   }
 }
 
-/**
- * An install without the generator (the monitor image) fails to load a generator package, when
- * the command module loads or when it runs: one line and exit 2, not a module stack trace.
- */
+/** An install without the generator (the monitor image): one line and exit 2, not a module stack trace. */
 function generatorMissing(entry: CommandEntry, error: unknown, stderr: CommandIo['stderr']): number {
   const missing = missingPackage(entry, error);
   if (missing === undefined) throw error;

@@ -36,10 +36,7 @@ export type Observations = ReadonlyMap<string, CallRecord>;
 /** GET /docs without a key: public by the spec (§5.7), the first call of both tools. */
 export const DOCS_CALL: Call = { id: 'docs', endpoint: 'docs', path: endpointPath('docs'), auth: 'none' };
 
-/**
- * /platform/ sub-paths asked with the key: one answer tells a platform key from a tenant key;
- * a second covers a first that said nothing (a 5xx) or a tenant listing asked first.
- */
+/** /platform/ sub-paths asked with the key: a second covers a first that said nothing (a 5xx) or a tenant listing. */
 export const MAX_PLATFORM_CALLS = 2;
 
 export function isResponse(result: AttemptResult | undefined): result is AttemptResponse {
@@ -67,10 +64,8 @@ export function tenantsListed(result: AttemptResult | undefined): string[] {
 }
 
 /**
- * Why a 404 on a /platform/ sub-path /docs does not list tells nothing of the key, or
- * undefined when it may (the path is listed, or the answer is no 404). On a listed path a 404
- * is how the API hides /platform/ from a tenant key (READING: PLATFORM_REFUSALS `not_found`);
- * on any other it is as likely the wrong path.
+ * Why a 404 on a /platform/ sub-path /docs does not list tells nothing of the key (as likely the
+ * wrong path), or undefined; on a listed path a 404 hides /platform/ from a tenant key (PLATFORM_REFUSALS).
  */
 export function unlistedNotFound(sub: string, result: AttemptResult | undefined, listed: readonly string[]): string | undefined {
   if (!isResponse(result) || result.classification.kind !== 'not_found' || listed.includes(sub)) return undefined;

@@ -6,11 +6,7 @@
 import { hostUnreachable } from '../api/checklist/index.js';
 import { type AttemptResult, type RetryHint, answerKind, parseRetryHint } from '../api/client/single-attempt.js';
 
-/**
- * Requests per run, whatever the server answers. The plan (plan.ts) asks for at most this
- * many calls, and usually 8; a retry after a short wait comes out of the same budget, so when
- * it is spent the lowest-priority calls (`/` last) are the ones not run.
- */
+/** Requests per run, retries included: when it is spent, the lowest-priority calls (`/` last) are the ones not run. */
 export const REQUEST_BUDGET = 10;
 
 /** Seconds the probe may wait for the server's rate-limit hints, over the whole run. */
@@ -26,11 +22,7 @@ interface Spent {
   readonly waitedMs: number;
 }
 
-/**
- * Why a 429 ended the run rather than a wait: no hint (waiting a guess and asking again could
- * only add load), a hint past what the probe still may wait, a second 429 after the one wait,
- * or a retry that would pass the budget.
- */
+/** Why a 429 ended the run rather than a wait (no hint: waiting a guess and asking again could only add load). */
 export type RateLimitStop = 'no_hint' | 'too_long' | 'still_limited' | 'budget';
 
 export type StopReason =

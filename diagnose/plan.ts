@@ -27,19 +27,12 @@ export function resourceCall(auth: AuthScheme, tenant: string, resource: TenantR
 
 export const resourceCalls = (auth: AuthScheme, tenant: string): Call[] => TENANT_RESOURCES.map((r) => resourceCall(auth, tenant, r));
 
-/**
- * Clients again with the other header form: a tenant path needs a key under every reading of
- * the spec, so the two forms must give the same answer there (on a public `/` they would
- * agree whatever the server made of the key).
- */
+/** Clients with the other header form: a tenant path needs a key under every reading, so both forms must agree there. */
 export function otherHeaderCall(auth: AuthScheme, tenant: string): Call {
   return { ...resourceCall(otherScheme(auth), tenant, 'clients'), id: OTHER_HEADER_CALL_ID };
 }
 
-/**
- * `/tenants/<slug>/...` with a concrete slug (not a `{tenant}` template), with or without the
- * origin and base path, or written as a request (`GET /api/v1/tenants/a/bikes`).
- */
+/** `/tenants/<slug>/...` with a concrete slug, with or without origin and base path, or as a request (`GET /api/v1/...`). */
 const TENANT_PATH = /^(?:GET\s+)?(?:https?:\/\/[^/]+)?(?:\/api\/v\d+)?\/tenants\/([^/\s?#*{}<>:]+)(?:\/|$)/;
 
 function decoded(segment: string): string | undefined {
@@ -52,10 +45,8 @@ function decoded(segment: string): string | undefined {
 }
 
 /**
- * The tenants a /docs catalog names, in order of appearance: example paths such as
- * `/api/v1/tenants/rowery-nowak/bikes`, and the items of any `tenants` list. The API cannot say
- * which tenant a key belongs to; when support named none, these are tried (its shape is not
- * shown, so it is read leniently and gives up quietly on anything else).
+ * The tenants a /docs catalog names in example paths or a `tenants` list, in order: tried when
+ * support named none. Its shape is not shown, so it is read leniently and gives up quietly.
  */
 export function tenantsInDocs(docs: AttemptResult | undefined): string[] {
   const found = new Set<string>();

@@ -31,10 +31,7 @@ function withCurl(row: DiagnosisRow, timeoutS: number): DiagnosisRow {
   return { ...row, curl: curlCommand({ url: row.request.url, auth: row.request.auth, keyVariable: KEY_ENV_VAR, timeoutS }) };
 }
 
-/**
- * The explanation stops at the first broken step: a later failure with the same kind of
- * finding is that failure seen again, so it points back instead of explaining twice.
- */
+/** A later failure with the first one's kind of finding is that failure seen again: it points back, not explains twice. */
 function markConsequences(rows: readonly DiagnosisRow[]): DiagnosisRow[] {
   const first = rows.find((r) => r.status === 'fail');
   if (!first) return [...rows];

@@ -12,7 +12,7 @@ import type { DiagnosisTraffic, TenantSource } from './types.js';
 
 type ScheduleStep = { readonly kind: 'send'; readonly call: Call } | { readonly kind: 'wait'; readonly ms: number; readonly check: string };
 
-/** What the driver hands back after a `send` step, with when it arrived (an HTTP-date Retry-After is relative to it); nothing after a `wait`. */
+/** Handed back after a `send` step, with when it arrived (an HTTP-date Retry-After is relative to it); nothing after a `wait`. */
 export interface Answered {
   readonly result: AttemptResult;
   readonly atMs: number;
@@ -125,9 +125,8 @@ function* platformPhase(run: RunState, paths: readonly string[]): Gen<{ tried: s
 }
 
 /**
- * Tenants /docs names, tried on clients until one is not refused as another tenant's: that
- * answer is its clients call, and the other resources follow. For a tenant key a mismatch
- * means "not this tenant"; a platform key (whose listing named none) is served the first.
+ * Tenants /docs names, tried on clients until one is not refused as another tenant's: that is
+ * its clients call, and the other resources follow (a platform key is served the first).
  */
 function* guessTenant(run: RunState, slugs: readonly string[]): Gen<TenantPlan> {
   const { auth } = run.input;

@@ -23,11 +23,7 @@ export const STEPS = Object.keys(STEP_TITLES) as StepId[];
 
 type Cause<K extends ChecklistCause['kind']> = Extract<ChecklistCause, { kind: K }>;
 
-/**
- * Why a row has its status; the English explanation is written from this alone. An answer's
- * finding is the checklist core's cause (an answer kind) with what the probe knows around it;
- * the probe's own checks add kinds of their own, never another name for an answer kind.
- */
+/** Why a row has its status (its explanation is written from this alone): an answer kind, or one of the probe's own checks. */
 export type Finding =
   | { readonly kind: 'ok'; readonly note?: string }
   | Exclude<ChecklistCause, { kind: 'ok' | 'not_checked' | 'rate_limited' | 'unauthorized' | 'tenant_mismatch' | 'insufficient_scope' }>

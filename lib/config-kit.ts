@@ -39,10 +39,7 @@ export function formatIssues(issues: readonly ConfigIssue[]): string {
   return issues.map((i) => `  ${i.path || '(top level)'}: ${i.message}`).join('\n');
 }
 
-/**
- * YAML (a superset of JSON) unless the name ends in .json; duplicate keys are refused, aliases
- * resolved with a bound on the expanded size (`yaml-document.ts`). Never throws.
- */
+/** YAML (a superset of JSON) unless the name ends in .json; duplicate keys refused, aliases bounded. Never throws. */
 export function decodeDocument(text: string, name: string): Checked<unknown> {
   if (/\.json$/i.test(name)) {
     try {
@@ -74,10 +71,8 @@ export function parseWith<S extends z.ZodType>(schema: S, value: unknown): Check
 }
 
 /**
- * An alias names a key (or a target) in logs, metric labels, the status page and probe ids:
- * never the key itself. Like a tenant slug, it is taken as the user writes it; refused is only
- * what no label or log line can hold well: empty, control characters, over 128 characters.
- * Everywhere it travels it is escaped (labels, HTML) or percent-encoded (ids, URLs).
+ * An alias names a key in logs, labels, the status page and probe ids: taken as written (escaped
+ * wherever it travels), refusing only what no label can hold well, and never the key itself.
  */
 const ALIAS_MAX_LENGTH = 128;
 export const aliasSchema = z

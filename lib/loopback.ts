@@ -34,11 +34,7 @@ export function notLocal({ remoteAddress, headers }: RequestOrigin): string | un
   return crossSite(headers);
 }
 
-/**
- * Why a request comes from another site's web page (a form, a fetch, a "simple" text/plain
- * POST), whatever credential the browser attached, or undefined: `Sec-Fetch-Site` other than
- * same-origin or none, or an `Origin` (also `null`) that is not the request's own host.
- */
+/** Why a request comes from another site's page (`Sec-Fetch-Site`, or an `Origin`, also `null`, not its own host), or undefined. */
 export function crossSite(headers: RequestOrigin['headers']): string | undefined {
   const site = headers['sec-fetch-site'];
   if (site !== undefined && site !== 'same-origin' && site !== 'none')

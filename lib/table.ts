@@ -15,10 +15,7 @@ interface TableOptions {
 /** A cell never narrower than this, however long the columns before it. */
 const MIN_LAST_COLUMN = 20;
 
-/**
- * `text` as lines of at most `width` columns, broken at spaces; lines after the first start
- * with `indent` (counted in the width). A word longer than a line is cut.
- */
+/** `text` in lines of at most `width` columns broken at spaces, later lines starting with `indent`; a longer word is cut. */
 export function wrap(text: string, width: number, indent = ''): string[] {
   const lines: string[] = [];
   let line = '';

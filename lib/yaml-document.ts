@@ -43,10 +43,7 @@ function aliasSize(alias: YAML.Alias, walk: Walk): number {
   return walk.sizes.get(target) ?? 1;
 }
 
-/**
- * Pre-order, like the library's own resolution: an anchor counts from the node that carries it
- * on, and a later anchor of the same name replaces it for the aliases after it.
- */
+/** Pre-order, like the library: an anchor counts from its node on, and a later one of the same name replaces it. */
 function expandedSize(node: unknown, walk: Walk): number {
   if (isPair(node)) return capped(expandedSize(node.key, walk) + expandedSize(node.value, walk));
   if (isAlias(node)) return aliasSize(node, walk);

@@ -11,10 +11,7 @@ import { type RunningSandbox, existingKind, replaceFile } from '../../sandbox/in
 import { UsageError } from '../command.js';
 
 export const MONITOR_CONFIG_FILE = 'monitor.yaml';
-/**
- * A fault shows within seconds; a round (about 70 probes, 32 at a time, 2 s at worst each) fits
- * in the interval even when the sandbox stalls, and stays far below its default rate limit.
- */
+/** A fault shows within seconds; a round (~70 probes, 32 at a time, 2 s at worst) fits even when the sandbox stalls. */
 const SCHEDULE = '*/10 * * * * *';
 const TIMEOUT_MS = 2_000;
 const CONCURRENCY = 32;

@@ -22,10 +22,7 @@ import {
   rateLimitOf,
 } from './context.js';
 
-/**
- * Whether the API v1 itself answered at this path: a valid envelope that is not a 404
- * (no such path), a redirect, a 429 or a 5xx. A 401 or 403 still proves the path is right.
- */
+/** Whether API v1 itself answered: a valid envelope that is no 404, redirect, 429 or 5xx (a 401 or 403 proves the path). */
 function answeredByApi(result: AttemptResult): boolean {
   if (result.kind === 'failure' || !result.envelope.valid) return false;
   const s = result.status;
@@ -57,11 +54,8 @@ export function hostStep(ctx: StepContext): DiagnosisRow[] {
 }
 
 /**
- * What a /platform/ answer says of the key: data means a platform key; a refusal (403 with
- * whatever code, or 401 once the tenant paths accepted the key) a tenant key. A 404 only on a
- * path /docs lists: there it hides the path from a tenant key (READING: PLATFORM_REFUSALS
- * `not_found`), on a path given by hand it is as likely a wrong path (`why`). A rejected key
- * tells nothing.
+ * What a /platform/ answer says of the key: data a platform key, a refusal (403, or 401 once the
+ * tenant paths accepted the key) a tenant key; a 404 only on a path /docs lists (`unlistedNotFound`).
  */
 function platformAnswer(ctx: StepContext, sub: string, result: AttemptResult): { readonly kind: KeyKindGuess; readonly why?: string } {
   if (result.kind !== 'response') return { kind: 'unknown' };
@@ -95,10 +89,7 @@ function platformRow(ctx: StepContext, sub: string): DiagnosisRow {
   return makeRow('key', check, title, 'fail', answerFinding({ ...record, result }, ctx), record);
 }
 
-/**
- * What the key row says when it passes: a refusal the API gives only to a key it knows (another
- * tenant's, a narrow scope) proves the key valid, and must not read as "accepted" beside a 403.
- */
+/** A refusal the API gives only to a key it knows proves the key valid, and must not read as "accepted" beside a 403. */
 function keyPassNote(ctx: StepContext): string {
   const evidence = ctx.checklist.find((r) => r.id === 'key')?.evidence;
   const result = evidence === undefined || evidence === 'docs' ? undefined : ctx.observations.get(`scope:${evidence}`)?.result;

@@ -124,11 +124,7 @@ function evidenceRecord(ctx: StepContext, row: ChecklistRow): CallRecord | undef
   return ctx.observations.get(row.evidence === 'docs' ? 'docs' : `scope:${row.evidence}`);
 }
 
-/**
- * A row of the shared checklist core as a diagnosis row: its status and its cause are the
- * core's, so the probe and a project's `npm run check` cannot tell one key two stories. Only
- * the wording is the probe's (a passing note, the tenants and environment it knows of).
- */
+/** A checklist core row as a diagnosis row: status and cause the core's (one story with `npm run check`), wording the probe's. */
 export function checklistRow(ctx: StepContext, id: ChecklistRowId, step: StepId, title: string, passNote?: string): DiagnosisRow {
   const row = ctx.checklist.find((r) => r.id === id);
   if (!row) throw new Error(`the checklist has no row ${id}`);
