@@ -20,11 +20,9 @@ export interface Call {
 export interface CallRecord {
   readonly call: Call;
   readonly url: string;
-  /** Undefined when the run stopped before the call. */
   readonly result: AttemptResult | undefined;
   /** Requests sent for this call: 0 not run, 2 when a 429 was retried after the wait it asked for. */
   readonly attempts: number;
-  /** For a 429: the wait the server asked for, read when the answer arrived. */
   readonly retryHint?: RetryHint | undefined;
 }
 

@@ -36,11 +36,9 @@ export type StopReason =
 export interface AnsweredCall {
   readonly check: string;
   readonly result: AttemptResult;
-  /** The server's hint for a 429 (see retryHintOf). */
   readonly hint: RetryHint | undefined;
   /** This answer is already the one retry of the call. */
   readonly retried: boolean;
-  /** The previous call's id when it got no HTTP answer either. */
   readonly previousNoAnswer: string | undefined;
   readonly spent: Spent;
   readonly limits: PacingLimits;

@@ -15,7 +15,6 @@ export type ReportInput = TenantPlan & {
   readonly auth: AuthScheme;
   readonly keyHint: string;
   readonly keyEnvironment: Environment | undefined;
-  /** The /platform/ sub-paths with a row. */
   readonly platformPaths: readonly string[];
   readonly timeoutS: number;
   readonly observations: Observations;

@@ -9,7 +9,7 @@ import { PLATFORM_PATHS, platformPathsInDocs } from '../api/contract/readings.js
 import type { ApiKey } from '../api/client/index.js';
 import { type AttemptResult, sendAttempt } from '../api/client/single-attempt.js';
 import { toolAgent, toolUserAgent } from '../lib/index.js';
-import type { Call } from './observations.js';
+import { okData } from './observations.js';
 import { DEFAULT_MAX_WAIT_S, REQUEST_BUDGET } from './pacing.js';
 import { buildReport } from './report.js';
 import { type Answered, type ScheduleOutcome, schedule } from './schedule.js';
@@ -32,13 +32,12 @@ interface DiagnosisOptions {
   readonly env?: NodeJS.ProcessEnv;
   readonly signal?: AbortSignal;
   readonly onProgress?: (done: number, label: string) => void;
-  /** Tests record the waits instead. */
   readonly wait?: (ms: number, signal: AbortSignal | undefined) => Promise<void>;
 }
 
 function learnedPlatformPaths(docs: AttemptResult | undefined): string[] {
-  if (docs?.kind !== 'response' || docs.classification.kind !== 'ok') return [...PLATFORM_PATHS.default];
-  return platformPathsInDocs(docs.classification.data);
+  const listing = okData(docs);
+  return listing ? platformPathsInDocs(listing.data) : [...PLATFORM_PATHS.default];
 }
 
 /** An interrupted wait just ends early: the next attempt sees the aborted signal and says so. */
@@ -49,18 +48,6 @@ async function defaultWait(ms: number, signal: AbortSignal | undefined): Promise
 async function carryOut(options: DiagnosisOptions, dispatcher: Dispatcher): Promise<ScheduleOutcome> {
   const wait = options.wait ?? defaultWait;
   const userAgent = toolUserAgent();
-  const send = (call: Call): Promise<AttemptResult> =>
-    sendAttempt({
-      dispatcher,
-      baseUrl: options.target.baseUrl,
-      path: call.path,
-      endpoint: call.endpoint,
-      key: call.auth === 'none' ? undefined : options.key,
-      authScheme: call.auth === 'none' ? options.auth : call.auth,
-      timeoutMs: options.timeoutS * 1000,
-      signal: options.signal,
-      userAgent,
-    });
   const steps = schedule({
     baseUrl: options.target.baseUrl,
     auth: options.auth,
@@ -78,8 +65,20 @@ async function carryOut(options: DiagnosisOptions, dispatcher: Dispatcher): Prom
       options.onProgress?.(done, `waiting ${Math.ceil(step.value.ms / 1000)} s (Retry-After on ${step.value.check})`);
       await wait(step.value.ms, options.signal);
     } else {
-      options.onProgress?.(done, `GET ${step.value.call.path} (${step.value.call.auth})`);
-      answered = { result: await send(step.value.call), atMs: Date.now() };
+      const { path, endpoint, auth } = step.value.call;
+      options.onProgress?.(done, `GET ${path} (${auth})`);
+      const result = await sendAttempt({
+        dispatcher,
+        baseUrl: options.target.baseUrl,
+        path,
+        endpoint,
+        key: auth === 'none' ? undefined : options.key,
+        authScheme: auth === 'none' ? options.auth : auth,
+        timeoutMs: options.timeoutS * 1000,
+        signal: options.signal,
+        userAgent,
+      });
+      answered = { result, atMs: Date.now() };
       done += 1;
     }
     step = steps.next(answered);
@@ -88,11 +87,9 @@ async function carryOut(options: DiagnosisOptions, dispatcher: Dispatcher): Prom
 }
 
 export async function runDiagnosis(options: DiagnosisOptions): Promise<DiagnosisReport> {
-  const owned =
-    options.dispatcher === undefined ? toolAgent(options.timeoutS * 1000, options.proxy !== false, options.env ?? process.env) : undefined;
-  const dispatcher = options.dispatcher ?? owned!;
+  const owned = options.dispatcher ? undefined : toolAgent(options.timeoutS * 1000, options.proxy !== false, options.env ?? process.env);
   try {
-    const outcome = await carryOut(options, dispatcher);
+    const outcome = await carryOut(options, options.dispatcher ?? owned!);
     return buildReport({
       target: options.target,
       auth: options.auth,

@@ -22,7 +22,6 @@ export interface ScheduleInput {
   readonly baseUrl: string;
   readonly auth: AuthScheme;
   readonly urlTenant: string | undefined;
-  /** --tenant */
   readonly tenant: string | undefined;
   /** --platform-path; when undefined, what `learnPlatformPaths` reads from /docs. */
   readonly platformPaths: readonly string[] | undefined;
@@ -36,13 +35,11 @@ export interface TenantPlan {
   readonly tenantSource: TenantSource;
   /** --tenant when the URL names a different one: the tenant the key is said to belong to. */
   readonly keyTenant: string | undefined;
-  /** Tenants /docs named that were tried with the key, in order. */
   readonly guesses: readonly string[];
 }
 
 export interface ScheduleOutcome {
   readonly records: ReadonlyMap<string, CallRecord>;
-  /** The /platform/ sub-paths tried, or planned when the run stopped. */
   readonly platformPaths: readonly string[];
   readonly tenants: TenantPlan;
   readonly traffic: DiagnosisTraffic;
@@ -58,7 +55,6 @@ interface RunState {
   requests: number;
   waitedMs: number;
   stopped: StopReason | undefined;
-  /** The previous call's id when it got no HTTP answer. */
   previousNoAnswer: string | undefined;
 }
 

@@ -8,7 +8,6 @@ export interface DiagnosisTarget {
   /** Origin plus base path, no trailing slash. */
   readonly baseUrl: string;
   readonly basePath: string;
-  /** The tenant named in a pasted resource URL, if any. */
   readonly urlTenant: string | undefined;
   readonly hostname: string;
 }

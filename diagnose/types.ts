@@ -78,9 +78,7 @@ export interface DiagnosisTraffic {
   readonly maxWaitMs: number;
   readonly waitedMs: number;
   readonly waits: readonly { readonly check: string; readonly ms: number; readonly source: RetryHint['source'] }[];
-  /** Why calls were left unsent, if any were. */
   readonly stopped: StopReason | undefined;
-  /** Calls planned but not sent, by id. */
   readonly notRun: readonly string[];
 }
 

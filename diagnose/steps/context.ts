@@ -14,9 +14,7 @@ import type { DiagnosisRow, Finding, RateLimitHeaders, StepId } from '../types.j
 export type StepContext = ReportInput & {
   /** The /platform/ sub-paths /docs lists: a 404 on one of them hides it from a tenant key. */
   readonly platformPathsListed: readonly string[];
-  /** A test key (by its prefix) on a host that looks like production. */
   readonly testKeyOnProduction: boolean;
-  /** The shared checklist core's rows for these observations (host, path, key, tenant, scopes). */
   readonly checklist: readonly ChecklistRow[];
 };
 
