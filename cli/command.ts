@@ -34,7 +34,6 @@ export interface CommandContext extends CommandIo {
 export interface Command {
   readonly name: string;
   readonly summary: string;
-  /** Positional arguments, e.g. `[dir]`. */
   readonly positionals?: string;
   readonly options: Readonly<Record<string, OptionSpec>>;
   /**
@@ -44,7 +43,6 @@ export interface Command {
   readonly trapsSignals?: boolean;
   /** Commands run as `repairmon NAME SUB ...`; each one's name is `NAME SUB`. */
   readonly subcommands?: readonly Command[];
-  /** Resolves to the process exit code. */
   run(ctx: CommandContext): Promise<number>;
 }
 
@@ -58,7 +56,7 @@ const COMMON_OPTIONS: Record<string, OptionSpec> = {
 
 export function parseCommandArgs(command: Command, argv: readonly string[]): { values: OptionValues; positionals: string[] } {
   try {
-    // parseArgs reads type, short, multiple and default from each spec, and fills in the defaults.
+    // parseArgs reads type, short, multiple and default from the specs.
     const options = { ...COMMON_OPTIONS, ...command.options };
     const parsed = parseArgs({ args: [...argv], options, strict: true, allowPositionals: command.positionals !== undefined });
     return { values: { ...parsed.values } as OptionValues, positionals: parsed.positionals };

@@ -12,15 +12,8 @@ export const REQUEST_BUDGET = 10;
 /** Seconds the probe may wait for the server's rate-limit hints, over the whole run. */
 export const DEFAULT_MAX_WAIT_S = 10;
 
-export interface PacingLimits {
-  readonly budget: number;
-  readonly maxWaitMs: number;
-}
-
-interface Spent {
-  readonly requests: number;
-  readonly waitedMs: number;
-}
+export type PacingLimits = Readonly<Record<'budget' | 'maxWaitMs', number>>;
+type Spent = Readonly<Record<'requests' | 'waitedMs', number>>;
 
 /** Why a 429 ended the run rather than a wait (no hint: waiting a guess and asking again could only add load). */
 export type RateLimitStop = 'no_hint' | 'too_long' | 'still_limited' | 'budget';

@@ -82,7 +82,6 @@ const UNREACHABLE_NEXT = {
   dns: "check the host name in the base URL (does it resolve from the customer's network?)",
   refused: 'check the host and port in the base URL; if they are right, the API is down: escalate to the API on-call',
   network: 'check routing and firewalls between here and the host',
-  tls: 'check http vs https in the base URL, and the certificate the host serves',
 } as const;
 
 /** What the API team searches its logs by: the request id and the trace id together, else the URL and the time. */
@@ -114,7 +113,7 @@ function nextStep(facts: BrokenFacts): string {
     case 'timeout':
       return `rerun with a longer --timeout; if ${path} still hangs, escalate to the API on-call with ${withRequestId(e)}`;
     case 'tls_error':
-      return UNREACHABLE_NEXT.tls;
+      return 'check http vs https in the base URL, and the certificate the host serves';
     case 'connection_error':
       return facts.how === 'dropped'
         ? `run again; if the connection keeps dropping on ${path}, escalate to the API on-call`

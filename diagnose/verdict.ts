@@ -11,11 +11,7 @@ export const VERDICT_KINDS = [...ANSWER_KINDS, 'incomplete', 'header_forms_diffe
 export type VerdictKind = (typeof VERDICT_KINDS)[number];
 
 /** The headline word(s) (`RATE LIMITED`), one line with what happened and where, and what support does next. */
-export interface Said {
-  readonly headline: string;
-  readonly summary: string;
-  readonly next: string;
-}
+export type Said = Readonly<Record<'headline' | 'summary' | 'next', string>>;
 
 /** The first failing row: the call and the step where the cause showed. */
 export type VerdictEvidence = ReturnType<typeof evidenceOf>;

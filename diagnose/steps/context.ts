@@ -116,17 +116,12 @@ function leftUnsent(ctx: StepContext, id: ChecklistRowId): boolean {
   return ![...ctx.observations.values()].some((r) => r.result !== undefined && r.call.id.startsWith('scope:'));
 }
 
-/** The call a checklist row was decided on, as this probe recorded it. */
-function evidenceRecord(ctx: StepContext, row: ChecklistRow): CallRecord | undefined {
-  if (row.evidence === undefined) return undefined;
-  return ctx.observations.get(row.evidence === 'docs' ? 'docs' : `scope:${row.evidence}`);
-}
-
 /** A checklist core row as a diagnosis row: status and cause the core's (one story with `npm run check`), wording the probe's. */
 export function checklistRow(ctx: StepContext, id: ChecklistRowId, step: StepId, title: string, passNote?: string): DiagnosisRow {
   const row = ctx.checklist.find((r) => r.id === id);
   if (!row) throw new Error(`the checklist has no row ${id}`);
-  const record = evidenceRecord(ctx, row);
+  // The call the row was decided on, as this probe recorded it.
+  const record = row.evidence && ctx.observations.get(row.evidence === 'docs' ? 'docs' : `scope:${row.evidence}`);
   const resource = id.startsWith('scope:') ? (id.slice('scope:'.length) as TenantResource) : undefined;
   if (row.status === 'skip') {
     // A call may have been made (a scope after a rejected key), but it decided nothing here.
