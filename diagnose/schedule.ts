@@ -97,10 +97,6 @@ function* call(run: RunState, c: Call): Gen<CallRecord> {
   }
 }
 
-function* calls(run: RunState, list: readonly Call[]): Gen<void> {
-  for (const c of list) yield* call(run, c);
-}
-
 /** /platform/ sub-paths until one tells the key's kind; a platform key's listing may name a tenant. */
 function* platformPhase(run: RunState, paths: readonly string[]): Gen<{ tried: string[]; listed: string | undefined }> {
   const tried: string[] = [];
@@ -133,10 +129,7 @@ function* guessTenant(run: RunState, slugs: readonly string[]): Gen<TenantPlan> 
     // For a tenant key a mismatch means "not this one"; anything else decides.
     if (record.result === undefined || (isResponse(record.result) && record.result.classification.kind === 'tenant_mismatch')) continue;
     keep(run, { ...record, call: resourceCall(auth, slug, 'clients') });
-    yield* calls(
-      run,
-      resourceCalls(auth, slug).filter((c) => c.endpoint !== 'clients'),
-    );
+    for (const c of resourceCalls(auth, slug)) if (c.endpoint !== 'clients') yield* call(run, c);
     return { probedTenant: slug, tenantSource: 'docs', keyTenant: undefined, guesses };
   }
   return { probedTenant: undefined, tenantSource: 'none', keyTenant: undefined, guesses };
@@ -145,7 +138,7 @@ function* guessTenant(run: RunState, slugs: readonly string[]): Gen<TenantPlan> 
 /** The tenant to probe when support named none: a platform listing's, else one /docs names. */
 function* inferTenant(run: RunState, listed: string | undefined, docs: AttemptResult | undefined): Gen<TenantPlan> {
   if (listed === undefined) return yield* guessTenant(run, tenantsInDocs(docs).slice(0, MAX_TENANT_GUESSES));
-  yield* calls(run, resourceCalls(run.input.auth, listed));
+  for (const c of resourceCalls(run.input.auth, listed)) yield* call(run, c);
   return { probedTenant: listed, tenantSource: 'platform', keyTenant: undefined, guesses: [] };
 }
 
@@ -153,7 +146,7 @@ export function* schedule(input: ScheduleInput): Gen<ScheduleOutcome> {
   const run: RunState = { input, records: new Map(), waits: [], requests: 0, waitedMs: 0, stopped: undefined, previousNoAnswer: undefined };
   const docs = yield* call(run, DOCS_CALL);
   const given = input.urlTenant ?? input.tenant;
-  if (given !== undefined) yield* calls(run, resourceCalls(input.auth, given));
+  for (const c of given === undefined ? [] : resourceCalls(input.auth, given)) yield* call(run, c);
   const platform = yield* platformPhase(run, (input.platformPaths ?? input.learnPlatformPaths(docs.result)).slice(0, MAX_PLATFORM_CALLS));
   const tenants: TenantPlan =
     given === undefined

@@ -12,11 +12,9 @@ export interface DiagnosisTarget {
   readonly hostname: string;
 }
 
-export type TargetParse = { readonly ok: true; readonly target: DiagnosisTarget } | { readonly ok: false; readonly reason: string };
-
 const TENANT_TAIL = /^(.*?)\/tenants\/([^/]+)(?:\/.*)?$/;
 
-export function parseTarget(raw: string): TargetParse {
+export function parseTarget(raw: string): { ok: true; target: DiagnosisTarget } | { ok: false; reason: string } {
   let url: URL;
   try {
     url = new URL(raw);

@@ -7,19 +7,10 @@ import { Writable } from 'node:stream';
 import pino, { type Logger, type LevelWithSilent } from 'pino';
 import { type ApiKey, redactSecrets } from '../api/client/single-attempt.js';
 
-export type { Logger };
-
+/** Key fields, and both auth headers at the top, one level down and in a request. */
 const REDACT_PATHS = [
-  'key',
-  'apiKey',
-  '*.key',
-  '*.apiKey',
-  'headers.authorization',
-  'headers["x-api-key"]',
-  '*.headers.authorization',
-  '*.headers["x-api-key"]',
-  'req.headers.authorization',
-  'req.headers["x-api-key"]',
+  ...['key', 'apiKey', '*.key', '*.apiKey'],
+  ...['', '*.', 'req.'].flatMap((at) => [`${at}headers.authorization`, `${at}headers["x-api-key"]`]),
 ];
 
 interface LoggerOptions {

@@ -19,7 +19,7 @@ const MAX_DEPTH = 100;
 
 interface Walk {
   readonly anchors: Map<string, Node>;
-  /** Anchored nodes still being walked: an alias to one of them is a cycle. */
+  /** Anchored nodes still being walked: an alias to one is a cycle. */
   readonly open: Set<Node>;
   readonly sizes: Map<Node, number>;
   readonly issues: ConfigIssue[];
