@@ -14,13 +14,8 @@ const KEBAB = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 const SNAKE = /^[a-z0-9]+(?:_[a-z0-9]+)*$/;
 const SHOWN_SLUGS = 5;
 
-export interface TenantListing {
-  readonly sub: string;
-  readonly slugs: readonly string[];
-}
-
 /** The first tenant listing a platform key read, with the slugs it names. */
-export function tenantListing(observations: Observations): TenantListing | undefined {
+export function tenantListing(observations: Observations): { sub: string; slugs: readonly string[] } | undefined {
   for (const record of observations.values()) {
     const sub = record.call.id.startsWith('platform:') ? record.call.id.slice('platform:'.length) : undefined;
     const slugs = sub !== undefined && isTenantListing(sub) ? tenantsListed(record.result) : [];
