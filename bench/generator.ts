@@ -20,24 +20,7 @@ import { okMs, timedExec } from './lib/timed-exec.js';
 const TENANT = 'rowery-nowak';
 const NPM = 'npm';
 
-export interface GeneratorOptions {
-  readonly scaffolds?: number;
-  readonly tests?: number;
-  readonly installTimeoutMs?: number;
-}
-
-export interface GeneratorFigures {
-  readonly scaffoldMs: readonly number[];
-  readonly cliStartMs: readonly number[];
-  readonly installMs: number;
-  readonly testMs: readonly number[];
-  readonly npmStartMs: readonly number[];
-  /** median scaffold / median bare CLI start. */
-  readonly scaffoldRatio: number;
-  /** median generated npm test / median `npm --version`. */
-  readonly testRatio: number;
-  readonly loadAverage: number;
-}
+export type GeneratorFigures = Awaited<ReturnType<typeof run>>;
 
 /** Flags that answer every prompt, so the run never waits for a terminal. */
 export function scaffoldArgs(name: string): string[] {
@@ -50,8 +33,8 @@ async function repeat(times: number, once: (i: number) => Promise<number>): Prom
   return out;
 }
 
-export async function run(options: GeneratorOptions = {}): Promise<GeneratorFigures> {
-  const o: Required<GeneratorOptions> = { scaffolds: 3, tests: 2, installTimeoutMs: 240_000, ...options };
+export async function run(options: { scaffolds?: number; tests?: number } = {}) {
+  const o = { scaffolds: 3, tests: 2, ...options };
   const work = await mkdtemp(join(tmpdir(), 'repairmon-gen-bench-'));
   const env = childEnv({ CI: '1', FORCE_COLOR: '0' });
   const node = (args: string[], timeoutMs = 120_000) =>
@@ -63,7 +46,7 @@ export async function run(options: GeneratorOptions = {}): Promise<GeneratorFigu
     const install = await timedExec(NPM, ['install', '--prefer-offline', '--no-audit', '--no-fund'], {
       cwd: project,
       env,
-      timeoutMs: o.installTimeoutMs,
+      timeoutMs: 240_000,
     });
     const installMs = okMs('npm install in the generated project', install);
     const npmStartMs = await repeat(o.tests, async () =>
@@ -78,6 +61,7 @@ export async function run(options: GeneratorOptions = {}): Promise<GeneratorFigu
       installMs,
       testMs,
       npmStartMs,
+      /** Median scaffold / median bare CLI start, median generated npm test / median `npm --version`. */
       scaffoldRatio: ratio(median(scaffoldMs), median(cliStartMs)),
       testRatio: ratio(median(testMs), median(npmStartMs)),
       loadAverage: await loadAverage(),

@@ -13,8 +13,8 @@ import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { isEntryPoint, listFlag, numberFlag } from './lib/cli.js';
 import { loadAverage, sampleCpu, sampleRss } from './lib/proc-stat.js';
-import { type SandboxProcess, startSandboxProcess } from './lib/sandbox-process.js';
-import type { FromScaleChild, ScaleChildFigures, ScaleJob } from './lib/scale-child.js';
+import { startSandboxProcess } from './lib/sandbox-process.js';
+import type { FromScaleChild, ScaleJob } from './lib/scale-child.js';
 import { median } from './lib/stats.js';
 import { fixed, renderTable } from './lib/table.js';
 
@@ -22,48 +22,36 @@ const CHILD = fileURLToPath(new URL('./lib/scale-child.js', import.meta.url));
 const TENANT = 'rowery-nowak';
 const KEY_ALIAS = 'nowak-test';
 export const TARGET_KEYS = 1000;
-export const TARGETS = { donePercent: 100, delayP99Seconds: 1, renderMs: 250 } as const;
+const TARGETS = { donePercent: 100, delayP99Seconds: 1, renderMs: 250 } as const;
 
 export interface ScaleOptions {
   readonly keys?: readonly number[];
   /** Schedule interval in seconds (a divisor of 60); the real target is 60. */
   readonly intervalSeconds?: number;
-  readonly concurrency?: number;
 }
 
-export interface ScaleRow extends ScaleChildFigures {
-  readonly intervalSeconds: number;
-  readonly peakRssBytes: number;
-  readonly cpuSeconds: number;
-}
-
-export interface ScaleFigures {
-  readonly intervalSeconds: number;
-  readonly concurrency: number;
-  readonly rows: readonly ScaleRow[];
-  readonly loadAverage: number;
-}
+export type ScaleRow = Awaited<ReturnType<typeof measureSize>>;
+export type ScaleFigures = Awaited<ReturnType<typeof run>>;
 
 /** Per-probe timeout for an interval: the default 10 s, but never more than a quarter of it. */
 export function timeoutFor(intervalSeconds: number): number {
   return Math.max(1, Math.min(10, Math.floor(intervalSeconds / 4)));
 }
 
-export function donePercent(row: Pick<ScaleChildFigures, 'doneInInterval' | 'scheduled'>): number {
+export function donePercent(row: { doneInInterval: number; scheduled: number }): number {
   return row.scheduled > 0 ? (row.doneInInterval / row.scheduled) * 100 : Number.NaN;
 }
 
-export type TargetVerdict = 'MET' | 'MISSED';
-
-export function scaleVerdicts(row: ScaleRow): { done: TargetVerdict; delay: TargetVerdict; render: TargetVerdict } {
+export function scaleVerdicts(row: ScaleRow) {
+  const verdict = (met: boolean): 'MET' | 'MISSED' => (met ? 'MET' : 'MISSED');
   return {
-    done: donePercent(row) >= TARGETS.donePercent ? 'MET' : 'MISSED',
-    delay: row.delayP99Seconds < TARGETS.delayP99Seconds ? 'MET' : 'MISSED',
-    render: median(row.renderMs) < TARGETS.renderMs ? 'MET' : 'MISSED',
+    done: verdict(donePercent(row) >= TARGETS.donePercent),
+    delay: verdict(row.delayP99Seconds < TARGETS.delayP99Seconds),
+    render: verdict(median(row.renderMs) < TARGETS.renderMs),
   };
 }
 
-async function measureSize(job: ScaleJob): Promise<ScaleRow> {
+async function measureSize(job: ScaleJob) {
   const child = fork(CHILD, [], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
   const pid = child.pid ?? 0;
   const exited = once(child, 'exit');
@@ -98,14 +86,13 @@ async function measureSize(job: ScaleJob): Promise<ScaleRow> {
   }
 }
 
-export async function run(options: ScaleOptions = {}): Promise<ScaleFigures> {
+export async function run(options: ScaleOptions = {}) {
   const keys = options.keys ?? [100, 1000, 5000];
   const intervalSeconds = options.intervalSeconds ?? 60;
-  const concurrency = options.concurrency ?? 16;
-  const sandbox: SandboxProcess = await startSandboxProcess();
+  const concurrency = 16;
+  const sandbox = await startSandboxProcess();
   try {
-    const key = sandbox.keys[KEY_ALIAS];
-    if (!key) throw new Error(`the sandbox has no demo key "${KEY_ALIAS}"`);
+    const key = sandbox.key(KEY_ALIAS);
     const rows: ScaleRow[] = [];
     for (const n of keys) {
       rows.push(

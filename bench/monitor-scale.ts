@@ -13,25 +13,12 @@ import { createLogger } from '../lib/index.js';
 import { createMonitor, createMonitorServer, demoConfig } from '../monitor/index.js';
 import { startSandbox } from '../sandbox/index.js';
 import { isEntryPoint, numberFlag } from './lib/cli.js';
+import { seriesCount } from './lib/prom-text.js';
 import { median, percentile, ratio } from './lib/stats.js';
 import { fixed, renderTable } from './lib/table.js';
 
-export interface RenderScaleFigures {
-  readonly keys: number;
-  readonly probes: number;
-  readonly series: number;
-  readonly bytes: number;
-  readonly roundSeconds: number;
-  readonly renderMedianMs: number;
-  readonly renderP95Ms: number;
-}
-
-export interface MonitorScaleFigures {
-  readonly baseline: RenderScaleFigures;
-  readonly scaled: RenderScaleFigures;
-  readonly seriesRatio: number;
-  readonly renderRatio: number;
-}
+type RenderScaleFigures = Awaited<ReturnType<typeof measure>>;
+export type MonitorScaleFigures = Awaited<ReturnType<typeof run>>;
 
 const RECORD = { id: 'x-1', note: 'bench' };
 
@@ -50,7 +37,7 @@ function dataFile(keys: number): unknown {
   return { tenants, keys: tenantKeys };
 }
 
-async function measure(keys: number | undefined, renders: number, dir: string): Promise<RenderScaleFigures> {
+async function measure(keys: number | undefined, renders: number, dir: string) {
   const logger = createLogger({ level: 'silent' });
   let file: string | undefined;
   if (keys !== undefined) {
@@ -71,11 +58,10 @@ async function measure(keys: number | undefined, renders: number, dir: string): 
       text = await (await fetch(`${server.url}/metrics`)).text();
       times.push(performance.now() - t0);
     }
-    const series = text.split('\n').filter((l) => l !== '' && !l.startsWith('#')).length;
     return {
       keys: monitor.config().targets[0]?.keys.length ?? 0,
       probes: monitor.plan().length,
-      series,
+      series: seriesCount(text),
       bytes: Buffer.byteLength(text),
       roundSeconds,
       renderMedianMs: median(times),
@@ -88,7 +74,7 @@ async function measure(keys: number | undefined, renders: number, dir: string): 
   }
 }
 
-export async function run(options: { keys?: number; renders?: number } = {}): Promise<MonitorScaleFigures> {
+export async function run(options: { keys?: number; renders?: number } = {}) {
   const dir = await mkdtemp(join(tmpdir(), 'monitor-scale-'));
   try {
     const renders = options.renders ?? 15;

@@ -83,7 +83,7 @@ export function benches(quick: boolean): Bench[] {
       quick ? 150 : 480,
       () => runScale(quick ? { keys: [100, 1000], intervalSeconds: 10, renders: 3 } : {}),
       scaleRows,
-      (f) => [describeScale(f.matrix), ...(f.renderBaseline ? [describeRenderBaseline(f.renderBaseline)] : [])].join('\n'),
+      (f) => `${describeScale(f.matrix)}\n${describeRenderBaseline(f.renderBaseline)}`,
     ),
     // The unauthenticated pages, reload and check-config at 1 000 and 5 000 keys: linear or not.
     bench(

@@ -8,25 +8,14 @@
  */
 import { isEntryPoint, listFlag, numberFlag } from './lib/cli.js';
 import { fixed } from './lib/table.js';
-import { type ScaleFigures, type ScaleOptions, describeScale, run as runMatrix } from './monitor-scale-matrix.js';
+import { type ScaleOptions, describeScale, run as runMatrix } from './monitor-scale-matrix.js';
 import { type MonitorScaleFigures, run as runRenderBaseline } from './monitor-scale.js';
 
-export interface ScaleRunOptions extends ScaleOptions {
-  /** Keys for the render-vs-demo-baseline comparison; 0 skips it. */
-  readonly baselineKeys?: number;
-  readonly renders?: number;
-}
+export type ScaleRunFigures = Awaited<ReturnType<typeof run>>;
 
-export interface ScaleRunFigures {
-  readonly matrix: ScaleFigures;
-  readonly renderBaseline: MonitorScaleFigures | undefined;
-}
-
-export async function run(options: ScaleRunOptions = {}): Promise<ScaleRunFigures> {
+export async function run(options: ScaleOptions & { renders?: number } = {}) {
   const matrix = await runMatrix(options);
-  const baselineKeys = options.baselineKeys ?? 1000;
-  const renderBaseline = baselineKeys > 0 ? await runRenderBaseline({ keys: baselineKeys, renders: options.renders ?? 15 }) : undefined;
-  return { matrix, renderBaseline };
+  return { matrix, renderBaseline: await runRenderBaseline({ keys: 1000, renders: options.renders ?? 15 }) };
 }
 
 export function describeRenderBaseline(f: MonitorScaleFigures): string {
@@ -42,5 +31,5 @@ if (isEntryPoint(import.meta.url)) {
   const intervalSeconds = numberFlag(process.argv, 'interval', { min: 5, max: 60 });
   const figures = await run({ ...(keys ? { keys } : {}), ...(intervalSeconds ? { intervalSeconds } : {}) });
   console.log(describeScale(figures.matrix));
-  if (figures.renderBaseline) console.log(describeRenderBaseline(figures.renderBaseline));
+  console.log(describeRenderBaseline(figures.renderBaseline));
 }
