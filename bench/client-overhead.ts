@@ -1,12 +1,9 @@
 /**
- * CPU and wall time per successful call through the client vs raw `undici.request`, same
- * sandbox endpoint, same Agent settings, same run. The sandbox runs in a child process so
- * `process.cpuUsage()` here counts only the calling side. Runs are interleaved in rounds,
- * alternating which side goes first, after a warm-up of both.
+ * CPU and wall time per successful call through the client vs the same request by hand with
+ * raw `undici.request`, in interleaved rounds alternating which side goes first, after a warm-up.
  *
  *   npm run build && node dist/bench/client-overhead.js [--calls N] [--rounds R]
- */
-import { randomUUID } from 'node:crypto';
+ */ import { randomUUID } from 'node:crypto';
 import { type Dispatcher, EnvHttpProxyAgent, MockAgent, request } from 'undici';
 import { ApiKey, createClient } from '../api/client/index.js';
 import { authHeader, joinUrl, tenantResourcePath } from '../api/contract/index.js';

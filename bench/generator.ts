@@ -15,7 +15,7 @@ import { REPAIRMON_BIN } from './lib/monitor-process.js';
 import { loadAverage } from './lib/proc-stat.js';
 import { median, ratio } from './lib/stats.js';
 import { fixed, renderTable } from './lib/table.js';
-import { okMs, timedExec } from './lib/timed-exec.js';
+import { timedMs } from './lib/timed-exec.js';
 
 const TENANT = 'rowery-nowak';
 const NPM = 'npm';
@@ -37,24 +37,17 @@ export async function run(options: { scaffolds?: number; tests?: number } = {}) 
   const o = { scaffolds: 3, tests: 2, ...options };
   const work = await mkdtemp(join(tmpdir(), 'repairmon-gen-bench-'));
   const env = childEnv({ CI: '1', FORCE_COLOR: '0' });
-  const node = (args: string[], timeoutMs = 120_000) =>
-    timedExec(process.execPath, [REPAIRMON_BIN, ...args], { cwd: work, env, timeoutMs });
+  const inWork = { cwd: work, env, timeoutMs: 120_000 };
   try {
-    const cliStartMs = await repeat(o.scaffolds, async () => okMs('repairmon --help', await node(['--help'])));
-    const scaffoldMs = await repeat(o.scaffolds, async (i) => okMs('repairmon new', await node(scaffoldArgs(`bench-app-${i}`))));
-    const project = join(work, 'bench-app-0');
-    const install = await timedExec(NPM, ['install', '--prefer-offline', '--no-audit', '--no-fund'], {
-      cwd: project,
-      env,
-      timeoutMs: 240_000,
-    });
-    const installMs = okMs('npm install in the generated project', install);
-    const npmStartMs = await repeat(o.tests, async () =>
-      okMs('npm --version', await timedExec(NPM, ['--version'], { cwd: project, env, timeoutMs: 60_000 })),
+    const cliStartMs = await repeat(o.scaffolds, () => timedMs('repairmon --help', [process.execPath, REPAIRMON_BIN, '--help'], inWork));
+    const scaffoldMs = await repeat(o.scaffolds, (i) =>
+      timedMs('repairmon new', [process.execPath, REPAIRMON_BIN, ...scaffoldArgs(`bench-app-${i}`)], inWork),
     );
-    const testMs = await repeat(o.tests, async () =>
-      okMs('the generated npm test', await timedExec(NPM, ['test'], { cwd: project, env, timeoutMs: 180_000 })),
-    );
+    const inProject = { cwd: join(work, 'bench-app-0'), env };
+    const install = [NPM, 'install', '--prefer-offline', '--no-audit', '--no-fund'] as const;
+    const installMs = await timedMs('npm install in the generated project', install, { ...inProject, timeoutMs: 240_000 });
+    const npmStartMs = await repeat(o.tests, () => timedMs('npm --version', [NPM, '--version'], { ...inProject, timeoutMs: 60_000 }));
+    const testMs = await repeat(o.tests, () => timedMs('the generated npm test', [NPM, 'test'], { ...inProject, timeoutMs: 180_000 }));
     return {
       scaffoldMs,
       cliStartMs,

@@ -1,18 +1,10 @@
 /**
- * Hostile scale: what the monitor's unauthenticated surface costs at 1 000 and 5 000 keys. A
- * real `repairmon serve` child runs a config of N tenant keys (one shop each, canaries on)
- * against a closed port (every probe fails at once: the pages need results, not successes),
- * after its one round at start. From outside, like a browser, a script and a kubelet would:
- * `GET /`, `GET /probe` (the on-demand lookup, one probe to the closed port), `POST /-/reload`,
- * `/-/healthy` while a `GET /` is being served (the longest wait of a liveness probe sent every
- * 10 ms), and `repairmon check-config` on the same file.
- *
- * The baseline is the same figure at the smallest size in the same run: at 5x the keys, linear
- * work costs ~5x; quadratic ~25x. `/-/healthy` is also shown idle (its own baseline).
+ * Hostile scale: what the monitor's unauthenticated surface (`GET /`, `GET /probe`, `POST
+ * /-/reload`, `/-/healthy` during a page, `check-config`) costs at 1 000 and 5 000 keys, each
+ * figure against itself at the smallest size in the same run (bench/README.md, "Hostile scale, how").
  *
  *   npm run build && node dist/bench/hostile-scale.js [--keys 1000,5000] [--repeats 3]
- */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+ */ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -26,7 +18,7 @@ import { freePort } from './lib/port.js';
 import { parseSamples, sumOf } from './lib/prom-text.js';
 import { median, ratio } from './lib/stats.js';
 import { fixed, renderTable } from './lib/table.js';
-import { okMs, timedExec } from './lib/timed-exec.js';
+import { timedMs } from './lib/timed-exec.js';
 
 /** Only the shape of a test key: nothing ever reaches an API with it. */
 const BENCH_KEY = `${KEY_PREFIXES.test}hostilescale0123456789abcdef`;
@@ -87,9 +79,12 @@ async function healthyDuringPage(origin: string): Promise<{ maxMs: number; count
 }
 
 async function checkConfigMs(file: string): Promise<number> {
-  const args = [REPAIRMON_BIN, 'check-config', '--config', file];
   const env = childEnv({ [BENCH_KEY_ENV]: BENCH_KEY });
-  return okMs('check-config', await timedExec(process.execPath, args, { cwd: tmpdir(), env, timeoutMs: 600_000 }));
+  return timedMs('check-config', [process.execPath, REPAIRMON_BIN, 'check-config', '--config', file], {
+    cwd: tmpdir(),
+    env,
+    timeoutMs: 600_000,
+  });
 }
 
 async function measureSize(keys: number, repeats: number, dir: string, closed: string) {

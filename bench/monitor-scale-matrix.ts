@@ -1,14 +1,10 @@
 /**
  * The monitor at 100, 1 000 and 5 000 tenant keys on one schedule: one spread tick per size,
- * each in a fresh child process (bench/lib/scale-child) against the sandbox in another.
- * Figures: probes done within the interval vs scheduled, schedule delay p99 (from
- * `repairmon_probe_schedule_delay_seconds`), RSS (peak, sampled from /proc), CPU per tick,
- * series count, `/metrics` render time and size. Targets at 1 000 keys: 100 % done,
- * delay p99 < 1 s, `/metrics` < 250 ms.
+ * each in a fresh child process (lib/scale-child.ts) against the sandbox in another
+ * (bench/README.md, "Scale, how"). Targets at 1 000 keys: 100 % done, delay p99 < 1 s, `/metrics` < 250 ms.
  *
  *   npm run build && node dist/bench/monitor-scale-matrix.js [--keys 100,1000,5000] [--interval 60]
- */
-import { fork } from 'node:child_process';
+ */ import { fork } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { isEntryPoint, listFlag, numberFlag } from './lib/cli.js';

@@ -1,14 +1,11 @@
 /**
  * Our monitor against the peer, Debian's prometheus-blackbox-exporter: CPU seconds per 1 000
- * probes of each PROCESS (utime + stime from /proc/PID/stat) over the same window, at the same
- * probe rate, against the same sandbox (a third process, not counted). Ours is
- * `repairmon serve` with N tenant keys on a 1-second schedule; the peer is driven through
- * `/probe` at the same rate over the same URLs (the plan's reads, in plan order), as
- * Prometheus would scrape it. Probes are counted where they land: at the sandbox.
+ * probes of each PROCESS over the same window, at the same probe rate, over the same URLs,
+ * against the same sandbox (a third process, not counted) (bench/README.md, "Monitor vs
+ * blackbox_exporter, how").
  *
  *   npm run build && node dist/bench/monitor-vs-blackbox.js [--rate 50] [--seconds 20] [--warmup 3] [--rounds 2]
- */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+ */ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';

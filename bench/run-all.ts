@@ -1,12 +1,9 @@
 /**
- * `npm run bench`: every bench module's `run()` in turn, each bounded in time, then ONE
- * summary table (figures, baselines from the same run, ratios, target verdicts), also written
- * as JSON under bench/results/ (git-ignored). `--quick` shortens every bench for a smoke run;
- * `--only a,b` runs some of them.
+ * `npm run bench`: every bench's `run()` in turn, each bounded in time, then ONE summary table,
+ * also written as JSON under bench/results/ (git-ignored).
  *
  *   npm run build && npm run bench [-- --quick] [-- --only monitor-vs-blackbox,scale]
- */
-import { mkdir, writeFile } from 'node:fs/promises';
+ */ import { mkdir, writeFile } from 'node:fs/promises';
 import { cpus, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describeAlertLatency, run as runAlertLatency } from './alert-latency.js';

@@ -1,12 +1,10 @@
 /**
  * Scale, as `npm run bench` reports it: the 100 / 1 000 / 5 000-key matrix
- * (monitor-scale-matrix: done vs scheduled, delay p99, RSS, series, render) and the monitor
- * engineer's render baseline (monitor-scale: 1 000 keys against the 6 demo keys, same run),
- * which covers one size only and so cannot stand in for the matrix.
+ * (monitor-scale-matrix.ts) and the render baseline of 1 000 keys against the 6 demo keys
+ * (monitor-scale.ts), which covers one size only and so cannot stand in for the matrix.
  *
  *   npm run build && node dist/bench/scale.js [--keys 100,1000,5000] [--interval 60]
- */
-import { isEntryPoint, listFlag, numberFlag } from './lib/cli.js';
+ */ import { isEntryPoint, listFlag, numberFlag } from './lib/cli.js';
 import { fixed } from './lib/table.js';
 import { type ScaleOptions, describeScale, run as runMatrix } from './monitor-scale-matrix.js';
 import { type MonitorScaleFigures, run as runRenderBaseline } from './monitor-scale.js';

@@ -1,11 +1,8 @@
 /**
- * Time compression for the alert-latency measurement. The shipped rules and Alertmanager timings
- * are written for the default 30 s schedule; run against a 1 s schedule, every duration in them
- * (`for`, `keep_firing_for`, range selectors, group_wait...) is divided by the same factor, 30,
- * so the whole pipeline runs 30x faster with the same shape: a window of "10 probes" stays 10
- * probes. Pure text-in, text-out; nothing else in the rules changes.
- */
-import YAML from 'yaml';
+ * Time compression for the alert-latency stack: every duration in the shipped rules and routing
+ * (`for`, `keep_firing_for`, range selectors, group_wait...) divided by one factor, so the
+ * pipeline runs that much faster with the same shape. Pure text-in, text-out.
+ */ import YAML from 'yaml';
 
 const UNIT_MS: Readonly<Record<string, number>> = {
   y: 365 * 86_400_000,

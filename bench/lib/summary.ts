@@ -1,9 +1,4 @@
-/**
- * The one summary table of `npm run bench`: each bench's figures turned into rows of
- * (figure, ours, baseline, ratio, target, verdict). Pure, so the verdict logic is tested
- * without running anything.
- */
-import type { OverheadFigures } from '../client-overhead.js';
+/** The one summary table of `npm run bench`: each bench's figures as rows. Pure, so the verdicts are tested without running anything. */ import type { OverheadFigures } from '../client-overhead.js';
 import type { AlertStackResult } from './alert-measure.js';
 import type { GeneratorFigures } from '../generator.js';
 import { HOSTILE_OPS, type HostileScaleFigures } from '../hostile-scale.js';
