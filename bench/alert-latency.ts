@@ -9,16 +9,16 @@ import type { AlertStackResult } from './lib/alert-measure.js';
 import { renderAlertTable, writeAlertResult } from './lib/alert-report.js';
 import { isEntryPoint, numberFlag } from './lib/cli.js';
 
-export async function run(options: { scheduleSeconds?: number; log?: (line: string) => void } = {}): Promise<AlertStackResult> {
-  const result = await runAlertStack({ scheduleSeconds: options.scheduleSeconds ?? 1, ...(options.log ? { log: options.log } : {}) });
+export async function run(options: Parameters<typeof runAlertStack>[0] = {}): Promise<AlertStackResult> {
+  const result = await runAlertStack(options);
   await writeAlertResult(result);
   return result;
 }
 
-export const describeAlertLatency = renderAlertTable;
-
 if (isEntryPoint(import.meta.url)) {
-  const scheduleSeconds = numberFlag(process.argv, 'schedule', { min: 1, max: 2 });
-  const result = await run({ ...(scheduleSeconds ? { scheduleSeconds } : {}), log: (line) => console.error(line) });
+  const result = await run({
+    scheduleSeconds: numberFlag(process.argv, 'schedule', { min: 1, max: 2 }),
+    log: (line) => console.error(line),
+  });
   console.log(renderAlertTable(result));
 }

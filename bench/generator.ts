@@ -13,8 +13,7 @@ import { childEnv } from './lib/child.js';
 import { isEntryPoint, numberFlag } from './lib/cli.js';
 import { REPAIRMON_BIN } from './lib/monitor-process.js';
 import { loadAverage } from './lib/proc-stat.js';
-import { median, ratio } from './lib/stats.js';
-import { fixed, renderTable } from './lib/table.js';
+import { median, ratio, fixed, renderTable } from './lib/stats.js';
 import { timedMs } from './lib/timed-exec.js';
 
 const TENANT = 'rowery-nowak';
@@ -34,7 +33,7 @@ async function repeat(times: number, once: (i: number) => Promise<number>): Prom
 }
 
 export async function run(options: { scaffolds?: number; tests?: number } = {}) {
-  const o = { scaffolds: 3, tests: 2, ...options };
+  const o = { scaffolds: options.scaffolds ?? 3, tests: options.tests ?? 2 };
   const work = await mkdtemp(join(tmpdir(), 'repairmon-gen-bench-'));
   const env = childEnv({ CI: '1', FORCE_COLOR: '0' });
   const inWork = { cwd: work, env, timeoutMs: 120_000 };
@@ -65,37 +64,24 @@ export async function run(options: { scaffolds?: number; tests?: number } = {}) 
 }
 
 export function describeGenerator(f: GeneratorFigures): string {
-  const ms = (values: readonly number[]): string => values.map((v) => fixed(v, 0)).join(', ');
-  return [
-    `generator (load ${fixed(f.loadAverage, 2)})`,
-    renderTable(
-      ['step', 'median ms', 'runs ms', 'baseline', 'baseline median ms', 'ratio'],
-      [
-        [
-          'repairmon new (no install)',
-          fixed(median(f.scaffoldMs), 0),
-          ms(f.scaffoldMs),
-          'repairmon --help',
-          fixed(median(f.cliStartMs), 0),
-          fixed(f.scaffoldRatio, 2),
-        ],
-        ['npm install --prefer-offline', fixed(f.installMs, 0), ms([f.installMs]), '', '', ''],
-        [
-          'generated npm test',
-          fixed(median(f.testMs), 0),
-          ms(f.testMs),
-          'npm --version',
-          fixed(median(f.npmStartMs), 0),
-          fixed(f.testRatio, 2),
-        ],
-      ],
-      ['left', 'right', 'left', 'left', 'right', 'right'],
-    ),
-  ].join('\n');
+  const row = (step: string, runs: readonly number[], baseline = '', baseRuns: readonly number[] = [], ratio = Number.NaN): string[] => [
+    step,
+    fixed(median(runs), 0),
+    runs.map((v) => fixed(v, 0)).join(', '),
+    baseline,
+    baseline ? fixed(median(baseRuns), 0) : '',
+    baseline ? fixed(ratio, 2) : '',
+  ];
+  const rows = [
+    row('repairmon new (no install)', f.scaffoldMs, 'repairmon --help', f.cliStartMs, f.scaffoldRatio),
+    row('npm install --prefer-offline', [f.installMs]),
+    row('generated npm test', f.testMs, 'npm --version', f.npmStartMs, f.testRatio),
+  ];
+  const header = ['step', 'median ms', 'runs ms', 'baseline', 'baseline median ms', 'ratio'];
+  return `generator (load ${fixed(f.loadAverage, 2)})\n${renderTable(header, rows, ['left', 'right', 'left', 'left', 'right', 'right'])}`;
 }
 
 if (isEntryPoint(import.meta.url)) {
   const scaffolds = numberFlag(process.argv, 'scaffolds', { min: 1, max: 20 });
-  const tests = numberFlag(process.argv, 'tests', { min: 1, max: 10 });
-  console.log(describeGenerator(await run({ ...(scaffolds ? { scaffolds } : {}), ...(tests ? { tests } : {}) })));
+  console.log(describeGenerator(await run({ scaffolds, tests: numberFlag(process.argv, 'tests', { min: 1, max: 10 }) })));
 }

@@ -16,8 +16,7 @@ import { isEntryPoint, listFlag, numberFlag } from './lib/cli.js';
 import { BENCH_KEY_ENV, REPAIRMON_BIN, startMonitorProcess } from './lib/monitor-process.js';
 import { freePort } from './lib/port.js';
 import { parseSamples, sumOf } from './lib/prom-text.js';
-import { median, ratio } from './lib/stats.js';
-import { fixed, renderTable } from './lib/table.js';
+import { median, ratio, fixed, renderTable } from './lib/stats.js';
 import { timedMs } from './lib/timed-exec.js';
 
 /** Only the shape of a test key: nothing ever reaches an API with it. */

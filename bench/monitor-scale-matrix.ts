@@ -11,8 +11,7 @@ import { isEntryPoint, listFlag, numberFlag } from './lib/cli.js';
 import { loadAverage, sampleCpu, sampleRss } from './lib/proc-stat.js';
 import { startSandboxProcess } from './lib/sandbox-process.js';
 import type { FromScaleChild, ScaleJob } from './lib/scale-child.js';
-import { median } from './lib/stats.js';
-import { fixed, renderTable } from './lib/table.js';
+import { median, fixed, renderTable } from './lib/stats.js';
 
 const CHILD = fileURLToPath(new URL('./lib/scale-child.js', import.meta.url));
 const TENANT = 'rowery-nowak';
@@ -153,6 +152,5 @@ export function describeScale(f: ScaleFigures): string {
 
 if (isEntryPoint(import.meta.url)) {
   const keys = listFlag(process.argv, 'keys', { min: 1, max: 20_000 });
-  const intervalSeconds = numberFlag(process.argv, 'interval', { min: 5, max: 60 });
-  console.log(describeScale(await run({ ...(keys ? { keys } : {}), ...(intervalSeconds ? { intervalSeconds } : {}) })));
+  console.log(describeScale(await run({ keys, intervalSeconds: numberFlag(process.argv, 'interval', { min: 5, max: 60 }) })));
 }

@@ -14,8 +14,7 @@ import { createMonitor, createMonitorServer, demoConfig } from '../monitor/index
 import { startSandbox } from '../sandbox/index.js';
 import { isEntryPoint, numberFlag } from './lib/cli.js';
 import { seriesCount } from './lib/prom-text.js';
-import { median, percentile, ratio } from './lib/stats.js';
-import { fixed, renderTable } from './lib/table.js';
+import { median, percentile, ratio, fixed, renderTable } from './lib/stats.js';
 
 type RenderScaleFigures = Awaited<ReturnType<typeof measure>>;
 export type MonitorScaleFigures = Awaited<ReturnType<typeof run>>;

@@ -16,8 +16,7 @@ import { isEntryPoint, numberFlag } from './lib/cli.js';
 import { BENCH_KEY_ENV, benchMonitorYaml, startMonitorProcess } from './lib/monitor-process.js';
 import { loadAverage, sampleCpu, sampleRss } from './lib/proc-stat.js';
 import { type SandboxProcess, startSandboxProcess } from './lib/sandbox-process.js';
-import { fixed, renderTable } from './lib/table.js';
-import { ratio } from './lib/stats.js';
+import { ratio, fixed, renderTable } from './lib/stats.js';
 
 const TENANT = 'rowery-nowak';
 const KEY_ALIAS = 'nowak-test';

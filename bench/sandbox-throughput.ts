@@ -119,8 +119,7 @@ export async function run(options: { seconds?: number; rounds?: number } = {}) {
 
 if (isEntryPoint(import.meta.url)) {
   const seconds = numberFlag(process.argv, 'seconds', { min: 1, max: 3600 });
-  const rounds = numberFlag(process.argv, 'rounds', { min: 1, max: 100 });
-  const figures = await run({ ...(seconds ? { seconds } : {}), ...(rounds ? { rounds } : {}) });
+  const figures = await run({ seconds, rounds: numberFlag(process.argv, 'rounds', { min: 1, max: 100 }) });
   const line = (name: string, f: WrkFigures): string =>
     `${name.padEnd(12)} ${f.requestsPerSecond.toFixed(0).padStart(8)} req/s  (${f.requests} requests in ${f.seconds.toFixed(1)} s, non-2xx ${f.non2xx}, socket errors ${f.socketErrors})`;
   console.log(

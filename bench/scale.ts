@@ -5,9 +5,9 @@
  *
  *   npm run build && node dist/bench/scale.js [--keys 100,1000,5000] [--interval 60]
  */ import { isEntryPoint, listFlag, numberFlag } from './lib/cli.js';
-import { fixed } from './lib/table.js';
 import { type ScaleOptions, describeScale, run as runMatrix } from './monitor-scale-matrix.js';
 import { type MonitorScaleFigures, run as runRenderBaseline } from './monitor-scale.js';
+import { fixed } from './lib/stats.js';
 
 export type ScaleRunFigures = Awaited<ReturnType<typeof run>>;
 
@@ -25,9 +25,10 @@ export function describeRenderBaseline(f: MonitorScaleFigures): string {
 }
 
 if (isEntryPoint(import.meta.url)) {
-  const keys = listFlag(process.argv, 'keys', { min: 1, max: 20_000 });
-  const intervalSeconds = numberFlag(process.argv, 'interval', { min: 5, max: 60 });
-  const figures = await run({ ...(keys ? { keys } : {}), ...(intervalSeconds ? { intervalSeconds } : {}) });
+  const figures = await run({
+    keys: listFlag(process.argv, 'keys', { min: 1, max: 20_000 }),
+    intervalSeconds: numberFlag(process.argv, 'interval', { min: 5, max: 60 }),
+  });
   console.log(describeScale(figures.matrix));
   console.log(describeRenderBaseline(figures.renderBaseline));
 }

@@ -3,7 +3,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AlertStackResult, FaultMeasurement } from './alert-measure.js';
 import { packageRoot } from '../../lib/index.js';
-import { fixed, renderTable } from './table.js';
+import { fixed, renderTable } from './stats.js';
 
 const seconds = (s: number | undefined): string => (s === undefined ? 'n/a' : fixed(s, 1));
 

@@ -6,15 +6,6 @@
 /** USER_HZ: the unit of utime/stime. 100 on every Linux build Node supports. */
 export const CLOCK_TICKS_PER_SECOND = 100;
 
-export interface CpuSample {
-  /** utime + stime in seconds. */
-  readonly cpuSeconds: number;
-  readonly userSeconds: number;
-  readonly systemSeconds: number;
-  /** performance.now() when read. */
-  readonly atMs: number;
-}
-
 /**
  * utime and stime (fields 14 and 15) of a /proc/PID/stat line. The command name (field 2) may
  * hold spaces and parentheses, so fields are counted from the LAST ')'.
@@ -41,7 +32,8 @@ export function parseVmRss(text: string): number {
   return Number(match[1]) * 1024;
 }
 
-export async function sampleCpu(pid: number): Promise<CpuSample> {
+/** utime + stime of /proc/PID/stat in seconds, each part too, and performance.now() when read. */
+export async function sampleCpu(pid: number) {
   const { utimeTicks, stimeTicks } = parseProcStat(await readFile(`/proc/${pid}/stat`, 'utf8'));
   return {
     cpuSeconds: (utimeTicks + stimeTicks) / CLOCK_TICKS_PER_SECOND,

@@ -27,12 +27,10 @@ export function parsePromDuration(text: string): number | undefined {
 /** ms as the shortest exact Prometheus duration: `2h`, `144m`, `10s`, `333ms`. */
 export function formatPromDuration(ms: number): string {
   const whole = Math.max(0, Math.round(ms));
-  for (const [unit, size] of [
-    ['h', 3_600_000],
-    ['m', 60_000],
-    ['s', 1_000],
-  ] as const)
+  for (const unit of ['h', 'm', 's']) {
+    const size = UNIT_MS[unit] ?? 1;
     if (whole > 0 && whole % size === 0) return `${whole / size}${unit}`;
+  }
   return whole === 0 ? '0s' : `${whole}ms`;
 }
 

@@ -6,8 +6,7 @@ import type { VersusFigures } from '../monitor-vs-blackbox.js';
 import type { ThroughputFigures } from '../sandbox-throughput.js';
 import type { ScaleRunFigures } from '../scale.js';
 import { TARGET_KEYS, donePercent, scaleVerdicts } from '../monitor-scale-matrix.js';
-import { median, ratio } from './stats.js';
-import { fixed, renderTable } from './table.js';
+import { median, ratio, fixed, renderTable } from './stats.js';
 
 export type TargetVerdict = 'MET' | 'MISSED' | 'info' | 'FAILED' | 'TIMED OUT';
 
@@ -72,15 +71,8 @@ export function versusRows(f: VersusFigures): SummaryRow[] {
 }
 
 export function throughputRows(f: ThroughputFigures): SummaryRow[] {
-  return [
-    info(
-      'sandbox-throughput',
-      `req/s on ${f.path} (vs hello-world)`,
-      fixed(f.sandbox.requestsPerSecond, 0),
-      fixed(f.helloWorld.requestsPerSecond, 0),
-      fixed(f.ratio, 2),
-    ),
-  ];
+  const rps = (side: typeof f.sandbox): string => fixed(side.requestsPerSecond, 0);
+  return [info('sandbox-throughput', `req/s on ${f.path} (vs hello-world)`, rps(f.sandbox), rps(f.helloWorld), fixed(f.ratio, 2))];
 }
 
 export function scaleRows(f: ScaleRunFigures): SummaryRow[] {
@@ -136,21 +128,10 @@ export function hostileScaleRows(f: HostileScaleFigures): SummaryRow[] {
 }
 
 export function generatorRows(f: GeneratorFigures): SummaryRow[] {
+  const ms = (runs: readonly number[]): string => fixed(median(runs), 0);
   return [
-    info(
-      'generator',
-      'repairmon new ms, no install (vs repairmon --help)',
-      fixed(median(f.scaffoldMs), 0),
-      fixed(median(f.cliStartMs), 0),
-      fixed(f.scaffoldRatio, 1),
-    ),
-    info(
-      'generator',
-      'generated npm test ms (vs npm --version)',
-      fixed(median(f.testMs), 0),
-      fixed(median(f.npmStartMs), 0),
-      fixed(f.testRatio, 1),
-    ),
+    info('generator', 'repairmon new ms, no install (vs repairmon --help)', ms(f.scaffoldMs), ms(f.cliStartMs), fixed(f.scaffoldRatio, 1)),
+    info('generator', 'generated npm test ms (vs npm --version)', ms(f.testMs), ms(f.npmStartMs), fixed(f.testRatio, 1)),
     info('generator', 'npm install --prefer-offline ms', fixed(f.installMs, 0)),
   ];
 }
