@@ -4,7 +4,8 @@
  * Needs /usr/bin/prometheus and /usr/bin/prometheus-alertmanager. About a minute.
  *
  *   npm run build && node dist/bench/alert-latency.js [--schedule 1|2]
- */ import { runAlertStack } from './lib/alert-stack.js';
+ */
+import { runAlertStack } from './lib/alert-stack.js';
 import type { AlertStackResult } from './lib/alert-measure.js';
 import { renderAlertTable, writeAlertResult } from './lib/alert-report.js';
 import { isEntryPoint, numberFlag } from './lib/cli.js';

@@ -3,7 +3,8 @@
  * raw `undici.request`, in interleaved rounds alternating which side goes first, after a warm-up.
  *
  *   npm run build && node dist/bench/client-overhead.js [--calls N] [--rounds R]
- */ import { randomUUID } from 'node:crypto';
+ */
+import { randomUUID } from 'node:crypto';
 import { type Dispatcher, EnvHttpProxyAgent, MockAgent, request } from 'undici';
 import { ApiKey, createClient } from '../api/client/index.js';
 import { authHeader, joinUrl, tenantResourcePath } from '../api/contract/index.js';

@@ -13,7 +13,7 @@ import { childEnv } from './lib/child.js';
 import { isEntryPoint, numberFlag } from './lib/cli.js';
 import { REPAIRMON_BIN } from './lib/monitor-process.js';
 import { loadAverage } from './lib/proc-stat.js';
-import { median, ratio, fixed, renderTable } from './lib/stats.js';
+import { fixed, median, ratio, renderTable } from './lib/stats.js';
 import { timedMs } from './lib/timed-exec.js';
 
 const TENANT = 'rowery-nowak';

@@ -4,7 +4,8 @@
  * figure against itself at the smallest size in the same run (bench/README.md, "Hostile scale, how").
  *
  *   npm run build && node dist/bench/hostile-scale.js [--keys 1000,5000] [--repeats 3]
- */ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+ */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -16,7 +17,7 @@ import { isEntryPoint, listFlag, numberFlag } from './lib/cli.js';
 import { BENCH_KEY_ENV, REPAIRMON_BIN, startMonitorProcess } from './lib/monitor-process.js';
 import { freePort } from './lib/port.js';
 import { parseSamples, sumOf } from './lib/prom-text.js';
-import { median, ratio, fixed, renderTable } from './lib/stats.js';
+import { fixed, median, ratio, renderTable } from './lib/stats.js';
 import { timedMs } from './lib/timed-exec.js';
 
 /** Only the shape of a test key: nothing ever reaches an API with it. */

@@ -4,14 +4,15 @@
  * (bench/README.md, "Scale, how"). Targets at 1 000 keys: 100 % done, delay p99 < 1 s, `/metrics` < 250 ms.
  *
  *   npm run build && node dist/bench/monitor-scale-matrix.js [--keys 100,1000,5000] [--interval 60]
- */ import { fork } from 'node:child_process';
+ */
+import { fork } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { isEntryPoint, listFlag, numberFlag } from './lib/cli.js';
 import { loadAverage, sampleCpu, sampleRss } from './lib/proc-stat.js';
 import { startSandboxProcess } from './lib/sandbox-process.js';
 import type { FromScaleChild, ScaleJob } from './lib/scale-child.js';
-import { median, fixed, renderTable } from './lib/stats.js';
+import { columnTable, fixed, median } from './lib/stats.js';
 
 const CHILD = fileURLToPath(new URL('./lib/scale-child.js', import.meta.url));
 const TENANT = 'rowery-nowak';
@@ -110,44 +111,25 @@ export async function run(options: ScaleOptions = {}) {
 }
 
 export function describeScale(f: ScaleFigures): string {
-  const rows = f.rows.map((r) => {
+  const targets = (r: ScaleRow): string => {
     const v = scaleVerdicts(r);
-    return [
-      String(r.keys),
-      String(r.scheduled),
-      `${r.doneInInterval} (${fixed(donePercent(r), 1)} %)`,
-      fixed(r.tickSeconds, 1) + (r.tickFinished ? '' : ' (cut)'),
-      `${fixed(r.delayP99Seconds, 3)} (<= ${fixed(r.delayP99AtMostSeconds, 3)})`,
-      fixed(r.peakRssBytes / 2 ** 20, 0),
-      fixed(r.cpuSeconds, 1),
-      String(r.series),
-      fixed(r.series / r.keys, 1),
-      fixed(r.metricsBytes / 2 ** 20, 2),
-      r.renderMs.map((ms) => fixed(ms, 0)).join('/'),
-      r.keys === TARGET_KEYS ? `done ${v.done}, delay ${v.delay}, render ${v.render}` : '',
-    ];
-  });
-  return [
-    `monitor scale: one spread tick per size, ${f.intervalSeconds} s interval, concurrency ${f.concurrency}, canaries on, load ${fixed(f.loadAverage, 2)}`,
-    renderTable(
-      [
-        'keys',
-        'scheduled',
-        'done in interval',
-        'tick s',
-        'delay p99 s',
-        'peak rss MiB',
-        'cpu s',
-        'series',
-        'series/key',
-        'metrics MiB',
-        'render ms',
-        `targets (at ${TARGET_KEYS})`,
-      ],
-      rows,
-      ['right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'left'],
-    ),
-  ].join('\n');
+    return r.keys === TARGET_KEYS ? `done ${v.done}, delay ${v.delay}, render ${v.render}` : '';
+  };
+  const table = columnTable(f.rows, [
+    ['keys', (r) => String(r.keys)],
+    ['scheduled', (r) => String(r.scheduled)],
+    ['done in interval', (r) => `${r.doneInInterval} (${fixed(donePercent(r), 1)} %)`],
+    ['tick s', (r) => fixed(r.tickSeconds, 1) + (r.tickFinished ? '' : ' (cut)')],
+    ['delay p99 s', (r) => `${fixed(r.delayP99Seconds, 3)} (<= ${fixed(r.delayP99AtMostSeconds, 3)})`],
+    ['peak rss MiB', (r) => fixed(r.peakRssBytes / 2 ** 20, 0)],
+    ['cpu s', (r) => fixed(r.cpuSeconds, 1)],
+    ['series', (r) => String(r.series)],
+    ['series/key', (r) => fixed(r.series / r.keys, 1)],
+    ['metrics MiB', (r) => fixed(r.metricsBytes / 2 ** 20, 2)],
+    ['render ms', (r) => r.renderMs.map((ms) => fixed(ms, 0)).join('/')],
+    [`targets (at ${TARGET_KEYS})`, targets, 'left'],
+  ]);
+  return `monitor scale: one spread tick per size, ${f.intervalSeconds} s interval, concurrency ${f.concurrency}, canaries on, load ${fixed(f.loadAverage, 2)}\n${table}`;
 }
 
 if (isEntryPoint(import.meta.url)) {

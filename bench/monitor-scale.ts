@@ -14,9 +14,8 @@ import { createMonitor, createMonitorServer, demoConfig } from '../monitor/index
 import { startSandbox } from '../sandbox/index.js';
 import { isEntryPoint, numberFlag } from './lib/cli.js';
 import { seriesCount } from './lib/prom-text.js';
-import { median, percentile, ratio, fixed, renderTable } from './lib/stats.js';
+import { columnTable, fixed, median, percentile, ratio } from './lib/stats.js';
 
-type RenderScaleFigures = Awaited<ReturnType<typeof measure>>;
 export type MonitorScaleFigures = Awaited<ReturnType<typeof run>>;
 
 const RECORD = { id: 'x-1', note: 'bench' };
@@ -95,23 +94,23 @@ if (isEntryPoint(import.meta.url)) {
     keys: numberFlag(process.argv, 'keys', { min: 1, max: 20_000 }),
     renders: numberFlag(process.argv, 'renders', { min: 1, max: 1000 }),
   });
-  const row = (name: string, f: RenderScaleFigures): string[] => [
-    name,
-    String(f.keys),
-    String(f.probes),
-    String(f.series),
-    fixed(f.series / Math.max(1, f.keys), 1),
-    fixed(f.bytes / 1024 / 1024, 2),
-    fixed(f.roundSeconds, 1),
-    fixed(f.renderMedianMs, 1),
-    fixed(f.renderP95Ms, 1),
-  ];
-  console.log(
-    renderTable(
-      ['config', 'keys', 'probes', 'series', 'series/key', 'MiB', 'round s', 'render ms p50', 'render ms p95'],
-      [row('demo keys (baseline)', figures.baseline), row('tenant keys', figures.scaled)],
-      ['left', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right'],
-    ),
+  const table = columnTable(
+    [
+      { name: 'demo keys (baseline)', f: figures.baseline },
+      { name: 'tenant keys', f: figures.scaled },
+    ],
+    [
+      ['config', ({ name }) => name, 'left'],
+      ['keys', ({ f }) => String(f.keys)],
+      ['probes', ({ f }) => String(f.probes)],
+      ['series', ({ f }) => String(f.series)],
+      ['series/key', ({ f }) => fixed(f.series / Math.max(1, f.keys), 1)],
+      ['MiB', ({ f }) => fixed(f.bytes / 1024 / 1024, 2)],
+      ['round s', ({ f }) => fixed(f.roundSeconds, 1)],
+      ['render ms p50', ({ f }) => fixed(f.renderMedianMs, 1)],
+      ['render ms p95', ({ f }) => fixed(f.renderP95Ms, 1)],
+    ],
   );
+  console.log(table);
   console.log(`ratios vs baseline: series x${fixed(figures.seriesRatio, 1)}, /metrics render x${fixed(figures.renderRatio, 1)}`);
 }

@@ -5,7 +5,8 @@
  * blackbox_exporter, how").
  *
  *   npm run build && node dist/bench/monitor-vs-blackbox.js [--rate 50] [--seconds 20] [--warmup 3] [--rounds 2]
- */ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+ */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -16,7 +17,7 @@ import { isEntryPoint, numberFlag } from './lib/cli.js';
 import { BENCH_KEY_ENV, benchMonitorYaml, startMonitorProcess } from './lib/monitor-process.js';
 import { loadAverage, sampleCpu, sampleRss } from './lib/proc-stat.js';
 import { type SandboxProcess, startSandboxProcess } from './lib/sandbox-process.js';
-import { ratio, fixed, renderTable } from './lib/stats.js';
+import { columnTable, fixed, ratio } from './lib/stats.js';
 
 const TENANT = 'rowery-nowak';
 const KEY_ALIAS = 'nowak-test';
@@ -159,21 +160,20 @@ export async function run(options: VersusOptions = {}) {
 }
 
 export function describeVersus(f: VersusFigures): string {
-  const row = (name: string, s: ProberSideFigures): string[] => [
-    name,
-    fixed(s.cpuSeconds, 2),
-    fixed(s.systemSeconds, 2),
-    fixed(s.windowSeconds, 1),
-    String(s.probes),
-    String(s.ok),
-    fixed(s.cpuSecondsPer1000, 3),
-    fixed(s.rssBytes / 2 ** 20, 0),
+  const sides = [
+    { name: 'blackbox_exporter', s: f.blackbox },
+    { name: 'repairmon serve', s: f.ours },
   ];
-  const table = renderTable(
-    ['process', 'cpu s', 'of which sys', 'window s', 'probes', 'ok (200)', 'cpu s / 1000 probes', 'rss MiB'],
-    [row('blackbox_exporter', f.blackbox), row('repairmon serve', f.ours)],
-    ['left', 'right', 'right', 'right', 'right', 'right', 'right', 'right'],
-  );
+  const table = columnTable(sides, [
+    ['process', ({ name }) => name, 'left'],
+    ['cpu s', ({ s }) => fixed(s.cpuSeconds, 2)],
+    ['of which sys', ({ s }) => fixed(s.systemSeconds, 2)],
+    ['window s', ({ s }) => fixed(s.windowSeconds, 1)],
+    ['probes', ({ s }) => String(s.probes)],
+    ['ok (200)', ({ s }) => String(s.ok)],
+    ['cpu s / 1000 probes', ({ s }) => fixed(s.cpuSecondsPer1000, 3)],
+    ['rss MiB', ({ s }) => fixed(s.rssBytes / 2 ** 20, 0)],
+  ]);
   const verdict = f.ratio <= TARGET_RATIO ? 'MET' : 'MISSED';
   return [
     `${f.rate} probes/s (${f.keys} tenant keys x 4 reads + / and /docs, ${f.distinctUrls} URLs), ${f.seconds} s measured per side in ${f.rounds} alternating rounds, load ${fixed(f.loadAverage, 2)}`,

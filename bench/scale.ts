@@ -4,7 +4,8 @@
  * (monitor-scale.ts), which covers one size only and so cannot stand in for the matrix.
  *
  *   npm run build && node dist/bench/scale.js [--keys 100,1000,5000] [--interval 60]
- */ import { isEntryPoint, listFlag, numberFlag } from './lib/cli.js';
+ */
+import { isEntryPoint, listFlag, numberFlag } from './lib/cli.js';
 import { type ScaleOptions, describeScale, run as runMatrix } from './monitor-scale-matrix.js';
 import { type MonitorScaleFigures, run as runRenderBaseline } from './monitor-scale.js';
 import { fixed } from './lib/stats.js';

@@ -1,7 +1,8 @@
 /**
  * CPU and memory of another process, read from /proc (Linux): what lets two processes be
  * compared over the same window without either measuring itself.
- */ import { readFile } from 'node:fs/promises';
+ */
+import { readFile } from 'node:fs/promises';
 
 /** USER_HZ: the unit of utime/stime. 100 on every Linux build Node supports. */
 export const CLOCK_TICKS_PER_SECOND = 100;

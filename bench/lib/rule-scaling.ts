@@ -2,7 +2,8 @@
  * Time compression for the alert-latency stack: every duration in the shipped rules and routing
  * (`for`, `keep_firing_for`, range selectors, group_wait...) divided by one factor, so the
  * pipeline runs that much faster with the same shape. Pure text-in, text-out.
- */ import YAML from 'yaml';
+ */
+import YAML from 'yaml';
 
 const UNIT_MS: Readonly<Record<string, number>> = {
   y: 365 * 86_400_000,

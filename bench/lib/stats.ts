@@ -30,3 +30,13 @@ export function renderTable(header: readonly string[], rows: ReadonlyArray<reado
 export function fixed(value: number | undefined, digits: number): string {
   return value !== undefined && Number.isFinite(value) ? value.toFixed(digits) : 'n/a';
 }
+
+/** A table given column by column: its header, how a row shows under it, and its alignment (right, for figures, unless said). */
+export function columnTable<T>(rows: readonly T[], columns: ReadonlyArray<readonly [string, (row: T) => string, Align?]>): string {
+  const cells = rows.map((row) => columns.map(([, cell]) => cell(row)));
+  return renderTable(
+    columns.map(([header]) => header),
+    cells,
+    columns.map(([, , align]) => align ?? 'right'),
+  );
+}

@@ -1,4 +1,5 @@
-/** The one summary table of `npm run bench`: each bench's figures as rows. Pure, so the verdicts are tested without running anything. */ import type { OverheadFigures } from '../client-overhead.js';
+/** The one summary table of `npm run bench`: each bench's figures as rows. Pure, so the verdicts are tested without running anything. */
+import type { OverheadFigures } from '../client-overhead.js';
 import type { AlertStackResult } from './alert-measure.js';
 import type { GeneratorFigures } from '../generator.js';
 import { HOSTILE_OPS, type HostileScaleFigures } from '../hostile-scale.js';
@@ -6,7 +7,7 @@ import type { VersusFigures } from '../monitor-vs-blackbox.js';
 import type { ThroughputFigures } from '../sandbox-throughput.js';
 import type { ScaleRunFigures } from '../scale.js';
 import { TARGET_KEYS, donePercent, scaleVerdicts } from '../monitor-scale-matrix.js';
-import { median, ratio, fixed, renderTable } from './stats.js';
+import { fixed, median, ratio, renderTable } from './stats.js';
 
 export type TargetVerdict = 'MET' | 'MISSED' | 'info' | 'FAILED' | 'TIMED OUT';
 
