@@ -17,7 +17,7 @@ import { isEntryPoint, listFlag, numberFlag } from './lib/cli.js';
 import { BENCH_KEY_ENV, REPAIRMON_BIN, startMonitorProcess } from './lib/monitor-process.js';
 import { freePort } from './lib/port.js';
 import { parseSamples, sumOf } from './lib/prom-text.js';
-import { fixed, median, ratio, renderTable } from './lib/stats.js';
+import { columnTable, fixed, median, ratio } from './lib/stats.js';
 import { timedMs } from './lib/timed-exec.js';
 
 /** Only the shape of a test key: nothing ever reaches an API with it. */
@@ -162,34 +162,20 @@ export const HOSTILE_OPS: ReadonlyArray<readonly [string, (s: SizeFigures) => nu
 
 /** Per operation: ms at each size and the growth from the smallest size (keys x5 -> ~x5 when linear). */
 export function describeHostileScale(f: HostileScaleFigures): string {
-  const base = f.sizes[0];
-  const ops = HOSTILE_OPS;
-  const header = [
-    'operation',
-    ...f.sizes.map((s) => `${s.keys} keys ms`),
-    ...(f.sizes.length > 1 ? [`growth x${fixed((f.sizes.at(-1)?.keys ?? 0) / (base?.keys ?? 1), 0)} keys`] : []),
-  ];
-  const rows = ops.map(([name, get]) => {
-    const last = f.sizes.at(-1);
-    return [
-      name,
-      ...f.sizes.map((s) => fixed(get(s), 1)),
-      ...(f.sizes.length > 1 && base && last ? [fixed(ratio(get(last), get(base)), 1)] : []),
-    ];
-  });
+  const [base, last] = [f.sizes[0], f.sizes.at(-1)];
+  type Op = (typeof HOSTILE_OPS)[number];
+  const growth = (b: SizeFigures, l: SizeFigures) =>
+    [`growth x${fixed(l.keys / b.keys, 0)} keys`, ([, get]: Op) => fixed(ratio(get(l), get(b)), 1)] as const;
+  const table = columnTable(HOSTILE_OPS, [
+    ['operation', ([name]) => name, 'left'],
+    ...f.sizes.map((s) => [`${s.keys} keys ms`, ([, get]: Op) => fixed(get(s), 1)] as const),
+    ...(f.sizes.length > 1 && base && last ? [growth(base, last)] : []),
+  ]);
   const notes = f.sizes.map(
     (s) =>
       `${s.keys} keys: ${s.probes} probes, serve ready after ${fixed(s.startSeconds, 1)} s, status page ${fixed(s.statusPageBytes / 1024 / 1024, 1)} MiB, /-/healthy idle ${fixed(s.healthyIdleMs, 1)} ms (${s.healthyDuringPageCount} sent during GET /)`,
   );
-  return [
-    renderTable(
-      header,
-      rows,
-      header.map((_, i) => (i === 0 ? 'left' : 'right')),
-    ),
-    ...notes,
-    `check-config of a one-key file: ${fixed(f.checkConfigOneKeyMs, 0)} ms`,
-  ].join('\n');
+  return [table, ...notes, `check-config of a one-key file: ${fixed(f.checkConfigOneKeyMs, 0)} ms`].join('\n');
 }
 
 if (isEntryPoint(import.meta.url)) {
