@@ -78,9 +78,7 @@ function soakData(keys: number): string {
   return ['tenants:', ...tenants, 'keys:', ...keyLines, ''].join('\n');
 }
 
-async function probeCounts(
-  registry: ReturnType<typeof createMonitor>['registry'],
-): Promise<{ done: number; ticks: number; skipped: number; outcomes: Record<string, number> }> {
+async function probeCounts(registry: ReturnType<typeof createMonitor>['registry']) {
   const metrics = await registry.getMetricsAsJSON();
   const values = (name: string) => metrics.find((m) => m.name === name)?.values ?? [];
   const outcomes: Record<string, number> = {};

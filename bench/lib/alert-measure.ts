@@ -1,9 +1,6 @@
 /**
- * One fault's run through the alert stack: inject, wait for its alert at the webhook, hold the
- * fault a few intervals, clear, wait until every alert of its scope has resolved; then what the
- * pager and the ticket queues got meanwhile: notifications, page groups (a pager opens one
- * incident per group), and false notifications (an alert the fault does not explain, or a
- * resolution while the fault was still on).
+ * One fault's run through the alert stack (inject, wait for its alert, hold, clear, wait until
+ * its scope resolved), then what the pager and the ticket queues got meanwhile.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ExpectedAlert, FaultScenario, StackHandles } from './alert-faults.js';

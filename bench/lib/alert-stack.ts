@@ -28,11 +28,9 @@ const DEFAULT_SCHEDULE_SECONDS = 30;
 const DEFAULT_PROMETHEUS_SECONDS = 15;
 
 /**
- * How long a `for` or `keep_firing_for` lasts here at most, by default: 5 minutes at the default
- * schedule (RepairmonMonitorDown's old `for` included, so the bench's figures are whole). The
- * live stack shows that each alert fires, holds while its fault is on and resolves after; how
- * long a 15-minute `for` or the breach's hour-long hold lasts is asserted by the promtool unit
- * tests (deploy/prometheus/tests), which would otherwise be waited out here for minutes.
+ * The longest `for` or `keep_firing_for` here, by default: 5 minutes at the default schedule. The
+ * stack shows that each alert fires, holds and resolves; how long a 15-minute `for` or an hour's
+ * hold lasts is the promtool tests' to assert (deploy/prometheus/tests), not waited out here.
  */
 const LIVE_HOLD_CAP_MS = 300_000;
 

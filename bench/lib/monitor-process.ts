@@ -1,8 +1,7 @@
 /**
- * Our monitor as a user runs it: `node bin/repairmon.js serve --config FILE` in its own
- * process. The config names the key only as `${REPAIR_BENCH_KEY}`; the value reaches the
- * child through its environment. Every bench key alias shares that one demo key, which is
- * what lets a handful of demo keys stand in for hundreds of tenants' keys.
+ * Our monitor as a user runs it: `node bin/repairmon.js serve --config FILE` in its own process.
+ * The config names the key only as `${REPAIR_BENCH_KEY}`; the value reaches the child through its
+ * environment, and every bench key alias shares that one demo key.
  */
 import { join } from 'node:path';
 import YAML from 'yaml';

@@ -53,15 +53,8 @@ interface RuleDoc {
   groups: Array<{ name: string; interval?: string; rules: Array<Record<string, unknown>> }>;
 }
 
-export interface ScaleOptions {
-  /** Drops rules (say why where you call it). */
-  readonly keep?: (rule: Record<string, unknown>) => boolean;
-  /** The longest `for` or `keep_firing_for` after scaling, in ms (say why where you call it). */
-  readonly maxHoldMs?: number;
-}
-
-/** A rules file with every duration divided by `factor`. */
-export function scaleRules(yamlText: string, factor: number, options: ScaleOptions = {}): string {
+/** A rules file with every duration divided by `factor`; `maxHoldMs`: the longest `for` or `keep_firing_for` after scaling (say why where you call it). */
+export function scaleRules(yamlText: string, factor: number, options: { maxHoldMs?: number } = {}): string {
   const doc = YAML.parse(yamlText) as RuleDoc;
   const hold = (text: string): string => {
     const ms = (parsePromDuration(text) ?? 0) / factor;
@@ -69,7 +62,7 @@ export function scaleRules(yamlText: string, factor: number, options: ScaleOptio
   };
   for (const group of doc.groups) {
     if (group.interval !== undefined) group.interval = scaleDuration(group.interval, factor);
-    group.rules = group.rules.filter(options.keep ?? (() => true)).map((rule) => {
+    group.rules = group.rules.map((rule) => {
       const out: Record<string, unknown> = { ...rule, expr: scaleExpr(String(rule['expr']), factor) };
       for (const field of ['for', 'keep_firing_for']) if (typeof rule[field] === 'string') out[field] = hold(rule[field]);
       return out;

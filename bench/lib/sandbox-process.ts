@@ -1,8 +1,7 @@
 /**
- * The sandbox in its own process, so its CPU, memory and sockets are counted in no side of a
- * measurement and it does not share an event loop with what is measured. The parent talks to it
- * over IPC: the demo keys travel in an IPC message, never argv or a log line. The child drains
- * the sandbox's bounded request log often, so counts stay exact however long the window.
+ * The sandbox in its own process, so it is counted in no side of a measurement and shares no event
+ * loop with what is measured. Its demo keys travel over IPC, never argv or a log line; it drains
+ * its bounded request log often, so counts stay exact however long the window.
  */
 import { fork } from 'node:child_process';
 import { once } from 'node:events';

@@ -1,8 +1,7 @@
 /**
- * One scale measurement in its own process (fresh heap, own RSS): N tenant keys on one
- * schedule, ONE spread tick driven through `monitor.tick()` instead of waiting for cron, then
- * `/metrics` rendered over HTTP. The parent sends the job over IPC (the key included) and
- * samples this process's CPU and RSS from /proc meanwhile.
+ * One scale measurement in its own process (fresh heap, own RSS): ONE spread tick driven through
+ * `monitor.tick()` instead of waiting for cron, then `/metrics` rendered over HTTP. The parent
+ * sends the job over IPC (the key included) and samples this process's CPU and RSS meanwhile.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { request } from 'undici';

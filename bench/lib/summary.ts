@@ -103,10 +103,9 @@ export function scaleRows(f: ScaleRunFigures): SummaryRow[] {
 }
 
 /**
- * Per operation: ms at the largest size against the smallest (the baseline), the ratio being
- * how the work grew: linear work grows with the keys (x5 for 1 000 -> 5 000), n² work with their
- * square (x25); the target allows twice linear. The liveness probe's longest wait during a
- * status page is held to a kubelet's default timeout (1 s) instead.
+ * Per operation: ms at the largest size against the smallest, the ratio being how the work grew
+ * (linear x5 for 1 000 -> 5 000 keys, n² x25); the target allows twice linear. The liveness
+ * probe's longest wait during a status page is held to a kubelet's default timeout (1 s) instead.
  */
 export function hostileScaleRows(f: HostileScaleFigures): SummaryRow[] {
   const base = f.sizes[0];
@@ -138,10 +137,9 @@ export function generatorRows(f: GeneratorFigures): SummaryRow[] {
 }
 
 /**
- * Per fault: seconds to fire and to resolve at the measured schedule (ours), and multiplied back
- * to the default schedule (baseline column, an estimate). The verdict is whether the alert
- * fired at the right receiver, held while the fault was on and resolved, with no false
- * notification; times are info.
+ * Per fault: seconds to fire and to resolve at the measured schedule, and multiplied back to the
+ * default one (baseline column, an estimate). The verdict is whether the alert fired at the right
+ * receiver, held while the fault was on and resolved, with no false notification; times are info.
  */
 export function alertRows(f: AlertStackResult): SummaryRow[] {
   return f.faults.map((m) => {
