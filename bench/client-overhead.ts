@@ -22,18 +22,12 @@ const sentHeaders = (auth: { name: string; value: string }): Record<string, stri
 const PATH = tenantResourcePath(TENANT, 'clients');
 /** The client's own Agent connects within its attempt budget (15 s by default); the raw side gets the same. */
 const CONNECT_TIMEOUT_MS = 15_000;
-const IN_MEMORY_CALLS_FACTOR = 5;
 
 type ClientSideFigures = ReturnType<typeof perCall>;
 type ModeFigures = Awaited<ReturnType<typeof mode>>;
 export type OverheadFigures = Awaited<ReturnType<typeof run>>;
 
-export interface OverheadOptions {
-  readonly calls?: number;
-  readonly rounds?: number;
-  readonly warmup?: number;
-  readonly concurrency?: number;
-}
+type Options = { calls: number; rounds: number; warmup: number; concurrency: number };
 
 type Call = () => Promise<boolean>;
 
@@ -83,7 +77,7 @@ function median(values: readonly number[]): number {
   return sorted.length % 2 === 1 ? (sorted[mid] ?? Number.NaN) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
 }
 
-async function mode(clientCall: Call, rawCall: Call, opts: Required<OverheadOptions>, concurrency: number) {
+async function mode(clientCall: Call, rawCall: Call, opts: Options, concurrency: number) {
   await runBatch(clientCall, opts.warmup, concurrency);
   await runBatch(rawCall, opts.warmup, concurrency);
   const client = zero();
@@ -133,8 +127,8 @@ function sides(baseUrl: string, key: string, rawDispatcher: Dispatcher, clientDi
   return { client, url, auth, rawCall, clientCall };
 }
 
-export async function run(options: OverheadOptions = {}) {
-  const opts: Required<OverheadOptions> = { calls: 4000, rounds: 100, warmup: 500, concurrency: 16, ...options };
+export async function run(options: Partial<Options> = {}) {
+  const opts: Options = { calls: 4000, rounds: 100, warmup: 500, concurrency: 16, ...options };
   // In its own process, so `process.cpuUsage()` here counts only the calling side.
   const sandbox = await startSandboxProcess();
   // The baseline is the same request by hand: the same dispatcher type the client uses (one that
@@ -155,7 +149,7 @@ export async function run(options: OverheadOptions = {}) {
   }
 }
 
-async function inMemoryMode(baseUrl: string, key: string, real: ReturnType<typeof sides>, opts: Required<OverheadOptions>) {
+async function inMemoryMode(baseUrl: string, key: string, real: ReturnType<typeof sides>, opts: Options) {
   const body = await (await request(real.url, { headers: sentHeaders(real.auth) })).body.text();
   const mock = new MockAgent();
   mock.disableNetConnect();
@@ -168,7 +162,7 @@ async function inMemoryMode(baseUrl: string, key: string, real: ReturnType<typeo
   try {
     // A call here takes ~25 µs, so rounds of the socket modes' size last about a millisecond and
     // one scavenge decides a round; five times the calls keeps the GC share alike on both sides.
-    return await mode(memory.clientCall, memory.rawCall, { ...opts, calls: opts.calls * IN_MEMORY_CALLS_FACTOR }, 1);
+    return await mode(memory.clientCall, memory.rawCall, { ...opts, calls: opts.calls * 5 }, 1);
   } finally {
     await mock.close();
   }

@@ -25,7 +25,7 @@ const KEY_ALIAS = 'nowak-test';
 const TIMEOUT_MS = 500;
 export const TARGET_RATIO = 0.5;
 
-export interface VersusOptions {
+interface VersusOptions {
   /** Probes per second wanted; rounded to what N keys on a 1 s schedule give. */
   readonly rate?: number;
   /** Measured seconds per side, split evenly over the rounds. */
@@ -84,12 +84,10 @@ async function measureWindow(pid: number, sandbox: SandboxProcess, seconds: numb
   };
 }
 
+type ChildSide = { pid: number; close: () => Promise<void> };
+
 /** One side's window after a warm-up; `start` gives the measured process and what drives it. */
-async function measureSide(
-  sandbox: SandboxProcess,
-  o: Required<VersusOptions>,
-  start: () => Promise<{ pid: number; close(): Promise<void> }>,
-): Promise<ProberSideFigures> {
+async function measureSide(sandbox: SandboxProcess, o: Required<VersusOptions>, start: () => Promise<ChildSide>) {
   const side = await start();
   try {
     await sleep(o.warmupSeconds * 1000);

@@ -10,6 +10,7 @@
  */
 import { mkdtempSync, readdirSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
@@ -91,8 +92,6 @@ async function probeCounts(registry: ReturnType<typeof createMonitor>['registry'
   const sum = (name: string) => values(name).reduce((total, v) => total + v.value, 0);
   return { done, ticks: sum('repairmon_scheduler_ticks_total'), skipped: sum('repairmon_scheduler_ticks_skipped_total'), outcomes };
 }
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export async function runSoak(options: { seconds?: number; keys?: number; historyPerProbe?: number; log?: (line: string) => void } = {}) {
   const seconds = options.seconds ?? SOAK_DEFAULTS.seconds;

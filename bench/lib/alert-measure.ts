@@ -96,12 +96,7 @@ function explained(fault: FaultScenario, labels: Readonly<Record<string, string>
   return (fault.companions ?? []).some((c) => c === alertname || c === `${alertname}/${severity}`);
 }
 
-function falseNotifications(
-  fault: FaultScenario,
-  alerts: readonly ScopedAlert[],
-  injectedAt: number,
-  clearedAt: number,
-): FalseNotification[] {
+function falseNotifications(fault: FaultScenario, alerts: readonly ScopedAlert[], { injectedAt, clearedAt }: FaultMeasurement) {
   const seen = new Map<string, FalseNotification>();
   for (const { notification, alert } of alerts) {
     const why =
@@ -123,7 +118,7 @@ function falseNotifications(
 }
 
 /** Called once every fault is done, so slower siblings have had time to resolve too. */
-function otherAlerts(fault: FaultScenario, webhook: WebhookReceiver, injectedAt: number, clearedAt: number): OtherAlert[] {
+function otherAlerts(fault: FaultScenario, webhook: WebhookReceiver, { injectedAt, clearedAt }: FaultMeasurement): OtherAlert[] {
   const seen = new Map<string, OtherAlert>();
   const alerts = webhook.sightings(fault.scope, injectedAt);
   for (const s of alerts.filter((a) => a.alert.status === 'firing')) {
@@ -159,12 +154,12 @@ export function tally(fault: FaultScenario, webhook: WebhookReceiver, m: FaultMe
   const resolvedAt = allResolvedAt(alerts);
   return {
     ...m,
-    others: otherAlerts(fault, webhook, m.injectedAt, m.clearedAt),
+    others: otherAlerts(fault, webhook, m),
     notifications: notifications.size,
     pageGroups: new Set(pages.map((n) => n.groupKey)).size,
     pageSeconds: firstPage ? (firstPage.at - m.injectedAt) / 1000 : undefined,
     allResolvedSeconds: resolvedAt === undefined ? undefined : Math.max(0, resolvedAt - m.clearedAt) / 1000,
-    falseNotifications: falseNotifications(fault, after, m.injectedAt, m.clearedAt),
+    falseNotifications: falseNotifications(fault, after, m),
   };
 }
 

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createLogger, packageRoot } from '../../lib/index.js';
-import { type Monitor, type MonitorServer, configKeys, createMonitor, createMonitorServer } from '../../monitor/index.js';
+import { type Monitor, configKeys, createMonitor, createMonitorServer } from '../../monitor/index.js';
 import { type RunningSandbox, startSandbox } from '../../sandbox/index.js';
 import { FAULTS, NEVER, SECOND_MONITOR_TARGET, type StackHandles } from './alert-faults.js';
 import { type ConfigFaults, NO_CONFIG_FAULTS, STACK_TARGETS, type StackTarget, stackConfig } from './alert-stack-config.js';
@@ -115,11 +115,9 @@ export async function runAlertStack(
     const config = build(NO_CONFIG_FAULTS);
     const logger = createLogger({ level: 'silent', secrets: () => configKeys(config) });
     const monitor = createMonitor(config, { logger, roundOnStart: true });
-    const server: MonitorServer = await createMonitorServer(monitor, { host: '127.0.0.1', port: 0, logger });
-    closers.push(
-      () => monitor.stop(),
-      () => server.close(),
-    );
+    const server = await createMonitorServer(monitor, { host: '127.0.0.1', port: 0, logger });
+    closers.push(() => monitor.stop());
+    closers.push(() => server.close());
     await monitor.start();
 
     // The second monitor, a real `repairmon serve` process, is the one the stopped-monitor fault stops.

@@ -49,9 +49,7 @@ export function scaleExpr(expr: string, factor: number): string {
   });
 }
 
-interface RuleDoc {
-  groups: Array<{ name: string; interval?: string; rules: Array<Record<string, unknown>> }>;
-}
+type RuleDoc = { groups: Array<{ name: string; interval?: string; rules: Array<Record<string, unknown>> }> };
 
 /** A rules file with every duration divided by `factor`; `maxHoldMs`: the longest `for` or `keep_firing_for` after scaling (say why where you call it). */
 export function scaleRules(yamlText: string, factor: number, options: { maxHoldMs?: number } = {}): string {
@@ -71,12 +69,7 @@ export function scaleRules(yamlText: string, factor: number, options: { maxHoldM
   return YAML.stringify(doc);
 }
 
-interface Route {
-  group_wait?: string;
-  group_interval?: string;
-  repeat_interval?: string;
-  routes?: Route[];
-}
+type Route = { group_wait?: string; group_interval?: string; repeat_interval?: string; routes?: Route[] };
 
 function scaleRoute(route: Route, factor: number): Route {
   const out: Route = { ...route };

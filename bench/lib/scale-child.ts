@@ -104,12 +104,10 @@ async function measure(job: ScaleJob) {
 
 if (isEntryPoint(import.meta.url)) {
   process.once('message', (job: ScaleJob) => {
+    const reply = (message: FromScaleChild, code: number): void => void process.send?.(message, () => process.exit(code));
     measure(job).then(
-      (figures) => process.send?.({ op: 'done', figures } satisfies FromScaleChild, () => process.exit(0)),
-      (error: unknown) =>
-        process.send?.({ op: 'failed', message: error instanceof Error ? error.message : String(error) } satisfies FromScaleChild, () =>
-          process.exit(1),
-        ),
+      (figures) => reply({ op: 'done', figures }, 0),
+      (error: unknown) => reply({ op: 'failed', message: error instanceof Error ? error.message : String(error) }, 1),
     );
   });
   // Orphaned (the parent gave up or died): stop rather than probe on unobserved.

@@ -166,9 +166,8 @@ export function alertRows(f: AlertStackResult): SummaryRow[] {
 export function outcomeRows<F>(bench: string, outcome: BenchOutcome<F>, rows: (figures: F) => SummaryRow[]): SummaryRow[] {
   if (outcome.kind === 'ok') return rows(outcome.figures);
   const why = outcome.kind === 'failed' ? (outcome.message.split('\n')[0] ?? '') : `stopped waiting after ${outcome.limitSeconds} s`;
-  return [
-    { bench, figure: why, ours: '', baseline: '', ratio: '', target: '', verdict: outcome.kind === 'failed' ? 'FAILED' : 'TIMED OUT' },
-  ];
+  const verdict = outcome.kind === 'failed' ? 'FAILED' : 'TIMED OUT';
+  return [{ bench, figure: why, ours: '', baseline: '', ratio: '', target: '', verdict }];
 }
 
 export function renderSummary(rows: readonly SummaryRow[]): string {
