@@ -1,19 +1,15 @@
 /**
- * CPU and wall time per successful call through the client vs raw `undici.request`, same
- * sandbox endpoint, same Agent settings, same run. The sandbox runs in a child process so
- * `process.cpuUsage()` here counts only the calling side. Runs are interleaved in rounds,
- * alternating which side goes first, after a warm-up of both.
+ * CPU and wall time per successful call through the client vs the same request by hand with
+ * raw `undici.request`, in interleaved rounds alternating which side goes first, after a warm-up.
  *
  *   npm run build && node dist/bench/client-overhead.js [--calls N] [--rounds R]
  */
-import { type ChildProcess, fork } from 'node:child_process';
-import { once } from 'node:events';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { EnvHttpProxyAgent, MockAgent, request } from 'undici';
-import { startSandbox } from '../sandbox/index.js';
+import { randomUUID } from 'node:crypto';
+import { type Dispatcher, EnvHttpProxyAgent, MockAgent, request } from 'undici';
 import { ApiKey, createClient } from '../api/client/index.js';
 import { authHeader, joinUrl, tenantResourcePath } from '../api/contract/index.js';
-import { randomUUID } from 'node:crypto';
+import { isEntryPoint, numberFlag } from './lib/cli.js';
+import { startSandboxProcess } from './lib/sandbox-process.js';
 
 const TENANT = 'rowery-nowak';
 /** What the client sends besides the key: a User-Agent of its length and a fresh traceparent per request. */
@@ -26,67 +22,14 @@ const sentHeaders = (auth: { name: string; value: string }): Record<string, stri
 const PATH = tenantResourcePath(TENANT, 'clients');
 /** The client's own Agent connects within its attempt budget (15 s by default); the raw side gets the same. */
 const CONNECT_TIMEOUT_MS = 15_000;
-const IN_MEMORY_CALLS_FACTOR = 5;
 
-export interface ClientSideFigures {
-  readonly ok: number;
-  /** user + system, as process.cpuUsage() reports it. */
-  readonly cpuUsPerCall: number;
-  readonly userUsPerCall: number;
-  readonly systemUsPerCall: number;
-  readonly wallUsPerCall: number;
-}
+type ClientSideFigures = ReturnType<typeof perCall>;
+type ModeFigures = Awaited<ReturnType<typeof mode>>;
+export type OverheadFigures = Awaited<ReturnType<typeof run>>;
 
-export interface ModeFigures {
-  readonly concurrency: number;
-  readonly calls: number;
-  readonly client: ClientSideFigures;
-  readonly raw: ClientSideFigures;
-  /** client / raw; target <= 1.20. */
-  readonly cpuRatio: number;
-  /** Median over rounds of the per-round CPU ratio: robust to load bursts from other processes. */
-  readonly medianCpuRatio: number;
-  /** User time only: the client's own JavaScript; system time is the same syscalls on both sides. */
-  readonly userRatio: number;
-  readonly wallRatio: number;
-}
-
-export interface OverheadFigures {
-  readonly sequential: ModeFigures;
-  readonly concurrent: ModeFigures;
-  /**
-   * Both sides through one MockAgent replaying the sandbox's real response: no sockets, so the
-   * difference is the client's own JavaScript without kernel and scheduler noise.
-   */
-  readonly inMemory: ModeFigures;
-}
-
-export interface OverheadOptions {
-  readonly calls?: number;
-  readonly rounds?: number;
-  readonly warmup?: number;
-  readonly concurrency?: number;
-}
-
-interface Target {
-  readonly baseUrl: string;
-  readonly key: string;
-}
+type Options = { calls: number; rounds: number; warmup: number; concurrency: number };
 
 type Call = () => Promise<boolean>;
-
-/** Starts the sandbox in a child process (this same file with --serve). */
-async function startRemoteSandbox(): Promise<{ target: Target; child: ChildProcess }> {
-  const child = fork(fileURLToPath(import.meta.url), ['--serve'], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
-  const [message] = (await once(child, 'message')) as [Target];
-  return { target: message, child };
-}
-
-async function serve(): Promise<void> {
-  const sandbox = await startSandbox({ rateLimit: 'off' });
-  process.send?.({ baseUrl: sandbox.baseUrl, key: sandbox.key('nowak-test').key } satisfies Target);
-  process.on('disconnect', () => void sandbox.close().then(() => process.exit(0)));
-}
 
 async function runBatch(call: Call, calls: number, concurrency: number): Promise<number> {
   let next = 0;
@@ -101,25 +44,24 @@ async function runBatch(call: Call, calls: number, concurrency: number): Promise
   return ok;
 }
 
-interface Totals {
-  ok: number;
-  userUs: number;
-  systemUs: number;
-  wallUs: number;
-}
+type Totals = Record<'ok' | 'userUs' | 'systemUs' | 'wallUs', number>;
 
-async function measure(call: Call, calls: number, concurrency: number, totals: Totals): Promise<void> {
+const zero = (): Totals => ({ ok: 0, userUs: 0, systemUs: 0, wallUs: 0 });
+
+/** One batch, its CPU and wall time added to each of `into` (the round's and the mode's). */
+async function measure(call: Call, calls: number, concurrency: number, ...into: Totals[]): Promise<void> {
   const cpu = process.cpuUsage();
   const wall = process.hrtime.bigint();
-  totals.ok += await runBatch(call, calls, concurrency);
+  const ok = await runBatch(call, calls, concurrency);
   const used = process.cpuUsage(cpu);
-  totals.wallUs += Number(process.hrtime.bigint() - wall) / 1000;
-  totals.userUs += used.user;
-  totals.systemUs += used.system;
+  const wallUs = Number(process.hrtime.bigint() - wall) / 1000;
+  for (const t of into)
+    Object.assign(t, { ok: t.ok + ok, userUs: t.userUs + used.user, systemUs: t.systemUs + used.system, wallUs: t.wallUs + wallUs });
 }
 
-function perCall(t: Totals): ClientSideFigures {
+function perCall(t: Totals) {
   const n = Math.max(1, t.ok);
+  /** cpu is user + system, as process.cpuUsage() reports it. */
   return {
     ok: t.ok,
     cpuUsPerCall: (t.userUs + t.systemUs) / n,
@@ -135,39 +77,18 @@ function median(values: readonly number[]): number {
   return sorted.length % 2 === 1 ? (sorted[mid] ?? Number.NaN) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
 }
 
-const cpuPerOk = (t: Totals): number => (t.userUs + t.systemUs) / Math.max(1, t.ok);
-
-async function mode(clientCall: Call, rawCall: Call, opts: Required<OverheadOptions>, concurrency: number): Promise<ModeFigures> {
+async function mode(clientCall: Call, rawCall: Call, opts: Options, concurrency: number) {
   await runBatch(clientCall, opts.warmup, concurrency);
   await runBatch(rawCall, opts.warmup, concurrency);
-  const client: Totals = { ok: 0, userUs: 0, systemUs: 0, wallUs: 0 };
-  const raw: Totals = { ok: 0, userUs: 0, systemUs: 0, wallUs: 0 };
+  const client = zero();
+  const raw = zero();
   const roundRatios: number[] = [];
   const perRound = Math.ceil(opts.calls / opts.rounds);
   for (let round = 0; round < opts.rounds; round += 1) {
-    const c: Totals = { ok: 0, userUs: 0, systemUs: 0, wallUs: 0 };
-    const r: Totals = { ok: 0, userUs: 0, systemUs: 0, wallUs: 0 };
-    const order: Array<[Call, Totals]> =
-      round % 2 === 0
-        ? [
-            [clientCall, c],
-            [rawCall, r],
-          ]
-        : [
-            [rawCall, r],
-            [clientCall, c],
-          ];
-    for (const [call, totals] of order) await measure(call, perRound, concurrency, totals);
-    roundRatios.push(cpuPerOk(c) / cpuPerOk(r));
-    for (const [from, into] of [
-      [c, client],
-      [r, raw],
-    ] as const) {
-      into.ok += from.ok;
-      into.userUs += from.userUs;
-      into.systemUs += from.systemUs;
-      into.wallUs += from.wallUs;
-    }
+    const [c, r] = [zero(), zero()];
+    const sides = [() => measure(clientCall, perRound, concurrency, c, client), () => measure(rawCall, perRound, concurrency, r, raw)];
+    for (const side of round % 2 === 0 ? sides : sides.reverse()) await side();
+    roundRatios.push(perCall(c).cpuUsPerCall / perCall(r).cpuUsPerCall);
   }
   const cs = perCall(client);
   const rs = perCall(raw);
@@ -176,84 +97,72 @@ async function mode(clientCall: Call, rawCall: Call, opts: Required<OverheadOpti
     calls: perRound * opts.rounds,
     client: cs,
     raw: rs,
+    /** client / raw; target <= 1.20. */
     cpuRatio: cs.cpuUsPerCall / rs.cpuUsPerCall,
+    /** Median over rounds of the per-round CPU ratio: robust to load bursts from other processes. */
     medianCpuRatio: median(roundRatios),
+    /** User time only: the client's own JavaScript; system time is the same syscalls on both sides. */
     userRatio: cs.userUsPerCall / rs.userUsPerCall,
     wallRatio: cs.wallUsPerCall / rs.wallUsPerCall,
   };
 }
 
-export async function run(options: OverheadOptions = {}): Promise<OverheadFigures> {
-  const opts: Required<OverheadOptions> = { calls: 4000, rounds: 100, warmup: 500, concurrency: 16, ...options };
-  const { target, child } = await startRemoteSandbox();
-  const agentOptions = { connect: { timeout: CONNECT_TIMEOUT_MS } };
-  // The baseline is the same request by hand: the same dispatcher type the client uses (one that
-  // honours the proxy variables) and the same headers (the client's User-Agent and a traceparent
-  // per call), so the ratio is the client's own work, not what it sends.
-  const rawAgent = new EnvHttpProxyAgent({ ...agentOptions, noProxy: '' });
+/** Our client and the same request by hand through one dispatcher (undefined: the client's own Agent). */
+function sides(baseUrl: string, key: string, rawDispatcher: Dispatcher, clientDispatcher?: Dispatcher) {
   const client = createClient({
-    baseUrl: target.baseUrl,
-    apiKey: new ApiKey(target.key, 'nowak-test'),
+    baseUrl,
+    apiKey: new ApiKey(key, 'nowak-test'),
     tenant: TENANT,
     logLevel: 'silent',
+    ...(clientDispatcher ? { dispatcher: clientDispatcher } : {}),
   });
-  const url = joinUrl(target.baseUrl, PATH);
-  const auth = authHeader('bearer', target.key);
+  const url = joinUrl(baseUrl, PATH);
+  const auth = authHeader('bearer', key);
   const rawCall: Call = async () => {
-    const res = await request(url, { dispatcher: rawAgent, headers: sentHeaders(auth) });
+    const res = await request(url, { dispatcher: rawDispatcher, headers: sentHeaders(auth) });
     const body = (await res.body.json()) as { ok?: unknown };
     return res.statusCode === 200 && body.ok === true;
   };
   const clientCall: Call = async () => Array.isArray(await client.listClients());
+  return { client, url, auth, rawCall, clientCall };
+}
+
+export async function run(options: Partial<Options> = {}) {
+  const opts: Options = { calls: 4000, rounds: 100, warmup: 500, concurrency: 16, ...options };
+  // In its own process, so `process.cpuUsage()` here counts only the calling side.
+  const sandbox = await startSandboxProcess();
+  // The baseline is the same request by hand: the same dispatcher type the client uses (one that
+  // honours the proxy variables) and the same headers (the client's User-Agent and a traceparent
+  // per call), so the ratio is the client's own work, not what it sends.
+  const rawAgent = new EnvHttpProxyAgent({ connect: { timeout: CONNECT_TIMEOUT_MS }, noProxy: '' });
+  const real = sides(sandbox.baseUrl, sandbox.key('nowak-test'), rawAgent);
   try {
-    const sequential = await mode(clientCall, rawCall, opts, 1);
-    const concurrent = await mode(clientCall, rawCall, opts, opts.concurrency);
-    const inMemory = await inMemoryMode(target, url, auth, opts);
+    const sequential = await mode(real.clientCall, real.rawCall, opts, 1);
+    const concurrent = await mode(real.clientCall, real.rawCall, opts, opts.concurrency);
+    /** Both sides through one MockAgent replaying the sandbox's real response: no sockets, so the difference is the client's own JavaScript. */
+    const inMemory = await inMemoryMode(sandbox.baseUrl, sandbox.key('nowak-test'), real, opts);
     return { sequential, concurrent, inMemory };
   } finally {
-    await client.close();
+    await real.client.close();
     await rawAgent.close();
-    child.disconnect();
+    await sandbox.close();
   }
 }
 
-async function inMemoryMode(
-  target: Target,
-  url: string,
-  auth: { name: string; value: string },
-  opts: Required<OverheadOptions>,
-): Promise<ModeFigures> {
-  const recorded = await request(url, { headers: sentHeaders(auth) });
-  const body = await recorded.body.text();
+async function inMemoryMode(baseUrl: string, key: string, real: ReturnType<typeof sides>, opts: Options) {
+  const body = await (await request(real.url, { headers: sentHeaders(real.auth) })).body.text();
   const mock = new MockAgent();
   mock.disableNetConnect();
-  const origin = new URL(target.baseUrl).origin;
   mock
-    .get(origin)
-    .intercept({ path: new URL(url).pathname })
+    .get(new URL(baseUrl).origin)
+    .intercept({ path: new URL(real.url).pathname })
     .reply(200, body, { headers: { 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(body)) } })
     .persist();
-  const client = createClient({
-    baseUrl: target.baseUrl,
-    apiKey: new ApiKey(target.key, 'nowak-test'),
-    tenant: TENANT,
-    dispatcher: mock,
-    logLevel: 'silent',
-  });
-  const rawCall: Call = async () => {
-    const res = await request(url, { dispatcher: mock, headers: sentHeaders(auth) });
-    const parsed = (await res.body.json()) as { ok?: unknown };
-    return res.statusCode === 200 && parsed.ok === true;
-  };
+  const memory = sides(baseUrl, key, mock, mock);
   try {
     // A call here takes ~25 µs, so rounds of the socket modes' size last about a millisecond and
     // one scavenge decides a round; five times the calls keeps the GC share alike on both sides.
-    return await mode(
-      async () => Array.isArray(await client.listClients()),
-      rawCall,
-      { ...opts, calls: opts.calls * IN_MEMORY_CALLS_FACTOR },
-      1,
-    );
+    return await mode(memory.clientCall, memory.rawCall, { ...opts, calls: opts.calls * 5 }, 1);
   } finally {
     await mock.close();
   }
@@ -270,20 +179,10 @@ function describe(name: string, m: ModeFigures): string {
   ].join('\n');
 }
 
-function flag(name: string): number | undefined {
-  const index = process.argv.indexOf(name);
-  const value = index >= 0 ? Number(process.argv[index + 1]) : undefined;
-  return value !== undefined && Number.isInteger(value) && value > 0 ? value : undefined;
-}
-
-const invokedDirectly = process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href;
-if (invokedDirectly && process.argv.includes('--serve')) {
-  await serve();
-} else if (invokedDirectly) {
-  const figures = await run({
-    ...(flag('--calls') ? { calls: flag('--calls') } : {}),
-    ...(flag('--rounds') ? { rounds: flag('--rounds') } : {}),
-  });
+if (isEntryPoint(import.meta.url)) {
+  const calls = numberFlag(process.argv, 'calls', { min: 1, max: 10_000_000 });
+  const rounds = numberFlag(process.argv, 'rounds', { min: 1, max: 100_000 });
+  const figures = await run({ ...(calls ? { calls } : {}), ...(rounds ? { rounds } : {}) });
   console.log(describe('sequential', figures.sequential));
   console.log(describe('concurrent', figures.concurrent));
   console.log(describe('in-memory (MockAgent, no sockets)', figures.inMemory));

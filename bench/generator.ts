@@ -13,31 +13,13 @@ import { childEnv } from './lib/child.js';
 import { isEntryPoint, numberFlag } from './lib/cli.js';
 import { REPAIRMON_BIN } from './lib/monitor-process.js';
 import { loadAverage } from './lib/proc-stat.js';
-import { median, ratio } from './lib/stats.js';
-import { fixed, renderTable } from './lib/table.js';
-import { okMs, timedExec } from './lib/timed-exec.js';
+import { fixed, median, ratio, renderTable } from './lib/stats.js';
+import { timedMs } from './lib/timed-exec.js';
 
 const TENANT = 'rowery-nowak';
 const NPM = 'npm';
 
-export interface GeneratorOptions {
-  readonly scaffolds?: number;
-  readonly tests?: number;
-  readonly installTimeoutMs?: number;
-}
-
-export interface GeneratorFigures {
-  readonly scaffoldMs: readonly number[];
-  readonly cliStartMs: readonly number[];
-  readonly installMs: number;
-  readonly testMs: readonly number[];
-  readonly npmStartMs: readonly number[];
-  /** median scaffold / median bare CLI start. */
-  readonly scaffoldRatio: number;
-  /** median generated npm test / median `npm --version`. */
-  readonly testRatio: number;
-  readonly loadAverage: number;
-}
+export type GeneratorFigures = Awaited<ReturnType<typeof run>>;
 
 /** Flags that answer every prompt, so the run never waits for a terminal. */
 export function scaffoldArgs(name: string): string[] {
@@ -50,34 +32,28 @@ async function repeat(times: number, once: (i: number) => Promise<number>): Prom
   return out;
 }
 
-export async function run(options: GeneratorOptions = {}): Promise<GeneratorFigures> {
-  const o: Required<GeneratorOptions> = { scaffolds: 3, tests: 2, installTimeoutMs: 240_000, ...options };
+export async function run(options: { scaffolds?: number; tests?: number } = {}) {
+  const o = { scaffolds: options.scaffolds ?? 3, tests: options.tests ?? 2 };
   const work = await mkdtemp(join(tmpdir(), 'repairmon-gen-bench-'));
   const env = childEnv({ CI: '1', FORCE_COLOR: '0' });
-  const node = (args: string[], timeoutMs = 120_000) =>
-    timedExec(process.execPath, [REPAIRMON_BIN, ...args], { cwd: work, env, timeoutMs });
+  const inWork = { cwd: work, env, timeoutMs: 120_000 };
   try {
-    const cliStartMs = await repeat(o.scaffolds, async () => okMs('repairmon --help', await node(['--help'])));
-    const scaffoldMs = await repeat(o.scaffolds, async (i) => okMs('repairmon new', await node(scaffoldArgs(`bench-app-${i}`))));
-    const project = join(work, 'bench-app-0');
-    const install = await timedExec(NPM, ['install', '--prefer-offline', '--no-audit', '--no-fund'], {
-      cwd: project,
-      env,
-      timeoutMs: o.installTimeoutMs,
-    });
-    const installMs = okMs('npm install in the generated project', install);
-    const npmStartMs = await repeat(o.tests, async () =>
-      okMs('npm --version', await timedExec(NPM, ['--version'], { cwd: project, env, timeoutMs: 60_000 })),
+    const cliStartMs = await repeat(o.scaffolds, () => timedMs('repairmon --help', [process.execPath, REPAIRMON_BIN, '--help'], inWork));
+    const scaffoldMs = await repeat(o.scaffolds, (i) =>
+      timedMs('repairmon new', [process.execPath, REPAIRMON_BIN, ...scaffoldArgs(`bench-app-${i}`)], inWork),
     );
-    const testMs = await repeat(o.tests, async () =>
-      okMs('the generated npm test', await timedExec(NPM, ['test'], { cwd: project, env, timeoutMs: 180_000 })),
-    );
+    const inProject = { cwd: join(work, 'bench-app-0'), env };
+    const install = [NPM, 'install', '--prefer-offline', '--no-audit', '--no-fund'] as const;
+    const installMs = await timedMs('npm install in the generated project', install, { ...inProject, timeoutMs: 240_000 });
+    const npmStartMs = await repeat(o.tests, () => timedMs('npm --version', [NPM, '--version'], { ...inProject, timeoutMs: 60_000 }));
+    const testMs = await repeat(o.tests, () => timedMs('the generated npm test', [NPM, 'test'], { ...inProject, timeoutMs: 180_000 }));
     return {
       scaffoldMs,
       cliStartMs,
       installMs,
       testMs,
       npmStartMs,
+      /** Median scaffold / median bare CLI start, median generated npm test / median `npm --version`. */
       scaffoldRatio: ratio(median(scaffoldMs), median(cliStartMs)),
       testRatio: ratio(median(testMs), median(npmStartMs)),
       loadAverage: await loadAverage(),
@@ -88,37 +64,24 @@ export async function run(options: GeneratorOptions = {}): Promise<GeneratorFigu
 }
 
 export function describeGenerator(f: GeneratorFigures): string {
-  const ms = (values: readonly number[]): string => values.map((v) => fixed(v, 0)).join(', ');
-  return [
-    `generator (load ${fixed(f.loadAverage, 2)})`,
-    renderTable(
-      ['step', 'median ms', 'runs ms', 'baseline', 'baseline median ms', 'ratio'],
-      [
-        [
-          'repairmon new (no install)',
-          fixed(median(f.scaffoldMs), 0),
-          ms(f.scaffoldMs),
-          'repairmon --help',
-          fixed(median(f.cliStartMs), 0),
-          fixed(f.scaffoldRatio, 2),
-        ],
-        ['npm install --prefer-offline', fixed(f.installMs, 0), ms([f.installMs]), '', '', ''],
-        [
-          'generated npm test',
-          fixed(median(f.testMs), 0),
-          ms(f.testMs),
-          'npm --version',
-          fixed(median(f.npmStartMs), 0),
-          fixed(f.testRatio, 2),
-        ],
-      ],
-      ['left', 'right', 'left', 'left', 'right', 'right'],
-    ),
-  ].join('\n');
+  const row = (step: string, runs: readonly number[], baseline = '', baseRuns: readonly number[] = [], ratio = Number.NaN): string[] => [
+    step,
+    fixed(median(runs), 0),
+    runs.map((v) => fixed(v, 0)).join(', '),
+    baseline,
+    baseline ? fixed(median(baseRuns), 0) : '',
+    baseline ? fixed(ratio, 2) : '',
+  ];
+  const rows = [
+    row('repairmon new (no install)', f.scaffoldMs, 'repairmon --help', f.cliStartMs, f.scaffoldRatio),
+    row('npm install --prefer-offline', [f.installMs]),
+    row('generated npm test', f.testMs, 'npm --version', f.npmStartMs, f.testRatio),
+  ];
+  const header = ['step', 'median ms', 'runs ms', 'baseline', 'baseline median ms', 'ratio'];
+  return `generator (load ${fixed(f.loadAverage, 2)})\n${renderTable(header, rows, ['left', 'right', 'left', 'left', 'right', 'right'])}`;
 }
 
 if (isEntryPoint(import.meta.url)) {
   const scaffolds = numberFlag(process.argv, 'scaffolds', { min: 1, max: 20 });
-  const tests = numberFlag(process.argv, 'tests', { min: 1, max: 10 });
-  console.log(describeGenerator(await run({ ...(scaffolds ? { scaffolds } : {}), ...(tests ? { tests } : {}) })));
+  console.log(describeGenerator(await run({ scaffolds, tests: numberFlag(process.argv, 'tests', { min: 1, max: 10 }) })));
 }

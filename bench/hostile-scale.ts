@@ -1,14 +1,7 @@
 /**
- * Hostile scale: what the monitor's unauthenticated surface costs at 1 000 and 5 000 keys. A
- * real `repairmon serve` child runs a config of N tenant keys (one shop each, canaries on)
- * against a closed port (every probe fails at once: the pages need results, not successes),
- * after its one round at start. From outside, like a browser, a script and a kubelet would:
- * `GET /`, `GET /probe` (the on-demand lookup, one probe to the closed port), `POST /-/reload`,
- * `/-/healthy` while a `GET /` is being served (the longest wait of a liveness probe sent every
- * 10 ms), and `repairmon check-config` on the same file.
- *
- * The baseline is the same figure at the smallest size in the same run: at 5x the keys, linear
- * work costs ~5x; quadratic ~25x. `/-/healthy` is also shown idle (its own baseline).
+ * Hostile scale: what the monitor's unauthenticated surface (`GET /`, `GET /probe`, `POST
+ * /-/reload`, `/-/healthy` during a page, `check-config`) costs at 1 000 and 5 000 keys, each
+ * figure against itself at the smallest size in the same run (bench/README.md, "Hostile scale, how").
  *
  *   npm run build && node dist/bench/hostile-scale.js [--keys 1000,5000] [--repeats 3]
  */
@@ -19,41 +12,21 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { request } from 'undici';
 import YAML from 'yaml';
 import { KEY_PREFIXES } from '../api/contract/index.js';
-import { type ChildProgram, childEnv, startProgram } from './lib/child.js';
+import { childEnv } from './lib/child.js';
 import { isEntryPoint, listFlag, numberFlag } from './lib/cli.js';
-import { BENCH_KEY_ENV, REPAIRMON_BIN } from './lib/monitor-process.js';
+import { BENCH_KEY_ENV, REPAIRMON_BIN, startMonitorProcess } from './lib/monitor-process.js';
 import { freePort } from './lib/port.js';
 import { parseSamples, sumOf } from './lib/prom-text.js';
-import { median, ratio } from './lib/stats.js';
-import { fixed, renderTable } from './lib/table.js';
-import { timedExec } from './lib/timed-exec.js';
-import { waitForOk } from './lib/wait-http.js';
+import { columnTable, fixed, median, ratio } from './lib/stats.js';
+import { timedMs } from './lib/timed-exec.js';
 
 /** Only the shape of a test key: nothing ever reaches an API with it. */
 const BENCH_KEY = `${KEY_PREFIXES.test}hostilescale0123456789abcdef`;
 /** A repeated measurement stops repeating once it has spent this long: the quadratic "before" takes minutes a call. */
 const REPEAT_BUDGET_MS = 15_000;
 
-export interface SizeFigures {
-  readonly keys: number;
-  readonly probes: number;
-  readonly startSeconds: number;
-  readonly statusPageMs: number;
-  readonly statusPageBytes: number;
-  readonly probeMs: number;
-  readonly reloadMs: number;
-  readonly healthyIdleMs: number;
-  /** The longest a `/-/healthy` sent every 10 ms waited while one `GET /` was served. */
-  readonly healthyDuringPageMs: number;
-  readonly healthyDuringPageCount: number;
-  readonly checkConfigMs: number;
-}
-
-export interface HostileScaleFigures {
-  readonly sizes: readonly SizeFigures[];
-  /** check-config of a one-key file: the command's own start-up. */
-  readonly checkConfigOneKeyMs: number;
-}
+type SizeFigures = Awaited<ReturnType<typeof measureSize>>;
+export type HostileScaleFigures = Awaited<ReturnType<typeof run>>;
 
 function configYaml(keys: number, baseUrl: string): string {
   const list = Array.from({ length: keys }, (_, i) => ({
@@ -74,17 +47,12 @@ async function repeated(times: number, measure: (i: number) => Promise<number>):
   return median(values);
 }
 
-async function timedGet(url: string, method = 'GET'): Promise<{ ms: number; bytes: number; status: number }> {
+async function ok(url: string, method = 'GET'): Promise<{ ms: number; bytes: number }> {
   const started = performance.now();
   const res = await request(url, { method, headersTimeout: 600_000, bodyTimeout: 600_000 });
-  const body = Buffer.from(await res.body.arrayBuffer());
-  return { ms: performance.now() - started, bytes: body.length, status: res.statusCode };
-}
-
-async function ok(url: string, method = 'GET'): Promise<{ ms: number; bytes: number }> {
-  const r = await timedGet(url, method);
-  if (r.status !== 200) throw new Error(`${method} ${url} answered ${r.status}`);
-  return r;
+  const bytes = (await res.body.arrayBuffer()).byteLength;
+  if (res.statusCode !== 200) throw new Error(`${method} ${url} answered ${res.statusCode}`);
+  return { ms: performance.now() - started, bytes };
 }
 
 /** Waits until the round at start has recorded every probe (failures included). */
@@ -110,38 +78,20 @@ async function healthyDuringPage(origin: string): Promise<{ maxMs: number; count
   return { maxMs: Math.max(...waits), count: waits.length };
 }
 
-async function startServe(file: string): Promise<{ program: ChildProgram; origin: string }> {
-  const port = await freePort();
-  const origin = `http://127.0.0.1:${port}`;
-  const program = startProgram(
-    process.execPath,
-    [REPAIRMON_BIN, 'serve', '--config', file, '--listen', `127.0.0.1:${port}`, '--log-level', 'error'],
-    childEnv({ [BENCH_KEY_ENV]: BENCH_KEY }),
-  );
-  try {
-    await waitForOk(`${origin}/-/ready`, 600_000, program.alive);
-  } catch (error) {
-    await program.stop();
-    throw new Error(`repairmon serve did not start: ${(error as Error).message}\n${program.tail()}`);
-  }
-  return { program, origin };
-}
-
 async function checkConfigMs(file: string): Promise<number> {
-  const outcome = await timedExec(process.execPath, [REPAIRMON_BIN, 'check-config', '--config', file], {
+  const env = childEnv({ [BENCH_KEY_ENV]: BENCH_KEY });
+  return timedMs('check-config', [process.execPath, REPAIRMON_BIN, 'check-config', '--config', file], {
     cwd: tmpdir(),
-    env: childEnv({ [BENCH_KEY_ENV]: BENCH_KEY }),
+    env,
     timeoutMs: 600_000,
   });
-  if (outcome.kind !== 'ok') throw new Error(`check-config ${outcome.kind}: ${outcome.tail}`);
-  return outcome.ms;
 }
 
-async function measureSize(keys: number, repeats: number, dir: string, closed: string): Promise<SizeFigures> {
+async function measureSize(keys: number, repeats: number, dir: string, closed: string) {
   const file = join(dir, `monitor-${keys}.yaml`);
   await writeFile(file, configYaml(keys, closed), { mode: 0o600 });
   const started = performance.now();
-  const { program, origin } = await startServe(file);
+  const { program, origin } = await startMonitorProcess(file, BENCH_KEY, { logLevel: 'error', readyMs: 600_000 });
   try {
     const startSeconds = (performance.now() - started) / 1000;
     // 2 shared reads + per key 4 reads, cross_tenant and other_header + invalid_key and public_docs.
@@ -180,9 +130,7 @@ async function measureSize(keys: number, repeats: number, dir: string, closed: s
   }
 }
 
-export async function run(
-  options: { keys?: readonly number[]; repeats?: number; progress?: (line: string) => void } = {},
-): Promise<HostileScaleFigures> {
+export async function run(options: { keys?: readonly number[]; repeats?: number; progress?: (line: string) => void } = {}) {
   const dir = await mkdtemp(join(tmpdir(), 'hostile-scale-'));
   try {
     // Nobody listens there: probes fail at once, without a sandbox to measure alongside.
@@ -196,6 +144,7 @@ export async function run(
       options.progress?.(JSON.stringify(figures));
       sizes.push(figures);
     }
+    // checkConfigOneKeyMs: the command's own start-up.
     return { sizes, checkConfigOneKeyMs };
   } finally {
     await rm(dir, { recursive: true, force: true });
@@ -213,34 +162,20 @@ export const HOSTILE_OPS: ReadonlyArray<readonly [string, (s: SizeFigures) => nu
 
 /** Per operation: ms at each size and the growth from the smallest size (keys x5 -> ~x5 when linear). */
 export function describeHostileScale(f: HostileScaleFigures): string {
-  const base = f.sizes[0];
-  const ops = HOSTILE_OPS;
-  const header = [
-    'operation',
-    ...f.sizes.map((s) => `${s.keys} keys ms`),
-    ...(f.sizes.length > 1 ? [`growth x${fixed((f.sizes.at(-1)?.keys ?? 0) / (base?.keys ?? 1), 0)} keys`] : []),
-  ];
-  const rows = ops.map(([name, get]) => {
-    const last = f.sizes.at(-1);
-    return [
-      name,
-      ...f.sizes.map((s) => fixed(get(s), 1)),
-      ...(f.sizes.length > 1 && base && last ? [fixed(ratio(get(last), get(base)), 1)] : []),
-    ];
-  });
+  const [base, last] = [f.sizes[0], f.sizes.at(-1)];
+  type Op = (typeof HOSTILE_OPS)[number];
+  const growth = (b: SizeFigures, l: SizeFigures) =>
+    [`growth x${fixed(l.keys / b.keys, 0)} keys`, ([, get]: Op) => fixed(ratio(get(l), get(b)), 1)] as const;
+  const table = columnTable(HOSTILE_OPS, [
+    ['operation', ([name]) => name, 'left'],
+    ...f.sizes.map((s) => [`${s.keys} keys ms`, ([, get]: Op) => fixed(get(s), 1)] as const),
+    ...(f.sizes.length > 1 && base && last ? [growth(base, last)] : []),
+  ]);
   const notes = f.sizes.map(
     (s) =>
       `${s.keys} keys: ${s.probes} probes, serve ready after ${fixed(s.startSeconds, 1)} s, status page ${fixed(s.statusPageBytes / 1024 / 1024, 1)} MiB, /-/healthy idle ${fixed(s.healthyIdleMs, 1)} ms (${s.healthyDuringPageCount} sent during GET /)`,
   );
-  return [
-    renderTable(
-      header,
-      rows,
-      header.map((_, i) => (i === 0 ? 'left' : 'right')),
-    ),
-    ...notes,
-    `check-config of a one-key file: ${fixed(f.checkConfigOneKeyMs, 0)} ms`,
-  ].join('\n');
+  return [table, ...notes, `check-config of a one-key file: ${fixed(f.checkConfigOneKeyMs, 0)} ms`].join('\n');
 }
 
 if (isEntryPoint(import.meta.url)) {

@@ -1,10 +1,7 @@
 /**
  * The monitor at 100, 1 000 and 5 000 tenant keys on one schedule: one spread tick per size,
- * each in a fresh child process (bench/lib/scale-child) against the sandbox in another.
- * Figures: probes done within the interval vs scheduled, schedule delay p99 (from
- * `repairmon_probe_schedule_delay_seconds`), RSS (peak, sampled from /proc), CPU per tick,
- * series count, `/metrics` render time and size. Targets at 1 000 keys: 100 % done,
- * delay p99 < 1 s, `/metrics` < 250 ms.
+ * each in a fresh child process (lib/scale-child.ts) against the sandbox in another
+ * (bench/README.md, "Scale, how"). Targets at 1 000 keys: 100 % done, delay p99 < 1 s, `/metrics` < 250 ms.
  *
  *   npm run build && node dist/bench/monitor-scale-matrix.js [--keys 100,1000,5000] [--interval 60]
  */
@@ -13,57 +10,44 @@ import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { isEntryPoint, listFlag, numberFlag } from './lib/cli.js';
 import { loadAverage, sampleCpu, sampleRss } from './lib/proc-stat.js';
-import { type SandboxProcess, startSandboxProcess } from './lib/sandbox-process.js';
-import type { FromScaleChild, ScaleChildFigures, ScaleJob } from './lib/scale-child.js';
-import { median } from './lib/stats.js';
-import { fixed, renderTable } from './lib/table.js';
+import { startSandboxProcess } from './lib/sandbox-process.js';
+import type { FromScaleChild, ScaleJob } from './lib/scale-child.js';
+import { columnTable, fixed, median } from './lib/stats.js';
 
 const CHILD = fileURLToPath(new URL('./lib/scale-child.js', import.meta.url));
 const TENANT = 'rowery-nowak';
 const KEY_ALIAS = 'nowak-test';
 export const TARGET_KEYS = 1000;
-export const TARGETS = { donePercent: 100, delayP99Seconds: 1, renderMs: 250 } as const;
+const TARGETS = { donePercent: 100, delayP99Seconds: 1, renderMs: 250 } as const;
 
 export interface ScaleOptions {
   readonly keys?: readonly number[];
   /** Schedule interval in seconds (a divisor of 60); the real target is 60. */
   readonly intervalSeconds?: number;
-  readonly concurrency?: number;
 }
 
-export interface ScaleRow extends ScaleChildFigures {
-  readonly intervalSeconds: number;
-  readonly peakRssBytes: number;
-  readonly cpuSeconds: number;
-}
-
-export interface ScaleFigures {
-  readonly intervalSeconds: number;
-  readonly concurrency: number;
-  readonly rows: readonly ScaleRow[];
-  readonly loadAverage: number;
-}
+export type ScaleRow = Awaited<ReturnType<typeof measureSize>>;
+export type ScaleFigures = Awaited<ReturnType<typeof run>>;
 
 /** Per-probe timeout for an interval: the default 10 s, but never more than a quarter of it. */
 export function timeoutFor(intervalSeconds: number): number {
   return Math.max(1, Math.min(10, Math.floor(intervalSeconds / 4)));
 }
 
-export function donePercent(row: Pick<ScaleChildFigures, 'doneInInterval' | 'scheduled'>): number {
+export function donePercent(row: { doneInInterval: number; scheduled: number }): number {
   return row.scheduled > 0 ? (row.doneInInterval / row.scheduled) * 100 : Number.NaN;
 }
 
-export type TargetVerdict = 'MET' | 'MISSED';
-
-export function scaleVerdicts(row: ScaleRow): { done: TargetVerdict; delay: TargetVerdict; render: TargetVerdict } {
+export function scaleVerdicts(row: ScaleRow) {
+  const verdict = (met: boolean): 'MET' | 'MISSED' => (met ? 'MET' : 'MISSED');
   return {
-    done: donePercent(row) >= TARGETS.donePercent ? 'MET' : 'MISSED',
-    delay: row.delayP99Seconds < TARGETS.delayP99Seconds ? 'MET' : 'MISSED',
-    render: median(row.renderMs) < TARGETS.renderMs ? 'MET' : 'MISSED',
+    done: verdict(donePercent(row) >= TARGETS.donePercent),
+    delay: verdict(row.delayP99Seconds < TARGETS.delayP99Seconds),
+    render: verdict(median(row.renderMs) < TARGETS.renderMs),
   };
 }
 
-async function measureSize(job: ScaleJob): Promise<ScaleRow> {
+async function measureSize(job: ScaleJob) {
   const child = fork(CHILD, [], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
   const pid = child.pid ?? 0;
   const exited = once(child, 'exit');
@@ -98,14 +82,13 @@ async function measureSize(job: ScaleJob): Promise<ScaleRow> {
   }
 }
 
-export async function run(options: ScaleOptions = {}): Promise<ScaleFigures> {
+export async function run(options: ScaleOptions = {}) {
   const keys = options.keys ?? [100, 1000, 5000];
   const intervalSeconds = options.intervalSeconds ?? 60;
-  const concurrency = options.concurrency ?? 16;
-  const sandbox: SandboxProcess = await startSandboxProcess();
+  const concurrency = 16;
+  const sandbox = await startSandboxProcess();
   try {
-    const key = sandbox.keys[KEY_ALIAS];
-    if (!key) throw new Error(`the sandbox has no demo key "${KEY_ALIAS}"`);
+    const key = sandbox.key(KEY_ALIAS);
     const rows: ScaleRow[] = [];
     for (const n of keys) {
       rows.push(
@@ -128,48 +111,28 @@ export async function run(options: ScaleOptions = {}): Promise<ScaleFigures> {
 }
 
 export function describeScale(f: ScaleFigures): string {
-  const rows = f.rows.map((r) => {
+  const targets = (r: ScaleRow): string => {
     const v = scaleVerdicts(r);
-    return [
-      String(r.keys),
-      String(r.scheduled),
-      `${r.doneInInterval} (${fixed(donePercent(r), 1)} %)`,
-      fixed(r.tickSeconds, 1) + (r.tickFinished ? '' : ' (cut)'),
-      `${fixed(r.delayP99Seconds, 3)} (<= ${fixed(r.delayP99AtMostSeconds, 3)})`,
-      fixed(r.peakRssBytes / 2 ** 20, 0),
-      fixed(r.cpuSeconds, 1),
-      String(r.series),
-      fixed(r.series / r.keys, 1),
-      fixed(r.metricsBytes / 2 ** 20, 2),
-      r.renderMs.map((ms) => fixed(ms, 0)).join('/'),
-      r.keys === TARGET_KEYS ? `done ${v.done}, delay ${v.delay}, render ${v.render}` : '',
-    ];
-  });
-  return [
-    `monitor scale: one spread tick per size, ${f.intervalSeconds} s interval, concurrency ${f.concurrency}, canaries on, load ${fixed(f.loadAverage, 2)}`,
-    renderTable(
-      [
-        'keys',
-        'scheduled',
-        'done in interval',
-        'tick s',
-        'delay p99 s',
-        'peak rss MiB',
-        'cpu s',
-        'series',
-        'series/key',
-        'metrics MiB',
-        'render ms',
-        `targets (at ${TARGET_KEYS})`,
-      ],
-      rows,
-      ['right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'left'],
-    ),
-  ].join('\n');
+    return r.keys === TARGET_KEYS ? `done ${v.done}, delay ${v.delay}, render ${v.render}` : '';
+  };
+  const table = columnTable(f.rows, [
+    ['keys', (r) => String(r.keys)],
+    ['scheduled', (r) => String(r.scheduled)],
+    ['done in interval', (r) => `${r.doneInInterval} (${fixed(donePercent(r), 1)} %)`],
+    ['tick s', (r) => fixed(r.tickSeconds, 1) + (r.tickFinished ? '' : ' (cut)')],
+    ['delay p99 s', (r) => `${fixed(r.delayP99Seconds, 3)} (<= ${fixed(r.delayP99AtMostSeconds, 3)})`],
+    ['peak rss MiB', (r) => fixed(r.peakRssBytes / 2 ** 20, 0)],
+    ['cpu s', (r) => fixed(r.cpuSeconds, 1)],
+    ['series', (r) => String(r.series)],
+    ['series/key', (r) => fixed(r.series / r.keys, 1)],
+    ['metrics MiB', (r) => fixed(r.metricsBytes / 2 ** 20, 2)],
+    ['render ms', (r) => r.renderMs.map((ms) => fixed(ms, 0)).join('/')],
+    [`targets (at ${TARGET_KEYS})`, targets, 'left'],
+  ]);
+  return `monitor scale: one spread tick per size, ${f.intervalSeconds} s interval, concurrency ${f.concurrency}, canaries on, load ${fixed(f.loadAverage, 2)}\n${table}`;
 }
 
 if (isEntryPoint(import.meta.url)) {
   const keys = listFlag(process.argv, 'keys', { min: 1, max: 20_000 });
-  const intervalSeconds = numberFlag(process.argv, 'interval', { min: 5, max: 60 });
-  console.log(describeScale(await run({ ...(keys ? { keys } : {}), ...(intervalSeconds ? { intervalSeconds } : {}) })));
+  console.log(describeScale(await run({ keys, intervalSeconds: numberFlag(process.argv, 'interval', { min: 5, max: 60 }) })));
 }

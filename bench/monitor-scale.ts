@@ -13,25 +13,10 @@ import { createLogger } from '../lib/index.js';
 import { createMonitor, createMonitorServer, demoConfig } from '../monitor/index.js';
 import { startSandbox } from '../sandbox/index.js';
 import { isEntryPoint, numberFlag } from './lib/cli.js';
-import { median, percentile, ratio } from './lib/stats.js';
-import { fixed, renderTable } from './lib/table.js';
+import { seriesCount } from './lib/prom-text.js';
+import { columnTable, fixed, median, percentile, ratio } from './lib/stats.js';
 
-export interface RenderScaleFigures {
-  readonly keys: number;
-  readonly probes: number;
-  readonly series: number;
-  readonly bytes: number;
-  readonly roundSeconds: number;
-  readonly renderMedianMs: number;
-  readonly renderP95Ms: number;
-}
-
-export interface MonitorScaleFigures {
-  readonly baseline: RenderScaleFigures;
-  readonly scaled: RenderScaleFigures;
-  readonly seriesRatio: number;
-  readonly renderRatio: number;
-}
+export type MonitorScaleFigures = Awaited<ReturnType<typeof run>>;
 
 const RECORD = { id: 'x-1', note: 'bench' };
 
@@ -50,7 +35,7 @@ function dataFile(keys: number): unknown {
   return { tenants, keys: tenantKeys };
 }
 
-async function measure(keys: number | undefined, renders: number, dir: string): Promise<RenderScaleFigures> {
+async function measure(keys: number | undefined, renders: number, dir: string) {
   const logger = createLogger({ level: 'silent' });
   let file: string | undefined;
   if (keys !== undefined) {
@@ -71,11 +56,10 @@ async function measure(keys: number | undefined, renders: number, dir: string): 
       text = await (await fetch(`${server.url}/metrics`)).text();
       times.push(performance.now() - t0);
     }
-    const series = text.split('\n').filter((l) => l !== '' && !l.startsWith('#')).length;
     return {
       keys: monitor.config().targets[0]?.keys.length ?? 0,
       probes: monitor.plan().length,
-      series,
+      series: seriesCount(text),
       bytes: Buffer.byteLength(text),
       roundSeconds,
       renderMedianMs: median(times),
@@ -88,7 +72,7 @@ async function measure(keys: number | undefined, renders: number, dir: string): 
   }
 }
 
-export async function run(options: { keys?: number; renders?: number } = {}): Promise<MonitorScaleFigures> {
+export async function run(options: { keys?: number; renders?: number } = {}) {
   const dir = await mkdtemp(join(tmpdir(), 'monitor-scale-'));
   try {
     const renders = options.renders ?? 15;
@@ -110,23 +94,23 @@ if (isEntryPoint(import.meta.url)) {
     keys: numberFlag(process.argv, 'keys', { min: 1, max: 20_000 }),
     renders: numberFlag(process.argv, 'renders', { min: 1, max: 1000 }),
   });
-  const row = (name: string, f: RenderScaleFigures): string[] => [
-    name,
-    String(f.keys),
-    String(f.probes),
-    String(f.series),
-    fixed(f.series / Math.max(1, f.keys), 1),
-    fixed(f.bytes / 1024 / 1024, 2),
-    fixed(f.roundSeconds, 1),
-    fixed(f.renderMedianMs, 1),
-    fixed(f.renderP95Ms, 1),
-  ];
-  console.log(
-    renderTable(
-      ['config', 'keys', 'probes', 'series', 'series/key', 'MiB', 'round s', 'render ms p50', 'render ms p95'],
-      [row('demo keys (baseline)', figures.baseline), row('tenant keys', figures.scaled)],
-      ['left', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right'],
-    ),
+  const table = columnTable(
+    [
+      { name: 'demo keys (baseline)', f: figures.baseline },
+      { name: 'tenant keys', f: figures.scaled },
+    ],
+    [
+      ['config', ({ name }) => name, 'left'],
+      ['keys', ({ f }) => String(f.keys)],
+      ['probes', ({ f }) => String(f.probes)],
+      ['series', ({ f }) => String(f.series)],
+      ['series/key', ({ f }) => fixed(f.series / Math.max(1, f.keys), 1)],
+      ['MiB', ({ f }) => fixed(f.bytes / 1024 / 1024, 2)],
+      ['round s', ({ f }) => fixed(f.roundSeconds, 1)],
+      ['render ms p50', ({ f }) => fixed(f.renderMedianMs, 1)],
+      ['render ms p95', ({ f }) => fixed(f.renderP95Ms, 1)],
+    ],
   );
+  console.log(table);
   console.log(`ratios vs baseline: series x${fixed(figures.seriesRatio, 1)}, /metrics render x${fixed(figures.renderRatio, 1)}`);
 }

@@ -1,27 +1,23 @@
 /**
  * Our monitor against the peer, Debian's prometheus-blackbox-exporter: CPU seconds per 1 000
- * probes of each PROCESS (utime + stime from /proc/PID/stat) over the same window, at the same
- * probe rate, against the same sandbox (a third process, not counted). Ours is
- * `repairmon serve` with N tenant keys on a 1-second schedule; the peer is driven through
- * `/probe` at the same rate over the same URLs (the plan's reads, in plan order), as
- * Prometheus would scrape it. Probes are counted where they land: at the sandbox.
+ * probes of each PROCESS over the same window, at the same probe rate, over the same URLs,
+ * against the same sandbox (a third process, not counted) (bench/README.md, "Monitor vs
+ * blackbox_exporter, how").
  *
  *   npm run build && node dist/bench/monitor-vs-blackbox.js [--rate 50] [--seconds 20] [--warmup 3] [--rounds 2]
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { buildPlan, parseConfigText } from '../monitor/index.js';
 import { joinUrl } from '../api/contract/index.js';
-import { startBlackbox } from './lib/blackbox.js';
+import { startBlackbox, startRateDriver } from './lib/blackbox.js';
 import { isEntryPoint, numberFlag } from './lib/cli.js';
 import { BENCH_KEY_ENV, benchMonitorYaml, startMonitorProcess } from './lib/monitor-process.js';
 import { loadAverage, sampleCpu, sampleRss } from './lib/proc-stat.js';
-import { startRateDriver } from './lib/rate-driver.js';
 import { type SandboxProcess, startSandboxProcess } from './lib/sandbox-process.js';
-import { fixed, renderTable } from './lib/table.js';
-import { ratio } from './lib/stats.js';
+import { columnTable, fixed, ratio } from './lib/stats.js';
 
 const TENANT = 'rowery-nowak';
 const KEY_ALIAS = 'nowak-test';
@@ -29,7 +25,7 @@ const KEY_ALIAS = 'nowak-test';
 const TIMEOUT_MS = 500;
 export const TARGET_RATIO = 0.5;
 
-export interface VersusOptions {
+interface VersusOptions {
   /** Probes per second wanted; rounded to what N keys on a 1 s schedule give. */
   readonly rate?: number;
   /** Measured seconds per side, split evenly over the rounds. */
@@ -39,30 +35,8 @@ export interface VersusOptions {
   readonly rounds?: number;
 }
 
-export interface ProberSideFigures {
-  readonly cpuSeconds: number;
-  /** The kernel's share (sockets, syscalls) of cpuSeconds. */
-  readonly systemSeconds: number;
-  readonly windowSeconds: number;
-  /** Requests that reached the sandbox in the window. */
-  readonly probes: number;
-  readonly ok: number;
-  readonly cpuSecondsPer1000: number;
-  readonly rssBytes: number;
-}
-
-export interface VersusFigures {
-  readonly rate: number;
-  readonly keys: number;
-  readonly seconds: number;
-  readonly rounds: number;
-  readonly distinctUrls: number;
-  readonly blackbox: ProberSideFigures;
-  readonly ours: ProberSideFigures;
-  /** ours / blackbox CPU per 1 000 probes; target <= 0.5. */
-  readonly ratio: number;
-  readonly loadAverage: number;
-}
+type ProberSideFigures = Awaited<ReturnType<typeof measureWindow>>;
+export type VersusFigures = Awaited<ReturnType<typeof run>>;
 
 /** Tenant keys needed for `rate` probes per 1 s tick: each key reads 4 resources, plus `/` and `/docs` once. */
 export function keysForRate(rate: number): { keys: number; perTick: number } {
@@ -90,7 +64,7 @@ export function perThousand(cpuSeconds: number, probes: number): number {
   return probes > 0 ? (cpuSeconds / probes) * 1000 : Number.NaN;
 }
 
-async function measureWindow(pid: number, sandbox: SandboxProcess, seconds: number): Promise<ProberSideFigures> {
+async function measureWindow(pid: number, sandbox: SandboxProcess, seconds: number) {
   await sandbox.resetCounts();
   const before = await sampleCpu(pid);
   await sleep(seconds * 1000);
@@ -99,8 +73,10 @@ async function measureWindow(pid: number, sandbox: SandboxProcess, seconds: numb
   const cpuSeconds = after.cpuSeconds - before.cpuSeconds;
   return {
     cpuSeconds,
+    /** The kernel's share (sockets, syscalls). */
     systemSeconds: after.systemSeconds - before.systemSeconds,
     windowSeconds: (after.atMs - before.atMs) / 1000,
+    /** Requests that reached the sandbox in the window. */
     probes: counts.total,
     ok: counts.byStatus['200'] ?? 0,
     cpuSecondsPer1000: perThousand(cpuSeconds, counts.total),
@@ -108,51 +84,27 @@ async function measureWindow(pid: number, sandbox: SandboxProcess, seconds: numb
   };
 }
 
-async function measureBlackbox(
-  dir: string,
-  sandbox: SandboxProcess,
-  key: string,
-  urls: readonly string[],
-  rate: number,
-  o: Required<VersusOptions>,
-): Promise<ProberSideFigures> {
-  const blackbox = await startBlackbox(dir, key, 'bearer', TIMEOUT_MS);
-  let next = 0;
-  const driver = startRateDriver(rate, () => blackbox.probe(urls[next++ % urls.length] ?? ''));
+type ChildSide = { pid: number; close: () => Promise<void> };
+
+/** One side's window after a warm-up; `start` gives the measured process and what drives it. */
+async function measureSide(sandbox: SandboxProcess, o: Required<VersusOptions>, start: () => Promise<ChildSide>) {
+  const side = await start();
   try {
     await sleep(o.warmupSeconds * 1000);
-    return await measureWindow(blackbox.program.pid, sandbox, o.seconds);
+    return await measureWindow(side.pid, sandbox, o.seconds);
   } finally {
-    await driver.stop();
-    await blackbox.close();
+    await side.close();
   }
 }
 
-async function measureOurs(
-  dir: string,
-  sandbox: SandboxProcess,
-  key: string,
-  yaml: string,
-  o: Required<VersusOptions>,
-): Promise<ProberSideFigures> {
-  const monitor = await startMonitorProcess(dir, yaml, key);
-  try {
-    await sleep(o.warmupSeconds * 1000);
-    return await measureWindow(monitor.program.pid, sandbox, o.seconds);
-  } finally {
-    await monitor.close();
-  }
-}
-
-export async function run(options: VersusOptions = {}): Promise<VersusFigures> {
+export async function run(options: VersusOptions = {}) {
   const o: Required<VersusOptions> = { rate: 50, seconds: 20, warmupSeconds: 3, rounds: 2, ...options };
   const window = { ...o, seconds: o.seconds / o.rounds };
   const { keys, perTick } = keysForRate(o.rate);
   const dir = await mkdtemp(join(tmpdir(), 'repairmon-versus-'));
   const sandbox = await startSandboxProcess();
   try {
-    const key = sandbox.keys[KEY_ALIAS];
-    if (!key) throw new Error(`the sandbox has no demo key "${KEY_ALIAS}"`);
+    const key = sandbox.key(KEY_ALIAS);
     const yaml = benchMonitorYaml({
       baseUrl: sandbox.baseUrl,
       keys,
@@ -165,12 +117,26 @@ export async function run(options: VersusOptions = {}): Promise<VersusFigures> {
     if (!parsed.ok) throw new Error(`bench monitor config rejected: ${parsed.issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`);
     const urls = buildPlan(parsed.config).map((p) => joinUrl(sandbox.baseUrl, p.path));
     if (urls.length !== perTick) throw new Error(`expected ${perTick} probes per tick from ${keys} keys, the plan has ${urls.length}`);
+    const file = join(dir, 'monitor.yaml');
+    await writeFile(file, yaml, { mode: 0o600 });
+    const startPeer = async () => {
+      const blackbox = await startBlackbox(dir, key, 'bearer', TIMEOUT_MS);
+      let next = 0;
+      const driver = startRateDriver(perTick, () => blackbox.probe(urls[next++ % urls.length] ?? ''));
+      return { pid: blackbox.program.pid, close: () => driver.stop().then(() => blackbox.close()) };
+    };
+    const startMine = async () => {
+      const monitor = await startMonitorProcess(file, key);
+      return { pid: monitor.program.pid, close: monitor.close };
+    };
     const peer: ProberSideFigures[] = [];
     const mine: ProberSideFigures[] = [];
-    const measurePeer = async (): Promise<void> => void peer.push(await measureBlackbox(dir, sandbox, key, urls, perTick, window));
-    const measureMine = async (): Promise<void> => void mine.push(await measureOurs(dir, sandbox, key, yaml, window));
     for (let round = 0; round < o.rounds; round += 1) {
-      for (const measure of round % 2 === 0 ? [measurePeer, measureMine] : [measureMine, measurePeer]) await measure();
+      const order = [
+        () => measureSide(sandbox, window, startPeer).then((f) => peer.push(f)),
+        () => measureSide(sandbox, window, startMine).then((f) => mine.push(f)),
+      ];
+      for (const measure of round % 2 === 0 ? order : order.reverse()) await measure();
     }
     const blackbox = addSides(peer);
     const ours = addSides(mine);
@@ -192,21 +158,20 @@ export async function run(options: VersusOptions = {}): Promise<VersusFigures> {
 }
 
 export function describeVersus(f: VersusFigures): string {
-  const row = (name: string, s: ProberSideFigures): string[] => [
-    name,
-    fixed(s.cpuSeconds, 2),
-    fixed(s.systemSeconds, 2),
-    fixed(s.windowSeconds, 1),
-    String(s.probes),
-    String(s.ok),
-    fixed(s.cpuSecondsPer1000, 3),
-    fixed(s.rssBytes / 2 ** 20, 0),
+  const sides = [
+    { name: 'blackbox_exporter', s: f.blackbox },
+    { name: 'repairmon serve', s: f.ours },
   ];
-  const table = renderTable(
-    ['process', 'cpu s', 'of which sys', 'window s', 'probes', 'ok (200)', 'cpu s / 1000 probes', 'rss MiB'],
-    [row('blackbox_exporter', f.blackbox), row('repairmon serve', f.ours)],
-    ['left', 'right', 'right', 'right', 'right', 'right', 'right', 'right'],
-  );
+  const table = columnTable(sides, [
+    ['process', ({ name }) => name, 'left'],
+    ['cpu s', ({ s }) => fixed(s.cpuSeconds, 2)],
+    ['of which sys', ({ s }) => fixed(s.systemSeconds, 2)],
+    ['window s', ({ s }) => fixed(s.windowSeconds, 1)],
+    ['probes', ({ s }) => String(s.probes)],
+    ['ok (200)', ({ s }) => String(s.ok)],
+    ['cpu s / 1000 probes', ({ s }) => fixed(s.cpuSecondsPer1000, 3)],
+    ['rss MiB', ({ s }) => fixed(s.rssBytes / 2 ** 20, 0)],
+  ]);
   const verdict = f.ratio <= TARGET_RATIO ? 'MET' : 'MISSED';
   return [
     `${f.rate} probes/s (${f.keys} tenant keys x 4 reads + / and /docs, ${f.distinctUrls} URLs), ${f.seconds} s measured per side in ${f.rounds} alternating rounds, load ${fixed(f.loadAverage, 2)}`,

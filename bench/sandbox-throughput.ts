@@ -13,10 +13,10 @@ import { type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { startSandbox } from '../sandbox/index.js';
 import { API_KEY_HEADER, tenantResourcePath } from '../api/contract/index.js';
+import { isEntryPoint, numberFlag } from './lib/cli.js';
 
 const run$ = promisify(execFile);
 const WRK = '/usr/bin/wrk';
@@ -29,32 +29,10 @@ local key = os.getenv("${KEY_ENV}")
 if key ~= nil and key ~= "" then wrk.headers["${API_KEY_HEADER}"] = key end
 `;
 
-export interface WrkFigures {
-  readonly requests: number;
-  readonly seconds: number;
-  readonly requestsPerSecond: number;
-  readonly non2xx: number;
-  readonly socketErrors: number;
-}
+type WrkFigures = ReturnType<typeof parseWrk>;
+export type ThroughputFigures = Awaited<ReturnType<typeof run>>;
 
-export interface ThroughputFigures {
-  readonly path: string;
-  readonly threads: number;
-  readonly connections: number;
-  readonly secondsPerRun: number;
-  readonly rounds: number;
-  readonly sandbox: WrkFigures;
-  readonly helloWorld: WrkFigures;
-  /** sandbox req/s divided by hello-world req/s. */
-  readonly ratio: number;
-}
-
-export interface ThroughputOptions {
-  readonly seconds?: number;
-  readonly rounds?: number;
-}
-
-function parseWrk(output: string): WrkFigures {
+function parseWrk(output: string) {
   const [, count = 'NaN', amount = 'NaN', unit = 's'] = /(\d+) requests in ([\d.]+)(ms|s|m)\b/.exec(output) ?? [];
   const requests = Number(count);
   const seconds = Number(amount) * (unit === 'ms' ? 0.001 : unit === 'm' ? 60 : 1);
@@ -94,7 +72,7 @@ async function startHelloWorld(): Promise<{ url: string; server: Server }> {
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, server };
 }
 
-export async function run(options: ThroughputOptions = {}): Promise<ThroughputFigures> {
+export async function run(options: { seconds?: number; rounds?: number } = {}) {
   const seconds = options.seconds ?? 5;
   const rounds = options.rounds ?? 2;
   const dir = await mkdtemp(join(tmpdir(), 'sandbox-bench-'));
@@ -128,6 +106,7 @@ export async function run(options: ThroughputOptions = {}): Promise<ThroughputFi
       rounds,
       sandbox: sandboxFigures,
       helloWorld: helloFigures,
+      /** sandbox req/s divided by hello-world req/s. */
       ratio: sandboxFigures.requestsPerSecond / helloFigures.requestsPerSecond,
     };
   } finally {
@@ -138,16 +117,9 @@ export async function run(options: ThroughputOptions = {}): Promise<ThroughputFi
   }
 }
 
-function flag(name: string, fallback: number): number {
-  const index = process.argv.indexOf(`--${name}`);
-  const value = index === -1 ? fallback : Number(process.argv[index + 1]);
-  if (!Number.isInteger(value) || value < 1)
-    throw new Error(`--${name} must be a whole number from 1, got "${process.argv[index + 1] ?? ''}"`);
-  return value;
-}
-
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const figures = await run({ seconds: flag('seconds', 5), rounds: flag('rounds', 2) });
+if (isEntryPoint(import.meta.url)) {
+  const seconds = numberFlag(process.argv, 'seconds', { min: 1, max: 3600 });
+  const figures = await run({ seconds, rounds: numberFlag(process.argv, 'rounds', { min: 1, max: 100 }) });
   const line = (name: string, f: WrkFigures): string =>
     `${name.padEnd(12)} ${f.requestsPerSecond.toFixed(0).padStart(8)} req/s  (${f.requests} requests in ${f.seconds.toFixed(1)} s, non-2xx ${f.non2xx}, socket errors ${f.socketErrors})`;
   console.log(

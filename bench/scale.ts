@@ -1,32 +1,20 @@
 /**
  * Scale, as `npm run bench` reports it: the 100 / 1 000 / 5 000-key matrix
- * (monitor-scale-matrix: done vs scheduled, delay p99, RSS, series, render) and the monitor
- * engineer's render baseline (monitor-scale: 1 000 keys against the 6 demo keys, same run),
- * which covers one size only and so cannot stand in for the matrix.
+ * (monitor-scale-matrix.ts) and the render baseline of 1 000 keys against the 6 demo keys
+ * (monitor-scale.ts), which covers one size only and so cannot stand in for the matrix.
  *
  *   npm run build && node dist/bench/scale.js [--keys 100,1000,5000] [--interval 60]
  */
 import { isEntryPoint, listFlag, numberFlag } from './lib/cli.js';
-import { fixed } from './lib/table.js';
-import { type ScaleFigures, type ScaleOptions, describeScale, run as runMatrix } from './monitor-scale-matrix.js';
+import { type ScaleOptions, describeScale, run as runMatrix } from './monitor-scale-matrix.js';
 import { type MonitorScaleFigures, run as runRenderBaseline } from './monitor-scale.js';
+import { fixed } from './lib/stats.js';
 
-export interface ScaleRunOptions extends ScaleOptions {
-  /** Keys for the render-vs-demo-baseline comparison; 0 skips it. */
-  readonly baselineKeys?: number;
-  readonly renders?: number;
-}
+export type ScaleRunFigures = Awaited<ReturnType<typeof run>>;
 
-export interface ScaleRunFigures {
-  readonly matrix: ScaleFigures;
-  readonly renderBaseline: MonitorScaleFigures | undefined;
-}
-
-export async function run(options: ScaleRunOptions = {}): Promise<ScaleRunFigures> {
+export async function run(options: ScaleOptions & { renders?: number } = {}) {
   const matrix = await runMatrix(options);
-  const baselineKeys = options.baselineKeys ?? 1000;
-  const renderBaseline = baselineKeys > 0 ? await runRenderBaseline({ keys: baselineKeys, renders: options.renders ?? 15 }) : undefined;
-  return { matrix, renderBaseline };
+  return { matrix, renderBaseline: await runRenderBaseline({ keys: 1000, renders: options.renders ?? 15 }) };
 }
 
 export function describeRenderBaseline(f: MonitorScaleFigures): string {
@@ -38,9 +26,10 @@ export function describeRenderBaseline(f: MonitorScaleFigures): string {
 }
 
 if (isEntryPoint(import.meta.url)) {
-  const keys = listFlag(process.argv, 'keys', { min: 1, max: 20_000 });
-  const intervalSeconds = numberFlag(process.argv, 'interval', { min: 5, max: 60 });
-  const figures = await run({ ...(keys ? { keys } : {}), ...(intervalSeconds ? { intervalSeconds } : {}) });
+  const figures = await run({
+    keys: listFlag(process.argv, 'keys', { min: 1, max: 20_000 }),
+    intervalSeconds: numberFlag(process.argv, 'interval', { min: 5, max: 60 }),
+  });
   console.log(describeScale(figures.matrix));
-  if (figures.renderBaseline) console.log(describeRenderBaseline(figures.renderBaseline));
+  console.log(describeRenderBaseline(figures.renderBaseline));
 }

@@ -8,18 +8,17 @@
  *   npm run build && node dist/bench/soak.js [--seconds 180] [--keys 200]
  *   REPAIRMON_SOAK=1 [REPAIRMON_SOAK_SECONDS=180] npx vitest run test/reliability/soak.test.ts
  */
-import { type ChildProcess, fork } from 'node:child_process';
-import { once } from 'node:events';
 import { mkdtempSync, readdirSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { createLogger } from '../lib/index.js';
 import { CANARY_NAMES, type CanaryName, createMonitor, demoConfig } from '../monitor/index.js';
-import { DEMO_TENANTS, startSandbox } from '../sandbox/index.js';
+import { DEMO_TENANTS } from '../sandbox/index.js';
 import { isEntryPoint, numberFlag } from './lib/cli.js';
+import { startSandboxProcess } from './lib/sandbox-process.js';
 
 export const SOAK_DEFAULTS = {
   seconds: 180,
@@ -39,45 +38,10 @@ const WARM_EXTRA_TICKS = 10;
 /** The bounds the soak asserts: resource growth from warm to end, not speed. */
 export const SOAK_BOUNDS = { rssGrowthMiB: 64, heapGrowthMiB: 16, socketGrowth: 16 } as const;
 
-export interface SoakOptions {
-  readonly seconds?: number;
-  readonly keys?: number;
-  readonly concurrency?: number;
-  readonly historyPerProbe?: number;
-  readonly log?: (line: string) => void;
-}
-
-export interface ResourceSample {
-  readonly rssMiB: number;
-  /** Heap in use right after a full GC: what is really retained. */
-  readonly heapMiB: number;
-  readonly sockets: number;
-}
-
-export interface SoakFigures {
-  readonly seconds: number;
-  readonly keys: number;
-  readonly probesPerRound: number;
-  readonly concurrency: number;
-  readonly historyPerProbe: number;
-  readonly faults: string;
-  /** Seconds into the run when the warm sample was taken (undefined: the history never filled). */
-  readonly warmAtS: number | undefined;
-  readonly start: ResourceSample;
-  readonly warm: ResourceSample;
-  readonly end: ResourceSample;
-  readonly maxSockets: number;
-  readonly ticks: number;
-  readonly ticksSkipped: number;
-  readonly probesScheduled: number;
-  readonly probesDone: number;
-  /** Probes done in the last 10 s: the monitor was still working at the end. */
-  readonly probesDoneLast10s: number;
-  readonly outcomes: Readonly<Record<string, number>>;
-}
+export type SoakFigures = Awaited<ReturnType<typeof runSoak>>;
 
 /** Open sockets of this process: /proc/self/fd entries that link to `socket:[…]`. */
-export function countSockets(): number {
+function countSockets(): number {
   let count = 0;
   for (const fd of readdirSync('/proc/self/fd')) {
     try {
@@ -95,7 +59,8 @@ function fullGc(): () => void {
   return runInNewContext('gc') as () => void;
 }
 
-function sample(gc: () => void): ResourceSample {
+/** heapMiB: in use right after a full GC, what is really retained. */
+function sample(gc: () => void) {
   gc();
   const mem = process.memoryUsage();
   return { rssMiB: mem.rss / 1048576, heapMiB: mem.heapUsed / 1048576, sockets: countSockets() };
@@ -114,30 +79,7 @@ function soakData(keys: number): string {
   return ['tenants:', ...tenants, 'keys:', ...keyLines, ''].join('\n');
 }
 
-interface ChildReady {
-  readonly baseUrl: string;
-  readonly keys: readonly { alias: string; kind: 'tenant' | 'platform'; tenant?: string; revoked: boolean; key: string }[];
-  readonly tenants: readonly string[];
-}
-
-/** Node 20 cannot fork a .ts file: under vitest the child is the compiled twin in dist/. */
-function childModule(): string {
-  const here = fileURLToPath(import.meta.url);
-  return here.endsWith('.ts') ? fileURLToPath(new URL('../dist/bench/soak.js', import.meta.url)) : here;
-}
-
-async function startSandboxChild(dataFile: string, faults: string): Promise<{ child: ChildProcess; ready: ChildReady }> {
-  const child = fork(childModule(), ['--sandbox-child', dataFile, faults], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
-  const [ready] = (await Promise.race([
-    once(child, 'message'),
-    once(child, 'exit').then(([code]) => Promise.reject(new Error(`the soak sandbox exited before it was ready (code ${String(code)})`))),
-  ])) as [ChildReady];
-  return { child, ready };
-}
-
-async function probeCounts(
-  registry: ReturnType<typeof createMonitor>['registry'],
-): Promise<{ done: number; ticks: number; skipped: number; outcomes: Record<string, number> }> {
+async function probeCounts(registry: ReturnType<typeof createMonitor>['registry']) {
   const metrics = await registry.getMetricsAsJSON();
   const values = (name: string) => metrics.find((m) => m.name === name)?.values ?? [];
   const outcomes: Record<string, number> = {};
@@ -151,12 +93,10 @@ async function probeCounts(
   return { done, ticks: sum('repairmon_scheduler_ticks_total'), skipped: sum('repairmon_scheduler_ticks_skipped_total'), outcomes };
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-export async function runSoak(options: SoakOptions = {}): Promise<SoakFigures> {
+export async function runSoak(options: { seconds?: number; keys?: number; historyPerProbe?: number; log?: (line: string) => void } = {}) {
   const seconds = options.seconds ?? SOAK_DEFAULTS.seconds;
   const keys = options.keys ?? SOAK_DEFAULTS.keys;
-  const concurrency = options.concurrency ?? SOAK_DEFAULTS.concurrency;
+  const concurrency = SOAK_DEFAULTS.concurrency;
   const historyPerProbe = options.historyPerProbe ?? SOAK_DEFAULTS.historyPerProbe;
   const gc = fullGc();
   const log = options.log ?? (() => undefined);
@@ -164,10 +104,10 @@ export async function runSoak(options: SoakOptions = {}): Promise<SoakFigures> {
   const dataFile = join(dir, 'soak.yaml');
   writeFileSync(dataFile, soakData(keys));
   const start = sample(gc);
-  const { child, ready } = await startSandboxChild(dataFile, SOAK_DEFAULTS.faults);
+  const sandbox = await startSandboxProcess({ dataFile, faults: SOAK_DEFAULTS.faults });
   const canaries = Object.fromEntries(CANARY_NAMES.map((n) => [n, false])) as Record<CanaryName, boolean>;
   const config = {
-    ...demoConfig(ready, { schedule: '* * * * * *', timeoutMs: SOAK_DEFAULTS.timeoutMs, concurrency, canaries }),
+    ...demoConfig(sandbox, { schedule: '* * * * * *', timeoutMs: SOAK_DEFAULTS.timeoutMs, concurrency, canaries }),
     historyPerProbe,
   };
   const monitor = createMonitor(config, { logger: createLogger({ level: 'silent' }) });
@@ -218,7 +158,7 @@ export async function runSoak(options: SoakOptions = {}): Promise<SoakFigures> {
     };
   } finally {
     await monitor.stop();
-    child.disconnect();
+    await sandbox.close();
     rmSync(dir, { recursive: true, force: true });
   }
 }
@@ -252,30 +192,14 @@ export function soakVerdicts(f: SoakFigures): { name: string; ok: boolean }[] {
   ];
 }
 
-async function sandboxChild(dataFile: string, faults: string): Promise<void> {
-  const sandbox = await startSandbox({ dataFile, faults, rateLimit: 'off' });
-  // The request log is bounded, but drain it anyway: the soak measures the monitor, not this.
-  const timer = setInterval(() => sandbox.clearRequests(), 1_000);
-  process.on('disconnect', () => {
-    clearInterval(timer);
-    void sandbox.close().then(() => process.exit(0));
-  });
-  const ready: ChildReady = { baseUrl: sandbox.baseUrl, keys: sandbox.keys, tenants: sandbox.tenants };
-  process.send?.(ready);
-}
-
 if (isEntryPoint(import.meta.url)) {
   const argv = process.argv.slice(2);
-  if (argv[0] === '--sandbox-child') {
-    await sandboxChild(argv[1] ?? '', argv[2] ?? '');
-  } else {
-    const seconds = numberFlag(argv, 'seconds', { min: 10, max: 3600 }) ?? SOAK_DEFAULTS.seconds;
-    const keys = numberFlag(argv, 'keys', { min: 1, max: 5000 }) ?? SOAK_DEFAULTS.keys;
-    const historyPerProbe = numberFlag(argv, 'history', { min: 2, max: 1000 }) ?? SOAK_DEFAULTS.historyPerProbe;
-    const figures = await runSoak({ seconds, keys, historyPerProbe, log: (line) => console.error(line) });
-    console.log(formatSoak(figures));
-    const verdicts = soakVerdicts(figures);
-    console.log(`  verdict    ${verdicts.map((v) => `${v.name} ${v.ok ? 'within' : 'OVER'} bound`).join(', ')}`);
-    process.exitCode = verdicts.every((v) => v.ok) ? 0 : 1;
-  }
+  const seconds = numberFlag(argv, 'seconds', { min: 10, max: 3600 }) ?? SOAK_DEFAULTS.seconds;
+  const keys = numberFlag(argv, 'keys', { min: 1, max: 5000 }) ?? SOAK_DEFAULTS.keys;
+  const historyPerProbe = numberFlag(argv, 'history', { min: 2, max: 1000 }) ?? SOAK_DEFAULTS.historyPerProbe;
+  const figures = await runSoak({ seconds, keys, historyPerProbe, log: (line) => console.error(line) });
+  console.log(formatSoak(figures));
+  const verdicts = soakVerdicts(figures);
+  console.log(`  verdict    ${verdicts.map((v) => `${v.name} ${v.ok ? 'within' : 'OVER'} bound`).join(', ')}`);
+  process.exitCode = verdicts.every((v) => v.ok) ? 0 : 1;
 }

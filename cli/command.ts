@@ -15,7 +15,7 @@ export interface OptionSpec {
   readonly default?: string | boolean;
 }
 
-export type OptionValues = Record<string, string | boolean | string[] | undefined>;
+type OptionValues = Record<string, string | boolean | string[] | undefined>;
 
 export interface CommandIo {
   readonly stdout: Writable;
@@ -34,19 +34,15 @@ export interface CommandContext extends CommandIo {
 export interface Command {
   readonly name: string;
   readonly summary: string;
-  /** Positional arguments, e.g. `[dir]`. */
   readonly positionals?: string;
   readonly options: Readonly<Record<string, OptionSpec>>;
   /**
-   * False for a command with nothing to close: SIGINT/SIGTERM keep their default and end the
-   * process at once, even in the middle of seconds of synchronous work, which a handler (it
-   * runs only between two pieces of JavaScript) could not interrupt. Default true: the
-   * signals abort `signal` and the command closes cleanly.
+   * False for a command with nothing to close: SIGINT/SIGTERM then end the process at once, even
+   * mid synchronous work a handler could not interrupt. Default true: they abort `signal`.
    */
   readonly trapsSignals?: boolean;
   /** Commands run as `repairmon NAME SUB ...`; each one's name is `NAME SUB`. */
   readonly subcommands?: readonly Command[];
-  /** Resolves to the process exit code. */
   run(ctx: CommandContext): Promise<number>;
 }
 
@@ -54,24 +50,16 @@ export class UsageError extends Error {
   override readonly name = 'UsageError';
 }
 
-/** Flags every command takes. */
 const COMMON_OPTIONS: Record<string, OptionSpec> = {
   help: { type: 'boolean', short: 'h', description: 'show this help' },
 };
 
 export function parseCommandArgs(command: Command, argv: readonly string[]): { values: OptionValues; positionals: string[] } {
-  const options = { ...COMMON_OPTIONS, ...command.options };
-  const config: Record<string, { type: 'string' | 'boolean'; short?: string; multiple?: boolean }> = {};
-  for (const [name, spec] of Object.entries(options)) {
-    config[name] = { type: spec.type, ...(spec.short ? { short: spec.short } : {}), ...(spec.multiple ? { multiple: true } : {}) };
-  }
   try {
-    const parsed = parseArgs({ args: [...argv], options: config, strict: true, allowPositionals: command.positionals !== undefined });
-    const values = { ...parsed.values } as OptionValues;
-    for (const [name, spec] of Object.entries(options)) {
-      if (values[name] === undefined && spec.default !== undefined) values[name] = spec.default;
-    }
-    return { values, positionals: parsed.positionals };
+    // parseArgs reads type, short, multiple and default from the specs.
+    const options = { ...COMMON_OPTIONS, ...command.options };
+    const parsed = parseArgs({ args: [...argv], options, strict: true, allowPositionals: command.positionals !== undefined });
+    return { values: { ...parsed.values } as OptionValues, positionals: parsed.positionals };
   } catch (error) {
     // node:util names the flag in its message ("Unknown option '--x'"); keep that, drop its advice.
     const message = error instanceof Error ? (error.message.split('. To specify')[0] ?? error.message) : String(error);
@@ -113,27 +101,15 @@ export function stringList(values: OptionValues, name: string): string[] {
   return typeof value === 'string' ? [value] : [];
 }
 
-/** Reads an integer flag within bounds, naming the flag and the bad value on error. */
-export function intValue(values: OptionValues, name: string, bounds: { min: number; max: number }): number | undefined {
-  const raw = stringValue(values, name);
-  if (raw === undefined) return undefined;
-  if (!/^-?\d+$/.test(raw.trim())) throw new UsageError(`--${name} must be a whole number, got "${raw}"`);
-  const value = Number(raw);
-  if (value < bounds.min || value > bounds.max) {
-    throw new UsageError(`--${name} must be between ${bounds.min} and ${bounds.max}, got ${value}`);
-  }
-  return value;
-}
-
-/** Reads a number (decimals allowed) within bounds. */
-export function numberValue(values: OptionValues, name: string, bounds: { min: number; max: number }): number | undefined {
+/** Reads a number flag (`whole`: an integer) within bounds, naming the flag and the bad value on error. */
+export function numberValue(values: OptionValues, name: string, bounds: { min: number; max: number }, whole = false): number | undefined {
   const raw = stringValue(values, name);
   if (raw === undefined) return undefined;
   const value = Number(raw);
+  if (whole && !/^-?\d+$/.test(raw.trim())) throw new UsageError(`--${name} must be a whole number, got "${raw}"`);
   if (raw.trim() === '' || !Number.isFinite(value)) throw new UsageError(`--${name} must be a number, got "${raw}"`);
-  if (value < bounds.min || value > bounds.max) {
+  if (value < bounds.min || value > bounds.max)
     throw new UsageError(`--${name} must be between ${bounds.min} and ${bounds.max}, got ${value}`);
-  }
   return value;
 }
 

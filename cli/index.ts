@@ -5,15 +5,14 @@
 import { type Command, type CommandIo, UsageError, commandHelp, parseCommandArgs } from './command.js';
 import { COMMANDS, type CommandEntry, GENERATOR_MISSING, missingPackage } from './commands/index.js';
 
-function topHelp(commands: readonly CommandEntry[]): string {
-  const rows = commands.map((c) => `  ${c.name.padEnd(14)} ${c.summary}`);
+function topHelp(): string {
   return [
     'Usage: repairmon <command> [flags]',
     '',
     'Toolkit for the Repair-Service Integration API v1.',
     '',
     'Commands:',
-    ...rows,
+    ...COMMANDS.map((c) => `  ${c.name.padEnd(14)} ${c.summary}`),
     '',
     "Run 'repairmon <command> --help' for the flags of one command, 'repairmon --version' for the version.",
     '',
@@ -57,10 +56,7 @@ async function runCommand(command: Command, rest: readonly string[], io: Command
   }
 }
 
-/**
- * An install without the generator (the monitor image) fails to load a generator package, when
- * the command module loads or when it runs: one line and exit 2, not a module stack trace.
- */
+/** An install without the generator (the monitor image): one line and exit 2, not a module stack trace. */
 function generatorMissing(entry: CommandEntry, error: unknown, stderr: CommandIo['stderr']): number {
   const missing = missingPackage(entry, error);
   if (missing === undefined) throw error;
@@ -71,10 +67,9 @@ function generatorMissing(entry: CommandEntry, error: unknown, stderr: CommandIo
 /** `given` (tests) or the process's own, its signals trapped only for a command that wants them. */
 export async function main(argv: readonly string[], given?: CommandIo & { dispose?(): void }): Promise<number> {
   const out = given ?? { stdout: process.stdout, stderr: process.stderr };
-  const commands = COMMANDS;
   const [name, ...rest] = argv;
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
-    out.stdout.write(topHelp(commands));
+    out.stdout.write(topHelp());
     return name === undefined ? 2 : 0;
   }
   if (name === '--version' || name === '-V') {
@@ -83,9 +78,9 @@ export async function main(argv: readonly string[], given?: CommandIo & { dispos
     out.stdout.write(`${packageVersion()}\n`);
     return 0;
   }
-  const entry = commands.find((c) => c.name === name);
+  const entry = COMMANDS.find((c) => c.name === name);
   if (!entry) {
-    out.stderr.write(`repairmon: unknown command "${name}". Commands: ${commands.map((c) => c.name).join(', ')}\n`);
+    out.stderr.write(`repairmon: unknown command "${name}". Commands: ${COMMANDS.map((c) => c.name).join(', ')}\n`);
     return 2;
   }
   let command: Command;

@@ -40,13 +40,13 @@ export function refuseKeyFlag(values: CommandContext['values'], command: string)
     );
 }
 
-function sourceFlags(values: CommandContext['values']) {
-  return { keyEnv: stringValue(values, 'key-env'), keyFile: stringValue(values, 'key-file'), keyStdin: values['key-stdin'] === true };
-}
-
 /** The key from its source; `required` asks on a terminal when no flag names one. */
 export async function keyFromFlags(ctx: CommandContext, required: boolean): Promise<ApiKey | undefined> {
-  const flags = sourceFlags(ctx.values);
+  const flags = {
+    keyEnv: stringValue(ctx.values, 'key-env'),
+    keyFile: stringValue(ctx.values, 'key-file'),
+    keyStdin: ctx.values['key-stdin'] === true,
+  };
   if (!required && flags.keyEnv === undefined && flags.keyFile === undefined && !flags.keyStdin) return undefined;
   const choice = chooseKeySource(flags, required && ctx.stdin.isTTY === true);
   if (!choice.ok) throw new UsageError(choice.reason);

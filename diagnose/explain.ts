@@ -3,9 +3,9 @@
  * message, which is shown verbatim), every transport failure and every finding.
  */
 import { ERROR_CODES, type ErrorCode, isErrorCode } from '../api/contract/index.js';
-import type { TransportFailure } from '../api/client/single-attempt.js';
+import type { RetryHint, TransportFailure } from '../api/client/single-attempt.js';
 import type { StopReason } from './pacing.js';
-import type { Finding, HintSource } from './types.js';
+import type { Finding } from './types.js';
 
 /** A Record over ErrorCode, so a code added to the contract fails to compile until explained. */
 export const CODE_EXPLANATIONS: Readonly<Record<ErrorCode, string>> = {
@@ -64,7 +64,7 @@ function explainNotApi(f: Extract<Finding, { kind: 'invalid_envelope'; status: n
 }
 
 /** The header a rate-limit hint was read from, as the server spelled its style. */
-export const HINT_HEADERS: Readonly<Record<HintSource, string>> = {
+const HINT_HEADERS: Readonly<Record<RetryHint['source'], string>> = {
   'retry-after-ms': 'retry-after-ms',
   'retry-after': 'Retry-After',
   'ratelimit-reset': 'RateLimit-Reset',
@@ -81,6 +81,15 @@ function explainTenantUnknown(f: Extract<Finding, { kind: 'tenant_unknown' }>): 
     return 'not checked: a platform key may read every tenant, and /platform/ listed none; pass --tenant SLUG (any tenant)';
   const platform = f.keyKind === 'unknown' ? ' (for a platform key, --platform-path PATH lets the probe list tenants itself)' : '';
   return `not checked: the API cannot say which tenant a key belongs to, and neither the URL, /docs nor a platform listing named one; pass --tenant SLUG, the shop the key was issued for${platform}`;
+}
+
+/** `request id R trace T`, what the API team searches its logs by; empty when the call carried neither. */
+export function callIds(call: { readonly requestId?: string | undefined; readonly traceId?: string | undefined }): string {
+  const ids = [
+    call.requestId === undefined ? '' : `request id ${call.requestId}`,
+    call.traceId === undefined ? '' : `trace ${call.traceId}`,
+  ];
+  return ids.filter((id) => id !== '').join(' ');
 }
 
 /** A day: no quota window asks for more; a longer hint is a broken server or proxy, not a wait. */

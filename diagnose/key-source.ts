@@ -1,22 +1,17 @@
 /**
- * Where the customer's key comes from. Never argv (it shows in `ps` and shell history): an
- * environment variable, a file, stdin, or a hidden prompt on a terminal. Errors name the
- * source, never its content.
+ * Where the customer's key comes from: never argv (it shows in `ps` and shell history), but an
+ * environment variable, a file, stdin, or a hidden prompt. Errors name the source, never its content.
  */
 import { readFile } from 'node:fs/promises';
 import type { Readable, Writable } from 'node:stream';
+import { text } from 'node:stream/consumers';
 import { ApiKey } from '../api/client/index.js';
 
-export type KeySource =
-  | { readonly kind: 'env'; readonly name: string }
-  | { readonly kind: 'file'; readonly path: string }
-  | { readonly kind: 'stdin' }
-  | { readonly kind: 'prompt' };
+type KeySource = { kind: 'env'; name: string } | { kind: 'file'; path: string } | { kind: 'stdin' } | { kind: 'prompt' };
+type KeyRead = { readonly ok: true; readonly key: ApiKey } | { readonly ok: false; readonly reason: string };
 
-export type KeyRead = { readonly ok: true; readonly key: ApiKey } | { readonly ok: false; readonly reason: string };
-export type SourceChoice = { readonly ok: true; readonly source: KeySource } | { readonly ok: false; readonly reason: string };
+const KEY_ALIAS = 'customer-key';
 
-export const KEY_ALIAS = 'customer-key';
 /** How to pass a key to `repairmon <command>`, for messages refusing one on argv. */
 export function keyFlagsHint(command: string): string {
   return `--key-env VAR (an environment variable), --key-file PATH or --key-stdin (e.g. \`pass show key | repairmon ${command} --key-stdin ...\`)`;
@@ -25,7 +20,10 @@ const KEY_FLAGS_HINT = keyFlagsHint('probe');
 
 export type TtyInput = Readable & { isTTY?: boolean; setRawMode?: (mode: boolean) => unknown };
 
-export function chooseKeySource(flags: { keyEnv?: string; keyFile?: string; keyStdin: boolean }, stdinIsTty: boolean): SourceChoice {
+export function chooseKeySource(
+  flags: { keyEnv?: string | undefined; keyFile?: string | undefined; keyStdin: boolean },
+  stdinIsTty: boolean,
+): { readonly ok: true; readonly source: KeySource } | { readonly ok: false; readonly reason: string } {
   const chosen: KeySource[] = [];
   if (flags.keyEnv !== undefined) chosen.push({ kind: 'env', name: flags.keyEnv });
   if (flags.keyFile !== undefined) chosen.push({ kind: 'file', path: flags.keyFile });
@@ -44,12 +42,6 @@ function toKey(value: string, from: string): KeyRead {
     // ApiKey's messages name the alias only; say where the value came from.
     return { ok: false, reason: `${from}: ${error instanceof Error ? error.message : 'not a usable key'}` };
   }
-}
-
-async function readAll(stream: Readable): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
-  return Buffer.concat(chunks).toString('utf8');
 }
 
 /** Reads one line without echoing it. Resolves undefined on Ctrl-C. */
@@ -91,21 +83,32 @@ export async function readKey(source: KeySource, io: { env: NodeJS.ProcessEnv; s
       return toKey(value, `--key-env ${source.name}`);
     }
     case 'file': {
-      let text: string;
-      try {
-        text = await readFile(source.path, 'utf8');
-      } catch (error) {
-        const code = (error as { code?: string }).code ?? 'unreadable';
-        return { ok: false, reason: `--key-file: cannot read "${source.path}" (${code})` };
-      }
-      return toKey(text, `--key-file ${source.path}`);
+      const read = await readFile(source.path, 'utf8').catch((error: NodeJS.ErrnoException) => error);
+      if (typeof read !== 'string') return { ok: false, reason: `--key-file: cannot read "${source.path}" (${read.code ?? 'unreadable'})` };
+      return toKey(read, `--key-file ${source.path}`);
     }
     case 'stdin':
-      return toKey(await readAll(io.stdin), '--key-stdin');
+      return toKey(await text(io.stdin), '--key-stdin');
     case 'prompt': {
       const typed = await promptHidden(io.stdin, io.stderr, 'API key (input hidden): ');
       if (typed === undefined) return { ok: false, reason: 'cancelled at the key prompt' };
       return toKey(typed, 'the key prompt');
     }
   }
+}
+
+/** A one-line progress indicator, written only to a terminal, so piped stderr and tests see nothing. */
+export function createProgress(stream: Writable & { isTTY?: boolean }) {
+  let shown = false;
+  return {
+    update(done: number, label: string) {
+      if (stream.isTTY !== true) return;
+      shown = true;
+      stream.write(`\r\u001b[2Kprobing [${done + 1}] ${label}`);
+    },
+    clear() {
+      if (shown) stream.write('\r\u001b[2K');
+      shown = false;
+    },
+  };
 }

@@ -1,7 +1,6 @@
 /**
- * What `repairmon probe` and `repairmon discover` record of their calls, in one shape: the
- * call (which path, which key in which header form), where it went and what came back, with
- * the readings of a recorded answer both tools share. Pure.
+ * What `repairmon probe` and `repairmon discover` record of their calls, in one shape, and the
+ * readings of a recorded answer both tools share. Pure.
  */
 import type { AttemptResponse, AttemptResult, RetryHint } from '../api/client/single-attempt.js';
 import { type AuthScheme, type EndpointId, endpointPath, platformPath } from '../api/contract/index.js';
@@ -11,7 +10,6 @@ export interface Call {
   /** `docs`, `index`, `platform:<sub>`, `scope:<resource>`, ...: the call's key in the observations. */
   readonly id: string;
   readonly endpoint: EndpointId;
-  /** Relative to the base URL. */
   readonly path: string;
   /** The header form the key travels in, or `none` for a call without a key. */
   readonly auth: AuthScheme | 'none';
@@ -22,15 +20,12 @@ export interface Call {
 export interface CallRecord {
   readonly call: Call;
   readonly url: string;
-  /** Undefined when the call was not made (the run stopped first). */
   readonly result: AttemptResult | undefined;
   /** Requests sent for this call: 0 not run, 2 when a 429 was retried after the wait it asked for. */
   readonly attempts: number;
-  /** For a 429: the wait the server asked for, read when the answer arrived. */
   readonly retryHint?: RetryHint | undefined;
 }
 
-/** A record whose call was made. */
 export type Answered = CallRecord & { readonly result: AttemptResult };
 
 /** Calls by id, in the order they were made. */
@@ -39,10 +34,7 @@ export type Observations = ReadonlyMap<string, CallRecord>;
 /** GET /docs without a key: public by the spec (§5.7), the first call of both tools. */
 export const DOCS_CALL: Call = { id: 'docs', endpoint: 'docs', path: endpointPath('docs'), auth: 'none' };
 
-/**
- * /platform/ sub-paths asked with the key: one answer tells a platform key from a tenant key;
- * a second covers a first that said nothing (a 5xx) or a tenant listing asked first.
- */
+/** /platform/ sub-paths asked with the key: a second covers a first that said nothing (a 5xx) or a tenant listing. */
 export const MAX_PLATFORM_CALLS = 2;
 
 export function isResponse(result: AttemptResult | undefined): result is AttemptResponse {
@@ -70,10 +62,8 @@ export function tenantsListed(result: AttemptResult | undefined): string[] {
 }
 
 /**
- * Why a 404 on a /platform/ sub-path /docs does not list tells nothing of the key, or
- * undefined when it may (the path is listed, or the answer is no 404). On a listed path a 404
- * is how the API hides /platform/ from a tenant key (READING: PLATFORM_REFUSALS `not_found`);
- * on any other it is as likely the wrong path.
+ * Why a 404 on a /platform/ sub-path /docs does not list tells nothing of the key (as likely the
+ * wrong path), or undefined; on a listed path a 404 hides /platform/ from a tenant key (PLATFORM_REFUSALS).
  */
 export function unlistedNotFound(sub: string, result: AttemptResult | undefined, listed: readonly string[]): string | undefined {
   if (!isResponse(result) || result.classification.kind !== 'not_found' || listed.includes(sub)) return undefined;

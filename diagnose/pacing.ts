@@ -1,43 +1,22 @@
 /**
  * How the probe spends requests and time on a customer's key, which may be the one their
- * integration is using right now: at most REQUEST_BUDGET requests per run, a wait only when
- * the server asks for a short one, and a stop (never a second try) when it asks for longer.
- * Pure: an answer, what was spent and the limits in, a decision out; the loop that sends and
- * sleeps carries it out.
+ * integration is using right now: a wait only when the server asks for a short one, a stop
+ * (never a second try) when it asks for longer. Pure: the schedule carries the decisions out.
  */
 import { hostUnreachable } from '../api/checklist/index.js';
 import { type AttemptResult, type RetryHint, answerKind, parseRetryHint } from '../api/client/single-attempt.js';
 
-/**
- * Requests per run, whatever the server answers. The plan (plan.ts) asks for at most this
- * many calls, and usually 8; a retry after a short wait comes out of the same budget, so when
- * it is spent the lowest-priority calls (`/` last) are the ones not run.
- */
+/** Requests per run, retries included: when it is spent, the lowest-priority calls (`/` last) are the ones not run. */
 export const REQUEST_BUDGET = 10;
 
 /** Seconds the probe may wait for the server's rate-limit hints, over the whole run. */
 export const DEFAULT_MAX_WAIT_S = 10;
 
-export interface PacingLimits {
-  readonly budget: number;
-  readonly maxWaitMs: number;
-}
+export type PacingLimits = Readonly<Record<'budget' | 'maxWaitMs', number>>;
+type Spent = Readonly<Record<'requests' | 'waitedMs', number>>;
 
-export interface Spent {
-  readonly requests: number;
-  readonly waitedMs: number;
-}
-
-/** Why a 429 ended the run rather than a wait. */
-export type RateLimitStop =
-  /** The server gave no hint how long; waiting a guess and asking again could only add load. */
-  | 'no_hint'
-  /** The hint, added to what was already waited, is more than the probe waits in total. */
-  | 'too_long'
-  /** The call was already retried once after waiting, and the server still says 429. */
-  | 'still_limited'
-  /** A retry would pass the request budget. */
-  | 'budget';
+/** Why a 429 ended the run rather than a wait (no hint: waiting a guess and asking again could only add load). */
+export type RateLimitStop = 'no_hint' | 'too_long' | 'still_limited' | 'budget';
 
 export type StopReason =
   /** /docs could not connect at all (refused, DNS, TLS): every other call would fail the same way. */
@@ -47,19 +26,12 @@ export type StopReason =
   | { readonly kind: 'rate_limited'; readonly check: string; readonly hint: RetryHint | undefined; readonly why: RateLimitStop }
   | { readonly kind: 'budget'; readonly limit: number };
 
-export type PacingDecision =
-  | { readonly kind: 'next' }
-  | { readonly kind: 'retry'; readonly waitMs: number; readonly hint: RetryHint }
-  | { readonly kind: 'stop'; readonly reason: StopReason };
-
 export interface AnsweredCall {
   readonly check: string;
   readonly result: AttemptResult;
-  /** The server's hint for a 429 (see retryHintOf); undefined otherwise. */
   readonly hint: RetryHint | undefined;
   /** This answer is already the one retry of the call. */
   readonly retried: boolean;
-  /** The previous call's id when it got no HTTP answer either. */
   readonly previousNoAnswer: string | undefined;
   readonly spent: Spent;
   readonly limits: PacingLimits;
@@ -76,21 +48,16 @@ export function budgetLeft(spent: Spent, limits: PacingLimits): StopReason | und
   return spent.requests >= limits.budget ? { kind: 'budget', limit: limits.budget } : undefined;
 }
 
-export function afterAnswer(a: AnsweredCall): PacingDecision {
-  const stop = (reason: StopReason): PacingDecision => ({ kind: 'stop', reason });
+export function afterAnswer(a: AnsweredCall) {
+  const stop = (reason: StopReason) => ({ kind: 'stop' as const, reason });
   if (a.check === 'docs' && hostUnreachable(a.result)) return stop({ kind: 'host_unreachable', check: a.check });
   if (a.result.kind === 'failure' && a.previousNoAnswer !== undefined)
     return stop({ kind: 'no_answer', checks: [a.previousNoAnswer, a.check] });
-  if (answerKind(a.result) !== 'rate_limited') return { kind: 'next' };
-  const limited = (why: RateLimitStop): PacingDecision => stop({ kind: 'rate_limited', check: a.check, hint: a.hint, why });
+  if (answerKind(a.result) !== 'rate_limited') return { kind: 'next' as const };
+  const limited = (why: RateLimitStop) => stop({ kind: 'rate_limited', check: a.check, hint: a.hint, why });
   if (a.hint === undefined) return limited('no_hint');
   if (a.retried) return limited('still_limited');
   if (a.spent.waitedMs + a.hint.delayMs > a.limits.maxWaitMs) return limited('too_long');
   if (a.spent.requests >= a.limits.budget) return limited('budget');
-  return { kind: 'retry', waitMs: a.hint.delayMs, hint: a.hint };
-}
-
-/** Whole seconds, rounded up, as support tells a customer how long to wait. */
-export function wholeSeconds(ms: number): number {
-  return Math.ceil(ms / 1000);
+  return { kind: 'retry' as const, waitMs: a.hint.delayMs, hint: a.hint };
 }

@@ -1,20 +1,11 @@
 /**
- * Which calls the probe makes. In priority order, because a customer's quota may run out
- * mid-run: /docs (public, usually not counted), the tenant paths that decide key, tenant and
- * scope, one `/platform/<sub>` for the key's kind, the other header form, and `/` last (the
- * spec does not say whether it needs a key, so it decides nothing). At most
- * 1 + MAX_PLATFORM_CALLS (observations.ts) + MAX_TENANT_GUESSES + 3 + 1 + 1 = 10 calls, REQUEST_BUDGET.
+ * Which calls the probe makes, in priority order because a customer's quota may run out
+ * mid-run: /docs, the tenant paths, `/platform/<sub>`, the other header form, `/` last (it
+ * decides nothing). At most 1 + MAX_PLATFORM_CALLS + MAX_TENANT_GUESSES + 3 + 1 + 1 = REQUEST_BUDGET.
  */
 import type { AttemptResult } from '../api/client/single-attempt.js';
-import {
-  type AuthScheme,
-  TENANT_RESOURCES,
-  type TenantResource,
-  endpointPath,
-  isTenantSlug,
-  otherScheme,
-  platformPath,
-} from '../api/contract/index.js';
+import { type AuthScheme, TENANT_RESOURCES, type TenantResource, endpointPath, isTenantSlug } from '../api/contract/index.js';
+import { otherScheme, platformPath } from '../api/contract/index.js';
 import { tenantSlugsInListing } from '../api/contract/readings.js';
 import { type Call, okData } from './observations.js';
 
@@ -24,9 +15,7 @@ export const MAX_TENANT_GUESSES = 2;
 /** The id of the call that repeats `scope:clients` with the other header form. */
 export const OTHER_HEADER_CALL_ID = 'clients:other-header';
 
-export function indexCall(auth: AuthScheme): Call {
-  return { id: 'index', endpoint: 'index', path: endpointPath('index'), auth };
-}
+export const indexCall = (auth: AuthScheme): Call => ({ id: 'index', endpoint: 'index', path: endpointPath('index'), auth });
 
 export function platformCall(auth: AuthScheme, sub: string): Call {
   return { id: `platform:${sub}`, endpoint: 'platform', path: platformPath(sub), auth };
@@ -36,42 +25,14 @@ export function resourceCall(auth: AuthScheme, tenant: string, resource: TenantR
   return { id: `scope:${resource}`, endpoint: resource, path: endpointPath(resource, { tenant }), auth };
 }
 
-export function resourceCalls(auth: AuthScheme, tenant: string): Call[] {
-  return TENANT_RESOURCES.map((resource) => resourceCall(auth, tenant, resource));
-}
+export const resourceCalls = (auth: AuthScheme, tenant: string): Call[] => TENANT_RESOURCES.map((r) => resourceCall(auth, tenant, r));
 
-/**
- * Clients again with the other header form: a tenant path needs a key under every reading of
- * the spec, so the two forms must give the same answer there (on a public `/` they would
- * agree whatever the server made of the key).
- */
+/** Clients with the other header form: a tenant path needs a key under every reading, so both forms must agree there. */
 export function otherHeaderCall(auth: AuthScheme, tenant: string): Call {
-  return { id: OTHER_HEADER_CALL_ID, endpoint: 'clients', path: endpointPath('clients', { tenant }), auth: otherScheme(auth) };
+  return { ...resourceCall(otherScheme(auth), tenant, 'clients'), id: OTHER_HEADER_CALL_ID };
 }
 
-/** A tenant /docs named, tried on clients: if the key is this tenant's, it is that tenant's clients call. */
-export function guessCall(auth: AuthScheme, slug: string): Call {
-  return { ...resourceCall(auth, slug, 'clients'), id: `guess:${slug}` };
-}
-
-/**
- * Whether a /platform/ answer already tells what the key is, so no other sub-path is needed:
- * data (a platform key) or any refusal (a tenant key, or a rejected one). A 5xx, a 429 or no
- * answer tells nothing.
- */
-export function settlesKeyKind(result: AttemptResult | undefined): boolean {
-  return result?.kind === 'response' && result.status < 500 && result.status !== 429;
-}
-
-/** A tenant key on a tenant /docs named: a mismatch means "not this one", anything else decides. */
-export function guessMissed(result: AttemptResult | undefined): boolean {
-  return result?.kind === 'response' && result.classification.kind === 'tenant_mismatch';
-}
-
-/**
- * `/tenants/<slug>/...` with a concrete slug (not a `{tenant}` template), with or without the
- * origin and base path, or written as a request (`GET /api/v1/tenants/a/bikes`).
- */
+/** `/tenants/<slug>/...` with a concrete slug, with or without origin and base path, or as a request (`GET /api/v1/...`). */
 const TENANT_PATH = /^(?:GET\s+)?(?:https?:\/\/[^/]+)?(?:\/api\/v\d+)?\/tenants\/([^/\s?#*{}<>:]+)(?:\/|$)/;
 
 function decoded(segment: string): string | undefined {
@@ -84,10 +45,8 @@ function decoded(segment: string): string | undefined {
 }
 
 /**
- * The tenants a /docs catalog names, in order of appearance: example paths such as
- * `/api/v1/tenants/rowery-nowak/bikes`, and the items of any `tenants` list. The API cannot say
- * which tenant a key belongs to; when support named none, these are tried (its shape is not
- * shown, so it is read leniently and gives up quietly on anything else).
+ * The tenants a /docs catalog names in example paths or a `tenants` list, in order: tried when
+ * support named none. Its shape is not shown, so it is read leniently and gives up quietly.
  */
 export function tenantsInDocs(docs: AttemptResult | undefined): string[] {
   const found = new Set<string>();

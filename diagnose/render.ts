@@ -1,12 +1,11 @@
 /**
- * The report's two views. The table goes to a terminal or into a ticket: at most `width`
- * columns (the detail column and long lines wrapped, a curl line continued with `\`), or, with
- * `--wide`, every column unwrapped. It quotes the server everywhere (codes, messages, request
- * ids, a redirect's Location): every cell is made printable before it is measured. The JSON is
- * the whole report, a known but empty field written as null so scripts see a stable shape.
+ * The table (at most `width` columns, detail and long lines wrapped, curl lines continued with
+ * `\`; `--wide`: every column unwrapped) and the JSON (the whole report, an empty field as null
+ * so scripts see a stable shape). Server text is made printable before it is measured.
  */
 import { printable } from '../api/contract/index.js';
 import { renderTable, wrap } from '../lib/index.js';
+import { callIds } from './explain.js';
 import { KEY_ENV_VAR } from './report.js';
 import { type DiagnosisReport, type DiagnosisRow, STEPS } from './types.js';
 
@@ -16,18 +15,7 @@ export const DEFAULT_WIDTH = 100;
 /** The most columns a line may take, or `wide`: every column, nothing wrapped (`--wide`). */
 export type TableWidth = number | 'wide';
 
-const WIDE_HEADINGS = [
-  'STATUS',
-  'STEP',
-  'CHECK',
-  'HTTP',
-  'CODE',
-  'LATENCY',
-  'REQUEST ID',
-  'TRACE ID',
-  'SERVER MESSAGE (PL)',
-  'EXPLANATION',
-];
+const WIDE_HEADINGS = 'STATUS|STEP|CHECK|HTTP|CODE|LATENCY|REQUEST ID|TRACE ID|SERVER MESSAGE (PL)|EXPLANATION'.split('|');
 const HEADINGS = ['STATUS', 'CHECK', 'HTTP', 'DETAIL'];
 const CONTINUED = '  ';
 
@@ -50,14 +38,9 @@ function wideCells(row: DiagnosisRow): string[] {
 /** What was observed and what it means; the server's own words, request id and trace id where a check failed. */
 function cells(row: DiagnosisRow): string[] {
   const code = row.errorCode === undefined || row.explanation.includes(row.errorCode) ? '' : `${row.errorCode}: `;
-  const ids = [
-    ...(row.requestId === undefined ? [] : [`request id ${row.requestId}`]),
-    ...(row.traceId === undefined ? [] : [`trace ${row.traceId}`]),
-  ];
-  const said =
-    row.status !== 'fail'
-      ? []
-      : [...(row.serverMessage === undefined ? [] : [`server: "${row.serverMessage}"`]), ...(ids.length === 0 ? [] : [ids.join(' ')])];
+  const said = (
+    row.status === 'fail' ? [row.serverMessage === undefined ? '' : `server: "${row.serverMessage}"`, callIds(row)] : []
+  ).filter((s) => s !== '');
   const server = said.length === 0 ? '' : ` (${said.join('; ')})`;
   return [
     row.status.toUpperCase(),

@@ -5,28 +5,21 @@ import { type AuthScheme, type Environment, TENANT_RESOURCES, type TenantResourc
 import { platformPathsInDocs } from '../api/contract/readings.js';
 import { type Observations, okData } from './observations.js';
 import { type DiagnosisTarget, looksLikeProduction } from './target.js';
-import { hostStep } from './steps/host.js';
-import { keyKindOf, keyStep } from './steps/key.js';
-import { scopeStep, tenantStep } from './steps/tenant.js';
-import { headersStep } from './steps/headers.js';
-import type { StepContext } from './steps/context.js';
-import { type DiagnosisRow, type DiagnosisReport, type DiagnosisTraffic, STEPS, STEP_TITLES, type TenantGuess } from './types.js';
+import { headersStep, hostStep, keyKindOf, keyStep, scopeStep, tenantStep } from './steps/checks.js';
+import type { TenantPlan } from './schedule.js';
+import { type DiagnosisRow, type DiagnosisReport, type DiagnosisTraffic, STEPS, STEP_TITLES } from './types.js';
 import { verdictOf } from './verdict.js';
 
-export interface ReportInput {
+export type ReportInput = TenantPlan & {
   readonly target: DiagnosisTarget;
   readonly auth: AuthScheme;
   readonly keyHint: string;
   readonly keyEnvironment: Environment | undefined;
   readonly platformPaths: readonly string[];
-  readonly probedTenant: string | undefined;
-  readonly tenantSource: StepContext['tenantSource'];
-  readonly keyTenant: string | undefined;
-  readonly guesses: readonly TenantGuess[];
   readonly timeoutS: number;
   readonly observations: Observations;
   readonly traffic: DiagnosisTraffic;
-}
+};
 
 /** The variable support is told to set: curl lines read the key from it, so it is never on screen. */
 export const KEY_ENV_VAR = 'REPAIR_API_KEY';
@@ -37,10 +30,7 @@ function withCurl(row: DiagnosisRow, timeoutS: number): DiagnosisRow {
   return { ...row, curl: curlCommand({ url: row.request.url, auth: row.request.auth, keyVariable: KEY_ENV_VAR, timeoutS }) };
 }
 
-/**
- * The explanation stops at the first broken step: a later failure with the same kind of
- * finding is that failure seen again, so it points back instead of explaining twice.
- */
+/** A later failure with the first one's kind of finding is that failure seen again: it points back, not explains twice. */
 function markConsequences(rows: readonly DiagnosisRow[]): DiagnosisRow[] {
   const first = rows.find((r) => r.status === 'fail');
   if (!first) return [...rows];
@@ -72,20 +62,11 @@ export function buildReport(input: ReportInput): DiagnosisReport {
     tenant: input.probedTenant,
     observations: checklistObservations(input.observations),
   });
-  const ctx: StepContext = {
-    target: input.target,
-    auth: input.auth,
-    keyEnvironment: input.keyEnvironment,
-    platformPaths: input.platformPaths,
-    probedTenant: input.probedTenant,
-    tenantSource: input.tenantSource,
-    guesses: input.guesses,
-    keyTenant: input.keyTenant,
+  const ctx = {
+    ...input,
     platformPathsListed: platformPathsInDocs(okData(input.observations.get('docs')?.result)?.data),
     testKeyOnProduction: input.keyEnvironment === 'test' && looksLikeProduction(input.target.hostname),
-    observations: input.observations,
     checklist,
-    traffic: input.traffic,
   };
   const keyKind = keyKindOf(ctx);
   const rows = [...hostStep(ctx), ...keyStep(ctx), ...tenantStep(ctx, keyKind), ...scopeStep(ctx), ...headersStep(ctx)];
@@ -99,7 +80,7 @@ export function buildReport(input: ReportInput): DiagnosisReport {
       source: input.tenantSource,
       urlTenant: input.target.urlTenant,
       keyTenant: input.keyTenant,
-      guessed: input.guesses.map((g) => g.slug),
+      guessed: input.guesses,
     },
     timeoutS: input.timeoutS,
     checks: markConsequences(rows.map((row) => withCurl(row, input.timeoutS))),

@@ -1,7 +1,6 @@
 /**
- * The probe's I/O edge: carries out the schedule's steps (one plain attempt per call, the
- * same `sendAttempt` the monitor uses; a wait when the server asked for a short one), then
- * hands the observations to the pure report builder.
+ * The probe's I/O edge: carries out the schedule's steps (one plain attempt per call, the same
+ * `sendAttempt` the monitor uses, and real waits), then builds the report.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Dispatcher } from 'undici';
@@ -10,42 +9,35 @@ import { PLATFORM_PATHS, platformPathsInDocs } from '../api/contract/readings.js
 import type { ApiKey } from '../api/client/index.js';
 import { type AttemptResult, sendAttempt } from '../api/client/single-attempt.js';
 import { toolAgent, toolUserAgent } from '../lib/index.js';
-import type { Call } from './observations.js';
+import { okData } from './observations.js';
 import { DEFAULT_MAX_WAIT_S, REQUEST_BUDGET } from './pacing.js';
 import { buildReport } from './report.js';
 import { type Answered, type ScheduleOutcome, schedule } from './schedule.js';
 import type { DiagnosisTarget } from './target.js';
 import type { DiagnosisReport } from './types.js';
 
-export interface DiagnosisOptions {
+interface DiagnosisOptions {
   readonly target: DiagnosisTarget;
   readonly key: ApiKey;
   readonly auth: AuthScheme;
   /** --platform-path; undefined: the sub-paths /docs lists, else none (readings.ts PLATFORM_PATHS). */
   readonly platformPaths: readonly string[] | undefined;
-  /** --tenant */
   readonly tenant: string | undefined;
   readonly timeoutS: number;
-  /** --max-wait: seconds the run may wait for rate-limit hints in total. */
   readonly maxWaitS?: number;
-  /** Tests lower it; the CLI always uses REQUEST_BUDGET. */
-  readonly requestBudget?: number;
   /** Tests pass a MockAgent; otherwise an agent is created and closed here. */
   readonly dispatcher?: Dispatcher;
-  /** False (`--no-proxy`): direct, whatever HTTPS_PROXY / HTTP_PROXY say; by default as `env` says. */
+  /** False (`--no-proxy`): direct, whatever the proxy variables in `env` (process.env by default) say. */
   readonly proxy?: boolean;
-  /** Where the proxy variables are read; process.env by default. */
   readonly env?: NodeJS.ProcessEnv;
   readonly signal?: AbortSignal;
   readonly onProgress?: (done: number, label: string) => void;
-  /** Injectable for tests: the wall clock and the wait. */
-  readonly now?: () => number;
   readonly wait?: (ms: number, signal: AbortSignal | undefined) => Promise<void>;
 }
 
 function learnedPlatformPaths(docs: AttemptResult | undefined): string[] {
-  if (docs?.kind !== 'response' || docs.classification.kind !== 'ok') return [...PLATFORM_PATHS.default];
-  return platformPathsInDocs(docs.classification.data);
+  const listing = okData(docs);
+  return listing ? platformPathsInDocs(listing.data) : [...PLATFORM_PATHS.default];
 }
 
 /** An interrupted wait just ends early: the next attempt sees the aborted signal and says so. */
@@ -54,21 +46,8 @@ async function defaultWait(ms: number, signal: AbortSignal | undefined): Promise
 }
 
 async function carryOut(options: DiagnosisOptions, dispatcher: Dispatcher): Promise<ScheduleOutcome> {
-  const now = options.now ?? Date.now;
   const wait = options.wait ?? defaultWait;
   const userAgent = toolUserAgent();
-  const send = (call: Call): Promise<AttemptResult> =>
-    sendAttempt({
-      dispatcher,
-      baseUrl: options.target.baseUrl,
-      path: call.path,
-      endpoint: call.endpoint,
-      key: call.auth === 'none' ? undefined : options.key,
-      authScheme: call.auth === 'none' ? options.auth : call.auth,
-      timeoutMs: options.timeoutS * 1000,
-      signal: options.signal,
-      userAgent,
-    });
   const steps = schedule({
     baseUrl: options.target.baseUrl,
     auth: options.auth,
@@ -76,7 +55,7 @@ async function carryOut(options: DiagnosisOptions, dispatcher: Dispatcher): Prom
     tenant: options.tenant,
     platformPaths: options.platformPaths,
     learnPlatformPaths: learnedPlatformPaths,
-    limits: { budget: options.requestBudget ?? REQUEST_BUDGET, maxWaitMs: (options.maxWaitS ?? DEFAULT_MAX_WAIT_S) * 1000 },
+    limits: { budget: REQUEST_BUDGET, maxWaitMs: (options.maxWaitS ?? DEFAULT_MAX_WAIT_S) * 1000 },
   });
   let done = 0;
   let step = steps.next();
@@ -86,8 +65,20 @@ async function carryOut(options: DiagnosisOptions, dispatcher: Dispatcher): Prom
       options.onProgress?.(done, `waiting ${Math.ceil(step.value.ms / 1000)} s (Retry-After on ${step.value.check})`);
       await wait(step.value.ms, options.signal);
     } else {
-      options.onProgress?.(done, `GET ${step.value.call.path} (${step.value.call.auth})`);
-      answered = { result: await send(step.value.call), atMs: now() };
+      const { path, endpoint, auth } = step.value.call;
+      options.onProgress?.(done, `GET ${path} (${auth})`);
+      const result = await sendAttempt({
+        dispatcher,
+        baseUrl: options.target.baseUrl,
+        path,
+        endpoint,
+        key: auth === 'none' ? undefined : options.key,
+        authScheme: auth === 'none' ? options.auth : auth,
+        timeoutMs: options.timeoutS * 1000,
+        signal: options.signal,
+        userAgent,
+      });
+      answered = { result, atMs: Date.now() };
       done += 1;
     }
     step = steps.next(answered);
@@ -96,11 +87,9 @@ async function carryOut(options: DiagnosisOptions, dispatcher: Dispatcher): Prom
 }
 
 export async function runDiagnosis(options: DiagnosisOptions): Promise<DiagnosisReport> {
-  const owned =
-    options.dispatcher === undefined ? toolAgent(options.timeoutS * 1000, options.proxy !== false, options.env ?? process.env) : undefined;
-  const dispatcher = options.dispatcher ?? owned!;
+  const owned = options.dispatcher ? undefined : toolAgent(options.timeoutS * 1000, options.proxy !== false, options.env ?? process.env);
   try {
-    const outcome = await carryOut(options, dispatcher);
+    const outcome = await carryOut(options, options.dispatcher ?? owned!);
     return buildReport({
       target: options.target,
       auth: options.auth,

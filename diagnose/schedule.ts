@@ -1,47 +1,30 @@
 /**
- * The probe's run as a generator: it yields what to do next (send a call, or wait as the
- * server asked) and is handed each answer with the time it arrived. No I/O: run.ts carries
- * the steps out on the network, the tests on recorded answers, so both go through the same
- * order, budget and stops.
+ * The probe's run as a generator: it yields what to do next (send a call, or wait) and is handed
+ * each answer. No I/O, so run.ts on the network and the tests on recorded answers go through the
+ * same order, budget and stops.
  */
 import type { AttemptResult } from '../api/client/single-attempt.js';
 import { type AuthScheme, joinUrl } from '../api/contract/index.js';
-import { type Call, type CallRecord, DOCS_CALL, MAX_PLATFORM_CALLS, tenantsListed } from './observations.js';
+import { type Call, type CallRecord, DOCS_CALL, MAX_PLATFORM_CALLS, isResponse, tenantsListed } from './observations.js';
 import { type PacingLimits, type StopReason, afterAnswer, budgetLeft, retryHintOf } from './pacing.js';
-import {
-  MAX_TENANT_GUESSES,
-  guessCall,
-  guessMissed,
-  indexCall,
-  otherHeaderCall,
-  platformCall,
-  resourceCall,
-  resourceCalls,
-  settlesKeyKind,
-  tenantsInDocs,
-} from './plan.js';
-import type { DiagnosisTraffic, TenantGuess, TenantSource } from './types.js';
+import { MAX_TENANT_GUESSES, indexCall, otherHeaderCall, platformCall, resourceCall, resourceCalls, tenantsInDocs } from './plan.js';
+import type { DiagnosisTraffic, TenantSource } from './types.js';
 
-export type ScheduleStep =
-  { readonly kind: 'send'; readonly call: Call } | { readonly kind: 'wait'; readonly ms: number; readonly check: string };
+type ScheduleStep = { readonly kind: 'send'; readonly call: Call } | { readonly kind: 'wait'; readonly ms: number; readonly check: string };
 
-/** What the driver hands back after a `send` step; nothing after a `wait`. */
+/** Handed back after a `send` step, with when it arrived (an HTTP-date Retry-After is relative to it); nothing after a `wait`. */
 export interface Answered {
   readonly result: AttemptResult;
-  /** Wall-clock time the answer arrived (an HTTP-date Retry-After is relative to it). */
   readonly atMs: number;
 }
 
 export interface ScheduleInput {
   readonly baseUrl: string;
   readonly auth: AuthScheme;
-  /** The tenant named in the pasted URL. */
   readonly urlTenant: string | undefined;
-  /** --tenant */
   readonly tenant: string | undefined;
-  /** --platform-path; undefined: what /docs lists. */
+  /** --platform-path; when undefined, what `learnPlatformPaths` reads from /docs. */
   readonly platformPaths: readonly string[] | undefined;
-  /** Used when neither --platform-path nor /docs names any. */
   readonly learnPlatformPaths: (docs: AttemptResult | undefined) => readonly string[];
   readonly limits: PacingLimits;
 }
@@ -52,12 +35,11 @@ export interface TenantPlan {
   readonly tenantSource: TenantSource;
   /** --tenant when the URL names a different one: the tenant the key is said to belong to. */
   readonly keyTenant: string | undefined;
-  readonly guesses: readonly TenantGuess[];
+  readonly guesses: readonly string[];
 }
 
 export interface ScheduleOutcome {
   readonly records: ReadonlyMap<string, CallRecord>;
-  /** The /platform/ sub-paths with a row: tried, or planned when the run stopped. */
   readonly platformPaths: readonly string[];
   readonly tenants: TenantPlan;
   readonly traffic: DiagnosisTraffic;
@@ -73,7 +55,6 @@ interface RunState {
   requests: number;
   waitedMs: number;
   stopped: StopReason | undefined;
-  /** The previous call's id when it got no HTTP answer. */
   previousNoAnswer: string | undefined;
 }
 
@@ -94,14 +75,14 @@ function* call(run: RunState, c: Call): Gen<CallRecord> {
     run.requests += 1;
     attempts += 1;
     const hint = retryHintOf(answered.result, answered.atMs);
-    const spent = { requests: run.requests, waitedMs: run.waitedMs };
+    const { previousNoAnswer, requests, waitedMs } = run;
     const decision = afterAnswer({
       check: c.id,
       result: answered.result,
       hint,
       retried: attempts > 1,
-      previousNoAnswer: run.previousNoAnswer,
-      spent,
+      previousNoAnswer,
+      spent: { requests, waitedMs },
       limits: run.input.limits,
     });
     run.previousNoAnswer = answered.result.kind === 'failure' ? c.id : undefined;
@@ -116,17 +97,18 @@ function* call(run: RunState, c: Call): Gen<CallRecord> {
   }
 }
 
-function* calls(run: RunState, list: readonly Call[]): Gen<void> {
-  for (const c of list) yield* call(run, c);
-}
-
 /** /platform/ sub-paths until one tells the key's kind; a platform key's listing may name a tenant. */
 function* platformPhase(run: RunState, paths: readonly string[]): Gen<{ tried: string[]; listed: string | undefined }> {
   const tried: string[] = [];
   let listed: string | undefined;
   for (const sub of paths) {
-    // One sub-path that answered is enough; after a stop, one row says the kind was not checked.
-    if (tried.some((done) => settlesKeyKind(run.records.get(`platform:${done}`)?.result)) || (run.stopped && tried.length > 0)) break;
+    // Data (a platform key) or any refusal (a tenant key, or a rejected one) tells the key's kind; a 5xx,
+    // a 429 or no answer tells nothing. After a stop, one row says the kind was not checked.
+    const settled = (done: string): boolean => {
+      const result = run.records.get(`platform:${done}`)?.result;
+      return result?.kind === 'response' && result.status < 500 && result.status !== 429;
+    };
+    if (tried.some(settled) || (run.stopped && tried.length > 0)) break;
     const record = yield* call(run, platformCall(run.input.auth, sub));
     tried.push(sub);
     listed ??= tenantsListed(record.result)[0];
@@ -135,22 +117,19 @@ function* platformPhase(run: RunState, paths: readonly string[]): Gen<{ tried: s
 }
 
 /**
- * Tenants /docs names, tried on clients until one is not refused as another tenant's: that
- * answer is its clients call, and the other resources follow. For a tenant key a mismatch
- * means "not this tenant"; a platform key (whose listing named none) is served the first.
+ * Tenants /docs names, tried on clients until one is not refused as another tenant's: that is
+ * its clients call, and the other resources follow (a platform key is served the first).
  */
 function* guessTenant(run: RunState, slugs: readonly string[]): Gen<TenantPlan> {
   const { auth } = run.input;
-  const guesses: TenantGuess[] = [];
+  const guesses: string[] = [];
   for (const slug of slugs) {
-    const record = yield* call(run, guessCall(auth, slug));
-    guesses.push({ slug, check: record.call.id });
-    if (record.result === undefined || guessMissed(record.result)) continue;
+    const record = yield* call(run, { ...resourceCall(auth, slug, 'clients'), id: `guess:${slug}` });
+    guesses.push(slug);
+    // For a tenant key a mismatch means "not this one"; anything else decides.
+    if (record.result === undefined || (isResponse(record.result) && record.result.classification.kind === 'tenant_mismatch')) continue;
     keep(run, { ...record, call: resourceCall(auth, slug, 'clients') });
-    yield* calls(
-      run,
-      resourceCalls(auth, slug).filter((c) => c.endpoint !== 'clients'),
-    );
+    for (const c of resourceCalls(auth, slug)) if (c.endpoint !== 'clients') yield* call(run, c);
     return { probedTenant: slug, tenantSource: 'docs', keyTenant: undefined, guesses };
   }
   return { probedTenant: undefined, tenantSource: 'none', keyTenant: undefined, guesses };
@@ -159,7 +138,7 @@ function* guessTenant(run: RunState, slugs: readonly string[]): Gen<TenantPlan> 
 /** The tenant to probe when support named none: a platform listing's, else one /docs names. */
 function* inferTenant(run: RunState, listed: string | undefined, docs: AttemptResult | undefined): Gen<TenantPlan> {
   if (listed === undefined) return yield* guessTenant(run, tenantsInDocs(docs).slice(0, MAX_TENANT_GUESSES));
-  yield* calls(run, resourceCalls(run.input.auth, listed));
+  for (const c of resourceCalls(run.input.auth, listed)) yield* call(run, c);
   return { probedTenant: listed, tenantSource: 'platform', keyTenant: undefined, guesses: [] };
 }
 
@@ -167,7 +146,7 @@ export function* schedule(input: ScheduleInput): Gen<ScheduleOutcome> {
   const run: RunState = { input, records: new Map(), waits: [], requests: 0, waitedMs: 0, stopped: undefined, previousNoAnswer: undefined };
   const docs = yield* call(run, DOCS_CALL);
   const given = input.urlTenant ?? input.tenant;
-  if (given !== undefined) yield* calls(run, resourceCalls(input.auth, given));
+  for (const c of given === undefined ? [] : resourceCalls(input.auth, given)) yield* call(run, c);
   const platform = yield* platformPhase(run, (input.platformPaths ?? input.learnPlatformPaths(docs.result)).slice(0, MAX_PLATFORM_CALLS));
   const tenants: TenantPlan =
     given === undefined
@@ -180,8 +159,6 @@ export function* schedule(input: ScheduleInput): Gen<ScheduleOutcome> {
         };
   if (tenants.probedTenant !== undefined) yield* call(run, otherHeaderCall(input.auth, tenants.probedTenant));
   yield* call(run, indexCall(input.auth));
-
-  const notRun = [...run.records.values()].filter((r) => r.result === undefined).map((r) => r.call.id);
   const traffic: DiagnosisTraffic = {
     requestBudget: input.limits.budget,
     requestsSent: run.requests,
@@ -189,7 +166,7 @@ export function* schedule(input: ScheduleInput): Gen<ScheduleOutcome> {
     waitedMs: run.waitedMs,
     waits: run.waits,
     stopped: run.stopped,
-    notRun,
+    notRun: [...run.records.values()].filter((r) => r.result === undefined).map((r) => r.call.id),
   };
   return { records: run.records, platformPaths: platform.tried, tenants, traffic };
 }

@@ -8,16 +8,13 @@ export interface DiagnosisTarget {
   /** Origin plus base path, no trailing slash. */
   readonly baseUrl: string;
   readonly basePath: string;
-  /** The tenant named in a pasted resource URL, if any. */
   readonly urlTenant: string | undefined;
   readonly hostname: string;
 }
 
-export type TargetParse = { readonly ok: true; readonly target: DiagnosisTarget } | { readonly ok: false; readonly reason: string };
-
 const TENANT_TAIL = /^(.*?)\/tenants\/([^/]+)(?:\/.*)?$/;
 
-export function parseTarget(raw: string): TargetParse {
+export function parseTarget(raw: string): { ok: true; target: DiagnosisTarget } | { ok: false; reason: string } {
   let url: URL;
   try {
     url = new URL(raw);

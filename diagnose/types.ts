@@ -1,7 +1,6 @@
 /**
- * The probe's report: one row per check, each carrying the finding that decided its
- * status, what the run spent, and a verdict headlined by what went wrong (the step where it
- * showed is secondary). Renderers and the exit code read only this.
+ * The probe's report: one row per check with the finding that decided its status, what the run
+ * spent, and a verdict. Renderers and the exit code read only this.
  */
 import type { ChecklistCause } from '../api/checklist/index.js';
 import type { AuthScheme, KeyKind, TenantResource } from '../api/contract/index.js';
@@ -11,35 +10,24 @@ import type { DiagnosisVerdict } from './verdict.js';
 
 export type { DiagnosisVerdict } from './verdict.js';
 
-/** Which header style a rate-limit hint was read from. */
-export type HintSource = RetryHint['source'];
-
 /** The spec's debugging checklist, in its order (step 6, curl lines, is attached to failing rows). */
-export const STEPS = ['host', 'key', 'tenant', 'scope', 'headers'] as const;
-export type StepId = (typeof STEPS)[number];
-
-export const STEP_TITLES: Readonly<Record<StepId, string>> = {
+export const STEP_TITLES = {
   host: 'host and path',
   key: 'key accepted',
   tenant: 'tenant',
   scope: 'scope',
   headers: 'header forms and rate limits',
-};
-
-export type DiagnosisStatus = 'pass' | 'fail' | 'warn' | 'skip';
+} as const;
+export type StepId = keyof typeof STEP_TITLES;
+export const STEPS = Object.keys(STEP_TITLES) as StepId[];
 
 type Cause<K extends ChecklistCause['kind']> = Extract<ChecklistCause, { kind: K }>;
 
-/**
- * Why a row has its status; the English explanation is written from this alone. An answer's
- * finding is the checklist core's cause (an answer kind) with what the probe knows around it;
- * the probe's own checks add kinds of their own, never another name for an answer kind.
- */
+/** Why a row has its status (its explanation is written from this alone): an answer kind, or one of the probe's own checks. */
 export type Finding =
   | { readonly kind: 'ok'; readonly note?: string }
   | Exclude<ChecklistCause, { kind: 'ok' | 'not_checked' | 'rate_limited' | 'unauthorized' | 'tenant_mismatch' | 'insufficient_scope' }>
-  /** The wait the server asked for, read from whichever header style it used. */
-  | (Cause<'rate_limited'> & { readonly retryAfterS: number | undefined; readonly hintSource: HintSource | undefined })
+  | (Cause<'rate_limited'> & { readonly retryAfterS: number | undefined; readonly hintSource: RetryHint['source'] | undefined })
   | (Cause<'unauthorized'> & { readonly testKeyOnProduction: boolean })
   | (Cause<'tenant_mismatch'> & { readonly urlTenant: string; readonly keyTenant: string | undefined })
   | (Cause<'insufficient_scope'> & { readonly resource: TenantResource | undefined; readonly readable: readonly TenantResource[] })
@@ -53,32 +41,17 @@ export type Finding =
   | { readonly kind: 'no_rate_limit_headers' }
   | { readonly kind: 'not_checked'; readonly because: string };
 
-export interface RateLimitHeaders {
-  readonly limit?: string;
-  readonly remaining?: string;
-  readonly reset?: string;
-  readonly retryAfter?: string;
-}
-
-export interface DiagnosisRequest {
-  readonly method: 'GET';
-  readonly url: string;
-  readonly auth: AuthScheme | 'none';
-}
+export type RateLimitHeaders = Partial<Record<'limit' | 'remaining' | 'reset' | 'retryAfter', string>>;
 
 export interface DiagnosisRow {
   readonly step: StepId;
   /** Stable id such as `docs`, `platform:tenants`, `scope:logs`. */
   readonly check: string;
   readonly title: string;
-  readonly status: DiagnosisStatus;
-  /**
-   * For the checklist core's rows (host, path, key, tenant, scopes) the row's cause, for the
-   * probe's rows the `causeOf` of the answer shown, with what the probe knows around it. The
-   * verdict is mapped from the first failing row's finding.
-   */
+  readonly status: 'pass' | 'fail' | 'warn' | 'skip';
+  /** The checklist core's cause for its rows, `causeOf` the answer shown for the probe's; the verdict reads the first failing one. */
   readonly finding: Finding;
-  readonly request?: DiagnosisRequest;
+  readonly request?: { readonly method: 'GET'; readonly url: string; readonly auth: AuthScheme | 'none' };
   readonly httpStatus?: number;
   readonly errorCode?: string;
   /** The server's message, verbatim (Polish). */
@@ -98,23 +71,14 @@ export interface DiagnosisRow {
 /** How the tenant the resource calls used was chosen. */
 export type TenantSource = 'url' | 'flag' | 'platform' | 'docs' | 'none';
 
-/** A tenant /docs named, tried with the key because nothing else said which tenant it has. */
-export interface TenantGuess {
-  readonly slug: string;
-  /** The call's id in the observations: `guess:<slug>`. */
-  readonly check: string;
-}
-
 /** What the run spent: requests against the budget, and the waits the server asked for. */
 export interface DiagnosisTraffic {
   readonly requestBudget: number;
   readonly requestsSent: number;
   readonly maxWaitMs: number;
   readonly waitedMs: number;
-  readonly waits: readonly { readonly check: string; readonly ms: number; readonly source: HintSource }[];
-  /** Why calls were left unsent, if any were. */
+  readonly waits: readonly { readonly check: string; readonly ms: number; readonly source: RetryHint['source'] }[];
   readonly stopped: StopReason | undefined;
-  /** Calls planned but not sent, by id. */
   readonly notRun: readonly string[];
 }
 

@@ -2,10 +2,10 @@
  * How a verdict reads: one headline per kind, a one-line summary (what went wrong, then the
  * call and the step it showed at, in brackets), and the next step for support.
  */
-import { ABSURD_WAIT_S, absurdWait, explainStop, retryAfterText } from './explain.js';
+import { ABSURD_WAIT_S, absurdWait, callIds, explainStop, retryAfterText } from './explain.js';
 import type { RateLimitStop } from './pacing.js';
 import type { DiagnosisRow } from './types.js';
-import type { BrokenFacts, DiagnosisVerdict, VerdictEvidence, VerdictInput, VerdictKind } from './verdict.js';
+import type { BrokenFacts, DiagnosisVerdict, Said, VerdictEvidence, VerdictInput, VerdictKind } from './verdict.js';
 
 /** The words support reads first; `headlineOf` says NOT THE API or NO COMPLETE ANSWER where the facts do. */
 const HEADLINES: Readonly<Record<VerdictKind, string>> = {
@@ -31,12 +31,6 @@ export function headlineOf(facts: Pick<DiagnosisVerdict, 'kind'> | BrokenFacts):
   if ('notApi' in facts && facts.notApi !== undefined) return 'NOT THE API';
   if ('how' in facts && facts.how === 'dropped') return 'NO COMPLETE ANSWER';
   return HEADLINES[facts.kind];
-}
-
-interface Words {
-  readonly headline: string;
-  readonly summary: string;
-  readonly next: string;
 }
 
 type Incomplete = Extract<DiagnosisVerdict, { kind: 'incomplete' }>;
@@ -88,16 +82,11 @@ const UNREACHABLE_NEXT = {
   dns: "check the host name in the base URL (does it resolve from the customer's network?)",
   refused: 'check the host and port in the base URL; if they are right, the API is down: escalate to the API on-call',
   network: 'check routing and firewalls between here and the host',
-  tls: 'check http vs https in the base URL, and the certificate the host serves',
 } as const;
 
 /** What the API team searches its logs by: the request id and the trace id together, else the URL and the time. */
 function withRequestId(e: VerdictEvidence): string {
-  const ids = [
-    ...(e.requestId === undefined ? [] : [`request id ${e.requestId}`]),
-    ...(e.traceId === undefined ? [] : [`trace ${e.traceId}`]),
-  ];
-  return ids.length === 0 ? 'the URL and the time' : ids.join(' ');
+  return callIds(e) || 'the URL and the time';
 }
 
 function waitFor(retryAfterS: number | undefined): string {
@@ -124,7 +113,7 @@ function nextStep(facts: BrokenFacts): string {
     case 'timeout':
       return `rerun with a longer --timeout; if ${path} still hangs, escalate to the API on-call with ${withRequestId(e)}`;
     case 'tls_error':
-      return UNREACHABLE_NEXT.tls;
+      return 'check http vs https in the base URL, and the certificate the host serves';
     case 'connection_error':
       return facts.how === 'dropped'
         ? `run again; if the connection keeps dropping on ${path}, escalate to the API on-call`
@@ -158,49 +147,50 @@ function nextStep(facts: BrokenFacts): string {
   }
 }
 
-export function brokenWords(facts: BrokenFacts, row: DiagnosisRow, input: VerdictInput): Words {
+export function brokenWords(facts: BrokenFacts, row: DiagnosisRow, input: VerdictInput): Said {
   const headline = headlineOf(facts);
   return { headline, summary: `${headline}: ${lead(facts, row, input)} ${bracket(facts.evidence)}`, next: nextStep(facts) };
 }
 
 const RUN_AGAIN = 'run again with --tenant SLUG';
 
-export function incompleteWords(facts: Omit<Incomplete, keyof Words>, input: VerdictInput): Words {
-  const hint = input.key.hint;
-  const headline = HEADLINES.incomplete;
-  const tail = `so whether key ${hint} works, and its tenant and scope, were not checked`;
+/** Why the key was never tried on a tenant path, and what to run instead. */
+function incompleteWhy(facts: Omit<Incomplete, keyof Said>, input: VerdictInput): [string, string] {
   switch (facts.reason) {
     case 'stopped':
-      return {
-        headline,
-        summary: `${headline}: ${input.traffic.stopped ? explainStop(input.traffic.stopped) : 'the run stopped'} before a tenant path was called, ${tail}`,
-        next: 'run the probe again later',
-      };
+      return [
+        `${input.traffic.stopped ? explainStop(input.traffic.stopped) : 'the run stopped'} before a tenant path was called`,
+        'run the probe again later',
+      ];
     case 'guesses_mismatched':
-      return {
-        headline,
-        summary: `${headline}: the key belongs to none of the tenants /docs names (${input.tenant.guessed.join(', ')}), ${tail}`,
-        next: `${RUN_AGAIN}, the shop the key was issued for`,
-      };
+      return [
+        `the key belongs to none of the tenants /docs names (${input.tenant.guessed.join(', ')})`,
+        `${RUN_AGAIN}, the shop the key was issued for`,
+      ];
     case 'platform_no_tenant':
-      return {
-        headline,
-        summary: `${headline}: a platform key, and /platform/ listed no tenant to read, ${tail}`,
-        next: `${RUN_AGAIN} (any tenant: a platform key may read every one)`,
-      };
+      return ['a platform key, and /platform/ listed no tenant to read', `${RUN_AGAIN} (any tenant: a platform key may read every one)`];
     case 'no_tenant': {
       const kind = facts.keyKind === 'unknown' ? "the key's kind is unknown" : 'a tenant key';
       const platform = facts.keyKind === 'unknown' ? '; for a platform key, --platform-path PATH lets the probe list tenants itself' : '';
-      return {
-        headline,
-        summary: `${headline}: ${kind}, and the API cannot say which tenant a key belongs to (no --tenant, no tenant in the URL, none named by /docs), ${tail}`,
-        next: `${RUN_AGAIN} (the shop the key was issued for), or pass the customer's full URL (.../tenants/SLUG/...) as --base-url${platform}`,
-      };
+      return [
+        `${kind}, and the API cannot say which tenant a key belongs to (no --tenant, no tenant in the URL, none named by /docs)`,
+        `${RUN_AGAIN} (the shop the key was issued for), or pass the customer's full URL (.../tenants/SLUG/...) as --base-url${platform}`,
+      ];
     }
   }
 }
 
-export function okWords(input: VerdictInput): Words {
+export function incompleteWords(facts: Omit<Incomplete, keyof Said>, input: VerdictInput): Said {
+  const headline = HEADLINES.incomplete;
+  const [why, next] = incompleteWhy(facts, input);
+  return {
+    headline,
+    summary: `${headline}: ${why}, so whether key ${input.key.hint} works, and its tenant and scope, were not checked`,
+    next,
+  };
+}
+
+export function okWords(input: VerdictInput): Said {
   const readable = input.checks.filter((r) => r.step === 'scope' && r.status === 'pass').map((r) => r.check.slice('scope:'.length));
   const skipped = input.checks.filter((r) => r.status === 'skip').map((r) => r.check);
   const kind = input.key.kind === 'unknown' ? 'key' : `${input.key.kind} key`;

@@ -2,21 +2,13 @@
  * Reading one recorded answer: the evidence line a finding quotes (`GET / without a key ->
  * HTTP 401 unauthorized`) and the refusal it carries. Pure.
  */
-import type { AttemptResponse, AttemptResult } from '../api/client/single-attempt.js';
+import type { AttemptResult } from '../api/client/single-attempt.js';
 import { printable } from '../api/contract/index.js';
 import { type CallRecord, errorOf, isResponse } from '../diagnose/index.js';
 import type { Refusal } from './types.js';
 
 export function isSuccess(result: AttemptResult | undefined): boolean {
   return isResponse(result) && result.status >= 200 && result.status < 300;
-}
-
-function errorCodeOf(res: AttemptResponse): string | null {
-  return errorOf(res)?.code ?? null;
-}
-
-function contentTypeOf(res: AttemptResponse): string {
-  return printable(res.headers['content-type'] ?? 'no content type');
 }
 
 /** `HTTP 401 unauthorized`, `HTTP 401, no envelope (text/plain)`, `no answer (connection ECONNREFUSED)`. */
@@ -34,9 +26,10 @@ export function answerText(result: AttemptResult | undefined): string {
   }
   if (result.status >= 300 && result.status < 400)
     return `HTTP ${result.status} redirect to ${printable(result.headers['location'] ?? '(no location)')}`;
-  if (!result.envelope.valid) return `HTTP ${result.status}, no envelope (${contentTypeOf(result)})`;
-  const code = errorCodeOf(result);
-  return code === null ? `HTTP ${result.status}` : `HTTP ${result.status} ${printable(code)}`;
+  if (!result.envelope.valid)
+    return `HTTP ${result.status}, no envelope (${printable(result.headers['content-type'] ?? 'no content type')})`;
+  const code = errorOf(result)?.code;
+  return code === undefined ? `HTTP ${result.status}` : `HTTP ${result.status} ${printable(code)}`;
 }
 
 export function callText(record: CallRecord): string {
@@ -54,7 +47,7 @@ export function evidenceOf(record: CallRecord): string {
  */
 export function refusalOf(result: AttemptResult | undefined): Refusal | undefined {
   if (!isResponse(result) || result.status < 400 || result.status >= 500 || result.status === 429) return undefined;
-  return { status: result.status, code: errorCodeOf(result) };
+  return { status: result.status, code: errorOf(result)?.code ?? null };
 }
 
 export function sameRefusal(a: Refusal | undefined, b: Refusal | undefined): boolean {

@@ -32,30 +32,17 @@ export function isTenantListing(sub: string): boolean {
   return sub.split('/').at(-1) === 'tenants';
 }
 
-/** Tenant listings first: they name slugs as well as telling the key's kind. */
-function platformCallPaths(listed: readonly string[]): string[] {
-  const ordered = [...listed.filter(isTenantListing), ...listed.filter((sub) => !isTenantListing(sub))];
-  return ordered.slice(0, MAX_PLATFORM_CALLS);
-}
-
-/** With a key: / (does the key pass where a key is needed), the platform sub-paths, the resources of --tenant. */
+/**
+ * With a key: / (does the key pass where a key is needed), the platform sub-paths (tenant
+ * listings first: they name slugs as well as telling the key's kind), the resources of --tenant.
+ */
 export function keyedCalls(auth: AuthScheme, platformPaths: readonly string[], tenant: string | undefined): Call[] {
+  const subs = [...platformPaths.filter(isTenantListing), ...platformPaths.filter((sub) => !isTenantListing(sub))];
+  const call = (id: string, endpoint: Call['endpoint'], path: string): Call => ({ id, endpoint, path, auth });
   return [
-    { id: 'index:key', endpoint: 'index', path: endpointPath('index'), auth },
-    ...platformCallPaths(platformPaths).map((sub): Call => ({
-      id: `platform:${sub}`,
-      endpoint: 'platform',
-      path: platformPath(sub),
-      auth,
-    })),
-    ...(tenant === undefined
-      ? []
-      : TENANT_RESOURCES.map((resource): Call => ({
-          id: `resource:${resource}`,
-          endpoint: resource,
-          path: endpointPath(resource, { tenant }),
-          auth,
-        }))),
+    call('index:key', 'index', endpointPath('index')),
+    ...subs.slice(0, MAX_PLATFORM_CALLS).map((sub) => call(`platform:${sub}`, 'platform', platformPath(sub))),
+    ...(tenant === undefined ? [] : TENANT_RESOURCES.map((r) => call(`resource:${r}`, r, endpointPath(r, { tenant })))),
   ];
 }
 

@@ -9,7 +9,8 @@ import { printable } from '../api/contract/index.js';
 import { INDEX_ACCESS, type IndexAccessReading, PLATFORM_PATHS } from '../api/contract/readings.js';
 import { renderTable } from '../lib/index.js';
 import { refusalText } from './answer.js';
-import { FINDING_NAMES, type DiscoveryReport, type Reading, type Refusal } from './types.js';
+import { type DiscoveryReport, FINDING_NAMES } from './report.js';
+import type { Reading, Refusal } from './types.js';
 
 const HEADINGS = ['CHOICE', 'READING', 'EVIDENCE'] as const;
 

@@ -2,7 +2,7 @@
  * The pure core: recorded answers in, the discovery report out. The I/O edge (`run.ts`) uses
  * the same helpers to plan its calls, so what it asks and what is read back cannot drift.
  */
-import { type AuthScheme } from '../api/contract/index.js';
+import type { AuthScheme } from '../api/contract/index.js';
 import { platformPathsInDocs } from '../api/contract/readings.js';
 import type { AttemptResult } from '../api/client/single-attempt.js';
 import { type Observations, okData } from '../diagnose/index.js';
@@ -14,18 +14,55 @@ import { keyKindFinding, platformPathsFinding, platformRefusalFinding } from './
 import { readableResourcesFinding, scopeRefusalFinding } from './findings/scope.js';
 import { slugStyleFinding } from './findings/slugs.js';
 import { MAX_REQUESTS } from './plan.js';
-import { type DiscoveryFindings, type DiscoveryReport, FINDING_NAMES, type FindingName, type HostCheck, type Reading } from './types.js';
+import type { HostCheck, Reading } from './types.js';
 
-export interface DiscoveryInput {
+/** Every finding, in table order. */
+const FINDINGS = {
+  indexAccess: indexAccessFinding,
+  invalidKey: invalidKeyFinding,
+  missingKey: missingKeyFinding,
+  platformPaths: platformPathsFinding,
+  keyKind: keyKindFinding,
+  platformRefusal: platformRefusalFinding,
+  readableResources: readableResourcesFinding,
+  scopeRefusal: scopeRefusalFinding,
+  slugStyle: slugStyleFinding,
+  rateLimitHeaders: rateLimitHeadersFinding,
+  errorBodies: errorBodiesFinding,
+  requestIdHeader: requestIdHeaderFinding,
+};
+
+export type DiscoveryFindings = { readonly [K in keyof typeof FINDINGS]: ReturnType<(typeof FINDINGS)[K]> };
+export type FindingName = keyof DiscoveryFindings;
+export const FINDING_NAMES = Object.keys(FINDINGS) as readonly FindingName[];
+
+export interface DiscoverySettings {
+  /** Checked by the contract's checkBaseUrl: ends in /api/v1, no credentials or query. */
   readonly baseUrl: string;
   readonly auth: AuthScheme;
-  /** ApiKey.hint of the user's key; undefined without one. */
+  /** ApiKey.hint of the user's key; undefined without one (then no call presents it). */
   readonly keyHint: string | undefined;
   /** --tenant */
   readonly tenant: string | undefined;
   /** --platform-path; undefined: the sub-paths /docs lists. */
   readonly platformPaths: readonly string[] | undefined;
-  readonly observations: Observations;
+}
+
+export interface DiscoveryReport {
+  readonly tool: 'repairmon discover';
+  readonly baseUrl: string;
+  readonly auth: AuthScheme;
+  /** The key's last characters (ApiKey.hint), or null when discovery ran without one. */
+  readonly keyHint: string | null;
+  /** --tenant, or null. */
+  readonly tenant: string | null;
+  readonly host: HostCheck;
+  readonly findings: DiscoveryFindings;
+  /** Findings left unknown because no key (no --tenant) was given: empty with one. */
+  readonly needKey: readonly FindingName[];
+  readonly needTenant: readonly FindingName[];
+  readonly requests: { readonly made: number; readonly max: number };
+  readonly exitCode: 0 | 1;
 }
 
 /**
@@ -46,28 +83,6 @@ export function platformPathsOf(docs: AttemptResult | undefined): string[] {
   return catalog ? platformPathsInDocs(catalog.data) : [];
 }
 
-function allUnknown(why: string): DiscoveryFindings {
-  const unknown: Reading<never> = { kind: 'unknown', why };
-  return Object.fromEntries(FINDING_NAMES.map((name) => [name, unknown])) as Record<FindingName, Reading<never>>;
-}
-
-function findingsOf(ctx: FindingContext): DiscoveryFindings {
-  return {
-    indexAccess: indexAccessFinding(ctx),
-    invalidKey: invalidKeyFinding(ctx),
-    missingKey: missingKeyFinding(ctx),
-    platformPaths: platformPathsFinding(ctx),
-    keyKind: keyKindFinding(ctx),
-    platformRefusal: platformRefusalFinding(ctx),
-    readableResources: readableResourcesFinding(ctx),
-    scopeRefusal: scopeRefusalFinding(ctx),
-    slugStyle: slugStyleFinding(ctx),
-    rateLimitHeaders: rateLimitHeadersFinding(ctx),
-    errorBodies: errorBodiesFinding(ctx),
-    requestIdHeader: requestIdHeaderFinding(ctx),
-  };
-}
-
 /** Findings whose unknown reason is the missing key or tenant, for the "pass ... to learn" line. */
 function waitingOn(findings: DiscoveryFindings, need: string): FindingName[] {
   return FINDING_NAMES.filter((name) => {
@@ -76,18 +91,20 @@ function waitingOn(findings: DiscoveryFindings, need: string): FindingName[] {
   });
 }
 
-export function buildDiscoveryReport(input: DiscoveryInput): DiscoveryReport {
-  const docs = input.observations.get('docs');
+export function buildDiscoveryReport(input: DiscoverySettings, observations: Observations): DiscoveryReport {
+  const docs = observations.get('docs');
   const host = hostCheck(docs?.result);
   const ctx: FindingContext = {
-    observations: input.observations,
+    observations,
     keyGiven: input.keyHint !== undefined,
     tenant: input.tenant,
     platformPathsListed: platformPathsOf(docs?.result),
     platformPathsGiven: input.platformPaths,
   };
-  const findings =
-    host.kind === 'api_v1' ? findingsOf(ctx) : allUnknown(`not asked: ${docs ? evidenceOf(docs) : 'GET /docs was not asked'}`);
+  const notAsked: Reading<never> = { kind: 'unknown', why: `not asked: ${docs ? evidenceOf(docs) : 'GET /docs was not asked'}` };
+  const findings = Object.fromEntries(
+    FINDING_NAMES.map((name) => [name, host.kind === 'api_v1' ? FINDINGS[name](ctx) : notAsked]),
+  ) as unknown as DiscoveryFindings;
   return {
     tool: 'repairmon discover',
     baseUrl: input.baseUrl,
@@ -98,7 +115,7 @@ export function buildDiscoveryReport(input: DiscoveryInput): DiscoveryReport {
     findings,
     needKey: host.kind === 'api_v1' ? waitingOn(findings, NEEDS_KEY) : [],
     needTenant: host.kind === 'api_v1' ? waitingOn(findings, NEEDS_TENANT) : [],
-    requests: { made: [...input.observations.values()].reduce((sum, r) => sum + r.attempts, 0), max: MAX_REQUESTS },
+    requests: { made: [...observations.values()].reduce((sum, r) => sum + r.attempts, 0), max: MAX_REQUESTS },
     exitCode: host.kind === 'api_v1' ? 0 : 1,
   };
 }

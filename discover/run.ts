@@ -7,29 +7,16 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Dispatcher } from 'undici';
-import { type AuthScheme, KEY_PREFIXES, joinUrl } from '../api/contract/index.js';
+import { KEY_PREFIXES, joinUrl } from '../api/contract/index.js';
 import { ApiKey, type AttemptResult, sendAttempt } from '../api/client/single-attempt.js';
 import { toolAgent, toolUserAgent } from '../lib/index.js';
 import { type Call, type CallRecord, DOCS_CALL } from '../diagnose/index.js';
 import { tenantListing } from './findings/slugs.js';
 import { INDEX_CALL, PLACEHOLDER_TENANT, keyedCalls, refusalCalls } from './plan.js';
-import { buildDiscoveryReport, hostCheck, platformPathsOf } from './report.js';
-import type { DiscoveryReport } from './types.js';
+import { type DiscoveryReport, type DiscoverySettings, buildDiscoveryReport, hostCheck, platformPathsOf } from './report.js';
 
 /** Sends one call; undefined when it was not sent (the run was cancelled). */
-export type Send = (call: Call) => Promise<AttemptResult | undefined>;
-
-export interface DiscoverySettings {
-  /** Checked by the contract's checkBaseUrl: ends in /api/v1, no credentials or query. */
-  readonly baseUrl: string;
-  readonly auth: AuthScheme;
-  /** ApiKey.hint of the user's key; undefined without one (then no call presents it). */
-  readonly keyHint: string | undefined;
-  /** --tenant */
-  readonly tenant: string | undefined;
-  /** --platform-path; undefined: the sub-paths /docs lists. */
-  readonly platformPaths: readonly string[] | undefined;
-}
+type Send = (call: Call) => Promise<AttemptResult | undefined>;
 
 export async function discoverWith(send: Send, settings: DiscoverySettings): Promise<DiscoveryReport> {
   const records = new Map<string, CallRecord>();
@@ -50,10 +37,10 @@ export async function discoverWith(send: Send, settings: DiscoverySettings): Pro
     // A real tenant where one is known: a made-up slug may be answered before the key is read.
     await run(refusalCalls(settings.auth, settings.tenant ?? tenantListing(records)?.slugs[0] ?? PLACEHOLDER_TENANT));
   }
-  return buildDiscoveryReport({ ...settings, observations: records });
+  return buildDiscoveryReport(settings, records);
 }
 
-export interface DiscoveryOptions extends Omit<DiscoverySettings, 'keyHint'> {
+interface DiscoveryOptions extends Omit<DiscoverySettings, 'keyHint'> {
   /** Optional: without one, discovery learns what needs no key. */
   readonly key: ApiKey | undefined;
   readonly timeoutS: number;

@@ -17,23 +17,18 @@ export interface ConfigIssue {
 
 export type Checked<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly issues: readonly ConfigIssue[] };
 
-export function formatPath(path: readonly PropertyKey[]): string {
-  let out = '';
-  for (const part of path) {
-    if (typeof part === 'number') out += `[${part}]`;
-    else out += out === '' ? String(part) : `.${String(part)}`;
-  }
-  return out;
+function formatPath(path: readonly PropertyKey[]): string {
+  return path.reduce<string>(
+    (out, part) => (typeof part === 'number' ? `${out}[${part}]` : out === '' ? String(part) : `${out}.${String(part)}`),
+    '',
+  );
 }
 
-function join(base: string, key: string): string {
-  return base === '' ? key : `${base}.${key}`;
-}
-
-export function issuesFromZod(error: z.ZodError): ConfigIssue[] {
+function issuesFromZod(error: z.ZodError): ConfigIssue[] {
   return error.issues.flatMap((issue): ConfigIssue[] => {
     const path = formatPath(issue.path);
-    if (issue.code === 'unrecognized_keys') return issue.keys.map((key) => ({ path: join(path, key), message: 'unknown key' }));
+    if (issue.code === 'unrecognized_keys')
+      return issue.keys.map((key) => ({ path: formatPath([...issue.path, key]), message: 'unknown key' }));
     if (issue.code === 'invalid_type' && /received undefined$/.test(issue.message)) return [{ path, message: 'is required' }];
     return [{ path, message: issue.message }];
   });
@@ -44,19 +39,13 @@ export function formatIssues(issues: readonly ConfigIssue[]): string {
   return issues.map((i) => `  ${i.path || '(top level)'}: ${i.message}`).join('\n');
 }
 
-/**
- * YAML (a superset of JSON) unless the name ends in .json; duplicate keys are refused, aliases
- * resolved with a bound on the expanded size (`yaml-document.ts`). Never throws.
- */
+/** YAML (a superset of JSON) unless the name ends in .json; duplicate keys refused, aliases bounded. Never throws. */
 export function decodeDocument(text: string, name: string): Checked<unknown> {
   if (/\.json$/i.test(name)) {
     try {
       return { ok: true, value: JSON.parse(text) as unknown };
     } catch (error) {
-      return {
-        ok: false,
-        issues: [{ path: '', message: `cannot parse JSON (${error instanceof Error ? error.message : String(error)})` }],
-      };
+      return { ok: false, issues: [{ path: '', message: `cannot parse JSON (${(error as Error).message})` }] };
     }
   }
   return decodeYaml(text);
@@ -68,10 +57,9 @@ export function readDocument(file: string, what = 'file'): Checked<{ readonly te
   try {
     return { ok: true, value: { text: readFileSync(path, 'utf8'), path } };
   } catch (error) {
-    const code = (error as { code?: unknown }).code;
     return {
       ok: false,
-      issues: [{ path: '', message: `cannot read ${what} ${path} (${typeof code === 'string' ? code : 'read error'})` }],
+      issues: [{ path: '', message: `cannot read ${what} ${path} (${(error as NodeJS.ErrnoException).code ?? 'read error'})` }],
     };
   }
 }
@@ -83,12 +71,10 @@ export function parseWith<S extends z.ZodType>(schema: S, value: unknown): Check
 }
 
 /**
- * An alias names a key (or a target) in logs, metric labels, the status page and probe ids:
- * never the key itself. Like a tenant slug, it is taken as the user writes it; refused is only
- * what no label or log line can hold well: empty, control characters, over 128 characters.
- * Everywhere it travels it is escaped (labels, HTML) or percent-encoded (ids, URLs).
+ * An alias names a key in logs, labels, the status page and probe ids: taken as written (escaped
+ * wherever it travels), refusing only what no label can hold well, and never the key itself.
  */
-export const ALIAS_MAX_LENGTH = 128;
+const ALIAS_MAX_LENGTH = 128;
 export const aliasSchema = z
   .string()
   .min(1, 'is empty')

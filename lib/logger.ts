@@ -7,22 +7,13 @@ import { Writable } from 'node:stream';
 import pino, { type Logger, type LevelWithSilent } from 'pino';
 import { type ApiKey, redactSecrets } from '../api/client/single-attempt.js';
 
-export type { Logger };
-
-export const REDACT_PATHS = [
-  'key',
-  'apiKey',
-  '*.key',
-  '*.apiKey',
-  'headers.authorization',
-  'headers["x-api-key"]',
-  '*.headers.authorization',
-  '*.headers["x-api-key"]',
-  'req.headers.authorization',
-  'req.headers["x-api-key"]',
+/** Key fields, and both auth headers at the top, one level down and in a request. */
+const REDACT_PATHS = [
+  ...['key', 'apiKey', '*.key', '*.apiKey'],
+  ...['', '*.', 'req.'].flatMap((at) => [`${at}headers.authorization`, `${at}headers["x-api-key"]`]),
 ];
 
-export interface LoggerOptions {
+interface LoggerOptions {
   readonly level?: LevelWithSilent;
   /** Where lines go; stderr by default so stdout stays for a command's result. */
   readonly destination?: NodeJS.WritableStream;

@@ -1,8 +1,7 @@
 /**
- * Whether a request to a local-only surface comes from this machine and from no web page:
- * a loopback peer, a `Host` that names loopback (a rebound DNS name does not), and no
- * `Origin`/`Sec-Fetch-Site` of another site (a page's form or fetch). Pure; the sandbox's fault
- * control uses it, the monitor's HTTP surface its parts (`monitor/http/auth.ts`).
+ * Whether a request to a local-only surface comes from this machine and from no web page: a
+ * loopback peer, a `Host` that names loopback (a rebound DNS name does not), and no
+ * `Origin`/`Sec-Fetch-Site` of another site. The sandbox's fault control and `monitor/http/auth.ts` use it.
  */
 import { isIP } from 'node:net';
 
@@ -20,10 +19,9 @@ export function hostName(header: string): string | undefined {
   return match?.[1];
 }
 
+/** `req.socket.remoteAddress` and `req.headers`. */
 export interface RequestOrigin {
-  /** The peer's address (`req.socket.remoteAddress`). */
   readonly remoteAddress: string | undefined;
-  /** Each header's value, as Node gives them (`req.headers`). */
   readonly headers: Readonly<Record<string, string | string[] | undefined>>;
 }
 
@@ -36,11 +34,7 @@ export function notLocal({ remoteAddress, headers }: RequestOrigin): string | un
   return crossSite(headers);
 }
 
-/**
- * Why a request comes from another site's web page (a form, a fetch, a "simple" text/plain
- * POST), whatever credential the browser attached, or undefined: `Sec-Fetch-Site` other than
- * same-origin or none, or an `Origin` (also `null`) that is not the request's own host.
- */
+/** Why a request comes from another site's page (`Sec-Fetch-Site`, or an `Origin`, also `null`, not its own host), or undefined. */
 export function crossSite(headers: RequestOrigin['headers']): string | undefined {
   const site = headers['sec-fetch-site'];
   if (site !== undefined && site !== 'same-origin' && site !== 'none')

@@ -8,15 +8,9 @@ import { dirname, join } from 'node:path';
 
 export const OUR_PACKAGE_NAME = 'generator-repair-service';
 
-interface OurPackageJson {
-  readonly name?: unknown;
-  readonly version?: unknown;
-}
-
-function readPackageJson(dir: string): OurPackageJson | undefined {
+function readPackageJson(dir: string): { readonly name?: unknown; readonly version?: unknown } | undefined {
   const file = join(dir, 'package.json');
-  if (!existsSync(file)) return undefined;
-  return JSON.parse(readFileSync(file, 'utf8')) as OurPackageJson;
+  return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as { name?: unknown; version?: unknown }) : undefined;
 }
 
 export function packageRoot(from: string = import.meta.dirname): string {

@@ -1,9 +1,8 @@
 /**
- * How the tools' requests leave: through the proxy `HTTPS_PROXY` / `HTTP_PROXY` name, `NO_PROXY`
- * honoured (either case, as curl and undici's `EnvHttpProxyAgent` read them), unless a target's
- * `proxy: false` or `--no-proxy` says direct. Over https a proxy only tunnels (CONNECT) and never
- * sees the key; over plain http the key crosses it in clear, which is allowed with a warning.
- * The environment is passed in, so the route a tool reports is the route its agent takes.
+ * How the tools' requests leave: through the proxy `HTTPS_PROXY` / `HTTP_PROXY` name (either case,
+ * `NO_PROXY` honoured) unless `proxy: false` or `--no-proxy` says direct. Over https a proxy only
+ * tunnels; over plain http the key crosses it in clear, allowed with a warning. The environment is
+ * passed in, so the route a tool reports is the route its agent takes.
  */
 import { EnvHttpProxyAgent } from 'undici';
 import { proxyFor } from '../api/client/single-attempt.js';

@@ -1,10 +1,8 @@
 /**
  * Whether text written where a *reference* to a secret belongs (a file path, an `${ENV}` name)
- * looks like the secret itself, and how to show it then. Pasting the key where its path or
- * variable name should be is an easy slip; the error about that slip must not print the key
- * back into a terminal, a CI log or the monitor's log. So such text is shown as its last 4
- * characters at most. Beyond our own key prefixes the test is a guess (long, mixed, random-
- * looking); a false positive only shortens a message, a false negative leaks a secret.
+ * looks like the secret itself: pasting the key there is an easy slip, and the error about it
+ * must not print the key back, so such text is shown as its last 4 characters at most. Beyond
+ * our key prefixes it is a guess; a false positive only shortens a message, a false negative leaks.
  */
 import { KEY_PREFIXES } from '../api/contract/index.js';
 
@@ -12,11 +10,7 @@ import { KEY_PREFIXES } from '../api/contract/index.js';
 const MIN_TOKEN_LENGTH = 20;
 /** Random base62 is ~5.9 bits a character; English-like names stay well under 3.5. */
 const MIN_BITS_PER_CHAR = 3.5;
-/**
- * How often neighbours change class (lower, upper, digit, other): ~0.6 in random base62, under
- * 0.3 in CamelCase names such as `NowakProductionKey2024`. The two overlap a little; so does
- * any guess.
- */
+/** How often neighbours change class (lower, upper, digit, other): ~0.6 in random base62, under 0.3 in `NowakProductionKey2024`. */
 const MIN_CLASS_CHANGES = 0.3;
 
 function bitsPerChar(text: string): number {
@@ -57,10 +51,7 @@ export function shownValue(text: string): string {
   return looksLikeSecret(text) ? `…${text.slice(-4)}` : text;
 }
 
-/**
- * A resolved path for messages: itself, unless what the user wrote for it looks like a secret.
- * Only the written part is judged: our own temp or config folders are no secret.
- */
+/** A resolved path for messages, unless what the user wrote for it (not our own folders) looks like a secret. */
 export function shownPath(written: string, resolved: string): string {
   return looksLikeSecret(written) ? shownValue(written) : resolved;
 }

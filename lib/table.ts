@@ -1,26 +1,21 @@
 /**
- * Plain-text tables and wrapped lines for a terminal or a ticket: columns padded to their
- * widest cell and, given a width, the last column wrapped so no line is wider. Cells are
- * measured as they are: make server text printable before it comes here.
+ * Plain-text tables and wrapped lines for a terminal or a ticket: columns padded to their widest
+ * cell, the last one wrapped to a width. Cells are measured as they are: make server text printable first.
  */
-
 export type Align = 'left' | 'right';
 
-export interface TableOptions {
+interface TableOptions {
   readonly align?: readonly Align[];
-  /** The most columns a line may take; the last column wraps to fit. No limit when undefined. */
+  /** The most columns a line may take (the last column wraps); no limit when undefined. */
   readonly width?: number | undefined;
-  /** A line of dashes under the first row (the header). */
+  /** A line of dashes under the header. */
   readonly rule?: boolean;
 }
 
 /** A cell never narrower than this, however long the columns before it. */
 const MIN_LAST_COLUMN = 20;
 
-/**
- * `text` as lines of at most `width` columns, broken at spaces; lines after the first start
- * with `indent` (counted in the width). A word longer than a line is cut.
- */
+/** `text` in lines of at most `width` columns broken at spaces, later lines starting with `indent`; a longer word is cut. */
 export function wrap(text: string, width: number, indent = ''): string[] {
   const lines: string[] = [];
   let line = '';

@@ -1,29 +1,25 @@
 /**
- * YAML text -> plain value, or every problem with its line and column; never a throw. The
- * yaml library reports syntax in `errors`/`warnings` but throws from `toJS()` for alias
- * problems: an alias to no anchor, and more than 100 aliases (its guard against an alias bomb,
- * which also refuses a plain config whose many keys share one anchor). So we resolve aliases
- * ourselves first: an unknown anchor and an alias inside its own anchor are problems, and the
- * bomb guard becomes a bound on the size of the expanded document, which is what a bomb costs
- * (the parsed value shares anchored nodes, but the schema walks every copy).
+ * YAML text -> plain value, or every problem with its line and column; never a throw. The yaml
+ * library throws from `toJS()` on an alias to no anchor and on more than 100 aliases (its alias
+ * bomb guard, which also refuses a plain config whose many keys share one anchor). So aliases
+ * are resolved here first, and the guard is a bound on the expanded size, what a bomb costs.
  */
 import YAML, { type CST, type Document, LineCounter, type Node, Parser, isAlias, isCollection, isPair } from 'yaml';
 import type { Checked, ConfigIssue } from './config-kit.js';
 import { shownValue } from './secret-shape.js';
 
 /** Values (scalars and collections) once aliases are expanded; far beyond any real file. */
-export const MAX_EXPANDED_VALUES = 1_000_000;
+const MAX_EXPANDED_VALUES = 1_000_000;
 /**
- * Collections inside collections. A real file is under 10 deep; the library's composer recurses
- * and overflows the stack near 1,000, after which V8 can abort the whole process on a later
- * parse (seen: a RegExp allocation failure on the next reload). So depth is measured first, on
- * the library's concrete syntax tree, which its parser builds without recursion.
+ * Collections inside collections; a real file is under 10 deep. The library's composer recurses
+ * and overflows the stack near 1,000, after which V8 can abort the process on a later parse, so
+ * depth is measured first on the concrete syntax tree, which its parser builds without recursion.
  */
-export const MAX_DEPTH = 100;
+const MAX_DEPTH = 100;
 
 interface Walk {
   readonly anchors: Map<string, Node>;
-  /** Anchored nodes still being walked: an alias to one of them is a cycle. */
+  /** Anchored nodes still being walked: an alias to one is a cycle. */
   readonly open: Set<Node>;
   readonly sizes: Map<Node, number>;
   readonly issues: ConfigIssue[];
@@ -47,10 +43,7 @@ function aliasSize(alias: YAML.Alias, walk: Walk): number {
   return walk.sizes.get(target) ?? 1;
 }
 
-/**
- * Pre-order, like the library's own resolution: an anchor counts from the node that carries it
- * on, and a later anchor of the same name replaces it for the aliases after it.
- */
+/** Pre-order, like the library: an anchor counts from its node on, and a later one of the same name replaces it. */
 function expandedSize(node: unknown, walk: Walk): number {
   if (isPair(node)) return capped(expandedSize(node.key, walk) + expandedSize(node.value, walk));
   if (isAlias(node)) return aliasSize(node, walk);

@@ -21,11 +21,8 @@ export function newControlToken(): string {
   return randomBytes(24).toString('base64url');
 }
 
-export interface ControlRequest extends RequestOrigin {
-  readonly method: string;
-  /** The body as text, read to its end (the server's MAX_REQUEST_BODY_BYTES bounds it). */
-  readonly body: string;
-}
+/** `body`: the text, read to its end (the server's MAX_REQUEST_BODY_BYTES bounds it). */
+type ControlRequest = RequestOrigin & { readonly method: string; readonly body: string };
 
 export interface FaultControl {
   readonly token: string;
@@ -37,33 +34,29 @@ function refuse(status: number, code: ErrorCode, message: string, headers: Reado
   return { status, envelope: errorEnvelope(code, message), body: 'envelope', headers };
 }
 
-function digest(text: string): Buffer {
-  return createHash('sha256').update(text).digest();
-}
-
 function tokenMatches(header: string | string[] | undefined, token: string): boolean {
   const given = typeof header === 'string' ? /^bearer\s+(\S+)$/i.exec(header.trim())?.[1] : undefined;
+  const digest = (text: string): Buffer => createHash('sha256').update(text).digest();
   return given !== undefined && timingSafeEqual(digest(given), digest(token));
 }
 
 /** The spec a PUT body carries, or why it carries none. */
-function specOf(request: ControlRequest): { ok: true; spec: string } | { ok: false; reply: Reply } {
+function specOf(request: ControlRequest): string | Reply {
   const type = String(request.headers['content-type'] ?? '')
     .split(';')[0]
     ?.trim()
     .toLowerCase();
-  if (type !== 'application/json')
-    return { ok: false, reply: refuse(415, ERROR_CODES.badRequest, 'send the spec as application/json: {"faults": "SPEC"}') };
+  if (type !== 'application/json') return refuse(415, ERROR_CODES.badRequest, 'send the spec as application/json: {"faults": "SPEC"}');
   let body: unknown;
   try {
     body = JSON.parse(request.body);
   } catch {
-    return { ok: false, reply: refuse(400, ERROR_CODES.badRequest, 'the body is not JSON; send {"faults": "SPEC"}') };
+    return refuse(400, ERROR_CODES.badRequest, 'the body is not JSON; send {"faults": "SPEC"}');
   }
   const faults = typeof body === 'object' && body !== null ? (body as { faults?: unknown }).faults : undefined;
   if (typeof faults !== 'string')
-    return { ok: false, reply: refuse(400, ERROR_CODES.badRequest, 'the body needs "faults": a string, the fault spec ("" clears)') };
-  return { ok: true, spec: faults };
+    return refuse(400, ERROR_CODES.badRequest, 'the body needs "faults": a string, the fault spec ("" clears)');
+  return faults;
 }
 
 /** The answer to a request on CONTROL_PATH; the faults in force change only on a 200. */
@@ -80,12 +73,8 @@ export function controlReply(request: ControlRequest, control: FaultControl): Re
   }
   if (request.method !== 'PUT' && request.method !== 'DELETE')
     return refuse(ERROR_STATUS.method_not_allowed, ERROR_CODES.methodNotAllowed, `the fault control takes ${ALLOW}`, { allow: ALLOW });
-  let spec = '';
-  if (request.method === 'PUT') {
-    const read = specOf(request);
-    if (!read.ok) return read.reply;
-    spec = read.spec;
-  }
+  const spec = request.method === 'PUT' ? specOf(request) : '';
+  if (typeof spec !== 'string') return spec;
   const parsed = control.setFaults(spec);
   if (!parsed.ok) return refuse(400, ERROR_CODES.badRequest, `${parsed.error}; the faults in force are unchanged`);
   return { status: 200, envelope: successEnvelope({ faults: parsed.rules.map((r) => r.source).join(';') }), body: 'envelope', headers: {} };

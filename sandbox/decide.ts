@@ -1,7 +1,8 @@
 /**
  * The sandbox's answer to one request, as a pure function of the request and the sandbox
  * state: routing, authentication, access rules, rate limiting and the data, each spoken in the
- * state's dialect. I/O lives in server.ts; faults are layered on top in faults/.
+ * state's dialect, and the answers below the API (a wrong Host, an unmet Expect, what Node's
+ * parser rejected). I/O lives in server.ts; faults are layered on top in faults/.
  */
 import { BASE_PATH, ERROR_CODES, type Envelope, type ErrorCode, scopeForResource } from '../api/contract/index.js';
 import { type SlugStyle } from '../api/contract/readings.js';
@@ -10,6 +11,7 @@ import {
   type BodyForm,
   ERROR_STATUS,
   type Refusal,
+  type RefusalAnswer,
   type Route,
   bodyForm,
   errorEnvelope,
@@ -20,12 +22,42 @@ import {
 } from '../api/contract/server/index.js';
 import { type Dialect, checkSlugStyle } from './dialect/index.js';
 import { docsPayload, indexPayload } from './docs.js';
-import { type DemoKey, keyMetadata } from './keys.js';
-import { messageFor, refusalMessage } from './messages.js';
-import type { TenantData } from './model.js';
-import { badRequestReply, hostProblem } from './protocol.js';
-import { rateLimitHeaders } from './rate-headers.js';
-import type { RateVerdict } from './rate-limit.js';
+import { type DemoKey, type TenantData, keyMetadata } from './model.js';
+import { type RateVerdict, rateLimitHeaders } from './rate-limit.js';
+
+/** The Polish error messages the sandbox sends (spec §2: messages are in Polish). */
+const MESSAGES: Readonly<Record<ErrorCode, string>> = {
+  unauthorized: 'Nieprawidłowy, unieważniony lub brakujący klucz API.',
+  tenant_key_tenant_mismatch: 'Klucz najemcy jest przypisany do innego najemcy niż ten w ścieżce.',
+  insufficient_scope: 'Zakres klucza nie obejmuje tego zasobu.',
+  platform_key_required: 'Ścieżki /platform/ są dostępne wyłącznie dla kluczy platformy.',
+  rate_limited: 'Przekroczono limit żądań dla tego klucza. Spróbuj ponownie później.',
+  not_found: 'Nie znaleziono zasobu.',
+  method_not_allowed: 'Niedozwolona metoda HTTP. API obsługuje wyłącznie GET.',
+  invalid_tenant_slug: 'Nieprawidłowy identyfikator najemcy w ścieżce.',
+  bad_request: 'Nieprawidłowe żądanie HTTP.',
+  internal_error: 'Wewnętrzny błąd serwera.',
+};
+
+export function messageFor(code: ErrorCode, detail?: string): string {
+  return detail ? `${MESSAGES[code]} ${detail}` : MESSAGES[code];
+}
+
+/** A refusal answered as `not_found` reads exactly like a missing resource, so the message cannot give away what the status hides. */
+function refusalMessage(refusal: Refusal, answer: RefusalAnswer, detail?: string): string {
+  if (answer.code === 'not_found') return MESSAGES.not_found;
+  switch (refusal) {
+    case 'missing_key':
+    case 'invalid_key':
+      return messageFor('unauthorized', detail);
+    case 'tenant_mismatch':
+      return MESSAGES.tenant_key_tenant_mismatch;
+    case 'scope':
+      return answer.code === 'insufficient_scope' ? MESSAGES.insufficient_scope : 'Brak uprawnień do tego zasobu.';
+    case 'platform_refused':
+      return MESSAGES.platform_key_required;
+  }
+}
 
 export interface SandboxState {
   readonly tenants: ReadonlyMap<string, TenantData>;
@@ -60,13 +92,6 @@ export interface DecideInput {
 
 type Headers = Readonly<Record<string, string>>;
 
-type Authentication =
-  | { readonly ok: true; readonly key: DemoKey }
-  /** `alias` is known when a revoked key was presented: the request log names it. */
-  | { readonly ok: false; readonly refusal: 'missing_key' | 'invalid_key'; readonly detail: string; readonly alias?: string }
-  /** Not a refusal of a key but of the request: a key header sent twice (which one is the key?). */
-  | { readonly ok: false; readonly badRequest: string };
-
 /** How the message names a key header: as the spec writes it. */
 const KEY_HEADER_NAMES = { 'x-api-key': 'x-api-key', authorization: 'Authorization' } as const;
 
@@ -74,8 +99,39 @@ function reply(dialect: Dialect, status: number, envelope: Envelope, headers: He
   return { status, envelope, body: bodyForm(dialect.errorBodies, status), headers, ...(keyAlias ? { keyAlias } : {}) };
 }
 
-function fail(dialect: Dialect, code: ErrorCode, detail?: string, headers: Headers = {}, keyAlias?: string): Reply {
+export function fail(dialect: Dialect, code: ErrorCode, detail?: string, headers: Headers = {}, keyAlias?: string): Reply {
   return reply(dialect, ERROR_STATUS[code], errorEnvelope(code, messageFor(code, detail)), headers, keyAlias);
+}
+
+/** Below the API: `bad_request` under the status HTTP names (`error-bodies=plain` only touches 401 and 429). */
+export function badRequestReply(dialect: Dialect, status: number, detail?: string): Reply {
+  return reply(dialect, status, errorEnvelope(ERROR_CODES.badRequest, messageFor(ERROR_CODES.badRequest, detail)));
+}
+
+/** RFC 9112 §3.2: 400 to an HTTP/1.1 request without a Host, and to any with more than one (one entry per line). */
+export function hostProblem(httpVersion: string, hosts: readonly string[] | undefined): string | undefined {
+  if (hosts !== undefined && hosts.length > 1) return 'Nagłówek Host podano więcej niż raz.';
+  if (hosts === undefined && httpVersion === '1.1') return 'Żądanie HTTP/1.1 musi zawierać nagłówek Host.';
+  return undefined;
+}
+
+/** RFC 9110 §10.1.1: an expectation the server cannot meet (anything but 100-continue) gets 417. */
+export function expectationFailedReply(dialect: Dialect): Reply {
+  return badRequestReply(dialect, 417, 'Nieobsługiwana wartość nagłówka Expect (obsługiwane jest tylko 100-continue).');
+}
+
+/** What Node's parser rejected before a handler could answer, with the status of Node's own bare answer. */
+export function clientErrorReply(dialect: Dialect, errorCode: string | undefined): Reply {
+  switch (errorCode) {
+    case 'HPE_HEADER_OVERFLOW':
+      return badRequestReply(dialect, 431, 'Nagłówki żądania są zbyt duże.');
+    case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
+      return badRequestReply(dialect, 413, 'Rozszerzenia fragmentów treści (chunked) są zbyt duże.');
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return badRequestReply(dialect, 408, 'Żądanie nie dotarło w całości na czas.');
+    default:
+      return badRequestReply(dialect, 400);
+  }
 }
 
 function refuse(dialect: Dialect, refusal: Refusal, detail?: string, headers: Headers = {}, keyAlias?: string): Reply {
@@ -91,21 +147,19 @@ function malformedDetail(headers: DecideInput['headers']): string {
   return 'Nagłówek Authorization nie ma postaci "Bearer <klucz>".';
 }
 
-function authenticate(headers: DecideInput['headers'], state: SandboxState): Authentication {
+/** The key presented, or its refusal; a key header sent twice refuses the request (which one is the key?). */
+function authenticate(headers: DecideInput['headers'], { keysByValue, dialect }: SandboxState): DemoKey | Reply {
   const presented = readPresentedKey(headers);
   if (presented.kind === 'repeated') {
-    return {
-      ok: false,
-      badRequest: `Nagłówek ${KEY_HEADER_NAMES[presented.header]} podano więcej niż raz; klucz podaje się w jednym nagłówku.`,
-    };
+    const detail = `Nagłówek ${KEY_HEADER_NAMES[presented.header]} podano więcej niż raz; klucz podaje się w jednym nagłówku.`;
+    return badRequestReply(dialect, ERROR_STATUS.bad_request, detail);
   }
-  if (presented.kind === 'none')
-    return { ok: false, refusal: 'missing_key', detail: 'Nie podano klucza (nagłówek x-api-key lub Authorization: Bearer).' };
-  if (presented.kind === 'malformed') return { ok: false, refusal: 'invalid_key', detail: malformedDetail(headers) };
-  const key = state.keysByValue.get(presented.key);
-  if (!key) return { ok: false, refusal: 'invalid_key', detail: 'Nieznany klucz.' };
-  if (key.revoked) return { ok: false, refusal: 'invalid_key', detail: 'Klucz został unieważniony.', alias: key.alias };
-  return { ok: true, key };
+  if (presented.kind === 'none') return refuse(dialect, 'missing_key', 'Nie podano klucza (nagłówek x-api-key lub Authorization: Bearer).');
+  if (presented.kind === 'malformed') return refuse(dialect, 'invalid_key', malformedDetail(headers));
+  const key = keysByValue.get(presented.key);
+  if (!key) return refuse(dialect, 'invalid_key', 'Nieznany klucz.');
+  // The request log names a revoked key's alias.
+  return key.revoked ? refuse(dialect, 'invalid_key', 'Klucz został unieważniony.', {}, key.alias) : key;
 }
 
 /** The contract's route, with a slug outside the dialect's style refused like a malformed one. */
@@ -132,39 +186,24 @@ function accessDenied(route: KeyedRoute, key: DemoKey, breach: boolean): Refusal
   return key.scopes.includes(scopeForResource(route.resource)) ? undefined : 'scope';
 }
 
-/** A served sub-path whose last segment is `keys` lists the keys; any other lists the tenants. */
-function platformData(subpath: string, state: SandboxState): unknown {
-  if (!state.dialect.platformPaths.includes(subpath)) return undefined;
-  if (subpath.split('/').at(-1) === 'keys') return state.keys.map(keyMetadata);
-  return [...state.tenants.values()].map(({ info, records }) => ({
-    ...info,
-    counts: Object.fromEntries(Object.entries(records).map(([name, list]) => [name, list.length])),
-  }));
-}
-
-function routeData(
-  route: Exclude<KeyedRoute, { kind: 'invalid_tenant' }>,
-  state: SandboxState,
-): { found: true; data: unknown } | { found: false; detail: string } {
-  if (route.kind === 'index') return { found: true, data: indexPayload() };
-  if (route.kind === 'platform') {
-    const data = platformData(route.subpath, state);
-    return data === undefined ? { found: false, detail: `Nieznana ścieżka platformy: /platform/${route.subpath}.` } : { found: true, data };
+/** The data a route names, or why there is none; a platform sub-path ending in `keys` lists the keys, any other the tenants. */
+function routeData(route: Exclude<KeyedRoute, { kind: 'invalid_tenant' }>, state: SandboxState): { data: unknown } | string {
+  if (route.kind === 'index') return { data: indexPayload() };
+  if (route.kind === 'tenant') {
+    const tenant = state.tenants.get(route.tenant);
+    return tenant ? { data: tenant.records[route.resource] } : `Nie ma najemcy "${route.tenant}".`;
   }
-  const tenant = state.tenants.get(route.tenant);
-  if (!tenant) return { found: false, detail: `Nie ma najemcy "${route.tenant}".` };
-  return { found: true, data: tenant.records[route.resource] };
+  if (!state.dialect.platformPaths.includes(route.subpath)) return `Nieznana ścieżka platformy: /platform/${route.subpath}.`;
+  if (route.subpath.split('/').at(-1) === 'keys') return { data: state.keys.map(keyMetadata) };
+  const counts = (records: TenantData['records']) => Object.fromEntries(Object.entries(records).map(([name, list]) => [name, list.length]));
+  return { data: [...state.tenants.values()].map(({ info, records }) => ({ ...info, counts: counts(records) })) };
 }
 
 /** A route that needs a key: authentication, the rate limit, access, then the data. */
 function keyed(route: KeyedRoute, input: DecideInput, state: SandboxState): Reply {
   const { dialect } = state;
-  const auth = authenticate(input.headers, state);
-  if (!auth.ok)
-    return 'badRequest' in auth
-      ? badRequestReply(dialect, ERROR_STATUS.bad_request, auth.badRequest)
-      : refuse(dialect, auth.refusal, auth.detail, {}, auth.alias);
-  const { key } = auth;
+  const key = authenticate(input.headers, state);
+  if ('status' in key) return key;
   const verdict = input.rateLimit?.(key);
   const limitHeaders = verdict ? rateLimitHeaders(dialect.rateLimitHeaders, verdict) : {};
   if (verdict && !verdict.allowed) return fail(dialect, ERROR_CODES.rateLimited, undefined, limitHeaders, key.alias);
@@ -172,7 +211,7 @@ function keyed(route: KeyedRoute, input: DecideInput, state: SandboxState): Repl
   if (denied) return refuse(dialect, denied, undefined, limitHeaders, key.alias);
   if (route.kind === 'invalid_tenant') return fail(dialect, ERROR_CODES.invalidTenantSlug, undefined, limitHeaders, key.alias);
   const result = routeData(route, state);
-  if (!result.found) return fail(dialect, ERROR_CODES.notFound, result.detail, limitHeaders, key.alias);
+  if (typeof result === 'string') return fail(dialect, ERROR_CODES.notFound, result, limitHeaders, key.alias);
   return reply(dialect, 200, successEnvelope(result.data), limitHeaders, key.alias);
 }
 

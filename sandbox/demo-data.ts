@@ -7,7 +7,37 @@ import { TENANT_RESOURCES, type Scope } from '../api/contract/index.js';
 import type { SlugStyle } from '../api/contract/readings.js';
 import { styleDemoSlug } from './dialect/index.js';
 import type { KeySpec, SandboxData, TenantData, TenantInfo } from './model.js';
-import { type Random, intBetween, pick, seedFrom, seededRandom } from './random.js';
+
+type Random = () => number;
+
+/** A small seeded PRNG (mulberry32), so every start shows the same shops and repairs. */
+function seededRandom(seed: number): Random {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** A stable 32-bit seed from text (FNV-1a), so each tenant gets its own sequence. */
+function seedFrom(text: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i += 1) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+  return hash >>> 0;
+}
+
+function pick<T>(random: Random, items: readonly T[]): T {
+  const item = items[Math.floor(random() * items.length)];
+  if (item === undefined) throw new Error('pick from an empty list');
+  return item;
+}
+
+function intBetween(random: Random, min: number, max: number): number {
+  return min + Math.floor(random() * (max - min + 1));
+}
 
 export const DEMO_TENANTS: readonly TenantInfo[] = [
   { slug: 'rowery-nowak', name: 'Rowery Nowak s.c.', city: 'Kraków' },
@@ -15,34 +45,8 @@ export const DEMO_TENANTS: readonly TenantInfo[] = [
   { slug: 'cykl-gdansk', name: 'Cykl Gdańsk sp. z o.o.', city: 'Gdańsk' },
 ];
 
-const FIRST_NAMES = [
-  'Anna',
-  'Piotr',
-  'Katarzyna',
-  'Tomasz',
-  'Magdalena',
-  'Krzysztof',
-  'Agnieszka',
-  'Marcin',
-  'Joanna',
-  'Paweł',
-  'Ewa',
-  'Michał',
-];
-const LAST_NAMES = [
-  'Wiśniewski',
-  'Wójcik',
-  'Kamiński',
-  'Lewandowski',
-  'Zieliński',
-  'Szymański',
-  'Woźniak',
-  'Dąbrowski',
-  'Kozłowski',
-  'Jankowski',
-  'Mazur',
-  'Krawczyk',
-];
+const FIRST_NAMES = 'Anna Piotr Katarzyna Tomasz Magdalena Krzysztof Agnieszka Marcin Joanna Paweł Ewa Michał'.split(' ');
+const FAMILY = 'Wiśniewski Wójcik Kamiński Lewandowski Zieliński Szymański Woźniak Dąbrowski Kozłowski Jankowski Mazur Krawczyk'.split(' ');
 const CITIES = ['Kraków', 'Warszawa', 'Gdańsk', 'Gdynia', 'Sopot', 'Wieliczka', 'Piaseczno', 'Pruszków', 'Skawina'];
 const BIKES: readonly (readonly [string, string, string])[] = [
   ['Kross', 'Level 5.0', 'MTB'],
@@ -92,18 +96,14 @@ function phone(random: Random): string {
 }
 
 function asciiFold(text: string): string {
-  return text
-    .normalize('NFD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .replace(/ł/g, 'l')
-    .replace(/Ł/g, 'L')
-    .toLowerCase();
+  const bare = text.normalize('NFD').replace(/[\u0300-\u036f]/g, '');
+  return bare.replace(/[łŁ]/g, 'l').toLowerCase();
 }
 
 function clients(random: Random, count: number): Record<string, unknown>[] {
   return Array.from({ length: count }, (_, i) => {
     const firstName = pick(random, FIRST_NAMES);
-    const lastName = pick(random, LAST_NAMES);
+    const lastName = pick(random, FAMILY);
     return {
       id: `kl-${pad(i + 1)}`,
       firstName,
@@ -166,7 +166,7 @@ function logs(random: Random, repairList: readonly Record<string, unknown>[]): R
 }
 
 /** `seedSlug` keeps the records the same whatever style the slug is written in. */
-export function demoTenant(info: TenantInfo, seedSlug = info.slug): TenantData {
+function demoTenant(info: TenantInfo, seedSlug = info.slug): TenantData {
   const random = seededRandom(seedFrom(seedSlug));
   const clientList = clients(random, 6);
   const bikeList = bikes(random, 8, clientList.length);
@@ -176,6 +176,7 @@ export function demoTenant(info: TenantInfo, seedSlug = info.slug): TenantData {
 
 const ALL_TENANT_SCOPES: readonly Scope[] = [...TENANT_RESOURCES];
 const PLATFORM_SCOPES: readonly Scope[] = ['platform', ...TENANT_RESOURCES];
+const NO_LOGS = ALL_TENANT_SCOPES.filter((s) => s !== 'logs');
 
 /** The fixed demo key aliases other tools and tests refer to. */
 export const DEMO_KEY_SPECS: readonly KeySpec[] = [
@@ -185,14 +186,7 @@ export const DEMO_KEY_SPECS: readonly KeySpec[] = [
   { alias: 'nowak-prod', kind: 'tenant', tenant: 'rowery-nowak', environment: 'production', scopes: ALL_TENANT_SCOPES, revoked: false },
   { alias: 'kowalski-test', kind: 'tenant', tenant: 'serwis-kowalski', environment: 'test', scopes: ALL_TENANT_SCOPES, revoked: false },
   { alias: 'gdansk-test', kind: 'tenant', tenant: 'cykl-gdansk', environment: 'test', scopes: ALL_TENANT_SCOPES, revoked: false },
-  {
-    alias: 'nowak-nologs-test',
-    kind: 'tenant',
-    tenant: 'rowery-nowak',
-    environment: 'test',
-    scopes: ALL_TENANT_SCOPES.filter((s) => s !== 'logs'),
-    revoked: false,
-  },
+  { alias: 'nowak-nologs-test', kind: 'tenant', tenant: 'rowery-nowak', environment: 'test', scopes: NO_LOGS, revoked: false },
   { alias: 'nowak-revoked-test', kind: 'tenant', tenant: 'rowery-nowak', environment: 'test', scopes: ALL_TENANT_SCOPES, revoked: true },
 ];
 

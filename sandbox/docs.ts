@@ -16,8 +16,8 @@ import {
   refusalAnswer,
   sentErrors,
 } from '../api/contract/server/index.js';
-import { plainText } from './bodies.js';
 import { type Dialect, styleDemoSlug } from './dialect/index.js';
+import { plainText } from './respond.js';
 
 const ACCESS_TEXT: Readonly<Record<string, string>> = {
   public: 'publiczny, bez klucza',

@@ -10,33 +10,27 @@ import type { Logger } from 'pino';
 import { BASE_PATH } from '../api/contract/index.js';
 import { CONTROL_PATH, type FaultControl, newControlToken } from './control.js';
 import { loadDataFile } from './data-file.js';
-import type { SandboxState } from './decide.js';
 import { type Dialect, type IndexAccess, resolveDialect } from './dialect/index.js';
 import { demoData } from './demo-data.js';
 import { SandboxConfigError } from './errors.js';
 import { type FaultRule, parseFaultSpec } from './faults/parse.js';
-import { type DemoKey, issueKeys } from './keys.js';
+import { type DemoKey, issueKeys } from './model.js';
 import { loadKeysFile } from './keys-file.js';
-import type { SandboxData } from './model.js';
-import type { Random } from './random.js';
 import { MAX_PAGE_SIZE, pagingShape } from './pagination.js';
 import { createRateLimiter, parseRateLimit } from './rate-limit.js';
 import { type SandboxRequestRecord, createSandboxServer } from './server.js';
-import { type SandboxTls, prepareTls } from './tls.js';
+import { existingKind, prepareTls, replaceFile } from './tls.js';
 
-export type { DemoKey } from './keys.js';
+export type { DemoKey } from './model.js';
 export type { SandboxRequestRecord } from './server.js';
-export { SandboxConfigError, isSandboxConfigError } from './errors.js';
+export { isSandboxConfigError } from './errors.js';
 export { DEMO_KEY_SPECS, DEMO_TENANTS } from './demo-data.js';
 export { DEFAULT_DIALECT, PRESET_NAMES, dialectHelpLines, parseDialect } from './dialect/index.js';
-export type { Dialect, DialectParse, DialectSettings, PresetName } from './dialect/index.js';
+export type { Dialect } from './dialect/index.js';
 export { SANDBOX_DEFAULT_BASE_URL, SANDBOX_DEFAULT_HOST, SANDBOX_DEFAULT_PORT } from './defaults.js';
 export { CONTROL_PATH } from './control.js';
-export { faultHelpLines } from './faults/help.js';
-export { parseFaultSpec } from './faults/parse.js';
-export { MAX_PAGE_SIZE } from './pagination.js';
-export { parseRateLimit } from './rate-limit.js';
-export { existingKind, replaceFile } from './write-file.js';
+export { faultHelpLines, parseFaultSpec } from './faults/parse.js';
+export { MAX_PAGE_SIZE, existingKind, parseRateLimit, replaceFile };
 
 export interface RunningSandbox {
   /** `http://HOST:PORT/api/v1` (`https://` with `tls`) */
@@ -79,7 +73,7 @@ export interface SandboxOptions {
   readonly dialect?: string | Dialect;
   readonly logger?: Logger;
   /** Drives fault probabilities; Math.random by default. */
-  readonly random?: Random;
+  readonly random?: () => number;
   /** Clock for the rate limiter (ms); Date.now by default. */
   readonly now?: () => number;
   /** Serve https with a CA and certificate made at start (needs `openssl`). */
@@ -93,56 +87,18 @@ export interface SandboxOptions {
 /** The request log keeps this many entries, so a long run cannot grow without bound. */
 const MAX_RECORDS = 10_000;
 
-function compileFaults(spec: string): readonly FaultRule[] {
-  const parsed = parseFaultSpec(spec);
-  if (!parsed.ok) throw new SandboxConfigError('faults', parsed.error);
-  return parsed.rules;
-}
-
-function compileDialect(input: string | Dialect | undefined): Dialect {
-  const parsed = resolveDialect(input);
-  if (!parsed.ok) throw new SandboxConfigError('dialect', parsed.error);
-  return parsed.dialect;
-}
-
-function buildState(data: SandboxData, dialect: Dialect, fixed: ReadonlyMap<string, string>): SandboxState {
-  const keys = issueKeys(data.keys, fixed);
-  return {
-    tenants: new Map(data.tenants.map((t) => [t.info.slug, t])),
-    keys,
-    keysByValue: new Map(keys.map((k) => [k.key, k])),
-    dialect,
-  };
-}
-
 function urlHost(host: string): string {
   return host.includes(':') ? `[${host}]` : host;
 }
 
-function checkPageSize(size: number | undefined): void {
-  if (size === undefined) return;
-  if (!Number.isInteger(size) || size < 1 || size > MAX_PAGE_SIZE)
-    throw new SandboxConfigError('page-size', `must be a whole number from 1 to ${MAX_PAGE_SIZE}, got ${String(size)}`);
-}
-
 export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
-  const dialect = compileDialect(options.dialect);
-  checkPageSize(options.pageSize);
-  let faults = compileFaults(options.faults ?? '');
-  const rate = parseRateLimit(options.rateLimit ?? 'off');
-  if (!rate.ok) throw new SandboxConfigError('rate-limit', rate.error);
-  const data = options.dataFile === undefined ? demoData(dialect.slug) : await loadDataFile(options.dataFile, dialect.slug);
-  const fixed = options.keysFile === undefined ? new Map<string, string>() : loadKeysFile(options.keysFile, data.keys);
-  const state = buildState(data, dialect, fixed);
-  const records: SandboxRequestRecord[] = [];
-  const closing = new AbortController();
-  // Every request delayed by a latency fault listens on this one signal; a burst of them is
-  // normal, not a leak, so Node's 10-listener warning must not fire.
-  setMaxListeners(0, closing.signal);
-  const host = options.host ?? '127.0.0.1';
-  const tls: SandboxTls | undefined = options.tls ? await prepareTls(host, options.tlsCaOut) : undefined;
-  const scheme = tls ? 'https' : 'http';
-  let hostPort = urlHost(host);
+  const parsedDialect = resolveDialect(options.dialect);
+  if (!parsedDialect.ok) throw new SandboxConfigError('dialect', parsedDialect.error);
+  const { dialect } = parsedDialect;
+  const size = options.pageSize;
+  if (size !== undefined && (!Number.isInteger(size) || size < 1 || size > MAX_PAGE_SIZE))
+    throw new SandboxConfigError('page-size', `must be a whole number from 1 to ${MAX_PAGE_SIZE}, got ${String(size)}`);
+  let faults: readonly FaultRule[] = [];
   const control: FaultControl = {
     token: newControlToken(),
     setFaults(spec) {
@@ -151,6 +107,30 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       return parsed;
     },
   };
+  const setFaults = (spec: string): void => {
+    const parsed = control.setFaults(spec);
+    if (!parsed.ok) throw new SandboxConfigError('faults', parsed.error);
+  };
+  setFaults(options.faults ?? '');
+  const rate = parseRateLimit(options.rateLimit ?? 'off');
+  if (!rate.ok) throw new SandboxConfigError('rate-limit', rate.error);
+  const data = options.dataFile === undefined ? demoData(dialect.slug) : await loadDataFile(options.dataFile, dialect.slug);
+  const keys = issueKeys(data.keys, options.keysFile === undefined ? new Map() : loadKeysFile(options.keysFile, data.keys));
+  const state = {
+    tenants: new Map(data.tenants.map((t) => [t.info.slug, t])),
+    keys,
+    keysByValue: new Map(keys.map((k) => [k.key, k])),
+    dialect,
+  };
+  const records: SandboxRequestRecord[] = [];
+  const closing = new AbortController();
+  // Every request delayed by a latency fault listens on this one signal; a burst of them is
+  // normal, not a leak, so Node's 10-listener warning must not fire.
+  setMaxListeners(0, closing.signal);
+  const host = options.host ?? '127.0.0.1';
+  const tls = options.tls ? await prepareTls(host, options.tlsCaOut) : undefined;
+  const scheme = tls ? 'https' : 'http';
+  let hostPort = urlHost(host);
   const server = createSandboxServer(
     {
       state,
@@ -195,10 +175,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       if (!found) throw new Error(`no sandbox key with alias "${alias}" (have: ${state.keys.map((k) => k.alias).join(', ')})`);
       return found;
     },
-    setFaults(spec) {
-      const parsed = control.setFaults(spec);
-      if (!parsed.ok) throw new SandboxConfigError('faults', parsed.error);
-    },
+    setFaults,
     control: { url: `${origin}${CONTROL_PATH}`, token: control.token },
     requests: () => [...records],
     clearRequests() {

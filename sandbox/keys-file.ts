@@ -7,12 +7,12 @@
  * keep random values.
  */
 import { z } from 'zod';
-import { type ConfigIssue, aliasSchema, decodeDocument, formatIssues, parseWith, readDocument } from '../lib/index.js';
-import { SandboxConfigError } from './errors.js';
+import { aliasSchema, parseWith } from '../lib/index.js';
+import { checkedOrThrow, decodeFile } from './errors.js';
 import type { KeySpec } from './model.js';
 
 /** Long enough that the last 4 characters, which may be shown, give little away. */
-export const MIN_FIXED_KEY_LENGTH = 16;
+const MIN_FIXED_KEY_LENGTH = 16;
 
 function valueProblem(value: string): string | undefined {
   if (value.trim() !== value || /\s/.test(value)) return 'the value contains whitespace';
@@ -21,9 +21,7 @@ function valueProblem(value: string): string | undefined {
   return undefined;
 }
 
-function isMap(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+const isMap = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 function keysSchema(known: readonly string[]) {
   // Not z.record: it copies entries into a plain object, where an alias "__proto__" sets the
@@ -32,44 +30,29 @@ function keysSchema(known: readonly string[]) {
   return z.custom<Record<string, unknown>>(isMap, 'expected record: a map of alias -> key value').superRefine((map, ctx) => {
     const owner = new Map<string, string>();
     for (const [alias, value] of Object.entries(map)) {
+      const issue = (message: string): void => ctx.addIssue({ code: 'custom', path: [alias], message });
       const aliasCheck = aliasSchema.safeParse(alias);
-      if (!aliasCheck.success)
-        ctx.addIssue({ code: 'custom', path: [alias], message: aliasCheck.error.issues[0]?.message ?? 'is not a valid alias' });
-      else if (!known.includes(alias))
-        ctx.addIssue({ code: 'custom', path: [alias], message: `unknown alias; the sandbox's keys are: ${known.join(', ')}` });
+      if (!aliasCheck.success) issue(aliasCheck.error.issues[0]?.message ?? 'is not a valid alias');
+      else if (!known.includes(alias)) issue(`unknown alias; the sandbox's keys are: ${known.join(', ')}`);
       if (typeof value !== 'string') {
-        ctx.addIssue({ code: 'custom', path: [alias], message: 'must be the key value as a string' });
+        issue('must be the key value as a string');
         continue;
       }
       const problem = valueProblem(value);
-      if (problem) ctx.addIssue({ code: 'custom', path: [alias], message: `${problem}; it is not a usable key` });
+      if (problem) issue(`${problem}; it is not a usable key`);
       const first = owner.get(value);
-      if (first !== undefined)
-        ctx.addIssue({ code: 'custom', path: [alias], message: `has the same value as ${first}: every key needs its own` });
+      if (first !== undefined) issue(`has the same value as ${first}: every key needs its own`);
       else owner.set(value, alias);
     }
   });
 }
 
-function refuse(file: string, issues: readonly ConfigIssue[]): SandboxConfigError {
-  const only = issues.length === 1 && issues[0]?.path === '' ? issues[0] : undefined;
-  return new SandboxConfigError(
-    'keys',
-    only ? `${file}: ${only.message}` : `${file}: ${issues.length} problem(s):\n${formatIssues(issues)}`,
-  );
-}
-
 /** Validates decoded keys against the sandbox's key specs; throws SandboxConfigError listing every alias at fault. */
 export function parseKeysFile(value: unknown, specs: readonly KeySpec[], file = 'keys'): ReadonlyMap<string, string> {
-  const result = parseWith(keysSchema(specs.map((s) => s.alias)), value ?? {});
-  if (!result.ok) throw refuse(file, result.issues);
-  return new Map(Object.entries(result.value as Record<string, string>));
+  const map = checkedOrThrow('keys', file, parseWith(keysSchema(specs.map((s) => s.alias)), value ?? {}));
+  return new Map(Object.entries(map as Record<string, string>));
 }
 
 export function loadKeysFile(file: string, specs: readonly KeySpec[]): ReadonlyMap<string, string> {
-  const read = readDocument(file, 'keys file');
-  if (!read.ok) throw refuse(file, read.issues);
-  const decoded = decodeDocument(read.value.text, file);
-  if (!decoded.ok) throw refuse(file, decoded.issues);
-  return parseKeysFile(decoded.value, specs, file);
+  return parseKeysFile(decodeFile(file, 'keys', 'keys file'), specs, file);
 }

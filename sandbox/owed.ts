@@ -8,25 +8,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 
-interface Exchange {
-  readonly req: IncomingMessage;
-  readonly res: ServerResponse;
-}
-
-export type AfterOwed =
-  /** `write` runs once every owed answer has been written (at once when none is owed). */
-  | 'scheduled'
-  /** An answer is half-written (a fault that stalls a body): nothing can follow it coherently. */
-  | 'mid-response'
-  /** The socket's error was already answered: the parser keeps failing on what follows. */
-  | 'answered';
-
-export interface OwedAnswers {
-  /** Called for every request the server hands to its handler. */
-  track(req: IncomingMessage, res: ServerResponse): void;
-  afterOwed(socket: Duplex, write: () => void): AfterOwed;
-}
-
 const ended = (res: ServerResponse): Promise<void> =>
   res.writableEnded
     ? Promise.resolve()
@@ -35,18 +16,24 @@ const ended = (res: ServerResponse): Promise<void> =>
         res.once('close', resolve);
       });
 
-export function owedAnswers(): OwedAnswers {
-  const open = new WeakMap<Duplex, Set<Exchange>>();
+export function owedAnswers() {
+  const open = new WeakMap<Duplex, Set<{ req: IncomingMessage; res: ServerResponse }>>();
   const answered = new WeakSet<Duplex>();
   return {
-    track(req, res) {
+    /** Called for every request the server hands to its handler. */
+    track(req: IncomingMessage, res: ServerResponse): void {
       let exchanges = open.get(req.socket);
       if (!exchanges) open.set(req.socket, (exchanges = new Set()));
       const exchange = { req, res };
       exchanges.add(exchange);
       res.once('close', () => exchanges.delete(exchange));
     },
-    afterOwed(socket, write) {
+    /**
+     * Runs `write` once every owed answer has been written (at once when none is owed). Not when
+     * an answer is half-written (a fault that stalls a body: nothing can follow it coherently), nor
+     * when the socket's error was already answered (the parser keeps failing on what follows).
+     */
+    afterOwed(socket: Duplex, write: () => void): 'scheduled' | 'mid-response' | 'answered' {
       if (answered.has(socket)) return 'answered';
       answered.add(socket);
       const exchanges = [...(open.get(socket) ?? [])];

@@ -7,34 +7,26 @@
 import type { IncomingMessage } from 'node:http';
 import { ERROR_CODES } from '../api/contract/index.js';
 import { errorEnvelope, successEnvelope } from '../api/contract/server/index.js';
-import type { Reply } from './decide.js';
-import { messageFor } from './messages.js';
+import { type Reply, messageFor } from './decide.js';
 import { requestPathname } from './server.js';
 
 /**
  * ASSUMPTION (the sandbox's reading): pagination is "not shown" by the spec. Pages are
  * numbered from 1 in the `page` query parameter, and only the next page is linked.
  */
-export const PAGE_PARAM = 'page';
+const PAGE_PARAM = 'page';
 export const MAX_PAGE_SIZE = 10_000;
 
-export type PageRequest = { readonly ok: true; readonly page: number } | { readonly ok: false; readonly raw: string };
-
 /** The page asked for in a request target's query; page 1 when none is given. */
-export function requestedPage(target: string | undefined): PageRequest {
+export function requestedPage(target: string | undefined): { ok: true; page: number } | { ok: false; raw: string } {
   const query = target?.includes('?') ? (target.slice(target.indexOf('?') + 1).split('#')[0] ?? '') : '';
   const raw = new URLSearchParams(query).get(PAGE_PARAM);
   if (raw === null) return { ok: true, page: 1 };
   return /^[1-9]\d{0,8}$/.test(raw) ? { ok: true, page: Number(raw) } : { ok: false, raw };
 }
 
-export interface PageSlice {
-  readonly items: readonly unknown[];
-  /** The next page's number, when there are more items. */
-  readonly next: number | undefined;
-}
-
-export function slicePage(items: readonly unknown[], page: number, pageSize: number): PageSlice {
+/** One page of `items`, and the next page's number while there are more. */
+export function slicePage(items: readonly unknown[], page: number, pageSize: number): { items: unknown[]; next: number | undefined } {
   const start = (page - 1) * pageSize;
   const end = start + pageSize;
   return { items: items.slice(start, end), next: end < items.length ? page + 1 : undefined };
@@ -45,44 +37,31 @@ export function nextLink(origin: string, pathname: string, next: number): string
   return `<${origin}${pathname}?${PAGE_PARAM}=${next}>; rel="next"`;
 }
 
-export interface PagingRequest {
-  /** The request target as sent (`/api/v1/tenants/x/clients?page=2`). */
-  readonly target: string | undefined;
-  readonly pathname: string;
-  /** `scheme://host[:port]` the client called, for the absolute `Link` address. */
-  readonly origin: string;
-}
-
-/** A list reply cut to one page with its `Link`, a bad page number refused; any other reply as it was. */
-export function paginateReply(reply: Reply, request: PagingRequest, pageSize: number): Reply {
-  if (reply.status !== 200 || !reply.envelope.ok || !Array.isArray(reply.envelope.data)) return reply;
-  const asked = requestedPage(request.target);
-  if (!asked.ok) {
-    const envelope = errorEnvelope(
-      ERROR_CODES.badRequest,
-      messageFor(ERROR_CODES.badRequest, `Parametr ${PAGE_PARAM} musi być liczbą całkowitą od 1, otrzymano "${asked.raw.slice(0, 40)}".`),
-    );
-    return { ...reply, status: 400, envelope, body: 'envelope' };
-  }
-  const page = slicePage(reply.envelope.data, asked.page, pageSize);
-  const headers =
-    page.next === undefined ? reply.headers : { ...reply.headers, link: nextLink(request.origin, request.pathname, page.next) };
-  return { ...reply, envelope: successEnvelope(page.items), headers };
-}
-
 /** A Host header fit to go into a URL; anything else falls back to the sandbox's own address. */
 const PLAIN_HOST = /^[A-Za-z0-9.-]+(?::\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](?::\d{1,5})?$/;
 
-/** The server's hook (`ServerDeps.shape`): pages every list reply; `ownHost` is `host:port` as listening. */
-export function pagingShape(
-  pageSize: number,
-  scheme: 'http' | 'https',
-  ownHost: () => string,
-): (reply: Reply, req: IncomingMessage) => Reply {
-  return (reply, req) => {
+/**
+ * The server's hook (`shape`): a list reply cut to one page with its `Link`, a bad page number
+ * refused, any other reply as it was; `ownHost` is `host:port` as listening.
+ */
+export function pagingShape(pageSize: number, scheme: 'http' | 'https', ownHost: () => string) {
+  return (reply: Reply, req: IncomingMessage): Reply => {
     const pathname = requestPathname(req.url);
-    if (pathname === undefined) return reply;
+    if (pathname === undefined || reply.status !== 200 || !reply.envelope.ok || !Array.isArray(reply.envelope.data)) return reply;
+    const asked = requestedPage(req.url);
+    if (!asked.ok) {
+      const detail = `Parametr ${PAGE_PARAM} musi być liczbą całkowitą od 1, otrzymano "${asked.raw.slice(0, 40)}".`;
+      return {
+        ...reply,
+        status: 400,
+        envelope: errorEnvelope(ERROR_CODES.badRequest, messageFor(ERROR_CODES.badRequest, detail)),
+        body: 'envelope',
+      };
+    }
+    const page = slicePage(reply.envelope.data, asked.page, pageSize);
     const host = req.headers.host !== undefined && PLAIN_HOST.test(req.headers.host) ? req.headers.host : ownHost();
-    return paginateReply(reply, { target: req.url, pathname, origin: `${scheme}://${host}` }, pageSize);
+    const headers =
+      page.next === undefined ? reply.headers : { ...reply.headers, link: nextLink(`${scheme}://${host}`, pathname, page.next) };
+    return { ...reply, envelope: successEnvelope(page.items), headers };
   };
 }

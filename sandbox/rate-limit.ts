@@ -1,20 +1,20 @@
 /**
- * Per-key fixed-window rate limiting. `N/WINDOW` is parsed into a discriminated result so the
- * CLI can name what is wrong; the limiter takes the clock as an argument so tests pin it. It
- * only counts: how the numbers go on the wire is the dialect's (rate-headers.ts).
+ * Per-key fixed-window rate limiting, and the headers each dialect style writes from its numbers
+ * (spec §8: "rate-limit headers: not shown"). `N/WINDOW` is parsed into a discriminated result so
+ * the CLI can name what is wrong; the limiter takes the clock as an argument so tests pin it.
  */
+import { RATE_LIMIT_HEADERS as H } from '../api/contract/index.js';
+import { type RateLimitHeaderStyle } from '../api/contract/readings.js';
+
 export interface RateLimitPolicy {
   readonly limit: number;
   readonly windowMs: number;
 }
 
-export type RateLimitParse =
-  { readonly ok: true; readonly policy: RateLimitPolicy | undefined } | { readonly ok: false; readonly error: string };
-
 const UNIT_MS: Readonly<Record<string, number>> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
 
 /** `N/WINDOW` (e.g. `600/1m`, `5/1s`, `100/h`) or `off`. */
-export function parseRateLimit(text: string): RateLimitParse {
+export function parseRateLimit(text: string): { ok: true; policy: RateLimitPolicy | undefined } | { ok: false; error: string } {
   const trimmed = text.trim();
   if (trimmed === 'off') return { ok: true, policy: undefined };
   const [countText, windowText, ...rest] = trimmed.split('/');
@@ -44,11 +44,7 @@ export interface RateVerdict {
   readonly resetSeconds: number;
 }
 
-export interface RateLimiter {
-  hit(keyId: string, now: number): RateVerdict;
-}
-
-export function createRateLimiter(policy: RateLimitPolicy): RateLimiter {
+export function createRateLimiter(policy: RateLimitPolicy): { hit(keyId: string, now: number): RateVerdict } {
   const windows = new Map<string, { start: number; count: number }>();
   return {
     hit(keyId, now) {
@@ -69,4 +65,62 @@ export function createRateLimiter(policy: RateLimitPolicy): RateLimiter {
       };
     },
   };
+}
+
+type Fields = Record<string, string>;
+
+/** The IETF draft's policy name; the sandbox has one policy per key. */
+const POLICY = '"default"';
+
+/** Rounded up, so a client that waits until then is never early. */
+const epochSeconds = (ms: number): number => Math.ceil(ms / 1000);
+const httpDate = (ms: number): string => new Date(epochSeconds(ms) * 1000).toUTCString();
+
+function xFields(v: RateVerdict, reset: number): Fields {
+  return { [H.xLimit]: String(v.limit), [H.xRemaining]: String(v.remaining), [H.xReset]: String(reset) };
+}
+
+/** Headers of a keyed answer the limiter counted; a refused one (429) carries the style's wait hint too. */
+export function rateLimitHeaders(style: RateLimitHeaderStyle, v: RateVerdict): Fields {
+  const retryAfter: Fields = v.allowed ? {} : { [H.retryAfter]: String(v.resetSeconds) };
+  switch (style) {
+    case 'ietf':
+      return { [H.limit]: String(v.limit), [H.remaining]: String(v.remaining), [H.reset]: String(v.resetSeconds), ...retryAfter };
+    case 'ratelimit-field':
+      return {
+        [H.field]: `${POLICY};r=${v.remaining};t=${v.resetSeconds}`,
+        [H.policy]: `${POLICY};q=${v.limit};w=${Math.max(1, Math.ceil(v.windowMs / 1000))}`,
+        ...retryAfter,
+      };
+    case 'x-ratelimit-epoch':
+      return xFields(v, epochSeconds(v.resetAt));
+    case 'x-ratelimit-delta':
+      return xFields(v, v.resetSeconds);
+    case 'retry-after-date':
+      return v.allowed ? {} : { [H.retryAfter]: httpDate(v.resetAt) };
+    case 'none':
+      return {};
+  }
+}
+
+/**
+ * The wait hint of a `rate-limit-storm` 429 in the style: the storm knows no limit or window,
+ * only how long to wait (when it was given one), so it sends just the field that says so.
+ */
+export function stormHeaders(style: RateLimitHeaderStyle, waitSeconds: number | undefined, nowMs: number): Fields {
+  if (waitSeconds === undefined) return {};
+  const until = nowMs + waitSeconds * 1000;
+  switch (style) {
+    case 'ietf':
+    case 'ratelimit-field':
+      return { [H.retryAfter]: String(waitSeconds) };
+    case 'x-ratelimit-epoch':
+      return { [H.xRemaining]: '0', [H.xReset]: String(epochSeconds(until)) };
+    case 'x-ratelimit-delta':
+      return { [H.xRemaining]: '0', [H.xReset]: String(waitSeconds) };
+    case 'retry-after-date':
+      return { [H.retryAfter]: httpDate(until) };
+    case 'none':
+      return {};
+  }
 }

@@ -5,8 +5,12 @@
 import { STATUS_CODES, type ServerResponse } from 'node:http';
 import { REQUEST_ID_HEADER } from '../api/contract/index.js';
 import { JSON_CONTENT_TYPE, PLAIN_CONTENT_TYPE } from '../api/contract/server/index.js';
-import { plainText } from './bodies.js';
 import type { Reply } from './decide.js';
+
+/** The body of an answer sent as plain text (`bodyForm` says which): the status text, as a proxy or framework sends it. */
+export function plainText(status: number): string {
+  return STATUS_CODES[status] ?? String(status);
+}
 
 export interface Outgoing {
   readonly status: number;

@@ -1,8 +1,8 @@
 /**
  * The HTTP edge: reads a request, asks `decide` and the fault plan, writes the answer, logs
  * it. What Node's server would answer on its own, bare or by closing the socket (a parser
- * error, a missing Host, an unknown Expect, CONNECT), is answered with an envelope too (the
- * replies are in protocol.ts), and closing the server ends every connection, stalled ones included.
+ * error, a missing Host, an unknown Expect, CONNECT), is answered with an envelope too, and
+ * closing the server ends every connection, stalled ones included.
  */
 import { randomUUID } from 'node:crypto';
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
@@ -11,19 +11,13 @@ import type { Duplex } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import { BASE_PATH, ERROR_CODES } from '../api/contract/index.js';
-import { errorEnvelope } from '../api/contract/server/index.js';
 import { CONTROL_PATH, type FaultControl, controlReply } from './control.js';
-import { type Reply, type SandboxState, decide } from './decide.js';
-import type { FaultRule } from './faults/parse.js';
+import { type Reply, type SandboxState, badRequestReply, clientErrorReply, decide, expectationFailedReply, fail } from './decide.js';
+import { type FaultRule, planFaults } from './faults/parse.js';
 import { sendFault } from './faults/respond.js';
-import { planFaults } from './faults/select.js';
-import type { DemoKey } from './keys.js';
-import { messageFor } from './messages.js';
-import { type OwedAnswers, owedAnswers } from './owed.js';
-import { badRequestReply, clientErrorReply, expectationFailedReply } from './protocol.js';
-import type { Random } from './random.js';
-import type { RateLimiter } from './rate-limit.js';
-import { jsonOutgoing, rawResponse, replyOutgoing, send } from './respond.js';
+import { owedAnswers } from './owed.js';
+import type { createRateLimiter } from './rate-limit.js';
+import { rawResponse, replyOutgoing, send } from './respond.js';
 
 export interface SandboxRequestRecord {
   /** Date.now() milliseconds when the request arrived. */
@@ -35,11 +29,11 @@ export interface SandboxRequestRecord {
   readonly status: number;
 }
 
-export interface ServerDeps {
+interface ServerDeps {
   readonly state: SandboxState;
   readonly faults: () => readonly FaultRule[];
-  readonly limiter: RateLimiter | undefined;
-  readonly random: Random;
+  readonly limiter: ReturnType<typeof createRateLimiter> | undefined;
+  readonly random: () => number;
   readonly now: () => number;
   readonly logger: Logger | undefined;
   readonly record: (entry: SandboxRequestRecord) => void;
@@ -47,14 +41,7 @@ export interface ServerDeps {
   readonly closing: AbortSignal;
   /** Rewrites a decided reply before faults and sending (`--page-size`); absent: sent as decided. */
   readonly shape?: (reply: Reply, req: IncomingMessage) => Reply;
-  /** Changes the faults of the running sandbox (`/-/faults`, control.ts). */
   readonly control: FaultControl;
-}
-
-/** The server certificate and key for https (`--tls`); absent: plain http. */
-export interface ServerTls {
-  readonly cert: string;
-  readonly key: string;
 }
 
 /** The path without query or fragment; absolute-form targets are reduced to their path. */
@@ -67,7 +54,7 @@ export function requestPathname(target: string | undefined): string | undefined 
   return URL.parse(target)?.pathname ?? undefined;
 }
 
-export function relativeToBase(pathname: string | undefined): string | undefined {
+function relativeToBase(pathname: string | undefined): string | undefined {
   if (pathname === undefined) return undefined;
   if (pathname === BASE_PATH) return '/';
   return pathname.startsWith(`${BASE_PATH}/`) ? pathname.slice(BASE_PATH.length) : undefined;
@@ -77,9 +64,7 @@ export function relativeToBase(pathname: string | undefined): string | undefined
  * Bodies are not part of the API; past this many bytes the request is answered 413 and the
  * connection closed, so a client streaming gigabytes cannot hold an answer (or memory) forever.
  */
-export const MAX_REQUEST_BODY_BYTES = 64 * 1024;
-
-type BodyRead = 'read' | 'incomplete' | 'too_large';
+const MAX_REQUEST_BODY_BYTES = 64 * 1024;
 
 /**
  * Reads the request's body to its end and drops it. `incomplete` when the body never completes:
@@ -87,13 +72,10 @@ type BodyRead = 'read' | 'incomplete' | 'too_large';
  * the request. Answering before the body is read would send a 200 for a request that then turns
  * out to be malformed, and a second, unasked-for 400.
  */
-function bodyRead(req: IncomingMessage, keep?: Buffer[]): Promise<BodyRead> {
+function bodyRead(req: IncomingMessage, keep?: Buffer[]): Promise<'read' | 'incomplete' | 'too_large'> {
   return new Promise((resolve) => {
     const declared = Number(req.headers['content-length']);
-    if (Number.isFinite(declared) && declared > MAX_REQUEST_BODY_BYTES) {
-      resolve('too_large');
-      return;
-    }
+    if (Number.isFinite(declared) && declared > MAX_REQUEST_BODY_BYTES) return resolve('too_large');
     let seen = 0;
     const onData = (chunk: Buffer): void => {
       seen += chunk.length;
@@ -112,24 +94,10 @@ function bodyRead(req: IncomingMessage, keep?: Buffer[]): Promise<BodyRead> {
   });
 }
 
-function answerTooLarge(req: IncomingMessage, res: ServerResponse, deps: ServerDeps, answered: Answered): void {
-  const reply = badRequestReply(
-    deps.state.dialect,
-    413,
-    `Treść żądania przekracza ${MAX_REQUEST_BODY_BYTES} bajtów; API nie przyjmuje treści.`,
-  );
-  const outgoing = replyOutgoing(reply);
-  send(res, { ...outgoing, headers: { ...outgoing.headers, connection: 'close' } }, answered.requestId);
-  res.once('finish', () => req.socket.destroySoon());
-  logLine(deps, answered, reply, reply.status);
-}
+type Answered = { readonly at: number; readonly requestId: string; readonly method: string; readonly path: string };
 
-interface Answered {
-  /** Date.now() when the request arrived. */
-  readonly at: number;
-  readonly requestId: string;
-  readonly method: string;
-  readonly path: string;
+function arrived(req: IncomingMessage, path = requestPathname(req.url) ?? String(req.url)): Answered {
+  return { at: Date.now(), requestId: randomUUID(), method: req.method ?? '', path };
 }
 
 function logLine(
@@ -140,45 +108,43 @@ function logLine(
   faults?: readonly string[],
 ): void {
   deps.record({ at, method, path, ...(reply.keyAlias ? { keyAlias: reply.keyAlias } : {}), status });
+  const code = reply.envelope.ok ? undefined : reply.envelope.error.code;
   deps.logger?.info(
-    {
-      requestId,
-      method,
-      path,
-      keyAlias: reply.keyAlias,
-      status,
-      code: reply.envelope.ok ? undefined : reply.envelope.error.code,
-      faults: faults?.length ? faults : undefined,
-    },
+    { requestId, method, path, keyAlias: reply.keyAlias, status, code, faults: faults?.length ? faults : undefined },
     'request',
   );
 }
 
+/** Sends the reply with `Connection: close` and logs it. */
+function sendClosing(res: ServerResponse, reply: Reply, deps: ServerDeps, answered: Answered): void {
+  const outgoing = replyOutgoing(reply);
+  send(res, { ...outgoing, headers: { ...outgoing.headers, connection: 'close' } }, answered.requestId);
+  logLine(deps, answered, reply, reply.status);
+}
+
 async function handle(req: IncomingMessage, res: ServerResponse, deps: ServerDeps): Promise<void> {
-  const at = Date.now();
-  const requestId = randomUUID();
-  const method = req.method ?? 'GET';
+  const answered = arrived(req);
   const pathname = requestPathname(req.url);
   const kept: Buffer[] | undefined = pathname === CONTROL_PATH ? [] : undefined;
   const body = await bodyRead(req, kept);
   if (body === 'incomplete') return;
   if (body === 'too_large') {
-    answerTooLarge(req, res, deps, { at, requestId, method, path: pathname ?? String(req.url) });
+    const detail = `Treść żądania przekracza ${MAX_REQUEST_BODY_BYTES} bajtów; API nie przyjmuje treści.`;
+    sendClosing(res, badRequestReply(deps.state.dialect, 413, detail), deps, answered);
+    res.once('finish', () => req.socket.destroySoon());
     return;
   }
-  if (kept) {
-    answerControl(req, res, deps, requestId, Buffer.concat(kept).toString('utf8'));
-    return;
-  }
+  if (kept) return answerControl(req, res, deps, answered.requestId, Buffer.concat(kept).toString('utf8'));
   const plan = planFaults(deps.faults(), relativeToBase(pathname), deps.random);
+  const limiter = deps.limiter;
   const decided = decide(
     {
-      method,
+      method: answered.method,
       pathname,
       httpVersion: req.httpVersion,
       headers: req.headersDistinct,
       breach: plan.breach,
-      ...(deps.limiter ? { rateLimit: (key: DemoKey) => deps.limiter!.hit(key.alias, deps.now()) } : {}),
+      rateLimit: limiter && ((key) => limiter.hit(key.alias, deps.now())),
     },
     deps.state,
   );
@@ -191,9 +157,9 @@ async function handle(req: IncomingMessage, res: ServerResponse, deps: ServerDep
     }
   }
   let status = reply.status;
-  if (plan.response) status = sendFault(res, plan.response, reply, requestId, { dialect: deps.state.dialect, now: deps.now() });
-  else send(res, replyOutgoing(reply), requestId);
-  logLine(deps, { at, requestId, method, path: pathname ?? String(req.url) }, reply, status, plan.fired);
+  if (plan.response) status = sendFault(res, plan.response, reply, answered.requestId, { dialect: deps.state.dialect, now: deps.now() });
+  else send(res, replyOutgoing(reply), answered.requestId);
+  logLine(deps, answered, reply, status, plan.fired);
 }
 
 /** Neither faults nor the request log touch the control: it is not part of the API. */
@@ -210,81 +176,49 @@ function answerControl(req: IncomingMessage, res: ServerResponse, deps: ServerDe
   );
 }
 
-function internalError(res: ServerResponse, requestId: string): void {
-  if (res.headersSent) {
-    res.destroy();
-    return;
-  }
-  send(
-    res,
-    jsonOutgoing({
-      status: 500,
-      envelope: errorEnvelope(ERROR_CODES.internalError, messageFor(ERROR_CODES.internalError)),
-      body: 'envelope',
-      headers: {},
-    }),
-    requestId,
-  );
-}
-
-/**
- * `Expect` other than 100-continue (Node handles that one: `100 Continue`, then the request).
- * Answered at once, without waiting for a body the client holds back until its expectation is
- * met, and the connection closed, so a body sent anyway is not read as the next request.
- */
-function answerExpectation(req: IncomingMessage, res: ServerResponse, deps: ServerDeps): void {
-  const answered = { at: Date.now(), requestId: randomUUID(), method: req.method ?? '', path: requestPathname(req.url) ?? String(req.url) };
-  const reply = expectationFailedReply(deps.state.dialect);
-  const outgoing = replyOutgoing(reply);
-  req.resume();
-  send(res, { ...outgoing, headers: { ...outgoing.headers, connection: 'close' } }, answered.requestId);
-  logLine(deps, answered, reply, reply.status);
-}
-
-/**
- * CONNECT asks for a tunnel: Node hands over the bare socket and, with no listener, closes it
- * unanswered. It is a method like any other the API does not serve: decide's 405, with
- * `Allow: GET` (or a 400 without Host), written raw, then the socket closed.
- */
-function answerConnect(req: IncomingMessage, socket: Duplex, deps: ServerDeps): void {
-  // Node no longer watches this socket: an error on it (the client resetting) must not go unhandled.
-  socket.on('error', () => socket.destroy());
-  const answered = { at: Date.now(), requestId: randomUUID(), method: req.method ?? 'CONNECT', path: String(req.url) };
-  const reply = decide(
-    { method: answered.method, pathname: undefined, httpVersion: req.httpVersion, headers: req.headersDistinct, breach: false },
-    deps.state,
-  );
-  socket.end(rawResponse(replyOutgoing(reply), answered.requestId));
-  logLine(deps, answered, reply, reply.status);
-}
-
-/**
- * Requests Node's parser rejected (garbage request line, huge headers, a malformed chunked body,
- * a request that timed out) get an envelope written raw, as Node would answer them, after the
- * answers the connection still owes (owed.ts); when a response is half-written, a status line
- * cannot follow it, so the connection is only closed.
- */
-function answerClientError(error: NodeJS.ErrnoException, socket: Duplex, deps: ServerDeps, owed: OwedAnswers): void {
-  const bytes = rawResponse(replyOutgoing(clientErrorReply(deps.state.dialect, error.code)), randomUUID());
-  const scheduled = owed.afterOwed(socket, () => (socket.writable ? socket.end(bytes) : socket.destroy()));
-  if (scheduled === 'mid-response') socket.destroy();
-}
-
-export function createSandboxServer(deps: ServerDeps, tls?: ServerTls): Server {
+export function createSandboxServer(deps: ServerDeps, tls?: { readonly cert: string; readonly key: string }): Server {
   const owed = owedAnswers();
   const listener = (req: IncomingMessage, res: ServerResponse): void => {
     owed.track(req, res);
     handle(req, res, deps).catch((error: unknown) => {
       deps.logger?.error({ err: error }, 'request handler failed');
-      internalError(res, randomUUID());
+      if (res.headersSent) res.destroy();
+      else send(res, replyOutgoing(fail(deps.state.dialect, ERROR_CODES.internalError)), randomUUID());
     });
   };
   // A missing Host is checked in `decide`, so its 400 is an envelope like every other answer.
   const options = { requireHostHeader: false };
   // An https.Server is an http.Server underneath: the same handler, close and clientError hooks.
   const server: Server = tls ? createHttpsServer({ ...options, cert: tls.cert, key: tls.key }, listener) : createServer(options, listener);
-  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => answerClientError(error, socket, deps, owed));
-  server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => answerExpectation(req, res, deps));
-  server.on('connect', (req: IncomingMessage, socket: Duplex) => answerConnect(req, socket, deps));
+  // Parser errors (garbage request line, huge headers, a malformed chunked body, a timeout) get an
+  // envelope written raw after the answers the connection still owes (owed.ts); behind a
+  // half-written response a status line cannot follow, so the connection is only closed.
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
+    const bytes = rawResponse(replyOutgoing(clientErrorReply(deps.state.dialect, error.code)), randomUUID());
+    if (owed.afterOwed(socket, () => (socket.writable ? socket.end(bytes) : socket.destroy())) === 'mid-response') socket.destroy();
+  });
+  // `Expect` other than 100-continue (Node answers that one itself): answered at once, without
+  // waiting for a body the client holds back, and closed, so a body sent anyway is not a request.
+  server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
+    req.resume();
+    sendClosing(res, expectationFailedReply(deps.state.dialect), deps, arrived(req));
+  });
+  // CONNECT: Node hands over the bare socket and, with no listener, closes it unanswered. It is
+  // a method the API does not serve: decide's 405 with `Allow: GET` (or a 400 without Host), raw.
+  server.on('connect', (req: IncomingMessage, socket: Duplex) => {
+    // Node no longer watches this socket: an error on it (the client resetting) must not go unhandled.
+    socket.on('error', () => socket.destroy());
+    const answered = arrived(req, String(req.url));
+    const input = {
+      method: answered.method,
+      pathname: undefined,
+      httpVersion: req.httpVersion,
+      headers: req.headersDistinct,
+      breach: false,
+    };
+    const reply = decide(input, deps.state);
+    socket.end(rawResponse(replyOutgoing(reply), answered.requestId));
+    logLine(deps, answered, reply, reply.status);
+  });
   return server;
 }

@@ -4,41 +4,60 @@
  * dependency for that, so the real `openssl` makes them (it is on every CI image we use). The
  * private keys live in a temp dir only while openssl runs, then only in memory; the CA
  * certificate (public) is written where asked, so a client can be told to trust it.
+ *
+ * What the sandbox writes (the `--tls-ca-out` CA, the `--monitor-out` config and keys) goes
+ * where another user may have planted something: a temp file created exclusively beside the
+ * target (O_EXCL never follows a link), then renamed over it. A rename replaces a link planted
+ * at the target instead of writing through it, and a reader never sees half a file.
  */
 import { execFile } from 'node:child_process';
-import { X509Certificate } from 'node:crypto';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { X509Certificate, randomBytes } from 'node:crypto';
+import { lstat, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { isIP } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { SandboxConfigError } from './errors.js';
-import { existingKind, replaceFile } from './write-file.js';
 
-export interface SandboxCertificates {
-  /** PEM of the CA certificate: what a client trusts. */
-  readonly caPem: string;
-  /** PEM of the server certificate and its private key: what the server presents. */
-  readonly cert: string;
-  readonly key: string;
+/** What is at `path` now: nothing, a regular file (its text is read only by the caller), or something never to replace. */
+export async function existingKind(path: string): Promise<'none' | 'file' | 'link' | 'other'> {
+  try {
+    const stat = await lstat(path);
+    if (stat.isSymbolicLink()) return 'link';
+    return stat.isFile() ? 'file' : 'other';
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 'none';
+    throw error;
+  }
+}
+
+/** Writes `text` to `path` through a fresh temp file and one rename. */
+export async function replaceFile(path: string, text: string, mode: number): Promise<void> {
+  const temp = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
+  await writeFile(temp, text, { mode, flag: 'wx' });
+  try {
+    await rename(temp, path);
+  } catch (error) {
+    await rm(temp, { force: true });
+    throw error;
+  }
 }
 
 /** Days the certificates are valid: long enough for a working session, short for a throwaway CA. */
-const VALID_DAYS = 7;
-const CURVE = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
+const DAYS = '-days 7';
+const CURVE = '-newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes';
+const SERVER_EXTENSIONS = ['basicConstraints=critical,CA:FALSE', 'keyUsage=critical,digitalSignature', 'extendedKeyUsage=serverAuth'];
 
-function openssl(args: readonly string[], cwd: string): Promise<void> {
+/** Runs openssl in `cwd` with the words of `command`, then `-subj subject` (which holds spaces). */
+function openssl(cwd: string, command: string, subject?: string): Promise<void> {
+  const args = [...command.split(' '), ...(subject ? ['-subj', subject] : [])];
   return new Promise((resolve, reject) => {
-    execFile('openssl', [...args], { cwd, timeout: 30_000 }, (error, _stdout, stderr) => {
+    execFile('openssl', args, { cwd, timeout: 30_000 }, (error, _stdout, stderr) => {
       if (!error) return resolve();
-      const missing = (error as NodeJS.ErrnoException).code === 'ENOENT';
-      reject(
-        new SandboxConfigError(
-          'tls',
-          missing
-            ? 'needs the openssl command to make its certificates (apt-get install openssl)'
-            : `openssl failed: ${String(stderr).trim().split('\n')[0] ?? error.message}`,
-        ),
-      );
+      const why =
+        (error as NodeJS.ErrnoException).code === 'ENOENT'
+          ? 'needs the openssl command to make its certificates (apt-get install openssl)'
+          : `openssl failed: ${String(stderr).trim().split('\n')[0] ?? error.message}`;
+      reject(new SandboxConfigError('tls', why));
     });
   });
 }
@@ -51,59 +70,16 @@ export function subjectAltNames(host: string): string[] {
   return [...names];
 }
 
-export async function makeCertificates(host: string): Promise<SandboxCertificates> {
+/** The CA certificate (what a client trusts), and the server certificate and key it issued (what the server presents), as PEM. */
+async function makeCertificates(host: string): Promise<{ caPem: string; cert: string; key: string }> {
   const dir = await mkdtemp(join(tmpdir(), 'repairmon-sandbox-tls-'));
   try {
-    await openssl(
-      [
-        'req',
-        '-x509',
-        ...CURVE,
-        '-keyout',
-        'ca.key',
-        '-out',
-        'ca.pem',
-        '-days',
-        String(VALID_DAYS),
-        '-subj',
-        '/CN=repairmon sandbox CA (throwaway)',
-        '-addext',
-        'basicConstraints=critical,CA:TRUE',
-        '-addext',
-        'keyUsage=critical,keyCertSign,cRLSign',
-      ],
-      dir,
-    );
-    await openssl(['req', ...CURVE, '-keyout', 'server.key', '-out', 'server.csr', '-subj', '/CN=repairmon sandbox'], dir);
-    await writeFile(
-      join(dir, 'server.ext'),
-      [
-        `subjectAltName=${subjectAltNames(host).join(',')}`,
-        'basicConstraints=critical,CA:FALSE',
-        'keyUsage=critical,digitalSignature',
-        'extendedKeyUsage=serverAuth',
-      ].join('\n'),
-    );
-    await openssl(
-      [
-        'x509',
-        '-req',
-        '-in',
-        'server.csr',
-        '-CA',
-        'ca.pem',
-        '-CAkey',
-        'ca.key',
-        '-CAcreateserial',
-        '-out',
-        'server.pem',
-        '-days',
-        String(VALID_DAYS),
-        '-extfile',
-        'server.ext',
-      ],
-      dir,
-    );
+    const caExtensions = '-addext basicConstraints=critical,CA:TRUE -addext keyUsage=critical,keyCertSign,cRLSign';
+    await openssl(dir, `req -x509 ${CURVE} -keyout ca.key -out ca.pem ${DAYS} ${caExtensions}`, '/CN=repairmon sandbox CA (throwaway)');
+    await openssl(dir, `req ${CURVE} -keyout server.key -out server.csr`, '/CN=repairmon sandbox');
+    const san = `subjectAltName=${subjectAltNames(host).join(',')}`;
+    await writeFile(join(dir, 'server.ext'), [san, ...SERVER_EXTENSIONS].join('\n'));
+    await openssl(dir, `x509 -req -in server.csr -CA ca.pem -CAkey ca.key -CAcreateserial -out server.pem ${DAYS} -extfile server.ext`);
     const [caPem, cert, key] = await Promise.all(['ca.pem', 'server.pem', 'server.key'].map((f) => readFile(join(dir, f), 'utf8')));
     // Fail here, not at the first handshake, if openssl produced something Node cannot use.
     if (!new X509Certificate(cert!).checkIssued(new X509Certificate(caPem!)))
@@ -121,7 +97,7 @@ const PEM_CERTIFICATES = /^(?:\s*-----BEGIN CERTIFICATE-----[A-Za-z0-9+/=\s]+---
  * folder, one planted to redirect the write), not a regular file, or a file that is not a
  * certificate (the `--keys` file, anything of the user's). A CA from an earlier start is replaced.
  */
-export async function checkCaOut(path: string): Promise<void> {
+async function checkCaOut(path: string): Promise<void> {
   const refuse = (why: string): SandboxConfigError =>
     new SandboxConfigError(
       'tls-ca-out',
@@ -135,37 +111,30 @@ export async function checkCaOut(path: string): Promise<void> {
   if (kind === 'file' && !PEM_CERTIFICATES.test(await readFile(path, 'utf8'))) throw refuse('exists and is not a CA certificate');
 }
 
-/** Where the CA certificate goes: the path asked for (kept), or a fresh temp file removed on close. */
-export async function writeCaFile(caPem: string, path: string | undefined): Promise<{ file: string; remove: () => Promise<void> }> {
-  if (path !== undefined) {
-    await replaceFile(path, caPem, 0o644);
-    return { file: path, remove: async () => undefined };
-  }
-  const dir = await mkdtemp(join(tmpdir(), 'repairmon-sandbox-ca-'));
-  const file = join(dir, 'ca.pem');
-  await writeFile(file, caPem, { mode: 0o644 });
-  return { file, remove: () => rm(dir, { recursive: true, force: true }) };
-}
-
-export interface SandboxTls extends SandboxCertificates {
-  /** The CA certificate's file. */
-  readonly caFile: string;
-  /** Removes what was written to a temp dir; a file asked for with `caOut` stays. */
-  cleanup(): Promise<void>;
-}
-
-/** Certificates for `host` and the CA written out: everything `startSandbox({ tls: true })` needs. */
-export async function prepareTls(host: string, caOut: string | undefined): Promise<SandboxTls> {
+/**
+ * Certificates for `host` and the CA written out: everything `startSandbox({ tls: true })` needs.
+ * The CA goes to `caOut` (kept), or to a fresh temp file that `cleanup` removes.
+ */
+export async function prepareTls(host: string, caOut: string | undefined) {
   if (caOut !== undefined) await checkCaOut(caOut);
   const certificates = await makeCertificates(host);
-  let written;
+  let dir: string | undefined;
+  let caFile = caOut;
   try {
-    written = await writeCaFile(certificates.caPem, caOut);
+    if (caFile !== undefined) await replaceFile(caFile, certificates.caPem, 0o644);
+    else {
+      dir = await mkdtemp(join(tmpdir(), 'repairmon-sandbox-ca-'));
+      caFile = join(dir, 'ca.pem');
+      await writeFile(caFile, certificates.caPem, { mode: 0o644 });
+    }
   } catch (error) {
     throw new SandboxConfigError(
       'tls-ca-out',
       `cannot write the CA certificate to ${caOut ?? 'a temp file'} (${(error as NodeJS.ErrnoException).code ?? String(error)})`,
     );
   }
-  return { ...certificates, caFile: written.file, cleanup: written.remove };
+  const cleanup = async (): Promise<void> => {
+    if (dir !== undefined) await rm(dir, { recursive: true, force: true });
+  };
+  return { ...certificates, caFile, cleanup };
 }

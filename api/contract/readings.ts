@@ -17,6 +17,11 @@ export type IndexAccessReading = (typeof INDEX_ACCESS_READINGS)[number];
 /** READING (spec §2: a slug's format is not shown): `any` is whatever `validateTenantSlug` takes. */
 export const SLUG_STYLES = ['kebab', 'snake', 'any'] as const;
 export type SlugStyle = (typeof SLUG_STYLES)[number];
+/** What each named slug style accepts (`any` accepts what the contract's own slug check does). */
+export const SLUG_PATTERNS: Readonly<Record<Exclude<SlugStyle, 'any'>, RegExp>> = {
+  kebab: /^[a-z0-9]+(?:-[a-z0-9]+)*$/,
+  snake: /^[a-z0-9]+(?:_[a-z0-9]+)*$/,
+};
 
 /** READING (spec §7: "the HTTP status that accompanies unauthorized: not shown"). */
 export const UNAUTHORIZED_STATUSES = [401, 403] as const;

@@ -37,11 +37,7 @@ export interface FaultScenario {
   readonly companions?: readonly string[];
   /** Seconds (at a 1 s schedule) the fault stays on after its alert arrived: a resolution meanwhile is a false notification. */
   readonly holdSeconds?: number;
-  /**
-   * How long the resolution of every alert of its scope may take after the fault is cleared,
-   * in seconds at the scaled schedule: the rules' `keep_firing_for` and windows plus the
-   * pipeline's delays.
-   */
+  /** Seconds (scaled) every alert of its scope may take to resolve after the clearing: `keep_firing_for`, windows, pipeline delays. */
   readonly resolveWithinSeconds: number;
   /** Brought about before the clock starts (the stopped monitor first has an alert to keep). */
   prepare?(stack: StackHandles): Promise<void>;

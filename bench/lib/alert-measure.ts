@@ -1,13 +1,10 @@
 /**
- * One fault's run through the alert stack: inject, wait for its alert at the webhook, hold the
- * fault a few intervals, clear, wait until every alert of its scope has resolved; then what the
- * pager and the ticket queues got meanwhile: notifications, page groups (a pager opens one
- * incident per group), and false notifications (an alert the fault does not explain, or a
- * resolution while the fault was still on).
+ * One fault's run through the alert stack (inject, wait for its alert, hold, clear, wait until
+ * its scope resolved), then what the pager and the ticket queues got meanwhile.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ExpectedAlert, FaultScenario, StackHandles } from './alert-faults.js';
-import { type Notification, type WebhookAlert, type WebhookReceiver, labelsMatch } from './webhook-receiver.js';
+import type { WebhookAlert, WebhookReceiver } from './webhook-receiver.js';
 
 export interface OtherAlert {
   readonly alertname: string;
@@ -77,30 +74,12 @@ export interface AlertStackResult {
   readonly wallSeconds: number;
 }
 
-export interface MeasureOptions {
-  readonly scheduleSeconds: number;
-  readonly log: (line: string) => void;
-}
-
 const FIRE_WITHIN_MS = 90_000;
 const isPager = (receiver: string): boolean => receiver.endsWith('-pager');
 const fingerprint = (labels: Readonly<Record<string, string>>): string =>
   JSON.stringify(Object.entries(labels).sort(([a], [b]) => a.localeCompare(b)));
 
-interface ScopedAlert {
-  readonly notification: Notification;
-  readonly alert: WebhookAlert;
-}
-
-/** Every alert of the fault's scope in notifications since `sinceMs`, in arrival order. */
-function scoped(fault: FaultScenario, webhook: WebhookReceiver, sinceMs: number): ScopedAlert[] {
-  return webhook
-    .notifications()
-    .filter((n) => n.at >= sinceMs)
-    .flatMap((notification) =>
-      notification.alerts.filter((a) => fault.scope.some((s) => labelsMatch(a.labels, s))).map((alert) => ({ notification, alert })),
-    );
-}
+type ScopedAlert = ReturnType<WebhookReceiver['sightings']>[number];
 
 /** The time every alert of the scope had resolved (its latest status), or undefined while one still fires. */
 function allResolvedAt(alerts: readonly ScopedAlert[]): number | undefined {
@@ -117,12 +96,7 @@ function explained(fault: FaultScenario, labels: Readonly<Record<string, string>
   return (fault.companions ?? []).some((c) => c === alertname || c === `${alertname}/${severity}`);
 }
 
-function falseNotifications(
-  fault: FaultScenario,
-  alerts: readonly ScopedAlert[],
-  injectedAt: number,
-  clearedAt: number,
-): FalseNotification[] {
+function falseNotifications(fault: FaultScenario, alerts: readonly ScopedAlert[], { injectedAt, clearedAt }: FaultMeasurement) {
   const seen = new Map<string, FalseNotification>();
   for (const { notification, alert } of alerts) {
     const why =
@@ -144,9 +118,9 @@ function falseNotifications(
 }
 
 /** Called once every fault is done, so slower siblings have had time to resolve too. */
-export function otherAlerts(fault: FaultScenario, webhook: WebhookReceiver, injectedAt: number, clearedAt: number): OtherAlert[] {
+function otherAlerts(fault: FaultScenario, webhook: WebhookReceiver, { injectedAt, clearedAt }: FaultMeasurement): OtherAlert[] {
   const seen = new Map<string, OtherAlert>();
-  const alerts = scoped(fault, webhook, injectedAt);
+  const alerts = webhook.sightings(fault.scope, injectedAt);
   for (const s of alerts.filter((a) => a.alert.status === 'firing')) {
     const { alertname = '', severity = '' } = s.alert.labels;
     const key = `${alertname}/${severity}`;
@@ -172,7 +146,7 @@ export function otherAlerts(fault: FaultScenario, webhook: WebhookReceiver, inje
 
 /** What the pager and the queues got for this fault, counted once every fault is done. */
 export function tally(fault: FaultScenario, webhook: WebhookReceiver, m: FaultMeasurement, since: number): FaultMeasurement {
-  const alerts = scoped(fault, webhook, since);
+  const alerts = webhook.sightings(fault.scope, since);
   const after = alerts.filter((a) => a.notification.at >= m.injectedAt);
   const notifications = new Set(after.map((a) => a.notification));
   const pages = [...notifications].filter((n) => isPager(n.receiver));
@@ -180,12 +154,12 @@ export function tally(fault: FaultScenario, webhook: WebhookReceiver, m: FaultMe
   const resolvedAt = allResolvedAt(alerts);
   return {
     ...m,
-    others: otherAlerts(fault, webhook, m.injectedAt, m.clearedAt),
+    others: otherAlerts(fault, webhook, m),
     notifications: notifications.size,
     pageGroups: new Set(pages.map((n) => n.groupKey)).size,
     pageSeconds: firstPage ? (firstPage.at - m.injectedAt) / 1000 : undefined,
     allResolvedSeconds: resolvedAt === undefined ? undefined : Math.max(0, resolvedAt - m.clearedAt) / 1000,
-    falseNotifications: falseNotifications(fault, after, m.injectedAt, m.clearedAt),
+    falseNotifications: falseNotifications(fault, after, m),
   };
 }
 
@@ -193,7 +167,7 @@ export async function measureFault(
   fault: FaultScenario,
   stack: StackHandles,
   webhook: WebhookReceiver,
-  options: MeasureOptions,
+  options: { readonly scheduleSeconds: number; readonly log: (line: string) => void },
 ): Promise<{ measurement: FaultMeasurement; since: number }> {
   const wanted = { ...fault.expect.labels, alertname: fault.expect.alertname, severity: fault.expect.severity };
   const since = Date.now();
@@ -206,11 +180,11 @@ export async function measureFault(
   const clearedAt = Date.now();
   await fault.clear(stack);
   const flapped =
-    fired !== undefined && webhook.sightings(wanted, 'resolved', fired.notification.at).some((s) => s.notification.at < clearedAt);
+    fired !== undefined && webhook.sightings([wanted], fired.notification.at, 'resolved').some((s) => s.notification.at < clearedAt);
   // The resolution of the very alert that fired (its full label set), not of a sibling; then of every alert of the scope.
   const resolved = fired ? await webhook.waitFor(fired.alert.labels, 'resolved', clearedAt, fault.resolveWithinSeconds * 1000) : undefined;
   const deadline = clearedAt + fault.resolveWithinSeconds * 1000;
-  while (allResolvedAt(scoped(fault, webhook, since)) === undefined && Date.now() < deadline) await sleep(200);
+  while (allResolvedAt(webhook.sightings(fault.scope, since)) === undefined && Date.now() < deadline) await sleep(200);
   options.log(
     `${fault.name}: ${resolved ? `resolved after ${((resolved.notification.at - clearedAt) / 1000).toFixed(1)} s` : 'did not resolve'}`,
   );

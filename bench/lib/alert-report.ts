@@ -3,7 +3,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AlertStackResult, FaultMeasurement } from './alert-measure.js';
 import { packageRoot } from '../../lib/index.js';
-import { fixed, renderTable } from './table.js';
+import { columnTable, fixed } from './stats.js';
 
 const seconds = (s: number | undefined): string => (s === undefined ? 'n/a' : fixed(s, 1));
 
@@ -14,39 +14,26 @@ function both(s: number | undefined, factor: number): string {
   return `${seconds(s)} s (~${atDefault >= 120 ? `${fixed(atDefault / 60, 1)} min` : `${Math.round(atDefault)} s`})`;
 }
 
-function row(m: FaultMeasurement, factor: number): string[] {
-  const wrong = m.falseNotifications ?? [];
-  return [
-    m.fault,
-    `${m.expect.alertname} (${m.expect.severity})`,
-    m.fired?.receiver ?? 'none',
-    both(m.fireSeconds, factor),
-    String(m.notifications ?? 'n/a'),
-    String(m.pageGroups ?? 'n/a'),
-    m.allResolvedSeconds === undefined ? 'not all' : both(m.allResolvedSeconds, factor),
-    m.flapped ? 'FLAPPED' : 'no',
-    wrong.length === 0 ? '0' : `${wrong.length}: ${wrong.map((w) => `${w.alertname} (${w.severity}) ${w.status}`).join('; ')}`,
-    m.others.map((o) => `${o.alertname} (${o.severity}) ${seconds(o.fireSeconds)}/${seconds(o.resolveSeconds)} s`).join('; ') || '-',
-  ];
-}
-
 export function renderAlertTable(result: AlertStackResult): string {
-  const header = [
-    'fault',
-    'alert',
-    'receiver',
-    'time to fire',
-    'notifications',
-    'page groups',
-    'time to resolve (all)',
-    'flap',
-    'false notifications',
-    'also fired (fire/resolve)',
-  ];
-  const table = renderTable(
-    header,
-    result.faults.map((m) => row(m, result.factor)),
-  );
+  const time = (s: number | undefined): string => both(s, result.factor);
+  const falseOnes = (m: FaultMeasurement): string => {
+    const wrong = m.falseNotifications ?? [];
+    return wrong.length === 0 ? '0' : `${wrong.length}: ${wrong.map((w) => `${w.alertname} (${w.severity}) ${w.status}`).join('; ')}`;
+  };
+  const others = (m: FaultMeasurement): string =>
+    m.others.map((o) => `${o.alertname} (${o.severity}) ${seconds(o.fireSeconds)}/${seconds(o.resolveSeconds)} s`).join('; ') || '-';
+  const table = columnTable(result.faults, [
+    ['fault', (m) => m.fault, 'left'],
+    ['alert', (m) => `${m.expect.alertname} (${m.expect.severity})`, 'left'],
+    ['receiver', (m) => m.fired?.receiver ?? 'none', 'left'],
+    ['time to fire', (m) => time(m.fireSeconds), 'left'],
+    ['notifications', (m) => String(m.notifications ?? 'n/a'), 'left'],
+    ['page groups', (m) => String(m.pageGroups ?? 'n/a'), 'left'],
+    ['time to resolve (all)', (m) => (m.allResolvedSeconds === undefined ? 'not all' : time(m.allResolvedSeconds)), 'left'],
+    ['flap', (m) => (m.flapped ? 'FLAPPED' : 'no'), 'left'],
+    ['false notifications', falseOnes, 'left'],
+    ['also fired (fire/resolve)', others, 'left'],
+  ]);
   const note =
     `schedule ${result.scheduleSeconds} s, every rule and routing duration divided by ${result.factor} (holds over ${result.holdCapMinutes ?? 5} min cut to that), Prometheus scrape and evaluation every ${result.prometheusIntervalSeconds} s. ` +
     `In brackets: x${result.factor}, what the default ${result.scheduleSeconds * result.factor} s schedule with Prometheus every ${result.prometheusIntervalSeconds * result.factor} s gives.`;

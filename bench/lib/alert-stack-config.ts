@@ -33,7 +33,8 @@ export const NO_CONFIG_FAULTS: ConfigFaults = { revoked: false, typo: false };
 
 interface RawKey {
   readonly alias: string;
-  readonly source: string;
+  /** The sandbox's key it holds, when not the one of its alias. */
+  readonly source?: string;
   readonly kind: 'tenant' | 'platform';
   readonly tenant?: string;
   readonly tenants?: readonly string[];
@@ -49,43 +50,26 @@ const ALL_OFF = {
   index_access: false,
 };
 
+const NOWAK: RawKey = { alias: 'nowak-test', kind: 'tenant', tenant: 'rowery-nowak' };
+const KOWALSKI: RawKey = { alias: 'kowalski-test', kind: 'tenant', tenant: 'serwis-kowalski' };
+const platform = (tenants: string[]): RawKey => ({ alias: 'platform-test', kind: 'platform', tenants });
+
 function keysOf(target: StackTarget, faults: ConfigFaults): RawKey[] {
-  const nowak: RawKey = { alias: 'nowak-test', source: 'nowak-test', kind: 'tenant', tenant: 'rowery-nowak' };
   switch (target) {
     case 'healthy':
-      return [
-        nowak,
-        {
-          alias: 'nowak-nologs-test',
-          source: 'nowak-nologs-test',
-          kind: 'tenant',
-          tenant: 'rowery-nowak',
-          expect: { logs: 'insufficient_scope' },
-        },
-      ];
+      return [NOWAK, { alias: 'nowak-nologs-test', kind: 'tenant', tenant: 'rowery-nowak', expect: { logs: 'insufficient_scope' } }];
     case 'isolation':
-      return [nowak, { alias: 'kowalski-test', source: 'kowalski-test', kind: 'tenant', tenant: 'serwis-kowalski' }];
+      return [NOWAK, KOWALSKI];
     case 'outage':
     case 'html-502':
       // Three keys over two tenants: an outage of every key, or of one.
-      return [
-        nowak,
-        { alias: 'kowalski-test', source: 'kowalski-test', kind: 'tenant', tenant: 'serwis-kowalski' },
-        { alias: 'platform-test', source: 'platform-test', kind: 'platform', tenants: ['rowery-nowak', 'serwis-kowalski'] },
-      ];
+      return [NOWAK, KOWALSKI, platform(['rowery-nowak', 'serwis-kowalski'])];
     case 'revoked-key':
-      return [{ ...nowak, source: faults.revoked ? 'nowak-revoked-test' : 'nowak-test' }];
+      return [{ ...NOWAK, source: faults.revoked ? 'nowak-revoked-test' : 'nowak-test' }];
     case 'typo-tenant':
-      return [
-        {
-          alias: 'platform-test',
-          source: 'platform-test',
-          kind: 'platform',
-          tenants: faults.typo ? ['rowery-nowak', 'rowery-nowakk'] : ['rowery-nowak'],
-        },
-      ];
+      return [platform(faults.typo ? ['rowery-nowak', 'rowery-nowakk'] : ['rowery-nowak'])];
     default:
-      return [nowak];
+      return [NOWAK];
   }
 }
 
@@ -97,7 +81,7 @@ function canariesOf(target: StackTarget): unknown {
 
 const variable = (target: StackTarget, alias: string): string => `STACK_${target}_${alias}`.replace(/[^A-Za-z0-9_]/g, '_').toUpperCase();
 
-export interface StackConfigInput {
+interface StackConfigInput {
   readonly sandboxes: Readonly<Record<StackTarget, RunningSandbox>>;
   readonly schedule: string;
   readonly timeout: string;
@@ -108,16 +92,9 @@ export function stackConfig(input: StackConfigInput, faults: ConfigFaults): Moni
   const env: Record<string, string> = {};
   const targets = STACK_TARGETS.map((name) => {
     const sandbox = input.sandboxes[name];
-    const keys = keysOf(name, faults).map((k) => {
-      env[variable(name, k.alias)] = sandbox.key(k.source).key;
-      const assignment = k.kind === 'tenant' ? { tenant: k.tenant } : { tenants: [...(k.tenants ?? [])] };
-      return {
-        alias: k.alias,
-        kind: k.kind,
-        ...assignment,
-        secret: `\${${variable(name, k.alias)}}`,
-        ...(k.expect ? { expect: k.expect } : {}),
-      };
+    const keys = keysOf(name, faults).map(({ source, ...key }) => {
+      env[variable(name, key.alias)] = sandbox.key(source ?? key.alias).key;
+      return { ...key, secret: `\${${variable(name, key.alias)}}` };
     });
     return {
       name,
@@ -131,7 +108,7 @@ export function stackConfig(input: StackConfigInput, faults: ConfigFaults): Moni
       // SLOs the latency faults break (the first past the timeout, the second below it). None on
       // the healthy target: on a loaded 2-core machine the monitor's own queueing can push a tight
       // p95 over it, which RepairmonLatencySLOBreached rightly reports, and that target must stay quiet.
-      ...(name === 'latency' ? { slo: { repairs: '300ms' } } : name === 'slow' ? { slo: { repairs: '300ms' } } : {}),
+      ...(name === 'latency' || name === 'slow' ? { slo: { repairs: '300ms' } } : {}),
       keys,
     };
   });

@@ -1,14 +1,8 @@
 /**
- * Time to fire and time to resolve, end to end: the monitor on a fast schedule probing one
- * sandbox per fault, a real Prometheus with the shipped rules, a real Alertmanager with the
- * shipped routing, and a webhook receiver. Every fault is injected at once, each on its own
- * target; each is held a few intervals after its alert arrives (it must not resolve while the
- * fault is on), then cleared, and the resolution awaited.
- *
- * The shipped rules and routing are written for the default 30 s schedule, and the example
- * Prometheus scrapes and evaluates every 15 s. At a 1 s schedule every duration in the rules
- * and the routing is divided by 30 (rule-scaling.ts) and Prometheus runs every 0.5 s, so the
- * whole pipeline runs 30x faster with the same shape: multiplied by 30, the times are what the
+ * Time to fire and time to resolve, end to end (bench/README.md, "Alert latency, how"): the
+ * monitor on a fast schedule probing one sandbox per fault, a real Prometheus with the shipped
+ * rules, a real Alertmanager with the shipped routing, and a webhook receiver; every duration
+ * divided by the same factor (rule-scaling.ts), so the times multiplied back are what the
  * default setup gives (up to the fixed costs: a process start, an HTTP round trip).
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -16,12 +10,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createLogger, packageRoot } from '../../lib/index.js';
-import { type Monitor, type MonitorServer, configKeys, createMonitor, createMonitorServer } from '../../monitor/index.js';
+import { type Monitor, configKeys, createMonitor, createMonitorServer } from '../../monitor/index.js';
 import { type RunningSandbox, startSandbox } from '../../sandbox/index.js';
-import { FAULTS, type FaultScenario, NEVER, SECOND_MONITOR_TARGET, type StackHandles } from './alert-faults.js';
+import { FAULTS, NEVER, SECOND_MONITOR_TARGET, type StackHandles } from './alert-faults.js';
 import { type ConfigFaults, NO_CONFIG_FAULTS, STACK_TARGETS, type StackTarget, stackConfig } from './alert-stack-config.js';
 import { startAlertmanager } from './alertmanager-server.js';
-import { benchMonitorYaml, startMonitorProcess, type RunningMonitorProcess } from './monitor-process.js';
+import { benchMonitorYaml, startMonitorProcess } from './monitor-process.js';
 import { freePort } from './port.js';
 import { startPrometheus } from './prometheus-server.js';
 import { scaleAlertmanager, scaleRules } from './rule-scaling.js';
@@ -29,27 +23,16 @@ import { type WebhookReceiver, labelsMatch, startWebhookReceiver } from './webho
 import { type AlertStackResult, measureFault, tally } from './alert-measure.js';
 
 /** The schedule the shipped rules and routing are written for. */
-export const DEFAULT_SCHEDULE_SECONDS = 30;
+const DEFAULT_SCHEDULE_SECONDS = 30;
 /** Scrape and evaluation interval of the example prometheus.yml. */
-export const DEFAULT_PROMETHEUS_SECONDS = 15;
-
-export interface AlertStackOptions {
-  /** The monitor's schedule: 1 or 2 s. */
-  readonly scheduleSeconds?: number;
-  readonly faults?: readonly FaultScenario[];
-  /** The longest `for` or `keep_firing_for`, in ms at the default schedule (LIVE_HOLD_CAP_MS). */
-  readonly holdCapMs?: number;
-  readonly log?: (line: string) => void;
-}
+const DEFAULT_PROMETHEUS_SECONDS = 15;
 
 /**
- * How long a `for` or `keep_firing_for` lasts here at most, by default: 5 minutes at the default
- * schedule (RepairmonMonitorDown's old `for` included, so the bench's figures are whole). The
- * live stack shows that each alert fires, holds while its fault is on and resolves after; how
- * long a 15-minute `for` or the breach's hour-long hold lasts is asserted by the promtool unit
- * tests (deploy/prometheus/tests), which would otherwise be waited out here for minutes.
+ * The longest `for` or `keep_firing_for` here, by default: 5 minutes at the default schedule. The
+ * stack shows that each alert fires, holds and resolves; how long a 15-minute `for` or an hour's
+ * hold lasts is the promtool tests' to assert (deploy/prometheus/tests), not waited out here.
  */
-export const LIVE_HOLD_CAP_MS = 300_000;
+const LIVE_HOLD_CAP_MS = 300_000;
 
 /**
  * The rule files as shipped, every duration divided by `factor`, long holds capped. The
@@ -95,11 +78,13 @@ async function warmUp(query: (expr: string) => Promise<number>, log: (line: stri
   }
 }
 
-export async function runAlertStack(options: AlertStackOptions = {}): Promise<AlertStackResult> {
+/** `scheduleSeconds`: the monitor's, 1 or 2 s; `holdCapMs`: the longest `for` or `keep_firing_for`, in ms at the default schedule. */
+export async function runAlertStack(
+  options: { scheduleSeconds?: number; holdCapMs?: number; log?: (line: string) => void } = {},
+): Promise<AlertStackResult> {
   const scheduleSeconds = options.scheduleSeconds ?? 1;
   const factor = DEFAULT_SCHEDULE_SECONDS / scheduleSeconds;
   const log = options.log ?? (() => undefined);
-  const faults = options.faults ?? FAULTS;
   const holdCapMs = options.holdCapMs ?? LIVE_HOLD_CAP_MS;
   const started = Date.now();
   const schedule = scheduleSeconds === 1 ? '* * * * * *' : `*/${scheduleSeconds} * * * * *`;
@@ -130,15 +115,14 @@ export async function runAlertStack(options: AlertStackOptions = {}): Promise<Al
     const config = build(NO_CONFIG_FAULTS);
     const logger = createLogger({ level: 'silent', secrets: () => configKeys(config) });
     const monitor = createMonitor(config, { logger, roundOnStart: true });
-    const server: MonitorServer = await createMonitorServer(monitor, { host: '127.0.0.1', port: 0, logger });
-    closers.push(
-      () => monitor.stop(),
-      () => server.close(),
-    );
+    const server = await createMonitorServer(monitor, { host: '127.0.0.1', port: 0, logger });
+    closers.push(() => monitor.stop());
+    closers.push(() => server.close());
     await monitor.start();
 
     // The second monitor, a real `repairmon serve` process, is the one the stopped-monitor fault stops.
     const secondPort = await freePort();
+    const secondFile = join(dir, 'monitor.yaml');
     const secondYaml = benchMonitorYaml({
       baseUrl: sandboxes.second.baseUrl,
       keys: 1,
@@ -147,8 +131,9 @@ export async function runAlertStack(options: AlertStackOptions = {}): Promise<Al
       timeout,
       canaries: false,
     });
-    const secondKey = sandboxes.second.key('nowak-test').key;
-    let second: RunningMonitorProcess | undefined = await startMonitorProcess(dir, secondYaml, secondKey, secondPort);
+    writeFileSync(secondFile, secondYaml, { mode: 0o600 });
+    const startSecond = () => startMonitorProcess(secondFile, sandboxes.second.key('nowak-test').key, { port: secondPort });
+    let second: Awaited<ReturnType<typeof startSecond>> | undefined = await startSecond();
     closers.push(async () => second?.close());
 
     const prometheus = await startPrometheus({
@@ -179,17 +164,17 @@ export async function runAlertStack(options: AlertStackOptions = {}): Promise<Al
         second = undefined;
       },
       startSecondMonitor: async () => {
-        second = await startMonitorProcess(dir, secondYaml, secondKey, secondPort);
+        second = await startSecond();
       },
       firing: async (labels) => {
         if (!(await webhook.waitFor(labels, 'firing', started, 90_000))) throw new Error(`${JSON.stringify(labels)} never fired`);
       },
     };
     const injectedFrom = Date.now();
-    log(`injecting ${faults.length} faults at once`);
-    const measured = await Promise.all(faults.map((f) => measureFault(f, handles, webhook, { scheduleSeconds, log })));
+    log(`injecting ${FAULTS.length} faults at once`);
+    const measured = await Promise.all(FAULTS.map((f) => measureFault(f, handles, webhook, { scheduleSeconds, log })));
     await sleep(2_000 * scheduleSeconds);
-    const measurements = measured.map(({ measurement, since }, i) => tally(faults[i]!, webhook, measurement, since));
+    const measurements = measured.map(({ measurement, since }, i) => tally(FAULTS[i]!, webhook, measurement, since));
     // The second monitor's target pages on purpose (the stopped-monitor fault's precondition).
     const unexpected = webhook
       .notifications()

@@ -1,37 +1,32 @@
 /**
- * Our monitor as a user runs it: `node bin/repairmon.js serve --config FILE` in its own
- * process. The config names the key only as `${REPAIR_BENCH_KEY}`; the value reaches the
- * child through its environment. Every bench key alias shares that one demo key, which is
- * what lets a handful of demo keys stand in for hundreds of tenants' keys.
+ * Our monitor as a user runs it: `node bin/repairmon.js serve --config FILE` in its own process.
+ * The config names the key only as `${REPAIR_BENCH_KEY}`; the value reaches the child through its
+ * environment, and every bench key alias shares that one demo key.
  */
-import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import YAML from 'yaml';
-import { type ChildProgram, childEnv, startProgram } from './child.js';
+import { childEnv, startReadyProgram } from './child.js';
 import { freePort } from './port.js';
 import { packageRoot } from '../../lib/index.js';
-import { waitForOk } from './wait-http.js';
 
 export const BENCH_KEY_ENV = 'REPAIR_BENCH_KEY';
 // From the checkout's root, so this works from dist/ (the benches) and from source (the tests).
 export const REPAIRMON_BIN = join(packageRoot(), 'bin', 'repairmon.js');
-
-export interface BenchConfigOptions {
-  readonly baseUrl: string;
-  readonly keys: number;
-  readonly tenant: string;
-  readonly schedule: string;
-  readonly timeout: string;
-  readonly canaries: boolean;
-  readonly concurrency?: number;
-}
 
 export function benchKeyAlias(i: number): string {
   return `bench-${String(i + 1).padStart(5, '0')}`;
 }
 
 /** The monitor YAML for `keys` tenant keys of one tenant, all reading the same secret variable. */
-export function benchMonitorYaml(o: BenchConfigOptions): string {
+export function benchMonitorYaml(o: {
+  baseUrl: string;
+  keys: number;
+  tenant: string;
+  schedule: string;
+  timeout: string;
+  canaries: boolean;
+  concurrency?: number;
+}): string {
   const keys = Array.from({ length: o.keys }, (_, i) => ({
     alias: benchKeyAlias(i),
     kind: 'tenant',
@@ -46,25 +41,18 @@ export function benchMonitorYaml(o: BenchConfigOptions): string {
   });
 }
 
-export interface RunningMonitorProcess {
-  readonly program: ChildProgram;
-  readonly origin: string;
-  close(): Promise<void>;
-}
-
-/** `port` fixed by the caller lets a stopped monitor come back on the same address. */
-export async function startMonitorProcess(dir: string, yaml: string, key: string, fixedPort?: number): Promise<RunningMonitorProcess> {
-  const file = join(dir, 'monitor.yaml');
-  await writeFile(file, yaml, { mode: 0o600 });
-  const port = fixedPort ?? (await freePort());
+/** A `port` fixed by the caller lets a stopped monitor come back on the same address. */
+export async function startMonitorProcess(file: string, key: string, o: { port?: number; logLevel?: string; readyMs?: number } = {}) {
+  const port = o.port ?? (await freePort());
   const origin = `http://127.0.0.1:${port}`;
-  const args = [REPAIRMON_BIN, 'serve', '--config', file, '--listen', `127.0.0.1:${port}`, '--log-level', 'warn'];
-  const program = startProgram(process.execPath, args, childEnv({ [BENCH_KEY_ENV]: key }));
-  try {
-    await waitForOk(`${origin}/-/ready`, 15_000, program.alive);
-  } catch (error) {
-    await program.stop();
-    throw new Error(`repairmon serve did not start: ${(error as Error).message}\n${program.tail()}`);
-  }
+  const args = ['serve', '--config', file, '--listen', `127.0.0.1:${port}`, '--log-level', o.logLevel ?? 'warn'];
+  const env = childEnv({ [BENCH_KEY_ENV]: key });
+  const program = await startReadyProgram(
+    'repairmon serve',
+    [process.execPath, REPAIRMON_BIN, ...args],
+    env,
+    `${origin}/-/ready`,
+    o.readyMs ?? 15_000,
+  );
   return { program, origin, close: () => program.stop() };
 }

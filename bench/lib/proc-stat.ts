@@ -1,21 +1,11 @@
 /**
- * CPU and memory of another process, read from /proc (Linux): `utime + stime` of
- * /proc/PID/stat and `VmRSS` of /proc/PID/status. Reading the child's own counters is what
- * lets two processes be compared over the same window without either measuring itself.
+ * CPU and memory of another process, read from /proc (Linux): what lets two processes be
+ * compared over the same window without either measuring itself.
  */
 import { readFile } from 'node:fs/promises';
 
 /** USER_HZ: the unit of utime/stime. 100 on every Linux build Node supports. */
 export const CLOCK_TICKS_PER_SECOND = 100;
-
-export interface CpuSample {
-  /** utime + stime in seconds. */
-  readonly cpuSeconds: number;
-  readonly userSeconds: number;
-  readonly systemSeconds: number;
-  /** performance.now() when read. */
-  readonly atMs: number;
-}
 
 /**
  * utime and stime (fields 14 and 15) of a /proc/PID/stat line. The command name (field 2) may
@@ -43,7 +33,8 @@ export function parseVmRss(text: string): number {
   return Number(match[1]) * 1024;
 }
 
-export async function sampleCpu(pid: number): Promise<CpuSample> {
+/** utime + stime of /proc/PID/stat in seconds, each part too, and performance.now() when read. */
+export async function sampleCpu(pid: number) {
   const { utimeTicks, stimeTicks } = parseProcStat(await readFile(`/proc/${pid}/stat`, 'utf8'));
   return {
     cpuSeconds: (utimeTicks + stimeTicks) / CLOCK_TICKS_PER_SECOND,

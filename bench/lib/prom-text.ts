@@ -1,8 +1,4 @@
-/**
- * Reading figures out of Prometheus text exposition: series count, the sum of a counter over
- * its labels, and a quantile estimated from a histogram's buckets the way PromQL's
- * `histogram_quantile` does (linear inside the bucket). Pure.
- */
+/** Figures out of Prometheus text exposition: series, a counter's sum, and a histogram quantile estimated like PromQL's `histogram_quantile`. Pure. */
 
 export interface Sample {
   readonly name: string;

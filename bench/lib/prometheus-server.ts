@@ -1,33 +1,25 @@
 /**
- * A real Prometheus (Debian's /usr/bin/prometheus) on a free port with a temporary TSDB,
- * scraping one address every second (or as asked) and evaluating the given rule files as
- * often, optionally sending alerts to an Alertmanager. Shared by the deploy tests and the
- * alert-latency bench; the tests reach it through test/deploy/helpers/prometheus-server.ts.
+ * A real Prometheus (Debian's) on a free port with a temporary TSDB, scraping one address
+ * every second (or as asked) and evaluating the given rule files as often, optionally sending
+ * alerts to an Alertmanager. Shared by the deploy tests and the alert-latency bench.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { stringify } from 'yaml';
-import { startProgram } from './child.js';
+import { startReadyProgram } from './child.js';
 import { freePort } from './port.js';
-import { waitForOk } from './wait-http.js';
 
 export const PROMETHEUS_BINARY = '/usr/bin/prometheus';
 
-export type QueryAnswer =
+type QueryAnswer =
   | { readonly status: 'success'; readonly data: { resultType: string; result: unknown[] } }
   | { readonly status: 'error'; readonly errorType: string; readonly error: string };
 
-export interface RunningPrometheus {
-  readonly url: string;
-  query(expr: string): Promise<QueryAnswer>;
-  api<T>(path: string): Promise<T>;
-  /** Resolves once `expr` returns a non-empty vector, or rejects after `timeoutMs`. */
-  waitFor(expr: string, timeoutMs: number): Promise<void>;
-  close(): Promise<void>;
-}
+export type RunningPrometheus = Awaited<ReturnType<typeof startPrometheus>>;
 
-export interface PrometheusOptions {
+interface PrometheusOptions {
   /** host:port of the scrape target. */
   readonly scrapeAddress: string;
   readonly jobName: string;
@@ -38,12 +30,9 @@ export interface PrometheusOptions {
   readonly interval?: string;
   /** host:port of an Alertmanager to send alerts to. */
   readonly alertmanager?: string;
-  readonly binary?: string;
 }
 
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-
-export async function startPrometheus(options: PrometheusOptions): Promise<RunningPrometheus> {
+export async function startPrometheus(options: PrometheusOptions) {
   const dir = mkdtempSync(join(tmpdir(), 'repairmon-prometheus-'));
   const interval = options.interval ?? '1s';
   const config = {
@@ -56,35 +45,27 @@ export async function startPrometheus(options: PrometheusOptions): Promise<Runni
     ],
   };
   writeFileSync(join(dir, 'prometheus.yml'), stringify(config));
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const program = startProgram(
-    options.binary ?? PROMETHEUS_BINARY,
-    [
-      `--config.file=${join(dir, 'prometheus.yml')}`,
-      `--storage.tsdb.path=${join(dir, 'data')}`,
-      `--web.listen-address=127.0.0.1:${port}`,
-      '--log.level=warn',
-    ],
+  const url = `http://127.0.0.1:${await freePort()}`;
+  const args = [`--config.file=${join(dir, 'prometheus.yml')}`, `--storage.tsdb.path=${join(dir, 'data')}`];
+  const removeDir = (): void => rmSync(dir, { recursive: true, force: true });
+  const program = await startReadyProgram(
+    'prometheus',
+    [PROMETHEUS_BINARY, ...args, `--web.listen-address=${url.slice('http://'.length)}`, '--log.level=warn'],
     process.env,
-  );
-  const close = async (): Promise<void> => {
-    await program.stop();
-    rmSync(dir, { recursive: true, force: true });
-  };
-  try {
-    await waitForOk(`${url}/-/ready`, 30_000, program.alive);
-  } catch (error) {
-    await close();
-    throw new Error(`prometheus did not start: ${error instanceof Error ? error.message : String(error)}\n${program.tail()}`);
-  }
+    `${url}/-/ready`,
+    30_000,
+  ).catch((error: unknown) => {
+    removeDir();
+    throw error;
+  });
   const api = async <T>(path: string): Promise<T> => (await (await fetch(`${url}${path}`)).json()) as T;
   const query = (expr: string): Promise<QueryAnswer> => api<QueryAnswer>(`/api/v1/query?query=${encodeURIComponent(expr)}`);
   return {
     url,
     api,
     query,
-    async waitFor(expr, timeoutMs) {
+    /** Resolves once `expr` returns a non-empty vector, or rejects after `timeoutMs`. */
+    async waitFor(expr: string, timeoutMs: number): Promise<void> {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
         const answer = await query(expr);
@@ -93,6 +74,6 @@ export async function startPrometheus(options: PrometheusOptions): Promise<Runni
         await sleep(250);
       }
     },
-    close,
+    close: () => program.stop().then(removeDir),
   };
 }

@@ -1,9 +1,7 @@
 /**
- * Time compression for the alert-latency measurement. The shipped rules and Alertmanager timings
- * are written for the default 30 s schedule; run against a 1 s schedule, every duration in them
- * (`for`, `keep_firing_for`, range selectors, group_wait...) is divided by the same factor, 30,
- * so the whole pipeline runs 30x faster with the same shape: a window of "10 probes" stays 10
- * probes. Pure text-in, text-out; nothing else in the rules changes.
+ * Time compression for the alert-latency stack: every duration in the shipped rules and routing
+ * (`for`, `keep_firing_for`, range selectors, group_wait...) divided by one factor, so the
+ * pipeline runs that much faster with the same shape. Pure text-in, text-out.
  */
 import YAML from 'yaml';
 
@@ -30,12 +28,10 @@ export function parsePromDuration(text: string): number | undefined {
 /** ms as the shortest exact Prometheus duration: `2h`, `144m`, `10s`, `333ms`. */
 export function formatPromDuration(ms: number): string {
   const whole = Math.max(0, Math.round(ms));
-  for (const [unit, size] of [
-    ['h', 3_600_000],
-    ['m', 60_000],
-    ['s', 1_000],
-  ] as const)
+  for (const unit of ['h', 'm', 's']) {
+    const size = UNIT_MS[unit] ?? 1;
     if (whole > 0 && whole % size === 0) return `${whole / size}${unit}`;
+  }
   return whole === 0 ? '0s' : `${whole}ms`;
 }
 
@@ -53,19 +49,10 @@ export function scaleExpr(expr: string, factor: number): string {
   });
 }
 
-interface RuleDoc {
-  groups: Array<{ name: string; interval?: string; rules: Array<Record<string, unknown>> }>;
-}
+type RuleDoc = { groups: Array<{ name: string; interval?: string; rules: Array<Record<string, unknown>> }> };
 
-export interface ScaleOptions {
-  /** Drops rules (say why where you call it). */
-  readonly keep?: (rule: Record<string, unknown>) => boolean;
-  /** The longest `for` or `keep_firing_for` after scaling, in ms (say why where you call it). */
-  readonly maxHoldMs?: number;
-}
-
-/** A rules file with every duration divided by `factor`. */
-export function scaleRules(yamlText: string, factor: number, options: ScaleOptions = {}): string {
+/** A rules file with every duration divided by `factor`; `maxHoldMs`: the longest `for` or `keep_firing_for` after scaling (say why where you call it). */
+export function scaleRules(yamlText: string, factor: number, options: { maxHoldMs?: number } = {}): string {
   const doc = YAML.parse(yamlText) as RuleDoc;
   const hold = (text: string): string => {
     const ms = (parsePromDuration(text) ?? 0) / factor;
@@ -73,7 +60,7 @@ export function scaleRules(yamlText: string, factor: number, options: ScaleOptio
   };
   for (const group of doc.groups) {
     if (group.interval !== undefined) group.interval = scaleDuration(group.interval, factor);
-    group.rules = group.rules.filter(options.keep ?? (() => true)).map((rule) => {
+    group.rules = group.rules.map((rule) => {
       const out: Record<string, unknown> = { ...rule, expr: scaleExpr(String(rule['expr']), factor) };
       for (const field of ['for', 'keep_firing_for']) if (typeof rule[field] === 'string') out[field] = hold(rule[field]);
       return out;
@@ -82,12 +69,7 @@ export function scaleRules(yamlText: string, factor: number, options: ScaleOptio
   return YAML.stringify(doc);
 }
 
-interface Route {
-  group_wait?: string;
-  group_interval?: string;
-  repeat_interval?: string;
-  routes?: Route[];
-}
+type Route = { group_wait?: string; group_interval?: string; repeat_interval?: string; routes?: Route[] };
 
 function scaleRoute(route: Route, factor: number): Route {
   const out: Route = { ...route };

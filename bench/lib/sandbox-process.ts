@@ -1,64 +1,51 @@
 /**
- * The sandbox in its own process, so its CPU is counted in neither side of a comparison and
- * it does not share an event loop with the monitor under test. The parent talks to it over
- * IPC: the demo key travels in an IPC message, never argv or a log line. The child drains the
- * sandbox's bounded request log often, so counts stay exact however long the window.
+ * The sandbox in its own process, so it is counted in no side of a measurement and shares no event
+ * loop with what is measured. Its demo keys travel over IPC, never argv or a log line; it drains
+ * its bounded request log often, so counts stay exact however long the window.
  */
-import { type ChildProcess, fork } from 'node:child_process';
+import { fork } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
-import { startSandbox } from '../../sandbox/index.js';
+import { type RunningSandbox, type SandboxOptions, startSandbox } from '../../sandbox/index.js';
 import { isEntryPoint } from './cli.js';
 
-export interface RequestCounts {
+/** Requests since the last reset: the total and by HTTP status (0 = no response). */
+interface RequestCounts {
   readonly total: number;
-  /** HTTP status -> count; 0 = no response (reset). */
   readonly byStatus: Readonly<Record<string, number>>;
 }
+type Ready = Pick<RunningSandbox, 'baseUrl' | 'keys' | 'tenants'>;
+type Options = Pick<SandboxOptions, 'dataFile' | 'faults'>;
 
-export interface SandboxProcess {
-  readonly pid: number;
-  readonly baseUrl: string;
-  /** Secret value of a demo key, by alias: only for config files (0600) and env vars. */
-  readonly keys: Readonly<Record<string, string>>;
-  /** Zeroes the request counts. */
-  resetCounts(): Promise<void>;
-  counts(): Promise<RequestCounts>;
-  close(): Promise<void>;
-}
+export type SandboxProcess = Awaited<ReturnType<typeof startSandboxProcess>>;
 
-type ToChild = { readonly op: 'reset' | 'counts'; readonly id: number };
-type FromChild =
-  | { readonly op: 'ready'; readonly baseUrl: string; readonly keys: Record<string, string> }
-  | { readonly op: 'counts'; readonly id: number; readonly counts: RequestCounts };
+// Node 20 cannot fork a .ts file: under vitest (the soak test) the child is the compiled twin in dist/.
+const HERE = fileURLToPath(import.meta.url);
+const CHILD = HERE.endsWith('.ts') ? fileURLToPath(new URL('../../dist/bench/lib/sandbox-process.js', import.meta.url)) : HERE;
 
-const DRAIN_EVERY_MS = 250;
-
-export async function startSandboxProcess(): Promise<SandboxProcess> {
-  const child: ChildProcess = fork(fileURLToPath(import.meta.url), ['--child'], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+export async function startSandboxProcess(options: Options = {}) {
+  const child = fork(CHILD, ['--child', JSON.stringify(options)], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
   const [ready] = (await Promise.race([
     once(child, 'message'),
     once(child, 'exit').then(([code]) =>
       Promise.reject(new Error(`the sandbox process exited before it was ready (code ${String(code)})`)),
     ),
-  ])) as [FromChild];
-  if (ready.op !== 'ready') throw new Error(`the sandbox process sent "${ready.op}" before "ready"`);
-  let nextId = 0;
-  const ask = (op: ToChild['op']): Promise<RequestCounts> =>
-    new Promise((resolve) => {
-      const id = (nextId += 1);
-      const onMessage = (message: FromChild): void => {
-        if (message.op !== 'counts' || message.id !== id) return;
-        child.off('message', onMessage);
-        resolve(message.counts);
-      };
-      child.on('message', onMessage);
-      child.send({ op, id } satisfies ToChild);
-    });
+  ])) as [Ready];
+  // One question at a time: every caller awaits the answer before it asks again.
+  const ask = async (op: 'reset' | 'counts'): Promise<RequestCounts> => {
+    const answer = once(child, 'message');
+    child.send(op);
+    return ((await answer) as [RequestCounts])[0];
+  };
   return {
-    pid: child.pid ?? 0,
-    baseUrl: ready.baseUrl,
-    keys: ready.keys,
+    ...ready,
+    /** Secret value of a demo key, by alias: only for config files (0600) and env vars. */
+    key(alias: string): string {
+      const found = ready.keys.find((k) => k.alias === alias);
+      if (!found) throw new Error(`the sandbox has no demo key "${alias}"`);
+      return found.key;
+    },
+    /** Zeroes the request counts. */
     resetCounts: async () => void (await ask('reset')),
     counts: () => ask('counts'),
     async close() {
@@ -70,8 +57,8 @@ export async function startSandboxProcess(): Promise<SandboxProcess> {
   };
 }
 
-async function serveChild(): Promise<void> {
-  const sandbox = await startSandbox({ rateLimit: 'off' });
+async function serveChild(options: Options): Promise<void> {
+  const sandbox = await startSandbox({ ...options, rateLimit: 'off' });
   let total = 0;
   let byStatus: Record<string, number> = {};
   const drain = (): void => {
@@ -80,21 +67,17 @@ async function serveChild(): Promise<void> {
     total += records.length;
     for (const r of records) byStatus[r.status] = (byStatus[r.status] ?? 0) + 1;
   };
-  const timer = setInterval(drain, DRAIN_EVERY_MS);
-  process.on('message', (message: ToChild) => {
+  const timer = setInterval(drain, 250);
+  process.on('message', (op: 'reset' | 'counts') => {
     drain();
-    if (message.op === 'reset') {
-      total = 0;
-      byStatus = {};
-    }
-    process.send?.({ op: 'counts', id: message.id, counts: { total, byStatus: { ...byStatus } } } satisfies FromChild);
+    if (op === 'reset') [total, byStatus] = [0, {}];
+    process.send?.({ total, byStatus: { ...byStatus } } satisfies RequestCounts);
   });
   process.on('disconnect', () => {
     clearInterval(timer);
     void sandbox.close().then(() => process.exit(0));
   });
-  const keys = Object.fromEntries(sandbox.keys.map((k) => [k.alias, k.key]));
-  process.send?.({ op: 'ready', baseUrl: sandbox.baseUrl, keys } satisfies FromChild);
+  process.send?.({ baseUrl: sandbox.baseUrl, keys: sandbox.keys, tenants: sandbox.tenants } satisfies Ready);
 }
 
-if (isEntryPoint(import.meta.url) && process.argv.includes('--child')) await serveChild();
+if (isEntryPoint(import.meta.url) && process.argv[2] === '--child') await serveChild(JSON.parse(process.argv[3] ?? '{}') as Options);

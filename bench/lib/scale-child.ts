@@ -1,8 +1,7 @@
 /**
- * One scale measurement in its own process (fresh heap, own RSS): N tenant keys on one
- * schedule, ONE spread tick driven through `monitor.tick()` instead of waiting for cron, then
- * `/metrics` rendered over HTTP. The parent sends the job over IPC (the key included) and
- * samples this process's CPU and RSS from /proc meanwhile.
+ * One scale measurement in its own process (fresh heap, own RSS): ONE spread tick driven through
+ * `monitor.tick()` instead of waiting for cron, then `/metrics` rendered over HTTP. The parent
+ * sends the job over IPC (the key included) and samples this process's CPU and RSS meanwhile.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { request } from 'undici';
@@ -23,25 +22,7 @@ export interface ScaleJob {
   readonly renders: number;
 }
 
-export interface ScaleChildFigures {
-  readonly keys: number;
-  readonly scheduled: number;
-  /** Probes recorded when the interval ran out. */
-  readonly doneInInterval: number;
-  /** Probes recorded when the tick ended (or was given up on). */
-  readonly doneAtEnd: number;
-  /** Probes whose last outcome was the expected one. */
-  readonly expected: number;
-  readonly tickSeconds: number;
-  readonly tickFinished: boolean;
-  readonly delayP99Seconds: number;
-  /** Upper bound of the histogram bucket holding p99 (Infinity past the last bucket). */
-  readonly delayP99AtMostSeconds: number;
-  readonly series: number;
-  readonly metricsBytes: number;
-  readonly renderMs: readonly number[];
-  readonly rssBytes: number;
-}
+type ScaleChildFigures = Awaited<ReturnType<typeof measure>>;
 
 export type FromScaleChild =
   | { readonly op: 'ready' }
@@ -63,7 +44,7 @@ async function renderMetrics(url: string): Promise<{ ms: number; text: string }>
   return { ms: performance.now() - started, text };
 }
 
-async function measure(job: ScaleJob): Promise<ScaleChildFigures> {
+async function measure(job: ScaleJob) {
   const yaml = benchMonitorYaml({
     baseUrl: job.baseUrl,
     keys: job.keys,
@@ -100,12 +81,15 @@ async function measure(job: ScaleJob): Promise<ScaleChildFigures> {
     return {
       keys: job.keys,
       scheduled,
+      /** Probes recorded when the interval ran out, and when the tick ended (or was given up on). */
       doneInInterval,
       doneAtEnd,
+      /** Probes whose last outcome was the expected one. */
       expected: sumOf(samples, 'repairmon_probe_success'),
       tickSeconds,
       tickFinished: finished,
       delayP99Seconds: p99.kind === 'estimate' ? p99.value : p99.kind === 'above' ? p99.atLeast : Number.NaN,
+      /** Upper bound of the histogram bucket holding p99 (Infinity past the last bucket). */
       delayP99AtMostSeconds: p99.kind === 'estimate' ? p99.atMost : p99.kind === 'above' ? Number.POSITIVE_INFINITY : Number.NaN,
       series: seriesCount(text),
       metricsBytes: Buffer.byteLength(text),
@@ -120,12 +104,10 @@ async function measure(job: ScaleJob): Promise<ScaleChildFigures> {
 
 if (isEntryPoint(import.meta.url)) {
   process.once('message', (job: ScaleJob) => {
+    const reply = (message: FromScaleChild, code: number): void => void process.send?.(message, () => process.exit(code));
     measure(job).then(
-      (figures) => process.send?.({ op: 'done', figures } satisfies FromScaleChild, () => process.exit(0)),
-      (error: unknown) =>
-        process.send?.({ op: 'failed', message: error instanceof Error ? error.message : String(error) } satisfies FromScaleChild, () =>
-          process.exit(1),
-        ),
+      (figures) => reply({ op: 'done', figures }, 0),
+      (error: unknown) => reply({ op: 'failed', message: error instanceof Error ? error.message : String(error) }, 1),
     );
   });
   // Orphaned (the parent gave up or died): stop rather than probe on unobserved.

@@ -1,4 +1,5 @@
-/** Small pure statistics for bench figures. */
+/** Small pure statistics for bench figures, and their text: the repo's one table renderer (`lib/table.ts`) with a rule under the header. */
+import { type Align, renderTable as table } from '../../lib/index.js';
 
 /** Nearest-rank percentile (p in 0..100) of unsorted values; NaN when empty. */
 export function percentile(values: readonly number[], p: number): number {
@@ -19,4 +20,23 @@ export function mean(values: readonly number[]): number {
 /** a / b, NaN when b is zero or either side is not finite, so a missing baseline never reads as a win. */
 export function ratio(a: number, b: number): number {
   return Number.isFinite(a) && Number.isFinite(b) && b !== 0 ? a / b : Number.NaN;
+}
+
+export function renderTable(header: readonly string[], rows: ReadonlyArray<readonly string[]>, align: readonly Align[] = []): string {
+  return table([header, ...rows], { align, rule: true }).join('\n');
+}
+
+/** A number with fixed decimals, or "n/a" when it is not finite. */
+export function fixed(value: number | undefined, digits: number): string {
+  return value !== undefined && Number.isFinite(value) ? value.toFixed(digits) : 'n/a';
+}
+
+/** A table given column by column: its header, how a row shows under it, and its alignment (right, for figures, unless said). */
+export function columnTable<T>(rows: readonly T[], columns: ReadonlyArray<readonly [string, (row: T) => string, Align?]>): string {
+  const cells = rows.map((row) => columns.map(([, cell]) => cell(row)));
+  return renderTable(
+    columns.map(([header]) => header),
+    cells,
+    columns.map(([, , align]) => align ?? 'right'),
+  );
 }

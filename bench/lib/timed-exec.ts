@@ -1,36 +1,25 @@
-/** Runs a command to completion with a time bound and reports its wall time; never throws. */
+/** Runs a command to completion within a time bound: its wall time in ms, or an error naming it with the tail of its output. */
 import { execFile } from 'node:child_process';
 
-export type ExecOutcome =
-  | { readonly kind: 'ok'; readonly ms: number; readonly stdout: string }
-  | { readonly kind: 'failed'; readonly ms: number; readonly code: number | string; readonly tail: string }
-  | { readonly kind: 'timed_out'; readonly ms: number; readonly tail: string };
-
-export function timedExec(
-  file: string,
-  args: readonly string[],
+export function timedMs(
+  what: string,
+  [file, ...args]: readonly [string, ...string[]],
   options: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs: number },
-): Promise<ExecOutcome> {
+): Promise<number> {
   const started = performance.now();
-  return new Promise((resolve) => {
-    execFile(
-      file,
-      [...args],
-      { cwd: options.cwd, env: options.env, timeout: options.timeoutMs, maxBuffer: 32 * 1024 * 1024, encoding: 'utf8' },
-      (error, stdout, stderr) => {
-        const ms = performance.now() - started;
-        const tail = `${stdout}${stderr}`.slice(-1_500);
-        if (!error) resolve({ kind: 'ok', ms, stdout });
-        else if (error.killed) resolve({ kind: 'timed_out', ms, tail });
-        else resolve({ kind: 'failed', ms, code: error.code ?? 'unknown', tail });
-      },
-    );
+  const settings = {
+    cwd: options.cwd,
+    env: options.env,
+    timeout: options.timeoutMs,
+    maxBuffer: 32 * 1024 * 1024,
+    encoding: 'utf8' as const,
+  };
+  return new Promise((resolve, reject) => {
+    execFile(file, args, settings, (error, stdout, stderr) => {
+      const ms = performance.now() - started;
+      if (!error) return resolve(ms);
+      const why = error.killed ? `timed out after ${Math.round(ms)} ms` : `exited with ${error.code ?? 'unknown'}`;
+      reject(new Error(`${what} ${why}:\n${`${stdout}${stderr}`.slice(-1_500)}`));
+    });
   });
-}
-
-/** The wall time of an outcome that must have succeeded; throws with the command's tail otherwise. */
-export function okMs(what: string, outcome: ExecOutcome): number {
-  if (outcome.kind === 'ok') return outcome.ms;
-  const why = outcome.kind === 'timed_out' ? `timed out after ${Math.round(outcome.ms)} ms` : `exited with ${outcome.code}`;
-  throw new Error(`${what} ${why}:\n${outcome.tail}`);
 }

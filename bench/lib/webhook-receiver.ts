@@ -5,15 +5,16 @@
  */
 import { once } from 'node:events';
 import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
+
+type Labels = Readonly<Record<string, string>>;
 
 /** One alert inside a notification, as Alertmanager's webhook sends it. */
 export interface WebhookAlert {
   readonly status: 'firing' | 'resolved';
-  readonly labels: Readonly<Record<string, string>>;
-  readonly annotations: Readonly<Record<string, string>>;
-  readonly startsAt: string;
-  readonly endsAt: string;
+  readonly labels: Labels;
+  readonly annotations: Labels;
 }
 
 export interface Notification {
@@ -26,32 +27,13 @@ export interface Notification {
   readonly alerts: readonly WebhookAlert[];
 }
 
-export interface Sighting {
-  readonly notification: Notification;
-  readonly alert: WebhookAlert;
-}
+export type WebhookReceiver = Awaited<ReturnType<typeof startWebhookReceiver>>;
 
-export interface WebhookReceiver {
-  /** http://127.0.0.1:PORT, without a trailing slash. */
-  readonly url: string;
-  notifications(): readonly Notification[];
-  /** Every alert in a notification since `sinceMs` whose labels include `labels` and whose status is `status`. */
-  sightings(labels: Readonly<Record<string, string>>, status: WebhookAlert['status'], sinceMs?: number): Sighting[];
-  /** The first such sighting, waiting for it up to `timeoutMs`; undefined on timeout. */
-  waitFor(
-    labels: Readonly<Record<string, string>>,
-    status: WebhookAlert['status'],
-    sinceMs: number,
-    timeoutMs: number,
-  ): Promise<Sighting | undefined>;
-  close(): Promise<void>;
-}
-
-export function labelsMatch(have: Readonly<Record<string, string>>, want: Readonly<Record<string, string>>): boolean {
+export function labelsMatch(have: Labels, want: Labels): boolean {
   return Object.entries(want).every(([name, value]) => have[name] === value);
 }
 
-export async function startWebhookReceiver(): Promise<WebhookReceiver> {
+export async function startWebhookReceiver() {
   const received: Notification[] = [];
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -69,22 +51,25 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
   });
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
-  const sightings = (labels: Readonly<Record<string, string>>, status: WebhookAlert['status'], sinceMs = 0): Sighting[] =>
+  /** Every alert, in arrival order, of a notification since `sinceMs` whose labels include one of `scopes` (and of `status`, when given). */
+  const sightings = (scopes: readonly Labels[], sinceMs = 0, status?: WebhookAlert['status']) =>
     received
       .filter((n) => n.at >= sinceMs)
       .flatMap((notification) =>
-        notification.alerts.filter((a) => a.status === status && labelsMatch(a.labels, labels)).map((alert) => ({ notification, alert })),
+        notification.alerts
+          .filter((a) => (status === undefined || a.status === status) && scopes.some((s) => labelsMatch(a.labels, s)))
+          .map((alert) => ({ notification, alert })),
       );
   return {
-    url: `http://127.0.0.1:${port}`,
-    notifications: () => received,
+    /** http://127.0.0.1:PORT, without a trailing slash. */
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    notifications: (): readonly Notification[] => received,
     sightings,
-    async waitFor(labels, status, sinceMs, timeoutMs) {
+    /** The first sighting of `labels` in `status` since `sinceMs`, waiting for it up to `timeoutMs`; undefined on timeout. */
+    async waitFor(labels: Labels, status: WebhookAlert['status'], sinceMs: number, timeoutMs: number) {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
-        const found = sightings(labels, status, sinceMs)[0];
+        const found = sightings([labels], sinceMs, status)[0];
         if (found || Date.now() > deadline) return found;
         await sleep(100);
       }

@@ -19,8 +19,7 @@ const checkConfig: Command = {
   name: 'check-config',
   summary:
     'validate a monitor config file (exit 0 valid, 2 invalid; with --connect 1 when a target does not answer or refuses a key) and print what it would probe',
-  // It starts nothing, so nothing needs closing: SIGINT/SIGTERM end it at once, also in the
-  // middle of parsing a file of 200 000 keys (tens of seconds no handler could interrupt).
+  // Nothing to close: SIGINT/SIGTERM end it at once, also mid-parse of a file of 200 000 keys.
   trapsSignals: false,
   options: {
     config: { type: 'string', description: 'monitor YAML config', valueName: 'FILE' },

@@ -1,7 +1,6 @@
 /**
- * The subcommands. Each entry names its module, loaded only when the command runs, so
- * `repairmon probe` does not pay for the monitor's imports. One line per command module;
- * its default export is its Command, whose name and summary must match the entry.
+ * The subcommands, each module loaded only when its command runs, so `repairmon probe` does not
+ * pay for the monitor's imports. A module's default export is its Command.
  */
 import type { Command } from '../command.js';
 
@@ -13,19 +12,12 @@ export interface CommandEntry {
   readonly needs?: readonly string[];
 }
 
-/**
- * What `new` and `upgrade` load, lazily (generator-run.ts imports yeoman-environment, which loads
- * the generator, yeoman-generator and handlebars), so no other command pays for them and the
- * monitor image (deploy/monitor-image/) can leave them out.
- */
+/** What `new` and `upgrade` load (yeoman-environment loads the others): the monitor image leaves them out. */
 const GENERATOR_PACKAGES = ['yeoman-environment', 'yeoman-generator', 'handlebars'];
 
 export const GENERATOR_MISSING = 'the monitor image does not include the generator; install generator-repair-service';
 
-/**
- * The package in `entry.needs` whose import failed, if that is what `error` is. Node gives the
- * package's name only in the message of ERR_MODULE_NOT_FOUND ("Cannot find package 'x' ...").
- */
+/** The package in `entry.needs` whose import failed; Node names it only in ERR_MODULE_NOT_FOUND's message. */
 export function missingPackage(entry: CommandEntry, error: unknown): string | undefined {
   if ((error as { code?: unknown } | null)?.code !== 'ERR_MODULE_NOT_FOUND') return undefined;
   const message = error instanceof Error ? error.message : String(error);

@@ -1,14 +1,39 @@
 /**
- * `repairmon new [dir] [flags]`: the same generator as `yo repair-service`, run through
- * yeoman-environment directly, so it also works as root (yo refuses root) and in scripts.
- * Refusals (bad answers, non-empty directory, missing answers without a terminal, a path in
- * the way such as a symlink out of the project) exit 2 having written nothing; a write that
- * fails part-way exits 1 with the project put back as it was.
+ * `repairmon new [dir]`, and what it shares with `upgrade`: the `yo repair-service` generator run
+ * through yeoman-environment (no `yo`), so it also works as root and in scripts. A refusal of the
+ * generator exits 2 having written nothing; any other failure (a write rolled back) 1.
  */
-import type { Command, CommandContext, OptionSpec } from '../command.js';
-import { UsageError } from '../command.js';
-import { ANSWER_FLAGS, RUN_FLAGS } from '../../generators/entry.js';
-import { runGenerator } from './generator-run.js';
+import { join } from 'node:path';
+import { type Command, type CommandContext, type OptionSpec, UsageError } from '../command.js';
+import { ANSWER_FLAGS, RUN_FLAGS, isGeneratorRefusal } from '../../generators/entry.js';
+import { packageRoot } from '../../lib/index.js';
+
+const NAMESPACE = 'repair-service:app';
+
+export async function runGenerator(
+  ctx: CommandContext,
+  command: string,
+  positionals: readonly string[],
+  options: Record<string, unknown>,
+): Promise<number> {
+  const { createEnv } = await import('yeoman-environment');
+  // Force, bail and the install are the generator's own options (its plan, its install task).
+  const env = createEnv({ cwd: process.cwd(), stdin: ctx.stdin, stdout: ctx.stdout, stderr: ctx.stderr } as never);
+  env.register(join(packageRoot(), 'generators', 'app', 'index.js'), { namespace: NAMESPACE });
+  try {
+    await env.run([NAMESPACE, ...positionals], options);
+    return 0;
+  } catch (error) {
+    ctx.stderr.write(`repairmon ${command}: ${error instanceof Error ? error.message : String(error)}\n`);
+    return isGeneratorRefusal(error) ? 2 : 1;
+  }
+}
+
+/** The one `[dir]` both commands take. */
+export function atMostOneDirectory(ctx: CommandContext): void {
+  if (ctx.positionals.length > 1)
+    throw new UsageError(`expected at most one directory, got ${ctx.positionals.length}: ${ctx.positionals.join(' ')}`);
+}
 
 /** node:util parseArgs on Node 20 has no `--no-x`, so each negatable flag gets a `no-` twin. */
 const NEGATABLE = ['github-actions', 'interactive'] as const;
@@ -43,8 +68,7 @@ function generatorOptions(ctx: CommandContext): Record<string, unknown> {
 }
 
 async function run(ctx: CommandContext): Promise<number> {
-  if (ctx.positionals.length > 1)
-    throw new UsageError(`expected at most one directory, got ${ctx.positionals.length}: ${ctx.positionals.join(' ')}`);
+  atMostOneDirectory(ctx);
   return runGenerator(ctx, 'new', ctx.positionals, generatorOptions(ctx));
 }
 

@@ -3,31 +3,15 @@
  * under one dialect's readings of the spec's "not shown" points (the sandbox's reference by
  * default). To stdout, or with `--out` to a file that appears complete or not at all.
  */
-import { randomBytes } from 'node:crypto';
-import { renameSync, rmSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
 import { OPENAPI_FORMATS, type OpenApiFormat, openApiDocument, serializeOpenApi } from '../../api/openapi/index.js';
 import { PLACEHOLDER_PRODUCTION_BASE_URL } from '../../generators/entry.js';
-import { DEFAULT_DIALECT, PRESET_NAMES, SANDBOX_DEFAULT_BASE_URL, parseDialect } from '../../sandbox/index.js';
+import { DEFAULT_DIALECT, PRESET_NAMES, SANDBOX_DEFAULT_BASE_URL, parseDialect, replaceFile } from '../../sandbox/index.js';
 import { type Command, type CommandContext, UsageError, choiceValue, stringValue } from '../command.js';
 
 function formatFlag(values: CommandContext['values'], out: string | undefined): OpenApiFormat {
   const given = choiceValue(values, 'format', OPENAPI_FORMATS);
   if (given !== undefined) return given;
   return out !== undefined && /\.ya?ml$/i.test(out) ? 'yaml' : 'json';
-}
-
-/** Written beside the target and renamed over it, so a reader never sees half a document. */
-function writeAtomically(file: string, text: string): void {
-  const temp = join(dirname(file), `.${basename(file)}.${randomBytes(4).toString('hex')}.tmp`);
-  try {
-    writeFileSync(temp, text, { flag: 'wx' });
-    renameSync(temp, file);
-  } catch (error) {
-    rmSync(temp, { force: true });
-    const code = (error as NodeJS.ErrnoException).code ?? String(error);
-    throw new UsageError(`--out: cannot write ${file} (${code})`);
-  }
 }
 
 const command: Command = {
@@ -60,7 +44,10 @@ const command: Command = {
       ctx.stdout.write(text);
       return 0;
     }
-    writeAtomically(out, text);
+    // Written beside the target and renamed over it, so a reader never sees half a document.
+    await replaceFile(out, text, 0o666).catch((error: unknown) => {
+      throw new UsageError(`--out: cannot write ${out} (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+    });
     ctx.stderr.write(`wrote ${out} (OpenAPI 3.1, ${format}, dialect ${parsed.dialect.name})\n`);
     return 0;
   },

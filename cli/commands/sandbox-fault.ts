@@ -1,9 +1,7 @@
 /**
- * `repairmon sandbox fault SPEC --url BASE_URL` and `... fault --clear --url BASE_URL`: change
- * the faults of a running sandbox (`repairmon sandbox`, `repairmon demo`) without a restart,
- * through its loopback-only control (`sandbox/control.ts`). The token the sandbox printed comes
- * from REPAIRMON_SANDBOX_TOKEN (or `--token`, which shows in `ps` and shell history); it is
- * never printed, only its last 4 characters.
+ * `repairmon sandbox fault SPEC|--clear --url BASE_URL`: change a running sandbox's faults through
+ * its loopback-only control. The token comes from REPAIRMON_SANDBOX_TOKEN (or `--token`, which
+ * shows in `ps`) and is never printed, only its last 4 characters.
  */
 import { keyHint } from '../../api/client/single-attempt.js';
 import { parseEnvelope } from '../../api/contract/index.js';
@@ -20,14 +18,8 @@ export function faultCommandLine(baseUrl: string, token: string): string {
   return `${TOKEN_VAR}=${token} repairmon sandbox fault 'status:503@/tenants/*/bikes' --url ${baseUrl}   # or: fault --clear`;
 }
 
-interface Request {
-  readonly url: URL;
-  readonly token: string;
-  /** Undefined: clear. */
-  readonly spec: string | undefined;
-}
-
-function readRequest(ctx: CommandContext): Request {
+/** Where to send what: a SPEC, or undefined to clear. */
+function readRequest(ctx: CommandContext) {
   const clear = ctx.values['clear'] === true;
   if (ctx.positionals.length > 1)
     throw new UsageError(`give one SPEC (quote it: rules are joined by ";"), got ${ctx.positionals.length} arguments`);

@@ -1,9 +1,7 @@
 /**
- * `repairmon sandbox --monitor-out DIR`: a monitor config watching this sandbox and one secret
- * file per key it names, so `repairmon serve --config DIR/monitor.yaml` watches it with nothing
- * else to write. The config is the one `repairmon demo` runs (monitor/demo-config.ts), keys
- * referenced by file. A restart rewrites both (new keys, same paths: serve rereads secret files
- * on reload). DIR is created private; a link there is refused, files go in by rename.
+ * `repairmon sandbox --monitor-out DIR`: DIR/monitor.yaml (the config `repairmon demo` runs) and
+ * one private key file per key it names. A restart rewrites both at the same paths, which serve
+ * rereads on reload. A link at DIR is refused; files go in by rename.
  */
 import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
@@ -13,10 +11,7 @@ import { type RunningSandbox, existingKind, replaceFile } from '../../sandbox/in
 import { UsageError } from '../command.js';
 
 export const MONITOR_CONFIG_FILE = 'monitor.yaml';
-/**
- * A fault shows within seconds; a round (about 70 probes, 32 at a time, 2 s at worst each) fits
- * in the interval even when the sandbox stalls, and stays far below its default rate limit.
- */
+/** A fault shows within seconds; a round (~70 probes, 32 at a time, 2 s at worst) fits even when the sandbox stalls. */
 const SCHEDULE = '*/10 * * * * *';
 const TIMEOUT_MS = 2_000;
 const CONCURRENCY = 32;

@@ -6,9 +6,8 @@
 import { DEFAULT_ENV_PREFIX } from '../../generators/entry.js';
 import type { DemoKey, RunningSandbox } from '../../sandbox/index.js';
 
-/** The generator's default `--env-prefix`; a project generated with another reads `<PREFIX>_TEST_KEY` etc. */
-export const PROJECT_ENV_PREFIX = DEFAULT_ENV_PREFIX;
-export const TEST_KEY_VAR = `${PROJECT_ENV_PREFIX}_TEST_KEY`;
+/** With the generator's default `--env-prefix`; a project generated with another reads `<PREFIX>_TEST_KEY` etc. */
+export const TEST_KEY_VAR = `${DEFAULT_ENV_PREFIX}_TEST_KEY`;
 
 /** The first good tenant key of that environment (of that tenant when given), a throwaway one before one fixed by `--keys`. */
 function firstKey(sandbox: RunningSandbox, environment: DemoKey['environment'], tenant?: string): DemoKey | undefined {
@@ -35,7 +34,7 @@ function keyNote(key: DemoKey | undefined, what: string): string {
 
 export function projectLines(sandbox: RunningSandbox): string[] {
   const test = exampleKey(sandbox);
-  const p = PROJECT_ENV_PREFIX;
+  const p = DEFAULT_ENV_PREFIX;
   const lines = [
     `For a generated project (${p}_* variables; one generated with --env-prefix PREFIX reads PREFIX_TEST_KEY and so on):`,
     `  export ${p}_TEST_BASE_URL=${sandbox.baseUrl}${test?.tenant ? ` ${p}_TENANT=${test.tenant}` : ''}${sandbox.ca ? ` ${p}_CA_FILE=${sandbox.ca.file}` : ''}`,

@@ -1,10 +1,7 @@
 /**
- * `repairmon sandbox`: runs the API v1 sandbox until SIGINT/SIGTERM. Prints the base URL and
- * the demo keys (throwaway values, random per start) with a curl example per auth form, or
- * with `--json` exactly one JSON line on stdout; logs go to stderr. `--dialect` picks which
- * reading of the spec's "not shown" points it speaks.
+ * `repairmon sandbox`: the API v1 sandbox until SIGINT/SIGTERM. Prints the base URL and the demo
+ * keys with a curl line per auth form, or with `--json` one JSON line; logs go to stderr.
  */
-import type { LevelWithSilent } from 'pino';
 import { createLogger } from '../../lib/index.js';
 import {
   DEFAULT_DIALECT,
@@ -26,10 +23,10 @@ import { checkMonitorOut, writeMonitorOut } from './sandbox-monitor-out.js';
 import { TEST_KEY_VAR, exampleKey, projectLines } from './sandbox-project.js';
 import { ApiKey } from '../../api/client/index.js';
 import { AUTH_SCHEMES, TENANT_RESOURCES, authHeader, tenantResourcePath } from '../../api/contract/index.js';
-import { type Command, type CommandContext, UsageError, choiceValue, intValue, stringValue } from '../command.js';
+import { type Command, type CommandContext, UsageError, choiceValue, numberValue, stringValue } from '../command.js';
 
 const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
-export const CLI_DEFAULT_RATE_LIMIT = '600/1m';
+const CLI_DEFAULT_RATE_LIMIT = '600/1m';
 const KEY_ENV = TEST_KEY_VAR;
 const FAULTS_HELP = [
   'inject faults from the start (change them while it runs: repairmon sandbox fault --help)',
@@ -40,23 +37,7 @@ const DIALECT_HELP = [
   ...dialectHelpLines().map((line) => `      ${line}`),
 ].join('\n');
 
-interface SandboxFlags {
-  readonly host: string;
-  readonly port: number;
-  readonly json: boolean;
-  readonly faults: string;
-  readonly rateLimit: string;
-  readonly dataFile: string | undefined;
-  readonly keysFile: string | undefined;
-  readonly dialect: string;
-  readonly logLevel: LevelWithSilent;
-  readonly tls: boolean;
-  readonly tlsCaOut: string | undefined;
-  readonly pageSize: number | undefined;
-  readonly monitorOut: string | undefined;
-}
-
-function readFlags(values: CommandContext['values']): SandboxFlags {
+function readFlags(values: CommandContext['values']) {
   const faults = stringValue(values, 'faults') ?? '';
   const parsedFaults = parseFaultSpec(faults);
   if (!parsedFaults.ok) throw new UsageError(`--faults: ${parsedFaults.error}`);
@@ -75,22 +56,25 @@ function readFlags(values: CommandContext['values']): SandboxFlags {
   if (monitorOut?.trim() === '') throw new UsageError('--monitor-out must not be empty');
   return {
     monitorOut,
-    tls: values['tls'] === true,
-    tlsCaOut,
-    pageSize: intValue(values, 'page-size', { min: 1, max: MAX_PAGE_SIZE }),
-    host,
-    port: intValue(values, 'port', { min: 0, max: 65_535 }) ?? SANDBOX_DEFAULT_PORT,
     json: values['json'] === true,
-    faults,
-    rateLimit,
-    dataFile: stringValue(values, 'data'),
-    keysFile: stringValue(values, 'keys'),
-    dialect,
     logLevel: choiceValue(values, 'log-level', LOG_LEVELS) ?? 'info',
+    // startSandbox's options: an undefined one takes its default.
+    sandbox: {
+      tls: values['tls'] === true,
+      tlsCaOut,
+      pageSize: numberValue(values, 'page-size', { min: 1, max: MAX_PAGE_SIZE }, true),
+      host,
+      port: numberValue(values, 'port', { min: 0, max: 65_535 }, true) ?? SANDBOX_DEFAULT_PORT,
+      faults,
+      rateLimit,
+      dataFile: stringValue(values, 'data'),
+      keysFile: stringValue(values, 'keys'),
+      dialect,
+    },
   };
 }
 
-export function jsonLine(sandbox: RunningSandbox, monitorConfig: string | undefined): string {
+function jsonLine(sandbox: RunningSandbox, monitorConfig: string | undefined): string {
   const keys = sandbox.keys.map((k) => ({
     alias: k.alias,
     kind: k.kind,
@@ -123,7 +107,7 @@ function shownValue(key: DemoKey): string {
   return key.fixed ? `…${key.key.slice(-4)} (from --keys)`.padEnd(40) : key.key;
 }
 
-export function humanSummary(sandbox: RunningSandbox, monitorConfig: string | undefined): string {
+function humanSummary(sandbox: RunningSandbox, monitorConfig: string | undefined): string {
   const rows = sandbox.keys.map((k) => `  ${k.alias.padEnd(20)} ${k.environment.padEnd(11)} ${shownValue(k)}  ${keyPurpose(k, sandbox)}`);
   const example = exampleKey(sandbox);
   const url = example?.tenant ? `${sandbox.baseUrl}${tenantResourcePath(example.tenant, 'clients')}` : `${sandbox.baseUrl}/`;
@@ -161,33 +145,22 @@ export function humanSummary(sandbox: RunningSandbox, monitorConfig: string | un
 
 async function run(ctx: CommandContext): Promise<number> {
   const flags = readFlags(ctx.values);
+  const { host, port } = flags.sandbox;
   let secrets: ApiKey[] = [];
   const logger = createLogger({ level: flags.logLevel, destination: ctx.stderr, secrets: () => secrets, name: 'sandbox' });
   if (flags.monitorOut !== undefined) await checkMonitorOut(flags.monitorOut);
   let sandbox: RunningSandbox;
   try {
-    sandbox = await startSandbox({
-      host: flags.host,
-      port: flags.port,
-      faults: flags.faults,
-      rateLimit: flags.rateLimit,
-      dialect: flags.dialect,
-      logger,
-      tls: flags.tls,
-      ...(flags.tlsCaOut === undefined ? {} : { tlsCaOut: flags.tlsCaOut }),
-      ...(flags.pageSize === undefined ? {} : { pageSize: flags.pageSize }),
-      ...(flags.dataFile === undefined ? {} : { dataFile: flags.dataFile }),
-      ...(flags.keysFile === undefined ? {} : { keysFile: flags.keysFile }),
-    });
+    sandbox = await startSandbox({ ...flags.sandbox, logger });
   } catch (error) {
     if (isSandboxConfigError(error)) throw new UsageError(`--${error.option}: ${error.message}`);
     const code = (error as NodeJS.ErrnoException).code;
     // A host that does not exist here is a bad value; a busy or forbidden port is the machine's state.
     if (code === 'ENOTFOUND' || code === 'EADDRNOTAVAIL' || code === 'EAI_AGAIN') {
-      throw new UsageError(`--host "${flags.host}" is not an address of this machine (${code})`);
+      throw new UsageError(`--host "${host}" is not an address of this machine (${code})`);
     }
     if (code === 'EADDRINUSE' || code === 'EACCES') {
-      ctx.stderr.write(`repairmon sandbox: cannot listen on ${flags.host} --port ${flags.port} (${code})\n`);
+      ctx.stderr.write(`repairmon sandbox: cannot listen on ${host} --port ${port} (${code})\n`);
       return 1;
     }
     throw error;
@@ -208,9 +181,9 @@ async function run(ctx: CommandContext): Promise<number> {
     {
       baseUrl: sandbox.baseUrl,
       dialect: sandbox.dialect.name,
-      faults: flags.faults || undefined,
-      rateLimit: flags.rateLimit,
-      pageSize: flags.pageSize,
+      faults: flags.sandbox.faults || undefined,
+      rateLimit: flags.sandbox.rateLimit,
+      pageSize: flags.sandbox.pageSize,
       caFile: sandbox.ca?.file,
     },
     'sandbox listening',

@@ -1,18 +1,15 @@
 /**
- * `repairmon upgrade [dir]`: brings a generated project to this toolkit version. It is the
- * generator run on an existing project (the same plan as `yo repair-service` there): toolkit
- * files replaced unless edited, package.json merged, the integrator's files left alone, a
- * summary of what changed. Never asks anything: the answers are the ones `.yo-rc.json` holds.
+ * `repairmon upgrade [dir]`: the generator run on an existing project with the answers its
+ * `.yo-rc.json` holds: toolkit files replaced unless edited, package.json merged, the rest left alone.
  */
 import { resolve } from 'node:path';
-import { type Command, type CommandContext, UsageError } from '../command.js';
+import type { Command, CommandContext } from '../command.js';
 import { readStoredAnswers } from '../../generators/entry.js';
 import { OUR_PACKAGE_NAME } from '../../lib/index.js';
-import { runGenerator } from './generator-run.js';
+import { atMostOneDirectory, runGenerator } from './new.js';
 
 async function run(ctx: CommandContext): Promise<number> {
-  if (ctx.positionals.length > 1)
-    throw new UsageError(`expected at most one directory, got ${ctx.positionals.length}: ${ctx.positionals.join(' ')}`);
+  atMostOneDirectory(ctx);
   const dir = resolve(ctx.positionals[0] ?? '.');
   if (readStoredAnswers(dir, OUR_PACKAGE_NAME) === undefined) {
     ctx.stderr.write(

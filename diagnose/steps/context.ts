@@ -3,65 +3,30 @@
  * rows) and how a row is built from a recorded call: its observed columns and its finding.
  */
 import { type ChecklistCause, type ChecklistRow, type ChecklistRowId, causeOf } from '../../api/checklist/index.js';
-import type { AuthScheme, Environment, KeyKind, TenantResource } from '../../api/contract/index.js';
+import type { KeyKind, TenantResource } from '../../api/contract/index.js';
 import { RATE_LIMIT_HEADERS, TENANT_RESOURCES } from '../../api/contract/index.js';
 import type { RetryHint } from '../../api/client/single-attempt.js';
 import { explainFinding, explainStop } from '../explain.js';
-import { type Answered, type CallRecord, type Observations, errorOf, isResponse, okData } from '../observations.js';
-import { wholeSeconds } from '../pacing.js';
-import type { DiagnosisTarget } from '../target.js';
-import type {
-  DiagnosisRequest,
-  DiagnosisRow,
-  DiagnosisStatus,
-  DiagnosisTraffic,
-  Finding,
-  RateLimitHeaders,
-  StepId,
-  TenantGuess,
-  TenantSource,
-} from '../types.js';
+import { type Answered, type CallRecord, errorOf, isResponse, okData } from '../observations.js';
+import type { ReportInput } from '../report.js';
+import type { DiagnosisRow, Finding, RateLimitHeaders, StepId } from '../types.js';
 
-export interface StepContext {
-  readonly target: DiagnosisTarget;
-  readonly auth: AuthScheme;
-  readonly keyEnvironment: Environment | undefined;
-  readonly platformPaths: readonly string[];
+export type StepContext = ReportInput & {
   /** The /platform/ sub-paths /docs lists: a 404 on one of them hides it from a tenant key. */
   readonly platformPathsListed: readonly string[];
-  /** The tenant the resource calls used: the URL's, else --tenant, else inferred. */
-  readonly probedTenant: string | undefined;
-  /** How the probed tenant was chosen, for the explanation. */
-  readonly tenantSource: TenantSource;
-  /** Tenants /docs named that were tried with the key, in order. */
-  readonly guesses: readonly TenantGuess[];
-  /** --tenant when the URL names a different one: the tenant the key is said to belong to. */
-  readonly keyTenant: string | undefined;
-  /** A test key (by its prefix) on a host that looks like production. */
   readonly testKeyOnProduction: boolean;
-  readonly observations: Observations;
-  /** The shared checklist core's rows for these observations (host, path, key, tenant, scopes). */
   readonly checklist: readonly ChecklistRow[];
-  readonly traffic: DiagnosisTraffic;
-}
+};
 
 /** Learned from /platform/*: ok means platform key, a refusal (of a known key) tenant key. */
 export type KeyKindGuess = KeyKind | 'unknown';
 
-export function recordOf(ctx: StepContext, id: string): CallRecord | undefined {
-  return ctx.observations.get(id);
-}
-
 export function rateLimitOf(headers: Readonly<Record<string, string>>): RateLimitHeaders | undefined {
-  const info: Record<string, string> = {};
-  for (const field of ['limit', 'remaining', 'reset', 'retryAfter'] as const) {
-    const value = headers[RATE_LIMIT_HEADERS[field]];
-    if (value !== undefined) info[field] = value;
-  }
-  return Object.keys(info).length > 0 ? info : undefined;
+  const present = (['limit', 'remaining', 'reset', 'retryAfter'] as const).filter((f) => headers[RATE_LIMIT_HEADERS[f]] !== undefined);
+  return present.length === 0 ? undefined : Object.fromEntries(present.map((f) => [f, headers[RATE_LIMIT_HEADERS[f]]]));
 }
 
-function requestOf(record: CallRecord): DiagnosisRequest {
+function requestOf(record: CallRecord): DiagnosisRow['request'] {
   return { method: 'GET', url: record.url, auth: record.call.auth };
 }
 
@@ -87,14 +52,14 @@ function observedColumns(record: CallRecord): Partial<DiagnosisRow> {
 
 /** The resources the key read: the scopes a missing one is told against. */
 function readable(ctx: StepContext): TenantResource[] {
-  return TENANT_RESOURCES.filter((r) => okData(recordOf(ctx, `scope:${r}`)?.result) !== undefined);
+  return TENANT_RESOURCES.filter((r) => okData(ctx.observations.get(`scope:${r}`)?.result) !== undefined);
 }
 
 /** A checklist cause with what the probe knows around it: the tenants and environment meant, the 429's hint. */
 function findingOf(cause: ChecklistCause, ctx: StepContext, resource?: TenantResource, hint?: RetryHint): Finding {
   switch (cause.kind) {
     case 'rate_limited':
-      return { ...cause, retryAfterS: hint === undefined ? undefined : wholeSeconds(hint.delayMs), hintSource: hint?.source };
+      return { ...cause, retryAfterS: hint === undefined ? undefined : Math.ceil(hint.delayMs / 1000), hintSource: hint?.source };
     case 'unauthorized':
       return { ...cause, testKeyOnProduction: ctx.testKeyOnProduction };
     case 'tenant_mismatch':
@@ -115,7 +80,7 @@ export function makeRow(
   step: StepId,
   check: string,
   title: string,
-  status: DiagnosisStatus,
+  status: DiagnosisRow['status'],
   finding: Finding,
   record?: CallRecord,
 ): DiagnosisRow {
@@ -151,26 +116,23 @@ function leftUnsent(ctx: StepContext, id: ChecklistRowId): boolean {
   return ![...ctx.observations.values()].some((r) => r.result !== undefined && r.call.id.startsWith('scope:'));
 }
 
-/** The call a checklist row was decided on, as this probe recorded it. */
-function evidenceRecord(ctx: StepContext, row: ChecklistRow): CallRecord | undefined {
-  if (row.evidence === undefined) return undefined;
-  return recordOf(ctx, row.evidence === 'docs' ? 'docs' : `scope:${row.evidence}`);
-}
-
-/**
- * A row of the shared checklist core as a diagnosis row: its status and its cause are the
- * core's, so the probe and a project's `npm run check` cannot tell one key two stories. Only
- * the wording is the probe's (a passing note, the tenants and environment it knows of).
- */
+/** A checklist core row as a diagnosis row: status and cause the core's (one story with `npm run check`), wording the probe's. */
 export function checklistRow(ctx: StepContext, id: ChecklistRowId, step: StepId, title: string, passNote?: string): DiagnosisRow {
   const row = ctx.checklist.find((r) => r.id === id);
   if (!row) throw new Error(`the checklist has no row ${id}`);
-  const record = evidenceRecord(ctx, row);
+  // The call the row was decided on, as this probe recorded it.
+  const record = row.evidence && ctx.observations.get(row.evidence === 'docs' ? 'docs' : `scope:${row.evidence}`);
   const resource = id.startsWith('scope:') ? (id.slice('scope:'.length) as TenantResource) : undefined;
   if (row.status === 'skip') {
     // A call may have been made (a scope after a rejected key), but it decided nothing here.
     const because = row.cause.kind === 'not_checked' ? row.cause.because : row.detail;
-    return notRunRow(step, id, title, !record && leftUnsent(ctx, id) ? notRunBecause(ctx, because) : because, record ?? recordOf(ctx, id));
+    return notRunRow(
+      step,
+      id,
+      title,
+      !record && leftUnsent(ctx, id) ? notRunBecause(ctx, because) : because,
+      record ?? ctx.observations.get(id),
+    );
   }
   const finding: Finding =
     row.status === 'pass' ? { kind: 'ok', note: passNote ?? row.detail } : findingOf(row.cause, ctx, resource, record?.retryHint);

@@ -27,31 +27,24 @@ function xResetStyle(value: string): RateLimitStyle | undefined {
   return first === at(1) ? 'x-ratelimit-delta' : 'x-ratelimit-epoch';
 }
 
-type HeaderStyle =
-  { readonly style: RateLimitStyle; readonly shown: string } | { readonly style: 'x-ratelimit-unclear'; readonly shown: string };
-
-function styleOf(headers: Readonly<Record<string, string>>): HeaderStyle | undefined {
+/** The style the headers name, with them shown; `style` undefined: X-RateLimit-* without a numeric Reset. */
+function styleOf(headers: Readonly<Record<string, string>>): { style: RateLimitStyle | undefined; shown: string } | undefined {
   const h = RATE_LIMIT_HEADERS;
+  const present = (...names: string[]): string[] => names.filter((n) => headers[n] !== undefined);
   const show = (...names: string[]): string =>
-    names
-      .filter((n) => headers[n] !== undefined)
+    present(...names)
       .map((n) => `${n}: ${printable(headers[n] ?? '')}`)
       .join(', ');
-  if ([h.limit, h.remaining, h.reset].some((n) => headers[n] !== undefined))
-    return { style: 'ietf', shown: show(h.limit, h.remaining, h.reset) };
+  if (present(h.limit, h.remaining, h.reset).length > 0) return { style: 'ietf', shown: show(h.limit, h.remaining, h.reset) };
   if (headers[h.field] !== undefined) return { style: 'ratelimit-field', shown: show(h.field, h.policy) };
+  if (present(h.xLimit, h.xRemaining, h.xReset).length === 0) return undefined;
   const reset = headers[h.xReset];
-  const xStyle = reset === undefined ? undefined : xResetStyle(reset);
-  if (xStyle) return { style: xStyle, shown: show(h.xLimit, h.xRemaining, h.xReset) };
-  if ([h.xLimit, h.xRemaining, h.xReset].some((n) => headers[n] !== undefined))
-    return { style: 'x-ratelimit-unclear', shown: show(h.xLimit, h.xRemaining, h.xReset) };
-  return undefined;
+  return { style: reset === undefined ? undefined : xResetStyle(reset), shown: show(h.xLimit, h.xRemaining, h.xReset) };
 }
 
-function fromHeaders(record: Responded, found: HeaderStyle): Reading<RateLimitStyle> {
+function fromHeaders(record: Responded, found: { style: RateLimitStyle | undefined; shown: string }): Reading<RateLimitStyle> {
   const evidence = `${callText(record)} -> ${record.result.status === 429 ? 'HTTP 429 with ' : ''}${found.shown}`;
-  if (found.style === 'x-ratelimit-unclear')
-    return unknown(`${evidence}: X-RateLimit-* without a numeric Reset, so epoch or delta cannot be told`);
+  if (found.style === undefined) return unknown(`${evidence}: X-RateLimit-* without a numeric Reset, so epoch or delta cannot be told`);
   return learned(found.style, evidence);
 }
 

@@ -4,23 +4,16 @@
  * count; discovery's own placeholder says nothing about the API.
  */
 import { platformPath } from '../../api/contract/index.js';
-import { type SlugStyle } from '../../api/contract/readings.js';
+import { SLUG_PATTERNS, type SlugStyle } from '../../api/contract/readings.js';
 import { type Observations, tenantsListed } from '../../diagnose/index.js';
 import { isTenantListing } from '../plan.js';
 import type { Reading } from '../types.js';
 import { type FindingContext, learned, unknown } from './context.js';
 
-const KEBAB = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
-const SNAKE = /^[a-z0-9]+(?:_[a-z0-9]+)*$/;
 const SHOWN_SLUGS = 5;
 
-export interface TenantListing {
-  readonly sub: string;
-  readonly slugs: readonly string[];
-}
-
 /** The first tenant listing a platform key read, with the slugs it names. */
-export function tenantListing(observations: Observations): TenantListing | undefined {
+export function tenantListing(observations: Observations): { sub: string; slugs: readonly string[] } | undefined {
   for (const record of observations.values()) {
     const sub = record.call.id.startsWith('platform:') ? record.call.id.slice('platform:'.length) : undefined;
     const slugs = sub !== undefined && isTenantListing(sub) ? tenantsListed(record.result) : [];
@@ -32,8 +25,8 @@ export function tenantListing(observations: Observations): TenantListing | undef
 /** The styles a slug is written in: both for a slug without separators (`nowak`), none for `Nowak` (then `any`). */
 function stylesOf(slug: string): SlugStyle[] {
   const styles: SlugStyle[] = [];
-  if (KEBAB.test(slug)) styles.push('kebab');
-  if (SNAKE.test(slug)) styles.push('snake');
+  if (SLUG_PATTERNS.kebab.test(slug)) styles.push('kebab');
+  if (SLUG_PATTERNS.snake.test(slug)) styles.push('snake');
   return styles;
 }
 

@@ -4,14 +4,16 @@
  * Tools must be right under every plausible reading, and the sandbox speaks each of them so
  * tests can prove it. The first value of every choice is the reference behaviour.
  */
-import { ERROR_CODE_PATTERN, MISSING_KEY_CODE } from '../../api/contract/index.js';
+import { ERROR_CODE_PATTERN, MISSING_KEY_CODE, type SlugCheck, validateTenantSlug } from '../../api/contract/index.js';
 import {
   ERROR_BODIES,
   type IndexAccessReading,
   PLATFORM_REFUSALS,
   RATE_LIMIT_HEADER_STYLES,
   SCOPE_REFUSALS,
+  SLUG_PATTERNS,
   SLUG_STYLES,
+  type SlugStyle,
   UNAUTHORIZED_STATUSES,
   platformSubPath,
 } from '../../api/contract/readings.js';
@@ -30,12 +32,7 @@ const PLATFORM_SEGMENTS = /^[A-Za-z0-9._~-]+(?:\/[A-Za-z0-9._~-]+)*$/;
  */
 export type DialectSettings = Omit<Readings, 'index'> & { readonly index: IndexAccess };
 
-export type ValueParse<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly problem?: string };
-
-export interface ChoiceValue {
-  readonly value: string;
-  readonly meaning: string;
-}
+type ValueParse<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly problem?: string };
 
 /** One `KEY=VALUE` a dialect spec may carry. */
 export interface Choice<F extends keyof DialectSettings> {
@@ -43,7 +40,7 @@ export interface Choice<F extends keyof DialectSettings> {
   readonly field: F;
   readonly meaning: string;
   /** Listed in help, the first is the default; a free choice lists its examples here. */
-  readonly values: readonly ChoiceValue[];
+  readonly values: readonly { readonly value: string; readonly meaning: string }[];
   /** What an error lists as allowed. */
   readonly allowed: string;
   parse(raw: string): ValueParse<DialectSettings[F]>;
@@ -75,10 +72,6 @@ function enumChoice<F extends keyof DialectSettings, V extends DialectSettings[F
     },
     format: (value) => String(value),
   };
-}
-
-function parseMissingKey(raw: string): ValueParse<string> {
-  return ERROR_CODE_PATTERN.test(raw) ? { ok: true, value: raw } : { ok: false };
 }
 
 function parsePlatformPaths(raw: string): ValueParse<readonly string[]> {
@@ -130,7 +123,7 @@ export const CHOICES: readonly AnyChoice[] = [
       { value: 'CODE', meaning: `any other code matching ${ERROR_CODE_PATTERN.source}, e.g. missing_api_key` },
     ],
     allowed: `unauthorized or a code matching ${ERROR_CODE_PATTERN.source} (e.g. missing_api_key)`,
-    parse: parseMissingKey,
+    parse: (raw) => (ERROR_CODE_PATTERN.test(raw) ? { ok: true, value: raw } : { ok: false }),
     format: (value) => value,
   },
   enumChoice('scope-refusal', 'scopeRefusal', 'what a key gets on a resource outside its scope', SCOPE_REFUSALS, {
@@ -188,15 +181,39 @@ export const REFERENCE_SETTINGS: DialectSettings = {
   errorBodies: ERROR_BODIES[0],
 };
 
-export function choiceByKey(key: string): AnyChoice | undefined {
-  return CHOICES.find((c) => c.key === key);
-}
-
 /** `KEY=VALUE` for one setting, as a dialect spec writes it. */
 export function formatSetting(choice: AnyChoice, settings: DialectSettings): string {
   return `${choice.key}=${(choice.format as (value: unknown) => string)(settings[choice.field])}`;
 }
 
-export function sameSetting(choice: AnyChoice, a: DialectSettings, b: DialectSettings): boolean {
-  return formatSetting(choice, a) === formatSetting(choice, b);
+/** `KEY=VALUE` for each setting that differs from `base`. */
+export function overridesOf(settings: DialectSettings, base: DialectSettings): string[] {
+  return CHOICES.filter((c) => formatSetting(c, settings) !== formatSetting(c, base)).map((c) => formatSetting(c, settings));
+}
+
+/** A kebab slug is a DNS label, so it can become a host name. */
+const KEBAB_SLUG_MAX_LENGTH = 63;
+
+const STYLE_RULE: Readonly<Record<Exclude<SlugStyle, 'any'>, { readonly pattern: RegExp; readonly reason: string }>> = {
+  kebab: { pattern: SLUG_PATTERNS.kebab, reason: 'must be lowercase letters, digits and single hyphens (e.g. "rowery-nowak")' },
+  snake: { pattern: SLUG_PATTERNS.snake, reason: 'must be lowercase letters, digits and single underscores (e.g. "rowery_nowak")' },
+};
+
+/**
+ * Whether `slug` is a tenant slug in `style`. The contract takes any slug that fits in one path
+ * segment (the format is "not shown"); a real API holds its own to one style, and so does the
+ * sandbox, per dialect: the contract's check first, then the style's.
+ */
+export function checkSlugStyle(slug: string, style: SlugStyle): SlugCheck {
+  const base = validateTenantSlug(slug);
+  if (!base.ok || style === 'any') return base;
+  if (style === 'kebab' && slug.length > KEBAB_SLUG_MAX_LENGTH)
+    return { ok: false, reason: `is longer than ${KEBAB_SLUG_MAX_LENGTH} characters` };
+  const rule = STYLE_RULE[style];
+  return rule.pattern.test(slug) ? { ok: true } : { ok: false, reason: rule.reason };
+}
+
+/** A demo slug (written kebab) in the dialect's style; `any` keeps kebab. */
+export function styleDemoSlug(kebabSlug: string, style: SlugStyle): string {
+  return style === 'snake' ? kebabSlug.replace(/-/g, '_') : kebabSlug;
 }

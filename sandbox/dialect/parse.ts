@@ -3,7 +3,7 @@
  * (`snake-public`, `reference,index=public`, `slug=snake,rate-limit-headers=none`). Pure: text
  * in, a typed Dialect or an error naming the key and value at fault and what is allowed.
  */
-import { type AnyChoice, CHOICES, type DialectSettings, choiceByKey, formatSetting, sameSetting } from './choices.js';
+import { CHOICES, type DialectSettings, formatSetting, overridesOf } from './choices.js';
 import { PRESETS, PRESET_NAMES, type PresetName, isPresetName } from './presets.js';
 
 /** What a running sandbox speaks: one value per choice, plus where they came from. */
@@ -24,25 +24,12 @@ function fail(error: string): DialectParse {
   return { ok: false, error };
 }
 
-/** The dialect a preset and its settings make, named canonically. */
-export function makeDialect(preset: PresetName, settings: DialectSettings): Dialect {
-  const base = PRESETS[preset].settings;
-  const overrides = CHOICES.filter((c) => !sameSetting(c, settings, base)).map((c) => formatSetting(c, settings));
-  const own = Object.fromEntries(CHOICES.map((c) => [c.field, settings[c.field]])) as unknown as DialectSettings;
-  return { name: [preset, ...overrides].join(','), preset, ...own };
-}
-
-/** Every setting spelled out: a spec that names the dialect completely. */
-export function fullDialectSpec(dialect: Dialect): string {
-  return [dialect.preset, ...CHOICES.map((c) => formatSetting(c, dialect))].join(',');
-}
-
 function applyOverride(item: string, settings: Record<string, unknown>, seen: Set<string>): string | undefined {
   const eq = item.indexOf('=');
   if (eq === -1) return `"${item}" is not KEY=VALUE: a preset may only come first; allowed presets: ${PRESET_LIST}`;
   const key = item.slice(0, eq).trim();
   const raw = item.slice(eq + 1).trim();
-  const choice: AnyChoice | undefined = choiceByKey(key);
+  const choice = CHOICES.find((c) => c.key === key);
   if (!choice) return `unknown key "${key}" in "${item}"; allowed keys: ${KEY_LIST}`;
   if (seen.has(key)) return `key "${key}" is given twice`;
   seen.add(key);
@@ -73,7 +60,9 @@ export function parseDialect(text: string): DialectParse {
     const error = applyOverride(item, settings, seen);
     if (error !== undefined) return fail(error);
   }
-  return { ok: true, dialect: makeDialect(preset, settings as unknown as DialectSettings) };
+  // Named canonically: the preset, then `KEY=VALUE` for each setting that differs from it.
+  const name = [preset, ...overridesOf(settings as unknown as DialectSettings, PRESETS[preset].settings)].join(',');
+  return { ok: true, dialect: { name, preset, ...(settings as unknown as DialectSettings) } };
 }
 
 /**
@@ -82,5 +71,5 @@ export function parseDialect(text: string): DialectParse {
  */
 export function resolveDialect(input: string | Dialect | undefined): DialectParse {
   if (input === undefined) return parseDialect(DEFAULT_DIALECT);
-  return parseDialect(typeof input === 'string' ? input : fullDialectSpec(input));
+  return parseDialect(typeof input === 'string' ? input : [input.preset, ...CHOICES.map((c) => formatSetting(c, input))].join(','));
 }

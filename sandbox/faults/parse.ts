@@ -1,29 +1,38 @@
 /**
  * The fault spec: rules separated by `;`, each `KIND[:ARG][@PATH_GLOB][%PROB]`, e.g.
  * `latency:2000@/tenants/* /bikes%0.5;rate-limit-storm:2;reset@/docs` (without the space).
- * PATH_GLOB is relative to /api/v1: `*` is one segment, `**` any number of them.
+ * PATH_GLOB is relative to /api/v1: `*` is one segment, `**` any number of them. Also which
+ * rules fire for one request, and what each kind does (`--help`).
  */
 
-export const FAULT_KINDS = [
-  'latency',
-  'rate-limit-storm',
-  'status',
-  'html-502',
-  'broken-envelope',
-  'invalid-json',
-  'ok-without-data',
-  'error-without-code',
-  'reset',
-  'stall',
-  'oversized',
-  'isolation-breach',
-  'redirect',
-] as const;
-export type FaultKind = (typeof FAULT_KINDS)[number];
-
 export const FAULT_STATUSES = [500, 502, 503] as const;
-export const MAX_LATENCY_MS = 600_000;
-export const MAX_OVERSIZED_BYTES = 256 * 1024 * 1024;
+const MAX_LATENCY_MS = 600_000;
+const MAX_OVERSIZED_BYTES = 256 * 1024 * 1024;
+
+/** Every fault kind, in help order: what it does and an example rule. */
+const KINDS = {
+  latency: { meaning: 'wait MS milliseconds before answering (latencies add up)', example: 'latency:2000@/tenants/*/bikes%0.5' },
+  'rate-limit-storm': {
+    meaning: "429 rate_limited in the dialect's header style; Retry-After: S only when S is given",
+    example: 'rate-limit-storm:2@/tenants/**%0.1',
+  },
+  status: { meaning: `that status (${FAULT_STATUSES.join(', ')}) with an error envelope`, example: 'status:503@/tenants/*/clients' },
+  'html-502': { meaning: '502 with an nginx-style HTML page, no envelope', example: 'html-502@/docs' },
+  'broken-envelope': { meaning: 'JSON that is not the envelope ({status, result})', example: 'broken-envelope@/tenants/*/repairs' },
+  'invalid-json': { meaning: 'the envelope cut off after 20 bytes', example: 'invalid-json%0.2' },
+  'ok-without-data': { meaning: '200 {"ok":true} without data', example: 'ok-without-data@/' },
+  'error-without-code': { meaning: 'an error envelope without error.code', example: 'error-without-code@/tenants/*/logs' },
+  reset: { meaning: 'destroy the connection, no answer', example: 'reset%0.1' },
+  stall: { meaning: 'headers and half a body, then nothing (until the sandbox closes)', example: 'stall@/tenants/*/bikes' },
+  oversized: { meaning: 'a valid envelope padded to at least BYTES', example: 'oversized:2000000@/tenants/*/logs' },
+  'isolation-breach': {
+    meaning: "tenant keys read other tenants' data (the monitor's canaries must catch it)",
+    example: 'isolation-breach',
+  },
+  redirect: { meaning: '302 to URL', example: 'redirect:http://127.0.0.1:9/@/docs' },
+} satisfies Record<string, { readonly meaning: string; readonly example: string }>;
+export type FaultKind = keyof typeof KINDS;
+export const FAULT_KINDS = Object.keys(KINDS) as readonly FaultKind[];
 
 export type FaultAction =
   | { readonly kind: 'latency'; readonly ms: number }
@@ -33,8 +42,7 @@ export type FaultAction =
   | { readonly kind: 'redirect'; readonly url: string }
   | { readonly [K in SimpleFaultKind]: { readonly kind: K } }[SimpleFaultKind];
 
-type SimpleFaultKind =
-  'html-502' | 'broken-envelope' | 'invalid-json' | 'ok-without-data' | 'error-without-code' | 'reset' | 'stall' | 'isolation-breach';
+type SimpleFaultKind = Exclude<FaultKind, 'latency' | 'rate-limit-storm' | 'status' | 'oversized' | 'redirect'>;
 
 export interface FaultRule {
   readonly action: FaultAction;
@@ -146,4 +154,38 @@ export function parseFaultSpec(spec: string): FaultSpecParse {
     rules.push(parsed.rule);
   }
   return { ok: true, rules };
+}
+
+export type ResponseFault = Exclude<FaultAction, { kind: 'latency' | 'isolation-breach' }>;
+
+/**
+ * Which faults fire for one request, its path below /api/v1 (`/` for the base itself) if it is
+ * below it. Latencies add up, `isolation-breach` changes the access decision, and the first
+ * rule that replaces or bends the response wins; `fired` names them for the request log.
+ */
+export function planFaults(rules: readonly FaultRule[], relativePath: string | undefined, random: () => number) {
+  let latencyMs = 0;
+  let breach = false;
+  let response: ResponseFault | undefined;
+  const fired: string[] = [];
+  for (const rule of rules) {
+    if (rule.pattern && (relativePath === undefined || !rule.pattern.test(relativePath))) continue;
+    if (rule.probability < 1 && (rule.probability <= 0 || random() >= rule.probability)) continue;
+    const { action } = rule;
+    if (action.kind === 'latency') latencyMs += action.ms;
+    else if (action.kind === 'isolation-breach') breach = true;
+    else if (response === undefined) response = action;
+    else continue;
+    fired.push(rule.source);
+  }
+  return { latencyMs, breach, response, fired };
+}
+
+/** The grammar, then one line per kind: what it does and an example rule. */
+export function faultHelpLines(): string[] {
+  return [
+    'Fault spec: KIND[:ARG][@PATH_GLOB][%PROB] rules joined by ";"; PATH_GLOB relative to /api/v1 (* one segment, ** any),',
+    '  none = every path; PROB 0-1 (default 1); latencies add up, of the other rules the first that fires wins. Kinds:',
+    ...FAULT_KINDS.map((kind) => `  ${kind.padEnd(19)} ${KINDS[kind].meaning}; e.g. ${KINDS[kind].example}`),
+  ];
 }

@@ -6,13 +6,11 @@
 import type { ServerResponse } from 'node:http';
 import { ERROR_CODES, REQUEST_ID_HEADER } from '../../api/contract/index.js';
 import { JSON_CONTENT_TYPE, PLAIN_CONTENT_TYPE, bodyForm, errorEnvelope } from '../../api/contract/server/index.js';
-import { plainText } from '../bodies.js';
-import type { Reply } from '../decide.js';
+import { type Reply, messageFor } from '../decide.js';
 import type { Dialect } from '../dialect/index.js';
-import { messageFor } from '../messages.js';
-import { stormHeaders } from '../rate-headers.js';
-import { type Outgoing, jsonOutgoing, send } from '../respond.js';
-import type { ResponseFault } from './select.js';
+import { stormHeaders } from '../rate-limit.js';
+import { type Outgoing, jsonOutgoing, plainText, send } from '../respond.js';
+import type { ResponseFault } from './parse.js';
 
 const HTML_502 =
   '<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n';
@@ -27,10 +25,6 @@ function json(status: number, body: string, headers: Record<string, string> = {}
   return { status, headers: { 'content-type': JSON_CONTENT_TYPE, ...headers }, body };
 }
 
-function bodyOf(reply: Reply): unknown {
-  return reply.envelope.ok ? reply.envelope.data : reply.envelope.error;
-}
-
 /** An envelope still valid as JSON and as an envelope, padded past `bytes` with an extra field. */
 function oversized(reply: Reply, bytes: number): Outgoing {
   const base = jsonOutgoing(reply);
@@ -40,9 +34,11 @@ function oversized(reply: Reply, bytes: number): Outgoing {
   return { ...base, body };
 }
 
+/** What a fault needs to speak the running dialect where the spec leaves the form open; `now` in epoch ms, for wait hints. */
+type FaultContext = { readonly dialect: Dialect; readonly now: number };
+
 /** A 429 as the dialect words one: its wait hint and its body form, as the limiter's 429 would be. */
-function storm(retryAfterSeconds: number | undefined, context: FaultContext): Outgoing {
-  const { dialect, now } = context;
+function storm(retryAfterSeconds: number | undefined, { dialect, now }: FaultContext): Outgoing {
   const headers = stormHeaders(dialect.rateLimitHeaders, retryAfterSeconds, now);
   if (bodyForm(dialect.errorBodies, 429) === 'plain')
     return { status: 429, headers: { 'content-type': PLAIN_CONTENT_TYPE, ...headers }, body: plainText(429) };
@@ -58,8 +54,10 @@ function replacement(fault: Exclude<ResponseFault, { kind: 'reset' | 'stall' }>,
       return json(fault.status, JSON.stringify(errorEnvelope(ERROR_CODES.internalError, STATUS_MESSAGES[fault.status] ?? '')));
     case 'html-502':
       return { status: 502, headers: { 'content-type': 'text/html' }, body: HTML_502 };
-    case 'broken-envelope':
-      return json(reply.status, JSON.stringify({ status: reply.envelope.ok ? 'success' : 'error', result: bodyOf(reply) }));
+    case 'broken-envelope': {
+      const { envelope: e } = reply;
+      return json(reply.status, JSON.stringify({ status: e.ok ? 'success' : 'error', result: e.ok ? e.data : e.error }));
+    }
     case 'invalid-json':
       return json(reply.status, JSON.stringify(reply.envelope).slice(0, 20));
     case 'ok-without-data':
@@ -74,13 +72,6 @@ function replacement(fault: Exclude<ResponseFault, { kind: 'reset' | 'stall' }>,
     case 'redirect':
       return { status: 302, headers: { location: fault.url }, body: '' };
   }
-}
-
-/** What a fault needs to speak the running dialect where the spec leaves the form open. */
-export interface FaultContext {
-  readonly dialect: Dialect;
-  /** Epoch milliseconds, for wait hints written as a date or an epoch. */
-  readonly now: number;
 }
 
 /** Writes the faulty answer; returns the status recorded in the request log (0: none was sent). */

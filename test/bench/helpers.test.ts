@@ -3,8 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { isEntryPoint, listFlag, numberFlag } from '../../bench/lib/cli.js';
 import { CLOCK_TICKS_PER_SECOND, parseProcStat, parseVmRss, sampleCpu, sampleRss } from '../../bench/lib/proc-stat.js';
 import { histogramBuckets, histogramQuantile, parseSamples, seriesCount, sumOf } from '../../bench/lib/prom-text.js';
-import { mean, median, percentile, ratio } from '../../bench/lib/stats.js';
-import { fixed, renderTable } from '../../bench/lib/table.js';
+import { fixed, mean, median, percentile, ratio, renderTable } from '../../bench/lib/stats.js';
 
 describe('proc-stat', () => {
   it('reads utime and stime after the last ")" even when the command name has spaces and parentheses', () => {

@@ -61,9 +61,10 @@ describe('summary rows', () => {
   });
 
   it('rates scale only at 1 000 keys on the real 60 s interval', () => {
+    const render = { keys: 6, probes: 8, series: 100, bytes: 1, roundSeconds: 1, renderMedianMs: 5, renderP95Ms: 6 };
     const matrix = (rows: ScaleRow[], intervalSeconds: number) => ({
       matrix: { intervalSeconds, concurrency: 16, rows, loadAverage: 1 },
-      renderBaseline: undefined,
+      renderBaseline: { baseline: render, scaled: render, seriesRatio: 1, renderRatio: 1 },
     });
     const good = scaleRows(matrix([scaleRow({})], 60));
     expect(good.filter((r) => r.verdict !== 'info').map((r) => r.verdict)).toEqual(['MET', 'MET', 'MET']);

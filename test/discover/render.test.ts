@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { targetSchema } from '../../monitor/config/schema.js';
 import { renderDiscoveryJson, renderDiscoveryTable, renderMonitorConfig } from '../../discover/index.js';
-import { FINDING_NAMES } from '../../discover/types.js';
+import { FINDING_NAMES } from '../../discover/report.js';
 import { BASE, DOCS, discover, noAnswer, ok, plain, referenceApi, refuse } from './fixtures.js';
 
 /** The fields a monitor target has for the readings, strictly: no other key may appear. */

@@ -4,7 +4,7 @@
  * bounds from the warm point (each probe's history full) to the end, never speed: RSS grows
  * less than 64 MiB, the post-GC heap less than 16 MiB, open sockets by at most 16 and never
  * above the pool cap plus slack; and the monitor was still completing probes at the end.
- * Needs `npm run build` (the sandbox child is dist/bench/soak.js).
+ * Needs `npm run build` (the sandbox child is dist/bench/lib/sandbox-process.js).
  *
  *   REPAIRMON_SOAK=1 npx vitest run test/reliability/soak.test.ts              (180 s)
  *   REPAIRMON_SOAK=1 REPAIRMON_SOAK_SECONDS=90 REPAIRMON_SOAK_HISTORY=20 npx vitest run test/reliability/soak.test.ts

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FAULT_KINDS, parseFaultSpec } from '../../sandbox/faults/parse.js';
-import { planFaults } from '../../sandbox/faults/select.js';
+import { FAULT_KINDS, parseFaultSpec, planFaults } from '../../sandbox/faults/parse.js';
 
 function rules(spec: string) {
   const parsed = parseFaultSpec(spec);

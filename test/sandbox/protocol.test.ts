@@ -1,11 +1,11 @@
 /**
- * The sandbox's answers below the API (protocol.ts), pure: which status each of Node's parser
+ * The sandbox's answers below the API (decide.ts), pure: which status each of Node's parser
  * errors gets, when Host is wrong, and that every dialect keeps these as envelopes.
  */
 import { describe, expect, it } from 'vitest';
 import { readPresentedKey } from '../../api/contract/server/index.js';
 import { PRESET_NAMES, resolveDialect } from '../../sandbox/dialect/index.js';
-import { clientErrorReply, expectationFailedReply, hostProblem } from '../../sandbox/protocol.js';
+import { clientErrorReply, expectationFailedReply, hostProblem } from '../../sandbox/decide.js';
 
 function dialect(name: string) {
   const parsed = resolveDialect(name);

@@ -2,8 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { request } from 'undici';
 import { ERROR_CODES, RATE_LIMIT_HEADERS, authHeader, parseEnvelope } from '../../api/contract/index.js';
 import { type RunningSandbox, startSandbox } from '../../sandbox/index.js';
-import { createRateLimiter, parseRateLimit } from '../../sandbox/rate-limit.js';
-import { rateLimitHeaders } from '../../sandbox/rate-headers.js';
+import { createRateLimiter, parseRateLimit, rateLimitHeaders } from '../../sandbox/rate-limit.js';
 
 describe('parseRateLimit', () => {
   it.each([
