@@ -61,11 +61,6 @@ export function layoutParts(title: string, options: { refreshSeconds?: number | 
   return { head, tail: '</main></body></html>\n' };
 }
 
-export function layout(title: string, body: string, options: { refreshSeconds?: number | undefined } = {}): string {
-  const { head, tail } = layoutParts(title, options);
-  return head + body + tail;
-}
-
 /** `/probes`: recent results and the failures kept after they rolled off; `/probes.json` twin. */
 export interface ProbesView {
   readonly recent: readonly HistoryEntry[];
@@ -92,10 +87,8 @@ function table(label: string, entries: readonly HistoryEntry[]): string {
 }
 
 export function renderProbesPage(view: ProbesView): string {
-  return layout(
-    'repairmon recent probes',
-    table('Recent failures (kept after they roll off)', view.failures) + table('Recent probes', view.recent),
-  );
+  const { head, tail } = layoutParts('repairmon recent probes');
+  return head + table('Recent failures (kept after they roll off)', view.failures) + table('Recent probes', view.recent) + tail;
 }
 
 export function probesJson(view: ProbesView): string {
