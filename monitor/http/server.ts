@@ -20,7 +20,7 @@ import type { ProbeSpec } from '../probe/spec.js';
 import { type StatusLayout, statusLayout, statusPageParts } from './status-page.js';
 import { type UptimeSource, createUptimeSource } from './uptime.js';
 
-export interface ServerOptions {
+interface ServerOptions {
   readonly host: string;
   readonly port: number;
   readonly logger: Logger;

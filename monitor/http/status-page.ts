@@ -15,7 +15,7 @@ import { esc, layoutParts, outcomeClass } from './html.js';
 import { historyBar, sparkline } from './sparkline.js';
 import { UPTIME_WINDOWS, type Uptime, coverageOf, uptimeOf } from './uptime.js';
 
-export interface StatusView {
+interface StatusView {
   readonly targets: readonly MonitorTarget[];
   readonly plan: readonly ProbeSpec[];
   readonly window: (id: string) => readonly HistoryEntry[];

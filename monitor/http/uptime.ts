@@ -10,7 +10,7 @@ import { type Dispatcher, request } from 'undici';
 import type { StatusPageSettings } from '../config/types.js';
 
 export const UPTIME_WINDOWS = ['24h', '7d', '30d'] as const;
-export type UptimeWindow = (typeof UPTIME_WINDOWS)[number];
+type UptimeWindow = (typeof UPTIME_WINDOWS)[number];
 
 export interface UptimeSample {
   readonly labels: Readonly<Record<string, string>>;

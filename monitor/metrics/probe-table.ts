@@ -24,7 +24,7 @@ export function probeLabels(spec: ProbeSpec): ProbeLabels {
 }
 
 const GAUGE_FIELDS = ['success', 'lastDuration', 'status', 'items', 'lastRun', 'lastSuccess'] as const;
-export type GaugeField = (typeof GAUGE_FIELDS)[number];
+type GaugeField = (typeof GAUGE_FIELDS)[number];
 
 export interface ProbeRow {
   /** The probe's labels (the per-endpoint outcome counters' rows hold fewer). */
@@ -44,7 +44,7 @@ export interface ProbeRow {
 }
 
 /** What one probe result writes into its row; an absent gauge keeps its value. */
-export interface RowUpdate {
+interface RowUpdate {
   readonly gauges: { readonly [F in GaugeField]?: number | undefined };
   readonly outcome: Outcome;
   readonly reason: string;
@@ -53,12 +53,12 @@ export interface RowUpdate {
 }
 
 /** One series as prom-client's `get()` returns it. */
-export interface SeriesValue {
+interface SeriesValue {
   value: number;
   labels: Record<string, string>;
 }
 
-export interface FamilyObject {
+interface FamilyObject {
   name: string;
   help: string;
   type: 'gauge' | 'counter';

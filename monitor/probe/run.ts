@@ -19,7 +19,7 @@ import { type ProbeVerdict, classifyOutcome, heldVerdict } from './outcome.js';
 import { type CappedHold, type Politeness, capNote, cappedHold } from './politeness.js';
 import { type Credential, INVALID_KEY_ALIAS, INVALID_KEY_PREFIX, NO_KEY_ALIAS, type ProbeSpec } from './spec.js';
 
-export type Degradation = 'none' | 'slo' | 'rate_limited';
+type Degradation = 'none' | 'slo' | 'rate_limited';
 
 export interface ProbeResult {
   readonly spec: ProbeSpec;
