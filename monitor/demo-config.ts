@@ -11,23 +11,19 @@ import { parseConfigValue } from './config/load.js';
 import { CANARY_NAMES, type CanaryName, DEFAULT_PROBE_BODY_LIMIT } from './config/schema.js';
 import { type MonitorConfig, type MonitorTarget, formatIssues } from './config/types.js';
 
-export interface SandboxKeySource {
-  readonly alias: string;
-  readonly kind: KeyKind;
-  readonly tenant?: string | undefined;
-  readonly revoked: boolean;
-  /** When a source does not list scopes, the key is taken to cover every resource. */
-  readonly scopes?: readonly Scope[] | undefined;
-  readonly key: string;
-}
-
+/** A key without `scopes` is taken to cover every resource; `platformPaths` and `indexAccess` when known. */
 export interface SandboxLike {
   readonly baseUrl: string;
-  readonly keys: readonly SandboxKeySource[];
+  readonly keys: ReadonlyArray<{
+    readonly alias: string;
+    readonly kind: KeyKind;
+    readonly tenant?: string | undefined;
+    readonly revoked: boolean;
+    readonly scopes?: readonly Scope[] | undefined;
+    readonly key: string;
+  }>;
   readonly tenants: readonly string[];
-  /** The /platform/ sub-paths it serves, when known (its /docs lists them). */
   readonly platformPaths?: readonly string[] | undefined;
-  /** Which reading its `/` follows, when known. */
   readonly indexAccess?: IndexAccessReading | undefined;
 }
 
@@ -52,24 +48,18 @@ export interface DemoConfigOptions {
 }
 
 /** Demo keys built to fail (revoked, or a scope missing a resource) are left out by default. */
-function probedByDefault(key: SandboxKeySource): boolean {
+function probedByDefault(key: SandboxLike['keys'][number]): boolean {
   return !key.revoked && TENANT_RESOURCES.every((r) => key.scopes?.includes(scopeForResource(r)) ?? true);
 }
 
 /** The variable a demo key's `${ENV}` reference names; held in memory, never in process.env. */
-function secretVariable(index: number): string {
-  return `REPAIRMON_DEMO_KEY_${index}`;
-}
+const secretVariable = (index: number): string => `REPAIRMON_DEMO_KEY_${index}`;
 
-export interface DemoRawConfig {
-  /** The config as a user would write it in YAML, keys referenced by `${ENV}` only. */
-  readonly raw: Record<string, unknown>;
-  /** The values those references resolve to. */
-  readonly env: Readonly<Record<string, string>>;
-}
-
-/** The demo's config as raw data: what `serve` would read from a file. */
-export function demoRawConfig(sandbox: SandboxLike, options: DemoConfigOptions = {}): DemoRawConfig {
+/** The demo's config as raw data, what `serve` would read from a file (keys referenced by `${ENV}` only), and the values those references resolve to. */
+export function demoRawConfig(
+  sandbox: SandboxLike,
+  options: DemoConfigOptions = {},
+): { raw: Record<string, unknown>; env: Record<string, string> } {
   const wanted = options.aliases;
   const sources = sandbox.keys.filter((k) => (wanted ? wanted.includes(k.alias) : probedByDefault(k)));
   const env: Record<string, string> = {};

@@ -4,7 +4,7 @@
  * ordinary failures cannot push a tenant-isolation breach off the status page), and a short
  * window per probe for ratios and sparklines. Entries are plain data without keys or bodies.
  */
-import { withheldDetail } from './body-policy.js';
+import type { EndpointId } from '../api/contract/index.js';
 import type { ProbeVerdict } from './probe/outcome.js';
 import type { ProbeResult } from './probe/run.js';
 import type { ProbeCheck } from './probe/spec.js';
@@ -29,24 +29,20 @@ export interface HistoryEntry extends ProbeVerdict {
   readonly requestId?: string | undefined;
 }
 
-export interface HistoryOptions {
-  readonly perProbe: number;
-  readonly recent?: number;
-  readonly failures?: number;
-  readonly breaches?: number;
+export type History = ReturnType<typeof createHistory>;
+
+/**
+ * Which response bodies the monitor may show anywhere (debug view, history, pages). A tenant
+ * resource or /platform/ answer was read with a real key and holds customers' names, phones
+ * and e-mails; only `/` and `/docs` hold no tenant's data.
+ */
+export function bodyShown(endpoint: EndpointId): boolean {
+  return endpoint === 'index' || endpoint === 'docs';
 }
 
-export interface History {
-  add(result: ProbeResult): HistoryEntry;
-  /** Newest first. */
-  recent(): HistoryEntry[];
-  failures(): HistoryEntry[];
-  /** Refusal canaries that got data back (`assertion_failed`), newest first. */
-  breaches(): HistoryEntry[];
-  /** Oldest first, at most `perProbe` entries. */
-  window(id: string): readonly HistoryEntry[];
-  /** Forgets probes no longer planned. */
-  retain(ids: ReadonlySet<string>): void;
+/** A verdict's detail quotes the start of a body that is not JSON; that quote goes where the body goes. */
+export function withheldDetail(endpoint: EndpointId, detail: string): string {
+  return bodyShown(endpoint) ? detail : detail.replace(/; starts with .*$/s, '; body not shown');
 }
 
 class Ring<T> {
@@ -77,7 +73,7 @@ function answeredHtml(result: ProbeResult): boolean {
   return /^\s*<(!doctype html|html|head|body)\b/i.test(attempt.bodyExcerpt);
 }
 
-export function toEntry(result: ProbeResult): HistoryEntry {
+function toEntry(result: ProbeResult): HistoryEntry {
   const { spec, verdict } = result;
   return {
     ...verdict,
@@ -98,13 +94,13 @@ export function toEntry(result: ProbeResult): HistoryEntry {
   };
 }
 
-export function createHistory(options: HistoryOptions): History {
+export function createHistory(options: { perProbe: number; recent?: number; failures?: number; breaches?: number }) {
   const recent = new Ring<HistoryEntry>(options.recent ?? 200);
   const failures = new Ring<HistoryEntry>(options.failures ?? 100);
   const breaches = new Ring<HistoryEntry>(options.breaches ?? 50);
   const windows = new Map<string, Ring<HistoryEntry>>();
   return {
-    add(result) {
+    add(result: ProbeResult): HistoryEntry {
       const entry = toEntry(result);
       recent.push(entry);
       if (!entry.success) failures.push(entry);
@@ -114,11 +110,15 @@ export function createHistory(options: HistoryOptions): History {
       ring.push(entry);
       return entry;
     },
-    recent: () => recent.newestFirst(),
-    failures: () => failures.newestFirst(),
-    breaches: () => breaches.newestFirst(),
-    window: (id) => windows.get(id)?.oldestFirst() ?? [],
-    retain(ids) {
+    /** Newest first. */
+    recent: (): HistoryEntry[] => recent.newestFirst(),
+    failures: (): HistoryEntry[] => failures.newestFirst(),
+    /** Refusal canaries that got data back (`assertion_failed`), newest first. */
+    breaches: (): HistoryEntry[] => breaches.newestFirst(),
+    /** Oldest first, at most `perProbe` entries. */
+    window: (id: string): readonly HistoryEntry[] => windows.get(id)?.oldestFirst() ?? [],
+    /** Forgets probes no longer planned. */
+    retain(ids: ReadonlySet<string>): void {
       for (const id of windows.keys()) if (!ids.has(id)) windows.delete(id);
       recent.filter((e) => ids.has(e.id));
       failures.filter((e) => ids.has(e.id));

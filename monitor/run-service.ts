@@ -8,10 +8,7 @@ import { unprotectedListen } from './http/auth.js';
 import { type MonitorServer, createMonitorServer } from './http/server.js';
 import type { Monitor } from './service.js';
 
-export interface Listen {
-  readonly host: string;
-  readonly port: number;
-}
+type Listen = { readonly host: string; readonly port: number };
 
 export function parseListen(text: string): { ok: true; listen: Listen } | { ok: false; message: string } {
   const match = /^(?:\[([^\]]+)\]|([^:]+)):(\d{1,5})$/.exec(text.trim());
@@ -21,7 +18,7 @@ export function parseListen(text: string): { ok: true; listen: Listen } | { ok: 
 }
 
 /** `unprotected`: a config problem (exit 2); `listen`: the machine's state, such as a busy port (exit 1). */
-export type Serving =
+type Serving =
   | { readonly ok: true; readonly server: MonitorServer }
   | { readonly ok: false; readonly reason: 'unprotected' | 'listen'; readonly message: string };
 

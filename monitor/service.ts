@@ -8,22 +8,18 @@ import type { Registry } from 'prom-client';
 import type { Dispatcher } from 'undici';
 import type { ApiKey } from '../api/client/index.js';
 import { toolUserAgent } from '../lib/index.js';
+import { openWindow } from './config/cron.js';
 import { type ConfigIssue, type ConfigResult, type MonitorConfig, type MonitorTarget, configKeys, httpSettings } from './config/types.js';
-import { type OnDemandGate, createOnDemandLimiter } from './http/on-demand.js';
+import { type OnDemandGate, createOnDemandLimiter } from './http/debug-probe.js';
 import { type History, createHistory } from './history.js';
-import { openWindow } from './maintenance.js';
 import { makeAgent } from './probe/agent.js';
-import { logProbe } from './probe/log.js';
 import { durationBuckets } from './metrics/buckets.js';
 import { createProbeMetrics } from './metrics/probe-metrics.js';
-import { createProxyRoutes } from './metrics/proxy-routes.js';
 import { MonitorRegistry } from './metrics/registry.js';
-import { createServiceMetrics } from './metrics/service-metrics.js';
-import { createShardMetrics } from './metrics/shard-metrics.js';
-import { createTlsMetrics } from './metrics/tls-metrics.js';
+import { createProxyRoutes, createServiceMetrics, createShardMetrics, createTlsMetrics } from './metrics/service-metrics.js';
 import { buildPlan } from './probe/plan.js';
 import { createPoliteness, holdKey } from './probe/politeness.js';
-import { DEFAULT_MAX_HOLD_MS, type ProbeResult, runProbe } from './probe/run.js';
+import { DEFAULT_MAX_HOLD_MS, type ProbeResult, logProbe, runProbe } from './probe/run.js';
 import type { ProbeSpec } from './probe/spec.js';
 import { type Scheduler, createScheduler } from './schedule/scheduler.js';
 import { NO_SHARD, type Shard, formatShard, onShard } from './shard.js';
@@ -44,7 +40,7 @@ export interface MonitorDeps {
   readonly roundOnStart?: boolean;
   /** Where HTTPS_PROXY / HTTP_PROXY / NO_PROXY are read; process.env by default. */
   readonly env?: NodeJS.ProcessEnv;
-  /** Exports a span per probe sent (monitor/tracing.ts); the caller shuts it down. */
+  /** The caller shuts it down. */
   readonly tracer?: ProbeTracer | undefined;
 }
 
@@ -61,46 +57,14 @@ export type ReloadResult =
 export type OnDemandResult =
   { readonly kind: 'ran'; readonly result: ProbeResult } | { readonly kind: 'refused'; readonly gate: Exclude<OnDemandGate, { ok: true }> };
 
-export interface Monitor {
-  readonly registry: Registry;
-  readonly history: History;
-  readonly shard: Shard;
-  start(): Promise<void>;
-  stop(): Promise<void>;
-  reload(next?: ConfigResult): Promise<ReloadResult>;
-  /** One unspread round of every target, awaited: tests drive ticks with it. */
-  runOnce(): Promise<void>;
-  tick(target: string, options?: { spread?: boolean }): Promise<void>;
-  config(): MonitorConfig;
-  /** This shard's probes. */
-  plan(): readonly ProbeSpec[];
-  ready(): boolean;
-  keys(): ApiKey[];
-  /** Runs one configured probe now without recording it or pacing it (tests, tools). */
-  probeNow(spec: ProbeSpec): Promise<ProbeResult>;
-  /** `/probe`: like probeNow, but paced per key and refused while the key waits out a 429 hint. */
-  probeOnDemand(spec: ProbeSpec): Promise<OnDemandResult>;
-  /** Every probe of the config, any shard: what `/probe?debug=true` may pick from. */
-  allProbes(): readonly ProbeSpec[];
-}
+export type Monitor = ReturnType<typeof createMonitor>;
 
 /** `target/alias` of every key read from the environment, for the reload warning. */
 function envKeyAliases(config: MonitorConfig): string[] {
   return config.targets.flatMap((t) => t.keys.filter((k) => k.origin?.kind === 'env').map((k) => `${t.name}/${k.alias}`));
 }
 
-/** The plan split by target in one pass (a filter per target is targets x probes). */
-function probesByTarget(plan: readonly ProbeSpec[]): Map<string, ProbeSpec[]> {
-  const byTarget = new Map<string, ProbeSpec[]>();
-  for (const p of plan) {
-    const list = byTarget.get(p.target);
-    if (list) list.push(p);
-    else byTarget.set(p.target, [p]);
-  }
-  return byTarget;
-}
-
-export function createMonitor(initial: MonitorConfig, deps: MonitorDeps): Monitor {
+export function createMonitor(initial: MonitorConfig, deps: MonitorDeps) {
   const registry = new MonitorRegistry();
   const shard = deps.shard ?? NO_SHARD;
   const now = deps.now ?? Date.now;
@@ -141,12 +105,11 @@ export function createMonitor(initial: MonitorConfig, deps: MonitorDeps): Monito
     return found;
   }
 
-  const maxHoldMs = (): number => config.maxRateLimitHoldMs ?? DEFAULT_MAX_HOLD_MS;
   const probeDeps = (target: MonitorTarget) => ({
     dispatcher: dispatcher(target),
     politeness,
     now,
-    maxHoldMs: maxHoldMs(),
+    maxHoldMs: config.maxRateLimitHoldMs ?? DEFAULT_MAX_HOLD_MS,
     userAgent,
     tracer: deps.tracer,
   });
@@ -179,7 +142,12 @@ export function createMonitor(initial: MonitorConfig, deps: MonitorDeps): Monito
     planIds = new Set(nextPlan.map((p) => p.id));
     fullPlan = nextFullPlan;
     agents = new Map(next.targets.map((t) => [t.name, newDispatcher(t, next.concurrency)]));
-    const byTarget = probesByTarget(nextPlan);
+    // In one pass: a filter per target is targets x probes.
+    const byTarget = new Map<string, ProbeSpec[]>();
+    for (const p of nextPlan) {
+      const list = byTarget.get(p.target) ?? [];
+      if (list.push(p) === 1) byTarget.set(p.target, list);
+    }
     scheduler = createScheduler(
       next.targets.map((target) => ({ target, probes: byTarget.get(target.name) ?? [] })),
       {
@@ -260,25 +228,25 @@ export function createMonitor(initial: MonitorConfig, deps: MonitorDeps): Monito
   install(initial);
 
   return {
-    registry,
-    get history() {
+    registry: registry as Registry,
+    get history(): History {
       return history;
     },
     shard,
-    async start() {
+    async start(): Promise<void> {
       started = true;
       scheduler?.start();
       deps.logger.info({ targets: config.targets.length, probes: plan.length, shard: formatShard(shard) }, 'monitor started');
       if (deps.roundOnStart) void scheduler?.runOnce();
     },
-    async stop() {
+    async stop(): Promise<void> {
       started = false;
       // A reload under way would otherwise install its scheduler after this stop.
       await reloads;
       await Promise.all([scheduler, ...retiring].map((s) => s?.stop()));
       if (!deps.dispatcherFor) await Promise.allSettled([...agents.values()].map((a) => a.close()));
     },
-    reload(next) {
+    reload(next?: ConfigResult): Promise<ReloadResult> {
       // One at a time, each after the previous is in place. Reloads from the config source that
       // arrive while one waits its turn join it (a burst of SIGHUPs or POSTs reads the file once);
       // one asked for after it started reads the file again, which may carry a newer edit.
@@ -294,24 +262,29 @@ export function createMonitor(initial: MonitorConfig, deps: MonitorDeps): Monito
       );
       return run;
     },
-    async runOnce() {
+    /** One unspread round of every target, awaited: tests drive ticks with it. */
+    async runOnce(): Promise<void> {
       await scheduler?.runOnce();
     },
-    async tick(target, options) {
+    async tick(target: string, options?: { spread?: boolean }): Promise<void> {
       await scheduler?.tick(target, options);
     },
-    config: () => config,
-    plan: () => plan,
-    ready: () => started,
-    keys: () => configKeys(config),
+    config: (): MonitorConfig => config,
+    /** This shard's probes. */
+    plan: (): readonly ProbeSpec[] => plan,
+    ready: (): boolean => started,
+    keys: (): ApiKey[] => configKeys(config),
+    /** Runs one configured probe now without recording it or pacing it (tests, tools). */
     probeNow,
-    async probeOnDemand(spec) {
+    /** `/probe`: like probeNow, but paced per key and refused while the key waits out a 429 hint. */
+    async probeOnDemand(spec: ProbeSpec): Promise<OnDemandResult> {
       const at = now();
       const held = politeness.remainingMs(spec.target, spec.keyAlias, at);
       const gate = onDemand.admit(holdKey(spec.target, spec.keyAlias), at, httpSettings(config).onDemandIntervalMs, held);
       if (!gate.ok) return { kind: 'refused', gate };
       return { kind: 'ran', result: await probeNow(spec) };
     },
-    allProbes: () => fullPlan,
+    /** Every probe of the config, any shard: what `/probe?debug=true` may pick from. */
+    allProbes: (): readonly ProbeSpec[] => fullPlan,
   };
 }

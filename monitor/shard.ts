@@ -1,11 +1,9 @@
 /**
  * `--shard i/N`: a probe runs on the shard a stable hash of (target, key alias) selects, so all
- * probes of one key stay together (its 429 holds, its canaries) and N replicas split the work
- * with no coordination. Rendezvous (highest-random-weight) hashing: each key goes to the replica
- * that scores it highest, so going from N to N+1 replicas moves only the keys the new replica
- * wins (about 1/(N+1)), where hash modulo N moved about N/(N+1) of them, restarting their holds
- * and histories elsewhere. FNV-1a and murmur3's finalizer: stable across processes and Node
- * versions, unlike Math.random.
+ * probes of one key stay together (its 429 holds, its canaries) with no coordination.
+ * Rendezvous hashing: going from N to N+1 replicas moves only the keys the new replica wins
+ * (about 1/(N+1)), where hash modulo N moved about N/(N+1) of them. FNV-1a and murmur3's
+ * finalizer: stable across processes and Node versions.
  */
 
 export interface Shard {
@@ -16,9 +14,7 @@ export interface Shard {
 
 export const NO_SHARD: Shard = { index: 0, count: 1 };
 
-export type ShardParse = { readonly ok: true; readonly shard: Shard } | { readonly ok: false; readonly message: string };
-
-export function parseShard(text: string): ShardParse {
+export function parseShard(text: string): { readonly ok: true; readonly shard: Shard } | { readonly ok: false; readonly message: string } {
   const match = /^(\d+)\/(\d+)$/.exec(text.trim());
   if (!match) return { ok: false, message: `--shard must look like i/N (e.g. 0/3), got "${text}"` };
   const index = Number(match[1]);
@@ -28,7 +24,7 @@ export function parseShard(text: string): ShardParse {
   return { ok: true, shard: { index, count } };
 }
 
-export function fnv1a(text: string): number {
+function fnv1a(text: string): number {
   let hash = 0x811c9dc5;
   for (const byte of Buffer.from(text, 'utf8')) {
     hash ^= byte;

@@ -8,18 +8,7 @@
 import type { ProbeVerdict } from './probe/outcome.js';
 import type { ProbeSpec } from './probe/spec.js';
 
-export interface ProbeSpan {
-  /** The W3C `traceparent` the probe's request carries: this span as its parent. */
-  readonly traceparent: string;
-  end(verdict: ProbeVerdict, requestId: string | undefined): void;
-}
-
-export interface ProbeTracer {
-  /** `keyAlias`: the alias the request goes with (never the key). */
-  start(spec: ProbeSpec, keyAlias: string): ProbeSpan;
-  /** Exports what is still buffered, then stops. */
-  shutdown(): Promise<void>;
-}
+export type ProbeTracer = NonNullable<Awaited<ReturnType<typeof createProbeTracer>>>;
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -31,7 +20,7 @@ export function tracesUrl(env: Env): string | undefined {
   return base ? `${base.replace(/\/+$/, '')}/v1/traces` : undefined;
 }
 
-export async function createProbeTracer(env: Env, version: string): Promise<ProbeTracer | undefined> {
+export async function createProbeTracer(env: Env, version: string) {
   const url = tracesUrl(env);
   if (url === undefined) return undefined;
   const [api, sdk, otlp, resources] = await Promise.all([
@@ -46,7 +35,8 @@ export async function createProbeTracer(env: Env, version: string): Promise<Prob
   });
   const tracer = provider.getTracer('repairmon', version);
   return {
-    start(spec, keyAlias) {
+    /** `keyAlias`: the alias the request goes with (never the key). */
+    start(spec: ProbeSpec, keyAlias: string) {
       const span = tracer.startSpan(`GET ${spec.endpointLabel}`, {
         kind: api.SpanKind.CLIENT,
         attributes: {
@@ -60,8 +50,9 @@ export async function createProbeTracer(env: Env, version: string): Promise<Prob
       });
       const context = span.spanContext();
       return {
+        /** The W3C `traceparent` the probe's request carries: this span as its parent. */
         traceparent: `00-${context.traceId}-${context.spanId}-${context.traceFlags.toString(16).padStart(2, '0')}`,
-        end(verdict, requestId) {
+        end(verdict: ProbeVerdict, requestId: string | undefined): void {
           span.setAttributes({
             'repairmon.outcome': verdict.outcome,
             'repairmon.reason': verdict.reason,
@@ -73,6 +64,7 @@ export async function createProbeTracer(env: Env, version: string): Promise<Prob
         },
       };
     },
-    shutdown: () => provider.shutdown(),
+    /** Exports what is still buffered, then stops. */
+    shutdown: (): Promise<void> => provider.shutdown(),
   };
 }

@@ -10,21 +10,15 @@ import { isFiveFieldCron } from '../config/cron.js';
 import { formatDuration } from '../config/duration.js';
 import type { ConfigIssue, MonitorConfig } from '../config/types.js';
 
-export type ConfigWarning = ConfigIssue;
-
-function seconds(ms: number): string {
-  return `${Math.round(ms / 100) / 10} s`;
-}
-
 export function configWarnings(
   config: MonitorConfig,
   plan: readonly ProbeSpec[] = buildPlan(config),
   env: NodeJS.ProcessEnv = process.env,
-): ConfigWarning[] {
+): ConfigIssue[] {
   const perTarget = new Map<string, number>();
   for (const p of plan) perTarget.set(p.target, (perTarget.get(p.target) ?? 0) + 1);
-  return config.targets.flatMap((target, i): ConfigWarning[] => {
-    const warnings: ConfigWarning[] = [];
+  return config.targets.flatMap((target, i): ConfigIssue[] => {
+    const warnings: ConfigIssue[] = [];
     if (isFiveFieldCron(target.schedule)) {
       warnings.push({
         path: `targets[${i}].schedule`,
@@ -37,7 +31,7 @@ export function configWarnings(
     if (worstMs > target.intervalMs) {
       warnings.push({
         path: `targets[${i}]`,
-        message: `${probes} probes per tick / concurrency ${config.concurrency} x timeout ${formatDuration(target.timeoutMs)} = ${seconds(worstMs)}, more than the ${formatDuration(target.intervalMs)} between ticks: when the API slows to the timeout the schedule cannot keep up (ticks are skipped as overlap); raise concurrency, shorten the timeout, lengthen the schedule or shard`,
+        message: `${probes} probes per tick / concurrency ${config.concurrency} x timeout ${formatDuration(target.timeoutMs)} = ${Math.round(worstMs / 100) / 10} s, more than the ${formatDuration(target.intervalMs)} between ticks: when the API slows to the timeout the schedule cannot keep up (ticks are skipped as overlap); raise concurrency, shorten the timeout, lengthen the schedule or shard`,
       });
     }
     const proxied = targetProxyWarning(target, env);

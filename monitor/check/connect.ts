@@ -1,13 +1,10 @@
 /**
  * `check-config --connect`: each target tried once, so a wrong host or port shows now rather
- * than minutes later as a page. Per target: `GET /docs` without a key, and one keyed read per
- * key (the read its other-header canary would make), each with a short timeout, no retries,
- * through the same connection setup and classifier the scheduled probes use. A target
- * "answers as the API" when /docs is a successful envelope and every keyed read got an answer
- * in the API's envelope (a refused key is still the API answering, and is reported as such).
- * A keyed read refused because of the key or the config (a misspelt tenant's 404, a tenant
- * mismatch, an unknown key) is a fault of that key: `keyFaults` names each one, so
- * `check-config --connect` can gate a deploy.
+ * than minutes later as a page: `GET /docs` without a key and one keyed read per key, with a
+ * short timeout, through the scheduled probes' own connections and classifier. A target
+ * "answers as the API" when /docs succeeds and every keyed read got the API's answer (a refused
+ * key is still the API answering). `keyFaults` names each key refused because of the key or
+ * the config, so `check-config --connect` can gate a deploy.
  */
 import type { Dispatcher } from 'undici';
 import { toolUserAgent } from '../../lib/index.js';
@@ -18,21 +15,7 @@ import { type ProbeResult, runProbe } from '../probe/run.js';
 import { makeProbe, readablePath } from '../probe/spec.js';
 import type { MonitorTarget } from '../config/types.js';
 
-export const CONNECT_TIMEOUT_MS = 5_000;
-
-export interface ConnectLine {
-  readonly what: string;
-  readonly result: ProbeResult;
-  /** The answer was the API's (an envelope, or a bare 401), whatever it said. */
-  readonly api: boolean;
-}
-
-export interface ConnectReport {
-  readonly target: string;
-  readonly baseUrl: string;
-  readonly lines: readonly ConnectLine[];
-  readonly answersAsApi: boolean;
-}
+type ConnectReport = Awaited<ReturnType<typeof connectTarget>>;
 
 function answeredByApi(result: ProbeResult): boolean {
   const attempt = result.attempt;
@@ -72,14 +55,15 @@ function probesOf(target: MonitorTarget) {
 export async function connectTarget(
   target: MonitorTarget,
   options: { dispatcher?: Dispatcher; timeoutMs?: number; env?: NodeJS.ProcessEnv } = {},
-): Promise<ConnectReport> {
-  const quick: MonitorTarget = { ...target, timeoutMs: Math.min(target.timeoutMs, options.timeoutMs ?? CONNECT_TIMEOUT_MS) };
+) {
+  const quick: MonitorTarget = { ...target, timeoutMs: Math.min(target.timeoutMs, options.timeoutMs ?? 5_000) };
   const dispatcher = options.dispatcher ?? makeAgent(quick, 4, {}, options.env);
   const politeness = createPoliteness();
   try {
     const lines = await Promise.all(
       probesOf(quick).map(async ({ what, spec }) => {
         const result = await runProbe(spec, quick, { dispatcher, politeness, now: Date.now, userAgent: toolUserAgent() });
+        // `api`: the answer was the API's (an envelope, or a bare 401), whatever it said.
         return { what, result, api: answeredByApi(result) };
       }),
     );
@@ -90,7 +74,7 @@ export async function connectTarget(
   }
 }
 
-function describe(line: ConnectLine): string {
+function describe(line: ConnectReport['lines'][number]): string {
   const { verdict, durationMs } = line.result;
   const status = verdict.status === undefined ? 'no answer' : `HTTP ${verdict.status}`;
   const why = verdict.success ? 'ok' : `${verdict.outcome} (${verdict.reason})`;

@@ -3,6 +3,7 @@
  * here is one the scheduler can run. All in UTC.
  */
 import cron from 'node-cron';
+import type { MaintenanceWindow, MonitorTarget } from './types.js';
 
 export const CRON_TIMEZONE = 'Etc/UTC';
 
@@ -61,22 +62,14 @@ export function cronProblem(expression: string): string | undefined {
   return check.errors.map((e) => `${e.field}: ${e.message}`).join('; ') || 'is not a valid cron expression';
 }
 
-/** The next `count` fire times after now; a throwaway task, destroyed before returning. */
-export function nextRuns(expression: string, count: number): Date[] {
-  const task = cron.createTask(expression, () => undefined, { timezone: CRON_TIMEZONE });
-  try {
-    return task.getNextRuns(count);
-  } finally {
-    void task.destroy();
-  }
-}
-
 /**
  * The shortest gap between consecutive fires over the next few runs: the time a tick has to
  * finish in, which the per-probe timeout must stay below.
  */
 export function shortestIntervalMs(expression: string): number {
-  const runs = nextRuns(expression, 12);
+  const task = cron.createTask(expression, () => undefined, { timezone: CRON_TIMEZONE });
+  const runs = task.getNextRuns(12);
+  void task.destroy();
   let shortest = Number.POSITIVE_INFINITY;
   for (let i = 1; i < runs.length; i += 1) {
     const gap = (runs[i]?.getTime() ?? 0) - (runs[i - 1]?.getTime() ?? 0);
@@ -97,4 +90,11 @@ export function cronWindowActive(expression: string, durationMs: number, now: Da
   } finally {
     void task.destroy();
   }
+}
+
+/** The maintenance window of the target open now, if any: probes pause while one is. */
+export function openWindow(target: MonitorTarget, nowMs: number): MaintenanceWindow | undefined {
+  return target.maintenance.find((w) =>
+    w.kind === 'fixed' ? nowMs >= w.startMs && nowMs < w.endMs : cronWindowActive(w.cron, w.durationMs, new Date(nowMs)),
+  );
 }

@@ -14,7 +14,7 @@ import {
 } from './types.js';
 import type { ApiKey } from '../../api/client/index.js';
 
-export const MIN_TOKEN_LENGTH = 16;
+const MIN_TOKEN_LENGTH = 16;
 
 const TOKENS = [
   { env: 'token', file: 'tokenFile', label: 'HTTP token' },
@@ -31,16 +31,8 @@ export function httpIssues(raw: Partial<Record<keyof RawHttp, unknown>> | undefi
 }
 
 /** The references a raw `http:` object holds, for resolution (also from a file that failed the schema). */
-export interface TokenReference {
-  readonly ref: SecretReference;
-  readonly label: string;
-  readonly name: 'token' | 'metricsToken';
-}
-
-export function tokenReferences(
-  raw: Partial<Record<'token' | 'tokenFile' | 'metricsToken' | 'metricsTokenFile', unknown>>,
-): TokenReference[] {
-  return TOKENS.flatMap((t): TokenReference[] => {
+export function tokenReferences(raw: Partial<Record<'token' | 'tokenFile' | 'metricsToken' | 'metricsTokenFile', unknown>>) {
+  return TOKENS.flatMap((t): Array<{ ref: SecretReference; label: string; name: 'token' | 'metricsToken' }> => {
     const env = raw[t.env];
     const file = raw[t.file];
     if (typeof env === 'string') return [{ ref: { env: { text: env, path: `http.${t.env}` } }, label: t.label, name: t.env }];

@@ -51,31 +51,20 @@ function resolveExpect(raw: RawKey['expect']): MonitorKey['expect'] {
 function resolveAvailability(raw: RawTarget['availability']): Record<EndpointId, number> {
   const fallback = raw?.default ?? DEFAULT_AVAILABILITY_PERCENT;
   // Rounded: 99.9 / 100 is 0.9990000000000001 in floating point, and the gauge would show it.
-  return Object.fromEntries(ENDPOINT_IDS.map((id) => [id, Number(((raw?.[id] ?? fallback) / 100).toFixed(9))])) as Record<
-    EndpointId,
-    number
-  >;
+  const ratio = (percent: number): number => Number((percent / 100).toFixed(9));
+  return Object.fromEntries(ENDPOINT_IDS.map((id) => [id, ratio(raw?.[id] ?? fallback)])) as Record<EndpointId, number>;
 }
 
 function resolveTarget(raw: RawTarget, index: number, sources: SecretSources, issues: ConfigIssue[]): MonitorTarget {
-  const keys: MonitorKey[] = [];
-  raw.keys.forEach((k, i) => {
+  const keys = raw.keys.flatMap((k, i): MonitorKey[] => {
     const secret = resolveSecret(k, `targets[${index}].keys[${i}]`, sources);
     if (!secret.ok) {
       issues.push(secret.issue);
-      return;
+      return [];
     }
     const tenants = k.kind === 'tenant' ? [k.tenant ?? ''] : [...new Set(k.tenants ?? [])];
-    keys.push({
-      alias: k.alias,
-      kind: k.kind,
-      tenant: k.tenant,
-      tenants,
-      auth: k.auth,
-      key: secret.key,
-      origin: secret.origin,
-      expect: resolveExpect(k.expect),
-    });
+    const { alias, kind, tenant, auth } = k;
+    return [{ alias, kind, tenant, tenants, auth, key: secret.key, origin: secret.origin, expect: resolveExpect(k.expect) }];
   });
   const tls = resolveTls(raw.tls, `targets[${index}].tls`, sources);
   if (!tls.ok) issues.push(tls.issue);

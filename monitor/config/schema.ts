@@ -17,12 +17,8 @@ import { INDEX_ACCESS, INDEX_ACCESS_READINGS, PLATFORM_PATHS, platformSubPath } 
 import { cronProblem } from './cron.js';
 import { parseDuration } from './duration.js';
 
-export const DEFAULT_SCHEDULE = '*/30 * * * * *';
-export const DEFAULT_TIMEOUT = '10s';
 /** A probe reads at most this much of a body: enough for any health answer, far below a client's cap. */
 export const DEFAULT_PROBE_BODY_LIMIT = 1024 * 1024;
-/** Consecutive service-side failures of a read before it counts as down (RepairmonEndpointDown). */
-export const DEFAULT_FAILURE_THRESHOLD = 2;
 /** Availability objective of reads, in percent, where `availability` names none. */
 export const DEFAULT_AVAILABILITY_PERCENT = 99.5;
 /** Resources a key's `expect` may name: what its reads are; `/` and `/docs` are read by every key alike. */
@@ -33,8 +29,6 @@ export type CanaryName = (typeof CANARY_NAMES)[number];
 
 /** `${ENV_VAR}`: the only form a secret may take inside the file. */
 export const SECRET_REFERENCE = /^\$\{([A-Za-z_][A-Za-z0-9_]*)\}$/;
-export const INLINE_SECRET_MESSAGE =
-  'inline secrets are refused; write `secret: ${ENV_VAR}` and export the key in that variable, or use `secretFile: /path/to/file`';
 
 const duration = z.string().refine((s) => parseDuration(s) !== undefined, {
   message: 'must be a duration such as 500ms, 10s, 5m or 2h',
@@ -59,9 +53,13 @@ const platformSub = z.string().superRefine((value, ctx) => {
 });
 
 // The value is never echoed: a literal here may be a real key someone pasted in.
-const secretReference = z.string().refine((s) => SECRET_REFERENCE.test(s.trim()), { message: INLINE_SECRET_MESSAGE });
+const secretReference = z.string().refine((s) => SECRET_REFERENCE.test(s.trim()), {
+  message: 'inline secrets are refused; write `secret: ${ENV_VAR}` and export the key in that variable, or use `secretFile: /path/to/file`',
+});
 
-const alias = aliasSchema;
+/** A strict object of optional fields, one per name. */
+const optionalFields = <K extends string, T extends z.ZodType>(names: readonly K[], field: T) =>
+  z.object(Object.fromEntries(names.map((n) => [n, field.optional()])) as Record<K, z.ZodOptional<T>>).strict();
 
 /**
  * What one read of a key should get: `read` (data, the default), `refused` (any refusal) or the
@@ -75,43 +73,20 @@ const expectation = z.string().superRefine((value, ctx) => {
   });
 });
 
-const keyExpect = z
-  .object(
-    Object.fromEntries(EXPECTABLE_ENDPOINTS.map((id) => [id, expectation.optional()])) as Record<
-      ExpectableEndpoint,
-      z.ZodOptional<typeof expectation>
-    >,
-  )
-  .strict();
-
 /** An availability objective in percent: 99.5 allows 0.5 % of reads to fail on the service's side. */
 const percent = z.number().refine((n) => n > 50 && n < 100, { message: 'must be a percentage above 50 and below 100, such as 99.9' });
 
-const availability = z
-  .object(
-    Object.fromEntries(['default', ...ENDPOINT_IDS].map((id) => [id, percent.optional()])) as Record<
-      'default' | (typeof ENDPOINT_IDS)[number],
-      z.ZodOptional<typeof percent>
-    >,
-  )
-  .strict();
-
 export const keySchema = z
   .object({
-    alias,
+    alias: aliasSchema,
     kind: z.enum(KEY_KINDS),
     tenant: tenantSlug.optional(),
     tenants: z.array(tenantSlug).optional(),
     auth: z.enum(AUTH_SCHEMES).default('bearer'),
     secret: secretReference.optional(),
     secretFile: z.string().min(1).optional(),
-    /** Per resource: `read`, `refused` or the refusal's code (a narrow-scope key). */
-    expect: keyExpect.optional(),
+    expect: optionalFields(EXPECTABLE_ENDPOINTS, expectation).optional(),
   })
-  .strict();
-
-const canarySwitches = z
-  .object(Object.fromEntries(CANARY_NAMES.map((name) => [name, z.boolean().optional()])) as Record<CanaryName, z.ZodOptional<z.ZodBoolean>>)
   .strict();
 
 // One object for both forms (a union would bury an unknown key under "invalid input");
@@ -124,15 +99,6 @@ const maintenanceWindow = z
     end: z.iso.datetime({ offset: true }).optional(),
     reason: z.string().optional(),
   })
-  .strict();
-
-const slo = z
-  .object(
-    Object.fromEntries(ENDPOINT_IDS.map((id) => [id, duration.optional()])) as Record<
-      (typeof ENDPOINT_IDS)[number],
-      z.ZodOptional<typeof duration>
-    >,
-  )
   .strict();
 
 // A DNS name for SNI and certificate checks; an IP address goes in baseUrl itself.
@@ -153,23 +119,23 @@ const tlsOptions = z
 
 export const targetSchema = z
   .object({
-    name: alias,
+    name: aliasSchema,
     baseUrl: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL ending in /api/v1, such as https://api.example.com/api/v1' }),
-    schedule: cronExpression.default(DEFAULT_SCHEDULE),
-    timeout: duration.default(DEFAULT_TIMEOUT),
+    schedule: cronExpression.default('*/30 * * * * *'),
+    timeout: duration.default('10s'),
     maxBodyBytes: z
       .number()
       .int()
       .min(1024)
       .max(64 * 1024 * 1024)
       .default(DEFAULT_PROBE_BODY_LIMIT),
-    slo: slo.optional(),
+    slo: optionalFields(ENDPOINT_IDS, duration).optional(),
     /** Availability objectives of reads per endpoint, in percent (multi-window burn-rate alerts). */
-    availability: availability.optional(),
+    availability: optionalFields(['default', ...ENDPOINT_IDS], percent).optional(),
     /** Consecutive service-side failures of a read that page (RepairmonEndpointDown). */
-    failureThreshold: z.number().int().min(1).max(20).default(DEFAULT_FAILURE_THRESHOLD),
+    failureThreshold: z.number().int().min(1).max(20).default(2),
     maintenance: z.array(maintenanceWindow).default([]),
-    canaries: z.union([z.boolean(), canarySwitches]).default(true),
+    canaries: z.union([z.boolean(), optionalFields(CANARY_NAMES, z.boolean())]).default(true),
     tls: tlsOptions.optional(),
     /** `false`: probes go direct, whatever HTTPS_PROXY / HTTP_PROXY say (NO_PROXY for one target). */
     proxy: z.boolean().default(true),
@@ -180,9 +146,6 @@ export const targetSchema = z
     keys: z.array(keySchema).min(1),
   })
   .strict();
-
-/** Default gap between two on-demand probes of one key (`/probe`): each is a real API request. */
-export const DEFAULT_ON_DEMAND_INTERVAL = '10s';
 
 /**
  * The monitor's own HTTP surface. Tokens are secrets, referenced like keys (`${ENV}` or a
@@ -198,7 +161,7 @@ export const httpSchema = z
     metricsTokenFile: z.string().min(1).optional(),
     onDemandInterval: duration
       .refine((d) => (parseDuration(d) ?? 0) >= 1_000, { message: "must be at least 1s: each on-demand probe spends the key's quota" })
-      .default(DEFAULT_ON_DEMAND_INTERVAL),
+      .default('10s'),
   })
   .strict();
 
@@ -217,15 +180,11 @@ export const statusPageSchema = z
   })
   .strict();
 
-/** The longest a 429's hint holds a key's probes: a hint of years would blind the monitor. */
-export const DEFAULT_MAX_RATE_LIMIT_HOLD = '1h';
-
 export const configSchema = z
   .object({
     concurrency: z.number().int().min(1).max(512).default(16),
-    maxRateLimitHold: duration
-      .refine((d) => (parseDuration(d) ?? 0) >= 1_000, { message: 'must be at least 1s' })
-      .default(DEFAULT_MAX_RATE_LIMIT_HOLD),
+    /** The longest a 429's hint holds a key's probes: a hint of years would blind the monitor. */
+    maxRateLimitHold: duration.refine((d) => (parseDuration(d) ?? 0) >= 1_000, { message: 'must be at least 1s' }).default('1h'),
     /** How many recent results per probe the status page and ratios keep. */
     historyPerProbe: z.number().int().min(2).max(1000).default(60),
     http: httpSchema.optional(),

@@ -20,7 +20,7 @@ export interface SecretSources {
 /** Where a secret was read from: a reload rereads files, but a process cannot see a changed environment. */
 export type SecretOrigin = { readonly kind: 'env'; readonly name: string } | { readonly kind: 'file'; readonly path: string };
 
-export type SecretResult =
+type SecretResult =
   { readonly ok: true; readonly key: ApiKey; readonly origin: SecretOrigin } | { readonly ok: false; readonly issue: ConfigIssue };
 
 /** One secret reference: exactly one of the two forms is set (the rules check that first). */
@@ -53,6 +53,17 @@ function fileProblem(label: string, given: string, file: string, code: string): 
   return `${label}: cannot read secret file ${shownValue(given)} (${code}; its path is not shown: it looks like it could be the secret itself; write the secret into a file and give that file's path)`;
 }
 
+/** Reads a file named relative to the config file's folder: its text, or the error's code. */
+export function readRelative(given: string, sources: SecretSources): { file: string; text?: string; code?: string } {
+  const file = isAbsolute(given) ? given : resolve(sources.baseDir, given);
+  try {
+    return { file, text: (sources.readFile ?? ((p: string) => readFileSync(p, 'utf8')))(file) };
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    return { file, code: typeof code === 'string' ? code : 'read error' };
+  }
+}
+
 /** `label` names what the secret is for in messages (`key "nowak-test"`); `alias` is what it prints as. */
 export function resolveReference(ref: SecretReference, label: string, alias: string, sources: SecretSources): SecretResult {
   if (ref.env !== undefined) {
@@ -63,14 +74,8 @@ export function resolveReference(ref: SecretReference, label: string, alias: str
   }
   const given = ref.file?.text ?? '';
   const at = ref.file?.path ?? '';
-  const file = isAbsolute(given) ? given : resolve(sources.baseDir, given);
-  let text: string;
-  try {
-    text = (sources.readFile ?? ((p: string) => readFileSync(p, 'utf8')))(file);
-  } catch (error) {
-    const code = (error as { code?: unknown }).code;
-    return { ok: false, issue: { path: at, message: fileProblem(label, given, file, typeof code === 'string' ? code : 'read error') } };
-  }
+  const { file, text, code } = readRelative(given, sources);
+  if (text === undefined) return { ok: false, issue: { path: at, message: fileProblem(label, given, file, code ?? 'read error') } };
   return toKey(text, alias, label, at, `secret file ${shownPath(given, file)}`, { kind: 'file', path: file });
 }
 

@@ -4,19 +4,17 @@
  * its path, not a stream of tls_error probes later.
  */
 import { X509Certificate } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { isAbsolute, resolve } from 'node:path';
 import { shownPath } from '../../lib/index.js';
 import type { RawTarget } from './schema.js';
-import type { SecretSources } from './secrets.js';
+import { type SecretSources, readRelative } from './secrets.js';
 import type { ConfigIssue, TargetTls } from './types.js';
 
-export type TlsResult = { readonly ok: true; readonly tls: TargetTls | undefined } | { readonly ok: false; readonly issue: ConfigIssue };
+type TlsResult = { readonly ok: true; readonly tls: TargetTls | undefined } | { readonly ok: false; readonly issue: ConfigIssue };
 
 const PEM_CERTIFICATE = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g;
 
 /** Why the text is not a usable CA bundle, or undefined when every certificate in it parses. */
-export function caProblem(text: string): string | undefined {
+function caProblem(text: string): string | undefined {
   const blocks = text.match(PEM_CERTIFICATE) ?? [];
   if (blocks.length === 0) return 'holds no PEM certificate (-----BEGIN CERTIFICATE-----)';
   for (const [i, block] of blocks.entries()) {
@@ -31,21 +29,10 @@ export function caProblem(text: string): string | undefined {
 
 export function resolveTls(raw: RawTarget['tls'], path: string, sources: SecretSources): TlsResult {
   if (raw === undefined) return { ok: true, tls: undefined };
-  const file = isAbsolute(raw.caFile) ? raw.caFile : resolve(sources.baseDir, raw.caFile);
   const at = `${path}.caFile`;
-  let text: string;
-  try {
-    text = (sources.readFile ?? ((p: string) => readFileSync(p, 'utf8')))(file);
-  } catch (error) {
-    const code = (error as { code?: unknown }).code;
-    return {
-      ok: false,
-      issue: {
-        path: at,
-        message: `cannot read CA file ${shownPath(raw.caFile, file)} (${typeof code === 'string' ? code : 'read error'})`,
-      },
-    };
-  }
+  const { file, text, code } = readRelative(raw.caFile, sources);
+  if (text === undefined)
+    return { ok: false, issue: { path: at, message: `cannot read CA file ${shownPath(raw.caFile, file)} (${code})` } };
   const problem = caProblem(text);
   if (problem) return { ok: false, issue: { path: at, message: `CA file ${shownPath(raw.caFile, file)} ${problem}` } };
   return { ok: true, tls: { ca: text, caFile: file, serverName: raw.serverName } };

@@ -6,16 +6,12 @@ import type { ConfigIssue } from '../../lib/index.js';
 import type { CanaryName, ExpectableEndpoint } from './schema.js';
 import type { SecretOrigin } from './secrets.js';
 
-/** What a key's read of one resource should get (its `expect` in monitor.yaml). */
-export type KeyExpectation =
-  | { readonly kind: 'read' }
-  /** Refused; `code` is the refusal's error code when the config names one, else any refusal. */
-  | { readonly kind: 'refused'; readonly code: string | undefined };
+/** What a key's read of one resource should get (its `expect`); `code`: the refusal's error code when named, else any refusal. */
+export type KeyExpectation = { readonly kind: 'read' } | { readonly kind: 'refused'; readonly code: string | undefined };
 
 export interface MonitorKey {
   readonly alias: string;
   readonly kind: KeyKind;
-  /** The tenant a tenant key is assigned to. */
   readonly tenant: string | undefined;
   /** Tenants whose resources this key reads: its own for a tenant key, the listed ones for a platform key. */
   readonly tenants: readonly string[];
@@ -31,13 +27,10 @@ export type MaintenanceWindow =
   | { readonly kind: 'cron'; readonly cron: string; readonly durationMs: number; readonly reason: string | undefined }
   | { readonly kind: 'fixed'; readonly startMs: number; readonly endMs: number; readonly reason: string | undefined };
 
-/** A target's own trust: the CA bundle replaces Node's default CAs for its connections. */
+/** A target's own trust: the CA bundle (PEM text read from `caFile`, an absolute path) replaces Node's default CAs; `serverName` for SNI. */
 export interface TargetTls {
-  /** The PEM text read from `caFile` at load. */
   readonly ca: string;
-  /** Absolute path, for messages. */
   readonly caFile: string;
-  /** SNI and the name the certificate must carry, when it differs from the baseUrl host. */
   readonly serverName: string | undefined;
 }
 
@@ -65,17 +58,18 @@ export interface MonitorTarget {
   readonly proxy?: boolean | undefined;
 }
 
-/** The monitor's own HTTP surface (`http:` in the config). */
+/**
+ * The monitor's own HTTP surface (`http:`): `token` guards /probe, /probes(.json), the status
+ * page and /-/reload (required on a non-loopback listen); `metricsToken`, when set, /metrics,
+ * /-/healthy and /-/ready; at most one on-demand probe per key per `onDemandIntervalMs`.
+ */
 export interface HttpSettings {
-  /** Guards /probe, /probes(.json), the status page and /-/reload; required on a non-loopback listen. */
   readonly token: ApiKey | undefined;
-  /** Guards /metrics, /-/healthy and /-/ready when set; they are open otherwise. */
   readonly metricsToken: ApiKey | undefined;
-  /** At most one on-demand probe per key per this many ms. */
   readonly onDemandIntervalMs: number;
 }
 
-/** Where the status page reads long-window uptime from (`statusPage:` in the config). */
+/** Where the status page reads long-window uptime from (`statusPage:`). */
 export interface StatusPageSettings {
   readonly prometheusUrl: string | undefined;
   readonly prometheusTimeoutMs: number;
@@ -84,18 +78,13 @@ export interface StatusPageSettings {
 export const DEFAULT_HTTP_SETTINGS: HttpSettings = { token: undefined, metricsToken: undefined, onDemandIntervalMs: 10_000 };
 export const DEFAULT_STATUS_PAGE_SETTINGS: StatusPageSettings = { prometheusUrl: undefined, prometheusTimeoutMs: 2_000 };
 
-export interface MetricsOptions {
-  /** Outcome counters per probe (with tenant and key alias) instead of per target and endpoint. */
-  readonly perKeyOutcomes: boolean;
-}
-
 export interface MonitorConfig {
   readonly concurrency: number;
   /** `maxRateLimitHold`; absent in configs built in code: 1 h (run.ts DEFAULT_MAX_HOLD_MS). */
   readonly maxRateLimitHoldMs?: number | undefined;
   readonly historyPerProbe: number;
-  /** Absent (a config built in code): the defaults, outcome counters per target and endpoint. */
-  readonly metrics?: MetricsOptions;
+  /** `perKeyOutcomes`: outcome counters per probe instead of per target and endpoint (absent: false). */
+  readonly metrics?: { readonly perKeyOutcomes: boolean };
   readonly targets: readonly MonitorTarget[];
   /** Absent in configs built in code: no tokens, the default on-demand interval. */
   readonly http?: HttpSettings | undefined;

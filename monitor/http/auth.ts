@@ -1,13 +1,9 @@
 /**
- * Who may read what on the monitor's HTTP surface. The views that run probes or show their
- * results (/, /probes, /probe, /-/reload) need `http.token`; /metrics and the health endpoints
- * are open unless `http.metricsToken` is set. A token is presented as `Authorization: Bearer`
- * (scripts, Prometheus) or as the password of HTTP Basic (a browser's login prompt; any user
- * name), never in a URL. Pure, apart from hashing: tokens are compared in constant time.
- *
- * A token is not the only guard against a web page the operator happens to open: `browserGuard`
- * refuses DNS rebinding (a loopback listener serves only loopback Host names) and cross-site
- * requests that act (a reload, a probe that spends quota), whatever credential a browser attaches.
+ * Who may read what on the monitor's HTTP surface (see HttpSettings). A token is presented as
+ * `Authorization: Bearer` (scripts, Prometheus) or as the password of HTTP Basic (a browser's
+ * login prompt), never in a URL, and compared in constant time. Against a web page the operator
+ * happens to open, `browserGuard` refuses DNS rebinding and cross-site requests that act,
+ * whatever credential a browser attaches.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { ApiKey } from '../../api/client/index.js';
@@ -15,11 +11,11 @@ import { type RequestOrigin, crossSite, hostName, isLoopback } from '../../lib/i
 import type { HttpSettings } from '../config/types.js';
 
 /** Paths that Prometheus and kubelets read: open by default, or behind the metrics token. */
-export const SCRAPE_PATHS: ReadonlySet<string> = new Set(['/metrics', '/-/healthy', '/-/ready']);
+const SCRAPE_PATHS: ReadonlySet<string> = new Set(['/metrics', '/-/healthy', '/-/ready']);
 
-export const AUTH_REALM = 'repairmon';
+const AUTH_REALM = 'repairmon';
 
-export type Access = { readonly ok: true } | { readonly ok: false; readonly status: 401 | 403; readonly message: string };
+type Access = { readonly ok: true } | { readonly ok: false; readonly status: 401 | 403; readonly message: string };
 
 /** Why a listen address cannot be served with these settings, or undefined when it can. */
 export function unprotectedListen(host: string, port: number, http: HttpSettings): string | undefined {

@@ -8,21 +8,15 @@ import type { HistoryEntry } from '../history.js';
 import { esc } from './html.js';
 import type { UptimeSample } from './uptime.js';
 
-export interface BreachRow {
-  readonly id: string;
-  readonly latest: HistoryEntry;
-  readonly count: number;
-  /** The probe's newest result is still a breach (false: it has passed since). */
-  readonly ongoing: boolean;
-}
+type BreachRow = ReturnType<typeof breachRows>[number];
 
 const KIND: Readonly<Record<string, string>> = {
   tenant_isolation_breach: 'tenant isolation',
   authorization_breach: 'authorization',
 };
 
-/** One row per breached probe, newest breach first. */
-export function breachRows(breaches: readonly HistoryEntry[], lastOf: (id: string) => HistoryEntry | undefined): BreachRow[] {
+/** One row per breached probe, newest breach first; `ongoing`: its newest result is still a breach. */
+export function breachRows(breaches: readonly HistoryEntry[], lastOf: (id: string) => HistoryEntry | undefined) {
   const rows = new Map<string, { latest: HistoryEntry; count: number }>();
   for (const entry of breaches) {
     const row = rows.get(entry.id);

@@ -1,50 +1,31 @@
 /**
- * `/probe?target=&key=&endpoint=[&tenant=][&check=]&debug=true`: runs one configured probe now.
- * Only probes the config already defines can be picked, by alias: it is not a proxy. The
- * answer shows the timeline, status, redacted headers, the envelope's shape, the outcome and
- * the metrics it would emit (rendered on a throwaway registry; the live metrics are untouched).
- *
- * No customer data: a tenant resource or /platform/ answer was read with a real key and holds
- * clients' names, phones and e-mails, so its body is never shown, only its shape (`data` an
- * array of N) or its error code and message. Bodies are shown for `/` and `/docs` only, which
- * hold no tenant's data.
+ * `/probe?target=&key=&endpoint=[&tenant=][&check=]&debug=true`: runs one configured probe now,
+ * picked by alias (it is not a proxy), and shows the timeline, status, redacted headers, the
+ * envelope's shape, the outcome and the metrics it would emit (on a throwaway registry). No
+ * customer data: only `/` and `/docs` bodies are shown (history.ts `bodyShown`); of any other
+ * answer only its shape (`data` an array of N) or its error code and message.
  */
 import { type ApiKey, redactSecrets } from '../../api/client/single-attempt.js';
 import { type AttemptResponse, scrubKeyEchoes } from '../../api/client/single-attempt.js';
 import { SECRET_HEADERS, authHeader, printable } from '../../api/contract/index.js';
-import { bodyShown, withheldDetail } from '../body-policy.js';
+import { bodyShown, withheldDetail } from '../history.js';
 import { createProbeMetrics } from '../metrics/probe-metrics.js';
 import { MonitorRegistry } from '../metrics/registry.js';
 import type { ProbeResult } from '../probe/run.js';
 import type { ProbeSpec } from '../probe/spec.js';
 
-export interface DebugQuery {
-  readonly target: string | null;
-  readonly key: string | null;
-  readonly endpoint: string | null;
-  readonly tenant: string | null;
-  readonly check: string | null;
-}
+type DebugQuery = Readonly<Record<'target' | 'key' | 'endpoint' | 'tenant' | 'check', string | null>>;
 
-export type ProbePick =
-  { readonly ok: true; readonly spec: ProbeSpec } | { readonly ok: false; readonly status: 400 | 404; readonly message: string };
-
-/**
- * The probes `/probe` may pick, indexed once per plan: a lookup per request, not a scan of
- * every probe (35 000 at 5 000 keys). The first probe wins where several match, as in plan order.
- */
-export interface ProbeIndex {
-  /** By target, key alias, endpoint, check and tenant. */
-  readonly exact: ReadonlyMap<string, ProbeSpec>;
-  /** By target, key alias, endpoint and check, for a query without a tenant. */
-  readonly anyTenant: ReadonlyMap<string, ProbeSpec>;
-  /** Key aliases per target, for the 404 message. */
-  readonly aliases: ReadonlyMap<string, readonly string[]>;
-}
+export type ProbeIndex = ReturnType<typeof indexProbes>;
 
 const lookupKey = (...parts: string[]): string => parts.join('\u0000');
 
-export function indexProbes(probes: readonly ProbeSpec[]): ProbeIndex {
+/**
+ * The probes `/probe` may pick, indexed once per plan: a lookup per request, not a scan of
+ * every probe (35 000 at 5 000 keys). The first probe wins where several match, as in plan order:
+ * `exact` by target, key alias, endpoint, check and tenant, `anyTenant` without the tenant.
+ */
+export function indexProbes(probes: readonly ProbeSpec[]) {
   const exact = new Map<string, ProbeSpec>();
   const anyTenant = new Map<string, ProbeSpec>();
   const aliases = new Map<string, Set<string>>();
@@ -60,7 +41,7 @@ export function indexProbes(probes: readonly ProbeSpec[]): ProbeIndex {
     if (!set) aliases.set(p.target, (set = new Set()));
     set.add(p.keyAlias);
   }
-  return { exact, anyTenant, aliases: new Map([...aliases].map(([t, set]) => [t, [...set]])) };
+  return { exact, anyTenant, aliases: new Map([...aliases].map(([t, set]) => [t, [...set]])) } as const;
 }
 
 /** Enough aliases to spot a typo; at 5 000 keys the whole list was a 100 KB answer to a miss. */
@@ -72,7 +53,10 @@ function aliasHint(aliases: readonly string[]): string {
   return aliases.length > ALIASES_SHOWN ? `${shown} and ${aliases.length - ALIASES_SHOWN} more` : shown;
 }
 
-export function pickProbe(query: DebugQuery, index: ProbeIndex): ProbePick {
+export function pickProbe(
+  query: DebugQuery,
+  index: ProbeIndex,
+): { readonly ok: true; readonly spec: ProbeSpec } | { readonly ok: false; readonly status: 400 | 404; readonly message: string } {
   if (!query.target || !query.key || !query.endpoint) {
     return {
       ok: false,
@@ -125,7 +109,7 @@ function typeName(value: unknown): string {
 }
 
 /** What the body looked like, without a byte of its data: the envelope's shape, or its error. */
-export function envelopeShape(attempt: AttemptResponse): Record<string, unknown> {
+function envelopeShape(attempt: AttemptResponse): Record<string, unknown> {
   if (!attempt.envelope.valid) return { valid: false, problem: attempt.envelope.problem };
   const envelope = attempt.envelope.envelope;
   if (!envelope.ok) return { valid: true, ok: false, error: { code: envelope.error.code, message: envelope.error.message } };
@@ -183,4 +167,45 @@ export async function debugReport(result: ProbeResult, keys: readonly ApiKey[]):
     },
     metrics: await wouldEmit(result),
   };
+}
+
+/**
+ * On-demand probes (`/probe`) spend the same quota as the scheduled ones, so they are paced per
+ * key: at most one per `http.onDemandInterval`, and none while the key waits out a server's
+ * Retry-After (the hold the scheduled probes honour, `probe/politeness.ts`).
+ */
+export type OnDemandGate =
+  { readonly ok: true } | { readonly ok: false; readonly reason: 'interval' | 'retry_after'; readonly retryAfterMs: number };
+
+/** The server's hold first: it is the API asking, the interval is only ours. */
+export function onDemandGate(lastMs: number | undefined, nowMs: number, intervalMs: number, heldMs: number): OnDemandGate {
+  if (heldMs > 0) return { ok: false, reason: 'retry_after', retryAfterMs: heldMs };
+  const waitMs = lastMs === undefined ? 0 : lastMs + intervalMs - nowMs;
+  return waitMs > 0 ? { ok: false, reason: 'interval', retryAfterMs: waitMs } : { ok: true };
+}
+
+interface OnDemandLimiter {
+  /** Decides and, when it lets the probe through, records it at once (so parallel calls cannot all pass). */
+  admit(key: string, nowMs: number, intervalMs: number, heldMs: number): OnDemandGate;
+  /** Forgets keys no longer configured. */
+  retain(live: ReadonlySet<string>): void;
+}
+
+export function createOnDemandLimiter(): OnDemandLimiter {
+  const last = new Map<string, number>();
+  return {
+    admit(key, nowMs, intervalMs, heldMs) {
+      const gate = onDemandGate(last.get(key), nowMs, intervalMs, heldMs);
+      if (gate.ok) last.set(key, nowMs);
+      return gate;
+    },
+    retain(live) {
+      for (const key of last.keys()) if (!live.has(key)) last.delete(key);
+    },
+  };
+}
+
+/** `Retry-After` in whole seconds, rounded up so a client that obeys it is let through. */
+export function retryAfterSeconds(ms: number): number {
+  return Math.max(1, Math.ceil(ms / 1000));
 }

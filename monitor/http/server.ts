@@ -7,21 +7,20 @@
 import { once } from 'node:events';
 import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import { httpSettings, statusPageSettings } from '../config/types.js';
-import { openWindow } from '../maintenance.js';
+import { openWindow } from '../config/cron.js';
 import type { Monitor } from '../service.js';
 import { formatShard } from '../shard.js';
 import { authorize, browserGuard, challenges, unprotectedListen } from './auth.js';
-import { type ProbeIndex, debugReport, indexProbes, pickProbe, wouldEmit } from './debug-probe.js';
-import { retryAfterSeconds } from './on-demand.js';
-import { probesJson, renderProbesPage } from './probes-page.js';
+import { type ProbeIndex, debugReport, indexProbes, pickProbe, retryAfterSeconds, wouldEmit } from './debug-probe.js';
+import { probesJson, renderProbesPage } from './html.js';
 import type { ProbeSpec } from '../probe/spec.js';
 import { type StatusLayout, statusLayout, statusPageParts } from './status-page.js';
-import { streamBody } from './stream-body.js';
 import { type UptimeSource, createUptimeSource } from './uptime.js';
 
-export interface ServerOptions {
+interface ServerOptions {
   readonly host: string;
   readonly port: number;
   readonly logger: Logger;
@@ -48,6 +47,44 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 function refreshSeconds(params: URLSearchParams): number | undefined {
   const n = Number(params.get('refresh'));
   return Number.isInteger(n) && n >= 5 && n <= 300 ? n : undefined;
+}
+
+/**
+ * Sends a page made of pieces as it is made. Between chunks the event loop is let go (or, when
+ * the reader is slow, waited on: the page is not buffered whole), so a big page never keeps
+ * /-/healthy, /metrics or another request waiting; a reader that goes away stops the making.
+ */
+/** Bytes gathered before a write: a few rows of the status page. */
+const CHUNK_CHARS = 16 * 1024;
+
+function drained(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = (): void => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
+}
+
+async function streamBody(res: ServerResponse, status: number, headers: Record<string, string>, parts: Iterable<string>): Promise<void> {
+  res.writeHead(status, headers);
+  let pending = '';
+  for (const part of parts) {
+    pending += part;
+    if (pending.length < CHUNK_CHARS) continue;
+    const flushed = res.write(pending);
+    pending = '';
+    if (res.destroyed) return;
+    if (!flushed) await drained(res);
+    // Always a real turn of the event loop: a loopback socket often drains at once, within
+    // the same turn, which would let no other request in.
+    await nextTurn();
+    if (res.destroyed) return;
+  }
+  res.end(pending);
 }
 
 interface Context {

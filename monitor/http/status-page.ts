@@ -1,11 +1,9 @@
 /**
- * The status page: breaches first, in a banner; outages now counted; then per target a history
- * bar, what is down now, the canaries in a line, and a tenant x endpoint grid of the keys' reads
- * (last outcome and, when it failed, why; success ratio over the kept window; latency sparkline),
- * uptime per row over the kept window and, from Prometheus, over 24 h / 7 d / 30 d, each figure
- * with how much data is behind it; and a table of the canaries. Laid out to fit 1280 px.
- * Server-rendered, no scripts, no external assets. It refreshes itself only when asked
- * (`/?refresh=10`): an unasked reload moves the page under a screen-reader user (WCAG 2.2.1).
+ * The status page: breaches first, then per target a history bar, what is down now, the
+ * canaries, and a tenant x endpoint grid of the keys' reads, each uptime figure with how much
+ * data is behind it. Server-rendered, no scripts, no external assets, fits 1280 px. It refreshes
+ * itself only when asked (`/?refresh=10`): an unasked reload moves the page under a
+ * screen-reader user (WCAG 2.2.1).
  */
 import { ENDPOINT_IDS, type EndpointId } from '../../api/contract/index.js';
 import { failureClass } from '../probe/failure-class.js';
@@ -17,17 +15,16 @@ import { esc, layoutParts, outcomeClass } from './html.js';
 import { historyBar, sparkline } from './sparkline.js';
 import { UPTIME_WINDOWS, type Uptime, coverageOf, uptimeOf } from './uptime.js';
 
-export interface StatusView {
+interface StatusView {
   readonly targets: readonly MonitorTarget[];
   readonly plan: readonly ProbeSpec[];
   readonly window: (id: string) => readonly HistoryEntry[];
   readonly maintenance: (target: MonitorTarget) => MaintenanceWindow | undefined;
   readonly shard: string;
   readonly now: number;
-  /** Breaches still in memory, newest first. */
+  /** Newest first. */
   readonly breaches?: readonly HistoryEntry[];
   readonly uptime?: Uptime;
-  /** Seconds between reloads when the viewer asked for them. */
   readonly refreshSeconds?: number | undefined;
   /** `statusLayout(targets, plan)`, when the caller keeps it per plan; built here otherwise. */
   readonly layout?: StatusLayout;
@@ -51,16 +48,14 @@ interface TargetLayout {
   readonly canaries: ProbeSpec[];
 }
 
+export type StatusLayout = ReturnType<typeof statusLayout>;
+
 /**
  * Where each probe goes on the page, from one pass over the plan. It depends on the plan only,
  * so the server keeps one per plan (a reload makes a new plan); grouping per request, row and
  * cell was a filter over every read for every row: 42 s for one page at 5 000 keys.
  */
-export interface StatusLayout {
-  readonly targets: readonly TargetLayout[];
-}
-
-export function statusLayout(targets: readonly MonitorTarget[], plan: readonly ProbeSpec[]): StatusLayout {
+export function statusLayout(targets: readonly MonitorTarget[], plan: readonly ProbeSpec[]): { readonly targets: readonly TargetLayout[] } {
   const byName = new Map<string, TargetLayout & { readonly rowsByKey: Map<string, GridRow> }>();
   for (const target of targets)
     byName.set(target.name, { target, probes: [], reads: [], columns: [], rows: [], canaries: [], rowsByKey: new Map() });
@@ -103,7 +98,7 @@ function keptRatio(entries: readonly HistoryEntry[]): number | undefined {
 }
 
 /** A span of data in the largest unit that keeps it readable: 40 s, 19 min, 5 h, 12 d. */
-export function span(seconds: number): string {
+function span(seconds: number): string {
   if (seconds < 90) return `${Math.round(seconds)} s`;
   if (seconds < 5_400) return `${Math.round(seconds / 60)} min`;
   if (seconds < 172_800) return `${Math.round(seconds / 3_600)} h`;
@@ -133,7 +128,7 @@ function downNow(reads: readonly ProbeSpec[], view: StatusView): EndpointId[] {
 }
 
 /** Why the last result failed, in the cell: the label-safe reason, and whether an HTML page came back. */
-export function failureReason(last: HistoryEntry | undefined): string {
+function failureReason(last: HistoryEntry | undefined): string {
   if (!last || last.success) return '';
   return [last.reason, last.html ? 'HTML page' : ''].filter(Boolean).join(' · ');
 }

@@ -1,19 +1,16 @@
 /**
  * Uptime over long windows for the status page, from Prometheus (the monitor keeps only a short
- * window in memory and nothing across a restart). One instant query per window,
- * `avg_over_time(repairmon_probe_success{check="read"}[24h])`, gives a value per probe series;
- * rows and targets average those. With each, how much data is behind it: the earliest probe
- * run Prometheus holds in the window (a 30 d figure from 19 minutes of data says so). One more
- * asks which probes breached in the last 24 h, so the breach banner survives a restart. A
- * Prometheus that does not answer makes the figures "unavailable", never the page: answers are
- * cached, refreshed in the background, bounded in size, and the page waits at most the
- * configured timeout, and only the first time.
+ * window, and nothing across a restart): per window the success average and the earliest run
+ * behind it (a 30 d figure from 19 minutes of data says so), and the breaches of the last 24 h,
+ * so the banner survives a restart. A Prometheus that does not answer makes the figures
+ * "unavailable", never the page: answers are cached, refreshed in the background, bounded in
+ * size, and the page waits at most the configured timeout, and only the first time.
  */
 import { type Dispatcher, request } from 'undici';
 import type { StatusPageSettings } from '../config/types.js';
 
 export const UPTIME_WINDOWS = ['24h', '7d', '30d'] as const;
-export type UptimeWindow = (typeof UPTIME_WINDOWS)[number];
+type UptimeWindow = (typeof UPTIME_WINDOWS)[number];
 
 export interface UptimeSample {
   readonly labels: Readonly<Record<string, string>>;
@@ -32,17 +29,6 @@ export type Uptime =
       readonly breaches: readonly UptimeSample[];
     };
 
-export function uptimeQuery(window: UptimeWindow): string {
-  return `avg_over_time(repairmon_probe_success{check="read"}[${window}])`;
-}
-
-export function sinceQuery(window: UptimeWindow): string {
-  return `min_over_time(repairmon_probe_last_run_timestamp_seconds{check="read"}[${window}])`;
-}
-
-export const BREACH_QUERY =
-  'sum by (target, endpoint, tenant, key_alias, check) (increase(repairmon_probes_total{outcome="assertion_failed"}[24h])) > 0';
-
 /** The vector of an instant query's answer, or why it is not one. Pure. */
 export function parseVector(body: unknown): { ok: true; samples: UptimeSample[] } | { ok: false; reason: string } {
   const answer = body as { status?: unknown; data?: { resultType?: unknown; result?: unknown } } | null;
@@ -56,9 +42,12 @@ export function parseVector(body: unknown): { ok: true; samples: UptimeSample[] 
   return { ok: true, samples };
 }
 
+const matching = (samples: readonly UptimeSample[], match: Readonly<Record<string, string>>): number[] =>
+  samples.filter((s) => Object.entries(match).every(([k, v]) => (s.labels[k] ?? '') === v)).map((s) => s.value);
+
 /** The mean of the samples whose labels match; undefined when none does. Pure. */
 export function uptimeOf(samples: readonly UptimeSample[], match: Readonly<Record<string, string>>): number | undefined {
-  const values = samples.filter((s) => Object.entries(match).every(([k, v]) => (s.labels[k] ?? '') === v)).map((s) => s.value);
+  const values = matching(samples, match);
   return values.length === 0 ? undefined : values.reduce((a, b) => a + b, 0) / values.length;
 }
 
@@ -68,9 +57,7 @@ export function coverageOf(
   match: Readonly<Record<string, string>>,
   nowSeconds: number,
 ): number | undefined {
-  const earliest = since
-    .filter((s) => Object.entries(match).every(([k, v]) => (s.labels[k] ?? '') === v))
-    .reduce((min, s) => Math.min(min, s.value), Number.POSITIVE_INFINITY);
+  const earliest = matching(since, match).reduce((a, b) => Math.min(a, b), Number.POSITIVE_INFINITY);
   return Number.isFinite(earliest) ? Math.max(0, nowSeconds - earliest) : undefined;
 }
 
@@ -110,7 +97,11 @@ export async function fetchUptime(settings: StatusPageSettings): Promise<Uptime>
   const base = settings.prometheusUrl;
   if (base === undefined) return { kind: 'off' };
   try {
-    const queries = [...UPTIME_WINDOWS.map(uptimeQuery), ...UPTIME_WINDOWS.map(sinceQuery), BREACH_QUERY];
+    const queries = [
+      ...UPTIME_WINDOWS.map((w) => `avg_over_time(repairmon_probe_success{check="read"}[${w}])`),
+      ...UPTIME_WINDOWS.map((w) => `min_over_time(repairmon_probe_last_run_timestamp_seconds{check="read"}[${w}])`),
+      'sum by (target, endpoint, tenant, key_alias, check) (increase(repairmon_probes_total{outcome="assertion_failed"}[24h])) > 0',
+    ];
     const a = await Promise.all(queries.map((q) => instantQuery(base, q, settings.prometheusTimeoutMs)));
     const byWindow = (from: number) => ({ '24h': a[from] ?? [], '7d': a[from + 1] ?? [], '30d': a[from + 2] ?? [] });
     return { kind: 'ok', windows: byWindow(0), since: byWindow(3), breaches: a[6] ?? [] };
@@ -128,9 +119,6 @@ export async function fetchUptime(settings: StatusPageSettings): Promise<Uptime>
 export interface UptimeSource {
   read(settings: StatusPageSettings): Promise<Uptime>;
 }
-
-/** How long an answer is reused: the long windows barely move in a minute. */
-export const UPTIME_FRESH_MS = 60_000;
 
 export function createUptimeSource(options: { now?: () => number; fetch?: typeof fetchUptime } = {}): UptimeSource {
   const now = options.now ?? Date.now;
@@ -154,7 +142,8 @@ export function createUptimeSource(options: { now?: () => number; fetch?: typeof
       const url = settings.prometheusUrl;
       if (url === undefined) return Promise.resolve({ kind: 'off' });
       if (cached?.url === url) {
-        if (now() - cached.at > UPTIME_FRESH_MS) void refresh(settings, url);
+        // The long windows barely move in a minute.
+        if (now() - cached.at > 60_000) void refresh(settings, url);
         return Promise.resolve(cached.uptime);
       }
       return refresh(settings, url);

@@ -11,51 +11,26 @@
  */
 import { OUTCOMES, type Outcome } from '../probe/expectation.js';
 import type { ProbeSpec } from '../probe/spec.js';
-import { escapeLabelValue, familyHeader, formatLabelPairs, formatValue } from './exposition.js';
-import type { FamilyObject, SeriesValue, TableFamily } from './probe-table.js';
+import { formatLabelPairs } from './exposition.js';
+import { type ProbeRow, TableFamily, outcomeColumn } from './probe-table.js';
 
-export const OUTCOMES_NAME = 'repairmon_probes_total';
+const OUTCOMES_NAME = 'repairmon_probes_total';
 const OUTCOMES_HELP = 'Probes run, by outcome (every outcome pre-initialised to 0)';
-const SEP = '\u0000';
-
-/** The per-endpoint label set, in this order. */
-export interface EndpointOutcomeLabels {
-  readonly target: string;
-  readonly endpoint: string;
-  readonly check: string;
-}
-
-interface CounterRow {
-  readonly labels: EndpointOutcomeLabels;
-  readonly prefix: string;
-  readonly counts: Float64Array;
-  /** Rendered lines, cleared on every count. */
-  text: string | undefined;
-}
-
-const SUFFIXES = OUTCOMES.map((o) => `,outcome="${escapeLabelValue(o)}"} `);
 const INDEX = new Map<Outcome, number>(OUTCOMES.map((o, i) => [o, i]));
 
-export function endpointOutcomeLabels(spec: ProbeSpec): EndpointOutcomeLabels {
-  return { target: spec.target, endpoint: spec.endpointLabel, check: spec.check };
+/** A per-endpoint row, shaped like a probe row so the table's outcome column renders it. */
+function newRow(spec: ProbeSpec): ProbeRow {
+  const labels = { target: spec.target, endpoint: spec.endpointLabel, check: spec.check };
+  const outcomes = new Float64Array(OUTCOMES.length);
+  return { labels, prefix: formatLabelPairs(labels), gauges: {}, outcomes, reason: undefined, streak: undefined, text: [undefined] };
 }
 
-const keyOf = (l: EndpointOutcomeLabels): string => `${l.target}${SEP}${l.endpoint}${SEP}${l.check}`;
-
-function newRow(labels: EndpointOutcomeLabels): CounterRow {
-  return { labels, prefix: formatLabelPairs({ ...labels }), counts: new Float64Array(OUTCOMES.length), text: undefined };
-}
-
-function rowLines(row: CounterRow, name: string): string {
-  const parts: string[] = [];
-  for (let i = 0; i < SUFFIXES.length; i += 1) parts.push('\n', name, '{', row.prefix, SUFFIXES[i] ?? '', formatValue(row.counts[i] ?? 0));
-  return parts.join('');
-}
+const keyOf = (spec: ProbeSpec): string => `${spec.target}\u0000${spec.endpointLabel}\u0000${spec.check}`;
 
 /**
- * The family as the registry sees it: it renders the per-endpoint rows, or the probe table's
- * per-probe outcome column when `perKey` is on. Shaped like a TableFamily (fast path) and a
- * prom-client metric (`get`, `reset`).
+ * The family as the registry sees it: the per-endpoint rows, or the probe table's per-probe
+ * outcome column when `perKey` is on. Shaped like a TableFamily (fast path) and a prom-client
+ * metric (`get`, `reset`).
  */
 export class OutcomeFamily {
   readonly aggregator = 'sum' as const;
@@ -63,61 +38,52 @@ export class OutcomeFamily {
   readonly help = OUTCOMES_HELP;
   name = OUTCOMES_NAME;
   perKey = false;
-  private rows = new Map<string, CounterRow>();
+  private rows = new Map<string, ProbeRow>();
+  private readonly perEndpoint = new TableFamily(OUTCOMES_NAME, OUTCOMES_HELP, 'counter', () => this.rows.values(), outcomeColumn, 0);
 
   constructor(private readonly perProbe: TableFamily) {}
 
   /** Keeps the rows the plan needs (new ones at 0, in plan order) and drops the others. */
   sync(plan: readonly ProbeSpec[]): void {
-    const next = new Map<string, CounterRow>();
+    const next = new Map<string, ProbeRow>();
     for (const spec of plan) {
-      const labels = endpointOutcomeLabels(spec);
-      const key = keyOf(labels);
-      if (!next.has(key)) next.set(key, this.rows.get(key) ?? newRow(labels));
+      const key = keyOf(spec);
+      if (!next.has(key)) next.set(key, this.rows.get(key) ?? newRow(spec));
     }
     this.rows = next;
   }
 
   /** Counts one outcome; a probe outside the plan gets its row, as prom-client would create the series. */
   count(spec: ProbeSpec, outcome: Outcome): void {
-    const labels = endpointOutcomeLabels(spec);
-    const key = keyOf(labels);
+    const key = keyOf(spec);
     let row = this.rows.get(key);
-    if (!row) this.rows.set(key, (row = newRow(labels)));
+    if (!row) this.rows.set(key, (row = newRow(spec)));
     const i = INDEX.get(outcome) ?? 0;
-    row.counts[i] = (row.counts[i] ?? 0) + 1;
-    row.text = undefined;
+    row.outcomes[i] = (row.outcomes[i] ?? 0) + 1;
+    row.text[0] = undefined;
+  }
+
+  /** The family in force, under the name the registry gave this one. */
+  private current(): TableFamily {
+    const family = this.perKey ? this.perProbe : this.perEndpoint;
+    family.name = this.name;
+    return family;
   }
 
   render(): string {
-    const parts: string[] = [];
-    this.renderInto(parts);
-    return parts.join('');
+    return this.current().render();
   }
 
   renderInto(parts: string[]): void {
-    if (this.perKey) {
-      this.perProbe.name = this.name;
-      this.perProbe.renderInto(parts);
-      return;
-    }
-    parts.push(familyHeader(this.name, this.help, this.type));
-    for (const row of this.rows.values()) parts.push((row.text ??= rowLines(row, this.name)));
+    this.current().renderInto(parts);
   }
 
-  async get(): Promise<FamilyObject> {
-    if (this.perKey) return { ...(await this.perProbe.get()), name: this.name };
-    const values: SeriesValue[] = [];
-    for (const row of this.rows.values())
-      OUTCOMES.forEach((outcome, i) => values.push({ value: row.counts[i] ?? 0, labels: { ...row.labels, outcome } }));
-    return { name: this.name, help: this.help, type: this.type, values, aggregator: this.aggregator };
+  get() {
+    return this.current().get();
   }
 
   reset(): void {
     this.perProbe.reset();
-    for (const row of this.rows.values()) {
-      row.counts.fill(0);
-      row.text = undefined;
-    }
+    this.perEndpoint.reset();
   }
 }

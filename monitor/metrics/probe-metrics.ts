@@ -1,24 +1,19 @@
 /**
  * Per-probe metrics: recording a result, and keeping the series in step with the plan so a
- * removed probe's series disappear on reload.
- *
- * The per-probe families live in a ProbeTable rather than prom-client Gauges (see
- * probe-table.ts for why); the outcome counters are per target and endpoint unless the config
- * asks for them per key (outcome-counters.ts). The duration histogram (by target and
- * endpoint, buckets around the configured SLOs) and the per-key retry_after gauge are small
+ * removed probe's series disappear on reload. The per-probe families live in a ProbeTable
+ * (probe-table.ts says why); the duration histogram and the per-key retry_after gauge are small
  * and stay plain prom-client.
  */
-import { Gauge, Histogram, type Registry } from 'prom-client';
+import { Gauge, Histogram, type Metric, type Registry } from 'prom-client';
 import { type FailureClass, failureClass } from '../probe/failure-class.js';
 import type { ProbeResult } from '../probe/run.js';
 import type { ProbeSpec } from '../probe/spec.js';
 import { BASE_DURATION_BUCKETS } from './buckets.js';
 import { OutcomeFamily } from './outcome-counters.js';
 import { type ProbeTable, createProbeTable } from './probe-table.js';
-import { registerFamily } from './registry.js';
 
 const SEP = '\u0000';
-export const DURATION_NAME = 'repairmon_probe_duration_seconds';
+const DURATION_NAME = 'repairmon_probe_duration_seconds';
 const DURATION_HELP = 'Probe request duration (headers and body)';
 
 /** What the config decides about the per-probe families. */
@@ -30,14 +25,6 @@ export interface ProbeMetricSettings {
 }
 
 export const DEFAULT_PROBE_METRIC_SETTINGS: ProbeMetricSettings = { perKeyOutcomes: false, buckets: BASE_DURATION_BUCKETS };
-
-export interface ProbeMetrics {
-  record(result: ProbeResult): void;
-  /** Pre-initialises counters for the plan, drops every series of probes not in it, applies the settings. */
-  syncPlan(plan: readonly ProbeSpec[], settings?: ProbeMetricSettings): void;
-  /** Ends the target's streaks of one class (maintenance ends service streaks). */
-  endStreaks(target: string, cls: FailureClass): void;
-}
 
 function durationHistogram(registry: Registry, buckets: readonly number[]): Histogram {
   return new Histogram({
@@ -51,13 +38,15 @@ function durationHistogram(registry: Registry, buckets: readonly number[]): Hist
 
 /** Registers every family in a fixed order (the order the reference renders them in). */
 function defineMetrics(registry: Registry, table: ProbeTable, settings: ProbeMetricSettings) {
+  // prom-client only needs `name`, `get()` and `reset()` from a self-rendering family.
+  const registerFamily = (family: unknown): void => registry.registerMetric(family as Metric);
   const f = table.families;
   const outcomes = new OutcomeFamily(f.total);
   outcomes.perKey = settings.perKeyOutcomes;
-  registerFamily(registry, f.success);
-  registerFamily(registry, outcomes);
+  registerFamily(f.success);
+  registerFamily(outcomes);
   const duration = durationHistogram(registry, settings.buckets);
-  for (const family of [f.lastDuration, f.status, f.reason, f.items, f.lastRun, f.lastSuccess, f.streak]) registerFamily(registry, family);
+  for (const family of [f.lastDuration, f.status, f.reason, f.items, f.lastRun, f.lastSuccess, f.streak]) registerFamily(family);
   const retryAfter = new Gauge({
     name: 'repairmon_probe_retry_after_seconds',
     help: 'Seconds the key must wait after a 429 hint; 0 when not held',
@@ -105,15 +94,16 @@ function gone(before: ReadonlySet<string>, after: ReadonlySet<string>): Array<[s
 
 const sameBuckets = (a: readonly number[], b: readonly number[]): boolean => a.length === b.length && a.every((v, i) => v === b[i]);
 
-export function createProbeMetrics(registry: Registry, initial: ProbeMetricSettings = DEFAULT_PROBE_METRIC_SETTINGS): ProbeMetrics {
+export function createProbeMetrics(registry: Registry, initial: ProbeMetricSettings = DEFAULT_PROBE_METRIC_SETTINGS) {
   const table = createProbeTable();
   const m = defineMetrics(registry, table, initial);
   let knownPairs = new Set<string>();
   let knownKeys = new Set<string>();
 
   return {
-    record: (result) => recordInto(m, table, result),
-    syncPlan(plan, settings) {
+    record: (result: ProbeResult): void => recordInto(m, table, result),
+    /** Pre-initialises counters for the plan, drops every series of probes not in it, applies the settings. */
+    syncPlan(plan: readonly ProbeSpec[], settings?: ProbeMetricSettings): void {
       table.sync(plan);
       m.outcomes.sync(plan);
       if (settings) {
@@ -133,6 +123,6 @@ export function createProbeMetrics(registry: Registry, initial: ProbeMetricSetti
       knownPairs = pairs;
       knownKeys = keys;
     },
-    endStreaks: (target, cls) => table.endStreaks(target, cls),
+    endStreaks: (target: string, cls: FailureClass): void => table.endStreaks(target, cls),
   };
 }

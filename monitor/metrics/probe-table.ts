@@ -14,13 +14,21 @@ import { OUTCOMES, type Outcome } from '../probe/expectation.js';
 import { type FailureClass, NO_STREAK, type Streak, nextStreak } from '../probe/failure-class.js';
 import type { ProbeSpec } from '../probe/spec.js';
 import { escapeLabelValue, familyHeader, formatLabelPairs, formatValue } from './exposition.js';
-import { type ProbeLabels, probeLabels } from './labels.js';
 
-export const GAUGE_FIELDS = ['success', 'lastDuration', 'status', 'items', 'lastRun', 'lastSuccess'] as const;
-export type GaugeField = (typeof GAUGE_FIELDS)[number];
+/** Only names chosen by us or the config go in a label: never a key, a URL or an error message. */
+export const PROBE_LABELS = ['target', 'endpoint', 'tenant', 'key_alias', 'check'] as const;
+export type ProbeLabels = Record<(typeof PROBE_LABELS)[number], string>;
+
+export function probeLabels(spec: ProbeSpec): ProbeLabels {
+  return { target: spec.target, endpoint: spec.endpointLabel, tenant: spec.tenant, key_alias: spec.keyAlias, check: spec.check };
+}
+
+const GAUGE_FIELDS = ['success', 'lastDuration', 'status', 'items', 'lastRun', 'lastSuccess'] as const;
+type GaugeField = (typeof GAUGE_FIELDS)[number];
 
 export interface ProbeRow {
-  readonly labels: ProbeLabels;
+  /** The probe's labels (the per-endpoint outcome counters' rows hold fewer). */
+  readonly labels: Readonly<Record<string, string>>;
   /** `target="..",endpoint="..",tenant="..",key_alias="..",check=".."`, escaped. */
   readonly prefix: string;
   /** Undefined until first set: a never-set gauge has no series, as with prom-client. */
@@ -36,7 +44,7 @@ export interface ProbeRow {
 }
 
 /** What one probe result writes into its row; an absent gauge keeps its value. */
-export interface RowUpdate {
+interface RowUpdate {
   readonly gauges: { readonly [F in GaugeField]?: number | undefined };
   readonly outcome: Outcome;
   readonly reason: string;
@@ -45,12 +53,12 @@ export interface RowUpdate {
 }
 
 /** One series as prom-client's `get()` returns it. */
-export interface SeriesValue {
+interface SeriesValue {
   value: number;
   labels: Record<string, string>;
 }
 
-export interface FamilyObject {
+interface FamilyObject {
   name: string;
   help: string;
   type: 'gauge' | 'counter';
@@ -124,13 +132,7 @@ export class TableFamily {
 }
 
 /** A family that writes its own exposition text: the table's, and the outcome counters. */
-export interface SelfRenderingFamily {
-  name: string;
-  render(): string;
-  renderInto(parts: string[]): void;
-  get(): Promise<FamilyObject>;
-  reset(): void;
-}
+type SelfRenderingFamily = Pick<TableFamily, 'name' | 'render' | 'renderInto' | 'get' | 'reset'>;
 
 /** True for a family that renders itself; checked by shape so a second copy of this module also counts. */
 export function isTableFamily(metric: unknown): metric is SelfRenderingFamily {
@@ -161,7 +163,7 @@ function gaugeColumn(field: GaugeField): Column {
 
 const OUTCOME_SUFFIXES = OUTCOMES.map((o) => `,outcome="${escapeLabelValue(o)}"} `);
 
-const outcomeColumn: Column = {
+export const outcomeColumn: Column = {
   lines(row, name) {
     const parts: string[] = [];
     for (let i = 0; i < OUTCOME_SUFFIXES.length; i += 1)
@@ -217,37 +219,14 @@ function applyUpdate(row: ProbeRow, update: RowUpdate): void {
   row.text.fill(undefined);
 }
 
-const sameLabels = (a: ProbeLabels, b: ProbeLabels): boolean =>
-  a.target === b.target && a.endpoint === b.endpoint && a.tenant === b.tenant && a.key_alias === b.key_alias && a.check === b.check;
+const sameLabels = (a: Readonly<Record<string, string>>, b: ProbeLabels): boolean => PROBE_LABELS.every((k) => a[k] === b[k]);
 
-export interface TableFamilies {
-  readonly success: TableFamily;
-  readonly total: TableFamily;
-  readonly lastDuration: TableFamily;
-  readonly status: TableFamily;
-  readonly reason: TableFamily;
-  readonly items: TableFamily;
-  readonly lastRun: TableFamily;
-  readonly lastSuccess: TableFamily;
-  readonly streak: TableFamily;
-}
-
-export interface ProbeTable {
-  /** Keeps the rows of `plan` (new ones pre-initialised), in plan order, and drops every other row. */
-  sync(plan: readonly ProbeSpec[]): void;
-  /** Writes one result into the probe's row; a probe the plan lacks gets a row, as prom-client would create its series. */
-  record(spec: ProbeSpec, update: RowUpdate): void;
-  /** Ends every streak of `cls` on the target's rows (a maintenance window: what came before says nothing about after). */
-  endStreaks(target: string, cls: FailureClass): void;
-  readonly families: TableFamilies;
-}
-
-function defineFamilies(all: () => Iterable<ProbeRow>): TableFamilies {
+function defineFamilies(all: () => Iterable<ProbeRow>) {
   let slot = 0;
   const family = (name: string, help: string, type: 'gauge' | 'counter', column: Column): TableFamily =>
     new TableFamily(name, help, type, all, column, slot++);
   const gauge = (name: string, help: string, field: GaugeField): TableFamily => family(name, help, 'gauge', gaugeColumn(field));
-  const families: TableFamilies = {
+  const families = {
     success: gauge('repairmon_probe_success', '1 when the last outcome was the expected one, else 0', 'success'),
     total: family('repairmon_probes_total', 'Probes run, by outcome (every outcome pre-initialised to 0)', 'counter', outcomeColumn),
     lastDuration: gauge('repairmon_probe_last_duration_seconds', 'Duration of the last probe', 'lastDuration'),
@@ -276,10 +255,13 @@ function defineFamilies(all: () => Iterable<ProbeRow>): TableFamilies {
   return families;
 }
 
-export function createProbeTable(): ProbeTable {
+export type ProbeTable = ReturnType<typeof createProbeTable>;
+
+export function createProbeTable() {
   let rows = new Map<string, ProbeRow>();
   return {
-    sync(plan) {
+    /** Keeps the rows of `plan` (new ones pre-initialised), in plan order, and drops every other row. */
+    sync(plan: readonly ProbeSpec[]): void {
       const next = new Map<string, ProbeRow>();
       for (const spec of plan) {
         const kept = rows.get(spec.id);
@@ -287,12 +269,14 @@ export function createProbeTable(): ProbeTable {
       }
       rows = next;
     },
-    record(spec, update) {
+    /** Writes one result into the probe's row; a probe the plan lacks gets a row, as prom-client would create its series. */
+    record(spec: ProbeSpec, update: RowUpdate): void {
       let row = rows.get(spec.id);
       if (!row) rows.set(spec.id, (row = newRow(spec)));
       applyUpdate(row, update);
     },
-    endStreaks(target, cls) {
+    /** Ends every streak of `cls` on the target's rows (a maintenance window: what came before says nothing about after). */
+    endStreaks(target: string, cls: FailureClass): void {
       for (const row of rows.values()) {
         if (row.labels.target !== target || row.streak?.class !== cls) continue;
         row.streak = NO_STREAK;

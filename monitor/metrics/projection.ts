@@ -1,12 +1,8 @@
 /**
- * How many `repairmon_*` series a config puts on /metrics, from the config alone: what
- * `repairmon check-config` prints, so a series budget can be checked before anything runs.
- * Pure. The figure is the steady state after one round of every target in which every probe
- * got its expected answer and no maintenance window was open (a failing probe has no
- * last-success or item-count series yet; a target in maintenance has no tick histograms).
- * Reads of /platform/ are counted as lists (their shape is not shown by the spec). Node's own
- * `process_*` and `nodejs_*` series (about 50, varying with GC kinds and handle
- * types) come on top.
+ * How many `repairmon_*` series a config puts on /metrics, from the config alone (what
+ * `check-config` prints, so a series budget can be checked before anything runs): the steady
+ * state after one round in which every probe got its expected answer outside maintenance.
+ * Node's own `process_*` and `nodejs_*` series (about 50) come on top. Pure.
  */
 import type { MonitorConfig } from '../config/types.js';
 import { OUTCOMES } from '../probe/expectation.js';
@@ -14,16 +10,6 @@ import { buildPlan } from '../probe/plan.js';
 import type { ProbeSpec } from '../probe/spec.js';
 import { durationBuckets } from './buckets.js';
 import { SCHEDULE_DELAY_BUCKETS, SKIP_REASONS, TICK_DURATION_BUCKETS, objectiveLabels } from './service-metrics.js';
-
-export interface SeriesProjection {
-  /** Every `repairmon_*` series. */
-  readonly total: number;
-  readonly probes: number;
-  readonly keys: number;
-  /** Series of the per-probe families (outcome counters included when they are per key), per probe. */
-  readonly perProbe: number;
-  readonly byFamily: Readonly<Record<string, number>>;
-}
 
 const distinct = (plan: readonly ProbeSpec[], key: (p: ProbeSpec) => string): number => new Set(plan.map(key)).size;
 
@@ -77,7 +63,8 @@ function sharedFamilies(config: MonitorConfig, plan: readonly ProbeSpec[]): Reco
   };
 }
 
-export function projectedSeries(config: MonitorConfig, plan: readonly ProbeSpec[] = buildPlan(config)): SeriesProjection {
+/** `total`: every `repairmon_*` series; `perProbe`: series of the per-probe families (outcome counters included when per key), per probe. */
+export function projectedSeries(config: MonitorConfig, plan: readonly ProbeSpec[] = buildPlan(config)) {
   const perProbe = perProbeFamilies(plan, config.metrics?.perKeyOutcomes ?? false);
   const byFamily = { ...sharedFamilies(config, plan), ...perProbe };
   const sum = (r: Record<string, number>): number => Object.values(r).reduce((a, b) => a + b, 0);

@@ -3,8 +3,8 @@
  * prom-client's generic per-series formatting; every other metric goes through prom-client.
  * `metrics()` and `getSingleMetricAsString()` stay the entry points.
  */
-import { type Metric, Registry } from 'prom-client';
-import { type SelfRenderingFamily, isTableFamily } from './probe-table.js';
+import { Registry } from 'prom-client';
+import { isTableFamily } from './probe-table.js';
 
 declare module 'prom-client' {
   // prom-client 15 has this method at runtime but leaves it out of its typings.
@@ -49,9 +49,4 @@ export class MonitorRegistry extends Registry {
     parts.push('\n');
     return parts.join('');
   }
-}
-
-/** Registers a self-rendering family; prom-client only needs `name`, `get()` and `reset()` from it. */
-export function registerFamily(registry: Registry, family: SelfRenderingFamily): void {
-  registry.registerMetric(family as unknown as Metric);
 }

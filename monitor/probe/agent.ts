@@ -4,13 +4,6 @@ import { type Dispatcher, EnvHttpProxyAgent, Pool, buildConnector } from 'undici
 import { plainHttpProxyWarning, proxyOptions, proxyRoute } from '../../lib/index.js';
 import type { MonitorTarget } from '../config/types.js';
 
-export const MAX_REQUESTS_PER_CONNECTION = 1_000;
-
-export interface AgentHooks {
-  /** Called once per new TLS connection with the Unix time (s) its leaf certificate expires. */
-  readonly onCertificate?: (expiresAtSeconds: number) => void;
-}
-
 /** `valid_to` as Node prints it (`Nov 22 00:19:43 2026 GMT`) -> Unix seconds; undefined if absent or unparsable. */
 export function certificateExpiry(cert: { readonly valid_to?: string } | undefined): number | undefined {
   const ms = cert?.valid_to ? Date.parse(cert.valid_to) : Number.NaN;
@@ -59,7 +52,8 @@ export function targetProxyWarning(target: MonitorTarget, env: NodeJS.ProcessEnv
 export function makeAgent(
   target: MonitorTarget,
   concurrency: number,
-  hooks: AgentHooks = {},
+  /** `onCertificate`: once per new TLS connection, with the Unix time (s) its leaf certificate expires. */
+  hooks: { readonly onCertificate?: (expiresAtSeconds: number) => void } = {},
   env: NodeJS.ProcessEnv = process.env,
 ): Dispatcher {
   const tls = {
@@ -75,7 +69,7 @@ export function makeAgent(
     // A socket used every round would otherwise live forever and the certificate gauge would
     // keep a renewed certificate's old expiry (a false expiry alert); one handshake per 1 000
     // requests per socket is noise.
-    maxRequestsPerClient: MAX_REQUESTS_PER_CONNECTION,
+    maxRequestsPerClient: 1_000,
     connect: tls,
     // The TLS to the API inside a proxy's tunnel: the same trust and name.
     requestTls: tls,

@@ -7,6 +7,7 @@
  */
 import { ERROR_CODES, otherScheme } from '../../api/contract/index.js';
 import type { MonitorKey, MonitorTarget } from '../config/types.js';
+import type { BreachKind, Expectation, RefusalKind } from './expectation.js';
 import { INVALID_KEY_ALIAS, NO_KEY_ALIAS, type ProbeSpec, makeProbe, readablePath } from './spec.js';
 
 /**
@@ -14,7 +15,12 @@ import { INVALID_KEY_ALIAS, NO_KEY_ALIAS, type ProbeSpec, makeProbe, readablePat
  * Spec §5.5: a tenant in the URL other than the key's gives 403 tenant_key_tenant_mismatch,
  * existing or not.
  */
-export const CANARY_FOREIGN_TENANT = 'repairmon-canary-foreign';
+const CANARY_FOREIGN_TENANT = 'repairmon-canary-foreign';
+
+/** A refusal the spec asks for; data back is the breach. */
+function refusal(outcome: RefusalKind, specCode: string | undefined, breach: BreachKind, breachDetail: string): Expectation {
+  return { kind: 'refusal', outcome, specCode, codeSource: 'spec', breach, breachDetail };
+}
 
 /** The first two distinct tenants the target's keys read, in config order: all a foreign pick needs. */
 function firstTwoTenants(target: MonitorTarget): [string | undefined, string | undefined] {
@@ -52,14 +58,12 @@ function crossTenant(target: MonitorTarget, key: MonitorKey, tenant: string): Pr
     keyAlias: key.alias,
     check: 'cross_tenant',
     credential: { kind: 'key', key, scheme: key.auth },
-    expect: {
-      kind: 'refusal',
-      outcome: 'tenant_mismatch',
-      specCode: ERROR_CODES.tenantMismatch,
-      codeSource: 'spec',
-      breach: 'tenant_isolation_breach',
-      breachDetail: `tenant-isolation breach: tenant key of ${key.tenant ?? '?'} read ${tenant}'s clients`,
-    },
+    expect: refusal(
+      'tenant_mismatch',
+      ERROR_CODES.tenantMismatch,
+      'tenant_isolation_breach',
+      `tenant-isolation breach: tenant key of ${key.tenant ?? '?'} read ${tenant}'s clients`,
+    ),
   });
 }
 
@@ -73,14 +77,7 @@ function platformRefused(target: MonitorTarget, key: MonitorKey, sub: string): P
     keyAlias: key.alias,
     check: 'platform_refused',
     credential: { kind: 'key', key, scheme: key.auth },
-    expect: {
-      kind: 'refusal',
-      outcome: 'forbidden',
-      specCode: undefined,
-      codeSource: 'spec',
-      breach: 'authorization_breach',
-      breachDetail: `authorization breach: tenant key read /platform/${sub}`,
-    },
+    expect: refusal('forbidden', undefined, 'authorization_breach', `authorization breach: tenant key read /platform/${sub}`),
   });
 }
 
@@ -106,14 +103,12 @@ function invalidKey(target: MonitorTarget): ProbeSpec {
     keyAlias: INVALID_KEY_ALIAS,
     check: 'invalid_key',
     credential: { kind: 'invalid' },
-    expect: {
-      kind: 'refusal',
-      outcome: 'unauthorized',
-      specCode: ERROR_CODES.unauthorized,
-      codeSource: 'spec',
-      breach: 'authorization_breach',
-      breachDetail: 'authorization breach: an invalid key was served data',
-    },
+    expect: refusal(
+      'unauthorized',
+      ERROR_CODES.unauthorized,
+      'authorization_breach',
+      'authorization breach: an invalid key was served data',
+    ),
   });
 }
 
@@ -132,17 +127,6 @@ function publicDocs(target: MonitorTarget): ProbeSpec {
 /** Only once the target says which reading its `/` follows (readings.ts INDEX_ACCESS). */
 function indexAccess(target: MonitorTarget): ProbeSpec | undefined {
   if (target.indexAccess === 'unknown') return undefined;
-  const expect: ProbeSpec['expect'] =
-    target.indexAccess === 'public'
-      ? { kind: 'success', list: false }
-      : {
-          kind: 'refusal',
-          outcome: 'unauthorized',
-          specCode: undefined,
-          codeSource: 'spec',
-          breach: 'authorization_breach',
-          breachDetail: 'authorization breach: GET / served data without a key (indexAccess: key)',
-        };
   return makeProbe({
     target: target.name,
     endpoint: 'index',
@@ -150,7 +134,15 @@ function indexAccess(target: MonitorTarget): ProbeSpec | undefined {
     keyAlias: NO_KEY_ALIAS,
     check: 'index_access',
     credential: { kind: 'none' },
-    expect,
+    expect:
+      target.indexAccess === 'public'
+        ? { kind: 'success', list: false }
+        : refusal(
+            'unauthorized',
+            undefined,
+            'authorization_breach',
+            'authorization breach: GET / served data without a key (indexAccess: key)',
+          ),
   });
 }
 

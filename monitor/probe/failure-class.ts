@@ -1,62 +1,33 @@
 /**
  * Whose problem a failed probe is: the class decides which alert speaks, so an outage pages,
  * a bad key or a misspelt tenant opens a ticket, and throttling never looks like either. Pure.
+ * - `service`: the API failed (timeout, connection, TLS, 5xx, another 4xx, a redirect, a bad envelope): pages.
+ * - `key`: the key itself was refused (unauthorized, tenant_mismatch, insufficient_scope, forbidden): support.
+ * - `config`: monitor.yaml names something the API does not have (a 404 on a configured tenant
+ *   or /platform/ sub-path): support. `/` and `/docs` are the spec's own paths, so a 404 there is the service's.
+ * - `throttled`: a 429, or not sent while a Retry-After is waited out: says nothing about whether the API is up.
+ * - `breach`: data came back where a refusal was expected.
  */
 import type { EndpointId } from '../../api/contract/index.js';
 import type { Outcome } from './expectation.js';
 
 export const FAILURE_CLASSES = ['none', 'service', 'key', 'config', 'throttled', 'breach'] as const;
-/**
- * - `none`: the expected outcome.
- * - `service`: the API failed (timeout, connection, TLS, 5xx, another 4xx, a redirect, a bad
- *   envelope): pages.
- * - `key`: the key itself was refused (unauthorized, tenant_mismatch, insufficient_scope,
- *   forbidden): support.
- * - `config`: monitor.yaml names something the API does not have (a 404 on a configured
- *   tenant or /platform/ sub-path): support.
- * - `throttled`: a 429, or not sent while a Retry-After is waited out: says nothing about
- *   whether the API is up.
- * - `breach`: data came back where a refusal was expected.
- */
 export type FailureClass = (typeof FAILURE_CLASSES)[number];
 
-/**
- * Endpoints whose path comes from monitor.yaml (a tenant slug or a /platform/ sub-path): a 404
- * there means the config names something that does not exist. `/` and `/docs` are the spec's
- * own paths, so a 404 on them is the service's (or the baseUrl's) failure.
- */
+const KEY_REFUSALS: ReadonlySet<Outcome> = new Set(['unauthorized', 'tenant_mismatch', 'insufficient_scope', 'forbidden']);
 const CONFIGURED_PATHS: ReadonlySet<EndpointId> = new Set(['platform', 'clients', 'bikes', 'repairs', 'logs']);
 
 export function failureClass(outcome: Outcome, success: boolean, endpoint: EndpointId): FailureClass {
   if (success) return 'none';
-  switch (outcome) {
-    case 'unauthorized':
-    case 'tenant_mismatch':
-    case 'insufficient_scope':
-    case 'forbidden':
-      return 'key';
-    case 'rate_limited':
-      return 'throttled';
-    case 'assertion_failed':
-      return 'breach';
-    case 'not_found':
-      return CONFIGURED_PATHS.has(endpoint) ? 'config' : 'service';
-    case 'ok':
-    case 'timeout':
-    case 'connection_error':
-    case 'tls_error':
-    case 'server_error':
-    case 'client_error':
-    case 'redirect':
-    case 'invalid_envelope':
-      return 'service';
-  }
+  if (KEY_REFUSALS.has(outcome)) return 'key';
+  if (outcome === 'rate_limited') return 'throttled';
+  if (outcome === 'assertion_failed') return 'breach';
+  return outcome === 'not_found' && CONFIGURED_PATHS.has(endpoint) ? 'config' : 'service';
 }
 
-/** The current run of failures of one class ending with the latest probe. */
+/** The current run of failures of one class ending with the latest probe; count 0 for `none`. */
 export interface Streak {
   readonly class: FailureClass;
-  /** 0 for `none`. */
   readonly count: number;
 }
 

@@ -23,14 +23,11 @@ export interface ProbeVerdict {
 }
 
 /** Node error codes are a bounded set, but are still squeezed into label shape. */
-function labelSafe(text: string): string {
-  return (
-    text
-      .toLowerCase()
-      .replace(/[^a-z0-9_]+/g, '_')
-      .slice(0, 40) || 'unknown'
-  );
-}
+const labelSafe = (text: string): string =>
+  text
+    .toLowerCase()
+    .replace(/[^a-z0-9_]+/g, '_')
+    .slice(0, 40) || 'unknown';
 
 function codeReason(code: string | undefined): string {
   if (code === undefined) return 'no_code';
@@ -45,13 +42,11 @@ function failureWhy(failure: TransportFailure): Why {
     case 'timeout':
       return { reason: `timeout_${failure.phase}`, detail: failure.message };
     case 'tls':
-      return { reason: `tls_${labelSafe(failure.code)}`, detail: failure.message };
     case 'connection':
-      return { reason: `connection_${labelSafe(failure.code)}`, detail: failure.message };
+      return { reason: `${failure.kind}_${labelSafe(failure.code)}`, detail: failure.message };
     case 'body_too_large':
-      return { reason: 'body_too_large', detail: failure.message };
     case 'aborted':
-      return { reason: 'aborted', detail: failure.message };
+      return { reason: failure.kind, detail: failure.message };
   }
 }
 
@@ -95,20 +90,13 @@ function breach(expect: Expectation, got: Found): Found {
 
 /** Statuses that refuse a request (READING: which of them a server uses is mostly not shown). */
 const REFUSAL_STATUSES: ReadonlySet<number> = new Set([401, 403, 404]);
+const REFUSAL_KINDS: ReadonlySet<string> = new Set(['tenant_mismatch', 'insufficient_scope', 'forbidden', 'not_found', 'client_error']);
 
 function refusalCode(result: AttemptResult): string | undefined {
   if (result.kind !== 'response' || !REFUSAL_STATUSES.has(result.status)) return undefined;
   const c = result.classification;
   if (c.kind === 'unauthorized') return c.code ?? '';
-  if (
-    c.kind === 'tenant_mismatch' ||
-    c.kind === 'insufficient_scope' ||
-    c.kind === 'forbidden' ||
-    c.kind === 'not_found' ||
-    c.kind === 'client_error'
-  )
-    return c.code;
-  return undefined;
+  return REFUSAL_KINDS.has(c.kind) && 'code' in c ? c.code : undefined;
 }
 
 function itemsOf(cls: ResponseClass): number | undefined {

@@ -4,7 +4,7 @@
  * the same config always gives the same plan, which is what reload diffs and sharding hash.
  */
 import { ERROR_CODES, type EndpointId, TENANT_RESOURCES, classifyResponse, endpointSpec } from '../../api/contract/index.js';
-import type { KeyExpectation, MonitorConfig, MonitorKey, MonitorTarget } from '../config/types.js';
+import type { MonitorConfig, MonitorKey, MonitorTarget } from '../config/types.js';
 import { canaryProbes } from './canaries.js';
 import type { Expectation, RefusalKind } from './expectation.js';
 import { type ProbeSpec, makeProbe } from './spec.js';
@@ -26,29 +26,22 @@ function refusalKind(code: string | undefined): RefusalKind {
     : 'forbidden';
 }
 
-/**
- * A read the key's `expect` says is refused: green on any refusal (a code it names that the
- * API does not send is a deviation, a ticket); data back is `unexpected_access`.
- */
-function refusedRead(
-  key: MonitorKey,
-  endpoint: EndpointId,
-  where: string,
-  expected: Extract<KeyExpectation, { kind: 'refused' }>,
-): Expectation {
-  return {
-    kind: 'refusal',
-    outcome: refusalKind(expected.code),
-    specCode: expected.code,
-    codeSource: 'config',
-    breach: 'unexpected_access',
-    breachDetail: `unexpected access: key ${key.alias} read ${where}, which its expect in monitor.yaml says it must be refused (${expected.code ?? 'refused'})`,
-  };
-}
-
 function read(target: MonitorTarget, key: MonitorKey, endpoint: EndpointId, tenant = '', platformSub?: string): ProbeSpec {
   const expected = endpoint === 'index' || endpoint === 'docs' ? undefined : key.expect?.[endpoint];
   const where = endpoint === 'platform' ? `/platform/${platformSub ?? ''}` : `${tenant}'s ${endpoint}`;
+  // A read the key's `expect` says is refused: green on any refusal (a code it names that the
+  // API does not send is a deviation, a ticket); data back is `unexpected_access`.
+  const expect: Expectation =
+    expected?.kind === 'refused'
+      ? {
+          kind: 'refusal',
+          outcome: refusalKind(expected.code),
+          specCode: expected.code,
+          codeSource: 'config',
+          breach: 'unexpected_access',
+          breachDetail: `unexpected access: key ${key.alias} read ${where}, which its expect in monitor.yaml says it must be refused (${expected.code ?? 'refused'})`,
+        }
+      : { kind: 'success', list: endpointSpec(endpoint).list };
   return makeProbe({
     target: target.name,
     endpoint,
@@ -57,8 +50,7 @@ function read(target: MonitorTarget, key: MonitorKey, endpoint: EndpointId, tena
     keyAlias: key.alias,
     check: expected?.kind === 'refused' ? 'expected_refusal' : 'read',
     credential: { kind: 'key', key, scheme: key.auth },
-    expect:
-      expected?.kind === 'refused' ? refusedRead(key, endpoint, where, expected) : { kind: 'success', list: endpointSpec(endpoint).list },
+    expect,
   });
 }
 
@@ -68,7 +60,7 @@ function keyReads(target: MonitorTarget, key: MonitorKey): ProbeSpec[] {
   return reads;
 }
 
-export function targetPlan(target: MonitorTarget): ProbeSpec[] {
+function targetPlan(target: MonitorTarget): ProbeSpec[] {
   const first = target.keys[0];
   // `/` is read with a key: that works whether or not the API needs one there (readings.ts).
   const shared = first ? [read(target, first, 'index'), read(target, first, 'docs')] : [];

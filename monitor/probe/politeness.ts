@@ -1,19 +1,13 @@
 /**
- * 429 politeness: after a 429 with a hint, the key is held until the hint passes, so the
- * monitor never hammers a key the server asked to slow down. State lives in the instance
- * the service owns, keyed by target and key alias.
- *
- * A hold is capped (`maxRateLimitHold`, 1 h by default): a `Retry-After: 1000000000000000`, a
- * year-9999 date or a reset far in the future would otherwise silence the key's probes for
- * millennia, and a key held that long is a monitor that went blind without saying so. Past
- * the cap the key is probed again: a server that still means it answers 429 again, and the
- * key is held again, one cap at a time.
+ * 429 politeness: after a 429 with a hint, the key (target and alias) is held until the hint
+ * passes. A hold is capped (`maxRateLimitHold`, 1 h by default): a `Retry-After` of years would
+ * leave a monitor that went blind without saying so; past the cap a server that still means it
+ * answers 429 again, and the key is held again.
  *
  * A key is `throttled` from its first 429 until another answer comes a whole schedule interval
  * after its last 429 (a storm on one tenant leaves the key's other reads answering in between:
- * they do not end it). Over that stretch its probes of a round go one at a time (a second request
- * cannot leave before the first one's 429 says to wait), and the monitor logs one line when it
- * begins and one when it ends.
+ * they do not end it). Meanwhile its probes of a round go one at a time (a second request cannot
+ * leave before the first one's 429 says to wait).
  */
 
 /** When the hold was capped: what the server asked for, and the cap it got instead. */
@@ -22,28 +16,7 @@ export interface CappedHold {
   readonly capMs: number;
 }
 
-export interface HoldState {
-  /** Milliseconds the key must still wait. */
-  readonly remainingMs: number;
-  readonly capped: CappedHold | undefined;
-}
-
-export interface Politeness {
-  /** Milliseconds the key must still wait; 0 when it may be used. */
-  remainingMs(target: string, keyAlias: string, nowMs: number): number;
-  /** The hold in force, with what the server asked when it was capped; undefined when none. */
-  state(target: string, keyAlias: string, nowMs: number): HoldState | undefined;
-  /** After a 429, held `holdMs` (0 when it gave no hint); true when it begins the key's throttled stretch. */
-  hold(target: string, keyAlias: string, nowMs: number, holdMs: number, capped?: CappedHold): boolean;
-  /** After another answer: ends the throttled stretch when no hold is left and the last 429 is `quietMs` old; true when it did. */
-  settle(target: string, keyAlias: string, nowMs: number, quietMs: number): boolean;
-  /** A 429 came and no other answer since. */
-  throttled(target: string, keyAlias: string): boolean;
-  /** A lower cap after a reload shortens the holds already in force; a higher one never lengthens them. */
-  cap(nowMs: number, capMs: number): void;
-  /** Drops holds for keys no longer configured. */
-  retain(live: ReadonlySet<string>): void;
-}
+export type Politeness = ReturnType<typeof createPoliteness>;
 
 export function holdKey(target: string, keyAlias: string): string {
   return `${target}\u0000${keyAlias}`;
@@ -54,15 +27,15 @@ export function cappedHold(askedMs: number, capMs: number): { readonly holdMs: n
   return askedMs > capMs ? { holdMs: capMs, capped: { askedMs, capMs } } : { holdMs: askedMs, capped: undefined };
 }
 
-const UNITS: ReadonlyArray<readonly [number, string]> = [
+const UNITS = [
   [365.25 * 24 * 3_600_000, 'years'],
   [24 * 3_600_000, 'days'],
   [3_600_000, 'h'],
   [60_000, 'min'],
-];
+] as const;
 
 /** A wait for people: "90 s", "45 min", "1 h", "31709791 years" (whole units: one exactly, or two and more, rounded down). */
-export function humanWait(ms: number): string {
+function humanWait(ms: number): string {
   for (const [size, name] of UNITS) if (ms >= 2 * size || ms === size) return `${Math.floor(ms / size)} ${name}`;
   return `${Math.ceil(ms / 1000)} s`;
 }
@@ -72,16 +45,19 @@ export function capNote(c: CappedHold): string {
   return `the server asked to wait ${humanWait(c.askedMs)}; the hold is capped at ${humanWait(c.capMs)} (maxRateLimitHold)`;
 }
 
-export function createPoliteness(): Politeness {
+export function createPoliteness() {
   const holds = new Map<string, { until: number; capped: CappedHold | undefined; last429: number }>();
-  const state = (target: string, keyAlias: string, nowMs: number): HoldState | undefined => {
+  /** The hold in force, with what the server asked when it was capped; undefined when none. */
+  const state = (target: string, keyAlias: string, nowMs: number): { remainingMs: number; capped: CappedHold | undefined } | undefined => {
     const h = holds.get(holdKey(target, keyAlias));
     return h === undefined || h.until <= nowMs ? undefined : { remainingMs: h.until - nowMs, capped: h.capped };
   };
   return {
-    remainingMs: (target, keyAlias, nowMs) => state(target, keyAlias, nowMs)?.remainingMs ?? 0,
+    /** Milliseconds the key must still wait; 0 when it may be used. */
+    remainingMs: (target: string, keyAlias: string, nowMs: number): number => state(target, keyAlias, nowMs)?.remainingMs ?? 0,
     state,
-    hold(target, keyAlias, nowMs, holdMs, capped) {
+    /** After a 429, held `holdMs` (0 when it gave no hint); true when it begins the key's throttled stretch. */
+    hold(target: string, keyAlias: string, nowMs: number, holdMs: number, capped?: CappedHold): boolean {
       const key = holdKey(target, keyAlias);
       const current = holds.get(key);
       const untilMs = nowMs + holdMs;
@@ -89,22 +65,25 @@ export function createPoliteness(): Politeness {
       else current.last429 = nowMs;
       return current === undefined;
     },
-    settle(target, keyAlias, nowMs, quietMs) {
+    /** After another answer: ends the throttled stretch when no hold is left and the last 429 is `quietMs` old; true when it did. */
+    settle(target: string, keyAlias: string, nowMs: number, quietMs: number): boolean {
       const key = holdKey(target, keyAlias);
       const h = holds.get(key);
       // An answer to a request sent before the 429 came back does not end a hold in force.
       if (h === undefined || h.until > nowMs || nowMs - h.last429 < quietMs) return false;
       return holds.delete(key);
     },
-    throttled: (target, keyAlias) => holds.has(holdKey(target, keyAlias)),
-    cap(nowMs, capMs) {
+    /** A 429 came and no other answer since. */
+    throttled: (target: string, keyAlias: string): boolean => holds.has(holdKey(target, keyAlias)),
+    /** A lower cap after a reload shortens the holds already in force; a higher one never lengthens them. */
+    cap(nowMs: number, capMs: number): void {
       for (const h of holds.values()) {
         if (h.until <= nowMs + capMs) continue;
         h.capped = { askedMs: h.capped?.askedMs ?? h.until - nowMs, capMs };
         h.until = nowMs + capMs;
       }
     },
-    retain(live) {
+    retain(live: ReadonlySet<string>): void {
       for (const key of holds.keys()) if (!live.has(key)) holds.delete(key);
     },
   };

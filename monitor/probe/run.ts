@@ -9,6 +9,7 @@
  * public`); only when neither is possible are they held.
  */
 import { randomBytes } from 'node:crypto';
+import type { Logger } from 'pino';
 import type { Dispatcher } from 'undici';
 import { ApiKey } from '../../api/client/index.js';
 import { type AttemptResult, sendAttempt, parseRetryHint } from '../../api/client/single-attempt.js';
@@ -18,40 +19,34 @@ import { type ProbeVerdict, classifyOutcome, heldVerdict } from './outcome.js';
 import { type CappedHold, type Politeness, capNote, cappedHold } from './politeness.js';
 import { type Credential, INVALID_KEY_ALIAS, INVALID_KEY_PREFIX, NO_KEY_ALIAS, type ProbeSpec } from './spec.js';
 
-export type Degradation = 'none' | 'slo' | 'rate_limited';
+type Degradation = 'none' | 'slo' | 'rate_limited';
 
 export interface ProbeResult {
   readonly spec: ProbeSpec;
   readonly verdict: ProbeVerdict;
-  /** Wall-clock ms when the probe started. */
+  /** Wall-clock ms. */
   readonly startedAt: number;
   readonly durationMs: number;
   /** False when the key was held for a 429 hint and nothing was sent. */
   readonly sent: boolean;
   readonly degraded: Degradation;
-  /**
-   * What the key waits out after this 429: the server's hint, at most `maxRateLimitHold`
-   * (while held, what is left of the hold).
-   */
+  /** What the key waits out after this 429: the server's hint, at most `maxRateLimitHold` (while held, what is left). */
   readonly retryAfterMs: number | undefined;
-  /** The server asked for more than `maxRateLimitHold`: what it asked, and the cap. */
   readonly holdCapped?: CappedHold | undefined;
   /** This answer began a key's throttled stretch (its first 429) or ended it (another answer after 429s). */
   readonly holdEvent?: { readonly kind: 'started' | 'ended'; readonly keyAlias: string; readonly holdMs?: number | undefined } | undefined;
   readonly attempt: AttemptResult | undefined;
 }
 
-export interface ProbeDeps {
+interface ProbeDeps {
   readonly dispatcher: Dispatcher;
   readonly politeness: Politeness;
   /** Wall clock in ms, for timestamps and 429 holds. */
   readonly now: () => number;
   readonly signal?: AbortSignal | undefined;
-  /** The longest a 429 hint holds the key (`maxRateLimitHold`); by default DEFAULT_MAX_HOLD_MS. */
+  /** `maxRateLimitHold`; by default DEFAULT_MAX_HOLD_MS. */
   readonly maxHoldMs?: number | undefined;
-  /** `repairmon/<version>`; the client's own by default. */
   readonly userAgent?: string | undefined;
-  /** A span per probe sent, its trace id the request's (`OTEL_EXPORTER_OTLP_ENDPOINT`). */
   readonly tracer?: ProbeTracer | undefined;
 }
 
@@ -64,16 +59,8 @@ function credentialKey(credential: Credential): ApiKey | undefined {
   return undefined;
 }
 
-function degradation(verdict: ProbeVerdict, durationMs: number, sloMs: number | undefined): Degradation {
-  if (verdict.outcome === 'rate_limited') return 'rate_limited';
-  return sloMs !== undefined && durationMs > sloMs ? 'slo' : 'none';
-}
-
 /** Who sends a probe: the alias its 429s hold, and the credential. */
-interface Sender {
-  readonly alias: string;
-  readonly credential: Credential;
-}
+type Sender = { readonly alias: string; readonly credential: Credential };
 
 /** The planned key, or for `/` and `/docs` while it is held, another way in (see the top of the file). */
 function senderOf(spec: ProbeSpec, target: MonitorTarget, politeness: Politeness, nowMs: number): Sender {
@@ -159,7 +146,30 @@ async function sendWith(
     if (hold?.capped) verdict = { ...verdict, reason: 'retry_after_capped', detail: `${verdict.detail}: ${capNote(hold.capped)}` };
   } else if (deps.politeness.settle(spec.target, sender.alias, at, target.intervalMs))
     holdEvent = { kind: 'ended', keyAlias: sender.alias };
-  const degraded = degradation(verdict, durationMs, target.sloMs[spec.endpoint]);
+  const sloMs = target.sloMs[spec.endpoint];
+  const degraded = verdict.outcome === 'rate_limited' ? 'rate_limited' : sloMs !== undefined && durationMs > sloMs ? 'slo' : 'none';
   span?.end(verdict, attempt.kind === 'response' ? attempt.requestId : undefined);
   return { verdict, durationMs, sent: true, degraded, retryAfterMs, holdCapped, holdEvent, attempt };
+}
+
+/**
+ * A 429 storm logs one line when a key's throttled stretch begins and one when it ends, not one
+ * per probe. A sent probe's line carries its trace id and the server's request id together: the
+ * one line support hands the API team.
+ */
+export function logProbe(logger: Logger, { spec, verdict, durationMs, holdEvent, attempt }: ProbeResult): void {
+  const key = { target: spec.target, keyAlias: holdEvent?.keyAlias };
+  if (holdEvent?.kind === 'started') {
+    const hint = holdEvent.holdMs === undefined ? 'no hint' : `${Math.ceil(holdEvent.holdMs / 1000)} s`;
+    logger.warn(
+      { ...key, probe: spec.id, wait: hint, detail: verdict.detail },
+      'key rate limited (HTTP 429): its probes wait out the hint, one at a time, until it answers otherwise',
+    );
+  } else if (holdEvent?.kind === 'ended') logger.info(key, 'key answered again after HTTP 429: its probes resume');
+  const ids =
+    attempt === undefined ? {} : { traceId: attempt.traceId, requestId: attempt.kind === 'response' ? attempt.requestId : undefined };
+  const log = { probe: spec.id, outcome: verdict.outcome, reason: verdict.reason, ms: Math.round(durationMs), ...ids };
+  if (verdict.success) logger.debug(log, 'probe ok');
+  else if (verdict.outcome === 'rate_limited') logger.debug(log, 'probe rate limited');
+  else logger.warn({ ...log, detail: verdict.detail }, 'probe failed');
 }

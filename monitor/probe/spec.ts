@@ -48,16 +48,9 @@ export const INVALID_KEY_ALIAS = 'canary-invalid-key';
 /** Prefix of made-up invalid keys: shaped like a test key so it reaches the key check. */
 export const INVALID_KEY_PREFIX = `${KEY_PREFIXES.test}repairmon_canary_`;
 
-export function probeId(p: Pick<ProbeSpec, 'target' | 'keyAlias' | 'tenant' | 'endpointLabel' | 'check'>): string {
+function probeId(p: Pick<ProbeSpec, 'target' | 'keyAlias' | 'tenant' | 'endpointLabel' | 'check'>): string {
   // Encoded, so an alias or slug holding a "/" cannot make two probes one id.
   return [p.target, p.keyAlias, p.tenant, p.endpointLabel, p.check].map(encodeURIComponent).join('/');
-}
-
-/** Where a probe goes: an endpoint, its tenant, and for /platform/ the configured sub-path. */
-export interface ProbeTargetPath {
-  readonly endpoint: EndpointId;
-  readonly tenant: string;
-  readonly platformSub?: string | undefined;
 }
 
 export function makeProbe(
@@ -76,7 +69,10 @@ export function makeProbe(
  * not refuse, of its own tenant (a platform key's first listed tenant), else its first
  * configured platform path; none when it has neither.
  */
-export function readablePath(target: MonitorTarget, key: MonitorKey): ProbeTargetPath | undefined {
+export function readablePath(
+  target: MonitorTarget,
+  key: MonitorKey,
+): { endpoint: EndpointId; tenant: string; platformSub?: string | undefined } | undefined {
   const tenant = key.tenants[0];
   const resource = TENANT_RESOURCES.find((r) => key.expect?.[r] === undefined);
   if (tenant !== undefined && resource !== undefined) return { endpoint: resource, tenant };

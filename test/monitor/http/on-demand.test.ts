@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type MonitorServer, createMonitorServer } from '../../../monitor/http/server.js';
-import { onDemandGate } from '../../../monitor/http/on-demand.js';
+import { onDemandGate } from '../../../monitor/http/debug-probe.js';
 import { type Rig, latest, startRig, silent } from '../helpers.js';
 
 describe('the gate (pure)', () => {

@@ -6,7 +6,7 @@
  */
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { BASE_DURATION_BUCKETS } from '../../../monitor/metrics/buckets.js';
-import { PROBE_LABELS, type ProbeLabels, probeLabels } from '../../../monitor/metrics/labels.js';
+import { PROBE_LABELS, type ProbeLabels, probeLabels } from '../../../monitor/metrics/probe-table.js';
 import { OUTCOMES } from '../../../monitor/probe/expectation.js';
 import { NO_STREAK, type Streak, failureClass, nextStreak } from '../../../monitor/probe/failure-class.js';
 import type { ProbeResult } from '../../../monitor/probe/run.js';

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import type { MonitorTarget } from '../../../monitor/config/types.js';
-import { openWindow } from '../../../monitor/maintenance.js';
+import { openWindow } from '../../../monitor/config/cron.js';
 
 const target = (maintenance: MonitorTarget['maintenance']): MonitorTarget => ({ name: 't', maintenance }) as unknown as MonitorTarget;
 

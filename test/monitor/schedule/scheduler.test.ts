@@ -3,9 +3,7 @@ import { describe, expect, test } from 'vitest';
 import { demoConfig } from '../../../monitor/demo-config.js';
 import { createServiceMetrics } from '../../../monitor/metrics/service-metrics.js';
 import { buildPlan } from '../../../monitor/probe/plan.js';
-import { createPool } from '../../../monitor/schedule/pool.js';
-import { createScheduler } from '../../../monitor/schedule/scheduler.js';
-import { SPREAD_SLOT_MS, spreadOffsets, spreadWindowMs } from '../../../monitor/schedule/spread.js';
+import { SPREAD_SLOT_MS, createPool, createScheduler, spreadOffsets, spreadWindowMs } from '../../../monitor/schedule/scheduler.js';
 import { seriesValue, silent } from '../helpers.js';
 import { waitFor } from '../../helpers/rig.js';
 

@@ -13,7 +13,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createLogger } from '../../../lib/logger.js';
 import { packageVersion } from '../../../lib/package-root.js';
 import { debugReport } from '../../../monitor/http/debug-probe.js';
-import { type ProbesView, probesJson, renderProbesPage } from '../../../monitor/http/probes-page.js';
+import { type ProbesView, probesJson, renderProbesPage } from '../../../monitor/http/html.js';
 import { createProbeTracer, tracesUrl } from '../../../monitor/tracing.js';
 import { type Rig, startRig } from '../helpers.js';
 
