@@ -133,22 +133,19 @@ export class Call {
     const timeoutMs = capped ? remaining : plan.limits.attemptTimeoutMs;
     this.attempts += 1;
     const key = plan.sendKey ? rt.key : undefined;
-    const { dispatcher, baseUrl, authScheme, userAgent } = rt;
-    const trace = traceparent(plan.traceId);
     // Fields named one by one: spreading the plan cost more per call than the rest of this method.
-    const { path, query, endpoint, signal } = plan;
     const result = await sendAttempt({
-      dispatcher,
-      baseUrl,
-      path,
-      query,
-      endpoint,
+      dispatcher: rt.dispatcher,
+      baseUrl: rt.baseUrl,
+      path: plan.path,
+      query: plan.query,
+      endpoint: plan.endpoint,
       key,
-      authScheme,
+      authScheme: rt.authScheme,
       timeoutMs,
-      signal,
-      traceparent: trace,
-      userAgent,
+      signal: plan.signal,
+      traceparent: traceparent(plan.traceId),
+      userAgent: rt.userAgent,
     });
     if (rt.log.debug) {
       const fields = { path: plan.path, attempt: this.attempts, outcome: outcomeText(result), traceId: plan.traceId };

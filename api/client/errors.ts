@@ -61,8 +61,7 @@ export interface ApiErrorFields {
   readonly cause?: unknown;
 }
 
-/** The fields, typed on the class by declaration merging (the constructor sets them). */
-// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- the class sets every field with Object.assign
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- the fields, typed on the class by merging: its constructor sets them all
 export interface ApiError extends Readonly<Omit<ApiErrorFields, 'message' | 'cause' | 'retryHistory' | 'retryable'>> {
   readonly retryHistory: readonly RetryRecord[];
   readonly retryable: boolean;
@@ -120,10 +119,9 @@ export function isApiError(value: unknown): value is ApiError {
   return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[BRAND] === true;
 }
 
-const guard =
-  <E extends ApiError>(...kinds: ErrorKind[]) =>
-  (value: unknown): value is E =>
-    isApiError(value) && kinds.includes(value.kind);
+function guard<E extends ApiError>(...kinds: ErrorKind[]): (value: unknown) => value is E {
+  return (value): value is E => isApiError(value) && kinds.includes(value.kind);
+}
 
 export const isAuthenticationError = guard<AuthenticationError>('unauthorized');
 export const isPermissionDeniedError = guard<PermissionDeniedError>('forbidden', 'tenant_mismatch', 'insufficient_scope');

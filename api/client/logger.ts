@@ -12,12 +12,7 @@ export const LOG_LEVEL_ENV = 'REPAIR_API_LOG';
 export type LogFields = Readonly<Record<string, unknown>>;
 export type LogFn = (message: string, fields?: LogFields) => void;
 /** `console`, or any object with these methods (pino: `(m, f) => log.info(f, m)`). */
-export interface Logger {
-  debug(message: string, fields?: LogFields): void;
-  info(message: string, fields?: LogFields): void;
-  warn(message: string, fields?: LogFields): void;
-  error(message: string, fields?: LogFields): void;
-}
+export type Logger = Record<'debug' | 'info' | 'warn' | 'error', (message: string, fields?: LogFields) => void>;
 
 const isLogLevel = (value: unknown): value is LogLevel => LOG_LEVELS.includes(value as LogLevel);
 

@@ -70,11 +70,7 @@ export interface Route {
 const PUBLIC: ReadonlySet<EndpointId> = new Set(ENDPOINTS.filter((e) => e.access === 'public').map((e) => e.id));
 
 export function routeOf(path: string): Route {
-  const route = (endpoint?: EndpointId, tenant?: string): Route => ({
-    endpoint,
-    tenant,
-    sendKey: endpoint === undefined || !PUBLIC.has(endpoint),
-  });
+  const route = (id?: EndpointId, tenant?: string): Route => ({ endpoint: id, tenant, sendKey: id === undefined || !PUBLIC.has(id) });
   if (path === '/') return route('index');
   if (path === '/docs' || path === '/docs/') return route('docs');
   if (path.startsWith('/platform/')) return route('platform');

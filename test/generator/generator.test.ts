@@ -51,6 +51,18 @@ describe('opt-in modules', () => {
     expect(opt(paths({ pagination: false, parse: true }))).toEqual(['src/repair-service/client/parse.ts']);
   });
 
+  it('a default project vendors at most 2,200 lines of toolkit TypeScript and a client README of at most 120 (the size budget)', () => {
+    const root = join(import.meta.dirname, '../..');
+    const files = toolkitFiles(root, 'src/repair-service', { ...SAMPLE_ANSWERS, pagination: false, parse: false });
+    // Counted as `find src/repair-service -name '*.ts' | xargs cat | wc -l` counts: newlines.
+    const lines = (f: { contents: Buffer }): number => f.contents.toString('utf8').split('\n').length - 1;
+    const ts = files.filter((f) => f.path.endsWith('.ts')).reduce((sum, f) => sum + lines(f), 0);
+    expect(ts).toBeGreaterThan(1000);
+    expect(ts).toBeLessThanOrEqual(2200);
+    const readme = files.find((f) => f.path === 'src/repair-service/client/README.md');
+    expect(readme && lines(readme)).toBeLessThanOrEqual(120);
+  });
+
   it('a project from before the answers existed keeps the paginate.ts and parse.ts its record lists', async () => {
     const cwd = tempDir();
     await runGenerator({ ...ALL_FLAGS }).cd(cwd);
