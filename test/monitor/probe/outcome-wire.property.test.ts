@@ -7,45 +7,15 @@
  * (hence /probes and /probes.json) never carries it.
  */
 import fc from 'fast-check';
-import { MockAgent } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { ApiKey, answerKind, sendAttempt } from '../../../api/client/single-attempt.js';
 import { ERROR_CODES } from '../../../api/contract/index.js';
 import { type Expectation, OUTCOMES } from '../../../monitor/probe/expectation.js';
 import { classifyOutcome } from '../../../monitor/probe/outcome.js';
+import { ORIGIN, PATH, SECRET, agentReplying, body, headerValue, status } from '../../helpers/wire-arbitraries.js';
 
-const ORIGIN = 'http://api.test';
-const PATH = '/tenants/rowery-nowak/clients';
-const SECRET = `rs_test_PROPERTY${'k'.repeat(12)}9Qz7`;
-
-const text = fc.oneof(
-  fc.string(),
-  fc.constant(SECRET),
-  fc.string().map((s) => `${s}${SECRET}${s}`),
-);
-const code = fc.oneof(fc.constantFrom(...Object.values(ERROR_CODES)), fc.string());
-const envelope = fc.oneof(
-  fc.record({ ok: fc.constant(true), data: fc.oneof(fc.array(fc.jsonValue()), fc.jsonValue()) }, { requiredKeys: [] }),
-  fc.record(
-    { ok: fc.constant(false), error: fc.oneof(fc.record({ code, message: text }, { requiredKeys: [] }), fc.jsonValue()) },
-    { requiredKeys: [] },
-  ),
-  fc.dictionary(fc.string(), fc.jsonValue()),
-);
-const body = fc.oneof(
-  text,
-  fc.json(),
-  envelope.map((e) => JSON.stringify(e)),
-);
-const headerValue = fc.oneof(
-  fc.stringMatching(/^[\x20-\x7e]{0,40}$/),
-  fc.integer({ min: -10, max: 10_000_000_000 }).map(String),
-  fc.constant(SECRET),
-  fc.constant(`${ORIGIN}/elsewhere?k=${SECRET}`),
-);
 const HEADERS = ['retry-after', 'ratelimit-reset', 'x-ratelimit-reset', 'content-type', 'location', 'x-request-id'] as const;
 const headers = fc.dictionary(fc.constantFrom(...HEADERS), headerValue, { maxKeys: 4 });
-const status = fc.oneof(fc.integer({ min: 200, max: 599 }), fc.constantFrom(200, 301, 302, 307, 401, 403, 404, 408, 429, 500, 502, 503));
 const expectation = fc.constantFrom<Expectation>(
   { kind: 'success', list: true },
   {
@@ -67,12 +37,7 @@ const expectation = fc.constantFrom<Expectation>(
 );
 
 async function attemptOff(s: number, b: string, h: Record<string, string>) {
-  const agent = new MockAgent();
-  agent.disableNetConnect();
-  agent
-    .get(ORIGIN)
-    .intercept({ path: `/api/v1${PATH}`, method: 'GET' })
-    .reply(s, b, { headers: h });
+  const agent = agentReplying(s, b, h);
   try {
     return await sendAttempt({
       dispatcher: agent,
