@@ -5,12 +5,19 @@
 import { type AttemptResult, type TransportFailure, answerKind } from '../client/single-attempt.js';
 import { type EnvelopeProblem, RATE_LIMIT_HEADERS, printable } from '../contract/index.js';
 
-type Refusal<K extends string> = { readonly kind: K; readonly status: number; readonly code: string };
+type Refusal<K extends string> = {
+  readonly kind: K;
+  readonly status: number;
+  readonly code: string;
+};
 
 export type ChecklistCause =
   | { readonly kind: 'ok' }
   /** No complete HTTP answer: `answerKind` of the failure (a body past the size cap is an `invalid_envelope`). */
-  | { readonly kind: 'timeout' | 'connection_error' | 'tls_error' | 'invalid_envelope'; readonly failure: TransportFailure }
+  | {
+      readonly kind: 'timeout' | 'connection_error' | 'tls_error' | 'invalid_envelope';
+      readonly failure: TransportFailure;
+    }
   /** An answer that is not the API's envelope: a proxy's page, a wrong path on another server. */
   | {
       readonly kind: 'invalid_envelope';
@@ -19,8 +26,17 @@ export type ChecklistCause =
       readonly detail: string;
       readonly html: boolean;
     }
-  | { readonly kind: 'server_error'; readonly status: number; readonly code: string | undefined; readonly html: boolean }
-  | { readonly kind: 'rate_limited'; readonly status: number; readonly retryAfter: string | undefined }
+  | {
+      readonly kind: 'server_error';
+      readonly status: number;
+      readonly code: string | undefined;
+      readonly html: boolean;
+    }
+  | {
+      readonly kind: 'rate_limited';
+      readonly status: number;
+      readonly retryAfter: string | undefined;
+    }
   | { readonly kind: 'redirect'; readonly status: number; readonly location: string | undefined }
   | { readonly kind: 'unauthorized'; readonly status: number; readonly code: string | undefined }
   | Refusal<'tenant_mismatch'>
@@ -39,7 +55,10 @@ function looksLikeHtml(headers: Readonly<Record<string, string>>, excerpt: strin
 /** An attempt's `answerKind`, with the details a row shows. */
 export function causeOf(result: AttemptResult): ChecklistCause {
   if (result.kind === 'failure')
-    return { kind: answerKind(result) as 'timeout' | 'connection_error' | 'tls_error' | 'invalid_envelope', failure: result.failure };
+    return {
+      kind: answerKind(result) as 'timeout' | 'connection_error' | 'tls_error' | 'invalid_envelope',
+      failure: result.failure,
+    };
   const { status, headers } = result;
   const c = result.classification;
   switch (c.kind) {
@@ -48,11 +67,22 @@ export function causeOf(result: AttemptResult): ChecklistCause {
     case 'rate_limited':
       return { kind: c.kind, status, retryAfter: headers[RATE_LIMIT_HEADERS.retryAfter] };
     case 'server_error':
-      return { kind: c.kind, status, code: c.code, html: looksLikeHtml(headers, result.bodyExcerpt) };
+      return {
+        kind: c.kind,
+        status,
+        code: c.code,
+        html: looksLikeHtml(headers, result.bodyExcerpt),
+      };
     case 'redirect':
       return { kind: c.kind, status, location: c.location };
     case 'invalid_envelope':
-      return { kind: c.kind, status, problem: c.problem, detail: c.detail, html: looksLikeHtml(headers, result.bodyExcerpt) };
+      return {
+        kind: c.kind,
+        status,
+        problem: c.problem,
+        detail: c.detail,
+        html: looksLikeHtml(headers, result.bodyExcerpt),
+      };
     case 'unauthorized':
       return { kind: c.kind, status, code: c.code };
     default:
@@ -67,14 +97,21 @@ export function provesApiPath(cause: ChecklistCause): boolean {
 
 /** Answers only a valid key can get: the server knew the key, whatever it then decided. */
 export function provesKeyAccepted(cause: ChecklistCause): boolean {
-  return cause.kind === 'ok' || cause.kind === 'tenant_mismatch' || cause.kind === 'insufficient_scope' || cause.kind === 'forbidden';
+  return (
+    cause.kind === 'ok' ||
+    cause.kind === 'tenant_mismatch' ||
+    cause.kind === 'insufficient_scope' ||
+    cause.kind === 'forbidden'
+  );
 }
 
 /** Step 4: `HTTP 403 tenant_key_tenant_mismatch "…" (request id r-1)`, or why no HTTP answer came. */
 export function describeAnswer(result: AttemptResult): string {
   if (result.kind === 'failure') {
     const { failure } = result;
-    return printable(`no HTTP answer: ${failure.kind} ${'code' in failure ? `${failure.code} ` : ''}(${failure.message})`);
+    return printable(
+      `no HTTP answer: ${failure.kind} ${'code' in failure ? `${failure.code} ` : ''}(${failure.message})`,
+    );
   }
   const c = result.classification;
   const code = 'code' in c && c.code !== undefined ? ` ${c.code}` : '';

@@ -4,8 +4,21 @@
  * is judged on tenant paths, which need a key, never on `/`, whose access the spec does not show.
  */
 import type { AttemptResult } from '../client/single-attempt.js';
-import { ERROR_CODES, TENANT_RESOURCES, type TenantResource, endpointSpec, joinUrl, printable } from '../contract/index.js';
-import { type ChecklistCause, causeOf, describeAnswer, provesApiPath, provesKeyAccepted } from './cause.js';
+import {
+  ERROR_CODES,
+  TENANT_RESOURCES,
+  type TenantResource,
+  endpointSpec,
+  joinUrl,
+  printable,
+} from '../contract/index.js';
+import {
+  type ChecklistCause,
+  causeOf,
+  describeAnswer,
+  provesApiPath,
+  provesKeyAccepted,
+} from './cause.js';
 
 export type ChecklistStatus = 'pass' | 'fail' | 'skip';
 export type ChecklistRowId = 'host' | 'path' | 'key' | 'tenant' | `scope:${TenantResource}`;
@@ -44,11 +57,19 @@ interface Seen {
 
 /** A row's three ends: `pass` and `fail` on what one call answered, `skip` when no answer decided it. */
 function rowOf(id: ChecklistRowId, step: ChecklistRow['step'], label: string) {
-  const make = (status: ChecklistStatus, cause: ChecklistCause, detail: string, evidence?: ChecklistEvidence): ChecklistRow =>
-    evidence ? { id, step, label, status, cause, detail, evidence } : { id, step, label, status, cause, detail };
+  const make = (
+    status: ChecklistStatus,
+    cause: ChecklistCause,
+    detail: string,
+    evidence?: ChecklistEvidence,
+  ): ChecklistRow =>
+    evidence
+      ? { id, step, label, status, cause, detail, evidence }
+      : { id, step, label, status, cause, detail };
   return {
     pass: (seen: Seen, detail: string) => make('pass', { kind: 'ok' }, detail, seen.evidence),
-    fail: (seen: Seen, detail: string, cause = seen.cause) => make('fail', cause, detail, seen.evidence),
+    fail: (seen: Seen, detail: string, cause = seen.cause) =>
+      make('fail', cause, detail, seen.evidence),
     skip: (because: string, detail = because, evidence?: ChecklistEvidence) =>
       make('skip', { kind: 'not_checked', because }, detail, evidence),
   };
@@ -60,12 +81,18 @@ function hostRow(host: string, all: readonly Seen[]): ChecklistRow {
   const { pass, fail, skip } = rowOf('host', 1, 'host reachable');
   if (all.length === 0) return skip('no call was made');
   const answered = all.find((s) => s.result.kind === 'response');
-  if (answered?.result.kind === 'response') return pass(answered, `${host} answered HTTP ${answered.result.status}`);
+  if (answered?.result.kind === 'response')
+    return pass(answered, `${host} answered HTTP ${answered.result.status}`);
   return fail(all[0]!, `${host}: ${said(all[0]!)}; check the host name, port and network`);
 }
 
 /** The base path leads to the API when anything there answers with the envelope, /docs first. */
-function pathRow(docsUrl: string, docs: Seen | undefined, resources: readonly Seen[], host: ChecklistRow): ChecklistRow {
+function pathRow(
+  docsUrl: string,
+  docs: Seen | undefined,
+  resources: readonly Seen[],
+  host: ChecklistRow,
+): ChecklistRow {
   const { pass, fail, skip } = rowOf('path', 1, 'base path answers with the API envelope');
   if (host.status !== 'pass') return skip('host not reachable');
   if (docs?.cause.kind === 'ok') return pass(docs, `${said(docs)} from ${docsUrl}`);
@@ -81,54 +108,99 @@ function pathRow(docsUrl: string, docs: Seen | undefined, resources: readonly Se
 
 function keyRow(resources: readonly Seen[], host: ChecklistRow): ChecklistRow {
   const { pass, fail, skip } = rowOf('key', 2, 'key accepted');
-  if (resources.length === 0) return skip('no tenant path was called', 'no tenant to call a keyed endpoint with');
+  if (resources.length === 0)
+    return skip('no tenant path was called', 'no tenant to call a keyed endpoint with');
   const rejected = resources.find((s) => s.cause.kind === 'unauthorized');
-  if (rejected) return fail(rejected, `${said(rejected)}: key rejected (invalid, revoked, or from the other environment)`);
+  if (rejected)
+    return fail(
+      rejected,
+      `${said(rejected)}: key rejected (invalid, revoked, or from the other environment)`,
+    );
   const accepted = resources.find((s) => provesKeyAccepted(s.cause));
   if (accepted) return pass(accepted, `${said(accepted)} on ${accepted.evidence}`);
   if (host.status !== 'pass') return skip('host not reachable');
   const first = resources.find((s) => s.result.kind === 'response') ?? resources[0]!;
-  return fail(first, `${said(first)}: no tenant path answered in a way that shows whether the key works`);
+  return fail(
+    first,
+    `${said(first)}: no tenant path answered in a way that shows whether the key works`,
+  );
 }
 
-function tenantRow(tenant: string | undefined, resources: readonly Seen[], key: ChecklistRow): ChecklistRow {
-  const { pass, fail, skip } = rowOf('tenant', 3, tenant === undefined ? 'tenant matches key' : `tenant matches key (${tenant})`);
+function tenantRow(
+  tenant: string | undefined,
+  resources: readonly Seen[],
+  key: ChecklistRow,
+): ChecklistRow {
+  const { pass, fail, skip } = rowOf(
+    'tenant',
+    3,
+    tenant === undefined ? 'tenant matches key' : `tenant matches key (${tenant})`,
+  );
   if (tenant === undefined || resources.length === 0) return skip('no tenant given');
   const mismatch = resources.find((s) => s.cause.kind === 'tenant_mismatch');
   if (mismatch)
-    return fail(mismatch, `${said(mismatch)}: the key is not assigned to tenant "${tenant}"; use that tenant's key or fix the tenant slug`);
-  const reached = resources.find((s) => s.cause.kind === 'ok' || s.cause.kind === 'insufficient_scope');
+    return fail(
+      mismatch,
+      `${said(mismatch)}: the key is not assigned to tenant "${tenant}"; use that tenant's key or fix the tenant slug`,
+    );
+  const reached = resources.find(
+    (s) => s.cause.kind === 'ok' || s.cause.kind === 'insufficient_scope',
+  );
   if (reached) return pass(reached, `${said(reached)}: no ${ERROR_CODES.tenantMismatch} refusal`);
   if (key.status === 'fail' && key.cause.kind === 'unauthorized') return skip('key not accepted');
   if (resources.every((s) => s.cause.kind === 'not_found'))
-    return fail(resources[0]!, `${said(resources[0]!)}: nothing at tenant "${tenant}"; check the tenant slug`);
+    return fail(
+      resources[0]!,
+      `${said(resources[0]!)}: nothing at tenant "${tenant}"; check the tenant slug`,
+    );
   return skip('no tenant call got through');
 }
 
-function scopeRow(resource: TenantResource, seen: Seen | undefined, served: TenantResource[], tenant: ChecklistRow, key: ChecklistRow) {
+function scopeRow(
+  resource: TenantResource,
+  seen: Seen | undefined,
+  served: TenantResource[],
+  tenant: ChecklistRow,
+  key: ChecklistRow,
+) {
   const { pass, fail, skip } = rowOf(`scope:${resource}`, 2, `scope covers ${resource}`);
   if (!seen) return skip('not called', key.status === 'skip' ? key.detail : 'not called');
   const { cause, result } = seen;
   // A refusal of one resource while another of the tenant was served can only be the key's scope,
   // whatever its code (READING: SCOPE_REFUSALS; an API may also spell its own, such as `scope_denied`).
   if (served.length > 0 && (cause.kind === 'forbidden' || cause.kind === 'not_found')) {
-    const scoped: ChecklistCause = { kind: 'insufficient_scope', status: cause.status, code: cause.code };
-    return fail(seen, `${said(seen)}: the key's scope does not cover ${resource} (${served.join(', ')} answered for this tenant)`, scoped);
+    const scoped: ChecklistCause = {
+      kind: 'insufficient_scope',
+      status: cause.status,
+      code: cause.code,
+    };
+    return fail(
+      seen,
+      `${said(seen)}: the key's scope does not cover ${resource} (${served.join(', ')} answered for this tenant)`,
+      scoped,
+    );
   }
   if (cause.kind === 'ok') {
-    const data = result.kind === 'response' && result.classification.kind === 'ok' ? result.classification.data : undefined;
+    const data =
+      result.kind === 'response' && result.classification.kind === 'ok'
+        ? result.classification.data
+        : undefined;
     return pass(seen, `${said(seen)}${Array.isArray(data) ? ` (${data.length} items)` : ''}`);
   }
-  if (cause.kind === 'insufficient_scope') return fail(seen, `${said(seen)}: the key's scope does not cover ${resource}`);
+  if (cause.kind === 'insufficient_scope')
+    return fail(seen, `${said(seen)}: the key's scope does not cover ${resource}`);
   if (cause.kind === 'tenant_mismatch') return skip('tenant mismatch', undefined, resource);
   if (cause.kind === 'unauthorized') return skip('key not accepted', undefined, resource);
-  if (tenant.status === 'fail' && tenant.cause.kind === cause.kind) return skip('tenant not found', undefined, resource);
+  if (tenant.status === 'fail' && tenant.cause.kind === cause.kind)
+    return skip('tenant not found', undefined, resource);
   return fail(seen, said(seen));
 }
 
 export function evaluateChecklist(input: ChecklistInput): ChecklistRow[] {
   const { docs: docsResult, resources: called } = input.observations;
-  const docs: Seen | undefined = docsResult ? { evidence: 'docs', result: docsResult, cause: causeOf(docsResult) } : undefined;
+  const docs: Seen | undefined = docsResult
+    ? { evidence: 'docs', result: docsResult, cause: causeOf(docsResult) }
+    : undefined;
   const resources = TENANT_RESOURCES.flatMap((resource): Seen[] => {
     const result = called[resource];
     return result ? [{ evidence: resource, result, cause: causeOf(result) }] : [];
@@ -137,7 +209,9 @@ export function evaluateChecklist(input: ChecklistInput): ChecklistRow[] {
   const path = pathRow(joinUrl(input.baseUrl, '/docs'), docs, resources, host);
   const key = keyRow(resources, host);
   const tenant = tenantRow(input.tenant, resources, key);
-  const served = resources.filter((s) => s.cause.kind === 'ok').map((s) => s.evidence as TenantResource);
+  const served = resources
+    .filter((s) => s.cause.kind === 'ok')
+    .map((s) => s.evidence as TenantResource);
   const scopes = TENANT_RESOURCES.map((r) =>
     scopeRow(
       r,
@@ -157,6 +231,8 @@ export function checklistPassed(rows: readonly ChecklistRow[]): boolean {
 /** A plain-text table for a terminal; it quotes the server, so every line is made printable. */
 export function formatChecklistTable(rows: readonly ChecklistRow[]): string {
   const width = Math.max(5, ...rows.map((r) => r.label.length));
-  const lines = rows.map((r) => printable(`${r.label.padEnd(width)}  ${r.status.toUpperCase().padEnd(6)}  ${r.detail}`));
+  const lines = rows.map((r) =>
+    printable(`${r.label.padEnd(width)}  ${r.status.toUpperCase().padEnd(6)}  ${r.detail}`),
+  );
   return [`${'CHECK'.padEnd(width)}  RESULT  DETAIL`, ...lines].join('\n');
 }

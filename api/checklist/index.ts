@@ -2,4 +2,11 @@
 export { type ChecklistCause, causeOf } from './cause.js';
 export { type ChecklistObservations, type ChecklistRow, type ChecklistRowId } from './evaluate.js';
 export { checklistPassed, evaluateChecklist, formatChecklistTable } from './evaluate.js';
-export { type ChecklistCallInput, type CurlSpec, curlCommand, hostUnreachable, runChecklist, shellQuote } from './run.js';
+export {
+  type ChecklistCallInput,
+  type CurlSpec,
+  curlCommand,
+  hostUnreachable,
+  runChecklist,
+  shellQuote,
+} from './run.js';

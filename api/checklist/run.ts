@@ -4,7 +4,14 @@
  */
 import type { Dispatcher } from 'undici';
 import { type ApiKey, type AttemptResult, sendAttempt } from '../client/single-attempt.js';
-import { API_KEY_HEADER, AUTHORIZATION_HEADER, type AuthScheme, BEARER_PREFIX, TENANT_RESOURCES, endpointPath } from '../contract/index.js';
+import {
+  API_KEY_HEADER,
+  AUTHORIZATION_HEADER,
+  type AuthScheme,
+  BEARER_PREFIX,
+  TENANT_RESOURCES,
+  endpointPath,
+} from '../contract/index.js';
 import { type ChecklistRow, evaluateChecklist } from './evaluate.js';
 
 export interface ChecklistCallInput {
@@ -22,14 +29,28 @@ export function hostUnreachable(docs: AttemptResult): boolean {
 }
 
 export async function runChecklist(input: ChecklistCallInput): Promise<ChecklistRow[]> {
-  const base = { dispatcher: input.dispatcher, baseUrl: input.baseUrl, authScheme: input.authScheme, timeoutMs: input.timeoutMs ?? 10_000 };
+  const base = {
+    dispatcher: input.dispatcher,
+    baseUrl: input.baseUrl,
+    authScheme: input.authScheme,
+    timeoutMs: input.timeoutMs ?? 10_000,
+  };
   const docs = await sendAttempt({ ...base, endpoint: 'docs', path: endpointPath('docs') });
   const resources: Partial<Record<(typeof TENANT_RESOURCES)[number], AttemptResult>> = {};
   for (const resource of hostUnreachable(docs) ? [] : TENANT_RESOURCES) {
     const path = endpointPath(resource, { tenant: input.tenant });
-    resources[resource] = await sendAttempt({ ...base, endpoint: resource, path, key: input.apiKey });
+    resources[resource] = await sendAttempt({
+      ...base,
+      endpoint: resource,
+      path,
+      key: input.apiKey,
+    });
   }
-  return evaluateChecklist({ baseUrl: input.baseUrl, tenant: input.tenant, observations: { docs, resources } });
+  return evaluateChecklist({
+    baseUrl: input.baseUrl,
+    tenant: input.tenant,
+    observations: { docs, resources },
+  });
 }
 
 export interface CurlSpec {
@@ -54,7 +75,10 @@ export function curlCommand(spec: CurlSpec): string {
   if (spec.timeoutS !== undefined) parts.push('--max-time', String(spec.timeoutS));
   parts.push('-X', 'GET', '-H', shellQuote('accept: application/json'));
   const key = `$${spec.keyVariable}`;
-  const header = spec.auth === 'bearer' ? `${AUTHORIZATION_HEADER}: ${BEARER_PREFIX}${key}` : `${API_KEY_HEADER}: ${key}`;
+  const header =
+    spec.auth === 'bearer'
+      ? `${AUTHORIZATION_HEADER}: ${BEARER_PREFIX}${key}`
+      : `${API_KEY_HEADER}: ${key}`;
   if (spec.auth !== 'none') parts.push('-H', `"${header}"`);
   return [...parts, shellQuote(spec.url)].join(' ');
 }

@@ -19,7 +19,9 @@ export class ApiKey {
     if (/\s/.test(trimmed)) throw new TypeError(`API key "${alias}" contains whitespace`);
     // The spec shows no key format: only what a header value cannot carry is refused.
     if (!/^[\x21-\x7e]+$/.test(trimmed))
-      throw new TypeError(`API key "${alias}" contains a character an HTTP header cannot carry (only visible ASCII)`);
+      throw new TypeError(
+        `API key "${alias}" contains a character an HTTP header cannot carry (only visible ASCII)`,
+      );
     this.#value = trimmed;
     this.alias = alias;
     this.hint = keyHint(trimmed);
@@ -46,7 +48,8 @@ export function redactSecrets(text: string, keys: Iterable<ApiKey>): string {
   let out = text;
   for (const key of keys) {
     const value = key.reveal();
-    if (value.length > 0 && out.includes(value)) out = out.split(value).join(`[REDACTED ${key.hint}]`);
+    if (value.length > 0 && out.includes(value))
+      out = out.split(value).join(`[REDACTED ${key.hint}]`);
   }
   return out;
 }
@@ -59,13 +62,18 @@ const BLOCK = Math.floor((KEY_ECHO_MIN_RUN + 1) / 2);
 /** `\uXXXX` and `\/` escapes of visible ASCII written out, as a reader of the JSON sees them. */
 function unescapeVisibleAscii(text: string): string {
   if (!text.includes('\\')) return text;
-  return text.replace(/\\(\\|\/|u([0-9a-fA-F]{4}))/g, (whole, what: string, hex: string | undefined) => {
-    if (what === '/') return '/';
-    if (hex === undefined) return whole;
-    const code = Number.parseInt(hex, 16);
-    // `"` and `\` stay escaped: written out they would change where a JSON string ends.
-    return code > 0x20 && code < 0x7f && code !== 0x22 && code !== 0x5c ? String.fromCharCode(code) : whole;
-  });
+  return text.replace(
+    /\\(\\|\/|u([0-9a-fA-F]{4}))/g,
+    (whole, what: string, hex: string | undefined) => {
+      if (what === '/') return '/';
+      if (hex === undefined) return whole;
+      const code = Number.parseInt(hex, 16);
+      // `"` and `\` stay escaped: written out they would change where a JSON string ends.
+      return code > 0x20 && code < 0x7f && code !== 0x22 && code !== 0x5c
+        ? String.fromCharCode(code)
+        : whole;
+    },
+  );
 }
 
 /** Lower case with positions kept: ASCII only when a character would grow. */
@@ -81,9 +89,15 @@ function runsOf(lower: string, secret: string): Array<[number, number]> {
     const block = secret.slice(k, k + BLOCK);
     for (let at = lower.indexOf(block); at !== -1; at = lower.indexOf(block, at + 1)) {
       let left = 0;
-      while (at - left > 0 && k - left > 0 && lower[at - left - 1] === secret[k - left - 1]) left += 1;
+      while (at - left > 0 && k - left > 0 && lower[at - left - 1] === secret[k - left - 1])
+        left += 1;
       let right = BLOCK;
-      while (at + right < lower.length && k + right < secret.length && lower[at + right] === secret[k + right]) right += 1;
+      while (
+        at + right < lower.length &&
+        k + right < secret.length &&
+        lower[at + right] === secret[k + right]
+      )
+        right += 1;
       if (left + right >= KEY_ECHO_MIN_RUN) runs.push([at - left, at + right]);
     }
   }

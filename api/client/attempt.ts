@@ -5,8 +5,20 @@
 import { randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { type Dispatcher, request } from 'undici';
-import type { AnswerKind, AuthScheme, EndpointId, EnvelopeParse, ResponseClass } from '../contract/index.js';
-import { ENDPOINTS, authHeader, classifyResponse, joinUrl, parseEnvelope } from '../contract/index.js';
+import type {
+  AnswerKind,
+  AuthScheme,
+  EndpointId,
+  EnvelopeParse,
+  ResponseClass,
+} from '../contract/index.js';
+import {
+  ENDPOINTS,
+  authHeader,
+  classifyResponse,
+  joinUrl,
+  parseEnvelope,
+} from '../contract/index.js';
 import { REQUEST_ID_HEADER, SERVER_TEXT_LIMITS, serverText } from '../contract/index.js';
 import { type ApiKey, redactSecrets, scrubKeyEchoes } from './api-key.js';
 
@@ -90,7 +102,9 @@ export interface AttemptFailure {
 export type AttemptResult = AttemptResponse | AttemptFailure;
 
 type Body = Dispatcher.ResponseData['body'];
-const LIST_ENDPOINTS: ReadonlySet<EndpointId | undefined> = new Set(ENDPOINTS.filter((e) => e.list).map((e) => e.id));
+const LIST_ENDPOINTS: ReadonlySet<EndpointId | undefined> = new Set(
+  ENDPOINTS.filter((e) => e.list).map((e) => e.id),
+);
 
 class BodyTooLarge extends Error {
   constructor(readonly limitBytes: number) {
@@ -102,7 +116,11 @@ class BodyTooLarge extends Error {
 export function transportFailureFrom(error: unknown): TransportFailure {
   const message = error instanceof Error ? error.message : String(error);
   const codes: string[] = [];
-  for (let e = error, depth = 0; depth < 5 && typeof e === 'object' && e !== null; depth += 1, e = (e as { cause?: unknown }).cause) {
+  for (
+    let e = error, depth = 0;
+    depth < 5 && typeof e === 'object' && e !== null;
+    depth += 1, e = (e as { cause?: unknown }).cause
+  ) {
     const code = (e as { code?: unknown }).code;
     if (typeof code === 'string') codes.push(code);
   }
@@ -110,30 +128,47 @@ export function transportFailureFrom(error: unknown): TransportFailure {
     if (code === 'UND_ERR_CONNECT_TIMEOUT') return { kind: 'timeout', phase: 'connect', message };
     if (code === 'UND_ERR_HEADERS_TIMEOUT') return { kind: 'timeout', phase: 'headers', message };
     if (code === 'UND_ERR_BODY_TIMEOUT') return { kind: 'timeout', phase: 'body', message };
-    if (/^ERR_(TLS|SSL)|CERT|^UNABLE_TO_(VERIFY|GET_ISSUER)/.test(code)) return { kind: 'tls', code, message };
+    if (/^ERR_(TLS|SSL)|CERT|^UNABLE_TO_(VERIFY|GET_ISSUER)/.test(code))
+      return { kind: 'tls', code, message };
   }
-  return { kind: 'connection', code: codes.find((c) => c !== 'UND_ERR_SOCKET') ?? codes[0] ?? 'UNKNOWN', message };
+  return {
+    kind: 'connection',
+    code: codes.find((c) => c !== 'UND_ERR_SOCKET') ?? codes[0] ?? 'UNKNOWN',
+    message,
+  };
 }
 
 /** One string per lowercase name, a key echo scrubbed; undici's object handed on when there is nothing to change. */
-function headersOf(raw: Record<string, string | string[] | undefined>, key: ApiKey | undefined): Record<string, string> {
+function headersOf(
+  raw: Record<string, string | string[] | undefined>,
+  key: ApiKey | undefined,
+): Record<string, string> {
   const secret = key?.reveal();
   let plain = true;
   for (const name in raw) {
     const value = raw[name];
-    if (typeof value !== 'string' || (secret !== undefined && value.includes(secret))) plain = false;
+    if (typeof value !== 'string' || (secret !== undefined && value.includes(secret)))
+      plain = false;
   }
   if (plain) return raw as Record<string, string>;
   const out: Record<string, string> = {};
   for (const name in raw) {
     const value = raw[name];
-    if (value !== undefined) out[name] = key ? redactSecrets(Array.isArray(value) ? value.join(', ') : value, [key]) : String(value);
+    if (value !== undefined)
+      out[name] = key
+        ? redactSecrets(Array.isArray(value) ? value.join(', ') : value, [key])
+        : String(value);
   }
   return out;
 }
 
 /** Reads at most `limit` bytes; a success over it is refused, an error body is cut there. */
-async function readCapped(body: Body, declared: number, limit: number, refuse: boolean): Promise<{ text: string; bytes: number }> {
+async function readCapped(
+  body: Body,
+  declared: number,
+  limit: number,
+  refuse: boolean,
+): Promise<{ text: string; bytes: number }> {
   if (refuse && declared > limit) {
     body.destroy();
     throw new BodyTooLarge(limit);
@@ -153,9 +188,16 @@ async function readCapped(body: Body, declared: number, limit: number, refuse: b
   return { text: Buffer.concat(chunks).toString('utf8'), bytes };
 }
 
-function failureOf(error: unknown, req: AttemptRequest, timedOut: boolean, inBody: boolean): TransportFailure {
-  if (error instanceof BodyTooLarge) return { kind: 'body_too_large', limitBytes: error.limitBytes, message: error.message };
-  if (req.signal?.aborted) return { kind: 'aborted', reason: req.signal.reason, message: 'aborted by caller' };
+function failureOf(
+  error: unknown,
+  req: AttemptRequest,
+  timedOut: boolean,
+  inBody: boolean,
+): TransportFailure {
+  if (error instanceof BodyTooLarge)
+    return { kind: 'body_too_large', limitBytes: error.limitBytes, message: error.message };
+  if (req.signal?.aborted)
+    return { kind: 'aborted', reason: req.signal.reason, message: 'aborted by caller' };
   const late = `no complete response within ${Math.round(req.timeoutMs)} ms`;
   if (timedOut) return { kind: 'timeout', phase: inBody ? 'body' : 'headers', message: late };
   const failure = transportFailureFrom(error);
@@ -167,7 +209,13 @@ function scrubbedEnvelope(parsed: EnvelopeParse, key: ApiKey): EnvelopeParse {
   if (!parsed.valid) return { ...parsed, detail: scrubKeyEchoes(parsed.detail, [key]) };
   if (parsed.envelope.ok) return parsed;
   const { code, message } = parsed.envelope.error;
-  return { valid: true, envelope: { ok: false, error: { code: scrubKeyEchoes(code, [key]), message: scrubKeyEchoes(message, [key]) } } };
+  return {
+    valid: true,
+    envelope: {
+      ok: false,
+      error: { code: scrubKeyEchoes(code, [key]), message: scrubKeyEchoes(message, [key]) },
+    },
+  };
 }
 
 export async function sendAttempt(req: AttemptRequest): Promise<AttemptResult> {
@@ -192,13 +240,22 @@ export async function sendAttempt(req: AttemptRequest): Promise<AttemptResult> {
   let headersAt: number | undefined;
   try {
     if (req.signal?.aborted) throw req.signal.reason;
-    const headers: Record<string, string> = { accept: 'application/json', 'user-agent': req.userAgent ?? USER_AGENT, traceparent: trace };
+    const headers: Record<string, string> = {
+      accept: 'application/json',
+      'user-agent': req.userAgent ?? USER_AGENT,
+      traceparent: trace,
+    };
     if (req.key) {
       const auth = authHeader(req.authScheme, req.key.reveal());
       headers[auth.name] = auth.value;
     }
     const url = joinUrl(req.baseUrl, req.path) + (req.query ? `?${req.query}` : '');
-    const res = await request(url, { method: 'GET', dispatcher: req.dispatcher, headers, signal: deadline });
+    const res = await request(url, {
+      method: 'GET',
+      dispatcher: req.dispatcher,
+      headers,
+      signal: deadline,
+    });
     headersAt = performance.now();
     const status = res.statusCode;
     const success = status >= 200 && status < 300;
@@ -207,7 +264,9 @@ export async function sendAttempt(req: AttemptRequest): Promise<AttemptResult> {
     const limit = success ? (req.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES) : ERROR_BODY_BYTES;
     // undici enforces a declared length itself: one read, no chunk bookkeeping (and no extra async frame).
     const known = Number.isSafeInteger(declared) && declared <= limit;
-    const read = known ? { text: await res.body.text(), bytes: declared } : await readCapped(res.body, declared, limit, success);
+    const read = known
+      ? { text: await res.body.text(), bytes: declared }
+      : await readCapped(res.body, declared, limit, success);
     const text = req.key ? redactSecrets(read.text, [req.key]) : read.text;
     const parsed = parseEnvelope(text, { status, list: LIST_ENDPOINTS.has(req.endpoint) });
     const envelope = req.key ? scrubbedEnvelope(parsed, req.key) : parsed;
@@ -221,13 +280,20 @@ export async function sendAttempt(req: AttemptRequest): Promise<AttemptResult> {
       headers: resHeaders,
       envelope,
       classification,
-      requestId: requestId === undefined ? undefined : serverText(requestId, SERVER_TEXT_LIMITS.header),
+      requestId:
+        requestId === undefined ? undefined : serverText(requestId, SERVER_TEXT_LIMITS.header),
       bodyBytes: read.bytes,
-      bodyExcerpt: req.key && classification.kind !== 'ok' ? scrubKeyEchoes(excerpt, [req.key]) : excerpt,
+      bodyExcerpt:
+        req.key && classification.kind !== 'ok' ? scrubKeyEchoes(excerpt, [req.key]) : excerpt,
       timings: timings(headersAt),
     };
   } catch (error) {
-    return { kind: 'failure', traceId, failure: failureOf(error, req, timedOut, headersAt !== undefined), timings: timings(headersAt) };
+    return {
+      kind: 'failure',
+      traceId,
+      failure: failureOf(error, req, timedOut, headersAt !== undefined),
+      timings: timings(headersAt),
+    };
   } finally {
     clearTimeout(timer);
     req.signal?.removeEventListener('abort', onAbort);

@@ -6,10 +6,23 @@ import pRetry from 'p-retry';
 import type { Dispatcher } from 'undici';
 import type { AuthScheme } from '../contract/index.js';
 import { type ApiKey, redactSecrets } from './api-key.js';
-import { type AttemptRequest, type AttemptResponse, type AttemptResult, answerKind, sendAttempt, traceparent } from './attempt.js';
+import {
+  type AttemptRequest,
+  type AttemptResponse,
+  type AttemptResult,
+  answerKind,
+  sendAttempt,
+  traceparent,
+} from './attempt.js';
 import { ApiError, type ApiErrorFields, type ErrorKind, type RetryRecord } from './errors.js';
 import type { LogFn } from './logger.js';
-import { type RateLimitGate, type RetryOutcome, decideRetry, parseRateLimitInfo, parseRetryHint } from './retry.js';
+import {
+  type RateLimitGate,
+  type RetryOutcome,
+  decideRetry,
+  parseRateLimitInfo,
+  parseRetryHint,
+} from './retry.js';
 
 export interface Runtime {
   readonly dispatcher: Dispatcher;
@@ -20,7 +33,11 @@ export interface Runtime {
   readonly maxRetryAfterMs: number;
   readonly gate: RateLimitGate;
   readonly userAgent: string | undefined;
-  readonly log: { readonly debug?: LogFn | undefined; readonly info?: LogFn | undefined; readonly warn: LogFn };
+  readonly log: {
+    readonly debug?: LogFn | undefined;
+    readonly info?: LogFn | undefined;
+    readonly warn: LogFn;
+  };
 }
 
 export interface Limits {
@@ -53,7 +70,8 @@ class Failed extends Error {
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 function outcomeText(result: AttemptResult): string {
-  if (result.kind === 'failure') return 'code' in result.failure ? result.failure.code : result.failure.kind;
+  if (result.kind === 'failure')
+    return 'code' in result.failure ? result.failure.code : result.failure.kind;
   const code = 'code' in result.classification ? result.classification.code : undefined;
   return `HTTP ${result.status}${code ? ` ${code}` : ''}`;
 }
@@ -93,14 +111,32 @@ export class Call {
   /** p-retry replays the first failure as its attempt 1; it waits nothing itself: `onFailed` sleeps what `decideRetry` chose. */
   private retry(first: unknown): Promise<AttemptResponse> {
     const onFailedAttempt = ({ error }: { error: Error }): Promise<void> => this.onFailed(error);
-    return pRetry((n) => (n === 1 ? Promise.reject(first) : this.attempt()), { retries: Infinity, minTimeout: 0, onFailedAttempt });
+    return pRetry((n) => (n === 1 ? Promise.reject(first) : this.attempt()), {
+      retries: Infinity,
+      minTimeout: 0,
+      onFailedAttempt,
+    });
   }
 
   private error(fields: Omit<ApiErrorFields, 'method' | 'path' | 'attempts'>): ApiError {
     const { rt, plan, attempts } = this;
-    const context = { method: 'GET', path: plan.path, host: rt.host, tenant: plan.tenant, traceId: plan.traceId, attempts };
+    const context = {
+      method: 'GET',
+      path: plan.path,
+      host: rt.host,
+      tenant: plan.tenant,
+      traceId: plan.traceId,
+      attempts,
+    };
     const message = redactSecrets(fields.message, [rt.key]);
-    return ApiError.from({ ...context, keyAlias: rt.key.alias, keyHint: rt.key.hint, retryHistory: [...this.history], ...fields, message });
+    return ApiError.from({
+      ...context,
+      keyAlias: rt.key.alias,
+      keyHint: rt.key.hint,
+      retryHistory: [...this.history],
+      ...fields,
+      message,
+    });
   }
 
   private async sleep(ms: number): Promise<void> {
@@ -122,13 +158,19 @@ export class Call {
       if (waitMs > rt.maxRetryAfterMs || pause.until > this.deadline - MIN_WINDOW_MS) {
         const why = `the client is paused by a rate limit for ${Math.ceil(waitMs / 1000)} s more`;
         const message = `GET ${plan.path} not sent: ${why} (${plural(this.attempts, 'attempt')}, gate_wait_too_long)`;
-        const fields = { status: 429, retryAfterMs: waitMs, retryable: true, stopReason: 'gate_wait_too_long' };
+        const fields = {
+          status: 429,
+          retryAfterMs: waitMs,
+          retryable: true,
+          stopReason: 'gate_wait_too_long',
+        };
         throw this.error({ kind: 'rate_limited', message, ...fields });
       }
       await this.sleep(waitMs);
     }
     const remaining = this.deadline - Date.now();
-    if (remaining <= 0 || (this.attempts > 0 && remaining < MIN_WINDOW_MS)) throw this.timeout('total', 'waiting', 'deadline');
+    if (remaining <= 0 || (this.attempts > 0 && remaining < MIN_WINDOW_MS))
+      throw this.timeout('total', 'waiting', 'deadline');
     const capped = remaining < plan.limits.attemptTimeoutMs;
     const timeoutMs = capped ? remaining : plan.limits.attemptTimeoutMs;
     this.attempts += 1;
@@ -148,7 +190,12 @@ export class Call {
       userAgent: rt.userAgent,
     });
     if (rt.log.debug) {
-      const fields = { path: plan.path, attempt: this.attempts, outcome: outcomeText(result), traceId: plan.traceId };
+      const fields = {
+        path: plan.path,
+        attempt: this.attempts,
+        outcome: outcomeText(result),
+        traceId: plan.traceId,
+      };
       rt.log.debug('repair-service attempt', { ...fields, ms: Math.round(result.timings.totalMs) });
     }
     if (result.kind === 'response' && result.classification.kind === 'ok') return result;
@@ -161,18 +208,36 @@ export class Call {
     if (plan.signal?.aborted) throw plan.signal.reason;
     if (!(error instanceof Failed)) throw error;
     const { result, capped } = error;
-    if (result.kind === 'failure' && result.failure.kind === 'aborted') throw plan.signal?.reason ?? result.failure.reason;
+    if (result.kind === 'failure' && result.failure.kind === 'aborted')
+      throw plan.signal?.reason ?? result.failure.reason;
     const now = Date.now();
-    const hint = result.kind === 'response' && result.status === 429 ? parseRetryHint(result.headers, now) : undefined;
+    const hint =
+      result.kind === 'response' && result.status === 429
+        ? parseRetryHint(result.headers, now)
+        : undefined;
     if (hint) rt.gate.pause(now, hint);
     const timedOut = result.kind === 'failure' && result.failure.kind === 'timeout';
-    const outcome: RetryOutcome = result.kind === 'failure' ? result : { kind: 'status', status: result.status, headers: result.headers };
-    const input = { outcome, now, random: Math.random(), deadline: this.deadline, maxRetryAfterMs: rt.maxRetryAfterMs };
+    const outcome: RetryOutcome =
+      result.kind === 'failure'
+        ? result
+        : { kind: 'status', status: result.status, headers: result.headers };
+    const input = {
+      outcome,
+      now,
+      random: Math.random(),
+      deadline: this.deadline,
+      maxRetryAfterMs: rt.maxRetryAfterMs,
+    };
     const { maxRetries } = plan.limits;
     const decision =
       capped && timedOut
         ? ({ retry: false, reason: 'deadline' } as const)
-        : decideRetry({ ...input, attempt: this.attempts, maxRetries, minAttemptWindowMs: MIN_WINDOW_MS });
+        : decideRetry({
+            ...input,
+            attempt: this.attempts,
+            maxRetries,
+            minAttemptWindowMs: MIN_WINDOW_MS,
+          });
     if (!decision.retry) {
       // Out of time after a timed-out attempt: the total budget ran out, whichever cut that attempt.
       const scope = capped || (timedOut && decision.reason === 'deadline') ? 'total' : 'attempt';
@@ -180,7 +245,13 @@ export class Call {
     }
     const { delayMs, basis } = decision;
     const status = result.kind === 'response' ? result.status : undefined;
-    const record: RetryRecord = { attempt: this.attempts, outcome: outcomeText(result), status, delayMs, basis };
+    const record: RetryRecord = {
+      attempt: this.attempts,
+      outcome: outcomeText(result),
+      status,
+      delayMs,
+      basis,
+    };
     this.history.push(record);
     rt.log.info?.('repair-service retry', { path: plan.path, ...record, traceId: plan.traceId });
     await this.sleep(delayMs);
@@ -189,7 +260,8 @@ export class Call {
   /** `(2 attempts, retries_exhausted)`; for the deadline, what used the budget. */
   private tries(stopReason: string | undefined): string {
     const attempts = plural(this.attempts, 'attempt');
-    if (stopReason === 'deadline') return `(${attempts}, deadline: ${this.used()} used, the rest too little for another attempt)`;
+    if (stopReason === 'deadline')
+      return `(${attempts}, deadline: ${this.used()} used, the rest too little for another attempt)`;
     return `(${attempts}${stopReason && stopReason !== 'not_retryable' ? `, ${stopReason}` : ''})`;
   }
 
@@ -197,7 +269,12 @@ export class Call {
     return `${Date.now() - this.started} ms of the ${this.plan.limits.totalTimeoutMs} ms budget (totalTimeoutMs)`;
   }
 
-  private timeout(scope: 'attempt' | 'total', phase: ApiErrorFields['phase'], stopReason: string | undefined, cause?: unknown): ApiError {
+  private timeout(
+    scope: 'attempt' | 'total',
+    phase: ApiErrorFields['phase'],
+    stopReason: string | undefined,
+    cause?: unknown,
+  ): ApiError {
     const { attemptTimeoutMs, totalTimeoutMs } = this.plan.limits;
     const elapsedMs = Date.now() - this.started;
     const left = totalTimeoutMs - elapsedMs;
@@ -208,28 +285,64 @@ export class Call {
       text = `total timeout: ${this.used()} used by ${plural(this.attempts, 'attempt')} and ${waits}${rest}`;
     }
     const timeoutMs = scope === 'total' ? totalTimeoutMs : attemptTimeoutMs;
-    const fields = { scope, phase, timeoutMs, waitedMs: this.waitedMs, elapsedMs, retryable: true, stopReason, cause };
-    return this.error({ kind: 'timeout', message: `GET ${this.plan.path} failed: ${text}`, ...fields });
+    const fields = {
+      scope,
+      phase,
+      timeoutMs,
+      waitedMs: this.waitedMs,
+      elapsedMs,
+      retryable: true,
+      stopReason,
+      cause,
+    };
+    return this.error({
+      kind: 'timeout',
+      message: `GET ${this.plan.path} failed: ${text}`,
+      ...fields,
+    });
   }
 
-  private fromAttempt(result: AttemptResult, stopReason: string, scope: 'attempt' | 'total', retryAfterMs: number | undefined): ApiError {
+  private fromAttempt(
+    result: AttemptResult,
+    stopReason: string,
+    scope: 'attempt' | 'total',
+    retryAfterMs: number | undefined,
+  ): ApiError {
     const failed = `GET ${this.plan.path} failed:`;
-    const base = { kind: answerKind(result) as ErrorKind, retryable: stopReason !== 'not_retryable', stopReason };
+    const base = {
+      kind: answerKind(result) as ErrorKind,
+      retryable: stopReason !== 'not_retryable',
+      stopReason,
+    };
     if (result.kind === 'failure') {
       const f = result.failure;
       if (f.kind === 'timeout') return this.timeout(scope, f.phase, stopReason, f);
       if (f.kind === 'body_too_large') {
-        return this.error({ ...base, message: `${failed} ${f.message}`, problem: 'body_too_large', detail: f.message, cause: f });
+        return this.error({
+          ...base,
+          message: `${failed} ${f.message}`,
+          problem: 'body_too_large',
+          detail: f.message,
+          cause: f,
+        });
       }
       const code = 'code' in f ? f.code : f.kind;
-      return this.error({ ...base, message: `${failed} ${code} ${f.message} ${this.tries(stopReason)}`, networkCode: code, cause: f });
+      return this.error({
+        ...base,
+        message: `${failed} ${code} ${f.message} ${this.tries(stopReason)}`,
+        networkCode: code,
+        cause: f,
+      });
     }
     const c = result.classification;
     const http = `${failed} HTTP ${result.status}`;
     const known = { ...base, status: result.status, requestId: result.requestId };
     if (c.kind === 'redirect') {
       const to = c.location ?? '(no location)';
-      return this.error({ ...known, message: `${http} redirect to ${to} not followed (the key is never sent elsewhere)` });
+      return this.error({
+        ...known,
+        message: `${http} redirect to ${to} not followed (the key is never sent elsewhere)`,
+      });
     }
     const bodyExcerpt = result.envelope.valid ? undefined : bodyExcerptOf(result.bodyExcerpt);
     if (c.kind === 'invalid_envelope') {
@@ -240,7 +353,10 @@ export class Call {
     const serverMessage = 'message' in c ? c.message : undefined;
     let said = bodyExcerpt ? ` (not the API envelope: "${bodyExcerpt.slice(0, 80)}")` : '';
     if (serverMessage !== undefined) said = ` "${serverMessage}"`;
-    const limits = base.kind === 'rate_limited' ? { retryAfterMs, ...parseRateLimitInfo(result.headers, Date.now()) } : {};
+    const limits =
+      base.kind === 'rate_limited'
+        ? { retryAfterMs, ...parseRateLimitInfo(result.headers, Date.now()) }
+        : {};
     const message = `${http}${code ? ` ${code}` : ''}${said} ${this.tries(stopReason)}`;
     return this.error({ ...known, ...limits, message, code, serverMessage, bodyExcerpt });
   }

@@ -2,7 +2,14 @@
 import { X509Certificate } from 'node:crypto';
 import { type Dispatcher, EnvHttpProxyAgent } from 'undici';
 import type { AuthScheme, TenantResource } from '../contract/index.js';
-import { SECRET_HEADERS, checkBaseUrl, isAuthScheme, platformPath, tenantResourcePath, validateTenantSlug } from '../contract/index.js';
+import {
+  SECRET_HEADERS,
+  checkBaseUrl,
+  isAuthScheme,
+  platformPath,
+  tenantResourcePath,
+  validateTenantSlug,
+} from '../contract/index.js';
 import { ApiKey, redactSecrets } from './api-key.js';
 import { type AttemptResponse, USER_AGENT, randomHex } from './attempt.js';
 import { Call, type Limits, type Plan, type Runtime } from './call.js';
@@ -75,15 +82,30 @@ export interface RepairServiceClient {
 type Target = Pick<Plan, 'endpoint' | 'path' | 'query' | 'tenant' | 'sendKey'>;
 type Budget = Limits & { readonly maxRetryAfterMs: number };
 
-const DEFAULTS: Budget = { maxRetries: 3, attemptTimeoutMs: 15_000, totalTimeoutMs: 60_000, maxRetryAfterMs: 30_000 };
-const MINIMUMS: Budget = { maxRetries: 0, attemptTimeoutMs: 1, totalTimeoutMs: 1, maxRetryAfterMs: 0 };
+const DEFAULTS: Budget = {
+  maxRetries: 3,
+  attemptTimeoutMs: 15_000,
+  totalTimeoutMs: 60_000,
+  maxRetryAfterMs: 30_000,
+};
+const MINIMUMS: Budget = {
+  maxRetries: 0,
+  attemptTimeoutMs: 1,
+  totalTimeoutMs: 1,
+  maxRetryAfterMs: 0,
+};
 const TRACEPARENT = /^00-([0-9a-f]{32})-[0-9a-f]{16}-[0-9a-f]{2}$/;
 const HIDDEN_HEADERS = new Set([...SECRET_HEADERS, 'proxy-authorization', 'set-cookie', 'cookie']);
 
 /** `defaults`, with what `given` sets, checked. */
 function budget<T extends Partial<Budget>>(prefix: string, given: Partial<Budget>, defaults: T): T {
   let out = defaults;
-  for (const name of ['maxRetries', 'attemptTimeoutMs', 'totalTimeoutMs', 'maxRetryAfterMs'] as const) {
+  for (const name of [
+    'maxRetries',
+    'attemptTimeoutMs',
+    'totalTimeoutMs',
+    'maxRetryAfterMs',
+  ] as const) {
     const value = given[name];
     if (value === undefined || !(name in defaults)) continue;
     const min = MINIMUMS[name];
@@ -112,9 +134,15 @@ function toApiKey(value: unknown): ApiKey {
 }
 
 /** `host:port` of the proxy `url` goes through (read as curl and undici's `EnvHttpProxyAgent` read it), never its credentials. */
-export function proxyFor(url: URL, env: Readonly<Record<string, string | undefined>> = process.env): string | undefined {
+export function proxyFor(
+  url: URL,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): string | undefined {
   const https = url.protocol === 'https:';
-  const raw = (https ? (env['https_proxy'] ?? env['HTTPS_PROXY']) : undefined) ?? env['http_proxy'] ?? env['HTTP_PROXY'];
+  const raw =
+    (https ? (env['https_proxy'] ?? env['HTTPS_PROXY']) : undefined) ??
+    env['http_proxy'] ??
+    env['HTTP_PROXY'];
   const noProxy = env['no_proxy'] ?? env['NO_PROXY'] ?? '';
   if (!raw || noProxy.trim() === '*') return undefined;
   const host = url.hostname.toLowerCase();
@@ -122,7 +150,8 @@ export function proxyFor(url: URL, env: Readonly<Record<string, string | undefin
   for (const entry of noProxy.split(/[,\s]/).filter(Boolean)) {
     const [, name = entry, entryPort] = /^(.+):(\d+)$/.exec(entry) ?? [];
     const bare = name.replace(/^\*?\./, '').toLowerCase();
-    if ((!entryPort || Number(entryPort) === port) && (host === bare || host.endsWith(`.${bare}`))) return undefined;
+    if ((!entryPort || Number(entryPort) === port) && (host === bare || host.endsWith(`.${bare}`)))
+      return undefined;
   }
   try {
     return new URL(raw).host;
@@ -140,19 +169,26 @@ function ownAgent(options: ClientOptions, url: URL): Dispatcher {
   // NO_PROXY read once here, like the proxy variables: undici would read process.env on every request.
   const env = process.env;
   const direct =
-    options.proxy === false ? { httpProxy: '', httpsProxy: '', noProxy: '' } : { noProxy: env['no_proxy'] ?? env['NO_PROXY'] ?? '' };
+    options.proxy === false
+      ? { httpProxy: '', httpsProxy: '', noProxy: '' }
+      : { noProxy: env['no_proxy'] ?? env['NO_PROXY'] ?? '' };
   if (options.ca === undefined) return new EnvHttpProxyAgent({ ...direct, connect: { timeout } });
-  if (url.protocol !== 'https:') throw new TypeError(`option "ca" needs an https baseUrl, got ${url.protocol}//${url.host}`);
+  if (url.protocol !== 'https:')
+    throw new TypeError(`option "ca" needs an https baseUrl, got ${url.protocol}//${url.host}`);
   const text = (Array.isArray(options.ca) ? options.ca : [options.ca]).map(String).join('\n');
   const ca = text.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
   // Never echo the text: a private key pasted by mistake must not reach a log through this message.
-  if (ca.length === 0 && /PRIVATE KEY-----/.test(text)) throw new TypeError('option "ca" holds a private key, not a certificate');
-  if (ca.length === 0) throw new TypeError('option "ca" holds no PEM certificate (-----BEGIN CERTIFICATE-----)');
+  if (ca.length === 0 && /PRIVATE KEY-----/.test(text))
+    throw new TypeError('option "ca" holds a private key, not a certificate');
+  if (ca.length === 0)
+    throw new TypeError('option "ca" holds no PEM certificate (-----BEGIN CERTIFICATE-----)');
   ca.forEach((pem, i) => {
     try {
       new X509Certificate(pem);
     } catch {
-      throw new TypeError(`option "ca": certificate ${i + 1} of ${ca.length} does not parse as X.509`);
+      throw new TypeError(
+        `option "ca": certificate ${i + 1} of ${ca.length} does not parse as X.509`,
+      );
     }
   });
   return new EnvHttpProxyAgent({ ...direct, connect: { timeout, ca }, requestTls: { ca } });
@@ -160,7 +196,8 @@ function ownAgent(options: ClientOptions, url: URL): Dispatcher {
 
 /** A caller's path in a message: quoted and cut, so a huge one cannot flood a log. */
 const shown = (path: unknown): string =>
-  JSON.stringify(typeof path === 'string' && path.length > 120 ? `${path.slice(0, 119)}…` : path) ?? String(path);
+  JSON.stringify(typeof path === 'string' && path.length > 120 ? `${path.slice(0, 119)}…` : path) ??
+  String(path);
 
 export function createClient(options: ClientOptions): RepairServiceClient {
   if (typeof options?.baseUrl !== 'string' || options.baseUrl === '') {
@@ -171,32 +208,60 @@ export function createClient(options: ClientOptions): RepairServiceClient {
   const { url } = base;
   const { authScheme = 'bearer', dispatcher: theirs } = options;
   if (!isAuthScheme(authScheme))
-    throw new TypeError(`option "authScheme" must be "bearer" or "x-api-key", got ${JSON.stringify(authScheme)}`);
+    throw new TypeError(
+      `option "authScheme" must be "bearer" or "x-api-key", got ${JSON.stringify(authScheme)}`,
+    );
   const tenant = options.tenant === undefined ? undefined : slug(options.tenant);
   const { maxRetryAfterMs, ...limits } = budget('', options, DEFAULTS);
   if (options.ca !== undefined && theirs !== undefined) {
-    throw new TypeError('option "ca" configures the client\'s own connections; with "dispatcher" given, set it on that dispatcher');
+    throw new TypeError(
+      'option "ca" configures the client\'s own connections; with "dispatcher" given, set it on that dispatcher',
+    );
   }
   const key = toApiKey(options.apiKey);
   const dispatcher = theirs ?? ownAgent(options, url);
-  const userAgent = options.userAgent === undefined ? undefined : `${options.userAgent} ${USER_AGENT}`;
+  const userAgent =
+    options.userAgent === undefined ? undefined : `${options.userAgent} ${USER_AGENT}`;
   const log = clientLog(options.logger, resolveLogLevel(options.logLevel), key);
   const gate = createRateLimitGate();
-  const rt: Runtime = { dispatcher, baseUrl: options.baseUrl, host: url.host, key, authScheme, maxRetryAfterMs, gate, userAgent, log };
+  const rt: Runtime = {
+    dispatcher,
+    baseUrl: options.baseUrl,
+    host: url.host,
+    key,
+    authScheme,
+    maxRetryAfterMs,
+    gate,
+    userAgent,
+    log,
+  };
   const proxy = theirs || options.proxy === false ? undefined : proxyFor(url);
   if (proxy !== undefined && url.protocol === 'http:') {
     const fix = `use https, or NO_PROXY=${url.hostname}`;
-    log.warn(`repair-service: ${url.host} is plain http and goes through the proxy ${proxy}, which sees the API key; ${fix}`);
+    log.warn(
+      `repair-service: ${url.host} is plain http and goes through the proxy ${proxy}, which sees the API key; ${fix}`,
+    );
   }
 
   function respond(res: AttemptResponse, run: Call): ApiResponse {
     const headers: Record<string, string> = {};
     // A public call (/docs) went without the key, so its headers were not scrubbed of it yet.
-    for (const name in res.headers) if (!HIDDEN_HEADERS.has(name)) headers[name] = redactSecrets(res.headers[name]!, [key]);
+    for (const name in res.headers)
+      if (!HIDDEN_HEADERS.has(name)) headers[name] = redactSecrets(res.headers[name]!, [key]);
     const { status, traceId, requestId } = res;
     const { path, query } = run.plan;
     const rateLimit = parseRateLimitInfo(res.headers, Date.now());
-    return { status, traceId, headers, requestId, rateLimit, method: 'GET', path, query, attempts: run.attempts };
+    return {
+      status,
+      traceId,
+      headers,
+      requestId,
+      rateLimit,
+      method: 'GET',
+      path,
+      query,
+      attempts: run.attempts,
+    };
   }
 
   /** Checks the call's options and target (a bad one rejects here, before anything is sent), then runs it. */
@@ -205,15 +270,30 @@ export function createClient(options: ClientOptions): RepairServiceClient {
     const promise = (async () => {
       const callLimits = budget('call option ', opts, limits);
       const { endpoint, path, query, tenant: of, sendKey } = where();
-      if (query?.includes(key.reveal())) throw new TypeError(`${path}: the query holds the API key: a key never goes in a URL`);
-      const traceId = opts.traceparent === undefined ? randomHex(16) : TRACEPARENT.exec(opts.traceparent)?.[1];
-      if (traceId === undefined) throw new TypeError('option "traceparent" must be a W3C traceparent (00-<32 hex>-<16 hex>-<2 hex>)');
-      const run = new Call(rt, { endpoint, path, query, tenant: of, sendKey, signal: opts.signal, limits: callLimits, traceId });
+      if (query?.includes(key.reveal()))
+        throw new TypeError(`${path}: the query holds the API key: a key never goes in a URL`);
+      const traceId =
+        opts.traceparent === undefined ? randomHex(16) : TRACEPARENT.exec(opts.traceparent)?.[1];
+      if (traceId === undefined)
+        throw new TypeError(
+          'option "traceparent" must be a W3C traceparent (00-<32 hex>-<16 hex>-<2 hex>)',
+        );
+      const run = new Call(rt, {
+        endpoint,
+        path,
+        query,
+        tenant: of,
+        sendKey,
+        signal: opts.signal,
+        limits: callLimits,
+        traceId,
+      });
       const res = await run.run();
       done = { res, run };
       return (res.classification as { readonly data: T }).data;
     })() as ApiPromise<T>;
-    promise.withResponse = () => promise.then((data) => ({ data, response: respond(done!.res, done!.run) }));
+    promise.withResponse = () =>
+      promise.then((data) => ({ data, response: respond(done!.res, done!.run) }));
     return promise;
   }
 
@@ -222,9 +302,12 @@ export function createClient(options: ClientOptions): RepairServiceClient {
     const own = tenant === undefined ? undefined : target(tenantResourcePath(tenant, resource));
     return (opts: ListOptions = {}): ApiPromise<readonly unknown[]> =>
       call(() => {
-        if (opts.tenant !== undefined) return target(tenantResourcePath(slug(opts.tenant), resource));
+        if (opts.tenant !== undefined)
+          return target(tenantResourcePath(slug(opts.tenant), resource));
         if (own !== undefined) return own;
-        throw new TypeError(`${resource}: no tenant: pass { tenant } to the call or set the client's "tenant" option`);
+        throw new TypeError(
+          `${resource}: no tenant: pass { tenant } to the call or set the client's "tenant" option`,
+        );
       }, opts);
   };
 
@@ -235,9 +318,11 @@ export function createClient(options: ClientOptions): RepairServiceClient {
         const [name, inside] = platform ? ['platform.get', '/platform/'] : ['get', '{base_url}'];
         const check = checkSubPath(raw, true);
         if (!check.ok) throw new TypeError(`${name}: path ${shown(raw)} ${check.reason}`);
-        if (platform && check.path === '/') throw new TypeError(`${name}: path ${shown(raw)} must be a sub-path below /platform/`);
+        if (platform && check.path === '/')
+          throw new TypeError(`${name}: path ${shown(raw)} must be a sub-path below /platform/`);
         const path = platform ? platformPath(check.path) : check.path;
-        if (!staysInside(url, path, platform ? '/platform/' : '/')) throw new TypeError(`${name}: path ${shown(raw)} leaves ${inside}`);
+        if (!staysInside(url, path, platform ? '/platform/' : '/'))
+          throw new TypeError(`${name}: path ${shown(raw)} leaves ${inside}`);
         return target(path, check.query);
       }, opts);
 

@@ -62,7 +62,9 @@ export interface ApiErrorFields {
 }
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- the fields, typed on the class by merging: its constructor sets them all
-export interface ApiError extends Readonly<Omit<ApiErrorFields, 'message' | 'cause' | 'retryHistory' | 'retryable'>> {
+export interface ApiError extends Readonly<
+  Omit<ApiErrorFields, 'message' | 'cause' | 'retryHistory' | 'retryable'>
+> {
   readonly retryHistory: readonly RetryRecord[];
   readonly retryable: boolean;
 }
@@ -116,7 +118,11 @@ const CLASS_OF: Partial<Record<ErrorKind, new (fields: ApiErrorFields) => ApiErr
 };
 
 export function isApiError(value: unknown): value is ApiError {
-  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[BRAND] === true;
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    (value as Record<symbol, unknown>)[BRAND] === true
+  );
 }
 
 function guard<E extends ApiError>(...kinds: ErrorKind[]): (value: unknown) => value is E {
@@ -124,7 +130,11 @@ function guard<E extends ApiError>(...kinds: ErrorKind[]): (value: unknown) => v
 }
 
 export const isAuthenticationError = guard<AuthenticationError>('unauthorized');
-export const isPermissionDeniedError = guard<PermissionDeniedError>('forbidden', 'tenant_mismatch', 'insufficient_scope');
+export const isPermissionDeniedError = guard<PermissionDeniedError>(
+  'forbidden',
+  'tenant_mismatch',
+  'insufficient_scope',
+);
 export const isTenantMismatchError = guard<TenantMismatchError>('tenant_mismatch');
 export const isInsufficientScopeError = guard<InsufficientScopeError>('insufficient_scope');
 export const isNotFoundError = guard<NotFoundError>('not_found');

@@ -12,28 +12,45 @@ export const LOG_LEVEL_ENV = 'REPAIR_API_LOG';
 export type LogFields = Readonly<Record<string, unknown>>;
 export type LogFn = (message: string, fields?: LogFields) => void;
 /** `console`, or any object with these methods (pino: `(m, f) => log.info(f, m)`). */
-export type Logger = Record<'debug' | 'info' | 'warn' | 'error', (message: string, fields?: LogFields) => void>;
+export type Logger = Record<
+  'debug' | 'info' | 'warn' | 'error',
+  (message: string, fields?: LogFields) => void
+>;
 
 const isLogLevel = (value: unknown): value is LogLevel => LOG_LEVELS.includes(value as LogLevel);
 
 /** `logLevel`, else the environment variable, else `warn`; a bad value names where it came from. */
-export function resolveLogLevel(option: unknown, env: Readonly<Record<string, string | undefined>> = process.env): LogLevel {
+export function resolveLogLevel(
+  option: unknown,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): LogLevel {
   const raw = option !== undefined ? option : env[LOG_LEVEL_ENV]?.trim().toLowerCase() || undefined;
   if (raw === undefined) return 'warn';
   if (isLogLevel(raw)) return raw;
   const levels = LOG_LEVELS.join(', ');
-  if (option !== undefined) throw new TypeError(`option "logLevel" must be one of ${levels}, got ${JSON.stringify(option)}`);
-  throw new TypeError(`environment variable ${LOG_LEVEL_ENV} must be one of ${levels}, got ${JSON.stringify(env[LOG_LEVEL_ENV])}`);
+  if (option !== undefined)
+    throw new TypeError(
+      `option "logLevel" must be one of ${levels}, got ${JSON.stringify(option)}`,
+    );
+  throw new TypeError(
+    `environment variable ${LOG_LEVEL_ENV} must be one of ${levels}, got ${JSON.stringify(env[LOG_LEVEL_ENV])}`,
+  );
 }
 
 /** The log functions for `level`: undefined below it, so no fields are built for nothing. */
-export function clientLog(logger: Logger | undefined, level: LogLevel, key: ApiKey): { debug?: LogFn; info?: LogFn; warn: LogFn } {
+export function clientLog(
+  logger: Logger | undefined,
+  level: LogLevel,
+  key: ApiKey,
+): { debug?: LogFn; info?: LogFn; warn: LogFn } {
   const at = (line: 'debug' | 'info' | 'warn'): LogFn | undefined => {
     if (LOG_LEVELS.indexOf(line) < LOG_LEVELS.indexOf(level)) return undefined;
     // The console gets one line on stderr, control characters escaped.
-    const toConsole: LogFn = (m, f) => console.error(printable(f ? `${m} ${JSON.stringify(f)}` : m));
+    const toConsole: LogFn = (m, f) =>
+      console.error(printable(f ? `${m} ${JSON.stringify(f)}` : m));
     const sink: LogFn = logger && logger !== console ? (m, f) => logger[line](m, f) : toConsole;
-    const scrub = (fields: LogFields): LogFields => JSON.parse(redactSecrets(JSON.stringify(fields), [key])) as LogFields;
+    const scrub = (fields: LogFields): LogFields =>
+      JSON.parse(redactSecrets(JSON.stringify(fields), [key])) as LogFields;
     return (message, fields) => sink(redactSecrets(message, [key]), fields && scrub(fields));
   };
   return { debug: at('debug'), info: at('info'), warn: at('warn') ?? (() => undefined) };

@@ -3,7 +3,14 @@ import { ERROR_CODES } from '../contract/index.js';
 import { type ApiError, type ErrorKind, isApiError } from './errors.js';
 
 export type NextStepKind =
-  'fix_key' | 'fix_tenant' | 'use_platform_key' | 'request_scope' | 'retry_later' | 'check_path' | 'fix_parse' | 'investigate';
+  | 'fix_key'
+  | 'fix_tenant'
+  | 'use_platform_key'
+  | 'request_scope'
+  | 'retry_later'
+  | 'check_path'
+  | 'fix_parse'
+  | 'investigate';
 
 export interface NextStep {
   readonly kind: NextStepKind;
@@ -36,14 +43,19 @@ const ADVICE: Partial<Record<ErrorKind, Advice>> = {
   ],
   forbidden: (e, said, r) =>
     e.code === ERROR_CODES.platformKeyRequired
-      ? ['use_platform_key', 'use a platform key', `${said}: ${e.path} is a platform path, and platform paths accept platform keys only.`]
+      ? [
+          'use_platform_key',
+          'use a platform key',
+          `${said}: ${e.path} is a platform path, and platform paths accept platform keys only.`,
+        ]
       : [
           'request_scope',
           `use a key allowed to read ${r}`,
           `${said}: the key is valid but may not make this call. Check its kind (platform or tenant), scope and tenant ("${e.tenant ?? '-'}").`,
         ],
   rate_limited: (e, said) => {
-    const after = e.retryAfterMs === undefined ? '' : ` after ${Math.ceil(e.retryAfterMs / 1000)} s`;
+    const after =
+      e.retryAfterMs === undefined ? '' : ` after ${Math.ceil(e.retryAfterMs / 1000)} s`;
     const why = `${said}: rate limited after ${e.attempts} attempt(s). Reschedule the work${after}, and lower the request rate for this key.`;
     return ['retry_later', after ? `retry${after}` : 'retry later, at a lower rate', why];
   },
@@ -66,9 +78,23 @@ const ADVICE: Partial<Record<ErrorKind, Advice>> = {
 /** Anything that is not the client's error is `investigate`. */
 export function nextStep(error: unknown): NextStep {
   if (!isApiError(error))
-    return { kind: 'investigate', action: 'investigate', why: error instanceof Error ? error.message : String(error) };
+    return {
+      kind: 'investigate',
+      action: 'investigate',
+      why: error instanceof Error ? error.message : String(error),
+    };
   const resource = /^\/tenants\/[^/]+\/([^/?]+)/.exec(error.path)?.[1] ?? error.path;
-  const advice = ADVICE[error.kind] ?? ((e) => ['investigate', 'investigate', `${e.name}: ${e.message}`]);
-  const [kind, action, why] = advice(error, `${error.status ?? '-'} ${error.code ?? '(no code)'}`, resource);
-  return { kind, action, why, afterMs: error.kind === 'rate_limited' ? error.retryAfterMs : undefined };
+  const advice =
+    ADVICE[error.kind] ?? ((e) => ['investigate', 'investigate', `${e.name}: ${e.message}`]);
+  const [kind, action, why] = advice(
+    error,
+    `${error.status ?? '-'} ${error.code ?? '(no code)'}`,
+    resource,
+  );
+  return {
+    kind,
+    action,
+    why,
+    afterMs: error.kind === 'rate_limited' ? error.retryAfterMs : undefined,
+  };
 }

@@ -11,7 +11,8 @@ import { ApiError, isApiError } from './errors.js';
 import { type Validator, checkItems } from './parse.js';
 import { checkSubPath, isCredentialName } from './paths.js';
 
-export type PaginationProblem = 'off_origin' | 'outside_base_path' | 'unsafe_link' | 'loop' | 'page_cap';
+export type PaginationProblem =
+  'off_origin' | 'outside_base_path' | 'unsafe_link' | 'loop' | 'page_cap';
 
 /** Pagination stopped: `problem` says why, `link` is the refused next link (shortened), `pages` the pages read. */
 export class PaginationError extends ApiError {
@@ -20,7 +21,8 @@ export class PaginationError extends ApiError {
   declare readonly pages: number;
 }
 
-export const isPaginationError = (value: unknown): value is PaginationError => isApiError(value) && value.kind === 'pagination_stopped';
+export const isPaginationError = (value: unknown): value is PaginationError =>
+  isApiError(value) && value.kind === 'pagination_stopped';
 
 export interface Page<T> {
   readonly items: readonly T[];
@@ -49,7 +51,8 @@ export interface PaginateOptions<T> extends CallOptions {
 export function nextLink(header: string | undefined): string | undefined {
   for (const value of (header ?? '').match(/<[^>]*>(?:[^,"]|"(?:\\.|[^"\\])*")*/g) ?? []) {
     const rel = /;\s*rel\s*=\s*(?:"([^"]*)"|([^;,\s]+))/i.exec(value);
-    if ((rel?.[1] ?? rel?.[2] ?? '').toLowerCase().split(/\s+/).includes('next')) return value.slice(1, value.indexOf('>')).trim();
+    if ((rel?.[1] ?? rel?.[2] ?? '').toLowerCase().split(/\s+/).includes('next'))
+      return value.slice(1, value.indexOf('>')).trim();
   }
   return undefined;
 }
@@ -60,7 +63,11 @@ type Next =
 
 /** Where a next link leads, resolved against the page it came with, or why the key may not follow it. */
 export function checkNextLink(link: string, pageUrl: URL, base: URL): Next {
-  const refuse = (problem: PaginationProblem, detail: string): Next => ({ ok: false, problem, detail });
+  const refuse = (problem: PaginationProblem, detail: string): Next => ({
+    ok: false,
+    problem,
+    detail,
+  });
   let url: URL;
   try {
     url = new URL(link, pageUrl);
@@ -68,14 +75,23 @@ export function checkNextLink(link: string, pageUrl: URL, base: URL): Next {
     return refuse('unsafe_link', 'the next link is not a URL');
   }
   if (url.origin !== base.origin)
-    return refuse('off_origin', `the next link points to ${url.origin}, not ${base.origin}; the key is never sent to another origin`);
-  if (url.username !== '' || url.password !== '') return refuse('unsafe_link', 'the next link carries credentials');
+    return refuse(
+      'off_origin',
+      `the next link points to ${url.origin}, not ${base.origin}; the key is never sent to another origin`,
+    );
+  if (url.username !== '' || url.password !== '')
+    return refuse('unsafe_link', 'the next link carries credentials');
   const root = base.pathname.replace(/\/+$/, '');
-  if (!url.pathname.startsWith(`${root}/`)) return refuse('outside_base_path', `the next link leaves ${root}/`);
+  if (!url.pathname.startsWith(`${root}/`))
+    return refuse('outside_base_path', `the next link leaves ${root}/`);
   const sub = checkSubPath(url.pathname.slice(root.length));
   if (!sub.ok) return refuse('unsafe_link', `the next link's path ${sub.reason}`);
   const credential = [...url.searchParams.keys()].find(isCredentialName);
-  if (credential !== undefined) return refuse('unsafe_link', `the next link's query has "${credential}", which looks like a credential`);
+  if (credential !== undefined)
+    return refuse(
+      'unsafe_link',
+      `the next link's query has "${credential}", which looks like a credential`,
+    );
   return { ok: true, path: sub.path, query: url.search.slice(1) };
 }
 
@@ -102,14 +118,21 @@ function stop(
   });
 }
 
-async function* pagesOf<T>(client: RepairServiceClient, resource: TenantResource, options: PaginateOptions<T>): AsyncGenerator<Page<T>> {
+async function* pagesOf<T>(
+  client: RepairServiceClient,
+  resource: TenantResource,
+  options: PaginateOptions<T>,
+): AsyncGenerator<Page<T>> {
   const maxPages = options.maxPages ?? 100;
   if (!(Number.isInteger(maxPages) && maxPages >= 1))
     throw new TypeError(`option "maxPages" must be an integer >= 1, got ${String(maxPages)}`);
   const base = new URL(client.baseUrl);
   const check = options.parse === undefined ? undefined : checkItems(options.parse);
   const { parse: _parse, maxPages: _max, tenant = client.tenant, query, ...call } = options;
-  if (tenant === undefined) throw new TypeError(`${resource}: no tenant: pass { tenant } or set the client's "tenant" option`);
+  if (tenant === undefined)
+    throw new TypeError(
+      `${resource}: no tenant: pass { tenant } or set the client's "tenant" option`,
+    );
   const slug = validateTenantSlug(tenant);
   if (!slug.ok) throw new TypeError(`option "tenant" ${JSON.stringify(tenant)} ${slug.reason}`);
   const first = `${tenantResourcePath(tenant, resource)}${query === undefined ? '' : `?${new URLSearchParams(query).toString()}`}`;
@@ -117,26 +140,41 @@ async function* pagesOf<T>(client: RepairServiceClient, resource: TenantResource
   const seen = new Set<string>();
   for (let number = 1; ; number += 1) {
     const { response } = page;
-    const pageUrl = new URL(`${base.href.replace(/\/+$/, '')}${response.path}${response.query ? `?${response.query}` : ''}`);
+    const pageUrl = new URL(
+      `${base.href.replace(/\/+$/, '')}${response.path}${response.query ? `?${response.query}` : ''}`,
+    );
     seen.add(pageUrl.href);
     if (!Array.isArray(page.data))
-      throw stop(client, response, 'the next page is not a list', { problem: 'unsafe_link', pages: number - 1 });
+      throw stop(client, response, 'the next page is not a list', {
+        problem: 'unsafe_link',
+        pages: number - 1,
+      });
     const items = check ? check(page.data, response) : (page.data as T[]);
     yield { items, response, number };
     const link = nextLink(response.headers['link']);
     if (link === undefined) return;
     const shown = { link: link.length > 300 ? `${link.slice(0, 299)}…` : link, pages: number };
     if (number >= maxPages)
-      throw stop(client, response, `more pages follow page ${number} (maxPages ${maxPages}); raise maxPages or narrow the query`, {
-        problem: 'page_cap',
-        ...shown,
-      });
+      throw stop(
+        client,
+        response,
+        `more pages follow page ${number} (maxPages ${maxPages}); raise maxPages or narrow the query`,
+        {
+          problem: 'page_cap',
+          ...shown,
+        },
+      );
     const next = checkNextLink(link, pageUrl, base);
     if (!next.ok) throw stop(client, response, next.detail, { problem: next.problem, ...shown });
     if (seen.has(new URL(link, pageUrl).href))
-      throw stop(client, response, 'the next link points to a page already read', { problem: 'loop', ...shown });
+      throw stop(client, response, 'the next link points to a page already read', {
+        problem: 'loop',
+        ...shown,
+      });
     // The server's query goes as it wrote it; credential-like names are refused by the query check.
-    page = await client.get(next.query === '' ? next.path : `${next.path}?${next.query}`, call).withResponse();
+    page = await client
+      .get(next.query === '' ? next.path : `${next.path}?${next.query}`, call)
+      .withResponse();
   }
 }
 

@@ -9,16 +9,26 @@ import { ParseError } from './errors.js';
 
 type TypeGuard<T> = (value: unknown) => value is T;
 type SafeParser<T> = {
-  safeParse(value: unknown): { readonly success: true; readonly data: T } | { readonly success: false; readonly error: unknown };
+  safeParse(
+    value: unknown,
+  ):
+    | { readonly success: true; readonly data: T }
+    | { readonly success: false; readonly error: unknown };
 };
 type Parser<T> = { parse(value: unknown): T };
 type StandardSchemaLike<T> = {
-  readonly '~standard': { readonly validate: (value: unknown) => unknown; readonly types?: { readonly output: T } };
+  readonly '~standard': {
+    readonly validate: (value: unknown) => unknown;
+    readonly types?: { readonly output: T };
+  };
 };
 export type Validator<T> = TypeGuard<T> | SafeParser<T> | Parser<T> | StandardSchemaLike<T>;
 
 /** The value to keep, or what the validator said. */
-type Check = (value: unknown) => { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly issue: string };
+type Check = (
+  value: unknown,
+) =>
+  { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly issue: string };
 
 /** At most three issues as `path: message`, cut to 300 characters. */
 function describeIssue(error: unknown): string {
@@ -27,7 +37,11 @@ function describeIssue(error: unknown): string {
   if (Array.isArray(issues)) {
     const named = issues.slice(0, 3).map((i: { path?: unknown; message?: unknown }) => {
       const path = Array.isArray(i.path)
-        ? i.path.map((p: unknown) => String(typeof p === 'object' && p !== null && 'key' in p ? p.key : p)).join('.')
+        ? i.path
+            .map((p: unknown) =>
+              String(typeof p === 'object' && p !== null && 'key' in p ? p.key : p),
+            )
+            .join('.')
         : '';
       return `${path ? `${path}: ` : ''}${typeof i.message === 'string' ? i.message : 'invalid'}`;
     });
@@ -39,7 +53,9 @@ function describeIssue(error: unknown): string {
 
 /** The validator as one function; a TypeError when it is none of the shapes. */
 function toCheck(validator: Validator<unknown>): Check {
-  const v = validator as Partial<SafeParser<unknown> & Parser<unknown> & StandardSchemaLike<unknown>>;
+  const v = validator as Partial<
+    SafeParser<unknown> & Parser<unknown> & StandardSchemaLike<unknown>
+  >;
   const standard = v?.['~standard'];
   if (typeof v?.safeParse === 'function') {
     const schema = v as SafeParser<unknown>;
@@ -62,8 +78,13 @@ function toCheck(validator: Validator<unknown>): Check {
     return (value) => {
       const r = standard.validate(value) as { value?: unknown; issues?: unknown; then?: unknown };
       if (typeof r.then === 'function')
-        return { ok: false, issue: 'the schema validates asynchronously; the parse hook needs a synchronous one' };
-      return r.issues === undefined ? { ok: true, value: r.value } : { ok: false, issue: describeIssue(r) };
+        return {
+          ok: false,
+          issue: 'the schema validates asynchronously; the parse hook needs a synchronous one',
+        };
+      return r.issues === undefined
+        ? { ok: true, value: r.value }
+        : { ok: false, issue: describeIssue(r) };
     };
   }
   if (typeof validator === 'function') {
@@ -71,9 +92,14 @@ function toCheck(validator: Validator<unknown>): Check {
     return (value) =>
       guard(value) === true
         ? { ok: true, value }
-        : { ok: false, issue: `the type guard${guard.name ? ` ${guard.name}` : ''} returned false` };
+        : {
+            ok: false,
+            issue: `the type guard${guard.name ? ` ${guard.name}` : ''} returned false`,
+          };
   }
-  throw new TypeError('the validator must be a schema with safeParse() or parse(), a Standard Schema, or a type guard function');
+  throw new TypeError(
+    'the validator must be a schema with safeParse() or parse(), a Standard Schema, or a type guard function',
+  );
 }
 
 /** The checked value, or the `ParseError` of the call `response` came with (`index`: the item's place in a list). */
@@ -83,11 +109,24 @@ function checked<T>(check: Check, value: unknown, response: ApiResponse, index?:
   const { issue } = result;
   const { method, path, status, requestId, traceId, attempts } = response;
   const message = `${method} ${path}: ${index === undefined ? 'data' : `item ${index}`} failed the parse hook: ${issue}`;
-  throw new ParseError({ kind: 'parse_failed', message, method, path, status, requestId, traceId, attempts, index, issue });
+  throw new ParseError({
+    kind: 'parse_failed',
+    message,
+    method,
+    path,
+    status,
+    requestId,
+    traceId,
+    attempts,
+    index,
+    issue,
+  });
 }
 
 /** Checks each item of a list with `validator`: what `parseItems` and paginate.ts's `parse` option run. */
-export function checkItems<T>(validator: Validator<T>): (items: readonly unknown[], response: ApiResponse) => T[] {
+export function checkItems<T>(
+  validator: Validator<T>,
+): (items: readonly unknown[], response: ApiResponse) => T[] {
   const check = toCheck(validator);
   return (items, response) => items.map((item, i) => checked<T>(check, item, response, i));
 }
@@ -103,7 +142,10 @@ function refusedBefore<C>(call: Promise<unknown>, make: () => C): C {
 }
 
 /** Each item of a list call, checked and typed: `await parseItems(client.listRepairs(), Repair)`. */
-export function parseItems<T>(call: ApiPromise<readonly unknown[]>, validator: Validator<T>): Promise<readonly T[]> {
+export function parseItems<T>(
+  call: ApiPromise<readonly unknown[]>,
+  validator: Validator<T>,
+): Promise<readonly T[]> {
   const check = refusedBefore(call, () => checkItems(validator));
   return call.withResponse().then(({ data, response }) => check(data, response));
 }

@@ -6,7 +6,8 @@ import { RATE_LIMIT_HEADERS as H, RETRYABLE_STATUSES } from '../contract/index.j
 import type { TransportFailure } from './attempt.js';
 
 export interface RetryHint {
-  readonly source: 'retry-after-ms' | 'retry-after' | 'ratelimit-reset' | 'ratelimit' | 'x-ratelimit-reset';
+  readonly source:
+    'retry-after-ms' | 'retry-after' | 'ratelimit-reset' | 'ratelimit' | 'x-ratelimit-reset';
   /** How long the server asked to wait, from now; finite and >= 0. */
   readonly delayMs: number;
 }
@@ -21,10 +22,13 @@ export interface RateLimitInfo {
 type Headers = Readonly<Record<string, string | undefined>>;
 
 const clampMs = (ms: number): number =>
-  Number.isFinite(ms) ? Math.min(Number.MAX_SAFE_INTEGER, Math.max(0, Math.ceil(ms))) : Number.MAX_SAFE_INTEGER;
+  Number.isFinite(ms)
+    ? Math.min(Number.MAX_SAFE_INTEGER, Math.max(0, Math.ceil(ms)))
+    : Number.MAX_SAFE_INTEGER;
 const decimal = (value: string | undefined): number | undefined =>
   value !== undefined && /^\s*\d+(?:\.\d+)?\s*$/.test(value) ? Number(value) : undefined;
-const integer = (value: string | undefined): number | undefined => (Number.isSafeInteger(decimal(value)) ? decimal(value) : undefined);
+const integer = (value: string | undefined): number | undefined =>
+  Number.isSafeInteger(decimal(value)) ? decimal(value) : undefined;
 /** RFC 9110 §5.6.7: IMF-fixdate, the obsolete RFC 850 form, and asctime (which names no zone: GMT). */
 const HTTP_DATE =
   /^(?:[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT|[A-Z][a-z]+, \d{2}-[A-Z][a-z]{2}-\d{2} \d{2}:\d{2}:\d{2} GMT|[A-Z][a-z]{2} [A-Z][a-z]{2} [ \d]\d \d{2}:\d{2}:\d{2} \d{4})$/;
@@ -48,10 +52,17 @@ function parseReset(value: string | undefined, nowMs: number): number | undefine
 }
 
 /** The IETF draft's `RateLimit` field in both shapes: `limit=100, remaining=50, reset=30` and `"p";r=50;t=30` (+ `RateLimit-Policy: "p";q=100`). */
-function rateLimitField(headers: Headers): { limit?: number; remaining?: number; resetSeconds?: number } {
+function rateLimitField(headers: Headers): {
+  limit?: number;
+  remaining?: number;
+  resetSeconds?: number;
+} {
   const param = (text: string | undefined, ...names: string[]): number | undefined => {
     for (const name of names) {
-      const match = text === undefined ? null : new RegExp(`(?:^|[;,\\s])${name}=(\\d+)(?=$|[;,\\s])`).exec(text);
+      const match =
+        text === undefined
+          ? null
+          : new RegExp(`(?:^|[;,\\s])${name}=(\\d+)(?=$|[;,\\s])`).exec(text);
       if (match) return Number(match[1]);
     }
     return undefined;
@@ -87,27 +98,41 @@ export function parseRetryHint(headers: Headers, localMs: number): RetryHint | u
 export function parseRateLimitInfo(headers: Headers, localMs: number): RateLimitInfo {
   const nowMs = serverNow(headers, localMs);
   const field = rateLimitField(headers);
-  const fieldReset = field.resetSeconds === undefined ? undefined : clampMs(field.resetSeconds * 1000);
+  const fieldReset =
+    field.resetSeconds === undefined ? undefined : clampMs(field.resetSeconds * 1000);
   return {
     limit: integer(headers[H.limit]) ?? field.limit ?? integer(headers[H.xLimit]),
     remaining: integer(headers[H.remaining]) ?? field.remaining ?? integer(headers[H.xRemaining]),
-    resetMs: parseReset(headers[H.reset], nowMs) ?? fieldReset ?? parseReset(headers[H.xReset], nowMs),
+    resetMs:
+      parseReset(headers[H.reset], nowMs) ?? fieldReset ?? parseReset(headers[H.xReset], nowMs),
   };
 }
 
 /** Codes after which a new attempt may succeed: the connection failed, not the request. */
 const RETRYABLE_CODES = new Set(
-  'ECONNRESET ECONNREFUSED EPIPE ETIMEDOUT EAI_AGAIN UND_ERR_SOCKET UND_ERR_CLOSED ECONNABORTED EHOSTUNREACH ENETUNREACH'.split(' '),
+  'ECONNRESET ECONNREFUSED EPIPE ETIMEDOUT EAI_AGAIN UND_ERR_SOCKET UND_ERR_CLOSED ECONNABORTED EHOSTUNREACH ENETUNREACH'.split(
+    ' ',
+  ),
 );
 
 export type RetryOutcome =
-  | { readonly kind: 'status'; readonly status: number; readonly headers: Readonly<Record<string, string | undefined>> }
+  | {
+      readonly kind: 'status';
+      readonly status: number;
+      readonly headers: Readonly<Record<string, string | undefined>>;
+    }
   | { readonly kind: 'failure'; readonly failure: TransportFailure };
 
-export type StopReason = 'not_retryable' | 'retries_exhausted' | 'hint_above_max' | 'hint_past_deadline' | 'deadline';
+export type StopReason =
+  'not_retryable' | 'retries_exhausted' | 'hint_above_max' | 'hint_past_deadline' | 'deadline';
 
 export type RetryDecision =
-  | { readonly retry: true; readonly delayMs: number; readonly basis: 'hint' | 'backoff'; readonly hint?: RetryHint | undefined }
+  | {
+      readonly retry: true;
+      readonly delayMs: number;
+      readonly basis: 'hint' | 'backoff';
+      readonly hint?: RetryHint | undefined;
+    }
   | { readonly retry: false; readonly reason: StopReason; readonly hint?: RetryHint | undefined };
 
 export interface RetryInput {
@@ -125,12 +150,16 @@ export interface RetryInput {
   readonly minAttemptWindowMs: number;
 }
 
-const unit = (random: number): number => (Number.isFinite(random) && random >= 0 ? Math.min(random, 0.999_999) : 0);
+const unit = (random: number): number =>
+  Number.isFinite(random) && random >= 0 ? Math.min(random, 0.999_999) : 0;
 
 function retryable(outcome: RetryOutcome): boolean {
   if (outcome.kind === 'status') return RETRYABLE_STATUSES.includes(outcome.status);
   const { failure } = outcome;
-  return failure.kind === 'timeout' || (failure.kind === 'connection' && RETRYABLE_CODES.has(failure.code));
+  return (
+    failure.kind === 'timeout' ||
+    (failure.kind === 'connection' && RETRYABLE_CODES.has(failure.code))
+  );
 }
 
 export function decideRetry(input: RetryInput): RetryDecision {
@@ -140,14 +169,24 @@ export function decideRetry(input: RetryInput): RetryDecision {
   if (input.attempt > input.maxRetries) return { retry: false, reason: 'retries_exhausted', hint };
   const latestStart = input.deadline - Math.max(0, input.minAttemptWindowMs);
   if (hint) {
-    if (hint.delayMs > input.maxRetryAfterMs) return { retry: false, reason: 'hint_above_max', hint };
-    if (now + hint.delayMs > latestStart) return { retry: false, reason: 'hint_past_deadline', hint };
+    if (hint.delayMs > input.maxRetryAfterMs)
+      return { retry: false, reason: 'hint_above_max', hint };
+    if (now + hint.delayMs > latestStart)
+      return { retry: false, reason: 'hint_past_deadline', hint };
     // Never earlier than asked; a little later (10 %, 50 ms to 1 s) so clients do not all come back together.
-    const jitter = Math.floor(Math.min(1000, Math.max(50, hint.delayMs * 0.1)) * unit(input.random));
-    return { retry: true, delayMs: Math.min(hint.delayMs + jitter, latestStart - now), basis: 'hint', hint };
+    const jitter = Math.floor(
+      Math.min(1000, Math.max(50, hint.delayMs * 0.1)) * unit(input.random),
+    );
+    return {
+      retry: true,
+      delayMs: Math.min(hint.delayMs + jitter, latestStart - now),
+      basis: 'hint',
+      hint,
+    };
   }
   // Exponential with "equal jitter"; a 429 without a hint backs off harder.
-  const [baseMs, capMs] = outcome.kind === 'status' && outcome.status === 429 ? [1000, 16_000] : [250, 4_000];
+  const [baseMs, capMs] =
+    outcome.kind === 'status' && outcome.status === 429 ? [1000, 16_000] : [250, 4_000];
   const ceiling = Math.min(capMs, baseMs * 2 ** Math.min(Math.max(input.attempt - 1, 0), 30));
   const delayMs = Math.round(ceiling / 2 + (ceiling / 2) * unit(input.random));
   // A backoff squeezed to fit would hammer the server in the last milliseconds: stop instead.
@@ -162,8 +201,10 @@ export const MAX_GATE_PAUSE_MS = 60 * 60 * 1000;
 export function createRateLimitGate() {
   let until = 0;
   return {
-    pause: (now: number, hint: RetryHint): void => void (until = Math.max(until, now + Math.min(hint.delayMs, MAX_GATE_PAUSE_MS))),
-    current: (now: number): { readonly until: number } | undefined => (until > now ? { until } : undefined),
+    pause: (now: number, hint: RetryHint): void =>
+      void (until = Math.max(until, now + Math.min(hint.delayMs, MAX_GATE_PAUSE_MS))),
+    current: (now: number): { readonly until: number } | undefined =>
+      until > now ? { until } : undefined,
   };
 }
 

@@ -2,7 +2,13 @@
  * The client's second entry: one HTTP attempt, no retries, never throws. For code that must see
  * exactly what the server answered (a health check, a diagnosis, the checklist).
  */
-export type { AttemptFailure, AttemptRequest, AttemptResponse, AttemptResult, AttemptTimings } from './attempt.js';
+export type {
+  AttemptFailure,
+  AttemptRequest,
+  AttemptResponse,
+  AttemptResult,
+  AttemptTimings,
+} from './attempt.js';
 export type { TimeoutPhase, TransportFailure } from './attempt.js';
 export { DEFAULT_MAX_BODY_BYTES, ERROR_BODY_BYTES, answerKind, sendAttempt } from './attempt.js';
 export { ApiKey, KEY_ECHO_MIN_RUN, keyHint, redactSecrets, scrubKeyEchoes } from './api-key.js';

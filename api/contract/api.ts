@@ -31,16 +31,36 @@ export interface EndpointSpec {
   readonly returns: string;
 }
 
-const endpoint = (id: EndpointId, pathTemplate: string, access: Access, list: boolean, returns: string): EndpointSpec => {
+const endpoint = (
+  id: EndpointId,
+  pathTemplate: string,
+  access: Access,
+  list: boolean,
+  returns: string,
+): EndpointSpec => {
   return { id, method: 'GET', pathTemplate, access, list, returns };
 };
 
 export const ENDPOINTS: readonly EndpointSpec[] = [
   // Whether `/` needs a key is not shown (readings.ts): clients send the key, which a public `/` ignores.
   endpoint('index', '/', 'any_key', false, 'API index with a link to the documentation'),
-  endpoint('docs', '/docs', 'public', false, 'catalog of endpoints and description of the authorization model'),
-  endpoint('platform', '/platform/*', 'platform', false, 'global operations for platform administration'),
-  ...TENANT_RESOURCES.map((r) => endpoint(r, `/tenants/{tenant}/${r}`, 'tenant', true, `list of the tenant's ${r}`)),
+  endpoint(
+    'docs',
+    '/docs',
+    'public',
+    false,
+    'catalog of endpoints and description of the authorization model',
+  ),
+  endpoint(
+    'platform',
+    '/platform/*',
+    'platform',
+    false,
+    'global operations for platform administration',
+  ),
+  ...TENANT_RESOURCES.map((r) =>
+    endpoint(r, `/tenants/{tenant}/${r}`, 'tenant', true, `list of the tenant's ${r}`),
+  ),
 ];
 
 export function endpointSpec(id: EndpointId): EndpointSpec {
@@ -62,7 +82,10 @@ export function platformPath(sub: string): string {
   return `/platform/${sub.replace(/^\/+/, '')}`;
 }
 
-export function endpointPath(id: EndpointId, params: { tenant?: string; platformSub?: string } = {}): string {
+export function endpointPath(
+  id: EndpointId,
+  params: { tenant?: string; platformSub?: string } = {},
+): string {
   if (id === 'index') return '/';
   if (id === 'docs') return '/docs';
   if (id === 'platform') return platformPath(params.platformSub ?? '');
@@ -75,7 +98,9 @@ export function joinUrl(baseUrl: string, path: string): string {
   // Regular expressions only when there is a slash to trim: this runs on every request.
   const base = baseUrl.endsWith('/') ? baseUrl.replace(/\/+$/, '') : baseUrl;
   if (path === '/' || path === '') return `${base}/`;
-  return path.startsWith('/') && !path.startsWith('//') ? base + path : `${base}/${path.replace(/^\/+/, '')}`;
+  return path.startsWith('/') && !path.startsWith('//')
+    ? base + path
+    : `${base}/${path.replace(/^\/+/, '')}`;
 }
 
 /**
@@ -100,11 +125,15 @@ function encodable(value: string): boolean {
 
 export function validateTenantSlug(value: string): SlugCheck {
   if (value.length === 0) return { ok: false, reason: 'is empty' };
-  if (value.length > TENANT_SLUG_MAX_LENGTH) return { ok: false, reason: `is longer than ${TENANT_SLUG_MAX_LENGTH} characters` };
-  if (value === '.' || value === '..') return { ok: false, reason: 'cannot be "." or "..": a URL would resolve it away' };
-  if (value.includes('/')) return { ok: false, reason: 'cannot contain "/": it must be one path segment' };
+  if (value.length > TENANT_SLUG_MAX_LENGTH)
+    return { ok: false, reason: `is longer than ${TENANT_SLUG_MAX_LENGTH} characters` };
+  if (value === '.' || value === '..')
+    return { ok: false, reason: 'cannot be "." or "..": a URL would resolve it away' };
+  if (value.includes('/'))
+    return { ok: false, reason: 'cannot contain "/": it must be one path segment' };
   if (CONTROL.test(value)) return { ok: false, reason: 'cannot contain control characters' };
-  if (!encodable(value)) return { ok: false, reason: 'is not valid text (a lone surrogate cannot be percent-encoded)' };
+  if (!encodable(value))
+    return { ok: false, reason: 'is not valid text (a lone surrogate cannot be percent-encoded)' };
   return { ok: true };
 }
 
@@ -112,10 +141,18 @@ export function isTenantSlug(value: string): boolean {
   return validateTenantSlug(value).ok;
 }
 
-export type BaseUrlProblem = 'control_character' | 'not_url' | 'not_http' | 'not_https' | 'credentials' | 'query' | 'version_path';
+export type BaseUrlProblem =
+  | 'control_character'
+  | 'not_url'
+  | 'not_http'
+  | 'not_https'
+  | 'credentials'
+  | 'query'
+  | 'version_path';
 
 export type BaseUrlCheck =
-  { readonly ok: true; readonly url: URL } | { readonly ok: false; readonly problem: BaseUrlProblem; readonly reason: string };
+  | { readonly ok: true; readonly url: URL }
+  | { readonly ok: false; readonly problem: BaseUrlProblem; readonly reason: string };
 
 /**
  * A URL parser drops tabs and line breaks, so `https://h/api/v1<LF>X=1<LF>/api/v1` would pass while
@@ -129,8 +166,15 @@ function controlCharacter(raw: string): string | undefined {
 }
 
 /** A `{base_url}` safe to send a key to (spec §9.1); callers prefix the reason with their name for it. */
-export function checkBaseUrl(raw: string, rules: { readonly requireHttps?: boolean } = {}): BaseUrlCheck {
-  const fail = (problem: BaseUrlProblem, reason: string): BaseUrlCheck => ({ ok: false, problem, reason });
+export function checkBaseUrl(
+  raw: string,
+  rules: { readonly requireHttps?: boolean } = {},
+): BaseUrlCheck {
+  const fail = (problem: BaseUrlProblem, reason: string): BaseUrlCheck => ({
+    ok: false,
+    problem,
+    reason,
+  });
   const control = controlCharacter(raw);
   if (control !== undefined) return fail('control_character', control);
   let url: URL;
@@ -139,14 +183,22 @@ export function checkBaseUrl(raw: string, rules: { readonly requireHttps?: boole
   } catch {
     return fail('not_url', `is not a URL (expected e.g. https://host${BASE_PATH})`);
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') return fail('not_http', `must use http or https, not ${url.protocol}`);
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    return fail('not_http', `must use http or https, not ${url.protocol}`);
   if (rules.requireHttps && url.protocol !== 'https:')
     return fail('not_https', 'must use https: a production key must never travel in clear text');
   if (url.username !== '' || url.password !== '')
-    return fail('credentials', 'must not carry credentials (user:password@): a key never goes in a URL');
-  if (url.search !== '' || url.hash !== '') return fail('query', 'must not have a query or fragment');
+    return fail(
+      'credentials',
+      'must not carry credentials (user:password@): a key never goes in a URL',
+    );
+  if (url.search !== '' || url.hash !== '')
+    return fail('query', 'must not have a query or fragment');
   if (!url.pathname.replace(/\/+$/, '').endsWith(BASE_PATH)) {
-    return fail('version_path', `must end in ${BASE_PATH} (the base address contains the version), got path "${url.pathname}"`);
+    return fail(
+      'version_path',
+      `must end in ${BASE_PATH} (the base address contains the version), got path "${url.pathname}"`,
+    );
   }
   return { ok: true, url };
 }

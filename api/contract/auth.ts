@@ -16,8 +16,13 @@ export function isAuthScheme(value: string): value is AuthScheme {
   return (AUTH_SCHEMES as readonly string[]).includes(value);
 }
 
-export function authHeader(scheme: AuthScheme, key: string): { readonly name: string; readonly value: string } {
-  return scheme === 'bearer' ? { name: AUTHORIZATION_HEADER, value: `${BEARER_PREFIX}${key}` } : { name: API_KEY_HEADER, value: key };
+export function authHeader(
+  scheme: AuthScheme,
+  key: string,
+): { readonly name: string; readonly value: string } {
+  return scheme === 'bearer'
+    ? { name: AUTHORIZATION_HEADER, value: `${BEARER_PREFIX}${key}` }
+    : { name: API_KEY_HEADER, value: key };
 }
 
 export function otherScheme(scheme: AuthScheme): AuthScheme {
@@ -43,7 +48,10 @@ export function scopeForResource(resource: TenantResource): Scope {
  * ASSUMPTION (spec §5: "key format rules: not shown"): the sandbox's prefixes; tools use them only as
  * a hint ("a test key used against production"), never to accept or refuse a key.
  */
-export const KEY_PREFIXES: Readonly<Record<Environment, string>> = { test: 'rs_test_', production: 'rs_live_' };
+export const KEY_PREFIXES: Readonly<Record<Environment, string>> = {
+  test: 'rs_test_',
+  production: 'rs_live_',
+};
 
 export function environmentHint(key: string): Environment | undefined {
   return ENVIRONMENTS.find((environment) => key.startsWith(KEY_PREFIXES[environment]));

@@ -2,7 +2,12 @@
  * Classifying a response by HTTP status plus `error.code`, never by the (Polish) message text.
  * The client and every tool classify with this one function, so they cannot disagree.
  */
-import { type EnvelopeParse, type EnvelopeProblem, SERVER_TEXT_LIMITS, serverText } from './envelope.js';
+import {
+  type EnvelopeParse,
+  type EnvelopeProblem,
+  SERVER_TEXT_LIMITS,
+  serverText,
+} from './envelope.js';
 import { ERROR_CODES } from './errors.js';
 
 /**
@@ -30,33 +35,61 @@ export type AnswerKind = (typeof ANSWER_KINDS)[number];
 export type ResponseClass =
   | { readonly kind: 'ok'; readonly data: unknown }
   /** `code` is undefined when a 401 came without an envelope. */
-  | { readonly kind: 'unauthorized'; readonly code: string | undefined; readonly message: string | undefined }
+  | {
+      readonly kind: 'unauthorized';
+      readonly code: string | undefined;
+      readonly message: string | undefined;
+    }
   | { readonly kind: 'tenant_mismatch'; readonly code: string; readonly message: string }
   | { readonly kind: 'insufficient_scope'; readonly code: string; readonly message: string }
   | { readonly kind: 'forbidden'; readonly code: string; readonly message: string }
-  | { readonly kind: 'rate_limited'; readonly code: string | undefined; readonly message: string | undefined }
-  | { readonly kind: 'server_error'; readonly code: string | undefined; readonly message: string | undefined }
+  | {
+      readonly kind: 'rate_limited';
+      readonly code: string | undefined;
+      readonly message: string | undefined;
+    }
+  | {
+      readonly kind: 'server_error';
+      readonly code: string | undefined;
+      readonly message: string | undefined;
+    }
   /** 404 with the envelope: no such path or tenant (or a resource the API hides from this key). */
   | { readonly kind: 'not_found'; readonly code: string; readonly message: string }
   /** Any other error envelope (400, 405, 409...). */
   | { readonly kind: 'client_error'; readonly code: string; readonly message: string }
   | { readonly kind: 'redirect'; readonly location: string | undefined }
-  | { readonly kind: 'invalid_envelope'; readonly problem: EnvelopeProblem; readonly detail: string };
+  | {
+      readonly kind: 'invalid_envelope';
+      readonly problem: EnvelopeProblem;
+      readonly detail: string;
+    };
 
 /**
  * A 429 or 5xx that is not an envelope (a proxy's page) still classifies by status: it is what tells a
  * client to back off. The code decides before the status (`unauthorized` on any status is a rejected
  * key); then any 401 is one (READING: a 401's code and body are not shown).
  */
-export function classifyResponse(status: number, parsed: EnvelopeParse, location?: string): ResponseClass {
+export function classifyResponse(
+  status: number,
+  parsed: EnvelopeParse,
+  location?: string,
+): ResponseClass {
   if (status >= 300 && status < 400)
-    return { kind: 'redirect', location: location === undefined ? undefined : serverText(location, SERVER_TEXT_LIMITS.detail) };
+    return {
+      kind: 'redirect',
+      location:
+        location === undefined ? undefined : serverText(location, SERVER_TEXT_LIMITS.detail),
+    };
   const body = parsed.valid ? parsed.envelope : undefined;
   const errorBody = body && !body.ok ? body.error : undefined;
-  if (status === 429) return { kind: 'rate_limited', code: errorBody?.code, message: errorBody?.message };
-  if (status >= 500) return { kind: 'server_error', code: errorBody?.code, message: errorBody?.message };
-  if (status === 401 && !errorBody) return { kind: 'unauthorized', code: undefined, message: undefined };
-  if (!parsed.valid) return { kind: 'invalid_envelope', problem: parsed.problem, detail: parsed.detail };
+  if (status === 429)
+    return { kind: 'rate_limited', code: errorBody?.code, message: errorBody?.message };
+  if (status >= 500)
+    return { kind: 'server_error', code: errorBody?.code, message: errorBody?.message };
+  if (status === 401 && !errorBody)
+    return { kind: 'unauthorized', code: undefined, message: undefined };
+  if (!parsed.valid)
+    return { kind: 'invalid_envelope', problem: parsed.problem, detail: parsed.detail };
   if (parsed.envelope.ok) return { kind: 'ok', data: parsed.envelope.data };
   const { code, message } = parsed.envelope.error;
   if (code === ERROR_CODES.unauthorized) return { kind: 'unauthorized', code, message };

@@ -8,12 +8,15 @@
 export const SERVER_TEXT_LIMITS = { code: 64, message: 300, detail: 300, header: 128 } as const;
 
 /** C0 and C1 controls, DEL, bidi marks, overrides and isolates, line separators, zero-width space, BOM. */
-const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u061c\u200b\u200e\u200f\u2028-\u202e\u2066-\u2069\ufeff]/;
+const UNPRINTABLE =
+  /[\u0000-\u001f\u007f-\u009f\u061c\u200b\u200e\u200f\u2028-\u202e\u2066-\u2069\ufeff]/;
 const UNPRINTABLE_ALL = new RegExp(UNPRINTABLE.source, 'g');
 
 function escaped(char: string): string {
   const code = char.charCodeAt(0);
-  return code < 0x100 ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
+  return code < 0x100
+    ? `\\x${code.toString(16).padStart(2, '0')}`
+    : `\\u${code.toString(16).padStart(4, '0')}`;
 }
 
 /** Control and bidi characters written as `\x1b` / `\u202e`: readable, no longer acted on. */
@@ -41,7 +44,8 @@ export interface ApiErrorBody {
   readonly message: string;
 }
 
-export type Envelope<T = unknown> = { readonly ok: true; readonly data: T } | { readonly ok: false; readonly error: ApiErrorBody };
+export type Envelope<T = unknown> =
+  { readonly ok: true; readonly data: T } | { readonly ok: false; readonly error: ApiErrorBody };
 
 export type EnvelopeProblem =
   | 'empty_body'
@@ -82,10 +86,12 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 export function checkEnvelope(value: unknown, expect: EnvelopeExpectations = {}): EnvelopeParse {
-  if (!isRecord(value)) return invalid('not_object', `body is JSON ${typeName(value)}, not an object`);
+  if (!isRecord(value))
+    return invalid('not_object', `body is JSON ${typeName(value)}, not an object`);
   if (!('ok' in value)) return invalid('ok_missing', 'field "ok" is missing');
   const ok = value['ok'];
-  if (typeof ok !== 'boolean') return invalid('ok_not_boolean', `field "ok" is ${typeName(ok)}, not boolean`);
+  if (typeof ok !== 'boolean')
+    return invalid('ok_not_boolean', `field "ok" is ${typeName(ok)}, not boolean`);
   const { status } = expect;
   if (status !== undefined && (status >= 200 && status < 300) !== ok)
     return invalid('status_ok_mismatch', `HTTP ${status} with "ok": ${ok}`);
@@ -93,16 +99,27 @@ export function checkEnvelope(value: unknown, expect: EnvelopeExpectations = {})
     if (!('data' in value)) return invalid('data_missing', '"ok": true without "data"');
     const data = value['data'];
     if (expect.list && !Array.isArray(data))
-      return invalid('data_not_array', `list endpoint returned "data" as ${typeName(data)}, not an array`);
+      return invalid(
+        'data_not_array',
+        `list endpoint returned "data" as ${typeName(data)}, not an array`,
+      );
     return { valid: true, envelope: { ok: true, data } };
   }
   const error = value['error'];
   if (!isRecord(error))
-    return invalid('error_missing', `"ok": false with "error" ${error === undefined ? 'missing' : `as ${typeName(error)}`}`);
+    return invalid(
+      'error_missing',
+      `"ok": false with "error" ${error === undefined ? 'missing' : `as ${typeName(error)}`}`,
+    );
   const { code, message } = error;
-  if (typeof code !== 'string' || code === '') return invalid('error_code_missing', '"error.code" is missing or not a non-empty string');
-  if (typeof message !== 'string') return invalid('error_message_missing', '"error.message" is missing or not a string');
-  const bounded = { code: serverText(code, SERVER_TEXT_LIMITS.code), message: serverText(message, SERVER_TEXT_LIMITS.message) };
+  if (typeof code !== 'string' || code === '')
+    return invalid('error_code_missing', '"error.code" is missing or not a non-empty string');
+  if (typeof message !== 'string')
+    return invalid('error_message_missing', '"error.message" is missing or not a string');
+  const bounded = {
+    code: serverText(code, SERVER_TEXT_LIMITS.code),
+    message: serverText(message, SERVER_TEXT_LIMITS.message),
+  };
   return { valid: true, envelope: { ok: false, error: bounded } };
 }
 
@@ -113,7 +130,10 @@ export function parseEnvelope(text: string, expect: EnvelopeExpectations = {}): 
     value = JSON.parse(text);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    return invalid('not_json', `body is not JSON (${reason}); starts with ${JSON.stringify(text.slice(0, 40))}`);
+    return invalid(
+      'not_json',
+      `body is not JSON (${reason}); starts with ${JSON.stringify(text.slice(0, 40))}`,
+    );
   }
   return checkEnvelope(value, expect);
 }

@@ -81,11 +81,14 @@ export function platformSubPath(
     .replace(/^\/+/, '')
     .replace(/^platform\//, '')
     .replace(/\/+$/, '');
-  if (sub === '') return { ok: false, reason: 'is empty (give the part below /platform/, e.g. tenants)' };
+  if (sub === '')
+    return { ok: false, reason: 'is empty (give the part below /platform/, e.g. tenants)' };
   if (/[?#]/.test(sub)) return { ok: false, reason: 'cannot carry a query or fragment' };
   // `%2e` is a dot to a server that decodes before it resolves the path.
-  if (sub.split('/').some((part) => /^(?:\.|%2e){1,2}$/i.test(part))) return { ok: false, reason: 'cannot contain "." or ".." segments' };
-  if (/[\u0000-\u001f\u007f]/.test(sub)) return { ok: false, reason: 'cannot contain control characters' };
+  if (sub.split('/').some((part) => /^(?:\.|%2e){1,2}$/i.test(part)))
+    return { ok: false, reason: 'cannot contain "." or ".." segments' };
+  if (/[\u0000-\u001f\u007f]/.test(sub))
+    return { ok: false, reason: 'cannot contain control characters' };
   return { ok: true, sub };
 }
 
@@ -101,7 +104,9 @@ export function platformPathsInDocs(docs: unknown): string[] {
     if (depth > 8) return;
     if (typeof value === 'string') {
       // A path ends at whitespace, quotes or closing punctuation; one followed by `*` or `{` is a template.
-      for (const match of value.matchAll(/(?:^|[\s("'`])(?:\/api\/v\d+)?\/platform\/([\w.~%/-]+)(?=$|[\s)"'`,;:!?])/g)) {
+      for (const match of value.matchAll(
+        /(?:^|[\s("'`])(?:\/api\/v\d+)?\/platform\/([\w.~%/-]+)(?=$|[\s)"'`,;:!?])/g,
+      )) {
         const check = platformSubPath((match[1] ?? '').replace(/[.]+$/, ''));
         if (check.ok) found.add(check.sub);
       }
@@ -134,7 +139,11 @@ function slugOf(item: unknown): string | undefined {
  * Anything else names none.
  */
 export function tenantSlugsInListing(data: unknown): string[] {
-  const list = Array.isArray(data) ? data : typeof data === 'object' && data !== null ? Object.values(data).find(Array.isArray) : undefined;
+  const list = Array.isArray(data)
+    ? data
+    : typeof data === 'object' && data !== null
+      ? Object.values(data).find(Array.isArray)
+      : undefined;
   if (!Array.isArray(list)) return [];
   return [...new Set(list.map(slugOf).filter((s): s is string => s !== undefined))];
 }

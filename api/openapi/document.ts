@@ -26,11 +26,16 @@ export type OpenApiServers = Readonly<Record<Environment, string>>;
 
 const SERVER_TEXT: Readonly<Record<Environment, string>> = {
   test: 'Test environment: use a test key.',
-  production: 'Production: switch to a production key once the integration is validated (spec §5.8).',
+  production:
+    'Production: switch to a production key once the integration is validated (spec §5.8).',
 };
 
 const SCHEME_OBJECTS: Readonly<Record<AuthScheme, JsonObject>> = {
-  bearer: { type: 'http', scheme: 'bearer', description: 'The API key as `Authorization: Bearer <API_KEY>` (spec §5, way 2).' },
+  bearer: {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'The API key as `Authorization: Bearer <API_KEY>` (spec §5, way 2).',
+  },
   'x-api-key': {
     type: 'apiKey',
     in: 'header',
@@ -39,12 +44,23 @@ const SCHEME_OBJECTS: Readonly<Record<AuthScheme, JsonObject>> = {
   },
 };
 
-const SLUG_EXAMPLES: Readonly<Record<SlugStyle, string>> = { kebab: 'rowery-nowak', snake: 'rowery_nowak', any: 'rowery-nowak' };
+const SLUG_EXAMPLES: Readonly<Record<SlugStyle, string>> = {
+  kebab: 'rowery-nowak',
+  snake: 'rowery_nowak',
+  any: 'rowery-nowak',
+};
 
 const TAGS = [
   { name: 'informational', description: 'The index and the documentation (spec §4).' },
-  { name: 'platform', description: 'Administration of the whole platform: platform keys only (spec §4.2).' },
-  { name: 'tenant', description: "One tenant's data: a platform key, or a tenant key assigned to that tenant (spec §4.3)." },
+  {
+    name: 'platform',
+    description: 'Administration of the whole platform: platform keys only (spec §4.2).',
+  },
+  {
+    name: 'tenant',
+    description:
+      "One tenant's data: a platform key, or a tenant key assigned to that tenant (spec §4.3).",
+  },
 ];
 
 /** Either key header; both carry the same key (spec §5). */
@@ -79,11 +95,13 @@ interface Route {
 }
 
 function platformRoutes(endpoint: EndpointSpec, readings: Readings): Route[] {
-  if (readings.platformPaths.length === 0) return [{ path: '/platform/{path}', endpoint, operationId: 'getPlatformPath', template: true }];
+  if (readings.platformPaths.length === 0)
+    return [{ path: '/platform/{path}', endpoint, operationId: 'getPlatformPath', template: true }];
   return readings.platformPaths.map((given) => {
     const check = platformSubPath(given);
     if (!check.ok) throw new Error(`platformPaths: "${given}" ${check.reason}`);
-    if (/[{}]/.test(check.sub)) throw new Error(`platformPaths: "${given}" cannot contain "{" or "}"`);
+    if (/[{}]/.test(check.sub))
+      throw new Error(`platformPaths: "${given}" cannot contain "{" or "}"`);
     return {
       path: `/platform/${check.sub}`,
       endpoint,
@@ -96,11 +114,19 @@ function platformRoutes(endpoint: EndpointSpec, readings: Readings): Route[] {
 function routes(readings: Readings): Route[] {
   const all = ENDPOINTS.flatMap((endpoint): Route[] => {
     if (endpoint.access === 'platform') return platformRoutes(endpoint, readings);
-    return [{ path: endpoint.pathTemplate, endpoint, operationId: `${endpoint.list ? 'list' : 'get'}${camel(endpoint.id)}` }];
+    return [
+      {
+        path: endpoint.pathTemplate,
+        endpoint,
+        operationId: `${endpoint.list ? 'list' : 'get'}${camel(endpoint.id)}`,
+      },
+    ];
   });
   // Two sub-paths that differ only in punctuation (`a-b`, `a.b`) would share an id.
   return all.map((route, i) =>
-    all.findIndex((r) => r.operationId === route.operationId) === i ? route : { ...route, operationId: `${route.operationId}${i}` },
+    all.findIndex((r) => r.operationId === route.operationId) === i
+      ? route
+      : { ...route, operationId: `${route.operationId}${i}` },
   );
 }
 
@@ -135,7 +161,8 @@ function parameterComponents(readings: Readings, template: boolean): Record<stri
     name: 'path',
     in: 'path',
     required: true,
-    description: "A sub-path below /platform/: the spec shows none; configure them (the API's /docs may list them).",
+    description:
+      "A sub-path below /platform/: the spec shows none; configure them (the API's /docs may list them).",
     schema: { type: 'string', minLength: 1 },
   };
   return { tenant, ...(template ? { platformPath } : {}) };
@@ -143,7 +170,9 @@ function parameterComponents(readings: Readings, template: boolean): Record<stri
 
 export function openApiDocument(readings: Readings, servers: OpenApiServers): OpenApiDocument {
   const all = routes(readings);
-  const paths = Object.fromEntries(all.map((route) => [route.path, { get: operation(route, readings) }]));
+  const paths = Object.fromEntries(
+    all.map((route) => [route.path, { get: operation(route, readings) }]),
+  );
   const document: OpenApiDocument = {
     openapi: '3.1.0',
     info: {
@@ -157,7 +186,12 @@ export function openApiDocument(readings: Readings, servers: OpenApiServers): Op
     servers: ENVIRONMENTS.map((env) => ({
       url: '{base_url}',
       description: SERVER_TEXT[env],
-      variables: { base_url: { default: servers[env], description: `The ${env} base address, ending in /api/v1 (spec §9.1).` } },
+      variables: {
+        base_url: {
+          default: servers[env],
+          description: `The ${env} base address, ending in /api/v1 (spec §9.1).`,
+        },
+      },
     })),
     security: A_KEY,
     tags: TAGS,

@@ -3,7 +3,12 @@
  * describes and the others a faithful API may follow. Keys with a reading to pick are spelled
  * as `repairmon sandbox --dialect` spells them; the rest are the toolkit's fixed assumptions.
  */
-import { KEY_PREFIXES, REQUEST_ID_HEADER, TENANT_RESOURCES, scopeForResource } from '../contract/index.js';
+import {
+  KEY_PREFIXES,
+  REQUEST_ID_HEADER,
+  TENANT_RESOURCES,
+  scopeForResource,
+} from '../contract/index.js';
 import {
   ERROR_BODIES,
   INDEX_ACCESS_READINGS,
@@ -18,8 +23,16 @@ import type { ReadingNote } from './types.js';
 
 export function readingNotes(readings: Readings): Record<string, ReadingNote> {
   return {
-    slug: { notShown: '§2: the format of a tenant slug', reading: readings.slug, readings: SLUG_STYLES },
-    index: { notShown: '§5: whether the index endpoint requires a key', reading: readings.index, readings: INDEX_ACCESS_READINGS },
+    slug: {
+      notShown: '§2: the format of a tenant slug',
+      reading: readings.slug,
+      readings: SLUG_STYLES,
+    },
+    index: {
+      notShown: '§5: whether the index endpoint requires a key',
+      reading: readings.index,
+      readings: INDEX_ACCESS_READINGS,
+    },
     'unauthorized-status': {
       notShown: '§7: the HTTP status that accompanies unauthorized',
       reading: readings.unauthorizedStatus,
@@ -45,8 +58,16 @@ export function readingNotes(readings: Readings): Record<string, ReadingNote> {
       reading: readings.platformRefusal,
       readings: PLATFORM_REFUSALS,
     },
-    'rate-limit-headers': { notShown: '§8: rate-limit headers', reading: readings.rateLimitHeaders, readings: RATE_LIMIT_HEADER_STYLES },
-    'error-bodies': { notShown: '§7: the bodies of 401 and 429', reading: readings.errorBodies, readings: ERROR_BODIES },
+    'rate-limit-headers': {
+      notShown: '§8: rate-limit headers',
+      reading: readings.rateLimitHeaders,
+      readings: RATE_LIMIT_HEADER_STYLES,
+    },
+    'error-bodies': {
+      notShown: '§7: the bodies of 401 and 429',
+      reading: readings.errorBodies,
+      readings: ERROR_BODIES,
+    },
     'scope-names': {
       notShown: '§5: the list of scope names',
       reading: [...TENANT_RESOURCES.map(scopeForResource), 'platform'],
@@ -55,15 +76,24 @@ export function readingNotes(readings: Readings): Record<string, ReadingNote> {
     'key-format': {
       notShown: '§5: key format rules',
       reading: { ...KEY_PREFIXES },
-      readings: 'any visible ASCII without spaces: prefixes are a hint, never a reason to refuse a key',
+      readings:
+        'any visible ASCII without spaces: prefixes are a hint, never a reason to refuse a key',
     },
-    'request-id-header': { notShown: 'a request id header', reading: REQUEST_ID_HEADER, readings: 'any header, or none' },
+    'request-id-header': {
+      notShown: 'a request id header',
+      reading: REQUEST_ID_HEADER,
+      readings: 'any header, or none',
+    },
     pagination: {
       notShown: '§4: query parameters, filtering, sorting and pagination',
       reading: 'none; Link: <URL>; rel="next" when sent',
       readings: 'none; a Link header; cursors in data',
     },
-    'record-fields': { notShown: '§2, §4: the fields of client, bike, repair and log records', reading: 'any JSON value', readings: 'any' },
+    'record-fields': {
+      notShown: '§2, §4: the fields of client, bike, repair and log records',
+      reading: 'any JSON value',
+      readings: 'any',
+    },
     'check-order': {
       notShown: '§5: the order of the tenant and scope checks',
       reading: 'tenant first',

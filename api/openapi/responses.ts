@@ -3,7 +3,12 @@
  * the success envelope, every refusal and error with its code, 401/403/429 wherever a key is
  * needed (spec §7 asks every integration to handle them), and the header fields each carries.
  */
-import { type EndpointSpec, ERROR_CODES, HANDLED_STATUSES, REQUEST_ID_HEADER } from '../contract/index.js';
+import {
+  type EndpointSpec,
+  ERROR_CODES,
+  HANDLED_STATUSES,
+  REQUEST_ID_HEADER,
+} from '../contract/index.js';
 import {
   ERROR_STATUS,
   type FixedErrorCode,
@@ -30,7 +35,11 @@ export function needsKey(endpoint: EndpointSpec, readings: Readings): boolean {
   return endpoint.access !== 'any_key' || readings.index !== 'public';
 }
 
-function errorAnswers(endpoint: EndpointSpec, readings: Readings, platformTemplate: boolean): Answer[] {
+function errorAnswers(
+  endpoint: EndpointSpec,
+  readings: Readings,
+  platformTemplate: boolean,
+): Answer[] {
   if (!needsKey(endpoint, readings)) return [];
   const refusal = (r: Refusal): Answer => ({
     ...refusalAnswer(r, readings),
@@ -46,7 +55,8 @@ function errorAnswers(endpoint: EndpointSpec, readings: Readings, platformTempla
   const answers = [refusal('missing_key'), refusal('invalid_key')];
   if (endpoint.access === 'platform') {
     answers.push(refusal('platform_refused'), refusal('scope'));
-    if (platformTemplate) answers.push(fixed(ERROR_CODES.notFound, 'the API serves no such /platform/ sub-path'));
+    if (platformTemplate)
+      answers.push(fixed(ERROR_CODES.notFound, 'the API serves no such /platform/ sub-path'));
   }
   if (endpoint.access === 'tenant') {
     answers.push(
@@ -78,11 +88,23 @@ function byCode(answers: readonly Answer[]): [string, string][] {
 
 function errorContent(status: number, answers: readonly Answer[], readings: Readings): JsonObject {
   if (bodyForm(readings.errorBodies, status) === 'plain')
-    return { 'text/plain': { schema: { type: 'string', description: 'The status text (error-bodies=plain).' } } };
+    return {
+      'text/plain': {
+        schema: { type: 'string', description: 'The status text (error-bodies=plain).' },
+      },
+    };
   const examples = Object.fromEntries(
-    byCode(answers).map(([code, when]) => [code, { summary: when, value: { ok: false, error: { code, message: '(po polsku)' } } }]),
+    byCode(answers).map(([code, when]) => [
+      code,
+      { summary: when, value: { ok: false, error: { code, message: '(po polsku)' } } },
+    ]),
   );
-  return { 'application/json': { schema: ref('schemas', 'ErrorEnvelope'), ...(answers.length > 0 ? { examples } : {}) } };
+  return {
+    'application/json': {
+      schema: ref('schemas', 'ErrorEnvelope'),
+      ...(answers.length > 0 ? { examples } : {}),
+    },
+  };
 }
 
 function errorResponse(status: number, answers: readonly Answer[], readings: Readings): JsonObject {
@@ -95,7 +117,11 @@ function errorResponse(status: number, answers: readonly Answer[], readings: Rea
       : byCode(answers)
           .map(([code, when]) => `\`${code}\`: ${when}.`)
           .join(' ');
-  return { description, headers: headerRefs([REQUEST_ID_HEADER, ...rate]), content: errorContent(status, answers, readings) };
+  return {
+    description,
+    headers: headerRefs([REQUEST_ID_HEADER, ...rate]),
+    content: errorContent(status, answers, readings),
+  };
 }
 
 function successResponse(endpoint: EndpointSpec, readings: Readings): JsonObject {
@@ -106,7 +132,11 @@ function successResponse(endpoint: EndpointSpec, readings: Readings): JsonObject
     ...(endpoint.list ? ['link'] : []),
   ];
   const schema = ref('schemas', endpoint.list ? 'ListEnvelope' : 'SuccessEnvelope');
-  return { description: `OK: ${endpoint.returns}.`, headers: headerRefs(names), content: { 'application/json': { schema } } };
+  return {
+    description: `OK: ${endpoint.returns}.`,
+    headers: headerRefs(names),
+    content: { 'application/json': { schema } },
+  };
 }
 
 const SERVER_ERROR: JsonObject = {
@@ -117,7 +147,11 @@ const SERVER_ERROR: JsonObject = {
 };
 
 /** The operation's `responses`: 200, each error status in order, then 5XX. */
-export function operationResponses(endpoint: EndpointSpec, readings: Readings, platformTemplate = false): JsonObject {
+export function operationResponses(
+  endpoint: EndpointSpec,
+  readings: Readings,
+  platformTemplate = false,
+): JsonObject {
   const answers = errorAnswers(endpoint, readings, platformTemplate);
   const statuses = new Set(answers.map((a) => a.status));
   if (needsKey(endpoint, readings)) for (const status of HANDLED_STATUSES) statuses.add(status);
@@ -131,5 +165,9 @@ export function operationResponses(endpoint: EndpointSpec, readings: Readings, p
         readings,
       ),
     ]);
-  return { '200': successResponse(endpoint, readings), ...Object.fromEntries(errors), '5XX': SERVER_ERROR };
+  return {
+    '200': successResponse(endpoint, readings),
+    ...Object.fromEntries(errors),
+    '5XX': SERVER_ERROR,
+  };
 }

@@ -62,7 +62,10 @@ function codeTable(readings: Readings): CodeRow[] {
 
 function errorCodeSchema(readings: Readings): JsonObject {
   const rows = codeTable(readings);
-  const table = rows.map((r) => `| \`${r.code}\` | ${r.status} | ${r.when} | ${SPEC_CODES.includes(r.code) ? 'spec' : 'assumed'} |`);
+  const table = rows.map(
+    (r) =>
+      `| \`${r.code}\` | ${r.status} | ${r.when} | ${SPEC_CODES.includes(r.code) ? 'spec' : 'assumed'} |`,
+  );
   return {
     type: 'string',
     minLength: 1,
@@ -84,15 +87,23 @@ export function envelopeSchemas(readings: Readings): Record<string, JsonObject> 
       type: 'object',
       description: 'A successful answer (spec §2 rule 1).',
       required: ['ok', 'data'],
-      properties: { ok: { const: true }, data: { description: 'The payload: any JSON value (its shape is not shown by the spec).' } },
+      properties: {
+        ok: { const: true },
+        data: { description: 'The payload: any JSON value (its shape is not shown by the spec).' },
+      },
     },
     ListEnvelope: {
       type: 'object',
-      description: 'A successful answer of a list endpoint: `data` is an array, possibly empty (spec §2 rule 1).',
+      description:
+        'A successful answer of a list endpoint: `data` is an array, possibly empty (spec §2 rule 1).',
       required: ['ok', 'data'],
       properties: {
         ok: { const: true },
-        data: { type: 'array', description: 'The fields of the records are not shown by the spec.', items: {} },
+        data: {
+          type: 'array',
+          description: 'The fields of the records are not shown by the spec.',
+          items: {},
+        },
       },
     },
     ErrorEnvelope: {
@@ -106,7 +117,10 @@ export function envelopeSchemas(readings: Readings): Record<string, JsonObject> 
       required: ['code', 'message'],
       properties: {
         code: ref('schemas', 'ErrorCode'),
-        message: { type: 'string', description: 'Human-readable explanation, in Polish (spec §2): show it, never parse it.' },
+        message: {
+          type: 'string',
+          description: 'Human-readable explanation, in Polish (spec §2): show it, never parse it.',
+        },
       },
     },
     ErrorCode: errorCodeSchema(readings),
@@ -117,12 +131,17 @@ const DIGITS = { type: 'string', pattern: '^[0-9]+$' };
 
 function retryAfter(style: RateLimitHeaderStyle): JsonObject {
   if (style === 'retry-after-date')
-    return { description: 'When to retry, as an HTTP date (RFC 9110 §10.2.3).', schema: { type: 'string' } };
+    return {
+      description: 'When to retry, as an HTTP date (RFC 9110 §10.2.3).',
+      schema: { type: 'string' },
+    };
   return { description: 'Seconds to wait before retrying (RFC 9110 §10.2.3).', schema: DIGITS };
 }
 
 function xReset(style: RateLimitHeaderStyle): string {
-  return style === 'x-ratelimit-epoch' ? 'When the window resets, in seconds since the epoch.' : 'Seconds until the window resets.';
+  return style === 'x-ratelimit-epoch'
+    ? 'When the window resets, in seconds since the epoch.'
+    : 'Seconds until the window resets.';
 }
 
 /** Every header field a response may carry under the readings (all optional), by name: the style's rate-limit fields only. */
@@ -133,21 +152,34 @@ export function headerComponents(readings: Readings): Record<string, JsonObject>
     [H.limit]: { description: 'Requests allowed in the current window.', schema: DIGITS },
     [H.remaining]: { description: 'Requests left in the current window.', schema: DIGITS },
     [H.reset]: { description: 'Seconds until the window resets.', schema: DIGITS },
-    [H.field]: { description: 'IETF RateLimit field: `"policy";r=REMAINING;t=SECONDS`.', schema: { type: 'string' } },
-    [H.policy]: { description: 'IETF RateLimit-Policy field: `"policy";q=QUOTA;w=WINDOW_SECONDS`.', schema: { type: 'string' } },
+    [H.field]: {
+      description: 'IETF RateLimit field: `"policy";r=REMAINING;t=SECONDS`.',
+      schema: { type: 'string' },
+    },
+    [H.policy]: {
+      description: 'IETF RateLimit-Policy field: `"policy";q=QUOTA;w=WINDOW_SECONDS`.',
+      schema: { type: 'string' },
+    },
     [H.xLimit]: { description: 'Requests allowed in the current window.', schema: DIGITS },
     [H.xRemaining]: { description: 'Requests left in the current window.', schema: DIGITS },
     [H.xReset]: { description: xReset(style), schema: DIGITS },
   };
   return {
     [REQUEST_ID_HEADER]: {
-      description: 'ASSUMPTION (not shown by the spec): the id of this request on the server; quote it to support.',
+      description:
+        'ASSUMPTION (not shown by the spec): the id of this request on the server; quote it to support.',
       schema: { type: 'string' },
     },
     link: {
-      description: 'Pagination (not shown by the spec): `<URL>; rel="next"` when there is a next page; without it the list is complete.',
+      description:
+        'Pagination (not shown by the spec): `<URL>; rel="next"` when there is a next page; without it the list is complete.',
       schema: { type: 'string' },
     },
-    ...Object.fromEntries(rateLimitHeaderNames(style).map((name) => [name, rate[name] ?? { schema: { type: 'string' } }])),
+    ...Object.fromEntries(
+      rateLimitHeaderNames(style).map((name) => [
+        name,
+        rate[name] ?? { schema: { type: 'string' } },
+      ]),
+    ),
   };
 }

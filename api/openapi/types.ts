@@ -24,6 +24,9 @@ export interface ReadingNote {
 }
 
 /** `#/components/<kind>/<name>` as an OpenAPI reference object. */
-export function ref(kind: 'schemas' | 'parameters' | 'headers' | 'responses', name: string): JsonObject {
+export function ref(
+  kind: 'schemas' | 'parameters' | 'headers' | 'responses',
+  name: string,
+): JsonObject {
   return { $ref: `#/components/${kind}/${name}` };
 }

@@ -2,7 +2,14 @@
  * The generator's answers and their validation: pure functions, no I/O, so every refusal can
  * be tested without running yeoman. A check returns a reason, never a bare boolean.
  */
-import { AUTH_SCHEMES, type AuthScheme, BASE_PATH, checkBaseUrl, isAuthScheme, validateTenantSlug } from '../../api/contract/index.js';
+import {
+  AUTH_SCHEMES,
+  type AuthScheme,
+  BASE_PATH,
+  checkBaseUrl,
+  isAuthScheme,
+  validateTenantSlug,
+} from '../../api/contract/index.js';
 import { SANDBOX_DEFAULT_BASE_URL } from '../../sandbox/index.js';
 
 export interface Answers {
@@ -62,7 +69,8 @@ const bad = (reason: string): Check => ({ ok: false, reason });
 /** A directory name that is also a sensible default package name. */
 export function checkName(value: string): Check {
   if (value.trim() === '') return bad('is empty');
-  if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(value)) return bad('must be letters, digits, ".", "_" or "-" (it becomes a directory name)');
+  if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(value))
+    return bad('must be letters, digits, ".", "_" or "-" (it becomes a directory name)');
   if (value.length > 100) return bad('is longer than 100 characters');
   return OK;
 }
@@ -95,7 +103,8 @@ export const checkTestBaseUrl = (value: string): Check => baseUrlAnswer(value, f
 export const checkProductionBaseUrl = (value: string): Check => baseUrlAnswer(value, true);
 
 export function checkEnvPrefix(value: string): Check {
-  if (!/^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*$/.test(value)) return bad('must be UPPER_SNAKE_CASE, e.g. REPAIR_API');
+  if (!/^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*$/.test(value))
+    return bad('must be UPPER_SNAKE_CASE, e.g. REPAIR_API');
   return OK;
 }
 
@@ -149,7 +158,8 @@ const STRING_CHECKS: Readonly<Partial<Record<AnswerName, (value: string) => Chec
 /** Checks one raw value (a flag, a typed answer or a stored one). */
 export function checkAnswer(name: AnswerName, value: unknown): Check {
   if (isBooleanAnswer(name)) return typeof value === 'boolean' ? OK : bad('must be true or false');
-  if (typeof value !== 'string') return bad(`must be a string, got ${value === null ? 'null' : typeof value}`);
+  if (typeof value !== 'string')
+    return bad(`must be a string, got ${value === null ? 'null' : typeof value}`);
   return STRING_CHECKS[name]?.(value) ?? OK;
 }
 
@@ -161,7 +171,11 @@ export interface AnswerProblem {
 
 export type AnswersCheck =
   | { readonly ok: true; readonly answers: Answers }
-  | { readonly ok: false; readonly problems: readonly AnswerProblem[]; readonly missing: readonly AnswerName[] };
+  | {
+      readonly ok: false;
+      readonly problems: readonly AnswerProblem[];
+      readonly missing: readonly AnswerName[];
+    };
 
 /** Validates a complete set; reports every problem at once, not just the first. */
 export function completeAnswers(raw: Partial<Record<AnswerName, unknown>>): AnswersCheck {

@@ -15,14 +15,18 @@ export type DestinationState =
  * an opt-in module was an answer keeps the module its record lists (`client/parse.ts` was shipped
  * to every project before `parse` was an answer).
  */
-export function readStoredAnswers(dir: string, configKey: string): Partial<Record<AnswerName, unknown>> | undefined {
+export function readStoredAnswers(
+  dir: string,
+  configKey: string,
+): Partial<Record<AnswerName, unknown>> | undefined {
   const section = readStoredSection(dir, configKey);
   if (section === undefined) return undefined;
   const stored = pickAnswers(section);
   const files = Object.keys(parseToolkitRecord(section)?.files ?? {});
   const had = (file: string): boolean => files.some((f) => f.endsWith(file));
   const inferred = { ...stored };
-  if (stored.pagination === undefined && files.length > 0) inferred.pagination = had('/client/paginate.ts');
+  if (stored.pagination === undefined && files.length > 0)
+    inferred.pagination = had('/client/paginate.ts');
   if (stored.parse === undefined && files.length > 0) inferred.parse = had('/client/parse.ts');
   return inferred;
 }

@@ -15,9 +15,27 @@ export interface AnswerFlag {
 }
 
 export const ANSWER_FLAGS: readonly AnswerFlag[] = [
-  { answer: 'name', flag: 'name', type: 'string', valueName: 'NAME', message: 'Project name (also the directory to create)' },
-  { answer: 'packageName', flag: 'package-name', type: 'string', valueName: 'NAME', message: 'npm package name' },
-  { answer: 'tenant', flag: 'tenant', type: 'string', valueName: 'SLUG', message: 'Tenant slug your key is assigned to' },
+  {
+    answer: 'name',
+    flag: 'name',
+    type: 'string',
+    valueName: 'NAME',
+    message: 'Project name (also the directory to create)',
+  },
+  {
+    answer: 'packageName',
+    flag: 'package-name',
+    type: 'string',
+    valueName: 'NAME',
+    message: 'npm package name',
+  },
+  {
+    answer: 'tenant',
+    flag: 'tenant',
+    type: 'string',
+    valueName: 'SLUG',
+    message: 'Tenant slug your key is assigned to',
+  },
   {
     answer: 'authScheme',
     flag: 'auth-scheme',
@@ -39,8 +57,19 @@ export const ANSWER_FLAGS: readonly AnswerFlag[] = [
     valueName: 'URL',
     message: 'Production base URL (https, ends in /api/v1)',
   },
-  { answer: 'envPrefix', flag: 'env-prefix', type: 'string', valueName: 'PREFIX', message: 'Prefix of the environment variables' },
-  { answer: 'githubActions', flag: 'github-actions', type: 'boolean', message: 'Add a GitHub Actions workflow' },
+  {
+    answer: 'envPrefix',
+    flag: 'env-prefix',
+    type: 'string',
+    valueName: 'PREFIX',
+    message: 'Prefix of the environment variables',
+  },
+  {
+    answer: 'githubActions',
+    flag: 'github-actions',
+    type: 'boolean',
+    message: 'Add a GitHub Actions workflow',
+  },
   {
     answer: 'pagination',
     flag: 'pagination',
@@ -68,11 +97,16 @@ export const RUN_FLAGS: readonly RunFlag[] = [
     description:
       'write into a non-empty directory; in a generated project, also replace toolkit files you edited (your version kept as <file>.orig)',
   },
-  { flag: 'bail', description: 'refuse, writing nothing, if the run would change any file (proves a re-run changes nothing)' },
+  {
+    flag: 'bail',
+    description:
+      'refuse, writing nothing, if the run would change any file (proves a re-run changes nothing)',
+  },
   { flag: 'skip-install', description: 'do not run npm install after writing' },
   {
     flag: 'interactive',
-    description: 'ask for missing answers (default: when stdin and stdout are terminals; --no-interactive never asks)',
+    description:
+      'ask for missing answers (default: when stdin and stdout are terminals; --no-interactive never asks)',
   },
 ];
 
@@ -84,7 +118,9 @@ export function flagFor(answer: AnswerName): AnswerFlag {
 
 /** `--tenant SLUG`, or `--github-actions / --no-github-actions` for booleans. */
 export function flagUsage(spec: AnswerFlag): string {
-  return spec.type === 'boolean' ? `--${spec.flag} | --no-${spec.flag}` : `--${spec.flag} ${spec.valueName ?? 'VALUE'}`;
+  return spec.type === 'boolean'
+    ? `--${spec.flag} | --no-${spec.flag}`
+    : `--${spec.flag} ${spec.valueName ?? 'VALUE'}`;
 }
 
 function camel(flag: string): string {
@@ -101,7 +137,8 @@ export function readOption(options: Readonly<Record<string, unknown>>, flag: str
 }
 
 export type FlagAnswers =
-  { readonly ok: true; readonly given: Partial<Answers> } | { readonly ok: false; readonly problems: readonly string[] };
+  | { readonly ok: true; readonly given: Partial<Answers> }
+  | { readonly ok: false; readonly problems: readonly string[] };
 
 function coerce(spec: AnswerFlag, raw: unknown): unknown {
   if (spec.type === 'boolean' && typeof raw === 'string') {
@@ -132,5 +169,8 @@ export function missingAnswersMessage(missing: readonly AnswerName[]): string {
     const spec = flagFor(name);
     return `  ${flagUsage(spec).padEnd(48)} ${spec.message}`;
   });
-  return ['No terminal to ask on, and these answers are missing. Pass them as flags (or --yes to take the defaults):', ...lines].join('\n');
+  return [
+    'No terminal to ask on, and these answers are missing. Pass them as flags (or --yes to take the defaults):',
+    ...lines,
+  ].join('\n');
 }

@@ -16,9 +16,24 @@ import { existsSync, readFileSync } from 'node:fs';
 import { basename, join, relative, resolve } from 'node:path';
 import Generator from 'yeoman-generator';
 import { packageRoot } from '../../lib/index.js';
-import { ANSWER_NAMES, type AnswerName, type Answers, checkAnswer, completeAnswers, defaultAnswer, isBooleanAnswer } from './answers.js';
+import {
+  ANSWER_NAMES,
+  type AnswerName,
+  type Answers,
+  checkAnswer,
+  completeAnswers,
+  defaultAnswer,
+  isBooleanAnswer,
+} from './answers.js';
 import { inspectDestination } from './destination.js';
-import { ANSWER_FLAGS, RUN_FLAGS, answersFromFlags, flagFor, missingAnswersMessage, readOption } from './flags.js';
+import {
+  ANSWER_FLAGS,
+  RUN_FLAGS,
+  answersFromFlags,
+  flagFor,
+  missingAnswersMessage,
+  readOption,
+} from './flags.js';
 import { planProject } from './project-plan.js';
 import { GeneratorRefusal, isGeneratorRefusal } from './refusal.js';
 import { type FileChange, commitChanges } from './staged-commit.js';
@@ -43,13 +58,24 @@ export default class RepairServiceGenerator extends Generator {
 
   constructor(args: string[], options: Record<string, unknown>) {
     super(args, options as never);
-    this.argument('dir', { type: String, required: false, description: 'Directory to create (default: the project name)' });
+    this.argument('dir', {
+      type: String,
+      required: false,
+      description: 'Directory to create (default: the project name)',
+    });
     for (const spec of ANSWER_FLAGS) {
-      this.option(spec.flag, { type: spec.type === 'boolean' ? Boolean : String, description: spec.message });
+      this.option(spec.flag, {
+        type: spec.type === 'boolean' ? Boolean : String,
+        description: spec.message,
+      });
     }
     for (const spec of RUN_FLAGS) {
       if (spec.flag === 'skip-install') continue; // yeoman-generator declares it
-      this.option(spec.flag, { type: Boolean, description: spec.description, ...(spec.flag === 'yes' ? { alias: 'y' } : {}) });
+      this.option(spec.flag, {
+        type: Boolean,
+        description: spec.description,
+        ...(spec.flag === 'yes' ? { alias: 'y' } : {}),
+      });
     }
     this.setFeatures({ customCommitTask: () => this.#commit(), customInstallTask: true });
   }
@@ -112,7 +138,11 @@ export default class RepairServiceGenerator extends Generator {
 
   #initialize(): void {
     const flags = answersFromFlags(this.#opts);
-    if (!flags.ok) throw new GeneratorRefusal('invalid_flag', `Invalid flags, nothing was written:\n  ${flags.problems.join('\n  ')}`);
+    if (!flags.ok)
+      throw new GeneratorRefusal(
+        'invalid_flag',
+        `Invalid flags, nothing was written:\n  ${flags.problems.join('\n  ')}`,
+      );
     const dir = readOption(this.#opts, 'dir');
     const dirGiven = typeof dir === 'string' && dir !== '';
     const candidate = dirGiven ? resolve(this.contextRoot, dir) : this.contextRoot;
@@ -125,7 +155,8 @@ export default class RepairServiceGenerator extends Generator {
       // `yo repair-service .` means here; with no argument the project gets its own directory.
       if (dirGiven) this.#target = candidate;
       this.#known = { ...flags.given };
-      if (this.#known.name === undefined && this.#target !== undefined) this.#known.name = basename(this.#target);
+      if (this.#known.name === undefined && this.#target !== undefined)
+        this.#known.name = basename(this.#target);
     }
   }
 
@@ -133,10 +164,12 @@ export default class RepairServiceGenerator extends Generator {
     const missing = ANSWER_NAMES.filter((name) => this.#known[name] === undefined);
     if (missing.length === 0) return;
     if (this.#flag('yes')) {
-      for (const name of missing) this.#known[name] = defaultAnswer(name, this.#known as Partial<Answers>);
+      for (const name of missing)
+        this.#known[name] = defaultAnswer(name, this.#known as Partial<Answers>);
       return;
     }
-    if (!this.#interactive()) throw new GeneratorRefusal('missing_answers', missingAnswersMessage(missing));
+    if (!this.#interactive())
+      throw new GeneratorRefusal('missing_answers', missingAnswersMessage(missing));
     for (const name of missing) this.#known[name] = await this.#ask(name);
   }
 
@@ -150,7 +183,13 @@ export default class RepairServiceGenerator extends Generator {
     const question = isBooleanAnswer(name)
       ? { type: 'confirm' as const, name, message: spec.message, default: fallback }
       : name === 'authScheme'
-        ? { type: 'select' as const, name, message: spec.message, choices: ['bearer', 'x-api-key'], default: fallback }
+        ? {
+            type: 'select' as const,
+            name,
+            message: spec.message,
+            choices: ['bearer', 'x-api-key'],
+            default: fallback,
+          }
         : { type: 'input' as const, name, message: spec.message, default: fallback, validate };
     const reply = await this.prompt<Record<string, unknown>>([question as never]);
     const value = reply[name];
@@ -161,10 +200,15 @@ export default class RepairServiceGenerator extends Generator {
     const result = completeAnswers(this.#known);
     if (!result.ok) {
       const lines = result.problems.map(
-        (p) => `${flagFor(p.name).message} (--${flagFor(p.name).flag}) ${p.reason}, got ${JSON.stringify(p.value)}`,
+        (p) =>
+          `${flagFor(p.name).message} (--${flagFor(p.name).flag}) ${p.reason}, got ${JSON.stringify(p.value)}`,
       );
-      if (result.missing.length > 0) lines.push(`missing: ${result.missing.map((n) => `--${flagFor(n).flag}`).join(', ')}`);
-      throw new GeneratorRefusal('invalid_answer', `Invalid answers, nothing was written:\n  ${lines.join('\n  ')}`);
+      if (result.missing.length > 0)
+        lines.push(`missing: ${result.missing.map((n) => `--${flagFor(n).flag}`).join(', ')}`);
+      throw new GeneratorRefusal(
+        'invalid_answer',
+        `Invalid answers, nothing was written:\n  ${lines.join('\n  ')}`,
+      );
     }
     const target = this.#target ?? resolve(this.contextRoot, result.answers.name);
     if (!this.#rerun) this.#refuseUnsafeDestination(target);
@@ -177,14 +221,23 @@ export default class RepairServiceGenerator extends Generator {
 
   /** Decided here, before anything is written: a refusal leaves the project as it was. */
   #makePlan(target: string, answers: Answers): ReadyPlan {
-    const plan = planProject({ packageRoot: packageRoot(), target, answers, configKey: this.#configKey(), force: this.#flag('force') });
+    const plan = planProject({
+      packageRoot: packageRoot(),
+      target,
+      answers,
+      configKey: this.#configKey(),
+      force: this.#flag('force'),
+    });
     if (plan.kind === 'refused') {
       // A link out of the project comes first: --force, which the refusal suggests, would not help.
       this.#refuseBlockedPaths(
         target,
         plan.edited.map((f) => f.path),
       );
-      throw new GeneratorRefusal('toolkit_files_edited', refusalMessage(plan, this.#rerun ? 'repairmon upgrade' : 'repairmon new'));
+      throw new GeneratorRefusal(
+        'toolkit_files_edited',
+        refusalMessage(plan, this.#rerun ? 'repairmon upgrade' : 'repairmon new'),
+      );
     }
     const changing = changingActions(plan);
     if (this.#flag('bail') && changing.length > 0) {
@@ -203,7 +256,10 @@ export default class RepairServiceGenerator extends Generator {
     const rcPath = join(target, YO_RC);
     const current = existsSync(rcPath) ? readFileSync(rcPath) : undefined;
     // Answers and the toolkit's version and file hashes; keys are read from the environment, never stored.
-    const rc = nextYoRc(current?.toString('utf8'), this.#configKey(), { ...answers, [RECORD_KEY]: plan.record });
+    const rc = nextYoRc(current?.toString('utf8'), this.#configKey(), {
+      ...answers,
+      [RECORD_KEY]: plan.record,
+    });
     if (!rc.ok) throw new GeneratorRefusal('config_unreadable', rc.reason);
     const text = Buffer.from(rc.text, 'utf8');
     if (!current?.equals(text)) changes.push({ path: YO_RC, contents: text });
@@ -212,13 +268,17 @@ export default class RepairServiceGenerator extends Generator {
 
   #refuseBlockedPaths(target: string, paths: readonly string[]): void {
     const problems = pathsInTheWay(target, paths);
-    if (problems.length > 0) throw new GeneratorRefusal('path_in_the_way', pathProblemsMessage(problems));
+    if (problems.length > 0)
+      throw new GeneratorRefusal('path_in_the_way', pathProblemsMessage(problems));
   }
 
   #refuseUnsafeDestination(target: string): void {
     const state = inspectDestination(target, this.#configKey());
     if (state.kind === 'not_a_directory')
-      throw new GeneratorRefusal('not_a_directory', `${target} exists and is not a directory; nothing was written.`);
+      throw new GeneratorRefusal(
+        'not_a_directory',
+        `${target} exists and is not a directory; nothing was written.`,
+      );
     if (state.kind === 'not_empty' && !this.#flag('force')) {
       throw new GeneratorRefusal(
         'directory_not_empty',
@@ -238,7 +298,12 @@ export default class RepairServiceGenerator extends Generator {
 
   /** The environment's own install step is off (`customInstallTask`); this one knows the package manager. */
   async install(): Promise<void> {
-    if (this.#target === undefined || this.#skipInstall() || !this.#changes.some((c) => c.path === 'package.json')) return;
+    if (
+      this.#target === undefined ||
+      this.#skipInstall() ||
+      !this.#changes.some((c) => c.path === 'package.json')
+    )
+      return;
     this.log(`\npackage.json changed: running npm install in ${this.#target}`);
     await this.spawn('npm', ['install'], { cwd: this.#target, stdio: 'inherit' });
   }
@@ -251,6 +316,12 @@ export default class RepairServiceGenerator extends Generator {
       this.log(`\n${planSummary(plan, this.#skipInstall())}\n`);
       return;
     }
-    this.log(nextSteps(answers, relative(this.contextRoot, this.destinationRoot()) || '.', this.#skipInstall()));
+    this.log(
+      nextSteps(
+        answers,
+        relative(this.contextRoot, this.destinationRoot()) || '.',
+        this.#skipInstall(),
+      ),
+    );
   }
 }

@@ -33,7 +33,10 @@ export type ToolkitLayout =
 const isToolkitDir = (dir: string): boolean => dir === TOOLKIT_DIR || dir === LEGACY_TOOLKIT_DIR;
 
 /** Pure: `exists` answers for project-relative paths. A recorded folder that is not a toolkit folder is not followed (the plan refuses it). */
-export function chooseLayout(record: ToolkitRecord | undefined, exists: (path: string) => boolean): ToolkitLayout {
+export function chooseLayout(
+  record: ToolkitRecord | undefined,
+  exists: (path: string) => boolean,
+): ToolkitLayout {
   if (record && isToolkitDir(record.dir)) return { kind: 'recorded', dir: record.dir };
   const legacy = TOOLKIT_PARTS.some((part) => exists(`${LEGACY_TOOLKIT_DIR}/${part}/index.ts`));
   return legacy ? { kind: 'legacy', dir: LEGACY_TOOLKIT_DIR } : { kind: 'new', dir: TOOLKIT_DIR };
@@ -42,7 +45,8 @@ export function chooseLayout(record: ToolkitRecord | undefined, exists: (path: s
 /** `dir/contract/…`, `dir/client/…`, `dir/checklist/…` (no `.`, `..` or empty segment on the way) or a root file. */
 export function inToolkit(path: string, dir: string): boolean {
   if (TOOLKIT_ROOT_FILES.includes(path)) return true;
-  if (path.split(/[\\/]/).some((part) => part === '' || part === '.' || part === '..')) return false;
+  if (path.split(/[\\/]/).some((part) => part === '' || part === '.' || part === '..'))
+    return false;
   return TOOLKIT_PARTS.some((part) => path.startsWith(`${dir}/${part}/`));
 }
 
@@ -50,7 +54,9 @@ export function inToolkit(path: string, dir: string): boolean {
 export function strayRecordPaths(record: ToolkitRecord | undefined): string[] {
   if (record === undefined) return [];
   const stray = Object.keys(record.files).filter((path) => !inToolkit(path, record.dir));
-  return isToolkitDir(record.dir) ? stray : [`${record.dir}/ (recorded as the toolkit folder)`, ...stray];
+  return isToolkitDir(record.dir)
+    ? stray
+    : [`${record.dir}/ (recorded as the toolkit folder)`, ...stray];
 }
 
 /**
@@ -62,5 +68,8 @@ export function relocateImports(text: string, dir: string): string {
   if (dir === TOOLKIT_DIR) return text;
   const rel = posix.relative('src', dir);
   const replacement = rel === '' ? '' : `${rel}/`;
-  return text.replace(/(from\s+['"](?:\.{1,2}\/)+(?:src\/)?)repair-service\//g, (_match, head: string) => `${head}${replacement}`);
+  return text.replace(
+    /(from\s+['"](?:\.{1,2}\/)+(?:src\/)?)repair-service\//g,
+    (_match, head: string) => `${head}${replacement}`,
+  );
 }

@@ -10,8 +10,19 @@ type Json = Record<string, unknown>;
 
 /** What the merge did, so the run can say it. */
 export type PackageChange =
-  | { readonly kind: 'dependency_added'; readonly section: string; readonly name: string; readonly range: string }
-  | { readonly kind: 'dependency_raised'; readonly section: string; readonly name: string; readonly from: string; readonly to: string }
+  | {
+      readonly kind: 'dependency_added';
+      readonly section: string;
+      readonly name: string;
+      readonly range: string;
+    }
+  | {
+      readonly kind: 'dependency_raised';
+      readonly section: string;
+      readonly name: string;
+      readonly from: string;
+      readonly to: string;
+    }
   | {
       readonly kind: 'dependency_kept';
       readonly section: string;
@@ -29,7 +40,12 @@ export type PackageMerge =
 
 const DEPENDENCY_SECTIONS = ['dependencies', 'devDependencies'] as const;
 /** Where a dependency of theirs may live; one found anywhere here is never added a second time. */
-const LOOKUP_SECTIONS = ['dependencies', 'devDependencies', 'optionalDependencies', 'peerDependencies'] as const;
+const LOOKUP_SECTIONS = [
+  'dependencies',
+  'devDependencies',
+  'optionalDependencies',
+  'peerDependencies',
+] as const;
 
 function isObject(value: unknown): value is Json {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -86,7 +102,10 @@ function mergeDependencies(theirs: Json, ours: Json, changes: PackageChange[]): 
       if (typeof range !== 'string') continue;
       const found = findTheirs(out, name);
       if (!found) {
-        out = { ...out, [section]: withKey(isObject(out[section]) ? out[section] : {}, name, range) };
+        out = {
+          ...out,
+          [section]: withKey(isObject(out[section]) ? out[section] : {}, name, range),
+        };
         changes.push({ kind: 'dependency_added', section, name, range });
         continue;
       }
@@ -94,7 +113,13 @@ function mergeDependencies(theirs: Json, ours: Json, changes: PackageChange[]): 
       const order = compareRanges(range, current);
       if (order === 'newer') {
         out = { ...out, [found.section]: { ...(out[found.section] as Json), [name]: range } };
-        changes.push({ kind: 'dependency_raised', section: found.section, name, from: current, to: range });
+        changes.push({
+          kind: 'dependency_raised',
+          section: found.section,
+          name,
+          from: current,
+          to: range,
+        });
       } else if (order === 'older' || order === 'unknown') {
         changes.push({
           kind: 'dependency_kept',
@@ -144,7 +169,8 @@ export function mergePackageJson(theirsText: string, oursText: string): PackageM
       reason: `package.json is not a JSON object (${theirs}); nothing was written. Fix it (or move it away), then run again.`,
     };
   const ours = parse(oursText);
-  if (typeof ours === 'string') throw new Error(`the package.json template did not render to a JSON object (${ours})`);
+  if (typeof ours === 'string')
+    throw new Error(`the package.json template did not render to a JSON object (${ours})`);
   const changes: PackageChange[] = [];
   let merged = mergeDependencies(theirs, ours, changes);
   merged = mergeScripts(merged, ours, changes);
@@ -164,10 +190,15 @@ export function mergePackageJson(theirsText: string, oursText: string): PackageM
  * here rather than taken from `semver` so the toolkit adds no dependency.
  */
 type VersionFloor =
-  | { readonly kind: 'version'; readonly parts: readonly [number, number, number]; readonly prerelease: boolean }
+  | {
+      readonly kind: 'version';
+      readonly parts: readonly [number, number, number];
+      readonly prerelease: boolean;
+    }
   | { readonly kind: 'unknown' };
 
-const RANGE = /^\s*(?:\^|~|>=|=|v)?\s*(\d+)(?:\.(\d+|x|\*))?(?:\.(\d+|x|\*))?(-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?\s*$/;
+const RANGE =
+  /^\s*(?:\^|~|>=|=|v)?\s*(\d+)(?:\.(\d+|x|\*))?(?:\.(\d+|x|\*))?(-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?\s*$/;
 
 function part(raw: string | undefined): number {
   return raw === undefined || raw === 'x' || raw === '*' ? 0 : Number(raw);
@@ -176,7 +207,11 @@ function part(raw: string | undefined): number {
 function versionFloor(range: string): VersionFloor {
   const match = RANGE.exec(range);
   if (!match) return { kind: 'unknown' };
-  return { kind: 'version', parts: [part(match[1]), part(match[2]), part(match[3])], prerelease: match[4] !== undefined };
+  return {
+    kind: 'version',
+    parts: [part(match[1]), part(match[2]), part(match[3])],
+    prerelease: match[4] !== undefined,
+  };
 }
 
 type RangeOrder = 'newer' | 'same' | 'older' | 'unknown';

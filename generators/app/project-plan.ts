@@ -22,10 +22,17 @@ function isFile(path: string): boolean {
 }
 
 /** What this version writes into a project with this layout. */
-export function nextFiles(packageRoot: string, answers: Answers, layout: ToolkitLayout): NextFile[] {
+export function nextFiles(
+  packageRoot: string,
+  answers: Answers,
+  layout: ToolkitLayout,
+): NextFile[] {
   const toolkit = toolkitFiles(packageRoot, layout.dir, answers);
   const facts = { toolkitDir: layout.dir };
-  const rendered = renderProject(join(packageRoot, 'templates', 'app'), templateContext(answers, readVersions(packageRoot), facts));
+  const rendered = renderProject(
+    join(packageRoot, 'templates', 'app'),
+    templateContext(answers, readVersions(packageRoot), facts),
+  );
   return [
     ...rendered.map((f): NextFile => ({
       path: f.path,
@@ -50,10 +57,20 @@ export function planProject(options: {
   const next = nextFiles(packageRoot, options.answers, layout);
   const current = new Map<string, Buffer>();
   // Only the files this version renders and recorded ones inside the toolkit folder are read: the plan refuses the others unread.
-  const recordedFiles = Object.keys(recorded?.files ?? {}).filter((path) => recorded !== undefined && inToolkit(path, recorded.dir));
+  const recordedFiles = Object.keys(recorded?.files ?? {}).filter(
+    (path) => recorded !== undefined && inToolkit(path, recorded.dir),
+  );
   for (const path of new Set([...next.map((f) => f.path), ...recordedFiles])) {
     const full = join(target, path);
     if (isFile(full)) current.set(path, readFileSync(full));
   }
-  return planUpgrade({ recorded, version: packageVersion(packageRoot), dir: layout.dir, next, current, exists, force: options.force });
+  return planUpgrade({
+    recorded,
+    version: packageVersion(packageRoot),
+    dir: layout.dir,
+    next,
+    current,
+    exists,
+    force: options.force,
+  });
 }

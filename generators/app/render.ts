@@ -42,7 +42,8 @@ function pick(names: readonly string[], pkg: OurPackageJson): Record<string, str
   const out: Record<string, string> = {};
   for (const name of names) {
     const range = pkg.dependencies?.[name] ?? pkg.devDependencies?.[name];
-    if (range === undefined) throw new Error(`our package.json does not list ${name}; the generated project needs it`);
+    if (range === undefined)
+      throw new Error(`our package.json does not list ${name}; the generated project needs it`);
     out[name] = range;
   }
   return out;
@@ -60,7 +61,9 @@ export function versionsFrom(pkg: OurPackageJson): DependencyVersions {
 }
 
 export function readVersions(root: string): DependencyVersions {
-  return versionsFrom(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as OurPackageJson);
+  return versionsFrom(
+    JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as OurPackageJson,
+  );
 }
 
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
@@ -71,16 +74,24 @@ export function envFileValue(value: string, name: string): string {
   const at = value.search(CONTROL);
   if (at >= 0) {
     const code = value.charCodeAt(at).toString(16).toUpperCase().padStart(4, '0');
-    throw new Error(`${name} contains a control character (U+${code} at position ${at + 1}); its value cannot be written to an env file`);
+    throw new Error(
+      `${name} contains a control character (U+${code} at position ${at + 1}); its value cannot be written to an env file`,
+    );
   }
   if (!NEEDS_QUOTES.test(value)) return value;
   const quote = ["'", '"', '`'].find((q) => !value.includes(q));
-  if (quote === undefined) throw new Error(`${name} contains all three quote characters; it cannot be written to an env file as one value`);
+  if (quote === undefined)
+    throw new Error(
+      `${name} contains all three quote characters; it cannot be written to an env file as one value`,
+    );
   return `${quote}${value}${quote}`;
 }
 
 /** Stored without the dot: npm drops `.gitignore` from packages, and git ignores `.env.*` here. */
-const RENAMES: Readonly<Record<string, string>> = { gitignore: '.gitignore', 'env.example': '.env.example' };
+const RENAMES: Readonly<Record<string, string>> = {
+  gitignore: '.gitignore',
+  'env.example': '.env.example',
+};
 
 /** Facts about the toolkit a project is rendered with, beyond the answers. */
 export interface ProjectFacts {
@@ -121,9 +132,15 @@ function isLoopback(url: string): boolean {
   return host === 'localhost' || host === '[::1]' || host.startsWith('127.');
 }
 
-export function templateContext(answers: Answers, versions: DependencyVersions, facts: ProjectFacts = DEFAULT_FACTS): TemplateContext {
+export function templateContext(
+  answers: Answers,
+  versions: DependencyVersions,
+  facts: ProjectFacts = DEFAULT_FACTS,
+): TemplateContext {
   // Answers are validated before this; a line break that slipped past would add lines to every file.
-  const unsafe = Object.entries(answers).flatMap(([name, value]) => (typeof value === 'string' && CONTROL.test(value) ? [name] : []));
+  const unsafe = Object.entries(answers).flatMap(([name, value]) =>
+    typeof value === 'string' && CONTROL.test(value) ? [name] : [],
+  );
   if (unsafe.length > 0)
     throw new Error(
       `answer ${unsafe.join(', ')} contains a control character (a line break?); refusing to render it into the project's files`,
@@ -139,7 +156,9 @@ export function templateContext(answers: Answers, versions: DependencyVersions, 
     testIsLocalSandbox: isLoopback(answers.testBaseUrl),
     envPrefixIsDefault: answers.envPrefix === DEFAULT_ENV_PREFIX,
     clientImport: `./${posix.join(posix.relative('src', facts.toolkitDir), 'client', 'index.js')}`,
-    authHeaderExample: ((h) => `${h.name}: ${h.value}`)(authHeader(answers.authScheme, '<API_KEY>')),
+    authHeaderExample: ((h) => `${h.name}: ${h.value}`)(
+      authHeader(answers.authScheme, '<API_KEY>'),
+    ),
     env: {
       selector: `${p}_ENV`,
       tenant: `${p}_TENANT`,
@@ -159,7 +178,9 @@ function wanted(path: string, answers: Answers): boolean {
 }
 
 function outputPath(templatePath: string): string {
-  const withoutHbs = templatePath.endsWith('.hbs') ? templatePath.slice(0, -'.hbs'.length) : templatePath;
+  const withoutHbs = templatePath.endsWith('.hbs')
+    ? templatePath.slice(0, -'.hbs'.length)
+    : templatePath;
   const parts = withoutHbs.split('/');
   const last = parts.pop() ?? '';
   return [...parts, RENAMES[last] ?? last].join('/');
@@ -187,9 +208,16 @@ function createHandlebars(): typeof Handlebars {
     return JSON.stringify(value, null, 2).replace(/\n/g, `\n${pad}`);
   });
   // `{{envLine env.tenant tenant}}`: `NAME=value` as one line of a .env file, whatever the value holds.
-  hb.registerHelper('envLine', (name: unknown, value: unknown) => `${String(name)}=${envFileValue(String(value), String(name))}`);
+  hb.registerHelper(
+    'envLine',
+    (name: unknown, value: unknown) =>
+      `${String(name)}=${envFileValue(String(value), String(name))}`,
+  );
   // GitHub Actions expressions use `${{ }}`, which handlebars would read as its own.
-  hb.registerHelper('actionsExpr', (...args: unknown[]) => `\${{ ${args.slice(0, -1).map(String).join('')} }}`);
+  hb.registerHelper(
+    'actionsExpr',
+    (...args: unknown[]) => `\${{ ${args.slice(0, -1).map(String).join('')} }}`,
+  );
   return hb;
 }
 
@@ -207,10 +235,15 @@ export function renderProject(templateRoot: string, context: TemplateContext): R
     const target = outputPath(path);
     if (!wanted(target, context)) continue;
     const raw = readFileSync(join(templateRoot, path));
-    let contents = path.endsWith('.hbs') ? Buffer.from(renderTemplate(raw.toString('utf8'), context, path), 'utf8') : raw;
+    let contents = path.endsWith('.hbs')
+      ? Buffer.from(renderTemplate(raw.toString('utf8'), context, path), 'utf8')
+      : raw;
     // Only for a project that keeps the toolkit elsewhere (layout.ts); otherwise byte for byte.
     if (context.toolkitDir !== TOOLKIT_DIR && target.endsWith('.ts'))
-      contents = Buffer.from(relocateImports(contents.toString('utf8'), context.toolkitDir), 'utf8');
+      contents = Buffer.from(
+        relocateImports(contents.toString('utf8'), context.toolkitDir),
+        'utf8',
+      );
     files.push({ path: target, contents });
   }
   return files;

@@ -43,7 +43,8 @@ function walk(root: string, dir: string, exclude: readonly string[], out: string
     const rel = relative(root, full).split(sep).join(posix.sep);
     if (exclude.includes(rel)) continue;
     if (entry.isDirectory()) walk(root, full, exclude, out);
-    else if (entry.isFile() && (entry.name.endsWith('.ts') || entry.name.endsWith('.md'))) out.push(rel);
+    else if (entry.isFile() && (entry.name.endsWith('.ts') || entry.name.endsWith('.md')))
+      out.push(rel);
   }
 }
 
@@ -57,7 +58,10 @@ export function shippedFiles(
     const root = join(packageRoot, dir.from);
     const files: string[] = [];
     walk(root, root, dir.exclude ?? [], files);
-    return files.sort().map((rel) => ({ path: `${toolkitDir}/${dir.to}/${rel}`, contents: readFileSync(join(root, rel)) }));
+    return files.sort().map((rel) => ({
+      path: `${toolkitDir}/${dir.to}/${rel}`,
+      contents: readFileSync(join(root, rel)),
+    }));
   });
 }
 
@@ -73,7 +77,10 @@ export const OPT_IN_FILES: Readonly<Record<string, readonly OptIn[]>> = {
 export function openApiYaml(answers: Pick<Answers, 'testBaseUrl' | 'productionBaseUrl'>): Buffer {
   const reference = parseDialect('reference');
   if (!reference.ok) throw new Error(reference.error);
-  const document = openApiDocument(reference.dialect, { test: answers.testBaseUrl, production: answers.productionBaseUrl });
+  const document = openApiDocument(reference.dialect, {
+    test: answers.testBaseUrl,
+    production: answers.productionBaseUrl,
+  });
   return Buffer.from(serializeOpenApi(document, 'yaml'), 'utf8');
 }
 

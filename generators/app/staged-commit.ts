@@ -12,7 +12,17 @@
  * ever describes a complete project. The file system calls go through `commitIo`, one object,
  * so a test can fail the Nth call and watch the rollback.
  */
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, realpathSync, renameSync, rmSync, rmdirSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  rmdirSync,
+  writeFileSync,
+} from 'node:fs';
 import { basename, dirname, join, relative, sep } from 'node:path';
 
 /** A project-relative POSIX path and its new contents; `undefined` removes the file. */
@@ -33,7 +43,8 @@ export interface CommitIo {
 export const commitIo: CommitIo = {
   mkdtemp: (prefix) => mkdtempSync(prefix),
   mkdir: (path) => mkdirSync(path),
-  writeFile: (path, contents, mode) => writeFileSync(path, contents, mode === undefined ? {} : { mode }),
+  writeFile: (path, contents, mode) =>
+    writeFileSync(path, contents, mode === undefined ? {} : { mode }),
   rename: (from, to) => renameSync(from, to),
   remove: (path) => rmSync(path, { recursive: true, force: true }),
   rmdir: (path) => rmdirSync(path),
@@ -87,7 +98,11 @@ function destination(root: string, path: string): string {
   }
 }
 
-export function commitChanges(root: string, changes: readonly FileChange[], io: CommitIo = commitIo): void {
+export function commitChanges(
+  root: string,
+  changes: readonly FileChange[],
+  io: CommitIo = commitIo,
+): void {
   if (existsSync(root)) commitInto(root, changes, io);
   else commitNew(root, changes, io);
 }
@@ -111,7 +126,12 @@ function makeStaging(io: CommitIo, prefix: string, nothingMessage: string): stri
   try {
     return io.mkdtemp(prefix);
   } catch (error) {
-    throw new CommitError('', true, `creating a staging folder (${prefix}*) failed (${why(error)}); ${nothingMessage}`, error);
+    throw new CommitError(
+      '',
+      true,
+      `creating a staging folder (${prefix}*) failed (${why(error)}); ${nothingMessage}`,
+      error,
+    );
   }
 }
 
@@ -130,7 +150,11 @@ function commitNew(root: string, changes: readonly FileChange[], io: CommitIo): 
     for (const change of changes) {
       current = change.path;
       if (change.contents !== undefined)
-        io.writeFile(join(stagedDir(io, base, posixDirname(change.path)), basename(change.path)), change.contents, undefined);
+        io.writeFile(
+          join(stagedDir(io, base, posixDirname(change.path)), basename(change.path)),
+          change.contents,
+          undefined,
+        );
     }
     current = '';
     io.rename(tree, top);
@@ -146,7 +170,11 @@ type Undo = () => void;
 
 /** An existing folder: stage every file, then move each into place, undoing all on a failure. */
 function commitInto(root: string, changes: readonly FileChange[], io: CommitIo): void {
-  const staging = makeStaging(io, join(root, STAGING_PREFIX), 'nothing was written, the project was left as it was.');
+  const staging = makeStaging(
+    io,
+    join(root, STAGING_PREFIX),
+    'nothing was written, the project was left as it was.',
+  );
   const fresh = join(staging, 'new');
   const aside = join(staging, 'old');
   const undo: Undo[] = [];
@@ -156,7 +184,12 @@ function commitInto(root: string, changes: readonly FileChange[], io: CommitIo):
     io.mkdir(aside);
     changes.forEach((change, i) => {
       current = change.path;
-      if (change.contents !== undefined) io.writeFile(join(fresh, String(i)), change.contents, modeOf(destination(root, change.path)));
+      if (change.contents !== undefined)
+        io.writeFile(
+          join(fresh, String(i)),
+          change.contents,
+          modeOf(destination(root, change.path)),
+        );
     });
     changes.forEach((change, i) => {
       current = change.path;
@@ -177,7 +210,14 @@ function commitInto(root: string, changes: readonly FileChange[], io: CommitIo):
   io.remove(staging);
 }
 
-function placeOne(root: string, change: FileChange, staged: string, aside: string, io: CommitIo, undo: Undo[]): void {
+function placeOne(
+  root: string,
+  change: FileChange,
+  staged: string,
+  aside: string,
+  io: CommitIo,
+  undo: Undo[],
+): void {
   const dest = destination(root, change.path);
   // Folders the change needs, created top-down and removed bottom-up on a rollback.
   const missing: string[] = [];
@@ -209,10 +249,20 @@ function rollBack(undo: readonly Undo[]): unknown {
   return failed;
 }
 
-function commitFailure(path: string, error: unknown, undoFailed: unknown, aside: string): CommitError {
+function commitFailure(
+  path: string,
+  error: unknown,
+  undoFailed: unknown,
+  aside: string,
+): CommitError {
   const what = path === '' ? 'preparing the staging folder' : `writing ${path}`;
   if (undoFailed === undefined)
-    return new CommitError(path, true, `${what} failed (${why(error)}); nothing was written, the project was left as it was.`, error);
+    return new CommitError(
+      path,
+      true,
+      `${what} failed (${why(error)}); nothing was written, the project was left as it was.`,
+      error,
+    );
   return new CommitError(
     path,
     false,

@@ -5,7 +5,14 @@
 import { shellQuote } from '../../api/checklist/index.js';
 import { type Answers, PLACEHOLDER_PRODUCTION_BASE_URL, SANDBOX_BASE_URL } from './answers.js';
 import type { PackageChange } from './package-merge.js';
-import { type EditedFile, type FileAction, type KeptWhy, type ReadyPlan, type UpgradePlan, changingActions } from './upgrade-plan.js';
+import {
+  type EditedFile,
+  type FileAction,
+  type KeptWhy,
+  type ReadyPlan,
+  type UpgradePlan,
+  changingActions,
+} from './upgrade-plan.js';
 
 type Refused = Extract<UpgradePlan, { kind: 'refused' }>;
 
@@ -85,7 +92,9 @@ function actionLine(action: FileAction): string {
 
 /** Each `.orig` the run leaves, and what to do with it. */
 function backupLines(plan: ReadyPlan): string[] {
-  const left = plan.actions.flatMap((a) => ('backup' in a && a.backup ? [{ action: a, orig: a.backup.path }] : []));
+  const left = plan.actions.flatMap((a) =>
+    'backup' in a && a.backup ? [{ action: a, orig: a.backup.path }] : [],
+  );
   if (left.length === 0) return [];
   return [
     `Your edited versions, kept beside the toolkit's (${left.length}): move what you still need into your own code, outside ${plan.record.dir}/, then delete each:`,
@@ -115,14 +124,18 @@ export function planSummary(plan: ReadyPlan, installSkipped = false): string {
     `${count('unchanged')} unchanged`,
     ...keptCounts,
   ];
-  const packageChanged = plan.actions.some((a) => a.path === 'package.json' && (a.kind === 'add' || a.kind === 'update'));
+  const packageChanged = plan.actions.some(
+    (a) => a.path === 'package.json' && (a.kind === 'add' || a.kind === 'update'),
+  );
   return [
     `Toolkit ${plan.from?.version ?? 'none recorded'} -> ${plan.record.version} (toolkit code in ${plan.record.dir}/):`,
     `  ${counts.join(', ')}`,
     ...changingActions(plan).map(actionLine),
     ...kept.map(actionLine),
     ...backupLines(plan),
-    ...(packageChanged && installSkipped ? ['package.json changed and --skip-install was given: run npm install.'] : []),
+    ...(packageChanged && installSkipped
+      ? ['package.json changed and --skip-install was given: run npm install.']
+      : []),
   ].join('\n');
 }
 
@@ -139,7 +152,9 @@ export function nextSteps(answers: Answers, dir: string, skipInstall: boolean): 
     '',
     `Generated ${answers.packageName} in ${dir}. Next:`,
     `  cd ${cdArgument(dir)}`,
-    ...(skipInstall ? ['  npm install           # also writes package-lock.json: commit it (CI runs npm ci)'] : []),
+    ...(skipInstall
+      ? ['  npm install           # also writes package-lock.json: commit it (CI runs npm ci)']
+      : []),
     '  npm test',
     ...(answers.testBaseUrl === SANDBOX_BASE_URL
       ? [`  repairmon sandbox      # in another terminal: the local API at ${SANDBOX_BASE_URL}`]
@@ -147,7 +162,9 @@ export function nextSteps(answers: Answers, dir: string, skipInstall: boolean): 
     `  cp .env.example .env   # then set ${p}_TEST_KEY in .env (the sandbox prints one)`,
     '  npm run check          # validates the test key before you switch to production',
     ...(answers.productionBaseUrl === PLACEHOLDER_PRODUCTION_BASE_URL
-      ? [`Production base URL: not given; set ${p}_PRODUCTION_BASE_URL before switching (the placeholder is refused).`]
+      ? [
+          `Production base URL: not given; set ${p}_PRODUCTION_BASE_URL before switching (the placeholder is refused).`,
+        ]
       : []),
     '',
   ].join('\n');

@@ -57,7 +57,9 @@ export function withHeader(path: string, contents: Buffer): Buffer {
 export function withoutHeader(contents: Buffer): Buffer {
   const end = contents.indexOf(0x0a);
   if (end === -1) return contents;
-  return contents.subarray(0, end).toString('utf8').includes(TOOLKIT_NOTICE) ? contents.subarray(end + 1) : contents;
+  return contents.subarray(0, end).toString('utf8').includes(TOOLKIT_NOTICE)
+    ? contents.subarray(end + 1)
+    : contents;
 }
 
 export function contentHash(contents: Buffer): string {
@@ -91,19 +93,25 @@ export function parseToolkitRecord(section: unknown): ToolkitRecord | undefined 
   if (!isObject(section) || !isObject(section[RECORD_KEY])) return undefined;
   const { version, dir, files, integratorFiles } = section[RECORD_KEY];
   const toolkit = hashes(files);
-  if (typeof version !== 'string' || typeof dir !== 'string' || toolkit === undefined) return undefined;
+  if (typeof version !== 'string' || typeof dir !== 'string' || toolkit === undefined)
+    return undefined;
   const theirs = hashes(integratorFiles);
   return { version, dir, files: toolkit, ...(theirs ? { integratorFiles: theirs } : {}) };
 }
 
-export type YoRcText = { readonly ok: true; readonly text: string } | { readonly ok: false; readonly reason: string };
+export type YoRcText =
+  { readonly ok: true; readonly text: string } | { readonly ok: false; readonly reason: string };
 
 /**
  * The next text of `.yo-rc.json`: our section merged over what it held, every other
  * generator's section kept, as yeoman itself writes it (2-space JSON and a newline). Pure, so
  * an unreadable file is refused before anything is written.
  */
-export function nextYoRc(existing: string | undefined, configKey: string, section: Readonly<Json>): YoRcText {
+export function nextYoRc(
+  existing: string | undefined,
+  configKey: string,
+  section: Readonly<Json>,
+): YoRcText {
   let store: Json = {};
   if (existing !== undefined) {
     let parsed: unknown;
@@ -116,9 +124,15 @@ export function nextYoRc(existing: string | undefined, configKey: string, sectio
       };
     }
     if (!isObject(parsed))
-      return { ok: false, reason: `${YO_RC} does not hold a JSON object; nothing was written. Fix or remove it, then run again.` };
+      return {
+        ok: false,
+        reason: `${YO_RC} does not hold a JSON object; nothing was written. Fix or remove it, then run again.`,
+      };
     store = parsed;
   }
   const ours = isObject(store[configKey]) ? store[configKey] : {};
-  return { ok: true, text: `${JSON.stringify({ ...store, [configKey]: { ...ours, ...section } }, null, 2)}\n` };
+  return {
+    ok: true,
+    text: `${JSON.stringify({ ...store, [configKey]: { ...ours, ...section } }, null, 2)}\n`,
+  };
 }

@@ -56,7 +56,13 @@ export interface Backup {
 export type KeptWhy = 'edited' | 'template_changed' | 'unrecorded';
 
 export type FileAction =
-  | { readonly kind: 'add'; readonly path: string; readonly owner: Owner; readonly contents: Buffer; readonly restored: boolean }
+  | {
+      readonly kind: 'add';
+      readonly path: string;
+      readonly owner: Owner;
+      readonly contents: Buffer;
+      readonly restored: boolean;
+    }
   | {
       readonly kind: 'update';
       readonly path: string;
@@ -66,8 +72,18 @@ export type FileAction =
       readonly changes?: readonly PackageChange[];
     }
   | { readonly kind: 'unchanged'; readonly path: string; readonly owner: Owner }
-  | { readonly kind: 'kept'; readonly path: string; readonly owner: 'integrator'; readonly why: KeptWhy }
-  | { readonly kind: 'remove'; readonly path: string; readonly owner: 'toolkit'; readonly backup?: Backup };
+  | {
+      readonly kind: 'kept';
+      readonly path: string;
+      readonly owner: 'integrator';
+      readonly why: KeptWhy;
+    }
+  | {
+      readonly kind: 'remove';
+      readonly path: string;
+      readonly owner: 'toolkit';
+      readonly backup?: Backup;
+    };
 
 /** A toolkit file the plan will not overwrite without `force`. */
 export interface EditedFile {
@@ -97,10 +113,15 @@ export type ReadyPlan = Extract<UpgradePlan, { kind: 'ready' }>;
 type Verdict = { readonly safe: true } | { readonly safe: false; readonly why: EditedFile['why'] };
 
 /** May the file on disk be replaced without losing an edit of the integrator? */
-function judge(current: Buffer, recordedHash: string | undefined, next: Buffer | undefined): Verdict {
+function judge(
+  current: Buffer,
+  recordedHash: string | undefined,
+  next: Buffer | undefined,
+): Verdict {
   if (recordedHash !== undefined && contentHash(current) === recordedHash) return { safe: true };
   // The same code as ours under another (or no) header: nothing of theirs would be lost.
-  if (next !== undefined && withoutHeader(current).equals(withoutHeader(next))) return { safe: true };
+  if (next !== undefined && withoutHeader(current).equals(withoutHeader(next)))
+    return { safe: true };
   return { safe: false, why: recordedHash === undefined ? 'unrecorded' : 'edited' };
 }
 
@@ -127,7 +148,13 @@ function planToolkitFile(file: NextFile, input: PlanInput, draft: Draft): void {
   const current = input.current.get(file.path);
   const recorded = input.recorded?.files[file.path];
   if (current === undefined) {
-    draft.actions.push({ kind: 'add', path: file.path, owner: 'toolkit', contents: file.contents, restored: recorded !== undefined });
+    draft.actions.push({
+      kind: 'add',
+      path: file.path,
+      owner: 'toolkit',
+      contents: file.contents,
+      restored: recorded !== undefined,
+    });
     return;
   }
   if (current.equals(file.contents)) {
@@ -136,12 +163,23 @@ function planToolkitFile(file: NextFile, input: PlanInput, draft: Draft): void {
   }
   const verdict = judge(current, recorded, file.contents);
   if (verdict.safe) {
-    draft.actions.push({ kind: 'update', path: file.path, owner: 'toolkit', contents: file.contents });
+    draft.actions.push({
+      kind: 'update',
+      path: file.path,
+      owner: 'toolkit',
+      contents: file.contents,
+    });
     return;
   }
   draft.edited.push({ path: file.path, why: verdict.why, removal: false });
   const backup = { path: backupName(file.path, input.exists, draft.taken), contents: current };
-  draft.actions.push({ kind: 'update', path: file.path, owner: 'toolkit', contents: file.contents, backup });
+  draft.actions.push({
+    kind: 'update',
+    path: file.path,
+    owner: 'toolkit',
+    contents: file.contents,
+    backup,
+  });
 }
 
 function planRemoval(path: string, recordedHash: string, input: PlanInput, draft: Draft): void {
@@ -168,7 +206,12 @@ function planIntegratorFile(file: NextFile, current: Buffer, input: PlanInput, d
     draft.integratorFiles[file.path] = contentHash(file.contents);
     return;
   }
-  const why: KeptWhy = written === undefined ? 'unrecorded' : written === contentHash(current) ? 'template_changed' : 'edited';
+  const why: KeptWhy =
+    written === undefined
+      ? 'unrecorded'
+      : written === contentHash(current)
+        ? 'template_changed'
+        : 'edited';
   draft.actions.push({ kind: 'kept', path: file.path, owner: 'integrator', why });
   if (written !== undefined) draft.integratorFiles[file.path] = written;
 }
@@ -176,7 +219,13 @@ function planIntegratorFile(file: NextFile, current: Buffer, input: PlanInput, d
 function planOther(file: NextFile, input: PlanInput, draft: Draft): void {
   const current = input.current.get(file.path);
   if (current === undefined) {
-    draft.actions.push({ kind: 'add', path: file.path, owner: file.owner, contents: file.contents, restored: false });
+    draft.actions.push({
+      kind: 'add',
+      path: file.path,
+      owner: file.owner,
+      contents: file.contents,
+      restored: false,
+    });
     if (file.owner === 'integrator') draft.integratorFiles[file.path] = contentHash(file.contents);
     return;
   }
@@ -190,14 +239,26 @@ function planOther(file: NextFile, input: PlanInput, draft: Draft): void {
   draft.actions.push(
     contents.equals(current)
       ? { kind: 'unchanged', path: file.path, owner: 'package_json' }
-      : { kind: 'update', path: file.path, owner: 'package_json', contents, changes: merged.changes },
+      : {
+          kind: 'update',
+          path: file.path,
+          owner: 'package_json',
+          contents,
+          changes: merged.changes,
+        },
   );
 }
 
 export function planUpgrade(input: PlanInput): UpgradePlan {
   const stray = strayRecordPaths(input.recorded);
   if (stray.length > 0) return { kind: 'refused', edited: [], packageJson: undefined, stray };
-  const draft: Draft = { actions: [], edited: [], taken: new Set(), integratorFiles: {}, packageJson: undefined };
+  const draft: Draft = {
+    actions: [],
+    edited: [],
+    taken: new Set(),
+    integratorFiles: {},
+    packageJson: undefined,
+  };
   for (const file of input.next) {
     if (file.owner === 'toolkit') planToolkitFile(file, input, draft);
     else planOther(file, input, draft);
@@ -207,15 +268,24 @@ export function planUpgrade(input: PlanInput): UpgradePlan {
     if (!shipped.has(path)) planRemoval(path, hash, input, draft);
   }
   const refused = draft.packageJson !== undefined || (draft.edited.length > 0 && !input.force);
-  if (refused) return { kind: 'refused', edited: draft.edited, packageJson: draft.packageJson, stray: [] };
+  if (refused)
+    return { kind: 'refused', edited: draft.edited, packageJson: draft.packageJson, stray: [] };
   const files: Record<string, string> = {};
-  for (const file of input.next) if (file.owner === 'toolkit') files[file.path] = contentHash(file.contents);
-  const record = { version: input.version, dir: input.dir, files, integratorFiles: draft.integratorFiles };
+  for (const file of input.next)
+    if (file.owner === 'toolkit') files[file.path] = contentHash(file.contents);
+  const record = {
+    version: input.version,
+    dir: input.dir,
+    files,
+    integratorFiles: draft.integratorFiles,
+  };
   return { kind: 'ready', actions: draft.actions, record, from: input.recorded };
 }
 
 /** The actions that write or delete something: what `--bail` refuses and what a summary lists first. */
-export function changingActions(plan: ReadyPlan): Extract<FileAction, { kind: 'add' | 'update' | 'remove' }>[] {
+export function changingActions(
+  plan: ReadyPlan,
+): Extract<FileAction, { kind: 'add' | 'update' | 'remove' }>[] {
   return plan.actions.filter((a) => a.kind === 'add' || a.kind === 'update' || a.kind === 'remove');
 }
 
@@ -227,6 +297,9 @@ export function changingActions(plan: ReadyPlan): Extract<FileAction, { kind: 'a
 export function planChanges(plan: ReadyPlan): FileChange[] {
   return changingActions(plan).flatMap((action): FileChange[] => {
     const backup = 'backup' in action && action.backup ? [action.backup] : [];
-    return [...backup, { path: action.path, contents: action.kind === 'remove' ? undefined : action.contents }];
+    return [
+      ...backup,
+      { path: action.path, contents: action.kind === 'remove' ? undefined : action.contents },
+    ];
   });
 }

@@ -21,7 +21,12 @@ function inside(root: string, path: string): boolean {
 }
 
 /** One component: undefined when fine; `missing` ends the walk (nothing below exists). */
-function checkComponent(realRoot: string, full: string, rel: string, last: boolean): PathProblem | 'missing' | undefined {
+function checkComponent(
+  realRoot: string,
+  full: string,
+  rel: string,
+  last: boolean,
+): PathProblem | 'missing' | undefined {
   let isLink: boolean;
   try {
     isLink = lstatSync(full).isSymbolicLink();

@@ -36,7 +36,8 @@ export function readPresentedKey(headers: HeaderBag): PresentedKey {
   let bearer: string | undefined;
   if (authorization !== undefined && authorization !== '') {
     const match = /^bearer\s+(\S+)$/i.exec(authorization);
-    if (!match?.[1]) return { kind: 'malformed', reason: 'Authorization header is not "Bearer <API_KEY>"' };
+    if (!match?.[1])
+      return { kind: 'malformed', reason: 'Authorization header is not "Bearer <API_KEY>"' };
     bearer = match[1];
   }
   if (apiKey && bearer && apiKey !== bearer) {

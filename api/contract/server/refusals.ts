@@ -23,7 +23,10 @@ export interface RefusalAnswer {
   readonly code: string;
 }
 
-export type RefusalReadings = Pick<Readings, 'unauthorizedStatus' | 'missingKey' | 'scopeRefusal' | 'platformRefusal'>;
+export type RefusalReadings = Pick<
+  Readings,
+  'unauthorizedStatus' | 'missingKey' | 'scopeRefusal' | 'platformRefusal'
+>;
 
 /** The code `scope-refusal=forbidden` sends; not one of the contract's codes. */
 export const FORBIDDEN_CODE = 'forbidden';
@@ -43,16 +46,24 @@ export function refusalAnswer(refusal: Refusal, readings: RefusalReadings): Refu
       return { status: ERROR_STATUS.tenant_key_tenant_mismatch, code: ERROR_CODES.tenantMismatch };
     case 'scope':
       if (readings.scopeRefusal === 'not_found') return notFound();
-      if (readings.scopeRefusal === 'forbidden') return { status: FORBIDDEN_STATUS, code: FORBIDDEN_CODE };
+      if (readings.scopeRefusal === 'forbidden')
+        return { status: FORBIDDEN_STATUS, code: FORBIDDEN_CODE };
       return { status: ERROR_STATUS.insufficient_scope, code: ERROR_CODES.insufficientScope };
     case 'platform_refused':
       if (readings.platformRefusal === 'not_found') return notFound();
-      if (readings.platformRefusal === 'unauthorized') return { status: readings.unauthorizedStatus, code: ERROR_CODES.unauthorized };
+      if (readings.platformRefusal === 'unauthorized')
+        return { status: readings.unauthorizedStatus, code: ERROR_CODES.unauthorized };
       return { status: ERROR_STATUS.platform_key_required, code: ERROR_CODES.platformKeyRequired };
   }
 }
 
-export const REFUSALS: readonly Refusal[] = ['missing_key', 'invalid_key', 'tenant_mismatch', 'scope', 'platform_refused'];
+export const REFUSALS: readonly Refusal[] = [
+  'missing_key',
+  'invalid_key',
+  'tenant_mismatch',
+  'scope',
+  'platform_refused',
+];
 
 /** Codes sent whatever the readings (405 for anything but GET, 400 for a bad slug...), each with its `ERROR_STATUS`. */
 export const FIXED_ERROR_CODES = [
@@ -71,5 +82,7 @@ export function sentErrors(readings: RefusalReadings): RefusalAnswer[] {
     ...REFUSALS.map((r) => refusalAnswer(r, readings)),
     ...FIXED_ERROR_CODES.map((code) => ({ code, status: ERROR_STATUS[code] })),
   ];
-  return all.filter((a, i) => all.findIndex((b) => b.code === a.code && b.status === a.status) === i);
+  return all.filter(
+    (a, i) => all.findIndex((b) => b.code === a.code && b.status === a.status) === i,
+  );
 }

@@ -32,7 +32,12 @@ export function matchRoute(pathname: string): Route {
   // ['', 'tenants', slug, resource]
   if (parts.length === 4 && parts[1] === 'tenants' && isTenantResource(parts[3] ?? '')) {
     const tenant = safeDecode(parts[2] ?? '');
-    if (tenant === undefined) return { kind: 'invalid_tenant', tenant: parts[2] ?? '', reason: 'not valid percent-encoding' };
+    if (tenant === undefined)
+      return {
+        kind: 'invalid_tenant',
+        tenant: parts[2] ?? '',
+        reason: 'not valid percent-encoding',
+      };
     const check = validateTenantSlug(tenant);
     if (!check.ok) return { kind: 'invalid_tenant', tenant, reason: check.reason };
     return { kind: 'tenant', tenant, resource: parts[3] as TenantResource };
