@@ -1,6 +1,7 @@
 /**
- * What the client logs: `debug` one line per attempt, `info` one per retry, nothing by default
- * (failures are thrown, not logged). The key is scrubbed from every message and field first.
+ * What the client logs: `debug` one line per attempt, `info` (the default) one per retry saying
+ * what it waits for and how long, so a slow retry does not look like a hang; failures are thrown,
+ * not logged. The key is scrubbed from every message and field first.
  */
 import { printable } from '../contract/index.js';
 import { type ApiKey, redactSecrets } from './api-key.js';
@@ -19,13 +20,13 @@ export type Logger = Record<
 
 const isLogLevel = (value: unknown): value is LogLevel => LOG_LEVELS.includes(value as LogLevel);
 
-/** `logLevel`, else the environment variable, else `warn`; a bad value names where it came from. */
+/** `logLevel`, else the environment variable, else `info`; a bad value names where it came from. */
 export function resolveLogLevel(
   option: unknown,
   env: Readonly<Record<string, string | undefined>> = process.env,
 ): LogLevel {
   const raw = option !== undefined ? option : env[LOG_LEVEL_ENV]?.trim().toLowerCase() || undefined;
-  if (raw === undefined) return 'warn';
+  if (raw === undefined) return 'info';
   if (isLogLevel(raw)) return raw;
   const levels = LOG_LEVELS.join(', ');
   if (option !== undefined)
@@ -45,9 +46,9 @@ export function clientLog(
 ): { debug?: LogFn; info?: LogFn; warn: LogFn } {
   const at = (line: 'debug' | 'info' | 'warn'): LogFn | undefined => {
     if (LOG_LEVELS.indexOf(line) < LOG_LEVELS.indexOf(level)) return undefined;
-    // The console gets one line on stderr, control characters escaped.
+    // The console gets one line on stderr, control characters escaped; a retry's line says it all.
     const toConsole: LogFn = (m, f) =>
-      console.error(printable(f ? `${m} ${JSON.stringify(f)}` : m));
+      console.error(printable(f && line === 'debug' ? `${m} ${JSON.stringify(f)}` : m));
     const sink: LogFn = logger && logger !== console ? (m, f) => logger[line](m, f) : toConsole;
     const scrub = (fields: LogFields): LogFields =>
       JSON.parse(redactSecrets(JSON.stringify(fields), [key])) as LogFields;

@@ -26,6 +26,7 @@ import { AUTH_SCHEMES, TENANT_RESOURCES, authHeader, tenantResourcePath } from '
 import { type Command, type CommandContext, UsageError, choiceValue, numberValue, stringValue } from '../command.js';
 
 const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
+const LOG_FORMATS = ['human', 'json'] as const;
 const CLI_DEFAULT_RATE_LIMIT = '600/1m';
 const KEY_ENV = TEST_KEY_VAR;
 const FAULTS_HELP = [
@@ -36,6 +37,14 @@ const DIALECT_HELP = [
   `which reading of the spec's "not shown" points to speak: a preset, then KEY=VALUE overrides, comma-separated (default: ${DEFAULT_DIALECT})`,
   ...dialectHelpLines().map((line) => `      ${line}`),
 ].join('\n');
+
+/** Human lines unless asked for JSON (`--json` is for scripts, so its logs are JSON too). */
+function logFlags(values: CommandContext['values']) {
+  const format = choiceValue(values, 'log-format', LOG_FORMATS) ?? (values['json'] === true ? 'json' : 'human');
+  const level = choiceValue(values, 'log-level', LOG_LEVELS);
+  if (values['quiet'] === true && level !== undefined) throw new UsageError('--quiet and --log-level contradict each other');
+  return { logFormat: format, logLevel: values['quiet'] === true ? 'warn' : (level ?? 'info') };
+}
 
 function readFlags(values: CommandContext['values']) {
   const faults = stringValue(values, 'faults') ?? '';
@@ -57,7 +66,7 @@ function readFlags(values: CommandContext['values']) {
   return {
     monitorOut,
     json: values['json'] === true,
-    logLevel: choiceValue(values, 'log-level', LOG_LEVELS) ?? 'info',
+    ...logFlags(values),
     // startSandbox's options: an undefined one takes its default.
     sandbox: {
       tls: values['tls'] === true,
@@ -147,7 +156,13 @@ async function run(ctx: CommandContext): Promise<number> {
   const flags = readFlags(ctx.values);
   const { host, port } = flags.sandbox;
   let secrets: ApiKey[] = [];
-  const logger = createLogger({ level: flags.logLevel, destination: ctx.stderr, secrets: () => secrets, name: 'sandbox' });
+  const logger = createLogger({
+    level: flags.logLevel,
+    format: flags.logFormat,
+    destination: ctx.stderr,
+    secrets: () => secrets,
+    name: 'sandbox',
+  });
   if (flags.monitorOut !== undefined) await checkMonitorOut(flags.monitorOut);
   let sandbox: RunningSandbox;
   try {
@@ -241,7 +256,9 @@ const command: Command = {
       valueName: 'FILE',
       description: 'JSON or YAML map alias -> key value, so restarts keep the keys (others stay random); values printed only with --json',
     },
-    'log-level': { type: 'string', valueName: 'LEVEL', description: `log level: ${LOG_LEVELS.join(', ')}`, default: 'info' },
+    'log-level': { type: 'string', valueName: 'LEVEL', description: `log level: ${LOG_LEVELS.join(', ')} (default: info)` },
+    'log-format': { type: 'string', valueName: 'FORMAT', description: 'human (a line per request) or json (default: json with --json)' },
+    quiet: { type: 'boolean', description: 'no line per request, only warnings and errors (--log-level warn)' },
     // Last, so their listings end the flags; the dialect's default is in the text for the same reason.
     faults: { type: 'string', valueName: 'SPEC', description: FAULTS_HELP },
     dialect: { type: 'string', valueName: 'NAME|k=v,...', description: DIALECT_HELP },
