@@ -210,7 +210,9 @@ describe('the page', () => {
     expect(html).toContain('<b class="down">now: down bikes, logs</b>');
     expect(html.match(/<svg class="history"/g)).toHaveLength(1);
     expect(html).toMatch(/<svg class="history"[^>]*aria-label="history of the last \d+ min in 40 slots: [1-9]\d* with failures"/);
-    expect(html).toMatch(/Canaries: <span class="badge breach">1 got data \(breach\)<\/span> cross_tenant · <a href="#canaries-sandbox">details<\/a>/);
+    expect(html).toMatch(
+      /Canaries: <span class="badge breach">1 got data \(breach\)<\/span> cross_tenant · <a href="#canaries-sandbox">details<\/a>/,
+    );
   });
 
   it('with Prometheus: the long windows per row and target from avg_over_time queries, each with the data behind it, rounded down', async () => {
