@@ -253,11 +253,9 @@ export class Call {
       basis,
     };
     this.history.push(record);
-    // One human line per wait, so a slow retry does not look like a hang; no key, no query.
-    const next = `attempt ${this.attempts + 1} of ${maxRetries + 1}`;
-    const wait = `${(delayMs / 1000).toFixed(1)} s, then ${next} (up to ${plan.limits.attemptTimeoutMs / 1000} s)`;
-    const line = `repair-service: GET ${plan.path} got ${record.outcome}; waiting ${wait}`;
-    rt.log.info?.(line, { path: plan.path, ...record, traceId: plan.traceId });
+    const next = `then attempt ${this.attempts + 1} of ${maxRetries + 1} (up to ${plan.limits.attemptTimeoutMs} ms)`;
+    const line = `GET ${plan.path} got ${record.outcome}; waiting ${delayMs} ms, ${next}`;
+    rt.log.info?.(`repair-service: ${line}`, { path: plan.path, ...record, traceId: plan.traceId });
     await this.sleep(delayMs);
   }
 

@@ -110,6 +110,39 @@ export const RUN_FLAGS: readonly RunFlag[] = [
   },
 ];
 
+/**
+ * Options a runner passes that are not ours to refuse: yeoman-generator's own flags and yo's
+ * general options (`yo --help` lists them; `insight` is yo's older `--no-insight`).
+ */
+const RUNNER_FLAGS = [
+  ...['help', 'h', 'skip-cache', 'skip-install', 'force-install', 'ask-answered'],
+  ...['version', 'color', 'generators', 'local-only', 'insight', 'environment-version', 'debug'],
+];
+
+const kebab = (name: string): string => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+
+/**
+ * The flags in an options bag that are not the generator's, as `--name`: the one check of
+ * unknown flags, whether yo (camelCase and kebab-case twins), yeoman-test or `repairmon new`
+ * filled the bag. `passed` are keys the environment adds itself (its shared options).
+ */
+export function unknownFlags(
+  options: Readonly<Record<string, unknown>>,
+  passed: Iterable<string>,
+): string[] {
+  const known = new Set([
+    ...ANSWER_FLAGS.map((f) => f.flag),
+    ...RUN_FLAGS.map((f) => f.flag),
+    ...['dir', 'y', '_'],
+    ...RUNNER_FLAGS,
+    ...[...passed].map(kebab),
+  ]);
+  const unknown = Object.keys(options)
+    .map(kebab)
+    .filter((name) => !known.has(name) && !name.startsWith('-'));
+  return [...new Set(unknown)].map((name) => `--${name}`);
+}
+
 export function flagFor(answer: AnswerName): AnswerFlag {
   const spec = ANSWER_FLAGS.find((f) => f.answer === answer);
   if (!spec) throw new Error(`no flag for answer ${answer}`);

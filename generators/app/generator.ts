@@ -33,6 +33,7 @@ import {
   flagFor,
   missingAnswersMessage,
   readOption,
+  unknownFlags,
 } from './flags.js';
 import { planProject } from './project-plan.js';
 import { GeneratorRefusal, isGeneratorRefusal } from './refusal.js';
@@ -136,12 +137,24 @@ export default class RepairServiceGenerator extends Generator {
     return this.#refusing(() => this.#configure());
   }
 
+  /** The environment's own keys in the options bag (not flags a user typed). */
+  #passedByEnvironment(): string[] {
+    const shared = (this.env as unknown as { sharedOptions?: object }).sharedOptions ?? {};
+    return ['env', 'resolved', 'namespace', '_meta', ...Object.keys(shared)];
+  }
+
   #initialize(): void {
+    // yo hands over every flag it was given; `repairmon new` only flags its parser knows.
+    const unknown = unknownFlags(this.#opts, this.#passedByEnvironment());
     const flags = answersFromFlags(this.#opts);
-    if (!flags.ok)
+    const problems = [
+      ...unknown.map((flag) => `Unknown option '${flag}' (--help lists the flags)`),
+      ...(flags.ok ? [] : flags.problems),
+    ];
+    if (problems.length > 0 || !flags.ok)
       throw new GeneratorRefusal(
         'invalid_flag',
-        `Invalid flags, nothing was written:\n  ${flags.problems.join('\n  ')}`,
+        `Invalid flags, nothing was written:\n  ${problems.join('\n  ')}`,
       );
     const dir = readOption(this.#opts, 'dir');
     const dirGiven = typeof dir === 'string' && dir !== '';
@@ -191,7 +204,14 @@ export default class RepairServiceGenerator extends Generator {
             default: fallback,
           }
         : { type: 'input' as const, name, message: spec.message, default: fallback, validate };
-    const reply = await this.prompt<Record<string, unknown>>([question as never]);
+    const reply = await this.prompt<Record<string, unknown>>([question as never]).catch(
+      (error: unknown) => {
+        // Ctrl+C in a prompt: Inquirer's ExitPromptError. Nothing is written yet; one line says so.
+        if (error instanceof Error && error.name === 'ExitPromptError')
+          throw new GeneratorRefusal('cancelled', 'cancelled, nothing written');
+        throw error;
+      },
+    );
     const value = reply[name];
     return typeof value === 'string' ? value.trim() : value;
   }

@@ -43,7 +43,7 @@ async function run(over: Partial<ClientOptions>): Promise<string[]> {
 describe('levels', () => {
   it('by default one line per retry (failures are thrown, not logged); REPAIR_API_LOG=warn drops it, debug adds attempts; logLevel wins', async () => {
     const retry =
-      'info repair-service: GET /tenants/rowery-nowak/clients got HTTP 503 internal_error; waiting 0.1 s, then attempt 2 of 4 (up to 15 s)';
+      'info repair-service: GET /tenants/rowery-nowak/clients got HTTP 503 internal_error; waiting 125 ms, then attempt 2 of 4 (up to 15000 ms)';
     expect(await run({})).toEqual([retry]);
     process.env[LOG_LEVEL_ENV] = 'warn';
     expect(await run({})).toEqual([]);
@@ -84,7 +84,7 @@ describe('where lines go', () => {
     await c.listClients();
     expect(error).toHaveBeenCalledTimes(1);
     expect(String(error.mock.calls[0]?.[0])).toBe(
-      'repair-service: GET /tenants/rowery-nowak/clients got HTTP 503 internal_\\x1b[2J; waiting 1.0 s, then attempt 2 of 3 (up to 20 s)',
+      'repair-service: GET /tenants/rowery-nowak/clients got HTTP 503 internal_\\x1b[2J; waiting 1000 ms, then attempt 2 of 3 (up to 20000 ms)',
     );
     expect(String(error.mock.calls[0]?.[0])).not.toContain(SECRET);
   });
