@@ -36,7 +36,7 @@ import {
   unknownFlags,
 } from './flags.js';
 import { planProject } from './project-plan.js';
-import { GeneratorRefusal, isGeneratorRefusal } from './refusal.js';
+import { GeneratorRefusal, asCancelled, isGeneratorRefusal } from './refusal.js';
 import { type FileChange, commitChanges } from './staged-commit.js';
 import { nextSteps, planSummary, refusalMessage } from './summary.js';
 import { RECORD_KEY, YO_RC, nextYoRc } from './toolkit-record.js';
@@ -206,9 +206,8 @@ export default class RepairServiceGenerator extends Generator {
         : { type: 'input' as const, name, message: spec.message, default: fallback, validate };
     const reply = await this.prompt<Record<string, unknown>>([question as never]).catch(
       (error: unknown) => {
-        // Ctrl+C in a prompt: Inquirer's ExitPromptError. Nothing is written yet; one line says so.
-        if (error instanceof Error && error.name === 'ExitPromptError')
-          throw new GeneratorRefusal('cancelled', 'cancelled, nothing written');
+        // Ctrl+C in a prompt: nothing is written yet, and one line says so.
+        if (error instanceof Error && error.name === 'ExitPromptError') throw asCancelled(error);
         throw error;
       },
     );

@@ -52,3 +52,18 @@ export function generatorExitCode(error: unknown): number {
 export function isGeneratorRefusal(error: unknown): error is GeneratorRefusal {
   return error instanceof Error && error.name === 'GeneratorRefusal' && 'reason' in error;
 }
+
+/**
+ * Ctrl+C in a prompt (Inquirer's `ExitPromptError`). yeoman's adapter has already ended the run
+ * with that very error object when the generator sees it (yo and yeoman-environment report the
+ * object the adapter aborted with), so the object itself becomes the refusal: one message, exit
+ * 130, no stack; a new error thrown here would never be seen.
+ */
+export function asCancelled(error: Error): GeneratorRefusal {
+  return Object.assign(error, {
+    name: 'GeneratorRefusal',
+    reason: 'cancelled',
+    code: GENERATOR_EXIT.cancelled,
+    message: 'cancelled, nothing written',
+  }) as GeneratorRefusal;
+}
