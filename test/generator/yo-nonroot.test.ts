@@ -56,16 +56,20 @@ describe.skipIf(runner.kind === 'skip')('yo repair-service as a non-root user', 
     expect(result.stdout + result.stderr).toContain('  npm install           # also writes package-lock.json');
   });
 
-  it('refuses an unknown flag and a bad value as repairmon new does: exit 2 naming both, nothing written', { timeout: 60_000 }, async () => {
-    const { base, home } = linkedWorkspace();
-    const args = ['bad', '--bogus-flag', '--yes', '--production-base-url', 'http://plain.example/api/v1'];
-    const result = await runYo(base, home, args);
-    expect(result.code, result.stdout + result.stderr).toBe(2);
-    expect(result.stdout + result.stderr).toContain("Unknown option '--bogus-flag'");
-    expect(result.stdout + result.stderr).toContain('--production-base-url must use https');
-    expect(result.stdout + result.stderr).not.toContain('An error occured');
-    expect(existsSync(join(base, 'bad'))).toBe(false);
-  });
+  it(
+    'refuses an unknown flag and a bad value as repairmon new does: exit 2 naming both, nothing written',
+    { timeout: 60_000 },
+    async () => {
+      const { base, home } = linkedWorkspace();
+      const args = ['bad', '--bogus-flag', '--yes', '--production-base-url', 'http://plain.example/api/v1'];
+      const result = await runYo(base, home, args);
+      expect(result.code, result.stdout + result.stderr).toBe(2);
+      expect(result.stdout + result.stderr).toContain("Unknown option '--bogus-flag'");
+      expect(result.stdout + result.stderr).toContain('--production-base-url must use https');
+      expect(result.stdout + result.stderr).not.toContain('An error occured');
+      expect(existsSync(join(base, 'bad'))).toBe(false);
+    },
+  );
 
   it('Ctrl+C in a prompt (a real terminal, through script): "cancelled, nothing written" once, exit 130', { timeout: 90_000 }, async () => {
     const { base, home } = linkedWorkspace();
