@@ -6,7 +6,7 @@
  */
 import { join } from 'node:path';
 import { type Command, type CommandContext, type OptionSpec, UsageError } from '../command.js';
-import { ANSWER_FLAGS, RUN_FLAGS, generatorExitCode } from '../../generators/entry.js';
+import { ANSWER_FLAGS, RUN_FLAGS, flagDescription, generatorExitCode } from '../../generators/entry.js';
 import { packageRoot } from '../../lib/index.js';
 
 const NAMESPACE = 'repair-service:app';
@@ -42,7 +42,7 @@ const NEGATABLE = ['github-actions', 'interactive'] as const;
 function buildOptions(): Record<string, OptionSpec> {
   const options: Record<string, OptionSpec> = {};
   for (const spec of ANSWER_FLAGS) {
-    options[spec.flag] = { type: spec.type, description: spec.message, ...(spec.valueName ? { valueName: spec.valueName } : {}) };
+    options[spec.flag] = { type: spec.type, description: flagDescription(spec), ...(spec.valueName ? { valueName: spec.valueName } : {}) };
   }
   for (const spec of RUN_FLAGS)
     options[spec.flag] = { type: 'boolean', description: spec.description, ...(spec.flag === 'yes' ? { short: 'y' } : {}) };
@@ -76,6 +76,7 @@ async function run(ctx: CommandContext): Promise<number> {
 const command: Command = {
   name: 'new',
   summary: 'scaffold an integration project (the yo repair-service generator; works as root)',
+  docs: 'docs/integrators.md',
   positionals: '[dir]',
   options: buildOptions(),
   run,

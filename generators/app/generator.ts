@@ -30,7 +30,9 @@ import {
   ANSWER_FLAGS,
   RUN_FLAGS,
   answersFromFlags,
+  flagDescription,
   flagFor,
+  generatorHelp,
   missingAnswersMessage,
   readOption,
   unknownFlags,
@@ -67,7 +69,7 @@ export default class RepairServiceGenerator extends Generator {
     for (const spec of ANSWER_FLAGS) {
       this.option(spec.flag, {
         type: spec.type === 'boolean' ? Boolean : String,
-        description: spec.message,
+        description: flagDescription(spec),
       });
     }
     for (const spec of RUN_FLAGS) {
@@ -79,6 +81,11 @@ export default class RepairServiceGenerator extends Generator {
       });
     }
     this.setFeatures({ customCommitTask: () => this.#commit(), customInstallTask: true });
+  }
+
+  /** `yo repair-service --help` (yeoman-environment prints what this returns). */
+  override help(): string {
+    return generatorHelp();
   }
 
   /** Yeoman names the app after the package.json of where it runs; ours is named by the answers, and that file may be anything (a refusal of ours names it). */
