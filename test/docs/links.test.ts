@@ -104,7 +104,9 @@ describe('README.md and docs/', () => {
 
   it('every file they point a user to is in the published package (npm pack)', () => {
     const shipped = ALL.filter((r) => r.page !== 'CONTRIBUTING.md');
-    const missing = shipped.filter((r) => r.mustShip && r.path !== '' && !CHECKOUT_ONLY.some((p) => r.path.startsWith(p)) && !packed(r.path));
+    const missing = shipped.filter(
+      (r) => r.mustShip && r.path !== '' && !CHECKOUT_ONLY.some((p) => r.path.startsWith(p)) && !packed(r.path),
+    );
     expect(missing.map((r) => `${r.page}: ${r.path}`)).toEqual([]);
     for (const page of PAGES) expect(packed(page), page).toBe(true);
   });
@@ -113,7 +115,11 @@ describe('README.md and docs/', () => {
     const pages = PACKED.filter((f) => f.endsWith('.md'));
     expect(pages.length).toBeGreaterThan(15);
     expect(PACKED).not.toContain('CONTRIBUTING.md');
-    const dead = pages.flatMap((page) => links(page).filter((target) => !packed(target)).map((target) => `${page}: ${target}`));
+    const dead = pages.flatMap((page) =>
+      links(page)
+        .filter((target) => !packed(target))
+        .map((target) => `${page}: ${target}`),
+    );
     expect(dead).toEqual([]);
   });
 
@@ -121,7 +127,10 @@ describe('README.md and docs/', () => {
     const readme = read('README.md');
     // What it is, the checkout's two commands in two lines, then install and first use, then the commands.
     const order = ['## In a checkout: two commands', '## Install:', '## First use', '## Commands'].map((h) => readme.indexOf(h));
-    expect(order.every((at, i) => at > 0 && (i === 0 || at > (order[i - 1] ?? 0))), order.join(', ')).toBe(true);
+    expect(
+      order.every((at, i) => at > 0 && (i === 0 || at > (order[i - 1] ?? 0))),
+      order.join(', '),
+    ).toBe(true);
     expect(readme).toContain('`npm install && npm start` sets up and runs the demo');
     expect(readme).toContain('`npm test` runs\nevery test');
     expect(readme).not.toMatch(/\.ci\/run|REPAIRMON_REQUIRE_TOOLS|apt-get|section:layout/);
