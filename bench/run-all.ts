@@ -87,7 +87,13 @@ export function benches(quick: boolean): Bench[] {
       hostileScaleRows,
       describeHostileScale,
     ),
-    bench('generator', quick ? 240 : 420, () => runGenerator(quick ? { scaffolds: 3, tests: 3 } : { scaffolds: 5, tests: 3 }), generatorRows, describeGenerator),
+    bench(
+      'generator',
+      quick ? 240 : 420,
+      () => runGenerator(quick ? { scaffolds: 3, tests: 3 } : { scaffolds: 5, tests: 3 }),
+      generatorRows,
+      describeGenerator,
+    ),
     // The same in quick mode: its length is the breach's 1 h hold at a 1 s schedule (2 minutes).
     bench('alert-latency', 300, () => runAlertLatency(), alertRows, renderAlertTable),
   ];
@@ -212,7 +218,9 @@ async function guard(args: RunArgs, ran: RowsByBench, at: string): Promise<boole
       fails = true;
     } else {
       const comparisons = compareWithBaseline(set, ran);
-      console.log(`\nAgainst the ${mode} baseline (${set.writtenAt}: ${set.reason}); a figure fails when more than ${WORSE_LIMIT * 100} % worse`);
+      console.log(
+        `\nAgainst the ${mode} baseline (${set.writtenAt}: ${set.reason}); a figure fails when more than ${WORSE_LIMIT * 100} % worse`,
+      );
       console.log(renderComparison(comparisons));
       fails = comparisonFails(comparisons);
     }

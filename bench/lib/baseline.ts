@@ -76,7 +76,8 @@ export function comparisonFails(comparisons: readonly Comparison[]): boolean {
 }
 
 export function renderComparison(comparisons: readonly Comparison[]): string {
-  const percent = (w: number): string => (Number.isFinite(w) ? `${w > 0 ? '+' : ''}${fixed(w * 100, 0)} % ${w > 0 ? 'worse' : 'better'}` : '');
+  const percent = (w: number): string =>
+    Number.isFinite(w) ? `${w > 0 ? '+' : ''}${fixed(w * 100, 0)} % ${w > 0 ? 'worse' : 'better'}` : '';
   return renderTable(
     ['figure', 'baseline ratio', 'today', 'change', 'verdict'],
     comparisons.map((c) => [c.id, fixed(c.baseline, 3), fixed(c.today, 3), percent(c.worse), c.verdict]),

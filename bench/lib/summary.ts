@@ -153,7 +153,13 @@ export function hostileScaleRows(f: HostileScaleFigures): SummaryRow[] {
 
 /** Each step's median against its baseline's median; the goals: `new` <= 8x `--help` and <= 1 s, the generated `npm test` <= 10x `npm --version` and <= 2 s. */
 export function generatorRows(f: GeneratorFigures): SummaryRow[] {
-  const step = (id: string, figure: string, runs: readonly number[], base: readonly number[], limit: { x: number; ms: number }): SummaryRow => {
+  const step = (
+    id: string,
+    figure: string,
+    runs: readonly number[],
+    base: readonly number[],
+    limit: { x: number; ms: number },
+  ): SummaryRow => {
     const r = ratio(median(runs), median(base));
     return {
       bench: 'generator',

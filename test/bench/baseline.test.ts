@@ -15,7 +15,16 @@ import type { Guard, SummaryRow } from '../../bench/lib/summary.js';
 import { benches } from '../../bench/run-all.js';
 import { ROOT } from '../helpers/import-rules.js';
 
-const row = (guard?: Guard): SummaryRow => ({ bench: 'b', figure: 'f', ours: '', baseline: '', ratio: '', target: '', verdict: 'info', ...(guard ? { guard } : {}) });
+const row = (guard?: Guard): SummaryRow => ({
+  bench: 'b',
+  figure: 'f',
+  ours: '',
+  baseline: '',
+  ratio: '',
+  target: '',
+  verdict: 'info',
+  ...(guard ? { guard } : {}),
+});
 
 const set: BaselineSet = {
   writtenAt: '2026-11-28T05:00:00Z',
@@ -54,7 +63,10 @@ describe('the bench guard', () => {
 
   it('fails a figure its bench no longer gives (failed, timed out, NaN) and shows a new one without failing', () => {
     const ran = {
-      generator: [row({ id: 'generator/new', value: Number.NaN, better: 'lower' }), row({ id: 'generator/npm-test', value: 9, better: 'lower' })],
+      generator: [
+        row({ id: 'generator/new', value: Number.NaN, better: 'lower' }),
+        row({ id: 'generator/npm-test', value: 9, better: 'lower' }),
+      ],
     };
     const comparisons = compareWithBaseline(set, ran);
     expect(comparisons.map((c) => [c.id, c.verdict])).toEqual([
@@ -67,9 +79,19 @@ describe('the bench guard', () => {
 
   it("rewrites only the run's mode, with the reason, and keeps the other", () => {
     const current: BaselineFile = { full: set };
-    const next = nextBaseline(current, 'quick', { generator: [row({ id: 'generator/new', value: 5.12345, better: 'lower' }), row()] }, 'now', 'why');
+    const next = nextBaseline(
+      current,
+      'quick',
+      { generator: [row({ id: 'generator/new', value: 5.12345, better: 'lower' }), row()] },
+      'now',
+      'why',
+    );
     expect(next.full).toBe(set);
-    expect(next.quick).toEqual({ writtenAt: 'now', reason: 'why', figures: { 'generator/new': { ratio: 5.1235, better: 'lower', bench: 'generator' } } });
+    expect(next.quick).toEqual({
+      writtenAt: 'now',
+      reason: 'why',
+      figures: { 'generator/new': { ratio: 5.1235, better: 'lower', bench: 'generator' } },
+    });
   });
 
   it('the committed baseline names only benches run-all knows, each ratio a positive number', () => {
