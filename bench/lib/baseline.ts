@@ -85,9 +85,13 @@ export function renderComparison(comparisons: readonly Comparison[]): string {
   );
 }
 
-/** Today's guarded figures as the mode's new set; the other mode's set is kept. */
+/**
+ * Today's guarded figures as the mode's new set. The figures of benches that did not run
+ * (`--only`) are kept, so one bench's baseline can move alone; the other mode's set is kept.
+ */
 export function nextBaseline(current: BaselineFile, mode: Mode, ran: RowsByBench, writtenAt: string, reason: string): BaselineFile {
-  const figures: Record<string, BaselineFigure> = {};
+  const kept = Object.entries(current[mode]?.figures ?? {}).filter(([, f]) => !(f.bench in ran));
+  const figures: Record<string, BaselineFigure> = Object.fromEntries(kept);
   for (const [bench, rows] of Object.entries(ran))
     for (const { guard } of rows)
       if (guard && Number.isFinite(guard.value)) figures[guard.id] = { ratio: Number(guard.value.toFixed(4)), better: guard.better, bench };

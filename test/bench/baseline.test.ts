@@ -77,6 +77,21 @@ describe('the bench guard', () => {
     expect(comparisonFails(compareWithBaseline(set, { generator: [row()] }))).toBe(true);
   });
 
+  it('rewrites only the benches that ran (--only), keeping the figures of the others', () => {
+    const next = nextBaseline(
+      { quick: set },
+      'quick',
+      { generator: [row({ id: 'generator/npm-test', value: 9, better: 'lower' })] },
+      'now',
+      'why',
+    );
+    expect(Object.keys(next.quick?.figures ?? {}).sort()).toEqual([
+      'client-overhead/concurrency 16',
+      'generator/npm-test',
+      'sandbox-throughput',
+    ]);
+  });
+
   it("rewrites only the run's mode, with the reason, and keeps the other", () => {
     const current: BaselineFile = { full: set };
     const next = nextBaseline(
