@@ -4,7 +4,7 @@
  * against the same sandbox (a third process, not counted) (bench/README.md, "Monitor vs
  * blackbox_exporter, how").
  *
- *   npm run build && node dist/bench/monitor-vs-blackbox.js [--rate 50] [--seconds 24] [--warmup 3] [--rounds 4]
+ *   npx tsc -p bench/tsconfig.json && node dist/bench/monitor-vs-blackbox.js [--rate 50] [--seconds 24] [--warmup 3] [--rounds 4]
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

@@ -4,7 +4,7 @@
  * (2 threads, 32 connections). The key reaches wrk through the environment and a Lua script,
  * never argv. Rounds alternate which server goes first, after a warm-up of both.
  *
- *   npm run build && node dist/bench/sandbox-throughput.js [--seconds N] [--rounds R]
+ *   npx tsc -p bench/tsconfig.json && node dist/bench/sandbox-throughput.js [--seconds N] [--rounds R]
  */
 import { execFile } from 'node:child_process';
 import { once } from 'node:events';
