@@ -68,9 +68,10 @@ const A_KEY = AUTH_SCHEMES.map((scheme) => ({ [scheme]: [] }));
 
 function security(endpoint: EndpointSpec, readings: DocumentReadings): JsonObject[] {
   if (!needsKey(endpoint, readings)) return [];
-  // `{}` first: with the index left open a call to / may go without a key.
+  // With the index left open a call to / may also go without a key: `{}` comes last, since
+  // tools that pick one alternative (a Postman import) take the first, and a key always works.
   return endpoint.access === 'any_key' && indexReading(readings) === undefined
-    ? [{}, ...A_KEY]
+    ? [...A_KEY, {}]
     : A_KEY;
 }
 
