@@ -95,7 +95,6 @@ describe('repairmon sandbox', () => {
       'platform-paths',
       'platform-refusal',
       'rate-limit-headers',
-      'error-bodies',
     ]) {
       expect(help).toContain(`${key}: `);
     }
