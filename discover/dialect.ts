@@ -14,9 +14,7 @@ import {
 } from '../api/contract/readings.js';
 import type { Refusal } from './types.js';
 
-export type DialectPairs =
-  | { readonly ok: true; readonly pairs: readonly string[] }
-  | { readonly ok: false; readonly error: string };
+export type DialectPairs = { readonly ok: true; readonly pairs: readonly string[] } | { readonly ok: false; readonly error: string };
 
 function learnedReading(findings: Record<string, unknown>, name: string): unknown {
   const finding = findings[name];
@@ -28,9 +26,7 @@ function learnedReading(findings: Record<string, unknown>, name: string): unknow
 function refusal(value: unknown): Refusal | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
   const { status, code } = value as { status?: unknown; code?: unknown };
-  return typeof status === 'number' && (typeof code === 'string' || code === null)
-    ? { status, code }
-    : undefined;
+  return typeof status === 'number' && (typeof code === 'string' || code === null) ? { status, code } : undefined;
 }
 
 function oneOf<T extends string | number>(value: unknown, values: readonly T[]): T | undefined {
@@ -59,20 +55,10 @@ function pairsOf(findings: Record<string, unknown>): string[] {
   const values: [string, string | number | undefined][] = [
     [K.slug, oneOf(get('slugStyle'), SLUG_STYLES)],
     [K.index, oneOf(get('indexAccess'), INDEX_ACCESS_READINGS)],
-    [
-      K.unauthorizedStatus,
-      invalid?.code === ERROR_CODES.unauthorized
-        ? oneOf(invalid.status, UNAUTHORIZED_STATUSES)
-        : undefined,
-    ],
+    [K.unauthorizedStatus, invalid?.code === ERROR_CODES.unauthorized ? oneOf(invalid.status, UNAUTHORIZED_STATUSES) : undefined],
     [K.missingKey, missing?.code != null && ERROR_CODE_PATTERN.test(missing.code) ? missing.code : undefined],
     [K.scopeRefusal, scopeReading(refusal(get('scopeRefusal')))],
-    [
-      K.platformPaths,
-      Array.isArray(paths) && paths.length > 0 && paths.every((p) => typeof p === 'string')
-        ? paths.join('+')
-        : undefined,
-    ],
+    [K.platformPaths, Array.isArray(paths) && paths.length > 0 && paths.every((p) => typeof p === 'string') ? paths.join('+') : undefined],
     [K.platformRefusal, platformReading(refusal(get('platformRefusal')))],
     [K.rateLimitHeaders, oneOf(get('rateLimitHeaders'), RATE_LIMIT_HEADER_STYLES)],
   ];

@@ -3,7 +3,7 @@
  * response header fields. Shapes the spec leaves open (items, `data` of the index and /platform/)
  * are any JSON value; extra fields are allowed, since the spec does not forbid them.
  */
-import { ERROR_CODES, RATE_LIMIT_HEADERS as H, REQUEST_ID_HEADER } from '../contract/index.js';
+import { RATE_LIMIT_HEADERS as H, REQUEST_ID_HEADER } from '../contract/index.js';
 import { type RateLimitHeaderStyle } from '../contract/readings.js';
 import {
   ERROR_STATUS,

@@ -88,8 +88,7 @@ export function resolveDialect(input: string | Dialect | undefined): DialectPars
 
 /** Readings a document narrows to (`repairmon openapi --dialect`); a point left out is open. */
 export type ReadingsParse =
-  | { readonly ok: true; readonly readings: Partial<Readings>; readonly name: string }
-  | { readonly ok: false; readonly error: string };
+  { readonly ok: true; readonly readings: Partial<Readings>; readonly name: string } | { readonly ok: false; readonly error: string };
 
 /**
  * `repairmon openapi --dialect`: a preset narrows every point (then `KEY=VALUE` overrides);
@@ -104,7 +103,9 @@ export function parseReadings(text: string): ReadingsParse {
     const full = parseDialect(items.filter((item) => item !== OPEN_INDEX).join(','));
     if (!full.ok) return full;
     const { name, preset: _preset, ...settings } = full.dialect;
-    return open ? { ok: true, readings: { ...settings, index: 'unknown' }, name: `${name},${OPEN_INDEX}` } : { ok: true, readings: settings, name };
+    return open
+      ? { ok: true, readings: { ...settings, index: 'unknown' }, name: `${name},${OPEN_INDEX}` }
+      : { ok: true, readings: settings, name };
   }
   const settings: Record<string, unknown> = {};
   const seen = new Set<string>();
@@ -112,5 +113,5 @@ export function parseReadings(text: string): ReadingsParse {
     const error = applyOverride(item, settings, seen, true);
     if (error !== undefined) return { ok: false, error };
   }
-  return { ok: true, readings: settings as Partial<Readings>, name: items.length === 0 ? 'none: every point open' : items.join(',') };
+  return { ok: true, readings: settings, name: items.length === 0 ? 'none: every point open' : items.join(',') };
 }

@@ -4,7 +4,6 @@
  * plain 401/429 bodies.
  */
 import { describe, expect, it } from 'vitest';
-import { request } from 'undici';
 import { RATE_LIMIT_HEADERS as H } from '../../api/contract/index.js';
 import type { RunningSandbox } from '../../sandbox/index.js';
 import { get, inDialect } from './dialect-helpers.js';

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { readPresentedKey } from '../../api/contract/server/index.js';
 import { resolveDialect } from '../../sandbox/dialect/index.js';
-import { clientErrorReply, expectationFailedReply, hostProblem } from '../../sandbox/decide.js';
+import { clientErrorReply, hostProblem } from '../../sandbox/decide.js';
 
 function dialect(name: string) {
   const parsed = resolveDialect(name);
