@@ -16,6 +16,7 @@ import {
 } from './attempt.js';
 import { ApiError, type ApiErrorFields, type ErrorKind, type RetryRecord } from './errors.js';
 import type { LogFn } from './logger.js';
+import { readable } from './paths.js';
 import {
   type RateLimitGate,
   type RetryOutcome,
@@ -157,7 +158,7 @@ export class Call {
       const waitMs = pause.until - Date.now();
       if (waitMs > rt.maxRetryAfterMs || pause.until > this.deadline - MIN_WINDOW_MS) {
         const why = `the client is paused by a rate limit for ${Math.ceil(waitMs / 1000)} s more`;
-        const message = `GET ${plan.path} not sent: ${why} (${plural(this.attempts, 'attempt')}, gate_wait_too_long)`;
+        const message = `GET ${readable(plan.path)} not sent: ${why} (${plural(this.attempts, 'attempt')}, gate_wait_too_long)`;
         const fields = {
           status: 429,
           retryAfterMs: waitMs,
@@ -297,7 +298,7 @@ export class Call {
     };
     return this.error({
       kind: 'timeout',
-      message: `GET ${this.plan.path} failed: ${text}`,
+      message: `GET ${readable(this.plan.path)} failed: ${text}`,
       ...fields,
     });
   }
@@ -308,7 +309,7 @@ export class Call {
     scope: 'attempt' | 'total',
     retryAfterMs: number | undefined,
   ): ApiError {
-    const failed = `GET ${this.plan.path} failed:`;
+    const failed = `GET ${readable(this.plan.path)} failed:`;
     const base = {
       kind: answerKind(result) as ErrorKind,
       retryable: stopReason !== 'not_retryable',

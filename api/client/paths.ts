@@ -4,7 +4,13 @@
  * reads `//host` as another host; some servers decode `%2f`, and Tomcat-style servers drop what
  * follows `;` in a segment (`..;x` is `..` there). Any of these could send the key elsewhere.
  */
-import { BASE_PATH, type EndpointId, ENDPOINTS, isTenantResource } from '../contract/index.js';
+import {
+  BASE_PATH,
+  type EndpointId,
+  ENDPOINTS,
+  isTenantResource,
+  isTenantSlug,
+} from '../contract/index.js';
 
 export type PathCheck =
   | { readonly ok: true; readonly path: string; readonly query?: string | undefined }
@@ -99,11 +105,21 @@ export function routeOf(path: string): Route {
   const [, tenant = '', resource, rest] = match;
   const list =
     resource !== undefined && isTenantResource(resource) && (rest === undefined || rest === '/');
-  let slug = tenant;
-  try {
-    slug = decodeURIComponent(tenant);
-  } catch {
-    // Not valid percent-encoding: the slug as written.
-  }
-  return route(list ? resource : undefined, slug);
+  return route(list ? resource : undefined, decoded(tenant));
 }
+
+/** A segment percent-decoded; one that is not valid percent-encoding as written. */
+function decoded(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+/** A path for messages: a segment that decodes to a valid slug as its owner wrote it (`rowery-łódź`), any other as sent. */
+export const readable = (path: string): string =>
+  path
+    .split('/')
+    .map((s) => (isTenantSlug(decoded(s)) ? decoded(s) : s))
+    .join('/');

@@ -8,6 +8,7 @@ import {
   BASE_PATH,
   checkBaseUrl,
   isAuthScheme,
+  TENANT_SLUG_MAX_LENGTH,
   validateTenantSlug,
 } from '../../api/contract/index.js';
 import { SANDBOX_DEFAULT_BASE_URL } from '../../sandbox/index.js';
@@ -85,9 +86,15 @@ export function checkPackageName(value: string): Check {
   return OK;
 }
 
+/** The contract's slug check in words (the spec shows no slug format; api/contract/api.ts). */
+export const TENANT_RULE =
+  `a tenant slug is one URL path segment of 1 to ${TENANT_SLUG_MAX_LENGTH} characters, not "." or ` +
+  '"..", without "/" or control characters; anything else (Unicode, spaces, "%", quotes) is ' +
+  'taken and percent-encoded in the URL';
+
 export function checkTenant(value: string): Check {
   const result = validateTenantSlug(value);
-  return result.ok ? OK : bad(result.reason);
+  return result.ok ? OK : bad(`${result.reason} (${TENANT_RULE})`);
 }
 
 export function checkAuthScheme(value: string): Check {
