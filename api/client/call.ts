@@ -129,7 +129,7 @@ export class Call {
       traceId: plan.traceId,
       attempts,
     };
-    const message = redactSecrets(fields.message, [rt.key]);
+    const message = redactSecrets(`GET ${readable(plan.path)} ${fields.message}`, [rt.key]);
     return ApiError.from({
       ...context,
       keyAlias: rt.key.alias,
@@ -158,7 +158,7 @@ export class Call {
       const waitMs = pause.until - Date.now();
       if (waitMs > rt.maxRetryAfterMs || pause.until > this.deadline - MIN_WINDOW_MS) {
         const why = `the client is paused by a rate limit for ${Math.ceil(waitMs / 1000)} s more`;
-        const message = `GET ${readable(plan.path)} not sent: ${why} (${plural(this.attempts, 'attempt')}, gate_wait_too_long)`;
+        const message = `not sent: ${why} (${plural(this.attempts, 'attempt')}, gate_wait_too_long)`;
         const fields = {
           status: 429,
           retryAfterMs: waitMs,
@@ -298,7 +298,7 @@ export class Call {
     };
     return this.error({
       kind: 'timeout',
-      message: `GET ${readable(this.plan.path)} failed: ${text}`,
+      message: `failed: ${text}`,
       ...fields,
     });
   }
@@ -309,7 +309,6 @@ export class Call {
     scope: 'attempt' | 'total',
     retryAfterMs: number | undefined,
   ): ApiError {
-    const failed = `GET ${readable(this.plan.path)} failed:`;
     const base = {
       kind: answerKind(result) as ErrorKind,
       retryable: stopReason !== 'not_retryable',
@@ -321,7 +320,7 @@ export class Call {
       if (f.kind === 'body_too_large') {
         return this.error({
           ...base,
-          message: `${failed} ${f.message}`,
+          message: `failed: ${f.message}`,
           problem: 'body_too_large',
           detail: f.message,
           cause: f,
@@ -330,13 +329,13 @@ export class Call {
       const code = 'code' in f ? f.code : f.kind;
       return this.error({
         ...base,
-        message: `${failed} ${code} ${f.message} ${this.tries(stopReason)}`,
+        message: `failed: ${code} ${f.message} ${this.tries(stopReason)}`,
         networkCode: code,
         cause: f,
       });
     }
     const c = result.classification;
-    const http = `${failed} HTTP ${result.status}`;
+    const http = `failed: HTTP ${result.status}`;
     const known = { ...base, status: result.status, requestId: result.requestId };
     if (c.kind === 'redirect') {
       const to = c.location ?? '(no location)';

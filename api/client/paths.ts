@@ -4,13 +4,7 @@
  * reads `//host` as another host; some servers decode `%2f`, and Tomcat-style servers drop what
  * follows `;` in a segment (`..;x` is `..` there). Any of these could send the key elsewhere.
  */
-import {
-  BASE_PATH,
-  type EndpointId,
-  ENDPOINTS,
-  isTenantResource,
-  isTenantSlug,
-} from '../contract/index.js';
+import { BASE_PATH, type EndpointId, ENDPOINTS, isTenantResource } from '../contract/index.js';
 
 export type PathCheck =
   | { readonly ok: true; readonly path: string; readonly query?: string | undefined }
@@ -108,18 +102,15 @@ export function routeOf(path: string): Route {
   return route(list ? resource : undefined, decoded(tenant));
 }
 
-/** A segment percent-decoded; one that is not valid percent-encoding as written. */
+/** Decoded (`rowery-łódź`) unless invalid or showing a `/` or a control character. */
 function decoded(segment: string): string {
   try {
-    return decodeURIComponent(segment);
+    const text = decodeURIComponent(segment);
+    return /[/\u0000-\u001f\u007f-\u009f]/.test(text) ? segment : text;
   } catch {
     return segment;
   }
 }
 
-/** A path for messages: a segment that decodes to a valid slug as its owner wrote it (`rowery-łódź`), any other as sent. */
-export const readable = (path: string): string =>
-  path
-    .split('/')
-    .map((s) => (isTenantSlug(decoded(s)) ? decoded(s) : s))
-    .join('/');
+/** For messages: each segment as written. */
+export const readable = (path: string): string => path.split('/').map(decoded).join('/');
