@@ -94,7 +94,9 @@ describe('the project templates, by what the toolkit and the answers say', () =>
   });
 
   it('the CI workflow tests every Node line in support, and no other (no end-of-life line)', () => {
-    const workflow = parse(file(renderProject(templates, templateContext({ ...answers, githubActions: true }, versions, facts())), '.github/workflows/ci.yml')) as {
+    const workflow = parse(
+      file(renderProject(templates, templateContext({ ...answers, githubActions: true }, versions, facts())), '.github/workflows/ci.yml'),
+    ) as {
       jobs: { test: { strategy: { matrix: { node: unknown } }; steps: { uses?: string; with?: Record<string, unknown> }[] } };
     };
     expect(workflow.jobs.test.strategy.matrix.node).toEqual([22, 24, 26]);

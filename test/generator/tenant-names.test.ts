@@ -26,23 +26,75 @@ afterAll(() => {
 
 const seed = Date.now() % 2 ** 31;
 /** Pieces a name is made of: what URLs, JSON, Markdown, shells and .env files treat specially. */
-const special = fc.constantFrom(' ', '%', '%2e', '%2F', '%25', '..', '.', '"', "'", '`', '\\', '?', '#', '&', '|', '+', ':', ';', '=', '$', '*', '<', '>', '{{');
-const piece = fc.oneof(special, fc.string({ unit: 'grapheme', minLength: 1, maxLength: 4 }), fc.string({ unit: 'binary', minLength: 1, maxLength: 3 }));
+const special = fc.constantFrom(
+  ' ',
+  '%',
+  '%2e',
+  '%2F',
+  '%25',
+  '..',
+  '.',
+  '"',
+  "'",
+  '`',
+  '\\',
+  '?',
+  '#',
+  '&',
+  '|',
+  '+',
+  ':',
+  ';',
+  '=',
+  '$',
+  '*',
+  '<',
+  '>',
+  '{{',
+);
+const piece = fc.oneof(
+  special,
+  fc.string({ unit: 'grapheme', minLength: 1, maxLength: 4 }),
+  fc.string({ unit: 'binary', minLength: 1, maxLength: 3 }),
+);
 const anyName = fc.oneof(
   { weight: 4, arbitrary: fc.array(piece, { minLength: 1, maxLength: 10 }).map((p) => p.join('')) },
   { weight: 1, arbitrary: fc.string({ unit: 'grapheme-ascii', minLength: 240, maxLength: 256 }) },
 );
 /** What the contract refuses: empty, a dot segment, a `/`, a control character, too long, a lone surrogate. */
-const refusedName = fc.oneof(
-  fc.constantFrom('', '.', '..'),
-  fc.tuple(anyName, anyName).map(([a, b]) => `${a}/${b}`.slice(0, 256)),
-  fc.tuple(anyName, fc.integer({ min: 1, max: 0x1f }), anyName).map(([a, c, b]) => `${a}${String.fromCharCode(c)}${b}`.slice(0, 256)),
-  fc.string({ unit: 'grapheme-ascii', minLength: 257, maxLength: 300 }),
-  anyName.map((a) => `${a}\ud800`),
-).filter((n) => !validateTenantSlug(n).ok);
+const refusedName = fc
+  .oneof(
+    fc.constantFrom('', '.', '..'),
+    fc.tuple(anyName, anyName).map(([a, b]) => `${a}/${b}`.slice(0, 256)),
+    fc.tuple(anyName, fc.integer({ min: 1, max: 0x1f }), anyName).map(([a, c, b]) => `${a}${String.fromCharCode(c)}${b}`.slice(0, 256)),
+    fc.string({ unit: 'grapheme-ascii', minLength: 257, maxLength: 300 }),
+    anyName.map((a) => `${a}\ud800`),
+  )
+  .filter((n) => !validateTenantSlug(n).ok);
 
-const FIXED = ['rowery-łódź', 'Acme Shop', '100%', '%2e%2e', 'a%2Fb', '..a', '...', '"quoted"', "it's", '`tick`', ' edge ', '{{tenant}}', '🚲 serwis', 'ab'.repeat(128)];
-const accepted = [...FIXED, ...fc.sample(anyName.filter((n) => checkTenant(n).ok), { seed, numRuns: 16 })];
+const FIXED = [
+  'rowery-łódź',
+  'Acme Shop',
+  '100%',
+  '%2e%2e',
+  'a%2Fb',
+  '..a',
+  '...',
+  '"quoted"',
+  "it's",
+  '`tick`',
+  ' edge ',
+  '{{tenant}}',
+  '🚲 serwis',
+  'ab'.repeat(128),
+];
+const accepted = [
+  ...FIXED,
+  ...fc.sample(
+    anyName.filter((n) => checkTenant(n).ok),
+    { seed, numRuns: 16 },
+  ),
+];
 const refused = fc.sample(refusedName, { seed, numRuns: 16 });
 
 describe('tenant names the generator accepts', { timeout: 300_000 }, () => {
@@ -62,20 +114,35 @@ describe('tenant names the generator accepts', { timeout: 300_000 }, () => {
     }
     const generatedMs = performance.now() - started;
     // Their files only, in one process that keeps the shared packages loaded between files.
-    writeFileSync(join(work, 'vitest.config.mjs'), "export default { test: { include: ['t-*/shop/test/**/*.test.ts'], isolate: false, maxWorkers: 2 } };\n");
-    const run = await runProcess(join(ROOT, 'node_modules', '.bin', 'vitest'), ['run', '--config', 'vitest.config.mjs', '--reporter', 'json', '--outputFile', 'results.json'], {
-      cwd: work,
-      env: childEnv({ CI: '1' }),
-      timeoutMs: 280_000,
-    });
-    const results = JSON.parse(readFileSync(join(work, 'results.json'), 'utf8')) as { testResults: { name: string; status: string; message: string }[] };
+    writeFileSync(
+      join(work, 'vitest.config.mjs'),
+      "export default { test: { include: ['t-*/shop/test/**/*.test.ts'], isolate: false, maxWorkers: 2 } };\n",
+    );
+    const run = await runProcess(
+      join(ROOT, 'node_modules', '.bin', 'vitest'),
+      ['run', '--config', 'vitest.config.mjs', '--reporter', 'json', '--outputFile', 'results.json'],
+      {
+        cwd: work,
+        env: childEnv({ CI: '1' }),
+        timeoutMs: 280_000,
+      },
+    );
+    const results = JSON.parse(readFileSync(join(work, 'results.json'), 'utf8')) as {
+      testResults: { name: string; status: string; message: string }[];
+    };
     const failed = results.testResults
       .filter((r) => r.status !== 'passed')
       .map((r) => `${JSON.stringify(accepted[Number(/t-(\d+)/.exec(r.name)?.[1])])}: ${r.name.slice(work.length)} ${r.message}`);
     expect(failed, `seed ${seed}`).toEqual([]);
     expect(run.code, run.stderr.slice(-2_000)).toBe(0);
-    expect(results.testResults).toHaveLength(accepted.length * readdirSync(join(work, 't-00', 'shop', 'test')).filter((f) => f.endsWith('.test.ts')).length);
-    figures.push(`seed ${seed}`, `${accepted.length} projects generated in ${(generatedMs / 1000).toFixed(1)} s`, `tested in ${(run.ms / 1000).toFixed(1)} s`);
+    expect(results.testResults).toHaveLength(
+      accepted.length * readdirSync(join(work, 't-00', 'shop', 'test')).filter((f) => f.endsWith('.test.ts')).length,
+    );
+    figures.push(
+      `seed ${seed}`,
+      `${accepted.length} projects generated in ${(generatedMs / 1000).toFixed(1)} s`,
+      `tested in ${(run.ms / 1000).toFixed(1)} s`,
+    );
   });
 });
 

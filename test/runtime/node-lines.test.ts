@@ -19,7 +19,17 @@ import { homedir, tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { NODE_LINES } from '../../generators/app/render.js';
-import { type ProcessRun, type Watched, childEnv, ensureBuilt, runCli, runProcess, spawnCli, waitFor, waitForOutput } from '../helpers/rig.js';
+import {
+  type ProcessRun,
+  type Watched,
+  childEnv,
+  ensureBuilt,
+  runCli,
+  runProcess,
+  spawnCli,
+  waitFor,
+  waitForOutput,
+} from '../helpers/rig.js';
 import { toolAvailable } from '../helpers/tools.js';
 
 const LINES_DIR = process.env['REPAIRMON_NODE_LINES'] ?? join(homedir(), '.cache', 'repairmon', 'node-lines');
@@ -73,7 +83,10 @@ async function generated(line: number, node: string, env: NodeJS.ProcessEnv): Pr
   const name = `shop-${line}`;
   const project = join(work, name);
   await step('new', runCli(['new', name, '--yes', '--skip-install', '--no-interactive', '--tenant', TENANT], { node, cwd: work, env }));
-  await step('install', runProcess('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund'], { cwd: project, env, timeoutMs: 240_000 }));
+  await step(
+    'install',
+    runProcess('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund'], { cwd: project, env, timeoutMs: 240_000 }),
+  );
   await step('typecheck', runProcess('npm', ['run', 'typecheck'], { cwd: project, env }));
   const test = await step('npm test', runProcess('npm', ['test'], { cwd: project, env: { ...env, CI: '1' }, timeoutMs: 180_000 }));
   expect(test.stdout).toMatch(/Tests\s+\d+ passed/);
@@ -124,17 +137,20 @@ async function smoke(line: number, node: string, env: NodeJS.ProcessEnv): Promis
 }
 
 describe.skipIf(!ready)('the Node lines in support', { timeout: 600_000 }, () => {
-  it.concurrent.each(NODE_LINES)('Node %i: the generator end to end and a sandbox + probe + serve smoke, without a warning', async (line) => {
-    ensureBuilt();
-    const node = nodeOf(line);
-    const version = await runProcess(node, ['-p', 'process.versions.node']);
-    expect(version.stdout.trim().split('.')[0]).toBe(String(line));
-    figures.push(`Node ${version.stdout.trim()}`);
-    // npm (a node script) and every `#!/usr/bin/env node` it starts pick this Node first.
-    const env = childEnv({ PATH: `${dirname(node)}${delimiter}${process.env['PATH'] ?? ''}` });
-    await slot(async () => {
-      await generated(line, node, env);
-      await smoke(line, node, env);
-    });
-  });
+  it.concurrent.each(NODE_LINES)(
+    'Node %i: the generator end to end and a sandbox + probe + serve smoke, without a warning',
+    async (line) => {
+      ensureBuilt();
+      const node = nodeOf(line);
+      const version = await runProcess(node, ['-p', 'process.versions.node']);
+      expect(version.stdout.trim().split('.')[0]).toBe(String(line));
+      figures.push(`Node ${version.stdout.trim()}`);
+      // npm (a node script) and every `#!/usr/bin/env node` it starts pick this Node first.
+      const env = childEnv({ PATH: `${dirname(node)}${delimiter}${process.env['PATH'] ?? ''}` });
+      await slot(async () => {
+        await generated(line, node, env);
+        await smoke(line, node, env);
+      });
+    },
+  );
 });
