@@ -105,6 +105,17 @@ export function codeSpan(text: string, cell = false): string {
   return `${fence}${pad}${body}${pad}${fence}`;
 }
 
+/**
+ * `NAME=value` as one line of a `.env` file. A value that needs quotes and holds all three quote
+ * characters cannot be one (Node's reader ends it at the first closing quote): the line is then
+ * a comment saying so, the value being src/config.ts's default anyway (the tenant slug).
+ */
+export function envLine(name: string, value: string): string {
+  if (NEEDS_QUOTES.test(value) && ["'", '"', '`'].every((q) => value.includes(q)))
+    return `# ${name}: the default in src/config.ts (it holds ', " and \`, which no .env line can)`;
+  return `${name}=${envFileValue(value, name)}`;
+}
+
 /** Stored without the dot: npm drops `.gitignore` from packages, and git ignores `.env.*` here. */
 const RENAMES: Readonly<Record<string, string>> = {
   gitignore: '.gitignore',
@@ -235,10 +246,8 @@ function createHandlebars(): typeof Handlebars {
     codeSpan(String(value), options.hash?.cell === true),
   );
   // `{{envLine env.tenant tenant}}`: `NAME=value` as one line of a .env file, whatever the value holds.
-  hb.registerHelper(
-    'envLine',
-    (name: unknown, value: unknown) =>
-      `${String(name)}=${envFileValue(String(value), String(name))}`,
+  hb.registerHelper('envLine', (name: unknown, value: unknown) =>
+    envLine(String(name), String(value)),
   );
   // GitHub Actions expressions use `${{ }}`, which handlebars would read as its own.
   hb.registerHelper(

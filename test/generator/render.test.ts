@@ -116,6 +116,15 @@ describe('the project templates, by what the toolkit and the answers say', () =>
     expect(file(project, '.env.example')).toContain(`RS_TENANT='${tenant}'`);
   });
 
+  it('.env.example: a tenant holding all three quote characters is a comment, not a line Node would cut', () => {
+    const tenant = `it's "a" \`b\``;
+    const project = renderProject(templates, templateContext({ ...answers, tenant }, versions, facts()));
+    expect(file(project, '.env.example')).toContain(
+      '# RS_TENANT: the default in src/config.ts (it holds \', " and `, which no .env line can)',
+    );
+    expect(file(project, 'src/config.ts')).toContain(`tenant: ${JSON.stringify(tenant)},`);
+  });
+
   it('a code span holds any text: a longer fence than any backtick run, padding CommonMark strips again', () => {
     expect(codeSpan('rowery-nowak')).toBe('`rowery-nowak`');
     expect(codeSpan('a`b')).toBe('``a`b``');

@@ -83,6 +83,7 @@ const FIXED = [
   '...',
   '"quoted"',
   "it's",
+  'it\'s "all" `three`',
   '`tick`',
   ' edge ',
   '{{tenant}}',
