@@ -29,7 +29,7 @@ export { DEFAULT_DIALECT, PRESET_NAMES, dialectHelpLines, parseDialect } from '.
 export type { Dialect } from './dialect/index.js';
 export { SANDBOX_DEFAULT_BASE_URL, SANDBOX_DEFAULT_HOST, SANDBOX_DEFAULT_PORT } from './defaults.js';
 export { CONTROL_PATH } from './control.js';
-export { faultHelpLines, parseFaultSpec } from './faults/parse.js';
+export { FAULT_KINDS, faultHelpLines, parseFaultSpec } from './faults/parse.js';
 export { MAX_PAGE_SIZE, existingKind, parseRateLimit, replaceFile };
 
 export interface RunningSandbox {

@@ -1,11 +1,12 @@
 /**
  * `repairmon new [dir]`, and what it shares with `upgrade`: the `yo repair-service` generator run
- * through yeoman-environment (no `yo`), so it also works as root and in scripts. A refusal of the
- * generator exits 2 having written nothing; any other failure (a write rolled back) 1.
+ * through yeoman-environment (no `yo`), so it also works as root and in scripts. Exit codes are
+ * the generator's own (GENERATOR_EXIT, the same under yo): 2 refused and 130 cancelled, both
+ * having written nothing; 1 any other failure (a write rolled back).
  */
 import { join } from 'node:path';
 import { type Command, type CommandContext, type OptionSpec, UsageError } from '../command.js';
-import { ANSWER_FLAGS, RUN_FLAGS, isGeneratorRefusal } from '../../generators/entry.js';
+import { ANSWER_FLAGS, RUN_FLAGS, flagDescription, generatorExitCode } from '../../generators/entry.js';
 import { OUR_PACKAGE_NAME, packageRoot } from '../../lib/index.js';
 
 const NAMESPACE = 'repair-service:app';
@@ -32,7 +33,7 @@ export async function runGenerator(
     return 0;
   } catch (error) {
     ctx.stderr.write(`repairmon ${command}: ${error instanceof Error ? error.message : String(error)}\n`);
-    return isGeneratorRefusal(error) ? 2 : 1;
+    return generatorExitCode(error);
   }
 }
 
@@ -54,7 +55,7 @@ const NEGATABLE = ['github-actions', 'interactive'] as const;
 function buildOptions(): Record<string, OptionSpec> {
   const options: Record<string, OptionSpec> = {};
   for (const spec of ANSWER_FLAGS) {
-    options[spec.flag] = { type: spec.type, description: spec.message, ...(spec.valueName ? { valueName: spec.valueName } : {}) };
+    options[spec.flag] = { type: spec.type, description: flagDescription(spec), ...(spec.valueName ? { valueName: spec.valueName } : {}) };
   }
   for (const spec of RUN_FLAGS)
     options[spec.flag] = { type: 'boolean', description: spec.description, ...(spec.flag === 'yes' ? { short: 'y' } : {}) };
@@ -88,6 +89,7 @@ async function run(ctx: CommandContext): Promise<number> {
 const command: Command = {
   name: 'new',
   summary: 'scaffold an integration project (the yo repair-service generator; works as root)',
+  docs: 'docs/integrators.md',
   positionals: '[dir]',
   options: buildOptions(),
   run,

@@ -15,9 +15,16 @@
 import { basename } from 'node:path';
 import Generator from 'yeoman-generator';
 import { type AnswerName, checkAnswer, isBooleanAnswer } from './answers.js';
-import { ANSWER_FLAGS, RUN_FLAGS, flagFor, readOption } from './flags.js';
+import {
+  ANSWER_FLAGS,
+  RUN_FLAGS,
+  flagDescription,
+  flagFor,
+  generatorHelp,
+  readOption,
+} from './flags.js';
 import { ProjectRun } from './project-run.js';
-import { type GeneratorRefusal, isGeneratorRefusal } from './refusal.js';
+import { type GeneratorRefusal, asCancelled, isGeneratorRefusal } from './refusal.js';
 
 export default class RepairServiceGenerator extends Generator {
   /** The run itself (project-run.ts); created once Yeoman has parsed the options. */
@@ -35,7 +42,7 @@ export default class RepairServiceGenerator extends Generator {
     for (const spec of ANSWER_FLAGS) {
       this.option(spec.flag, {
         type: spec.type === 'boolean' ? Boolean : String,
-        description: spec.message,
+        description: flagDescription(spec),
       });
     }
     for (const spec of RUN_FLAGS) {
@@ -49,6 +56,11 @@ export default class RepairServiceGenerator extends Generator {
     this.setFeatures({ customCommitTask: () => this.#commit(), customInstallTask: true });
   }
 
+  /** `yo repair-service --help` (yeoman-environment prints what this returns). */
+  override help(): string {
+    return generatorHelp();
+  }
+
   /** Yeoman names the app after the package.json of where it runs; ours is named by the answers, and that file may be anything (a refusal of ours names it). */
   override determineAppname(): string {
     return basename(this.destinationRoot());
@@ -59,8 +71,15 @@ export default class RepairServiceGenerator extends Generator {
       contextRoot: this.contextRoot,
       configKey: this.rootGeneratorName(),
       options: this.options,
+      passed: this.#passedByEnvironment(),
     });
     return this.#run;
+  }
+
+  /** The environment's own keys in the options bag (not flags a user typed). */
+  #passedByEnvironment(): string[] {
+    const shared = (this.env as unknown as { sharedOptions?: object }).sharedOptions ?? {};
+    return ['env', 'resolved', 'namespace', '_meta', ...Object.keys(shared)];
   }
 
   #interactive(): boolean {
@@ -122,7 +141,13 @@ export default class RepairServiceGenerator extends Generator {
             default: fallback,
           }
         : { type: 'input' as const, name, message: spec.message, default: fallback, validate };
-    const reply = await this.prompt<Record<string, unknown>>([question as never]);
+    const reply = await this.prompt<Record<string, unknown>>([question as never]).catch(
+      (error: unknown) => {
+        // Ctrl+C in a prompt: nothing is written yet, and one line says so.
+        if (error instanceof Error && error.name === 'ExitPromptError') throw asCancelled(error);
+        throw error;
+      },
+    );
     const value = reply[name];
     return typeof value === 'string' ? value.trim() : value;
   }

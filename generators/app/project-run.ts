@@ -16,7 +16,13 @@ import {
   defaultAnswer,
 } from './answers.js';
 import { inspectDestination } from './destination.js';
-import { answersFromFlags, flagFor, missingAnswersMessage, readOption } from './flags.js';
+import {
+  answersFromFlags,
+  flagFor,
+  missingAnswersMessage,
+  readOption,
+  unknownFlags,
+} from './flags.js';
 import { planProject } from './project-plan.js';
 import { GeneratorRefusal } from './refusal.js';
 import { type FileChange, commitChanges } from './staged-commit.js';
@@ -34,6 +40,8 @@ export interface RunSetting {
   readonly configKey: string;
   /** Flags and the `dir` argument, kebab-case or camelCase. */
   readonly options: Readonly<Record<string, unknown>>;
+  /** Keys the runner itself adds to `options` (Yeoman's environment), not flags a user typed. */
+  readonly passed?: readonly string[];
 }
 
 export class ProjectRun {
@@ -59,12 +67,19 @@ export class ProjectRun {
 
   initialize(): void {
     const { contextRoot, configKey, options } = this.setting;
+    // yo hands over every flag it was given; `repairmon new` only those its parser knows.
+    const unknown = unknownFlags(options, this.setting.passed ?? []);
     const flags = answersFromFlags(options);
-    if (!flags.ok)
+    if (!flags.ok || unknown.length > 0) {
+      const problems = [
+        ...unknown.map((flag) => `Unknown option '${flag}' (--help lists the flags)`),
+        ...(flags.ok ? [] : flags.problems),
+      ];
       throw new GeneratorRefusal(
         'invalid_flag',
-        `Invalid flags, nothing was written:\n  ${flags.problems.join('\n  ')}`,
+        `Invalid flags, nothing was written:\n  ${problems.join('\n  ')}`,
       );
+    }
     const dir = readOption(options, 'dir');
     const dirGiven = typeof dir === 'string' && dir !== '';
     const candidate = dirGiven ? resolve(contextRoot, dir) : contextRoot;
