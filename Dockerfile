@@ -5,7 +5,8 @@
 #     --env-file keys.env repairmon            # keys.env: NAME=secret, one per ${NAME} in monitor.yaml
 # Extra flags go after the image name, e.g. `repairmon --shard 0/3`.
 
-ARG NODE_IMAGE=node:20-bookworm-slim
+# Node 24: a line in support (LTS until April 2028) that CI tests, as it tests 22 and 26.
+ARG NODE_IMAGE=node:24-bookworm-slim
 
 FROM ${NODE_IMAGE} AS build
 WORKDIR /src

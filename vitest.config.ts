@@ -7,9 +7,11 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  * last time, else largest).
  */
 const SLOW_FIRST = [
+  'test/runtime/node-lines.test.ts',
   'test/generator/integrator-e2e.test.ts',
   'test/deploy/alert-stack.test.ts',
   'test/generator/e2e.test.ts',
+  'test/generator/tenant-names.test.ts',
   'test/generator/upgrade.test.ts',
   'test/deploy/prometheus-rules.test.ts',
   'test/lint.test.ts',

@@ -1,6 +1,6 @@
 /**
  * The sandbox's https mode: a throwaway CA and a server certificate signed by it, made at start.
- * Node 20 can parse X.509 (`X509Certificate`) but not create it, and the toolkit takes no
+ * Node (20 to 26) can parse X.509 (`X509Certificate`) but not create it, and the toolkit takes no
  * dependency for that, so the real `openssl` makes them (it is on every CI image we use). The
  * private keys live in a temp dir only while openssl runs, then only in memory; the CA
  * certificate (public) is written where asked, so a client can be told to trust it.

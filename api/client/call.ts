@@ -16,6 +16,7 @@ import {
 } from './attempt.js';
 import { ApiError, type ApiErrorFields, type ErrorKind, type RetryRecord } from './errors.js';
 import type { LogFn } from './logger.js';
+import { readable } from './paths.js';
 import {
   type RateLimitGate,
   type RetryOutcome,
@@ -128,7 +129,7 @@ export class Call {
       traceId: plan.traceId,
       attempts,
     };
-    const message = redactSecrets(fields.message, [rt.key]);
+    const message = redactSecrets(`GET ${readable(plan.path)} ${fields.message}`, [rt.key]);
     return ApiError.from({
       ...context,
       keyAlias: rt.key.alias,
@@ -157,7 +158,7 @@ export class Call {
       const waitMs = pause.until - Date.now();
       if (waitMs > rt.maxRetryAfterMs || pause.until > this.deadline - MIN_WINDOW_MS) {
         const why = `the client is paused by a rate limit for ${Math.ceil(waitMs / 1000)} s more`;
-        const message = `GET ${plan.path} not sent: ${why} (${plural(this.attempts, 'attempt')}, gate_wait_too_long)`;
+        const message = `not sent: ${why} (${plural(this.attempts, 'attempt')}, gate_wait_too_long)`;
         const fields = {
           status: 429,
           retryAfterMs: waitMs,
@@ -299,7 +300,7 @@ export class Call {
     };
     return this.error({
       kind: 'timeout',
-      message: `GET ${this.plan.path} failed: ${text}`,
+      message: `failed: ${text}`,
       ...fields,
     });
   }
@@ -310,7 +311,6 @@ export class Call {
     scope: 'attempt' | 'total',
     retryAfterMs: number | undefined,
   ): ApiError {
-    const failed = `GET ${this.plan.path} failed:`;
     const base = {
       kind: answerKind(result) as ErrorKind,
       retryable: stopReason !== 'not_retryable',
@@ -322,7 +322,7 @@ export class Call {
       if (f.kind === 'body_too_large') {
         return this.error({
           ...base,
-          message: `${failed} ${f.message}`,
+          message: `failed: ${f.message}`,
           problem: 'body_too_large',
           detail: f.message,
           cause: f,
@@ -331,13 +331,13 @@ export class Call {
       const code = 'code' in f ? f.code : f.kind;
       return this.error({
         ...base,
-        message: `${failed} ${code} ${f.message} ${this.tries(stopReason)}`,
+        message: `failed: ${code} ${f.message} ${this.tries(stopReason)}`,
         networkCode: code,
         cause: f,
       });
     }
     const c = result.classification;
-    const http = `${failed} HTTP ${result.status}`;
+    const http = `failed: HTTP ${result.status}`;
     const known = { ...base, status: result.status, requestId: result.requestId };
     if (c.kind === 'redirect') {
       const to = c.location ?? '(no location)';

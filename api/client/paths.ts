@@ -99,11 +99,18 @@ export function routeOf(path: string): Route {
   const [, tenant = '', resource, rest] = match;
   const list =
     resource !== undefined && isTenantResource(resource) && (rest === undefined || rest === '/');
-  let slug = tenant;
-  try {
-    slug = decodeURIComponent(tenant);
-  } catch {
-    // Not valid percent-encoding: the slug as written.
-  }
-  return route(list ? resource : undefined, slug);
+  return route(list ? resource : undefined, decoded(tenant));
 }
+
+/** Decoded (`rowery-łódź`) unless invalid or showing a `/` or a control character. */
+function decoded(segment: string): string {
+  try {
+    const text = decodeURIComponent(segment);
+    return /[/\u0000-\u001f\u007f-\u009f]/.test(text) ? segment : text;
+  } catch {
+    return segment;
+  }
+}
+
+/** For messages: each segment as written. */
+export const readable = (path: string): string => path.split('/').map(decoded).join('/');

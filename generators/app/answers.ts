@@ -8,6 +8,7 @@ import {
   BASE_PATH,
   checkBaseUrl,
   isAuthScheme,
+  TENANT_SLUG_MAX_LENGTH,
   validateTenantSlug,
 } from '../../api/contract/index.js';
 import { SANDBOX_DEFAULT_BASE_URL } from '../../sandbox/index.js';
@@ -85,9 +86,25 @@ export function checkPackageName(value: string): Check {
   return OK;
 }
 
+/**
+ * U+2028 and U+2029 end a line for JavaScript and many editors: no generated file may hold one
+ * (render.ts refuses them too), so no answer may, though a URL or a slug could carry them.
+ */
+const SEPARATOR = /[\u2028\u2029]/;
+const SEPARATOR_REASON =
+  'cannot contain a line or paragraph separator (U+2028, U+2029): it would break a line of ' +
+  'the generated files';
+
+/** The contract's slug check in words (the spec shows no slug format; api/contract/api.ts). */
+export const TENANT_RULE =
+  `a tenant slug is one URL path segment of 1 to ${TENANT_SLUG_MAX_LENGTH} characters, not "." or ` +
+  '"..", without "/", control characters or line separators; anything else (Unicode, spaces, "%", ' +
+  'quotes) is taken and percent-encoded in the URL';
+
 export function checkTenant(value: string): Check {
   const result = validateTenantSlug(value);
-  return result.ok ? OK : bad(result.reason);
+  const reason = result.ok ? (SEPARATOR.test(value) ? SEPARATOR_REASON : undefined) : result.reason;
+  return reason === undefined ? OK : bad(`${reason} (${TENANT_RULE})`);
 }
 
 export function checkAuthScheme(value: string): Check {
@@ -160,7 +177,8 @@ export function checkAnswer(name: AnswerName, value: unknown): Check {
   if (isBooleanAnswer(name)) return typeof value === 'boolean' ? OK : bad('must be true or false');
   if (typeof value !== 'string')
     return bad(`must be a string, got ${value === null ? 'null' : typeof value}`);
-  return STRING_CHECKS[name]?.(value) ?? OK;
+  const check = STRING_CHECKS[name]?.(value) ?? OK;
+  return check.ok && SEPARATOR.test(value) ? bad(SEPARATOR_REASON) : check;
 }
 
 export interface AnswerProblem {

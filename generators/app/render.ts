@@ -1,7 +1,7 @@
 /**
  * Turns the template tree into the files of a project: `*.hbs` rendered with handlebars
- * (`noEscape`, `strict`, helpers `json`, `actionsExpr` and `envLine`), everything else copied
- * byte for byte, dotfiles renamed on write. Pure apart from reading the templates (and our
+ * (`noEscape`, `strict`, helpers `json`, `jsonText`, `code`, `actionsExpr` and `envLine`),
+ * everything else copied byte for byte, dotfiles renamed on write. Pure apart from reading the templates (and our
  * package.json for the dependency versions); writing is the generator's job.
  *
  * Nothing an answer holds can add a line to a rendered file: the answers are validated before
@@ -21,6 +21,12 @@ import type { RenderedFile } from './shipped.js';
 /** What the generated project needs at run time and to build and test, at the ranges of our package.json (written once). */
 export const RUNTIME_DEPENDENCIES = ['undici', 'p-retry'] as const;
 export const DEV_DEPENDENCIES = ['typescript', 'vitest', '@types/node', 'msw'] as const;
+/**
+ * The Node LTS lines in support (22 until April 2027, 24 until April 2028, 26 until April 2029):
+ * the generated CI workflow's matrix, and the lines test/runtime/node-lines.test.ts runs the
+ * toolkit on. Node 20 (end of life) is the one `engines` still admits, for machines not yet moved.
+ */
+export const NODE_LINES = [22, 24, 26] as const;
 /** Run with npx from the README (a mock server from `openapi.yaml`), never installed: the version our own tests run. */
 const PRISM = '@stoplight/prism-cli';
 
@@ -87,6 +93,29 @@ export function envFileValue(value: string, name: string): string {
   return `${quote}${value}${quote}`;
 }
 
+/**
+ * Text as a Markdown code span (CommonMark): fenced by one backtick more than its longest run,
+ * padded where the parser would otherwise eat a backtick or an edge space; in a table cell
+ * (`cell`), `|` is escaped, which GFM requires even inside code.
+ */
+export function codeSpan(text: string, cell = false): string {
+  const fence = '`'.repeat(Math.max(0, ...(text.match(/`+/g) ?? []).map((r) => r.length)) + 1);
+  const pad = /^`|`$|^ .*[^ ].* $/.test(text) ? ' ' : '';
+  const body = cell ? text.replaceAll('|', '\\|') : text;
+  return `${fence}${pad}${body}${pad}${fence}`;
+}
+
+/**
+ * `NAME=value` as one line of a `.env` file. A value that needs quotes and holds all three quote
+ * characters cannot be one (Node's reader ends it at the first closing quote): the line is then
+ * a comment saying so, the value being src/config.ts's default anyway (the tenant slug).
+ */
+export function envLine(name: string, value: string): string {
+  if (NEEDS_QUOTES.test(value) && ["'", '"', '`'].every((q) => value.includes(q)))
+    return `# ${name}: the default in src/config.ts (it holds ', " and \`, which no .env line can)`;
+  return `${name}=${envFileValue(value, name)}`;
+}
+
 /** Stored without the dot: npm drops `.gitignore` from packages, and git ignores `.env.*` here. */
 const RENAMES: Readonly<Record<string, string>> = {
   gitignore: '.gitignore',
@@ -103,6 +132,8 @@ const DEFAULT_FACTS: ProjectFacts = { toolkitDir: TOOLKIT_DIR };
 
 export interface TemplateContext extends Answers, ProjectFacts {
   readonly versions: DependencyVersions;
+  /** The generated CI workflow's Node matrix: NODE_LINES. */
+  readonly nodeLines: readonly number[];
   /** The generator's placeholder, which the generated config refuses to use. */
   readonly placeholderProductionBaseUrl: string;
   readonly productionIsPlaceholder: boolean;
@@ -150,6 +181,7 @@ export function templateContext(
     ...answers,
     ...facts,
     versions,
+    nodeLines: NODE_LINES,
     placeholderProductionBaseUrl: PLACEHOLDER_PRODUCTION_BASE_URL,
     productionIsPlaceholder: answers.productionBaseUrl === PLACEHOLDER_PRODUCTION_BASE_URL,
     sandboxBaseUrl: SANDBOX_DEFAULT_BASE_URL,
@@ -207,11 +239,15 @@ function createHandlebars(): typeof Handlebars {
     const pad = ' '.repeat(options.hash?.indent ?? 0);
     return JSON.stringify(value, null, 2).replace(/\n/g, `\n${pad}`);
   });
+  // `"… {{jsonText tenant}}"`: a value inside a JSON string literal, its quotes and `\` escaped.
+  hb.registerHelper('jsonText', (value: unknown) => JSON.stringify(String(value)).slice(1, -1));
+  // `{{code tenant}}`: a Markdown code span whatever the text holds; `cell=true` in a table row.
+  hb.registerHelper('code', (value: unknown, options: { hash?: { cell?: boolean } }) =>
+    codeSpan(String(value), options.hash?.cell === true),
+  );
   // `{{envLine env.tenant tenant}}`: `NAME=value` as one line of a .env file, whatever the value holds.
-  hb.registerHelper(
-    'envLine',
-    (name: unknown, value: unknown) =>
-      `${String(name)}=${envFileValue(String(value), String(name))}`,
+  hb.registerHelper('envLine', (name: unknown, value: unknown) =>
+    envLine(String(name), String(value)),
   );
   // GitHub Actions expressions use `${{ }}`, which handlebars would read as its own.
   hb.registerHelper(

@@ -28,6 +28,8 @@ export interface SpawnOptions {
   readonly stdin?: string;
   /** Another `bin/repairmon.js` (an unpacked tarball, an image's layout). */
   readonly bin?: string;
+  /** Another Node to run `repairmon` with (a line from test/runtime/node-lines.test.ts). */
+  readonly node?: string;
 }
 
 export interface Watched {
@@ -112,12 +114,12 @@ function cliOptions<T extends SpawnOptions>(options: T): T {
 
 /** `node bin/repairmon.js ARGS` as a child that keeps running. */
 export function spawnCli(args: readonly string[], options: SpawnOptions = {}): Watched {
-  return spawnProcess(process.execPath, [options.bin ?? BIN, ...args], cliOptions(options));
+  return spawnProcess(options.node ?? process.execPath, [options.bin ?? BIN, ...args], cliOptions(options));
 }
 
 /** `node bin/repairmon.js ARGS` to its end. */
 export function runCli(args: readonly string[], options: SpawnOptions & { readonly timeoutMs?: number } = {}): Promise<ProcessRun> {
-  return runProcess(process.execPath, [options.bin ?? BIN, ...args], cliOptions(options));
+  return runProcess(options.node ?? process.execPath, [options.bin ?? BIN, ...args], cliOptions(options));
 }
 
 export interface SandboxKey {

@@ -4,7 +4,7 @@ import { checklistPassed, formatChecklistTable, runChecklist } from '../src/repa
 import { ApiKey } from '../src/repair-service/client/index.js';
 import { DEFAULTS } from '../src/config.js';
 import { ERROR_CODES } from '../src/repair-service/contract/index.js';
-import { HttpResponse, KEYS, http, mockApi, refusal, url } from './mock-api.js';
+import { HttpResponse, KEYS, OTHER_TENANT, http, mockApi, refusal, url } from './mock-api.js';
 
 const api = mockApi();
 const dispatcher = new Agent();
@@ -32,7 +32,7 @@ describe('runChecklist', () => {
   });
 
   it('fails the tenant row on tenant_key_tenant_mismatch and skips the scopes', async () => {
-    const rows = await run(KEYS.tenant, `${DEFAULTS.tenant}-other`);
+    const rows = await run(KEYS.tenant, OTHER_TENANT);
     const tenantRow = rows.find((r) => r.id === 'tenant');
     expect(tenantRow?.status).toBe('fail');
     expect(tenantRow?.detail).toContain(`403 ${ERROR_CODES.tenantMismatch}`);

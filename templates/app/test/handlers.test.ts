@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '../src/repair-service/client/index.js';
 import { DEFAULTS } from '../src/config.js';
 import { type NextStep, handleApiError } from '../src/handlers.js';
-import { KEYS, http, mockApi, rateLimited, url } from './mock-api.js';
+import { KEYS, OTHER_TENANT, http, mockApi, rateLimited, url } from './mock-api.js';
 
 const UNKNOWN_KEY = 'rs_test_0123456789abcdef';
 const tenant = DEFAULTS.tenant;
@@ -40,7 +40,7 @@ describe('401/403/429: one report each, then the hook for the case', () => {
   });
 
   it("403 tenant_key_tenant_mismatch (another tenant's path) asks to fix the tenant", async () => {
-    const { step, steps } = await handled(KEYS.tenant, (client) => client.listBikes({ tenant: `${tenant}-other` }));
+    const { step, steps } = await handled(KEYS.tenant, (client) => client.listBikes({ tenant: OTHER_TENANT }));
     expect(step.kind).toBe('fix_tenant');
     expect(steps.map((s) => s.kind)).toEqual(['fix_tenant']);
   });

@@ -27,6 +27,8 @@ export const KEYS = {
   /** A platform key: every tenant and /platform/*. */
   platform: 'rs_test_mock_platform_03',
 } as const;
+/** A tenant the tenant keys do not belong to: never DEFAULTS.tenant, always a valid slug. */
+export const OTHER_TENANT = DEFAULTS.tenant === 'another-shop' ? 'another-shop-2' : 'another-shop';
 const SCOPES: Readonly<Record<string, { tenant?: string; lacks?: string }>> = { [KEYS.tenant]: { tenant: DEFAULTS.tenant }, [KEYS.noLogs]: { tenant: DEFAULTS.tenant, lacks: 'logs' }, [KEYS.platform]: {} };
 /** The rate-limit fields of every keyed answer (IETF draft, as the reference API sends them). */
 const QUOTA = { [RL.limit]: '60', [RL.remaining]: '59', [RL.reset]: '60' };

@@ -1,7 +1,7 @@
 /** Query parameters, the generic get() and the path guard (client level and pure). */
 import { afterEach, describe, expect, it } from 'vitest';
 import { createClient, isNotFoundError } from '../../../api/client/index.js';
-import { checkSubPath, isCredentialName, staysInside } from '../../../api/client/paths.js';
+import { checkSubPath, isCredentialName, readable, staysInside } from '../../../api/client/paths.js';
 import { BASE_URL, KEY, SECRET, captureLogger, envelopeError, envelopeOk, mockAgent } from './helpers.js';
 
 const agents: Array<{ close(): Promise<void> }> = [];
@@ -22,6 +22,24 @@ function setup() {
     });
   return { pool, client, lines, seen, record };
 }
+
+describe('the path in messages', () => {
+  it('names the tenant as its owner wrote it; error.path is what was sent', async () => {
+    const { agent, pool } = mockAgent();
+    agents.push(agent);
+    const tenant = 'Rowery "Łódź" 100%';
+    const client = createClient({ baseUrl: BASE_URL, apiKey: KEY, tenant, dispatcher: agent, maxRetries: 0 });
+    const sent = `/tenants/${encodeURIComponent(tenant)}/clients`;
+    pool.intercept({ path: `/api/v1${sent}` }).reply(401, envelopeError('unauthorized', 'Nieznany klucz'));
+    const error = (await client.listClients().catch((e: unknown) => e)) as Error & { path: string };
+    expect(error.message).toMatch(/^GET \/tenants\/Rowery "Łódź" 100%\/clients failed: HTTP 401 unauthorized/);
+    expect(error.path).toBe(sent);
+  });
+
+  it('keeps a segment as sent when decoding it would show a "/" or a control character, or is not valid', () => {
+    expect(readable('/tenants/a%2Fb/x%0Ay/100%/caf%C3%A9')).toBe('/tenants/a%2Fb/x%0Ay/100%/café');
+  });
+});
 
 describe('a query in get(path)', () => {
   it('is sent as given (encoded by the caller) on get and platform.get, with the key in a header', async () => {
