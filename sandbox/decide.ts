@@ -8,7 +8,6 @@ import { BASE_PATH, ERROR_CODES, type Envelope, type ErrorCode, scopeForResource
 import { type SlugStyle } from '../api/contract/readings.js';
 import {
   ALLOWED_METHODS,
-  type BodyForm,
   ERROR_STATUS,
   type Refusal,
   type RefusalAnswer,
@@ -24,6 +23,9 @@ import { type Dialect, checkSlugStyle } from './dialect/index.js';
 import { docsPayload, indexPayload } from './docs.js';
 import { type DemoKey, type TenantData, keyMetadata } from './model.js';
 import { type RateVerdict, rateLimitHeaders } from './rate-limit.js';
+import type { Reply } from './respond.js';
+
+export type { Reply };
 
 /** The Polish error messages the sandbox sends (spec §2: messages are in Polish). */
 const MESSAGES: Readonly<Record<ErrorCode, string>> = {
@@ -65,15 +67,6 @@ export interface SandboxState {
   readonly keysByValue: ReadonlyMap<string, DemoKey>;
   /** Which reading of each "not shown" point every answer follows. */
   readonly dialect: Dialect;
-}
-
-export interface Reply {
-  readonly status: number;
-  /** The answer as an envelope, also when it goes on the wire as plain text (for logs and faults). */
-  readonly envelope: Envelope;
-  readonly body: BodyForm;
-  readonly headers: Readonly<Record<string, string>>;
-  readonly keyAlias?: string;
 }
 
 export interface DecideInput {

@@ -3,9 +3,17 @@
  * the status text of a 401 or 429), always with a request id.
  */
 import { STATUS_CODES, type ServerResponse } from 'node:http';
-import { REQUEST_ID_HEADER } from '../api/contract/index.js';
-import { JSON_CONTENT_TYPE, PLAIN_CONTENT_TYPE } from '../api/contract/server/index.js';
-import type { Reply } from './decide.js';
+import { type Envelope, REQUEST_ID_HEADER } from '../api/contract/index.js';
+import { type BodyForm, JSON_CONTENT_TYPE, PLAIN_CONTENT_TYPE } from '../api/contract/server/index.js';
+
+export interface Reply {
+  readonly status: number;
+  /** The answer as an envelope, also when it goes on the wire as plain text (for logs and faults). */
+  readonly envelope: Envelope;
+  readonly body: BodyForm;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly keyAlias?: string;
+}
 
 /** The body of an answer sent as plain text (`bodyForm` says which): the status text, as a proxy or framework sends it. */
 export function plainText(status: number): string {
