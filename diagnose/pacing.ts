@@ -4,13 +4,14 @@
  * (never a second try) when it asks for longer. Pure: the schedule carries the decisions out.
  */
 import { hostUnreachable } from '../api/checklist/index.js';
-import { type AttemptResult, type RetryHint, answerKind, parseRetryHint } from '../api/client/single-attempt.js';
+import { type AttemptResult, RATE_LIMIT_POLICY, type RetryHint } from '../api/client/single-attempt.js';
+import { answerKind, parseRetryHint } from '../api/client/single-attempt.js';
 
 /** Requests per run, retries included: when it is spent, the lowest-priority calls (`/` last) are the ones not run. */
 export const REQUEST_BUDGET = 10;
 
-/** Seconds the probe may wait for the server's rate-limit hints, over the whole run. */
-export const DEFAULT_MAX_WAIT_S = 10;
+/** Seconds the probe may wait for the server's rate-limit hints, over the whole run (`--max-wait`). */
+export const DEFAULT_MAX_WAIT_S = RATE_LIMIT_POLICY.probeMaxWaitMs / 1000;
 
 export type PacingLimits = Readonly<Record<'budget' | 'maxWaitMs', number>>;
 type Spent = Readonly<Record<'requests' | 'waitedMs', number>>;

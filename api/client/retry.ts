@@ -4,6 +4,7 @@
  */
 import { RATE_LIMIT_HEADERS as H, RETRYABLE_STATUSES } from '../contract/index.js';
 import type { TransportFailure } from './attempt.js';
+import { RATE_LIMIT_POLICY } from './rate-limit-policy.js';
 
 export interface RetryHint {
   readonly source:
@@ -162,6 +163,9 @@ function retryable(outcome: RetryOutcome): boolean {
   );
 }
 
+/** Backoff for retryable answers other than a 429 (timeouts, resets, 5xx). */
+const BACKOFF_MS = { baseMs: 250, capMs: 4_000 } as const;
+
 export function decideRetry(input: RetryInput): RetryDecision {
   const { outcome, now } = input;
   if (!retryable(outcome)) return { retry: false, reason: 'not_retryable' };
@@ -185,8 +189,8 @@ export function decideRetry(input: RetryInput): RetryDecision {
     };
   }
   // Exponential with "equal jitter"; a 429 without a hint backs off harder.
-  const [baseMs, capMs] =
-    outcome.kind === 'status' && outcome.status === 429 ? [1000, 16_000] : [250, 4_000];
+  const { baseMs, capMs } =
+    outcome.kind === 'status' && outcome.status === 429 ? RATE_LIMIT_POLICY.backoffMs : BACKOFF_MS;
   const ceiling = Math.min(capMs, baseMs * 2 ** Math.min(Math.max(input.attempt - 1, 0), 30));
   const delayMs = Math.round(ceiling / 2 + (ceiling / 2) * unit(input.random));
   // A backoff squeezed to fit would hammer the server in the last milliseconds: stop instead.
@@ -195,7 +199,7 @@ export function decideRetry(input: RetryInput): RetryDecision {
 }
 
 /** A `Retry-After: 1e15` from a broken proxy must not silence the client for the rest of the process. */
-export const MAX_GATE_PAUSE_MS = 60 * 60 * 1000;
+export const MAX_GATE_PAUSE_MS = RATE_LIMIT_POLICY.maxHoldMs;
 
 /** A 429's hint pauses every call of the client; a shorter hint never shortens a pause. */
 export function createRateLimitGate() {
