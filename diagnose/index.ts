@@ -9,4 +9,4 @@ export { DEFAULT_MAX_WAIT_S, REQUEST_BUDGET } from './pacing.js';
 export { DEFAULT_WIDTH, renderDiagnosisJson, renderDiagnosisTable } from './render.js';
 export { runDiagnosis } from './run.js';
 export { parseTarget } from './target.js';
-export type { DiagnosisReport } from './types.js';
+export type { DiagnosisReport } from './verdict.js';

@@ -14,7 +14,7 @@ import { DEFAULT_MAX_WAIT_S, REQUEST_BUDGET } from './pacing.js';
 import { buildReport } from './report.js';
 import { type Answered, type ScheduleOutcome, schedule } from './schedule.js';
 import type { DiagnosisTarget } from './target.js';
-import type { DiagnosisReport } from './types.js';
+import type { DiagnosisReport } from './verdict.js';
 
 interface DiagnosisOptions {
   readonly target: DiagnosisTarget;

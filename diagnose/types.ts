@@ -6,9 +6,6 @@ import type { ChecklistCause } from '../api/checklist/index.js';
 import type { AuthScheme, KeyKind, TenantResource } from '../api/contract/index.js';
 import type { RetryHint } from '../api/client/single-attempt.js';
 import type { StopReason } from './pacing.js';
-import type { DiagnosisVerdict } from './verdict.js';
-
-export type { DiagnosisVerdict } from './verdict.js';
 
 /** The spec's debugging checklist, in its order (step 6, curl lines, is attached to failing rows). */
 export const STEP_TITLES = {
@@ -82,7 +79,8 @@ export interface DiagnosisTraffic {
   readonly notRun: readonly string[];
 }
 
-export interface DiagnosisReport {
+/** The report before its verdict: what the verdict is read from (the report itself: `verdict.ts`). */
+export interface ReportBody {
   readonly tool: 'repairmon probe';
   readonly baseUrl: string;
   readonly auth: AuthScheme;
@@ -97,6 +95,4 @@ export interface DiagnosisReport {
   readonly timeoutS: number;
   readonly checks: readonly DiagnosisRow[];
   readonly traffic: DiagnosisTraffic;
-  readonly verdict: DiagnosisVerdict;
-  readonly exitCode: 0 | 1;
 }
