@@ -6,7 +6,8 @@
  */
 import { hostUnreachable } from '../api/checklist/index.js';
 import { joinUrl } from '../api/contract/index.js';
-import { type AttemptResult, RATE_LIMIT_POLICY, type RetryHint } from '../api/client/single-attempt.js';
+import { RATE_LIMIT_POLICY } from '../api/client/index.js';
+import type { AttemptResult, RetryHint } from '../api/client/single-attempt.js';
 import { answerKind, parseRetryHint } from '../api/client/single-attempt.js';
 import type { Call, CallRecord } from './observations.js';
 

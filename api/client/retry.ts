@@ -4,7 +4,13 @@
  */
 import { RATE_LIMIT_HEADERS as H, RETRYABLE_STATUSES } from '../contract/index.js';
 import type { TransportFailure } from './attempt.js';
-import { RATE_LIMIT_POLICY } from './rate-limit-policy.js';
+
+/** The one 429 policy, and its three uses: api/README.md. */
+export const RATE_LIMIT_POLICY = {
+  backoffMs: { baseMs: 1000, capMs: 16_000 },
+  maxHoldMs: 3_600_000,
+  probeMaxWaitMs: 10_000,
+} as const;
 
 export interface RetryHint {
   readonly source:
@@ -163,9 +169,6 @@ function retryable(outcome: RetryOutcome): boolean {
   );
 }
 
-/** Backoff for retryable answers other than a 429 (timeouts, resets, 5xx). */
-const BACKOFF_MS = { baseMs: 250, capMs: 4_000 } as const;
-
 export function decideRetry(input: RetryInput): RetryDecision {
   const { outcome, now } = input;
   if (!retryable(outcome)) return { retry: false, reason: 'not_retryable' };
@@ -189,8 +192,8 @@ export function decideRetry(input: RetryInput): RetryDecision {
     };
   }
   // Exponential with "equal jitter"; a 429 without a hint backs off harder.
-  const { baseMs, capMs } =
-    outcome.kind === 'status' && outcome.status === 429 ? RATE_LIMIT_POLICY.backoffMs : BACKOFF_MS;
+  const limited = outcome.kind === 'status' && outcome.status === 429;
+  const { baseMs, capMs } = limited ? RATE_LIMIT_POLICY.backoffMs : { baseMs: 250, capMs: 4000 };
   const ceiling = Math.min(capMs, baseMs * 2 ** Math.min(Math.max(input.attempt - 1, 0), 30));
   const delayMs = Math.round(ceiling / 2 + (ceiling / 2) * unit(input.random));
   // A backoff squeezed to fit would hammer the server in the last milliseconds: stop instead.
@@ -198,7 +201,6 @@ export function decideRetry(input: RetryInput): RetryDecision {
   return { retry: true, delayMs, basis: 'backoff' };
 }
 
-/** A `Retry-After: 1e15` from a broken proxy must not silence the client for the rest of the process. */
 export const MAX_GATE_PAUSE_MS = RATE_LIMIT_POLICY.maxHoldMs;
 
 /** A 429's hint pauses every call of the client; a shorter hint never shortens a pause. */

@@ -14,4 +14,3 @@ export { DEFAULT_MAX_BODY_BYTES, ERROR_BODY_BYTES, answerKind, sendAttempt } fro
 export { ApiKey, KEY_ECHO_MIN_RUN, keyHint, redactSecrets, scrubKeyEchoes } from './api-key.js';
 export { proxyFor } from './client.js';
 export { type RateLimitInfo, type RetryHint, parseRateLimitInfo, parseRetryHint } from './retry.js';
-export { RATE_LIMIT_POLICY } from './rate-limit-policy.js';

@@ -14,7 +14,7 @@ import {
   validateTenantSlug,
 } from '../../api/contract/index.js';
 import { INDEX_ACCESS, INDEX_ACCESS_READINGS, PLATFORM_PATHS, platformSubPath } from '../../api/contract/readings.js';
-import { RATE_LIMIT_POLICY } from '../../api/client/single-attempt.js';
+import { RATE_LIMIT_POLICY } from '../../api/client/index.js';
 import { cronProblem } from './cron.js';
 import { formatDuration, parseDuration } from './duration.js';
 

@@ -11,8 +11,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Dispatcher } from 'undici';
-import { ApiKey } from '../../api/client/index.js';
-import { type AttemptResult, RATE_LIMIT_POLICY, sendAttempt, parseRetryHint } from '../../api/client/single-attempt.js';
+import { ApiKey, RATE_LIMIT_POLICY } from '../../api/client/index.js';
+import { type AttemptResult, sendAttempt, parseRetryHint } from '../../api/client/single-attempt.js';
 import type { MonitorTarget } from '../config/types.js';
 import type { ProbeTracer } from '../tracing.js';
 import { type ProbeVerdict, classifyOutcome, heldVerdict } from './outcome.js';

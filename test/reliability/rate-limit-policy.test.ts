@@ -1,10 +1,10 @@
 /**
- * One 429 policy (`api/client/rate-limit-policy.ts`) with three uses: the client's backoff and
+ * One 429 policy (`RATE_LIMIT_POLICY`, `api/client/retry.ts`) with three uses: the client's backoff and
  * pause, the monitor's hold, the probe's pacing. Each use is checked against the policy's value,
  * so a change to the policy moves all three, and none can keep a copy of its own.
  */
 import { describe, expect, it } from 'vitest';
-import { RATE_LIMIT_POLICY } from '../../api/client/single-attempt.js';
+import { RATE_LIMIT_POLICY } from '../../api/client/index.js';
 import { createRateLimitGate, decideRetry } from '../../api/client/retry.js';
 import { DEFAULT_MAX_WAIT_S, parseTarget, runDiagnosis } from '../../diagnose/index.js';
 import { parseDuration } from '../../monitor/config/duration.js';
