@@ -1,16 +1,21 @@
 /**
- * How the probe spends requests and time on a customer's key, which may be the one their
+ * How the engine spends requests and time on a customer's key, which may be the one their
  * integration is using right now: a wait only when the server asks for a short one, a stop
- * (never a second try) when it asks for longer. Pure: the schedule carries the decisions out.
+ * (never a second try) when it asks for longer, never past the request budget. Pure: `pacedCall`
+ * yields "send" and "wait" steps and is handed each answer; `send.ts` carries them out.
  */
 import { hostUnreachable } from '../api/checklist/index.js';
-import { type AttemptResult, type RetryHint, answerKind, parseRetryHint } from '../api/client/single-attempt.js';
+import { joinUrl } from '../api/contract/index.js';
+import { RATE_LIMIT_POLICY } from '../api/client/index.js';
+import type { AttemptResult, RetryHint } from '../api/client/single-attempt.js';
+import { answerKind, parseRetryHint } from '../api/client/single-attempt.js';
+import type { Call, CallRecord } from './observations.js';
 
 /** Requests per run, retries included: when it is spent, the lowest-priority calls (`/` last) are the ones not run. */
 export const REQUEST_BUDGET = 10;
 
-/** Seconds the probe may wait for the server's rate-limit hints, over the whole run. */
-export const DEFAULT_MAX_WAIT_S = 10;
+/** Seconds the probe may wait for the server's rate-limit hints, over the whole run (`--max-wait`). */
+export const DEFAULT_MAX_WAIT_S = RATE_LIMIT_POLICY.probeMaxWaitMs / 1000;
 
 export type PacingLimits = Readonly<Record<'budget' | 'maxWaitMs', number>>;
 type Spent = Readonly<Record<'requests' | 'waitedMs', number>>;
@@ -60,4 +65,86 @@ export function afterAnswer(a: AnsweredCall) {
   if (a.spent.waitedMs + a.hint.delayMs > a.limits.maxWaitMs) return limited('too_long');
   if (a.spent.requests >= a.limits.budget) return limited('budget');
   return { kind: 'retry' as const, waitMs: a.hint.delayMs, hint: a.hint };
+}
+
+/** What to do next: send a call, or wait (a 429's hint) before sending it again. */
+export type Step = { readonly kind: 'send'; readonly call: Call } | { readonly kind: 'wait'; readonly ms: number; readonly check: string };
+
+/** Handed back after a `send` step, with when it arrived (an HTTP-date Retry-After is relative to it); nothing after a `wait`. */
+export interface Answered {
+  readonly result: AttemptResult;
+  readonly atMs: number;
+}
+
+export type Paced<T> = Generator<Step, T, Answered | undefined>;
+
+/** What the requests of one run spent, against its budget. */
+export interface Traffic {
+  readonly requestBudget: number;
+  readonly requestsSent: number;
+  readonly maxWaitMs: number;
+  readonly waitedMs: number;
+  readonly waits: readonly { readonly check: string; readonly ms: number; readonly source: RetryHint['source'] }[];
+  readonly stopped: StopReason | undefined;
+  readonly notRun: readonly string[];
+}
+
+/** What a run has spent and seen so far; only `pacedCall` changes it. */
+export interface PacedRun {
+  readonly baseUrl: string;
+  readonly limits: PacingLimits;
+  readonly records: Map<string, CallRecord>;
+  readonly waits: Traffic['waits'][number][];
+  requests: number;
+  waitedMs: number;
+  stopped: StopReason | undefined;
+  previousNoAnswer: string | undefined;
+}
+
+export function pacedRun(baseUrl: string, limits: PacingLimits): PacedRun {
+  return { baseUrl, limits, records: new Map(), waits: [], requests: 0, waitedMs: 0, stopped: undefined, previousNoAnswer: undefined };
+}
+
+export function keep(run: PacedRun, record: CallRecord): CallRecord {
+  run.records.set(record.call.id, record);
+  return record;
+}
+
+/** One call: sent unless the run has stopped, retried once after a wait the server asked for. */
+export function* pacedCall(run: PacedRun, c: Call): Paced<CallRecord> {
+  const url = joinUrl(run.baseUrl, c.path);
+  let attempts = 0;
+  for (;;) {
+    run.stopped ??= budgetLeft(run, run.limits);
+    if (run.stopped) return keep(run, { call: c, url, result: undefined, attempts });
+    const answered = yield { kind: 'send', call: c };
+    if (!answered) throw new Error(`no answer handed back for ${c.id}`);
+    run.requests += 1;
+    attempts += 1;
+    const hint = retryHintOf(answered.result, answered.atMs);
+    const { previousNoAnswer, requests, waitedMs, limits } = run;
+    const spent = { requests, waitedMs };
+    const decision = afterAnswer({ check: c.id, result: answered.result, hint, retried: attempts > 1, previousNoAnswer, spent, limits });
+    run.previousNoAnswer = answered.result.kind === 'failure' ? c.id : undefined;
+    if (decision.kind === 'retry') {
+      yield { kind: 'wait', ms: decision.waitMs, check: c.id };
+      run.waitedMs += decision.waitMs;
+      run.waits.push({ check: c.id, ms: decision.waitMs, source: decision.hint.source });
+      continue;
+    }
+    if (decision.kind === 'stop') run.stopped = decision.reason;
+    return keep(run, { call: c, url, result: answered.result, attempts, ...(hint ? { retryHint: hint } : {}) });
+  }
+}
+
+export function trafficOf(run: PacedRun): Traffic {
+  return {
+    requestBudget: run.limits.budget,
+    requestsSent: run.requests,
+    maxWaitMs: run.limits.maxWaitMs,
+    waitedMs: run.waitedMs,
+    waits: run.waits,
+    stopped: run.stopped,
+    notRun: [...run.records.values()].filter((r) => r.result === undefined).map((r) => r.call.id),
+  };
 }

@@ -7,7 +7,8 @@ import { printable } from '../api/contract/index.js';
 import { renderTable, wrap } from '../lib/index.js';
 import { callIds } from './explain.js';
 import { KEY_ENV_VAR } from './report.js';
-import { type DiagnosisReport, type DiagnosisRow, STEPS } from './types.js';
+import { type DiagnosisRow, STEPS } from './types.js';
+import type { DiagnosisReport } from './verdict.js';
 
 /** Columns of a table that goes to a pipe or a file, where no terminal says how wide it is. */
 export const DEFAULT_WIDTH = 100;

@@ -1,25 +1,17 @@
 /** Turns the observations into the report: rows in checklist order, curl lines, what was spent, verdict, exit code. */
 import { type ChecklistObservations, curlCommand, evaluateChecklist } from '../api/checklist/index.js';
 import type { AttemptResult } from '../api/client/single-attempt.js';
-import { type AuthScheme, type Environment, TENANT_RESOURCES, type TenantResource } from '../api/contract/index.js';
+import { TENANT_RESOURCES, type TenantResource } from '../api/contract/index.js';
 import { platformPathsInDocs } from '../api/contract/readings.js';
 import { type Observations, okData } from './observations.js';
-import { type DiagnosisTarget, looksLikeProduction } from './target.js';
+import { looksLikeProduction } from './target.js';
 import { headersStep, hostStep, keyKindOf, keyStep, scopeStep, tenantStep } from './steps/checks.js';
-import type { TenantPlan } from './schedule.js';
-import { type DiagnosisRow, type DiagnosisReport, type DiagnosisTraffic, STEPS, STEP_TITLES } from './types.js';
-import { verdictOf } from './verdict.js';
+import type { ReportInput } from './steps/context.js';
+import { type DiagnosisRow, STEPS, STEP_TITLES } from './types.js';
+import type { DiagnosisReport } from './verdict.js';
+import { verdictOf } from './verdict-words.js';
 
-export type ReportInput = TenantPlan & {
-  readonly target: DiagnosisTarget;
-  readonly auth: AuthScheme;
-  readonly keyHint: string;
-  readonly keyEnvironment: Environment | undefined;
-  readonly platformPaths: readonly string[];
-  readonly timeoutS: number;
-  readonly observations: Observations;
-  readonly traffic: DiagnosisTraffic;
-};
+export type { ReportInput };
 
 /** The variable support is told to set: curl lines read the key from it, so it is never on screen. */
 export const KEY_ENV_VAR = 'REPAIR_API_KEY';

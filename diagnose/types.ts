@@ -5,10 +5,7 @@
 import type { ChecklistCause } from '../api/checklist/index.js';
 import type { AuthScheme, KeyKind, TenantResource } from '../api/contract/index.js';
 import type { RetryHint } from '../api/client/single-attempt.js';
-import type { StopReason } from './pacing.js';
-import type { DiagnosisVerdict } from './verdict.js';
-
-export type { DiagnosisVerdict } from './verdict.js';
+import type { Traffic } from './pacing.js';
 
 /** The spec's debugging checklist, in its order (step 6, curl lines, is attached to failing rows). */
 export const STEP_TITLES = {
@@ -72,17 +69,10 @@ export interface DiagnosisRow {
 export type TenantSource = 'url' | 'flag' | 'platform' | 'docs' | 'none';
 
 /** What the run spent: requests against the budget, and the waits the server asked for. */
-export interface DiagnosisTraffic {
-  readonly requestBudget: number;
-  readonly requestsSent: number;
-  readonly maxWaitMs: number;
-  readonly waitedMs: number;
-  readonly waits: readonly { readonly check: string; readonly ms: number; readonly source: RetryHint['source'] }[];
-  readonly stopped: StopReason | undefined;
-  readonly notRun: readonly string[];
-}
+export type DiagnosisTraffic = Traffic;
 
-export interface DiagnosisReport {
+/** The report before its verdict: what the verdict is read from (the report itself: `verdict.ts`). */
+export interface ReportBody {
   readonly tool: 'repairmon probe';
   readonly baseUrl: string;
   readonly auth: AuthScheme;
@@ -97,6 +87,4 @@ export interface DiagnosisReport {
   readonly timeoutS: number;
   readonly checks: readonly DiagnosisRow[];
   readonly traffic: DiagnosisTraffic;
-  readonly verdict: DiagnosisVerdict;
-  readonly exitCode: 0 | 1;
 }

@@ -5,7 +5,15 @@
 import { ABSURD_WAIT_S, absurdWait, callIds, explainStop, retryAfterText } from './explain.js';
 import type { RateLimitStop } from './pacing.js';
 import type { DiagnosisRow } from './types.js';
-import type { BrokenFacts, DiagnosisVerdict, Said, VerdictEvidence, VerdictInput, VerdictKind } from './verdict.js';
+import {
+  type BrokenFacts,
+  type DiagnosisVerdict,
+  type Said,
+  type VerdictEvidence,
+  type VerdictInput,
+  type VerdictKind,
+} from './verdict.js';
+import { brokenFacts, incompleteFacts } from './verdict.js';
 
 /** The words support reads first; `headlineOf` says NOT THE API or NO COMPLETE ANSWER where the facts do. */
 const HEADLINES: Readonly<Record<VerdictKind, string>> = {
@@ -201,4 +209,17 @@ export function okWords(input: VerdictInput): Said {
     summary: `${HEADLINES.ok}: ${kind} ${input.key.hint} works against ${input.baseUrl}${reads}${rest}`,
     next: "nothing to fix on this key here: compare the customer's own request (URL, header form, tenant) with these calls, and replay it with curl (spec §7, step 5)",
   };
+}
+
+export function verdictOf(input: VerdictInput): DiagnosisVerdict {
+  const broken = input.checks.find((r) => r.status === 'fail');
+  if (broken) {
+    const facts = brokenFacts(broken, input);
+    return { ...facts, ...brokenWords(facts, broken, input) };
+  }
+  if (input.checks.find((r) => r.check === 'key')?.status !== 'pass') {
+    const facts = incompleteFacts(input);
+    return { ...facts, ...incompleteWords(facts, input) };
+  }
+  return { kind: 'ok', ...okWords(input) };
 }

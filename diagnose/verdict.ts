@@ -4,8 +4,7 @@
  * probe adds only `incomplete` and `header_forms_differ`. The step is evidence, never the headline.
  */
 import { ANSWER_KINDS } from '../api/contract/index.js';
-import { type DiagnosisReport, type DiagnosisRow, type Finding, STEPS, STEP_TITLES } from './types.js';
-import { brokenWords, incompleteWords, okWords } from './verdict-words.js';
+import { type DiagnosisRow, type Finding, type ReportBody, STEPS, STEP_TITLES } from './types.js';
 
 export const VERDICT_KINDS = [...ANSWER_KINDS, 'incomplete', 'header_forms_differ'] as const;
 export type VerdictKind = (typeof VERDICT_KINDS)[number];
@@ -17,11 +16,14 @@ export type Said = Readonly<Record<'headline' | 'summary' | 'next', string>>;
 export type VerdictEvidence = ReturnType<typeof evidenceOf>;
 /** A broken verdict before it is worded; `notApi` says why the base URL does not lead to API v1 (headline NOT THE API). */
 export type BrokenFacts = ReturnType<typeof brokenFacts>;
-type IncompleteFacts = ReturnType<typeof incompleteFacts>;
+export type IncompleteFacts = ReturnType<typeof incompleteFacts>;
 
 export type DiagnosisVerdict = (Said & { readonly kind: 'ok' }) | (Said & IncompleteFacts) | (Said & BrokenFacts);
 
-export type VerdictInput = Omit<DiagnosisReport, 'verdict' | 'exitCode'>;
+export type VerdictInput = ReportBody;
+
+/** What renderers and the exit code read. */
+export type DiagnosisReport = ReportBody & { readonly verdict: DiagnosisVerdict; readonly exitCode: 0 | 1 };
 
 /** The rows whose failure means the base URL does not lead to the API (not `/`: it decides nothing). */
 const BASE_ROWS: ReadonlySet<string> = new Set(['base-path', 'host', 'path']);
@@ -62,7 +64,7 @@ function failureFacts(f: Extract<Finding, { failure: unknown }>, evidence: Verdi
 }
 
 /** The facts of the first failing row, keyed by its finding's kind. */
-function brokenFacts(row: DiagnosisRow, input: VerdictInput) {
+export function brokenFacts(row: DiagnosisRow, input: VerdictInput) {
   const evidence = evidenceOf(row);
   const f = row.finding;
   if ('failure' in f) return failureFacts(f, evidence, input);
@@ -117,7 +119,7 @@ function brokenFacts(row: DiagnosisRow, input: VerdictInput) {
 }
 
 /** Nothing failed, but the key was never tried on a path that needs one: no claim it works. */
-function incompleteFacts(input: VerdictInput) {
+export function incompleteFacts(input: VerdictInput) {
   const reason = input.traffic.stopped
     ? ('stopped' as const)
     : input.tenant.probed === undefined && input.tenant.guessed.length > 0
@@ -127,17 +129,4 @@ function incompleteFacts(input: VerdictInput) {
         : ('no_tenant' as const);
   const notChecked = input.checks.filter((r) => r.status === 'skip').map((r) => r.check);
   return { kind: 'incomplete' as const, reason, keyKind: input.key.kind, notChecked };
-}
-
-export function verdictOf(input: VerdictInput): DiagnosisVerdict {
-  const broken = input.checks.find((r) => r.status === 'fail');
-  if (broken) {
-    const facts = brokenFacts(broken, input);
-    return { ...facts, ...brokenWords(facts, broken, input) };
-  }
-  if (input.checks.find((r) => r.check === 'key')?.status !== 'pass') {
-    const facts = incompleteFacts(input);
-    return { ...facts, ...incompleteWords(facts, input) };
-  }
-  return { kind: 'ok', ...okWords(input) };
 }

@@ -39,6 +39,8 @@ function headerLine(report: DiscoveryReport): string {
 
 export function renderDiscoveryTable(report: DiscoveryReport): string {
   const lines = [headerLine(report), ''];
+  const stop = report.requests.stopped;
+  if (stop !== null) lines.push(`Stopped early (${stop.kind}${'check' in stop ? ` on ${stop.check}` : ''}): later calls were not sent`, '');
   if (report.host.kind === 'not_api_v1') {
     lines.push(`NOT API v1: ${printable(report.host.why)}`, '');
     return lines.join('\n');

@@ -5,7 +5,7 @@
 import type { AuthScheme } from '../api/contract/index.js';
 import { platformPathsInDocs } from '../api/contract/readings.js';
 import type { AttemptResult } from '../api/client/single-attempt.js';
-import { type Observations, okData } from '../diagnose/index.js';
+import { type Observations, type StopReason, okData } from '../diagnose/index.js';
 import { answerText, evidenceOf } from './answer.js';
 import { indexAccessFinding, invalidKeyFinding, missingKeyFinding } from './findings/access.js';
 import { type FindingContext, NEEDS_KEY, NEEDS_TENANT } from './findings/context.js';
@@ -60,7 +60,8 @@ export interface DiscoveryReport {
   /** Findings left unknown because no key (no --tenant) was given: empty with one. */
   readonly needKey: readonly FindingName[];
   readonly needTenant: readonly FindingName[];
-  readonly requests: { readonly made: number; readonly max: number };
+  /** `stopped`: why the engine sent no more (a 429, the budget, two calls unanswered), else null. */
+  readonly requests: { readonly made: number; readonly max: number; readonly stopped: StopReason | null };
   readonly exitCode: 0 | 1;
 }
 
@@ -90,7 +91,7 @@ function waitingOn(findings: DiscoveryFindings, need: string): FindingName[] {
   });
 }
 
-export function buildDiscoveryReport(input: DiscoverySettings, observations: Observations): DiscoveryReport {
+export function buildDiscoveryReport(input: DiscoverySettings, observations: Observations, stopped?: StopReason): DiscoveryReport {
   const docs = observations.get('docs');
   const host = hostCheck(docs?.result);
   const ctx: FindingContext = {
@@ -114,7 +115,7 @@ export function buildDiscoveryReport(input: DiscoverySettings, observations: Obs
     findings,
     needKey: host.kind === 'api_v1' ? waitingOn(findings, NEEDS_KEY) : [],
     needTenant: host.kind === 'api_v1' ? waitingOn(findings, NEEDS_TENANT) : [],
-    requests: { made: [...observations.values()].reduce((sum, r) => sum + r.attempts, 0), max: MAX_REQUESTS },
+    requests: { made: [...observations.values()].reduce((sum, r) => sum + r.attempts, 0), max: MAX_REQUESTS, stopped: stopped ?? null },
     exitCode: host.kind === 'api_v1' ? 0 : 1,
   };
 }

@@ -1,96 +1,58 @@
 /**
- * Discovery's calls, in order: `discoverWith` decides what to ask and when to stop, with the
- * sending passed in (tests answer from recorded fixtures); `runDiscovery` sends each as one
- * real attempt (`sendAttempt`: no retries, never throws), one after another. Each phase waits
- * for the one before, because /docs names the platform sub-paths and a tenant listing names a
- * real tenant.
+ * Discovery's plan, carried out by the engine (`diagnose/`): `discoverWith` walks the plan with
+ * the sending passed in (tests answer from recorded fixtures), paced like the probe (one attempt
+ * per call, one after another, within MAX_REQUESTS, a short Retry-After waited out once);
+ * `runDiscovery` sends each call as one real attempt. Each phase waits for the one before,
+ * because /docs names the platform sub-paths and a tenant listing names a real tenant.
  */
-import { randomBytes } from 'node:crypto';
-import type { Dispatcher } from 'undici';
-import { KEY_PREFIXES, joinUrl } from '../api/contract/index.js';
-import { ApiKey, type AttemptResult, sendAttempt } from '../api/client/single-attempt.js';
-import { toolAgent, toolUserAgent } from '../lib/index.js';
-import { type Call, type CallRecord, DOCS_CALL } from '../diagnose/index.js';
+import {
+  DEFAULT_MAX_WAIT_S,
+  DOCS_CALL,
+  type Paced,
+  type PacedRun,
+  type Send,
+  type SendOptions,
+  type Wait,
+  attemptSender,
+  drive,
+  pacedCall,
+  pacedRun,
+} from '../diagnose/index.js';
 import { tenantListing } from './findings/slugs.js';
-import { INDEX_CALL, PLACEHOLDER_TENANT, keyedCalls, refusalCalls } from './plan.js';
+import { INDEX_CALL, MAX_REQUESTS, PLACEHOLDER_TENANT, keyedCalls, refusalCalls } from './plan.js';
 import { type DiscoveryReport, type DiscoverySettings, buildDiscoveryReport, hostCheck, platformPathsOf } from './report.js';
 
-/** Sends one call; undefined when it was not sent (the run was cancelled). */
-type Send = (call: Call) => Promise<AttemptResult | undefined>;
-
-export async function discoverWith(send: Send, settings: DiscoverySettings): Promise<DiscoveryReport> {
-  const records = new Map<string, CallRecord>();
-  const run = async (calls: readonly Call[]): Promise<void> => {
-    for (const call of calls) {
-      const result = await send(call);
-      if (result === undefined) return;
-      records.set(call.id, { call, url: joinUrl(settings.baseUrl, call.path), result, attempts: 1 });
-    }
-  };
-  await run([DOCS_CALL]);
-  const docs = records.get(DOCS_CALL.id)?.result;
+function* plan(run: PacedRun, settings: DiscoverySettings): Paced<void> {
+  const docs = (yield* pacedCall(run, DOCS_CALL)).result;
   // Not API v1: stop before any key, even a made-up one, goes to that host.
-  if (hostCheck(docs).kind === 'api_v1') {
-    await run([INDEX_CALL]);
-    if (settings.keyHint !== undefined)
-      await run(keyedCalls(settings.auth, settings.platformPaths ?? platformPathsOf(docs), settings.tenant));
-    // A real tenant where one is known: a made-up slug may be answered before the key is read.
-    await run(refusalCalls(settings.auth, settings.tenant ?? tenantListing(records)?.slugs[0] ?? PLACEHOLDER_TENANT));
-  }
-  return buildDiscoveryReport(settings, records);
+  if (hostCheck(docs).kind !== 'api_v1') return;
+  yield* pacedCall(run, INDEX_CALL);
+  if (settings.keyHint !== undefined)
+    for (const call of keyedCalls(settings.auth, settings.platformPaths ?? platformPathsOf(docs), settings.tenant))
+      yield* pacedCall(run, call);
+  // A real tenant where one is known: a made-up slug may be answered before the key is read.
+  const tenant = settings.tenant ?? tenantListing(run.records)?.slugs[0] ?? PLACEHOLDER_TENANT;
+  for (const call of refusalCalls(settings.auth, tenant)) yield* pacedCall(run, call);
 }
 
-interface DiscoveryOptions extends Omit<DiscoverySettings, 'keyHint'> {
-  /** Optional: without one, discovery learns what needs no key. */
-  readonly key: ApiKey | undefined;
-  readonly timeoutS: number;
-  /** Tests pass a MockAgent; otherwise an agent is created and closed here. */
-  readonly dispatcher?: Dispatcher;
-  /** False (`--no-proxy`): direct, whatever HTTPS_PROXY / HTTP_PROXY say; by default as `env` says. */
-  readonly proxy?: boolean;
-  /** Where the proxy variables are read; process.env by default. */
-  readonly env?: NodeJS.ProcessEnv;
-  readonly signal?: AbortSignal;
-  readonly onProgress?: (done: number, label: string) => void;
+export async function discoverWith(send: Send, settings: DiscoverySettings, wait: Wait): Promise<DiscoveryReport> {
+  const run = pacedRun(settings.baseUrl, { budget: MAX_REQUESTS, maxWaitMs: DEFAULT_MAX_WAIT_S * 1000 });
+  await drive(plan(run, settings), send, wait);
+  // Calls the run stopped before (a 429, the budget, a cancel) were not asked: the findings say so.
+  const asked = [...run.records].filter(([, record]) => record.result !== undefined);
+  return buildDiscoveryReport(settings, new Map(asked), run.stopped);
 }
 
-const MADE_UP_KEY_ALIAS = 'made-up-key';
-
-/** Shaped like a test key so it reaches the key check; random, so it is never a real one. */
-function madeUpKey(): ApiKey {
-  return new ApiKey(`${KEY_PREFIXES.test}repairmon_discover_${randomBytes(12).toString('hex')}`, MADE_UP_KEY_ALIAS);
-}
-
-function attemptSender(options: DiscoveryOptions, dispatcher: Dispatcher): Send {
-  const madeUp = madeUpKey();
-  const userAgent = toolUserAgent();
-  let sent = 0;
-  return async (call) => {
-    if (options.signal?.aborted) return undefined;
-    options.onProgress?.(sent, `GET ${call.path} (${call.auth === 'none' ? 'no key' : call.madeUpKey ? 'made-up key' : call.auth})`);
-    sent += 1;
-    return sendAttempt({
-      dispatcher,
-      baseUrl: options.baseUrl,
-      path: call.path,
-      endpoint: call.endpoint,
-      key: call.auth === 'none' ? undefined : call.madeUpKey ? madeUp : options.key,
-      authScheme: options.auth,
-      timeoutMs: options.timeoutS * 1000,
-      signal: options.signal,
-      userAgent,
-    });
-  };
-}
+interface DiscoveryOptions extends Omit<DiscoverySettings, 'keyHint'>, Omit<SendOptions, 'wait'> {}
 
 export async function runDiscovery(options: DiscoveryOptions): Promise<DiscoveryReport> {
-  const owned =
-    options.dispatcher === undefined ? toolAgent(options.timeoutS * 1000, options.proxy !== false, options.env ?? process.env) : undefined;
-  const dispatcher = options.dispatcher ?? owned!;
+  const sender = attemptSender(options);
   try {
     const { baseUrl, auth, tenant, platformPaths } = options;
-    return await discoverWith(attemptSender(options, dispatcher), { baseUrl, auth, keyHint: options.key?.hint, tenant, platformPaths });
+    // A cancelled run sends nothing more and reports what it learned.
+    const send: Send = async (call) => (options.signal?.aborted ? undefined : sender.send(call));
+    return await discoverWith(send, { baseUrl, auth, keyHint: options.key?.hint, tenant, platformPaths }, sender.wait);
   } finally {
-    await owned?.close();
+    await sender.close();
   }
 }

@@ -7,15 +7,9 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import { hasKeyPrefix } from './secret-shape.js';
-import { decodeYaml } from './yaml-document.js';
+import { type Checked, type ConfigIssue, decodeYaml } from './yaml-document.js';
 
-/** One problem in a file, located by its path such as `targets[1].keys[0].tenant`. */
-export interface ConfigIssue {
-  readonly path: string;
-  readonly message: string;
-}
-
-export type Checked<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly issues: readonly ConfigIssue[] };
+export type { Checked, ConfigIssue };
 
 function formatPath(path: readonly PropertyKey[]): string {
   return path.reduce<string>(

@@ -5,8 +5,15 @@
  * are resolved here first, and the guard is a bound on the expanded size, what a bomb costs.
  */
 import YAML, { type CST, type Document, LineCounter, type Node, Parser, isAlias, isCollection, isPair } from 'yaml';
-import type { Checked, ConfigIssue } from './config-kit.js';
 import { shownValue } from './secret-shape.js';
+
+/** One problem in a file, located by its path such as `targets[1].keys[0].tenant`. */
+export interface ConfigIssue {
+  readonly path: string;
+  readonly message: string;
+}
+
+export type Checked<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly issues: readonly ConfigIssue[] };
 
 /** Values (scalars and collections) once aliases are expanded; far beyond any real file. */
 const MAX_EXPANDED_VALUES = 1_000_000;

@@ -22,6 +22,9 @@ import { type Dialect, checkSlugStyle } from './dialect/index.js';
 import { docsPayload, indexPayload } from './docs.js';
 import { type DemoKey, type TenantData, keyMetadata } from './model.js';
 import { type RateVerdict, rateLimitHeaders } from './rate-limit.js';
+import type { Reply } from './respond.js';
+
+export type { Reply };
 
 /** The Polish error messages the sandbox sends (spec §2: messages are in Polish). */
 const MESSAGES: Readonly<Record<ErrorCode, string>> = {
@@ -63,14 +66,6 @@ export interface SandboxState {
   readonly keysByValue: ReadonlyMap<string, DemoKey>;
   /** Which reading of each "not shown" point every answer follows. */
   readonly dialect: Dialect;
-}
-
-export interface Reply {
-  readonly status: number;
-  /** Every answer is the envelope (spec §1); only a fault sends anything else. */
-  readonly envelope: Envelope;
-  readonly headers: Readonly<Record<string, string>>;
-  readonly keyAlias?: string;
 }
 
 export interface DecideInput {

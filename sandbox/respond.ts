@@ -3,9 +3,16 @@
  * request id; the status text alone only where a fault asks for it.
  */
 import { STATUS_CODES, type ServerResponse } from 'node:http';
-import { REQUEST_ID_HEADER } from '../api/contract/index.js';
+import { type Envelope, REQUEST_ID_HEADER } from '../api/contract/index.js';
 import { JSON_CONTENT_TYPE } from '../api/contract/server/index.js';
-import type { Reply } from './decide.js';
+
+export interface Reply {
+  readonly status: number;
+  /** Every answer is the envelope (spec §1); only a fault sends anything else. */
+  readonly envelope: Envelope;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly keyAlias?: string;
+}
 
 /** The status text, as a proxy or framework sends it without the envelope (the `plain-error-bodies` fault). */
 export function plainText(status: number): string {

@@ -15,6 +15,7 @@ import {
   ROOT,
   SHIPPED_FOLDERS,
   checkImport,
+  fileCycles,
   folderCycles,
   importEdges,
   parseRuleLine,
@@ -46,6 +47,36 @@ describe('import rules', () => {
 
   it('no import cycle between the sub-folders of a folder, nor between folders', () => {
     expect(folderCycles(importEdges(code))).toEqual([]);
+  });
+
+  it('no import cycle between files, type-only imports included', () => {
+    // A type-only cycle costs nothing at run time, but the files still cannot be read or moved one without the other.
+    expect(fileCycles(importEdges(code))).toEqual([]);
+  });
+
+  it('finds a file cycle through types, and none in a chain', () => {
+    expect(
+      fileCycles([
+        ['diagnose/explain.ts', 'diagnose/types.ts'],
+        ['diagnose/types.ts', 'diagnose/verdict.ts'],
+        ['diagnose/verdict.ts', 'diagnose/explain.ts'],
+        ['diagnose/render.ts', 'diagnose/types.ts'],
+      ]),
+    ).toEqual([['diagnose/explain.ts', 'diagnose/types.ts', 'diagnose/verdict.ts']]);
+    expect(
+      fileCycles([
+        ['lib/a.ts', 'lib/b.ts'],
+        ['lib/b.ts', 'lib/a.ts'],
+        ['lib/c.ts', 'lib/a.ts'],
+      ]),
+    ).toEqual([['lib/a.ts', 'lib/b.ts']]);
+    expect(
+      fileCycles([
+        ['a.ts', 'b.ts'],
+        ['b.ts', 'c.ts'],
+        ['a.ts', 'c.ts'],
+      ]),
+    ).toEqual([]);
   });
 
   it('reports a folder without a line and an item that names neither an entry nor a dependency', () => {

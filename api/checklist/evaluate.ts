@@ -62,10 +62,7 @@ function rowOf(id: ChecklistRowId, step: ChecklistRow['step'], label: string) {
     cause: ChecklistCause,
     detail: string,
     evidence?: ChecklistEvidence,
-  ): ChecklistRow =>
-    evidence
-      ? { id, step, label, status, cause, detail, evidence }
-      : { id, step, label, status, cause, detail };
+  ): ChecklistRow => ({ id, step, label, status, cause, detail, ...(evidence && { evidence }) });
   return {
     pass: (seen: Seen, detail: string) => make('pass', { kind: 'ok' }, detail, seen.evidence),
     fail: (seen: Seen, detail: string, cause = seen.cause) =>
@@ -169,11 +166,7 @@ function scopeRow(
   // A refusal of one resource while another of the tenant was served can only be the key's scope,
   // whatever its code (READING: SCOPE_REFUSALS; an API may also spell its own, such as `scope_denied`).
   if (served.length > 0 && (cause.kind === 'forbidden' || cause.kind === 'not_found')) {
-    const scoped: ChecklistCause = {
-      kind: 'insufficient_scope',
-      status: cause.status,
-      code: cause.code,
-    };
+    const scoped: ChecklistCause = { ...cause, kind: 'insufficient_scope' };
     return fail(
       seen,
       `${said(seen)}: the key's scope does not cover ${resource} (${served.join(', ')} answered for this tenant)`,
@@ -212,15 +205,8 @@ export function evaluateChecklist(input: ChecklistInput): ChecklistRow[] {
   const served = resources
     .filter((s) => s.cause.kind === 'ok')
     .map((s) => s.evidence as TenantResource);
-  const scopes = TENANT_RESOURCES.map((r) =>
-    scopeRow(
-      r,
-      resources.find((s) => s.evidence === r),
-      served,
-      tenant,
-      key,
-    ),
-  );
+  const seen = (r: TenantResource) => resources.find((s) => s.evidence === r);
+  const scopes = TENANT_RESOURCES.map((r) => scopeRow(r, seen(r), served, tenant, key));
   return [host, path, key, tenant, ...scopes];
 }
 

@@ -29,16 +29,12 @@ export function hostUnreachable(docs: AttemptResult): boolean {
 }
 
 export async function runChecklist(input: ChecklistCallInput): Promise<ChecklistRow[]> {
-  const base = {
-    dispatcher: input.dispatcher,
-    baseUrl: input.baseUrl,
-    authScheme: input.authScheme,
-    timeoutMs: input.timeoutMs ?? 10_000,
-  };
+  const { dispatcher, baseUrl, authScheme, tenant } = input;
+  const base = { dispatcher, baseUrl, authScheme, timeoutMs: input.timeoutMs ?? 10_000 };
   const docs = await sendAttempt({ ...base, endpoint: 'docs', path: endpointPath('docs') });
   const resources: Partial<Record<(typeof TENANT_RESOURCES)[number], AttemptResult>> = {};
   for (const resource of hostUnreachable(docs) ? [] : TENANT_RESOURCES) {
-    const path = endpointPath(resource, { tenant: input.tenant });
+    const path = endpointPath(resource, { tenant });
     resources[resource] = await sendAttempt({
       ...base,
       endpoint: resource,
@@ -46,11 +42,7 @@ export async function runChecklist(input: ChecklistCallInput): Promise<Checklist
       key: input.apiKey,
     });
   }
-  return evaluateChecklist({
-    baseUrl: input.baseUrl,
-    tenant: input.tenant,
-    observations: { docs, resources },
-  });
+  return evaluateChecklist({ baseUrl, tenant, observations: { docs, resources } });
 }
 
 export interface CurlSpec {

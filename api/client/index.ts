@@ -5,4 +5,4 @@ export * from './errors.js';
 export { type NextStep, type NextStepKind, nextStep } from './next-step.js';
 export { ApiKey } from './api-key.js';
 export { type LogLevel, type Logger, LOG_LEVELS, LOG_LEVEL_ENV } from './logger.js';
-export { type RateLimitInfo, parseRateLimitInfo } from './retry.js';
+export { type RateLimitInfo, RATE_LIMIT_POLICY, parseRateLimitInfo } from './retry.js';

@@ -5,6 +5,13 @@
 import { RATE_LIMIT_HEADERS as H, RETRYABLE_STATUSES } from '../contract/index.js';
 import type { TransportFailure } from './attempt.js';
 
+/** The one 429 policy, and its three uses: api/README.md. */
+export const RATE_LIMIT_POLICY = {
+  backoffMs: { baseMs: 1000, capMs: 16_000 },
+  maxHoldMs: 3_600_000,
+  probeMaxWaitMs: 10_000,
+} as const;
+
 export interface RetryHint {
   readonly source:
     'retry-after-ms' | 'retry-after' | 'ratelimit-reset' | 'ratelimit' | 'x-ratelimit-reset';
@@ -185,8 +192,8 @@ export function decideRetry(input: RetryInput): RetryDecision {
     };
   }
   // Exponential with "equal jitter"; a 429 without a hint backs off harder.
-  const [baseMs, capMs] =
-    outcome.kind === 'status' && outcome.status === 429 ? [1000, 16_000] : [250, 4_000];
+  const limited = outcome.kind === 'status' && outcome.status === 429;
+  const { baseMs, capMs } = limited ? RATE_LIMIT_POLICY.backoffMs : { baseMs: 250, capMs: 4000 };
   const ceiling = Math.min(capMs, baseMs * 2 ** Math.min(Math.max(input.attempt - 1, 0), 30));
   const delayMs = Math.round(ceiling / 2 + (ceiling / 2) * unit(input.random));
   // A backoff squeezed to fit would hammer the server in the last milliseconds: stop instead.
@@ -194,8 +201,7 @@ export function decideRetry(input: RetryInput): RetryDecision {
   return { retry: true, delayMs, basis: 'backoff' };
 }
 
-/** A `Retry-After: 1e15` from a broken proxy must not silence the client for the rest of the process. */
-export const MAX_GATE_PAUSE_MS = 60 * 60 * 1000;
+export const MAX_GATE_PAUSE_MS = RATE_LIMIT_POLICY.maxHoldMs;
 
 /** A 429's hint pauses every call of the client; a shorter hint never shortens a pause. */
 export function createRateLimitGate() {

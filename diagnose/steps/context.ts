@@ -3,13 +3,26 @@
  * rows) and how a row is built from a recorded call: its observed columns and its finding.
  */
 import { type ChecklistCause, type ChecklistRow, type ChecklistRowId, causeOf } from '../../api/checklist/index.js';
-import type { KeyKind, TenantResource } from '../../api/contract/index.js';
+import type { AuthScheme, Environment, KeyKind, TenantResource } from '../../api/contract/index.js';
 import { RATE_LIMIT_HEADERS, TENANT_RESOURCES } from '../../api/contract/index.js';
 import type { RetryHint } from '../../api/client/single-attempt.js';
 import { explainFinding, explainStop } from '../explain.js';
-import { type Answered, type CallRecord, errorOf, isResponse, okData } from '../observations.js';
-import type { ReportInput } from '../report.js';
-import type { DiagnosisRow, Finding, RateLimitHeaders, StepId } from '../types.js';
+import { type Answered, type CallRecord, type Observations, errorOf, isResponse, okData } from '../observations.js';
+import type { TenantPlan } from '../schedule.js';
+import type { DiagnosisTarget } from '../target.js';
+import type { DiagnosisRow, DiagnosisTraffic, Finding, RateLimitHeaders, StepId } from '../types.js';
+
+/** What the report is built from: the run's settings and what its calls recorded. */
+export type ReportInput = TenantPlan & {
+  readonly target: DiagnosisTarget;
+  readonly auth: AuthScheme;
+  readonly keyHint: string;
+  readonly keyEnvironment: Environment | undefined;
+  readonly platformPaths: readonly string[];
+  readonly timeoutS: number;
+  readonly observations: Observations;
+  readonly traffic: DiagnosisTraffic;
+};
 
 export type StepContext = ReportInput & {
   /** The /platform/ sub-paths /docs lists: a 404 on one of them hides it from a tenant key. */

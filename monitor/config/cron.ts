@@ -3,9 +3,13 @@
  * here is one the scheduler can run. All in UTC.
  */
 import cron from 'node-cron';
-import type { MaintenanceWindow, MonitorTarget } from './types.js';
 
 export const CRON_TIMEZONE = 'Etc/UTC';
+
+/** A target's maintenance window: a cron start with a duration, or a fixed span. */
+export type MaintenanceWindow =
+  | { readonly kind: 'cron'; readonly cron: string; readonly durationMs: number; readonly reason: string | undefined }
+  | { readonly kind: 'fixed'; readonly startMs: number; readonly endMs: number; readonly reason: string | undefined };
 
 /** Each field's name and bounds, seconds first; a 5-field expression starts at minutes. */
 const FIELDS = [
@@ -93,7 +97,7 @@ export function cronWindowActive(expression: string, durationMs: number, now: Da
 }
 
 /** The maintenance window of the target open now, if any: probes pause while one is. */
-export function openWindow(target: MonitorTarget, nowMs: number): MaintenanceWindow | undefined {
+export function openWindow(target: { readonly maintenance: readonly MaintenanceWindow[] }, nowMs: number): MaintenanceWindow | undefined {
   return target.maintenance.find((w) =>
     w.kind === 'fixed' ? nowMs >= w.startMs && nowMs < w.endMs : cronWindowActive(w.cron, w.durationMs, new Date(nowMs)),
   );

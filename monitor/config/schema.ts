@@ -14,8 +14,9 @@ import {
   validateTenantSlug,
 } from '../../api/contract/index.js';
 import { INDEX_ACCESS, INDEX_ACCESS_READINGS, PLATFORM_PATHS, platformSubPath } from '../../api/contract/readings.js';
+import { RATE_LIMIT_POLICY } from '../../api/client/index.js';
 import { cronProblem } from './cron.js';
-import { parseDuration } from './duration.js';
+import { formatDuration, parseDuration } from './duration.js';
 
 /** A probe reads at most this much of a body: enough for any health answer, far below a client's cap. */
 export const DEFAULT_PROBE_BODY_LIMIT = 1024 * 1024;
@@ -184,7 +185,9 @@ export const configSchema = z
   .object({
     concurrency: z.number().int().min(1).max(512).default(16),
     /** The longest a 429's hint holds a key's probes: a hint of years would blind the monitor. */
-    maxRateLimitHold: duration.refine((d) => (parseDuration(d) ?? 0) >= 1_000, { message: 'must be at least 1s' }).default('1h'),
+    maxRateLimitHold: duration
+      .refine((d) => (parseDuration(d) ?? 0) >= 1_000, { message: 'must be at least 1s' })
+      .default(formatDuration(RATE_LIMIT_POLICY.maxHoldMs)),
     /** How many recent results per probe the status page and ratios keep. */
     historyPerProbe: z.number().int().min(2).max(1000).default(60),
     http: httpSchema.optional(),

@@ -6,9 +6,8 @@
 import { readFileSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { ApiKey } from '../../api/client/index.js';
-import { looksLikeSecret, shownPath, shownValue } from '../../lib/index.js';
+import { type ConfigIssue, looksLikeSecret, shownPath, shownValue } from '../../lib/index.js';
 import { SECRET_REFERENCE, type RawKey } from './schema.js';
-import type { ConfigIssue } from './types.js';
 
 export interface SecretSources {
   readonly env: NodeJS.ProcessEnv;

@@ -4,6 +4,7 @@ import type { AuthScheme, EndpointId, KeyKind } from '../../api/contract/index.j
 import type { IndexAccessReading } from '../../api/contract/readings.js';
 import type { ConfigIssue } from '../../lib/index.js';
 import type { CanaryName, ExpectableEndpoint } from './schema.js';
+import type { MaintenanceWindow } from './cron.js';
 import type { SecretOrigin } from './secrets.js';
 
 /** What a key's read of one resource should get (its `expect`); `code`: the refusal's error code when named, else any refusal. */
@@ -22,10 +23,6 @@ export interface MonitorKey {
   /** Resources whose reads must be refused; any resource not named here (or no `expect`) must be read. */
   readonly expect?: Readonly<Partial<Record<ExpectableEndpoint, KeyExpectation>>>;
 }
-
-export type MaintenanceWindow =
-  | { readonly kind: 'cron'; readonly cron: string; readonly durationMs: number; readonly reason: string | undefined }
-  | { readonly kind: 'fixed'; readonly startMs: number; readonly endMs: number; readonly reason: string | undefined };
 
 /** A target's own trust: the CA bundle (PEM text read from `caFile`, an absolute path) replaces Node's default CAs; `serverName` for SNI. */
 export interface TargetTls {
@@ -99,7 +96,7 @@ export function statusPageSettings(config: MonitorConfig): StatusPageSettings {
   return config.statusPage ?? DEFAULT_STATUS_PAGE_SETTINGS;
 }
 
-export type { ConfigIssue };
+export type { ConfigIssue, MaintenanceWindow };
 
 export type ConfigResult =
   { readonly ok: true; readonly config: MonitorConfig } | { readonly ok: false; readonly issues: readonly ConfigIssue[] };

@@ -11,7 +11,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Dispatcher } from 'undici';
-import { ApiKey } from '../../api/client/index.js';
+import { ApiKey, RATE_LIMIT_POLICY } from '../../api/client/index.js';
 import { type AttemptResult, sendAttempt, parseRetryHint } from '../../api/client/single-attempt.js';
 import type { MonitorTarget } from '../config/types.js';
 import type { ProbeTracer } from '../tracing.js';
@@ -50,8 +50,8 @@ interface ProbeDeps {
   readonly tracer?: ProbeTracer | undefined;
 }
 
-/** `maxRateLimitHold` when a config names none: 1 h. */
-export const DEFAULT_MAX_HOLD_MS = 3_600_000;
+/** `maxRateLimitHold` when a config names none: the 429 policy's longest hold (1 h). */
+export const DEFAULT_MAX_HOLD_MS = RATE_LIMIT_POLICY.maxHoldMs;
 
 function credentialKey(credential: Credential): ApiKey | undefined {
   if (credential.kind === 'key') return credential.key.key;

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REQUEST_BUDGET } from '../../diagnose/pacing.js';
-import type { DiagnosisReport } from '../../diagnose/types.js';
+import type { DiagnosisReport } from '../../diagnose/verdict.js';
 import { type RunningSandbox, startSandbox } from '../../sandbox/index.js';
 import { type MainRun, runMain } from '../helpers/fake-io.js';
 import { closedPort } from '../helpers/rig.js';

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { TENANT_RESOURCES } from '../../api/contract/index.js';
 import type { AttemptFailure, AttemptResult } from '../../api/client/single-attempt.js';
-import type { DiagnosisVerdict } from '../../diagnose/types.js';
+import type { DiagnosisVerdict } from '../../diagnose/verdict.js';
 import { VERDICT_KINDS } from '../../diagnose/verdict.js';
 import { headlineOf } from '../../diagnose/verdict-words.js';
 import { type Answer, type PacedScenario, err, ok, probeRun, refused, response, tenantKeyApi } from '../helpers/diagnose-fixtures.js';

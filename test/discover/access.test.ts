@@ -123,17 +123,25 @@ describe('invalidKey and missingKey', () => {
     });
   });
 
-  it('a 429 or a 5xx is not a refusal', async () => {
-    const { report } = await discover(api({ 'invalid-key': refuse(429, 'rate_limited'), 'missing-key': refuse(503, 'internal_error') }), {
+  it('a 5xx or a 429 is not a refusal, and a 429 that names no wait ends the run', async () => {
+    const { report } = await discover(api({ 'invalid-key': refuse(503, 'internal_error'), 'missing-key': refuse(429, 'rate_limited') }), {
       tenant: 'x',
     });
     expect(report.findings.invalidKey).toEqual({
       kind: 'unknown',
-      why: 'GET /tenants/x/clients with a made-up key -> HTTP 429 rate_limited: not a refusal',
+      why: 'GET /tenants/x/clients with a made-up key -> HTTP 503 internal_error: not a refusal',
     });
     expect(report.findings.missingKey).toEqual({
       kind: 'unknown',
-      why: 'GET /tenants/x/clients without a key -> HTTP 503 internal_error: not a refusal',
+      why: 'GET /tenants/x/clients without a key -> HTTP 429 rate_limited: not a refusal',
     });
+    expect(report.requests.stopped).toMatchObject({ kind: 'rate_limited', check: 'missing-key', why: 'no_hint' });
+  });
+
+  it('a 429 that names no wait stops discovery there: what comes after is not asked', async () => {
+    const { report, calls } = await discover(api({ 'invalid-key': refuse(429, 'rate_limited') }), { tenant: 'x' });
+    expect(calls.map((c) => c.id)).not.toContain('missing-key');
+    expect(report.findings.missingKey).toEqual({ kind: 'unknown', why: 'the tenant path was not asked without a key' });
+    expect(report.requests).toMatchObject({ stopped: { kind: 'rate_limited', check: 'invalid-key', why: 'no_hint' } });
   });
 });

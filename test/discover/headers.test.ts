@@ -59,17 +59,20 @@ describe('rateLimitHeaders', () => {
     });
   });
 
-  it('a 429 with only a Retry-After in seconds: none seen, the 429 named', async () => {
+  it('a 429 with only a Retry-After in seconds: waited out once, still limited, so none seen and the 429 named', async () => {
     const limited = refuse(429, 'rate_limited', { 'retry-after': '5' });
-    const { report } = await discover(referenceApi({ key: 'tenant', limitHeaders: {}, overrides: { 'platform:keys': limited } }), {
+    const { report, calls } = await discover(referenceApi({ key: 'tenant', limitHeaders: {}, overrides: { 'platform:keys': limited } }), {
       key: true,
     });
     expect(report.findings.rateLimitHeaders).toEqual({
       kind: 'learned',
       reading: 'none seen',
       evidence:
-        "no rate-limit header on any of 6 other answers; GET /platform/keys with the key -> HTTP 429 with retry-after: 5 only (seconds, the spec's own hint)",
+        "no rate-limit header on any of 4 other answers; GET /platform/keys with the key -> HTTP 429 with retry-after: 5 only (seconds, the spec's own hint)",
     });
+    // Asked twice (the wait the server named, then once more), then the run stopped.
+    expect(calls.filter((c) => c.id === 'platform:keys')).toHaveLength(2);
+    expect(report.requests).toMatchObject({ made: 6, stopped: { kind: 'rate_limited', why: 'still_limited' } });
   });
 
   it.each([
@@ -78,7 +81,7 @@ describe('rateLimitHeaders', () => {
       { 'retry-after': 'Wed, 21 Oct 2015 07:28:00 GMT' },
       'GET /platform/keys with the key -> HTTP 429 with retry-after: Wed, 21 Oct 2015 07:28:00 GMT (an HTTP date) only',
     ],
-    ['none', {}, 'GET /platform/keys with the key -> HTTP 429 without any rate-limit header, and none on 6 other answers'],
+    ['none', {}, 'GET /platform/keys with the key -> HTTP 429 without any rate-limit header, and none on 4 other answers'],
     [
       'ietf',
       { 'retry-after': '5', 'ratelimit-limit': '10', 'ratelimit-remaining': '0', 'ratelimit-reset': '5' },

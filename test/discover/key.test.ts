@@ -229,7 +229,7 @@ describe('the request budget', () => {
     const docs = ok({ platformPaths: listed.map((sub) => `/platform/${sub}`) });
     const { report, calls } = await discover(referenceApi({ key: 'platform', overrides: { docs } }), { key: true, tenant: 'rowery-nowak' });
     expect(calls.length).toBe(MAX_REQUESTS);
-    expect(report.requests).toEqual({ made: MAX_REQUESTS, max: MAX_REQUESTS });
+    expect(report.requests).toEqual({ made: MAX_REQUESTS, max: MAX_REQUESTS, stopped: null });
     expect(calls.filter((c) => c.endpoint === 'platform').map((c) => c.path)).toEqual(['/platform/admin/tenants', '/platform/audit']);
     expect(report.findings.platformPaths).toMatchObject({ reading: listed });
     expect(MAX_REQUESTS).toBe(11);

@@ -9,7 +9,8 @@ import { indexCall, otherHeaderCall, platformCall, resourceCalls } from '../../d
 import { buildReport, type ReportInput } from '../../diagnose/report.js';
 import { type Answered, type ScheduleOutcome, schedule } from '../../diagnose/schedule.js';
 import { parseTarget } from '../../diagnose/target.js';
-import type { DiagnosisReport, DiagnosisTraffic } from '../../diagnose/types.js';
+import type { DiagnosisTraffic } from '../../diagnose/types.js';
+import type { DiagnosisReport } from '../../diagnose/verdict.js';
 
 export const BASE = 'http://127.0.0.1:1234/api/v1';
 

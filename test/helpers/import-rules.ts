@@ -269,3 +269,36 @@ export function folderCycles(edges: readonly (readonly [string, string])[]): str
   for (const start of [...graph.keys()].sort()) walk([start]);
   return found;
 }
+
+/**
+ * Import cycles between files, type-only imports included (a type cycle is still two files that
+ * cannot be read one without the other), each as one strongly connected set of files, sorted.
+ */
+export function fileCycles(edges: readonly (readonly [string, string])[]): string[][] {
+  const graph = new Map<string, string[]>();
+  for (const [from, to] of edges) graph.set(from, [...(graph.get(from) ?? []), to]);
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const found: string[][] = [];
+  // Tarjan's strongly connected components; a set of two or more files is a cycle.
+  const visit = (file: string): void => {
+    index.set(file, index.size);
+    low.set(file, index.get(file)!);
+    stack.push(file);
+    for (const next of graph.get(file) ?? []) {
+      if (!index.has(next)) {
+        visit(next);
+        low.set(file, Math.min(low.get(file)!, low.get(next)!));
+      } else if (stack.includes(next)) low.set(file, Math.min(low.get(file)!, index.get(next)!));
+    }
+    if (low.get(file) !== index.get(file)) return;
+    const component: string[] = [];
+    let top: string | undefined;
+    do component.push((top = stack.pop()!));
+    while (top !== file);
+    if (component.length > 1) found.push(component.sort());
+  };
+  for (const file of [...graph.keys()].sort()) if (!index.has(file)) visit(file);
+  return found.sort((a, b) => a[0]!.localeCompare(b[0]!));
+}
