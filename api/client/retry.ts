@@ -197,7 +197,7 @@ export function decideRetry(input: RetryInput): RetryDecision {
 /** A `Retry-After: 1e15` from a broken proxy must not silence the client for the rest of the process. */
 export const MAX_GATE_PAUSE_MS = 60 * 60 * 1000;
 
-/** A 429's hint pauses every call of the client; a shorter hint never shortens a pause. */
+/** A 429's hint pauses every call of the client; a shorter hint never shortens a pause, `clear` ends it. */
 export function createRateLimitGate() {
   let until = 0;
   return {
@@ -205,6 +205,7 @@ export function createRateLimitGate() {
       void (until = Math.max(until, now + Math.min(hint.delayMs, MAX_GATE_PAUSE_MS))),
     current: (now: number): { readonly until: number } | undefined =>
       until > now ? { until } : undefined,
+    clear: (): void => void (until = 0),
   };
 }
 
