@@ -26,7 +26,8 @@ import { CommitError, STAGING_PREFIX, commitChanges, commitIo } from '../../gene
 import { ALL_FLAGS, runGenerator } from './helpers.js';
 import { type Answers } from '../../generators/app/answers.js';
 import { SAMPLE_ANSWERS } from './sample-answers.js';
-import { envFileValue, readVersions, renderTemplate, templateContext } from '../../generators/app/render.js';
+import { envFileValue } from '../../generators/app/env-value.js';
+import { readVersions, renderTemplate, templateContext } from '../../generators/app/render.js';
 import { cdArgument } from '../../generators/app/summary.js';
 import { BIN, ROOT, childEnv, runCli } from '../helpers/rig.js';
 import { giveToUser, pickRunner, runAs } from './as-user.js';
@@ -403,7 +404,8 @@ describe('no answer can add a line to a rendered file (defence in depth, past th
     const text = renderTemplate(envExample, templateContext({ ...answers, tenant: 'sklep #1' }, versions), 'env.example.hbs');
     expect(text).toContain("RS_TENANT='sklep #1'\n");
     expect(parseEnv(text)['RS_TENANT']).toBe('sklep #1');
-    expect(envFileValue(`it's "x"`, 'V')).toBe('`it\'s "x"`');
+    expect(envFileValue(`it's #1`, 'V')).toBe(`"it's #1"`);
+    expect(() => envFileValue(`it's "x"`, 'V')).toThrow(/V contains ' together with/);
     expect(() => envFileValue('a\u2028b', 'V')).toThrow(/V contains a control character \(U\+2028/);
   });
 
