@@ -156,7 +156,11 @@ const STRING_CHECKS: Readonly<Partial<Record<AnswerName, (value: string) => Chec
   envPrefix: checkEnvPrefix,
 };
 
-const ENV_FILE_ANSWERS: ReadonlySet<AnswerName> = new Set(['tenant', 'testBaseUrl', 'productionBaseUrl']);
+const ENV_FILE_ANSWERS: ReadonlySet<AnswerName> = new Set([
+  'tenant',
+  'testBaseUrl',
+  'productionBaseUrl',
+]);
 
 /** Checks one raw value (a flag, a typed answer or a stored one). */
 export function checkAnswer(name: AnswerName, value: unknown): Check {

@@ -19,7 +19,7 @@ export function envValueProblem(value: string): string | undefined {
     return `contains a control character (U+${code} at position ${at + 1}); its value cannot be written to an env file`;
   }
   if (value.includes("'") && SPECIAL_IN_DOUBLE_QUOTES.test(value))
-    return 'contains \' together with $, `, " or \\: no quoting keeps that literal for both a shell and Node\'s env-file reader';
+    return "contains ' together with $, `, \" or \\: no quoting keeps that literal for both a shell and Node's env-file reader";
   return undefined;
 }
 

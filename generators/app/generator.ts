@@ -26,6 +26,7 @@ import {
   isBooleanAnswer,
 } from './answers.js';
 import { inspectDestination } from './destination.js';
+import { recoverInterrupted, recoveryMessage } from './interrupted-commit.js';
 import {
   ANSWER_FLAGS,
   RUN_FLAGS,
@@ -146,6 +147,8 @@ export default class RepairServiceGenerator extends Generator {
     const dir = readOption(this.#opts, 'dir');
     const dirGiven = typeof dir === 'string' && dir !== '';
     const candidate = dirGiven ? resolve(this.contextRoot, dir) : this.contextRoot;
+    // Before anything is read: a run killed mid-commit left files half-replaced.
+    for (const recovery of recoverInterrupted(candidate)) this.log(recoveryMessage(recovery));
     const state = inspectDestination(candidate, this.#configKey());
     if (state.kind === 'ours') {
       this.#rerun = true;

@@ -286,8 +286,8 @@ describe('a failure part-way is undone', () => {
       ...commitIo,
       rename: (from: string, to: string) => {
         moves += 1;
-        // a.txt moved aside (1), the new a.txt in (2), b.txt aside fails (3), and so does moving a.txt back (4).
-        if (moves >= 3) throw new Error(`EIO #${moves}`);
+        // The journal in place (1), a.txt moved aside (2), the new a.txt in (3), b.txt aside fails (4), and so does moving a.txt back (5).
+        if (moves >= 4) throw new Error(`EIO #${moves}`);
         commitIo.rename(from, to);
       },
     };
@@ -308,7 +308,7 @@ describe('a failure part-way is undone', () => {
     const error = caught as CommitError;
     expect(error.restored).toBe(false);
     expect(error.message).toMatch(
-      /^writing b\.txt failed \(EIO #3\), and putting the project back failed too \(EIO #4\): the versions it replaced are kept under .*\.repair-service-staging-.*\/old with their paths/,
+      /^writing b\.txt failed \(EIO #4\), and putting the project back failed too \(EIO #5\): the versions it replaced are kept under .*\.repair-service-staging-.*\/old with their paths/,
     );
     const staging = readdirSync(root).find((n) => n.startsWith(STAGING_PREFIX));
     expect(readFileSync(join(root, staging!, 'old', 'a.txt'), 'utf8')).toBe('old a\n');
