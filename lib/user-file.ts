@@ -29,8 +29,7 @@ function kindOf(stat: Stats): string {
   return 'not a regular file';
 }
 
-const sizeText = (bytes: number): string =>
-  bytes >= 1024 * 1024 ? `${bytes / (1024 * 1024)} MiB` : `${bytes / 1024} KiB`;
+const sizeText = (bytes: number): string => (bytes >= 1024 * 1024 ? `${bytes / (1024 * 1024)} MiB` : `${bytes / 1024} KiB`);
 
 function refusal(code: string, reason: string): UserFileRead {
   return { ok: false, code, reason };

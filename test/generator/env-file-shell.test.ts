@@ -61,7 +61,7 @@ describe('.env.example in a real sh', { timeout: 120_000 }, () => {
     rmSync(join(project, '.env.example'));
     const refused = await runCli(['upgrade', '--skip-install'], { cwd: project, timeoutMs: 60_000 });
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toContain('(--test-base-url) contains \' together with');
+    expect(refused.stderr).toContain("(--test-base-url) contains ' together with");
     expect(existsSync(join(project, '.env.example'))).toBe(false);
 
     store(INJECTED);

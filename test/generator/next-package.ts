@@ -46,4 +46,3 @@ export function makeNextPackage(dir: string): void {
     readFileSync(template, 'utf8').replace('"test": "vitest run",', '"test": "vitest run",\n    "check:ci": "npm run check",'),
   );
 }
-

@@ -110,7 +110,9 @@ describe('check-config on files that are not files', { timeout: 60_000 }, () => 
       check(join(dir, 'huge.yaml')),
     ]);
     expect(onFifo).toMatchObject({ code: 2, stdout: '' });
-    expect(onFifo.stderr).toContain(`targets[0].keys[0].secretFile: key "k": secret file ${pipe} is a FIFO (named pipe); give a regular file`);
+    expect(onFifo.stderr).toContain(
+      `targets[0].keys[0].secretFile: key "k": secret file ${pipe} is a FIFO (named pipe); give a regular file`,
+    );
     expect(onZero).toMatchObject({ code: 2, stdout: '' });
     expect(onZero.stderr).toContain('key "k": secret file /dev/zero is a character device; give a regular file');
     expect(configFifo).toMatchObject({ code: 2, stdout: '' });
@@ -150,7 +152,10 @@ describe('serve: a reload to a FIFO or /dev/zero', { timeout: 90_000 }, () => {
       expect(refused.status).toBe(400);
       const body = (await refused.json()) as { ok: boolean; issues: { path: string; message: string }[] };
       expect(body.issues).toEqual([
-        { path: 'targets[0].keys[0].secretFile', message: `key "nowak-test": secret file ${pipe} is a FIFO (named pipe); give a regular file` },
+        {
+          path: 'targets[0].keys[0].secretFile',
+          message: `key "nowak-test": secret file ${pipe} is a FIFO (named pipe); give a regular file`,
+        },
       ]);
       expect((await bounded('/-/healthy')).status).toBe(200);
       const seen = await clientsOk();

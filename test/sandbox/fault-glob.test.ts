@@ -47,7 +47,7 @@ describe('compileGlob', () => {
 });
 
 describe('a hostile glob against a real sandbox', { timeout: 60_000 }, () => {
-  it('a request of 3,000 a\'s is answered (404: the rule does not match; 503 where it does), and SIGTERM ends the sandbox within a second', async () => {
+  it("a request of 3,000 a's is answered (404: the rule does not match; 503 where it does), and SIGTERM ends the sandbox within a second", async () => {
     const sandbox = await startSandboxProcess();
     try {
       const control = sandbox.line['control'] as { url: string; token: string };

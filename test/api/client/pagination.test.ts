@@ -95,7 +95,9 @@ describe('Link header (RFC 8288)', () => {
       'other_resource: the next link leads to /platform/keys, not /tenants/x/repairs',
     );
     expect(problem('/api/v1/tenants/x/repairs\\..\\..\\..\\platform\\keys')).toMatch(/^other_resource: .* \/platform\/keys,/);
-    expect(problem('/api/v1/tenants/y/repairs?page=2')).toBe('other_resource: the next link leads to /tenants/y/repairs, not /tenants/x/repairs');
+    expect(problem('/api/v1/tenants/y/repairs?page=2')).toBe(
+      'other_resource: the next link leads to /tenants/y/repairs, not /tenants/x/repairs',
+    );
     expect(problem('/api/v1/tenants/x/bikes')).toMatch(/^other_resource/);
     expect(problem('/api/v1/tenants/x/repairs/17')).toMatch(/^other_resource/);
     expect(problem('/api/v1/tenants/x/repairs/%2e%2e/repairs?page=2')).toBe('/tenants/x/repairs');
