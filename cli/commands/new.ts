@@ -6,7 +6,7 @@
 import { join } from 'node:path';
 import { type Command, type CommandContext, type OptionSpec, UsageError } from '../command.js';
 import { ANSWER_FLAGS, RUN_FLAGS, isGeneratorRefusal } from '../../generators/entry.js';
-import { packageRoot } from '../../lib/index.js';
+import { OUR_PACKAGE_NAME, packageRoot } from '../../lib/index.js';
 
 const NAMESPACE = 'repair-service:app';
 
@@ -16,17 +16,30 @@ export async function runGenerator(
   positionals: readonly string[],
   options: Record<string, unknown>,
 ): Promise<number> {
-  const { createEnv } = await import('yeoman-environment');
-  // Force, bail and the install are the generator's own options (its plan, its install task).
-  const env = createEnv({ cwd: process.cwd(), stdin: ctx.stdin, stdout: ctx.stdout, stderr: ctx.stderr } as never);
-  env.register(join(packageRoot(), 'generators', 'app', 'index.js'), { namespace: NAMESPACE });
   try {
+    // Most runs ask nothing: they skip Yeoman's start-up (about two thirds of `repairmon new`).
+    const { runDirectly } = await import('../../generators/run.js');
+    const direct = await runDirectly(
+      { contextRoot: process.cwd(), configKey: OUR_PACKAGE_NAME, options: withDir(positionals, options) },
+      { interactive: options['interactive'] === true, log: (text) => ctx.stderr.write(`${text}\n`) },
+    );
+    if (direct.kind === 'done') return 0;
+    const { createEnv } = await import('yeoman-environment');
+    // Force, bail and the install are the generator's own options (its plan, its install task).
+    const env = createEnv({ cwd: process.cwd(), stdin: ctx.stdin, stdout: ctx.stdout, stderr: ctx.stderr } as never);
+    env.register(join(packageRoot(), 'generators', 'app', 'index.js'), { namespace: NAMESPACE });
     await env.run([NAMESPACE, ...positionals], options);
     return 0;
   } catch (error) {
     ctx.stderr.write(`repairmon ${command}: ${error instanceof Error ? error.message : String(error)}\n`);
     return isGeneratorRefusal(error) ? 2 : 1;
   }
+}
+
+/** The `[dir]` positional as the generator's `dir` argument (Yeoman's `this.argument('dir')`). */
+function withDir(positionals: readonly string[], options: Record<string, unknown>): Record<string, unknown> {
+  const dir = positionals[0];
+  return dir === undefined ? options : { ...options, dir };
 }
 
 /** The one `[dir]` both commands take. */
