@@ -97,7 +97,8 @@ describe('check-config on files that are not files', { timeout: 60_000 }, () => 
     const dir = workDir();
     const base = `http://127.0.0.1:${await closedPort()}/api/v1`;
     const pipe = fifo(dir, 'fifo.key');
-    writeFileSync(join(dir, 'fifo.yaml'), configWith(pipe, base));
+    // Relative, as users write them (a random temp folder in a given path could look like a key).
+    writeFileSync(join(dir, 'fifo.yaml'), configWith('fifo.key', base));
     writeFileSync(join(dir, 'zero.yaml'), configWith('/dev/zero', base));
     const configPipe = fifo(dir, 'config-fifo.yaml');
     // A comment, so only the size is wrong with it.
@@ -147,7 +148,7 @@ describe('serve: a reload to a FIFO or /dev/zero', { timeout: 90_000 }, () => {
       await until(async () => (await clientsOk()) >= 1);
 
       const pipe = fifo(dir, 'fifo.key');
-      writeFileSync(file, probing(pipe));
+      writeFileSync(file, probing('fifo.key'));
       const refused = await bounded('/-/reload', { method: 'POST' });
       expect(refused.status).toBe(400);
       const body = (await refused.json()) as { ok: boolean; issues: { path: string; message: string }[] };
