@@ -1,11 +1,13 @@
 /**
  * A simulated next release (N+1) of this package for upgrade tests: a copy (built `dist/`,
  * `bin/`, `generators/`, `templates/`, `api/`) with a bumped version, a changed, an added and a
- * removed `api/` file, a changed OpenAPI builder, a raised dependency and one more script.
+ * removed `api/` file, a changed OpenAPI builder, a raised dependency and one more script; and
+ * the strict type-check of a project upgraded to it.
  */
 import { cpSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT } from '../helpers/rig.js';
+import { expect } from 'vitest';
+import { ROOT, childEnv, runProcess } from '../helpers/rig.js';
 import { readJson } from './helpers.js';
 
 export const NEXT_VERSION = '99.0.0';
@@ -45,4 +47,15 @@ export function makeNextPackage(dir: string): void {
     template,
     readFileSync(template, 'utf8').replace('"test": "vitest run",', '"test": "vitest run",\n    "check:ci": "npm run check",'),
   );
+}
+
+/** The project compiles, strict, against this package's own node_modules (the versions it asks for). */
+export async function typechecks(project: string): Promise<void> {
+  symlinkSync(join(ROOT, 'node_modules'), join(project, 'node_modules'));
+  const tsc = await runProcess(
+    process.execPath,
+    [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '--noEmit', '-p', 'tsconfig.json'],
+    { cwd: project, env: childEnv() },
+  );
+  expect(tsc.code, tsc.stdout).toBe(0);
 }

@@ -9,16 +9,16 @@
  * toolkit recorded its files (toolkit straight under src/), a record naming files outside the
  * toolkit folder and a package.json that is not an object.
  */
-import { cpSync, existsSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contentHash } from '../../generators/app/toolkit-record.js';
 import { fakeIo } from '../helpers/fake-io.js';
-import { ROOT, childEnv, runCli, runProcess } from '../helpers/rig.js';
+import { ROOT, runCli } from '../helpers/rig.js';
 import { CONFIG_KEY, readJson, snapshot } from './helpers.js';
-import { NEXT_VERSION, copyPackage, makeNextPackage } from './next-package.js';
+import { NEXT_VERSION, copyPackage, makeNextPackage, typechecks } from './next-package.js';
 
 const N = (readJson(join(ROOT, 'package.json')) as { version: string }).version;
 const PATCH_VERSION = '99.0.1';
@@ -90,17 +90,6 @@ afterAll(() => {
   process.chdir(ROOT);
   if (work) rmSync(work, { recursive: true, force: true });
 });
-
-/** The project compiles, strict, against this package's own node_modules (the versions it asks for). */
-async function typechecks(project: string): Promise<void> {
-  symlinkSync(join(ROOT, 'node_modules'), join(project, 'node_modules'));
-  const tsc = await runProcess(
-    process.execPath,
-    [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '--noEmit', '-p', 'tsconfig.json'],
-    { cwd: project, env: childEnv() },
-  );
-  expect(tsc.code, tsc.stdout).toBe(0);
-}
 
 /** What an integrator does after generating: edits their files and package.json. */
 function editAsIntegrator(project: string): void {
