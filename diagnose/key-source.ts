@@ -2,10 +2,10 @@
  * Where the customer's key comes from: never argv (it shows in `ps` and shell history), but an
  * environment variable, a file, stdin, or a hidden prompt. Errors name the source, never its content.
  */
-import { readFile } from 'node:fs/promises';
 import type { Readable, Writable } from 'node:stream';
 import { text } from 'node:stream/consumers';
 import { ApiKey } from '../api/client/index.js';
+import { SECRET_FILE_MAX_BYTES, readUserFile, userFileProblem } from '../lib/index.js';
 
 type KeySource = { kind: 'env'; name: string } | { kind: 'file'; path: string } | { kind: 'stdin' } | { kind: 'prompt' };
 type KeyRead = { readonly ok: true; readonly key: ApiKey } | { readonly ok: false; readonly reason: string };
@@ -83,9 +83,9 @@ export async function readKey(source: KeySource, io: { env: NodeJS.ProcessEnv; s
       return toKey(value, `--key-env ${source.name}`);
     }
     case 'file': {
-      const read = await readFile(source.path, 'utf8').catch((error: NodeJS.ErrnoException) => error);
-      if (typeof read !== 'string') return { ok: false, reason: `--key-file: cannot read "${source.path}" (${read.code ?? 'unreadable'})` };
-      return toKey(read, `--key-file ${source.path}`);
+      const read = readUserFile(source.path, SECRET_FILE_MAX_BYTES);
+      if (!read.ok) return { ok: false, reason: `--key-file: ${userFileProblem('', `"${source.path}"`, read)}` };
+      return toKey(read.text, `--key-file ${source.path}`);
     }
     case 'stdin':
       return toKey(await text(io.stdin), '--key-stdin');

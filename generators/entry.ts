@@ -7,5 +7,6 @@
  */
 export { DEFAULT_ENV_PREFIX, PLACEHOLDER_PRODUCTION_BASE_URL } from './app/answers.js';
 export { readStoredAnswers } from './app/destination.js';
+export { recoverInterrupted, recoveryMessage } from './app/interrupted-commit.js';
 export { ANSWER_FLAGS, RUN_FLAGS, flagDescription, unknownFlags } from './app/flags.js';
 export { GENERATOR_EXIT, generatorExitCode, isGeneratorRefusal } from './app/refusal.js';

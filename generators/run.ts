@@ -33,7 +33,7 @@ function npmInstall(cwd: string): Promise<void> {
 /** The same steps, in the same order, as the Yeoman generator's run loop; refusals are thrown. */
 export async function runDirectly(setting: RunSetting, io: DirectRunIo): Promise<DirectRun> {
   const run = new ProjectRun(setting);
-  run.initialize();
+  for (const note of run.initialize()) io.log(note);
   const missing = run.missingAnswers();
   if (missing.length > 0) {
     if (io.interactive) return { kind: 'needs_prompts' };

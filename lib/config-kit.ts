@@ -3,10 +3,10 @@
  * keys file): YAML or JSON decoded with positions, a strict zod schema, and every problem at
  * once as `path: message` lines such as `targets[1].keys[0].tenant: is required`.
  */
-import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import { hasKeyPrefix } from './secret-shape.js';
+import { DOCUMENT_FILE_MAX_BYTES, readUserFile, userFileProblem } from './user-file.js';
 import { type Checked, type ConfigIssue, decodeYaml } from './yaml-document.js';
 
 export type { Checked, ConfigIssue };
@@ -45,17 +45,12 @@ export function decodeDocument(text: string, name: string): Checked<unknown> {
   return decodeYaml(text);
 }
 
-/** The file's text, or one issue naming the file and the system's reason. */
+/** The file's text (a regular file, at most DOCUMENT_FILE_MAX_BYTES), or one issue naming the file and why not. */
 export function readDocument(file: string, what = 'file'): Checked<{ readonly text: string; readonly path: string }> {
   const path = resolve(file);
-  try {
-    return { ok: true, value: { text: readFileSync(path, 'utf8'), path } };
-  } catch (error) {
-    return {
-      ok: false,
-      issues: [{ path: '', message: `cannot read ${what} ${path} (${(error as NodeJS.ErrnoException).code ?? 'read error'})` }],
-    };
-  }
+  const read = readUserFile(path, DOCUMENT_FILE_MAX_BYTES);
+  if (read.ok) return { ok: true, value: { text: read.text, path } };
+  return { ok: false, issues: [{ path: '', message: userFileProblem(what, path, read) }] };
 }
 
 /** Validates against a schema; every issue zod finds, not only the first. */

@@ -6,3 +6,4 @@ export { OUR_PACKAGE_NAME, packageRoot, packageVersion, toolUserAgent } from './
 export { plainHttpProxyWarning, proxyOptions, proxyRoute, toolAgent } from './proxy-route.js';
 export { hasKeyPrefix, looksLikeSecret, shownPath, shownValue } from './secret-shape.js';
 export { type Align, helpRows, renderTable, wrap } from './table.js';
+export { DOCUMENT_FILE_MAX_BYTES, SECRET_FILE_MAX_BYTES, type UserFileRead, readUserFile, userFileProblem } from './user-file.js';

@@ -16,6 +16,7 @@ import { lstat, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promise
 import { isIP } from 'node:net';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
+import { DOCUMENT_FILE_MAX_BYTES, readUserFile } from '../lib/index.js';
 import { SandboxConfigError } from './errors.js';
 
 /** What is at `path` now: nothing, a regular file (its text is read only by the caller), or something never to replace. */
@@ -108,7 +109,10 @@ async function checkCaOut(path: string): Promise<void> {
   });
   if (kind === 'link') throw refuse('is a symbolic link');
   if (kind === 'other') throw refuse('is not a regular file');
-  if (kind === 'file' && !PEM_CERTIFICATES.test(await readFile(path, 'utf8'))) throw refuse('exists and is not a CA certificate');
+  if (kind !== 'file') return;
+  const read = readUserFile(path, DOCUMENT_FILE_MAX_BYTES);
+  if (!read.ok) throw refuse(read.reason);
+  if (!PEM_CERTIFICATES.test(read.text)) throw refuse('exists and is not a CA certificate');
 }
 
 /**

@@ -216,7 +216,9 @@ export class Call {
       result.kind === 'response' && result.status === 429
         ? parseRetryHint(result.headers, now)
         : undefined;
-    if (hint) rt.gate.pause(now, hint);
+    // A hint refused as too long (hint_above_max) fails this call only: pausing every call for it
+    // would let one absurd 429 lock the whole client out.
+    if (hint && hint.delayMs <= rt.maxRetryAfterMs) rt.gate.pause(now, hint);
     const timedOut = result.kind === 'failure' && result.failure.kind === 'timeout';
     const outcome: RetryOutcome =
       result.kind === 'failure'

@@ -76,6 +76,8 @@ export interface RepairServiceClient {
   /** Any path inside `{base_url}`, a query after `?` allowed: `get('/tenants/x/repairs/17')`. */
   get(path: string, options?: CallOptions): ApiPromise<unknown>;
   readonly platform: { get(path: string, options?: CallOptions): ApiPromise<unknown> };
+  /** Ends a 429's pause of every call now (you know the limit was lifted); the next 429 pauses again. */
+  clearRateLimitPause(): void;
   close(): Promise<void>;
 }
 
@@ -339,6 +341,7 @@ export function createClient(options: ClientOptions): RepairServiceClient {
     listLogs: listOf('logs'),
     get: get(false),
     platform: { get: get(true) },
+    clearRateLimitPause: () => gate.clear(),
     async close() {
       if (closed || theirs) return;
       closed = true;

@@ -2,8 +2,9 @@
  * Opt-in (`yo repair-service --pagination`): following `Link: <...>; rel="next"` (RFC 8288) when
  * the server sends one. The spec shows no pagination, so without the header the one page is all
  * there is. The key goes with every page, so a next link is followed only when it stays on the
- * base URL's origin and below its path, carries no credential-like query parameter and has not
- * been read before, for at most `maxPages` pages; anything else stops with a `PaginationError`.
+ * base URL's origin on the same resource (`/tenants/{tenant}/{resource}` once the URL parser has
+ * resolved `%2e%2e` and `\`), carries no credential-like query parameter and has not been read
+ * before, for at most `maxPages` pages; anything else stops with a `PaginationError`.
  */
 import { type TenantResource, tenantResourcePath, validateTenantSlug } from '../contract/index.js';
 import type { ApiResponse, CallOptions, RepairServiceClient } from './client.js';
@@ -12,7 +13,7 @@ import { type Validator, checkItems } from './parse.js';
 import { checkSubPath, isCredentialName } from './paths.js';
 
 export type PaginationProblem =
-  'off_origin' | 'outside_base_path' | 'unsafe_link' | 'loop' | 'page_cap';
+  'off_origin' | 'outside_base_path' | 'other_resource' | 'unsafe_link' | 'loop' | 'page_cap';
 
 /** Pagination stopped: `problem` says why, `link` is the refused next link (shortened), `pages` the pages read. */
 export class PaginationError extends ApiError {
@@ -62,7 +63,7 @@ type Next =
   | { readonly ok: false; readonly problem: PaginationProblem; readonly detail: string };
 
 /** Where a next link leads, resolved against the page it came with, or why the key may not follow it. */
-export function checkNextLink(link: string, pageUrl: URL, base: URL): Next {
+export function checkNextLink(link: string, pageUrl: URL, base: URL, resourcePath: string): Next {
   const refuse = (problem: PaginationProblem, detail: string): Next => ({
     ok: false,
     problem,
@@ -86,6 +87,9 @@ export function checkNextLink(link: string, pageUrl: URL, base: URL): Next {
     return refuse('outside_base_path', `the next link leaves ${root}/`);
   const sub = checkSubPath(url.pathname.slice(root.length));
   if (!sub.ok) return refuse('unsafe_link', `the next link's path ${sub.reason}`);
+  // The key reads more than this resource (`.../repairs/%2e%2e/%2e%2e/platform/keys`): stay on it.
+  if (sub.path.replace(/\/+$/, '') !== resourcePath)
+    return refuse('other_resource', `the next link leads to ${sub.path}, not ${resourcePath}`);
   const credential = [...url.searchParams.keys()].find(isCredentialName);
   if (credential !== undefined)
     return refuse(
@@ -135,7 +139,8 @@ async function* pagesOf<T>(
     );
   const slug = validateTenantSlug(tenant);
   if (!slug.ok) throw new TypeError(`option "tenant" ${JSON.stringify(tenant)} ${slug.reason}`);
-  const first = `${tenantResourcePath(tenant, resource)}${query === undefined ? '' : `?${new URLSearchParams(query).toString()}`}`;
+  const own = tenantResourcePath(tenant, resource);
+  const first = `${own}${query === undefined ? '' : `?${new URLSearchParams(query).toString()}`}`;
   let page = await client.get(first, call).withResponse();
   const seen = new Set<string>();
   for (let number = 1; ; number += 1) {
@@ -164,7 +169,7 @@ async function* pagesOf<T>(
           ...shown,
         },
       );
-    const next = checkNextLink(link, pageUrl, base);
+    const next = checkNextLink(link, pageUrl, base, own);
     if (!next.ok) throw stop(client, response, next.detail, { problem: next.problem, ...shown });
     if (seen.has(new URL(link, pageUrl).href))
       throw stop(client, response, 'the next link points to a page already read', {

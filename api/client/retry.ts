@@ -203,7 +203,7 @@ export function decideRetry(input: RetryInput): RetryDecision {
 
 export const MAX_GATE_PAUSE_MS = RATE_LIMIT_POLICY.maxHoldMs;
 
-/** A 429's hint pauses every call of the client; a shorter hint never shortens a pause. */
+/** A 429's hint pauses every call of the client; a shorter hint never shortens a pause, `clear` ends it. */
 export function createRateLimitGate() {
   let until = 0;
   return {
@@ -211,6 +211,7 @@ export function createRateLimitGate() {
       void (until = Math.max(until, now + Math.min(hint.delayMs, MAX_GATE_PAUSE_MS))),
     current: (now: number): { readonly until: number } | undefined =>
       until > now ? { until } : undefined,
+    clear: (): void => void (until = 0),
   };
 }
 

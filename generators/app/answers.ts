@@ -12,6 +12,7 @@ import {
   validateTenantSlug,
 } from '../../api/contract/index.js';
 import { SANDBOX_DEFAULT_BASE_URL } from '../../sandbox/index.js';
+import { envValueProblem } from './env-value.js';
 
 export interface Answers {
   /** Project name; also the directory created unless one is given on the command line. */
@@ -172,13 +173,20 @@ const STRING_CHECKS: Readonly<Partial<Record<AnswerName, (value: string) => Chec
   envPrefix: checkEnvPrefix,
 };
 
+// The tenant is not here: a name the contract takes is never refused for its quotes; its line in
+// .env.example becomes a comment instead (render.ts `envLine`), src/config.ts defaulting to it.
+const ENV_FILE_ANSWERS: ReadonlySet<AnswerName> = new Set(['testBaseUrl', 'productionBaseUrl']);
+
 /** Checks one raw value (a flag, a typed answer or a stored one). */
 export function checkAnswer(name: AnswerName, value: unknown): Check {
   if (isBooleanAnswer(name)) return typeof value === 'boolean' ? OK : bad('must be true or false');
   if (typeof value !== 'string')
     return bad(`must be a string, got ${value === null ? 'null' : typeof value}`);
   const check = STRING_CHECKS[name]?.(value) ?? OK;
-  return check.ok && SEPARATOR.test(value) ? bad(SEPARATOR_REASON) : check;
+  if (check.ok && SEPARATOR.test(value)) return bad(SEPARATOR_REASON);
+  // These are written into .env.example: a value no quoting keeps literal is refused here, by its flag.
+  const envProblem = check.ok && ENV_FILE_ANSWERS.has(name) ? envValueProblem(value) : undefined;
+  return envProblem === undefined ? check : bad(envProblem);
 }
 
 export interface AnswerProblem {

@@ -105,7 +105,9 @@ export default class RepairServiceGenerator extends Generator {
   }
 
   initializing(): Promise<void> {
-    return this.#refusing(() => this.#project.initialize());
+    return this.#refusing(() => {
+      for (const note of this.#project.initialize()) this.log(note);
+    });
   }
 
   prompting(): Promise<void> {

@@ -16,6 +16,7 @@ import {
   defaultAnswer,
 } from './answers.js';
 import { inspectDestination } from './destination.js';
+import { recoverInterrupted, recoveryMessage } from './interrupted-commit.js';
 import {
   answersFromFlags,
   flagFor,
@@ -65,7 +66,8 @@ export class ProjectRun {
     return this.flag('skip-install') || this.setting.options['skipInstall'] === true;
   }
 
-  initialize(): void {
+  /** Reads the flags and the destination; what it says first (a rolled-back interrupted run). */
+  initialize(): string[] {
     const { contextRoot, configKey, options } = this.setting;
     // yo hands over every flag it was given; `repairmon new` only those its parser knows.
     const unknown = unknownFlags(options, this.setting.passed ?? []);
@@ -83,6 +85,8 @@ export class ProjectRun {
     const dir = readOption(options, 'dir');
     const dirGiven = typeof dir === 'string' && dir !== '';
     const candidate = dirGiven ? resolve(contextRoot, dir) : contextRoot;
+    // Before anything is read: a run killed mid-commit left files half-replaced.
+    const notes = recoverInterrupted(candidate).map(recoveryMessage);
     const state = inspectDestination(candidate, configKey);
     if (state.kind === 'ours') {
       this.#rerun = true;
@@ -95,6 +99,7 @@ export class ProjectRun {
       if (this.#known.name === undefined && this.#target !== undefined)
         this.#known.name = basename(this.#target);
     }
+    return notes;
   }
 
   /** The answers still missing; with `--yes` they take their defaults here and none is left. */

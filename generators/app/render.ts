@@ -6,8 +6,8 @@
  *
  * Nothing an answer holds can add a line to a rendered file: the answers are validated before
  * this, and the context refuses any answer with a control character; `.env` values go through
- * `envFileValue` (read back with Node's `process.loadEnvFile`): a value Node would cut or trim
- * (`#`, quotes, spaces at either end) is quoted with a quote character it does not contain.
+ * `envFileValue` (env-value.ts): quoted so that neither Node's `process.loadEnvFile` nor a shell
+ * that sources the file changes or runs anything in them.
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import { join, posix, relative, sep } from 'node:path';
@@ -15,6 +15,7 @@ import Handlebars from 'handlebars';
 import { authHeader } from '../../api/contract/index.js';
 import { SANDBOX_DEFAULT_BASE_URL } from '../../sandbox/index.js';
 import { type Answers, DEFAULT_ENV_PREFIX, PLACEHOLDER_PRODUCTION_BASE_URL } from './answers.js';
+import { CONTROL, envFileValue, envValueProblem } from './env-value.js';
 import { TOOLKIT_DIR, relocateImports } from './layout.js';
 import type { RenderedFile } from './shipped.js';
 
@@ -72,27 +73,6 @@ export function readVersions(root: string): DependencyVersions {
   );
 }
 
-const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
-const NEEDS_QUOTES = /[#"'`\\]|^\s|\s$/;
-
-/** A value as one line of a `.env` file; `name` is the variable, for the error. */
-export function envFileValue(value: string, name: string): string {
-  const at = value.search(CONTROL);
-  if (at >= 0) {
-    const code = value.charCodeAt(at).toString(16).toUpperCase().padStart(4, '0');
-    throw new Error(
-      `${name} contains a control character (U+${code} at position ${at + 1}); its value cannot be written to an env file`,
-    );
-  }
-  if (!NEEDS_QUOTES.test(value)) return value;
-  const quote = ["'", '"', '`'].find((q) => !value.includes(q));
-  if (quote === undefined)
-    throw new Error(
-      `${name} contains all three quote characters; it cannot be written to an env file as one value`,
-    );
-  return `${quote}${value}${quote}`;
-}
-
 /**
  * Text as a Markdown code span (CommonMark): fenced by one backtick more than its longest run,
  * padded where the parser would otherwise eat a backtick or an edge space; in a table cell
@@ -106,13 +86,13 @@ export function codeSpan(text: string, cell = false): string {
 }
 
 /**
- * `NAME=value` as one line of a `.env` file. A value that needs quotes and holds all three quote
- * characters cannot be one (Node's reader ends it at the first closing quote): the line is then
- * a comment saying so, the value being src/config.ts's default anyway (the tenant slug).
+ * `NAME=value` as one line of a `.env` file. A value no quoting keeps literal for both Node's
+ * reader and a shell (env-value.ts) becomes a comment saying so: only the tenant can get here
+ * (the base URLs are refused by their flags), and src/config.ts defaults to it anyway.
  */
 export function envLine(name: string, value: string): string {
-  if (NEEDS_QUOTES.test(value) && ["'", '"', '`'].every((q) => value.includes(q)))
-    return `# ${name}: the default in src/config.ts (it holds ', " and \`, which no .env line can)`;
+  if (envValueProblem(value) !== undefined)
+    return `# ${name}: the default in src/config.ts (its value holds quotes no .env line keeps literal)`;
   return `${name}=${envFileValue(value, name)}`;
 }
 

@@ -9,8 +9,11 @@
  *   reverse, so the project is left as it was.
  *
  * The changes are applied in the order given; the caller puts `.yo-rc.json` last, so it only
- * ever describes a complete project. The file system calls go through `commitIo`, one object,
- * so a test can fail the Nth call and watch the rollback.
+ * ever describes a complete project. Before the first rename, `journal.json` in the staging
+ * folder lists the changes, so a run killed part-way (kill -9, a power cut) is rolled back by
+ * the next one (interrupted-commit.ts); the folder's name carries the process id, so a run
+ * still going is told apart. The file system calls go through `commitIo`, one object, so a
+ * test can fail the Nth call and watch the rollback.
  */
 import {
   existsSync,
@@ -51,6 +54,14 @@ export const commitIo: CommitIo = {
 };
 
 export const STAGING_PREFIX = '.repair-service-staging-';
+/** In the staging folder: `{ changes: [{ path, contents }] }`, `new/<index>`'s path and whether it has contents. */
+export const JOURNAL = 'journal.json';
+
+/** What the journal says about each change. */
+export interface JournalEntry {
+  readonly path: string;
+  readonly contents: boolean;
+}
 
 /** A failed commit: which file, why, and whether the project is as it was. */
 export class CommitError extends Error {
@@ -89,7 +100,7 @@ function modeOf(path: string): number | undefined {
 }
 
 /** Where a change lands: through a link inside the project (write-safety.ts refused the others). */
-function destination(root: string, path: string): string {
+export function destination(root: string, path: string): string {
   const full = join(root, path);
   try {
     return lstatSync(full).isSymbolicLink() ? realpathSync(full) : full;
@@ -141,7 +152,7 @@ function commitNew(root: string, changes: readonly FileChange[], io: CommitIo): 
   let top = root;
   while (!existsSync(dirname(top)) && dirname(top) !== top) top = dirname(top);
   const nothing = `nothing was written, ${root} was not created.`;
-  const staging = makeStaging(io, join(dirname(top), STAGING_PREFIX), nothing);
+  const staging = makeStaging(io, join(dirname(top), `${STAGING_PREFIX}${process.pid}-`), nothing);
   const tree = join(staging, basename(top));
   let current = '';
   try {
@@ -172,7 +183,7 @@ type Undo = () => void;
 function commitInto(root: string, changes: readonly FileChange[], io: CommitIo): void {
   const staging = makeStaging(
     io,
-    join(root, STAGING_PREFIX),
+    join(root, `${STAGING_PREFIX}${process.pid}-`),
     'nothing was written, the project was left as it was.',
   );
   const fresh = join(staging, 'new');
@@ -191,6 +202,8 @@ function commitInto(root: string, changes: readonly FileChange[], io: CommitIo):
           modeOf(destination(root, change.path)),
         );
     });
+    current = '';
+    writeJournal(staging, changes, io);
     changes.forEach((change, i) => {
       current = change.path;
       placeOne(
@@ -208,6 +221,20 @@ function commitInto(root: string, changes: readonly FileChange[], io: CommitIo):
     throw commitFailure(current, error, failed, aside);
   }
   io.remove(staging);
+}
+
+/** Written whole, then renamed: a journal that exists is complete, and no file was moved before it. */
+function writeJournal(staging: string, changes: readonly FileChange[], io: CommitIo): void {
+  const entries: JournalEntry[] = changes.map((c) => ({
+    path: c.path,
+    contents: c.contents !== undefined,
+  }));
+  io.writeFile(
+    join(staging, `${JOURNAL}.tmp`),
+    Buffer.from(JSON.stringify({ changes: entries })),
+    undefined,
+  );
+  io.rename(join(staging, `${JOURNAL}.tmp`), join(staging, JOURNAL));
 }
 
 function placeOne(

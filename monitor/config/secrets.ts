@@ -3,17 +3,23 @@
  * and the monitor's own HTTP tokens (`token`/`tokenFile`). Errors name the variable or file and
  * what the secret is for (a key alias, the HTTP token), never a value.
  */
-import { readFileSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { ApiKey } from '../../api/client/index.js';
-import { type ConfigIssue, looksLikeSecret, shownPath, shownValue } from '../../lib/index.js';
+import {
+  type ConfigIssue,
+  SECRET_FILE_MAX_BYTES,
+  looksLikeSecret,
+  readUserFile,
+  shownPath,
+  shownValue,
+  userFileProblem,
+} from '../../lib/index.js';
 import { SECRET_REFERENCE, type RawKey } from './schema.js';
 
 export interface SecretSources {
   readonly env: NodeJS.ProcessEnv;
   /** Relative `secretFile` paths are read from the config file's folder. */
   readonly baseDir: string;
-  readonly readFile?: (path: string) => string;
 }
 
 /** Where a secret was read from: a reload rereads files, but a process cannot see a changed environment. */
@@ -47,20 +53,21 @@ function envProblem(label: string, name: string): string {
   return `${label}: environment variable \${${shownValue(name)}} is not set (its name is not shown: it looks like it could be the secret itself; write the variable's name there, and export the secret in that variable)`;
 }
 
-function fileProblem(label: string, given: string, file: string, code: string): string {
-  if (!looksLikeSecret(given)) return `${label}: cannot read secret file ${file} (${code})`;
-  return `${label}: cannot read secret file ${shownValue(given)} (${code}; its path is not shown: it looks like it could be the secret itself; write the secret into a file and give that file's path)`;
+function fileProblem(label: string, given: string, file: string, read: { code: string; reason: string }): string {
+  if (!looksLikeSecret(given)) return `${label}: ${userFileProblem('secret file', file, read)}`;
+  const why = "its path is not shown: it looks like it could be the secret itself; write the secret into a file and give that file's path";
+  const problem = userFileProblem('secret file', shownValue(given), read);
+  return `${label}: ${problem.endsWith(')') ? `${problem.slice(0, -1)}; ${why})` : `${problem} (${why})`}`;
 }
 
-/** Reads a file named relative to the config file's folder: its text, or the error's code. */
-export function readRelative(given: string, sources: SecretSources): { file: string; text?: string; code?: string } {
+/** Reads a file named relative to the config file's folder (a regular file up to `maxBytes`): its text, or why not. */
+export function readRelative(
+  given: string,
+  sources: SecretSources,
+  maxBytes = SECRET_FILE_MAX_BYTES,
+): { file: string; read: ReturnType<typeof readUserFile> } {
   const file = isAbsolute(given) ? given : resolve(sources.baseDir, given);
-  try {
-    return { file, text: (sources.readFile ?? ((p: string) => readFileSync(p, 'utf8')))(file) };
-  } catch (error) {
-    const code = (error as { code?: unknown }).code;
-    return { file, code: typeof code === 'string' ? code : 'read error' };
-  }
+  return { file, read: readUserFile(file, maxBytes) };
 }
 
 /** `label` names what the secret is for in messages (`key "nowak-test"`); `alias` is what it prints as. */
@@ -73,9 +80,9 @@ export function resolveReference(ref: SecretReference, label: string, alias: str
   }
   const given = ref.file?.text ?? '';
   const at = ref.file?.path ?? '';
-  const { file, text, code } = readRelative(given, sources);
-  if (text === undefined) return { ok: false, issue: { path: at, message: fileProblem(label, given, file, code ?? 'read error') } };
-  return toKey(text, alias, label, at, `secret file ${shownPath(given, file)}`, { kind: 'file', path: file });
+  const { file, read } = readRelative(given, sources);
+  if (!read.ok) return { ok: false, issue: { path: at, message: fileProblem(label, given, file, read) } };
+  return toKey(read.text, alias, label, at, `secret file ${shownPath(given, file)}`, { kind: 'file', path: file });
 }
 
 export function resolveSecret(key: Pick<RawKey, 'alias' | 'secret' | 'secretFile'>, path: string, sources: SecretSources): SecretResult {

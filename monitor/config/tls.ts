@@ -4,7 +4,7 @@
  * its path, not a stream of tls_error probes later.
  */
 import { X509Certificate } from 'node:crypto';
-import { shownPath } from '../../lib/index.js';
+import { DOCUMENT_FILE_MAX_BYTES, shownPath, userFileProblem } from '../../lib/index.js';
 import type { RawTarget } from './schema.js';
 import { type SecretSources, readRelative } from './secrets.js';
 import type { ConfigIssue, TargetTls } from './types.js';
@@ -30,9 +30,9 @@ function caProblem(text: string): string | undefined {
 export function resolveTls(raw: RawTarget['tls'], path: string, sources: SecretSources): TlsResult {
   if (raw === undefined) return { ok: true, tls: undefined };
   const at = `${path}.caFile`;
-  const { file, text, code } = readRelative(raw.caFile, sources);
-  if (text === undefined)
-    return { ok: false, issue: { path: at, message: `cannot read CA file ${shownPath(raw.caFile, file)} (${code})` } };
+  const { file, read } = readRelative(raw.caFile, sources, DOCUMENT_FILE_MAX_BYTES);
+  if (!read.ok) return { ok: false, issue: { path: at, message: userFileProblem('CA file', shownPath(raw.caFile, file), read) } };
+  const { text } = read;
   const problem = caProblem(text);
   if (problem) return { ok: false, issue: { path: at, message: `CA file ${shownPath(raw.caFile, file)} ${problem}` } };
   return { ok: true, tls: { ca: text, caFile: file, serverName: raw.serverName } };

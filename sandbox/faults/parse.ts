@@ -4,6 +4,7 @@
  * PATH_GLOB is relative to /api/v1: `*` is one segment, `**` any number of them. Also which
  * rules fire for one request, and what each kind does (`--help`).
  */
+import { type PathGlob, compileGlob } from './glob.js';
 
 export const FAULT_STATUSES = [500, 502, 503] as const;
 const MAX_LATENCY_MS = 600_000;
@@ -52,7 +53,7 @@ export interface FaultRule {
   readonly action: FaultAction;
   /** Undefined: every path, including ones outside /api/v1. */
   readonly glob: string | undefined;
-  readonly pattern: RegExp | undefined;
+  readonly pattern: PathGlob | undefined;
   readonly probability: number;
   readonly source: string;
 }
@@ -108,15 +109,6 @@ function parseAction(kind: FaultKind, arg: string | undefined): ActionParse {
   }
 }
 
-function globToRegExp(glob: string): RegExp {
-  const body = glob
-    .replace(/\/+$/, '')
-    .split(/(\*\*|\*)/)
-    .map((part) => (part === '**' ? '.*' : part === '*' ? '[^/]*' : part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')))
-    .join('');
-  return new RegExp(`^${body === '' ? '/' : body}/*$`);
-}
-
 function parseRule(source: string): { ok: true; rule: FaultRule } | { ok: false; error: string } {
   let rest = source;
   let probability = 1;
@@ -144,7 +136,7 @@ function parseRule(source: string): { ok: true; rule: FaultRule } | { ok: false;
   if (!action.ok) return action;
   return {
     ok: true,
-    rule: { action: action.action, glob, pattern: glob === undefined ? undefined : globToRegExp(glob), probability, source },
+    rule: { action: action.action, glob, pattern: glob === undefined ? undefined : compileGlob(glob), probability, source },
   };
 }
 

@@ -9,18 +9,18 @@
  * toolkit recorded its files (toolkit straight under src/), a record naming files outside the
  * toolkit folder and a package.json that is not an object.
  */
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contentHash } from '../../generators/app/toolkit-record.js';
 import { fakeIo } from '../helpers/fake-io.js';
-import { ROOT, childEnv, runCli, runProcess } from '../helpers/rig.js';
+import { ROOT, runCli } from '../helpers/rig.js';
 import { CONFIG_KEY, readJson, snapshot } from './helpers.js';
+import { NEXT_VERSION, copyPackage, makeNextPackage, typechecks } from './next-package.js';
 
 const N = (readJson(join(ROOT, 'package.json')) as { version: string }).version;
-const NEXT_VERSION = '99.0.0';
 const PATCH_VERSION = '99.0.1';
 const OWNED = [
   'src/handlers.ts',
@@ -43,43 +43,6 @@ function toolkitRecord(project: string): { version: string; dir: string; files: 
   return (
     readJson(join(project, '.yo-rc.json'))[CONFIG_KEY] as { toolkit: { version: string; dir: string; files: { [path: string]: string } } }
   ).toolkit;
-}
-
-/** This package copied under another version, its node_modules linked. */
-function copyPackage(dir: string, version: string, dependencies: Record<string, string> = {}): void {
-  mkdirSync(dir);
-  for (const part of ['api', 'bin', 'dist', 'generators', 'templates']) cpSync(join(ROOT, part), join(dir, part), { recursive: true });
-  symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
-  const pkg = readJson(join(ROOT, 'package.json')) as { version: string; dependencies: Record<string, string> };
-  writeFileSync(
-    join(dir, 'package.json'),
-    JSON.stringify({ ...pkg, version, dependencies: { ...pkg.dependencies, ...dependencies } }, null, 2),
-  );
-}
-
-/** N+1: the changes a release would bring. */
-function makeNextPackage(dir: string): void {
-  copyPackage(dir, NEXT_VERSION, { undici: '^7.99.0' });
-  writeFileSync(
-    join(dir, 'api/contract/errors.ts'),
-    `${readFileSync(join(dir, 'api/contract/errors.ts'), 'utf8')}\n/** Added in ${NEXT_VERSION}. */\nexport const NEXT_CODE = true;\n`,
-  );
-  writeFileSync(join(dir, 'api/client/added-in-next.ts'), `/** New in ${NEXT_VERSION}. */\nexport const ADDED_IN_NEXT = 1;\n`);
-  rmSync(join(dir, 'api/contract/README.md'));
-  // The OpenAPI document is built by the compiled builder: N+1 describes the API a little differently.
-  const builder = join(dir, 'dist/api/openapi/document.js');
-  writeFileSync(
-    builder,
-    readFileSync(builder, 'utf8').replace(
-      "title: 'Repair-Service Integration API'",
-      `title: 'Repair-Service Integration API (${NEXT_VERSION})'`,
-    ),
-  );
-  const template = join(dir, 'templates/app/package.json.hbs');
-  writeFileSync(
-    template,
-    readFileSync(template, 'utf8').replace('"test": "vitest run",', '"test": "vitest run",\n    "check:ci": "npm run check",'),
-  );
 }
 
 /** Yeoman's adapter logs (the summary too) on stderr; read both. */
@@ -127,17 +90,6 @@ afterAll(() => {
   process.chdir(ROOT);
   if (work) rmSync(work, { recursive: true, force: true });
 });
-
-/** The project compiles, strict, against this package's own node_modules (the versions it asks for). */
-async function typechecks(project: string): Promise<void> {
-  symlinkSync(join(ROOT, 'node_modules'), join(project, 'node_modules'));
-  const tsc = await runProcess(
-    process.execPath,
-    [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '--noEmit', '-p', 'tsconfig.json'],
-    { cwd: project, env: childEnv() },
-  );
-  expect(tsc.code, tsc.stdout).toBe(0);
-}
 
 /** What an integrator does after generating: edits their files and package.json. */
 function editAsIntegrator(project: string): void {

@@ -26,7 +26,8 @@ import { CommitError, STAGING_PREFIX, commitChanges, commitIo } from '../../gene
 import { ALL_FLAGS, runGenerator } from './helpers.js';
 import { type Answers } from '../../generators/app/answers.js';
 import { SAMPLE_ANSWERS } from './sample-answers.js';
-import { envFileValue, readVersions, renderTemplate, templateContext } from '../../generators/app/render.js';
+import { envFileValue } from '../../generators/app/env-value.js';
+import { readVersions, renderTemplate, templateContext } from '../../generators/app/render.js';
 import { cdArgument } from '../../generators/app/summary.js';
 import { BIN, ROOT, childEnv, runCli } from '../helpers/rig.js';
 import { giveToUser, pickRunner, runAs } from './as-user.js';
@@ -285,8 +286,8 @@ describe('a failure part-way is undone', () => {
       ...commitIo,
       rename: (from: string, to: string) => {
         moves += 1;
-        // a.txt moved aside (1), the new a.txt in (2), b.txt aside fails (3), and so does moving a.txt back (4).
-        if (moves >= 3) throw new Error(`EIO #${moves}`);
+        // The journal in place (1), a.txt moved aside (2), the new a.txt in (3), b.txt aside fails (4), and so does moving a.txt back (5).
+        if (moves >= 4) throw new Error(`EIO #${moves}`);
         commitIo.rename(from, to);
       },
     };
@@ -307,7 +308,7 @@ describe('a failure part-way is undone', () => {
     const error = caught as CommitError;
     expect(error.restored).toBe(false);
     expect(error.message).toMatch(
-      /^writing b\.txt failed \(EIO #3\), and putting the project back failed too \(EIO #4\): the versions it replaced are kept under .*\.repair-service-staging-.*\/old with their paths/,
+      /^writing b\.txt failed \(EIO #4\), and putting the project back failed too \(EIO #5\): the versions it replaced are kept under .*\.repair-service-staging-.*\/old with their paths/,
     );
     const staging = readdirSync(root).find((n) => n.startsWith(STAGING_PREFIX));
     expect(readFileSync(join(root, staging!, 'old', 'a.txt'), 'utf8')).toBe('old a\n');
@@ -403,7 +404,8 @@ describe('no answer can add a line to a rendered file (defence in depth, past th
     const text = renderTemplate(envExample, templateContext({ ...answers, tenant: 'sklep #1' }, versions), 'env.example.hbs');
     expect(text).toContain("RS_TENANT='sklep #1'\n");
     expect(parseEnv(text)['RS_TENANT']).toBe('sklep #1');
-    expect(envFileValue(`it's "x"`, 'V')).toBe('`it\'s "x"`');
+    expect(envFileValue(`it's #1`, 'V')).toBe(`"it's #1"`);
+    expect(() => envFileValue(`it's "x"`, 'V')).toThrow(/V contains ' together with/);
     expect(() => envFileValue('a\u2028b', 'V')).toThrow(/V contains a control character \(U\+2028/);
   });
 

@@ -299,12 +299,20 @@ describe('client: one 429 pauses the whole client', () => {
     expect(sentAt[2]!).toBeGreaterThanOrEqual(sentAt[0]! + 3000);
   });
 
-  it('a pause longer than maxRetryAfterMs fails new calls at once, without sending', async () => {
+  it('a pause longer than the call has left fails it at once, without sending', async () => {
+    const { pool, client } = setup({ maxRetryAfterMs: 10_000 });
+    pool.intercept({ path: CLIENTS }).reply(...rateLimited({ 'retry-after': '8' }));
+    await failure(client.listClients({ maxRetries: 0 }));
+    const error = await failure(client.listBikes({ totalTimeoutMs: 5_000 }));
+    expect(error).toMatchObject({ kind: 'rate_limited', attempts: 0, stopReason: 'gate_wait_too_long' });
+  });
+
+  it('a hint above maxRetryAfterMs fails its own call (hint_above_max) and pauses no other', async () => {
     const { pool, client } = setup({ maxRetryAfterMs: 10_000 });
     pool.intercept({ path: CLIENTS }).reply(...rateLimited({ 'retry-after': '120' }));
-    await failure(client.listClients());
-    const error = await failure(client.listBikes());
-    expect(error).toMatchObject({ kind: 'rate_limited', retryAfterMs: 120_000, attempts: 0, stopReason: 'gate_wait_too_long' });
+    pool.intercept({ path: BIKES }).reply(200, envelopeOk([]));
+    expect(await failure(client.listClients())).toMatchObject({ stopReason: 'hint_above_max', retryAfterMs: 120_000 });
+    expect(await value(client.listBikes())).toEqual([]);
   });
 
   it('retries are logged at info with the outcome, never the key', async () => {

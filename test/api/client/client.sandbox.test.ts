@@ -119,14 +119,14 @@ describe('client vs sandbox: faults', () => {
     expect(error.retryHistory.every((r) => r.basis === 'backoff')).toBe(true);
   });
 
-  it('a storm asking for more than maxRetryAfterMs fails at once and pauses the whole client', async () => {
+  it('a storm asking for more than maxRetryAfterMs fails each call at once, on its own 429 (no client-wide pause for it)', async () => {
     sandbox.setFaults('rate-limit-storm:120');
     const c = client('nowak-test');
     const first = await failure(c.listClients());
     expect(isRateLimitError(first) && first.retryAfterMs).toBe(120_000);
     const second = await failure(c.listBikes());
-    expect(isRateLimitError(second) && second.attempts).toBe(0);
-    expect(sandbox.requests()).toHaveLength(1);
+    expect(isRateLimitError(second) && [second.attempts, second.stopReason]).toEqual([1, 'hint_above_max']);
+    expect(sandbox.requests()).toHaveLength(2);
   });
 
   it('the sandbox’s own rate limit: RateLimitError carries limit and remaining', async () => {

@@ -64,7 +64,7 @@ describe('Link header (RFC 8288)', () => {
     const base = new URL('https://api.test/api/v1');
     const page = new URL('https://api.test/api/v1/tenants/t/repairs?page=1');
     const ok = (link: string) => {
-      const next = checkNextLink(link, page, base);
+      const next = checkNextLink(link, page, base, '/tenants/t/repairs');
       return next.ok ? { path: next.path, query: next.query } : next;
     };
     expect(ok('?page=2')).toEqual({ path: '/tenants/t/repairs', query: 'page=2' });
@@ -78,6 +78,30 @@ describe('Link header (RFC 8288)', () => {
     expect(ok('/api/v1/tenants/t/..;/x')).toMatchObject({ ok: false, problem: 'unsafe_link' });
     expect(ok('https://u:p@api.test/api/v1/x')).toMatchObject({ ok: false, problem: 'unsafe_link' });
     expect(ok('?page=2&api_key=x')).toMatchObject({ ok: false, problem: 'unsafe_link' });
+  });
+
+  it('checkNextLink stays on the resource: another resource or tenant, or dots and backslashes leading there, is other_resource', () => {
+    const base = new URL('https://api.test/api/v1');
+    const page = new URL('https://api.test/api/v1/tenants/x/repairs');
+    const problem = (link: string) => {
+      const next = checkNextLink(link, page, base, '/tenants/x/repairs');
+      return next.ok ? next.path : `${next.problem}: ${next.detail}`;
+    };
+    // The issue's link, then one more level up: the URL parser resolves %2e%2e and backslashes.
+    expect(problem('/api/v1/tenants/x/repairs/%2e%2e/%2e%2e/platform/keys')).toBe(
+      'other_resource: the next link leads to /tenants/platform/keys, not /tenants/x/repairs',
+    );
+    expect(problem('/api/v1/tenants/x/repairs/%2E%2E/%2E%2E/%2E%2E/platform/keys')).toBe(
+      'other_resource: the next link leads to /platform/keys, not /tenants/x/repairs',
+    );
+    expect(problem('/api/v1/tenants/x/repairs\\..\\..\\..\\platform\\keys')).toMatch(/^other_resource: .* \/platform\/keys,/);
+    expect(problem('/api/v1/tenants/y/repairs?page=2')).toBe(
+      'other_resource: the next link leads to /tenants/y/repairs, not /tenants/x/repairs',
+    );
+    expect(problem('/api/v1/tenants/x/bikes')).toMatch(/^other_resource/);
+    expect(problem('/api/v1/tenants/x/repairs/17')).toMatch(/^other_resource/);
+    expect(problem('/api/v1/tenants/x/repairs/%2e%2e/repairs?page=2')).toBe('/tenants/x/repairs');
+    expect(problem('/api/v1/tenants/x/repairs/?page=2')).toBe('/tenants/x/repairs/');
   });
 });
 
@@ -201,6 +225,27 @@ describe('paginate over real HTTP', () => {
         '/api/v1/tenants/rowery-nowak/repairs?page=3&per_page=2',
       ]);
       expect(seen.every((s) => s.auth === `Bearer ${SECRET}`)).toBe(true);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('the issue\'s link to /platform/keys on the same origin is refused: nothing read there, no "repairs" from it', async () => {
+    const { origin, seen } = await listen((req, res) =>
+      req.url === '/api/v1/tenants/rowery-nowak/repairs'
+        ? json(res, envelopeOk(['r1']), { link: '</api/v1/tenants/rowery-nowak/repairs/%2e%2e/%2e%2e/%2e%2e/platform/keys>; rel="next"' })
+        : json(res, envelopeOk(['a platform key'])),
+    );
+    const client = createClient({ baseUrl: `${origin}/api/v1`, apiKey: KEY, tenant: 'rowery-nowak', logLevel: 'silent' });
+    try {
+      const items: unknown[] = [];
+      const error = await (async () => {
+        for await (const item of paginate(client, 'repairs')) items.push(item);
+      })().catch((e: unknown) => e);
+      expect(items).toEqual(['r1']);
+      expect(isPaginationError(error) && [error.kind, error.problem]).toEqual(['pagination_stopped', 'other_resource']);
+      expect((error as Error).message).toContain('the next link leads to /platform/keys, not /tenants/rowery-nowak/repairs');
+      expect(seen.map((s) => s.url)).toEqual(['/api/v1/tenants/rowery-nowak/repairs']);
     } finally {
       await client.close();
     }
