@@ -141,7 +141,7 @@ function refusedBefore<C>(call: Promise<unknown>, make: () => C): C {
   }
 }
 
-/** Each item of a list call, checked and typed: `await parseItems(client.listRepairs(), Repair)`. */
+/** Each item of a list call, checked and typed: `await parseItems(client.list('repairs'), Repair)`. */
 export function parseItems<T>(
   call: ApiPromise<readonly unknown[]>,
   validator: Validator<T>,

@@ -36,7 +36,7 @@ async function run(over: Partial<ClientOptions>): Promise<string[]> {
   const { pool, client: c } = client({ logger, ...over });
   pool.intercept({ path: CLIENTS }).reply(503, envelopeError('internal_error', 'x'));
   pool.intercept({ path: CLIENTS }).reply(404, envelopeError('not_found', 'x'));
-  await c.listClients().catch(() => undefined);
+  await c.list('clients').catch(() => undefined);
   return lines.map((l) => `${l.level} ${l.message}`);
 }
 
@@ -65,7 +65,7 @@ describe('where lines go', () => {
     const { pool, client: c } = client({ logger, logLevel: 'debug' });
     pool.intercept({ path: CLIENTS }).reply(502, `<html>${SECRET}</html>`);
     pool.intercept({ path: CLIENTS }).reply(200, envelopeOk([]));
-    await c.listClients();
+    await c.list('clients');
     expect(lines[1]).toMatchObject({
       level: 'info',
       message: 'repair-service retry',
@@ -79,7 +79,7 @@ describe('where lines go', () => {
     const { pool, client: c } = client({ logLevel: 'info' });
     pool.intercept({ path: CLIENTS }).reply(503, envelopeError('internal_\u001b[2J', 'x'));
     pool.intercept({ path: CLIENTS }).reply(200, envelopeOk([]));
-    await c.listClients();
+    await c.list('clients');
     expect(error).toHaveBeenCalledTimes(1);
     const line = String(error.mock.calls[0]?.[0]);
     expect(line).toMatch(

@@ -19,6 +19,7 @@ import { waitForOk } from '../../../bench/lib/wait-http.js';
 import { PRESET_NAMES, type RunningSandbox, parseDialect, startSandbox } from '../../../sandbox/index.js';
 import { runCli } from '../../helpers/rig.js';
 import { toolAvailable } from '../../helpers/tools.js';
+import { TENANT_RESOURCES } from '../../../api/contract/index.js';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
 const BIN = join(ROOT, 'node_modules', '.bin');
@@ -164,7 +165,7 @@ describe.skipIf(!hasTools)('the OpenAPI document under redocly, Prism and newman
     const keyed = [
       '/',
       ...sandbox.platformPaths.map((sub) => `/platform/${sub}`),
-      ...['clients', 'bikes', 'repairs', 'logs'].map((r) => `/tenants/rowery-nowak/${r}`),
+      ...TENANT_RESOURCES.map((r) => `/tenants/rowery-nowak/${r}`),
     ];
     const tenantPaths = keyed.filter((p) => p.startsWith('/tenants/'));
     return [
