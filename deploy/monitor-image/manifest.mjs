@@ -17,7 +17,8 @@ export function monitorManifest(rootPkg, packages) {
   for (const name of [...packages].sort()) {
     const range = rootPkg.dependencies?.[name] ?? rootPkg.peerDependencies?.[name];
     // A package the code imports but the root does not depend on would break the package too.
-    if (range === undefined) throw new Error(`the monitor imports ${name}, which is not in the root package.json's dependencies or peerDependencies`);
+    if (range === undefined)
+      throw new Error(`the monitor imports ${name}, which is not in the root package.json's dependencies or peerDependencies`);
     dependencies[name] = range;
   }
   return {
