@@ -8,7 +8,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { packageRoot } from '../lib/package-root.js';
+import { packageRoot } from '../lib/index.js';
 import type { ProbeVerdict } from './probe/outcome.js';
 import type { ProbeSpec } from './probe/spec.js';
 
