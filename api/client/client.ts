@@ -133,7 +133,10 @@ function toApiKey(value: unknown): ApiKey {
   throw new TypeError('option "apiKey" is required (an ApiKey or the key string)');
 }
 
-/** `host:port` of the proxy `url` goes through (read as curl and undici's `EnvHttpProxyAgent` read it), never its credentials. */
+/**
+ * `host:port` of the proxy `url` goes through (read as curl and undici's `EnvHttpProxyAgent` read
+ * it), never its credentials.
+ */
 export function proxyFor(
   url: URL,
   env: Readonly<Record<string, string | undefined>> = process.env,
@@ -166,7 +169,8 @@ export function proxyFor(
  */
 function ownAgent(options: ClientOptions, url: URL): Dispatcher {
   const timeout = options.attemptTimeoutMs ?? DEFAULTS.attemptTimeoutMs;
-  // NO_PROXY read once here, like the proxy variables: undici would read process.env on every request.
+  // NO_PROXY read once here, like the proxy variables: undici would read process.env on every
+  // request.
   const env = process.env;
   const direct =
     options.proxy === false
@@ -264,7 +268,10 @@ export function createClient(options: ClientOptions): RepairServiceClient {
     };
   }
 
-  /** Checks the call's options and target (a bad one rejects here, before anything is sent), then runs it. */
+  /**
+   * Checks the call's options and target (a bad one rejects here, before anything is sent), then
+   * runs it.
+   */
   function call<T>(where: () => Target, opts: CallOptions): ApiPromise<T> {
     let done: { res: AttemptResponse; run: Call } | undefined;
     const promise = (async () => {
