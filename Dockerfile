@@ -22,7 +22,6 @@ COPY diagnose ./diagnose
 COPY discover ./discover
 COPY sandbox ./sandbox
 COPY generators ./generators
-COPY bench ./bench
 COPY templates ./templates
 RUN npm run build
 

@@ -3,7 +3,7 @@
  * a real Prometheus and Alertmanager (lib/alert-stack.ts; bench/README.md, "Alert latency, how").
  * Needs /usr/bin/prometheus and /usr/bin/prometheus-alertmanager. About a minute.
  *
- *   npm run build && node dist/bench/alert-latency.js [--schedule 1|2]
+ *   npx tsc -p bench/tsconfig.json && node dist/bench/alert-latency.js [--schedule 1|2]
  */
 import { runAlertStack } from './lib/alert-stack.js';
 import type { AlertStackResult } from './lib/alert-measure.js';

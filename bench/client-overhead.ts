@@ -2,7 +2,7 @@
  * CPU and wall time per successful call through the client vs the same request by hand with
  * raw `undici.request`, in interleaved rounds alternating which side goes first, after a warm-up.
  *
- *   npm run build && node dist/bench/client-overhead.js [--calls N] [--rounds R]
+ *   npx tsc -p bench/tsconfig.json && node dist/bench/client-overhead.js [--calls N] [--rounds R]
  */
 import { randomUUID } from 'node:crypto';
 import { type Dispatcher, EnvHttpProxyAgent, MockAgent, request } from 'undici';

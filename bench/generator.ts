@@ -4,7 +4,7 @@
  * of the generated project, then its `npm test` (against `npm --version`, npm's own start-up).
  * Everything happens in a temp dir that is removed afterwards.
  *
- *   npm run build && node dist/bench/generator.js [--scaffolds 3] [--tests 2]
+ *   npx tsc -p bench/tsconfig.json && node dist/bench/generator.js [--scaffolds 3] [--tests 2]
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

@@ -3,7 +3,7 @@
  * /-/reload`, `/-/healthy` during a page, `check-config`) costs at 1 000 and 5 000 keys, each
  * figure against itself at the smallest size in the same run (bench/README.md, "Hostile scale, how").
  *
- *   npm run build && node dist/bench/hostile-scale.js [--keys 1000,5000] [--repeats 3]
+ *   npx tsc -p bench/tsconfig.json && node dist/bench/hostile-scale.js [--keys 1000,5000] [--repeats 3]
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

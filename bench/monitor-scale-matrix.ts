@@ -3,7 +3,7 @@
  * each in a fresh child process (lib/scale-child.ts) against the sandbox in another
  * (bench/README.md, "Scale, how"). Targets at 1 000 keys: 100 % done, delay p99 < 1 s, `/metrics` < 250 ms.
  *
- *   npm run build && node dist/bench/monitor-scale-matrix.js [--keys 100,1000,5000] [--interval 60]
+ *   npx tsc -p bench/tsconfig.json && node dist/bench/monitor-scale-matrix.js [--keys 100,1000,5000] [--interval 60]
  */
 import { fork } from 'node:child_process';
 import { once } from 'node:events';

@@ -4,7 +4,7 @@
  * generated data file with one tenant and one tenant key per shop; one full probe round runs
  * first so every series has a value, then /metrics is rendered repeatedly over HTTP.
  *
- *   npm run build && node dist/bench/monitor-scale.js [--keys N] [--renders R]
+ *   npx tsc -p bench/tsconfig.json && node dist/bench/monitor-scale.js [--keys N] [--renders R]
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

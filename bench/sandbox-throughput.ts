@@ -4,7 +4,7 @@
  * (2 threads, 32 connections). The key reaches wrk through the environment and a Lua script,
  * never argv. Rounds alternate which server goes first, after a warm-up of both.
  *
- *   npm run build && node dist/bench/sandbox-throughput.js [--seconds N] [--rounds R]
+ *   npx tsc -p bench/tsconfig.json && node dist/bench/sandbox-throughput.js [--seconds N] [--rounds R]
  */
 import { execFile } from 'node:child_process';
 import { once } from 'node:events';
@@ -17,6 +17,7 @@ import { promisify } from 'node:util';
 import { startSandbox } from '../sandbox/index.js';
 import { API_KEY_HEADER, tenantResourcePath } from '../api/contract/index.js';
 import { isEntryPoint, numberFlag } from './lib/cli.js';
+import { describeSpread, ratio, spreadOf } from './lib/stats.js';
 
 const run$ = promisify(execFile);
 const WRK = '/usr/bin/wrk';
@@ -74,7 +75,7 @@ async function startHelloWorld(): Promise<{ url: string; server: Server }> {
 
 export async function run(options: { seconds?: number; rounds?: number } = {}) {
   const seconds = options.seconds ?? 5;
-  const rounds = options.rounds ?? 2;
+  const roundCount = options.rounds ?? 3;
   const dir = await mkdtemp(join(tmpdir(), 'sandbox-bench-'));
   const script = join(dir, 'key-from-env.lua');
   await writeFile(script, LUA);
@@ -88,12 +89,14 @@ export async function run(options: { seconds?: number; rounds?: number } = {}) {
     await wrk(hello.url, 1, script, undefined);
     const sandboxRuns: WrkFigures[] = [];
     const helloRuns: WrkFigures[] = [];
-    for (let round = 0; round < rounds; round += 1) {
+    for (let round = 0; round < roundCount; round += 1) {
       const sandboxFirst = round % 2 === 0;
       if (sandboxFirst) sandboxRuns.push(await wrk(sandboxUrl, seconds, script, key));
       helloRuns.push(await wrk(hello.url, seconds, script, undefined));
       if (!sandboxFirst) sandboxRuns.push(await wrk(sandboxUrl, seconds, script, key));
     }
+    // sandbox req/s over hello-world req/s, per round (each pair back to back).
+    const rounds = spreadOf(sandboxRuns.map((r, i) => ratio(r.requestsPerSecond, helloRuns[i]?.requestsPerSecond ?? 0)));
     const sandboxFigures = sum(sandboxRuns);
     const helloFigures = sum(helloRuns);
     if (sandboxFigures.non2xx > 0)
@@ -103,11 +106,11 @@ export async function run(options: { seconds?: number; rounds?: number } = {}) {
       threads: THREADS,
       connections: CONNECTIONS,
       secondsPerRun: seconds,
-      rounds,
       sandbox: sandboxFigures,
       helloWorld: helloFigures,
-      /** sandbox req/s divided by hello-world req/s. */
-      ratio: sandboxFigures.requestsPerSecond / helloFigures.requestsPerSecond,
+      rounds,
+      /** The median of the rounds' ratios: one slow round on a shared machine does not move it. */
+      ratio: rounds.median,
     };
   } finally {
     await sandbox.close();
@@ -123,9 +126,9 @@ if (isEntryPoint(import.meta.url)) {
   const line = (name: string, f: WrkFigures): string =>
     `${name.padEnd(12)} ${f.requestsPerSecond.toFixed(0).padStart(8)} req/s  (${f.requests} requests in ${f.seconds.toFixed(1)} s, non-2xx ${f.non2xx}, socket errors ${f.socketErrors})`;
   console.log(
-    `wrk -t${figures.threads} -c${figures.connections}, ${figures.rounds} x ${figures.secondsPerRun} s each, GET ${figures.path}`,
+    `wrk -t${figures.threads} -c${figures.connections}, ${figures.rounds.rounds} x ${figures.secondsPerRun} s each, GET ${figures.path}`,
   );
   console.log(line('sandbox', figures.sandbox));
   console.log(line('hello-world', figures.helloWorld));
-  console.log(`ratio sandbox / hello-world: ${figures.ratio.toFixed(2)}`);
+  console.log(`ratio sandbox / hello-world: ${figures.ratio.toFixed(2)} (${describeSpread(figures.rounds, 2)})`);
 }

@@ -3,7 +3,7 @@
  * (monitor-scale-matrix.ts) and the render baseline of 1 000 keys against the 6 demo keys
  * (monitor-scale.ts), which covers one size only and so cannot stand in for the matrix.
  *
- *   npm run build && node dist/bench/scale.js [--keys 100,1000,5000] [--interval 60]
+ *   npx tsc -p bench/tsconfig.json && node dist/bench/scale.js [--keys 100,1000,5000] [--interval 60]
  */
 import { isEntryPoint, listFlag, numberFlag } from './lib/cli.js';
 import { type ScaleOptions, describeScale, run as runMatrix } from './monitor-scale-matrix.js';

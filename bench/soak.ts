@@ -5,7 +5,7 @@
  * end, plus probes done vs scheduled. The sandbox runs in a child process so its memory and
  * sockets are not counted; its keys reach us over IPC, never argv or a log line.
  *
- *   npm run build && node dist/bench/soak.js [--seconds 180] [--keys 200]
+ *   npx tsc -p bench/tsconfig.json && node dist/bench/soak.js [--seconds 180] [--keys 200]
  *   REPAIRMON_SOAK=1 [REPAIRMON_SOAK_SECONDS=180] npx vitest run test/reliability/soak.test.ts
  */
 import { mkdtempSync, readdirSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';

@@ -41,6 +41,8 @@ export interface Command {
    * mid synchronous work a handler could not interrupt. Default true: they abort `signal`.
    */
   readonly trapsSignals?: boolean;
+  /** The docs page with what the help leaves out, e.g. `docs/sandbox.md`. */
+  readonly docs?: string;
   /** Commands run as `repairmon NAME SUB ...`; each one's name is `NAME SUB`. */
   readonly subcommands?: readonly Command[];
   run(ctx: CommandContext): Promise<number>;
@@ -50,7 +52,7 @@ export class UsageError extends Error {
   override readonly name = 'UsageError';
 }
 
-const COMMON_OPTIONS: Record<string, OptionSpec> = {
+export const COMMON_OPTIONS: Record<string, OptionSpec> = {
   help: { type: 'boolean', short: 'h', description: 'show this help' },
 };
 
@@ -65,29 +67,6 @@ export function parseCommandArgs(command: Command, argv: readonly string[]): { v
     const message = error instanceof Error ? (error.message.split('. To specify')[0] ?? error.message) : String(error);
     throw new UsageError(message);
   }
-}
-
-export function commandHelp(command: Command): string {
-  const options = { ...command.options, ...COMMON_OPTIONS };
-  const rows = Object.entries(options).map(([name, spec]) => {
-    const flag = `${spec.short ? `-${spec.short}, ` : '    '}--${name}${spec.type === 'string' ? ` ${spec.valueName ?? 'VALUE'}` : ''}`;
-    const extra = spec.default !== undefined && spec.default !== false ? ` (default: ${String(spec.default)})` : '';
-    const repeat = spec.multiple ? ' (repeatable)' : '';
-    return `  ${flag.padEnd(30)} ${spec.description}${extra}${repeat}`;
-  });
-  const subs = (command.subcommands ?? []).map(
-    (sub) => `  repairmon ${sub.name} ${sub.positionals ?? ''} [flags]: ${sub.summary.split('\n')[0] ?? ''}`,
-  );
-  return [
-    `Usage: repairmon ${command.name}${command.positionals ? ` ${command.positionals}` : ''} [flags]`,
-    '',
-    command.summary,
-    '',
-    'Flags:',
-    ...rows,
-    ...(subs.length > 0 ? ['', 'Subcommands (each with its own --help):', ...subs] : []),
-    '',
-  ].join('\n');
 }
 
 export function stringValue(values: OptionValues, name: string): string | undefined {

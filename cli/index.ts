@@ -2,7 +2,7 @@
  * `repairmon`: one binary, one subcommand per module under commands/. Exit codes: 0 success,
  * 1 the job found a problem, 2 bad usage (unknown flag, bad value, bad config).
  */
-import { type Command, type CommandIo, UsageError, commandHelp, parseCommandArgs } from './command.js';
+import { type Command, type CommandIo, UsageError, parseCommandArgs } from './command.js';
 import { COMMANDS, type CommandEntry, GENERATOR_MISSING, missingPackage } from './commands/index.js';
 
 function topHelp(): string {
@@ -14,7 +14,8 @@ function topHelp(): string {
     'Commands:',
     ...COMMANDS.map((c) => `  ${c.name.padEnd(14)} ${c.summary}`),
     '',
-    "Run 'repairmon <command> --help' for the flags of one command, 'repairmon --version' for the version.",
+    "Run 'repairmon <command> --help' for the flags of one command, 'repairmon --version' for the",
+    'version. Every page: docs/ in the package.',
     '',
   ].join('\n');
 }
@@ -43,6 +44,8 @@ async function runCommand(command: Command, rest: readonly string[], io: Command
   try {
     const { values, positionals } = parseCommandArgs(command, rest);
     if (values['help'] === true) {
+      // Loaded only for --help: it brings lib's entry (pino, zod, yaml) along.
+      const { commandHelp } = await import('./help.js');
       io.stdout.write(commandHelp(command));
       return 0;
     }

@@ -7,5 +7,5 @@
  */
 export { DEFAULT_ENV_PREFIX, PLACEHOLDER_PRODUCTION_BASE_URL } from './app/answers.js';
 export { readStoredAnswers } from './app/destination.js';
-export { ANSWER_FLAGS, RUN_FLAGS } from './app/flags.js';
-export { isGeneratorRefusal } from './app/refusal.js';
+export { ANSWER_FLAGS, RUN_FLAGS, flagDescription, unknownFlags } from './app/flags.js';
+export { GENERATOR_EXIT, generatorExitCode, isGeneratorRefusal } from './app/refusal.js';

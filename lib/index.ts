@@ -5,4 +5,4 @@ export { type RequestOrigin, crossSite, hostName, isLoopback, notLocal } from '.
 export { OUR_PACKAGE_NAME, packageRoot, packageVersion, toolUserAgent } from './package-root.js';
 export { plainHttpProxyWarning, proxyOptions, proxyRoute, toolAgent } from './proxy-route.js';
 export { hasKeyPrefix, looksLikeSecret, shownPath, shownValue } from './secret-shape.js';
-export { type Align, renderTable, wrap } from './table.js';
+export { type Align, helpRows, renderTable, wrap } from './table.js';

@@ -1,11 +1,13 @@
 /**
- * The pino logger the sandbox and the monitor write JSON lines with. Auth headers and any
- * field named like a key are redacted by path; the literal values of the keys in use are
- * scrubbed from every line as a last net, so a key that slips into a message is still hidden.
+ * The pino logger the sandbox and the monitor write JSON lines with (or, `format: 'human'`, one
+ * short line per record for a terminal: human-log.ts). Auth headers and any field named like a
+ * key are redacted by path; the literal values of the keys in use are scrubbed from every line
+ * as a last net, so a key that slips into a message is still hidden.
  */
 import { Writable } from 'node:stream';
 import pino, { type Logger, type LevelWithSilent } from 'pino';
 import { type ApiKey, redactSecrets } from '../api/client/single-attempt.js';
+import { humanLine } from './human-log.js';
 
 /** Key fields, and both auth headers at the top, one level down and in a request. */
 const REDACT_PATHS = [
@@ -20,20 +22,25 @@ interface LoggerOptions {
   /** Keys whose literal values must never appear in a line. */
   readonly secrets?: () => Iterable<ApiKey>;
   readonly name?: string;
+  /** `json` (the default): pino's lines; `human`: one readable line each. */
+  readonly format?: 'json' | 'human';
 }
 
-function scrubbingStream(target: NodeJS.WritableStream, secrets: () => Iterable<ApiKey>): Writable {
+/** Each pino line (one per write), changed by `line` on its way to `target`. */
+function mappingStream(target: NodeJS.WritableStream, line: (text: string) => string): Writable {
   return new Writable({
     write(chunk: Buffer, _encoding, callback) {
-      target.write(redactSecrets(chunk.toString('utf8'), secrets()));
+      target.write(line(chunk.toString('utf8')));
       callback();
     },
   });
 }
 
 export function createLogger(options: LoggerOptions = {}): Logger {
+  const { secrets, format = 'json' } = options;
   const target = options.destination ?? process.stderr;
-  const stream = options.secrets ? scrubbingStream(target, options.secrets) : target;
+  const shown = format === 'human' ? mappingStream(target, (l) => `${humanLine(l)}\n`) : target;
+  const stream = secrets ? mappingStream(shown, (l) => redactSecrets(l, secrets())) : shown;
   return pino(
     {
       level: options.level ?? 'info',

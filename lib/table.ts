@@ -55,3 +55,19 @@ export function renderTable(rows: readonly (readonly string[])[], options: Table
   if (options.rule && rows.length > 0) out.splice(line(rows[0]!).length, 0, widths.map((w) => '-'.repeat(w)).join('  '));
   return out;
 }
+
+/**
+ * A `--help` listing: each flag, then its text wrapped under one column within `width`; a flag
+ * too long for the column gets a line of its own, a text's further lines (a list) go two deeper.
+ */
+export function helpRows(rows: ReadonlyArray<readonly [string, string]>, column: number, width = 100): string[] {
+  const indent = ' '.repeat(column + 3);
+  return rows.flatMap(([flag, text]) => {
+    const body = text.split('\n').flatMap((line, i) => {
+      const nested = i === 0 ? '' : '  ';
+      return wrap(line.trim(), width - indent.length - nested.length).map((l) => `${indent}${nested}${l}`);
+    });
+    if (flag.length > column) return [`  ${flag}`, ...body];
+    return [`  ${flag.padEnd(column)} ${body[0]?.trimStart() ?? ''}`, ...body.slice(1)];
+  });
+}

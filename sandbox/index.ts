@@ -29,7 +29,7 @@ export { DEFAULT_DIALECT, PRESET_NAMES, dialectHelpLines, parseDialect } from '.
 export type { Dialect } from './dialect/index.js';
 export { SANDBOX_DEFAULT_BASE_URL, SANDBOX_DEFAULT_HOST, SANDBOX_DEFAULT_PORT } from './defaults.js';
 export { CONTROL_PATH } from './control.js';
-export { faultHelpLines, parseFaultSpec } from './faults/parse.js';
+export { FAULT_KINDS, faultHelpLines, parseFaultSpec } from './faults/parse.js';
 export { MAX_PAGE_SIZE, existingKind, parseRateLimit, replaceFile };
 
 export interface RunningSandbox {
@@ -143,7 +143,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       closing: closing.signal,
       record: (entry) => {
         records.push(entry);
-        if (records.length > MAX_RECORDS) records.splice(0, records.length - MAX_RECORDS);
+        // Trimmed in batches: a splice per request once full moved 10 000 entries each time
+        // (a tenth of the sandbox's CPU under wrk). `requests()` still shows the last MAX_RECORDS.
+        if (records.length >= 2 * MAX_RECORDS) records.splice(0, records.length - MAX_RECORDS);
       },
       ...(options.pageSize === undefined ? {} : { shape: pagingShape(options.pageSize, scheme, () => hostPort) }),
     },
@@ -177,7 +179,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     },
     setFaults,
     control: { url: `${origin}${CONTROL_PATH}`, token: control.token },
-    requests: () => [...records],
+    requests: () => records.slice(-MAX_RECORDS),
     clearRequests() {
       records.length = 0;
     },

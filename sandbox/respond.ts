@@ -27,14 +27,14 @@ export function replyOutgoing(reply: Reply): Outgoing {
   return { status: reply.status, headers: { 'content-type': PLAIN_CONTENT_TYPE, ...reply.headers }, body: plainText(reply.status) };
 }
 
+/** The body as a string: Node then sends the head and the body in one write, not a writev of two. */
 export function send(res: ServerResponse, outgoing: Outgoing, requestId: string): void {
-  const body = Buffer.from(outgoing.body, 'utf8');
   res.writeHead(outgoing.status, {
     ...outgoing.headers,
-    'content-length': String(body.length),
+    'content-length': String(Buffer.byteLength(outgoing.body, 'utf8')),
     [REQUEST_ID_HEADER]: requestId,
   });
-  res.end(body);
+  res.end(outgoing.body, 'utf8');
 }
 
 /**

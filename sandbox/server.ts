@@ -110,7 +110,7 @@ function logLine(
   deps.record({ at, method, path, ...(reply.keyAlias ? { keyAlias: reply.keyAlias } : {}), status });
   const code = reply.envelope.ok ? undefined : reply.envelope.error.code;
   deps.logger?.info(
-    { requestId, method, path, keyAlias: reply.keyAlias, status, code, faults: faults?.length ? faults : undefined },
+    { requestId, method, path, keyAlias: reply.keyAlias, status, code, faults: faults?.length ? faults : undefined, ms: Date.now() - at },
     'request',
   );
 }

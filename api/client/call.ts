@@ -261,7 +261,9 @@ export class Call {
       basis,
     };
     this.history.push(record);
-    rt.log.info?.('repair-service retry', { path: plan.path, ...record, traceId: plan.traceId });
+    const next = `then attempt ${this.attempts + 1} of ${maxRetries + 1} (up to ${plan.limits.attemptTimeoutMs} ms)`;
+    const line = `GET ${plan.path} got ${record.outcome}; waiting ${delayMs} ms, ${next}`;
+    rt.log.info?.(`repair-service: ${line}`, { path: plan.path, ...record, traceId: plan.traceId });
     await this.sleep(delayMs);
   }
 

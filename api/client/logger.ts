@@ -1,6 +1,6 @@
 /**
- * What the client logs: `debug` one line per attempt, `info` one per retry, nothing by default
- * (failures are thrown, not logged). The key is scrubbed from every message and field first.
+ * What the client logs: `debug` one line per attempt, `info` (the default) one per retry's wait,
+ * so a slow retry does not look like a hang; failures are thrown, not logged. The key is scrubbed from every message and field first.
  */
 import { printable } from '../contract/index.js';
 import { type ApiKey, redactSecrets } from './api-key.js';
@@ -12,28 +12,22 @@ export const LOG_LEVEL_ENV = 'REPAIR_API_LOG';
 export type LogFields = Readonly<Record<string, unknown>>;
 export type LogFn = (message: string, fields?: LogFields) => void;
 /** `console`, or any object with these methods (pino: `(m, f) => log.info(f, m)`). */
-export type Logger = Record<
-  'debug' | 'info' | 'warn' | 'error',
-  (message: string, fields?: LogFields) => void
->;
+export type Logger = Record<'debug' | 'info' | 'warn' | 'error', LogFn>;
 
-const isLogLevel = (value: unknown): value is LogLevel => LOG_LEVELS.includes(value as LogLevel);
-
-/** `logLevel`, else the environment variable, else `warn`; a bad value names where it came from. */
+/** `logLevel`, else the environment variable, else `info`; a bad value names its source. */
 export function resolveLogLevel(
   option: unknown,
   env: Readonly<Record<string, string | undefined>> = process.env,
 ): LogLevel {
   const raw = option !== undefined ? option : env[LOG_LEVEL_ENV]?.trim().toLowerCase() || undefined;
-  if (raw === undefined) return 'warn';
-  if (isLogLevel(raw)) return raw;
-  const levels = LOG_LEVELS.join(', ');
-  if (option !== undefined)
-    throw new TypeError(
-      `option "logLevel" must be one of ${levels}, got ${JSON.stringify(option)}`,
-    );
+  if (raw === undefined) return 'info';
+  if (LOG_LEVELS.includes(raw as LogLevel)) return raw as LogLevel;
+  const [what, got] =
+    option !== undefined
+      ? ['option "logLevel"', option]
+      : [`environment variable ${LOG_LEVEL_ENV}`, raw];
   throw new TypeError(
-    `environment variable ${LOG_LEVEL_ENV} must be one of ${levels}, got ${JSON.stringify(env[LOG_LEVEL_ENV])}`,
+    `${what} must be one of ${LOG_LEVELS.join(', ')}, got ${JSON.stringify(got)}`,
   );
 }
 
@@ -47,7 +41,7 @@ export function clientLog(
     if (LOG_LEVELS.indexOf(line) < LOG_LEVELS.indexOf(level)) return undefined;
     // The console gets one line on stderr, control characters escaped.
     const toConsole: LogFn = (m, f) =>
-      console.error(printable(f ? `${m} ${JSON.stringify(f)}` : m));
+      console.error(printable(f && line === 'debug' ? `${m} ${JSON.stringify(f)}` : m));
     const sink: LogFn = logger && logger !== console ? (m, f) => logger[line](m, f) : toConsole;
     const scrub = (fields: LogFields): LogFields =>
       JSON.parse(redactSecrets(JSON.stringify(fields), [key])) as LogFields;

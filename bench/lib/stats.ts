@@ -17,6 +17,29 @@ export function mean(values: readonly number[]): number {
   return values.length === 0 ? Number.NaN : values.reduce((sum, v) => sum + v, 0) / values.length;
 }
 
+/** The median of per-round figures with how many rounds and how far they spread (min..max). */
+export interface Spread {
+  readonly median: number;
+  readonly rounds: number;
+  readonly min: number;
+  readonly max: number;
+}
+
+export function spreadOf(values: readonly number[]): Spread {
+  const finite = values.filter((v) => Number.isFinite(v));
+  return {
+    median: median(finite),
+    rounds: finite.length,
+    min: finite.length === 0 ? Number.NaN : Math.min(...finite),
+    max: finite.length === 0 ? Number.NaN : Math.max(...finite),
+  };
+}
+
+/** "median of 5 rounds, 0.41-0.45": what the summary says next to a figure taken in rounds. */
+export function describeSpread(s: Spread, digits: number): string {
+  return `median of ${s.rounds} rounds, ${fixed(s.min, digits)}-${fixed(s.max, digits)}`;
+}
+
 /** a / b, NaN when b is zero or either side is not finite, so a missing baseline never reads as a win. */
 export function ratio(a: number, b: number): number {
   return Number.isFinite(a) && Number.isFinite(b) && b !== 0 ? a / b : Number.NaN;

@@ -7,7 +7,7 @@ import type { VersusFigures } from '../monitor-vs-blackbox.js';
 import type { ThroughputFigures } from '../sandbox-throughput.js';
 import type { ScaleRunFigures } from '../scale.js';
 import { TARGET_KEYS, donePercent, scaleVerdicts } from '../monitor-scale-matrix.js';
-import { fixed, median, ratio, renderTable } from './stats.js';
+import { describeSpread, fixed, median, ratio, renderTable, spreadOf } from './stats.js';
 
 export type TargetVerdict = 'MET' | 'MISSED' | 'info' | 'FAILED' | 'TIMED OUT';
 
@@ -19,6 +19,15 @@ export interface SummaryRow {
   readonly ratio: string;
   readonly target: string;
   readonly verdict: TargetVerdict;
+  /** A ratio `--compare` holds against bench/baseline.json (lib/baseline.ts): machine-independent. */
+  readonly guard?: Guard;
+}
+
+export interface Guard {
+  /** Stable across runs: the bench and the figure, not its wording. */
+  readonly id: string;
+  readonly value: number;
+  readonly better: 'lower' | 'higher';
 }
 
 /** How one bench ended; the figures travel only with success. */
@@ -54,6 +63,7 @@ export function clientRows(f: OverheadFigures): SummaryRow[] {
     ratio: fixed(m.cpuRatio, 3),
     target: '<= 1.20',
     verdict: atMost(m.cpuRatio, 1.2),
+    guard: { id: `client-overhead/${name}`, value: m.cpuRatio, better: 'lower' },
   }));
 }
 
@@ -61,19 +71,31 @@ export function versusRows(f: VersusFigures): SummaryRow[] {
   return [
     {
       bench: 'monitor-vs-blackbox',
-      figure: `cpu s per 1000 probes at ${f.rate}/s (vs blackbox_exporter)`,
+      figure: `cpu s per 1000 probes at ${f.rate}/s (vs blackbox_exporter; ${describeSpread(f.rounds, 3)})`,
       ours: fixed(f.ours.cpuSecondsPer1000, 3),
       baseline: fixed(f.blackbox.cpuSecondsPer1000, 3),
       ratio: fixed(f.ratio, 3),
-      target: '<= 0.5',
-      verdict: atMost(f.ratio, 0.5),
+      target: '<= 0.35',
+      verdict: atMost(f.ratio, 0.35),
+      guard: { id: `monitor-vs-blackbox/${f.rate}`, value: f.ratio, better: 'lower' },
     },
   ];
 }
 
 export function throughputRows(f: ThroughputFigures): SummaryRow[] {
   const rps = (side: typeof f.sandbox): string => fixed(side.requestsPerSecond, 0);
-  return [info('sandbox-throughput', `req/s on ${f.path} (vs hello-world)`, rps(f.sandbox), rps(f.helloWorld), fixed(f.ratio, 2))];
+  return [
+    {
+      bench: 'sandbox-throughput',
+      figure: `req/s on ${f.path} (vs hello-world; ${describeSpread(f.rounds, 2)})`,
+      ours: rps(f.sandbox),
+      baseline: rps(f.helloWorld),
+      ratio: fixed(f.ratio, 2),
+      target: '>= 0.4',
+      verdict: Number.isFinite(f.ratio) && f.ratio >= 0.4 ? 'MET' : 'MISSED',
+      guard: { id: 'sandbox-throughput', value: f.ratio, better: 'higher' },
+    },
+  ];
 }
 
 export function scaleRows(f: ScaleRunFigures): SummaryRow[] {
@@ -99,7 +121,8 @@ export function scaleRows(f: ScaleRunFigures): SummaryRow[] {
   const b = f.renderBaseline;
   const figure = `/metrics render ms p50, ${b.scaled.keys} keys (vs ${b.baseline.keys} demo keys)`;
   const render = (x: typeof b.scaled): string => fixed(x.renderMedianMs, 1);
-  return [...rows, info('monitor-scale', figure, render(b.scaled), render(b.baseline), fixed(b.renderRatio, 1))];
+  const guard: Guard = { id: 'scale/render', value: b.renderRatio, better: 'lower' };
+  return [...rows, { ...info('monitor-scale', figure, render(b.scaled), render(b.baseline), fixed(b.renderRatio, 1)), guard }];
 }
 
 /**
@@ -123,15 +146,35 @@ export function hostileScaleRows(f: HostileScaleFigures): SummaryRow[] {
       ratio: fixed(growth, 1),
       target: healthy ? '< 1000 ms' : `growth <= ${fixed(2 * keys, 0)}`,
       verdict: healthy ? below(get(last), 1000) : atMost(growth, 2 * keys),
+      ...(healthy ? {} : { guard: { id: `hostile-scale/${name}`, value: growth, better: 'lower' as const } }),
     };
   });
 }
 
+/** Each step's median against its baseline's median; the goals: `new` <= 8x `--help` and <= 1 s, the generated `npm test` <= 10x `npm --version` and <= 2 s. */
 export function generatorRows(f: GeneratorFigures): SummaryRow[] {
-  const ms = (runs: readonly number[]): string => fixed(median(runs), 0);
+  const step = (
+    id: string,
+    figure: string,
+    runs: readonly number[],
+    base: readonly number[],
+    limit: { x: number; ms: number },
+  ): SummaryRow => {
+    const r = ratio(median(runs), median(base));
+    return {
+      bench: 'generator',
+      figure: `${figure} (${describeSpread(spreadOf(runs), 0)} ms)`,
+      ours: fixed(median(runs), 0),
+      baseline: fixed(median(base), 0),
+      ratio: fixed(r, 1),
+      target: `<= ${limit.x}x, <= ${limit.ms} ms`,
+      verdict: atMost(r, limit.x) === 'MET' && atMost(median(runs), limit.ms) === 'MET' ? 'MET' : 'MISSED',
+      guard: { id: `generator/${id}`, value: r, better: 'lower' },
+    };
+  };
   return [
-    info('generator', 'repairmon new ms, no install (vs repairmon --help)', ms(f.scaffoldMs), ms(f.cliStartMs), fixed(f.scaffoldRatio, 1)),
-    info('generator', 'generated npm test ms (vs npm --version)', ms(f.testMs), ms(f.npmStartMs), fixed(f.testRatio, 1)),
+    step('new', 'repairmon new ms, no install (vs repairmon --help)', f.scaffoldMs, f.cliStartMs, { x: 8, ms: 1000 }),
+    step('npm-test', 'generated npm test ms (vs npm --version)', f.testMs, f.npmStartMs, { x: 10, ms: 2000 }),
     info('generator', 'npm install --prefer-offline ms', fixed(f.installMs, 0)),
   ];
 }

@@ -19,6 +19,7 @@ const checkConfig: Command = {
   name: 'check-config',
   summary:
     'validate a monitor config file (exit 0 valid, 2 invalid; with --connect 1 when a target does not answer or refuses a key) and print what it would probe',
+  docs: 'docs/monitor.md#check-config',
   // Nothing to close: SIGINT/SIGTERM end it at once, also mid-parse of a file of 200 000 keys.
   trapsSignals: false,
   options: {

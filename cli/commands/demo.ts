@@ -14,6 +14,7 @@ const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'silent'] as const;
 const demo: Command = {
   name: 'demo',
   summary: 'run the embedded sandbox and the monitor probing it (what `npm start` runs)',
+  docs: 'docs/monitor.md',
   options: {
     listen: { type: 'string', description: 'address of the status page and /metrics', valueName: 'HOST:PORT', default: '127.0.0.1:9464' },
     faults: { type: 'string', description: 'sandbox fault spec, e.g. "latency:300@/tenants/*/bikes%0.3"', valueName: 'SPEC' },

@@ -25,6 +25,7 @@ function baseUrlFlag(values: CommandContext['values']): string {
 const command: Command = {
   name: 'discover',
   summary: 'learn which reading of the spec a real API follows, with a few safe GET requests',
+  docs: 'docs/support.md',
   options: {
     'base-url': { type: 'string', valueName: 'URL', description: 'the API address ending in /api/v1' },
     tenant: { type: 'string', valueName: 'SLUG', description: 'a tenant to read with the key (which resources, how a scope is refused)' },

@@ -39,7 +39,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
   {
     name: 'upgrade',
-    summary: 'bring a generated project to this toolkit version (replaces only toolkit-owned files)',
+    summary: 'bring a generated project to this toolkit version (only toolkit-owned files)',
     load: () => import('./upgrade.js'),
     needs: GENERATOR_PACKAGES,
   },
@@ -51,12 +51,12 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
   {
     name: 'openapi',
-    summary: 'write the OpenAPI 3.1 document of API v1 (built from the contract) for Postman, Insomnia, Prism or a client generator',
+    summary: 'write the OpenAPI 3.1 document of API v1, for Postman, Insomnia, Prism or codegen',
     load: () => import('./openapi.js'),
   },
   {
     name: 'serve',
-    summary: 'run the monitor: probe the API on a schedule, export Prometheus metrics and a status page',
+    summary: 'run the monitor: scheduled probes, Prometheus metrics and a status page',
     load: () => import('./serve.js'),
   },
   { name: 'demo', summary: 'run the embedded sandbox and the monitor probing it (what npm start runs)', load: () => import('./demo.js') },

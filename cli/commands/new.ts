@@ -1,12 +1,13 @@
 /**
  * `repairmon new [dir]`, and what it shares with `upgrade`: the `yo repair-service` generator run
- * through yeoman-environment (no `yo`), so it also works as root and in scripts. A refusal of the
- * generator exits 2 having written nothing; any other failure (a write rolled back) 1.
+ * through yeoman-environment (no `yo`), so it also works as root and in scripts. Exit codes are
+ * the generator's own (GENERATOR_EXIT, the same under yo): 2 refused and 130 cancelled, both
+ * having written nothing; 1 any other failure (a write rolled back).
  */
 import { join } from 'node:path';
 import { type Command, type CommandContext, type OptionSpec, UsageError } from '../command.js';
-import { ANSWER_FLAGS, RUN_FLAGS, isGeneratorRefusal } from '../../generators/entry.js';
-import { packageRoot } from '../../lib/index.js';
+import { ANSWER_FLAGS, RUN_FLAGS, flagDescription, generatorExitCode } from '../../generators/entry.js';
+import { OUR_PACKAGE_NAME, packageRoot } from '../../lib/index.js';
 
 const NAMESPACE = 'repair-service:app';
 
@@ -16,17 +17,30 @@ export async function runGenerator(
   positionals: readonly string[],
   options: Record<string, unknown>,
 ): Promise<number> {
-  const { createEnv } = await import('yeoman-environment');
-  // Force, bail and the install are the generator's own options (its plan, its install task).
-  const env = createEnv({ cwd: process.cwd(), stdin: ctx.stdin, stdout: ctx.stdout, stderr: ctx.stderr } as never);
-  env.register(join(packageRoot(), 'generators', 'app', 'index.js'), { namespace: NAMESPACE });
   try {
+    // Most runs ask nothing: they skip Yeoman's start-up (about two thirds of `repairmon new`).
+    const { runDirectly } = await import('../../generators/run.js');
+    const direct = await runDirectly(
+      { contextRoot: process.cwd(), configKey: OUR_PACKAGE_NAME, options: withDir(positionals, options) },
+      { interactive: options['interactive'] === true, log: (text) => ctx.stderr.write(`${text}\n`) },
+    );
+    if (direct.kind === 'done') return 0;
+    const { createEnv } = await import('yeoman-environment');
+    // Force, bail and the install are the generator's own options (its plan, its install task).
+    const env = createEnv({ cwd: process.cwd(), stdin: ctx.stdin, stdout: ctx.stdout, stderr: ctx.stderr } as never);
+    env.register(join(packageRoot(), 'generators', 'app', 'index.js'), { namespace: NAMESPACE });
     await env.run([NAMESPACE, ...positionals], options);
     return 0;
   } catch (error) {
     ctx.stderr.write(`repairmon ${command}: ${error instanceof Error ? error.message : String(error)}\n`);
-    return isGeneratorRefusal(error) ? 2 : 1;
+    return generatorExitCode(error);
   }
+}
+
+/** The `[dir]` positional as the generator's `dir` argument (Yeoman's `this.argument('dir')`). */
+function withDir(positionals: readonly string[], options: Record<string, unknown>): Record<string, unknown> {
+  const dir = positionals[0];
+  return dir === undefined ? options : { ...options, dir };
 }
 
 /** The one `[dir]` both commands take. */
@@ -41,7 +55,7 @@ const NEGATABLE = ['github-actions', 'interactive'] as const;
 function buildOptions(): Record<string, OptionSpec> {
   const options: Record<string, OptionSpec> = {};
   for (const spec of ANSWER_FLAGS) {
-    options[spec.flag] = { type: spec.type, description: spec.message, ...(spec.valueName ? { valueName: spec.valueName } : {}) };
+    options[spec.flag] = { type: spec.type, description: flagDescription(spec), ...(spec.valueName ? { valueName: spec.valueName } : {}) };
   }
   for (const spec of RUN_FLAGS)
     options[spec.flag] = { type: 'boolean', description: spec.description, ...(spec.flag === 'yes' ? { short: 'y' } : {}) };
@@ -75,6 +89,7 @@ async function run(ctx: CommandContext): Promise<number> {
 const command: Command = {
   name: 'new',
   summary: 'scaffold an integration project (the yo repair-service generator; works as root)',
+  docs: 'docs/integrators.md',
   positionals: '[dir]',
   options: buildOptions(),
   run,

@@ -16,7 +16,8 @@ function formatFlag(values: CommandContext['values'], out: string | undefined): 
 
 const command: Command = {
   name: 'openapi',
-  summary: 'write the OpenAPI 3.1 document of API v1 (built from the contract) for Postman, Insomnia, Prism or a client generator',
+  summary: 'write the OpenAPI 3.1 document of API v1, for Postman, Insomnia, Prism or codegen',
+  docs: 'docs/integrators.md',
   trapsSignals: false,
   options: {
     dialect: {

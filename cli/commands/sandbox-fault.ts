@@ -88,11 +88,11 @@ const command: Command = {
   name: 'sandbox fault',
   summary: [
     'take, change or clear the faults of a running sandbox (repairmon sandbox or demo) without a restart',
-    `In effect on the next request, keys unchanged. The token the sandbox printed at start is read from ${TOKEN_VAR}`,
-    '(or --token). Exit 0 done, 2 refused (bad SPEC, token or URL; the faults in force unchanged), 1 no sandbox answers.',
+    `In effect on the next request, keys unchanged. The token the sandbox printed at start is read from ${TOKEN_VAR} (or --token). Exit 0 done, 2 refused (bad SPEC, token or URL; the faults in force unchanged), 1 no sandbox answers.`,
     '',
     ...faultHelpLines(),
   ].join('\n'),
+  docs: 'docs/sandbox.md',
   positionals: '[SPEC]',
   trapsSignals: false,
   options: {

@@ -10,8 +10,8 @@ import {
   type RunningSandbox,
   SANDBOX_DEFAULT_HOST,
   SANDBOX_DEFAULT_PORT,
-  dialectHelpLines,
-  faultHelpLines,
+  FAULT_KINDS,
+  PRESET_NAMES,
   isSandboxConfigError,
   parseDialect,
   parseFaultSpec,
@@ -26,16 +26,19 @@ import { AUTH_SCHEMES, TENANT_RESOURCES, authHeader, tenantResourcePath } from '
 import { type Command, type CommandContext, UsageError, choiceValue, numberValue, stringValue } from '../command.js';
 
 const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
+const LOG_FORMATS = ['human', 'json'] as const;
 const CLI_DEFAULT_RATE_LIMIT = '600/1m';
 const KEY_ENV = TEST_KEY_VAR;
-const FAULTS_HELP = [
-  'inject faults from the start (change them while it runs: repairmon sandbox fault --help)',
-  ...faultHelpLines().map((line) => `      ${line}`),
-].join('\n');
-const DIALECT_HELP = [
-  `which reading of the spec's "not shown" points to speak: a preset, then KEY=VALUE overrides, comma-separated (default: ${DEFAULT_DIALECT})`,
-  ...dialectHelpLines().map((line) => `      ${line}`),
-].join('\n');
+const FAULTS_HELP = `inject faults from the start: KIND[:ARG][@PATH_GLOB][%PROB] rules joined by ";" (kinds: ${FAULT_KINDS.join(', ')}; each with an example: repairmon sandbox fault --help)`;
+const DIALECT_HELP = `which reading of the spec's "not shown" points to speak: a preset (${PRESET_NAMES.join(', ')}), then KEY=VALUE overrides, comma-separated (default: ${DEFAULT_DIALECT}; every key and value: docs/sandbox.md)`;
+
+/** Human lines unless asked for JSON (`--json` is for scripts, so its logs are JSON too). */
+function logFlags(values: CommandContext['values']) {
+  const format = choiceValue(values, 'log-format', LOG_FORMATS) ?? (values['json'] === true ? 'json' : 'human');
+  const level = choiceValue(values, 'log-level', LOG_LEVELS);
+  if (values['quiet'] === true && level !== undefined) throw new UsageError('--quiet and --log-level contradict each other');
+  return { logFormat: format, logLevel: values['quiet'] === true ? 'warn' : (level ?? 'info') };
+}
 
 function readFlags(values: CommandContext['values']) {
   const faults = stringValue(values, 'faults') ?? '';
@@ -57,7 +60,7 @@ function readFlags(values: CommandContext['values']) {
   return {
     monitorOut,
     json: values['json'] === true,
-    logLevel: choiceValue(values, 'log-level', LOG_LEVELS) ?? 'info',
+    ...logFlags(values),
     // startSandbox's options: an undefined one takes its default.
     sandbox: {
       tls: values['tls'] === true,
@@ -147,7 +150,13 @@ async function run(ctx: CommandContext): Promise<number> {
   const flags = readFlags(ctx.values);
   const { host, port } = flags.sandbox;
   let secrets: ApiKey[] = [];
-  const logger = createLogger({ level: flags.logLevel, destination: ctx.stderr, secrets: () => secrets, name: 'sandbox' });
+  const logger = createLogger({
+    level: flags.logLevel,
+    format: flags.logFormat,
+    destination: ctx.stderr,
+    secrets: () => secrets,
+    name: 'sandbox',
+  });
   if (flags.monitorOut !== undefined) await checkMonitorOut(flags.monitorOut);
   let sandbox: RunningSandbox;
   try {
@@ -197,6 +206,7 @@ async function run(ctx: CommandContext): Promise<number> {
 const command: Command = {
   name: 'sandbox',
   summary: 'run the API v1 reference sandbox with demo data and fault injection',
+  docs: 'docs/sandbox.md',
   options: {
     host: { type: 'string', valueName: 'HOST', description: 'interface to listen on', default: SANDBOX_DEFAULT_HOST },
     port: {
@@ -207,7 +217,7 @@ const command: Command = {
     },
     json: {
       type: 'boolean',
-      description: 'print exactly one JSON line {baseUrl, keys, dialect, control: {url, token}} on stdout; logs go to stderr',
+      description: 'print one JSON line {baseUrl, keys, dialect, control} on stdout; logs go to stderr as JSON',
     },
     'rate-limit': {
       type: 'string',
@@ -218,7 +228,7 @@ const command: Command = {
     data: { type: 'string', valueName: 'FILE', description: 'JSON or YAML file replacing the demo tenants, records and keys' },
     tls: {
       type: 'boolean',
-      description: 'serve https with a throwaway CA and certificate made at start (needs openssl); prints the CA file',
+      description: 'serve https with a throwaway CA made at start (needs openssl); prints the CA file',
     },
     'tls-ca-out': {
       type: 'string',
@@ -228,20 +238,21 @@ const command: Command = {
     'page-size': {
       type: 'string',
       valueName: 'N',
-      description: 'answer lists in pages of N items with a Link: <...?page=2>; rel="next" header (default: whole lists)',
+      description: 'answer lists in pages of N items with a Link rel="next" header (default: whole lists)',
     },
     'monitor-out': {
       type: 'string',
       valueName: 'DIR',
-      description:
-        'write DIR/monitor.yaml, a monitor config watching this sandbox, and its key files (private), for: repairmon serve --config DIR/monitor.yaml',
+      description: 'write DIR/monitor.yaml watching this sandbox, and its key files, for repairmon serve',
     },
     keys: {
       type: 'string',
       valueName: 'FILE',
-      description: 'JSON or YAML map alias -> key value, so restarts keep the keys (others stay random); values printed only with --json',
+      description: 'JSON or YAML map alias -> key, so restarts keep those keys; values shown only with --json',
     },
-    'log-level': { type: 'string', valueName: 'LEVEL', description: `log level: ${LOG_LEVELS.join(', ')}`, default: 'info' },
+    'log-level': { type: 'string', valueName: 'LEVEL', description: `log level: ${LOG_LEVELS.join(', ')} (default: info)` },
+    'log-format': { type: 'string', valueName: 'FORMAT', description: 'human (a line per request) or json (default: json with --json)' },
+    quiet: { type: 'boolean', description: 'no line per request, only warnings and errors (--log-level warn)' },
     // Last, so their listings end the flags; the dialect's default is in the text for the same reason.
     faults: { type: 'string', valueName: 'SPEC', description: FAULTS_HELP },
     dialect: { type: 'string', valueName: 'NAME|k=v,...', description: DIALECT_HELP },

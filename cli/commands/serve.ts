@@ -23,7 +23,8 @@ const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as
 
 const serve: Command = {
   name: 'serve',
-  summary: 'run the monitor: probe the API on a schedule and export Prometheus metrics and a status page',
+  summary: 'run the monitor: scheduled probes, Prometheus metrics and a status page',
+  docs: 'docs/monitor.md',
   options: {
     config: { type: 'string', description: 'monitor YAML config', valueName: 'FILE' },
     listen: { type: 'string', description: 'address of /metrics and the status page', valueName: 'HOST:PORT', default: '127.0.0.1:9464' },

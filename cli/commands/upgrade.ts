@@ -24,7 +24,8 @@ async function run(ctx: CommandContext): Promise<number> {
 
 const command: Command = {
   name: 'upgrade',
-  summary: 'bring a generated project to this toolkit version (replaces only toolkit-owned files)',
+  summary: 'bring a generated project to this toolkit version (only toolkit-owned files)',
+  docs: 'docs/integrators.md#upgrading-a-project-repairmon-upgrade',
   positionals: '[dir]',
   options: {
     force: { type: 'boolean', description: 'also replace toolkit files edited in the project; each edited version is kept as <file>.orig' },

@@ -2,6 +2,7 @@
  * Every prompt's command-line twin, written once and used by both the yeoman generator's
  * options and `repairmon new`'s strict flag parser, so the two cannot drift.
  */
+import { helpRows } from '../../lib/index.js';
 import { type AnswerName, type Answers, checkAnswer } from './answers.js';
 
 export interface AnswerFlag {
@@ -109,6 +110,72 @@ export const RUN_FLAGS: readonly RunFlag[] = [
       'ask for missing answers (default: when stdin and stdout are terminals; --no-interactive never asks)',
   },
 ];
+
+/**
+ * Options a runner passes that are not ours to refuse: yeoman-generator's own flags and yo's
+ * general options (`yo --help` lists them; `insight` is yo's older `--no-insight`).
+ */
+const RUNNER_FLAGS = [
+  ...['help', 'h', 'skip-cache', 'skip-install', 'force-install', 'ask-answered'],
+  ...['version', 'color', 'generators', 'local-only', 'insight', 'environment-version', 'debug'],
+];
+
+const kebab = (name: string): string => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+
+/**
+ * The flags in an options bag that are not the generator's, as `--name`: the one check of
+ * unknown flags, whether yo (camelCase and kebab-case twins), yeoman-test or `repairmon new`
+ * filled the bag. `passed` are keys the environment adds itself (its shared options).
+ */
+export function unknownFlags(
+  options: Readonly<Record<string, unknown>>,
+  passed: Iterable<string>,
+): string[] {
+  const known = new Set([
+    ...ANSWER_FLAGS.map((f) => f.flag),
+    ...RUN_FLAGS.map((f) => f.flag),
+    ...['dir', 'y', '_'],
+    ...RUNNER_FLAGS,
+    ...[...passed].map(kebab),
+  ]);
+  const unknown = Object.keys(options)
+    .map(kebab)
+    .filter((name) => !known.has(name) && !name.startsWith('-'));
+  return [...new Set(unknown)].map((name) => `--${name}`);
+}
+
+/** A prompt's text as a flag's help line: lower-case first, as every `--help` writes them. */
+export function flagDescription(spec: AnswerFlag): string {
+  return spec.message.charAt(0).toLowerCase() + spec.message.slice(1);
+}
+
+/**
+ * `yo repair-service --help`: yeoman-generator's own help pads every line to its longest
+ * description (179 columns here); this one wraps each description under its column, within
+ * 100 columns, as `repairmon new --help` does.
+ */
+export function generatorHelp(): string {
+  const rows: Array<readonly [string, string]> = [
+    ...ANSWER_FLAGS.map((f) => [flagUsage(f), flagDescription(f)] as const),
+    ...RUN_FLAGS.map(
+      (f) => [`--${f.flag}${f.flag === 'yes' ? ', -y' : ''}`, f.description] as const,
+    ),
+    ['--help, -h', 'show this help'],
+  ];
+  const lines = helpRows(rows, 32);
+  return [
+    'Usage: yo repair-service [dir] [flags]   (or: repairmon new [dir] [flags], also as root)',
+    '',
+    'scaffold an integration project for the Repair-Service API v1; every prompt has a flag',
+    '',
+    'Flags:',
+    ...lines,
+    '',
+    'Exit: 0 done, 2 refused (a bad flag or answer; nothing written), 130 cancelled (nothing',
+    'written), 1 a write failed (rolled back). Details: docs/integrators.md',
+    '',
+  ].join('\n');
+}
 
 export function flagFor(answer: AnswerName): AnswerFlag {
   const spec = ANSWER_FLAGS.find((f) => f.answer === answer);

@@ -12,47 +12,23 @@
  * `customInstallTask`: the environment's install step (which watches that fs) is off, and
  * the `install` task below runs npm when package.json changed, unless `--skip-install`.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { basename, join, relative, resolve } from 'node:path';
+import { basename } from 'node:path';
 import Generator from 'yeoman-generator';
-import { packageRoot } from '../../lib/index.js';
-import {
-  ANSWER_NAMES,
-  type AnswerName,
-  type Answers,
-  checkAnswer,
-  completeAnswers,
-  defaultAnswer,
-  isBooleanAnswer,
-} from './answers.js';
-import { inspectDestination } from './destination.js';
+import { type AnswerName, checkAnswer, isBooleanAnswer } from './answers.js';
 import {
   ANSWER_FLAGS,
   RUN_FLAGS,
-  answersFromFlags,
+  flagDescription,
   flagFor,
-  missingAnswersMessage,
+  generatorHelp,
   readOption,
 } from './flags.js';
-import { planProject } from './project-plan.js';
-import { GeneratorRefusal, isGeneratorRefusal } from './refusal.js';
-import { type FileChange, commitChanges } from './staged-commit.js';
-import { nextSteps, planSummary, refusalMessage } from './summary.js';
-import { RECORD_KEY, YO_RC, nextYoRc } from './toolkit-record.js';
-import { type ReadyPlan, changingActions, planChanges } from './upgrade-plan.js';
-import { pathProblemsMessage, pathsInTheWay } from './write-safety.js';
-
-type Raw = Partial<Record<AnswerName, unknown>>;
+import { ProjectRun } from './project-run.js';
+import { type GeneratorRefusal, asCancelled, isGeneratorRefusal } from './refusal.js';
 
 export default class RepairServiceGenerator extends Generator {
-  #known: Raw = {};
-  #answers: Answers | undefined;
-  /** Set when the directory is known before the answers: a `dir` argument or a re-run. */
-  #target: string | undefined;
-  #rerun = false;
-  #plan: ReadyPlan | undefined;
-  /** Every file the run writes or removes, `.yo-rc.json` last; checked before the commit. */
-  #changes: FileChange[] = [];
+  /** The run itself (project-run.ts); created once Yeoman has parsed the options. */
+  #run: ProjectRun | undefined;
   /** Why the run stops; thrown by the commit step (see #refusing). */
   #refused: GeneratorRefusal | undefined;
 
@@ -66,7 +42,7 @@ export default class RepairServiceGenerator extends Generator {
     for (const spec of ANSWER_FLAGS) {
       this.option(spec.flag, {
         type: spec.type === 'boolean' ? Boolean : String,
-        description: spec.message,
+        description: flagDescription(spec),
       });
     }
     for (const spec of RUN_FLAGS) {
@@ -80,32 +56,36 @@ export default class RepairServiceGenerator extends Generator {
     this.setFeatures({ customCommitTask: () => this.#commit(), customInstallTask: true });
   }
 
+  /** `yo repair-service --help` (yeoman-environment prints what this returns). */
+  override help(): string {
+    return generatorHelp();
+  }
+
   /** Yeoman names the app after the package.json of where it runs; ours is named by the answers, and that file may be anything (a refusal of ours names it). */
   override determineAppname(): string {
     return basename(this.destinationRoot());
   }
 
-  get #opts(): Record<string, unknown> {
-    return this.options;
+  get #project(): ProjectRun {
+    this.#run ??= new ProjectRun({
+      contextRoot: this.contextRoot,
+      configKey: this.rootGeneratorName(),
+      options: this.options,
+      passed: this.#passedByEnvironment(),
+    });
+    return this.#run;
   }
 
-  #flag(name: string): boolean {
-    return readOption(this.#opts, name) === true;
-  }
-
-  /** yeoman-generator declares `skip-install` with a default of false; a runner may pass `skipInstall` instead (yeoman-test does). */
-  #skipInstall(): boolean {
-    return this.#flag('skip-install') || this.#opts['skipInstall'] === true;
+  /** The environment's own keys in the options bag (not flags a user typed). */
+  #passedByEnvironment(): string[] {
+    const shared = (this.env as unknown as { sharedOptions?: object }).sharedOptions ?? {};
+    return ['env', 'resolved', 'namespace', '_meta', ...Object.keys(shared)];
   }
 
   #interactive(): boolean {
-    const explicit = readOption(this.#opts, 'interactive');
+    const explicit = readOption(this.options, 'interactive');
     if (typeof explicit === 'boolean') return explicit;
     return Boolean(process.stdin.isTTY && process.stdout.isTTY);
-  }
-
-  #configKey(): string {
-    return this.rootGeneratorName();
   }
 
   /**
@@ -125,7 +105,7 @@ export default class RepairServiceGenerator extends Generator {
   }
 
   initializing(): Promise<void> {
-    return this.#refusing(() => this.#initialize());
+    return this.#refusing(() => this.#project.initialize());
   }
 
   prompting(): Promise<void> {
@@ -133,49 +113,19 @@ export default class RepairServiceGenerator extends Generator {
   }
 
   configuring(): Promise<void> {
-    return this.#refusing(() => this.#configure());
-  }
-
-  #initialize(): void {
-    const flags = answersFromFlags(this.#opts);
-    if (!flags.ok)
-      throw new GeneratorRefusal(
-        'invalid_flag',
-        `Invalid flags, nothing was written:\n  ${flags.problems.join('\n  ')}`,
-      );
-    const dir = readOption(this.#opts, 'dir');
-    const dirGiven = typeof dir === 'string' && dir !== '';
-    const candidate = dirGiven ? resolve(this.contextRoot, dir) : this.contextRoot;
-    const state = inspectDestination(candidate, this.#configKey());
-    if (state.kind === 'ours') {
-      this.#rerun = true;
-      this.#target = candidate;
-      this.#known = { ...state.stored, ...flags.given };
-    } else {
-      // `yo repair-service .` means here; with no argument the project gets its own directory.
-      if (dirGiven) this.#target = candidate;
-      this.#known = { ...flags.given };
-      if (this.#known.name === undefined && this.#target !== undefined)
-        this.#known.name = basename(this.#target);
-    }
+    return this.#refusing(() => this.#project.configure());
   }
 
   async #prompt(): Promise<void> {
-    const missing = ANSWER_NAMES.filter((name) => this.#known[name] === undefined);
+    const missing = this.#project.missingAnswers();
     if (missing.length === 0) return;
-    if (this.#flag('yes')) {
-      for (const name of missing)
-        this.#known[name] = defaultAnswer(name, this.#known as Partial<Answers>);
-      return;
-    }
-    if (!this.#interactive())
-      throw new GeneratorRefusal('missing_answers', missingAnswersMessage(missing));
-    for (const name of missing) this.#known[name] = await this.#ask(name);
+    if (!this.#interactive()) this.#project.refuseMissing(missing);
+    for (const name of missing) this.#project.answer(name, await this.#ask(name));
   }
 
   async #ask(name: AnswerName): Promise<unknown> {
     const spec = flagFor(name);
-    const fallback = defaultAnswer(name, this.#known as Partial<Answers>);
+    const fallback = this.#project.defaultFor(name);
     const validate = (value: unknown): true | string => {
       const check = checkAnswer(name, typeof value === 'string' ? value.trim() : value);
       return check.ok ? true : `${spec.message} ${check.reason}`;
@@ -191,137 +141,34 @@ export default class RepairServiceGenerator extends Generator {
             default: fallback,
           }
         : { type: 'input' as const, name, message: spec.message, default: fallback, validate };
-    const reply = await this.prompt<Record<string, unknown>>([question as never]);
+    const reply = await this.prompt<Record<string, unknown>>([question as never]).catch(
+      (error: unknown) => {
+        // Ctrl+C in a prompt: nothing is written yet, and one line says so.
+        if (error instanceof Error && error.name === 'ExitPromptError') throw asCancelled(error);
+        throw error;
+      },
+    );
     const value = reply[name];
     return typeof value === 'string' ? value.trim() : value;
-  }
-
-  #configure(): void {
-    const result = completeAnswers(this.#known);
-    if (!result.ok) {
-      const lines = result.problems.map(
-        (p) =>
-          `${flagFor(p.name).message} (--${flagFor(p.name).flag}) ${p.reason}, got ${JSON.stringify(p.value)}`,
-      );
-      if (result.missing.length > 0)
-        lines.push(`missing: ${result.missing.map((n) => `--${flagFor(n).flag}`).join(', ')}`);
-      throw new GeneratorRefusal(
-        'invalid_answer',
-        `Invalid answers, nothing was written:\n  ${lines.join('\n  ')}`,
-      );
-    }
-    const target = this.#target ?? resolve(this.contextRoot, result.answers.name);
-    if (!this.#rerun) this.#refuseUnsafeDestination(target);
-    const plan = this.#makePlan(target, result.answers);
-    this.#changes = this.#makeChanges(target, result.answers, plan);
-    this.#answers = result.answers;
-    this.#target = target;
-    this.#plan = plan;
-  }
-
-  /** Decided here, before anything is written: a refusal leaves the project as it was. */
-  #makePlan(target: string, answers: Answers): ReadyPlan {
-    const plan = planProject({
-      packageRoot: packageRoot(),
-      target,
-      answers,
-      configKey: this.#configKey(),
-      force: this.#flag('force'),
-    });
-    if (plan.kind === 'refused') {
-      // A link out of the project comes first: --force, which the refusal suggests, would not help.
-      this.#refuseBlockedPaths(
-        target,
-        plan.edited.map((f) => f.path),
-      );
-      throw new GeneratorRefusal(
-        'toolkit_files_edited',
-        refusalMessage(plan, this.#rerun ? 'repairmon upgrade' : 'repairmon new'),
-      );
-    }
-    const changing = changingActions(plan);
-    if (this.#flag('bail') && changing.length > 0) {
-      throw new GeneratorRefusal(
-        'would_change',
-        `--bail: this run would change ${changing.length} file(s), nothing was written:\n  ${changing.map((a) => `${a.kind} ${a.path}`).join('\n  ')}`,
-      );
-    }
-    return plan;
-  }
-
-  /** The plan's files and `.yo-rc.json` (last, so it only ever describes a whole project), all checked. */
-  #makeChanges(target: string, answers: Answers, plan: ReadyPlan): FileChange[] {
-    const changes = planChanges(plan);
-    this.#refuseBlockedPaths(target, [...changes.map((c) => c.path), YO_RC]);
-    const rcPath = join(target, YO_RC);
-    const current = existsSync(rcPath) ? readFileSync(rcPath) : undefined;
-    // Answers and the toolkit's version and file hashes; keys are read from the environment, never stored.
-    const rc = nextYoRc(current?.toString('utf8'), this.#configKey(), {
-      ...answers,
-      [RECORD_KEY]: plan.record,
-    });
-    if (!rc.ok) throw new GeneratorRefusal('config_unreadable', rc.reason);
-    const text = Buffer.from(rc.text, 'utf8');
-    if (!current?.equals(text)) changes.push({ path: YO_RC, contents: text });
-    return changes;
-  }
-
-  #refuseBlockedPaths(target: string, paths: readonly string[]): void {
-    const problems = pathsInTheWay(target, paths);
-    if (problems.length > 0)
-      throw new GeneratorRefusal('path_in_the_way', pathProblemsMessage(problems));
-  }
-
-  #refuseUnsafeDestination(target: string): void {
-    const state = inspectDestination(target, this.#configKey());
-    if (state.kind === 'not_a_directory')
-      throw new GeneratorRefusal(
-        'not_a_directory',
-        `${target} exists and is not a directory; nothing was written.`,
-      );
-    if (state.kind === 'not_empty' && !this.#flag('force')) {
-      throw new GeneratorRefusal(
-        'directory_not_empty',
-        `${target} is not empty (${state.entries} entries) and was not generated by repair-service; nothing was written. ` +
-          'Choose another directory (or --name), or pass --force to write into it (files already there are kept; a package.json is merged).',
-      );
-    }
   }
 
   /** The environment's commit step (`customCommitTask`): the refusal, or every change in place, all or nothing. */
   #commit(): void {
     if (this.#refused) throw this.#refused;
-    if (this.#target === undefined || this.#plan === undefined) return;
-    commitChanges(this.#target, this.#changes);
-    this.destinationRoot(this.#target);
+    const target = this.#project.commit();
+    if (target !== undefined) this.destinationRoot(target);
   }
 
   /** The environment's own install step is off (`customInstallTask`); this one knows the package manager. */
   async install(): Promise<void> {
-    if (
-      this.#target === undefined ||
-      this.#skipInstall() ||
-      !this.#changes.some((c) => c.path === 'package.json')
-    )
-      return;
-    this.log(`\npackage.json changed: running npm install in ${this.#target}`);
-    await this.spawn('npm', ['install'], { cwd: this.#target, stdio: 'inherit' });
+    const dir = this.#project.installDir();
+    if (dir === undefined) return;
+    this.log(`\npackage.json changed: running npm install in ${dir}`);
+    await this.spawn('npm', ['install'], { cwd: dir, stdio: 'inherit' });
   }
 
   end(): void {
-    const answers = this.#answers;
-    const plan = this.#plan;
-    if (!answers || !plan) return;
-    if (this.#rerun) {
-      this.log(`\n${planSummary(plan, this.#skipInstall())}\n`);
-      return;
-    }
-    this.log(
-      nextSteps(
-        answers,
-        relative(this.contextRoot, this.destinationRoot()) || '.',
-        this.#skipInstall(),
-      ),
-    );
+    const words = this.#project.closingWords();
+    if (words !== undefined) this.log(words);
   }
 }

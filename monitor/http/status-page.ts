@@ -110,12 +110,30 @@ function figure(ratio: number | undefined, seconds: number | undefined): string 
   return seconds === undefined ? percent(ratio) : `${percent(ratio)} <span class="muted">of ${span(seconds)}</span>`;
 }
 
-/** The kept results' ratio with how long they reach back. */
+/** The kept results' ratio with how long they reach back: `100% of the last 29 s`. */
 function kept(entries: readonly HistoryEntry[], now: number): string {
   let oldest = now;
   for (const e of entries) if (e.at < oldest) oldest = e.at;
-  return figure(keptRatio(entries), entries.length === 0 ? undefined : (now - oldest) / 1000);
+  const ratio = percent(keptRatio(entries));
+  return entries.length === 0 ? ratio : `${ratio} <span class="muted">of the last ${span((now - oldest) / 1000)}</span>`;
 }
+
+/**
+ * What a canary's latest result says: data where a refusal was due is a breach; a failure of the
+ * API itself (5xx, timeout, a 429) judged nothing about authorization, so it is not counted as
+ * a failing canary and is shown in the colour of a failing API, never the breach colour.
+ */
+type CanaryState = 'pass' | 'pending' | 'breach' | 'failing' | 'not_judged';
+
+function canaryState(spec: ProbeSpec, last: HistoryEntry | undefined): CanaryState {
+  if (!last) return 'pending';
+  const cls = failureClass(last.outcome, last.success, spec.endpoint);
+  if (cls === 'none') return 'pass';
+  if (cls === 'breach') return 'breach';
+  return cls === 'service' || cls === 'throttled' ? 'not_judged' : 'failing';
+}
+
+const NOT_JUDGED = 'not judged: API failing';
 
 /** Endpoints whose latest read failed on the service's side: what is down now. */
 function downNow(reads: readonly ProbeSpec[], view: StatusView): EndpointId[] {
@@ -156,7 +174,7 @@ function longWindows(match: Readonly<Record<string, string>>, uptime: Uptime, no
 function* readGrid(t: TargetLayout, view: StatusView, uptime: Uptime): Generator<string> {
   const { target, columns } = t;
   const head = columns.map((c) => `<th scope="col">${esc(c)}</th>`).join('');
-  yield `<table class="grid" aria-label="reads of ${esc(target.name)}"><thead><tr><th scope="col">tenant</th><th scope="col">key</th><th scope="col">uptime</th>${head}</tr></thead><tbody>`;
+  yield `<table class="grid" aria-label="reads of ${esc(target.name)}"><thead><tr><th scope="col">tenant</th><th scope="col">key</th><th scope="col">reads answered</th>${head}</tr></thead><tbody>`;
   for (const { tenant, alias, probes, cells: byEndpoint } of t.rows) {
     const cells = columns.map((c) => cell(byEndpoint.get(c), view)).join('');
     const long =
@@ -165,7 +183,7 @@ function* readGrid(t: TargetLayout, view: StatusView, uptime: Uptime): Generator
         : uptime.kind === 'unavailable'
           ? '<br><span class="muted">long windows unavailable</span>'
           : '';
-    yield `<tr><th scope="row">${esc(tenant || '(target-wide)')}</th><td class="muted">${esc(alias)}</td><td class="up">kept ${kept(
+    yield `<tr><th scope="row">${esc(tenant || '(target-wide)')}</th><td class="muted">${esc(alias)}</td><td class="up">${kept(
       probes.flatMap((p) => view.window(p.id)),
       view.now,
     )}${long}</td>${cells}</tr>`;
@@ -182,7 +200,9 @@ function* canaryTable(canaries: readonly ProbeSpec[], view: StatusView): Generat
   for (const p of canaries) {
     const entries = view.window(p.id);
     const last = entries[entries.length - 1];
-    yield `<tr><th scope="row">${esc(p.check)}</th><td>${esc(p.keyAlias)}</td><td>${esc(p.endpoint)}${p.tenant ? ` (${esc(p.tenant)})` : ''}</td><td>${esc(last?.expected ?? '')}</td>${cell(p, view)}<td class="muted">${esc(last && !last.success ? last.detail : '')}</td></tr>`;
+    const why = last && !last.success ? last.detail : '';
+    const judged = canaryState(p, last) === 'not_judged' ? `${NOT_JUDGED}: ${why}` : why;
+    yield `<tr><th scope="row">${esc(p.check)}</th><td>${esc(p.keyAlias)}</td><td>${esc(p.endpoint)}${p.tenant ? ` (${esc(p.tenant)})` : ''}</td><td>${esc(last?.expected ?? '')}</td>${cell(p, view)}<td class="muted">${esc(judged)}</td></tr>`;
   }
   yield '</tbody></table>';
 }
@@ -190,25 +210,35 @@ function* canaryTable(canaries: readonly ProbeSpec[], view: StatusView): Generat
 function uptimeLine(target: MonitorTarget, reads: readonly ProbeSpec[], view: StatusView, uptime: Uptime): string {
   const down = downNow(reads, view);
   const now = down.length === 0 ? 'now: every endpoint answers' : `<b class="down">now: down ${down.map(esc).join(', ')}</b>`;
-  const keptWindow = `kept ${kept(
+  const answered = kept(
     reads.flatMap((p) => view.window(p.id)),
     view.now,
-  )}`;
+  );
   if (uptime.kind === 'off')
-    return `<p>Uptime of reads: ${keptWindow} · ${now} · <span class="muted">24 h / 7 d / 30 d need <code>statusPage.prometheusUrl</code></span></p>`;
+    return `<p>Reads answered: ${answered} · ${now} · <span class="muted">24 h / 7 d / 30 d need <code>statusPage.prometheusUrl</code></span></p>`;
   if (uptime.kind === 'unavailable')
-    return `<p>Uptime of reads: ${keptWindow} · ${now} · <span class="muted">24 h / 7 d / 30 d unavailable: ${esc(uptime.reason)}</span></p>`;
-  return `<p>Uptime of reads: ${keptWindow} · ${longWindows({ target: target.name }, uptime, view.now, ' · ')} · ${now}</p>`;
+    return `<p>Reads answered: ${answered} · ${now} · <span class="muted">24 h / 7 d / 30 d unavailable: ${esc(uptime.reason)}</span></p>`;
+  return `<p>Reads answered: ${answered} · ${longWindows({ target: target.name }, uptime, view.now, ' · ')} · ${now}</p>`;
 }
+
+/** How each state reads in the canaries' line, and its colour (a failing API's `fail`, never `breach`). */
+const CANARY_BADGES: ReadonlyArray<readonly [CanaryState, string, (n: number) => string]> = [
+  ['breach', 'breach', (n) => `${n} got data (breach)`],
+  ['failing', 'fail', (n) => `${n} failing`],
+  ['not_judged', 'fail', (n) => `${n} ${NOT_JUDGED}`],
+];
 
 /** The canaries in one line near the top of the target, so a failing one is seen without scrolling. */
 function canaryLine(t: TargetLayout, view: StatusView): string {
   if (t.canaries.length === 0) return '';
-  const failing = t.canaries.filter((p) => view.window(p.id).at(-1)?.success === false).map((p) => p.check);
-  const state =
-    failing.length === 0
-      ? `<span class="badge pass">${t.canaries.length} pass</span>`
-      : `<span class="badge ${failing.includes('cross_tenant') ? 'breach' : 'fail'}">${failing.length} failing</span> ${esc([...new Set(failing)].join(', '))}`;
+  const states = t.canaries.map((p) => ({ check: p.check, state: canaryState(p, view.window(p.id).at(-1)) }));
+  const parts = CANARY_BADGES.flatMap(([state, cls, label]) => {
+    const checks = states.filter((c) => c.state === state).map((c) => c.check);
+    if (checks.length === 0) return [];
+    const names = state === 'not_judged' ? '' : ` ${esc([...new Set(checks)].join(', '))}`;
+    return [`<span class="badge ${cls}">${label(checks.length)}</span>${names}`];
+  });
+  const state = parts.length === 0 ? `<span class="badge pass">${t.canaries.length} pass</span>` : parts.join(' · ');
   return `<p>Canaries: ${state} · <a href="#canaries-${esc(t.target.name)}">details</a></p>`;
 }
 

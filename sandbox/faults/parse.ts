@@ -184,8 +184,7 @@ export function planFaults(rules: readonly FaultRule[], relativePath: string | u
 /** The grammar, then one line per kind: what it does and an example rule. */
 export function faultHelpLines(): string[] {
   return [
-    'Fault spec: KIND[:ARG][@PATH_GLOB][%PROB] rules joined by ";"; PATH_GLOB relative to /api/v1 (* one segment, ** any),',
-    '  none = every path; PROB 0-1 (default 1); latencies add up, of the other rules the first that fires wins. Kinds:',
+    'Fault spec: KIND[:ARG][@PATH_GLOB][%PROB] rules joined by ";"; PATH_GLOB relative to /api/v1 (* one segment, ** any), none = every path; PROB 0-1 (default 1); latencies add up, of the other rules the first that fires wins. Kinds:',
     ...FAULT_KINDS.map((kind) => `  ${kind.padEnd(19)} ${KINDS[kind].meaning}; e.g. ${KINDS[kind].example}`),
   ];
 }

@@ -53,9 +53,11 @@ describe('summary rows', () => {
   it('judges the monitor against blackbox_exporter by the ratio, and a NaN ratio never passes', () => {
     const versus = (ratio: number): VersusFigures => {
       const s = { cpuSeconds: 1, systemSeconds: 0.5, windowSeconds: 20, probes: 1000, ok: 1000, cpuSecondsPer1000: 1, rssBytes: 1 };
-      return { rate: 50, keys: 12, seconds: 20, rounds: 2, distinctUrls: 6, blackbox: s, ours: s, ratio, loadAverage: 1 };
+      const rounds = { median: ratio, rounds: 4, min: ratio, max: ratio };
+      return { rate: 50, keys: 12, seconds: 20, rounds, distinctUrls: 6, blackbox: s, ours: s, ratio, totalRatio: ratio, loadAverage: 1 };
     };
-    expect(versusRows(versus(0.4))[0]?.verdict).toBe('MET');
+    expect(versusRows(versus(0.3))[0]?.verdict).toBe('MET');
+    expect(versusRows(versus(0.4))[0]?.verdict).toBe('MISSED');
     expect(versusRows(versus(0.9))[0]?.verdict).toBe('MISSED');
     expect(versusRows(versus(Number.NaN))[0]?.verdict).toBe('MISSED');
   });
@@ -121,8 +123,20 @@ describe('run-all', () => {
       'generator',
       'alert-latency',
     ]);
-    expect(parseRunArgs(['--quick', '--only', 'scale,generator'], names)).toEqual({ quick: true, only: ['scale', 'generator'] });
+    expect(parseRunArgs(['--quick', '--only', 'scale,generator'], names)).toEqual({
+      quick: true,
+      only: ['scale', 'generator'],
+      compare: false,
+      writeBaseline: undefined,
+    });
     expect(() => parseRunArgs(['--only', 'scale,nope'], names)).toThrow(/--only .*"scale,nope"/);
+  });
+
+  it('takes --compare, and --write-baseline only with its reason', () => {
+    expect(parseRunArgs(['--compare'], [])).toMatchObject({ compare: true, writeBaseline: undefined });
+    expect(parseRunArgs(['--write-baseline', 'faster new'], [])).toMatchObject({ compare: false, writeBaseline: 'faster new' });
+    expect(() => parseRunArgs(['--write-baseline'], [])).toThrow(/takes the reason/);
+    expect(() => parseRunArgs(['--write-baseline', '--quick'], [])).toThrow(/takes the reason/);
   });
 });
 

@@ -48,6 +48,11 @@ describe('the ops path from the installed package', () => {
     expect(packed.filter((p) => p.startsWith('monitor/') && !p.startsWith('monitor/examples/'))).toEqual([]);
   });
 
+  it('ships no benchmark, though the test build (tsconfig.test.json) compiled one into dist/bench', () => {
+    expect(existsSync(join(ROOT, 'dist', 'bench', 'run-all.js'))).toBe(true);
+    expect(packed.filter((p) => p.includes('bench/'))).toEqual([]);
+  });
+
   it('three commands: a sandbox writing a ready config, serve on it, a fault seen on / and in /metrics', async () => {
     const sandbox = repairmon(['sandbox', '--monitor-out', 'watch', '--port', '0']);
     const config = (await waitForOutput(sandbox.stdout, /repairmon serve --config (\S+)/, 30_000))[1]!;

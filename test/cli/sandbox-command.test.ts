@@ -80,46 +80,14 @@ describe('repairmon sandbox', () => {
     expect(io.stdoutText()).toContain('revoked: expect 403 unauthorized');
   });
 
-  it('--help lists every dialect key with its values and default, and every preset with what it sets', async () => {
+  it('--help names the presets and points at the page with every dialect key and value', async () => {
     const io = fakeIo();
     expect(await main(['sandbox', '--help'], io)).toBe(0);
     const help = io.stdoutText();
     expect(help).toContain('--dialect NAME|k=v,...');
-    expect(help).toContain('(default: reference)');
-    for (const key of [
-      'slug',
-      'index',
-      'unauthorized-status',
-      'missing-key',
-      'scope-refusal',
-      'platform-paths',
-      'platform-refusal',
-      'rate-limit-headers',
-      'error-bodies',
-    ]) {
-      expect(help).toContain(`${key}: `);
-    }
-    for (const value of [
-      'kebab',
-      'snake',
-      'any',
-      'public',
-      '403',
-      'missing_api_key',
-      'forbidden',
-      'ops/tenants',
-      'ratelimit-field',
-      'x-ratelimit-epoch',
-      'x-ratelimit-delta',
-      'retry-after-date',
-      'plain',
-    ]) {
-      expect(help).toContain(value);
-    }
-    expect(help).toMatch(/kebab +lowercase letters.*\(default\)/);
-    for (const preset of ['reference', 'snake-public', 'strict-hiding', 'gateway', 'legacy', 'bare'])
-      expect(help).toMatch(new RegExp(`\\n +${preset} +`));
-    expect(help).toContain('sets: rate-limit-headers=none');
+    expect(help).toContain('(default: reference;');
+    for (const preset of ['reference', 'snake-public', 'strict-hiding', 'gateway', 'legacy', 'bare']) expect(help).toContain(preset);
+    expect(help).toContain('docs/sandbox.md');
   });
 
   it('human output: base URL, the demo keys table and a curl example per auth form reading the env var', async () => {

@@ -107,15 +107,16 @@ describe('repairmon sandbox fault', () => {
     expect(run.err).toBe(`repairmon sandbox fault: no sandbox answers at http://127.0.0.1:${port} (ECONNREFUSED)\n`);
   });
 
-  it('`repairmon sandbox --help` lists every fault kind with its meaning and an example that parses', async () => {
+  it('`repairmon sandbox fault --help` lists every fault kind with its meaning and an example that parses', async () => {
     const io = fakeIo();
-    expect(await main(['sandbox', '--help'], io)).toBe(0);
+    expect(await main(['sandbox', 'fault', '--help'], io)).toBe(0);
     const help = io.stdoutText();
-    expect(help).toContain('repairmon sandbox fault [SPEC] [flags]');
+    expect(help).toContain('Usage: repairmon sandbox fault [SPEC] [flags]');
     for (const kind of FAULT_KINDS) {
-      const line = help.split('\n').find((l) => l.trimStart().startsWith(`${kind} `));
-      expect(line, kind).toBeDefined();
-      const example = / e\.g\. (\S+)$/.exec(line!)?.[1];
+      // A kind's text may wrap onto the next line.
+      const at = help.indexOf(`\n  ${kind} `);
+      expect(at, kind).toBeGreaterThan(0);
+      const example = /e\.g\.\s+(\S+)/.exec(help.slice(at))?.[1];
       expect(example, kind).toBeDefined();
       const parsed = parseFaultSpec(example!);
       expect(parsed.ok && parsed.rules[0]?.action.kind, example).toBe(kind);

@@ -126,6 +126,8 @@ describe('Dockerfile', () => {
       expect(dockerignore, dir).not.toContain(top);
     }
     for (const source of copied) expect(existsSync(`${ROOT}${source}`), source).toBe(true);
+    // The benchmarks build on their own (bench/tsconfig.json) and are no part of the image.
+    expect(copied).not.toContain('bench');
   });
 
   it('keeps keys, local state and the git history out of the build context', () => {

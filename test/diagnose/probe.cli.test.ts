@@ -80,6 +80,6 @@ describe('repairmon probe usage', () => {
       expect(run.stdout).toContain(flag);
     }
     expect(run.stdout).toMatch(/--timeout S .*A run sends at most 10 requests/);
-    expect(run.stdout).toMatch(/--max-wait S .*Retry-After.*\(default: 10\)/);
+    expect(run.stdout.replace(/\s+/g, ' ')).toMatch(/--max-wait S .*Retry-After.*\(default: 10\)/);
   });
 });

@@ -2,10 +2,13 @@
  * The README and docs/ are read in a checkout and in the installed package. Every relative link
  * leads to an existing file (and heading), and every repo file they point a user to (a relative
  * link, or a backticked path such as `deploy/prometheus/alerting-rules.yml`) ships in the
- * package: package.json `files` is compared directly, no npm pack needed.
+ * package; and every relative link of every Markdown file the package ships (the folders'
+ * READMEs too) resolves inside it. What ships is what `npm pack --dry-run --json` lists, asked
+ * once.
  */
+import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { dirname, join, posix, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -13,12 +16,15 @@ const DOCS = readdirSync(join(ROOT, 'docs'))
   .filter((f) => f.endsWith('.md'))
   .map((f) => `docs/${f}`);
 const PAGES = ['README.md', 'CHANGELOG.md', ...DOCS];
-const FILES = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { files: string[] }).files;
-/** What npm packs whatever `files` says. */
-const ALWAYS_PACKED = /^(package\.json|README(\.md)?|LICEN[CS]E(\.\w+)?)$/i;
+/** The package's files, as npm would pack them (--ignore-scripts: no build first). */
+const PACKED: readonly string[] = (
+  JSON.parse(
+    execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT, encoding: 'utf8', maxBuffer: 32 * 1024 * 1024 }),
+  ) as Array<{ files: Array<{ path: string }> }>
+)[0]!.files.map((f) => f.path);
 /** Only in a checkout, named for contributors running its tests, benchmarks and CI. */
-const CHECKOUT_ONLY = ['bench/', 'test/', '.ci/'];
-/** The README's map of the checkout's folders, for contributors: exists, need not ship. */
+const CHECKOUT_ONLY = ['bench/', 'test/', '.ci/', 'CONTRIBUTING.md'];
+/** CONTRIBUTING.md's map of the checkout's folders, for contributors: exists, need not ship. */
 const LAYOUT = /<!-- section:layout -->[\s\S]*?<!-- \/section:layout -->/;
 /** A backticked path is a repo path when its first segment is one of these. */
 const TOP_LEVEL = new Set(readdirSync(ROOT).filter((e) => !['node_modules', 'dist', '.git'].includes(e)));
@@ -54,7 +60,7 @@ function anchors(path: string): Set<string> {
 
 function refs(page: string): Ref[] {
   const text = withoutFences(read(page));
-  const shipped = page === 'README.md' ? text.replace(LAYOUT, '') : text;
+  const shipped = text.replace(LAYOUT, '');
   const found = (body: string, mustShip: boolean): Ref[] => [
     ...[...body.matchAll(/\]\(([^)\s]+)\)/g)]
       .map((m) => m[1] ?? '')
@@ -72,11 +78,19 @@ function refs(page: string): Ref[] {
   return [...found(text.match(LAYOUT)?.[0] ?? '', false), ...found(shipped, true)];
 }
 
-const ALL = PAGES.flatMap(refs);
+const ALL = [...PAGES, 'CONTRIBUTING.md'].flatMap(refs);
 const packed = (path: string): boolean => {
   const bare = path.replace(/\/$/, '');
-  return ALWAYS_PACKED.test(bare) || FILES.some((entry) => bare === entry || bare.startsWith(`${entry}/`));
+  return PACKED.some((file) => file === bare || file.startsWith(`${bare}/`));
 };
+
+/** Every relative link target of a Markdown file, resolved against it (anchors and URLs left out). */
+function links(page: string): string[] {
+  return [...withoutFences(read(page)).matchAll(/\]\(([^)\s]+)\)/g)]
+    .map((m) => (m[1] ?? '').split('#')[0] ?? '')
+    .filter((target) => target !== '' && !/^[a-z]+:/i.test(target))
+    .map((target) => posix.normalize(posix.join(posix.dirname(page), target)));
+}
 
 describe('README.md and docs/', () => {
   it('every relative link and backticked repo path leads to an existing file, and every anchor to a heading', () => {
@@ -88,14 +102,38 @@ describe('README.md and docs/', () => {
     expect([...broken, ...badAnchors]).toEqual([]);
   });
 
-  it('every file they point a user to is in the published package (package.json files)', () => {
-    const missing = ALL.filter((r) => r.mustShip && r.path !== '' && !CHECKOUT_ONLY.some((p) => r.path.startsWith(p)) && !packed(r.path));
+  it('every file they point a user to is in the published package (npm pack)', () => {
+    const shipped = ALL.filter((r) => r.page !== 'CONTRIBUTING.md');
+    const missing = shipped.filter(
+      (r) => r.mustShip && r.path !== '' && !CHECKOUT_ONLY.some((p) => r.path.startsWith(p)) && !packed(r.path),
+    );
     expect(missing.map((r) => `${r.page}: ${r.path}`)).toEqual([]);
     for (const page of PAGES) expect(packed(page), page).toBe(true);
   });
 
-  it('the README stays a five-minute read that links every docs page', () => {
+  it('no dead link in the installed package: every relative link of every shipped Markdown file is packed', () => {
+    const pages = PACKED.filter((f) => f.endsWith('.md'));
+    expect(pages.length).toBeGreaterThan(15);
+    expect(PACKED).not.toContain('CONTRIBUTING.md');
+    const dead = pages.flatMap((page) =>
+      links(page)
+        .filter((target) => !packed(target))
+        .map((target) => `${page}: ${target}`),
+    );
+    expect(dead).toEqual([]);
+  });
+
+  it('the README stays a five-minute read that links every docs page, users first', () => {
     const readme = read('README.md');
+    // What it is, the checkout's two commands in two lines, then install and first use, then the commands.
+    const order = ['## In a checkout: two commands', '## Install:', '## First use', '## Commands'].map((h) => readme.indexOf(h));
+    expect(
+      order.every((at, i) => at > 0 && (i === 0 || at > (order[i - 1] ?? 0))),
+      order.join(', '),
+    ).toBe(true);
+    expect(readme).toContain('`npm install && npm start` sets up and runs the demo');
+    expect(readme).toContain('`npm test` runs\nevery test');
+    expect(readme).not.toMatch(/\.ci\/run|REPAIRMON_REQUIRE_TOOLS|apt-get|section:layout/);
     expect(readme.split('\n').length).toBeLessThanOrEqual(300);
     for (const page of DOCS) expect(readme, page).toContain(`](${page})`);
   });

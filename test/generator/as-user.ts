@@ -27,7 +27,8 @@ export function pickRunner(user: string = TEST_USER): Runner {
   }
 }
 
-function command(runner: Runner, file: string, args: readonly string[]): [string, string[]] {
+/** The command line that runs `file` as the runner's user. */
+export function command(runner: Runner, file: string, args: readonly string[]): [string, string[]] {
   if (runner.kind === 'runuser') return ['runuser', ['-m', '-u', runner.user, '--', file, ...args]];
   return [file, [...args]];
 }

@@ -4,11 +4,13 @@
  * symlink to this package in a directory the user owns, which yo's lookup finds.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, existsSync } from 'node:fs';
+import { spawn } from 'node:child_process';
 import { tmpdir } from 'node:os';
+import { stripVTControlCharacters } from 'node:util';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { toolAvailable } from '../helpers/tools.js';
-import { giveToUser, pickRunner, runAs } from './as-user.js';
+import { command, giveToUser, pickRunner, runAs } from './as-user.js';
 import { ROOT, childEnv } from '../helpers/rig.js';
 
 const YO = join(ROOT, 'node_modules', 'yo', 'lib', 'cli.js');
@@ -54,12 +56,43 @@ describe.skipIf(runner.kind === 'skip')('yo repair-service as a non-root user', 
     expect(result.stdout + result.stderr).toContain('  npm install           # also writes package-lock.json');
   });
 
-  it('refuses bad answers through yo too, writing nothing', { timeout: 60_000 }, async () => {
+  it(
+    'refuses an unknown flag and a bad value as repairmon new does: exit 2 naming both, nothing written',
+    { timeout: 60_000 },
+    async () => {
+      const { base, home } = linkedWorkspace();
+      const args = ['bad', '--bogus-flag', '--yes', '--production-base-url', 'http://plain.example/api/v1'];
+      const result = await runYo(base, home, args);
+      expect(result.code, result.stdout + result.stderr).toBe(2);
+      expect(result.stdout + result.stderr).toContain("Unknown option '--bogus-flag'");
+      expect(result.stdout + result.stderr).toContain('--production-base-url must use https');
+      expect(result.stdout + result.stderr).not.toContain('An error occured');
+      expect(existsSync(join(base, 'bad'))).toBe(false);
+    },
+  );
+
+  it('Ctrl+C in a prompt (a real terminal, through script): "cancelled, nothing written" once, exit 130', { timeout: 90_000 }, async () => {
     const { base, home } = linkedWorkspace();
-    const result = await runYo(base, home, ['bad', '--yes', '--production-base-url', 'http://plain.example/api/v1']);
-    expect(result.code).not.toBe(0);
-    expect(result.stdout + result.stderr).toContain('--production-base-url must use https');
-    expect(result.stdout + result.stderr).not.toContain('An error occured');
-    expect(existsSync(join(base, 'bad'))).toBe(false);
+    const line = [process.execPath, YO, 'repair-service', 'ctrlc', '--skip-install', '--no-insight', '--interactive'].join(' ');
+    // script(1) gives yo a terminal; what the test writes to script's stdin is typed into it.
+    const [cmd, argv] = command(runner, 'script', ['-qfec', line, '/dev/null']);
+    const child = spawn(cmd, argv, { cwd: base, env: childEnv({ HOME: home, TERM: 'xterm' }), stdio: ['pipe', 'pipe', 'pipe'] });
+    let out = '';
+    const asked = new Promise<void>((done) => {
+      const read = (chunk: Buffer): void => {
+        out += chunk.toString('utf8');
+        if (out.includes('npm package name')) done();
+      };
+      child.stdout.on('data', read);
+      child.stderr.on('data', read);
+    });
+    const code = new Promise<number | null>((done) => child.on('close', done));
+    await Promise.race([asked, code]);
+    child.stdin.write('\u0003');
+    expect(await code, out).toBe(130);
+    const text = stripVTControlCharacters(out);
+    expect(text.match(/cancelled, nothing written/g), text).toHaveLength(1);
+    expect(text).not.toMatch(/An error occured|force closed|SIGINT/);
+    expect(existsSync(join(base, 'ctrlc'))).toBe(false);
   });
 });

@@ -18,11 +18,12 @@ import { dirname, join, posix, relative, resolve, sep } from 'node:path';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
 
-/** Entries besides `<folder>/index.ts`: what api/README.md documents. */
+/** Entries besides `<folder>/index.ts`: what api/README.md and generators/README.md document. */
 export const SECOND_ENTRIES: readonly string[] = [
   'api/contract/readings.ts',
   'api/contract/server/index.ts',
   'api/client/single-attempt.ts',
+  'generators/run.ts',
 ];
 
 /** A folder whose entry cannot be `index.ts`: yeoman-environment takes `generators/index.*` for the generator. */

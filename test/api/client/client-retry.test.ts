@@ -46,7 +46,7 @@ function setup(over: Partial<ClientOptions> = {}) {
   });
   const retries = () =>
     lines
-      .filter((l) => l.message === 'repair-service retry')
+      .filter((l) => l.message.includes('; waiting '))
       .map((l) => l.fields as { delayMs: number; basis: string; attempt: number; outcome: string });
   return { pool, client, lines, retries };
 }

@@ -41,12 +41,14 @@ async function run(over: Partial<ClientOptions>): Promise<string[]> {
 }
 
 describe('levels', () => {
-  it('nothing by default (failures are thrown, not logged); REPAIR_API_LOG=info adds retries, debug attempts; logLevel wins', async () => {
+  it('by default one line per retry (failures are thrown, not logged); REPAIR_API_LOG=warn drops it, debug adds attempts; logLevel wins', async () => {
+    const retry =
+      'info repair-service: GET /tenants/rowery-nowak/clients got HTTP 503 internal_error; waiting 125 ms, then attempt 2 of 4 (up to 15000 ms)';
+    expect(await run({})).toEqual([retry]);
+    process.env[LOG_LEVEL_ENV] = 'warn';
     expect(await run({})).toEqual([]);
-    process.env[LOG_LEVEL_ENV] = 'info';
-    expect(await run({})).toEqual(['info repair-service retry']);
     process.env[LOG_LEVEL_ENV] = 'DEBUG';
-    expect(await run({})).toEqual(['debug repair-service attempt', 'info repair-service retry', 'debug repair-service attempt']);
+    expect(await run({})).toEqual(['debug repair-service attempt', retry, 'debug repair-service attempt']);
     expect(await run({ logLevel: 'silent' })).toEqual([]);
   });
 
@@ -68,22 +70,30 @@ describe('where lines go', () => {
     await c.list('clients');
     expect(lines[1]).toMatchObject({
       level: 'info',
-      message: 'repair-service retry',
+      message: expect.stringMatching(/^repair-service: GET \/tenants\/rowery-nowak\/clients got HTTP 502; waiting /),
       fields: { path: '/tenants/rowery-nowak/clients', attempt: 1, outcome: 'HTTP 502', basis: 'backoff' },
     });
     expect(JSON.stringify(lines)).not.toContain(SECRET);
   });
 
-  it('the console (the default) gets one line on stderr: the message, then the fields as JSON, printable', async () => {
+  it('the console (the default) gets one human line per wait on stderr, printable and without the key', async () => {
     const error = vi.spyOn(console, 'error').mockImplementation(() => undefined);
-    const { pool, client: c } = client({ logLevel: 'info' });
-    pool.intercept({ path: CLIENTS }).reply(503, envelopeError('internal_\u001b[2J', 'x'));
+    const { pool, client: c } = client({ maxRetries: 2, attemptTimeoutMs: 20_000 });
+    pool.intercept({ path: CLIENTS }).reply(503, envelopeError('internal_\u001b[2J', 'x'), { headers: { 'retry-after': '1' } });
     pool.intercept({ path: CLIENTS }).reply(200, envelopeOk([]));
     await c.list('clients');
     expect(error).toHaveBeenCalledTimes(1);
-    const line = String(error.mock.calls[0]?.[0]);
-    expect(line).toMatch(
-      /^repair-service retry \{"path":"\/tenants\/rowery-nowak\/clients","attempt":1,"outcome":"HTTP 503 internal_\\\\x1b\[2J"/,
+    expect(String(error.mock.calls[0]?.[0])).toBe(
+      'repair-service: GET /tenants/rowery-nowak/clients got HTTP 503 internal_\\x1b[2J; waiting 1000 ms, then attempt 2 of 3 (up to 20000 ms)',
     );
+    expect(String(error.mock.calls[0]?.[0])).not.toContain(SECRET);
+  });
+
+  it('debug lines on the console keep their fields as JSON', async () => {
+    const error = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const { pool, client: c } = client({ logLevel: 'debug' });
+    pool.intercept({ path: CLIENTS }).reply(200, envelopeOk([]));
+    await c.listClients();
+    expect(String(error.mock.calls[0]?.[0])).toMatch(/^repair-service attempt \{"path":"\/tenants\/rowery-nowak\/clients"/);
   });
 });

@@ -191,12 +191,13 @@ describe('the page', () => {
 
   it('uptime over the kept window per row and target, with the time it covers; 24 h / 7 d / 30 d need a Prometheus URL', async () => {
     const html = await page();
-    expect(html).toContain('<th scope="col">uptime</th>');
+    expect(html).toContain('<th scope="col">reads answered</th>');
+    expect(html).toMatch(/<p>Reads answered: \d+(\.\d)?% <span class="muted">of the last \d+ s<\/span> · /);
     expect(html).toMatch(
-      /<th scope="row">rowery-nowak<\/th><td class="muted">nowak-test<\/td><td class="up">kept 100% <span class="muted">of \d+ s<\/span><\/td>/,
+      /<th scope="row">rowery-nowak<\/th><td class="muted">nowak-test<\/td><td class="up">100% <span class="muted">of the last \d+ s<\/span><\/td>/,
     );
     expect(html).toMatch(
-      /<th scope="row">serwis-kowalski<\/th><td class="muted">kowalski-test<\/td><td class="up">kept 75% <span class="muted">of \d+ s<\/span><\/td>/,
+      /<th scope="row">serwis-kowalski<\/th><td class="muted">kowalski-test<\/td><td class="up">75% <span class="muted">of the last \d+ s<\/span><\/td>/,
     );
     expect(html).toContain('24 h / 7 d / 30 d need <code>statusPage.prometheusUrl</code>');
     expect(html).not.toMatch(/<script|http-equiv="refresh"/);
@@ -209,7 +210,9 @@ describe('the page', () => {
     expect(html).toContain('<b class="down">now: down bikes, logs</b>');
     expect(html.match(/<svg class="history"/g)).toHaveLength(1);
     expect(html).toMatch(/<svg class="history"[^>]*aria-label="history of the last \d+ min in 40 slots: [1-9]\d* with failures"/);
-    expect(html).toMatch(/Canaries: <span class="badge breach">1 failing<\/span> cross_tenant · <a href="#canaries-sandbox">details<\/a>/);
+    expect(html).toMatch(
+      /Canaries: <span class="badge breach">1 got data \(breach\)<\/span> cross_tenant · <a href="#canaries-sandbox">details<\/a>/,
+    );
   });
 
   it('with Prometheus: the long windows per row and target from avg_over_time queries, each with the data behind it, rounded down', async () => {
@@ -224,7 +227,7 @@ describe('the page', () => {
         'sum by (target, endpoint, tenant, key_alias, check) (increase(repairmon_probes_total{outcome="assertion_failed"}[24h])) > 0',
       ]);
       const of19 = '<span class="muted">of 19 min</span>';
-      expect(html).toContain(`nowak-test</td><td class="up">kept 100% <span class="muted">of `);
+      expect(html).toContain(`nowak-test</td><td class="up">100% <span class="muted">of the last `);
       expect(html).toContain(`<br>24 h 99.9% ${of19}<br>7 d 90% ${of19}<br>30 d 50% ${of19}</td>`);
       expect(html).toContain(`24 h 99.9% ${of19} · 7 d 90% ${of19} · 30 d 50% ${of19} · <b class="down">now: down bikes, logs</b>`);
       // Breaches Prometheus counted, also from before a restart, join the banner.
