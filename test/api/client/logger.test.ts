@@ -93,7 +93,7 @@ describe('where lines go', () => {
     const error = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     const { pool, client: c } = client({ logLevel: 'debug' });
     pool.intercept({ path: CLIENTS }).reply(200, envelopeOk([]));
-    await c.listClients();
+    await c.list('clients');
     expect(String(error.mock.calls[0]?.[0])).toMatch(/^repair-service attempt \{"path":"\/tenants\/rowery-nowak\/clients"/);
   });
 });
