@@ -7,7 +7,7 @@ import { platformPathsInDocs } from '../api/contract/readings.js';
 import type { AttemptResult } from '../api/client/single-attempt.js';
 import { type Observations, okData } from '../diagnose/index.js';
 import { answerText, evidenceOf } from './answer.js';
-import { errorBodiesFinding, indexAccessFinding, invalidKeyFinding, missingKeyFinding } from './findings/access.js';
+import { indexAccessFinding, invalidKeyFinding, missingKeyFinding } from './findings/access.js';
 import { type FindingContext, NEEDS_KEY, NEEDS_TENANT } from './findings/context.js';
 import { rateLimitHeadersFinding, requestIdHeaderFinding } from './findings/headers.js';
 import { keyKindFinding, platformPathsFinding, platformRefusalFinding } from './findings/key.js';
@@ -28,7 +28,6 @@ const FINDINGS = {
   scopeRefusal: scopeRefusalFinding,
   slugStyle: slugStyleFinding,
   rateLimitHeaders: rateLimitHeadersFinding,
-  errorBodies: errorBodiesFinding,
   requestIdHeader: requestIdHeaderFinding,
 };
 

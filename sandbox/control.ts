@@ -31,7 +31,7 @@ export interface FaultControl {
 }
 
 function refuse(status: number, code: ErrorCode, message: string, headers: Readonly<Record<string, string>> = {}): Reply {
-  return { status, envelope: errorEnvelope(code, message), body: 'envelope', headers };
+  return { status, envelope: errorEnvelope(code, message), headers };
 }
 
 function tokenMatches(header: string | string[] | undefined, token: string): boolean {
@@ -77,5 +77,5 @@ export function controlReply(request: ControlRequest, control: FaultControl): Re
   if (typeof spec !== 'string') return spec;
   const parsed = control.setFaults(spec);
   if (!parsed.ok) return refuse(400, ERROR_CODES.badRequest, `${parsed.error}; the faults in force are unchanged`);
-  return { status: 200, envelope: successEnvelope({ faults: parsed.rules.map((r) => r.source).join(';') }), body: 'envelope', headers: {} };
+  return { status: 200, envelope: successEnvelope({ faults: parsed.rules.map((r) => r.source).join(';') }), headers: {} };
 }

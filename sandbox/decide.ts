@@ -8,12 +8,10 @@ import { BASE_PATH, ERROR_CODES, type Envelope, type ErrorCode, scopeForResource
 import { type SlugStyle } from '../api/contract/readings.js';
 import {
   ALLOWED_METHODS,
-  type BodyForm,
   ERROR_STATUS,
   type Refusal,
   type RefusalAnswer,
   type Route,
-  bodyForm,
   errorEnvelope,
   matchRoute,
   readPresentedKey,
@@ -69,9 +67,8 @@ export interface SandboxState {
 
 export interface Reply {
   readonly status: number;
-  /** The answer as an envelope, also when it goes on the wire as plain text (for logs and faults). */
+  /** Every answer is the envelope (spec §1); only a fault sends anything else. */
   readonly envelope: Envelope;
-  readonly body: BodyForm;
   readonly headers: Readonly<Record<string, string>>;
   readonly keyAlias?: string;
 }
@@ -96,14 +93,14 @@ type Headers = Readonly<Record<string, string>>;
 const KEY_HEADER_NAMES = { 'x-api-key': 'x-api-key', authorization: 'Authorization' } as const;
 
 function reply(dialect: Dialect, status: number, envelope: Envelope, headers: Headers = {}, keyAlias?: string): Reply {
-  return { status, envelope, body: bodyForm(dialect.errorBodies, status), headers, ...(keyAlias ? { keyAlias } : {}) };
+  return { status, envelope, headers, ...(keyAlias ? { keyAlias } : {}) };
 }
 
 export function fail(dialect: Dialect, code: ErrorCode, detail?: string, headers: Headers = {}, keyAlias?: string): Reply {
   return reply(dialect, ERROR_STATUS[code], errorEnvelope(code, messageFor(code, detail)), headers, keyAlias);
 }
 
-/** Below the API: `bad_request` under the status HTTP names (`error-bodies=plain` only touches 401 and 429). */
+/** Below the API: `bad_request` under the status HTTP names. */
 export function badRequestReply(dialect: Dialect, status: number, detail?: string): Reply {
   return reply(dialect, status, errorEnvelope(ERROR_CODES.badRequest, messageFor(ERROR_CODES.badRequest, detail)));
 }

@@ -14,18 +14,8 @@ import {
   platformPath,
 } from '../api/contract/index.js';
 import { type SlugStyle } from '../api/contract/readings.js';
-import {
-  ERROR_STATUS,
-  PLAIN_CONTENT_TYPE,
-  REFUSALS,
-  type RefusalAnswer,
-  bodyForm,
-  rateLimitHeaderNames,
-  refusalAnswer,
-  sentErrors,
-} from '../api/contract/server/index.js';
+import { type RefusalAnswer, rateLimitHeaderNames, refusalAnswer, sentErrors } from '../api/contract/server/index.js';
 import { type Dialect, styleDemoSlug } from './dialect/index.js';
-import { plainText } from './respond.js';
 
 const ACCESS_TEXT: Readonly<Record<string, string>> = {
   public: 'publiczny, bez klucza',
@@ -40,27 +30,14 @@ const SLUG_TEXT: Readonly<Record<SlugStyle, string>> = {
   any: 'dowolny jeden segment ścieżki',
 };
 
-/** `401 unauthorized`, or `401 (text/plain "Unauthorized")` where the dialect sends no envelope. */
-function answerText(answer: RefusalAnswer, dialect: Dialect): string {
-  if (bodyForm(dialect.errorBodies, answer.status) === 'plain')
-    return `${answer.status} (${PLAIN_CONTENT_TYPE} "${plainText(answer.status)}")`;
+/** `401 unauthorized`. */
+function answerText(answer: RefusalAnswer): string {
   return `${answer.status} ${answer.code}`;
 }
 
-/** Every code this dialect sends in an envelope, with its status, once each. */
+/** Every code this dialect sends, with its status, once each. */
 function errorTable(dialect: Dialect): { code: string; status: number }[] {
-  return sentErrors(dialect)
-    .filter((a) => bodyForm(dialect.errorBodies, a.status) === 'envelope')
-    .map(({ code, status }) => ({ code, status }));
-}
-
-/** Statuses this dialect answers with a plain-text body instead of the envelope. */
-function plainTextErrors(dialect: Dialect): { status: number; contentType: string; body: string }[] {
-  const statuses = [...REFUSALS.map((r) => refusalAnswer(r, dialect).status), ERROR_STATUS.rate_limited];
-  return [...new Set(statuses)]
-    .filter((status) => bodyForm(dialect.errorBodies, status) === 'plain')
-    .sort((a, b) => a - b)
-    .map((status) => ({ status, contentType: PLAIN_CONTENT_TYPE, body: plainText(status) }));
+  return sentErrors(dialect).map(({ code, status }) => ({ code, status }));
 }
 
 function rules(dialect: Dialect): string[] {
@@ -68,13 +45,13 @@ function rules(dialect: Dialect): string[] {
   const invalid = refusalAnswer('invalid_key', dialect);
   const keyRules =
     missing.code === invalid.code && missing.status === invalid.status
-      ? [`Brak klucza, nieprawidłowy lub unieważniony klucz: ${answerText(invalid, dialect)}.`]
-      : [`Brak klucza: ${answerText(missing, dialect)}.`, `Nieprawidłowy lub unieważniony klucz: ${answerText(invalid, dialect)}.`];
+      ? [`Brak klucza, nieprawidłowy lub unieważniony klucz: ${answerText(invalid)}.`]
+      : [`Brak klucza: ${answerText(missing)}.`, `Nieprawidłowy lub unieważniony klucz: ${answerText(invalid)}.`];
   return [
     ...keyRules,
-    `Klucz najemcy użyty dla innego najemcy: ${answerText(refusalAnswer('tenant_mismatch', dialect), dialect)}.`,
-    `Klucz najemcy na /platform/*: ${answerText(refusalAnswer('platform_refused', dialect), dialect)}.`,
-    `Zasób spoza zakresu klucza: ${answerText(refusalAnswer('scope', dialect), dialect)}.`,
+    `Klucz najemcy użyty dla innego najemcy: ${answerText(refusalAnswer('tenant_mismatch', dialect))}.`,
+    `Klucz najemcy na /platform/*: ${answerText(refusalAnswer('platform_refused', dialect))}.`,
+    `Zasób spoza zakresu klucza: ${answerText(refusalAnswer('scope', dialect))}.`,
     dialect.index === 'public'
       ? '/docs i / są publiczne; klucz podany do / jest pomijany.'
       : '/docs jest publiczny; / wymaga dowolnego ważnego klucza.',
@@ -94,7 +71,6 @@ function endpointEntry(e: EndpointSpec, dialect: Dialect): Record<string, unknow
 }
 
 export function docsPayload(dialect: Dialect): Record<string, unknown> {
-  const plain = plainTextErrors(dialect);
   return {
     version: 'v1',
     basePath: BASE_PATH,
@@ -110,12 +86,11 @@ export function docsPayload(dialect: Dialect): Record<string, unknown> {
         platform: 'Klucz platformy: endpointy /platform/* i dane każdego najemcy.',
         tenant: 'Klucz najemcy: wyłącznie endpointy najemcy, do którego jest przypisany.',
       },
-      scopes: `Zakres klucza wymienia zasoby (${TENANT_RESOURCES.join(', ')}) oraz platform; wywołanie spoza zakresu kończy się ${answerText(refusalAnswer('scope', dialect), dialect)}.`,
+      scopes: `Zakres klucza wymienia zasoby (${TENANT_RESOURCES.join(', ')}) oraz platform; wywołanie spoza zakresu kończy się ${answerText(refusalAnswer('scope', dialect))}.`,
       environments: 'Osobne klucze dla środowiska testowego i produkcyjnego.',
       indexAccess: dialect.index,
       rules: rules(dialect),
       errors: errorTable(dialect),
-      ...(plain.length > 0 ? { plainTextErrors: plain } : {}),
       rateLimitHeaders: rateLimitHeaderNames(dialect.rateLimitHeaders),
     },
   };

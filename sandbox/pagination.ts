@@ -55,7 +55,6 @@ export function pagingShape(pageSize: number, scheme: 'http' | 'https', ownHost:
         ...reply,
         status: 400,
         envelope: errorEnvelope(ERROR_CODES.badRequest, messageFor(ERROR_CODES.badRequest, detail)),
-        body: 'envelope',
       };
     }
     const page = slicePage(reply.envelope.data, asked.page, pageSize);

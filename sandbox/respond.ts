@@ -1,13 +1,13 @@
 /**
- * Turning a reply into bytes on the wire: the envelope as JSON (or, where the dialect says so,
- * the status text of a 401 or 429), always with a request id.
+ * Turning a reply into bytes on the wire: the envelope as JSON (spec §1), always with a
+ * request id; the status text alone only where a fault asks for it.
  */
 import { STATUS_CODES, type ServerResponse } from 'node:http';
 import { REQUEST_ID_HEADER } from '../api/contract/index.js';
-import { JSON_CONTENT_TYPE, PLAIN_CONTENT_TYPE } from '../api/contract/server/index.js';
+import { JSON_CONTENT_TYPE } from '../api/contract/server/index.js';
 import type { Reply } from './decide.js';
 
-/** The body of an answer sent as plain text (`bodyForm` says which): the status text, as a proxy or framework sends it. */
+/** The status text, as a proxy or framework sends it without the envelope (the `plain-error-bodies` fault). */
 export function plainText(status: number): string {
   return STATUS_CODES[status] ?? String(status);
 }
@@ -20,11 +20,6 @@ export interface Outgoing {
 
 export function jsonOutgoing(reply: Reply): Outgoing {
   return { status: reply.status, headers: { 'content-type': JSON_CONTENT_TYPE, ...reply.headers }, body: JSON.stringify(reply.envelope) };
-}
-
-export function replyOutgoing(reply: Reply): Outgoing {
-  if (reply.body === 'envelope') return jsonOutgoing(reply);
-  return { status: reply.status, headers: { 'content-type': PLAIN_CONTENT_TYPE, ...reply.headers }, body: plainText(reply.status) };
 }
 
 /** The body as a string: Node then sends the head and the body in one write, not a writev of two. */

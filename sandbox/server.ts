@@ -17,7 +17,7 @@ import { type FaultRule, planFaults } from './faults/parse.js';
 import { sendFault } from './faults/respond.js';
 import { owedAnswers } from './owed.js';
 import type { createRateLimiter } from './rate-limit.js';
-import { rawResponse, replyOutgoing, send } from './respond.js';
+import { jsonOutgoing, rawResponse, send } from './respond.js';
 
 export interface SandboxRequestRecord {
   /** Date.now() milliseconds when the request arrived. */
@@ -117,7 +117,7 @@ function logLine(
 
 /** Sends the reply with `Connection: close` and logs it. */
 function sendClosing(res: ServerResponse, reply: Reply, deps: ServerDeps, answered: Answered): void {
-  const outgoing = replyOutgoing(reply);
+  const outgoing = jsonOutgoing(reply);
   send(res, { ...outgoing, headers: { ...outgoing.headers, connection: 'close' } }, answered.requestId);
   logLine(deps, answered, reply, reply.status);
 }
@@ -158,7 +158,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, deps: ServerDep
   }
   let status = reply.status;
   if (plan.response) status = sendFault(res, plan.response, reply, answered.requestId, { dialect: deps.state.dialect, now: deps.now() });
-  else send(res, replyOutgoing(reply), answered.requestId);
+  else send(res, jsonOutgoing(reply), answered.requestId);
   logLine(deps, answered, reply, status, plan.fired);
 }
 
@@ -168,7 +168,7 @@ function answerControl(req: IncomingMessage, res: ServerResponse, deps: ServerDe
     { method: req.method ?? '', headers: req.headers, remoteAddress: req.socket.remoteAddress, body },
     deps.control,
   );
-  send(res, replyOutgoing(reply), requestId);
+  send(res, jsonOutgoing(reply), requestId);
   const faults = reply.envelope.ok ? (reply.envelope.data as { faults: string }).faults : undefined;
   deps.logger?.info(
     { requestId, method: req.method, path: CONTROL_PATH, status: reply.status, ...(faults === undefined ? {} : { faults }) },
@@ -183,7 +183,7 @@ export function createSandboxServer(deps: ServerDeps, tls?: { readonly cert: str
     handle(req, res, deps).catch((error: unknown) => {
       deps.logger?.error({ err: error }, 'request handler failed');
       if (res.headersSent) res.destroy();
-      else send(res, replyOutgoing(fail(deps.state.dialect, ERROR_CODES.internalError)), randomUUID());
+      else send(res, jsonOutgoing(fail(deps.state.dialect, ERROR_CODES.internalError)), randomUUID());
     });
   };
   // A missing Host is checked in `decide`, so its 400 is an envelope like every other answer.
@@ -194,7 +194,7 @@ export function createSandboxServer(deps: ServerDeps, tls?: { readonly cert: str
   // envelope written raw after the answers the connection still owes (owed.ts); behind a
   // half-written response a status line cannot follow, so the connection is only closed.
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
-    const bytes = rawResponse(replyOutgoing(clientErrorReply(deps.state.dialect, error.code)), randomUUID());
+    const bytes = rawResponse(jsonOutgoing(clientErrorReply(deps.state.dialect, error.code)), randomUUID());
     if (owed.afterOwed(socket, () => (socket.writable ? socket.end(bytes) : socket.destroy())) === 'mid-response') socket.destroy();
   });
   // `Expect` other than 100-continue (Node answers that one itself): answered at once, without
@@ -217,7 +217,7 @@ export function createSandboxServer(deps: ServerDeps, tls?: { readonly cert: str
       breach: false,
     };
     const reply = decide(input, deps.state);
-    socket.end(rawResponse(replyOutgoing(reply), answered.requestId));
+    socket.end(rawResponse(jsonOutgoing(reply), answered.requestId));
     logLine(deps, answered, reply, reply.status);
   });
   return server;

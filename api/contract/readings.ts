@@ -56,9 +56,24 @@ export const RATE_LIMIT_HEADER_STYLES = [
 ] as const;
 export type RateLimitHeaderStyle = (typeof RATE_LIMIT_HEADER_STYLES)[number];
 
-/** READING (spec §7: "the codes and bodies for 401 and 429 beyond the above: not shown"). */
-export const ERROR_BODIES = ['envelope', 'plain'] as const;
-export type ErrorBodies = (typeof ERROR_BODIES)[number];
+/**
+ * How each open point is spelled where a user names it: `--dialect KEY=VALUE` (sandbox and
+ * `repairmon openapi`), the OpenAPI document's `x-readings`, and what `discover` reports. The
+ * fields are those of a server's readings (`server/readings.ts`). The bodies of errors are
+ * not among them: spec §1 says every response is JSON in the envelope.
+ */
+export const READING_KEYS = {
+  slug: 'slug',
+  index: 'index',
+  unauthorizedStatus: 'unauthorized-status',
+  missingKey: 'missing-key',
+  scopeRefusal: 'scope-refusal',
+  platformPaths: 'platform-paths',
+  platformRefusal: 'platform-refusal',
+  rateLimitHeaders: 'rate-limit-headers',
+} as const;
+export type ReadingField = keyof typeof READING_KEYS;
+export type ReadingKey = (typeof READING_KEYS)[ReadingField];
 
 export interface Setting<T> {
   readonly default: T;

@@ -1,7 +1,8 @@
 /**
- * The OpenAPI 3.1 document of API v1, built from the contract under one reading of each "not
- * shown" point: readings in, a plain object out, no I/O. Every path, access rule, auth header,
- * error code and envelope rule comes from `api/contract`; nothing here restates them.
+ * The OpenAPI 3.1 document of API v1, built from the contract: with no reading given, what API
+ * v1 guarantees (every "not shown" point left open); with readings, narrowed to them. Readings
+ * in, a plain object out, no I/O. Every path, access rule, auth header, error code and envelope
+ * rule comes from `api/contract`; nothing here restates them.
  */
 import {
   API_KEY_HEADER,
@@ -12,14 +13,13 @@ import {
   ENVIRONMENTS,
   type EndpointSpec,
   type Environment,
-  TENANT_SLUG_MAX_LENGTH,
 } from '../contract/index.js';
 import { type SlugStyle, platformSubPath } from '../contract/readings.js';
-import type { Readings } from '../contract/server/index.js';
+import { indexReading } from './possible.js';
 import { readingNotes } from './readings-note.js';
 import { needsKey, operationResponses } from './responses.js';
 import { envelopeSchemas, headerComponents } from './schemas.js';
-import { type JsonObject, type OpenApiDocument, ref } from './types.js';
+import { type DocumentReadings, type JsonObject, type OpenApiDocument, ref } from './types.js';
 
 /** The base address of each environment (spec §5.8: separate test and production keys). */
 export type OpenApiServers = Readonly<Record<Environment, string>>;
@@ -66,10 +66,13 @@ const TAGS = [
 /** Either key header; both carry the same key (spec §5). */
 const A_KEY = AUTH_SCHEMES.map((scheme) => ({ [scheme]: [] }));
 
-function security(endpoint: EndpointSpec, readings: Readings): JsonObject[] {
+function security(endpoint: EndpointSpec, readings: DocumentReadings): JsonObject[] {
   if (!needsKey(endpoint, readings)) return [];
-  // `{}` first: with `index=unknown` a call to / may go without a key.
-  return endpoint.access === 'any_key' && readings.index === 'unknown' ? [{}, ...A_KEY] : A_KEY;
+  // With the index left open a call to / may also go without a key: `{}` comes last, since
+  // tools that pick one alternative (a Postman import) take the first, and a key always works.
+  return endpoint.access === 'any_key' && indexReading(readings) === undefined
+    ? [...A_KEY, {}]
+    : A_KEY;
 }
 
 function tag(endpoint: EndpointSpec): string {
@@ -90,18 +93,31 @@ interface Route {
   readonly endpoint: EndpointSpec;
   readonly operationId: string;
   readonly summary?: string;
-  /** `/platform/{path}`: no sub-path is known. */
-  readonly template?: boolean;
+  /** A `/platform/` template: no sub-path is known. */
+  readonly template?: readonly string[];
 }
 
-function platformRoutes(endpoint: EndpointSpec, readings: Readings): Route[] {
-  if (readings.platformPaths.length === 0)
-    return [{ path: '/platform/{path}', endpoint, operationId: 'getPlatformPath', template: true }];
-  return readings.platformPaths.map((given) => {
-    const check = platformSubPath(given);
-    if (!check.ok) throw new Error(`platformPaths: "${given}" ${check.reason}`);
+/**
+ * With the sub-paths open, `/platform/*` as templates: an OpenAPI path parameter matches one
+ * segment, so one template per depth (the sandbox's dialects use one and two).
+ */
+const PLATFORM_TEMPLATES: readonly (readonly string[])[] = [['subpath'], ['section', 'subpath']];
+
+function platformRoutes(endpoint: EndpointSpec, readings: DocumentReadings): Route[] {
+  const given = readings.platformPaths ?? [];
+  if (given.length === 0)
+    return PLATFORM_TEMPLATES.map((names) => ({
+      path: `/platform/${names.map((n) => `{${n}}`).join('/')}`,
+      endpoint,
+      operationId: `getPlatform${names.map(camel).join('')}`,
+      summary: `${endpoint.returns}: a /platform/ sub-path of ${names.length} segment${names.length > 1 ? 's' : ''} (the spec shows none)`,
+      template: names,
+    }));
+  return given.map((sub) => {
+    const check = platformSubPath(sub);
+    if (!check.ok) throw new Error(`platformPaths: "${sub}" ${check.reason}`);
     if (/[{}]/.test(check.sub))
-      throw new Error(`platformPaths: "${given}" cannot contain "{" or "}"`);
+      throw new Error(`platformPaths: "${sub}" cannot contain "{" or "}"`);
     return {
       path: `/platform/${check.sub}`,
       endpoint,
@@ -111,7 +127,7 @@ function platformRoutes(endpoint: EndpointSpec, readings: Readings): Route[] {
   });
 }
 
-function routes(readings: Readings): Route[] {
+function routes(readings: DocumentReadings): Route[] {
   const all = ENDPOINTS.flatMap((endpoint): Route[] => {
     if (endpoint.access === 'platform') return platformRoutes(endpoint, readings);
     return [
@@ -131,11 +147,11 @@ function routes(readings: Readings): Route[] {
 }
 
 function parameters(route: Route): JsonObject[] {
-  if (route.template) return [ref('parameters', 'platformPath')];
+  if (route.template) return route.template.map((name) => ref('parameters', name));
   return route.endpoint.access === 'tenant' ? [ref('parameters', 'tenant')] : [];
 }
 
-function operation(route: Route, readings: Readings): JsonObject {
+function operation(route: Route, readings: DocumentReadings): JsonObject {
   const { endpoint } = route;
   const params = parameters(route);
   return {
@@ -144,31 +160,55 @@ function operation(route: Route, readings: Readings): JsonObject {
     tags: [tag(endpoint)],
     security: security(endpoint, readings),
     ...(params.length > 0 ? { parameters: params } : {}),
-    responses: operationResponses(endpoint, readings, route.template === true),
+    responses: operationResponses(endpoint, readings, route.template !== undefined),
   };
 }
 
-function parameterComponents(readings: Readings, template: boolean): Record<string, JsonObject> {
+function parameterComponents(
+  readings: DocumentReadings,
+  template: boolean,
+): Record<string, JsonObject> {
+  const style =
+    readings.slug === undefined
+      ? 'not shown'
+      : `not shown; this document's reading: ${readings.slug}`;
   const tenant = {
     name: 'tenant',
     in: 'path',
     required: true,
-    description: `Tenant slug: one repair shop, compared with the tenant of the key (spec §2). Its format is not shown; under these readings: ${readings.slug}.`,
-    schema: { type: 'string', minLength: 1, maxLength: TENANT_SLUG_MAX_LENGTH },
-    example: SLUG_EXAMPLES[readings.slug],
+    description: `Tenant slug: one repair shop, compared with the tenant of the key (spec §2). Its format is ${style}.`,
+    schema: { type: 'string', minLength: 1 },
+    example: SLUG_EXAMPLES[readings.slug ?? 'kebab'],
   };
-  const platformPath = {
-    name: 'path',
+  const segment = (name: string, what: string): JsonObject => ({
+    name,
     in: 'path',
     required: true,
-    description:
-      "A sub-path below /platform/: the spec shows none; configure them (the API's /docs may list them).",
+    description: `${what} below /platform/: the spec shows none (§4); the API's /docs may list them.`,
     schema: { type: 'string', minLength: 1 },
+  });
+  return {
+    tenant,
+    ...(template
+      ? {
+          section: segment('section', 'The first segment of a sub-path'),
+          subpath: segment('subpath', 'A sub-path segment'),
+        }
+      : {}),
   };
-  return { tenant, ...(template ? { platformPath } : {}) };
 }
 
-export function openApiDocument(readings: Readings, servers: OpenApiServers): OpenApiDocument {
+const ABOUT = {
+  open: 'This document holds for any API that follows the spec: where the spec says "not shown", every reading is left open (`x-readings` lists them). Narrow it with `repairmon openapi --dialect`.',
+  narrowed:
+    'Narrowed to the readings in `x-readings` (a `reading` on a point); points without one are left open. The document of what the spec guarantees: `repairmon openapi` with no `--dialect`.',
+};
+
+export function openApiDocument(
+  readings: DocumentReadings,
+  servers: OpenApiServers,
+): OpenApiDocument {
+  const narrowed = Object.values(readings).some((v) => v !== undefined && v !== 'unknown');
   const all = routes(readings);
   const paths = Object.fromEntries(
     all.map((route) => [route.path, { get: operation(route, readings) }]),
@@ -180,7 +220,7 @@ export function openApiDocument(readings: Readings, servers: OpenApiServers): Op
       version: API_VERSION,
       description: [
         'Read-only API of a multi-tenant platform for bicycle repair shops. Every answer is JSON in one envelope; error messages are in Polish.',
-        'Written from the toolkit\'s contract; where the spec says "not shown", this document follows the readings in `x-readings`.',
+        narrowed ? ABOUT.narrowed : ABOUT.open,
       ].join('\n\n'),
     },
     servers: ENVIRONMENTS.map((env) => ({
@@ -200,7 +240,7 @@ export function openApiDocument(readings: Readings, servers: OpenApiServers): Op
       securitySchemes: { ...SCHEME_OBJECTS },
       parameters: parameterComponents(
         readings,
-        all.some((r) => r.template),
+        all.some((r) => r.template !== undefined),
       ),
       headers: headerComponents(readings),
       schemas: envelopeSchemas(readings),

@@ -1,8 +1,8 @@
 /**
- * The OpenAPI 3.1 document of API v1, built from `api/contract` under one reading of each
- * "not shown" point (`repairmon openapi`; generated projects ship it).
+ * The OpenAPI 3.1 document of API v1, built from `api/contract`: what the spec guarantees, or
+ * narrowed to readings of its "not shown" points (`repairmon openapi`; generated projects ship it).
  */
 export { type OpenApiServers, openApiDocument } from './document.js';
 export { OPENAPI_FORMATS, type OpenApiFormat, serializeOpenApi } from './serialize.js';
-export type { OpenApiDocument, ReadingNote } from './types.js';
+export type { DocumentReadings, OpenApiDocument, ReadingNote } from './types.js';
 export type { Readings } from '../contract/server/index.js';

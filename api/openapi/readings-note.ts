@@ -1,7 +1,7 @@
 /**
- * `x-readings`: each point the spec leaves "not shown", with the reading this document
- * describes and the others a faithful API may follow. Keys with a reading to pick are spelled
- * as `repairmon sandbox --dialect` spells them; the rest are the toolkit's fixed assumptions.
+ * `x-readings`: each point the spec leaves "not shown", with the reading this document narrows
+ * it to (none: open) and the readings a faithful API may follow. Keys with a reading to pick are
+ * the contract's `READING_KEYS`, as `--dialect` spells them; the rest are fixed assumptions.
  */
 import {
   KEY_PREFIXES,
@@ -10,64 +10,62 @@ import {
   scopeForResource,
 } from '../contract/index.js';
 import {
-  ERROR_BODIES,
   INDEX_ACCESS_READINGS,
   PLATFORM_REFUSALS,
   RATE_LIMIT_HEADER_STYLES,
+  READING_KEYS as K,
+  type ReadingField,
   SCOPE_REFUSALS,
   SLUG_STYLES,
   UNAUTHORIZED_STATUSES,
 } from '../contract/readings.js';
-import type { Readings } from '../contract/server/index.js';
-import type { ReadingNote } from './types.js';
+import { indexReading } from './possible.js';
+import type { DocumentReadings, ReadingNote } from './types.js';
 
-export function readingNotes(readings: Readings): Record<string, ReadingNote> {
+const OPEN_POINTS: Readonly<Record<ReadingField, Omit<ReadingNote, 'reading'>>> = {
+  slug: { notShown: '§2: the format of a tenant slug', readings: SLUG_STYLES },
+  index: {
+    notShown: '§5: whether the index endpoint requires a key',
+    readings: INDEX_ACCESS_READINGS.filter((r) => r !== 'unknown'),
+  },
+  unauthorizedStatus: {
+    notShown: '§7: the HTTP status that accompanies unauthorized',
+    readings: UNAUTHORIZED_STATUSES,
+  },
+  missingKey: {
+    notShown: '§7: the code (and status) for a request with no key',
+    readings: 'unauthorized, or any other code such as missing_api_key',
+  },
+  scopeRefusal: {
+    notShown: "§5.4: how a call outside the key's scope is refused",
+    readings: SCOPE_REFUSALS,
+  },
+  platformPaths: {
+    notShown: '§4: the concrete sub-paths under /platform/',
+    readings: 'any; open: the /platform/{subpath} templates',
+  },
+  platformRefusal: {
+    notShown: '§4.2: what a tenant key gets on /platform/*',
+    readings: PLATFORM_REFUSALS,
+  },
+  rateLimitHeaders: { notShown: '§8: rate-limit headers', readings: RATE_LIMIT_HEADER_STYLES },
+};
+
+function narrowedTo(readings: DocumentReadings, field: ReadingField): unknown {
+  if (field === 'index') return indexReading(readings);
+  const value = readings[field];
+  return Array.isArray(value) ? [...(value as readonly string[])] : value;
+}
+
+export function readingNotes(readings: DocumentReadings): Record<string, ReadingNote> {
+  const open = Object.fromEntries(
+    (Object.keys(OPEN_POINTS) as ReadingField[]).map((field) => {
+      const reading = narrowedTo(readings, field);
+      return [K[field], { ...OPEN_POINTS[field], ...(reading === undefined ? {} : { reading }) }];
+    }),
+  );
   return {
-    slug: {
-      notShown: '§2: the format of a tenant slug',
-      reading: readings.slug,
-      readings: SLUG_STYLES,
-    },
-    index: {
-      notShown: '§5: whether the index endpoint requires a key',
-      reading: readings.index,
-      readings: INDEX_ACCESS_READINGS,
-    },
-    'unauthorized-status': {
-      notShown: '§7: the HTTP status that accompanies unauthorized',
-      reading: readings.unauthorizedStatus,
-      readings: UNAUTHORIZED_STATUSES,
-    },
-    'missing-key': {
-      notShown: '§7: the code (and status) for a request with no key',
-      reading: readings.missingKey,
-      readings: 'unauthorized, or any other code such as missing_api_key',
-    },
-    'scope-refusal': {
-      notShown: "§5.4: how a call outside the key's scope is refused",
-      reading: readings.scopeRefusal,
-      readings: SCOPE_REFUSALS,
-    },
-    'platform-paths': {
-      notShown: '§4: the concrete sub-paths under /platform/',
-      reading: [...readings.platformPaths],
-      readings: 'any; none known: a /platform/{path} template',
-    },
-    'platform-refusal': {
-      notShown: '§4.2: what a tenant key gets on /platform/*',
-      reading: readings.platformRefusal,
-      readings: PLATFORM_REFUSALS,
-    },
-    'rate-limit-headers': {
-      notShown: '§8: rate-limit headers',
-      reading: readings.rateLimitHeaders,
-      readings: RATE_LIMIT_HEADER_STYLES,
-    },
-    'error-bodies': {
-      notShown: '§7: the bodies of 401 and 429',
-      reading: readings.errorBodies,
-      readings: ERROR_BODIES,
-    },
+    ...open,
     'scope-names': {
       notShown: '§5: the list of scope names',
       reading: [...TENANT_RESOURCES.map(scopeForResource), 'platform'],

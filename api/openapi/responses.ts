@@ -1,77 +1,81 @@
 /**
- * The answers each endpoint can give under the readings, grouped by status as OpenAPI wants:
- * the success envelope, every refusal and error with its code, 401/403/429 wherever a key is
- * needed (spec §7 asks every integration to handle them), and the header fields each carries.
+ * The answers each endpoint can give under the document's readings, grouped by status as
+ * OpenAPI wants: any 2XX with the success envelope, each refusal's status with its codes, 429
+ * everywhere (spec §7, §8: a limit may apply to any call), any other 4XX in the envelope, and
+ * 5XX. An open point contributes every status its readings allow.
  */
-import {
-  type EndpointSpec,
-  ERROR_CODES,
-  HANDLED_STATUSES,
-  REQUEST_ID_HEADER,
-} from '../contract/index.js';
+import { type EndpointSpec, ERROR_CODES, REQUEST_ID_HEADER } from '../contract/index.js';
 import {
   ERROR_STATUS,
   type FixedErrorCode,
   RATE_LIMIT_STYLE_FIELDS,
-  type Readings,
   type Refusal,
-  bodyForm,
   refusalAnswer,
 } from '../contract/server/index.js';
-import { FIXED_WHEN, REFUSAL_WHEN } from './schemas.js';
-import { type JsonObject, ref } from './types.js';
+import { indexReading, refusalReadings } from './possible.js';
+import { FIXED_WHEN, RETRY_AFTER, refusalWhen } from './schemas.js';
+import { type DocumentReadings, type JsonObject, ref } from './types.js';
 
 interface Answer {
   readonly status: number;
   readonly code: string;
   readonly when: string;
-  /** Counted by the rate limiter (a key was accepted), so it carries the rate-limit fields. */
-  readonly counted: boolean;
 }
 
-/** Whether the endpoint needs (or, for an unknown reading of `/`, may need) a key. */
-export function needsKey(endpoint: EndpointSpec, readings: Readings): boolean {
+/** Whether the endpoint needs (or, with `/` left open, may need) a key. */
+export function needsKey(endpoint: EndpointSpec, readings: DocumentReadings): boolean {
   if (endpoint.access === 'public') return false;
-  return endpoint.access !== 'any_key' || readings.index !== 'public';
+  return endpoint.access !== 'any_key' || indexReading(readings) !== 'public';
 }
 
-function errorAnswers(
-  endpoint: EndpointSpec,
-  readings: Readings,
-  platformTemplate: boolean,
-): Answer[] {
+function refusalsOf(endpoint: EndpointSpec, readings: DocumentReadings): Refusal[] {
   if (!needsKey(endpoint, readings)) return [];
-  const refusal = (r: Refusal): Answer => ({
-    ...refusalAnswer(r, readings),
-    when: REFUSAL_WHEN[r],
-    counted: r !== 'missing_key' && r !== 'invalid_key',
-  });
-  const fixed = (code: FixedErrorCode, when: string = FIXED_WHEN[code]): Answer => ({
-    code,
-    status: ERROR_STATUS[code],
-    when,
-    counted: true,
-  });
-  const answers = [refusal('missing_key'), refusal('invalid_key')];
-  if (endpoint.access === 'platform') {
-    answers.push(refusal('platform_refused'), refusal('scope'));
-    if (platformTemplate)
-      answers.push(fixed(ERROR_CODES.notFound, 'the API serves no such /platform/ sub-path'));
-  }
-  if (endpoint.access === 'tenant') {
-    answers.push(
-      refusal('tenant_mismatch'),
-      refusal('scope'),
-      fixed(ERROR_CODES.notFound, 'there is no such tenant'),
-      fixed(ERROR_CODES.invalidTenantSlug),
+  if (endpoint.access === 'platform')
+    return ['missing_key', 'invalid_key', 'platform_refused', 'scope'];
+  if (endpoint.access === 'tenant')
+    return ['missing_key', 'invalid_key', 'tenant_mismatch', 'scope'];
+  return ['missing_key', 'invalid_key'];
+}
+
+/** The codes the contract assumes besides the refusals (none is in the spec). */
+function fixedOf(endpoint: EndpointSpec, template: boolean): [FixedErrorCode, string][] {
+  const found: [FixedErrorCode, string][] = [];
+  if (endpoint.access === 'tenant')
+    found.push(
+      [ERROR_CODES.notFound, 'there is no such tenant'],
+      [ERROR_CODES.invalidTenantSlug, FIXED_WHEN.invalid_tenant_slug],
     );
-  }
-  answers.push(fixed(ERROR_CODES.rateLimited));
-  return answers;
+  if (template) found.push([ERROR_CODES.notFound, 'the API serves no such /platform/ sub-path']);
+  return found;
+}
+
+/** Every refusal under every reading the document allows, once per (status, code, when). */
+function refusalAnswers(endpoint: EndpointSpec, readings: DocumentReadings): Answer[] {
+  const all = refusalsOf(endpoint, readings).flatMap((refusal) =>
+    refusalReadings(readings).map((r) => ({
+      ...refusalAnswer(refusal, r),
+      when: refusalWhen(refusal, readings),
+    })),
+  );
+  return all.filter(
+    (a, i) =>
+      all.findIndex((b) => b.status === a.status && b.code === a.code && b.when === a.when) === i,
+  );
 }
 
 function headerRefs(names: readonly string[]): JsonObject {
   return Object.fromEntries(names.map((name) => [name, ref('headers', name)]));
+}
+
+/** The narrowed style's fields on every answer to a keyed call; none while the style is open. */
+function everyAnswerFields(readings: DocumentReadings, keyed: boolean): readonly string[] {
+  const style = readings.rateLimitHeaders;
+  return keyed && style !== undefined ? RATE_LIMIT_STYLE_FIELDS[style].everyAnswer : [];
+}
+
+function retryFields(readings: DocumentReadings): readonly string[] {
+  const style = readings.rateLimitHeaders;
+  return style === undefined ? [RETRY_AFTER] : RATE_LIMIT_STYLE_FIELDS[style].on429;
 }
 
 /** When each code of a status is sent: `[code, "when; or when"]`. */
@@ -86,54 +90,39 @@ function byCode(answers: readonly Answer[]): [string, string][] {
   ]);
 }
 
-function errorContent(status: number, answers: readonly Answer[], readings: Readings): JsonObject {
-  if (bodyForm(readings.errorBodies, status) === 'plain')
-    return {
-      'text/plain': {
-        schema: { type: 'string', description: 'The status text (error-bodies=plain).' },
-      },
-    };
+function errorResponse(
+  description: string,
+  answers: readonly Answer[],
+  headers: readonly string[],
+) {
   const examples = Object.fromEntries(
     byCode(answers).map(([code, when]) => [
       code,
       { summary: when, value: { ok: false, error: { code, message: '(po polsku)' } } },
     ]),
   );
+  const lines = byCode(answers).map(([code, when]) => `\`${code}\`: ${when}.`);
   return {
-    'application/json': {
-      schema: ref('schemas', 'ErrorEnvelope'),
-      ...(answers.length > 0 ? { examples } : {}),
+    description: [description, ...lines].join(' '),
+    headers: headerRefs([REQUEST_ID_HEADER, ...headers]),
+    content: {
+      'application/json': {
+        schema: ref('schemas', 'ErrorEnvelope'),
+        ...(answers.length > 0 ? { examples } : {}),
+      },
     },
   };
 }
 
-function errorResponse(status: number, answers: readonly Answer[], readings: Readings): JsonObject {
-  const style = RATE_LIMIT_STYLE_FIELDS[readings.rateLimitHeaders];
-  const counted = answers.some((a) => a.counted);
-  const rate = [...(status === 429 ? style.on429 : []), ...(counted ? style.everyAnswer : [])];
-  const description =
-    answers.length === 0
-      ? 'Not expected from this endpoint under these readings; spec §7 asks every integration to handle 401, 403 and 429.'
-      : byCode(answers)
-          .map(([code, when]) => `\`${code}\`: ${when}.`)
-          .join(' ');
-  return {
-    description,
-    headers: headerRefs([REQUEST_ID_HEADER, ...rate]),
-    content: errorContent(status, answers, readings),
-  };
-}
-
-function successResponse(endpoint: EndpointSpec, readings: Readings): JsonObject {
-  const keyed = needsKey(endpoint, readings);
+function successResponse(endpoint: EndpointSpec, readings: DocumentReadings): JsonObject {
   const names = [
     REQUEST_ID_HEADER,
-    ...(keyed ? RATE_LIMIT_STYLE_FIELDS[readings.rateLimitHeaders].everyAnswer : []),
+    ...everyAnswerFields(readings, needsKey(endpoint, readings)),
     ...(endpoint.list ? ['link'] : []),
   ];
   const schema = ref('schemas', endpoint.list ? 'ListEnvelope' : 'SuccessEnvelope');
   return {
-    description: `OK: ${endpoint.returns}.`,
+    description: `Success: ${endpoint.returns}. Any 2XX: the spec does not state the status.`,
     headers: headerRefs(names),
     content: { 'application/json': { schema } },
   };
@@ -146,28 +135,50 @@ const SERVER_ERROR: JsonObject = {
   content: { 'application/json': { schema: ref('schemas', 'ErrorEnvelope') } },
 };
 
-/** The operation's `responses`: 200, each error status in order, then 5XX. */
+const TOO_MANY =
+  'Rate limited (spec §7 asks every integration to handle 429; limits and headers are not shown, spec §8). `Retry-After`, when sent, is delta-seconds or an HTTP-date (RFC 9110 §10.2.3); other rate-limit fields may come and are not described here.';
+
+const OTHER_4XX =
+  'Any other refusal, in the error envelope (spec §1, §7: the codes beyond `unauthorized` and `tenant_key_tenant_mismatch`, and their statuses, are not shown).';
+
+/** The operation's `responses`: 2XX, each refusal's status in order, 429, 4XX, 5XX. */
 export function operationResponses(
   endpoint: EndpointSpec,
-  readings: Readings,
-  platformTemplate = false,
+  readings: DocumentReadings,
+  template = false,
 ): JsonObject {
-  const answers = errorAnswers(endpoint, readings, platformTemplate);
-  const statuses = new Set(answers.map((a) => a.status));
-  if (needsKey(endpoint, readings)) for (const status of HANDLED_STATUSES) statuses.add(status);
-  const errors: [string, JsonObject][] = [...statuses]
-    .sort((a, b) => a - b)
-    .map((status) => [
-      String(status),
-      errorResponse(
-        status,
-        answers.filter((a) => a.status === status),
-        readings,
-      ),
-    ]);
+  const refusals = refusalAnswers(endpoint, readings);
+  const fixed = fixedOf(endpoint, template).map(([code, when]) => ({
+    code,
+    when,
+    status: ERROR_STATUS[code],
+  }));
+  const statuses = [...new Set(refusals.map((a) => a.status))].sort((a, b) => a - b);
+  const all = [...refusals, ...fixed];
+  const keyed = everyAnswerFields(readings, needsKey(endpoint, readings));
+  const limited: Answer = {
+    status: 429,
+    code: ERROR_CODES.rateLimited,
+    when: `${FIXED_WHEN.rate_limited} (the code is assumed)`,
+  };
   return {
-    '200': successResponse(endpoint, readings),
-    ...Object.fromEntries(errors),
+    '2XX': successResponse(endpoint, readings),
+    ...Object.fromEntries(
+      statuses.map((status) => [
+        String(status),
+        errorResponse(
+          'Refused.',
+          all.filter((a) => a.status === status),
+          keyed,
+        ),
+      ]),
+    ),
+    '429': errorResponse(TOO_MANY, [limited], [...retryFields(readings), ...keyed]),
+    '4XX': errorResponse(
+      OTHER_4XX,
+      fixed.filter((a) => !statuses.includes(a.status)),
+      keyed,
+    ),
     '5XX': SERVER_ERROR,
   };
 }

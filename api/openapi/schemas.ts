@@ -3,28 +3,36 @@
  * response header fields. Shapes the spec leaves open (items, `data` of the index and /platform/)
  * are any JSON value; extra fields are allowed, since the spec does not forbid them.
  */
-import { ERROR_CODES, RATE_LIMIT_HEADERS as H, REQUEST_ID_HEADER } from '../contract/index.js';
+import { RATE_LIMIT_HEADERS as H, REQUEST_ID_HEADER } from '../contract/index.js';
 import { type RateLimitHeaderStyle } from '../contract/readings.js';
 import {
   ERROR_STATUS,
   FIXED_ERROR_CODES,
   type FixedErrorCode,
   REFUSALS,
-  type Readings,
   type Refusal,
   rateLimitHeaderNames,
   refusalAnswer,
 } from '../contract/server/index.js';
-import { type JsonObject, ref } from './types.js';
+import { refusalReadings } from './possible.js';
+import { type DocumentReadings, type JsonObject, ref } from './types.js';
 
 /** When each refusal is sent; its status and code come from the readings. */
-export const REFUSAL_WHEN: Readonly<Record<Refusal, string>> = {
+const REFUSAL_WHEN: Readonly<Record<Refusal, string>> = {
   missing_key: 'no key was presented',
   invalid_key: 'the key is unknown, revoked or malformed (spec §5.6)',
   tenant_mismatch: "a tenant key is used on another tenant's path (spec §4.1, §5.5)",
   scope: "the key's scope does not cover the resource (spec §5.4)",
   platform_refused: 'a tenant key is used on /platform/* (spec §4.2)',
 };
+
+/** When a refusal is sent; with the missing-key code left open, that any code may come. */
+export function refusalWhen(refusal: Refusal, readings: DocumentReadings): string {
+  const when = REFUSAL_WHEN[refusal];
+  return refusal === 'missing_key' && readings.missingKey === undefined
+    ? `${when} (its code is not shown: this one, or another such as \`missing_api_key\`)`
+    : when;
+}
 
 export const FIXED_WHEN: Readonly<Record<FixedErrorCode, string>> = {
   rate_limited: 'the key sent too many requests (spec §8)',
@@ -35,43 +43,50 @@ export const FIXED_WHEN: Readonly<Record<FixedErrorCode, string>> = {
   internal_error: 'the server failed',
 };
 
-/** The two codes the spec itself names; every other one is an assumption. */
-const SPEC_CODES: readonly string[] = [ERROR_CODES.unauthorized, ERROR_CODES.tenantMismatch];
+/** Where a row of the code table comes from: the spec's own text, a reading, or an assumption. */
+type Source = 'spec' | 'spec code, status a reading' | 'reading' | 'assumed';
+
+function sourceOf(refusal: Refusal): Source {
+  if (refusal === 'tenant_mismatch') return 'spec';
+  return refusal === 'invalid_key' ? 'spec code, status a reading' : 'reading';
+}
 
 interface CodeRow {
   readonly code: string;
   readonly status: number;
   readonly when: string;
+  readonly source: Source;
 }
 
-/** Every (code, status) the readings send, with when, one row each (refusals first). */
-function codeTable(readings: Readings): CodeRow[] {
+/** Every (code, status) the readings allow, with when, one row each (refusals first). */
+function codeTable(readings: DocumentReadings): CodeRow[] {
   const rows: CodeRow[] = [];
-  const add = (code: string, status: number, when: string): void => {
-    const same = rows.findIndex((r) => r.code === code && r.status === status);
-    if (same === -1) rows.push({ code, status, when });
-    else rows[same] = { code, status, when: `${rows[same]?.when ?? ''}; or ${when}` };
+  const add = (row: CodeRow): void => {
+    const same = rows.findIndex((r) => r.code === row.code && r.status === row.status);
+    const had = rows[same];
+    if (had === undefined) rows.push(row);
+    else if (!had.when.split('; or ').includes(row.when))
+      rows[same] = { ...had, when: `${had.when}; or ${row.when}` };
   };
-  for (const refusal of REFUSALS) {
-    const answer = refusalAnswer(refusal, readings);
-    add(answer.code, answer.status, REFUSAL_WHEN[refusal]);
-  }
-  for (const code of FIXED_ERROR_CODES) add(code, ERROR_STATUS[code], FIXED_WHEN[code]);
+  for (const refusal of REFUSALS)
+    for (const r of refusalReadings(readings)) {
+      const answer = refusalAnswer(refusal, r);
+      add({ ...answer, when: refusalWhen(refusal, readings), source: sourceOf(refusal) });
+    }
+  for (const code of FIXED_ERROR_CODES)
+    add({ code, status: ERROR_STATUS[code], when: FIXED_WHEN[code], source: 'assumed' });
   return rows;
 }
 
-function errorCodeSchema(readings: Readings): JsonObject {
+function errorCodeSchema(readings: DocumentReadings): JsonObject {
   const rows = codeTable(readings);
-  const table = rows.map(
-    (r) =>
-      `| \`${r.code}\` | ${r.status} | ${r.when} | ${SPEC_CODES.includes(r.code) ? 'spec' : 'assumed'} |`,
-  );
+  const table = rows.map((r) => `| \`${r.code}\` | ${r.status} | ${r.when} | ${r.source} |`);
   return {
     type: 'string',
     minLength: 1,
     description: [
       'Machine-readable error code: classify by status plus this code, never by the message (spec §7).',
-      'Codes beyond `unauthorized` and `tenant_key_tenant_mismatch` are not shown by the spec: a client keeps an unknown code as sent.',
+      'The spec names two codes: `tenant_key_tenant_mismatch` (403) and `unauthorized` (its status not shown: 401 or 403 are the readings). Every other code is not shown: a client keeps an unknown code as sent.',
       '',
       '| code | status | when | source |',
       '|---|---|---|---|',
@@ -81,7 +96,7 @@ function errorCodeSchema(readings: Readings): JsonObject {
   };
 }
 
-export function envelopeSchemas(readings: Readings): Record<string, JsonObject> {
+export function envelopeSchemas(readings: DocumentReadings): Record<string, JsonObject> {
   return {
     SuccessEnvelope: {
       type: 'object',
@@ -129,12 +144,25 @@ export function envelopeSchemas(readings: Readings): Record<string, JsonObject> 
 
 const DIGITS = { type: 'string', pattern: '^[0-9]+$' };
 
-function retryAfter(style: RateLimitHeaderStyle): JsonObject {
-  if (style === 'retry-after-date')
+/** RFC 9110 §5.6.7: the IMF-fixdate a sender generates, `Sun, 06 Nov 1994 08:49:37 GMT`. */
+const HTTP_DATE = {
+  type: 'string',
+  pattern:
+    '^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$',
+};
+
+export const RETRY_AFTER = H.retryAfter;
+
+/** Retry-After as the style sends it; open: either form RFC 9110 §10.2.3 allows. */
+function retryAfter(style: RateLimitHeaderStyle | undefined): JsonObject {
+  if (style === undefined)
     return {
-      description: 'When to retry, as an HTTP date (RFC 9110 §10.2.3).',
-      schema: { type: 'string' },
+      description:
+        'When to retry: delta-seconds or an HTTP-date (RFC 9110 §10.2.3). Whether it is sent is not shown (spec §8).',
+      schema: { anyOf: [DIGITS, HTTP_DATE] },
     };
+  if (style === 'retry-after-date')
+    return { description: 'When to retry, as an HTTP-date (RFC 9110 §10.2.3).', schema: HTTP_DATE };
   return { description: 'Seconds to wait before retrying (RFC 9110 §10.2.3).', schema: DIGITS };
 }
 
@@ -144,9 +172,7 @@ function xReset(style: RateLimitHeaderStyle): string {
     : 'Seconds until the window resets.';
 }
 
-/** Every header field a response may carry under the readings (all optional), by name: the style's rate-limit fields only. */
-export function headerComponents(readings: Readings): Record<string, JsonObject> {
-  const style = readings.rateLimitHeaders;
+function rateFields(style: RateLimitHeaderStyle): Record<string, JsonObject> {
   const rate: Record<string, JsonObject> = {
     [H.retryAfter]: retryAfter(style),
     [H.limit]: { description: 'Requests allowed in the current window.', schema: DIGITS },
@@ -164,6 +190,17 @@ export function headerComponents(readings: Readings): Record<string, JsonObject>
     [H.xRemaining]: { description: 'Requests left in the current window.', schema: DIGITS },
     [H.xReset]: { description: xReset(style), schema: DIGITS },
   };
+  return Object.fromEntries(
+    rateLimitHeaderNames(style).map((name) => [name, rate[name] ?? { schema: { type: 'string' } }]),
+  );
+}
+
+/**
+ * Every header field a response may carry (all optional), by name: with the rate-limit style
+ * open only Retry-After, which RFC 9110 defines; a narrowed style's own fields otherwise.
+ */
+export function headerComponents(readings: DocumentReadings): Record<string, JsonObject> {
+  const style = readings.rateLimitHeaders;
   return {
     [REQUEST_ID_HEADER]: {
       description:
@@ -175,11 +212,6 @@ export function headerComponents(readings: Readings): Record<string, JsonObject>
         'Pagination (not shown by the spec): `<URL>; rel="next"` when there is a next page; without it the list is complete.',
       schema: { type: 'string' },
     },
-    ...Object.fromEntries(
-      rateLimitHeaderNames(style).map((name) => [
-        name,
-        rate[name] ?? { schema: { type: 'string' } },
-      ]),
-    ),
+    ...(style === undefined ? { [RETRY_AFTER]: retryAfter(undefined) } : rateFields(style)),
   };
 }

@@ -1,10 +1,10 @@
 /**
- * What needs no key to learn: whether GET / needs one, how a made-up key and a missing key
- * are refused, and what body a 401 comes with.
+ * What needs no key to learn: whether GET / needs one, and how a made-up key and a missing
+ * key are refused.
  */
-import type { ErrorBodies, IndexAccessReading } from '../../api/contract/readings.js';
+import type { IndexAccessReading } from '../../api/contract/readings.js';
 import { isResponse } from '../../diagnose/index.js';
-import { answerText, evidenceOf, isSuccess, refusalOf, sameRefusal } from '../answer.js';
+import { evidenceOf, isSuccess, refusalOf, sameRefusal } from '../answer.js';
 import type { Reading, Refusal } from '../types.js';
 import { type FindingContext, learned, refusalTenantIsMadeUp, unknown } from './context.js';
 
@@ -43,29 +43,4 @@ export function invalidKeyFinding(ctx: FindingContext): Reading<Refusal> {
 
 export function missingKeyFinding(ctx: FindingContext): Reading<Refusal> {
   return refusalFinding(ctx, 'missing-key', 'a request without a key');
-}
-
-/**
- * Spec §7: the bodies of a 401 and a 429 are not shown (ERROR_BODIES). `plain` when any 401
- * came without the envelope (with no 401, any 429): what a client must then cope with. An API
- * that refuses a bad key with 403 sends no 401 at all; then only a 429 can tell.
- */
-export function errorBodiesFinding(ctx: FindingContext): Reading<ErrorBodies> {
-  const all = [...ctx.observations.values()];
-  for (const status of [401, 429]) {
-    const seen = all.filter((r) => isResponse(r.result) && r.result.status === status);
-    if (seen.length === 0) continue;
-    const others = seen.length > 1 ? ` (${seen.length} ${status}s seen)` : '';
-    const plain = seen.find((r) => isResponse(r.result) && !r.result.envelope.valid);
-    if (plain) return learned('plain', `${evidenceOf(plain)}${others}`);
-    return learned('envelope', `${evidenceOf(seen[0]!)}: the error envelope${others}`);
-  }
-  const madeUp = ctx.observations.get('invalid-key');
-  if (madeUp && refusalOf(madeUp.result)?.status === 403) {
-    return unknown(
-      `no 401 or 429 seen: this API refuses a made-up key with 403 (${evidenceOf(madeUp)}), so a 401's body never shows; only a 429's body would tell, and discovery provokes none`,
-    );
-  }
-  const refusals = all.filter((r) => refusalOf(r.result) !== undefined).map((r) => answerText(r.result));
-  return unknown(`no 401 seen${refusals.length > 0 ? ` (refusals: ${[...new Set(refusals)].join(', ')})` : ''}`);
 }

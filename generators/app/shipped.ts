@@ -4,13 +4,12 @@
  * diagnosis run on. `api/contract/server/` is the sandbox's and stays here. Whatever files
  * `api/` holds are shipped (TypeScript and Markdown), so a new file there needs no change here.
  * Opt-in modules (`OPT_IN_FILES`) are shipped only when the project's answers ask for them.
- * With them goes `openapi.yaml`, the OpenAPI document of the API as the sandbox speaks it, for
- * the project's own base URLs.
+ * With them goes `openapi.yaml`, the OpenAPI document of what API v1 guarantees (every point
+ * the spec leaves open stays open), for the project's own base URLs.
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import { join, posix, relative, sep } from 'node:path';
 import { openApiDocument, serializeOpenApi } from '../../api/openapi/index.js';
-import { parseDialect } from '../../sandbox/index.js';
 import type { Answers } from './answers.js';
 import { OPENAPI_FILE, TOOLKIT_DIR } from './layout.js';
 import { withHeader } from './toolkit-record.js';
@@ -73,14 +72,18 @@ export const OPT_IN_FILES: Readonly<Record<string, readonly OptIn[]>> = {
   'client/parse.ts': ['parse', 'pagination'],
 };
 
-/** The document in the readings `repairmon sandbox` speaks by default, with the project's test and production base URLs. */
+/**
+ * The document of what the spec guarantees (no reading chosen: the generator asks for none),
+ * with the project's test and production base URLs; `repairmon openapi --dialect` narrows it.
+ */
 export function openApiYaml(answers: Pick<Answers, 'testBaseUrl' | 'productionBaseUrl'>): Buffer {
-  const reference = parseDialect('reference');
-  if (!reference.ok) throw new Error(reference.error);
-  const document = openApiDocument(reference.dialect, {
-    test: answers.testBaseUrl,
-    production: answers.productionBaseUrl,
-  });
+  const document = openApiDocument(
+    {},
+    {
+      test: answers.testBaseUrl,
+      production: answers.productionBaseUrl,
+    },
+  );
   return Buffer.from(serializeOpenApi(document, 'yaml'), 'utf8');
 }
 

@@ -6,7 +6,6 @@
  */
 import { ERROR_CODE_PATTERN, MISSING_KEY_CODE, type SlugCheck, validateTenantSlug } from '../../api/contract/index.js';
 import {
-  ERROR_BODIES,
   type IndexAccessReading,
   PLATFORM_REFUSALS,
   RATE_LIMIT_HEADER_STYLES,
@@ -162,10 +161,6 @@ export const CHOICES: readonly AnyChoice[] = [
       none: 'no rate-limit header at all, not even on 429',
     },
   ),
-  enumChoice('error-bodies', 'errorBodies', 'bodies of 401 and 429 answers (every other error stays an envelope)', ERROR_BODIES, {
-    envelope: 'the JSON envelope',
-    plain: 'text/plain status text (Unauthorized, Too Many Requests)',
-  }),
 ];
 
 /** Today's behaviour: the first value of every choice (the contract lists each reading's reference first). */
@@ -178,7 +173,6 @@ export const REFERENCE_SETTINGS: DialectSettings = {
   platformPaths: ['tenants', 'keys'],
   platformRefusal: PLATFORM_REFUSALS[0],
   rateLimitHeaders: RATE_LIMIT_HEADER_STYLES[0],
-  errorBodies: ERROR_BODIES[0],
 };
 
 /** `KEY=VALUE` for one setting, as a dialect spec writes it. */

@@ -3,6 +3,7 @@
  * (`snake-public`, `reference,index=public`, `slug=snake,rate-limit-headers=none`). Pure: text
  * in, a typed Dialect or an error naming the key and value at fault and what is allowed.
  */
+import type { Readings } from '../../api/contract/server/index.js';
 import { CHOICES, type DialectSettings, formatSetting, overridesOf } from './choices.js';
 import { PRESETS, PRESET_NAMES, type PresetName, isPresetName } from './presets.js';
 
@@ -24,7 +25,10 @@ function fail(error: string): DialectParse {
   return { ok: false, error };
 }
 
-function applyOverride(item: string, settings: Record<string, unknown>, seen: Set<string>): string | undefined {
+/** `index=unknown`: a document may leave the index open; a running sandbox must pick one. */
+const OPEN_INDEX = 'index=unknown';
+
+function applyOverride(item: string, settings: Record<string, unknown>, seen: Set<string>, openIndex = false): string | undefined {
   const eq = item.indexOf('=');
   if (eq === -1) return `"${item}" is not KEY=VALUE: a preset may only come first; allowed presets: ${PRESET_LIST}`;
   const key = item.slice(0, eq).trim();
@@ -33,6 +37,10 @@ function applyOverride(item: string, settings: Record<string, unknown>, seen: Se
   if (!choice) return `unknown key "${key}" in "${item}"; allowed keys: ${KEY_LIST}`;
   if (seen.has(key)) return `key "${key}" is given twice`;
   seen.add(key);
+  if (openIndex && `${key}=${raw}` === OPEN_INDEX) {
+    settings['index'] = 'unknown';
+    return undefined;
+  }
   const parsed = choice.parse(raw);
   if (!parsed.ok) {
     const why = parsed.problem === undefined ? '' : ` (${parsed.problem})`;
@@ -42,11 +50,15 @@ function applyOverride(item: string, settings: Record<string, unknown>, seen: Se
   return undefined;
 }
 
-export function parseDialect(text: string): DialectParse {
-  const items = text
+function itemsOf(text: string): string[] {
+  return text
     .split(',')
     .map((item) => item.trim())
     .filter((item) => item !== '');
+}
+
+export function parseDialect(text: string): DialectParse {
+  const items = itemsOf(text);
   let preset: PresetName = DEFAULT_DIALECT;
   const first = items[0];
   if (first !== undefined && !first.includes('=')) {
@@ -72,4 +84,34 @@ export function parseDialect(text: string): DialectParse {
 export function resolveDialect(input: string | Dialect | undefined): DialectParse {
   if (input === undefined) return parseDialect(DEFAULT_DIALECT);
   return parseDialect(typeof input === 'string' ? input : [input.preset, ...CHOICES.map((c) => formatSetting(c, input))].join(','));
+}
+
+/** Readings a document narrows to (`repairmon openapi --dialect`); a point left out is open. */
+export type ReadingsParse =
+  { readonly ok: true; readonly readings: Partial<Readings>; readonly name: string } | { readonly ok: false; readonly error: string };
+
+/**
+ * `repairmon openapi --dialect`: a preset narrows every point (then `KEY=VALUE` overrides);
+ * `KEY=VALUE` pairs alone narrow only their points and leave the rest open. Every value a
+ * reading has is taken, `index=unknown` (open) too, which a running sandbox cannot speak.
+ */
+export function parseReadings(text: string): ReadingsParse {
+  const items = itemsOf(text);
+  const first = items[0];
+  if (first !== undefined && !first.includes('=')) {
+    const open = items.includes(OPEN_INDEX);
+    const full = parseDialect(items.filter((item) => item !== OPEN_INDEX).join(','));
+    if (!full.ok) return full;
+    const { name, preset: _preset, ...settings } = full.dialect;
+    return open
+      ? { ok: true, readings: { ...settings, index: 'unknown' }, name: `${name},${OPEN_INDEX}` }
+      : { ok: true, readings: settings, name };
+  }
+  const settings: Record<string, unknown> = {};
+  const seen = new Set<string>();
+  for (const item of items) {
+    const error = applyOverride(item, settings, seen, true);
+    if (error !== undefined) return { ok: false, error };
+  }
+  return { ok: true, readings: settings, name: items.length === 0 ? 'none: every point open' : items.join(',') };
 }

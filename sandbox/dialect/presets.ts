@@ -23,11 +23,10 @@ export const PRESETS: Readonly<Record<PresetName, { readonly settings: DialectSe
       platformPaths: ['admin/tenants'],
       platformRefusal: 'not_found',
       rateLimitHeaders: 'x-ratelimit-epoch',
-      errorBodies: 'plain',
     },
   },
   'strict-hiding': {
-    about: 'hides what a key may not see behind 404s, plain-text 401s and 429s',
+    about: 'hides what a key may not see behind 404s, a missing_credentials code, the RateLimit field',
     settings: {
       slug: 'kebab',
       index: 'key',
@@ -37,7 +36,6 @@ export const PRESETS: Readonly<Record<PresetName, { readonly settings: DialectSe
       platformPaths: ['ops/tenants', 'ops/keys'],
       platformRefusal: 'unauthorized',
       rateLimitHeaders: 'ratelimit-field',
-      errorBodies: 'plain',
     },
   },
   gateway: {
@@ -51,7 +49,6 @@ export const PRESETS: Readonly<Record<PresetName, { readonly settings: DialectSe
       platformPaths: ['tenants'],
       platformRefusal: 'platform_key_required',
       rateLimitHeaders: 'retry-after-date',
-      errorBodies: 'envelope',
     },
   },
   legacy: {
@@ -65,7 +62,6 @@ export const PRESETS: Readonly<Record<PresetName, { readonly settings: DialectSe
       platformPaths: ['tenants', 'keys'],
       platformRefusal: 'not_found',
       rateLimitHeaders: 'x-ratelimit-delta',
-      errorBodies: 'envelope',
     },
   },
   bare: {

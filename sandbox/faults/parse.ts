@@ -19,6 +19,10 @@ const KINDS = {
   status: { meaning: `that status (${FAULT_STATUSES.join(', ')}) with an error envelope`, example: 'status:503@/tenants/*/clients' },
   'html-502': { meaning: '502 with an nginx-style HTML page, no envelope', example: 'html-502@/docs' },
   'broken-envelope': { meaning: 'JSON that is not the envelope ({status, result})', example: 'broken-envelope@/tenants/*/repairs' },
+  'plain-error-bodies': {
+    meaning: 'an error answer as its status text in text/plain, no envelope (breaks spec §1: what a bare proxy sends)',
+    example: 'plain-error-bodies@/tenants/**',
+  },
   'invalid-json': { meaning: 'the envelope cut off after 20 bytes', example: 'invalid-json%0.2' },
   'ok-without-data': { meaning: '200 {"ok":true} without data', example: 'ok-without-data@/' },
   'error-without-code': { meaning: 'an error envelope without error.code', example: 'error-without-code@/tenants/*/logs' },

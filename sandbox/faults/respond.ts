@@ -5,7 +5,7 @@
  */
 import type { ServerResponse } from 'node:http';
 import { ERROR_CODES, REQUEST_ID_HEADER } from '../../api/contract/index.js';
-import { JSON_CONTENT_TYPE, PLAIN_CONTENT_TYPE, bodyForm, errorEnvelope } from '../../api/contract/server/index.js';
+import { JSON_CONTENT_TYPE, PLAIN_CONTENT_TYPE, errorEnvelope } from '../../api/contract/server/index.js';
 import { type Reply, messageFor } from '../decide.js';
 import type { Dialect } from '../dialect/index.js';
 import { stormHeaders } from '../rate-limit.js';
@@ -37,11 +37,9 @@ function oversized(reply: Reply, bytes: number): Outgoing {
 /** What a fault needs to speak the running dialect where the spec leaves the form open; `now` in epoch ms, for wait hints. */
 type FaultContext = { readonly dialect: Dialect; readonly now: number };
 
-/** A 429 as the dialect words one: its wait hint and its body form, as the limiter's 429 would be. */
+/** A 429 as the dialect words one: its wait hint, as the limiter's 429 would be. */
 function storm(retryAfterSeconds: number | undefined, { dialect, now }: FaultContext): Outgoing {
   const headers = stormHeaders(dialect.rateLimitHeaders, retryAfterSeconds, now);
-  if (bodyForm(dialect.errorBodies, 429) === 'plain')
-    return { status: 429, headers: { 'content-type': PLAIN_CONTENT_TYPE, ...headers }, body: plainText(429) };
   return json(429, JSON.stringify(errorEnvelope(ERROR_CODES.rateLimited, messageFor(ERROR_CODES.rateLimited))), headers);
 }
 
@@ -58,6 +56,9 @@ function replacement(fault: Exclude<ResponseFault, { kind: 'reset' | 'stall' }>,
       const { envelope: e } = reply;
       return json(reply.status, JSON.stringify({ status: e.ok ? 'success' : 'error', result: e.ok ? e.data : e.error }));
     }
+    case 'plain-error-bodies':
+      if (reply.envelope.ok) return jsonOutgoing(reply);
+      return { status: reply.status, headers: { 'content-type': PLAIN_CONTENT_TYPE, ...reply.headers }, body: plainText(reply.status) };
     case 'invalid-json':
       return json(reply.status, JSON.stringify(reply.envelope).slice(0, 20));
     case 'ok-without-data':

@@ -11,7 +11,6 @@ import { ApiKey, answerKind, sendAttempt } from '../../api/client/single-attempt
 import { type EndpointId, endpointPath, endpointSpec } from '../../api/contract/index.js';
 import { classifyOutcome } from '../../monitor/probe/outcome.js';
 import {
-  ERROR_BODIES,
   PLATFORM_REFUSALS,
   RATE_LIMIT_HEADER_STYLES,
   SCOPE_REFUSALS,
@@ -31,7 +30,6 @@ const dialect = fc
     'platform-paths': fc.constantFrom('tenants+keys', 'admin/tenants', 'ops/tenants+ops/keys'),
     'platform-refusal': fc.constantFrom(...PLATFORM_REFUSALS),
     'rate-limit-headers': fc.constantFrom(...RATE_LIMIT_HEADER_STYLES),
-    'error-bodies': fc.constantFrom(...ERROR_BODIES),
   })
   .map(
     (choices) =>

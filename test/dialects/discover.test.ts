@@ -29,9 +29,9 @@ async function discover(preset: string, alias: string, tenant?: string): Promise
   return JSON.parse(run.stdout) as DiscoveryReport;
 }
 
-/** What a 401-or-403 `unauthorized`-family answer looks like in this dialect: plain 401 bodies carry no code. */
-function refusal(d: DialectSettings, status: number, code: string): Refusal {
-  return { status, code: d.errorBodies === 'plain' && status === 401 ? null : code };
+/** What a 401-or-403 `unauthorized`-family answer looks like in this dialect. */
+function refusal(_d: DialectSettings, status: number, code: string): Refusal {
+  return { status, code };
 }
 
 function expected(d: DialectSettings) {
@@ -85,8 +85,27 @@ describe.each(PRESETS)('repairmon discover against the %s dialect', (preset) => 
       rateLimitHeaders: reading(report, 'rateLimitHeaders'),
       keyKind: reading(report, 'keyKind'),
     }).toEqual({ ...want, keyKind: 'tenant' });
-    if (d.unauthorizedStatus === 401) expect(reading(report, 'errorBodies')).toBe(d.errorBodies);
     expect(report.requests.made).toBeLessThanOrEqual(report.requests.max);
+  });
+
+  it('what it learned narrows `repairmon openapi --dialect @-` to the dialect, the rest left open', async () => {
+    const report = await discover(preset, 'nowak-nologs-test', slugIn(d, 'rowery-nowak'));
+    const run = await runMain(['openapi', '--dialect', '@-'], {}, JSON.stringify(report));
+    expect(run.code, run.stderr).toBe(0);
+    const notes = (JSON.parse(run.stdout) as { 'x-readings': Record<string, { reading?: unknown }> })['x-readings'];
+    const narrowed = Object.fromEntries(Object.entries(notes).map(([key, note]) => [key, note.reading]));
+    // Only a 429 tells retry-after-date from none, and discovery provokes none: that point stays open.
+    const seen = d.rateLimitHeaders === 'retry-after-date' || d.rateLimitHeaders === 'none' ? undefined : d.rateLimitHeaders;
+    expect(narrowed).toMatchObject({
+      slug: d.slug === 'snake' ? 'snake' : 'kebab',
+      index: d.index,
+      'unauthorized-status': d.unauthorizedStatus,
+      'missing-key': d.missingKey,
+      'scope-refusal': d.scopeRefusal,
+      'platform-paths': d.platformPaths,
+      'platform-refusal': d.platformRefusal,
+      'rate-limit-headers': seen,
+    });
   });
 
   it('tells a platform key by the listed /platform/ paths', async () => {

@@ -52,7 +52,6 @@ describe('repairmon discover against the sandbox', () => {
       invalidKey: refusal(401, 'unauthorized'),
       missingKey: refusal(401, 'unauthorized'),
       platformPaths: { kind: 'learned', reading: ['tenants', 'keys'] },
-      errorBodies: { kind: 'learned', reading: 'envelope' },
       requestIdHeader: { kind: 'learned', reading: 'x-request-id' },
       keyKind: { kind: 'unknown' },
     });
@@ -74,7 +73,6 @@ describe('repairmon discover against the sandbox', () => {
       scopeRefusal: { kind: 'unknown', why: expect.stringMatching(/^not observed: /) },
       slugStyle: { kind: 'learned', reading: 'kebab' },
       rateLimitHeaders: { kind: 'learned', reading: 'ietf' },
-      errorBodies: { kind: 'learned', reading: 'envelope' },
       requestIdHeader: { kind: 'learned', reading: 'x-request-id' },
     });
     expect(report.needKey).toEqual([]);

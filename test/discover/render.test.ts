@@ -79,7 +79,6 @@ describe('JSON', () => {
       scopeRefusal: { kind: 'learned', reading: { status: 403, code: 'insufficient_scope' } },
       slugStyle: { kind: 'learned', reading: 'kebab' },
       rateLimitHeaders: { kind: 'learned', reading: 'ietf' },
-      errorBodies: { kind: 'learned', reading: 'envelope' },
       requestIdHeader: { kind: 'learned', reading: 'x-request-id' },
     });
     for (const name of FINDING_NAMES) expect(Object.keys(doc.findings[name]).sort()).toEqual(['evidence', 'kind', 'reading']);

@@ -13,7 +13,6 @@ const REFERENCE: DialectSettings = {
   platformPaths: ['tenants', 'keys'],
   platformRefusal: 'platform_key_required',
   rateLimitHeaders: 'ietf',
-  errorBodies: 'envelope',
 };
 
 export const PRESET_TABLE: Readonly<Record<string, DialectSettings>> = {
@@ -27,7 +26,6 @@ export const PRESET_TABLE: Readonly<Record<string, DialectSettings>> = {
     platformPaths: ['admin/tenants'],
     platformRefusal: 'not_found',
     rateLimitHeaders: 'x-ratelimit-epoch',
-    errorBodies: 'plain',
   },
   'strict-hiding': {
     slug: 'kebab',
@@ -38,7 +36,6 @@ export const PRESET_TABLE: Readonly<Record<string, DialectSettings>> = {
     platformPaths: ['ops/tenants', 'ops/keys'],
     platformRefusal: 'unauthorized',
     rateLimitHeaders: 'ratelimit-field',
-    errorBodies: 'plain',
   },
   gateway: {
     slug: 'any',
@@ -49,7 +46,6 @@ export const PRESET_TABLE: Readonly<Record<string, DialectSettings>> = {
     platformPaths: ['tenants'],
     platformRefusal: 'platform_key_required',
     rateLimitHeaders: 'retry-after-date',
-    errorBodies: 'envelope',
   },
   legacy: {
     slug: 'snake',
@@ -60,7 +56,6 @@ export const PRESET_TABLE: Readonly<Record<string, DialectSettings>> = {
     platformPaths: ['tenants', 'keys'],
     platformRefusal: 'not_found',
     rateLimitHeaders: 'x-ratelimit-delta',
-    errorBodies: 'envelope',
   },
   bare: { ...REFERENCE, rateLimitHeaders: 'none' },
 };

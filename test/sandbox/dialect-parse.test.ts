@@ -10,9 +10,9 @@ import {
   resolveDialect,
 } from '../../sandbox/dialect/index.js';
 import {
-  ERROR_BODIES,
   PLATFORM_REFUSALS,
   RATE_LIMIT_HEADER_STYLES,
+  READING_KEYS,
   SCOPE_REFUSALS,
   SLUG_STYLES,
   UNAUTHORIZED_STATUSES,
@@ -26,8 +26,7 @@ function parsed(text: string): Dialect {
 }
 
 const PRESETS_LIST = 'reference, snake-public, strict-hiding, gateway, legacy, bare';
-const KEYS_LIST =
-  'slug, index, unauthorized-status, missing-key, scope-refusal, platform-paths, platform-refusal, rate-limit-headers, error-bodies';
+const KEYS_LIST = 'slug, index, unauthorized-status, missing-key, scope-refusal, platform-paths, platform-refusal, rate-limit-headers';
 
 describe('dialect choices', () => {
   it.each([
@@ -36,9 +35,14 @@ describe('dialect choices', () => {
     ['scope-refusal', SCOPE_REFUSALS],
     ['platform-refusal', PLATFORM_REFUSALS],
     ['rate-limit-headers', RATE_LIMIT_HEADER_STYLES],
-    ['error-bodies', ERROR_BODIES],
   ] as const)('%s offers exactly the readings the contract names, in its order', (key, readings) => {
     expect(CHOICES.find((c) => c.key === key)?.values.map((v) => v.value)).toEqual(readings.map(String));
+  });
+});
+
+describe('dialect keys', () => {
+  it("are the contract's reading keys, one per field, and no error-bodies (spec §1: every answer is the envelope)", () => {
+    expect(CHOICES.map((c) => [c.field, c.key])).toEqual(Object.entries(READING_KEYS));
   });
 });
 
@@ -80,7 +84,7 @@ describe('dialect overrides', () => {
 
   it('parses every kind of value', () => {
     const d = parsed(
-      'legacy,unauthorized-status=403,missing-key=missing_api_key,scope-refusal=not_found,platform-paths=/platform/admin/tenants+admin/keys/,platform-refusal=unauthorized,error-bodies=plain',
+      'legacy,unauthorized-status=403,missing-key=missing_api_key,scope-refusal=not_found,platform-paths=/platform/admin/tenants+admin/keys/,platform-refusal=unauthorized',
     );
     expect(d).toMatchObject({
       preset: 'legacy',
@@ -89,10 +93,9 @@ describe('dialect overrides', () => {
       scopeRefusal: 'not_found',
       platformPaths: ['admin/tenants', 'admin/keys'],
       platformRefusal: 'unauthorized',
-      errorBodies: 'plain',
     });
     expect(d.name).toBe(
-      'legacy,unauthorized-status=403,missing-key=missing_api_key,scope-refusal=not_found,platform-paths=admin/tenants+admin/keys,platform-refusal=unauthorized,error-bodies=plain',
+      'legacy,unauthorized-status=403,missing-key=missing_api_key,scope-refusal=not_found,platform-paths=admin/tenants+admin/keys,platform-refusal=unauthorized',
     );
   });
 
@@ -161,7 +164,7 @@ describe('bad dialects', () => {
       'rate-limit-headers=draft',
       'rate-limit-headers: value "draft" is not allowed; allowed values: ietf, ratelimit-field, x-ratelimit-epoch, x-ratelimit-delta, retry-after-date, none',
     ],
-    ['error-bodies=html', 'error-bodies: value "html" is not allowed; allowed values: envelope, plain'],
+    ['error-bodies=plain', `unknown key "error-bodies" in "error-bodies=plain"; allowed keys: ${KEYS_LIST}`],
   ])('%s', (text, error) => {
     expect(parseDialect(text)).toEqual({ ok: false, error });
   });
@@ -178,7 +181,7 @@ describe('dialect help', () => {
     for (const name of PRESET_NAMES) expect(text).toContain(`  ${name} `);
     expect(text).toContain('sets: all defaults');
     expect(text.replace(/,\n\s+/g, ', ')).toContain(
-      'sets: slug=snake, index=public, unauthorized-status=403, missing-key=missing_api_key, scope-refusal=forbidden, platform-paths=admin/tenants, platform-refusal=not_found, rate-limit-headers=x-ratelimit-epoch, error-bodies=plain',
+      'sets: slug=snake, index=public, unauthorized-status=403, missing-key=missing_api_key, scope-refusal=forbidden, platform-paths=admin/tenants, platform-refusal=not_found, rate-limit-headers=x-ratelimit-epoch',
     );
     expect(text).toContain('sets: rate-limit-headers=none');
   });

@@ -4,7 +4,6 @@
  * plain 401/429 bodies.
  */
 import { describe, expect, it } from 'vitest';
-import { request } from 'undici';
 import { RATE_LIMIT_HEADERS as H } from '../../api/contract/index.js';
 import type { RunningSandbox } from '../../sandbox/index.js';
 import { get, inDialect } from './dialect-helpers.js';
@@ -109,59 +108,34 @@ describe('rate-limit-headers on the rate-limit-storm fault', () => {
   });
 });
 
-describe('error-bodies', () => {
-  it('envelope: 401 and 429 are envelopes like every other error', async () => {
-    const { limited } = await exchange('ietf', ',error-bodies=envelope');
-    expect(limited).toMatchObject({ status: 429, contentType: 'application/json; charset=utf-8', code: 'rate_limited' });
-    await inDialect('error-bodies=envelope', async (s) => {
-      expect(await get(s, CLIENTS)).toMatchObject({ status: 401, contentType: 'application/json; charset=utf-8', code: 'unauthorized' });
-    });
-  });
-
-  it('plain: every 401 and 429 (limiter and storm) is text/plain status text, with the rate-limit headers kept', async () => {
-    const { limited } = await exchange('ietf', ',error-bodies=plain');
-    expect(limited).toMatchObject({ status: 429, contentType: 'text/plain; charset=utf-8', text: 'Too Many Requests' });
-    expect(limited.headers[H.retryAfter]).toBe('8');
-    await inDialect('error-bodies=plain,platform-refusal=unauthorized', async (s) => {
-      for (const [path, who] of [
-        [CLIENTS, undefined],
-        [CLIENTS, 'nowak-revoked-test'],
-        ['/platform/tenants', 'nowak-test'],
-      ] as const) {
-        expect(await get(s, path, who), `${path} ${who}`).toMatchObject({
-          status: 401,
-          contentType: 'text/plain; charset=utf-8',
-          text: 'Unauthorized',
-        });
-      }
+describe('error bodies: the envelope in every dialect (spec §1), text only under the plain-error-bodies fault', () => {
+  it.each(['snake-public', 'strict-hiding'])('%s (once plain-text) sends 401 and 429 as envelopes', async (preset) => {
+    await inDialect(preset, async (s) => {
+      const refused = await get(s, CLIENTS, 'nowak-revoked-test');
+      expect(refused).toMatchObject({ contentType: 'application/json; charset=utf-8', code: 'unauthorized' });
       s.setFaults('rate-limit-storm:3');
       expect(await get(s, CLIENTS, 'nowak-test')).toMatchObject({
         status: 429,
-        contentType: 'text/plain; charset=utf-8',
-        text: 'Too Many Requests',
+        contentType: 'application/json; charset=utf-8',
+        code: 'rate_limited',
       });
     });
   });
 
-  it('plain leaves every other status an envelope: /docs, 400, 403, 404, 405, and 403 unauthorized', async () => {
-    await inDialect('error-bodies=plain,unauthorized-status=403', async (s) => {
-      const json = 'application/json; charset=utf-8';
-      expect(await get(s, '/docs')).toMatchObject({ status: 200, contentType: json });
-      expect(await get(s, '/tenants/Zly_Slug/clients', 'platform-test')).toMatchObject({
-        status: 400,
-        contentType: json,
-        code: 'invalid_tenant_slug',
+  it('the plain-error-bodies fault sends an error as its status text, and leaves a success an envelope', async () => {
+    await inDialect('reference', async (s) => {
+      s.setFaults('plain-error-bodies');
+      expect(await get(s, CLIENTS, 'nowak-revoked-test')).toMatchObject({
+        status: 401,
+        contentType: 'text/plain; charset=utf-8',
+        text: 'Unauthorized',
       });
       expect(await get(s, '/tenants/serwis-kowalski/clients', 'nowak-test')).toMatchObject({
         status: 403,
-        contentType: json,
-        code: 'tenant_key_tenant_mismatch',
+        contentType: 'text/plain; charset=utf-8',
+        text: 'Forbidden',
       });
-      expect(await get(s, '/tenants/nie-ma/clients', 'platform-test')).toMatchObject({ status: 404, contentType: json, code: 'not_found' });
-      expect(await get(s, CLIENTS, { key: 'nieznany' })).toMatchObject({ status: 403, contentType: json, code: 'unauthorized' });
-      const post = await request(`${s.baseUrl}/docs`, { method: 'POST' });
-      expect([post.statusCode, post.headers['content-type']]).toEqual([405, json]);
-      await post.body.dump();
+      expect(await get(s, CLIENTS, 'nowak-test')).toMatchObject({ status: 200, contentType: 'application/json; charset=utf-8' });
     });
   });
 });

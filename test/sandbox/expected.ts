@@ -40,16 +40,13 @@ export interface Target {
 export interface Expected {
   readonly status: number;
   readonly code?: string;
-  /** `plain`: a text/plain status text instead of the envelope. */
-  readonly body: 'envelope' | 'plain';
   /** Whether the rate limiter counted the request (a valid key on a path that needs one). */
   readonly counted: boolean;
 }
 
-/** Spec §7 leaves only the bodies of 401 and 429 open; `plain` dialects use that freedom. */
-function answer(d: DialectSettings, status: number, code: string | undefined, counted: boolean): Expected {
-  const plain = d.errorBodies === 'plain' && (status === 401 || status === 429);
-  return { status, body: plain ? 'plain' : 'envelope', counted, ...(code === undefined || plain ? {} : { code }) };
+/** Every answer is the envelope (spec §1), in every dialect. */
+function answer(_d: DialectSettings, status: number, code: string | undefined, counted: boolean): Expected {
+  return { status, counted, ...(code === undefined ? {} : { code }) };
 }
 
 function scopeRefusal(d: DialectSettings): Expected {

@@ -19,7 +19,7 @@ describe('fault spec parsing', () => {
 
   it('accepts every kind with its argument', () => {
     const spec =
-      'latency:5;rate-limit-storm;status:503;html-502;broken-envelope;invalid-json;ok-without-data;error-without-code;reset;stall;oversized:1024;isolation-breach;redirect:http://localhost:1/x';
+      'latency:5;rate-limit-storm;status:503;html-502;broken-envelope;invalid-json;ok-without-data;error-without-code;plain-error-bodies;reset;stall;oversized:1024;isolation-breach;redirect:http://localhost:1/x';
     expect(new Set(rules(spec).map((r) => r.action.kind))).toEqual(new Set(FAULT_KINDS));
   });
 

@@ -1,11 +1,11 @@
 /**
  * One reading of each "not shown" point that changes what a server answers (the readings are
  * named in ../readings.ts): what a sandbox dialect speaks and what an OpenAPI document
- * describes. With it, what each reading means on the wire, written once for both.
+ * describes (a document may leave any point open). With it, what each reading means on the
+ * wire, written once for both.
  */
 import { RATE_LIMIT_HEADERS as H } from '../index.js';
 import {
-  type ErrorBodies,
   type IndexAccessReading,
   type PlatformRefusal,
   type RateLimitHeaderStyle,
@@ -27,7 +27,6 @@ export interface Readings {
   readonly platformPaths: readonly string[];
   readonly platformRefusal: PlatformRefusal;
   readonly rateLimitHeaders: RateLimitHeaderStyle;
-  readonly errorBodies: ErrorBodies;
 }
 
 export interface RateLimitFields {
