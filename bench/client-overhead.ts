@@ -123,7 +123,7 @@ function sides(baseUrl: string, key: string, rawDispatcher: Dispatcher, clientDi
     const body = (await res.body.json()) as { ok?: unknown };
     return res.statusCode === 200 && body.ok === true;
   };
-  const clientCall: Call = async () => Array.isArray(await client.listClients());
+  const clientCall: Call = async () => Array.isArray(await client.list('clients'));
   return { client, url, auth, rawCall, clientCall };
 }
 

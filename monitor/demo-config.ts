@@ -71,7 +71,7 @@ export function demoRawConfig(
     const secret = options.secretFile ? { secretFile: options.secretFile(k.alias) } : { secret: `\${${secretVariable(i)}}` };
     return { alias: k.alias, kind: k.kind, ...assignment, auth, ...secret, ...(expect ? { expect } : {}) };
   });
-  const sloMs = options.sloMs ?? { index: 250, docs: 250, clients: 500, bikes: 500, repairs: 500, logs: 500, platform: 500 };
+  const sloMs = options.sloMs ?? { index: 250, docs: 250, platform: 500, ...Object.fromEntries(TENANT_RESOURCES.map((r) => [r, 500])) };
   const target = {
     name: options.targetName ?? 'sandbox',
     baseUrl: sandbox.baseUrl,

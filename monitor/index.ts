@@ -15,4 +15,4 @@ export { buildPlan } from './probe/plan.js';
 export { guardReload, holdStartupHangups, parseListen, serveUntil, startServing } from './run-service.js';
 export { type Monitor, createMonitor } from './service.js';
 export { NO_SHARD, formatShard, parseShard } from './shard.js';
-export { createProbeTracer } from './tracing.js';
+export { type ProbeTracer, TracingUnavailableError, createProbeTracer } from './tracing.js';

@@ -9,10 +9,10 @@ import type { Dispatcher } from 'undici';
 import type { ApiKey } from '../api/client/index.js';
 import { toolUserAgent } from '../lib/index.js';
 import { openWindow } from './config/cron.js';
-import { type ConfigIssue, type ConfigResult, type MonitorConfig, type MonitorTarget, configKeys, httpSettings } from './config/types.js';
+import { type ConfigResult, type MonitorConfig, type MonitorTarget, configKeys, httpSettings } from './config/types.js';
+import { createConnections } from './connections.js';
 import { type OnDemandGate, createOnDemandLimiter } from './http/debug-probe.js';
 import { type History, createHistory } from './history.js';
-import { makeAgent } from './probe/agent.js';
 import { durationBuckets } from './metrics/buckets.js';
 import { createProbeMetrics } from './metrics/probe-metrics.js';
 import { MonitorRegistry } from './metrics/registry.js';
@@ -21,6 +21,8 @@ import { buildPlan } from './probe/plan.js';
 import { createPoliteness, holdKey } from './probe/politeness.js';
 import { DEFAULT_MAX_HOLD_MS, type ProbeResult, logProbe, runProbe } from './probe/run.js';
 import type { ProbeSpec } from './probe/spec.js';
+import { createReloadQueue, readConfigSource, reportReload } from './reload.js';
+import { createSchedulesInForce } from './schedule/in-force.js';
 import { type Scheduler, createScheduler } from './schedule/scheduler.js';
 import { NO_SHARD, type Shard, formatShard, onShard } from './shard.js';
 import type { ProbeTracer } from './tracing.js';
@@ -44,69 +46,59 @@ export interface MonitorDeps {
   readonly tracer?: ProbeTracer | undefined;
 }
 
-export type ReloadResult =
-  | {
-      readonly ok: true;
-      readonly probes: number;
-      /** Aliases whose keys come from `${ENV}`: a reload cannot see a changed environment, so they keep their start-up values. */
-      readonly envKeysKept: readonly string[];
-    }
-  | { readonly ok: false; readonly issues: readonly ConfigIssue[] };
-
 /** An on-demand probe: run, or refused with how long to wait (HTTP 429 + Retry-After). */
 export type OnDemandResult =
   { readonly kind: 'ran'; readonly result: ProbeResult } | { readonly kind: 'refused'; readonly gate: Exclude<OnDemandGate, { ok: true }> };
 
 export type Monitor = ReturnType<typeof createMonitor>;
+export type { ReloadResult } from './reload.js';
 
-/** `target/alias` of every key read from the environment, for the reload warning. */
-function envKeyAliases(config: MonitorConfig): string[] {
-  return config.targets.flatMap((t) => t.keys.filter((k) => k.origin?.kind === 'env').map((k) => `${t.name}/${k.alias}`));
+/** The registry and every metric family the monitor writes. */
+function createMetrics(initial: MonitorConfig, deps: MonitorDeps, shard: Shard, env: NodeJS.ProcessEnv) {
+  const registry = new MonitorRegistry();
+  return {
+    registry,
+    probe: createProbeMetrics(registry, {
+      perKeyOutcomes: initial.metrics?.perKeyOutcomes ?? false,
+      buckets: durationBuckets(initial.targets),
+    }),
+    service: createServiceMetrics(registry, { version: deps.version ?? '0.0.0', shard: formatShard(shard) }),
+    tls: createTlsMetrics(registry),
+    shard: createShardMetrics(registry),
+    proxyRoutes: createProxyRoutes(registry, env, deps.logger),
+  };
+}
+
+/** The plan of a config: every shard's probes (what `/probe` picks from), this shard's, and theirs per target. */
+function planOf(config: MonitorConfig, shard: Shard) {
+  const full = buildPlan(config);
+  const mine = full.filter((p) => onShard(p, shard));
+  // In one pass: a filter per target is targets x probes.
+  const byTarget = new Map<string, ProbeSpec[]>();
+  for (const p of mine) {
+    const list = byTarget.get(p.target) ?? [];
+    if (list.push(p) === 1) byTarget.set(p.target, list);
+  }
+  return { full, mine, ids: new Set(mine.map((p) => p.id)), byTarget };
 }
 
 export function createMonitor(initial: MonitorConfig, deps: MonitorDeps) {
-  const registry = new MonitorRegistry();
   const shard = deps.shard ?? NO_SHARD;
   const now = deps.now ?? Date.now;
-  const probeMetrics = createProbeMetrics(registry, {
-    perKeyOutcomes: initial.metrics?.perKeyOutcomes ?? false,
-    buckets: durationBuckets(initial.targets),
-  });
-  const service = createServiceMetrics(registry, { version: deps.version ?? '0.0.0', shard: formatShard(shard) });
-  const tlsMetrics = createTlsMetrics(registry);
-  const shardMetrics = createShardMetrics(registry);
   const env = deps.env ?? process.env;
-  const proxyRoutes = createProxyRoutes(registry, env, deps.logger);
+  const metrics = createMetrics(initial, deps, shard, env);
+  const { service } = metrics;
   const userAgent = toolUserAgent(deps.version);
   const politeness = createPoliteness();
   const onDemand = createOnDemandLimiter();
+  const connections = createConnections({ dispatcherFor: deps.dispatcherFor, env, onCertificate: (t, at) => metrics.tls.observe(t, at) });
+  const schedules = createSchedulesInForce();
   let config = initial;
-  let plan: ProbeSpec[] = [];
-  // Every shard's probes, built once per config: `/probe` picks from it on every request.
-  let fullPlan: readonly ProbeSpec[] = [];
+  let plan = planOf(initial, shard);
   let history = createHistory({ perProbe: initial.historyPerProbe });
-  let agents = new Map<string, Dispatcher>();
-  let scheduler: Scheduler | undefined;
-  /** Schedules a reload replaced, finishing the rounds they had under way. */
-  const retiring = new Set<Scheduler>();
-  /** Ids of the plan in force: a retiring round's probe that the new config dropped records nothing. */
-  let planIds: ReadonlySet<string> = new Set();
-  let started = false;
-  /** The tail of the reload queue; never rejects. */
-  let reloads: Promise<void> = Promise.resolve();
-  /** A reload from the config source that waits for its turn: reloads asked for meanwhile join it. */
-  let queuedRead: Promise<ReloadResult> | undefined;
-
-  const newDispatcher = (t: MonitorTarget, concurrency: number): Dispatcher =>
-    deps.dispatcherFor?.(t) ?? makeAgent(t, concurrency, { onCertificate: (at) => tlsMetrics.observe(t.name, at) }, env);
-  function dispatcher(target: MonitorTarget): Dispatcher {
-    let found = agents.get(target.name);
-    if (!found) agents.set(target.name, (found = newDispatcher(target, config.concurrency)));
-    return found;
-  }
 
   const probeDeps = (target: MonitorTarget) => ({
-    dispatcher: dispatcher(target),
+    dispatcher: connections.for(target, config.concurrency),
     politeness,
     now,
     maxHoldMs: config.maxRateLimitHoldMs ?? DEFAULT_MAX_HOLD_MS,
@@ -116,40 +108,35 @@ export function createMonitor(initial: MonitorConfig, deps: MonitorDeps) {
 
   async function runAndRecord(spec: ProbeSpec, target: MonitorTarget, signal: AbortSignal): Promise<void> {
     const result = await runProbe(spec, target, { ...probeDeps(target), signal });
-    if (signal.aborted || !planIds.has(spec.id)) return;
-    probeMetrics.record(result);
+    // A retiring round's probe that the new config dropped records nothing.
+    if (signal.aborted || !plan.ids.has(spec.id)) return;
+    metrics.probe.record(result);
     history.add(result);
     logProbe(deps.logger, result);
   }
 
-  function install(next: MonitorConfig): number {
-    const nextFullPlan = buildPlan(next);
-    const nextPlan = nextFullPlan.filter((p) => onShard(p, shard));
-    probeMetrics.syncPlan(nextPlan, { perKeyOutcomes: next.metrics?.perKeyOutcomes ?? false, buckets: durationBuckets(next.targets) });
+  /** Every metric family, the history and the pacing keep only what `next` still has. */
+  function describe(next: MonitorConfig, nextPlan: ReturnType<typeof planOf>): void {
+    metrics.probe.syncPlan(nextPlan.mine, {
+      perKeyOutcomes: next.metrics?.perKeyOutcomes ?? false,
+      buckets: durationBuckets(next.targets),
+    });
     const nextNames = new Set(next.targets.map((t) => t.name));
     for (const t of config.targets) if (!nextNames.has(t.name)) service.dropTarget(t.name);
-    service.describeConfig(next.targets, nextPlan);
-    shardMetrics.describe(nextPlan.length, nextFullPlan.length);
-    tlsMetrics.retain(next.targets);
-    proxyRoutes.describe(next.targets);
+    service.describeConfig(next.targets, nextPlan.mine);
+    metrics.shard.describe(nextPlan.mine.length, nextPlan.full.length);
+    metrics.tls.retain(next.targets);
+    metrics.proxyRoutes.describe(next.targets);
     if (next.historyPerProbe !== config.historyPerProbe) history = createHistory({ perProbe: next.historyPerProbe });
-    history.retain(new Set(nextPlan.map((p) => p.id)));
-    politeness.retain(new Set(nextPlan.map((p) => holdKey(p.target, p.keyAlias))));
+    history.retain(nextPlan.ids);
+    politeness.retain(new Set(nextPlan.mine.map((p) => holdKey(p.target, p.keyAlias))));
     politeness.cap(now(), next.maxRateLimitHoldMs ?? DEFAULT_MAX_HOLD_MS);
-    onDemand.retain(new Set(nextFullPlan.map((p) => holdKey(p.target, p.keyAlias))));
-    config = next;
-    plan = nextPlan;
-    planIds = new Set(nextPlan.map((p) => p.id));
-    fullPlan = nextFullPlan;
-    agents = new Map(next.targets.map((t) => [t.name, newDispatcher(t, next.concurrency)]));
-    // In one pass: a filter per target is targets x probes.
-    const byTarget = new Map<string, ProbeSpec[]>();
-    for (const p of nextPlan) {
-      const list = byTarget.get(p.target) ?? [];
-      if (list.push(p) === 1) byTarget.set(p.target, list);
-    }
-    scheduler = createScheduler(
-      next.targets.map((target) => ({ target, probes: byTarget.get(target.name) ?? [] })),
+    onDemand.retain(new Set(nextPlan.full.map((p) => holdKey(p.target, p.keyAlias))));
+  }
+
+  function schedulerFor(next: MonitorConfig): Scheduler {
+    return createScheduler(
+      next.targets.map((target) => ({ target, probes: plan.byTarget.get(target.name) ?? [] })),
       {
         concurrency: next.concurrency,
         metrics: service,
@@ -159,33 +146,26 @@ export function createMonitor(initial: MonitorConfig, deps: MonitorDeps) {
         oneAtATime: (p) => politeness.throttled(p.target, p.keyAlias),
         // Failures before a window say nothing about after it: the outage page then needs a
         // fresh run of failures, rather than firing on the old one the moment the window closes.
-        onPaused: (t) => probeMetrics.endStreaks(t.name, 'service'),
+        onPaused: (t) => metrics.probe.endStreaks(t.name, 'service'),
         ...(deps.random ? { random: deps.random } : {}),
       },
     );
-    if (started) scheduler.start();
-    service.reloadSuccessful.set(1);
-    service.reloadTimestamp.set(now() / 1000);
-    return nextPlan.length;
   }
 
   /**
    * The new config takes over the schedule at once; a round under way finishes on the config it
-   * started with (a reload never costs a round's results), then its connections close. Its
-   * probes that the new config dropped record nothing.
+   * started with, then its connections close.
    */
   function apply(next: MonitorConfig): number {
-    const old = scheduler;
-    const oldAgents = agents;
-    const count = install(next);
-    if (old) {
-      retiring.add(old);
-      void old.retire().then(async () => {
-        retiring.delete(old);
-        if (!deps.dispatcherFor) await Promise.allSettled([...oldAgents.values()].map((a) => a.close()));
-      });
-    }
-    return count;
+    const nextPlan = planOf(next, shard);
+    describe(next, nextPlan);
+    config = next;
+    plan = nextPlan;
+    const oldConnections = connections.replace(next.targets, next.concurrency);
+    schedules.replace(schedulerFor(next), () => connections.close(oldConnections));
+    service.reloadSuccessful.set(1);
+    service.reloadTimestamp.set(now() / 1000);
+    return nextPlan.mine.length;
   }
 
   function probeNow(spec: ProbeSpec): Promise<ProbeResult> {
@@ -194,85 +174,44 @@ export function createMonitor(initial: MonitorConfig, deps: MonitorDeps) {
     return runProbe(spec, target, probeDeps(target));
   }
 
-  /** Reads the next config (a throwing reader is a refusal, not a crash) and applies it. */
-  async function reloadNow(next: ConfigResult | undefined): Promise<ReloadResult> {
-    const result = next ?? readNext();
-    if (!result.ok) {
-      service.reloadSuccessful.set(0);
-      deps.logger.error({ issues: result.issues }, 'config reload failed; keeping the running config');
-      return result;
-    }
-    const probes = apply(result.config);
-    const envKeysKept = envKeyAliases(result.config);
-    deps.logger.info({ probes }, 'config reloaded');
-    if (envKeysKept.length > 0) {
-      deps.logger.warn(
-        { keys: envKeysKept },
-        'reload reread every secretFile key, but keys given as ${ENV} keep the values this process started with (a running process cannot see a changed environment): restart to pick up rotated ${ENV} keys, or move them to secretFile',
-      );
-    }
-    return { ok: true, probes, envKeysKept };
-  }
+  const reloads = createReloadQueue(async (next) => {
+    const result = next ?? readConfigSource(deps.load);
+    if (result.ok) return reportReload(deps.logger, result.config, apply(result.config));
+    service.reloadSuccessful.set(0);
+    deps.logger.error({ issues: result.issues }, 'config reload failed; keeping the running config');
+    return result;
+  });
 
-  function readNext(): ConfigResult {
-    if (!deps.load) return { ok: false, issues: [{ path: '', message: 'no config source to reload from' }] };
-    try {
-      return deps.load();
-    } catch (error) {
-      // The reader's own message only: a stack is no config problem, and could quote the file.
-      const why = error instanceof Error ? (error.message.split('\n')[0] ?? error.name) : 'unknown error';
-      return { ok: false, issues: [{ path: '', message: `cannot read the config (${why})` }] };
-    }
-  }
-
-  install(initial);
+  apply(initial);
 
   return {
-    registry: registry as Registry,
+    registry: metrics.registry as Registry,
     get history(): History {
       return history;
     },
     shard,
     async start(): Promise<void> {
-      started = true;
-      scheduler?.start();
-      deps.logger.info({ targets: config.targets.length, probes: plan.length, shard: formatShard(shard) }, 'monitor started');
-      if (deps.roundOnStart) void scheduler?.runOnce();
+      schedules.start();
+      deps.logger.info({ targets: config.targets.length, probes: plan.mine.length, shard: formatShard(shard) }, 'monitor started');
+      if (deps.roundOnStart) void schedules.current()?.runOnce();
     },
     async stop(): Promise<void> {
-      started = false;
       // A reload under way would otherwise install its scheduler after this stop.
-      await reloads;
-      await Promise.all([scheduler, ...retiring].map((s) => s?.stop()));
-      if (!deps.dispatcherFor) await Promise.allSettled([...agents.values()].map((a) => a.close()));
+      await schedules.stop(reloads.settled());
+      await connections.closeAll();
     },
-    reload(next?: ConfigResult): Promise<ReloadResult> {
-      // One at a time, each after the previous is in place. Reloads from the config source that
-      // arrive while one waits its turn join it (a burst of SIGHUPs or POSTs reads the file once);
-      // one asked for after it started reads the file again, which may carry a newer edit.
-      if (next === undefined && queuedRead) return queuedRead;
-      const run = reloads.then(() => {
-        if (next === undefined) queuedRead = undefined;
-        return reloadNow(next);
-      });
-      if (next === undefined) queuedRead = run;
-      reloads = run.then(
-        () => undefined,
-        () => undefined,
-      );
-      return run;
-    },
+    reload: (next?: ConfigResult) => reloads.reload(next),
     /** One unspread round of every target, awaited: tests drive ticks with it. */
     async runOnce(): Promise<void> {
-      await scheduler?.runOnce();
+      await schedules.current()?.runOnce();
     },
     async tick(target: string, options?: { spread?: boolean }): Promise<void> {
-      await scheduler?.tick(target, options);
+      await schedules.current()?.tick(target, options);
     },
     config: (): MonitorConfig => config,
     /** This shard's probes. */
-    plan: (): readonly ProbeSpec[] => plan,
-    ready: (): boolean => started,
+    plan: (): readonly ProbeSpec[] => plan.mine,
+    ready: (): boolean => schedules.started(),
     keys: (): ApiKey[] => configKeys(config),
     /** Runs one configured probe now without recording it or pacing it (tests, tools). */
     probeNow,
@@ -285,6 +224,6 @@ export function createMonitor(initial: MonitorConfig, deps: MonitorDeps) {
       return { kind: 'ran', result: await probeNow(spec) };
     },
     /** Every probe of the config, any shard: what `/probe?debug=true` may pick from. */
-    allProbes: (): readonly ProbeSpec[] => fullPlan,
+    allProbes: (): readonly ProbeSpec[] => plan.full,
   };
 }

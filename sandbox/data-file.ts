@@ -14,6 +14,11 @@ import type { SandboxData } from './model.js';
 
 const SCOPES = [...TENANT_RESOURCES, 'platform'] as const;
 const recordList = z.array(z.record(z.string(), z.unknown())).default([]);
+/** One list per tenant resource of the contract, each optional (empty when left out). */
+const recordLists = Object.fromEntries(TENANT_RESOURCES.map((r) => [r, recordList])) as Record<
+  (typeof TENANT_RESOURCES)[number],
+  typeof recordList
+>;
 
 /** The schema for one slug style: a slug outside the dialect's style is refused where it stands. */
 function dataSchema(style: SlugStyle) {
@@ -25,10 +30,7 @@ function dataSchema(style: SlugStyle) {
     slug,
     name: z.string().min(1),
     city: z.string().min(1).default(''),
-    clients: recordList,
-    bikes: recordList,
-    repairs: recordList,
-    logs: recordList,
+    ...recordLists,
   });
   const keySchema = z.strictObject({
     alias: aliasSchema,

@@ -165,13 +165,29 @@ function logs(random: Random, repairList: readonly Record<string, unknown>[]): R
     .map((entry, i) => ({ id: `lg-${pad(i + 1)}`, ...entry }));
 }
 
+/** Records of a resource the demo has no hand-written generator for: a few numbered entries, seeded by its name. */
+function genericRecords(seedSlug: string, resource: string): Record<string, unknown>[] {
+  const random = seededRandom(seedFrom(`${seedSlug}/${resource}`));
+  return Array.from({ length: intBetween(random, 3, 6) }, (_, i) => ({
+    id: `${resource.slice(0, 2)}-${pad(i + 1)}`,
+    createdAt: new Date(BASE_TIME + i * 26 * HOUR).toISOString(),
+  }));
+}
+
 /** `seedSlug` keeps the records the same whatever style the slug is written in. */
 function demoTenant(info: TenantInfo, seedSlug = info.slug): TenantData {
   const random = seededRandom(seedFrom(seedSlug));
   const clientList = clients(random, 6);
   const bikeList = bikes(random, 8, clientList.length);
   const repairList = repairs(random, 7, bikeList);
-  return { info, records: { clients: clientList, bikes: bikeList, repairs: repairList, logs: logs(random, repairList) } };
+  const known: Readonly<Record<string, readonly unknown[]>> = {
+    clients: clientList,
+    bikes: bikeList,
+    repairs: repairList,
+    logs: logs(random, repairList),
+  };
+  const records = Object.fromEntries(TENANT_RESOURCES.map((r) => [r, known[r] ?? genericRecords(seedSlug, r)]));
+  return { info, records: records as TenantData['records'] };
 }
 
 const ALL_TENANT_SCOPES: readonly Scope[] = [...TENANT_RESOURCES];

@@ -4,7 +4,15 @@
  * (concrete, as tools learn them from here), index access, error codes and statuses, and
  * rate-limit header names.
  */
-import { AUTH_SCHEMES, BASE_PATH, ENDPOINTS, type EndpointSpec, authHeader, platformPath } from '../api/contract/index.js';
+import {
+  AUTH_SCHEMES,
+  BASE_PATH,
+  ENDPOINTS,
+  TENANT_RESOURCES,
+  type EndpointSpec,
+  authHeader,
+  platformPath,
+} from '../api/contract/index.js';
 import { type SlugStyle } from '../api/contract/readings.js';
 import { type RefusalAnswer, rateLimitHeaderNames, refusalAnswer, sentErrors } from '../api/contract/server/index.js';
 import { type Dialect, styleDemoSlug } from './dialect/index.js';
@@ -78,7 +86,7 @@ export function docsPayload(dialect: Dialect): Record<string, unknown> {
         platform: 'Klucz platformy: endpointy /platform/* i dane każdego najemcy.',
         tenant: 'Klucz najemcy: wyłącznie endpointy najemcy, do którego jest przypisany.',
       },
-      scopes: `Zakres klucza wymienia zasoby (clients, bikes, repairs, logs) oraz platform; wywołanie spoza zakresu kończy się ${answerText(refusalAnswer('scope', dialect))}.`,
+      scopes: `Zakres klucza wymienia zasoby (${TENANT_RESOURCES.join(', ')}) oraz platform; wywołanie spoza zakresu kończy się ${answerText(refusalAnswer('scope', dialect))}.`,
       environments: 'Osobne klucze dla środowiska testowego i produkcyjnego.',
       indexAccess: dialect.index,
       rules: rules(dialect),

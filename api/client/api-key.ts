@@ -1,6 +1,7 @@
 /**
  * The API key, and keeping it out of every text that leaves the process: an `ApiKey` prints as
- * its alias and last 4 characters; only `reveal()`, where the auth header is built, gives the value.
+ * its alias and last 4 characters; only `reveal()`, where the auth header is built, gives the
+ * value.
  */
 
 /** The last 4 characters at most; none of a very short key, which they would be most of. */
@@ -82,7 +83,10 @@ function asciiLower(text: string): string {
   return lower.length === text.length ? lower : text.replace(/[A-Z]+/g, (run) => run.toLowerCase());
 }
 
-/** [start, end) of every run of `lower`, at least KEY_ECHO_MIN_RUN long, that is part of `secret`, overlaps merged. */
+/**
+ * [start, end) of every run of `lower`, at least KEY_ECHO_MIN_RUN long, that is part of `secret`,
+ * overlaps merged.
+ */
 function runsOf(lower: string, secret: string): Array<[number, number]> {
   const runs: Array<[number, number]> = [];
   for (let k = 0; k + BLOCK <= secret.length; k += BLOCK) {

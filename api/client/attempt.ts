@@ -29,14 +29,20 @@ export const USER_AGENT = `repair-service-client/${CLIENT_VERSION} node/${proces
 let pool = Buffer.alloc(0);
 let used = 0;
 
-/** Random hex for trace and span ids, cut from one 4 KiB draw (a draw per id cost microseconds a call). */
+/**
+ * Random hex for trace and span ids, cut from one 4 KiB draw (a draw per id cost microseconds a
+ * call).
+ */
 export function randomHex(bytes: number): string {
   if (used + bytes > pool.length) [pool, used] = [randomBytes(4096), 0];
   used += bytes;
   return pool.toString('hex', used - bytes, used);
 }
 
-/** A W3C `traceparent` (version 00, sampled): the trace id kept across a call's attempts, a new span each. */
+/**
+ * A W3C `traceparent` (version 00, sampled): the trace id kept across a call's attempts, a new span
+ * each.
+ */
 export function traceparent(traceId: string = randomHex(16)): string {
   return `00-${traceId}-${randomHex(8)}-01`;
 }
@@ -138,7 +144,10 @@ export function transportFailureFrom(error: unknown): TransportFailure {
   };
 }
 
-/** One string per lowercase name, a key echo scrubbed; undici's object handed on when there is nothing to change. */
+/**
+ * One string per lowercase name, a key echo scrubbed; undici's object handed on when there is
+ * nothing to change.
+ */
 function headersOf(
   raw: Record<string, string | string[] | undefined>,
   key: ApiKey | undefined,
@@ -204,7 +213,9 @@ function failureOf(
   return req.key ? { ...failure, message: redactSecrets(failure.message, [req.key]) } : failure;
 }
 
-/** A server may echo the key escaped, re-cased or cut short in its code or message: scrubbed too. */
+/**
+ * A server may echo the key escaped, re-cased or cut short in its code or message: scrubbed too.
+ */
 function scrubbedEnvelope(parsed: EnvelopeParse, key: ApiKey): EnvelopeParse {
   if (!parsed.valid) return { ...parsed, detail: scrubKeyEchoes(parsed.detail, [key]) };
   if (parsed.envelope.ok) return parsed;
@@ -262,7 +273,8 @@ export async function sendAttempt(req: AttemptRequest): Promise<AttemptResult> {
     const resHeaders = headersOf(res.headers, req.key);
     const declared = Number(resHeaders['content-length'] ?? Number.NaN);
     const limit = success ? (req.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES) : ERROR_BODY_BYTES;
-    // undici enforces a declared length itself: one read, no chunk bookkeeping (and no extra async frame).
+    // undici enforces a declared length itself: one read, no chunk bookkeeping (and no extra async
+    // frame).
     const known = Number.isSafeInteger(declared) && declared <= limit;
     const read = known
       ? { text: await res.body.text(), bytes: declared }

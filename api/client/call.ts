@@ -1,5 +1,6 @@
 /**
- * One call to its end: attempts, p-retry running the loop while `decideRetry` chooses each wait, the
+ * One call to its end: attempts, p-retry running the loop while `decideRetry` chooses each wait,
+ * the
  * 429 gate, and the one place a failed attempt becomes an `ApiError` saying what ran out and why.
  */
 import pRetry from 'p-retry';
@@ -77,7 +78,10 @@ function outcomeText(result: AttemptResult): string {
   return `HTTP ${result.status}${code ? ` ${code}` : ''}`;
 }
 
-/** A body that is not the envelope (a proxy's HTML page) as one short line: tags, scripts and styles dropped. */
+/**
+ * A body that is not the envelope (a proxy's HTML page) as one short line: tags, scripts and styles
+ * dropped.
+ */
 function bodyExcerptOf(text: string): string {
   const markup = /<!--[\s\S]*?(?:-->|$)|<(script|style)\b[\s\S]*?(?:<\/\1\s*>|$)|<[^>]*(?:>|$)/gi;
   const flat = (/^\s*</.test(text) ? text.replace(markup, ' ') : text).replace(/\s+/g, ' ').trim();
@@ -109,7 +113,10 @@ export class Call {
     return this.attempt().catch((first: unknown) => this.retry(first).catch(stopped));
   }
 
-  /** p-retry replays the first failure as its attempt 1; it waits nothing itself: `onFailed` sleeps what `decideRetry` chose. */
+  /**
+   * p-retry replays the first failure as its attempt 1; it waits nothing itself: `onFailed` sleeps
+   * what `decideRetry` chose.
+   */
   private retry(first: unknown): Promise<AttemptResponse> {
     const onFailedAttempt = ({ error }: { error: Error }): Promise<void> => this.onFailed(error);
     return pRetry((n) => (n === 1 ? Promise.reject(first) : this.attempt()), {
@@ -242,7 +249,8 @@ export class Call {
             minAttemptWindowMs: MIN_WINDOW_MS,
           });
     if (!decision.retry) {
-      // Out of time after a timed-out attempt: the total budget ran out, whichever cut that attempt.
+      // Out of time after a timed-out attempt: the total budget ran out, whichever cut that
+      // attempt.
       const scope = capped || (timedOut && decision.reason === 'deadline') ? 'total' : 'attempt';
       throw this.fromAttempt(result, decision.reason, scope, (decision.hint ?? hint)?.delayMs);
     }

@@ -4,8 +4,10 @@ import { type Dispatcher, EnvHttpProxyAgent } from 'undici';
 import type { AuthScheme, TenantResource } from '../contract/index.js';
 import {
   SECRET_HEADERS,
+  TENANT_RESOURCES,
   checkBaseUrl,
   isAuthScheme,
+  isTenantResource,
   platformPath,
   tenantResourcePath,
   validateTenantSlug,
@@ -69,10 +71,8 @@ export interface RepairServiceClient {
   index(options?: CallOptions): ApiPromise<unknown>;
   /** Public: sent without the key. */
   docs(options?: CallOptions): ApiPromise<unknown>;
-  listClients(options?: ListOptions): ApiPromise<readonly unknown[]>;
-  listBikes(options?: ListOptions): ApiPromise<readonly unknown[]>;
-  listRepairs(options?: ListOptions): ApiPromise<readonly unknown[]>;
-  listLogs(options?: ListOptions): ApiPromise<readonly unknown[]>;
+  /** A tenant resource's list: `list('repairs')`, one for each name in `TENANT_RESOURCES`. */
+  list(resource: TenantResource, options?: ListOptions): ApiPromise<readonly unknown[]>;
   /** Any path inside `{base_url}`, a query after `?` allowed: `get('/tenants/x/repairs/17')`. */
   get(path: string, options?: CallOptions): ApiPromise<unknown>;
   readonly platform: { get(path: string, options?: CallOptions): ApiPromise<unknown> };
@@ -135,7 +135,10 @@ function toApiKey(value: unknown): ApiKey {
   throw new TypeError('option "apiKey" is required (an ApiKey or the key string)');
 }
 
-/** `host:port` of the proxy `url` goes through (read as curl and undici's `EnvHttpProxyAgent` read it), never its credentials. */
+/**
+ * `host:port` of the proxy `url` goes through (read as curl and undici's `EnvHttpProxyAgent` read
+ * it), never its credentials.
+ */
 export function proxyFor(
   url: URL,
   env: Readonly<Record<string, string | undefined>> = process.env,
@@ -168,7 +171,8 @@ export function proxyFor(
  */
 function ownAgent(options: ClientOptions, url: URL): Dispatcher {
   const timeout = options.attemptTimeoutMs ?? DEFAULTS.attemptTimeoutMs;
-  // NO_PROXY read once here, like the proxy variables: undici would read process.env on every request.
+  // NO_PROXY read once here, like the proxy variables: undici would read process.env on every
+  // request.
   const env = process.env;
   const direct =
     options.proxy === false
@@ -266,7 +270,10 @@ export function createClient(options: ClientOptions): RepairServiceClient {
     };
   }
 
-  /** Checks the call's options and target (a bad one rejects here, before anything is sent), then runs it. */
+  /**
+   * Checks the call's options and target (a bad one rejects here, before anything is sent), then
+   * runs it.
+   */
   function call<T>(where: () => Target, opts: CallOptions): ApiPromise<T> {
     let done: { res: AttemptResponse; run: Call } | undefined;
     const promise = (async () => {
@@ -299,19 +306,17 @@ export function createClient(options: ClientOptions): RepairServiceClient {
     return promise;
   }
 
-  const listOf = (resource: TenantResource) => {
-    // The client's own tenant was checked once, here: a call without `tenant` reuses its target.
-    const own = tenant === undefined ? undefined : target(tenantResourcePath(tenant, resource));
-    return (opts: ListOptions = {}): ApiPromise<readonly unknown[]> =>
-      call(() => {
-        if (opts.tenant !== undefined)
-          return target(tenantResourcePath(slug(opts.tenant), resource));
-        if (own !== undefined) return own;
+  const list = (resource: TenantResource, opts: ListOptions = {}): ApiPromise<readonly unknown[]> =>
+    call(() => {
+      if (!isTenantResource(resource))
         throw new TypeError(
-          `${resource}: no tenant: pass { tenant } to the call or set the client's "tenant" option`,
+          `list: ${shown(resource)} is not one of ${TENANT_RESOURCES.join(', ')}`,
         );
-      }, opts);
-  };
+      const of = opts.tenant ?? tenant;
+      if (of === undefined)
+        throw new TypeError(`${resource}: no tenant: pass { tenant } or set the client's "tenant"`);
+      return target(tenantResourcePath(opts.tenant === undefined ? of : slug(of), resource));
+    }, opts);
 
   const get =
     (platform: boolean) =>
@@ -335,10 +340,7 @@ export function createClient(options: ClientOptions): RepairServiceClient {
     tenant,
     index: (opts = {}) => call(() => target('/'), opts),
     docs: (opts = {}) => call(() => target('/docs'), opts),
-    listClients: listOf('clients'),
-    listBikes: listOf('bikes'),
-    listRepairs: listOf('repairs'),
-    listLogs: listOf('logs'),
+    list,
     get: get(false),
     platform: { get: get(true) },
     clearRateLimitPause: () => gate.clear(),

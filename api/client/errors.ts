@@ -1,13 +1,17 @@
 /**
  * One error tree, in openai-node's shape: `ApiError` carries every field, a subclass names a case.
- * Guards check a shared brand plus `kind`, so they know errors from another copy of this folder too.
+ * Guards check a shared brand plus `kind`, so they know errors from another copy of this folder
+ * too.
  */
 import type { AnswerKind } from '../contract/index.js';
 import type { TimeoutPhase } from './attempt.js';
 
 const BRAND = Symbol.for('repair-service.client.ApiError');
 
-/** Every answer kind but `ok`, plus a refusal by your parse hook (parse.ts) or of a next page (paginate.ts). */
+/**
+ * Every answer kind but `ok`, plus a refusal by your parse hook (parse.ts) or of a next page
+ * (paginate.ts).
+ */
 export type ErrorKind = Exclude<AnswerKind, 'ok'> | 'parse_failed' | 'pagination_stopped';
 
 export interface RetryRecord {
@@ -19,7 +23,10 @@ export interface RetryRecord {
   readonly basis: 'hint' | 'backoff';
 }
 
-/** What every error carries; the groups after `stopReason` are set for the kinds they belong to (README.md). */
+/**
+ * What every error carries; the groups after `stopReason` are set for the kinds they belong to
+ * (README.md).
+ */
 export interface ApiErrorFields {
   readonly kind: ErrorKind;
   readonly message: string;
@@ -55,7 +62,9 @@ export interface ApiErrorFields {
   readonly timeoutMs?: number | undefined;
   readonly waitedMs?: number | undefined;
   readonly elapsedMs?: number | undefined;
-  /** Parse hook: the item's position (undefined for the whole `data`) and what the validator said. */
+  /**
+   * Parse hook: the item's position (undefined for the whole `data`) and what the validator said.
+   */
   readonly index?: number | undefined;
   readonly issue?: string | undefined;
   readonly cause?: unknown;

@@ -15,7 +15,10 @@ import { checkSubPath, isCredentialName } from './paths.js';
 export type PaginationProblem =
   'off_origin' | 'outside_base_path' | 'other_resource' | 'unsafe_link' | 'loop' | 'page_cap';
 
-/** Pagination stopped: `problem` says why, `link` is the refused next link (shortened), `pages` the pages read. */
+/**
+ * Pagination stopped: `problem` says why, `link` is the refused next link (shortened), `pages` the
+ * pages read.
+ */
 export class PaginationError extends ApiError {
   declare readonly problem: PaginationProblem;
   declare readonly link: string | undefined;
@@ -48,7 +51,10 @@ export interface PaginateOptions<T> extends CallOptions {
   readonly maxPages?: number;
 }
 
-/** The target of the first `rel="next"` link; commas and semicolons inside `<>` or quotes do not split. */
+/**
+ * The target of the first `rel="next"` link; commas and semicolons inside `<>` or quotes do not
+ * split.
+ */
 export function nextLink(header: string | undefined): string | undefined {
   for (const value of (header ?? '').match(/<[^>]*>(?:[^,"]|"(?:\\.|[^"\\])*")*/g) ?? []) {
     const rel = /;\s*rel\s*=\s*(?:"([^"]*)"|([^;,\s]+))/i.exec(value);
@@ -62,7 +68,10 @@ type Next =
   | { readonly ok: true; readonly path: string; readonly query: string }
   | { readonly ok: false; readonly problem: PaginationProblem; readonly detail: string };
 
-/** Where a next link leads, resolved against the page it came with, or why the key may not follow it. */
+/**
+ * Where a next link leads, resolved against the page it came with, or why the key may not follow
+ * it (`resourcePath`: the page's own resource, which the link must stay on).
+ */
 export function checkNextLink(link: string, pageUrl: URL, base: URL, resourcePath: string): Next {
   const refuse = (problem: PaginationProblem, detail: string): Next => ({
     ok: false,

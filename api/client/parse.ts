@@ -102,7 +102,10 @@ function toCheck(validator: Validator<unknown>): Check {
   );
 }
 
-/** The checked value, or the `ParseError` of the call `response` came with (`index`: the item's place in a list). */
+/**
+ * The checked value, or the `ParseError` of the call `response` came with (`index`: the item's
+ * place in a list).
+ */
 function checked<T>(check: Check, value: unknown, response: ApiResponse, index?: number): T {
   const result = check(value);
   if (result.ok) return result.value as T;
@@ -123,7 +126,10 @@ function checked<T>(check: Check, value: unknown, response: ApiResponse, index?:
   });
 }
 
-/** Checks each item of a list with `validator`: what `parseItems` and paginate.ts's `parse` option run. */
+/**
+ * Checks each item of a list with `validator`: what `parseItems` and paginate.ts's `parse` option
+ * run.
+ */
 export function checkItems<T>(
   validator: Validator<T>,
 ): (items: readonly unknown[], response: ApiResponse) => T[] {
@@ -131,7 +137,9 @@ export function checkItems<T>(
   return (items, response) => items.map((item, i) => checked<T>(check, item, response, i));
 }
 
-/** The call is already on its way when its validator is refused: its own outcome is then of no use. */
+/**
+ * The call is already on its way when its validator is refused: its own outcome is then of no use.
+ */
 function refusedBefore<C>(call: Promise<unknown>, make: () => C): C {
   try {
     return make();
@@ -141,7 +149,9 @@ function refusedBefore<C>(call: Promise<unknown>, make: () => C): C {
   }
 }
 
-/** Each item of a list call, checked and typed: `await parseItems(client.listRepairs(), Repair)`. */
+/**
+ * Each item of a list call, checked and typed: `await parseItems(client.list('repairs'), Repair)`.
+ */
 export function parseItems<T>(
   call: ApiPromise<readonly unknown[]>,
   validator: Validator<T>,
@@ -150,7 +160,10 @@ export function parseItems<T>(
   return call.withResponse().then(({ data, response }) => check(data, response));
 }
 
-/** The whole `data` of a call, checked and typed: `await parseData(client.get('/tenants/x/repairs/17'), Repair)`. */
+/**
+ * The whole `data` of a call, checked and typed: `await
+ * parseData(client.get('/tenants/x/repairs/17'), Repair)`.
+ */
 export function parseData<T>(call: ApiPromise<unknown>, validator: Validator<T>): Promise<T> {
   const check = refusedBefore(call, () => toCheck(validator as Validator<unknown>));
   return call.withResponse().then(({ data, response }) => checked<T>(check, data, response));

@@ -28,7 +28,10 @@ function isDotSegment(segment: string): boolean {
   return plain === '.' || plain === '..';
 }
 
-/** A path relative to `{base_url}`, with one leading `/`; `withQuery`: an encoded query may follow `?`. */
+/**
+ * A path relative to `{base_url}`, with one leading `/`; `withQuery`: an encoded query may follow
+ * `?`.
+ */
 export function checkSubPath(input: unknown, withQuery = false): PathCheck {
   if (typeof input !== 'string' || input === '')
     return fail('is empty: give a path relative to {base_url}, e.g. /docs');
@@ -74,7 +77,10 @@ export function staysInside(base: URL, path: string, prefix = '/'): boolean {
   }
 }
 
-/** `endpoint` is undefined for a path the spec does not show (`/tenants/x/repairs/17`): keyed, any `data`. */
+/**
+ * `endpoint` is undefined for a path the spec does not show (`/tenants/x/repairs/17`): keyed, any
+ * `data`.
+ */
 export interface Route {
   readonly endpoint: EndpointId | undefined;
   readonly tenant: string | undefined;

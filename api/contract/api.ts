@@ -15,7 +15,8 @@ export const ENDPOINT_IDS = ['index', 'docs', 'platform', ...TENANT_RESOURCES] a
 export type EndpointId = (typeof ENDPOINT_IDS)[number];
 
 /**
- * Who may call an endpoint: `public` no key, `any_key` any valid key, `platform` platform keys only,
+ * Who may call an endpoint: `public` no key, `any_key` any valid key, `platform` platform keys
+ * only,
  * `tenant` a platform key or a tenant key assigned to the tenant in the path.
  */
 export type Access = 'public' | 'any_key' | 'platform' | 'tenant';
@@ -42,7 +43,8 @@ const endpoint = (
 };
 
 export const ENDPOINTS: readonly EndpointSpec[] = [
-  // Whether `/` needs a key is not shown (readings.ts): clients send the key, which a public `/` ignores.
+  // Whether `/` needs a key is not shown (readings.ts): clients send the key, which a public `/`
+  // ignores.
   endpoint('index', '/', 'any_key', false, 'API index with a link to the documentation'),
   endpoint(
     'docs',
@@ -93,7 +95,10 @@ export function endpointPath(
   return tenantResourcePath(params.tenant, id);
 }
 
-/** `{base_url}` (which keeps its own `/api/v1`) and a relative path; a trailing slash on either side is tolerated. */
+/**
+ * `{base_url}` (which keeps its own `/api/v1`) and a relative path; a trailing slash on either side
+ * is tolerated.
+ */
 export function joinUrl(baseUrl: string, path: string): string {
   // Regular expressions only when there is a slash to trim: this runs on every request.
   const base = baseUrl.endsWith('/') ? baseUrl.replace(/\/+$/, '') : baseUrl;
@@ -105,8 +110,10 @@ export function joinUrl(baseUrl: string, path: string): string {
 
 /**
  * Tenant slugs, the `{tenant}` path parameter. READING (spec §2: a slug's format is not shown): any
- * slug a real API may use is taken (`rowery_nowak`, `RoweryNowak`, `sklep.pl`); refused is only what
- * cannot be one path segment or is absurdly long. Whether the server knows the tenant is its answer.
+ * slug a real API may use is taken (`rowery_nowak`, `RoweryNowak`, `sklep.pl`); refused is only
+ * what
+ * cannot be one path segment or is absurdly long. Whether the server knows the tenant is its
+ * answer.
  */
 export const TENANT_SLUG_MAX_LENGTH = 256;
 
@@ -165,7 +172,10 @@ function controlCharacter(raw: string): string | undefined {
   return `must not contain control characters (U+${code} at position ${at + 1}), such as a line break or tab from a copy-paste`;
 }
 
-/** A `{base_url}` safe to send a key to (spec §9.1); callers prefix the reason with their name for it. */
+/**
+ * A `{base_url}` safe to send a key to (spec §9.1); callers prefix the reason with their name for
+ * it.
+ */
 export function checkBaseUrl(
   raw: string,
   rules: { readonly requireHttps?: boolean } = {},

@@ -1,13 +1,20 @@
 /**
  * What a server sends back: the envelope (spec §2), parsed without ever throwing; and its text,
  * bounded where it is read (a runaway value cannot fill memory and logs) and made printable (it
- * cannot drive a terminal or reorder the text around it). Every tool reads server strings from here.
+ * cannot drive a terminal or reorder the text around it). Every tool reads server strings from
+ * here.
  */
 
-/** `error.code`, `error.message`, what is wrong with a body (or a `Location`), an id header: longer is cut, ending in `…`. */
+/**
+ * `error.code`, `error.message`, what is wrong with a body (or a `Location`), an id header: longer
+ * is cut, ending in `…`.
+ */
 export const SERVER_TEXT_LIMITS = { code: 64, message: 300, detail: 300, header: 128 } as const;
 
-/** C0 and C1 controls, DEL, bidi marks, overrides and isolates, line separators, zero-width space, BOM. */
+/**
+ * C0 and C1 controls, DEL, bidi marks, overrides and isolates, line separators, zero-width space,
+ * BOM.
+ */
 const UNPRINTABLE =
   /[\u0000-\u001f\u007f-\u009f\u061c\u200b\u200e\u200f\u2028-\u202e\u2066-\u2069\ufeff]/;
 const UNPRINTABLE_ALL = new RegExp(UNPRINTABLE.source, 'g');

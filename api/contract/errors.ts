@@ -30,7 +30,8 @@ export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];
 
 /**
  * READING (spec §7: codes beyond two are not shown): what any error code looks like, so a code
- * given in a setting (a missing-key code, a key's expected refusal) can be checked; also label-safe.
+ * given in a setting (a missing-key code, a key's expected refusal) can be checked; also
+ * label-safe.
  */
 export const ERROR_CODE_PATTERN = /^[a-z][a-z0-9_]{0,63}$/;
 

@@ -10,11 +10,16 @@ import { isTenantSlug } from './api.js';
  * reports them and the monitor's settings take them; the first value is the sandbox's reference.
  */
 
-/** READING (spec §5: "whether the index endpoint requires a key: not shown"); `unknown` asserts neither. */
+/**
+ * READING (spec §5: "whether the index endpoint requires a key: not shown"); `unknown` asserts
+ * neither.
+ */
 export const INDEX_ACCESS_READINGS = ['unknown', 'public', 'key'] as const;
 export type IndexAccessReading = (typeof INDEX_ACCESS_READINGS)[number];
 
-/** READING (spec §2: a slug's format is not shown): `any` is whatever `validateTenantSlug` takes. */
+/**
+ * READING (spec §2: a slug's format is not shown): `any` is whatever `validateTenantSlug` takes.
+ */
 export const SLUG_STYLES = ['kebab', 'snake', 'any'] as const;
 export type SlugStyle = (typeof SLUG_STYLES)[number];
 /** What each named slug style accepts (`any` accepts what the contract's own slug check does). */
@@ -27,11 +32,16 @@ export const SLUG_PATTERNS: Readonly<Record<Exclude<SlugStyle, 'any'>, RegExp>> 
 export const UNAUTHORIZED_STATUSES = [401, 403] as const;
 export type UnauthorizedStatus = (typeof UNAUTHORIZED_STATUSES)[number];
 
-/** READING (spec §5.4: a key outside its scope "must not succeed"; how it is refused is not shown). */
+/**
+ * READING (spec §5.4: a key outside its scope "must not succeed"; how it is refused is not shown).
+ */
 export const SCOPE_REFUSALS = ['insufficient_scope', 'forbidden', 'not_found'] as const;
 export type ScopeRefusal = (typeof SCOPE_REFUSALS)[number];
 
-/** READING (spec §4.2: /platform/ is "reserved for platform keys"; what a tenant key gets is not shown). */
+/**
+ * READING (spec §4.2: /platform/ is "reserved for platform keys"; what a tenant key gets is not
+ * shown).
+ */
 export const PLATFORM_REFUSALS = ['platform_key_required', 'not_found', 'unauthorized'] as const;
 export type PlatformRefusal = (typeof PLATFORM_REFUSALS)[number];
 
@@ -118,7 +128,8 @@ export function platformPathsInDocs(docs: unknown): string[] {
   const visit = (value: unknown, depth: number): void => {
     if (depth > 8) return;
     if (typeof value === 'string') {
-      // A path ends at whitespace, quotes or closing punctuation; one followed by `*` or `{` is a template.
+      // A path ends at whitespace, quotes or closing punctuation; one followed by `*` or `{` is a
+      // template.
       for (const match of value.matchAll(
         /(?:^|[\s("'`])(?:\/api\/v\d+)?\/platform\/([\w.~%/-]+)(?=$|[\s)"'`,;:!?])/g,
       )) {
@@ -135,7 +146,10 @@ export function platformPathsInDocs(docs: unknown): string[] {
   return [...found];
 }
 
-/** Fields a listed tenant object may carry its slug in, most specific first (a display `name` is not a slug). */
+/**
+ * Fields a listed tenant object may carry its slug in, most specific first (a display `name` is not
+ * a slug).
+ */
 const SLUG_FIELDS = ['slug', 'tenant', 'id'] as const;
 
 function slugOf(item: unknown): string | undefined {

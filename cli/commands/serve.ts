@@ -4,6 +4,8 @@ import { createLogger, packageVersion } from '../../lib/index.js';
 import {
   NO_SHARD,
   configSecrets,
+  type ProbeTracer,
+  TracingUnavailableError,
   createMonitor,
   createProbeTracer,
   formatIssues,
@@ -48,7 +50,15 @@ const serve: Command = {
     let keys = configSecrets(initial.config);
     const logger = createLogger({ level, name: 'repairmon', secrets: () => keys });
     const version = packageVersion();
-    const tracer = await createProbeTracer(ctx.env, version);
+    let tracer: ProbeTracer | undefined;
+    try {
+      tracer = await createProbeTracer(ctx.env, version);
+    } catch (error) {
+      if (!(error instanceof TracingUnavailableError)) throw error;
+      hangups.release();
+      ctx.stderr.write(`repairmon serve: ${error.message}\n`);
+      return 2;
+    }
     const monitor = createMonitor(initial.config, {
       logger,
       shard: shard.shard,

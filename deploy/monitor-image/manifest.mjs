@@ -7,13 +7,18 @@
 
 export const MONITOR_PACKAGE_NAME = 'repairmon-monitor-image';
 
-/** The root's dependencies restricted to `packages` (the import graph's), same ranges. */
+/**
+ * The root's dependencies restricted to `packages` (the import graph's), same ranges. The root's
+ * optional peers (OpenTelemetry) are plain dependencies here: an image user cannot `npm install`
+ * them later, and the image is where ops export spans from.
+ */
 export function monitorManifest(rootPkg, packages) {
   const dependencies = {};
   for (const name of [...packages].sort()) {
-    const range = rootPkg.dependencies?.[name];
+    const range = rootPkg.dependencies?.[name] ?? rootPkg.peerDependencies?.[name];
     // A package the code imports but the root does not depend on would break the package too.
-    if (range === undefined) throw new Error(`the monitor imports ${name}, which is not in the root package.json's dependencies`);
+    if (range === undefined)
+      throw new Error(`the monitor imports ${name}, which is not in the root package.json's dependencies or peerDependencies`);
     dependencies[name] = range;
   }
   return {

@@ -8,14 +8,15 @@
  * - `throttled`: a 429, or not sent while a Retry-After is waited out: says nothing about whether the API is up.
  * - `breach`: data came back where a refusal was expected.
  */
-import type { EndpointId } from '../../api/contract/index.js';
+import { type EndpointId, TENANT_RESOURCES } from '../../api/contract/index.js';
 import type { Outcome } from './expectation.js';
 
 export const FAILURE_CLASSES = ['none', 'service', 'key', 'config', 'throttled', 'breach'] as const;
 export type FailureClass = (typeof FAILURE_CLASSES)[number];
 
 const KEY_REFUSALS: ReadonlySet<Outcome> = new Set(['unauthorized', 'tenant_mismatch', 'insufficient_scope', 'forbidden']);
-const CONFIGURED_PATHS: ReadonlySet<EndpointId> = new Set(['platform', 'clients', 'bikes', 'repairs', 'logs']);
+/** Endpoints whose path holds a configured name (a tenant slug or a /platform/ sub-path). */
+const CONFIGURED_PATHS: ReadonlySet<EndpointId> = new Set(['platform', ...TENANT_RESOURCES]);
 
 export function failureClass(outcome: Outcome, success: boolean, endpoint: EndpointId): FailureClass {
   if (success) return 'none';

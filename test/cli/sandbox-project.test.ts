@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { projectLines } from '../../cli/commands/sandbox-project.js';
 import type { DemoKey, RunningSandbox } from '../../sandbox/index.js';
+import { TENANT_RESOURCES } from '../../api/contract/index.js';
 
 const key = (alias: string, environment: 'test' | 'production', extra: Partial<DemoKey> = {}): DemoKey =>
   ({
@@ -9,7 +10,7 @@ const key = (alias: string, environment: 'test' | 'production', extra: Partial<D
     kind: 'tenant',
     tenant: 'rowery-nowak',
     environment,
-    scopes: ['clients', 'bikes', 'repairs', 'logs'],
+    scopes: [...TENANT_RESOURCES],
     key: `rs_${environment === 'test' ? 'test' : 'live'}_${alias}_value`,
     ...extra,
   }) as DemoKey;

@@ -9,6 +9,7 @@ import { ensureBuilt } from '../helpers/rig.js';
 import { type SandboxProcess } from '../helpers/rig.js';
 import { PRESETS, dialectSandbox, slugIn, truth } from '../helpers/dialects.js';
 import { runMain } from '../helpers/fake-io.js';
+import { TENANT_RESOURCES } from '../../api/contract/index.js';
 
 const sandboxes = new Map<string, SandboxProcess>();
 beforeAll(async () => {
@@ -80,7 +81,9 @@ describe.each(PRESETS)('repairmon probe against the %s dialect', (preset) => {
 
   it('a key without the logs scope fails only scope:logs, however the dialect refuses it, and the verdict names the scope', async () => {
     const { code, report, stdout, stderr, key } = await probe(preset, 'nowak-nologs-test', nowak);
-    expect(['clients', 'bikes', 'repairs', 'logs'].map((r) => status(report, `scope:${r}`))).toEqual(['pass', 'pass', 'pass', 'fail']);
+    expect(TENANT_RESOURCES.map((r) => status(report, `scope:${r}`))).toEqual(
+      TENANT_RESOURCES.map((r) => (r === 'logs' ? 'fail' : 'pass')),
+    );
     expect(status(report, 'tenant')).toBe('pass');
     // Issue 20.8: whatever the code (insufficient_scope, forbidden, a hiding not_found), the cause is the scope.
     expect(report.verdict).toMatchObject({

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningSandbox, startSandbox } from '../../sandbox/index.js';
-import { ERROR_CODES } from '../../api/contract/index.js';
+import { ERROR_CODES, TENANT_RESOURCES } from '../../api/contract/index.js';
 import { PRESETS, dialectSandbox, slugIn, truth } from '../helpers/dialects.js';
 import { ROOT, type SandboxProcess, childEnv, runCli, runProcess } from '../helpers/rig.js';
 
@@ -142,15 +142,15 @@ describe('the generated client and checklist against every dialect', { timeout: 
       ]);
       expect(check.code, check.stdout + check.stderr).toBe(0);
       expect(start.code, start.stdout + start.stderr).toBe(0);
-      for (const resource of ['clients', 'bikes', 'repairs', 'logs'])
-        expect(start.stdout).toMatch(new RegExp(`^\\s+${resource}\\s+\\d+$`, 'm'));
+      for (const resource of TENANT_RESOURCES) expect(start.stdout).toMatch(new RegExp(`^\\s+${resource}\\s+\\d+$`, 'm'));
       expect(revoked.code).toBe(1);
       // handleApiError reports it once: the call, the refusal and what to do (nextStep fix_key's action).
       expect(revoked.stderr.match(/failed: HTTP 40[13]/g)).toHaveLength(1);
       expect(revoked.stderr).toContain(': use a current key of this environment');
       expect(nologs.code).toBe(1);
       expect(line(nologs.stdout, 'scope covers logs')).toMatch(/\bFAIL\b/);
-      for (const resource of ['clients', 'bikes', 'repairs']) expect(line(nologs.stdout, `scope covers ${resource}`)).toMatch(/\bPASS\b/);
+      for (const resource of TENANT_RESOURCES.filter((r) => r !== 'logs'))
+        expect(line(nologs.stdout, `scope covers ${resource}`)).toMatch(/\bPASS\b/);
       expect(line(nologs.stdout, 'tenant matches key')).toMatch(/\bPASS\b/);
     },
   );

@@ -19,6 +19,7 @@ import { runMain } from '../helpers/fake-io.js';
 import { CLI_MISUSE, GENERATOR_REFUSALS, type GeneratorRefusalCase } from './fixtures/misuse.js';
 import { serveChild } from './helpers.js';
 import { childEnv, closedPort, spawnCli } from '../helpers/rig.js';
+import { TENANT_RESOURCES } from '../../api/contract/index.js';
 
 const MONITOR = new URL('../monitor/fixtures/', import.meta.url).pathname;
 const ENV = { NOWAK_KEY: 'rs_test_abcdefghijklmnop1234', SPACED_KEY: 'rs_test_abc def' };
@@ -58,16 +59,17 @@ describe('monitor config errors', () => {
 
 /** Sandbox --data fixtures (test/sandbox asserts the start of each message): the whole CLI text. */
 const SANDBOX_DATA = new URL('../sandbox/fixtures/data/', import.meta.url).pathname;
+const SCOPE_OPTIONS = [...TENANT_RESOURCES, 'platform'].map((s) => `"${s}"`).join('|');
 const DATA_CASES: Record<string, string[]> = {
   'bad-environment.yaml': ['keys[0].environment: Invalid option: expected one of "test"|"production"'],
-  'bad-scope.yaml': ['keys[0].scopes[1]: Invalid option: expected one of "clients"|"bikes"|"repairs"|"logs"|"platform"'],
+  'bad-scope.yaml': [`keys[0].scopes[1]: Invalid option: expected one of ${SCOPE_OPTIONS}`],
   'bad-slug.json': ['tenants[1].slug: tenant slug "Zły_Slug" must be lowercase letters, digits and single hyphens (e.g. "rowery-nowak")'],
   'duplicate-alias.yaml': ['keys[1].alias: duplicate key alias "k"'],
   'many-problems.yaml': [
     'tenants[0].colour: unknown key',
     'keys[0].environment: Invalid option: expected one of "test"|"production"',
     'keys[1].alias: cannot contain control characters',
-    'keys[1].scopes[0]: Invalid option: expected one of "clients"|"bikes"|"repairs"|"logs"|"platform"',
+    `keys[1].scopes[0]: Invalid option: expected one of ${SCOPE_OPTIONS}`,
   ],
   'not-yaml.yaml': [
     'line 2: Block collections are not allowed within flow collections at line 2, column 3',

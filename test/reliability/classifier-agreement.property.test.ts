@@ -70,7 +70,7 @@ async function clientSide(s: number, b: string, h: Record<string, string>): Prom
     maxRetries: 0,
   });
   try {
-    await client.listClients();
+    await client.list('clients');
     return { kind: 'ok', leak: '' };
   } catch (error) {
     if (!isApiError(error)) throw new Error(`not an ApiError: ${inspect(error)}`);

@@ -104,7 +104,7 @@ export async function clientOutcome(baseUrl: string, sandbox: RunningSandbox, ma
     logLevel: 'silent',
   });
   try {
-    return await client.listClients().then(
+    return await client.list('clients').then(
       (data) => ({ unexpectedSuccess: data }),
       (error: unknown) => error,
     );

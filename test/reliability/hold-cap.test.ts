@@ -202,7 +202,7 @@ describe('checked, not changed: nothing sleeps on a huge hint', () => {
       maxRetries: 3,
     });
     const started = Date.now();
-    const error = await client.listClients().then(
+    const error = await client.list('clients').then(
       () => undefined,
       (e: unknown) => e,
     );
@@ -225,7 +225,7 @@ describe('checked, not changed: nothing sleeps on a huge hint', () => {
         maxRetries: 0,
       });
       const call = () =>
-        client.listClients().then(
+        client.list('clients').then(
           () => undefined,
           (e: unknown) => e,
         );

@@ -94,7 +94,7 @@ async function failure(call: () => Promise<unknown>): Promise<ApiError> {
 async function clientError(options: Partial<Parameters<typeof createClient>[0]> = {}): Promise<ApiError> {
   const c = client(options);
   try {
-    return await failure(() => c.listClients());
+    return await failure(() => c.list('clients'));
   } finally {
     await c.close();
   }

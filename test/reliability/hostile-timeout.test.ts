@@ -23,7 +23,7 @@ afterEach(() => void vi.restoreAllMocks());
 async function clientError(options: Partial<Parameters<typeof createClient>[0]>): Promise<ApiError> {
   const client = createClient({ baseUrl: hostile.baseUrl, apiKey: new ApiKey(makeCanary(), 'slow'), tenant: 'rowery-nowak', ...options });
   try {
-    return await client.listClients().then(
+    return await client.list('clients').then(
       () => {
         throw new Error('expected a failure');
       },

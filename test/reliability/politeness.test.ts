@@ -15,6 +15,7 @@ import { createMonitor } from '../../monitor/service.js';
 import { type RunningSandbox, type SandboxRequestRecord, startSandbox } from '../../sandbox/index.js';
 import { ApiKey, createClient, isRateLimitError } from '../../api/client/index.js';
 import { createLogger } from '../../lib/logger.js';
+import { TENANT_RESOURCES } from '../../api/contract/index.js';
 
 const HINT_MS = 2_000;
 const TIMER_SLACK_MS = 5;
@@ -74,9 +75,7 @@ describe('429 storm with Retry-After: 2', () => {
     );
     try {
       const calls = clients.flatMap((c) =>
-        Array.from({ length: IN_FLIGHT }, (_, i) =>
-          [() => c.listClients(), () => c.listBikes(), () => c.listRepairs(), () => c.listLogs()][i % 4]!(),
-        ),
+        Array.from({ length: IN_FLIGHT }, (_, i) => c.list(TENANT_RESOURCES[i % TENANT_RESOURCES.length]!)),
       );
       const settled = await Promise.allSettled(calls);
       expect(settled.every((s) => s.status === 'rejected' && isRateLimitError(s.reason))).toBe(true);

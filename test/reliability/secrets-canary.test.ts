@@ -71,8 +71,8 @@ describe('secrets canary', { timeout: 60_000 }, () => {
     };
     const calls = [
       { baseUrl: echo.baseUrl, value: VALID, run: (c: ReturnType<typeof createClient>) => c.index() },
-      { baseUrl: echo.baseUrl, value: REJECTED, run: (c: ReturnType<typeof createClient>) => c.listBikes() },
-      { baseUrl: sandbox.baseUrl, value: REJECTED, run: (c: ReturnType<typeof createClient>) => c.listClients() },
+      { baseUrl: echo.baseUrl, value: REJECTED, run: (c: ReturnType<typeof createClient>) => c.list('bikes') },
+      { baseUrl: sandbox.baseUrl, value: REJECTED, run: (c: ReturnType<typeof createClient>) => c.list('clients') },
     ];
     for (const [i, call] of calls.entries()) {
       const client = createClient({

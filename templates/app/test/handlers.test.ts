@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '../src/repair-service/client/index.js';
+import { TENANT_RESOURCES } from '../src/repair-service/contract/index.js';
 import { DEFAULTS } from '../src/config.js';
 import { type NextStep, handleApiError } from '../src/handlers.js';
 import { KEYS, OTHER_TENANT, http, mockApi, rateLimited, url } from './mock-api.js';
@@ -30,7 +31,7 @@ async function handled(key: string, call: (client: ReturnType<typeof createClien
 
 describe('401/403/429: one report each, then the hook for the case', () => {
   it('401 unauthorized asks to fix the key, in one line that names the whole path and the request id, never the key', async () => {
-    const { step, lines, steps } = await handled(UNKNOWN_KEY, (client) => client.listClients());
+    const { step, lines, steps } = await handled(UNKNOWN_KEY, (client) => client.list('clients'));
     expect(step.kind).toBe('fix_key');
     expect(steps.map((s) => s.kind)).toEqual(['fix_key']);
     expect(lines).toHaveLength(1);
@@ -40,20 +41,20 @@ describe('401/403/429: one report each, then the hook for the case', () => {
   });
 
   it("403 tenant_key_tenant_mismatch (another tenant's path) asks to fix the tenant", async () => {
-    const { step, steps } = await handled(KEYS.tenant, (client) => client.listBikes({ tenant: OTHER_TENANT }));
+    const { step, steps } = await handled(KEYS.tenant, (client) => client.list('bikes', { tenant: OTHER_TENANT }));
     expect(step.kind).toBe('fix_tenant');
     expect(steps.map((s) => s.kind)).toEqual(['fix_tenant']);
   });
 
   it('403 insufficient_scope (a key without logs) asks for a wider scope', async () => {
-    const { step, steps } = await handled(KEYS.noLogs, (client) => client.listLogs());
+    const { step, steps } = await handled(KEYS.noLogs, (client) => client.list('logs'));
     expect(step.kind).toBe('request_scope');
     expect(steps.map((s) => s.kind)).toEqual(['request_scope']);
   });
 
   it('429 backs off for the time the server asked', async () => {
     api.use(http.get(url('/tenants/:tenant/repairs'), () => rateLimited(7)));
-    const { step, backOffs, lines } = await handled(KEYS.tenant, (client) => client.listRepairs());
+    const { step, backOffs, lines } = await handled(KEYS.tenant, (client) => client.list('repairs'));
     expect(step.kind).toBe('retry_later');
     expect(backOffs).toEqual([7000]);
     expect(lines).toHaveLength(1);
@@ -63,7 +64,7 @@ describe('401/403/429: one report each, then the hook for the case', () => {
 describe('the mock API (test/mock-api.ts)', () => {
   it('answers every endpoint of the contract in the envelope, with a request id and the rate-limit fields', async () => {
     const client = createClient({ baseUrl: api.baseUrl, apiKey: KEYS.platform, authScheme: DEFAULTS.authScheme, tenant, maxRetries: 0, proxy: false });
-    const lists = await Promise.all([client.listClients(), client.listBikes(), client.listRepairs(), client.listLogs()]);
+    const lists = await Promise.all(TENANT_RESOURCES.map((resource) => client.list(resource)));
     expect(lists.every((items) => items.length > 0)).toBe(true);
     const { response } = await client.index().withResponse();
     expect(response.requestId).toMatch(/^mock-\d+$/);

@@ -54,7 +54,7 @@ describe('advice per code (nextStep)', () => {
     pool
       .intercept({ path: `/api/v1/tenants/${tenant}/clients` })
       .reply(401, envelopeError('unauthorized', SECRET), { headers: { 'x-request-id': 'r'.repeat(300) } });
-    const error = await failure(client.listClients({ tenant }));
+    const error = await failure(client.list('clients', { tenant }));
     expect(error.message).toContain(`GET /tenants/${tenant}/clients failed`);
     expect(error.requestId).toMatch(/^r{127}…$/);
     expect(JSON.stringify(error) + error.message).not.toContain(SECRET);
@@ -73,7 +73,7 @@ describe('timeouts name the budget that ran out', () => {
   it('an attempt cut by the total deadline reports the total budget', async () => {
     const { pool, client } = setup({ attemptTimeoutMs: 10_000, totalTimeoutMs: 150 });
     pool.intercept({ path: '/api/v1/tenants/rowery-nowak/clients' }).reply(200, envelopeOk([])).delay(2000);
-    const error = await failure(client.listClients());
+    const error = await failure(client.list('clients'));
     expect(error.message).toMatch(/total timeout: \d+ ms of the 150 ms budget \(totalTimeoutMs\) used by 1 attempt and 0\.0 s of waits/);
   });
 
@@ -109,10 +109,10 @@ describe('a body that is not the envelope carries a short excerpt', () => {
     pool.intercept({ path: '/api/v1/tenants/rowery-nowak/clients' }).reply(503, `upstream said ${SECRET} ${'x'.repeat(1000)}`);
     pool.intercept({ path: '/api/v1/tenants/rowery-nowak/bikes' }).reply(503, envelopeError('internal_error', 'x'));
     pool.intercept({ path: '/api/v1/tenants/rowery-nowak/logs' }).reply(503, '<p>a</p>\n\n<script>alert(1)</script><b>b</b>');
-    const plain = await failure(client.listClients());
+    const plain = await failure(client.list('clients'));
     expect(plain.bodyExcerpt?.length).toBeLessThanOrEqual(200);
     expect(JSON.stringify(plain)).not.toContain(SECRET);
-    expect((await failure(client.listBikes())).bodyExcerpt).toBeUndefined();
-    expect((await failure(client.listLogs())).bodyExcerpt).toBe('a b');
+    expect((await failure(client.list('bikes'))).bodyExcerpt).toBeUndefined();
+    expect((await failure(client.list('logs'))).bodyExcerpt).toBe('a b');
   });
 });

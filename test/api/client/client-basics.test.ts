@@ -28,7 +28,7 @@ describe('client: typed methods', () => {
       },
       { headers: JSON_HEADERS },
     );
-    await expect(client.listClients()).resolves.toEqual([{ id: 1 }]);
+    await expect(client.list('clients')).resolves.toEqual([{ id: 1 }]);
     expect(seen['authorization']).toBe(`Bearer ${SECRET}`);
     expect(seen['x-api-key']).toBeUndefined();
   });
@@ -40,7 +40,7 @@ describe('client: typed methods', () => {
       seen = opts.headers as Record<string, string>;
       return envelopeOk([]);
     });
-    await expect(client.listBikes({ tenant: 'serwis-kowalski' })).resolves.toEqual([]);
+    await expect(client.list('bikes', { tenant: 'serwis-kowalski' })).resolves.toEqual([]);
     expect(seen['x-api-key']).toBe(SECRET);
     expect(seen['authorization']).toBeUndefined();
   });
@@ -61,8 +61,8 @@ describe('client: typed methods', () => {
     record('/api/v1/platform/tenants', { tenants: [] });
     expect(await client.index()).toEqual({ docs: '/docs' });
     expect(await client.docs()).toEqual({ endpoints: [] });
-    expect(await client.listRepairs()).toEqual([1]);
-    expect(await client.listLogs()).toEqual([2]);
+    expect(await client.list('repairs')).toEqual([1]);
+    expect(await client.list('logs')).toEqual([2]);
     expect(await client.platform.get('/tenants')).toEqual({ tenants: [] });
     expect(keyed).toEqual({
       '/api/v1/': true,
@@ -76,7 +76,7 @@ describe('client: typed methods', () => {
   it('refuses a list whose data is not an array, without retrying', async () => {
     const { pool, client } = setup();
     pool.intercept({ path: '/api/v1/tenants/rowery-nowak/clients' }).reply(200, envelopeOk({ not: 'a list' }));
-    const error = await client.listClients().catch((e: unknown) => e);
+    const error = await client.list('clients').catch((e: unknown) => e);
     expect(isEnvelopeError(error) && error.problem).toBe('data_not_array');
   });
 
@@ -124,8 +124,8 @@ describe('client: bad input names the option', () => {
 
   it('a tenant method without any tenant says how to fix it', async () => {
     const { client } = setup({ tenant: undefined });
-    await expect(client.listClients()).rejects.toThrow(/no tenant: pass \{ tenant \}/);
-    await expect(client.listClients({ tenant: '../x' })).rejects.toThrow(/"tenant"/);
+    await expect(client.list('clients')).rejects.toThrow(/no tenant: pass \{ tenant \}/);
+    await expect(client.list('clients', { tenant: '../x' })).rejects.toThrow(/"tenant"/);
     await expect(client.platform.get('')).rejects.toThrow(/platform.get/);
   });
 

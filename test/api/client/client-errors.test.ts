@@ -49,7 +49,7 @@ describe('client: 401 and 403 are never retried; the error is the one report', (
     pool
       .intercept({ path: CLIENTS })
       .reply(401, envelopeError('unauthorized', 'Nieprawidłowy klucz API'), { headers: { 'x-request-id': 'req-42' } });
-    const error = await failure(client.listClients());
+    const error = await failure(client.list('clients'));
     expect(isAuthenticationError(error)).toBe(true);
     expect(error).toMatchObject({
       kind: 'unauthorized',
@@ -76,7 +76,7 @@ describe('client: 401 and 403 are never retried; the error is the one report', (
   it('403 tenant_key_tenant_mismatch -> TenantMismatchError (kind tenant_mismatch), a PermissionDeniedError', async () => {
     const { pool, client } = setup();
     pool.intercept({ path: CLIENTS }).reply(403, envelopeError('tenant_key_tenant_mismatch', 'Klucz należy do innego najemcy'));
-    const error = await failure(client.listClients());
+    const error = await failure(client.list('clients'));
     expect(isTenantMismatchError(error) && isPermissionDeniedError(error)).toBe(true);
     expect(error.kind).toBe('tenant_mismatch');
     expect(error.attempts).toBe(1);
@@ -86,7 +86,7 @@ describe('client: 401 and 403 are never retried; the error is the one report', (
     const { pool, client } = setup();
     pool.intercept({ path: '/api/v1/tenants/rowery-nowak/logs' }).reply(403, envelopeError('insufficient_scope', 'Brak uprawnień'));
     pool.intercept({ path: '/api/v1/platform/tenants' }).reply(403, envelopeError('platform_key_required', 'Wymagany klucz platformy'));
-    const scope = await failure(client.listLogs());
+    const scope = await failure(client.list('logs'));
     expect(isInsufficientScopeError(scope)).toBe(true);
     const platform = await failure(client.platform.get('tenants'));
     expect(isPermissionDeniedError(platform)).toBe(true);
@@ -98,7 +98,7 @@ describe('client: 401 and 403 are never retried; the error is the one report', (
   it('classifies by code, not by message: `unauthorized` on a 400 is still an AuthenticationError', async () => {
     const { pool, client } = setup();
     pool.intercept({ path: CLIENTS }).reply(400, envelopeError('unauthorized', 'tenant_key_tenant_mismatch'));
-    expect(isAuthenticationError(await failure(client.listClients()))).toBe(true);
+    expect(isAuthenticationError(await failure(client.list('clients')))).toBe(true);
   });
 });
 
@@ -111,7 +111,7 @@ describe('client: broken responses are EnvelopeErrors and are not retried', () =
   ])('%s', async (_name, status, body, problem) => {
     const { pool, client } = setup();
     pool.intercept({ path: CLIENTS }).reply(status, body);
-    const error = await failure(client.listClients());
+    const error = await failure(client.list('clients'));
     expect(isEnvelopeError(error) && error.problem).toBe(problem);
     expect(error.kind).toBe('invalid_envelope');
     expect(error.attempts).toBe(1);
@@ -120,7 +120,7 @@ describe('client: broken responses are EnvelopeErrors and are not retried', () =
   it('a 3xx is not followed and not retried', async () => {
     const { pool, client } = setup();
     pool.intercept({ path: CLIENTS }).reply(302, '', { headers: { location: 'http://evil.test/steal' } });
-    const error = await failure(client.listClients());
+    const error = await failure(client.list('clients'));
     expect(error.name).toBe('ApiError');
     expect(error.kind).toBe('redirect');
     expect(error.status).toBe(302);
@@ -131,7 +131,7 @@ describe('client: broken responses are EnvelopeErrors and are not retried', () =
   it('404 is a NotFoundError (an ApiError) with its code, not retried', async () => {
     const { pool, client } = setup();
     pool.intercept({ path: CLIENTS }).reply(404, envelopeError('not_found', 'Nie znaleziono'));
-    const error = await failure(client.listClients());
+    const error = await failure(client.list('clients'));
     expect(error).toMatchObject({ name: 'NotFoundError', kind: 'not_found', status: 404, code: 'not_found', attempts: 1 });
     expect(isNotFoundError(error) && isApiError(error)).toBe(true);
   });
@@ -143,7 +143,7 @@ describe('client: secrets never leave in errors or logs', () => {
     // A hostile or buggy server echoing the key back in its message and body.
     pool.intercept({ path: CLIENTS }).reply(401, envelopeError('unauthorized', `zły klucz ${SECRET}`));
     pool.intercept({ path: '/api/v1/tenants/rowery-nowak/bikes' }).reply(200, `not json ${SECRET}`);
-    for (const call of [client.listClients(), client.listBikes()]) {
+    for (const call of [client.list('clients'), client.list('bikes')]) {
       const error = await failure(call);
       const shown = [inspect(error, { depth: 10, showHidden: true }), JSON.stringify(error), String(error), error.stack ?? ''];
       for (const text of shown) expect(text).not.toContain(SECRET);

@@ -31,7 +31,7 @@ describe('the path in messages', () => {
     const client = createClient({ baseUrl: BASE_URL, apiKey: KEY, tenant, dispatcher: agent, maxRetries: 0 });
     const sent = `/tenants/${encodeURIComponent(tenant)}/clients`;
     pool.intercept({ path: `/api/v1${sent}` }).reply(401, envelopeError('unauthorized', 'Nieznany klucz'));
-    const error = (await client.listClients().catch((e: unknown) => e)) as Error & { path: string };
+    const error = (await client.list('clients').catch((e: unknown) => e)) as Error & { path: string };
     expect(error.message).toMatch(/^GET \/tenants\/Rowery "Łódź" 100%\/clients failed: HTTP 401 unauthorized/);
     expect(error.path).toBe(sent);
   });

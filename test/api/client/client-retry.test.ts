@@ -91,7 +91,7 @@ describe('client: 429 and Retry-After', () => {
     const { pool, client, retries } = setup();
     pool.intercept({ path: CLIENTS }).reply(...rateLimited({ 'retry-after': hint }));
     pool.intercept({ path: CLIENTS }).reply(200, envelopeOk(['ok']));
-    await expect(value(client.listClients())).resolves.toEqual(['ok']);
+    await expect(value(client.list('clients'))).resolves.toEqual(['ok']);
     expect(retries()).toHaveLength(1);
     expect(retries()[0]?.delayMs).toBeGreaterThanOrEqual(min);
     expect(retries()[0]?.delayMs).toBeLessThanOrEqual(max);
@@ -101,7 +101,7 @@ describe('client: 429 and Retry-After', () => {
     const { pool, client, retries } = setup();
     pool.intercept({ path: CLIENTS }).reply(...rateLimited({ 'retry-after': new Date(START + 7000).toUTCString() }));
     pool.intercept({ path: CLIENTS }).reply(200, envelopeOk([]));
-    await value(client.listClients());
+    await value(client.list('clients'));
     expect(retries()[0]?.delayMs).toBeGreaterThanOrEqual(7000);
   });
 
@@ -110,7 +110,7 @@ describe('client: 429 and Retry-After', () => {
     pool.intercept({ path: CLIENTS }).reply(...rateLimited({ 'retry-after-ms': '350' }));
     pool.intercept({ path: CLIENTS }).reply(...rateLimited({ 'ratelimit-reset': '4' }));
     pool.intercept({ path: CLIENTS }).reply(200, envelopeOk([]));
-    await value(client.listClients());
+    await value(client.list('clients'));
     expect(retries()[0]?.delayMs).toBeGreaterThanOrEqual(350);
     expect(retries()[1]?.delayMs).toBeGreaterThanOrEqual(4000);
   });
@@ -119,7 +119,7 @@ describe('client: 429 and Retry-After', () => {
     const { pool, client, retries } = setup();
     pool.intercept({ path: CLIENTS }).reply(...rateLimited({ 'retry-after': 'soon-ish' }));
     pool.intercept({ path: CLIENTS }).reply(200, envelopeOk([]));
-    await value(client.listClients());
+    await value(client.list('clients'));
     expect(retries()[0]).toMatchObject({ basis: 'backoff' });
     expect(retries()[0]?.delayMs).toBeGreaterThanOrEqual(500);
   });
@@ -129,7 +129,7 @@ describe('client: 429 and Retry-After', () => {
     pool
       .intercept({ path: CLIENTS })
       .reply(...rateLimited({ 'retry-after': '99999999999', 'ratelimit-limit': '60', 'ratelimit-remaining': '0' }));
-    const error = await failure(client.listClients());
+    const error = await failure(client.list('clients'));
     expect(isRateLimitError(error)).toBe(true);
     expect(error).toMatchObject({
       kind: 'rate_limited',
@@ -146,7 +146,7 @@ describe('client: 429 and Retry-After', () => {
   it('a hint past the total deadline fails at once', async () => {
     const { pool, client } = setup({ totalTimeoutMs: 5000 });
     pool.intercept({ path: CLIENTS }).reply(...rateLimited({ 'retry-after': '10' }));
-    const error = await failure(client.listClients());
+    const error = await failure(client.list('clients'));
     expect(error).toMatchObject({ stopReason: 'hint_past_deadline', retryAfterMs: 10_000 });
   });
 
@@ -156,7 +156,7 @@ describe('client: 429 and Retry-After', () => {
       .intercept({ path: CLIENTS })
       .reply(...rateLimited({ 'retry-after': '1' }))
       .times(3);
-    const error = await failure(client.listClients());
+    const error = await failure(client.list('clients'));
     expect(isRateLimitError(error)).toBe(true);
     expect(error.attempts).toBe(3);
     expect(error.stopReason).toBe('retries_exhausted');
@@ -170,14 +170,14 @@ describe('client: 5xx, network errors and timeouts', () => {
     const { pool, client, retries } = setup();
     pool.intercept({ path: CLIENTS }).reply(status, status === 502 ? '<html>Bad Gateway</html>' : envelopeError('internal_error', 'Błąd'));
     pool.intercept({ path: CLIENTS }).reply(200, envelopeOk([1]));
-    await expect(value(client.listClients())).resolves.toEqual([1]);
+    await expect(value(client.list('clients'))).resolves.toEqual([1]);
     expect(retries()).toHaveLength(1);
   });
 
   it('5xx until retries run out -> ServerError, retryable, with per-attempt history and growing backoff', async () => {
     const { pool, client } = setup({ maxRetries: 3 });
     pool.intercept({ path: CLIENTS }).reply(503, envelopeError('internal_error', 'Awaria')).times(4);
-    const error = await failure(client.listClients());
+    const error = await failure(client.list('clients'));
     expect(isServerError(error)).toBe(true);
     expect(error).toMatchObject({
       kind: 'server_error',
@@ -200,7 +200,7 @@ describe('client: 5xx, network errors and timeouts', () => {
         .intercept({ path: CLIENTS })
         .replyWithError(Object.assign(new Error(`socket ${code}`), { code }))
         .times(2);
-      const error = await failure(client.listClients());
+      const error = await failure(client.list('clients'));
       expect(isConnectionError(error) && error.networkCode).toBe(code);
       expect(error).toMatchObject({ kind: 'connection_error', attempts: 2 });
     },
@@ -209,7 +209,7 @@ describe('client: 5xx, network errors and timeouts', () => {
   it('a TLS failure is a ConnectionError of kind tls_error, not retried', async () => {
     const { pool, client } = setup({ maxRetries: 3 });
     pool.intercept({ path: CLIENTS }).replyWithError(Object.assign(new Error('certificate has expired'), { code: 'CERT_HAS_EXPIRED' }));
-    const error = await failure(client.listClients());
+    const error = await failure(client.list('clients'));
     expect(error).toMatchObject({ name: 'ConnectionError', kind: 'tls_error', networkCode: 'CERT_HAS_EXPIRED', attempts: 1 });
   });
 
@@ -219,7 +219,7 @@ describe('client: 5xx, network errors and timeouts', () => {
       .intercept({ path: CLIENTS })
       .replyWithError(Object.assign(new Error('Connect Timeout Error'), { code: 'UND_ERR_CONNECT_TIMEOUT' }))
       .times(2);
-    const error = await failure(client.listClients());
+    const error = await failure(client.list('clients'));
     expect(isTimeoutError(error) && error.phase).toBe('connect');
     expect(error.attempts).toBe(2);
   });
@@ -227,7 +227,7 @@ describe('client: 5xx, network errors and timeouts', () => {
   it('an attempt timeout is retried, then reported as TimeoutError scope attempt', async () => {
     const { pool, client } = setup({ attemptTimeoutMs: 30, maxRetries: 1 });
     pool.intercept({ path: CLIENTS }).reply(200, envelopeOk([])).delay(2000).times(2);
-    const error = await failure(client.listClients());
+    const error = await failure(client.list('clients'));
     expect(error).toMatchObject({ kind: 'timeout', scope: 'attempt', phase: 'headers', attempts: 2 });
     expect(error.message).toContain('headers timeout: the 30 ms budget of one attempt (attemptTimeoutMs) ran out');
   });
@@ -235,7 +235,7 @@ describe('client: 5xx, network errors and timeouts', () => {
   it('an attempt cut by the total deadline is a TimeoutError scope total, not retried', async () => {
     const { pool, client } = setup({ attemptTimeoutMs: 10_000, totalTimeoutMs: 150 });
     pool.intercept({ path: CLIENTS }).reply(200, envelopeOk([])).delay(2000).times(2);
-    const error = await failure(client.listClients());
+    const error = await failure(client.list('clients'));
     expect(error).toMatchObject({ kind: 'timeout', scope: 'total', attempts: 1, timeoutMs: 150 });
     expect(error.message).toMatch(/total timeout: 15\d ms of the 150 ms budget \(totalTimeoutMs\) used by 1 attempt and 0\.0 s of waits/);
   });
@@ -243,13 +243,13 @@ describe('client: 5xx, network errors and timeouts', () => {
   it('a short totalTimeoutMs still sends the first attempt', async () => {
     const { pool, client } = setup({ totalTimeoutMs: 50 });
     pool.intercept({ path: CLIENTS }).reply(200, envelopeOk([3]));
-    await expect(value(client.listClients())).resolves.toEqual([3]);
+    await expect(value(client.list('clients'))).resolves.toEqual([3]);
   });
 
   it('the deadline stops retries before the last attempt would start too late', async () => {
     const { pool, client } = setup({ totalTimeoutMs: 1000, maxRetries: 50 });
     pool.intercept({ path: CLIENTS }).reply(503, envelopeError('internal_error', 'x')).persist();
-    const error = await failure(client.listClients());
+    const error = await failure(client.list('clients'));
     expect(error.stopReason).toBe('deadline');
     expect(Date.now() - START).toBeLessThanOrEqual(1000);
   });
@@ -260,7 +260,7 @@ describe('client: abort', () => {
     const { pool, client, retries } = setup();
     pool.intercept({ path: CLIENTS }).reply(503, envelopeError('internal_error', 'x'));
     const controller = new AbortController();
-    const call = client.listClients({ signal: controller.signal });
+    const call = client.list('clients', { signal: controller.signal });
     await until(() => retries().length === 1);
     const reason = new Error('user cancelled');
     controller.abort(reason);
@@ -269,14 +269,14 @@ describe('client: abort', () => {
 
   it('an already aborted signal sends nothing', async () => {
     const { client } = setup();
-    await expect(client.listClients({ signal: AbortSignal.abort('nope') })).rejects.toBe('nope');
+    await expect(client.list('clients', { signal: AbortSignal.abort('nope') })).rejects.toBe('nope');
   });
 
   it('an abort during the request rejects with the caller’s reason, not an ApiError', async () => {
     const { pool, client } = setup();
     pool.intercept({ path: CLIENTS }).reply(200, envelopeOk([])).delay(5000);
     const controller = new AbortController();
-    const call = client.listClients({ signal: controller.signal });
+    const call = client.list('clients', { signal: controller.signal });
     setTimeout(() => controller.abort('stop'), 5);
     await expect(settle(call)).resolves.toEqual({ ok: false, error: 'stop' });
   });
@@ -291,9 +291,9 @@ describe('client: one 429 pauses the whole client', () => {
     answer(CLIENTS, 429, envelopeError('rate_limited', 'x'), { 'retry-after': '3' });
     answer(CLIENTS, 200, envelopeOk([]));
     answer(BIKES, 200, envelopeOk([]));
-    const first = client.listClients();
+    const first = client.list('clients');
     await until(() => retries().length === 1);
-    const second = client.listBikes();
+    const second = client.list('bikes');
     await settle(Promise.all([first, second]));
     expect(sentAt[1]! - sentAt[0]!).toBeGreaterThanOrEqual(3000);
     expect(sentAt[2]!).toBeGreaterThanOrEqual(sentAt[0]! + 3000);
@@ -302,8 +302,8 @@ describe('client: one 429 pauses the whole client', () => {
   it('a pause longer than the call has left fails it at once, without sending', async () => {
     const { pool, client } = setup({ maxRetryAfterMs: 10_000 });
     pool.intercept({ path: CLIENTS }).reply(...rateLimited({ 'retry-after': '8' }));
-    await failure(client.listClients({ maxRetries: 0 }));
-    const error = await failure(client.listBikes({ totalTimeoutMs: 5_000 }));
+    await failure(client.list('clients', { maxRetries: 0 }));
+    const error = await failure(client.list('bikes', { totalTimeoutMs: 5_000 }));
     expect(error).toMatchObject({ kind: 'rate_limited', attempts: 0, stopReason: 'gate_wait_too_long' });
   });
 
@@ -311,15 +311,15 @@ describe('client: one 429 pauses the whole client', () => {
     const { pool, client } = setup({ maxRetryAfterMs: 10_000 });
     pool.intercept({ path: CLIENTS }).reply(...rateLimited({ 'retry-after': '120' }));
     pool.intercept({ path: BIKES }).reply(200, envelopeOk([]));
-    expect(await failure(client.listClients())).toMatchObject({ stopReason: 'hint_above_max', retryAfterMs: 120_000 });
-    expect(await value(client.listBikes())).toEqual([]);
+    expect(await failure(client.list('clients'))).toMatchObject({ stopReason: 'hint_above_max', retryAfterMs: 120_000 });
+    expect(await value(client.list('bikes'))).toEqual([]);
   });
 
   it('retries are logged at info with the outcome, never the key', async () => {
     const { pool, client, lines } = setup();
     pool.intercept({ path: CLIENTS }).reply(502, '<html>bad gateway</html>');
     pool.intercept({ path: CLIENTS }).reply(200, envelopeOk([]));
-    await value(client.listClients());
+    await value(client.list('clients'));
     const info = lines.filter((l) => l.level === 'info');
     expect(info).toHaveLength(1);
     expect(info[0]?.fields).toMatchObject({ outcome: 'HTTP 502', attempt: 1 });

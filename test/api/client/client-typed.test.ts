@@ -42,7 +42,7 @@ describe('parse.ts: parseItems and parseData type and check what a call returned
   it('a zod schema per call: items are the schema’s output (unknown keys stripped), typed', async () => {
     const { pool, client } = setup();
     pool.intercept({ path: REPAIRS }).reply(200, envelopeOk(repairs));
-    const list = await parseItems(client.listRepairs(), RepairSchema);
+    const list = await parseItems(client.list('repairs'), RepairSchema);
     expectTypeOf(list).toEqualTypeOf<readonly Repair[]>();
     expect(list).toEqual([
       { id: 1, status: 'przyjęta' },
@@ -53,7 +53,7 @@ describe('parse.ts: parseItems and parseData type and check what a call returned
   it('a type guard per call keeps the items as they are', async () => {
     const { pool, client } = setup();
     pool.intercept({ path: REPAIRS }).reply(200, envelopeOk(repairs));
-    const list = await parseItems(client.listRepairs(), isRepair);
+    const list = await parseItems(client.list('repairs'), isRepair);
     expectTypeOf(list).toEqualTypeOf<readonly Repair[]>();
     expect(list[0]).toBe(list[0]);
     expect(list).toEqual(repairs);
@@ -63,7 +63,7 @@ describe('parse.ts: parseItems and parseData type and check what a call returned
     const { pool, client } = setup();
     const secretish = { id: 'not-a-number', status: 'ok', note: `private note ${'z'.repeat(2000)}` };
     pool.intercept({ path: REPAIRS }).reply(200, envelopeOk([repairs[0], secretish]), { headers: { 'x-request-id': 'req-7' } });
-    const error = await failure(parseItems(client.listRepairs(), RepairSchema));
+    const error = await failure(parseItems(client.list('repairs'), RepairSchema));
     expect(isParseError(error)).toBe(true);
     if (!isParseError(error)) return;
     expect(error).toMatchObject({ kind: 'parse_failed', index: 1, status: 200, requestId: 'req-7', attempts: 1, retryable: false });
@@ -80,7 +80,7 @@ describe('parse.ts: parseItems and parseData type and check what a call returned
       .intercept({ path: REPAIRS })
       .reply(200, envelopeOk([{ id: 1 }]))
       .times(4);
-    const guard = await failure(parseItems(client.listRepairs(), isRepair));
+    const guard = await failure(parseItems(client.list('repairs'), isRepair));
     expect(isParseError(guard) && guard.issue).toBe('the type guard isRepair returned false');
     const thrower = {
       parse: (v: unknown) => {
@@ -88,11 +88,11 @@ describe('parse.ts: parseItems and parseData type and check what a call returned
         return v as Repair;
       },
     };
-    expect(isParseError(await failure(parseItems(client.listRepairs(), thrower)))).toBe(true);
+    expect(isParseError(await failure(parseItems(client.list('repairs'), thrower)))).toBe(true);
     const safe = { safeParse: (v: unknown) => ({ success: true as const, data: { wrapped: v } }) };
-    expect(await parseItems(client.listRepairs(), safe)).toEqual([{ wrapped: { id: 1 } }]);
+    expect(await parseItems(client.list('repairs'), safe)).toEqual([{ wrapped: { id: 1 } }]);
     const standard = { '~standard': { version: 1, vendor: 'test', validate: () => ({ issues: [{ message: 'nope', path: ['status'] }] }) } };
-    const std = await failure(parseItems(client.listRepairs(), standard));
+    const std = await failure(parseItems(client.list('repairs'), standard));
     expect(isParseError(std) && std.issue).toBe('status: nope');
   });
 
@@ -121,7 +121,7 @@ describe('withResponse()', () => {
         'set-cookie': 's=1',
       },
     });
-    const promise = client.listBikes();
+    const promise = client.list('bikes');
     expect(promise).toBeInstanceOf(Promise);
     const { data, response } = await promise.withResponse();
     expect(data).toEqual([{ id: 1 }]);
@@ -145,8 +145,8 @@ describe('withResponse()', () => {
     const { response } = await client.index().withResponse();
     expect(response.attempts).toBe(2);
     pool.intercept({ path: '/api/v1/tenants/rowery-nowak/logs' }).reply(403, envelopeError('insufficient_scope', 'x'));
-    await expect(client.listLogs().withResponse()).rejects.toMatchObject({ name: 'InsufficientScopeError' });
-    await expect(client.listLogs({ tenant: '' }).withResponse()).rejects.toThrow(/"tenant"/);
+    await expect(client.list('logs').withResponse()).rejects.toMatchObject({ name: 'InsufficientScopeError' });
+    await expect(client.list('logs', { tenant: '' }).withResponse()).rejects.toThrow(/"tenant"/);
   });
 
   it('the key is never in a response, even when the server echoes it', async () => {

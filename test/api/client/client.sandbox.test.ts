@@ -4,6 +4,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningSandbox, startSandbox } from '../../../sandbox/index.js';
+import { TENANT_RESOURCES } from '../../../api/contract/index.js';
 import {
   type ApiError,
   ApiKey,
@@ -72,18 +73,18 @@ describe('client vs sandbox: access rules', () => {
     const c = client('platform-test');
     expect(await c.index()).toBeDefined();
     expect(await c.docs()).toBeDefined();
-    for (const list of [c.listClients(), c.listBikes(), c.listRepairs(), c.listLogs()]) expect(Array.isArray(await list)).toBe(true);
+    for (const list of TENANT_RESOURCES.map((r) => c.list(r))) expect(Array.isArray(await list)).toBe(true);
     expect(await c.platform.get('tenants')).toBeDefined();
     expect(sandbox.requests().find((r) => r.path.endsWith('/docs'))?.keyAlias).toBeUndefined();
   });
 
   it('401, 403 mismatch, 403 scope and platform_key_required come back as their classes, in one attempt', async () => {
-    const revoked = await failure(client('nowak-revoked-test').listClients());
+    const revoked = await failure(client('nowak-revoked-test').list('clients'));
     expect(isAuthenticationError(revoked) && revoked.status).toBe(401);
-    const mismatch = await failure(client('nowak-test').listClients({ tenant: 'serwis-kowalski' }));
+    const mismatch = await failure(client('nowak-test').list('clients', { tenant: 'serwis-kowalski' }));
     expect(isTenantMismatchError(mismatch)).toBe(true);
     expect(mismatch.serverMessage).toMatch(/\S/);
-    const scope = await failure(client('nowak-nologs-test').listLogs());
+    const scope = await failure(client('nowak-nologs-test').list('logs'));
     expect(isInsufficientScopeError(scope)).toBe(true);
     const platform = await failure(client('nowak-test').platform.get('tenants'));
     expect(isPermissionDeniedError(platform) && platform.code).toBe('platform_key_required');
@@ -91,7 +92,7 @@ describe('client vs sandbox: access rules', () => {
   });
 
   it('the x-api-key scheme works too', async () => {
-    expect(Array.isArray(await client('nowak-test', { authScheme: 'x-api-key' }).listBikes())).toBe(true);
+    expect(Array.isArray(await client('nowak-test', { authScheme: 'x-api-key' }).list('bikes'))).toBe(true);
   });
 });
 
@@ -106,7 +107,7 @@ describe('client vs sandbox: faults', () => {
         sandbox.setFaults('');
       }),
     );
-    expect(Array.isArray(await c.listClients())).toBe(true);
+    expect(Array.isArray(await c.list('clients'))).toBe(true);
     expect(delays).toHaveLength(1);
     expect(delays[0]).toBeGreaterThanOrEqual(1000);
     expect(sent('/clients')).toBe(2);
@@ -114,7 +115,7 @@ describe('client vs sandbox: faults', () => {
 
   it('429 storm without a hint: backs off and ends as RateLimitError after maxRetries', async () => {
     sandbox.setFaults('rate-limit-storm');
-    const error = await failure(client('nowak-test', { maxRetries: 1 }).listClients());
+    const error = await failure(client('nowak-test', { maxRetries: 1 }).list('clients'));
     expect(isRateLimitError(error) && error.attempts).toBe(2);
     expect(error.retryHistory.every((r) => r.basis === 'backoff')).toBe(true);
   });
@@ -122,9 +123,9 @@ describe('client vs sandbox: faults', () => {
   it('a storm asking for more than maxRetryAfterMs fails each call at once, on its own 429 (no client-wide pause for it)', async () => {
     sandbox.setFaults('rate-limit-storm:120');
     const c = client('nowak-test');
-    const first = await failure(c.listClients());
+    const first = await failure(c.list('clients'));
     expect(isRateLimitError(first) && first.retryAfterMs).toBe(120_000);
-    const second = await failure(c.listBikes());
+    const second = await failure(c.list('bikes'));
     expect(isRateLimitError(second) && [second.attempts, second.stopReason]).toEqual([1, 'hint_above_max']);
     expect(sandbox.requests()).toHaveLength(2);
   });
@@ -140,9 +141,9 @@ describe('client vs sandbox: faults', () => {
         logLevel: 'silent',
       });
       clients.push(c);
-      await c.listClients();
-      await c.listClients();
-      const error = await failure(c.listClients());
+      await c.list('clients');
+      await c.list('clients');
+      const error = await failure(c.list('clients'));
       expect(isRateLimitError(error)).toBe(true);
       if (isRateLimitError(error)) expect(error).toMatchObject({ limit: 2, remaining: 0, attempts: 1, stopReason: 'hint_above_max' });
     } finally {
@@ -156,16 +157,16 @@ describe('client vs sandbox: faults', () => {
       'nowak-test',
       onRetry(() => sandbox.setFaults('')),
     );
-    expect(Array.isArray(await c.listBikes())).toBe(true);
+    expect(Array.isArray(await c.list('bikes'))).toBe(true);
     sandbox.setFaults('reset');
-    const error = await failure(client('nowak-test', { maxRetries: 1 }).listBikes());
+    const error = await failure(client('nowak-test', { maxRetries: 1 }).list('bikes'));
     expect(isConnectionError(error)).toBe(true);
     expect(error.attempts).toBe(2);
   });
 
   it('an HTML 502 from a proxy is a retryable ServerError', async () => {
     sandbox.setFaults('html-502');
-    const error = await failure(client('nowak-test', { maxRetries: 1 }).listRepairs());
+    const error = await failure(client('nowak-test', { maxRetries: 1 }).list('repairs'));
     expect(isServerError(error) && error.status).toBe(502);
     expect(error.code).toBeUndefined();
     expect(error.attempts).toBe(2);
@@ -173,7 +174,7 @@ describe('client vs sandbox: faults', () => {
 
   it('a stalled body hits the attempt timeout and is retried', async () => {
     sandbox.setFaults('stall');
-    const error = await failure(client('nowak-test', { attemptTimeoutMs: 150, maxRetries: 1 }).listClients());
+    const error = await failure(client('nowak-test', { attemptTimeoutMs: 150, maxRetries: 1 }).list('clients'));
     expect(isTimeoutError(error)).toBe(true);
     if (isTimeoutError(error)) expect(error).toMatchObject({ scope: 'attempt', phase: 'body', attempts: 2 });
   });
@@ -184,14 +185,14 @@ describe('client vs sandbox: faults', () => {
     ['ok-without-data', 'data_missing'],
   ])('%s is an EnvelopeError and is not retried', async (fault, problem) => {
     sandbox.setFaults(fault);
-    const error = await failure(client('nowak-test').listClients());
+    const error = await failure(client('nowak-test').list('clients'));
     expect(isEnvelopeError(error) && error.problem).toBe(problem);
     expect(sent('/clients')).toBe(1);
   });
 
   it('a redirect is not followed, so the key never reaches another origin', async () => {
     sandbox.setFaults('redirect:http://127.0.0.1:1/steal');
-    const error = await failure(client('nowak-test').listClients());
+    const error = await failure(client('nowak-test').list('clients'));
     expect(error.status).toBe(302);
     expect(error.attempts).toBe(1);
   });

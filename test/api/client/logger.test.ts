@@ -36,7 +36,7 @@ async function run(over: Partial<ClientOptions>): Promise<string[]> {
   const { pool, client: c } = client({ logger, ...over });
   pool.intercept({ path: CLIENTS }).reply(503, envelopeError('internal_error', 'x'));
   pool.intercept({ path: CLIENTS }).reply(404, envelopeError('not_found', 'x'));
-  await c.listClients().catch(() => undefined);
+  await c.list('clients').catch(() => undefined);
   return lines.map((l) => `${l.level} ${l.message}`);
 }
 
@@ -67,7 +67,7 @@ describe('where lines go', () => {
     const { pool, client: c } = client({ logger, logLevel: 'debug' });
     pool.intercept({ path: CLIENTS }).reply(502, `<html>${SECRET}</html>`);
     pool.intercept({ path: CLIENTS }).reply(200, envelopeOk([]));
-    await c.listClients();
+    await c.list('clients');
     expect(lines[1]).toMatchObject({
       level: 'info',
       message: expect.stringMatching(/^repair-service: GET \/tenants\/rowery-nowak\/clients got HTTP 502; waiting /),
@@ -81,7 +81,7 @@ describe('where lines go', () => {
     const { pool, client: c } = client({ maxRetries: 2, attemptTimeoutMs: 20_000 });
     pool.intercept({ path: CLIENTS }).reply(503, envelopeError('internal_\u001b[2J', 'x'), { headers: { 'retry-after': '1' } });
     pool.intercept({ path: CLIENTS }).reply(200, envelopeOk([]));
-    await c.listClients();
+    await c.list('clients');
     expect(error).toHaveBeenCalledTimes(1);
     expect(String(error.mock.calls[0]?.[0])).toBe(
       'repair-service: GET /tenants/rowery-nowak/clients got HTTP 503 internal_\\x1b[2J; waiting 1000 ms, then attempt 2 of 3 (up to 20000 ms)',
@@ -93,7 +93,7 @@ describe('where lines go', () => {
     const error = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     const { pool, client: c } = client({ logLevel: 'debug' });
     pool.intercept({ path: CLIENTS }).reply(200, envelopeOk([]));
-    await c.listClients();
+    await c.list('clients');
     expect(String(error.mock.calls[0]?.[0])).toMatch(/^repair-service attempt \{"path":"\/tenants\/rowery-nowak\/clients"/);
   });
 });

@@ -40,7 +40,7 @@ describe('User-Agent and traceparent on every request', () => {
       maxRetries: 3,
       logLevel: 'silent',
     });
-    const { response } = await client.listClients().withResponse();
+    const { response } = await client.list('clients').withResponse();
     expect(seen).toHaveLength(3);
     expect(seen[0]?.['user-agent']).toBe(`shop-sync/1.4 repair-service-client/${CLIENT_VERSION} node/${process.versions.node}`);
     const parts = seen.map((h) => /^00-([0-9a-f]{32})-([0-9a-f]{16})-01$/.exec(h['traceparent'] ?? '')!);
@@ -51,10 +51,10 @@ describe('User-Agent and traceparent on every request', () => {
 
     answer(401, envelopeError('unauthorized', 'x'));
     const mine = traceparent('0af7651916cd43dd8448eb211c80319c');
-    const error = await client.listClients({ traceparent: mine }).catch((e: unknown) => e);
+    const error = await client.list('clients', { traceparent: mine }).catch((e: unknown) => e);
     expect(error).toMatchObject({ kind: 'unauthorized', traceId: '0af7651916cd43dd8448eb211c80319c' });
     expect(seen.at(-1)?.['traceparent']).toMatch(/^00-0af7651916cd43dd8448eb211c80319c-[0-9a-f]{16}-01$/);
-    await expect(client.listClients({ traceparent: 'not-a-trace' })).rejects.toThrow(/option "traceparent" must be a W3C traceparent/);
+    await expect(client.list('clients', { traceparent: 'not-a-trace' })).rejects.toThrow(/option "traceparent" must be a W3C traceparent/);
     await agent.close();
   });
 });
@@ -93,7 +93,7 @@ describe.runIf(hasTinyproxy('the client proxy test'))('through a real proxy (tin
   it('https goes through a CONNECT tunnel: the proxy sees host and port, never the key', async () => {
     process.env['HTTPS_PROXY'] = proxy.url;
     const client = createClient({ baseUrl: tls.baseUrl, apiKey: keyOf(tls), tenant: 'rowery-nowak', ca, logLevel: 'silent' });
-    await expect(client.listClients()).resolves.toBeInstanceOf(Array);
+    await expect(client.list('clients')).resolves.toBeInstanceOf(Array);
     await client.close();
     const port = new URL(tls.baseUrl).port;
     expect(proxy.log()).toMatch(new RegExp(`Request \\(file descriptor \\d+\\): CONNECT 127\\.0\\.0\\.1:${port}`));
@@ -105,11 +105,11 @@ describe.runIf(hasTinyproxy('the client proxy test'))('through a real proxy (tin
     process.env['HTTPS_PROXY'] = proxy.url;
     process.env['NO_PROXY'] = '127.0.0.1';
     const bypassed = createClient({ baseUrl: tls.baseUrl, apiKey: keyOf(tls), tenant: 'rowery-nowak', ca, logLevel: 'silent' });
-    await bypassed.listClients();
+    await bypassed.list('clients');
     await bypassed.close();
     delete process.env['NO_PROXY'];
     const direct = createClient({ baseUrl: tls.baseUrl, apiKey: keyOf(tls), tenant: 'rowery-nowak', ca, proxy: false, logLevel: 'silent' });
-    await direct.listClients();
+    await direct.list('clients');
     await direct.close();
     expect(proxy.log().slice(before)).not.toMatch(/Request \(file descriptor/);
   });
@@ -118,7 +118,7 @@ describe.runIf(hasTinyproxy('the client proxy test'))('through a real proxy (tin
     process.env['HTTP_PROXY'] = proxy.url;
     const { logger, lines } = captureLogger();
     const client = createClient({ baseUrl: plain.baseUrl, apiKey: keyOf(plain), tenant: 'rowery-nowak', logger });
-    await expect(client.listClients()).resolves.toBeInstanceOf(Array);
+    await expect(client.list('clients')).resolves.toBeInstanceOf(Array);
     await client.close();
     expect(lines.filter((l) => l.level === 'warn').map((l) => l.message)).toEqual([
       `repair-service: 127.0.0.1:${new URL(plain.baseUrl).port} is plain http and goes through the proxy 127.0.0.1:${new URL(proxy.url).port}, which sees the API key; use https, or NO_PROXY=127.0.0.1`,

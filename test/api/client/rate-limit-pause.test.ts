@@ -42,10 +42,10 @@ describe('the 429 pause over real HTTP', () => {
     const { baseUrl, seen } = await listen({ '/api/v1/tenants/rowery-nowak/clients': absurd });
     const client = createClient({ baseUrl, apiKey: KEY, tenant: 'rowery-nowak', logLevel: 'silent' });
     try {
-      const refused = await failure(client.listClients());
+      const refused = await failure(client.list('clients'));
       expect(isRateLimitError(refused) && refused.stopReason).toBe('hint_above_max');
-      expect(await client.listBikes()).toEqual([]);
-      expect(await client.listRepairs({ tenant: 'serwis-kowalski' })).toEqual([]);
+      expect(await client.list('bikes')).toEqual([]);
+      expect(await client.list('repairs', { tenant: 'serwis-kowalski' })).toEqual([]);
       expect(seen).toEqual([
         '/api/v1/tenants/rowery-nowak/clients',
         '/api/v1/tenants/rowery-nowak/bikes',
@@ -60,12 +60,12 @@ describe('the 429 pause over real HTTP', () => {
     const { baseUrl, seen } = await listen({ '/api/v1/tenants/rowery-nowak/clients': '20000' });
     const client = createClient({ baseUrl, apiKey: KEY, tenant: 'rowery-nowak', logLevel: 'silent' });
     try {
-      await failure(client.listClients({ maxRetries: 0 }));
+      await failure(client.list('clients', { maxRetries: 0 }));
       // A call with less time than the pause fails without sending.
-      const paused = await failure(client.listBikes({ totalTimeoutMs: 2_000 }));
+      const paused = await failure(client.list('bikes', { totalTimeoutMs: 2_000 }));
       expect(isRateLimitError(paused) && paused.stopReason).toBe('gate_wait_too_long');
       client.clearRateLimitPause();
-      expect(await client.listBikes({ totalTimeoutMs: 2_000 })).toEqual([]);
+      expect(await client.list('bikes', { totalTimeoutMs: 2_000 })).toEqual([]);
       expect(seen).toEqual(['/api/v1/tenants/rowery-nowak/clients', '/api/v1/tenants/rowery-nowak/bikes']);
     } finally {
       await client.close();

@@ -40,22 +40,22 @@ import { parseData, parseItems } from './client/parse.js';
 
 const Repair = z.object({ id: z.number() });
 const client = createClient({ baseUrl: 'https://h/api/v1', apiKey: 'k' });
-const repairs: ReadonlyArray<{ id: number }> = await parseItems(client.listRepairs(), Repair);
+const repairs: ReadonlyArray<{ id: number }> = await parseItems(client.list('repairs'), Repair);
 const one: { id: number } = await parseData(client.get('/tenants/x/repairs/17'), Repair);
-const bikes: readonly unknown[] = await client.listBikes();
+const bikes: readonly unknown[] = await client.list('bikes');
 // @ts-expect-error items stay unknown until typed
 const firstBike: { id: number } = bikes[0];
-const guarded: readonly string[] = await parseItems(client.listLogs(), (v: unknown): v is string => typeof v === 'string');
-const promise: ApiPromise<readonly unknown[]> = client.listClients();
+const guarded: readonly string[] = await parseItems(client.list('logs'), (v: unknown): v is string => typeof v === 'string');
+const promise: ApiPromise<readonly unknown[]> = client.list('clients');
 const asPromise: Promise<readonly unknown[]> = promise;
 const response: ApiResponse = (await promise.withResponse()).response;
 const paged: Paginated<{ id: number }> = paginate(client, 'repairs', { parse: Repair });
 const step: NextStep['kind'] = 'use_platform_key';
 const kind = (e: ApiError): ErrorKind => e.kind;
 // @ts-expect-error a validator must be a schema or a type guard
-void parseItems(client.listClients(), 42);
+void parseItems(client.list('clients'), 42);
 // @ts-expect-error the list methods take no parse hook: parse.ts does
-void client.listClients({ parse: Repair });
+void client.list('clients', { parse: Repair });
 // @ts-expect-error the answer kinds are a closed list
 const wrong: ErrorKind = 'key_rejected';
 export { repairs, one, firstBike, guarded, asPromise, response, paged, step, kind, wrong };

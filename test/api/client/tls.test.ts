@@ -101,7 +101,7 @@ describe.runIf(hasOpenssl)('ca against an https server with a private CA', () =>
   const attempt = async (over: { ca?: string | Buffer }) => {
     const client = createClient({ baseUrl, apiKey: KEY, tenant: 'rowery-nowak', maxRetries: 0, logLevel: 'silent', ...over });
     try {
-      return await client.listClients().then(
+      return await client.list('clients').then(
         (data) => ({ data }),
         (error: unknown) => ({ error }),
       );

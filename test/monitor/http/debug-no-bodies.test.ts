@@ -12,6 +12,7 @@ import YAML from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type MonitorServer, createMonitorServer } from '../../../monitor/http/server.js';
 import { type Rig, startRig, silent } from '../helpers.js';
+import { TENANT_RESOURCES } from '../../../api/contract/index.js';
 
 const CANARIES = [
   'Zofia Kanarkowa',
@@ -36,7 +37,7 @@ let clock = Date.now();
 beforeAll(async () => {
   const dir = mkdtempSync(join(tmpdir(), 'repairmon-nobodies-'));
   const dataFile = join(dir, 'data.yaml');
-  const all = ['clients', 'bikes', 'repairs', 'logs', 'platform'];
+  const all = [...TENANT_RESOURCES, 'platform'];
   writeFileSync(
     dataFile,
     YAML.stringify({
