@@ -32,6 +32,8 @@ export async function runGenerator(
     await env.run([NAMESPACE, ...positionals], options);
     return 0;
   } catch (error) {
+    // A package the generator needs is missing (the monitor image): `main` says so in one line.
+    if ((error as { code?: unknown } | null)?.code === 'ERR_MODULE_NOT_FOUND') throw error;
     ctx.stderr.write(`repairmon ${command}: ${error instanceof Error ? error.message : String(error)}\n`);
     return generatorExitCode(error);
   }

@@ -91,7 +91,8 @@ export function codeSpan(text: string, cell = false): string {
  * (the base URLs are refused by their flags), and src/config.ts defaults to it anyway.
  */
 export function envLine(name: string, value: string): string {
-  if (envValueProblem(value) !== undefined)
+  // A control character is refused (envFileValue throws): nothing an answer holds adds a line.
+  if (!CONTROL.test(value) && envValueProblem(value) !== undefined)
     return `# ${name}: the default in src/config.ts (its value holds quotes no .env line keeps literal)`;
   return `${name}=${envFileValue(value, name)}`;
 }

@@ -116,12 +116,17 @@ describe('the project templates, by what the toolkit and the answers say', () =>
     expect(file(project, '.env.example')).toContain(`RS_TENANT='${tenant}'`);
   });
 
-  it('.env.example: a tenant holding all three quote characters is a comment, not a line Node would cut', () => {
-    const tenant = `it's "a" \`b\``;
+  it('.env.example: a tenant no quoting keeps literal for Node and a shell is a comment, not a line either would cut', () => {
+    for (const tenant of [`it's "a" \`b\``, "it's $HOME"]) {
+      const project = renderProject(templates, templateContext({ ...answers, tenant }, versions, facts()));
+      expect(file(project, '.env.example')).toContain(
+        '# RS_TENANT: the default in src/config.ts (its value holds quotes no .env line keeps literal)',
+      );
+      expect(file(project, 'src/config.ts')).toContain(`tenant: ${JSON.stringify(tenant)},`);
+    }
+    const tenant = 'a plain $HOME';
     const project = renderProject(templates, templateContext({ ...answers, tenant }, versions, facts()));
-    expect(file(project, '.env.example')).toContain(
-      '# RS_TENANT: the default in src/config.ts (it holds \', " and `, which no .env line can)',
-    );
+    expect(file(project, '.env.example')).toContain(`RS_TENANT='a plain $HOME'`);
     expect(file(project, 'src/config.ts')).toContain(`tenant: ${JSON.stringify(tenant)},`);
   });
 

@@ -170,7 +170,7 @@ describe('the CLI in a directory shaped like the monitor image', () => {
   it('`repairmon new` says the image has no generator, in one line, and writes nothing', async () => {
     const result = await repairmon(['new', 'my-integration', '--yes']);
     expect(result.stderr).toBe(
-      'repairmon new: the monitor image does not include the generator; install generator-repair-service (cannot load yeoman-environment)\n',
+      'repairmon new: the monitor image does not include the generator; install generator-repair-service (cannot load handlebars)\n',
     );
     expect(result.code).toBe(2);
     expect(existsSync(join(app, 'my-integration'))).toBe(false);
