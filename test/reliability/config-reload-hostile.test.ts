@@ -7,29 +7,19 @@
  * plain config with more aliases than the yaml library's default cap (100) loads. And reloads
  * are serialised: however many run at once, exactly one scheduler is left running.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import cron from 'node-cron';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../lib/logger.js';
 import { loadConfigFile } from '../../monitor/config/load.js';
 import { createMonitor } from '../../monitor/service.js';
 import { startSandbox } from '../../sandbox/index.js';
 import { runMain } from '../helpers/fake-io.js';
-import { serveChild } from './helpers.js';
+import { serveChild, tempDirs } from './helpers.js';
 import { childEnv, closedPort, spawnCli } from '../helpers/rig.js';
 
-const dirs: string[] = [];
-afterAll(() => {
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-});
-
-function workDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'repairmon-hostile-'));
-  dirs.push(dir);
-  return dir;
-}
+const workDir = tempDirs('repairmon-hostile-');
 
 /** A target whose cron never fires during a test: only its shape matters. */
 function idleTarget(name: string, baseUrl: string, keys: readonly string[]): string {

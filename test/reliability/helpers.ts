@@ -5,13 +5,27 @@
  */
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
-import { writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { type IncomingHttpHeaders, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterAll } from 'vitest';
 import { KEY_PREFIXES } from '../../api/contract/index.js';
 import { type Watched, spawnCli, waitFor, waitForOutput } from '../helpers/rig.js';
+
+/** A maker of temporary folders for one test file (call it at its top level): removed after its tests. */
+export function tempDirs(prefix: string): () => string {
+  const dirs: string[] = [];
+  afterAll(() => {
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  });
+  return () => {
+    const dir = mkdtempSync(join(tmpdir(), prefix));
+    dirs.push(dir);
+    return dir;
+  };
+}
 
 /** A key-shaped value nobody else could produce: random per run, easy to grep for. */
 export function makeCanary(): string {

@@ -7,26 +7,16 @@
  * fails instead of hanging the suite.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DOCUMENT_FILE_MAX_BYTES, SECRET_FILE_MAX_BYTES, readUserFile } from '../../lib/index.js';
 import { startSandbox } from '../../sandbox/index.js';
 import { childEnv, closedPort, runCli } from '../helpers/rig.js';
-import { serveChild } from './helpers.js';
+import { serveChild, tempDirs } from './helpers.js';
 
-const dirs: string[] = [];
-afterAll(() => {
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-});
-
-function workDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'repairmon-hostile-files-'));
-  dirs.push(dir);
-  return dir;
-}
+const workDir = tempDirs('repairmon-hostile-files-');
 
 function fifo(dir: string, name: string): string {
   const path = join(dir, name);
