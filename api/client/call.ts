@@ -1,7 +1,7 @@
 /**
  * One call to its end: attempts, p-retry running the loop while `decideRetry` chooses each wait,
- * the
- * 429 gate, and the one place a failed attempt becomes an `ApiError` saying what ran out and why.
+ * the 429 gate, and the one place a failed attempt becomes an `ApiError` saying what ran out and
+ * why.
  */
 import pRetry from 'p-retry';
 import type { Dispatcher } from 'undici';

@@ -16,8 +16,7 @@ export type EndpointId = (typeof ENDPOINT_IDS)[number];
 
 /**
  * Who may call an endpoint: `public` no key, `any_key` any valid key, `platform` platform keys
- * only,
- * `tenant` a platform key or a tenant key assigned to the tenant in the path.
+ * only, `tenant` a platform key or a tenant key assigned to the tenant in the path.
  */
 export type Access = 'public' | 'any_key' | 'platform' | 'tenant';
 
@@ -111,8 +110,7 @@ export function joinUrl(baseUrl: string, path: string): string {
 /**
  * Tenant slugs, the `{tenant}` path parameter. READING (spec §2: a slug's format is not shown): any
  * slug a real API may use is taken (`rowery_nowak`, `RoweryNowak`, `sklep.pl`); refused is only
- * what
- * cannot be one path segment or is absurdly long. Whether the server knows the tenant is its
+ * what cannot be one path segment or is absurdly long. Whether the server knows the tenant is its
  * answer.
  */
 export const TENANT_SLUG_MAX_LENGTH = 256;

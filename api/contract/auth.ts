@@ -46,8 +46,7 @@ export function scopeForResource(resource: TenantResource): Scope {
 
 /**
  * ASSUMPTION (spec §5: "key format rules: not shown"): the sandbox's prefixes; tools use them only
- * as
- * a hint ("a test key used against production"), never to accept or refuse a key.
+ * as a hint ("a test key used against production"), never to accept or refuse a key.
  */
 export const KEY_PREFIXES: Readonly<Record<Environment, string>> = {
   test: 'rs_test_',

@@ -66,10 +66,8 @@ export type ResponseClass =
 
 /**
  * A 429 or 5xx that is not an envelope (a proxy's page) still classifies by status: it is what
- * tells a
- * client to back off. The code decides before the status (`unauthorized` on any status is a
- * rejected
- * key); then any 401 is one (READING: a 401's code and body are not shown).
+ * tells a client to back off. The code decides before the status (`unauthorized` on any status is a
+ * rejected key); then any 401 is one (READING: a 401's code and body are not shown).
  */
 export function classifyResponse(
   status: number,
