@@ -116,11 +116,11 @@ export function parseRateLimitInfo(headers: Headers, localMs: number): RateLimit
 }
 
 /** Codes after which a new attempt may succeed: the connection failed, not the request. */
-const RETRYABLE_CODES = new Set(
-  'ECONNRESET ECONNREFUSED EPIPE ETIMEDOUT EAI_AGAIN UND_ERR_SOCKET UND_ERR_CLOSED ECONNABORTED EHOSTUNREACH ENETUNREACH'.split(
-    ' ',
-  ),
-);
+// prettier-ignore
+const RETRYABLE_CODES = new Set([
+  'ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'EAI_AGAIN', 'UND_ERR_SOCKET',
+  'UND_ERR_CLOSED', 'ECONNABORTED', 'EHOSTUNREACH', 'ENETUNREACH',
+]);
 
 export type RetryOutcome =
   | {
