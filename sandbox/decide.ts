@@ -87,17 +87,17 @@ type Headers = Readonly<Record<string, string>>;
 /** How the message names a key header: as the spec writes it. */
 const KEY_HEADER_NAMES = { 'x-api-key': 'x-api-key', authorization: 'Authorization' } as const;
 
-function reply(dialect: Dialect, status: number, envelope: Envelope, headers: Headers = {}, keyAlias?: string): Reply {
+function reply(status: number, envelope: Envelope, headers: Headers = {}, keyAlias?: string): Reply {
   return { status, envelope, headers, ...(keyAlias ? { keyAlias } : {}) };
 }
 
-export function fail(dialect: Dialect, code: ErrorCode, detail?: string, headers: Headers = {}, keyAlias?: string): Reply {
-  return reply(dialect, ERROR_STATUS[code], errorEnvelope(code, messageFor(code, detail)), headers, keyAlias);
+export function fail(code: ErrorCode, detail?: string, headers: Headers = {}, keyAlias?: string): Reply {
+  return reply(ERROR_STATUS[code], errorEnvelope(code, messageFor(code, detail)), headers, keyAlias);
 }
 
 /** Below the API: `bad_request` under the status HTTP names. */
-export function badRequestReply(dialect: Dialect, status: number, detail?: string): Reply {
-  return reply(dialect, status, errorEnvelope(ERROR_CODES.badRequest, messageFor(ERROR_CODES.badRequest, detail)));
+export function badRequestReply(status: number, detail?: string): Reply {
+  return reply(status, errorEnvelope(ERROR_CODES.badRequest, messageFor(ERROR_CODES.badRequest, detail)));
 }
 
 /** RFC 9112 §3.2: 400 to an HTTP/1.1 request without a Host, and to any with more than one (one entry per line). */
@@ -108,27 +108,27 @@ export function hostProblem(httpVersion: string, hosts: readonly string[] | unde
 }
 
 /** RFC 9110 §10.1.1: an expectation the server cannot meet (anything but 100-continue) gets 417. */
-export function expectationFailedReply(dialect: Dialect): Reply {
-  return badRequestReply(dialect, 417, 'Nieobsługiwana wartość nagłówka Expect (obsługiwane jest tylko 100-continue).');
+export function expectationFailedReply(): Reply {
+  return badRequestReply(417, 'Nieobsługiwana wartość nagłówka Expect (obsługiwane jest tylko 100-continue).');
 }
 
 /** What Node's parser rejected before a handler could answer, with the status of Node's own bare answer. */
-export function clientErrorReply(dialect: Dialect, errorCode: string | undefined): Reply {
+export function clientErrorReply(errorCode: string | undefined): Reply {
   switch (errorCode) {
     case 'HPE_HEADER_OVERFLOW':
-      return badRequestReply(dialect, 431, 'Nagłówki żądania są zbyt duże.');
+      return badRequestReply(431, 'Nagłówki żądania są zbyt duże.');
     case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
-      return badRequestReply(dialect, 413, 'Rozszerzenia fragmentów treści (chunked) są zbyt duże.');
+      return badRequestReply(413, 'Rozszerzenia fragmentów treści (chunked) są zbyt duże.');
     case 'ERR_HTTP_REQUEST_TIMEOUT':
-      return badRequestReply(dialect, 408, 'Żądanie nie dotarło w całości na czas.');
+      return badRequestReply(408, 'Żądanie nie dotarło w całości na czas.');
     default:
-      return badRequestReply(dialect, 400);
+      return badRequestReply(400);
   }
 }
 
 function refuse(dialect: Dialect, refusal: Refusal, detail?: string, headers: Headers = {}, keyAlias?: string): Reply {
   const answer = refusalAnswer(refusal, dialect);
-  return reply(dialect, answer.status, errorEnvelope(answer.code, refusalMessage(refusal, answer, detail)), headers, keyAlias);
+  return reply(answer.status, errorEnvelope(answer.code, refusalMessage(refusal, answer, detail)), headers, keyAlias);
 }
 
 /** Says what is wrong: two key headers that disagree, or an Authorization that is not `Bearer <key>`. */
@@ -144,7 +144,7 @@ function authenticate(headers: DecideInput['headers'], { keysByValue, dialect }:
   const presented = readPresentedKey(headers);
   if (presented.kind === 'repeated') {
     const detail = `Nagłówek ${KEY_HEADER_NAMES[presented.header]} podano więcej niż raz; klucz podaje się w jednym nagłówku.`;
-    return badRequestReply(dialect, ERROR_STATUS.bad_request, detail);
+    return badRequestReply(ERROR_STATUS.bad_request, detail);
   }
   if (presented.kind === 'none') return refuse(dialect, 'missing_key', 'Nie podano klucza (nagłówek x-api-key lub Authorization: Bearer).');
   if (presented.kind === 'malformed') return refuse(dialect, 'invalid_key', malformedDetail(headers));
@@ -198,28 +198,28 @@ function keyed(route: KeyedRoute, input: DecideInput, state: SandboxState): Repl
   if ('status' in key) return key;
   const verdict = input.rateLimit?.(key);
   const limitHeaders = verdict ? rateLimitHeaders(dialect.rateLimitHeaders, verdict) : {};
-  if (verdict && !verdict.allowed) return fail(dialect, ERROR_CODES.rateLimited, undefined, limitHeaders, key.alias);
+  if (verdict && !verdict.allowed) return fail(ERROR_CODES.rateLimited, undefined, limitHeaders, key.alias);
   const denied = accessDenied(route, key, input.breach);
   if (denied) return refuse(dialect, denied, undefined, limitHeaders, key.alias);
-  if (route.kind === 'invalid_tenant') return fail(dialect, ERROR_CODES.invalidTenantSlug, undefined, limitHeaders, key.alias);
+  if (route.kind === 'invalid_tenant') return fail(ERROR_CODES.invalidTenantSlug, undefined, limitHeaders, key.alias);
   const result = routeData(route, state);
-  if (typeof result === 'string') return fail(dialect, ERROR_CODES.notFound, result, limitHeaders, key.alias);
-  return reply(dialect, 200, successEnvelope(result.data), limitHeaders, key.alias);
+  if (typeof result === 'string') return fail(ERROR_CODES.notFound, result, limitHeaders, key.alias);
+  return reply(200, successEnvelope(result.data), limitHeaders, key.alias);
 }
 
 export function decide(input: DecideInput, state: SandboxState): Reply {
   const { dialect } = state;
   // Below the API: Node no longer refuses these itself (`requireHostHeader: false`), so they get the envelope.
   const hostIssue = hostProblem(input.httpVersion, input.headers['host']);
-  if (hostIssue) return badRequestReply(dialect, ERROR_STATUS.bad_request, hostIssue);
+  if (hostIssue) return badRequestReply(ERROR_STATUS.bad_request, hostIssue);
   if (!(ALLOWED_METHODS as readonly string[]).includes(input.method)) {
-    return fail(dialect, ERROR_CODES.methodNotAllowed, undefined, { allow: ALLOWED_METHODS.join(', ') });
+    return fail(ERROR_CODES.methodNotAllowed, undefined, { allow: ALLOWED_METHODS.join(', ') });
   }
   const route = styledRoute(input.pathname, dialect.slug);
   if (route.kind === 'unknown')
-    return fail(dialect, ERROR_CODES.notFound, `Endpointy API v1 zaczynają się od ${BASE_PATH}/ (zob. ${BASE_PATH}/docs).`);
-  if (route.kind === 'docs') return reply(dialect, 200, successEnvelope(docsPayload(dialect)));
+    return fail(ERROR_CODES.notFound, `Endpointy API v1 zaczynają się od ${BASE_PATH}/ (zob. ${BASE_PATH}/docs).`);
+  if (route.kind === 'docs') return reply(200, successEnvelope(docsPayload(dialect)));
   // A public index ignores a presented key: it is neither checked nor counted.
-  if (route.kind === 'index' && dialect.index === 'public') return reply(dialect, 200, successEnvelope(indexPayload()));
+  if (route.kind === 'index' && dialect.index === 'public') return reply(200, successEnvelope(indexPayload()));
   return keyed(route, input, state);
 }

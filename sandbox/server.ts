@@ -130,7 +130,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, deps: ServerDep
   if (body === 'incomplete') return;
   if (body === 'too_large') {
     const detail = `Treść żądania przekracza ${MAX_REQUEST_BODY_BYTES} bajtów; API nie przyjmuje treści.`;
-    sendClosing(res, badRequestReply(deps.state.dialect, 413, detail), deps, answered);
+    sendClosing(res, badRequestReply(413, detail), deps, answered);
     res.once('finish', () => req.socket.destroySoon());
     return;
   }
@@ -183,7 +183,7 @@ export function createSandboxServer(deps: ServerDeps, tls?: { readonly cert: str
     handle(req, res, deps).catch((error: unknown) => {
       deps.logger?.error({ err: error }, 'request handler failed');
       if (res.headersSent) res.destroy();
-      else send(res, jsonOutgoing(fail(deps.state.dialect, ERROR_CODES.internalError)), randomUUID());
+      else send(res, jsonOutgoing(fail(ERROR_CODES.internalError)), randomUUID());
     });
   };
   // A missing Host is checked in `decide`, so its 400 is an envelope like every other answer.
@@ -194,14 +194,14 @@ export function createSandboxServer(deps: ServerDeps, tls?: { readonly cert: str
   // envelope written raw after the answers the connection still owes (owed.ts); behind a
   // half-written response a status line cannot follow, so the connection is only closed.
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
-    const bytes = rawResponse(jsonOutgoing(clientErrorReply(deps.state.dialect, error.code)), randomUUID());
+    const bytes = rawResponse(jsonOutgoing(clientErrorReply(error.code)), randomUUID());
     if (owed.afterOwed(socket, () => (socket.writable ? socket.end(bytes) : socket.destroy())) === 'mid-response') socket.destroy();
   });
   // `Expect` other than 100-continue (Node answers that one itself): answered at once, without
   // waiting for a body the client holds back, and closed, so a body sent anyway is not a request.
   server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
     req.resume();
-    sendClosing(res, expectationFailedReply(deps.state.dialect), deps, arrived(req));
+    sendClosing(res, expectationFailedReply(), deps, arrived(req));
   });
   // CONNECT: Node hands over the bare socket and, with no listener, closes it unanswered. It is
   // a method the API does not serve: decide's 405 with `Allow: GET` (or a 400 without Host), raw.

@@ -4,14 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { readPresentedKey } from '../../api/contract/server/index.js';
-import { resolveDialect } from '../../sandbox/dialect/index.js';
 import { clientErrorReply, hostProblem } from '../../sandbox/decide.js';
-
-function dialect(name: string) {
-  const parsed = resolveDialect(name);
-  if (!parsed.ok) throw new Error(parsed.error);
-  return parsed.dialect;
-}
 
 describe('clientErrorReply', () => {
   it.each([
@@ -22,7 +15,7 @@ describe('clientErrorReply', () => {
     ['HPE_INVALID_METHOD', 400],
     [undefined, 400],
   ])('%s -> %i bad_request', (code, status) => {
-    const reply = clientErrorReply(dialect('reference'), code);
+    const reply = clientErrorReply(code);
     expect(reply.status).toBe(status);
     expect(reply.envelope).toMatchObject({ ok: false, error: { code: 'bad_request' } });
   });
