@@ -131,13 +131,10 @@ function refuse(dialect: Dialect, refusal: Refusal, detail?: string, headers: He
   return reply(answer.status, errorEnvelope(answer.code, refusalMessage(refusal, answer, detail)), headers, keyAlias);
 }
 
-/** Says what is wrong: two key headers that disagree, or an Authorization that is not `Bearer <key>`. */
-function malformedDetail(headers: DecideInput['headers']): string {
-  if (headers['x-api-key'] !== undefined && headers['authorization'] !== undefined) {
-    return 'Podano dwa nagłówki z kluczem (x-api-key i Authorization), które nie niosą tego samego klucza; podaj klucz w jednym z nich.';
-  }
-  return 'Nagłówek Authorization nie ma postaci "Bearer <klucz>".';
-}
+const MALFORMED_DETAIL = {
+  two_keys: 'Podano dwa nagłówki z kluczem (x-api-key i Authorization), które nie niosą tego samego klucza; podaj klucz w jednym z nich.',
+  not_bearer: 'Nagłówek Authorization nie ma postaci "Bearer <klucz>".',
+} as const;
 
 /** The key presented, or its refusal; a key header sent twice refuses the request (which one is the key?). */
 function authenticate(headers: DecideInput['headers'], { keysByValue, dialect }: SandboxState): DemoKey | Reply {
@@ -147,7 +144,7 @@ function authenticate(headers: DecideInput['headers'], { keysByValue, dialect }:
     return badRequestReply(ERROR_STATUS.bad_request, detail);
   }
   if (presented.kind === 'none') return refuse(dialect, 'missing_key', 'Nie podano klucza (nagłówek x-api-key lub Authorization: Bearer).');
-  if (presented.kind === 'malformed') return refuse(dialect, 'invalid_key', malformedDetail(headers));
+  if (presented.kind === 'malformed') return refuse(dialect, 'invalid_key', MALFORMED_DETAIL[presented.problem]);
   const key = keysByValue.get(presented.key);
   if (!key) return refuse(dialect, 'invalid_key', 'Nieznany klucz.');
   // The request log names a revoked key's alias.

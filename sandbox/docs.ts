@@ -35,11 +35,6 @@ function answerText(answer: RefusalAnswer): string {
   return `${answer.status} ${answer.code}`;
 }
 
-/** Every code this dialect sends, with its status, once each. */
-function errorTable(dialect: Dialect): { code: string; status: number }[] {
-  return sentErrors(dialect).map(({ code, status }) => ({ code, status }));
-}
-
 function rules(dialect: Dialect): string[] {
   const missing = refusalAnswer('missing_key', dialect);
   const invalid = refusalAnswer('invalid_key', dialect);
@@ -90,7 +85,7 @@ export function docsPayload(dialect: Dialect): Record<string, unknown> {
       environments: 'Osobne klucze dla środowiska testowego i produkcyjnego.',
       indexAccess: dialect.index,
       rules: rules(dialect),
-      errors: errorTable(dialect),
+      errors: sentErrors(dialect),
       rateLimitHeaders: rateLimitHeaderNames(dialect.rateLimitHeaders),
     },
   };

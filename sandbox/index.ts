@@ -10,7 +10,7 @@ import type { Logger } from 'pino';
 import { BASE_PATH } from '../api/contract/index.js';
 import { CONTROL_PATH, type FaultControl, newControlToken } from './control.js';
 import { loadDataFile } from './data-file.js';
-import { type Dialect, type IndexAccess, resolveDialect } from './dialect/index.js';
+import { DEFAULT_DIALECT, parseDialect } from './dialect/index.js';
 import { demoData } from './demo-data.js';
 import { SandboxConfigError } from './errors.js';
 import { type FaultRule, parseFaultSpec } from './faults/parse.js';
@@ -27,37 +27,20 @@ export { isSandboxConfigError } from './errors.js';
 export { DEMO_KEY_SPECS, DEMO_TENANTS } from './demo-data.js';
 export { DEFAULT_DIALECT, PRESET_NAMES, dialectHelpLines, parseDialect, parseReadings } from './dialect/index.js';
 export type { Dialect, ReadingsParse } from './dialect/index.js';
-export { SANDBOX_DEFAULT_BASE_URL, SANDBOX_DEFAULT_HOST, SANDBOX_DEFAULT_PORT } from './defaults.js';
 export { CONTROL_PATH } from './control.js';
 export { FAULT_KINDS, faultHelpLines, parseFaultSpec } from './faults/parse.js';
 export { MAX_PAGE_SIZE, existingKind, parseRateLimit, replaceFile };
 
-export interface RunningSandbox {
-  /** `http://HOST:PORT/api/v1` (`https://` with `tls`) */
-  readonly baseUrl: string;
-  /** `http://HOST:PORT` */
-  readonly origin: string;
-  /** With `tls`: the throwaway CA that issued the server certificate, as PEM and as the file written. */
-  readonly ca?: { readonly pem: string; readonly file: string };
-  readonly port: number;
-  readonly keys: readonly DemoKey[];
-  /** The key with this alias; throws for an unknown alias. */
-  key(alias: string): DemoKey;
-  readonly tenants: readonly string[];
-  /** The dialect it speaks: one reading of each "not shown" point of the spec. */
-  readonly dialect: Dialect;
-  /** The /platform/ sub-paths it serves (below /platform/), as its /docs lists them: `dialect.platformPaths`. */
-  readonly platformPaths: readonly string[];
-  /** Which reading of "does GET / need a key" it follows: `dialect.index`. */
-  readonly indexAccess: IndexAccess;
-  /** Same syntax as `--faults`; '' clears. Throws SandboxConfigError on a bad spec. */
-  setFaults(spec: string): void;
-  /** Where and with what token a running sandbox takes new faults over HTTP (control.ts): loopback only. */
-  readonly control: { readonly url: string; readonly token: string };
-  requests(): readonly SandboxRequestRecord[];
-  clearRequests(): void;
-  close(): Promise<void>;
-}
+/**
+ * Where `repairmon sandbox` listens unless told otherwise. A fixed port gives a new project a
+ * test base URL that works without editing; programmatic starts use port 0 instead.
+ */
+export const SANDBOX_DEFAULT_HOST = '127.0.0.1';
+export const SANDBOX_DEFAULT_PORT = 4010;
+export const SANDBOX_DEFAULT_BASE_URL = `http://${SANDBOX_DEFAULT_HOST}:${SANDBOX_DEFAULT_PORT}${BASE_PATH}`;
+
+/** What `startSandbox` returns: its addresses, keys and dialect, the fault setter, the request log. */
+export type RunningSandbox = Awaited<ReturnType<typeof startSandbox>>;
 
 export interface SandboxOptions {
   readonly host?: string;
@@ -69,8 +52,8 @@ export interface SandboxOptions {
   readonly dataFile?: string;
   /** JSON or YAML map alias -> key value; aliases it leaves out get random values. */
   readonly keysFile?: string;
-  /** Same syntax as `--dialect` (`snake-public`, `reference,index=public`), or a parsed Dialect; `reference` by default. */
-  readonly dialect?: string | Dialect;
+  /** Same syntax as `--dialect` (`snake-public`, `reference,index=public`); `reference` by default. */
+  readonly dialect?: string;
   readonly logger?: Logger;
   /** Drives fault probabilities; Math.random by default. */
   readonly random?: () => number;
@@ -91,8 +74,8 @@ function urlHost(host: string): string {
   return host.includes(':') ? `[${host}]` : host;
 }
 
-export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
-  const parsedDialect = resolveDialect(options.dialect);
+export async function startSandbox(options: SandboxOptions = {}) {
+  const parsedDialect = parseDialect(options.dialect ?? DEFAULT_DIALECT);
   if (!parsedDialect.ok) throw new SandboxConfigError('dialect', parsedDialect.error);
   const { dialect } = parsedDialect;
   const size = options.pageSize;
@@ -163,27 +146,31 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   const origin = `${scheme}://${hostPort}`;
   let closed: Promise<void> | undefined;
   return {
+    /** `http://HOST:PORT/api/v1` (`https://` with `tls`) */
     baseUrl: `${origin}${BASE_PATH}`,
     origin,
+    /** With `tls`: the throwaway CA that issued the server certificate, as PEM and as the file written. */
     ...(tls ? { ca: { pem: tls.caPem, file: tls.caFile } } : {}),
     port,
     keys: state.keys,
     tenants: [...state.tenants.keys()],
+    /** The dialect it speaks: one reading of each "not shown" point of the spec. */
     dialect,
-    platformPaths: dialect.platformPaths,
-    indexAccess: dialect.index,
-    key(alias) {
+    /** The key with this alias; throws for an unknown alias. */
+    key(alias: string): DemoKey {
       const found = state.keys.find((k) => k.alias === alias);
       if (!found) throw new Error(`no sandbox key with alias "${alias}" (have: ${state.keys.map((k) => k.alias).join(', ')})`);
       return found;
     },
+    /** Same syntax as `--faults`; '' clears. Throws SandboxConfigError on a bad spec. */
     setFaults,
+    /** Where and with what token a running sandbox takes new faults over HTTP (control.ts): loopback only. */
     control: { url: `${origin}${CONTROL_PATH}`, token: control.token },
-    requests: () => records.slice(-MAX_RECORDS),
+    requests: (): readonly SandboxRequestRecord[] => records.slice(-MAX_RECORDS),
     clearRequests() {
       records.length = 0;
     },
-    close() {
+    close(): Promise<void> {
       closed ??= new Promise<void>((resolve) => {
         closing.abort();
         server.close(() => resolve());

@@ -6,8 +6,8 @@
  */
 import type { IncomingMessage } from 'node:http';
 import { ERROR_CODES } from '../api/contract/index.js';
-import { errorEnvelope, successEnvelope } from '../api/contract/server/index.js';
-import { type Reply, messageFor } from './decide.js';
+import { successEnvelope } from '../api/contract/server/index.js';
+import { type Reply, fail } from './decide.js';
 import { requestPathname } from './server.js';
 
 /**
@@ -51,11 +51,7 @@ export function pagingShape(pageSize: number, scheme: 'http' | 'https', ownHost:
     const asked = requestedPage(req.url);
     if (!asked.ok) {
       const detail = `Parametr ${PAGE_PARAM} musi być liczbą całkowitą od 1, otrzymano "${asked.raw.slice(0, 40)}".`;
-      return {
-        ...reply,
-        status: 400,
-        envelope: errorEnvelope(ERROR_CODES.badRequest, messageFor(ERROR_CODES.badRequest, detail)),
-      };
+      return fail(ERROR_CODES.badRequest, detail, reply.headers, reply.keyAlias);
     }
     const page = slicePage(reply.envelope.data, asked.page, pageSize);
     const host = req.headers.host !== undefined && PLAIN_HOST.test(req.headers.host) ? req.headers.host : ownHost();

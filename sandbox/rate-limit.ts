@@ -5,6 +5,7 @@
  */
 import { RATE_LIMIT_HEADERS as H } from '../api/contract/index.js';
 import { type RateLimitHeaderStyle } from '../api/contract/readings.js';
+import { RATE_LIMIT_STYLE_FIELDS } from '../api/contract/server/index.js';
 
 export interface RateLimitPolicy {
   readonly limit: number;
@@ -105,22 +106,14 @@ export function rateLimitHeaders(style: RateLimitHeaderStyle, v: RateVerdict): F
 
 /**
  * The wait hint of a `rate-limit-storm` 429 in the style: the storm knows no limit or window,
- * only how long to wait (when it was given one), so it sends just the field that says so.
+ * only how long to wait (when it was given one), so it sends just the fields that say so: the
+ * style's 429 fields, or for a style without any its remaining count and reset.
  */
 export function stormHeaders(style: RateLimitHeaderStyle, waitSeconds: number | undefined, nowMs: number): Fields {
   if (waitSeconds === undefined) return {};
-  const until = nowMs + waitSeconds * 1000;
-  switch (style) {
-    case 'ietf':
-    case 'ratelimit-field':
-      return { [H.retryAfter]: String(waitSeconds) };
-    case 'x-ratelimit-epoch':
-      return { [H.xRemaining]: '0', [H.xReset]: String(epochSeconds(until)) };
-    case 'x-ratelimit-delta':
-      return { [H.xRemaining]: '0', [H.xReset]: String(waitSeconds) };
-    case 'retry-after-date':
-      return { [H.retryAfter]: httpDate(until) };
-    case 'none':
-      return {};
-  }
+  const resetAt = nowMs + waitSeconds * 1000;
+  const all = rateLimitHeaders(style, { allowed: false, limit: 0, remaining: 0, windowMs: 0, resetAt, resetSeconds: waitSeconds });
+  const { on429 } = RATE_LIMIT_STYLE_FIELDS[style];
+  const sent: readonly string[] = on429.length > 0 ? on429 : [H.xRemaining, H.xReset];
+  return Object.fromEntries(Object.entries(all).filter(([name]) => sent.includes(name)));
 }

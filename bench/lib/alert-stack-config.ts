@@ -103,7 +103,7 @@ export function stackConfig(input: StackConfigInput, faults: ConfigFaults): Moni
       timeout: input.timeout,
       canaries: canariesOf(name),
       ...(name === 'healthy' || name === 'outage' || name === 'html-502'
-        ? { platformPaths: [...sandbox.platformPaths], indexAccess: sandbox.indexAccess }
+        ? { platformPaths: [...sandbox.dialect.platformPaths], indexAccess: sandbox.dialect.index }
         : {}),
       // SLOs the latency faults break (the first past the timeout, the second below it). None on
       // the healthy target: on a loaded 2-core machine the monitor's own queueing can push a tight

@@ -4,7 +4,7 @@
  * in, a typed Dialect or an error naming the key and value at fault and what is allowed.
  */
 import type { Readings } from '../../api/contract/server/index.js';
-import { CHOICES, type DialectSettings, formatSetting, overridesOf } from './choices.js';
+import { CHOICES, type DialectSettings, overridesOf } from './choices.js';
 import { PRESETS, PRESET_NAMES, type PresetName, isPresetName } from './presets.js';
 
 /** What a running sandbox speaks: one value per choice, plus where they came from. */
@@ -75,15 +75,6 @@ export function parseDialect(text: string): DialectParse {
   // Named canonically: the preset, then `KEY=VALUE` for each setting that differs from it.
   const name = [preset, ...overridesOf(settings as unknown as DialectSettings, PRESETS[preset].settings)].join(',');
   return { ok: true, dialect: { name, preset, ...(settings as unknown as DialectSettings) } };
-}
-
-/**
- * A spec or an already parsed dialect. A Dialect object is checked again through its full
- * spec, so one built by hand cannot smuggle in a value the parser would refuse.
- */
-export function resolveDialect(input: string | Dialect | undefined): DialectParse {
-  if (input === undefined) return parseDialect(DEFAULT_DIALECT);
-  return parseDialect(typeof input === 'string' ? input : [input.preset, ...CHOICES.map((c) => formatSetting(c, input))].join(','));
 }
 
 /** Readings a document narrows to (`repairmon openapi --dialect`); a point left out is open. */

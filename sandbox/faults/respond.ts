@@ -6,7 +6,7 @@
 import type { ServerResponse } from 'node:http';
 import { ERROR_CODES, REQUEST_ID_HEADER } from '../../api/contract/index.js';
 import { JSON_CONTENT_TYPE, PLAIN_CONTENT_TYPE, errorEnvelope } from '../../api/contract/server/index.js';
-import { type Reply, messageFor } from '../decide.js';
+import { type Reply, fail, messageFor } from '../decide.js';
 import type { Dialect } from '../dialect/index.js';
 import { stormHeaders } from '../rate-limit.js';
 import { type Outgoing, jsonOutgoing, plainText, send } from '../respond.js';
@@ -37,17 +37,13 @@ function oversized(reply: Reply, bytes: number): Outgoing {
 /** What a fault needs to speak the running dialect where the spec leaves the form open; `now` in epoch ms, for wait hints. */
 type FaultContext = { readonly dialect: Dialect; readonly now: number };
 
-/** A 429 as the dialect words one: its wait hint, as the limiter's 429 would be. */
-function storm(retryAfterSeconds: number | undefined, { dialect, now }: FaultContext): Outgoing {
-  const headers = stormHeaders(dialect.rateLimitHeaders, retryAfterSeconds, now);
-  return json(429, JSON.stringify(errorEnvelope(ERROR_CODES.rateLimited, messageFor(ERROR_CODES.rateLimited))), headers);
-}
-
 /** Faults answered with a complete (if wrong) response. */
 function replacement(fault: Exclude<ResponseFault, { kind: 'reset' | 'stall' }>, reply: Reply, context: FaultContext): Outgoing {
   switch (fault.kind) {
-    case 'rate-limit-storm':
-      return storm(fault.retryAfterSeconds, context);
+    case 'rate-limit-storm': // worded as the limiter's 429 in the dialect
+      return jsonOutgoing(
+        fail(ERROR_CODES.rateLimited, undefined, stormHeaders(context.dialect.rateLimitHeaders, fault.retryAfterSeconds, context.now)),
+      );
     case 'status':
       return json(fault.status, JSON.stringify(errorEnvelope(ERROR_CODES.internalError, STATUS_MESSAGES[fault.status] ?? '')));
     case 'html-502':

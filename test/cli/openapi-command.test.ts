@@ -11,7 +11,7 @@ import YAML from 'yaml';
 import { openApiDocument } from '../../api/openapi/index.js';
 import { main } from '../../cli/index.js';
 import { PLACEHOLDER_PRODUCTION_BASE_URL } from '../../generators/app/answers.js';
-import { SANDBOX_DEFAULT_BASE_URL } from '../../sandbox/defaults.js';
+import { SANDBOX_DEFAULT_BASE_URL } from '../../sandbox/index.js';
 import { parseReadings } from '../../sandbox/index.js';
 import { fakeIo } from '../helpers/fake-io.js';
 

@@ -58,7 +58,7 @@ const CALLS: readonly Call[] = [
 ];
 
 function pathOf(sandbox: RunningSandbox, call: Call): string {
-  if (call.endpoint === 'platform') return endpointPath('platform', { platformSub: sandbox.platformPaths[0] });
+  if (call.endpoint === 'platform') return endpointPath('platform', { platformSub: sandbox.dialect.platformPaths[0] });
   if (call.tenant === undefined) return endpointPath(call.endpoint);
   const tenant = sandbox.dialect.slug === 'snake' ? call.tenant.replace(/-/g, '_') : call.tenant;
   return endpointPath(call.endpoint, { tenant });

@@ -99,7 +99,7 @@ describe('index', () => {
       const docs = await docsOf(s);
       expect(docs.authorization['indexAccess']).toBe('key');
       expect((docs['endpoints'] as { path: string; access: string }[]).find((e) => e.path === '/')?.access).toBe('any_key');
-      expect(s.indexAccess).toBe('key');
+      expect(s.dialect.index).toBe('key');
     });
   });
 
@@ -116,7 +116,7 @@ describe('index', () => {
         const docs = await docsOf(s);
         expect(docs.authorization['indexAccess']).toBe('public');
         expect((docs['endpoints'] as { path: string; access: string }[]).find((e) => e.path === '/')?.access).toBe('public');
-        expect(s.indexAccess).toBe('public');
+        expect(s.dialect.index).toBe('public');
       },
       { rateLimit: '1/1h' },
     );
@@ -191,7 +191,7 @@ describe('platform-paths', () => {
     ['keys+x/tenants/keys', ['keys', 'x/tenants/keys'], ['tenants', 'x/tenants']],
   ])('%s: served with the listing its last segment names, others 404; /docs lists the full paths', async (spec, served, unserved) => {
     await inDialect(`platform-paths=${spec}`, async (s) => {
-      expect(s.platformPaths).toEqual(served);
+      expect(s.dialect.platformPaths).toEqual(served);
       for (const sub of served) {
         const answer = await get(s, `/platform/${sub}`, 'platform-test');
         const field = sub.endsWith('keys') ? 'alias' : 'slug';

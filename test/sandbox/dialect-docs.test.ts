@@ -34,7 +34,7 @@ describe.each(Object.entries(PRESET_TABLE))('/docs in dialect %s', (name, d) => 
       expect(docs.authorization['errors']).toHaveLength(expectedErrorTable(d).length);
       expect(docs.authorization).not.toHaveProperty('plainTextErrors');
       expect([...(docs.authorization['rateLimitHeaders'] as string[])].sort()).toEqual([...HEADER_NAMES[d.rateLimitHeaders]].sort());
-      expect({ platformPaths: s.platformPaths, indexAccess: s.indexAccess }).toEqual({
+      expect({ platformPaths: s.dialect.platformPaths, indexAccess: s.dialect.index }).toEqual({
         platformPaths: d.platformPaths,
         indexAccess: d.index,
       });

@@ -1,14 +1,6 @@
 /** `--dialect` parsing: every preset as agreed, overrides, and one case per bad input with its exact message. */
 import { describe, expect, it } from 'vitest';
-import {
-  CHOICES,
-  PRESET_NAMES,
-  REFERENCE_SETTINGS,
-  type Dialect,
-  dialectHelpLines,
-  parseDialect,
-  resolveDialect,
-} from '../../sandbox/dialect/index.js';
+import { CHOICES, PRESET_NAMES, REFERENCE_SETTINGS, type Dialect, dialectHelpLines, parseDialect } from '../../sandbox/dialect/index.js';
 import {
   PLATFORM_REFUSALS,
   RATE_LIMIT_HEADER_STYLES,
@@ -59,7 +51,6 @@ describe('dialect presets', () => {
     for (const choice of CHOICES)
       expect(`${choice.key}=${choice.values[0]?.value}`).toBe(`${choice.key}=${choice.format(REFERENCE_SETTINGS[choice.field] as never)}`);
     expect(parsed('')).toEqual(parsed('reference'));
-    expect(resolveDialect(undefined)).toEqual({ ok: true, dialect: parsed('reference') });
   });
 });
 
@@ -107,15 +98,6 @@ describe('dialect overrides', () => {
     for (const text of ['strict-hiding,slug=any', 'slug=snake,platform-paths=ops/tenants', 'bare,missing-key=no_key']) {
       expect(parsed(parsed(text).name)).toEqual(parsed(text));
     }
-  });
-
-  it('a parsed Dialect object is accepted as it is, and a hand-built bad one refused', () => {
-    const d = parsed('legacy,index=public');
-    expect(resolveDialect(d)).toEqual({ ok: true, dialect: d });
-    expect(resolveDialect({ ...d, missingKey: 'No Key' })).toEqual({
-      ok: false,
-      error: expect.stringContaining('missing-key: value "No Key" is not allowed'),
-    });
   });
 });
 

@@ -9,7 +9,8 @@ export type KeyHeader = typeof API_KEY_HEADER | typeof AUTHORIZATION_HEADER;
 export type PresentedKey =
   | { readonly kind: 'none' }
   | { readonly kind: 'key'; readonly key: string; readonly scheme: AuthScheme }
-  | { readonly kind: 'malformed'; readonly reason: string }
+  /** An Authorization that is not `Bearer <key>`, or the two headers with different keys. */
+  | { readonly kind: 'malformed'; readonly problem: 'not_bearer' | 'two_keys' }
   /** The header came on more than one line: which one is the key is a guess the server must not make. */
   | { readonly kind: 'repeated'; readonly header: KeyHeader };
 
@@ -36,13 +37,10 @@ export function readPresentedKey(headers: HeaderBag): PresentedKey {
   let bearer: string | undefined;
   if (authorization !== undefined && authorization !== '') {
     const match = /^bearer\s+(\S+)$/i.exec(authorization);
-    if (!match?.[1])
-      return { kind: 'malformed', reason: 'Authorization header is not "Bearer <API_KEY>"' };
+    if (!match?.[1]) return { kind: 'malformed', problem: 'not_bearer' };
     bearer = match[1];
   }
-  if (apiKey && bearer && apiKey !== bearer) {
-    return { kind: 'malformed', reason: 'x-api-key and Authorization carry different keys' };
-  }
+  if (apiKey && bearer && apiKey !== bearer) return { kind: 'malformed', problem: 'two_keys' };
   if (bearer) return { kind: 'key', key: bearer, scheme: 'bearer' };
   if (apiKey) return { kind: 'key', key: apiKey, scheme: 'x-api-key' };
   return { kind: 'none' };

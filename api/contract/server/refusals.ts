@@ -76,10 +76,13 @@ export const FIXED_ERROR_CODES = [
 ] as const;
 export type FixedErrorCode = (typeof FIXED_ERROR_CODES)[number];
 
-/** Every (code, status) a server sends under the readings, refusals first, once each. */
+/** Every `{ code, status }` a server sends under the readings, refusals first, once each. */
 export function sentErrors(readings: RefusalReadings): RefusalAnswer[] {
   const all = [
-    ...REFUSALS.map((r) => refusalAnswer(r, readings)),
+    ...REFUSALS.map((r) => refusalAnswer(r, readings)).map(({ code, status }) => ({
+      code,
+      status,
+    })),
     ...FIXED_ERROR_CODES.map((code) => ({ code, status: ERROR_STATUS[code] })),
   ];
   return all.filter(

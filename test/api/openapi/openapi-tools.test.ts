@@ -121,7 +121,7 @@ describe.skipIf(!hasTools)('the OpenAPI documents under redocly and newman', { t
     const folders = (JSON.parse(readFileSync(collection, 'utf8')) as { item: Item[] }).item;
     const requests = folders.flatMap((folder) => (folder.item ?? []).map((item) => ({ folder: folder.name, ...item })));
     expect(folders.map((f) => f.name).sort()).toEqual(['informational', 'platform', 'tenant']);
-    expect(requests).toHaveLength(2 + sandbox.platformPaths.length + 4);
+    expect(requests).toHaveLength(2 + sandbox.dialect.platformPaths.length + 4);
     const iterations = [
       { label: 'platform key', bearerToken: sandbox.key('platform-test').key },
       { label: 'invalid key', bearerToken: `rs_test_${'0'.repeat(32)}` },

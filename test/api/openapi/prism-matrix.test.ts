@@ -132,7 +132,7 @@ function pathsOf(sandbox: RunningSandbox): string[] {
   return [
     '/',
     '/docs',
-    ...sandbox.platformPaths.map((sub) => `/platform/${sub}`),
+    ...sandbox.dialect.platformPaths.map((sub) => `/platform/${sub}`),
     ...TENANT_RESOURCES.map((r) => `/tenants/${tenant}/${r}`),
   ];
 }
