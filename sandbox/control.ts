@@ -7,7 +7,7 @@
  * token the sandbox prints at start (`Authorization: Bearer TOKEN`). Pure: the server reads
  * the request and writes the reply.
  */
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, timingSafeEqual } from 'node:crypto';
 import { ERROR_CODES, type ErrorCode } from '../api/contract/index.js';
 import { ERROR_STATUS, errorEnvelope, successEnvelope } from '../api/contract/server/index.js';
 import { type RequestOrigin, notLocal } from '../lib/index.js';
@@ -16,10 +16,6 @@ import type { FaultSpecParse } from './faults/parse.js';
 
 export const CONTROL_PATH = '/-/faults';
 const ALLOW = 'PUT, DELETE';
-
-export function newControlToken(): string {
-  return randomBytes(24).toString('base64url');
-}
 
 /** `body`: the text, read to its end (the server's MAX_REQUEST_BODY_BYTES bounds it). */
 type ControlRequest = RequestOrigin & { readonly method: string; readonly body: string };

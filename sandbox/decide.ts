@@ -107,23 +107,16 @@ export function hostProblem(httpVersion: string, hosts: readonly string[] | unde
   return undefined;
 }
 
-/** RFC 9110 §10.1.1: an expectation the server cannot meet (anything but 100-continue) gets 417. */
-export function expectationFailedReply(): Reply {
-  return badRequestReply(417, 'Nieobsługiwana wartość nagłówka Expect (obsługiwane jest tylko 100-continue).');
-}
+/** What Node's parser rejected before a handler could answer, with the status of Node's own bare answer (400 for the rest). */
+const CLIENT_ERRORS: Readonly<Record<string, readonly [number, string]>> = {
+  HPE_HEADER_OVERFLOW: [431, 'Nagłówki żądania są zbyt duże.'],
+  HPE_CHUNK_EXTENSIONS_OVERFLOW: [413, 'Rozszerzenia fragmentów treści (chunked) są zbyt duże.'],
+  ERR_HTTP_REQUEST_TIMEOUT: [408, 'Żądanie nie dotarło w całości na czas.'],
+};
 
-/** What Node's parser rejected before a handler could answer, with the status of Node's own bare answer. */
 export function clientErrorReply(errorCode: string | undefined): Reply {
-  switch (errorCode) {
-    case 'HPE_HEADER_OVERFLOW':
-      return badRequestReply(431, 'Nagłówki żądania są zbyt duże.');
-    case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
-      return badRequestReply(413, 'Rozszerzenia fragmentów treści (chunked) są zbyt duże.');
-    case 'ERR_HTTP_REQUEST_TIMEOUT':
-      return badRequestReply(408, 'Żądanie nie dotarło w całości na czas.');
-    default:
-      return badRequestReply(400);
-  }
+  const [status, detail] = CLIENT_ERRORS[errorCode ?? ''] ?? [400];
+  return badRequestReply(status, detail);
 }
 
 function refuse(dialect: Dialect, refusal: Refusal, detail?: string, headers: Headers = {}, keyAlias?: string): Reply {

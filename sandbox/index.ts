@@ -4,11 +4,12 @@
  * `startSandbox` is the one entry point; the CLI (`repairmon sandbox`), the monitor's embedded
  * mode and the tests all use it.
  */
+import { randomBytes } from 'node:crypto';
 import { once, setMaxListeners } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import { BASE_PATH } from '../api/contract/index.js';
-import { CONTROL_PATH, type FaultControl, newControlToken } from './control.js';
+import { CONTROL_PATH, type FaultControl } from './control.js';
 import { loadDataFile } from './data-file.js';
 import { DEFAULT_DIALECT, parseDialect } from './dialect/index.js';
 import { demoData } from './demo-data.js';
@@ -83,7 +84,7 @@ export async function startSandbox(options: SandboxOptions = {}) {
     throw new SandboxConfigError('page-size', `must be a whole number from 1 to ${MAX_PAGE_SIZE}, got ${String(size)}`);
   let faults: readonly FaultRule[] = [];
   const control: FaultControl = {
-    token: newControlToken(),
+    token: randomBytes(24).toString('base64url'),
     setFaults(spec) {
       const parsed = parseFaultSpec(spec);
       if (parsed.ok) faults = parsed.rules;

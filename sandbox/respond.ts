@@ -14,11 +14,6 @@ export interface Reply {
   readonly keyAlias?: string;
 }
 
-/** The status text, as a proxy or framework sends it without the envelope (the `plain-error-bodies` fault). */
-export function plainText(status: number): string {
-  return STATUS_CODES[status] ?? String(status);
-}
-
 export interface Outgoing {
   readonly status: number;
   readonly headers: Readonly<Record<string, string>>;

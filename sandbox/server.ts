@@ -12,7 +12,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import { BASE_PATH, ERROR_CODES } from '../api/contract/index.js';
 import { CONTROL_PATH, type FaultControl, controlReply } from './control.js';
-import { type Reply, type SandboxState, badRequestReply, clientErrorReply, decide, expectationFailedReply, fail } from './decide.js';
+import { type Reply, type SandboxState, badRequestReply, clientErrorReply, decide, fail } from './decide.js';
 import { type FaultRule, planFaults } from './faults/parse.js';
 import { sendFault } from './faults/respond.js';
 import { owedAnswers } from './owed.js';
@@ -197,11 +197,12 @@ export function createSandboxServer(deps: ServerDeps, tls?: { readonly cert: str
     const bytes = rawResponse(jsonOutgoing(clientErrorReply(error.code)), randomUUID());
     if (owed.afterOwed(socket, () => (socket.writable ? socket.end(bytes) : socket.destroy())) === 'mid-response') socket.destroy();
   });
-  // `Expect` other than 100-continue (Node answers that one itself): answered at once, without
-  // waiting for a body the client holds back, and closed, so a body sent anyway is not a request.
+  // `Expect` other than 100-continue (Node answers that one itself): 417 (RFC 9110 §10.1.1) at once,
+  // without waiting for a body the client holds back, and closed, so a body sent anyway is not a request.
   server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
     req.resume();
-    sendClosing(res, expectationFailedReply(), deps, arrived(req));
+    const detail = 'Nieobsługiwana wartość nagłówka Expect (obsługiwane jest tylko 100-continue).';
+    sendClosing(res, badRequestReply(417, detail), deps, arrived(req));
   });
   // CONNECT: Node hands over the bare socket and, with no listener, closes it unanswered. It is
   // a method the API does not serve: decide's 405 with `Allow: GET` (or a 400 without Host), raw.

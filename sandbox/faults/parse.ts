@@ -62,10 +62,6 @@ export type FaultSpecParse = { readonly ok: true; readonly rules: readonly Fault
 
 type ActionParse = { readonly ok: true; readonly action: FaultAction } | { readonly ok: false; readonly error: string };
 
-function isFaultKind(value: string): value is FaultKind {
-  return (FAULT_KINDS as readonly string[]).includes(value);
-}
-
 function wholeNumber(arg: string | undefined, min: number, max: number): number | undefined {
   if (arg === undefined || !/^\d+$/.test(arg)) return undefined;
   const value = Number(arg);
@@ -131,8 +127,8 @@ function parseRule(source: string): { ok: true; rule: FaultRule } | { ok: false;
   const colon = rest.indexOf(':');
   const kind = colon === -1 ? rest : rest.slice(0, colon);
   const arg = colon === -1 ? undefined : rest.slice(colon + 1);
-  if (!isFaultKind(kind)) return { ok: false, error: `unknown fault kind "${kind}" (known: ${FAULT_KINDS.join(', ')})` };
-  const action = parseAction(kind, arg);
+  if (!Object.hasOwn(KINDS, kind)) return { ok: false, error: `unknown fault kind "${kind}" (known: ${FAULT_KINDS.join(', ')})` };
+  const action = parseAction(kind as FaultKind, arg);
   if (!action.ok) return action;
   return {
     ok: true,

@@ -3,13 +3,13 @@
  * gives that break the contract, and only because the fault spec asked for them. A storm's
  * 429 is not a breach: it speaks the dialect like the limiter's.
  */
-import type { ServerResponse } from 'node:http';
+import { STATUS_CODES, type ServerResponse } from 'node:http';
 import { ERROR_CODES, REQUEST_ID_HEADER } from '../../api/contract/index.js';
 import { JSON_CONTENT_TYPE, PLAIN_CONTENT_TYPE, errorEnvelope } from '../../api/contract/server/index.js';
 import { type Reply, fail, messageFor } from '../decide.js';
 import type { Dialect } from '../dialect/index.js';
 import { stormHeaders } from '../rate-limit.js';
-import { type Outgoing, jsonOutgoing, plainText, send } from '../respond.js';
+import { type Outgoing, jsonOutgoing, send } from '../respond.js';
 import type { ResponseFault } from './parse.js';
 
 const HTML_502 =
@@ -52,9 +52,13 @@ function replacement(fault: Exclude<ResponseFault, { kind: 'reset' | 'stall' }>,
       const { envelope: e } = reply;
       return json(reply.status, JSON.stringify({ status: e.ok ? 'success' : 'error', result: e.ok ? e.data : e.error }));
     }
-    case 'plain-error-bodies':
+    case 'plain-error-bodies': // the status text, as a bare proxy or framework sends it
       if (reply.envelope.ok) return jsonOutgoing(reply);
-      return { status: reply.status, headers: { 'content-type': PLAIN_CONTENT_TYPE, ...reply.headers }, body: plainText(reply.status) };
+      return {
+        status: reply.status,
+        headers: { 'content-type': PLAIN_CONTENT_TYPE, ...reply.headers },
+        body: STATUS_CODES[reply.status] ?? String(reply.status),
+      };
     case 'invalid-json':
       return json(reply.status, JSON.stringify(reply.envelope).slice(0, 20));
     case 'ok-without-data':
