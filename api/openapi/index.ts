@@ -4,5 +4,4 @@
  */
 export { type OpenApiServers, openApiDocument } from './document.js';
 export { OPENAPI_FORMATS, type OpenApiFormat, serializeOpenApi } from './serialize.js';
-export type { DocumentReadings, OpenApiDocument, ReadingNote } from './types.js';
-export type { Readings } from '../contract/server/index.js';
+export type { OpenApiDocument } from './types.js';

@@ -10,10 +10,9 @@ import {
   type FixedErrorCode,
   RATE_LIMIT_STYLE_FIELDS,
   type Refusal,
-  refusalAnswer,
 } from '../contract/server/index.js';
-import { indexReading, refusalReadings } from './possible.js';
-import { FIXED_WHEN, RETRY_AFTER, refusalWhen } from './schemas.js';
+import { indexReading } from './possible.js';
+import { FIXED_WHEN, RETRY_AFTER, possibleAnswers } from './schemas.js';
 import { type DocumentReadings, type JsonObject, ref } from './types.js';
 
 interface Answer {
@@ -52,10 +51,7 @@ function fixedOf(endpoint: EndpointSpec, template: boolean): [FixedErrorCode, st
 /** Every refusal under every reading the document allows, once per (status, code, when). */
 function refusalAnswers(endpoint: EndpointSpec, readings: DocumentReadings): Answer[] {
   const all = refusalsOf(endpoint, readings).flatMap((refusal) =>
-    refusalReadings(readings).map((r) => ({
-      ...refusalAnswer(refusal, r),
-      when: refusalWhen(refusal, readings),
-    })),
+    possibleAnswers(refusal, readings),
   );
   return all.filter(
     (a, i) =>

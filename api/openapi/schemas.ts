@@ -27,11 +27,17 @@ const REFUSAL_WHEN: Readonly<Record<Refusal, string>> = {
 };
 
 /** When a refusal is sent; with the missing-key code left open, that any code may come. */
-export function refusalWhen(refusal: Refusal, readings: DocumentReadings): string {
+function refusalWhen(refusal: Refusal, readings: DocumentReadings): string {
   const when = REFUSAL_WHEN[refusal];
   return refusal === 'missing_key' && readings.missingKey === undefined
     ? `${when} (its code is not shown: this one, or another such as \`missing_api_key\`)`
     : when;
+}
+
+/** The refusal's status and code under every reading the document allows, with when it is sent. */
+export function possibleAnswers(refusal: Refusal, readings: DocumentReadings) {
+  const when = refusalWhen(refusal, readings);
+  return refusalReadings(readings).map((r) => ({ ...refusalAnswer(refusal, r), when }));
 }
 
 export const FIXED_WHEN: Readonly<Record<FixedErrorCode, string>> = {
@@ -69,10 +75,8 @@ function codeTable(readings: DocumentReadings): CodeRow[] {
       rows[same] = { ...had, when: `${had.when}; or ${row.when}` };
   };
   for (const refusal of REFUSALS)
-    for (const r of refusalReadings(readings)) {
-      const answer = refusalAnswer(refusal, r);
-      add({ ...answer, when: refusalWhen(refusal, readings), source: sourceOf(refusal) });
-    }
+    for (const answer of possibleAnswers(refusal, readings))
+      add({ ...answer, source: sourceOf(refusal) });
   for (const code of FIXED_ERROR_CODES)
     add({ code, status: ERROR_STATUS[code], when: FIXED_WHEN[code], source: 'assumed' });
   return rows;

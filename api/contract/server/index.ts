@@ -1,8 +1,6 @@
 /**
- * The server's side of the contract, for the sandbox only: route matching, reading a presented
- * key, building envelopes, the status each error code is sent with, and what each reading of
- * an open point means on the wire (refusals, rate-limit fields, bodies). Generated projects do not
- * get this folder; a client has no use for it.
+ * The server's side of the contract, for the sandbox and the OpenAPI document. Generated
+ * projects do not get this folder; a client has no use for it.
  */
 export * from './envelope.js';
 export * from './errors.js';

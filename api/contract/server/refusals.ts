@@ -7,16 +7,19 @@ import { ERROR_CODES } from '../index.js';
 import { ERROR_STATUS } from './errors.js';
 import type { Readings } from './readings.js';
 
-export type Refusal =
-  /** No key on a path that needs one. */
-  | 'missing_key'
-  /** Unknown, revoked or malformed key. */
-  | 'invalid_key'
-  | 'tenant_mismatch'
-  /** A key on a resource outside its scope. */
-  | 'scope'
-  /** A tenant key on /platform/*. */
-  | 'platform_refused';
+/**
+ * `missing_key`: no key on a path that needs one; `invalid_key`: an unknown, revoked or
+ * malformed key; `scope`: a resource outside the key's scope; `platform_refused`: a tenant key
+ * on /platform/*.
+ */
+export const REFUSALS = [
+  'missing_key',
+  'invalid_key',
+  'tenant_mismatch',
+  'scope',
+  'platform_refused',
+] as const;
+export type Refusal = (typeof REFUSALS)[number];
 
 export interface RefusalAnswer {
   readonly status: number;
@@ -56,14 +59,6 @@ export function refusalAnswer(refusal: Refusal, readings: RefusalReadings): Refu
       return { status: ERROR_STATUS.platform_key_required, code: ERROR_CODES.platformKeyRequired };
   }
 }
-
-export const REFUSALS: readonly Refusal[] = [
-  'missing_key',
-  'invalid_key',
-  'tenant_mismatch',
-  'scope',
-  'platform_refused',
-];
 
 /** Codes sent whatever the readings (405 for anything but GET, 400 for a bad slug...), each with its `ERROR_STATUS`. */
 export const FIXED_ERROR_CODES = [
