@@ -19,7 +19,7 @@ import {
   successEnvelope,
 } from '../api/contract/server/index.js';
 import { type Dialect, checkSlugStyle } from './dialect/index.js';
-import { docsPayload, indexPayload } from './docs.js';
+import { INDEX_PAYLOAD, docsPayload } from './docs.js';
 import { type DemoKey, type TenantData, keyMetadata } from './model.js';
 import { type RateVerdict, rateLimitHeaders } from './rate-limit.js';
 import type { Reply } from './respond.js';
@@ -170,7 +170,7 @@ function accessDenied(route: KeyedRoute, key: DemoKey, breach: boolean): Refusal
 
 /** The data a route names, or why there is none; a platform sub-path ending in `keys` lists the keys, any other the tenants. */
 function routeData(route: Exclude<KeyedRoute, { kind: 'invalid_tenant' }>, state: SandboxState): { data: unknown } | string {
-  if (route.kind === 'index') return { data: indexPayload() };
+  if (route.kind === 'index') return { data: INDEX_PAYLOAD };
   if (route.kind === 'tenant') {
     const tenant = state.tenants.get(route.tenant);
     return tenant ? { data: tenant.records[route.resource] } : `Nie ma najemcy "${route.tenant}".`;
@@ -210,6 +210,6 @@ export function decide(input: DecideInput, state: SandboxState): Reply {
     return fail(ERROR_CODES.notFound, `Endpointy API v1 zaczynają się od ${BASE_PATH}/ (zob. ${BASE_PATH}/docs).`);
   if (route.kind === 'docs') return reply(200, successEnvelope(docsPayload(dialect)));
   // A public index ignores a presented key: it is neither checked nor counted.
-  if (route.kind === 'index' && dialect.index === 'public') return reply(200, successEnvelope(indexPayload()));
+  if (route.kind === 'index' && dialect.index === 'public') return reply(200, successEnvelope(INDEX_PAYLOAD));
   return keyed(route, input, state);
 }

@@ -91,11 +91,9 @@ export function docsPayload(dialect: Dialect): Record<string, unknown> {
   };
 }
 
-export function indexPayload(): Record<string, unknown> {
-  return {
-    service: 'Repair-Service Integration API',
-    version: 'v1',
-    description: 'Piaskownica API v1 z danymi demonstracyjnymi.',
-    docs: `${BASE_PATH}/docs`,
-  };
-}
+export const INDEX_PAYLOAD = {
+  service: 'Repair-Service Integration API',
+  version: 'v1',
+  description: 'Piaskownica API v1 z danymi demonstracyjnymi.',
+  docs: `${BASE_PATH}/docs`,
+};

@@ -25,7 +25,6 @@ export function requestedPage(target: string | undefined): { ok: true; page: num
   return /^[1-9]\d{0,8}$/.test(raw) ? { ok: true, page: Number(raw) } : { ok: false, raw };
 }
 
-/** One page of `items`, and the next page's number while there are more. */
 export function slicePage(items: readonly unknown[], page: number, pageSize: number): { items: unknown[]; next: number | undefined } {
   const start = (page - 1) * pageSize;
   const end = start + pageSize;

@@ -115,7 +115,6 @@ function logLine(
   );
 }
 
-/** Sends the reply with `Connection: close` and logs it. */
 function sendClosing(res: ServerResponse, reply: Reply, deps: ServerDeps, answered: Answered): void {
   const outgoing = jsonOutgoing(reply);
   send(res, { ...outgoing, headers: { ...outgoing.headers, connection: 'close' } }, answered.requestId);

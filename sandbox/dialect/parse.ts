@@ -72,7 +72,6 @@ export function parseDialect(text: string): DialectParse {
     const error = applyOverride(item, settings, seen);
     if (error !== undefined) return fail(error);
   }
-  // Named canonically: the preset, then `KEY=VALUE` for each setting that differs from it.
   const name = [preset, ...overridesOf(settings as unknown as DialectSettings, PRESETS[preset].settings)].join(',');
   return { ok: true, dialect: { name, preset, ...(settings as unknown as DialectSettings) } };
 }
