@@ -3,11 +3,11 @@ import { environmentHint } from '../api/contract/index.js';
 import { PLATFORM_PATHS, platformPathsInDocs } from '../api/contract/readings.js';
 import type { ApiKey } from '../api/client/index.js';
 import type { AttemptResult } from '../api/client/single-attempt.js';
+import { REQUEST_BUDGET, drive } from '../api/checklist/index.js';
 import { okData } from './observations.js';
-import { DEFAULT_MAX_WAIT_S, REQUEST_BUDGET } from './pacing.js';
 import { buildReport } from './report.js';
 import { schedule } from './schedule.js';
-import { type SendOptions, attemptSender, drive } from './send.js';
+import { DEFAULT_MAX_WAIT_S, type SendOptions, attemptSender } from './send.js';
 import type { DiagnosisTarget } from './target.js';
 import type { DiagnosisReport } from './verdict.js';
 

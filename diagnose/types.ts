@@ -5,7 +5,7 @@
 import type { ChecklistCause } from '../api/checklist/index.js';
 import type { AuthScheme, KeyKind, TenantResource } from '../api/contract/index.js';
 import type { RetryHint } from '../api/client/single-attempt.js';
-import type { Traffic } from './pacing.js';
+import type { Traffic } from './send.js';
 
 /** The spec's debugging checklist, in its order (step 6, curl lines, is attached to failing rows). */
 export const STEP_TITLES = {

@@ -3,7 +3,7 @@
  * call and the step it showed at, in brackets), and the next step for support.
  */
 import { ABSURD_WAIT_S, absurdWait, callIds, explainStop, retryAfterText } from './explain.js';
-import type { RateLimitStop } from './pacing.js';
+import type { StopReason } from '../api/checklist/index.js';
 import type { DiagnosisRow } from './types.js';
 import {
   type BrokenFacts,
@@ -55,7 +55,7 @@ function bracket(e: VerdictEvidence): string {
   return `[${call}step ${e.stepNumber} (${e.stepTitle}), check ${e.check}]`;
 }
 
-const RATE_LIMIT_STOPS: Readonly<Record<RateLimitStop, string>> = {
+const RATE_LIMIT_STOPS: Readonly<Record<Extract<StopReason, { why: unknown }>['why'], string>> = {
   no_hint: 'the server named no wait, so the probe stopped rather than add to the load',
   too_long: 'longer than the probe waits (--max-wait), so it stopped',
   still_limited: 'still limited after one wait as asked, so the probe stopped',

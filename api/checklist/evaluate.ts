@@ -4,6 +4,7 @@
  * is judged on tenant paths, which need a key, never on `/`, whose access the spec does not show.
  */
 import type { AttemptResult } from '../client/single-attempt.js';
+
 import {
   ERROR_CODES,
   TENANT_RESOURCES,
@@ -19,6 +20,7 @@ import {
   provesApiPath,
   provesKeyAccepted,
 } from './cause.js';
+import type { Observations } from './engine.js';
 
 export type ChecklistStatus = 'pass' | 'fail' | 'skip';
 export type ChecklistRowId = 'host' | 'path' | 'key' | 'tenant' | `scope:${TenantResource}`;
@@ -37,16 +39,11 @@ export interface ChecklistRow {
   readonly evidence?: ChecklistEvidence | undefined;
 }
 
-export interface ChecklistObservations {
-  readonly docs?: AttemptResult | undefined;
-  readonly resources: Readonly<Partial<Record<TenantResource, AttemptResult>>>;
-}
-
-/** `tenant`: the one in the resource paths; undefined when there was none to call. */
+/** `tenant`: the one in the resource paths; `observations`: read at `docs` and `scope:<resource>`. */
 export type ChecklistInput = {
   readonly baseUrl: string;
   readonly tenant: string | undefined;
-  readonly observations: ChecklistObservations;
+  readonly observations: Observations;
 };
 
 interface Seen {
@@ -190,14 +187,12 @@ function scopeRow(
 }
 
 export function evaluateChecklist(input: ChecklistInput): ChecklistRow[] {
-  const { docs: docsResult, resources: called } = input.observations;
-  const docs: Seen | undefined = docsResult
-    ? { evidence: 'docs', result: docsResult, cause: causeOf(docsResult) }
-    : undefined;
-  const resources = TENANT_RESOURCES.flatMap((resource): Seen[] => {
-    const result = called[resource];
-    return result ? [{ evidence: resource, result, cause: causeOf(result) }] : [];
-  });
+  const seenAt = (id: string, evidence: ChecklistEvidence): Seen[] => {
+    const result = input.observations.get(id)?.result;
+    return result ? [{ evidence, result, cause: causeOf(result) }] : [];
+  };
+  const [docs] = seenAt('docs', 'docs');
+  const resources = TENANT_RESOURCES.flatMap((r) => seenAt(`scope:${r}`, r));
   const host = hostRow(new URL(input.baseUrl).host, docs ? [docs, ...resources] : resources);
   const path = pathRow(joinUrl(input.baseUrl, '/docs'), docs, resources, host);
   const key = keyRow(resources, host);

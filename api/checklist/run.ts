@@ -1,17 +1,21 @@
 /**
- * The checklist's calls, one plain attempt each (no retries), so every row shows exactly what the
- * server answered; and step 5, the same request as a curl line.
+ * The checklist's plan on the engine: /docs, then each resource of the tenant, one plain attempt
+ * each, so every row shows exactly what the server answered; and step 5, a call as a curl line.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Dispatcher } from 'undici';
-import { type ApiKey, type AttemptResult, sendAttempt } from '../client/single-attempt.js';
+import { RATE_LIMIT_POLICY } from '../client/index.js';
+import { type ApiKey, sendAttempt } from '../client/single-attempt.js';
 import {
   API_KEY_HEADER,
   AUTHORIZATION_HEADER,
   type AuthScheme,
   BEARER_PREFIX,
   TENANT_RESOURCES,
+  type TenantResource,
   endpointPath,
 } from '../contract/index.js';
+import { type Call, type Paced, REQUEST_BUDGET, drive, pacedCall, pacedRun } from './engine.js';
 import { type ChecklistRow, evaluateChecklist } from './evaluate.js';
 
 export interface ChecklistCallInput {
@@ -23,26 +27,41 @@ export interface ChecklistCallInput {
   readonly timeoutMs?: number;
 }
 
-/** Whether no further call can reach the host; not on a timeout, which must not hide what keyed paths say. */
-export function hostUnreachable(docs: AttemptResult): boolean {
-  return docs.kind === 'failure' && docs.failure.kind !== 'timeout';
+/** GET /docs without a key: public by the spec (§5.7), the first call of every plan. */
+export const DOCS_CALL: Call = { id: 'docs', endpoint: 'docs', path: '/docs', auth: 'none' };
+
+export function resourceCall(auth: AuthScheme, tenant: string, resource: TenantResource): Call {
+  return {
+    id: `scope:${resource}`,
+    endpoint: resource,
+    path: endpointPath(resource, { tenant }),
+    auth,
+  };
 }
 
 export async function runChecklist(input: ChecklistCallInput): Promise<ChecklistRow[]> {
   const { dispatcher, baseUrl, authScheme, tenant } = input;
-  const base = { dispatcher, baseUrl, authScheme, timeoutMs: input.timeoutMs ?? 10_000 };
-  const docs = await sendAttempt({ ...base, endpoint: 'docs', path: endpointPath('docs') });
-  const resources: Partial<Record<(typeof TENANT_RESOURCES)[number], AttemptResult>> = {};
-  for (const resource of hostUnreachable(docs) ? [] : TENANT_RESOURCES) {
-    const path = endpointPath(resource, { tenant });
-    resources[resource] = await sendAttempt({
-      ...base,
-      endpoint: resource,
-      path,
-      key: input.apiKey,
-    });
+  const run = pacedRun(baseUrl, {
+    budget: REQUEST_BUDGET,
+    maxWaitMs: RATE_LIMIT_POLICY.probeMaxWaitMs,
+  });
+  function* plan(): Paced<void> {
+    yield* pacedCall(run, DOCS_CALL);
+    for (const r of TENANT_RESOURCES) yield* pacedCall(run, resourceCall(authScheme, tenant, r));
   }
-  return evaluateChecklist({ baseUrl, tenant, observations: { docs, resources } });
+  const timeoutMs = input.timeoutMs ?? 10_000;
+  const send = ({ endpoint, path, auth }: Call) =>
+    sendAttempt({
+      dispatcher,
+      baseUrl,
+      authScheme,
+      timeoutMs,
+      endpoint,
+      path,
+      ...(auth !== 'none' && { key: input.apiKey }),
+    });
+  await drive(plan(), send, (ms) => sleep(ms));
+  return evaluateChecklist({ baseUrl, tenant, observations: run.records });
 }
 
 export interface CurlSpec {
