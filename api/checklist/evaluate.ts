@@ -4,7 +4,6 @@
  * is judged on tenant paths, which need a key, never on `/`, whose access the spec does not show.
  */
 import type { AttemptResult } from '../client/single-attempt.js';
-
 import {
   ERROR_CODES,
   TENANT_RESOURCES,
@@ -22,7 +21,6 @@ import {
 } from './cause.js';
 import type { Observations } from './engine.js';
 
-export type ChecklistStatus = 'pass' | 'fail' | 'skip';
 export type ChecklistRowId = 'host' | 'path' | 'key' | 'tenant' | `scope:${TenantResource}`;
 /** What decided a row: the /docs call or one tenant resource call. */
 export type ChecklistEvidence = 'docs' | TenantResource;
@@ -32,7 +30,7 @@ export interface ChecklistRow {
   /** The §7 step: 1 host and path, 2 key and scope, 3 tenant. Steps 4-5 are `detail` and the curl line. */
   readonly step: 1 | 2 | 3;
   readonly label: string;
-  readonly status: ChecklistStatus;
+  readonly status: 'pass' | 'fail' | 'skip';
   readonly cause: ChecklistCause;
   /** Step 4: the status and error payload the row was decided on, plus what to do. */
   readonly detail: string;
@@ -46,16 +44,12 @@ export type ChecklistInput = {
   readonly observations: Observations;
 };
 
-interface Seen {
-  readonly evidence: ChecklistEvidence;
-  readonly result: AttemptResult;
-  readonly cause: ChecklistCause;
-}
+type Seen = { evidence: ChecklistEvidence; result: AttemptResult; cause: ChecklistCause };
 
 /** A row's three ends: `pass` and `fail` on what one call answered, `skip` when no answer decided it. */
 function rowOf(id: ChecklistRowId, step: ChecklistRow['step'], label: string) {
   const make = (
-    status: ChecklistStatus,
+    status: ChecklistRow['status'],
     cause: ChecklistCause,
     detail: string,
     evidence?: ChecklistEvidence,
@@ -71,7 +65,7 @@ function rowOf(id: ChecklistRowId, step: ChecklistRow['step'], label: string) {
 
 const said = (seen: Seen): string => describeAnswer(seen.result);
 
-function hostRow(host: string, all: readonly Seen[]): ChecklistRow {
+function hostRow(host: string, all: Seen[]): ChecklistRow {
   const { pass, fail, skip } = rowOf('host', 1, 'host reachable');
   if (all.length === 0) return skip('no call was made');
   const answered = all.find((s) => s.result.kind === 'response');
@@ -84,7 +78,7 @@ function hostRow(host: string, all: readonly Seen[]): ChecklistRow {
 function pathRow(
   docsUrl: string,
   docs: Seen | undefined,
-  resources: readonly Seen[],
+  resources: Seen[],
   host: ChecklistRow,
 ): ChecklistRow {
   const { pass, fail, skip } = rowOf('path', 1, 'base path answers with the API envelope');
@@ -100,7 +94,7 @@ function pathRow(
   return fail(blamed, `${said(blamed)} from ${docsUrl}; the base URL must end in /api/v1`);
 }
 
-function keyRow(resources: readonly Seen[], host: ChecklistRow): ChecklistRow {
+function keyRow(resources: Seen[], host: ChecklistRow): ChecklistRow {
   const { pass, fail, skip } = rowOf('key', 2, 'key accepted');
   if (resources.length === 0)
     return skip('no tenant path was called', 'no tenant to call a keyed endpoint with');
@@ -120,11 +114,7 @@ function keyRow(resources: readonly Seen[], host: ChecklistRow): ChecklistRow {
   );
 }
 
-function tenantRow(
-  tenant: string | undefined,
-  resources: readonly Seen[],
-  key: ChecklistRow,
-): ChecklistRow {
+function tenantRow(tenant: string | undefined, resources: Seen[], key: ChecklistRow): ChecklistRow {
   const { pass, fail, skip } = rowOf(
     'tenant',
     3,

@@ -6,17 +6,10 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Dispatcher } from 'undici';
 import { RATE_LIMIT_POLICY } from '../client/index.js';
 import { type ApiKey, sendAttempt } from '../client/single-attempt.js';
-import {
-  API_KEY_HEADER,
-  AUTHORIZATION_HEADER,
-  type AuthScheme,
-  BEARER_PREFIX,
-  TENANT_RESOURCES,
-  type TenantResource,
-  endpointPath,
-} from '../contract/index.js';
-import { type Call, type Paced, REQUEST_BUDGET, drive, pacedCall, pacedRun } from './engine.js';
-import { type ChecklistRow, evaluateChecklist } from './evaluate.js';
+import { type AuthScheme, TENANT_RESOURCES, type TenantResource } from '../contract/index.js';
+import { authHeader, endpointPath } from '../contract/index.js';
+import { type Call, REQUEST_BUDGET, drive, pacedCall, pacedRun } from './engine.js';
+import { evaluateChecklist } from './evaluate.js';
 
 export interface ChecklistCallInput {
   readonly baseUrl: string;
@@ -27,46 +20,36 @@ export interface ChecklistCallInput {
   readonly timeoutMs?: number;
 }
 
-/** GET /docs without a key: public by the spec (§5.7), the first call of every plan. */
 export const DOCS_CALL: Call = { id: 'docs', endpoint: 'docs', path: '/docs', auth: 'none' };
 
-export function resourceCall(auth: AuthScheme, tenant: string, resource: TenantResource): Call {
-  return {
-    id: `scope:${resource}`,
-    endpoint: resource,
-    path: endpointPath(resource, { tenant }),
-    auth,
-  };
+export function resourceCall(auth: AuthScheme, tenant: string, r: TenantResource): Call {
+  return { id: `scope:${r}`, endpoint: r, path: endpointPath(r, { tenant }), auth };
 }
 
-export async function runChecklist(input: ChecklistCallInput): Promise<ChecklistRow[]> {
-  const { dispatcher, baseUrl, authScheme, tenant } = input;
+export async function runChecklist(input: ChecklistCallInput) {
+  const { baseUrl, authScheme, tenant } = input;
   const run = pacedRun(baseUrl, {
     budget: REQUEST_BUDGET,
     maxWaitMs: RATE_LIMIT_POLICY.probeMaxWaitMs,
   });
-  function* plan(): Paced<void> {
+  function* plan() {
     yield* pacedCall(run, DOCS_CALL);
     for (const r of TENANT_RESOURCES) yield* pacedCall(run, resourceCall(authScheme, tenant, r));
   }
-  const timeoutMs = input.timeoutMs ?? 10_000;
   const send = ({ endpoint, path, auth }: Call) =>
     sendAttempt({
-      dispatcher,
-      baseUrl,
-      authScheme,
-      timeoutMs,
+      ...input,
+      timeoutMs: input.timeoutMs ?? 10_000,
       endpoint,
       path,
-      ...(auth !== 'none' && { key: input.apiKey }),
+      key: auth === 'none' ? undefined : input.apiKey,
     });
-  await drive(plan(), send, (ms) => sleep(ms));
+  await drive(plan(), send, sleep);
   return evaluateChecklist({ baseUrl, tenant, observations: run.records });
 }
 
 export interface CurlSpec {
   readonly url: string;
-  /** `none` for public endpoints such as /docs. */
   readonly auth: AuthScheme | 'none';
   /** The environment variable that holds the key. */
   readonly keyVariable: string;
@@ -78,18 +61,13 @@ export function shellQuote(value: string): string {
 }
 
 /**
- * The headers an attempt sends. The key is `$VARIABLE` in double quotes, so it never appears on screen;
- * everything else is single-quoted, so nothing in a URL can be expanded or split.
+ * The key is `$VARIABLE` in double quotes, so it never appears on screen; everything else is
+ * single-quoted, so nothing in a URL can be expanded or split.
  */
-export function curlCommand(spec: CurlSpec): string {
-  const parts = ['curl', '-sS', '-i'];
-  if (spec.timeoutS !== undefined) parts.push('--max-time', String(spec.timeoutS));
+export function curlCommand({ url, auth, keyVariable, timeoutS }: CurlSpec): string {
+  const parts = ['curl', '-sS', '-i', ...(timeoutS === undefined ? [] : ['--max-time', timeoutS])];
   parts.push('-X', 'GET', '-H', shellQuote('accept: application/json'));
-  const key = `$${spec.keyVariable}`;
-  const header =
-    spec.auth === 'bearer'
-      ? `${AUTHORIZATION_HEADER}: ${BEARER_PREFIX}${key}`
-      : `${API_KEY_HEADER}: ${key}`;
-  if (spec.auth !== 'none') parts.push('-H', `"${header}"`);
-  return [...parts, shellQuote(spec.url)].join(' ');
+  const header = auth === 'none' ? undefined : authHeader(auth, `$${keyVariable}`);
+  if (header) parts.push('-H', `"${header.name}: ${header.value}"`);
+  return [...parts, shellQuote(url)].join(' ');
 }
