@@ -4,7 +4,7 @@
  */
 import { ERROR_CODES, type ErrorCode, isErrorCode } from '../api/contract/index.js';
 import type { RetryHint, TransportFailure } from '../api/client/single-attempt.js';
-import type { StopReason } from '../api/checklist/index.js';
+import { type StopReason } from './engine.js';
 import type { Finding } from './types.js';
 
 /** A Record over ErrorCode, so a code added to the contract fails to compile until explained. */

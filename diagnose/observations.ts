@@ -1,5 +1,5 @@
 /** The readings of a recorded answer `repairmon probe` and `repairmon discover` share. Pure. */
-import type { CallRecord } from '../api/checklist/index.js';
+import { type CallRecord } from './engine.js';
 import type { AttemptResponse, AttemptResult } from '../api/client/single-attempt.js';
 import { platformPath } from '../api/contract/index.js';
 import { tenantSlugsInListing } from '../api/contract/readings.js';

@@ -3,7 +3,8 @@
  * mid-run: /docs, the tenant paths, `/platform/<sub>`, the other header form, `/` last (it
  * decides nothing). At most 1 + MAX_PLATFORM_CALLS + MAX_TENANT_GUESSES + 3 + 1 + 1 = REQUEST_BUDGET.
  */
-import { type Call, resourceCall } from '../api/checklist/index.js';
+import { resourceCall } from '../api/checklist/index.js';
+import { type Call } from './engine.js';
 import type { AttemptResult } from '../api/client/single-attempt.js';
 import { type AuthScheme, TENANT_RESOURCES, endpointPath, isTenantSlug } from '../api/contract/index.js';
 import { otherScheme, platformPath } from '../api/contract/index.js';

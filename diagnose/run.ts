@@ -3,7 +3,7 @@ import { environmentHint } from '../api/contract/index.js';
 import { PLATFORM_PATHS, platformPathsInDocs } from '../api/contract/readings.js';
 import type { ApiKey } from '../api/client/index.js';
 import type { AttemptResult } from '../api/client/single-attempt.js';
-import { REQUEST_BUDGET, drive } from '../api/checklist/index.js';
+import { REQUEST_BUDGET, drive } from './engine.js';
 import { okData } from './observations.js';
 import { buildReport } from './report.js';
 import { schedule } from './schedule.js';

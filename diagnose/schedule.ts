@@ -3,7 +3,8 @@
  * a call, or wait) and is handed each answer. No I/O, so run.ts on the network and the tests on
  * recorded answers go through the same order, budget and stops.
  */
-import { type CallRecord, DOCS_CALL, type Paced, type PacedRun, pacedCall, pacedRun, resourceCall } from '../api/checklist/index.js';
+import { DOCS_CALL, resourceCall } from '../api/checklist/index.js';
+import { type CallRecord, type Paced, type PacedRun, pacedCall, pacedRun } from './engine.js';
 import type { AttemptResult } from '../api/client/single-attempt.js';
 import type { AuthScheme } from '../api/contract/index.js';
 import { MAX_PLATFORM_CALLS, isResponse, tenantsListed } from './observations.js';

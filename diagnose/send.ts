@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Dispatcher } from 'undici';
-import type { Call, PacedRun, StopReason } from '../api/checklist/index.js';
+import { type Call, type PacedRun, type StopReason } from './engine.js';
 import { RATE_LIMIT_POLICY } from '../api/client/index.js';
 import { ApiKey, type AttemptResult, sendAttempt } from '../api/client/single-attempt.js';
 import { type AuthScheme, KEY_PREFIXES } from '../api/contract/index.js';

@@ -3,7 +3,7 @@
  * call and the step it showed at, in brackets), and the next step for support.
  */
 import { ABSURD_WAIT_S, absurdWait, callIds, explainStop, retryAfterText } from './explain.js';
-import type { StopReason } from '../api/checklist/index.js';
+import { type StopReason } from './engine.js';
 import type { DiagnosisRow } from './types.js';
 import {
   type BrokenFacts,

@@ -4,7 +4,7 @@
  */
 import type { AttemptResult } from '../api/client/single-attempt.js';
 import { printable } from '../api/contract/index.js';
-import type { CallRecord } from '../api/checklist/index.js';
+import { type CallRecord } from '../diagnose/index.js';
 import { errorOf, isResponse } from '../diagnose/index.js';
 import type { Refusal } from './types.js';
 

@@ -4,7 +4,7 @@
  * and records are the shape `repairmon probe` records too (`diagnose/observations.ts`).
  */
 import { type AuthScheme, TENANT_RESOURCES, endpointPath, platformPath } from '../api/contract/index.js';
-import type { Call } from '../api/checklist/index.js';
+import { type Call } from '../diagnose/index.js';
 import { MAX_PLATFORM_CALLS } from '../diagnose/index.js';
 
 /**

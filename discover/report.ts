@@ -5,7 +5,7 @@
 import type { AuthScheme } from '../api/contract/index.js';
 import { platformPathsInDocs } from '../api/contract/readings.js';
 import type { AttemptResult } from '../api/client/single-attempt.js';
-import type { Observations, StopReason } from '../api/checklist/index.js';
+import { type Observations, type StopReason } from '../diagnose/index.js';
 import { okData } from '../diagnose/index.js';
 import { answerText, evidenceOf } from './answer.js';
 import { indexAccessFinding, invalidKeyFinding, missingKeyFinding } from './findings/access.js';

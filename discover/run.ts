@@ -5,7 +5,8 @@
  * `runDiscovery` sends each call as one real attempt. Each phase waits for the one before,
  * because /docs names the platform sub-paths and a tenant listing names a real tenant.
  */
-import { DOCS_CALL, type Paced, type PacedRun, drive, pacedCall, pacedRun } from '../api/checklist/index.js';
+import { DOCS_CALL } from '../api/checklist/index.js';
+import { type Paced, type PacedRun, drive, pacedCall, pacedRun } from '../diagnose/index.js';
 import { DEFAULT_MAX_WAIT_S, type Send, type SendOptions, type Wait, attemptSender } from '../diagnose/index.js';
 import { tenantListing } from './findings/slugs.js';
 import { INDEX_CALL, MAX_REQUESTS, PLACEHOLDER_TENANT, keyedCalls, refusalCalls } from './plan.js';

@@ -19,7 +19,6 @@ import {
   provesApiPath,
   provesKeyAccepted,
 } from './cause.js';
-import type { Observations } from './engine.js';
 
 export type ChecklistRowId = 'host' | 'path' | 'key' | 'tenant' | `scope:${TenantResource}`;
 /** What decided a row: the /docs call or one tenant resource call. */
@@ -37,11 +36,11 @@ export interface ChecklistRow {
   readonly evidence?: ChecklistEvidence | undefined;
 }
 
-/** `tenant`: the one in the resource paths; `observations`: read at `docs` and `scope:<resource>`. */
+/** `tenant`: the one in the resource paths; `observations`: answers by call id (`docs`, `scope:<resource>`). */
 export type ChecklistInput = {
   readonly baseUrl: string;
   readonly tenant: string | undefined;
-  readonly observations: Observations;
+  readonly observations: ReadonlyMap<string, { readonly result: AttemptResult | undefined }>;
 };
 
 type Seen = { evidence: ChecklistEvidence; result: AttemptResult; cause: ChecklistCause };

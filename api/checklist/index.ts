@@ -1,5 +1,4 @@
-/** The spec's debugging checklist (§7) on the inspection engine. */
+/** The spec's debugging checklist (§7), for `npm run check` and `repairmon probe`. */
 export * from './cause.js';
-export * from './engine.js';
 export * from './evaluate.js';
 export * from './run.js';

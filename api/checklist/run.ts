@@ -1,14 +1,11 @@
 /**
- * The checklist's plan on the engine: /docs, then each resource of the tenant, one plain attempt
- * each, so every row shows exactly what the server answered; and step 5, a call as a curl line.
+ * The checklist's plan: /docs, then each resource of the tenant, one plain attempt each (no
+ * retries), so every row shows exactly what the server answered; and step 5, a call as curl.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { Dispatcher } from 'undici';
-import { RATE_LIMIT_POLICY } from '../client/index.js';
-import { type ApiKey, sendAttempt } from '../client/single-attempt.js';
+import { type ApiKey, type AttemptResult, sendAttempt } from '../client/single-attempt.js';
 import { type AuthScheme, TENANT_RESOURCES, type TenantResource } from '../contract/index.js';
-import { authHeader, endpointPath } from '../contract/index.js';
-import { type Call, REQUEST_BUDGET, drive, pacedCall, pacedRun } from './engine.js';
+import { type EndpointId, authHeader, endpointPath } from '../contract/index.js';
 import { evaluateChecklist } from './evaluate.js';
 
 export interface ChecklistCallInput {
@@ -20,32 +17,40 @@ export interface ChecklistCallInput {
   readonly timeoutMs?: number;
 }
 
-export const DOCS_CALL: Call = { id: 'docs', endpoint: 'docs', path: '/docs', auth: 'none' };
+/** One planned GET; `id`, its key in the answers: `docs`, `scope:<resource>`, ... */
+export interface ChecklistCall {
+  readonly id: string;
+  readonly endpoint: EndpointId;
+  readonly path: string;
+  readonly auth: AuthScheme | 'none';
+}
 
-export function resourceCall(auth: AuthScheme, tenant: string, r: TenantResource): Call {
+export const DOCS_CALL: ChecklistCall = {
+  id: 'docs',
+  endpoint: 'docs',
+  path: '/docs',
+  auth: 'none',
+};
+
+export function resourceCall(auth: AuthScheme, tenant: string, r: TenantResource): ChecklistCall {
   return { id: `scope:${r}`, endpoint: r, path: endpointPath(r, { tenant }), auth };
 }
 
 export async function runChecklist(input: ChecklistCallInput) {
   const { baseUrl, authScheme, tenant } = input;
-  const run = pacedRun(baseUrl, {
-    budget: REQUEST_BUDGET,
-    maxWaitMs: RATE_LIMIT_POLICY.probeMaxWaitMs,
-  });
-  function* plan() {
-    yield* pacedCall(run, DOCS_CALL);
-    for (const r of TENANT_RESOURCES) yield* pacedCall(run, resourceCall(authScheme, tenant, r));
+  const answers = new Map<string, { result: AttemptResult }>();
+  for (const call of [
+    DOCS_CALL,
+    ...TENANT_RESOURCES.map((r) => resourceCall(authScheme, tenant, r)),
+  ]) {
+    const docs = answers.get('docs')?.result;
+    // No further call can reach the host; not on a timeout, which must not hide what keyed paths say.
+    if (docs?.kind === 'failure' && docs.failure.kind !== 'timeout') break;
+    const key = call.auth === 'none' ? undefined : input.apiKey;
+    const timeoutMs = input.timeoutMs ?? 10_000;
+    answers.set(call.id, { result: await sendAttempt({ ...input, timeoutMs, ...call, key }) });
   }
-  const send = ({ endpoint, path, auth }: Call) =>
-    sendAttempt({
-      ...input,
-      timeoutMs: input.timeoutMs ?? 10_000,
-      endpoint,
-      path,
-      key: auth === 'none' ? undefined : input.apiKey,
-    });
-  await drive(plan(), send, sleep);
-  return evaluateChecklist({ baseUrl, tenant, observations: run.records });
+  return evaluateChecklist({ baseUrl, tenant, observations: answers });
 }
 
 export interface CurlSpec {

@@ -7,7 +7,7 @@ import type { AuthScheme, Environment, KeyKind, TenantResource } from '../../api
 import { RATE_LIMIT_HEADERS, TENANT_RESOURCES } from '../../api/contract/index.js';
 import type { RetryHint } from '../../api/client/single-attempt.js';
 import { explainFinding, explainStop } from '../explain.js';
-import type { CallRecord, Observations } from '../../api/checklist/index.js';
+import { type CallRecord, type Observations } from '../engine.js';
 import { type Answered, errorOf, isResponse, okData } from '../observations.js';
 import type { TenantPlan } from '../schedule.js';
 import type { DiagnosisTarget } from '../target.js';

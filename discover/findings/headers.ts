@@ -5,7 +5,7 @@
  */
 import { RATE_LIMIT_HEADERS, REQUEST_ID_HEADER, printable } from '../../api/contract/index.js';
 import { type AttemptResponse, parseRetryHint } from '../../api/client/single-attempt.js';
-import type { CallRecord } from '../../api/checklist/index.js';
+import { type CallRecord } from '../../diagnose/index.js';
 import { isResponse } from '../../diagnose/index.js';
 import { callText, evidenceOf } from '../answer.js';
 import type { RateLimitStyle, Reading } from '../types.js';

@@ -1,7 +1,7 @@
 /** The engine's pacing: when a 429 is waited out, when it stops the run, and the request budget. */
 import { describe, expect, it } from 'vitest';
 import type { AttemptResult } from '../../api/client/single-attempt.js';
-import { type PacedRun, REQUEST_BUDGET, afterAnswer, pacedCall, pacedRun, retryHintOf } from '../../api/checklist/index.js';
+import { type PacedRun, REQUEST_BUDGET, afterAnswer, pacedCall, pacedRun, retryHintOf } from '../../diagnose/engine.js';
 import { NOW, err, ok, refused } from '../helpers/diagnose-fixtures.js';
 
 const LIMITS = { budget: REQUEST_BUDGET, maxWaitMs: 10_000 };

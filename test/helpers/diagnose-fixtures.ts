@@ -1,15 +1,15 @@
 /** Fabricated observations for the pure report: real envelope parsing and classification. */
 import { type AuthScheme, type EndpointId, classifyResponse, endpointSpec, joinUrl, parseEnvelope } from '../../api/contract/index.js';
 import { errorEnvelope } from '../../api/contract/server/index.js';
+import { DOCS_CALL } from '../../api/checklist/index.js';
 import {
   type Answer as Answered,
   type Call,
   type CallRecord,
-  DOCS_CALL,
   REQUEST_BUDGET,
   type StopReason,
   retryHintOf,
-} from '../../api/checklist/index.js';
+} from '../../diagnose/engine.js';
 import type { AttemptFailure, AttemptResponse, AttemptResult } from '../../api/client/single-attempt.js';
 import { DEFAULT_MAX_WAIT_S, type Traffic } from '../../diagnose/send.js';
 import { indexCall, otherHeaderCall, platformCall, resourceCalls } from '../../diagnose/plan.js';

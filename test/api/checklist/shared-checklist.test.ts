@@ -7,7 +7,8 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CallRecord, Observations, ChecklistRow } from '../../../api/checklist/index.js';
+import { type ChecklistRow } from '../../../api/checklist/index.js';
+import { type CallRecord, type Observations } from '../../../diagnose/engine.js';
 import type { AttemptResult } from '../../../api/client/single-attempt.js';
 import { TENANT_RESOURCES, type TenantResource } from '../../../api/contract/index.js';
 import { TOOLKIT_DIR } from '../../../generators/app/layout.js';

@@ -1,20 +1,17 @@
 /**
- * The inspection engine `npm run check` shares with the toolkit's probe: a plan is a generator of
- * calls, each sent as one plain attempt, never past the run's request budget. A 429 whose hint
- * fits the run's wait allowance is waited out and asked once more; any other 429 stops the run,
- * as does a host that cannot be reached or hangs.
+ * The inspection engine: a plan (the checklist's calls, `api/checklist`, and the tools' own) is a
+ * generator of calls, each sent as one plain attempt, never past the run's request budget. A 429
+ * whose hint fits the run's wait allowance is waited out and asked once more; any other 429 stops
+ * the run, as does a host that cannot be reached or hangs. Pure: `drive` carries a plan out with
+ * the sending passed in (`send.ts` on the network, tests from recorded answers).
  */
-import { type AttemptResult, type RetryHint, answerKind } from '../client/single-attempt.js';
-import { parseRetryHint } from '../client/single-attempt.js';
-import { type AuthScheme, type EndpointId, joinUrl } from '../contract/index.js';
+import type { ChecklistCall } from '../api/checklist/index.js';
+import { type AttemptResult, type RetryHint, answerKind } from '../api/client/single-attempt.js';
+import { parseRetryHint } from '../api/client/single-attempt.js';
+import { joinUrl } from '../api/contract/index.js';
 
-export interface Call {
-  /** Its key in the observations: `docs`, `scope:<resource>`, ... */
-  readonly id: string;
-  readonly endpoint: EndpointId;
-  readonly path: string;
-  readonly auth: AuthScheme | 'none';
-  /** A key made up so it cannot be valid goes instead of the user's. */
+/** A planned GET; the checklist's shape, and a key made up so it cannot be valid may go instead of the user's. */
+export interface Call extends ChecklistCall {
   readonly madeUpKey?: true;
 }
 
@@ -71,9 +68,7 @@ export type Answer = { readonly result: AttemptResult; readonly atMs: number };
 export type Paced<T> = Generator<Step, T, Answer | undefined>;
 
 export function retryHintOf(result: AttemptResult, atMs: number): RetryHint | undefined {
-  return answerKind(result) === 'rate_limited' && result.kind === 'response'
-    ? parseRetryHint(result.headers, atMs)
-    : undefined;
+  return answerKind(result) === 'rate_limited' && result.kind === 'response' ? parseRetryHint(result.headers, atMs) : undefined;
 }
 
 /** After an answer `run` has counted: go on, wait and ask again, or stop the run. */
@@ -86,8 +81,7 @@ export function afterAnswer(
 ) {
   const stop = (reason: StopReason) => ({ kind: 'stop' as const, reason });
   const failed = answer.kind === 'failure';
-  if (check === 'docs' && failed && answer.failure.kind !== 'timeout')
-    return stop({ kind: 'host_unreachable', check });
+  if (check === 'docs' && failed && answer.failure.kind !== 'timeout') return stop({ kind: 'host_unreachable', check });
   if (failed && run.unanswered) return stop({ kind: 'no_answer', checks: [run.unanswered, check] });
   if (answerKind(answer) !== 'rate_limited') return { kind: 'next' as const };
   const limited = (why: RateLimitStop) => stop({ kind: 'rate_limited', check, hint, why });
