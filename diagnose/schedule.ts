@@ -7,10 +7,16 @@ import { DOCS_CALL, resourceCall } from '../api/checklist/index.js';
 import { type CallRecord, type Paced, type PacedRun, pacedCall, pacedRun } from './engine.js';
 import type { AttemptResult } from '../api/client/single-attempt.js';
 import type { AuthScheme } from '../api/contract/index.js';
-import { MAX_PLATFORM_CALLS, isResponse, tenantsListed } from './observations.js';
+import { PLATFORM_PATHS, platformPathsInDocs } from '../api/contract/readings.js';
+import { MAX_PLATFORM_CALLS, isResponse, okData, tenantsListed } from './observations.js';
 import { MAX_TENANT_GUESSES, indexCall, otherHeaderCall, platformCall, resourceCalls, tenantsInDocs } from './plan.js';
 import { type Traffic, trafficOf } from './send.js';
 import type { TenantSource } from './types.js';
+
+function learnedPlatformPaths(docs: AttemptResult | undefined): readonly string[] {
+  const listing = okData(docs);
+  return listing ? platformPathsInDocs(listing.data) : PLATFORM_PATHS.default;
+}
 
 /** The probe's own settings beside its run. */
 type RunState = PacedRun & { readonly input: ScheduleInput };
@@ -20,9 +26,8 @@ export interface ScheduleInput {
   readonly auth: AuthScheme;
   readonly urlTenant: string | undefined;
   readonly tenant: string | undefined;
-  /** --platform-path; when undefined, what `learnPlatformPaths` reads from /docs. */
+  /** --platform-path; undefined: the sub-paths /docs lists, else none (readings.ts PLATFORM_PATHS). */
   readonly platformPaths: readonly string[] | undefined;
-  readonly learnPlatformPaths: (docs: AttemptResult | undefined) => readonly string[];
   readonly limits: PacedRun['limits'];
 }
 
@@ -92,7 +97,7 @@ export function* schedule(input: ScheduleInput): Paced<ScheduleOutcome> {
   const docs = yield* pacedCall(run, DOCS_CALL);
   const given = input.urlTenant ?? input.tenant;
   for (const c of given === undefined ? [] : resourceCalls(input.auth, given)) yield* pacedCall(run, c);
-  const platform = yield* platformPhase(run, (input.platformPaths ?? input.learnPlatformPaths(docs.result)).slice(0, MAX_PLATFORM_CALLS));
+  const platform = yield* platformPhase(run, (input.platformPaths ?? learnedPlatformPaths(docs.result)).slice(0, MAX_PLATFORM_CALLS));
   const tenants: TenantPlan =
     given === undefined
       ? yield* inferTenant(run, platform.listed, docs.result)

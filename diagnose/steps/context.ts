@@ -11,7 +11,8 @@ import { type CallRecord, type Observations } from '../engine.js';
 import { type Answered, errorOf, isResponse, okData } from '../observations.js';
 import type { TenantPlan } from '../schedule.js';
 import type { DiagnosisTarget } from '../target.js';
-import type { DiagnosisRow, DiagnosisTraffic, Finding, RateLimitHeaders, StepId } from '../types.js';
+import type { Traffic } from '../send.js';
+import type { DiagnosisRow, Finding, RateLimitHeaders, StepId } from '../types.js';
 
 /** What the report is built from: the run's settings and what its calls recorded. */
 export type ReportInput = TenantPlan & {
@@ -22,7 +23,7 @@ export type ReportInput = TenantPlan & {
   readonly platformPaths: readonly string[];
   readonly timeoutS: number;
   readonly observations: Observations;
-  readonly traffic: DiagnosisTraffic;
+  readonly traffic: Traffic;
 };
 
 export type StepContext = ReportInput & {

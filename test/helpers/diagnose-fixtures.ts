@@ -160,7 +160,6 @@ export function probeRun(s: PacedScenario): PacedRun {
     urlTenant: target.urlTenant,
     tenant: target.urlTenant ? s.keyTenant : s.tenant,
     platformPaths: s.platformPaths ?? ['tenants'],
-    learnPlatformPaths: () => [],
     limits: { budget: s.budget ?? REQUEST_BUDGET, maxWaitMs: (s.maxWaitS ?? DEFAULT_MAX_WAIT_S) * 1000 },
   });
   const sent: string[] = [];
