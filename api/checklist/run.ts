@@ -6,7 +6,7 @@ import type { Dispatcher } from 'undici';
 import { type ApiKey, type AttemptResult, sendAttempt } from '../client/single-attempt.js';
 import { type AuthScheme, TENANT_RESOURCES, type TenantResource } from '../contract/index.js';
 import { type EndpointId, authHeader, endpointPath } from '../contract/index.js';
-import { evaluateChecklist } from './evaluate.js';
+import { type ChecklistRow, evaluateChecklist } from './evaluate.js';
 
 export interface ChecklistCallInput {
   readonly baseUrl: string;
@@ -36,19 +36,18 @@ export function resourceCall(auth: AuthScheme, tenant: string, r: TenantResource
   return { id: `scope:${r}`, endpoint: r, path: endpointPath(r, { tenant }), auth };
 }
 
-export async function runChecklist(input: ChecklistCallInput) {
-  const { baseUrl, authScheme, tenant } = input;
+export async function runChecklist(input: ChecklistCallInput): Promise<ChecklistRow[]> {
+  const { dispatcher, baseUrl, authScheme, tenant } = input;
+  const timeoutMs = input.timeoutMs ?? 10_000;
+  const calls = [DOCS_CALL, ...TENANT_RESOURCES.map((r) => resourceCall(authScheme, tenant, r))];
   const answers = new Map<string, { result: AttemptResult }>();
-  for (const call of [
-    DOCS_CALL,
-    ...TENANT_RESOURCES.map((r) => resourceCall(authScheme, tenant, r)),
-  ]) {
+  for (const { id, endpoint, path, auth } of calls) {
     const docs = answers.get('docs')?.result;
     // No further call can reach the host; not on a timeout, which must not hide what keyed paths say.
     if (docs?.kind === 'failure' && docs.failure.kind !== 'timeout') break;
-    const key = call.auth === 'none' ? undefined : input.apiKey;
-    const timeoutMs = input.timeoutMs ?? 10_000;
-    answers.set(call.id, { result: await sendAttempt({ ...input, timeoutMs, ...call, key }) });
+    const key = auth === 'none' ? undefined : input.apiKey;
+    const base = { dispatcher, baseUrl, authScheme, timeoutMs };
+    answers.set(id, { result: await sendAttempt({ ...base, endpoint, path, key }) });
   }
   return evaluateChecklist({ baseUrl, tenant, observations: answers });
 }
