@@ -6,7 +6,7 @@
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import type { Dispatcher } from 'undici';
-import type { ApiKey } from '../api/client/index.js';
+import { type ApiKey, RATE_LIMIT_POLICY } from '../api/client/index.js';
 import { toolUserAgent } from '../lib/index.js';
 import { openWindow } from './config/cron.js';
 import { type ConfigResult, type MonitorConfig, type MonitorTarget, configKeys, httpSettings } from './config/types.js';
@@ -19,7 +19,7 @@ import { MonitorRegistry } from './metrics/registry.js';
 import { createServiceMetrics } from './metrics/service-metrics.js';
 import { buildPlan } from './probe/plan.js';
 import { createPoliteness, holdKey } from './probe/politeness.js';
-import { DEFAULT_MAX_HOLD_MS, type ProbeResult, logProbe, runProbe } from './probe/run.js';
+import { type ProbeResult, logProbe, runProbe } from './probe/run.js';
 import type { ProbeSpec } from './probe/spec.js';
 import { createReloadQueue, readConfigSource, reportReload } from './reload.js';
 import { createSchedulesInForce } from './schedule/in-force.js';
@@ -95,7 +95,7 @@ export function createMonitor(initial: MonitorConfig, deps: MonitorDeps) {
     dispatcher: connections.for(target, config.concurrency),
     politeness,
     now,
-    maxHoldMs: config.maxRateLimitHoldMs ?? DEFAULT_MAX_HOLD_MS,
+    maxHoldMs: config.maxRateLimitHoldMs ?? RATE_LIMIT_POLICY.maxHoldMs,
     userAgent,
     tracer: deps.tracer,
   });
@@ -116,7 +116,7 @@ export function createMonitor(initial: MonitorConfig, deps: MonitorDeps) {
     if (next.historyPerProbe !== config.historyPerProbe) history = createHistory({ perProbe: next.historyPerProbe });
     history.retain(nextPlan.ids);
     politeness.retain(new Set(nextPlan.mine.map((p) => holdKey(p.target, p.keyAlias))));
-    politeness.cap(now(), next.maxRateLimitHoldMs ?? DEFAULT_MAX_HOLD_MS);
+    politeness.cap(now(), next.maxRateLimitHoldMs ?? RATE_LIMIT_POLICY.maxHoldMs);
     onDemand.retain(new Set(nextPlan.full.map((p) => holdKey(p.target, p.keyAlias))));
   }
 

@@ -77,7 +77,7 @@ export const DEFAULT_STATUS_PAGE_SETTINGS: StatusPageSettings = { prometheusUrl:
 
 export interface MonitorConfig {
   readonly concurrency: number;
-  /** `maxRateLimitHold`; absent in configs built in code: 1 h (run.ts DEFAULT_MAX_HOLD_MS). */
+  /** `maxRateLimitHold`; absent in configs built in code: RATE_LIMIT_POLICY.maxHoldMs (1 h). */
   readonly maxRateLimitHoldMs?: number | undefined;
   readonly historyPerProbe: number;
   /** `perKeyOutcomes`: outcome counters per probe instead of per target and endpoint (absent: false). */
