@@ -101,8 +101,6 @@ export type { ConfigIssue, MaintenanceWindow };
 export type ConfigResult =
   { readonly ok: true; readonly config: MonitorConfig } | { readonly ok: false; readonly issues: readonly ConfigIssue[] };
 
-export { formatIssues } from '../../lib/index.js';
-
 /** Every key of the config, for the logger's last-net scrubbing. */
 export function configKeys(config: MonitorConfig): ApiKey[] {
   return config.targets.flatMap((t) => t.keys.map((k) => k.key));
