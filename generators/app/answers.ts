@@ -178,8 +178,11 @@ export const answerSpec = (name: AnswerName): AnswerSpec => SPECS[name];
 export const isBooleanAnswer = (name: AnswerName): boolean => SPECS[name].valueName === undefined;
 
 /** The default of each answer, given the answers before it. */
-export function defaultAnswer(name: AnswerName, earlier: Partial<Answers>): string | boolean {
-  return SPECS[name].fallback(earlier);
+export function defaultAnswer(
+  name: AnswerName,
+  earlier: Partial<Record<AnswerName, unknown>>,
+): string | boolean {
+  return SPECS[name].fallback(earlier as Partial<Answers>);
 }
 
 /** Checks one raw value (a flag, a typed answer or a stored one). */
