@@ -90,7 +90,6 @@ async function run(ctx: CommandContext): Promise<number> {
 
 const command: Command = {
   name: 'new',
-  summary: 'scaffold an integration project (the yo repair-service generator; works as root)',
   docs: 'docs/integrators.md',
   positionals: '[dir]',
   options: buildOptions(),
