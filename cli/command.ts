@@ -33,7 +33,8 @@ export interface CommandContext extends CommandIo {
 
 export interface Command {
   readonly name: string;
-  readonly summary: string;
+  /** What it does; a top-level command's is its line in `commands/index.ts`, unless it says more. */
+  readonly summary?: string;
   readonly positionals?: string;
   readonly options: Readonly<Record<string, OptionSpec>>;
   /**

@@ -24,12 +24,12 @@ function summaryLine(line: string): string[] {
 export function commandHelp(command: Command): string {
   const options = { ...command.options, ...COMMON_OPTIONS };
   const subs = (command.subcommands ?? []).map(
-    (sub) => `  repairmon ${sub.name} ${sub.positionals ?? ''} [flags]: ${sub.summary.split('\n')[0] ?? ''}`,
+    (sub) => `  repairmon ${sub.name} ${sub.positionals ?? ''} [flags]: ${sub.summary?.split('\n')[0] ?? ''}`,
   );
   return [
     `Usage: repairmon ${command.name}${command.positionals ? ` ${command.positionals}` : ''} [flags]`,
     '',
-    ...command.summary.split('\n').flatMap(summaryLine),
+    ...(command.summary ?? '').split('\n').flatMap(summaryLine),
     '',
     'Flags:',
     ...helpRows(

@@ -88,7 +88,7 @@ export async function main(argv: readonly string[], given?: CommandIo & { dispos
   }
   let command: Command;
   try {
-    command = (await entry.load()).default;
+    command = { summary: entry.summary, ...(await entry.load()).default };
   } catch (error) {
     return generatorMissing(entry, error, out.stderr);
   }

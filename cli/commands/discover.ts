@@ -24,7 +24,6 @@ function baseUrlFlag(values: CommandContext['values']): string {
 
 const command: Command = {
   name: 'discover',
-  summary: 'learn which reading of the spec a real API follows, with a few safe GET requests',
   docs: 'docs/support.md',
   options: {
     'base-url': { type: 'string', valueName: 'URL', description: 'the API address ending in /api/v1' },

@@ -21,12 +21,16 @@ export async function runGenerator(
     // Most runs ask nothing: they skip Yeoman's start-up (about two thirds of `repairmon new`).
     const { runDirectly } = await import('../../generators/run.js');
     const direct = await runDirectly(
-      { contextRoot: process.cwd(), configKey: OUR_PACKAGE_NAME, options: withDir(positionals, options) },
+      {
+        contextRoot: process.cwd(),
+        configKey: OUR_PACKAGE_NAME,
+        options: { ...options, ...(positionals[0] === undefined ? {} : { dir: positionals[0] }) },
+      },
       { interactive: options['interactive'] === true, log: (text) => ctx.stderr.write(`${text}\n`) },
     );
     if (direct.kind === 'done') return 0;
     const { createEnv } = await import('yeoman-environment');
-    // Force, bail and the install are the generator's own options (its plan, its install task).
+    // Force, bail and the install are the generator's own options (its plan, its commit step).
     const env = createEnv({ cwd: process.cwd(), stdin: ctx.stdin, stdout: ctx.stdout, stderr: ctx.stderr } as never);
     env.register(join(packageRoot(), 'generators', 'app', 'index.js'), { namespace: NAMESPACE });
     await env.run([NAMESPACE, ...positionals], options);
@@ -37,12 +41,6 @@ export async function runGenerator(
     ctx.stderr.write(`repairmon ${command}: ${error instanceof Error ? error.message : String(error)}\n`);
     return generatorExitCode(error);
   }
-}
-
-/** The `[dir]` positional as the generator's `dir` argument (Yeoman's `this.argument('dir')`). */
-function withDir(positionals: readonly string[], options: Record<string, unknown>): Record<string, unknown> {
-  const dir = positionals[0];
-  return dir === undefined ? options : { ...options, dir };
 }
 
 /** The one `[dir]` both commands take. */
@@ -90,7 +88,6 @@ async function run(ctx: CommandContext): Promise<number> {
 
 const command: Command = {
   name: 'new',
-  summary: 'scaffold an integration project (the yo repair-service generator; works as root)',
   docs: 'docs/integrators.md',
   positionals: '[dir]',
   options: buildOptions(),

@@ -46,7 +46,6 @@ async function readings(ctx: CommandContext): Promise<ReadingsParse> {
 
 const command: Command = {
   name: 'openapi',
-  summary: 'write the OpenAPI 3.1 document of API v1, for Postman, Insomnia, Prism or codegen',
   docs: 'docs/integrators.md',
   trapsSignals: false,
   options: {

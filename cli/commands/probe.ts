@@ -32,7 +32,6 @@ function targetFlag(values: CommandContext['values']): ReturnType<typeof parseTa
 
 const command: Command = {
   name: 'probe',
-  summary: "diagnose a customer's API key against the spec's debugging checklist",
   docs: 'docs/support.md',
   options: {
     'base-url': {

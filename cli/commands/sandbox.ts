@@ -205,7 +205,6 @@ async function run(ctx: CommandContext): Promise<number> {
 
 const command: Command = {
   name: 'sandbox',
-  summary: 'run the API v1 reference sandbox with demo data and fault injection',
   docs: 'docs/sandbox.md',
   options: {
     host: { type: 'string', valueName: 'HOST', description: 'interface to listen on', default: SANDBOX_DEFAULT_HOST },

@@ -23,7 +23,6 @@ const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as
 
 const serve: Command = {
   name: 'serve',
-  summary: 'run the monitor: scheduled probes, Prometheus metrics and a status page',
   docs: 'docs/monitor.md',
   options: {
     config: { type: 'string', description: 'monitor YAML config', valueName: 'FILE' },

@@ -26,7 +26,6 @@ async function run(ctx: CommandContext): Promise<number> {
 
 const command: Command = {
   name: 'upgrade',
-  summary: 'bring a generated project to this toolkit version (only toolkit-owned files)',
   docs: 'docs/integrators.md#upgrading-a-project-repairmon-upgrade',
   positionals: '[dir]',
   options: {

@@ -1,6 +1,7 @@
 /**
- * The generator's answers and their validation: pure functions, no I/O, so every refusal can
- * be tested without running yeoman. A check returns a reason, never a bare boolean.
+ * The generator's answers: one table (prompt text, the flag's value name, check, default) and
+ * pure functions over it, so every refusal can be tested without running yeoman. A check
+ * returns a reason, never a bare boolean.
  */
 import {
   AUTH_SCHEMES,
@@ -33,24 +34,6 @@ export interface Answers {
 
 export type AnswerName = keyof Answers;
 
-/** Prompt order; later defaults may depend on earlier answers. */
-export const ANSWER_NAMES: readonly AnswerName[] = [
-  'name',
-  'packageName',
-  'tenant',
-  'authScheme',
-  'testBaseUrl',
-  'productionBaseUrl',
-  'envPrefix',
-  'githubActions',
-  'pagination',
-  'parse',
-];
-
-/** Yes/no answers; every other answer is text. */
-const BOOLEAN_ANSWERS: ReadonlySet<AnswerName> = new Set(['githubActions', 'pagination', 'parse']);
-export const isBooleanAnswer = (name: AnswerName): boolean => BOOLEAN_ANSWERS.has(name);
-
 /** The address `repairmon sandbox` listens on by default; the test environment of a new project. */
 export const SANDBOX_BASE_URL = SANDBOX_DEFAULT_BASE_URL;
 /**
@@ -59,33 +42,11 @@ export const SANDBOX_BASE_URL = SANDBOX_DEFAULT_BASE_URL;
  * startup until `<PREFIX>_PRODUCTION_BASE_URL` is set, naming that variable.
  */
 export const PLACEHOLDER_PRODUCTION_BASE_URL = `https://api.repair-service.example${BASE_PATH}`;
-export const DEFAULT_NAME = 'repair-integration';
-export const DEFAULT_TENANT = 'rowery-nowak';
+const DEFAULT_NAME = 'repair-integration';
 /** Also the prefix `repairmon sandbox` prints its export lines with. */
 export const DEFAULT_ENV_PREFIX = 'REPAIR_API';
 
 export type Check = { readonly ok: true } | { readonly ok: false; readonly reason: string };
-const OK: Check = { ok: true };
-const bad = (reason: string): Check => ({ ok: false, reason });
-
-/** A directory name that is also a sensible default package name. */
-export function checkName(value: string): Check {
-  if (value.trim() === '') return bad('is empty');
-  if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(value))
-    return bad('must be letters, digits, ".", "_" or "-" (it becomes a directory name)');
-  if (value.length > 100) return bad('is longer than 100 characters');
-  return OK;
-}
-
-/** npm's rules for new package names, scoped or not. */
-export function checkPackageName(value: string): Check {
-  if (value === '') return bad('is empty');
-  if (value.length > 214) return bad('is longer than 214 characters');
-  if (!/^(?:@[a-z0-9][a-z0-9._~-]*\/)?[a-z0-9][a-z0-9._~-]*$/.test(value)) {
-    return bad('must be lowercase, URL-safe and may start with a scope (e.g. "@shop/repair-sync")');
-  }
-  return OK;
-}
 
 /**
  * U+2028 and U+2029 end a line for JavaScript and many editors: no generated file may hold one
@@ -102,33 +63,33 @@ export const TENANT_RULE =
   '"..", without "/", control characters or line separators; anything else (Unicode, spaces, "%", ' +
   'quotes) is taken and percent-encoded in the URL';
 
-export function checkTenant(value: string): Check {
+function tenantProblem(value: string): string | undefined {
   const result = validateTenantSlug(value);
   const reason = result.ok ? (SEPARATOR.test(value) ? SEPARATOR_REASON : undefined) : result.reason;
-  return reason === undefined ? OK : bad(`${reason} (${TENANT_RULE})`);
+  return reason === undefined ? undefined : `${reason} (${TENANT_RULE})`;
 }
 
-export function checkAuthScheme(value: string): Check {
-  return isAuthScheme(value) ? OK : bad(`must be one of ${AUTH_SCHEMES.join(', ')}`);
-}
-
-function baseUrlAnswer(value: string, requireHttps: boolean): Check {
+/** A base URL is written into .env.example too: a value no quoting keeps literal is refused here, by its flag. */
+function baseUrlProblem(value: string, requireHttps: boolean): string | undefined {
   const check = checkBaseUrl(value, { requireHttps });
-  return check.ok ? OK : bad(check.reason);
+  if (!check.ok) return check.reason;
+  return SEPARATOR.test(value) ? SEPARATOR_REASON : envValueProblem(value);
 }
 
-export const checkTestBaseUrl = (value: string): Check => baseUrlAnswer(value, false);
-export const checkProductionBaseUrl = (value: string): Check => baseUrlAnswer(value, true);
-
-export function checkEnvPrefix(value: string): Check {
-  if (!/^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*$/.test(value))
-    return bad('must be UPPER_SNAKE_CASE, e.g. REPAIR_API');
-  return OK;
+/** A directory name that is also a sensible default package name. */
+function nameProblem(value: string): string | undefined {
+  if (value.trim() === '') return 'is empty';
+  if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(value))
+    return 'must be letters, digits, ".", "_" or "-" (it becomes a directory name)';
+  if (value.length > 100) return 'is longer than 100 characters';
 }
 
-/** Trailing slashes are dropped so the same URL is always stored the same way. */
-export function normaliseBaseUrl(value: string): string {
-  return value.trim().replace(/\/+$/, '');
+/** npm's rules for new package names, scoped or not. */
+function packageNameProblem(value: string): string | undefined {
+  if (value === '') return 'is empty';
+  if (value.length > 214) return 'is longer than 214 characters';
+  if (!/^(?:@[a-z0-9][a-z0-9._~-]*\/)?[a-z0-9][a-z0-9._~-]*$/.test(value))
+    return 'must be lowercase, URL-safe and may start with a scope (e.g. "@shop/repair-sync")';
 }
 
 export function defaultPackageName(name: string): string {
@@ -139,57 +100,104 @@ export function defaultPackageName(name: string): string {
   return cleaned === '' ? DEFAULT_NAME : cleaned;
 }
 
-/** The default of each answer, given the answers before it. */
-export function defaultAnswer(name: AnswerName, earlier: Partial<Answers>): string | boolean {
-  switch (name) {
-    case 'name':
-      return DEFAULT_NAME;
-    case 'packageName':
-      return defaultPackageName(earlier.name ?? DEFAULT_NAME);
-    case 'tenant':
-      return DEFAULT_TENANT;
-    case 'authScheme':
-      return 'bearer';
-    case 'testBaseUrl':
-      return SANDBOX_BASE_URL;
-    case 'productionBaseUrl':
-      return PLACEHOLDER_PRODUCTION_BASE_URL;
-    case 'envPrefix':
-      return DEFAULT_ENV_PREFIX;
-    case 'githubActions':
-    case 'pagination':
-    case 'parse':
-      return false;
-  }
+interface AnswerSpec {
+  /** The prompt's text, also its flag's help line. */
+  readonly message: string;
+  /** A text answer's value in help (`--tenant SLUG`); a yes/no answer has none. */
+  readonly valueName?: string;
+  /** Why a text answer is refused, or undefined. */
+  readonly problem?: (value: string) => string | undefined;
+  /** The default, given the answers before it. */
+  readonly fallback: (earlier: Partial<Answers>) => string | boolean;
 }
 
-const STRING_CHECKS: Readonly<Partial<Record<AnswerName, (value: string) => Check>>> = {
-  name: checkName,
-  packageName: checkPackageName,
-  tenant: checkTenant,
-  authScheme: checkAuthScheme,
-  testBaseUrl: checkTestBaseUrl,
-  productionBaseUrl: checkProductionBaseUrl,
-  envPrefix: checkEnvPrefix,
+/** In prompt order: later defaults may depend on earlier answers. */
+const SPECS: { readonly [N in AnswerName]: AnswerSpec } = {
+  name: {
+    message: 'Project name (also the directory to create)',
+    valueName: 'NAME',
+    problem: nameProblem,
+    fallback: () => DEFAULT_NAME,
+  },
+  packageName: {
+    message: 'npm package name',
+    valueName: 'NAME',
+    problem: packageNameProblem,
+    fallback: (earlier) => defaultPackageName(earlier.name ?? DEFAULT_NAME),
+  },
+  tenant: {
+    message: 'Tenant slug your key is assigned to',
+    valueName: 'SLUG',
+    problem: tenantProblem,
+    fallback: () => 'rowery-nowak',
+  },
+  authScheme: {
+    message: 'How to present the key: bearer or x-api-key',
+    valueName: 'SCHEME',
+    problem: (value) =>
+      isAuthScheme(value) ? undefined : `must be one of ${AUTH_SCHEMES.join(', ')}`,
+    fallback: () => 'bearer',
+  },
+  testBaseUrl: {
+    message: 'Test environment base URL (ends in /api/v1)',
+    valueName: 'URL',
+    problem: (value) => baseUrlProblem(value, false),
+    fallback: () => SANDBOX_BASE_URL,
+  },
+  productionBaseUrl: {
+    message: 'Production base URL (https, ends in /api/v1)',
+    valueName: 'URL',
+    problem: (value) => baseUrlProblem(value, true),
+    fallback: () => PLACEHOLDER_PRODUCTION_BASE_URL,
+  },
+  envPrefix: {
+    message: 'Prefix of the environment variables',
+    valueName: 'PREFIX',
+    problem: (value) =>
+      /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*$/.test(value)
+        ? undefined
+        : 'must be UPPER_SNAKE_CASE, e.g. REPAIR_API',
+    fallback: () => DEFAULT_ENV_PREFIX,
+  },
+  githubActions: { message: 'Add a GitHub Actions workflow', fallback: () => false },
+  pagination: {
+    message: 'Add paginate.ts, following Link: rel="next" (the spec shows no pagination)',
+    fallback: () => false,
+  },
+  parse: {
+    message: 'Add parse.ts, checking and typing items with your schema (the spec shows no fields)',
+    fallback: () => false,
+  },
 };
 
-// The tenant is not here: a name the contract takes is never refused for its quotes; its line in
-// .env.example becomes a comment instead (render.ts `envLine`), src/config.ts defaulting to it.
-const ENV_FILE_ANSWERS: ReadonlySet<AnswerName> = new Set(['testBaseUrl', 'productionBaseUrl']);
+/** Prompt order. */
+export const ANSWER_NAMES = Object.keys(SPECS) as readonly AnswerName[];
+
+export const answerSpec = (name: AnswerName): AnswerSpec => SPECS[name];
+/** Yes/no answers; every other answer is text. */
+export const isBooleanAnswer = (name: AnswerName): boolean => SPECS[name].valueName === undefined;
+
+/** The default of each answer, given the answers before it. */
+export function defaultAnswer(
+  name: AnswerName,
+  earlier: Partial<Record<AnswerName, unknown>>,
+): string | boolean {
+  return SPECS[name].fallback(earlier as Partial<Answers>);
+}
 
 /** Checks one raw value (a flag, a typed answer or a stored one). */
 export function checkAnswer(name: AnswerName, value: unknown): Check {
-  if (isBooleanAnswer(name)) return typeof value === 'boolean' ? OK : bad('must be true or false');
-  if (typeof value !== 'string')
-    return bad(`must be a string, got ${value === null ? 'null' : typeof value}`);
-  const check = STRING_CHECKS[name]?.(value) ?? OK;
-  if (check.ok && SEPARATOR.test(value)) return bad(SEPARATOR_REASON);
-  // These are written into .env.example: a value no quoting keeps literal is refused here, by its flag.
-  const envProblem = check.ok && ENV_FILE_ANSWERS.has(name) ? envValueProblem(value) : undefined;
-  return envProblem === undefined ? check : bad(envProblem);
+  let reason: string | undefined;
+  if (isBooleanAnswer(name))
+    reason = typeof value === 'boolean' ? undefined : 'must be true or false';
+  else if (typeof value !== 'string')
+    reason = `must be a string, got ${value === null ? 'null' : typeof value}`;
+  else
+    reason = SPECS[name].problem?.(value) ?? (SEPARATOR.test(value) ? SEPARATOR_REASON : undefined);
+  return reason === undefined ? { ok: true } : { ok: false, reason };
 }
 
-export interface AnswerProblem {
+interface AnswerProblem {
   readonly name: AnswerName;
   readonly value: unknown;
   readonly reason: string;
@@ -206,37 +214,24 @@ export type AnswersCheck =
 /** Validates a complete set; reports every problem at once, not just the first. */
 export function completeAnswers(raw: Partial<Record<AnswerName, unknown>>): AnswersCheck {
   const problems: AnswerProblem[] = [];
-  const missing: AnswerName[] = [];
+  const missing = ANSWER_NAMES.filter((name) => raw[name] === undefined);
   for (const name of ANSWER_NAMES) {
-    const value = raw[name];
-    if (value === undefined) {
-      missing.push(name);
-      continue;
-    }
-    const check = checkAnswer(name, value);
-    if (!check.ok) problems.push({ name, value, reason: check.reason });
+    const check = raw[name] === undefined ? undefined : checkAnswer(name, raw[name]);
+    if (check?.ok === false) problems.push({ name, value: raw[name], reason: check.reason });
   }
   if (problems.length > 0 || missing.length > 0) return { ok: false, problems, missing };
-  const given = raw as unknown as Answers;
-  // Built in prompt order so .yo-rc.json reads the same however the answers arrived.
-  const answers: Answers = {
-    name: given.name,
-    packageName: given.packageName,
-    tenant: given.tenant,
-    authScheme: given.authScheme,
-    testBaseUrl: normaliseBaseUrl(given.testBaseUrl),
-    productionBaseUrl: normaliseBaseUrl(given.productionBaseUrl),
-    envPrefix: given.envPrefix,
-    githubActions: given.githubActions,
-    pagination: given.pagination,
-    parse: given.parse,
-  };
-  return { ok: true, answers };
+  // In prompt order so .yo-rc.json reads the same however the answers arrived; trailing slashes
+  // dropped so the same URL is always stored the same way.
+  const entries = ANSWER_NAMES.map((name) => {
+    const value = raw[name];
+    return [name, name.endsWith('BaseUrl') ? String(value).trim().replace(/\/+$/, '') : value];
+  });
+  return { ok: true, answers: Object.fromEntries(entries) as unknown as Answers };
 }
 
 /** Picks only answer fields out of a stored config, so nothing else (never a key) is kept. */
 export function pickAnswers(stored: Record<string, unknown>): Partial<Record<AnswerName, unknown>> {
-  const out: Partial<Record<AnswerName, unknown>> = {};
-  for (const name of ANSWER_NAMES) if (stored[name] !== undefined) out[name] = stored[name];
-  return out;
+  return Object.fromEntries(
+    ANSWER_NAMES.filter((name) => stored[name] !== undefined).map((name) => [name, stored[name]]),
+  );
 }

@@ -3,7 +3,9 @@
  * options and `repairmon new`'s strict flag parser, so the two cannot drift.
  */
 import { helpRows } from '../../lib/index.js';
-import { type AnswerName, type Answers, checkAnswer } from './answers.js';
+import { ANSWER_NAMES, type AnswerName, type Answers, answerSpec, checkAnswer } from './answers.js';
+
+const kebab = (name: string): string => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 
 export interface AnswerFlag {
   readonly answer: AnswerName;
@@ -15,75 +17,11 @@ export interface AnswerFlag {
   readonly message: string;
 }
 
-export const ANSWER_FLAGS: readonly AnswerFlag[] = [
-  {
-    answer: 'name',
-    flag: 'name',
-    type: 'string',
-    valueName: 'NAME',
-    message: 'Project name (also the directory to create)',
-  },
-  {
-    answer: 'packageName',
-    flag: 'package-name',
-    type: 'string',
-    valueName: 'NAME',
-    message: 'npm package name',
-  },
-  {
-    answer: 'tenant',
-    flag: 'tenant',
-    type: 'string',
-    valueName: 'SLUG',
-    message: 'Tenant slug your key is assigned to',
-  },
-  {
-    answer: 'authScheme',
-    flag: 'auth-scheme',
-    type: 'string',
-    valueName: 'SCHEME',
-    message: 'How to present the key: bearer or x-api-key',
-  },
-  {
-    answer: 'testBaseUrl',
-    flag: 'test-base-url',
-    type: 'string',
-    valueName: 'URL',
-    message: 'Test environment base URL (ends in /api/v1)',
-  },
-  {
-    answer: 'productionBaseUrl',
-    flag: 'production-base-url',
-    type: 'string',
-    valueName: 'URL',
-    message: 'Production base URL (https, ends in /api/v1)',
-  },
-  {
-    answer: 'envPrefix',
-    flag: 'env-prefix',
-    type: 'string',
-    valueName: 'PREFIX',
-    message: 'Prefix of the environment variables',
-  },
-  {
-    answer: 'githubActions',
-    flag: 'github-actions',
-    type: 'boolean',
-    message: 'Add a GitHub Actions workflow',
-  },
-  {
-    answer: 'pagination',
-    flag: 'pagination',
-    type: 'boolean',
-    message: 'Add paginate.ts, following Link: rel="next" (the spec shows no pagination)',
-  },
-  {
-    answer: 'parse',
-    flag: 'parse',
-    type: 'boolean',
-    message: 'Add parse.ts, checking and typing items with your schema (the spec shows no fields)',
-  },
-];
+export const ANSWER_FLAGS: readonly AnswerFlag[] = ANSWER_NAMES.map((answer) => {
+  const { message, valueName } = answerSpec(answer);
+  const type = valueName === undefined ? 'boolean' : 'string';
+  return { answer, flag: kebab(answer), type, message, ...(valueName ? { valueName } : {}) };
+});
 
 /** Flags that steer the run rather than answer a prompt. */
 export interface RunFlag {
@@ -119,8 +57,6 @@ const RUNNER_FLAGS = [
   ...['help', 'h', 'skip-cache', 'skip-install', 'force-install', 'ask-answered'],
   ...['version', 'color', 'generators', 'local-only', 'insight', 'environment-version', 'debug'],
 ];
-
-const kebab = (name: string): string => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 
 /**
  * The flags in an options bag that are not the generator's, as `--name`: the one check of
@@ -177,11 +113,8 @@ export function generatorHelp(): string {
   ].join('\n');
 }
 
-export function flagFor(answer: AnswerName): AnswerFlag {
-  const spec = ANSWER_FLAGS.find((f) => f.answer === answer);
-  if (!spec) throw new Error(`no flag for answer ${answer}`);
-  return spec;
-}
+export const flagFor = (answer: AnswerName): AnswerFlag =>
+  ANSWER_FLAGS[ANSWER_NAMES.indexOf(answer)]!;
 
 /** `--tenant SLUG`, or `--github-actions / --no-github-actions` for booleans. */
 export function flagUsage(spec: AnswerFlag): string {

@@ -1,20 +1,17 @@
 /**
- * `yo repair-service [dir]`, `repairmon new [dir]` and `repairmon upgrade [dir]`: scaffolds an
- * integration project for API v1, or brings one up to this version. Every prompt has a flag
- * twin (flags.ts); answers are checked as pure functions (answers.ts); what happens to each
- * file is a pure plan (upgrade-plan.ts) made, and every path it touches checked
- * (write-safety.ts), before anything is written, so a refused run writes nothing.
- *
- * The boundary with Yeoman is two of its public generator features. `customCommitTask`: the
- * environment's commit step puts the plan's files in place all or nothing (staged-commit.ts,
- * `.yo-rc.json` last) instead of committing its in-memory fs file by file (which also asks
- * before overwriting: a run needs no terminal); nothing is written to that fs. And
- * `customInstallTask`: the environment's install step (which watches that fs) is off, and
- * the `install` task below runs npm when package.json changed, unless `--skip-install`.
+ * `yo repair-service [dir]`: the run of `../run.ts` in Yeoman's run loop, asking at its prompts
+ * for what the flags leave out (`repairmon new` and `upgrade` use that run without Yeoman when
+ * nothing needs asking). The boundary with Yeoman is two of its public generator features.
+ * `customCommitTask`: the environment's commit step puts the plan's files in place all or
+ * nothing (staged-commit.ts, `.yo-rc.json` last) instead of committing its in-memory fs file by
+ * file (which also asks before overwriting: a run needs no terminal); nothing is written to that
+ * fs. And `customInstallTask`: the environment's install step (which watches that fs) is off;
+ * the commit step runs npm when package.json changed, unless `--skip-install`.
  */
 import { basename } from 'node:path';
 import Generator from 'yeoman-generator';
-import { type AnswerName, checkAnswer, isBooleanAnswer } from './answers.js';
+import { type PlannedRun, finishRun, planRun, refuseMissing, startRun } from '../run.js';
+import { type AnswerName, checkAnswer, defaultAnswer, isBooleanAnswer } from './answers.js';
 import {
   ANSWER_FLAGS,
   RUN_FLAGS,
@@ -23,13 +20,12 @@ import {
   generatorHelp,
   readOption,
 } from './flags.js';
-import { ProjectRun } from './project-run.js';
 import { type GeneratorRefusal, asCancelled, isGeneratorRefusal } from './refusal.js';
 
 export default class RepairServiceGenerator extends Generator {
-  /** The run itself (project-run.ts); created once Yeoman has parsed the options. */
-  #run: ProjectRun | undefined;
-  /** Why the run stops; thrown by the commit step (see #refusing). */
+  /** Planned and checked by the prompting task, carried out by the commit step. */
+  #planned: PlannedRun | undefined;
+  /** Why the run stops; thrown by the commit step (see prompting). */
   #refused: GeneratorRefusal | undefined;
 
   constructor(args: string[], options: Record<string, unknown>) {
@@ -66,16 +62,6 @@ export default class RepairServiceGenerator extends Generator {
     return basename(this.destinationRoot());
   }
 
-  get #project(): ProjectRun {
-    this.#run ??= new ProjectRun({
-      contextRoot: this.contextRoot,
-      configKey: this.rootGeneratorName(),
-      options: this.options,
-      passed: this.#passedByEnvironment(),
-    });
-    return this.#run;
-  }
-
   /** The environment's own keys in the options bag (not flags a user typed). */
   #passedByEnvironment(): string[] {
     const shared = (this.env as unknown as { sharedOptions?: object }).sharedOptions ?? {};
@@ -89,45 +75,34 @@ export default class RepairServiceGenerator extends Generator {
   }
 
   /**
+   * Everything before the first write: flags, destination, answers (asked here), plan, checks.
    * A refusal says what is wrong and what to pass. Thrown from a task, yeoman-generator would
    * log "An error occured while running <task>" before it, which reads like a crash; so the
-   * task cancels the rest of ours and the commit step, the environment's, throws it instead.
-   * Any other error is unexpected and keeps that line.
+   * commit step, the environment's, throws it instead. Any other error is unexpected and keeps
+   * that line.
    */
-  async #refusing(step: () => void | Promise<void>): Promise<void> {
+  async prompting(): Promise<void> {
+    const passed = this.#passedByEnvironment();
+    const setting = {
+      contextRoot: this.contextRoot,
+      configKey: this.rootGeneratorName(),
+      options: this.options,
+      passed,
+    };
     try {
-      await step();
+      const start = startRun(setting, (text) => this.log(text));
+      if (!this.#interactive()) refuseMissing(start.missing);
+      for (const name of start.missing)
+        start.known[name] = await this.#ask(name, defaultAnswer(name, start.known));
+      this.#planned = planRun(start);
     } catch (error) {
       if (!isGeneratorRefusal(error)) throw error;
       this.#refused = error;
-      this.cancelCancellableTasks();
     }
   }
 
-  initializing(): Promise<void> {
-    return this.#refusing(() => {
-      for (const note of this.#project.initialize()) this.log(note);
-    });
-  }
-
-  prompting(): Promise<void> {
-    return this.#refusing(() => this.#prompt());
-  }
-
-  configuring(): Promise<void> {
-    return this.#refusing(() => this.#project.configure());
-  }
-
-  async #prompt(): Promise<void> {
-    const missing = this.#project.missingAnswers();
-    if (missing.length === 0) return;
-    if (!this.#interactive()) this.#project.refuseMissing(missing);
-    for (const name of missing) this.#project.answer(name, await this.#ask(name));
-  }
-
-  async #ask(name: AnswerName): Promise<unknown> {
+  async #ask(name: AnswerName, fallback: unknown): Promise<unknown> {
     const spec = flagFor(name);
-    const fallback = this.#project.defaultFor(name);
     const validate = (value: unknown): true | string => {
       const check = checkAnswer(name, typeof value === 'string' ? value.trim() : value);
       return check.ok ? true : `${spec.message} ${check.reason}`;
@@ -154,23 +129,9 @@ export default class RepairServiceGenerator extends Generator {
     return typeof value === 'string' ? value.trim() : value;
   }
 
-  /** The environment's commit step (`customCommitTask`): the refusal, or every change in place, all or nothing. */
-  #commit(): void {
+  /** The environment's commit step (`customCommitTask`): the refusal, or the run carried out. */
+  async #commit(): Promise<void> {
     if (this.#refused) throw this.#refused;
-    const target = this.#project.commit();
-    if (target !== undefined) this.destinationRoot(target);
-  }
-
-  /** The environment's own install step is off (`customInstallTask`); this one knows the package manager. */
-  async install(): Promise<void> {
-    const dir = this.#project.installDir();
-    if (dir === undefined) return;
-    this.log(`\npackage.json changed: running npm install in ${dir}`);
-    await this.spawn('npm', ['install'], { cwd: dir, stdio: 'inherit' });
-  }
-
-  end(): void {
-    const words = this.#project.closingWords();
-    if (words !== undefined) this.log(words);
+    if (this.#planned) await finishRun(this.#planned, (text) => this.log(text));
   }
 }

@@ -6,8 +6,8 @@
  * versions included; every file it had added removed), then does its own work in full.
  *
  * A folder whose name carries the id of a process still running belongs to a run in progress
- * and is left alone. A folder without a journal either moved nothing yet (its `old/` is empty)
- * or comes from a version before the journal: what is in `old/` is put back where it came from.
+ * and is left alone. A folder without a journal moved nothing yet: the journal is written
+ * before the first move, and no release made such a folder without one.
  */
 import { existsSync, lstatSync, readdirSync, rmdirSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
@@ -64,15 +64,6 @@ function readJournal(staging: string): readonly JournalEntry[] | undefined {
   return parsed.changes;
 }
 
-/** Every file under `dir`, as POSIX paths relative to it. */
-function filesUnder(dir: string, rel = ''): string[] {
-  if (!existsSync(join(dir, rel))) return [];
-  return readdirSync(join(dir, rel)).flatMap((name) => {
-    const path = rel === '' ? name : `${rel}/${name}`;
-    return lstatSync(join(dir, path)).isDirectory() ? filesUnder(dir, path) : [path];
-  });
-}
-
 /** Folders the interrupted run created for a file it added, now empty: removed up to the root. */
 function removeEmptyParents(root: string, file: string): void {
   for (
@@ -97,23 +88,21 @@ function rollBackOne(root: string, staging: string, io: CommitIo): Omit<Recovery
     io.rename(join(aside, path), dest);
     restored.push(path);
   };
-  if (journal === undefined) {
-    for (const path of filesUnder(aside)) putBack(path);
-    unplaced = filesUnder(join(staging, 'new')).length;
-  } else {
-    // In reverse, as the run's own rollback does: the last change made is the first undone.
-    for (const [i, entry] of [...journal.entries()].reverse()) {
-      const placed = entry.contents && !existsSync(join(staging, 'new', String(i)));
-      if (entry.contents && !placed) unplaced += 1;
-      if (existsSync(join(aside, entry.path))) putBack(entry.path);
-      else if (placed) {
-        const dest = destination(root, entry.path);
-        io.remove(dest);
-        removeEmptyParents(root, dest);
-        removed.push(entry.path);
-      }
+  // In reverse, as the run's own rollback does: the last change made is the first undone. No
+  // journal: the run died before its first move, having staged files only.
+  for (const [i, entry] of [...(journal ?? []).entries()].reverse()) {
+    const placed = entry.contents && !existsSync(join(staging, 'new', String(i)));
+    if (entry.contents && !placed) unplaced += 1;
+    if (existsSync(join(aside, entry.path))) putBack(entry.path);
+    else if (placed) {
+      const dest = destination(root, entry.path);
+      io.remove(dest);
+      removeEmptyParents(root, dest);
+      removed.push(entry.path);
     }
   }
+  if (journal === undefined && existsSync(join(staging, 'new')))
+    unplaced = readdirSync(join(staging, 'new')).length;
   io.remove(staging);
   return { restored: restored.sort(), removed: removed.sort(), unplaced };
 }

@@ -5,8 +5,7 @@
  * add our scripts they lack and never change theirs; `engines.node` is raised like a
  * dependency. Every other field is theirs. Their indentation and key order are kept.
  */
-
-type Json = Record<string, unknown>;
+import { type Json, isObject } from './toolkit-record.js';
 
 /** What the merge did, so the run can say it. */
 export type PackageChange =
@@ -46,10 +45,6 @@ const LOOKUP_SECTIONS = [
   'optionalDependencies',
   'peerDependencies',
 ] as const;
-
-function isObject(value: unknown): value is Json {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** The object, or what the text holds instead (for the refusal). */
 function parse(text: string): Json | string {

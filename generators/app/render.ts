@@ -1,23 +1,24 @@
 /**
  * Turns the template tree into the files of a project: `*.hbs` rendered with handlebars
  * (`noEscape`, `strict`, helpers `json`, `jsonText`, `code`, `actionsExpr` and `envLine`),
- * everything else copied byte for byte, dotfiles renamed on write. Pure apart from reading the templates (and our
- * package.json for the dependency versions); writing is the generator's job.
+ * everything else copied byte for byte, dotfiles renamed on write. Pure apart from reading the
+ * templates (and our package.json for the dependency versions); writing is the generator's job.
  *
  * Nothing an answer holds can add a line to a rendered file: the answers are validated before
  * this, and the context refuses any answer with a control character; `.env` values go through
  * `envFileValue` (env-value.ts): quoted so that neither Node's `process.loadEnvFile` nor a shell
  * that sources the file changes or runs anything in them.
  */
-import { readFileSync, readdirSync } from 'node:fs';
-import { join, posix, relative, sep } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join, posix } from 'node:path';
 import Handlebars from 'handlebars';
 import { authHeader } from '../../api/contract/index.js';
+import { isLoopback } from '../../lib/index.js';
 import { SANDBOX_DEFAULT_BASE_URL } from '../../sandbox/index.js';
 import { type Answers, DEFAULT_ENV_PREFIX, PLACEHOLDER_PRODUCTION_BASE_URL } from './answers.js';
 import { CONTROL, envFileValue, envValueProblem } from './env-value.js';
 import { TOOLKIT_DIR, relocateImports } from './layout.js';
-import type { RenderedFile } from './shipped.js';
+import { type RenderedFile, listFiles } from './shipped.js';
 
 /** What the generated project needs at run time and to build and test, at the ranges of our package.json (written once). */
 export const RUNTIME_DEPENDENCIES = ['undici', 'p-retry'] as const;
@@ -30,14 +31,6 @@ export const DEV_DEPENDENCIES = ['typescript', 'vitest', '@types/node', 'msw'] a
 export const NODE_LINES = [22, 24, 26] as const;
 /** Run with npx from the README (a mock server from `openapi.yaml`), never installed: the version our own tests run. */
 const PRISM = '@stoplight/prism-cli';
-
-export interface DependencyVersions {
-  readonly dependencies: Readonly<Record<string, string>>;
-  readonly devDependencies: Readonly<Record<string, string>>;
-  readonly nodeEngine: string;
-  /** `@stoplight/prism-cli@<ours>`: later versions need a newer Node than ours. */
-  readonly prism: string;
-}
 
 interface OurPackageJson {
   readonly dependencies?: Record<string, string>;
@@ -56,13 +49,16 @@ function pick(names: readonly string[], pkg: OurPackageJson): Record<string, str
   return out;
 }
 
-export function versionsFrom(pkg: OurPackageJson): DependencyVersions {
+export type DependencyVersions = ReturnType<typeof versionsFrom>;
+
+export function versionsFrom(pkg: OurPackageJson) {
   const nodeEngine = pkg.engines?.node;
   if (nodeEngine === undefined) throw new Error('our package.json has no engines.node');
   return {
     dependencies: pick(RUNTIME_DEPENDENCIES, pkg),
     devDependencies: pick(DEV_DEPENDENCIES, pkg),
     nodeEngine,
+    // `@stoplight/prism-cli@<ours>`: later versions need a newer Node than ours.
     prism: `${PRISM}@${pick([PRISM], pkg)[PRISM]}`,
   };
 }
@@ -103,52 +99,14 @@ const RENAMES: Readonly<Record<string, string>> = {
   'env.example': '.env.example',
 };
 
-/** Facts about the toolkit a project is rendered with, beyond the answers. */
-export interface ProjectFacts {
-  /** Where the toolkit code goes, relative to the project (layout.ts). */
-  readonly toolkitDir: string;
-}
+export type TemplateContext = ReturnType<typeof templateContext>;
 
-const DEFAULT_FACTS: ProjectFacts = { toolkitDir: TOOLKIT_DIR };
-
-export interface TemplateContext extends Answers, ProjectFacts {
-  readonly versions: DependencyVersions;
-  /** The generated CI workflow's Node matrix: NODE_LINES. */
-  readonly nodeLines: readonly number[];
-  /** The generator's placeholder, which the generated config refuses to use. */
-  readonly placeholderProductionBaseUrl: string;
-  readonly productionIsPlaceholder: boolean;
-  /** Where `repairmon sandbox` listens by default. */
-  readonly sandboxBaseUrl: string;
-  /** The test base URL is the local sandbox: CI cannot reach it. */
-  readonly testIsLocalSandbox: boolean;
-  /** `repairmon sandbox` prints its export lines with this project's variable names. */
-  readonly envPrefixIsDefault: boolean;
-  /** How `src/` files import the toolkit's client: `./repair-service/client/index.js`. */
-  readonly clientImport: string;
-  /** e.g. `authorization: Bearer <API_KEY>`, from the contract's own header builder. */
-  readonly authHeaderExample: string;
-  readonly env: {
-    readonly selector: string;
-    readonly tenant: string;
-    readonly testBaseUrl: string;
-    readonly testKey: string;
-    readonly productionBaseUrl: string;
-    readonly productionKey: string;
-    readonly caFile: string;
-  };
-}
-
-function isLoopback(url: string): boolean {
-  const host = URL.parse(url)?.hostname ?? '';
-  return host === 'localhost' || host === '[::1]' || host.startsWith('127.');
-}
-
+/** The answers and what the templates derive from them; `toolkitDir`: where the toolkit goes (layout.ts). */
 export function templateContext(
   answers: Answers,
   versions: DependencyVersions,
-  facts: ProjectFacts = DEFAULT_FACTS,
-): TemplateContext {
+  facts: { readonly toolkitDir: string } = { toolkitDir: TOOLKIT_DIR },
+) {
   // Answers are validated before this; a line break that slipped past would add lines to every file.
   const unsafe = Object.entries(answers).flatMap(([name, value]) =>
     typeof value === 'string' && CONTROL.test(value) ? [name] : [],
@@ -163,10 +121,13 @@ export function templateContext(
     ...facts,
     versions,
     nodeLines: NODE_LINES,
+    // The generated config refuses to use the placeholder.
     placeholderProductionBaseUrl: PLACEHOLDER_PRODUCTION_BASE_URL,
     productionIsPlaceholder: answers.productionBaseUrl === PLACEHOLDER_PRODUCTION_BASE_URL,
     sandboxBaseUrl: SANDBOX_DEFAULT_BASE_URL,
-    testIsLocalSandbox: isLoopback(answers.testBaseUrl),
+    // CI cannot reach a test base URL on this machine.
+    testIsLocalSandbox: isLoopback(URL.parse(answers.testBaseUrl)?.hostname ?? ''),
+    // `repairmon sandbox` prints its export lines with the default prefix.
     envPrefixIsDefault: answers.envPrefix === DEFAULT_ENV_PREFIX,
     clientImport: `./${posix.join(posix.relative('src', facts.toolkitDir), 'client', 'index.js')}`,
     authHeaderExample: ((h) => `${h.name}: ${h.value}`)(
@@ -184,12 +145,6 @@ export function templateContext(
   };
 }
 
-/** Whether a template file belongs in this project at all. */
-function wanted(path: string, answers: Answers): boolean {
-  if (path.startsWith('.github/')) return answers.githubActions;
-  return true;
-}
-
 function outputPath(templatePath: string): string {
   const withoutHbs = templatePath.endsWith('.hbs')
     ? templatePath.slice(0, -'.hbs'.length)
@@ -197,20 +152,6 @@ function outputPath(templatePath: string): string {
   const parts = withoutHbs.split('/');
   const last = parts.pop() ?? '';
   return [...parts, RENAMES[last] ?? last].join('/');
-}
-
-function listFiles(root: string): string[] {
-  const out: string[] = [];
-  const walk = (dir: string): void => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      if (entry.name === 'node_modules' || entry.name === 'dist') continue;
-      const full = join(dir, entry.name);
-      if (entry.isDirectory()) walk(full);
-      else if (entry.isFile()) out.push(relative(root, full).split(sep).join(posix.sep));
-    }
-  };
-  walk(root);
-  return out.sort();
 }
 
 function createHandlebars(): typeof Handlebars {
@@ -250,7 +191,7 @@ export function renderProject(templateRoot: string, context: TemplateContext): R
   const files: RenderedFile[] = [];
   for (const path of listFiles(templateRoot)) {
     const target = outputPath(path);
-    if (!wanted(target, context)) continue;
+    if (target.startsWith('.github/') && !context.githubActions) continue;
     const raw = readFileSync(join(templateRoot, path));
     let contents = path.endsWith('.hbs')
       ? Buffer.from(renderTemplate(raw.toString('utf8'), context, path), 'utf8')

@@ -20,44 +20,34 @@ export interface RenderedFile {
   readonly contents: Buffer;
 }
 
-export interface ShippedDir {
-  /** Below our package root. */
-  readonly from: string;
-  /** Below the project's toolkit folder. */
-  readonly to: string;
-  /** Sub-folders and files of `from` that are not shipped. */
-  readonly exclude?: readonly string[];
-}
-
-export const SHIPPED_DIRS: readonly ShippedDir[] = [
+/** From our package root to the project's toolkit folder; `exclude`: sub-folders and files not shipped. */
+const SHIPPED_DIRS = [
   // The sandbox's server side, and the tools' settings for the spec's open points, stay here.
   { from: 'api/contract', to: 'contract', exclude: ['server', 'readings.ts'] },
-  { from: 'api/client', to: 'client' },
-  { from: 'api/checklist', to: 'checklist' },
-];
+  { from: 'api/client', to: 'client', exclude: [] },
+  { from: 'api/checklist', to: 'checklist', exclude: [] },
+] as const;
 
-function walk(root: string, dir: string, exclude: readonly string[], out: string[]): void {
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const full = join(dir, entry.name);
-    const rel = relative(root, full).split(sep).join(posix.sep);
-    if (exclude.includes(rel)) continue;
-    if (entry.isDirectory()) walk(root, full, exclude, out);
-    else if (entry.isFile() && (entry.name.endsWith('.ts') || entry.name.endsWith('.md')))
-      out.push(rel);
-  }
+/** Every file below `root` as a sorted POSIX path; a stray node_modules or dist is not ours. */
+export function listFiles(root: string): string[] {
+  return readdirSync(root, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => relative(root, join(entry.parentPath, entry.name)).split(sep).join(posix.sep))
+    .filter((path) => !/(?:^|\/)(?:node_modules|dist)\//.test(path))
+    .sort();
 }
 
 /** Every shipped file as `api/` holds it (no header), in a stable order, with its path in the project. */
 export function shippedFiles(
   packageRoot: string,
   toolkitDir: string = TOOLKIT_DIR,
-  dirs: readonly ShippedDir[] = SHIPPED_DIRS,
 ): RenderedFile[] {
-  return dirs.flatMap((dir) => {
+  return SHIPPED_DIRS.flatMap((dir) => {
     const root = join(packageRoot, dir.from);
-    const files: string[] = [];
-    walk(root, root, dir.exclude ?? [], files);
-    return files.sort().map((rel) => ({
+    const excluded = (rel: string): boolean =>
+      dir.exclude.some((x: string) => rel === x || rel.startsWith(`${x}/`));
+    const files = listFiles(root).filter((rel) => /\.(?:ts|md)$/.test(rel) && !excluded(rel));
+    return files.map((rel) => ({
       path: `${toolkitDir}/${dir.to}/${rel}`,
       contents: readFileSync(join(root, rel)),
     }));
@@ -76,7 +66,7 @@ export const OPT_IN_FILES: Readonly<Record<string, readonly OptIn[]>> = {
  * The document of what the spec guarantees (no reading chosen: the generator asks for none),
  * with the project's test and production base URLs; `repairmon openapi --dialect` narrows it.
  */
-export function openApiYaml(answers: Pick<Answers, 'testBaseUrl' | 'productionBaseUrl'>): Buffer {
+function openApiYaml(answers: Pick<Answers, 'testBaseUrl' | 'productionBaseUrl'>): Buffer {
   const document = openApiDocument(
     {},
     {

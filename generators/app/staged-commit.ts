@@ -26,7 +26,7 @@ import {
   rmdirSync,
   writeFileSync,
 } from 'node:fs';
-import { basename, dirname, join, relative, sep } from 'node:path';
+import { basename, dirname, join, posix, relative, sep } from 'node:path';
 
 /** A project-relative POSIX path and its new contents; `undefined` removes the file. */
 export interface FileChange {
@@ -128,10 +128,6 @@ function stagedDir(io: CommitIo, base: string, dir: string): string {
   return at;
 }
 
-function posixDirname(path: string): string {
-  return path.includes('/') ? path.slice(0, path.lastIndexOf('/')) : '';
-}
-
 /** A staging folder, or the error that nothing was written because there is none. */
 function makeStaging(io: CommitIo, prefix: string, nothingMessage: string): string {
   try {
@@ -162,7 +158,7 @@ function commitNew(root: string, changes: readonly FileChange[], io: CommitIo): 
       current = change.path;
       if (change.contents !== undefined)
         io.writeFile(
-          join(stagedDir(io, base, posixDirname(change.path)), basename(change.path)),
+          join(stagedDir(io, base, posix.dirname(change.path)), basename(change.path)),
           change.contents,
           undefined,
         );
@@ -210,7 +206,7 @@ function commitInto(root: string, changes: readonly FileChange[], io: CommitIo):
         root,
         change,
         join(fresh, String(i)),
-        join(stagedDir(io, aside, posixDirname(change.path)), basename(change.path)),
+        join(stagedDir(io, aside, posix.dirname(change.path)), basename(change.path)),
         io,
         undo,
       );

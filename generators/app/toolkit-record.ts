@@ -17,6 +17,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { z } from 'zod';
 
 export const YO_RC = '.yo-rc.json';
 export const RECORD_KEY = 'toolkit';
@@ -34,9 +35,9 @@ export interface ToolkitRecord {
   readonly integratorFiles?: Readonly<Record<string, string>>;
 }
 
-type Json = Record<string, unknown>;
+export type Json = Record<string, unknown>;
 
-function isObject(value: unknown): value is Json {
+export function isObject(value: unknown): value is Json {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
@@ -79,24 +80,18 @@ export function readStoredSection(dir: string, configKey: string): Json | undefi
   }
 }
 
-function hashes(value: unknown): Record<string, string> | undefined {
-  if (!isObject(value)) return undefined;
-  const out: Record<string, string> = {};
-  for (const [path, hash] of Object.entries(value)) {
-    if (typeof hash !== 'string') return undefined;
-    out[path] = hash;
-  }
-  return out;
-}
+const hashes = z.record(z.string(), z.string());
+const RECORD = z.object({
+  version: z.string(),
+  dir: z.string(),
+  files: hashes,
+  // Older records have none, and a malformed one only costs the wording.
+  integratorFiles: hashes.optional().catch(undefined),
+});
 
 export function parseToolkitRecord(section: unknown): ToolkitRecord | undefined {
-  if (!isObject(section) || !isObject(section[RECORD_KEY])) return undefined;
-  const { version, dir, files, integratorFiles } = section[RECORD_KEY];
-  const toolkit = hashes(files);
-  if (typeof version !== 'string' || typeof dir !== 'string' || toolkit === undefined)
-    return undefined;
-  const theirs = hashes(integratorFiles);
-  return { version, dir, files: toolkit, ...(theirs ? { integratorFiles: theirs } : {}) };
+  const parsed = isObject(section) ? RECORD.safeParse(section[RECORD_KEY]) : undefined;
+  return parsed?.success ? parsed.data : undefined;
 }
 
 export type YoRcText =

@@ -136,7 +136,6 @@ function backupName(path: string, exists: (path: string) => boolean, taken: Set<
 }
 
 interface Draft {
-  readonly actions: FileAction[];
   readonly edited: EditedFile[];
   readonly taken: Set<string>;
   /** The integrator's files as the generator wrote them, carried into the next record. */
@@ -144,142 +143,111 @@ interface Draft {
   packageJson: string | undefined;
 }
 
-function planToolkitFile(file: NextFile, input: PlanInput, draft: Draft): void {
-  const current = input.current.get(file.path);
-  const recorded = input.recorded?.files[file.path];
-  if (current === undefined) {
-    draft.actions.push({
-      kind: 'add',
-      path: file.path,
-      owner: 'toolkit',
-      contents: file.contents,
-      restored: recorded !== undefined,
-    });
-    return;
-  }
-  if (current.equals(file.contents)) {
-    draft.actions.push({ kind: 'unchanged', path: file.path, owner: 'toolkit' });
-    return;
-  }
-  const verdict = judge(current, recorded, file.contents);
-  if (verdict.safe) {
-    draft.actions.push({
-      kind: 'update',
-      path: file.path,
-      owner: 'toolkit',
-      contents: file.contents,
-    });
-    return;
-  }
-  draft.edited.push({ path: file.path, why: verdict.why, removal: false });
-  const backup = { path: backupName(file.path, input.exists, draft.taken), contents: current };
-  draft.actions.push({
-    kind: 'update',
-    path: file.path,
-    owner: 'toolkit',
-    contents: file.contents,
-    backup,
-  });
+/** An edited file's contents kept as `.orig` (named to clobber nothing), or nothing when it was safe to touch. */
+function keep(
+  path: string,
+  current: Buffer,
+  verdict: Verdict,
+  removal: boolean,
+  input: PlanInput,
+  draft: Draft,
+): { backup?: Backup } {
+  if (verdict.safe) return {};
+  draft.edited.push({ path, why: verdict.why, removal });
+  return { backup: { path: backupName(path, input.exists, draft.taken), contents: current } };
 }
 
-function planRemoval(path: string, recordedHash: string, input: PlanInput, draft: Draft): void {
+function planToolkitFile({ path, contents }: NextFile, input: PlanInput, draft: Draft): FileAction {
   const current = input.current.get(path);
-  if (current === undefined) return;
-  const verdict = judge(current, recordedHash, undefined);
-  if (verdict.safe) {
-    draft.actions.push({ kind: 'remove', path, owner: 'toolkit' });
-    return;
-  }
-  draft.edited.push({ path, why: verdict.why, removal: true });
-  draft.actions.push({
-    kind: 'remove',
-    path,
-    owner: 'toolkit',
-    backup: { path: backupName(path, input.exists, draft.taken), contents: current },
-  });
+  const recorded = input.recorded?.files[path];
+  const owner = 'toolkit';
+  if (current === undefined)
+    return { kind: 'add', path, owner, contents, restored: recorded !== undefined };
+  if (current.equals(contents)) return { kind: 'unchanged', path, owner };
+  const kept = keep(path, current, judge(current, recorded, contents), false, input, draft);
+  return { kind: 'update', path, owner, contents, ...kept };
 }
 
-function planIntegratorFile(file: NextFile, current: Buffer, input: PlanInput, draft: Draft): void {
-  const written = input.recorded?.integratorFiles?.[file.path];
-  if (current.equals(file.contents)) {
-    draft.actions.push({ kind: 'unchanged', path: file.path, owner: 'integrator' });
-    draft.integratorFiles[file.path] = contentHash(file.contents);
-    return;
+function planRemoval(
+  path: string,
+  recordedHash: string,
+  input: PlanInput,
+  draft: Draft,
+): FileAction | undefined {
+  const current = input.current.get(path);
+  if (current === undefined) return undefined;
+  const kept = keep(path, current, judge(current, recordedHash, undefined), true, input, draft);
+  return { kind: 'remove', path, owner: 'toolkit', ...kept };
+}
+
+function planIntegratorFile(
+  { path, contents }: NextFile,
+  current: Buffer,
+  input: PlanInput,
+  draft: Draft,
+): FileAction {
+  const written = input.recorded?.integratorFiles?.[path];
+  if (current.equals(contents)) {
+    draft.integratorFiles[path] = contentHash(contents);
+    return { kind: 'unchanged', path, owner: 'integrator' };
   }
-  const why: KeptWhy =
+  if (written !== undefined) draft.integratorFiles[path] = written;
+  const why =
     written === undefined
       ? 'unrecorded'
       : written === contentHash(current)
         ? 'template_changed'
         : 'edited';
-  draft.actions.push({ kind: 'kept', path: file.path, owner: 'integrator', why });
-  if (written !== undefined) draft.integratorFiles[file.path] = written;
+  return { kind: 'kept', path, owner: 'integrator', why };
 }
 
-function planOther(file: NextFile, input: PlanInput, draft: Draft): void {
-  const current = input.current.get(file.path);
+function planOther(file: NextFile, input: PlanInput, draft: Draft): FileAction | undefined {
+  const { path, owner } = file;
+  const current = input.current.get(path);
   if (current === undefined) {
-    draft.actions.push({
-      kind: 'add',
-      path: file.path,
-      owner: file.owner,
-      contents: file.contents,
-      restored: false,
-    });
-    if (file.owner === 'integrator') draft.integratorFiles[file.path] = contentHash(file.contents);
-    return;
+    if (owner === 'integrator') draft.integratorFiles[path] = contentHash(file.contents);
+    return { kind: 'add', path, owner, contents: file.contents, restored: false };
   }
-  if (file.owner === 'integrator') return planIntegratorFile(file, current, input, draft);
+  if (owner === 'integrator') return planIntegratorFile(file, current, input, draft);
   const merged = mergePackageJson(current.toString('utf8'), file.contents.toString('utf8'));
   if (!merged.ok) {
     draft.packageJson = merged.reason;
-    return;
+    return undefined;
   }
   const contents = Buffer.from(merged.text, 'utf8');
-  draft.actions.push(
-    contents.equals(current)
-      ? { kind: 'unchanged', path: file.path, owner: 'package_json' }
-      : {
-          kind: 'update',
-          path: file.path,
-          owner: 'package_json',
-          contents,
-          changes: merged.changes,
-        },
-  );
+  if (contents.equals(current)) return { kind: 'unchanged', path, owner };
+  return { kind: 'update', path, owner, contents, changes: merged.changes };
 }
 
 export function planUpgrade(input: PlanInput): UpgradePlan {
   const stray = strayRecordPaths(input.recorded);
   if (stray.length > 0) return { kind: 'refused', edited: [], packageJson: undefined, stray };
   const draft: Draft = {
-    actions: [],
     edited: [],
     taken: new Set(),
     integratorFiles: {},
     packageJson: undefined,
   };
-  for (const file of input.next) {
-    if (file.owner === 'toolkit') planToolkitFile(file, input, draft);
-    else planOther(file, input, draft);
-  }
-  const shipped = new Set(input.next.filter((f) => f.owner === 'toolkit').map((f) => f.path));
-  for (const [path, hash] of Object.entries(input.recorded?.files ?? {})) {
-    if (!shipped.has(path)) planRemoval(path, hash, input, draft);
-  }
-  const refused = draft.packageJson !== undefined || (draft.edited.length > 0 && !input.force);
-  if (refused)
+  const toolkit = input.next.filter((f) => f.owner === 'toolkit');
+  const shipped = new Set(toolkit.map((f) => f.path));
+  const actions = [
+    ...input.next.map((f) =>
+      f.owner === 'toolkit' ? planToolkitFile(f, input, draft) : planOther(f, input, draft),
+    ),
+    ...Object.entries(input.recorded?.files ?? {})
+      .filter(([path]) => !shipped.has(path))
+      .map(([path, hash]) => planRemoval(path, hash, input, draft)),
+  ].filter((action) => action !== undefined);
+  if (draft.packageJson !== undefined || (draft.edited.length > 0 && !input.force))
     return { kind: 'refused', edited: draft.edited, packageJson: draft.packageJson, stray: [] };
-  const files: Record<string, string> = {};
-  for (const file of input.next)
-    if (file.owner === 'toolkit') files[file.path] = contentHash(file.contents);
+  const files = Object.fromEntries(toolkit.map((f) => [f.path, contentHash(f.contents)]));
   const record = {
     version: input.version,
     dir: input.dir,
     files,
     integratorFiles: draft.integratorFiles,
   };
-  return { kind: 'ready', actions: draft.actions, record, from: input.recorded };
+  return { kind: 'ready', actions, record, from: input.recorded };
 }
 
 /** The actions that write or delete something: what `--bail` refuses and what a summary lists first. */

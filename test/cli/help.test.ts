@@ -32,7 +32,7 @@ function expectFits(name: string, text: string): void {
 }
 
 const commands = async (): Promise<Command[]> => {
-  const loaded = await Promise.all(COMMANDS.map(async (c) => (await c.load()).default));
+  const loaded = await Promise.all(COMMANDS.map(async (c) => ({ summary: c.summary, ...(await c.load()).default })));
   return [...loaded, ...loaded.flatMap((c) => c.subcommands ?? [])];
 };
 

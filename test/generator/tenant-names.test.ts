@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { TENANT_RULE, checkTenant } from '../../generators/app/answers.js';
+import { TENANT_RULE, checkAnswer } from '../../generators/app/answers.js';
 import { validateTenantSlug } from '../../api/contract/index.js';
 import { ROOT, childEnv, runCli, runProcess } from '../helpers/rig.js';
 import { ALL_FLAGS, runGenerator, snapshot } from './helpers.js';
@@ -71,7 +71,7 @@ const refusedName = fc
     anyName.map((a) => `${a}\ud800`),
     fc.tuple(anyName, fc.constantFrom('\u2028', '\u2029'), anyName).map(([a, c, b]) => `${a}${c}${b}`.slice(0, 256)),
   )
-  .filter((n) => !checkTenant(n).ok);
+  .filter((n) => !checkAnswer('tenant', n).ok);
 
 const FIXED = [
   'rowery-łódź',
@@ -93,7 +93,7 @@ const FIXED = [
 const accepted = [
   ...FIXED,
   ...fc.sample(
-    anyName.filter((n) => checkTenant(n).ok),
+    anyName.filter((n) => checkAnswer('tenant', n).ok),
     { seed, numRuns: 10 },
   ),
 ];
@@ -102,9 +102,9 @@ const refused = ['a\u2028b', ...fc.sample(refusedName, { seed, numRuns: 16 })];
 describe('tenant names the generator accepts', { timeout: 300_000 }, () => {
   it('the generator takes exactly what the contract takes, but for line separators no generated file may hold', () => {
     const takes = (name: string): boolean => validateTenantSlug(name).ok && !/[\u2028\u2029]/.test(name);
-    for (const name of [...accepted, ...refused]) expect(checkTenant(name).ok, JSON.stringify(name)).toBe(takes(name));
-    for (const name of accepted) expect(checkTenant(name).ok, JSON.stringify(name)).toBe(true);
-    for (const name of refused) expect(checkTenant(name).ok, JSON.stringify(name)).toBe(false);
+    for (const name of [...accepted, ...refused]) expect(checkAnswer('tenant', name).ok, JSON.stringify(name)).toBe(takes(name));
+    for (const name of accepted) expect(checkAnswer('tenant', name).ok, JSON.stringify(name)).toBe(true);
+    for (const name of refused) expect(checkAnswer('tenant', name).ok, JSON.stringify(name)).toBe(false);
   });
 
   it('yield projects whose own tests pass (one vitest run over all of them)', async () => {
