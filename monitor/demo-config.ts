@@ -12,7 +12,7 @@ import { CANARY_NAMES, type CanaryName, DEFAULT_PROBE_BODY_LIMIT } from './confi
 import { formatIssues } from '../lib/index.js';
 import type { MonitorConfig } from './config/types.js';
 
-/** A key without `scopes` is taken to cover every resource; `platformPaths` and `indexAccess` when known. */
+/** A key without `scopes` is taken to cover every resource; the dialect's platform paths and index reading when known. */
 export interface SandboxLike {
   readonly baseUrl: string;
   readonly keys: ReadonlyArray<{
@@ -24,8 +24,7 @@ export interface SandboxLike {
     readonly key: string;
   }>;
   readonly tenants: readonly string[];
-  readonly platformPaths?: readonly string[] | undefined;
-  readonly indexAccess?: IndexAccessReading | undefined;
+  readonly dialect?: { readonly platformPaths: readonly string[]; readonly index: IndexAccessReading } | undefined;
 }
 
 export interface DemoConfigOptions {
@@ -80,8 +79,8 @@ export function demoRawConfig(
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_PROBE_BODY_LIMIT,
     slo: Object.fromEntries(Object.entries(sloMs).map(([id, ms]) => [id, formatDuration(ms)])),
     canaries: Object.fromEntries(CANARY_NAMES.map((n) => [n, options.canaries?.[n] ?? true])),
-    platformPaths: [...(sandbox.platformPaths ?? [])],
-    indexAccess: sandbox.indexAccess ?? 'unknown',
+    platformPaths: [...(sandbox.dialect?.platformPaths ?? [])],
+    indexAccess: sandbox.dialect?.index ?? 'unknown',
     ...(options.caFile === undefined ? {} : { tls: { caFile: options.caFile } }),
     keys,
   };
