@@ -169,6 +169,12 @@ function retryable(outcome: RetryOutcome): boolean {
   );
 }
 
+/** The longest backoff after `attempt` attempts; a 429 without a hint backs off harder. */
+export function backoffCeilingMs(attempt: number, limited: boolean): number {
+  const { baseMs, capMs } = limited ? RATE_LIMIT_POLICY.backoffMs : { baseMs: 250, capMs: 4000 };
+  return Math.min(capMs, baseMs * 2 ** Math.min(Math.max(attempt - 1, 0), 30));
+}
+
 export function decideRetry(input: RetryInput): RetryDecision {
   const { outcome, now } = input;
   if (!retryable(outcome)) return { retry: false, reason: 'not_retryable' };
@@ -191,10 +197,9 @@ export function decideRetry(input: RetryInput): RetryDecision {
       hint,
     };
   }
-  // Exponential with "equal jitter"; a 429 without a hint backs off harder.
+  // Exponential with "equal jitter".
   const limited = outcome.kind === 'status' && outcome.status === 429;
-  const { baseMs, capMs } = limited ? RATE_LIMIT_POLICY.backoffMs : { baseMs: 250, capMs: 4000 };
-  const ceiling = Math.min(capMs, baseMs * 2 ** Math.min(Math.max(input.attempt - 1, 0), 30));
+  const ceiling = backoffCeilingMs(input.attempt, limited);
   const delayMs = Math.round(ceiling / 2 + (ceiling / 2) * unit(input.random));
   // A backoff squeezed to fit would hammer the server in the last milliseconds: stop instead.
   if (now + delayMs > latestStart) return { retry: false, reason: 'deadline' };
