@@ -90,27 +90,16 @@ const DEFAULTS: Budget = {
   totalTimeoutMs: 60_000,
   maxRetryAfterMs: 30_000,
 };
-const MINIMUMS: Budget = {
-  maxRetries: 0,
-  attemptTimeoutMs: 1,
-  totalTimeoutMs: 1,
-  maxRetryAfterMs: 0,
-};
 const TRACEPARENT = /^00-([0-9a-f]{32})-[0-9a-f]{16}-[0-9a-f]{2}$/;
 const HIDDEN_HEADERS = new Set([...SECRET_HEADERS, 'proxy-authorization', 'set-cookie', 'cookie']);
 
 /** `defaults`, with what `given` sets, checked. */
 function budget<T extends Partial<Budget>>(prefix: string, given: Partial<Budget>, defaults: T): T {
   let out = defaults;
-  for (const name of [
-    'maxRetries',
-    'attemptTimeoutMs',
-    'totalTimeoutMs',
-    'maxRetryAfterMs',
-  ] as const) {
+  for (const name of Object.keys(defaults) as Array<keyof Budget>) {
     const value = given[name];
-    if (value === undefined || !(name in defaults)) continue;
-    const min = MINIMUMS[name];
+    if (value === undefined) continue;
+    const min = name.endsWith('TimeoutMs') ? 1 : 0;
     if (!(Number.isInteger(value) && value >= min))
       throw new TypeError(`option "${prefix}${name}" must be an integer >= ${min}, got ${value}`);
     out = { ...out, [name]: value };

@@ -37,9 +37,7 @@ const endpoint = (
   access: Access,
   list: boolean,
   returns: string,
-): EndpointSpec => {
-  return { id, method: 'GET', pathTemplate, access, list, returns };
-};
+): EndpointSpec => ({ id, method: 'GET', pathTemplate, access, list, returns });
 
 export const ENDPOINTS: readonly EndpointSpec[] = [
   // Whether `/` needs a key is not shown (readings.ts): clients send the key, which a public `/`
@@ -119,15 +117,6 @@ export type SlugCheck = { readonly ok: true } | { readonly ok: false; readonly r
 
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 
-function encodable(value: string): boolean {
-  try {
-    encodeURIComponent(value);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 export function validateTenantSlug(value: string): SlugCheck {
   if (value.length === 0) return { ok: false, reason: 'is empty' };
   if (value.length > TENANT_SLUG_MAX_LENGTH)
@@ -137,7 +126,7 @@ export function validateTenantSlug(value: string): SlugCheck {
   if (value.includes('/'))
     return { ok: false, reason: 'cannot contain "/": it must be one path segment' };
   if (CONTROL.test(value)) return { ok: false, reason: 'cannot contain control characters' };
-  if (!encodable(value))
+  if (/\p{Cs}/u.test(value))
     return { ok: false, reason: 'is not valid text (a lone surrogate cannot be percent-encoded)' };
   return { ok: true };
 }
