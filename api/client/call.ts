@@ -22,7 +22,7 @@ import {
   type RetryRecord,
   type TimeoutError,
 } from './errors.js';
-import type { LogFn } from './logger.js';
+import type { clientLog } from './logger.js';
 import { readable } from './paths.js';
 import {
   type RateLimitGate,
@@ -42,11 +42,7 @@ export interface Runtime {
   readonly maxRetryAfterMs: number;
   readonly gate: RateLimitGate;
   readonly userAgent: string | undefined;
-  readonly log: {
-    readonly debug?: LogFn | undefined;
-    readonly info?: LogFn | undefined;
-    readonly warn: LogFn;
-  };
+  readonly log: ReturnType<typeof clientLog>;
 }
 
 export interface Limits {
@@ -85,6 +81,7 @@ class Failed extends Error {
   }
 }
 
+const TOO_LITTLE = 'too little for another attempt';
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 function outcomeText(result: AttemptResult): string {
@@ -125,21 +122,15 @@ export class Call {
     const stopped = (error: unknown): never => {
       throw signal?.aborted ? signal.reason : error;
     };
-    // Most calls succeed at once: p-retry starts only after a failure.
-    return this.attempt().catch((first: unknown) => this.retry(first).catch(stopped));
-  }
-
-  /**
-   * p-retry replays the first failure as its attempt 1; it waits nothing itself: `onFailed` sleeps
-   * what `decideRetry` chose.
-   */
-  private retry(first: unknown): Promise<AttemptResponse> {
-    const onFailedAttempt = ({ error }: { error: Error }): Promise<void> => this.onFailed(error);
-    return pRetry((n) => (n === 1 ? Promise.reject(first) : this.attempt()), {
-      retries: Infinity,
-      minTimeout: 0,
-      onFailedAttempt,
-    });
+    // Most calls succeed at once: p-retry starts only after a failure, replayed as its attempt 1.
+    // It waits nothing itself: `onFailed` sleeps what `decideRetry` chose.
+    return this.attempt().catch((first: unknown) =>
+      pRetry((n) => (n === 1 ? Promise.reject(first) : this.attempt()), {
+        retries: Infinity,
+        minTimeout: 0,
+        onFailedAttempt: ({ error }) => this.onFailed(error),
+      }).catch(stopped),
+    );
   }
 
   private error(fields: Own): AnyApiError {
@@ -178,7 +169,8 @@ export class Call {
       const waitMs = pause.until - Date.now();
       if (waitMs > rt.maxRetryAfterMs || pause.until > this.deadline - MIN_WINDOW_MS) {
         const why = `the client is paused by a rate limit for ${Math.ceil(waitMs / 1000)} s more`;
-        const message = `not sent: ${why} (${plural(this.attempts, 'attempt')}, gate_wait_too_long)`;
+        const tries = plural(this.attempts, 'attempt');
+        const message = `not sent: ${why} (${tries}, gate_wait_too_long)`;
         throw this.error({
           kind: 'rate_limited',
           message,
@@ -213,15 +205,14 @@ export class Call {
       traceparent: traceparent(plan.traceId),
       userAgent: rt.userAgent,
     });
-    if (rt.log.debug) {
-      const fields = {
-        path: plan.path,
-        attempt: this.attempts,
-        outcome: outcomeText(result),
-        traceId: plan.traceId,
-      };
-      rt.log.debug('repair-service attempt', { ...fields, ms: Math.round(result.timings.totalMs) });
-    }
+    // `?.(` builds the fields only when debug is on.
+    rt.log.debug?.('repair-service attempt', {
+      path: plan.path,
+      attempt: this.attempts,
+      outcome: outcomeText(result),
+      traceId: plan.traceId,
+      ms: Math.round(result.timings.totalMs),
+    });
     if (result.kind === 'response' && result.classification.kind === 'ok') return result;
     throw new Failed(result as Refused, capped);
   }
@@ -247,19 +238,16 @@ export class Call {
       result.kind === 'failure'
         ? result
         : { kind: 'status', status: result.status, headers: result.headers };
-    const input = {
-      outcome,
-      now,
-      random: Math.random(),
-      deadline: this.deadline,
-      maxRetryAfterMs: rt.maxRetryAfterMs,
-    };
-    const { maxRetries } = plan.limits;
+    const { maxRetries, attemptTimeoutMs } = plan.limits;
     const decision =
       capped && timedOut
         ? ({ retry: false, reason: 'deadline' } as const)
         : decideRetry({
-            ...input,
+            outcome,
+            now,
+            random: Math.random(),
+            deadline: this.deadline,
+            maxRetryAfterMs: rt.maxRetryAfterMs,
             attempt: this.attempts,
             maxRetries,
             minAttemptWindowMs: MIN_WINDOW_MS,
@@ -272,15 +260,10 @@ export class Call {
     }
     const { delayMs, basis } = decision;
     const status = result.kind === 'response' ? result.status : undefined;
-    const record: RetryRecord = {
-      attempt: this.attempts,
-      outcome: outcomeText(result),
-      status,
-      delayMs,
-      basis,
-    };
+    const record = { attempt: this.attempts, outcome: outcomeText(result), status, delayMs, basis };
     this.history.push(record);
-    const next = `then attempt ${this.attempts + 1} of ${maxRetries + 1} (up to ${plan.limits.attemptTimeoutMs} ms)`;
+    const upTo = `(up to ${attemptTimeoutMs} ms)`;
+    const next = `then attempt ${this.attempts + 1} of ${maxRetries + 1} ${upTo}`;
     const line = `GET ${plan.path} got ${record.outcome}; waiting ${delayMs} ms, ${next}`;
     rt.log.info?.(`repair-service: ${line}`, { path: plan.path, ...record, traceId: plan.traceId });
     await this.sleep(delayMs);
@@ -290,12 +273,13 @@ export class Call {
   private tries(stopReason: string | undefined): string {
     const attempts = plural(this.attempts, 'attempt');
     if (stopReason === 'deadline')
-      return `(${attempts}, deadline: ${this.used()} used, the rest too little for another attempt)`;
+      return `(${attempts}, deadline: ${this.used()} used, the rest ${TOO_LITTLE})`;
     return `(${attempts}${stopReason && stopReason !== 'not_retryable' ? `, ${stopReason}` : ''})`;
   }
 
   private used(): string {
-    return `${Date.now() - this.started} ms of the ${this.plan.limits.totalTimeoutMs} ms budget (totalTimeoutMs)`;
+    const { totalTimeoutMs } = this.plan.limits;
+    return `${Date.now() - this.started} ms of the ${totalTimeoutMs} ms budget (totalTimeoutMs)`;
   }
 
   private timeout(
@@ -307,11 +291,13 @@ export class Call {
     const { attemptTimeoutMs, totalTimeoutMs } = this.plan.limits;
     const elapsedMs = Date.now() - this.started;
     const left = totalTimeoutMs - elapsedMs;
-    let text = `${phase} timeout: the ${attemptTimeoutMs} ms budget of one attempt (attemptTimeoutMs) ran out ${this.tries(stopReason)}`;
+    const budget = `the ${attemptTimeoutMs} ms budget of one attempt (attemptTimeoutMs)`;
+    let text = `${phase} timeout: ${budget} ran out ${this.tries(stopReason)}`;
     if (scope === 'total') {
+      const tries = plural(this.attempts, 'attempt');
       const waits = `${(this.waitedMs / 1000).toFixed(this.waitedMs < 10_000 ? 1 : 0)} s of waits`;
-      const rest = left > 0 ? `; ${left} ms left, too little for another attempt` : '';
-      text = `total timeout: ${this.used()} used by ${plural(this.attempts, 'attempt')} and ${waits}${rest}`;
+      const rest = left > 0 ? `; ${left} ms left, ${TOO_LITTLE}` : '';
+      text = `total timeout: ${this.used()} used by ${tries} and ${waits}${rest}`;
     }
     return this.error({
       kind: 'timeout',

@@ -71,8 +71,8 @@ function advice(e: AnyApiError, said: string, r: string): [NextStepKind, string,
       return [
         'check_path',
         'check the path and the tenant slug',
-        `${said}: nothing at ${e.path}. Check the path and the tenant slug; an API may also answer ` +
-          '404 for a resource the key may not see.',
+        `${said}: nothing at ${e.path}. Check the path and the tenant slug; an API may also ` +
+          'answer 404 for a resource the key may not see.',
       ];
     case 'parse_failed': {
       const what = e.index === undefined ? 'its data' : `item ${e.index}`;

@@ -106,8 +106,8 @@ export function joinUrl(baseUrl: string, path: string): string {
 }
 
 /**
- * Tenant slugs, the `{tenant}` path parameter. READING (spec §2: a slug's format is not shown): any
- * slug a real API may use is taken (`rowery_nowak`, `RoweryNowak`, `sklep.pl`); refused is only
+ * Tenant slugs, the `{tenant}` path parameter. READING (spec §2: a slug's format is not shown):
+ * any slug a real API may use is taken (`rowery_nowak`, `RoweryNowak`, `sklep.pl`); refused is only
  * what cannot be one path segment or is absurdly long. Whether the server knows the tenant is its
  * answer.
  */
@@ -156,7 +156,9 @@ function controlCharacter(raw: string): string | undefined {
   const at = raw.search(CONTROL);
   if (at < 0) return undefined;
   const code = raw.charCodeAt(at).toString(16).toUpperCase().padStart(4, '0');
-  return `must not contain control characters (U+${code} at position ${at + 1}), such as a line break or tab from a copy-paste`;
+  const where = `U+${code} at position ${at + 1}`;
+  const such = 'such as a line break or tab from a copy-paste';
+  return `must not contain control characters (${where}), ${such}`;
 }
 
 /**
@@ -194,7 +196,8 @@ export function checkBaseUrl(
   if (!url.pathname.replace(/\/+$/, '').endsWith(BASE_PATH)) {
     return fail(
       'version_path',
-      `must end in ${BASE_PATH} (the base address contains the version), got path "${url.pathname}"`,
+      `must end in ${BASE_PATH} (the base address contains the version), got path ` +
+        JSON.stringify(url.pathname),
     );
   }
   return { ok: true, url };

@@ -10,7 +10,7 @@ export type PresentedKey =
   | { readonly kind: 'none' }
   | { readonly kind: 'key'; readonly key: string; readonly scheme: AuthScheme }
   | { readonly kind: 'malformed'; readonly reason: string }
-  /** The header came on more than one line: which one is the key is a guess the server must not make. */
+  /** The header came on more than one line: which is the key is a guess a server must not make. */
   | { readonly kind: 'repeated'; readonly header: KeyHeader };
 
 const KEY_HEADERS: readonly KeyHeader[] = [API_KEY_HEADER, AUTHORIZATION_HEADER];

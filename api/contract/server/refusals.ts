@@ -65,7 +65,10 @@ export const REFUSALS: readonly Refusal[] = [
   'platform_refused',
 ];
 
-/** Codes sent whatever the readings (405 for anything but GET, 400 for a bad slug...), each with its `ERROR_STATUS`. */
+/**
+ * Codes sent whatever the readings (405 for anything but GET, 400 for a bad slug...), each with its
+ * `ERROR_STATUS`.
+ */
 export const FIXED_ERROR_CODES = [
   ERROR_CODES.rateLimited,
   ERROR_CODES.notFound,
