@@ -177,22 +177,22 @@ export function isApiError(value: unknown): value is AnyApiError {
   );
 }
 
-function guard<E extends ApiError>(...kinds: ErrorKind[]): (value: unknown) => value is E {
-  return (value): value is E => isApiError(value) && kinds.includes(value.kind);
+/** By the class `kind` maps to, not `instanceof`: an error of another copy passes too. */
+function guard<E extends ApiError>(cls: new (f: ApiErrorFields) => E): (v: unknown) => v is E {
+  return (value): value is E => {
+    const own = isApiError(value) ? CLASS_OF[value.kind] : undefined;
+    return own !== undefined && (own === cls || own.prototype instanceof cls);
+  };
 }
 
-export const isAuthenticationError = guard<AuthenticationError>('unauthorized');
-export const isPermissionDeniedError = guard<PermissionDeniedError>(
-  'forbidden',
-  'tenant_mismatch',
-  'insufficient_scope',
-);
-export const isTenantMismatchError = guard<TenantMismatchError>('tenant_mismatch');
-export const isInsufficientScopeError = guard<InsufficientScopeError>('insufficient_scope');
-export const isNotFoundError = guard<NotFoundError>('not_found');
-export const isRateLimitError = guard<RateLimitError>('rate_limited');
-export const isServerError = guard<ServerError>('server_error');
-export const isConnectionError = guard<ConnectionError>('connection_error', 'tls_error');
-export const isTimeoutError = guard<TimeoutError>('timeout');
-export const isEnvelopeError = guard<EnvelopeError>('invalid_envelope');
-export const isParseError = guard<ParseError>('parse_failed');
+export const isAuthenticationError = guard(AuthenticationError);
+export const isPermissionDeniedError = guard(PermissionDeniedError);
+export const isTenantMismatchError = guard(TenantMismatchError);
+export const isInsufficientScopeError = guard(InsufficientScopeError);
+export const isNotFoundError = guard(NotFoundError);
+export const isRateLimitError = guard(RateLimitError);
+export const isServerError = guard(ServerError);
+export const isConnectionError = guard(ConnectionError);
+export const isTimeoutError = guard(TimeoutError);
+export const isEnvelopeError = guard(EnvelopeError);
+export const isParseError = guard(ParseError);
