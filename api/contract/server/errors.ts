@@ -1,8 +1,17 @@
 /**
- * What only a server needs to answer with the contract's errors: the status each code is sent
- * with, the methods it serves and the content type. Not shipped to generated projects.
+ * What only a server needs to answer with the contract: its envelopes (spec §2; clients only parse
+ * them, ../envelope.ts), the status each code is sent with, the methods it serves and the content
+ * type. Not shipped to generated projects.
  */
-import type { ErrorCode } from '../index.js';
+import type { Envelope, ErrorCode } from '../index.js';
+
+export function successEnvelope<T>(data: T): Envelope<T> {
+  return { ok: true, data };
+}
+
+export function errorEnvelope(code: string, message: string): Envelope<never> {
+  return { ok: false, error: { code, message } };
+}
 
 /** The status each code is sent with. Only tenant_key_tenant_mismatch's is from the spec. */
 export const ERROR_STATUS: Readonly<Record<ErrorCode, number>> = {

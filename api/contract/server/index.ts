@@ -4,7 +4,6 @@
  * an open point means on the wire (refusals, rate-limit fields, bodies). Generated projects do not
  * get this folder; a client has no use for it.
  */
-export * from './envelope.js';
 export * from './errors.js';
 export * from './presented-key.js';
 export * from './readings.js';
