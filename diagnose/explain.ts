@@ -4,7 +4,7 @@
  */
 import { ERROR_CODES, type ErrorCode, isErrorCode } from '../api/contract/index.js';
 import type { RetryHint, TransportFailure } from '../api/client/single-attempt.js';
-import type { StopReason } from './pacing.js';
+import { type StopReason } from './engine.js';
 import type { Finding } from './types.js';
 
 /** A Record over ErrorCode, so a code added to the contract fails to compile until explained. */
@@ -26,14 +26,15 @@ export function explainCode(code: string | undefined): string | undefined {
   return isErrorCode(code) ? CODE_EXPLANATIONS[code] : `unknown error code "${code}" (not in the API v1 contract)`;
 }
 
-const CONNECTION_CODES: Readonly<Record<string, string>> = {
-  ENOTFOUND: 'DNS: the host name does not resolve',
-  EAI_AGAIN: 'DNS: the name server did not answer (temporary DNS failure)',
-  ECONNREFUSED: 'connection refused: nothing listens on that host and port',
-  ECONNRESET: 'the connection was reset by the server or a proxy before a response',
-  EHOSTUNREACH: 'the host is unreachable from here (routing or firewall)',
-  ENETUNREACH: 'the network is unreachable from here',
-  UND_ERR_SOCKET: 'the socket closed before a complete response',
+/** What a connection code means, and how the host failed (`how`, the verdict's): unreachable, or (none) an answer cut short. */
+export const CONNECTION_CODES: Readonly<Record<string, readonly [string, ('dns' | 'refused' | 'network')?]>> = {
+  ENOTFOUND: ['DNS: the host name does not resolve', 'dns'],
+  EAI_AGAIN: ['DNS: the name server did not answer (temporary DNS failure)', 'dns'],
+  ECONNREFUSED: ['connection refused: nothing listens on that host and port', 'refused'],
+  ECONNRESET: ['the connection was reset by the server or a proxy before a response'],
+  EHOSTUNREACH: ['the host is unreachable from here (routing or firewall)', 'network'],
+  ENETUNREACH: ['the network is unreachable from here', 'network'],
+  UND_ERR_SOCKET: ['the socket closed before a complete response'],
 };
 
 export function explainTransport(failure: TransportFailure): string {
@@ -47,7 +48,7 @@ export function explainTransport(failure: TransportFailure): string {
         return `TLS failed (${failure.code}): that port does not speak HTTPS; is the base URL http://?`;
       return `TLS failed (${failure.code}): the certificate is not trusted for this host, or the port does not speak HTTPS`;
     case 'connection':
-      return CONNECTION_CODES[failure.code] ?? `connection failed (${failure.code})`;
+      return CONNECTION_CODES[failure.code]?.[0] ?? `connection failed (${failure.code})`;
     case 'body_too_large':
       return `the response body exceeds ${failure.limitBytes} bytes`;
     case 'aborted':

@@ -1,38 +1,10 @@
-/**
- * What `repairmon probe` and `repairmon discover` record of their calls, in one shape, and the
- * readings of a recorded answer both tools share. Pure.
- */
-import type { AttemptResponse, AttemptResult, RetryHint } from '../api/client/single-attempt.js';
-import { type AuthScheme, type EndpointId, endpointPath, platformPath } from '../api/contract/index.js';
+/** The readings of a recorded answer `repairmon probe` and `repairmon discover` share. Pure. */
+import { type CallRecord } from './engine.js';
+import type { AttemptResponse, AttemptResult } from '../api/client/single-attempt.js';
+import { platformPath } from '../api/contract/index.js';
 import { tenantSlugsInListing } from '../api/contract/readings.js';
 
-export interface Call {
-  /** `docs`, `index`, `platform:<sub>`, `scope:<resource>`, ...: the call's key in the observations. */
-  readonly id: string;
-  readonly endpoint: EndpointId;
-  readonly path: string;
-  /** The header form the key travels in, or `none` for a call without a key. */
-  readonly auth: AuthScheme | 'none';
-  /** A key made up so it cannot be valid goes instead of the user's (discover's refusal calls). */
-  readonly madeUpKey?: true;
-}
-
-export interface CallRecord {
-  readonly call: Call;
-  readonly url: string;
-  readonly result: AttemptResult | undefined;
-  /** Requests sent for this call: 0 not run, 2 when a 429 was retried after the wait it asked for. */
-  readonly attempts: number;
-  readonly retryHint?: RetryHint | undefined;
-}
-
 export type Answered = CallRecord & { readonly result: AttemptResult };
-
-/** Calls by id, in the order they were made. */
-export type Observations = ReadonlyMap<string, CallRecord>;
-
-/** GET /docs without a key: public by the spec (§5.7), the first call of both tools. */
-export const DOCS_CALL: Call = { id: 'docs', endpoint: 'docs', path: endpointPath('docs'), auth: 'none' };
 
 /** /platform/ sub-paths asked with the key: a second covers a first that said nothing (a 5xx) or a tenant listing. */
 export const MAX_PLATFORM_CALLS = 2;

@@ -3,11 +3,13 @@
  * mid-run: /docs, the tenant paths, `/platform/<sub>`, the other header form, `/` last (it
  * decides nothing). At most 1 + MAX_PLATFORM_CALLS + MAX_TENANT_GUESSES + 3 + 1 + 1 = REQUEST_BUDGET.
  */
+import { resourceCall } from '../api/checklist/index.js';
+import { type Call } from './engine.js';
 import type { AttemptResult } from '../api/client/single-attempt.js';
-import { type AuthScheme, TENANT_RESOURCES, type TenantResource, endpointPath, isTenantSlug } from '../api/contract/index.js';
+import { type AuthScheme, TENANT_RESOURCES, endpointPath, isTenantSlug } from '../api/contract/index.js';
 import { otherScheme, platformPath } from '../api/contract/index.js';
 import { tenantSlugsInListing } from '../api/contract/readings.js';
-import { type Call, okData } from './observations.js';
+import { okData } from './observations.js';
 
 /** Tenants named by /docs tried with a key whose tenant nothing else names. */
 export const MAX_TENANT_GUESSES = 2;
@@ -19,10 +21,6 @@ export const indexCall = (auth: AuthScheme): Call => ({ id: 'index', endpoint: '
 
 export function platformCall(auth: AuthScheme, sub: string): Call {
   return { id: `platform:${sub}`, endpoint: 'platform', path: platformPath(sub), auth };
-}
-
-export function resourceCall(auth: AuthScheme, tenant: string, resource: TenantResource): Call {
-  return { id: `scope:${resource}`, endpoint: resource, path: endpointPath(resource, { tenant }), auth };
 }
 
 export const resourceCalls = (auth: AuthScheme, tenant: string): Call[] => TENANT_RESOURCES.map((r) => resourceCall(auth, tenant, r));

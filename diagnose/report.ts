@@ -1,9 +1,7 @@
 /** Turns the observations into the report: rows in checklist order, curl lines, what was spent, verdict, exit code. */
-import { type ChecklistObservations, curlCommand, evaluateChecklist } from '../api/checklist/index.js';
-import type { AttemptResult } from '../api/client/single-attempt.js';
-import { TENANT_RESOURCES, type TenantResource } from '../api/contract/index.js';
+import { curlCommand, evaluateChecklist } from '../api/checklist/index.js';
 import { platformPathsInDocs } from '../api/contract/readings.js';
-import { type Observations, okData } from './observations.js';
+import { okData } from './observations.js';
 import { looksLikeProduction } from './target.js';
 import { headersStep, hostStep, keyKindOf, keyStep, scopeStep, tenantStep } from './steps/checks.js';
 import type { ReportInput } from './steps/context.js';
@@ -38,21 +36,11 @@ function markConsequences(rows: readonly DiagnosisRow[]): DiagnosisRow[] {
   });
 }
 
-/** The checklist core reads the same calls: /docs and the tenant resources. */
-function checklistObservations(observations: Observations): ChecklistObservations {
-  const resources: Partial<Record<TenantResource, AttemptResult>> = {};
-  for (const resource of TENANT_RESOURCES) {
-    const result = observations.get(`scope:${resource}`)?.result;
-    if (result) resources[resource] = result;
-  }
-  return { docs: observations.get('docs')?.result, resources };
-}
-
 export function buildReport(input: ReportInput): DiagnosisReport {
   const checklist = evaluateChecklist({
     baseUrl: input.target.baseUrl,
     tenant: input.probedTenant,
-    observations: checklistObservations(input.observations),
+    observations: input.observations,
   });
   const ctx = {
     ...input,

@@ -1,13 +1,10 @@
 /** `repairmon probe`: the probe's plan carried out by the engine's sender, then its report. */
 import { environmentHint } from '../api/contract/index.js';
-import { PLATFORM_PATHS, platformPathsInDocs } from '../api/contract/readings.js';
 import type { ApiKey } from '../api/client/index.js';
-import type { AttemptResult } from '../api/client/single-attempt.js';
-import { okData } from './observations.js';
-import { DEFAULT_MAX_WAIT_S, REQUEST_BUDGET } from './pacing.js';
+import { REQUEST_BUDGET, drive } from './engine.js';
 import { buildReport } from './report.js';
 import { schedule } from './schedule.js';
-import { type SendOptions, attemptSender, drive } from './send.js';
+import { DEFAULT_MAX_WAIT_S, type SendOptions, attemptSender } from './send.js';
 import type { DiagnosisTarget } from './target.js';
 import type { DiagnosisReport } from './verdict.js';
 
@@ -20,11 +17,6 @@ interface DiagnosisOptions extends Omit<SendOptions, 'baseUrl' | 'key'> {
   readonly maxWaitS?: number;
 }
 
-function learnedPlatformPaths(docs: AttemptResult | undefined): string[] {
-  const listing = okData(docs);
-  return listing ? platformPathsInDocs(listing.data) : [...PLATFORM_PATHS.default];
-}
-
 export async function runDiagnosis(options: DiagnosisOptions): Promise<DiagnosisReport> {
   const sender = attemptSender({ ...options, baseUrl: options.target.baseUrl });
   try {
@@ -34,7 +26,6 @@ export async function runDiagnosis(options: DiagnosisOptions): Promise<Diagnosis
       urlTenant: options.target.urlTenant,
       tenant: options.tenant,
       platformPaths: options.platformPaths,
-      learnPlatformPaths: learnedPlatformPaths,
       limits: { budget: REQUEST_BUDGET, maxWaitMs: (options.maxWaitS ?? DEFAULT_MAX_WAIT_S) * 1000 },
     });
     // Every call is sent (an interrupted one is recorded as such), so the plan always ends.

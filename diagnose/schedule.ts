@@ -1,16 +1,22 @@
 /**
- * The probe's plan as a generator of paced calls (`pacing.ts`): it yields what to do next (send
+ * The probe's plan as a generator of the engine's paced calls (`api/checklist/engine.ts`): it yields what to do next (send
  * a call, or wait) and is handed each answer. No I/O, so run.ts on the network and the tests on
  * recorded answers go through the same order, budget and stops.
  */
+import { DOCS_CALL, resourceCall } from '../api/checklist/index.js';
+import { type CallRecord, type Paced, type PacedRun, pacedCall, pacedRun } from './engine.js';
 import type { AttemptResult } from '../api/client/single-attempt.js';
 import type { AuthScheme } from '../api/contract/index.js';
-import { type CallRecord, DOCS_CALL, MAX_PLATFORM_CALLS, isResponse, tenantsListed } from './observations.js';
-import { type Paced, type PacedRun, type PacingLimits, keep, pacedCall, pacedRun, trafficOf } from './pacing.js';
-import { MAX_TENANT_GUESSES, indexCall, otherHeaderCall, platformCall, resourceCall, resourceCalls, tenantsInDocs } from './plan.js';
-import type { DiagnosisTraffic, TenantSource } from './types.js';
+import { PLATFORM_PATHS, platformPathsInDocs } from '../api/contract/readings.js';
+import { MAX_PLATFORM_CALLS, isResponse, okData, tenantsListed } from './observations.js';
+import { MAX_TENANT_GUESSES, indexCall, otherHeaderCall, platformCall, resourceCalls, tenantsInDocs } from './plan.js';
+import { type Traffic, trafficOf } from './send.js';
+import type { TenantSource } from './types.js';
 
-export type { Answered } from './pacing.js';
+function learnedPlatformPaths(docs: AttemptResult | undefined): readonly string[] {
+  const listing = okData(docs);
+  return listing ? platformPathsInDocs(listing.data) : PLATFORM_PATHS.default;
+}
 
 /** The probe's own settings beside its run. */
 type RunState = PacedRun & { readonly input: ScheduleInput };
@@ -20,10 +26,9 @@ export interface ScheduleInput {
   readonly auth: AuthScheme;
   readonly urlTenant: string | undefined;
   readonly tenant: string | undefined;
-  /** --platform-path; when undefined, what `learnPlatformPaths` reads from /docs. */
+  /** --platform-path; undefined: the sub-paths /docs lists, else none (readings.ts PLATFORM_PATHS). */
   readonly platformPaths: readonly string[] | undefined;
-  readonly learnPlatformPaths: (docs: AttemptResult | undefined) => readonly string[];
-  readonly limits: PacingLimits;
+  readonly limits: PacedRun['limits'];
 }
 
 export interface TenantPlan {
@@ -39,7 +44,7 @@ export interface ScheduleOutcome {
   readonly records: ReadonlyMap<string, CallRecord>;
   readonly platformPaths: readonly string[];
   readonly tenants: TenantPlan;
-  readonly traffic: DiagnosisTraffic;
+  readonly traffic: Traffic;
 }
 
 /** /platform/ sub-paths until one tells the key's kind; a platform key's listing may name a tenant. */
@@ -73,7 +78,7 @@ function* guessTenant(run: RunState, slugs: readonly string[]): Paced<TenantPlan
     guesses.push(slug);
     // For a tenant key a mismatch means "not this one"; anything else decides.
     if (record.result === undefined || (isResponse(record.result) && record.result.classification.kind === 'tenant_mismatch')) continue;
-    keep(run, { ...record, call: resourceCall(auth, slug, 'clients') });
+    run.records.set('scope:clients', { ...record, call: resourceCall(auth, slug, 'clients') });
     for (const c of resourceCalls(auth, slug)) if (c.endpoint !== 'clients') yield* pacedCall(run, c);
     return { probedTenant: slug, tenantSource: 'docs', keyTenant: undefined, guesses };
   }
@@ -92,7 +97,7 @@ export function* schedule(input: ScheduleInput): Paced<ScheduleOutcome> {
   const docs = yield* pacedCall(run, DOCS_CALL);
   const given = input.urlTenant ?? input.tenant;
   for (const c of given === undefined ? [] : resourceCalls(input.auth, given)) yield* pacedCall(run, c);
-  const platform = yield* platformPhase(run, (input.platformPaths ?? input.learnPlatformPaths(docs.result)).slice(0, MAX_PLATFORM_CALLS));
+  const platform = yield* platformPhase(run, (input.platformPaths ?? learnedPlatformPaths(docs.result)).slice(0, MAX_PLATFORM_CALLS));
   const tenants: TenantPlan =
     given === undefined
       ? yield* inferTenant(run, platform.listed, docs.result)

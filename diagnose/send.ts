@@ -1,35 +1,45 @@
 /**
- * The engine's I/O edge: carries a plan's paced steps out, each call as one plain attempt (the
- * same `sendAttempt` the monitor uses, never retried behind the plan's back) and each wait as a
- * real wait. `repairmon probe` and `repairmon discover` both send through it.
+ * The probe's and discover's side of the engine (`api/checklist/engine.ts`): each call sent as one
+ * plain attempt with the tool's agent and user agent (the user's key, none, or a made-up one),
+ * each wait a real one, and what a run spent, against its budget.
  */
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Dispatcher } from 'undici';
+import { type Call, type PacedRun, type StopReason } from './engine.js';
+import { RATE_LIMIT_POLICY } from '../api/client/index.js';
 import { ApiKey, type AttemptResult, sendAttempt } from '../api/client/single-attempt.js';
 import { type AuthScheme, KEY_PREFIXES } from '../api/contract/index.js';
 import { toolAgent, toolUserAgent } from '../lib/index.js';
-import type { Call } from './observations.js';
-import type { Answered, Paced } from './pacing.js';
+
+/** Seconds a run may wait for the server's rate-limit hints, over the whole run (`--max-wait`). */
+export const DEFAULT_MAX_WAIT_S = RATE_LIMIT_POLICY.probeMaxWaitMs / 1000;
 
 /** Sends one call; undefined when it was not sent (the run was cancelled). */
 export type Send = (call: Call) => Promise<AttemptResult | undefined>;
 export type Wait = (ms: number, check: string) => Promise<void>;
 
-/** Runs the plan to its end, or to the first call `send` did not send (then undefined). */
-export async function drive<T>(steps: Paced<T>, send: Send, wait: Wait): Promise<T | undefined> {
-  let step = steps.next();
-  while (!step.done) {
-    let answered: Answered | undefined;
-    if (step.value.kind === 'wait') await wait(step.value.ms, step.value.check);
-    else {
-      const result = await send(step.value.call);
-      if (result === undefined) return undefined;
-      answered = { result, atMs: Date.now() };
-    }
-    step = steps.next(answered);
-  }
-  return step.value;
+/** What the requests of one run spent, against its budget. */
+export interface Traffic {
+  readonly requestBudget: number;
+  readonly requestsSent: number;
+  readonly maxWaitMs: number;
+  readonly waitedMs: number;
+  readonly waits: PacedRun['waits'];
+  readonly stopped: StopReason | undefined;
+  readonly notRun: readonly string[];
+}
+
+export function trafficOf(run: PacedRun): Traffic {
+  return {
+    requestBudget: run.limits.budget,
+    requestsSent: run.requests,
+    maxWaitMs: run.limits.maxWaitMs,
+    waitedMs: run.waitedMs,
+    waits: run.waits,
+    stopped: run.stopped,
+    notRun: [...run.records.values()].filter((r) => r.result === undefined).map((r) => r.call.id),
+  };
 }
 
 export interface SendOptions {

@@ -5,7 +5,7 @@
 import type { ChecklistCause } from '../api/checklist/index.js';
 import type { AuthScheme, KeyKind, TenantResource } from '../api/contract/index.js';
 import type { RetryHint } from '../api/client/single-attempt.js';
-import type { Traffic } from './pacing.js';
+import type { Traffic } from './send.js';
 
 /** The spec's debugging checklist, in its order (step 6, curl lines, is attached to failing rows). */
 export const STEP_TITLES = {
@@ -68,9 +68,6 @@ export interface DiagnosisRow {
 /** How the tenant the resource calls used was chosen. */
 export type TenantSource = 'url' | 'flag' | 'platform' | 'docs' | 'none';
 
-/** What the run spent: requests against the budget, and the waits the server asked for. */
-export type DiagnosisTraffic = Traffic;
-
 /** The report before its verdict: what the verdict is read from (the report itself: `verdict.ts`). */
 export interface ReportBody {
   readonly tool: 'repairmon probe';
@@ -86,5 +83,5 @@ export interface ReportBody {
   };
   readonly timeoutS: number;
   readonly checks: readonly DiagnosisRow[];
-  readonly traffic: DiagnosisTraffic;
+  readonly traffic: Traffic;
 }

@@ -3,16 +3,9 @@
  * call and the step it showed at, in brackets), and the next step for support.
  */
 import { ABSURD_WAIT_S, absurdWait, callIds, explainStop, retryAfterText } from './explain.js';
-import type { RateLimitStop } from './pacing.js';
-import type { DiagnosisRow } from './types.js';
-import {
-  type BrokenFacts,
-  type DiagnosisVerdict,
-  type Said,
-  type VerdictEvidence,
-  type VerdictInput,
-  type VerdictKind,
-} from './verdict.js';
+import { type StopReason } from './engine.js';
+import type { DiagnosisRow, ReportBody } from './types.js';
+import { type BrokenFacts, type DiagnosisVerdict, type Said, type VerdictEvidence, type VerdictKind } from './verdict.js';
 import { brokenFacts, incompleteFacts } from './verdict.js';
 
 /** The words support reads first; `headlineOf` says NOT THE API or NO COMPLETE ANSWER where the facts do. */
@@ -55,14 +48,14 @@ function bracket(e: VerdictEvidence): string {
   return `[${call}step ${e.stepNumber} (${e.stepTitle}), check ${e.check}]`;
 }
 
-const RATE_LIMIT_STOPS: Readonly<Record<RateLimitStop, string>> = {
+const RATE_LIMIT_STOPS: Readonly<Record<Extract<StopReason, { why: unknown }>['why'], string>> = {
   no_hint: 'the server named no wait, so the probe stopped rather than add to the load',
   too_long: 'longer than the probe waits (--max-wait), so it stopped',
   still_limited: 'still limited after one wait as asked, so the probe stopped',
   budget: 'a retry would pass the request budget, so the probe stopped',
 };
 
-function rateLimitedLead(facts: Extract<BrokenFacts, { kind: 'rate_limited' }>, input: VerdictInput): string {
+function rateLimitedLead(facts: Extract<BrokenFacts, { kind: 'rate_limited' }>, input: ReportBody): string {
   const parts = [facts.retryAfterS === undefined ? 'no Retry-After' : retryAfterText(facts.retryAfterS)];
   if (facts.stopped !== undefined)
     parts.push(`${RATE_LIMIT_STOPS[facts.stopped]} (${facts.notRun} ${facts.notRun === 1 ? 'call' : 'calls'} not run)`);
@@ -71,7 +64,7 @@ function rateLimitedLead(facts: Extract<BrokenFacts, { kind: 'rate_limited' }>, 
   return parts.join('; ');
 }
 
-function lead(facts: BrokenFacts, row: DiagnosisRow, input: VerdictInput): string {
+function lead(facts: BrokenFacts, row: DiagnosisRow, input: ReportBody): string {
   switch (facts.kind) {
     case 'rate_limited':
       return rateLimitedLead(facts, input);
@@ -155,7 +148,7 @@ function nextStep(facts: BrokenFacts): string {
   }
 }
 
-export function brokenWords(facts: BrokenFacts, row: DiagnosisRow, input: VerdictInput): Said {
+export function brokenWords(facts: BrokenFacts, row: DiagnosisRow, input: ReportBody): Said {
   const headline = headlineOf(facts);
   return { headline, summary: `${headline}: ${lead(facts, row, input)} ${bracket(facts.evidence)}`, next: nextStep(facts) };
 }
@@ -163,7 +156,7 @@ export function brokenWords(facts: BrokenFacts, row: DiagnosisRow, input: Verdic
 const RUN_AGAIN = 'run again with --tenant SLUG';
 
 /** Why the key was never tried on a tenant path, and what to run instead. */
-function incompleteWhy(facts: Omit<Incomplete, keyof Said>, input: VerdictInput): [string, string] {
+function incompleteWhy(facts: Omit<Incomplete, keyof Said>, input: ReportBody): [string, string] {
   switch (facts.reason) {
     case 'stopped':
       return [
@@ -188,7 +181,7 @@ function incompleteWhy(facts: Omit<Incomplete, keyof Said>, input: VerdictInput)
   }
 }
 
-export function incompleteWords(facts: Omit<Incomplete, keyof Said>, input: VerdictInput): Said {
+export function incompleteWords(facts: Omit<Incomplete, keyof Said>, input: ReportBody): Said {
   const headline = HEADLINES.incomplete;
   const [why, next] = incompleteWhy(facts, input);
   return {
@@ -198,7 +191,7 @@ export function incompleteWords(facts: Omit<Incomplete, keyof Said>, input: Verd
   };
 }
 
-export function okWords(input: VerdictInput): Said {
+export function okWords(input: ReportBody): Said {
   const readable = input.checks.filter((r) => r.step === 'scope' && r.status === 'pass').map((r) => r.check.slice('scope:'.length));
   const skipped = input.checks.filter((r) => r.status === 'skip').map((r) => r.check);
   const kind = input.key.kind === 'unknown' ? 'key' : `${input.key.kind} key`;
@@ -211,7 +204,7 @@ export function okWords(input: VerdictInput): Said {
   };
 }
 
-export function verdictOf(input: VerdictInput): DiagnosisVerdict {
+export function verdictOf(input: ReportBody): DiagnosisVerdict {
   const broken = input.checks.find((r) => r.status === 'fail');
   if (broken) {
     const facts = brokenFacts(broken, input);

@@ -4,6 +4,7 @@
  * probe adds only `incomplete` and `header_forms_differ`. The step is evidence, never the headline.
  */
 import { ANSWER_KINDS } from '../api/contract/index.js';
+import { CONNECTION_CODES } from './explain.js';
 import { type DiagnosisRow, type Finding, type ReportBody, STEPS, STEP_TITLES } from './types.js';
 
 export const VERDICT_KINDS = [...ANSWER_KINDS, 'incomplete', 'header_forms_differ'] as const;
@@ -16,26 +17,13 @@ export type Said = Readonly<Record<'headline' | 'summary' | 'next', string>>;
 export type VerdictEvidence = ReturnType<typeof evidenceOf>;
 /** A broken verdict before it is worded; `notApi` says why the base URL does not lead to API v1 (headline NOT THE API). */
 export type BrokenFacts = ReturnType<typeof brokenFacts>;
-export type IncompleteFacts = ReturnType<typeof incompleteFacts>;
-
-export type DiagnosisVerdict = (Said & { readonly kind: 'ok' }) | (Said & IncompleteFacts) | (Said & BrokenFacts);
-
-export type VerdictInput = ReportBody;
+export type DiagnosisVerdict = (Said & { readonly kind: 'ok' }) | (Said & ReturnType<typeof incompleteFacts>) | (Said & BrokenFacts);
 
 /** What renderers and the exit code read. */
 export type DiagnosisReport = ReportBody & { readonly verdict: DiagnosisVerdict; readonly exitCode: 0 | 1 };
 
 /** The rows whose failure means the base URL does not lead to the API (not `/`: it decides nothing). */
 const BASE_ROWS: ReadonlySet<string> = new Set(['base-path', 'host', 'path']);
-
-/** How a connection failed: the host could not be reached, or (any other code) an answer was cut short. */
-const CONNECTION_FAILURES: Readonly<Record<string, 'dns' | 'refused' | 'network'>> = {
-  ENOTFOUND: 'dns',
-  EAI_AGAIN: 'dns',
-  ECONNREFUSED: 'refused',
-  EHOSTUNREACH: 'network',
-  ENETUNREACH: 'network',
-};
 
 function evidenceOf(row: DiagnosisRow) {
   return {
@@ -53,18 +41,18 @@ function evidenceOf(row: DiagnosisRow) {
 }
 
 /** No complete HTTP answer: the kind is the finding's (`answerKind`), the failure adds how. */
-function failureFacts(f: Extract<Finding, { failure: unknown }>, evidence: VerdictEvidence, input: VerdictInput) {
+function failureFacts(f: Extract<Finding, { failure: unknown }>, evidence: VerdictEvidence, input: ReportBody) {
   const { failure } = f;
   if (failure.kind === 'timeout') return { kind: 'timeout' as const, evidence, phase: failure.phase, timeoutS: input.timeoutS };
   const code = 'code' in failure ? failure.code : failure.kind;
-  if (f.kind === 'connection_error') return { kind: f.kind, evidence, how: CONNECTION_FAILURES[code] ?? ('dropped' as const), code };
+  if (f.kind === 'connection_error') return { kind: f.kind, evidence, how: CONNECTION_CODES[code]?.[1] ?? ('dropped' as const), code };
   if (f.kind === 'tls_error') return { kind: f.kind, evidence, code };
   // A body past the size cap: no status, and nothing says the base URL is wrong.
   return { kind: 'invalid_envelope' as const, evidence, status: undefined, notApi: undefined };
 }
 
 /** The facts of the first failing row, keyed by its finding's kind. */
-export function brokenFacts(row: DiagnosisRow, input: VerdictInput) {
+export function brokenFacts(row: DiagnosisRow, input: ReportBody) {
   const evidence = evidenceOf(row);
   const f = row.finding;
   if ('failure' in f) return failureFacts(f, evidence, input);
@@ -119,7 +107,7 @@ export function brokenFacts(row: DiagnosisRow, input: VerdictInput) {
 }
 
 /** Nothing failed, but the key was never tried on a path that needs one: no claim it works. */
-export function incompleteFacts(input: VerdictInput) {
+export function incompleteFacts(input: ReportBody) {
   const reason = input.traffic.stopped
     ? ('stopped' as const)
     : input.tenant.probed === undefined && input.tenant.guessed.length > 0

@@ -4,7 +4,8 @@
  */
 import type { AttemptResult } from '../api/client/single-attempt.js';
 import { printable } from '../api/contract/index.js';
-import { type CallRecord, errorOf, isResponse } from '../diagnose/index.js';
+import { type CallRecord } from '../diagnose/index.js';
+import { errorOf, isResponse } from '../diagnose/index.js';
 import type { Refusal } from './types.js';
 
 export function isSuccess(result: AttemptResult | undefined): boolean {

@@ -4,7 +4,8 @@
  * and records are the shape `repairmon probe` records too (`diagnose/observations.ts`).
  */
 import { type AuthScheme, TENANT_RESOURCES, endpointPath, platformPath } from '../api/contract/index.js';
-import { type Call, MAX_PLATFORM_CALLS } from '../diagnose/index.js';
+import { type Call } from '../diagnose/index.js';
+import { MAX_PLATFORM_CALLS } from '../diagnose/index.js';
 
 /**
  * The most requests one run sends: /docs, / without a key, / with the key, the platform

@@ -5,7 +5,8 @@
 import type { AuthScheme } from '../api/contract/index.js';
 import { platformPathsInDocs } from '../api/contract/readings.js';
 import type { AttemptResult } from '../api/client/single-attempt.js';
-import { type Observations, type StopReason, okData } from '../diagnose/index.js';
+import { type Observations, type StopReason } from '../diagnose/index.js';
+import { okData } from '../diagnose/index.js';
 import { answerText, evidenceOf } from './answer.js';
 import { indexAccessFinding, invalidKeyFinding, missingKeyFinding } from './findings/access.js';
 import { type FindingContext, NEEDS_KEY, NEEDS_TENANT } from './findings/context.js';

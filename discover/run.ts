@@ -5,19 +5,9 @@
  * `runDiscovery` sends each call as one real attempt. Each phase waits for the one before,
  * because /docs names the platform sub-paths and a tenant listing names a real tenant.
  */
-import {
-  DEFAULT_MAX_WAIT_S,
-  DOCS_CALL,
-  type Paced,
-  type PacedRun,
-  type Send,
-  type SendOptions,
-  type Wait,
-  attemptSender,
-  drive,
-  pacedCall,
-  pacedRun,
-} from '../diagnose/index.js';
+import { DOCS_CALL } from '../api/checklist/index.js';
+import { type Paced, type PacedRun, drive, pacedCall, pacedRun } from '../diagnose/index.js';
+import { DEFAULT_MAX_WAIT_S, type Send, type SendOptions, type Wait, attemptSender } from '../diagnose/index.js';
 import { tenantListing } from './findings/slugs.js';
 import { INDEX_CALL, MAX_REQUESTS, PLACEHOLDER_TENANT, keyedCalls, refusalCalls } from './plan.js';
 import { type DiscoveryReport, type DiscoverySettings, buildDiscoveryReport, hostCheck, platformPathsOf } from './report.js';

@@ -5,11 +5,10 @@
 import { type AttemptResult, type TransportFailure, answerKind } from '../client/single-attempt.js';
 import { type EnvelopeProblem, RATE_LIMIT_HEADERS, printable } from '../contract/index.js';
 
-type Refusal<K extends string> = {
+type Answered<K, T = { code: string }> = {
   readonly kind: K;
   readonly status: number;
-  readonly code: string;
-};
+} & Readonly<T>;
 
 export type ChecklistCause =
   | { readonly kind: 'ok' }
@@ -19,74 +18,39 @@ export type ChecklistCause =
       readonly failure: TransportFailure;
     }
   /** An answer that is not the API's envelope: a proxy's page, a wrong path on another server. */
-  | {
-      readonly kind: 'invalid_envelope';
-      readonly status: number;
-      readonly problem: EnvelopeProblem;
-      readonly detail: string;
-      readonly html: boolean;
-    }
-  | {
-      readonly kind: 'server_error';
-      readonly status: number;
-      readonly code: string | undefined;
-      readonly html: boolean;
-    }
-  | {
-      readonly kind: 'rate_limited';
-      readonly status: number;
-      readonly retryAfter: string | undefined;
-    }
-  | { readonly kind: 'redirect'; readonly status: number; readonly location: string | undefined }
-  | { readonly kind: 'unauthorized'; readonly status: number; readonly code: string | undefined }
-  | Refusal<'tenant_mismatch'>
-  /** Also the scope row's cause when one resource is refused while another of the tenant is served, whatever the code. */
-  | Refusal<'insufficient_scope'>
-  | Refusal<'forbidden'>
-  | Refusal<'not_found'>
-  | Refusal<'client_error'>
+  | Answered<'invalid_envelope', { problem: EnvelopeProblem; detail: string; html: boolean }>
+  | Answered<'server_error', { code: string | undefined; html: boolean }>
+  | Answered<'rate_limited', { retryAfter: string | undefined }>
+  | Answered<'redirect', { location: string | undefined }>
+  | Answered<'unauthorized', { code: string | undefined }>
+  | Answered<'tenant_mismatch'>
+  /** Also a scope row's cause when one resource is refused while another is served, whatever the code. */
+  | Answered<'insufficient_scope'>
+  | Answered<'forbidden'>
+  | Answered<'not_found'>
+  | Answered<'client_error'>
   /** The row could not be decided; `because` says which earlier row stopped it. */
   | { readonly kind: 'not_checked'; readonly because: string };
 
-function looksLikeHtml(headers: Readonly<Record<string, string>>, excerpt: string): boolean {
-  return (headers['content-type'] ?? '').includes('html') || /^\s*</.test(excerpt);
-}
-
-/** An attempt's `answerKind`, with the details a row shows. */
+/** An attempt's `answerKind`, with the details a row shows (`html`: a proxy's page, not the API). */
 export function causeOf(result: AttemptResult): ChecklistCause {
   if (result.kind === 'failure')
-    return {
-      kind: answerKind(result) as 'timeout' | 'connection_error' | 'tls_error' | 'invalid_envelope',
-      failure: result.failure,
-    };
-  const { status, headers } = result;
-  const c = result.classification;
+    return { kind: answerKind(result), failure: result.failure } as ChecklistCause;
+  const { status, headers, classification: c } = result;
+  const html = (headers['content-type'] ?? '').includes('html') || /^\s*</.test(result.bodyExcerpt);
   switch (c.kind) {
     case 'ok':
       return { kind: 'ok' };
     case 'rate_limited':
       return { kind: c.kind, status, retryAfter: headers[RATE_LIMIT_HEADERS.retryAfter] };
     case 'server_error':
-      return {
-        kind: c.kind,
-        status,
-        code: c.code,
-        html: looksLikeHtml(headers, result.bodyExcerpt),
-      };
+      return { kind: c.kind, status, code: c.code, html };
     case 'redirect':
       return { kind: c.kind, status, location: c.location };
     case 'invalid_envelope':
-      return {
-        kind: c.kind,
-        status,
-        problem: c.problem,
-        detail: c.detail,
-        html: looksLikeHtml(headers, result.bodyExcerpt),
-      };
-    case 'unauthorized':
-      return { kind: c.kind, status, code: c.code };
+      return { kind: c.kind, status, problem: c.problem, detail: c.detail, html };
     default:
-      return { kind: c.kind, status, code: c.code };
+      return { kind: c.kind, status, code: c.code } as ChecklistCause;
   }
 }
 

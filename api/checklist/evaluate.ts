@@ -20,7 +20,6 @@ import {
   provesKeyAccepted,
 } from './cause.js';
 
-export type ChecklistStatus = 'pass' | 'fail' | 'skip';
 export type ChecklistRowId = 'host' | 'path' | 'key' | 'tenant' | `scope:${TenantResource}`;
 /** What decided a row: the /docs call or one tenant resource call. */
 export type ChecklistEvidence = 'docs' | TenantResource;
@@ -30,35 +29,26 @@ export interface ChecklistRow {
   /** The §7 step: 1 host and path, 2 key and scope, 3 tenant. Steps 4-5 are `detail` and the curl line. */
   readonly step: 1 | 2 | 3;
   readonly label: string;
-  readonly status: ChecklistStatus;
+  readonly status: 'pass' | 'fail' | 'skip';
   readonly cause: ChecklistCause;
   /** Step 4: the status and error payload the row was decided on, plus what to do. */
   readonly detail: string;
   readonly evidence?: ChecklistEvidence | undefined;
 }
 
-export interface ChecklistObservations {
-  readonly docs?: AttemptResult | undefined;
-  readonly resources: Readonly<Partial<Record<TenantResource, AttemptResult>>>;
-}
-
-/** `tenant`: the one in the resource paths; undefined when there was none to call. */
+/** `tenant`: the one in the resource paths; `observations`: answers by call id (`docs`, `scope:<resource>`). */
 export type ChecklistInput = {
   readonly baseUrl: string;
   readonly tenant: string | undefined;
-  readonly observations: ChecklistObservations;
+  readonly observations: ReadonlyMap<string, { readonly result: AttemptResult | undefined }>;
 };
 
-interface Seen {
-  readonly evidence: ChecklistEvidence;
-  readonly result: AttemptResult;
-  readonly cause: ChecklistCause;
-}
+type Seen = { evidence: ChecklistEvidence; result: AttemptResult; cause: ChecklistCause };
 
 /** A row's three ends: `pass` and `fail` on what one call answered, `skip` when no answer decided it. */
 function rowOf(id: ChecklistRowId, step: ChecklistRow['step'], label: string) {
   const make = (
-    status: ChecklistStatus,
+    status: ChecklistRow['status'],
     cause: ChecklistCause,
     detail: string,
     evidence?: ChecklistEvidence,
@@ -74,7 +64,7 @@ function rowOf(id: ChecklistRowId, step: ChecklistRow['step'], label: string) {
 
 const said = (seen: Seen): string => describeAnswer(seen.result);
 
-function hostRow(host: string, all: readonly Seen[]): ChecklistRow {
+function hostRow(host: string, all: Seen[]): ChecklistRow {
   const { pass, fail, skip } = rowOf('host', 1, 'host reachable');
   if (all.length === 0) return skip('no call was made');
   const answered = all.find((s) => s.result.kind === 'response');
@@ -87,7 +77,7 @@ function hostRow(host: string, all: readonly Seen[]): ChecklistRow {
 function pathRow(
   docsUrl: string,
   docs: Seen | undefined,
-  resources: readonly Seen[],
+  resources: Seen[],
   host: ChecklistRow,
 ): ChecklistRow {
   const { pass, fail, skip } = rowOf('path', 1, 'base path answers with the API envelope');
@@ -103,7 +93,7 @@ function pathRow(
   return fail(blamed, `${said(blamed)} from ${docsUrl}; the base URL must end in /api/v1`);
 }
 
-function keyRow(resources: readonly Seen[], host: ChecklistRow): ChecklistRow {
+function keyRow(resources: Seen[], host: ChecklistRow): ChecklistRow {
   const { pass, fail, skip } = rowOf('key', 2, 'key accepted');
   if (resources.length === 0)
     return skip('no tenant path was called', 'no tenant to call a keyed endpoint with');
@@ -123,11 +113,7 @@ function keyRow(resources: readonly Seen[], host: ChecklistRow): ChecklistRow {
   );
 }
 
-function tenantRow(
-  tenant: string | undefined,
-  resources: readonly Seen[],
-  key: ChecklistRow,
-): ChecklistRow {
+function tenantRow(tenant: string | undefined, resources: Seen[], key: ChecklistRow): ChecklistRow {
   const { pass, fail, skip } = rowOf(
     'tenant',
     3,
@@ -190,14 +176,12 @@ function scopeRow(
 }
 
 export function evaluateChecklist(input: ChecklistInput): ChecklistRow[] {
-  const { docs: docsResult, resources: called } = input.observations;
-  const docs: Seen | undefined = docsResult
-    ? { evidence: 'docs', result: docsResult, cause: causeOf(docsResult) }
-    : undefined;
-  const resources = TENANT_RESOURCES.flatMap((resource): Seen[] => {
-    const result = called[resource];
-    return result ? [{ evidence: resource, result, cause: causeOf(result) }] : [];
-  });
+  const seenAt = (id: string, evidence: ChecklistEvidence): Seen[] => {
+    const result = input.observations.get(id)?.result;
+    return result ? [{ evidence, result, cause: causeOf(result) }] : [];
+  };
+  const [docs] = seenAt('docs', 'docs');
+  const resources = TENANT_RESOURCES.flatMap((r) => seenAt(`scope:${r}`, r));
   const host = hostRow(new URL(input.baseUrl).host, docs ? [docs, ...resources] : resources);
   const path = pathRow(joinUrl(input.baseUrl, '/docs'), docs, resources, host);
   const key = keyRow(resources, host);

@@ -1,17 +1,11 @@
 /**
- * The checklist's calls, one plain attempt each (no retries), so every row shows exactly what the
- * server answered; and step 5, the same request as a curl line.
+ * The checklist's plan: /docs, then each resource of the tenant, one plain attempt each (no
+ * retries), so every row shows exactly what the server answered; and step 5, a call as curl.
  */
 import type { Dispatcher } from 'undici';
 import { type ApiKey, type AttemptResult, sendAttempt } from '../client/single-attempt.js';
-import {
-  API_KEY_HEADER,
-  AUTHORIZATION_HEADER,
-  type AuthScheme,
-  BEARER_PREFIX,
-  TENANT_RESOURCES,
-  endpointPath,
-} from '../contract/index.js';
+import { type AuthScheme, TENANT_RESOURCES, type TenantResource } from '../contract/index.js';
+import { type EndpointId, authHeader, endpointPath } from '../contract/index.js';
 import { type ChecklistRow, evaluateChecklist } from './evaluate.js';
 
 export interface ChecklistCallInput {
@@ -23,31 +17,43 @@ export interface ChecklistCallInput {
   readonly timeoutMs?: number;
 }
 
-/** Whether no further call can reach the host; not on a timeout, which must not hide what keyed paths say. */
-export function hostUnreachable(docs: AttemptResult): boolean {
-  return docs.kind === 'failure' && docs.failure.kind !== 'timeout';
+/** One planned GET; `id`, its key in the answers: `docs`, `scope:<resource>`, ... */
+export interface ChecklistCall {
+  readonly id: string;
+  readonly endpoint: EndpointId;
+  readonly path: string;
+  readonly auth: AuthScheme | 'none';
+}
+
+export const DOCS_CALL: ChecklistCall = {
+  id: 'docs',
+  endpoint: 'docs',
+  path: '/docs',
+  auth: 'none',
+};
+
+export function resourceCall(auth: AuthScheme, tenant: string, r: TenantResource): ChecklistCall {
+  return { id: `scope:${r}`, endpoint: r, path: endpointPath(r, { tenant }), auth };
 }
 
 export async function runChecklist(input: ChecklistCallInput): Promise<ChecklistRow[]> {
   const { dispatcher, baseUrl, authScheme, tenant } = input;
-  const base = { dispatcher, baseUrl, authScheme, timeoutMs: input.timeoutMs ?? 10_000 };
-  const docs = await sendAttempt({ ...base, endpoint: 'docs', path: endpointPath('docs') });
-  const resources: Partial<Record<(typeof TENANT_RESOURCES)[number], AttemptResult>> = {};
-  for (const resource of hostUnreachable(docs) ? [] : TENANT_RESOURCES) {
-    const path = endpointPath(resource, { tenant });
-    resources[resource] = await sendAttempt({
-      ...base,
-      endpoint: resource,
-      path,
-      key: input.apiKey,
-    });
+  const timeoutMs = input.timeoutMs ?? 10_000;
+  const calls = [DOCS_CALL, ...TENANT_RESOURCES.map((r) => resourceCall(authScheme, tenant, r))];
+  const answers = new Map<string, { result: AttemptResult }>();
+  for (const { id, endpoint, path, auth } of calls) {
+    const docs = answers.get('docs')?.result;
+    // No further call can reach the host; not on a timeout, which must not hide what keyed paths say.
+    if (docs?.kind === 'failure' && docs.failure.kind !== 'timeout') break;
+    const key = auth === 'none' ? undefined : input.apiKey;
+    const base = { dispatcher, baseUrl, authScheme, timeoutMs };
+    answers.set(id, { result: await sendAttempt({ ...base, endpoint, path, key }) });
   }
-  return evaluateChecklist({ baseUrl, tenant, observations: { docs, resources } });
+  return evaluateChecklist({ baseUrl, tenant, observations: answers });
 }
 
 export interface CurlSpec {
   readonly url: string;
-  /** `none` for public endpoints such as /docs. */
   readonly auth: AuthScheme | 'none';
   /** The environment variable that holds the key. */
   readonly keyVariable: string;
@@ -59,18 +65,13 @@ export function shellQuote(value: string): string {
 }
 
 /**
- * The headers an attempt sends. The key is `$VARIABLE` in double quotes, so it never appears on screen;
- * everything else is single-quoted, so nothing in a URL can be expanded or split.
+ * The key is `$VARIABLE` in double quotes, so it never appears on screen; everything else is
+ * single-quoted, so nothing in a URL can be expanded or split.
  */
-export function curlCommand(spec: CurlSpec): string {
-  const parts = ['curl', '-sS', '-i'];
-  if (spec.timeoutS !== undefined) parts.push('--max-time', String(spec.timeoutS));
+export function curlCommand({ url, auth, keyVariable, timeoutS }: CurlSpec): string {
+  const parts = ['curl', '-sS', '-i', ...(timeoutS === undefined ? [] : ['--max-time', timeoutS])];
   parts.push('-X', 'GET', '-H', shellQuote('accept: application/json'));
-  const key = `$${spec.keyVariable}`;
-  const header =
-    spec.auth === 'bearer'
-      ? `${AUTHORIZATION_HEADER}: ${BEARER_PREFIX}${key}`
-      : `${API_KEY_HEADER}: ${key}`;
-  if (spec.auth !== 'none') parts.push('-H', `"${header}"`);
-  return [...parts, shellQuote(spec.url)].join(' ');
+  const header = auth === 'none' ? undefined : authHeader(auth, `$${keyVariable}`);
+  if (header) parts.push('-H', `"${header.name}: ${header.value}"`);
+  return [...parts, shellQuote(url)].join(' ');
 }

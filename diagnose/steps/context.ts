@@ -7,10 +7,12 @@ import type { AuthScheme, Environment, KeyKind, TenantResource } from '../../api
 import { RATE_LIMIT_HEADERS, TENANT_RESOURCES } from '../../api/contract/index.js';
 import type { RetryHint } from '../../api/client/single-attempt.js';
 import { explainFinding, explainStop } from '../explain.js';
-import { type Answered, type CallRecord, type Observations, errorOf, isResponse, okData } from '../observations.js';
+import { type CallRecord, type Observations } from '../engine.js';
+import { type Answered, errorOf, isResponse, okData } from '../observations.js';
 import type { TenantPlan } from '../schedule.js';
 import type { DiagnosisTarget } from '../target.js';
-import type { DiagnosisRow, DiagnosisTraffic, Finding, RateLimitHeaders, StepId } from '../types.js';
+import type { Traffic } from '../send.js';
+import type { DiagnosisRow, Finding, RateLimitHeaders, StepId } from '../types.js';
 
 /** What the report is built from: the run's settings and what its calls recorded. */
 export type ReportInput = TenantPlan & {
@@ -21,7 +23,7 @@ export type ReportInput = TenantPlan & {
   readonly platformPaths: readonly string[];
   readonly timeoutS: number;
   readonly observations: Observations;
-  readonly traffic: DiagnosisTraffic;
+  readonly traffic: Traffic;
 };
 
 export type StepContext = ReportInput & {

@@ -4,7 +4,8 @@
  * answer proves the user's key is valid.
  */
 import type { AttemptResult } from '../../api/client/single-attempt.js';
-import { type CallRecord, type Observations, isResponse } from '../../diagnose/index.js';
+import { type CallRecord, type Observations } from '../../diagnose/index.js';
+import { isResponse } from '../../diagnose/index.js';
 import { PLACEHOLDER_TENANT, presentsKey } from '../plan.js';
 import { isSuccess, refusalOf, sameRefusal } from '../answer.js';
 import type { Reading, Refusal } from '../types.js';

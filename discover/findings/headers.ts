@@ -5,7 +5,8 @@
  */
 import { RATE_LIMIT_HEADERS, REQUEST_ID_HEADER, printable } from '../../api/contract/index.js';
 import { type AttemptResponse, parseRetryHint } from '../../api/client/single-attempt.js';
-import { type CallRecord, isResponse } from '../../diagnose/index.js';
+import { type CallRecord } from '../../diagnose/index.js';
+import { isResponse } from '../../diagnose/index.js';
 import { callText, evidenceOf } from '../answer.js';
 import type { RateLimitStyle, Reading } from '../types.js';
 import { type FindingContext, NEEDS_KEY, keyProof, learned, unknown } from './context.js';

@@ -5,7 +5,8 @@
  */
 import { type KeyKind, platformPath } from '../../api/contract/index.js';
 import { PLATFORM_PATHS } from '../../api/contract/readings.js';
-import { type CallRecord, unlistedNotFound } from '../../diagnose/index.js';
+import { type CallRecord } from '../../diagnose/index.js';
+import { unlistedNotFound } from '../../diagnose/index.js';
 import { evidenceOf, isSuccess, refusalOf, refusalText } from '../answer.js';
 import type { Reading, Refusal } from '../types.js';
 import { type FindingContext, NEEDS_KEY, keyProof, learned, looksRejected, madeUpKeyRefusal, recordsWhere, unknown } from './context.js';

@@ -3,7 +3,8 @@
  * scope is refused (spec §5.4: "must not succeed"; the status and code are not shown).
  */
 import { TENANT_RESOURCES, type TenantResource } from '../../api/contract/index.js';
-import { type CallRecord, isResponse } from '../../diagnose/index.js';
+import { type CallRecord } from '../../diagnose/index.js';
+import { isResponse } from '../../diagnose/index.js';
 import { answerText, evidenceOf, isSuccess, refusalOf, sameRefusal } from '../answer.js';
 import type { Reading, Refusal } from '../types.js';
 import { type FindingContext, NEEDS_KEY, NEEDS_TENANT, learned, looksRejected, recordsWhere, unknown } from './context.js';

@@ -5,7 +5,8 @@
  */
 import { platformPath } from '../../api/contract/index.js';
 import { SLUG_PATTERNS, type SlugStyle } from '../../api/contract/readings.js';
-import { type Observations, tenantsListed } from '../../diagnose/index.js';
+import { type Observations } from '../../diagnose/index.js';
+import { tenantsListed } from '../../diagnose/index.js';
 import { isTenantListing } from '../plan.js';
 import type { Reading } from '../types.js';
 import { type FindingContext, learned, unknown } from './context.js';

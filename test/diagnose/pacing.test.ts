@@ -1,7 +1,7 @@
-/** The probe's pacing: when a 429 is waited out, when it stops the run, and the request budget. */
+/** The engine's pacing: when a 429 is waited out, when it stops the run, and the request budget. */
 import { describe, expect, it } from 'vitest';
 import type { AttemptResult } from '../../api/client/single-attempt.js';
-import { type AnsweredCall, REQUEST_BUDGET, afterAnswer, budgetLeft, retryHintOf } from '../../diagnose/pacing.js';
+import { type PacedRun, REQUEST_BUDGET, afterAnswer, pacedCall, pacedRun, retryHintOf } from '../../diagnose/engine.js';
 import { NOW, err, ok, refused } from '../helpers/diagnose-fixtures.js';
 
 const LIMITS = { budget: REQUEST_BUDGET, maxWaitMs: 10_000 };
@@ -12,17 +12,26 @@ const timeout = (): AttemptResult => ({
   timings: { headersMs: undefined, totalMs: 5000 },
 });
 
-function answer(result: AttemptResult, over: Partial<AnsweredCall> = {}): AnsweredCall {
-  return {
+interface AnsweredCall {
+  readonly check: string;
+  readonly retried: boolean;
+  readonly previousNoAnswer: string | undefined;
+  readonly spent: { readonly requests: number; readonly waitedMs: number };
+  readonly limits: PacedRun['limits'];
+}
+
+/** `afterAnswer`'s decision on one answer, the run having spent `spent`. */
+function answer(result: AttemptResult, over: Partial<AnsweredCall> = {}) {
+  const a: AnsweredCall = {
     check: 'scope:clients',
-    result,
-    hint: retryHintOf(result, NOW),
     retried: false,
     previousNoAnswer: undefined,
     spent: { requests: 3, waitedMs: 0 },
     limits: LIMITS,
     ...over,
   };
+  const run = { ...pacedRun('http://x', a.limits), ...a.spent, unanswered: a.previousNoAnswer };
+  return () => afterAnswer(run, a.check, result, retryHintOf(result, NOW), a.retried);
 }
 
 describe('retryHintOf', () => {
@@ -47,14 +56,13 @@ describe('retryHintOf', () => {
 describe('afterAnswer', () => {
   it('goes on after any answer that is not a 429 or a dead host', () => {
     for (const result of [ok('clients'), err(401, 'unauthorized', 'clients'), err(502, 'internal_error', 'clients'), timeout()]) {
-      expect(afterAnswer(answer(result)).kind).toBe('next');
+      expect(answer(result)().kind).toBe('next');
     }
   });
 
   it('waits out a short Retry-After and retries once', () => {
-    expect(afterAnswer(answer(err(429, 'rate_limited', 'clients', { 'retry-after': '3' })))).toEqual({
+    expect(answer(err(429, 'rate_limited', 'clients', { 'retry-after': '3' }))()).toEqual({
       kind: 'retry',
-      waitMs: 3000,
       hint: { source: 'retry-after', delayMs: 3000 },
     });
   });
@@ -71,36 +79,36 @@ describe('afterAnswer', () => {
     ['a second 429 on the retry', { 'retry-after': '3' }, { retried: true }, 'still_limited'],
     ['a retry past the budget', { 'retry-after': '1' }, { spent: { requests: REQUEST_BUDGET, waitedMs: 0 } }, 'budget'],
   ] as const)('stops on %s', (_name, headers, over, why) => {
-    const decision = afterAnswer(answer(err(429, 'rate_limited', 'clients', headers), over));
+    const decision = answer(err(429, 'rate_limited', 'clients', headers), over)();
     expect(decision).toMatchObject({ kind: 'stop', reason: { kind: 'rate_limited', check: 'scope:clients', why } });
   });
 
   it('--max-wait 0 never waits', () => {
-    const decision = afterAnswer(
-      answer(err(429, 'rate_limited', 'clients', { 'retry-after': '1' }), { limits: { ...LIMITS, maxWaitMs: 0 } }),
-    );
+    const decision = answer(err(429, 'rate_limited', 'clients', { 'retry-after': '1' }), { limits: { ...LIMITS, maxWaitMs: 0 } })();
     expect(decision).toMatchObject({ kind: 'stop', reason: { why: 'too_long' } });
   });
 
   it('stops when /docs cannot connect, not when it only hangs', () => {
-    expect(afterAnswer(answer(refused(), { check: 'docs' }))).toEqual({
+    expect(answer(refused(), { check: 'docs' })()).toEqual({
       kind: 'stop',
       reason: { kind: 'host_unreachable', check: 'docs' },
     });
-    expect(afterAnswer(answer(timeout(), { check: 'docs' })).kind).toBe('next');
+    expect(answer(timeout(), { check: 'docs' })().kind).toBe('next');
   });
 
   it('stops after two calls in a row got no answer', () => {
-    expect(afterAnswer(answer(timeout(), { previousNoAnswer: 'docs' }))).toEqual({
+    expect(answer(timeout(), { previousNoAnswer: 'docs' })()).toEqual({
       kind: 'stop',
       reason: { kind: 'no_answer', checks: ['docs', 'scope:clients'] },
     });
   });
 });
 
-describe('budgetLeft', () => {
-  it('refuses a request once the budget is spent', () => {
-    expect(budgetLeft({ requests: REQUEST_BUDGET - 1, waitedMs: 0 }, LIMITS)).toBeUndefined();
-    expect(budgetLeft({ requests: REQUEST_BUDGET, waitedMs: 0 }, LIMITS)).toEqual({ kind: 'budget', limit: REQUEST_BUDGET });
+describe('pacedCall', () => {
+  it('sends nothing once the budget is spent, and records the call as not run', () => {
+    const run: PacedRun = { ...pacedRun('http://x', LIMITS), requests: REQUEST_BUDGET };
+    const step = pacedCall(run, { id: 'docs', endpoint: 'docs', path: '/docs', auth: 'none' }).next();
+    expect(step).toMatchObject({ done: true, value: { result: undefined, attempts: 0 } });
+    expect(run.stopped).toEqual({ kind: 'budget', limit: REQUEST_BUDGET });
   });
 });

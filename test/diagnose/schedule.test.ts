@@ -2,7 +2,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { AttemptResult } from '../../api/client/single-attempt.js';
-import { REQUEST_BUDGET } from '../../diagnose/pacing.js';
+import { REQUEST_BUDGET } from '../../diagnose/engine.js';
 import { OTHER_HEADER_CALL_ID, tenantsInDocs } from '../../diagnose/plan.js';
 import { type Answer, err, ok, probeRun, refused, response, row, tenantKeyApi } from '../helpers/diagnose-fixtures.js';
 

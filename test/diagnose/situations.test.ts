@@ -6,7 +6,7 @@
  * broken or hanging /docs never hides a rejected key.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REQUEST_BUDGET } from '../../diagnose/pacing.js';
+import { REQUEST_BUDGET } from '../../diagnose/engine.js';
 import type { DiagnosisReport } from '../../diagnose/verdict.js';
 import { type RunningSandbox, startSandbox } from '../../sandbox/index.js';
 import { type MainRun, runMain } from '../helpers/fake-io.js';

@@ -5,7 +5,7 @@
 import { classifyResponse, endpointSpec, parseEnvelope } from '../../api/contract/index.js';
 import { errorEnvelope } from '../../api/contract/server/index.js';
 import type { AttemptResponse, AttemptResult } from '../../api/client/single-attempt.js';
-import type { Call } from '../../diagnose/index.js';
+import { type Call } from '../../diagnose/engine.js';
 import { type DiscoveryReport, discoverWith } from '../../discover/index.js';
 
 export const BASE = 'http://127.0.0.1:1234/api/v1';

@@ -1,15 +1,21 @@
 /** Fabricated observations for the pure report: real envelope parsing and classification. */
 import { type AuthScheme, type EndpointId, classifyResponse, endpointSpec, joinUrl, parseEnvelope } from '../../api/contract/index.js';
 import { errorEnvelope } from '../../api/contract/server/index.js';
-import { hostUnreachable } from '../../api/checklist/index.js';
+import { DOCS_CALL } from '../../api/checklist/index.js';
+import {
+  type Answer as Answered,
+  type Call,
+  type CallRecord,
+  REQUEST_BUDGET,
+  type StopReason,
+  retryHintOf,
+} from '../../diagnose/engine.js';
 import type { AttemptFailure, AttemptResponse, AttemptResult } from '../../api/client/single-attempt.js';
-import { type Call, type CallRecord, DOCS_CALL } from '../../diagnose/index.js';
-import { DEFAULT_MAX_WAIT_S, REQUEST_BUDGET, type StopReason, retryHintOf } from '../../diagnose/pacing.js';
+import { DEFAULT_MAX_WAIT_S, type Traffic } from '../../diagnose/send.js';
 import { indexCall, otherHeaderCall, platformCall, resourceCalls } from '../../diagnose/plan.js';
 import { buildReport, type ReportInput } from '../../diagnose/report.js';
-import { type Answered, type ScheduleOutcome, schedule } from '../../diagnose/schedule.js';
+import { type ScheduleOutcome, schedule } from '../../diagnose/schedule.js';
 import { parseTarget } from '../../diagnose/target.js';
-import type { DiagnosisTraffic } from '../../diagnose/types.js';
 import type { DiagnosisReport } from '../../diagnose/verdict.js';
 
 export const BASE = 'http://127.0.0.1:1234/api/v1';
@@ -101,7 +107,8 @@ export function report(s: Scenario): DiagnosisReport {
   const records = new Map<string, CallRecord>();
   for (const call of calls) {
     const result = stopped ? undefined : s.answer(call);
-    if (call.id === 'docs' && result && hostUnreachable(result)) stopped = { kind: 'host_unreachable', check: 'docs' };
+    if (call.id === 'docs' && result?.kind === 'failure' && result.failure.kind !== 'timeout')
+      stopped = { kind: 'host_unreachable', check: 'docs' };
     records.set(call.id, {
       call,
       url: joinUrl(target.baseUrl, call.path),
@@ -111,7 +118,7 @@ export function report(s: Scenario): DiagnosisReport {
     });
   }
   const sent = [...records.values()].filter((r) => r.result !== undefined);
-  const traffic: DiagnosisTraffic = {
+  const traffic: Traffic = {
     requestBudget: REQUEST_BUDGET,
     requestsSent: sent.length,
     maxWaitMs: DEFAULT_MAX_WAIT_S * 1000,
@@ -153,7 +160,6 @@ export function probeRun(s: PacedScenario): PacedRun {
     urlTenant: target.urlTenant,
     tenant: target.urlTenant ? s.keyTenant : s.tenant,
     platformPaths: s.platformPaths ?? ['tenants'],
-    learnPlatformPaths: () => [],
     limits: { budget: s.budget ?? REQUEST_BUDGET, maxWaitMs: (s.maxWaitS ?? DEFAULT_MAX_WAIT_S) * 1000 },
   });
   const sent: string[] = [];

@@ -7,7 +7,8 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ChecklistObservations, ChecklistRow } from '../../../api/checklist/index.js';
+import { type ChecklistRow } from '../../../api/checklist/index.js';
+import { type CallRecord, type Observations } from '../../../diagnose/engine.js';
 import type { AttemptResult } from '../../../api/client/single-attempt.js';
 import { TENANT_RESOURCES, type TenantResource } from '../../../api/contract/index.js';
 import { TOOLKIT_DIR } from '../../../generators/app/layout.js';
@@ -60,20 +61,23 @@ const SITUATIONS: Readonly<Record<string, Answer>> = {
   'host refused': () => refused(),
 };
 
-function observations(answer: Answer): ChecklistObservations {
-  const docs = answer({ id: 'docs', endpoint: 'docs', path: '/docs', auth: 'none' });
-  const resources: Partial<Record<TenantResource, AttemptResult>> = {};
+/** What `npm run check`'s plan records for these answers: /docs, then each resource unless /docs showed the host unreachable. */
+function observations(answer: Answer): Observations {
+  const records = new Map<string, CallRecord>();
+  const record = (call: CallRecord['call']) => {
+    const result = answer(call);
+    records.set(call.id, { call, url: `${BASE}${call.path}`, result, attempts: result ? 1 : 0 });
+    return result;
+  };
+  const docs = record({ id: 'docs', endpoint: 'docs', path: '/docs', auth: 'none' });
   if (docs?.kind !== 'failure' || docs.failure.kind === 'timeout') {
-    for (const r of TENANT_RESOURCES) {
-      const result = answer({ id: `scope:${r}`, endpoint: r, path: `/tenants/${TENANT}/${r}`, auth: 'bearer' });
-      if (result) resources[r] = result;
-    }
+    for (const r of TENANT_RESOURCES) record({ id: `scope:${r}`, endpoint: r, path: `/tenants/${TENANT}/${r}`, auth: 'bearer' });
   }
-  return { docs, resources };
+  return records;
 }
 
 let project: string;
-let generatedEvaluate: (input: { baseUrl: string; tenant: string | undefined; observations: ChecklistObservations }) => ChecklistRow[];
+let generatedEvaluate: (input: { baseUrl: string; tenant: string | undefined; observations: Observations }) => ChecklistRow[];
 
 beforeAll(async () => {
   project = mkdtempSync(join(tmpdir(), 'generated-checklist-'));
@@ -99,8 +103,7 @@ describe('the generated check and repairmon probe evaluate the same answers the 
       expect(probed, `${name}: probe has no ${row.id} row`).toBeDefined();
       expect(probed!.status, `${name}: ${row.id} (${row.detail})`).toBe(row.status);
       if (row.status !== 'skip' && row.evidence !== undefined) {
-        const evidence = observations(answer)[row.evidence === 'docs' ? 'docs' : 'resources'];
-        const result = row.evidence === 'docs' ? (evidence as AttemptResult) : (evidence as Record<string, AttemptResult>)[row.evidence];
+        const result = observations(answer).get(row.evidence === 'docs' ? 'docs' : `scope:${row.evidence}`)?.result;
         expect(probed!.httpStatus, `${name}: ${row.id} evidence`).toBe(result?.kind === 'response' ? result.status : undefined);
       }
     }
