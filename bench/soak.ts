@@ -18,6 +18,7 @@ import { createLogger } from '../lib/index.js';
 import { CANARY_NAMES, type CanaryName, createMonitor, demoConfig } from '../monitor/index.js';
 import { DEMO_TENANTS } from '../sandbox/index.js';
 import { isEntryPoint, numberFlag } from './lib/cli.js';
+import { parseSamples, sumOf } from './lib/prom-text.js';
 import { startSandboxProcess } from './lib/sandbox-process.js';
 
 export const SOAK_DEFAULTS = {
@@ -80,17 +81,16 @@ function soakData(keys: number): string {
 }
 
 async function probeCounts(registry: ReturnType<typeof createMonitor>['registry']) {
-  const metrics = await registry.getMetricsAsJSON();
-  const values = (name: string) => metrics.find((m) => m.name === name)?.values ?? [];
+  const samples = parseSamples(await registry.metrics());
   const outcomes: Record<string, number> = {};
   let done = 0;
-  for (const v of values('repairmon_probes_total')) {
-    const outcome = String(v.labels['outcome'] ?? '?');
-    outcomes[outcome] = (outcomes[outcome] ?? 0) + v.value;
-    done += v.value;
+  for (const s of samples.filter((x) => x.name === 'repairmon_probes_total')) {
+    const outcome = /outcome="([^"]*)"/.exec(s.labels)?.[1] ?? '?';
+    outcomes[outcome] = (outcomes[outcome] ?? 0) + s.value;
+    done += s.value;
   }
-  const sum = (name: string) => values(name).reduce((total, v) => total + v.value, 0);
-  return { done, ticks: sum('repairmon_scheduler_ticks_total'), skipped: sum('repairmon_scheduler_ticks_skipped_total'), outcomes };
+  const ticks = sumOf(samples, 'repairmon_scheduler_ticks_total');
+  return { done, ticks, skipped: sumOf(samples, 'repairmon_scheduler_ticks_skipped_total'), outcomes };
 }
 
 export async function runSoak(options: { seconds?: number; keys?: number; historyPerProbe?: number; log?: (line: string) => void } = {}) {

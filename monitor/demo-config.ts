@@ -9,7 +9,8 @@ import { type IndexAccessReading } from '../api/contract/readings.js';
 import { formatDuration } from './config/duration.js';
 import { parseConfigValue } from './config/load.js';
 import { CANARY_NAMES, type CanaryName, DEFAULT_PROBE_BODY_LIMIT } from './config/schema.js';
-import { type MonitorConfig, type MonitorTarget, formatIssues } from './config/types.js';
+import { formatIssues } from '../lib/index.js';
+import type { MonitorConfig } from './config/types.js';
 
 /** A key without `scopes` is taken to cover every resource; `platformPaths` and `indexAccess` when known. */
 export interface SandboxLike {
@@ -35,7 +36,6 @@ export interface DemoConfigOptions {
   readonly aliases?: readonly string[];
   readonly canaries?: Partial<Record<CanaryName, boolean>>;
   readonly concurrency?: number;
-  readonly sloMs?: MonitorTarget['sloMs'];
   readonly maxBodyBytes?: number;
   /** Alternate the auth scheme between keys, so both header forms are exercised. */
   readonly mixAuth?: boolean;
@@ -71,7 +71,7 @@ export function demoRawConfig(
     const secret = options.secretFile ? { secretFile: options.secretFile(k.alias) } : { secret: `\${${secretVariable(i)}}` };
     return { alias: k.alias, kind: k.kind, ...assignment, auth, ...secret, ...(expect ? { expect } : {}) };
   });
-  const sloMs = options.sloMs ?? { index: 250, docs: 250, platform: 500, ...Object.fromEntries(TENANT_RESOURCES.map((r) => [r, 500])) };
+  const sloMs = { index: 250, docs: 250, platform: 500, ...Object.fromEntries(TENANT_RESOURCES.map((r) => [r, 500])) };
   const target = {
     name: options.targetName ?? 'sandbox',
     baseUrl: sandbox.baseUrl,

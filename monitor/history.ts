@@ -45,24 +45,14 @@ export function withheldDetail(endpoint: EndpointId, detail: string): string {
   return bodyShown(endpoint) ? detail : detail.replace(/; starts with .*$/s, '; body not shown');
 }
 
+/** At most `size` items, oldest first: pushing past the size drops the oldest. */
 class Ring<T> {
-  readonly #items: T[] = [];
+  items: T[] = [];
   constructor(readonly size: number) {}
   push(item: T): void {
-    this.#items.push(item);
-    if (this.#items.length > this.size) this.#items.shift();
+    if (this.items.push(item) > this.size) this.items.shift();
   }
-  newestFirst(): T[] {
-    return [...this.#items].reverse();
-  }
-  oldestFirst(): readonly T[] {
-    return this.#items;
-  }
-  filter(keep: (item: T) => boolean): void {
-    const kept = this.#items.filter(keep);
-    this.#items.length = 0;
-    this.#items.push(...kept);
-  }
+  newestFirst = (): T[] => [...this.items].reverse();
 }
 
 /** By the content type, or by the body itself when a proxy sends HTML without saying so. */
@@ -94,10 +84,10 @@ function toEntry(result: ProbeResult): HistoryEntry {
   };
 }
 
-export function createHistory(options: { perProbe: number; recent?: number; failures?: number; breaches?: number }) {
-  const recent = new Ring<HistoryEntry>(options.recent ?? 200);
-  const failures = new Ring<HistoryEntry>(options.failures ?? 100);
-  const breaches = new Ring<HistoryEntry>(options.breaches ?? 50);
+export function createHistory(options: { perProbe: number }) {
+  const recent = new Ring<HistoryEntry>(200);
+  const failures = new Ring<HistoryEntry>(100);
+  const breaches = new Ring<HistoryEntry>(50);
   const windows = new Map<string, Ring<HistoryEntry>>();
   return {
     add(result: ProbeResult): HistoryEntry {
@@ -116,13 +106,11 @@ export function createHistory(options: { perProbe: number; recent?: number; fail
     /** Refusal canaries that got data back (`assertion_failed`), newest first. */
     breaches: (): HistoryEntry[] => breaches.newestFirst(),
     /** Oldest first, at most `perProbe` entries. */
-    window: (id: string): readonly HistoryEntry[] => windows.get(id)?.oldestFirst() ?? [],
+    window: (id: string): readonly HistoryEntry[] => windows.get(id)?.items ?? [],
     /** Forgets probes no longer planned. */
     retain(ids: ReadonlySet<string>): void {
       for (const id of windows.keys()) if (!ids.has(id)) windows.delete(id);
-      recent.filter((e) => ids.has(e.id));
-      failures.filter((e) => ids.has(e.id));
-      breaches.filter((e) => ids.has(e.id));
+      for (const ring of [recent, failures, breaches]) ring.items = ring.items.filter((e) => ids.has(e.id));
     },
   };
 }

@@ -6,7 +6,7 @@
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import type { Dispatcher } from 'undici';
-import type { ApiKey } from '../api/client/index.js';
+import { type ApiKey, RATE_LIMIT_POLICY } from '../api/client/index.js';
 import { toolUserAgent } from '../lib/index.js';
 import { openWindow } from './config/cron.js';
 import { type ConfigResult, type MonitorConfig, type MonitorTarget, configKeys, httpSettings } from './config/types.js';
@@ -16,10 +16,10 @@ import { type History, createHistory } from './history.js';
 import { durationBuckets } from './metrics/buckets.js';
 import { createProbeMetrics } from './metrics/probe-metrics.js';
 import { MonitorRegistry } from './metrics/registry.js';
-import { createProxyRoutes, createServiceMetrics, createShardMetrics, createTlsMetrics } from './metrics/service-metrics.js';
+import { createServiceMetrics } from './metrics/service-metrics.js';
 import { buildPlan } from './probe/plan.js';
 import { createPoliteness, holdKey } from './probe/politeness.js';
-import { DEFAULT_MAX_HOLD_MS, type ProbeResult, logProbe, runProbe } from './probe/run.js';
+import { type ProbeResult, logProbe, runProbe } from './probe/run.js';
 import type { ProbeSpec } from './probe/spec.js';
 import { createReloadQueue, readConfigSource, reportReload } from './reload.js';
 import { createSchedulesInForce } from './schedule/in-force.js';
@@ -53,22 +53,6 @@ export type OnDemandResult =
 export type Monitor = ReturnType<typeof createMonitor>;
 export type { ReloadResult } from './reload.js';
 
-/** The registry and every metric family the monitor writes. */
-function createMetrics(initial: MonitorConfig, deps: MonitorDeps, shard: Shard, env: NodeJS.ProcessEnv) {
-  const registry = new MonitorRegistry();
-  return {
-    registry,
-    probe: createProbeMetrics(registry, {
-      perKeyOutcomes: initial.metrics?.perKeyOutcomes ?? false,
-      buckets: durationBuckets(initial.targets),
-    }),
-    service: createServiceMetrics(registry, { version: deps.version ?? '0.0.0', shard: formatShard(shard) }),
-    tls: createTlsMetrics(registry),
-    shard: createShardMetrics(registry),
-    proxyRoutes: createProxyRoutes(registry, env, deps.logger),
-  };
-}
-
 /** The plan of a config: every shard's probes (what `/probe` picks from), this shard's, and theirs per target. */
 function planOf(config: MonitorConfig, shard: Shard) {
   const full = buildPlan(config);
@@ -86,12 +70,22 @@ export function createMonitor(initial: MonitorConfig, deps: MonitorDeps) {
   const shard = deps.shard ?? NO_SHARD;
   const now = deps.now ?? Date.now;
   const env = deps.env ?? process.env;
-  const metrics = createMetrics(initial, deps, shard, env);
-  const { service } = metrics;
+  const registry = new MonitorRegistry();
+  const probeMetrics = (c: MonitorConfig) => ({ perKeyOutcomes: c.metrics?.perKeyOutcomes ?? false, buckets: durationBuckets(c.targets) });
+  const probeSeries = createProbeMetrics(registry, probeMetrics(initial));
+  const service = createServiceMetrics(
+    registry,
+    { version: deps.version ?? '0.0.0', shard: formatShard(shard) },
+    { env, logger: deps.logger },
+  );
   const userAgent = toolUserAgent(deps.version);
   const politeness = createPoliteness();
   const onDemand = createOnDemandLimiter();
-  const connections = createConnections({ dispatcherFor: deps.dispatcherFor, env, onCertificate: (t, at) => metrics.tls.observe(t, at) });
+  const connections = createConnections({
+    dispatcherFor: deps.dispatcherFor,
+    env,
+    onCertificate: (t, at) => service.observeCertificate(t, at),
+  });
   const schedules = createSchedulesInForce();
   let config = initial;
   let plan = planOf(initial, shard);
@@ -101,7 +95,7 @@ export function createMonitor(initial: MonitorConfig, deps: MonitorDeps) {
     dispatcher: connections.for(target, config.concurrency),
     politeness,
     now,
-    maxHoldMs: config.maxRateLimitHoldMs ?? DEFAULT_MAX_HOLD_MS,
+    maxHoldMs: config.maxRateLimitHoldMs ?? RATE_LIMIT_POLICY.maxHoldMs,
     userAgent,
     tracer: deps.tracer,
   });
@@ -110,27 +104,19 @@ export function createMonitor(initial: MonitorConfig, deps: MonitorDeps) {
     const result = await runProbe(spec, target, { ...probeDeps(target), signal });
     // A retiring round's probe that the new config dropped records nothing.
     if (signal.aborted || !plan.ids.has(spec.id)) return;
-    metrics.probe.record(result);
+    probeSeries.record(result);
     history.add(result);
     logProbe(deps.logger, result);
   }
 
   /** Every metric family, the history and the pacing keep only what `next` still has. */
   function describe(next: MonitorConfig, nextPlan: ReturnType<typeof planOf>): void {
-    metrics.probe.syncPlan(nextPlan.mine, {
-      perKeyOutcomes: next.metrics?.perKeyOutcomes ?? false,
-      buckets: durationBuckets(next.targets),
-    });
-    const nextNames = new Set(next.targets.map((t) => t.name));
-    for (const t of config.targets) if (!nextNames.has(t.name)) service.dropTarget(t.name);
-    service.describeConfig(next.targets, nextPlan.mine);
-    metrics.shard.describe(nextPlan.mine.length, nextPlan.full.length);
-    metrics.tls.retain(next.targets);
-    metrics.proxyRoutes.describe(next.targets);
+    probeSeries.syncPlan(nextPlan.mine, probeMetrics(next));
+    service.describe(next.targets, nextPlan.mine, nextPlan.full.length);
     if (next.historyPerProbe !== config.historyPerProbe) history = createHistory({ perProbe: next.historyPerProbe });
     history.retain(nextPlan.ids);
     politeness.retain(new Set(nextPlan.mine.map((p) => holdKey(p.target, p.keyAlias))));
-    politeness.cap(now(), next.maxRateLimitHoldMs ?? DEFAULT_MAX_HOLD_MS);
+    politeness.cap(now(), next.maxRateLimitHoldMs ?? RATE_LIMIT_POLICY.maxHoldMs);
     onDemand.retain(new Set(nextPlan.full.map((p) => holdKey(p.target, p.keyAlias))));
   }
 
@@ -146,7 +132,7 @@ export function createMonitor(initial: MonitorConfig, deps: MonitorDeps) {
         oneAtATime: (p) => politeness.throttled(p.target, p.keyAlias),
         // Failures before a window say nothing about after it: the outage page then needs a
         // fresh run of failures, rather than firing on the old one the moment the window closes.
-        onPaused: (t) => metrics.probe.endStreaks(t.name, 'service'),
+        onPaused: (t) => probeSeries.endStreaks(t.name, 'service'),
         ...(deps.random ? { random: deps.random } : {}),
       },
     );
@@ -185,7 +171,7 @@ export function createMonitor(initial: MonitorConfig, deps: MonitorDeps) {
   apply(initial);
 
   return {
-    registry: metrics.registry as Registry,
+    registry: registry as Registry,
     get history(): History {
       return history;
     },

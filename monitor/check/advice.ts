@@ -6,7 +6,6 @@
  */
 import { targetProxyWarning } from '../probe/agent.js';
 import { type ProbeSpec, buildPlan } from '../probe/plan.js';
-import { isFiveFieldCron } from '../config/cron.js';
 import { formatDuration } from '../config/duration.js';
 import type { ConfigIssue, MonitorConfig } from '../config/types.js';
 
@@ -19,7 +18,8 @@ export function configWarnings(
   for (const p of plan) perTarget.set(p.target, (perTarget.get(p.target) ?? 0) + 1);
   return config.targets.flatMap((target, i): ConfigIssue[] => {
     const warnings: ConfigIssue[] = [];
-    if (isFiveFieldCron(target.schedule)) {
+    // A 5-field expression has no seconds field: node-cron reads it as minutes, at second 0.
+    if (target.schedule.trim().split(/\s+/).length === 5) {
       warnings.push({
         path: `targets[${i}].schedule`,
         message: `"${target.schedule}" has 5 fields, so its first field is minutes: it fires at second 0 of each matching minute (every ${formatDuration(target.intervalMs)}); write 6 fields, seconds first, to say exactly what you mean (e.g. "0 ${target.schedule}")`,

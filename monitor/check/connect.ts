@@ -25,28 +25,22 @@ function answeredByApi(result: ProbeResult): boolean {
 }
 
 function probesOf(target: MonitorTarget) {
+  const base = { target: target.name, check: 'read' } as const;
   const docs = {
     what: 'GET /docs (no key)',
     spec: makeProbe({
-      target: target.name,
+      ...base,
       endpoint: 'docs',
       tenant: '',
       keyAlias: 'connect-no-key',
-      check: 'read',
       credential: { kind: 'none' },
       expect: { kind: 'success', list: false },
     }),
   };
   const keyed = target.keys.flatMap((key) => {
     const where = readablePath(target, key) ?? { endpoint: 'index' as const, tenant: '' };
-    const spec = makeProbe({
-      target: target.name,
-      ...where,
-      keyAlias: key.alias,
-      check: 'read',
-      credential: { kind: 'key', key, scheme: key.auth },
-      expect: { kind: 'success', list: where.endpoint !== 'platform' && where.endpoint !== 'index' },
-    });
+    const expect = { kind: 'success', list: where.endpoint !== 'platform' && where.endpoint !== 'index' } as const;
+    const spec = makeProbe({ ...base, ...where, keyAlias: key.alias, credential: { kind: 'key', key, scheme: key.auth }, expect });
     return [{ what: `key ${key.alias}: GET ${spec.path}`, spec }];
   });
   return [docs, ...keyed];

@@ -51,11 +51,6 @@ export function cronStepProblems(expression: string): string[] {
   return problems;
 }
 
-/** A 5-field expression has no seconds field: node-cron reads it as minutes, at second 0. */
-export function isFiveFieldCron(expression: string): boolean {
-  return expression.trim().split(/\s+/).length === 5;
-}
-
 export function cronProblem(expression: string): string | undefined {
   const fields = expression.trim().split(/\s+/);
   if (fields.length < 5 || fields.length > 6) return `must have 5 or 6 fields, got ${fields.length}`;

@@ -63,18 +63,10 @@ export function resolveToken(
   return result.key;
 }
 
-export function resolveHttp(raw: RawHttp | undefined, sources: SecretSources, issues: ConfigIssue[]): HttpSettings {
+export function resolveHttp(raw: RawHttp | undefined, tokens: Partial<Record<'token' | 'metricsToken', ApiKey>>): HttpSettings {
   if (raw === undefined) return DEFAULT_HTTP_SETTINGS;
-  const tokens: Partial<Record<'token' | 'metricsToken', ApiKey>> = {};
-  for (const { ref, label, name } of tokenReferences(raw)) {
-    const token = resolveToken(ref, label, name, sources, issues);
-    if (token) tokens[name] = token;
-  }
-  return {
-    token: tokens.token,
-    metricsToken: tokens.metricsToken,
-    onDemandIntervalMs: parseDuration(raw.onDemandInterval) ?? DEFAULT_HTTP_SETTINGS.onDemandIntervalMs,
-  };
+  const onDemandIntervalMs = parseDuration(raw.onDemandInterval) ?? DEFAULT_HTTP_SETTINGS.onDemandIntervalMs;
+  return { token: tokens.token, metricsToken: tokens.metricsToken, onDemandIntervalMs };
 }
 
 export function resolveStatusPage(raw: RawStatusPage | undefined): StatusPageSettings {

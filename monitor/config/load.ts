@@ -11,7 +11,7 @@ import { shortestIntervalMs } from './cron.js';
 import { parseDuration } from './duration.js';
 import { httpIssues, resolveHttp, resolveStatusPage } from './http-settings.js';
 import { crossFieldIssues } from './rules.js';
-import { salvageSecretIssues } from './salvage.js';
+import { type ResolvedSecrets, resolveSecrets } from './salvage.js';
 import {
   CANARY_NAMES,
   type CanaryName,
@@ -21,7 +21,7 @@ import {
   type RawTarget,
   configSchema,
 } from './schema.js';
-import { type SecretSources, resolveSecret } from './secrets.js';
+import type { SecretSources } from './secrets.js';
 import { resolveTls } from './tls.js';
 import type { ConfigIssue, ConfigResult, KeyExpectation, MaintenanceWindow, MonitorConfig, MonitorKey, MonitorTarget } from './types.js';
 
@@ -55,13 +55,16 @@ function resolveAvailability(raw: RawTarget['availability']): Record<EndpointId,
   return Object.fromEntries(ENDPOINT_IDS.map((id) => [id, ratio(raw?.[id] ?? fallback)])) as Record<EndpointId, number>;
 }
 
-function resolveTarget(raw: RawTarget, index: number, sources: SecretSources, issues: ConfigIssue[]): MonitorTarget {
+function resolveTarget(
+  raw: RawTarget,
+  index: number,
+  secrets: ResolvedSecrets,
+  sources: SecretSources,
+  issues: ConfigIssue[],
+): MonitorTarget {
   const keys = raw.keys.flatMap((k, i): MonitorKey[] => {
-    const secret = resolveSecret(k, `targets[${index}].keys[${i}]`, sources);
-    if (!secret.ok) {
-      issues.push(secret.issue);
-      return [];
-    }
+    const secret = secrets.keys.get(`targets[${index}].keys[${i}]`);
+    if (!secret) return [];
     const tenants = k.kind === 'tenant' ? [k.tenant ?? ''] : [...new Set(k.tenants ?? [])];
     const { alias, kind, tenant, auth } = k;
     return [{ alias, kind, tenant, tenants, auth, key: secret.key, origin: secret.origin, expect: resolveExpect(k.expect) }];
@@ -91,21 +94,23 @@ function resolveTarget(raw: RawTarget, index: number, sources: SecretSources, is
   };
 }
 
-/** Shape problems, plus every secret problem the raw document still lets us find. */
-function refused(issues: readonly ConfigIssue[], value: unknown, sources: SecretSources): ConfigResult {
-  return { ok: false, issues: [...issues, ...salvageSecretIssues(value, sources, issues)] };
+/** Shape problems, plus every secret problem not already reported at the same path. */
+function refused(issues: readonly ConfigIssue[], secrets: ResolvedSecrets): ConfigResult {
+  const seen = new Set(issues.map((i) => i.path));
+  return { ok: false, issues: [...issues, ...secrets.issues.filter((issue) => !seen.has(issue.path))] };
 }
 
 /** Validates an already-decoded value (YAML or built in memory) and resolves its secrets. */
 export function parseConfigValue(value: unknown, sources: SecretSources): ConfigResult {
+  const secrets = resolveSecrets(value, sources);
   const parsed = parseWith(configSchema, value ?? {});
-  if (!parsed.ok) return refused(parsed.issues, value, sources);
+  if (!parsed.ok) return refused(parsed.issues, secrets);
   const raw: RawConfig = parsed.value;
   const cross = [...crossFieldIssues(raw), ...httpIssues(raw.http)];
-  if (cross.length > 0) return refused(cross, value, sources);
-  const issues: ConfigIssue[] = [];
-  const targets = raw.targets.map((t, i) => resolveTarget(t, i, sources, issues));
-  const http = resolveHttp(raw.http, sources, issues);
+  if (cross.length > 0) return refused(cross, secrets);
+  const issues: ConfigIssue[] = [...secrets.issues];
+  const targets = raw.targets.map((t, i) => resolveTarget(t, i, secrets, sources, issues));
+  const http = resolveHttp(raw.http, secrets.tokens);
   if (issues.length > 0) return { ok: false, issues };
   const config: MonitorConfig = {
     concurrency: raw.concurrency,

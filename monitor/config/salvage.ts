@@ -1,65 +1,61 @@
 /**
- * Secret problems of a config that failed the schema or a cross-field rule. docs/monitor.md promises
- * every problem at once: an unknown key elsewhere must not hide that `${NOWAK_KEY}` is unset or
- * a secret file unreadable. So every key and HTTP token whose own shape is readable is resolved
- * from the raw document, whatever is wrong around it. Values are never echoed.
+ * Every secret of the raw config document, resolved before (and whatever) the schema says.
+ * docs/monitor.md promises every problem at once: an unknown key elsewhere must not hide that
+ * `${NOWAK_KEY}` is unset or a secret file unreadable. So every key and HTTP token whose own
+ * shape is readable is resolved here, and the valid config takes its secrets from this pass.
+ * Values are never echoed.
  */
-import { shownValue } from '../../lib/index.js';
-import { httpIssues, resolveToken, tokenReferences } from './http-settings.js';
+import type { ApiKey } from '../../api/client/index.js';
 import { SECRET_REFERENCE } from './schema.js';
-import { type SecretSources, resolveSecret } from './secrets.js';
+import { httpIssues, resolveToken, tokenReferences } from './http-settings.js';
+import { type SecretOrigin, type SecretSources, resolveSecret } from './secrets.js';
 import type { ConfigIssue } from './types.js';
 
 type Loose = Record<string, unknown>;
 
-function isObject(value: unknown): value is Loose {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function list(value: unknown): unknown[] {
-  return Array.isArray(value) ? value : [];
-}
+const isObject = (value: unknown): value is Loose => typeof value === 'object' && value !== null && !Array.isArray(value);
+const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
 
 /** A key whose secret reference can be resolved: an alias and exactly one well-formed form. */
 function readableKey(key: unknown): { alias: string; secret?: string; secretFile?: string } | undefined {
   if (!isObject(key) || typeof key['alias'] !== 'string' || key['alias'] === '') return undefined;
-  // Names the key in messages; the schema refuses a key pasted as the alias, this shows it safely.
-  const alias = shownValue(key['alias']);
-  const secret = key['secret'];
-  const file = key['secretFile'];
+  const { alias, secret, secretFile: file } = key;
   if (typeof secret === 'string' && file === undefined && SECRET_REFERENCE.test(secret.trim())) return { alias, secret };
   if (typeof file === 'string' && file !== '' && secret === undefined) return { alias, secretFile: file };
   return undefined;
 }
 
-function targetIssues(target: unknown, i: number, sources: SecretSources): ConfigIssue[] {
-  if (!isObject(target)) return [];
+export interface ResolvedSecrets {
+  /** By config path (`targets[0].keys[1]`). */
+  readonly keys: ReadonlyMap<string, { readonly key: ApiKey; readonly origin: SecretOrigin }>;
+  readonly tokens: Partial<Record<'token' | 'metricsToken', ApiKey>>;
+  readonly issues: readonly ConfigIssue[];
+}
+
+export function resolveSecrets(value: unknown, sources: SecretSources): ResolvedSecrets {
+  const keys = new Map<string, { key: ApiKey; origin: SecretOrigin }>();
+  const tokens: Partial<Record<'token' | 'metricsToken', ApiKey>> = {};
   const issues: ConfigIssue[] = [];
-  list(target['keys']).forEach((raw, j) => {
-    const key = readableKey(raw);
-    if (!key) return;
-    const result = resolveSecret(key, `targets[${i}].keys[${j}]`, sources);
-    if (!result.ok) issues.push(result.issue);
+  const doc = isObject(value) ? value : {};
+  list(doc['targets']).forEach((target, i) => {
+    list(isObject(target) ? target['keys'] : []).forEach((raw, j) => {
+      const key = readableKey(raw);
+      const path = `targets[${i}].keys[${j}]`;
+      const result = key && resolveSecret(key, path, sources);
+      if (result?.ok) keys.set(path, result);
+      else if (result) issues.push(result.issue);
+    });
   });
-  return issues;
-}
-
-function httpTokenIssues(http: unknown, sources: SecretSources): ConfigIssue[] {
-  if (!isObject(http)) return [];
-  // A token given in both forms is already an issue; which one was meant is anyone's guess.
-  const ambiguous = (name: string): boolean => http[name] !== undefined && http[`${name}File`] !== undefined;
-  const issues: ConfigIssue[] = httpIssues(http);
-  for (const { ref, label, name } of tokenReferences(http)) {
-    if (ambiguous(name) || (ref.env && !SECRET_REFERENCE.test(ref.env.text.trim()))) continue;
-    resolveToken(ref, label, name, sources, issues);
+  const http = doc['http'];
+  if (isObject(http)) {
+    // A token given in both forms is already an issue; which one was meant is anyone's guess.
+    const ambiguous = (name: string): boolean => http[name] !== undefined && http[`${name}File`] !== undefined;
+    issues.push(...httpIssues(http));
+    for (const { ref, label, name } of tokenReferences(http)) {
+      if (ambiguous(name) || (ref.env && !SECRET_REFERENCE.test(ref.env.text.trim()))) continue;
+      const token = resolveToken(ref, label, name, sources, issues);
+      if (token) tokens[name] = token;
+    }
   }
-  return issues;
-}
-
-/** Secret issues of the raw document not already reported at the same path. */
-export function salvageSecretIssues(value: unknown, sources: SecretSources, known: readonly ConfigIssue[]): ConfigIssue[] {
-  if (!isObject(value)) return [];
-  const found = [...list(value['targets']).flatMap((t, i) => targetIssues(t, i, sources)), ...httpTokenIssues(value['http'], sources)];
-  const seen = new Set(known.map((i) => i.path));
-  return found.filter((issue) => !seen.has(issue.path));
+  return { keys, tokens, issues };
 }

@@ -90,5 +90,6 @@ export function resolveSecret(key: Pick<RawKey, 'alias' | 'secret' | 'secretFile
     key.secret !== undefined
       ? { env: { text: key.secret, path: `${path}.secret` } }
       : { file: { text: key.secretFile ?? '', path: `${path}.secretFile` } };
-  return resolveReference(ref, `key "${key.alias}"`, key.alias, sources);
+  // The message names the key by its alias, shown safely: the schema refuses a key pasted as the alias.
+  return resolveReference(ref, `key "${shownValue(key.alias)}"`, key.alias, sources);
 }

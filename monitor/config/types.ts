@@ -77,7 +77,7 @@ export const DEFAULT_STATUS_PAGE_SETTINGS: StatusPageSettings = { prometheusUrl:
 
 export interface MonitorConfig {
   readonly concurrency: number;
-  /** `maxRateLimitHold`; absent in configs built in code: 1 h (run.ts DEFAULT_MAX_HOLD_MS). */
+  /** `maxRateLimitHold`; absent in configs built in code: RATE_LIMIT_POLICY.maxHoldMs (1 h). */
   readonly maxRateLimitHoldMs?: number | undefined;
   readonly historyPerProbe: number;
   /** `perKeyOutcomes`: outcome counters per probe instead of per target and endpoint (absent: false). */
@@ -100,8 +100,6 @@ export type { ConfigIssue, MaintenanceWindow };
 
 export type ConfigResult =
   { readonly ok: true; readonly config: MonitorConfig } | { readonly ok: false; readonly issues: readonly ConfigIssue[] };
-
-export { formatIssues } from '../../lib/index.js';
 
 /** Every key of the config, for the logger's last-net scrubbing. */
 export function configKeys(config: MonitorConfig): ApiKey[] {

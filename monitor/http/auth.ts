@@ -13,8 +13,6 @@ import type { HttpSettings } from '../config/types.js';
 /** Paths that Prometheus and kubelets read: open by default, or behind the metrics token. */
 const SCRAPE_PATHS: ReadonlySet<string> = new Set(['/metrics', '/-/healthy', '/-/ready']);
 
-const AUTH_REALM = 'repairmon';
-
 type Access = { readonly ok: true } | { readonly ok: false; readonly status: 401 | 403; readonly message: string };
 
 /** Why a listen address cannot be served with these settings, or undefined when it can. */
@@ -73,14 +71,7 @@ export function authorize(path: string, authorization: string | undefined, http:
 }
 
 /** Both challenges: Bearer for tools, Basic so a browser asks for the token (as the password). */
-export function challenges(): string[] {
-  return [`Bearer realm="${AUTH_REALM}"`, `Basic realm="${AUTH_REALM}", charset="UTF-8"`];
-}
-
-/** Requests that change something or spend the API's quota: never on a cross-site page's behalf. */
-function acts(method: string, path: string): boolean {
-  return (method !== 'GET' && method !== 'HEAD') || path === '/probe';
-}
+export const CHALLENGES = ['Bearer realm="repairmon"', 'Basic realm="repairmon", charset="UTF-8"'];
 
 /**
  * Why a browser's request is refused (403), or undefined. On a loopback listener the Host must
@@ -93,6 +84,8 @@ export function browserGuard(method: string, path: string, headers: RequestOrigi
   if (isLoopback(listenHost) && headers['host'] !== undefined && (host === undefined || !isLoopback(host))) {
     return 'this monitor listens on loopback and answers only a Host header naming loopback (localhost, 127.0.0.1, [::1]); another name is a DNS-rebinding attempt';
   }
-  const why = acts(method, path) ? crossSite(headers) : undefined;
+  // Requests that change something or spend the API's quota: never on a cross-site page's behalf.
+  const acts = (method !== 'GET' && method !== 'HEAD') || path === '/probe';
+  const why = acts ? crossSite(headers) : undefined;
   return why && `${method} ${path} ${why}: send it from a script or the command line (curl -X POST)`;
 }

@@ -91,6 +91,4 @@ export function renderProbesPage(view: ProbesView): string {
   return head + table('Recent failures (kept after they roll off)', view.failures) + table('Recent probes', view.recent) + tail;
 }
 
-export function probesJson(view: ProbesView): string {
-  return JSON.stringify({ recent: view.recent, failures: view.failures }, null, 2);
-}
+export const probesJson = (view: ProbesView): string => JSON.stringify(view, null, 2);

@@ -13,7 +13,7 @@ import { httpSettings, statusPageSettings } from '../config/types.js';
 import { openWindow } from '../config/cron.js';
 import type { Monitor } from '../service.js';
 import { formatShard } from '../shard.js';
-import { authorize, browserGuard, challenges, unprotectedListen } from './auth.js';
+import { CHALLENGES, authorize, browserGuard, unprotectedListen } from './auth.js';
 import { type ProbeIndex, debugReport, indexProbes, pickProbe, retryAfterSeconds, wouldEmit } from './debug-probe.js';
 import { probesJson, renderProbesPage } from './html.js';
 import type { ProbeSpec } from '../probe/spec.js';
@@ -112,7 +112,7 @@ async function route(ctx: Context, req: IncomingMessage, res: ServerResponse): P
   if (refused) return send(res, 403, TEXT, `${refused}\n`);
   const access = authorize(path, req.headers.authorization, httpSettings(monitor.config()));
   if (!access.ok)
-    return send(res, access.status, TEXT, `${access.message}\n`, access.status === 401 ? { 'www-authenticate': challenges() } : {});
+    return send(res, access.status, TEXT, `${access.message}\n`, access.status === 401 ? { 'www-authenticate': CHALLENGES } : {});
   if (path === '/-/reload') {
     if (method !== 'POST' && method !== 'PUT') return send(res, 405, TEXT, 'use POST /-/reload\n', { allow: 'POST, PUT' });
     const result = await monitor.reload();
@@ -127,9 +127,10 @@ async function route(ctx: Context, req: IncomingMessage, res: ServerResponse): P
     case '/-/ready':
       return monitor.ready() ? send(res, 200, TEXT, 'Ready\n') : send(res, 503, TEXT, 'Not ready\n');
     case '/probes':
-      return send(res, 200, HTML, renderProbesPage({ recent: monitor.history.recent(), failures: monitor.history.failures() }));
-    case '/probes.json':
-      return send(res, 200, JSON_TYPE, probesJson({ recent: monitor.history.recent(), failures: monitor.history.failures() }));
+    case '/probes.json': {
+      const view = { recent: monitor.history.recent(), failures: monitor.history.failures() };
+      return path === '/probes' ? send(res, 200, HTML, renderProbesPage(view)) : send(res, 200, JSON_TYPE, probesJson(view));
+    }
     case '/probe':
       return debugProbe(ctx, url.searchParams, res);
     case '/': {

@@ -288,7 +288,3 @@ export function* statusPageParts(view: StatusView): Generator<string> {
   for (const t of layout.targets) yield* targetSection(t, view, uptime);
   yield tail;
 }
-
-export function renderStatusPage(view: StatusView): string {
-  return [...statusPageParts(view)].join('');
-}

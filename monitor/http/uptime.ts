@@ -116,11 +116,9 @@ export async function fetchUptime(settings: StatusPageSettings): Promise<Uptime>
   }
 }
 
-export interface UptimeSource {
-  read(settings: StatusPageSettings): Promise<Uptime>;
-}
+export type UptimeSource = ReturnType<typeof createUptimeSource>;
 
-export function createUptimeSource(options: { now?: () => number; fetch?: typeof fetchUptime } = {}): UptimeSource {
+export function createUptimeSource(options: { now?: () => number; fetch?: typeof fetchUptime } = {}) {
   const now = options.now ?? Date.now;
   const load = options.fetch ?? fetchUptime;
   let cached: { url: string; at: number; uptime: Uptime } | undefined;
@@ -138,7 +136,7 @@ export function createUptimeSource(options: { now?: () => number; fetch?: typeof
     return pending;
   };
   return {
-    read(settings) {
+    read(settings: StatusPageSettings): Promise<Uptime> {
       const url = settings.prometheusUrl;
       if (url === undefined) return Promise.resolve({ kind: 'off' });
       if (cached?.url === url) {

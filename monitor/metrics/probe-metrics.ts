@@ -1,6 +1,6 @@
 /**
  * Per-probe metrics: recording a result, and keeping the series in step with the plan so a
- * removed probe's series disappear on reload. The per-probe families live in a ProbeTable
+ * removed probe's series disappear on reload. The per-probe families live in the probe table
  * (probe-table.ts says why); the duration histogram and the per-key retry_after gauge are small
  * and stay plain prom-client.
  */
@@ -9,12 +9,10 @@ import { type FailureClass, failureClass } from '../probe/failure-class.js';
 import type { ProbeResult } from '../probe/run.js';
 import type { ProbeSpec } from '../probe/spec.js';
 import { BASE_DURATION_BUCKETS } from './buckets.js';
-import { OutcomeFamily } from './outcome-counters.js';
-import { type ProbeTable, createProbeTable } from './probe-table.js';
+import { createProbeTable } from './probe-table.js';
 
 const SEP = '\u0000';
 const DURATION_NAME = 'repairmon_probe_duration_seconds';
-const DURATION_HELP = 'Probe request duration (headers and body)';
 
 /** What the config decides about the per-probe families. */
 export interface ProbeMetricSettings {
@@ -27,99 +25,73 @@ export interface ProbeMetricSettings {
 export const DEFAULT_PROBE_METRIC_SETTINGS: ProbeMetricSettings = { perKeyOutcomes: false, buckets: BASE_DURATION_BUCKETS };
 
 function durationHistogram(registry: Registry, buckets: readonly number[]): Histogram {
-  return new Histogram({
-    name: DURATION_NAME,
-    help: DURATION_HELP,
-    labelNames: ['target', 'endpoint'],
-    buckets: [...buckets],
-    registers: [registry],
-  });
+  const help = 'Probe request duration (headers and body)';
+  return new Histogram({ name: DURATION_NAME, help, labelNames: ['target', 'endpoint'], buckets: [...buckets], registers: [registry] });
 }
 
-/** Registers every family in a fixed order (the order the reference renders them in). */
-function defineMetrics(registry: Registry, table: ProbeTable, settings: ProbeMetricSettings) {
-  // prom-client only needs `name`, `get()` and `reset()` from a self-rendering family.
-  const registerFamily = (family: unknown): void => registry.registerMetric(family as Metric);
+/** Members of `before` missing from `after`, split back into their two parts. */
+function gone(before: ReadonlySet<string>, after: ReadonlySet<string>): Array<[string, string]> {
+  return [...before].filter((k) => !after.has(k)).map((k) => k.split(SEP) as [string, string]);
+}
+
+const sameBuckets = (a: readonly number[], b: readonly number[]): boolean => a.length === b.length && a.every((v, i) => v === b[i]);
+
+export function createProbeMetrics(registry: Registry, initial: ProbeMetricSettings = DEFAULT_PROBE_METRIC_SETTINGS) {
+  const table = createProbeTable(initial.perKeyOutcomes);
+  // In a fixed order, the one the prom-client reference renders them in.
   const f = table.families;
-  const outcomes = new OutcomeFamily(f.total);
-  outcomes.perKey = settings.perKeyOutcomes;
-  registerFamily(f.success);
-  registerFamily(outcomes);
-  const duration = durationHistogram(registry, settings.buckets);
-  for (const family of [f.lastDuration, f.status, f.reason, f.items, f.lastRun, f.lastSuccess, f.streak]) registerFamily(family);
+  for (const family of [f.success, f.total]) registry.registerMetric(family as unknown as Metric);
+  let duration = durationHistogram(registry, initial.buckets);
+  let buckets = initial.buckets;
+  for (const family of [f.lastDuration, f.status, f.reason, f.items, f.lastRun, f.lastSuccess, f.streak])
+    registry.registerMetric(family as unknown as Metric);
   const retryAfter = new Gauge({
     name: 'repairmon_probe_retry_after_seconds',
     help: 'Seconds the key must wait after a 429 hint; 0 when not held',
     labelNames: ['target', 'key_alias'],
     registers: [registry],
   });
-  return { outcomes, duration, retryAfter, buckets: settings.buckets };
-}
-
-type Metrics = ReturnType<typeof defineMetrics>;
-
-function recordInto(m: Metrics, table: ProbeTable, result: ProbeResult): void {
-  const { spec, verdict } = result;
-  const at = (result.startedAt + result.durationMs) / 1000;
-  if (result.sent) m.duration.observe({ target: spec.target, endpoint: spec.endpoint }, result.durationMs / 1000);
-  m.outcomes.count(spec, verdict.outcome);
-  table.record(spec, {
-    outcome: verdict.outcome,
-    reason: verdict.reason,
-    failure: failureClass(verdict.outcome, verdict.success, spec.endpoint),
-    gauges: {
-      success: verdict.success ? 1 : 0,
-      lastDuration: result.sent ? result.durationMs / 1000 : undefined,
-      status: result.sent ? (verdict.status ?? 0) : undefined,
-      items: verdict.items,
-      lastRun: at,
-      lastSuccess: verdict.success ? at : undefined,
-    },
-  });
-  // A 429 without a hint leaves the gauge as it was; anything else says whether a hint holds.
-  if (result.retryAfterMs !== undefined || verdict.outcome !== 'rate_limited') {
-    m.retryAfter.set({ target: spec.target, key_alias: spec.keyAlias }, (result.retryAfterMs ?? 0) / 1000);
-  }
-}
-
-/** Members of `before` missing from `after`, split back into their two parts. */
-function gone(before: ReadonlySet<string>, after: ReadonlySet<string>): Array<[string, string]> {
-  return [...before]
-    .filter((k) => !after.has(k))
-    .map((k) => {
-      const [a = '', b = ''] = k.split(SEP);
-      return [a, b];
-    });
-}
-
-const sameBuckets = (a: readonly number[], b: readonly number[]): boolean => a.length === b.length && a.every((v, i) => v === b[i]);
-
-export function createProbeMetrics(registry: Registry, initial: ProbeMetricSettings = DEFAULT_PROBE_METRIC_SETTINGS) {
-  const table = createProbeTable();
-  const m = defineMetrics(registry, table, initial);
   let knownPairs = new Set<string>();
   let knownKeys = new Set<string>();
 
   return {
-    record: (result: ProbeResult): void => recordInto(m, table, result),
+    record(result: ProbeResult): void {
+      const { spec, verdict, sent } = result;
+      const at = (result.startedAt + result.durationMs) / 1000;
+      if (sent) duration.observe({ target: spec.target, endpoint: spec.endpoint }, result.durationMs / 1000);
+      table.record(spec, {
+        outcome: verdict.outcome,
+        reason: verdict.reason,
+        failure: failureClass(verdict.outcome, verdict.success, spec.endpoint),
+        gauges: {
+          success: verdict.success ? 1 : 0,
+          lastDuration: sent ? result.durationMs / 1000 : undefined,
+          status: sent ? (verdict.status ?? 0) : undefined,
+          items: verdict.items,
+          lastRun: at,
+          lastSuccess: verdict.success ? at : undefined,
+        },
+      });
+      // A 429 without a hint leaves the gauge as it was; anything else says whether a hint holds.
+      if (result.retryAfterMs !== undefined || verdict.outcome !== 'rate_limited')
+        retryAfter.set({ target: spec.target, key_alias: spec.keyAlias }, (result.retryAfterMs ?? 0) / 1000);
+    },
     /** Pre-initialises counters for the plan, drops every series of probes not in it, applies the settings. */
     syncPlan(plan: readonly ProbeSpec[], settings?: ProbeMetricSettings): void {
       table.sync(plan);
-      m.outcomes.sync(plan);
       if (settings) {
-        m.outcomes.perKey = settings.perKeyOutcomes;
+        table.setPerKeyOutcomes(settings.perKeyOutcomes);
         // prom-client fixes a histogram's buckets at creation: new buckets are a new histogram
         // (Prometheus sees a counter reset, which rate() handles).
-        if (!sameBuckets(settings.buckets, m.buckets)) {
+        if (!sameBuckets(settings.buckets, buckets)) {
           registry.removeSingleMetric(DURATION_NAME);
-          m.duration = durationHistogram(registry, settings.buckets);
-          m.buckets = settings.buckets;
+          duration = durationHistogram(registry, (buckets = settings.buckets));
         }
       }
       const pairs = new Set(plan.map((p) => `${p.target}${SEP}${p.endpoint}`));
-      for (const [target, endpoint] of gone(knownPairs, pairs)) m.duration.remove({ target, endpoint });
+      for (const [target, endpoint] of gone(knownPairs, pairs)) duration.remove({ target, endpoint });
       const keys = new Set(plan.map((p) => `${p.target}${SEP}${p.keyAlias}`));
-      for (const [target, keyAlias] of gone(knownKeys, keys)) m.retryAfter.remove({ target, key_alias: keyAlias });
+      for (const [target, keyAlias] of gone(knownKeys, keys)) retryAfter.remove({ target, key_alias: keyAlias });
       knownPairs = pairs;
       knownKeys = keys;
     },

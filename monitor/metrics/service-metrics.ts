@@ -25,14 +25,24 @@ export const SKIP_REASONS = ['overlap', 'missed', 'maintenance'] as const;
 export function objectiveLabels(plan: readonly ProbeSpec[]): Array<{ target: string; endpoint: string; id: ProbeSpec['endpoint'] }> {
   const seen = new Map<string, { target: string; endpoint: string; id: ProbeSpec['endpoint'] }>();
   for (const p of plan) {
-    if (p.check !== 'read') continue;
     const key = `${p.target}\u0000${p.endpointLabel}`;
-    if (!seen.has(key)) seen.set(key, { target: p.target, endpoint: p.endpointLabel, id: p.endpoint });
+    if (p.check === 'read' && !seen.has(key)) seen.set(key, { target: p.target, endpoint: p.endpointLabel, id: p.endpoint });
   }
   return [...seen.values()];
 }
 
-export function createServiceMetrics(registry: Registry, build: { readonly version: string; readonly shard: string }) {
+/** A target's https identity: a change of URL or trust drops its certificate series until its next connection. */
+function tlsIdentity(t: MonitorTarget): string | undefined {
+  if (!/^https:/i.test(t.baseUrl)) return undefined;
+  return JSON.stringify([t.baseUrl, t.tls?.caFile ?? '', t.tls?.ca ?? '', t.tls?.serverName ?? '']);
+}
+
+/** `env` and `logger`: where the proxy route of each target is read, and its plain-http warning goes. */
+export function createServiceMetrics(
+  registry: Registry,
+  build: { readonly version: string; readonly shard: string },
+  { env = process.env, logger }: { readonly env?: NodeJS.ProcessEnv; readonly logger?: Logger } = {},
+) {
   const registers = [registry];
   // prom-client samples event-loop lag every 10 ms by default: 100 wakeups a second, 9 ms of
   // CPU per second of an idle monitor on the 2-core VM. 100 ms keeps the lag figures useful.
@@ -49,7 +59,7 @@ export function createServiceMetrics(registry: Registry, build: { readonly versi
     { version: build.version, node_version: process.version, shard: build.shard },
     1,
   );
-  const metrics = {
+  const m = {
     maintenanceActive: gauge('repairmon_maintenance_active', '1 while a maintenance window of the target is open (probes paused)', [
       'target',
     ]),
@@ -89,112 +99,64 @@ export function createServiceMetrics(registry: Registry, build: { readonly versi
       'Availability objective of the reads of an endpoint, as a ratio (availability in monitor.yaml)',
       ['target', 'endpoint'],
     ),
+    tlsExpiry: gauge(
+      'repairmon_tls_cert_expiry_timestamp_seconds',
+      "When the leaf certificate served on the target's latest new TLS connection expires (Unix time); https targets only",
+      ['target'],
+    ),
+    // Every replica reads the same config and keeps its own share (`--shard i/N`), so the owned
+    // counts of all replicas add up to the total exactly when each probe runs on one replica:
+    // RepairmonShardsIncomplete compares them.
+    shardOwned: gauge('repairmon_shard_owned_probes', "Probes of the whole config that this replica's shard runs"),
+    configProbes: gauge('repairmon_config_probes', 'Probes of the whole config, every shard together'),
+    proxyInfo: gauge('repairmon_target_proxy_info', 'The proxy (host:port) the target\'s probes go through, or "direct"; value 1', [
+      'target',
+      'proxy',
+    ]),
   };
-  return {
-    ...metrics,
-    dropTarget(target: string): void {
-      metrics.maintenanceActive.remove({ target });
-      metrics.scheduleDelay.remove({ target });
-      metrics.ticks.remove({ target });
-      for (const reason of SKIP_REASONS) metrics.ticksSkipped.remove({ target, reason });
-      metrics.tickDuration.remove({ target });
-      metrics.probesConfigured.remove({ target });
-    },
-    /** Sets the config-derived gauges (SLOs, intervals, thresholds, objectives) afresh. */
-    describeConfig(targets: readonly MonitorTarget[], plan: readonly ProbeSpec[]): void {
-      metrics.sloSeconds.reset();
-      metrics.intervalSeconds.reset();
-      metrics.failureThreshold.reset();
-      metrics.availabilityObjective.reset();
-      const byName = new Map(targets.map((t) => [t.name, t]));
-      for (const { target, endpoint, id } of objectiveLabels(plan)) {
-        const objective = byName.get(target)?.availability[id];
-        if (objective !== undefined) metrics.availabilityObjective.set({ target, endpoint }, objective);
-      }
-      for (const t of targets) {
-        metrics.intervalSeconds.set({ target: t.name }, t.intervalMs / 1000);
-        metrics.failureThreshold.set({ target: t.name }, t.failureThreshold);
-        // At 0 from the start, so increase() and rate() see the first skip rather than a new series.
-        for (const reason of SKIP_REASONS) metrics.ticksSkipped.inc({ target: t.name, reason }, 0);
-        for (const [endpoint, ms] of Object.entries(t.sloMs)) metrics.sloSeconds.set({ target: t.name, endpoint }, (ms ?? 0) / 1000);
-      }
-    },
-  };
-}
-
-/**
- * How much of the whole config this replica probes. Every replica reads the same config and
- * keeps its own share (`--shard i/N`), so the owned counts of all replicas add up to the total
- * exactly when each probe runs on one replica: RepairmonShardsIncomplete compares them.
- */
-export function createShardMetrics(registry: Registry): { describe(owned: number, total: number): void } {
-  const registers = [registry];
-  const owned = new Gauge({
-    name: 'repairmon_shard_owned_probes',
-    help: "Probes of the whole config that this replica's shard runs",
-    registers,
-  });
-  const total = new Gauge({ name: 'repairmon_config_probes', help: 'Probes of the whole config, every shard together', registers });
-  return {
-    describe(ownedCount, totalCount) {
-      owned.set(ownedCount);
-      total.set(totalCount);
-    },
-  };
-}
-
-/** A target's https identity: a change of URL or trust drops its certificate series until its next connection. */
-function tlsIdentity(t: MonitorTarget): string | undefined {
-  if (!/^https:/i.test(t.baseUrl)) return undefined;
-  return JSON.stringify([t.baseUrl, t.tls?.caFile ?? '', t.tls?.ca ?? '', t.tls?.serverName ?? '']);
-}
-
-/** The certificate each https target served, set when a connection opens (probe/agent.ts); labelled by target name only. */
-export function createTlsMetrics(registry: Registry) {
-  const expiry = new Gauge({
-    name: 'repairmon_tls_cert_expiry_timestamp_seconds',
-    help: "When the leaf certificate served on the target's latest new TLS connection expires (Unix time); https targets only",
-    labelNames: ['target'],
-    registers: [registry],
-  });
+  let targets: readonly MonitorTarget[] = [];
+  /** Target name -> https identity, for the targets whose certificate series are kept. */
   let watched = new Map<string, string>();
-  return {
-    observe(target: string, expiresAtSeconds: number): void {
-      // A late connection of a removed target must not bring its series back.
-      if (watched.has(target)) expiry.set({ target }, expiresAtSeconds);
-    },
-    retain(targets: readonly MonitorTarget[]): void {
-      const next = new Map(targets.flatMap((t) => (tlsIdentity(t) === undefined ? [] : [[t.name, tlsIdentity(t)] as const])));
-      for (const [name, id] of watched) if (next.get(name) !== id) expiry.remove({ target: name });
-      watched = next as Map<string, string>;
-    },
-  };
-}
-
-/**
- * `repairmon_target_proxy_info{target, proxy}`: the proxy's `host:port` (never its credentials)
- * or `direct`, and a warning, once per target, for a plain-http target whose key crosses a
- * proxy in clear.
- */
-export function createProxyRoutes(registry: Registry, env: NodeJS.ProcessEnv, logger: Logger) {
-  const info = new Gauge({
-    name: 'repairmon_target_proxy_info',
-    help: 'The proxy (host:port) the target\'s probes go through, or "direct"; value 1',
-    labelNames: ['target', 'proxy'],
-    registers: [registry],
-  });
   /** `name baseUrl` of the targets already warned about: a reload does not repeat the warning. */
   const warned = new Set<string>();
   return {
-    describe(targets: readonly MonitorTarget[]): void {
-      info.reset();
-      for (const t of targets) {
-        info.set({ target: t.name, proxy: targetProxy(t, env) ?? 'direct' }, 1);
-        const warning = targetProxyWarning(t, env);
-        if (warning === undefined || warned.has(`${t.name} ${t.baseUrl}`)) continue;
-        warned.add(`${t.name} ${t.baseUrl}`);
-        logger.warn({ target: t.name }, warning);
+    ...m,
+    /** The certificate a new TLS connection showed (probe/agent.ts); a late connection of a removed target is dropped. */
+    observeCertificate(target: string, expiresAtSeconds: number): void {
+      if (watched.has(target)) m.tlsExpiry.set({ target }, expiresAtSeconds);
+    },
+    /** Sets the config-derived series afresh and drops those of targets the config no longer has. */
+    describe(next: readonly MonitorTarget[], plan: readonly ProbeSpec[], totalProbes: number): void {
+      const names = new Set(next.map((t) => t.name));
+      for (const { name: target } of targets.filter((t) => !names.has(t.name))) {
+        for (const metric of [m.maintenanceActive, m.scheduleDelay, m.ticks, m.tickDuration, m.probesConfigured]) metric.remove({ target });
+        for (const reason of SKIP_REASONS) m.ticksSkipped.remove({ target, reason });
       }
+      targets = next;
+      for (const metric of [m.sloSeconds, m.intervalSeconds, m.failureThreshold, m.availabilityObjective, m.proxyInfo]) metric.reset();
+      const byName = new Map(next.map((t) => [t.name, t]));
+      for (const { target, endpoint, id } of objectiveLabels(plan)) {
+        const objective = byName.get(target)?.availability[id];
+        if (objective !== undefined) m.availabilityObjective.set({ target, endpoint }, objective);
+      }
+      for (const t of next) {
+        m.intervalSeconds.set({ target: t.name }, t.intervalMs / 1000);
+        m.failureThreshold.set({ target: t.name }, t.failureThreshold);
+        // At 0 from the start, so increase() and rate() see the first skip rather than a new series.
+        for (const reason of SKIP_REASONS) m.ticksSkipped.inc({ target: t.name, reason }, 0);
+        for (const [endpoint, ms] of Object.entries(t.sloMs)) m.sloSeconds.set({ target: t.name, endpoint }, (ms ?? 0) / 1000);
+        m.proxyInfo.set({ target: t.name, proxy: targetProxy(t, env) ?? 'direct' }, 1);
+        const warning = targetProxyWarning(t, env);
+        if (warning !== undefined && !warned.has(`${t.name} ${t.baseUrl}`)) {
+          warned.add(`${t.name} ${t.baseUrl}`);
+          logger?.warn({ target: t.name }, warning);
+        }
+      }
+      m.shardOwned.set(plan.length);
+      m.configProbes.set(totalProbes);
+      const nextWatched = new Map(next.flatMap((t) => (tlsIdentity(t) === undefined ? [] : [[t.name, tlsIdentity(t) ?? '']])));
+      for (const [name, id] of watched) if (nextWatched.get(name) !== id) m.tlsExpiry.remove({ target: name });
+      watched = nextWatched;
     },
   };
 }

@@ -5,10 +5,11 @@
  * is reported as `assertion_failed`, an authorization or tenant-isolation breach. Where the
  * spec names the refusal's code, another code is a deviation (a ticket), not a breach.
  */
-import { ERROR_CODES, otherScheme } from '../../api/contract/index.js';
+import { ERROR_CODES, type EndpointId, otherScheme } from '../../api/contract/index.js';
+import type { CanaryName } from '../config/schema.js';
 import type { MonitorKey, MonitorTarget } from '../config/types.js';
 import type { BreachKind, Expectation, RefusalKind } from './expectation.js';
-import { INVALID_KEY_ALIAS, NO_KEY_ALIAS, type ProbeSpec, makeProbe, readablePath } from './spec.js';
+import { type Credential, INVALID_KEY_ALIAS, NO_KEY_ALIAS, type ProbeSpec, makeProbe, readablePath } from './spec.js';
 
 /**
  * ASSUMPTION: when a target lists only one tenant, the cross-tenant canary reads this slug.
@@ -50,100 +51,66 @@ function anyTenant(target: MonitorTarget): string {
   return firstTwoTenants(target)[0] ?? CANARY_FOREIGN_TENANT;
 }
 
+const keyed = (key: MonitorKey, scheme = key.auth): Credential => ({ kind: 'key', key, scheme });
+
+function canary(
+  target: MonitorTarget,
+  check: CanaryName,
+  keyAlias: string,
+  credential: Credential,
+  where: { endpoint: EndpointId; tenant: string; platformSub?: string | undefined },
+  expect: Expectation,
+): ProbeSpec {
+  return makeProbe({ target: target.name, ...where, keyAlias, check, credential, expect });
+}
+
 function crossTenant(target: MonitorTarget, key: MonitorKey, tenant: string): ProbeSpec {
-  return makeProbe({
-    target: target.name,
-    endpoint: 'clients',
-    tenant,
-    keyAlias: key.alias,
-    check: 'cross_tenant',
-    credential: { kind: 'key', key, scheme: key.auth },
-    expect: refusal(
-      'tenant_mismatch',
-      ERROR_CODES.tenantMismatch,
-      'tenant_isolation_breach',
-      `tenant-isolation breach: tenant key of ${key.tenant ?? '?'} read ${tenant}'s clients`,
-    ),
-  });
+  const detail = `tenant-isolation breach: tenant key of ${key.tenant ?? '?'} read ${tenant}'s clients`;
+  const expect = refusal('tenant_mismatch', ERROR_CODES.tenantMismatch, 'tenant_isolation_breach', detail);
+  return canary(target, 'cross_tenant', key.alias, keyed(key), { endpoint: 'clients', tenant }, expect);
 }
 
 /** Spec §4.2: /platform/ is for platform keys; what a tenant key gets there is not shown. */
 function platformRefused(target: MonitorTarget, key: MonitorKey, sub: string): ProbeSpec {
-  return makeProbe({
-    target: target.name,
-    endpoint: 'platform',
-    tenant: '',
-    platformSub: sub,
-    keyAlias: key.alias,
-    check: 'platform_refused',
-    credential: { kind: 'key', key, scheme: key.auth },
-    expect: refusal('forbidden', undefined, 'authorization_breach', `authorization breach: tenant key read /platform/${sub}`),
-  });
+  const expect = refusal('forbidden', undefined, 'authorization_breach', `authorization breach: tenant key read /platform/${sub}`);
+  return canary(target, 'platform_refused', key.alias, keyed(key), { endpoint: 'platform', tenant: '', platformSub: sub }, expect);
 }
 
 function otherHeader(target: MonitorTarget, key: MonitorKey): ProbeSpec | undefined {
   const where = readablePath(target, key);
-  if (!where) return undefined;
-  return makeProbe({
-    target: target.name,
-    ...where,
-    keyAlias: key.alias,
-    check: 'other_header',
-    credential: { kind: 'key', key, scheme: otherScheme(key.auth) },
-    expect: { kind: 'success', list: where.endpoint !== 'platform' },
-  });
+  const expect: Expectation = { kind: 'success', list: where?.endpoint !== 'platform' };
+  return where && canary(target, 'other_header', key.alias, keyed(key, otherScheme(key.auth)), where, expect);
 }
 
 /** Spec §5.6: an invalid key gives `unauthorized` (status not shown); asked on a path that needs a key. */
 function invalidKey(target: MonitorTarget): ProbeSpec {
-  return makeProbe({
-    target: target.name,
-    endpoint: 'clients',
-    tenant: anyTenant(target),
-    keyAlias: INVALID_KEY_ALIAS,
-    check: 'invalid_key',
-    credential: { kind: 'invalid' },
-    expect: refusal(
-      'unauthorized',
-      ERROR_CODES.unauthorized,
-      'authorization_breach',
-      'authorization breach: an invalid key was served data',
-    ),
-  });
+  const expect = refusal(
+    'unauthorized',
+    ERROR_CODES.unauthorized,
+    'authorization_breach',
+    'authorization breach: an invalid key was served data',
+  );
+  return canary(target, 'invalid_key', INVALID_KEY_ALIAS, { kind: 'invalid' }, { endpoint: 'clients', tenant: anyTenant(target) }, expect);
 }
 
 function publicDocs(target: MonitorTarget): ProbeSpec {
-  return makeProbe({
-    target: target.name,
-    endpoint: 'docs',
-    tenant: '',
-    keyAlias: NO_KEY_ALIAS,
-    check: 'public_docs',
-    credential: { kind: 'none' },
-    expect: { kind: 'success', list: false },
-  });
+  const expect: Expectation = { kind: 'success', list: false };
+  return canary(target, 'public_docs', NO_KEY_ALIAS, { kind: 'none' }, { endpoint: 'docs', tenant: '' }, expect);
 }
 
 /** Only once the target says which reading its `/` follows (readings.ts INDEX_ACCESS). */
 function indexAccess(target: MonitorTarget): ProbeSpec | undefined {
   if (target.indexAccess === 'unknown') return undefined;
-  return makeProbe({
-    target: target.name,
-    endpoint: 'index',
-    tenant: '',
-    keyAlias: NO_KEY_ALIAS,
-    check: 'index_access',
-    credential: { kind: 'none' },
-    expect:
-      target.indexAccess === 'public'
-        ? { kind: 'success', list: false }
-        : refusal(
-            'unauthorized',
-            undefined,
-            'authorization_breach',
-            'authorization breach: GET / served data without a key (indexAccess: key)',
-          ),
-  });
+  const expect: Expectation =
+    target.indexAccess === 'public'
+      ? { kind: 'success', list: false }
+      : refusal(
+          'unauthorized',
+          undefined,
+          'authorization_breach',
+          'authorization breach: GET / served data without a key (indexAccess: key)',
+        );
+  return canary(target, 'index_access', NO_KEY_ALIAS, { kind: 'none' }, { endpoint: 'index', tenant: '' }, expect);
 }
 
 export function canaryProbes(target: MonitorTarget): ProbeSpec[] {

@@ -55,11 +55,10 @@ function responseWhy(status: number, cls: ResponseClass): Why {
     case 'ok':
       return { reason: 'none', detail: `HTTP ${status}` };
     case 'unauthorized':
-      return { reason: `code_${codeReason(cls.code)}`, detail: `HTTP ${status} ${cls.code ?? '(no envelope code)'}` };
     case 'tenant_mismatch':
     case 'insufficient_scope':
     case 'forbidden':
-      return { reason: `code_${codeReason(cls.code)}`, detail: `HTTP ${status} ${cls.code}` };
+      return { reason: `code_${codeReason(cls.code)}`, detail: `HTTP ${status} ${cls.code ?? '(no envelope code)'}` };
     case 'rate_limited':
     case 'server_error':
       return {

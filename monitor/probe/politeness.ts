@@ -22,11 +22,6 @@ export function holdKey(target: string, keyAlias: string): string {
   return `${target}\u0000${keyAlias}`;
 }
 
-/** How long to hold a key the server asked to wait `askedMs`: at most `capMs`. Pure. */
-export function cappedHold(askedMs: number, capMs: number): { readonly holdMs: number; readonly capped: CappedHold | undefined } {
-  return askedMs > capMs ? { holdMs: capMs, capped: { askedMs, capMs } } : { holdMs: askedMs, capped: undefined };
-}
-
 const UNITS = [
   [365.25 * 24 * 3_600_000, 'years'],
   [24 * 3_600_000, 'days'],
@@ -47,7 +42,7 @@ export function capNote(c: CappedHold): string {
 
 export function createPoliteness() {
   const holds = new Map<string, { until: number; capped: CappedHold | undefined; last429: number }>();
-  /** The hold in force, with what the server asked when it was capped; undefined when none. */
+  /** The hold in force, with what the server asked when it was capped. */
   const state = (target: string, keyAlias: string, nowMs: number): { remainingMs: number; capped: CappedHold | undefined } | undefined => {
     const h = holds.get(holdKey(target, keyAlias));
     return h === undefined || h.until <= nowMs ? undefined : { remainingMs: h.until - nowMs, capped: h.capped };

@@ -1,7 +1,6 @@
 /**
  * Running one probe: exactly one `sendAttempt`, no retries, then the pure classifier. A key
- * held after a 429 is not sent at all. The result carries everything metrics, history and the
- * debug view need; the raw attempt is kept only for the debug view.
+ * held after a 429 is not sent at all.
  *
  * `/` and `/docs` say nothing about one key, so a 429 on one tenant must not blind them: while
  * their planned key waits out a hint they go with the target's first key that does not, or
@@ -16,7 +15,7 @@ import { type AttemptResult, sendAttempt, parseRetryHint } from '../../api/clien
 import type { MonitorTarget } from '../config/types.js';
 import type { ProbeTracer } from '../tracing.js';
 import { type ProbeVerdict, classifyOutcome, heldVerdict } from './outcome.js';
-import { type CappedHold, type Politeness, capNote, cappedHold } from './politeness.js';
+import { type CappedHold, type Politeness, capNote } from './politeness.js';
 import { type Credential, INVALID_KEY_ALIAS, INVALID_KEY_PREFIX, NO_KEY_ALIAS, type ProbeSpec } from './spec.js';
 
 type Degradation = 'none' | 'slo' | 'rate_limited';
@@ -44,14 +43,11 @@ interface ProbeDeps {
   /** Wall clock in ms, for timestamps and 429 holds. */
   readonly now: () => number;
   readonly signal?: AbortSignal | undefined;
-  /** `maxRateLimitHold`; by default DEFAULT_MAX_HOLD_MS. */
+  /** `maxRateLimitHold`; by default the 429 policy's longest hold (1 h). */
   readonly maxHoldMs?: number | undefined;
   readonly userAgent?: string | undefined;
   readonly tracer?: ProbeTracer | undefined;
 }
-
-/** `maxRateLimitHold` when a config names none: the 429 policy's longest hold (1 h). */
-export const DEFAULT_MAX_HOLD_MS = RATE_LIMIT_POLICY.maxHoldMs;
 
 function credentialKey(credential: Credential): ApiKey | undefined {
   if (credential.kind === 'key') return credential.key.key;
@@ -81,6 +77,7 @@ export async function runProbe(spec: ProbeSpec, target: MonitorTarget, deps: Pro
   const held = deps.politeness.state(spec.target, sender.alias, startedAt);
   if (held) {
     const verdict = heldVerdict(spec.expect, held.remainingMs, held.capped && capNote(held.capped));
+    const retryAfterMs = held.remainingMs;
     return {
       spec,
       verdict,
@@ -88,7 +85,7 @@ export async function runProbe(spec: ProbeSpec, target: MonitorTarget, deps: Pro
       durationMs: 0,
       sent: false,
       degraded: 'rate_limited',
-      retryAfterMs: held.remainingMs,
+      retryAfterMs,
       holdCapped: held.capped,
       attempt: undefined,
     };
@@ -136,14 +133,14 @@ async function sendWith(
   if (attempt.kind === 'response' && attempt.status === 429) {
     // parseRetryHint reads a date or an epoch against the answer's own Date (a server clock ahead adds nothing).
     const askedMs = parseRetryHint(attempt.headers, at)?.delayMs;
-    const hold = askedMs === undefined ? undefined : cappedHold(askedMs, deps.maxHoldMs ?? DEFAULT_MAX_HOLD_MS);
-    retryAfterMs = hold?.holdMs;
-    holdCapped = hold?.capped;
+    const capMs = deps.maxHoldMs ?? RATE_LIMIT_POLICY.maxHoldMs;
+    retryAfterMs = askedMs === undefined ? undefined : Math.min(askedMs, capMs);
+    holdCapped = askedMs !== undefined && askedMs > capMs ? { askedMs, capMs } : undefined;
     // Without a hint nothing is held, but the key's throttled stretch begins all the same.
-    if (deps.politeness.hold(spec.target, sender.alias, at, hold?.holdMs ?? 0, hold?.capped))
-      holdEvent = { kind: 'started', keyAlias: sender.alias, holdMs: hold?.holdMs };
+    if (deps.politeness.hold(spec.target, sender.alias, at, retryAfterMs ?? 0, holdCapped))
+      holdEvent = { kind: 'started', keyAlias: sender.alias, holdMs: retryAfterMs };
     // The cap is the news: a reason of its own, and both figures in the detail.
-    if (hold?.capped) verdict = { ...verdict, reason: 'retry_after_capped', detail: `${verdict.detail}: ${capNote(hold.capped)}` };
+    if (holdCapped) verdict = { ...verdict, reason: 'retry_after_capped', detail: `${verdict.detail}: ${capNote(holdCapped)}` };
   } else if (deps.politeness.settle(spec.target, sender.alias, at, target.intervalMs))
     holdEvent = { kind: 'ended', keyAlias: sender.alias };
   const sloMs = target.sloMs[spec.endpoint];

@@ -83,12 +83,6 @@ export function createPool(size: number, onChange: (active: number, waiting: num
         changed();
       }
     },
-    get active() {
-      return active;
-    },
-    get waiting() {
-      return queue.length;
-    },
   };
 }
 
@@ -151,14 +145,10 @@ function cronTask(r: TargetRound, deps: SchedulerDeps, onTick: () => Promise<voi
       debug: (m) => deps.logger.debug({ target: name }, String(m)),
     },
   });
-  task.on('execution:overlap', () => {
-    deps.metrics.ticksSkipped.inc({ target: name, reason: 'overlap' });
-  });
-  // node-cron woke up too late for a tick (a blocked event loop) and skipped it; the listener
-  // also keeps node-cron from logging a warning per missed tick.
-  task.on('execution:missed', () => {
-    deps.metrics.ticksSkipped.inc({ target: name, reason: 'missed' });
-  });
+  // `missed`: node-cron woke up too late for a tick (a blocked event loop) and skipped it; the
+  // listener also keeps node-cron from logging a warning per missed tick.
+  for (const reason of ['overlap', 'missed'] as const)
+    task.on(`execution:${reason}`, () => deps.metrics.ticksSkipped.inc({ target: name, reason }));
   return task;
 }
 
@@ -181,6 +171,11 @@ export function createScheduler(rounds: readonly TargetRound[], deps: SchedulerD
   const running = new Set<Promise<void>>();
   const byName = new Map(rounds.map((r) => [r.target.name, r]));
   for (const r of rounds) deps.metrics.probesConfigured.set({ target: r.target.name }, r.probes.length);
+
+  async function retire(): Promise<void> {
+    await Promise.all(tasks.map((t) => t.destroy()));
+    await Promise.allSettled([...running]);
+  }
 
   function track(r: TargetRound, spread: boolean): Promise<void> {
     const p = runRound(r, spread, ctx).finally(() => running.delete(p));
@@ -207,15 +202,11 @@ export function createScheduler(rounds: readonly TargetRound[], deps: SchedulerD
       await Promise.all(rounds.map((r) => track(r, false)));
     },
     /** No more ticks; resolves once the rounds under way have finished (a reload's old schedule). */
-    async retire(): Promise<void> {
-      await Promise.all(tasks.map((t) => t.destroy()));
-      await Promise.allSettled([...running]);
-    },
+    retire,
     /** No more ticks, and the rounds under way are aborted (shutdown). */
     async stop(): Promise<void> {
       stopping.abort(new Error('scheduler stopped'));
-      await Promise.all(tasks.map((t) => t.destroy()));
-      await Promise.allSettled([...running]);
+      await retire();
     },
   };
 }

@@ -6,7 +6,9 @@
  */
 import { cpSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { expect } from 'vitest';
+import { fakeIo } from '../helpers/fake-io.js';
 import { ROOT, childEnv, runProcess } from '../helpers/rig.js';
 import { readJson } from './helpers.js';
 
@@ -58,4 +60,17 @@ export async function typechecks(project: string): Promise<void> {
     { cwd: project, env: childEnv() },
   );
   expect(tsc.code, tsc.stdout).toBe(0);
+}
+
+/**
+ * `repairmon ARGS` of the package at `pkgRoot` through its compiled CLI entry in this process
+ * (whose working directory the caller sets): no node start and yeoman load per run. The runs
+ * whose point is what the process prints, where it starts or how it dies stay children.
+ */
+export async function repairmonHere(pkgRoot: string, args: readonly string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const { main } = (await import(pathToFileURL(join(pkgRoot, 'dist', 'cli', 'index.js')).href)) as typeof import('../../cli/index.js');
+  const io = { ...fakeIo(), env: {} };
+  io.stdin.end();
+  const code = await main(args, io);
+  return { code, stdout: io.stdoutText(), stderr: io.stderrText() };
 }

@@ -6,7 +6,8 @@
  *
  * The kill is exact without a hook in the product: the real CLI runs as a child with a preload
  * script of this test (`node --import`) that wraps the `commitIo.rename` every rename goes
- * through, and sends the process SIGKILL right after the Nth one.
+ * through, and sends the process SIGKILL right after the Nth one. The run after the kill, which
+ * only has to repair and finish, goes through N+1's CLI entry in this process (no node start).
  */
 import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,9 +15,9 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STAGING_PREFIX } from '../../generators/app/staged-commit.js';
-import { runCli, runProcess } from '../helpers/rig.js';
+import { ROOT, runProcess } from '../helpers/rig.js';
 import { CONFIG_KEY, readJson, snapshot } from './helpers.js';
-import { NEXT_VERSION, makeNextPackage, typechecks } from './next-package.js';
+import { NEXT_VERSION, makeNextPackage, repairmonHere, typechecks } from './next-package.js';
 
 const OWN_FILE = 'src/index.ts';
 let work: string;
@@ -51,6 +52,9 @@ function upgradeKilledAfter(project: string, killAfter: number) {
   return runProcess(process.execPath, args, { cwd: work, env, timeoutMs: 180_000 });
 }
 
+/** N+1's `repairmon upgrade` to its end, in this process. */
+const upgradeHere = (project: string) => repairmonHere(next, ['upgrade', project, '--skip-install']);
+
 function copyOfPristine(name: string): string {
   cpSync(pristine, join(work, name), { recursive: true });
   return join(work, name);
@@ -64,7 +68,8 @@ beforeAll(async () => {
   makeNextPackage(next);
   preload = join(work, 'kill-after-renames.mjs');
   writeFileSync(preload, PRELOAD);
-  const made = await runCli(['new', 'pristine', '--yes', '--skip-install'], { cwd: work, timeoutMs: 60_000 });
+  process.chdir(work);
+  const made = await repairmonHere(ROOT, ['new', 'pristine', '--yes', '--skip-install']);
   expect(made.code, made.stderr).toBe(0);
   pristine = join(work, 'pristine');
   writeFileSync(join(pristine, OWN_FILE), `${readFileSync(join(pristine, OWN_FILE), 'utf8')}// the integrator's edit\n`);
@@ -76,6 +81,7 @@ beforeAll(async () => {
 }, 400_000);
 
 afterAll(() => {
+  process.chdir(ROOT);
   if (work) rmSync(work, { recursive: true, force: true });
 });
 
@@ -87,7 +93,7 @@ describe('upgrade killed with SIGKILL while putting files in place', { timeout: 
     );
     expect(reference.get(OWN_FILE)).toContain("// the integrator's edit");
     const project = copyOfPristine('compiles');
-    expect((await upgradeKilledAfter(project, 0)).code).toBe(0);
+    expect((await upgradeHere(project)).code).toBe(0);
     await typechecks(project);
   });
 
@@ -108,7 +114,7 @@ describe('upgrade killed with SIGKILL while putting files in place', { timeout: 
     if (point() < renames && existsSync(rc))
       expect((readJson(rc)[CONFIG_KEY] as { toolkit: { version: string } }).toolkit.version).not.toBe(NEXT_VERSION);
 
-    const again = await upgradeKilledAfter(project, 0);
+    const again = await upgradeHere(project);
     expect(again.code, again.stderr).toBe(0);
     expect(again.stderr).toContain(`${left[0]} was left by an interrupted run (killed while putting its files in place)`);
     expect(again.stderr).toMatch(/rolled it back:\n {2}put back \d+ file\(s\) it had replaced or removed: \S/);

@@ -12,13 +12,11 @@
 import { cpSync, existsSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contentHash } from '../../generators/app/toolkit-record.js';
-import { fakeIo } from '../helpers/fake-io.js';
 import { ROOT, runCli } from '../helpers/rig.js';
 import { CONFIG_KEY, readJson, snapshot } from './helpers.js';
-import { NEXT_VERSION, copyPackage, makeNextPackage, typechecks } from './next-package.js';
+import { NEXT_VERSION, copyPackage, makeNextPackage, repairmonHere, typechecks } from './next-package.js';
 
 const N = (readJson(join(ROOT, 'package.json')) as { version: string }).version;
 const PATCH_VERSION = '99.0.1';
@@ -51,19 +49,6 @@ const out = (run: { stdout: string; stderr: string }): string => run.stdout + ru
 /** `repairmon` of the package at `pkgRoot` as a user runs it: a child process in `cwd`. */
 function repairmon(pkgRoot: string, args: readonly string[], cwd = work) {
   return runCli(args, { cwd, bin: join(pkgRoot, 'bin', 'repairmon.js') });
-}
-
-/**
- * The same run through that package's compiled CLI entry in this process (whose working
- * directory is `work`): no node start and yeoman load per run. The runs whose point is what
- * the process prints or where it starts stay children.
- */
-async function repairmonHere(pkgRoot: string, args: readonly string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const { main } = (await import(pathToFileURL(join(pkgRoot, 'dist', 'cli', 'index.js')).href)) as typeof import('../../cli/index.js');
-  const io = { ...fakeIo(), env: {} };
-  io.stdin.end();
-  const code = await main(args, io);
-  return { code, stdout: io.stdoutText(), stderr: io.stderrText() };
 }
 
 /** One project generated with N; each test upgrades its own copy. */

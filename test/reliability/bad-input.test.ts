@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfigFile } from '../../monitor/config/load.js';
-import { formatIssues } from '../../monitor/config/types.js';
+import { formatIssues } from '../../lib/index.js';
 import { startSandbox } from '../../sandbox/index.js';
 import { runMain } from '../helpers/fake-io.js';
 import { CLI_MISUSE, GENERATOR_REFUSALS, type GeneratorRefusalCase } from './fixtures/misuse.js';

@@ -16,7 +16,7 @@ import { parseConfigValue } from '../../monitor/config/load.js';
 import type { MonitorConfig, MonitorKey } from '../../monitor/config/types.js';
 import type { History } from '../../monitor/history.js';
 import { createMonitorServer, type MonitorServer } from '../../monitor/http/server.js';
-import { renderStatusPage } from '../../monitor/http/status-page.js';
+import { statusPageParts } from '../../monitor/http/status-page.js';
 import { buildPlan } from '../../monitor/probe/plan.js';
 import type { ProbeSpec } from '../../monitor/probe/spec.js';
 import { type Monitor, createMonitor } from '../../monitor/service.js';
@@ -76,14 +76,16 @@ describe('work grows linearly with the keys', () => {
     const g = growth((n) => {
       const { config } = countingConfig(n);
       const counted = countingPlan(buildPlan(config));
-      const html = renderStatusPage({
-        targets: config.targets,
-        plan: counted.plan,
-        window: () => [],
-        maintenance: () => undefined,
-        shard: '0/1',
-        now: 0,
-      });
+      const html = [
+        ...statusPageParts({
+          targets: config.targets,
+          plan: counted.plan,
+          window: () => [],
+          maintenance: () => undefined,
+          shard: '0/1',
+          now: 0,
+        }),
+      ].join('');
       expect(html).toContain(`shop-${n - 1}-test`);
       return counted.gets();
     });

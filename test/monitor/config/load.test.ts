@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { cronProblem, cronStepProblems, isFiveFieldCron } from '../../../monitor/config/cron.js';
+import { cronProblem, cronStepProblems } from '../../../monitor/config/cron.js';
 import { loadConfigFile, parseConfigText } from '../../../monitor/config/load.js';
 import { buildPlan } from '../../../monitor/probe/plan.js';
 
@@ -144,11 +144,6 @@ describe('cron steps and fields', () => {
     ]);
     expect(cronStepProblems('*/7 * * * *')).toEqual([]);
     expect(cronProblem('*/61 * * * *')).toBe('step "*/61" in the minutes field is out of range: it must be 1 to 59 (minutes run 0-59)');
-  });
-
-  test('a 5-field expression is told apart (it means minutes, at second 0)', () => {
-    expect(isFiveFieldCron('* * * * *')).toBe(true);
-    expect(isFiveFieldCron('*/30 * * * * *')).toBe(false);
   });
 });
 

@@ -2,8 +2,8 @@ import { execFile } from 'node:child_process';
 import fc from 'fast-check';
 import { Gauge, Registry } from 'prom-client';
 import { describe, expect, test } from 'vitest';
-import { formatValue } from '../../../monitor/metrics/exposition.js';
 import { DEFAULT_PROBE_METRIC_SETTINGS, createProbeMetrics } from '../../../monitor/metrics/probe-metrics.js';
+import { formatValue } from '../../../monitor/metrics/probe-table.js';
 import { MonitorRegistry } from '../../../monitor/metrics/registry.js';
 import { createServiceMetrics } from '../../../monitor/metrics/service-metrics.js';
 import { OUTCOMES } from '../../../monitor/probe/expectation.js';
@@ -57,31 +57,6 @@ describe('the probe table renders what prom-client rendered', () => {
     m.record(result(nowak, { status: 200, items: 2 }));
     m.record(result(kowalski, { status: 200, items: 6 }));
     expect(await m.registry.metrics()).toBe(await m.reference.metrics());
-  });
-
-  test('getMetricsAsJSON gives the same families and series', async () => {
-    const m = both();
-    m.syncPlan([nowak, tricky]);
-    m.record(result(nowak, { items: 2, status: 200 }));
-    m.record(result(tricky, { outcome: 'forbidden', status: 403 }));
-    const byName = async (registry: Registry) => {
-      const json = await registry.getMetricsAsJSON();
-      return Object.fromEntries(
-        json.filter((f) => PER_PROBE.includes(f.name)).map((f) => [f.name, { help: f.help, type: f.type, values: f.values }]),
-      );
-    };
-    expect(await byName(m.registry)).toEqual(await byName(m.reference));
-  });
-
-  test('a plain prom-client Registry renders the table families the same way (through get())', async () => {
-    const fast = new MonitorRegistry();
-    const plain = new Registry();
-    for (const registry of [fast, plain]) {
-      const metrics = createProbeMetrics(registry);
-      metrics.syncPlan([nowak, tricky]);
-      metrics.record(result(tricky, { outcome: 'unauthorized', status: 401 }));
-    }
-    expect(await fast.metrics()).toBe(await plain.metrics());
   });
 });
 
@@ -153,19 +128,6 @@ describe('keeping the table in step with the plan', () => {
     expect(seriesOf(again, 'repairmon_probe_data_items')).toEqual([]);
     expect(seriesOf(again, 'repairmon_probes_total').filter((l) => l.includes('nowak-test'))).toHaveLength(OUTCOMES.length);
     expect(seriesOf(again, 'repairmon_probes_total').filter((l) => l.includes('nowak-test') && !l.endsWith(' 0'))).toEqual([]);
-  });
-
-  test('resetMetrics clears the table families like prom-client gauges, keeping outcomes at 0', async () => {
-    const registry = new MonitorRegistry();
-    const metrics = createProbeMetrics(registry);
-    metrics.syncPlan([nowak]);
-    metrics.record(result(nowak));
-    registry.resetMetrics();
-    const text = await registry.metrics();
-    expect(seriesOf(text, 'repairmon_probe_success')).toEqual([]);
-    expect(seriesOf(text, 'repairmon_probe_consecutive_failures')).toEqual([]);
-    expect(seriesOf(text, 'repairmon_probes_total')).toHaveLength(OUTCOMES.length);
-    expect(seriesOf(text, 'repairmon_probes_total').every((l) => l.endsWith(' 0'))).toBe(true);
   });
 });
 
