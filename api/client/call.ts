@@ -5,22 +5,29 @@
  */
 import pRetry from 'p-retry';
 import type { Dispatcher } from 'undici';
-import type { AuthScheme } from '../contract/index.js';
+import type { AuthScheme, ResponseClass } from '../contract/index.js';
 import { type ApiKey, redactSecrets } from './api-key.js';
 import {
+  type AttemptFailure,
   type AttemptRequest,
   type AttemptResponse,
   type AttemptResult,
-  answerKind,
   sendAttempt,
   traceparent,
 } from './attempt.js';
-import { ApiError, type ApiErrorFields, type ErrorKind, type RetryRecord } from './errors.js';
-import type { LogFn } from './logger.js';
+import {
+  ApiError,
+  type AnyApiError,
+  type ApiErrorFields,
+  type RetryRecord,
+  type TimeoutError,
+} from './errors.js';
+import type { clientLog } from './logger.js';
 import { readable } from './paths.js';
 import {
   type RateLimitGate,
   type RetryOutcome,
+  backoffCeilingMs,
   decideRetry,
   parseRateLimitInfo,
   parseRetryHint,
@@ -35,11 +42,7 @@ export interface Runtime {
   readonly maxRetryAfterMs: number;
   readonly gate: RateLimitGate;
   readonly userAgent: string | undefined;
-  readonly log: {
-    readonly debug?: LogFn | undefined;
-    readonly info?: LogFn | undefined;
-    readonly warn: LogFn;
-  };
+  readonly log: ReturnType<typeof clientLog>;
 }
 
 export interface Limits {
@@ -56,19 +59,29 @@ export interface Plan extends Pick<AttemptRequest, 'endpoint' | 'path' | 'query'
   readonly traceId: string;
 }
 
+/** An error's own fields; `error()` adds where the call went and what it tried. */
+type Context =
+  'method' | 'path' | 'host' | 'tenant' | 'traceId' | 'attempts' | 'keyAlias' | 'keyHint';
+type Own<F = ApiErrorFields> = F extends unknown ? Omit<F, Context | 'retryHistory'> : never;
+
 /** An attempt must have this much time left, or it is not started. */
 const MIN_WINDOW_MS = 100;
+
+type Refused =
+  | AttemptFailure
+  | (AttemptResponse & { readonly classification: Exclude<ResponseClass, { kind: 'ok' }> });
 
 /** An attempt that did not succeed; `capped`: it had only what was left of the total budget. */
 class Failed extends Error {
   constructor(
-    readonly result: AttemptResult,
+    readonly result: Refused,
     readonly capped: boolean,
   ) {
     super('attempt failed');
   }
 }
 
+const TOO_LITTLE = 'too little for another attempt';
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 function outcomeText(result: AttemptResult): string {
@@ -109,36 +122,27 @@ export class Call {
     const stopped = (error: unknown): never => {
       throw signal?.aborted ? signal.reason : error;
     };
-    // Most calls succeed at once: p-retry starts only after a failure.
-    return this.attempt().catch((first: unknown) => this.retry(first).catch(stopped));
+    // Most calls succeed at once: p-retry starts only after a failure, replayed as its attempt 1.
+    // It waits nothing itself: `onFailed` sleeps what `decideRetry` chose.
+    return this.attempt().catch((first: unknown) =>
+      pRetry((n) => (n === 1 ? Promise.reject(first) : this.attempt()), {
+        retries: Infinity,
+        minTimeout: 0,
+        onFailedAttempt: ({ error }) => this.onFailed(error),
+      }).catch(stopped),
+    );
   }
 
-  /**
-   * p-retry replays the first failure as its attempt 1; it waits nothing itself: `onFailed` sleeps
-   * what `decideRetry` chose.
-   */
-  private retry(first: unknown): Promise<AttemptResponse> {
-    const onFailedAttempt = ({ error }: { error: Error }): Promise<void> => this.onFailed(error);
-    return pRetry((n) => (n === 1 ? Promise.reject(first) : this.attempt()), {
-      retries: Infinity,
-      minTimeout: 0,
-      onFailedAttempt,
-    });
-  }
-
-  private error(fields: Omit<ApiErrorFields, 'method' | 'path' | 'attempts'>): ApiError {
-    const { rt, plan, attempts } = this;
-    const context = {
+  private error(fields: Own): AnyApiError {
+    const { rt, plan } = this;
+    const message = redactSecrets(`GET ${readable(plan.path)} ${fields.message}`, [rt.key]);
+    return ApiError.from({
       method: 'GET',
       path: plan.path,
       host: rt.host,
       tenant: plan.tenant,
       traceId: plan.traceId,
-      attempts,
-    };
-    const message = redactSecrets(`GET ${readable(plan.path)} ${fields.message}`, [rt.key]);
-    return ApiError.from({
-      ...context,
+      attempts: this.attempts,
       keyAlias: rt.key.alias,
       keyHint: rt.key.hint,
       retryHistory: [...this.history],
@@ -165,14 +169,18 @@ export class Call {
       const waitMs = pause.until - Date.now();
       if (waitMs > rt.maxRetryAfterMs || pause.until > this.deadline - MIN_WINDOW_MS) {
         const why = `the client is paused by a rate limit for ${Math.ceil(waitMs / 1000)} s more`;
-        const message = `not sent: ${why} (${plural(this.attempts, 'attempt')}, gate_wait_too_long)`;
-        const fields = {
+        const tries = plural(this.attempts, 'attempt');
+        const message = `not sent: ${why} (${tries}, gate_wait_too_long)`;
+        throw this.error({
+          kind: 'rate_limited',
+          message,
           status: 429,
           retryAfterMs: waitMs,
+          retryAfterBasis: 'hint',
+          rateLimit: {},
           retryable: true,
           stopReason: 'gate_wait_too_long',
-        };
-        throw this.error({ kind: 'rate_limited', message, ...fields });
+        });
       }
       await this.sleep(waitMs);
     }
@@ -197,17 +205,16 @@ export class Call {
       traceparent: traceparent(plan.traceId),
       userAgent: rt.userAgent,
     });
-    if (rt.log.debug) {
-      const fields = {
-        path: plan.path,
-        attempt: this.attempts,
-        outcome: outcomeText(result),
-        traceId: plan.traceId,
-      };
-      rt.log.debug('repair-service attempt', { ...fields, ms: Math.round(result.timings.totalMs) });
-    }
+    // `?.(` builds the fields only when debug is on.
+    rt.log.debug?.('repair-service attempt', {
+      path: plan.path,
+      attempt: this.attempts,
+      outcome: outcomeText(result),
+      traceId: plan.traceId,
+      ms: Math.round(result.timings.totalMs),
+    });
     if (result.kind === 'response' && result.classification.kind === 'ok') return result;
-    throw new Failed(result, capped);
+    throw new Failed(result as Refused, capped);
   }
 
   /** p-retry's hook: throws the final error to stop, returns after the wait to go again. */
@@ -231,19 +238,16 @@ export class Call {
       result.kind === 'failure'
         ? result
         : { kind: 'status', status: result.status, headers: result.headers };
-    const input = {
-      outcome,
-      now,
-      random: Math.random(),
-      deadline: this.deadline,
-      maxRetryAfterMs: rt.maxRetryAfterMs,
-    };
-    const { maxRetries } = plan.limits;
+    const { maxRetries, attemptTimeoutMs } = plan.limits;
     const decision =
       capped && timedOut
         ? ({ retry: false, reason: 'deadline' } as const)
         : decideRetry({
-            ...input,
+            outcome,
+            now,
+            random: Math.random(),
+            deadline: this.deadline,
+            maxRetryAfterMs: rt.maxRetryAfterMs,
             attempt: this.attempts,
             maxRetries,
             minAttemptWindowMs: MIN_WINDOW_MS,
@@ -256,15 +260,10 @@ export class Call {
     }
     const { delayMs, basis } = decision;
     const status = result.kind === 'response' ? result.status : undefined;
-    const record: RetryRecord = {
-      attempt: this.attempts,
-      outcome: outcomeText(result),
-      status,
-      delayMs,
-      basis,
-    };
+    const record = { attempt: this.attempts, outcome: outcomeText(result), status, delayMs, basis };
     this.history.push(record);
-    const next = `then attempt ${this.attempts + 1} of ${maxRetries + 1} (up to ${plan.limits.attemptTimeoutMs} ms)`;
+    const upTo = `(up to ${attemptTimeoutMs} ms)`;
+    const next = `then attempt ${this.attempts + 1} of ${maxRetries + 1} ${upTo}`;
     const line = `GET ${plan.path} got ${record.outcome}; waiting ${delayMs} ms, ${next}`;
     rt.log.info?.(`repair-service: ${line}`, { path: plan.path, ...record, traceId: plan.traceId });
     await this.sleep(delayMs);
@@ -274,75 +273,73 @@ export class Call {
   private tries(stopReason: string | undefined): string {
     const attempts = plural(this.attempts, 'attempt');
     if (stopReason === 'deadline')
-      return `(${attempts}, deadline: ${this.used()} used, the rest too little for another attempt)`;
+      return `(${attempts}, deadline: ${this.used()} used, the rest ${TOO_LITTLE})`;
     return `(${attempts}${stopReason && stopReason !== 'not_retryable' ? `, ${stopReason}` : ''})`;
   }
 
   private used(): string {
-    return `${Date.now() - this.started} ms of the ${this.plan.limits.totalTimeoutMs} ms budget (totalTimeoutMs)`;
+    const { totalTimeoutMs } = this.plan.limits;
+    return `${Date.now() - this.started} ms of the ${totalTimeoutMs} ms budget (totalTimeoutMs)`;
   }
 
   private timeout(
     scope: 'attempt' | 'total',
-    phase: ApiErrorFields['phase'],
+    phase: TimeoutError['phase'],
     stopReason: string | undefined,
     cause?: unknown,
-  ): ApiError {
+  ): AnyApiError {
     const { attemptTimeoutMs, totalTimeoutMs } = this.plan.limits;
     const elapsedMs = Date.now() - this.started;
     const left = totalTimeoutMs - elapsedMs;
-    let text = `${phase} timeout: the ${attemptTimeoutMs} ms budget of one attempt (attemptTimeoutMs) ran out ${this.tries(stopReason)}`;
+    const budget = `the ${attemptTimeoutMs} ms budget of one attempt (attemptTimeoutMs)`;
+    let text = `${phase} timeout: ${budget} ran out ${this.tries(stopReason)}`;
     if (scope === 'total') {
+      const tries = plural(this.attempts, 'attempt');
       const waits = `${(this.waitedMs / 1000).toFixed(this.waitedMs < 10_000 ? 1 : 0)} s of waits`;
-      const rest = left > 0 ? `; ${left} ms left, too little for another attempt` : '';
-      text = `total timeout: ${this.used()} used by ${plural(this.attempts, 'attempt')} and ${waits}${rest}`;
+      const rest = left > 0 ? `; ${left} ms left, ${TOO_LITTLE}` : '';
+      text = `total timeout: ${this.used()} used by ${tries} and ${waits}${rest}`;
     }
-    const timeoutMs = scope === 'total' ? totalTimeoutMs : attemptTimeoutMs;
-    const fields = {
+    return this.error({
+      kind: 'timeout',
+      message: `failed: ${text}`,
       scope,
       phase,
-      timeoutMs,
+      timeoutMs: scope === 'total' ? totalTimeoutMs : attemptTimeoutMs,
       waitedMs: this.waitedMs,
       elapsedMs,
       retryable: true,
       stopReason,
       cause,
-    };
-    return this.error({
-      kind: 'timeout',
-      message: `failed: ${text}`,
-      ...fields,
     });
   }
 
   private fromAttempt(
-    result: AttemptResult,
+    result: Refused,
     stopReason: string,
     scope: 'attempt' | 'total',
-    retryAfterMs: number | undefined,
-  ): ApiError {
-    const base = {
-      kind: answerKind(result) as ErrorKind,
-      retryable: stopReason !== 'not_retryable',
-      stopReason,
-    };
+    hintMs: number | undefined,
+  ): AnyApiError {
+    const base = { retryable: stopReason !== 'not_retryable', stopReason };
     if (result.kind === 'failure') {
       const f = result.failure;
       if (f.kind === 'timeout') return this.timeout(scope, f.phase, stopReason, f);
+      const message = `failed: ${f.message}`;
       if (f.kind === 'body_too_large') {
+        const problem = 'body_too_large';
         return this.error({
           ...base,
-          message: `failed: ${f.message}`,
-          problem: 'body_too_large',
+          kind: 'invalid_envelope',
+          message,
+          problem,
           detail: f.message,
-          cause: f,
         });
       }
-      const code = 'code' in f ? f.code : f.kind;
+      const networkCode = 'code' in f ? f.code : f.kind;
       return this.error({
         ...base,
-        message: `failed: ${code} ${f.message} ${this.tries(stopReason)}`,
-        networkCode: code,
+        kind: f.kind === 'tls' ? 'tls_error' : 'connection_error',
+        message: `failed: ${networkCode} ${f.message} ${this.tries(stopReason)}`,
+        networkCode,
         cause: f,
       });
     }
@@ -351,25 +348,26 @@ export class Call {
     const known = { ...base, status: result.status, requestId: result.requestId };
     if (c.kind === 'redirect') {
       const to = c.location ?? '(no location)';
-      return this.error({
-        ...known,
-        message: `${http} redirect to ${to} not followed (the key is never sent elsewhere)`,
-      });
+      const message = `${http} redirect to ${to} not followed (the key is never sent elsewhere)`;
+      return this.error({ ...known, kind: 'redirect', message });
     }
     const bodyExcerpt = result.envelope.valid ? undefined : bodyExcerptOf(result.bodyExcerpt);
     if (c.kind === 'invalid_envelope') {
       const message = `${http} body is not the API envelope: ${c.detail}`;
-      return this.error({ ...known, message, problem: c.problem, detail: c.detail, bodyExcerpt });
+      const { kind, problem, detail } = c;
+      return this.error({ ...known, kind, message, problem, detail, bodyExcerpt });
     }
-    const code = 'code' in c ? c.code : undefined;
-    const serverMessage = 'message' in c ? c.message : undefined;
+    const { kind, code, message: serverMessage } = c;
     let said = bodyExcerpt ? ` (not the API envelope: "${bodyExcerpt.slice(0, 80)}")` : '';
     if (serverMessage !== undefined) said = ` "${serverMessage}"`;
-    const limits =
-      base.kind === 'rate_limited'
-        ? { retryAfterMs, ...parseRateLimitInfo(result.headers, Date.now()) }
-        : {};
     const message = `${http}${code ? ` ${code}` : ''}${said} ${this.tries(stopReason)}`;
-    return this.error({ ...known, ...limits, message, code, serverMessage, bodyExcerpt });
+    const answer = { ...known, message, code, serverMessage, bodyExcerpt };
+    if (kind !== 'rate_limited')
+      // ResponseClass gives a code and a message for the kinds whose error class requires them.
+      return this.error({ ...answer, kind } as Own);
+    const retryAfterMs = hintMs ?? backoffCeilingMs(this.attempts, true);
+    const retryAfterBasis = hintMs === undefined ? 'backoff' : 'hint';
+    const rateLimit = parseRateLimitInfo(result.headers, Date.now());
+    return this.error({ ...answer, kind, retryAfterMs, retryAfterBasis, rateLimit });
   }
 }

@@ -5,6 +5,7 @@ import type { AuthScheme, TenantResource } from '../contract/index.js';
 import {
   SECRET_HEADERS,
   TENANT_RESOURCES,
+  boundText,
   checkBaseUrl,
   isAuthScheme,
   isTenantResource,
@@ -76,7 +77,7 @@ export interface RepairServiceClient {
   /** Any path inside `{base_url}`, a query after `?` allowed: `get('/tenants/x/repairs/17')`. */
   get(path: string, options?: CallOptions): ApiPromise<unknown>;
   readonly platform: { get(path: string, options?: CallOptions): ApiPromise<unknown> };
-  /** Ends a 429's pause of every call now (you know the limit was lifted); the next 429 pauses again. */
+  /** Ends a 429's pause of every call now (the limit was lifted); the next 429 pauses again. */
   clearRateLimitPause(): void;
   close(): Promise<void>;
 }
@@ -90,27 +91,16 @@ const DEFAULTS: Budget = {
   totalTimeoutMs: 60_000,
   maxRetryAfterMs: 30_000,
 };
-const MINIMUMS: Budget = {
-  maxRetries: 0,
-  attemptTimeoutMs: 1,
-  totalTimeoutMs: 1,
-  maxRetryAfterMs: 0,
-};
 const TRACEPARENT = /^00-([0-9a-f]{32})-[0-9a-f]{16}-[0-9a-f]{2}$/;
 const HIDDEN_HEADERS = new Set([...SECRET_HEADERS, 'proxy-authorization', 'set-cookie', 'cookie']);
 
 /** `defaults`, with what `given` sets, checked. */
 function budget<T extends Partial<Budget>>(prefix: string, given: Partial<Budget>, defaults: T): T {
   let out = defaults;
-  for (const name of [
-    'maxRetries',
-    'attemptTimeoutMs',
-    'totalTimeoutMs',
-    'maxRetryAfterMs',
-  ] as const) {
+  for (const name of Object.keys(defaults) as Array<keyof Budget>) {
     const value = given[name];
-    if (value === undefined || !(name in defaults)) continue;
-    const min = MINIMUMS[name];
+    if (value === undefined) continue;
+    const min = name.endsWith('TimeoutMs') ? 1 : 0;
     if (!(Number.isInteger(value) && value >= min))
       throw new TypeError(`option "${prefix}${name}" must be an integer >= ${min}, got ${value}`);
     out = { ...out, [name]: value };
@@ -202,8 +192,7 @@ function ownAgent(options: ClientOptions, url: URL): Dispatcher {
 
 /** A caller's path in a message: quoted and cut, so a huge one cannot flood a log. */
 const shown = (path: unknown): string =>
-  JSON.stringify(typeof path === 'string' && path.length > 120 ? `${path.slice(0, 119)}…` : path) ??
-  String(path);
+  typeof path === 'string' ? JSON.stringify(boundText(path, 120)) : String(path);
 
 export function createClient(options: ClientOptions): RepairServiceClient {
   if (typeof options?.baseUrl !== 'string' || options.baseUrl === '') {
@@ -220,9 +209,8 @@ export function createClient(options: ClientOptions): RepairServiceClient {
   const tenant = options.tenant === undefined ? undefined : slug(options.tenant);
   const { maxRetryAfterMs, ...limits } = budget('', options, DEFAULTS);
   if (options.ca !== undefined && theirs !== undefined) {
-    throw new TypeError(
-      'option "ca" configures the client\'s own connections; with "dispatcher" given, set it on that dispatcher',
-    );
+    const where = 'with "dispatcher" given, set it on that dispatcher';
+    throw new TypeError(`option "ca" configures the client's own connections; ${where}`);
   }
   const key = toApiKey(options.apiKey);
   const dispatcher = theirs ?? ownAgent(options, url);
@@ -243,10 +231,8 @@ export function createClient(options: ClientOptions): RepairServiceClient {
   };
   const proxy = theirs || options.proxy === false ? undefined : proxyFor(url);
   if (proxy !== undefined && url.protocol === 'http:') {
-    const fix = `use https, or NO_PROXY=${url.hostname}`;
-    log.warn(
-      `repair-service: ${url.host} is plain http and goes through the proxy ${proxy}, which sees the API key; ${fix}`,
-    );
+    const why = `is plain http and goes through the proxy ${proxy}, which sees the API key`;
+    log.warn(`repair-service: ${url.host} ${why}; use https, or NO_PROXY=${url.hostname}`);
   }
 
   function respond(res: AttemptResponse, run: Call): ApiResponse {

@@ -1,10 +1,11 @@
 /**
- * One error tree, in openai-node's shape: `ApiError` carries every field, a subclass names a case.
- * Guards check a shared brand plus `kind`, so they know errors from another copy of this folder
- * too.
+ * One error tree, in openai-node's shape: `ApiError` holds what every failure has, each subclass
+ * the fields its kind always has. Guards check a shared brand plus `kind`, so they know errors
+ * from another copy of this folder too.
  */
-import type { AnswerKind } from '../contract/index.js';
+import type { AnswerKind, EnvelopeProblem } from '../contract/index.js';
 import type { TimeoutPhase } from './attempt.js';
+import type { RateLimitInfo } from './retry.js';
 
 const BRAND = Symbol.for('repair-service.client.ApiError');
 
@@ -23,63 +24,29 @@ export interface RetryRecord {
   readonly basis: 'hint' | 'backoff';
 }
 
-/**
- * What every error carries; the groups after `stopReason` are set for the kinds they belong to
- * (README.md).
- */
-export interface ApiErrorFields {
-  readonly kind: ErrorKind;
-  readonly message: string;
-  readonly status?: number | undefined;
-  /** The server's `error.code` and `error.message` (Polish), bounded and printable. */
-  readonly code?: string | undefined;
-  readonly serverMessage?: string | undefined;
-  readonly requestId?: string | undefined;
-  readonly traceId?: string | undefined;
-  readonly method: string;
-  /** Relative to `{base_url}`, without a query. */
-  readonly path: string;
-  readonly host?: string | undefined;
-  readonly keyAlias?: string | undefined;
-  readonly keyHint?: string | undefined;
-  readonly tenant?: string | undefined;
-  readonly attempts: number;
-  readonly retryHistory?: readonly RetryRecord[];
-  /** Whether the same call may succeed later. */
-  readonly retryable?: boolean;
-  readonly stopReason?: string | undefined;
-  readonly problem?: string | undefined;
-  readonly detail?: string | undefined;
-  readonly bodyExcerpt?: string | undefined;
-  readonly retryAfterMs?: number | undefined;
-  readonly limit?: number | undefined;
-  readonly remaining?: number | undefined;
-  readonly resetMs?: number | undefined;
-  readonly networkCode?: string | undefined;
-  /** Timeout: which budget ran out, where, its size, the waits and the time taken. */
-  readonly scope?: 'attempt' | 'total' | undefined;
-  readonly phase?: TimeoutPhase | 'waiting' | undefined;
-  readonly timeoutMs?: number | undefined;
-  readonly waitedMs?: number | undefined;
-  readonly elapsedMs?: number | undefined;
-  /**
-   * Parse hook: the item's position (undefined for the whole `data`) and what the validator said.
-   */
-  readonly index?: number | undefined;
-  readonly issue?: string | undefined;
-  readonly cause?: unknown;
-}
-
-// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- the fields, typed on the class by merging: its constructor sets them all
-export interface ApiError extends Readonly<
-  Omit<ApiErrorFields, 'message' | 'cause' | 'retryHistory' | 'retryable'>
-> {
-  readonly retryHistory: readonly RetryRecord[];
-  readonly retryable: boolean;
-}
-
-// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- the interface types the fields Object.assign sets
 export class ApiError extends Error {
+  declare readonly kind: ErrorKind;
+  declare readonly method: string;
+  /** Relative to `{base_url}`, without a query. */
+  declare readonly path: string;
+  declare readonly attempts: number;
+  declare readonly retryHistory: readonly RetryRecord[];
+  /** Whether the same call may succeed later. */
+  declare readonly retryable: boolean;
+  declare readonly stopReason?: string | undefined;
+  declare readonly host?: string | undefined;
+  declare readonly tenant?: string | undefined;
+  declare readonly keyAlias?: string | undefined;
+  declare readonly keyHint?: string | undefined;
+  declare readonly traceId?: string | undefined;
+  /** Set when an answer came: its status, `error.code` and `error.message` (Polish), bounded. */
+  declare readonly status?: number | undefined;
+  declare readonly code?: string | undefined;
+  declare readonly serverMessage?: string | undefined;
+  declare readonly requestId?: string | undefined;
+  /** A body that is not the envelope (a proxy's page), as one short line. */
+  declare readonly bodyExcerpt?: string | undefined;
+
   constructor({ message, cause, ...fields }: ApiErrorFields) {
     super(message, cause === undefined ? undefined : { cause });
     this.name = new.target.name;
@@ -87,8 +54,8 @@ export class ApiError extends Error {
     Object.assign(this, { retryHistory: [], retryable: false }, fields);
   }
 
-  static from(fields: ApiErrorFields): ApiError {
-    return new (CLASS_OF[fields.kind] ?? ApiError)(fields);
+  static from(fields: ApiErrorFields): AnyApiError {
+    return new (CLASS_OF[fields.kind] ?? ApiError)(fields) as AnyApiError;
   }
 
   /** Plain fields for logs; never a header or a key. */
@@ -99,17 +66,93 @@ export class ApiError extends Error {
   }
 }
 
-export class AuthenticationError extends ApiError {}
-export class PermissionDeniedError extends ApiError {}
-export class TenantMismatchError extends PermissionDeniedError {}
-export class InsufficientScopeError extends PermissionDeniedError {}
-export class NotFoundError extends ApiError {}
-export class RateLimitError extends ApiError {}
-export class ServerError extends ApiError {}
-export class ConnectionError extends ApiError {}
-export class TimeoutError extends ApiError {}
-export class EnvelopeError extends ApiError {}
-export class ParseError extends ApiError {}
+export class AuthenticationError extends ApiError {
+  declare readonly kind: 'unauthorized';
+  declare readonly status: number;
+}
+export class PermissionDeniedError extends ApiError {
+  declare readonly kind: 'forbidden' | 'tenant_mismatch' | 'insufficient_scope';
+  declare readonly status: number;
+  declare readonly code: string;
+  declare readonly serverMessage: string;
+}
+export class TenantMismatchError extends PermissionDeniedError {
+  declare readonly kind: 'tenant_mismatch';
+}
+export class InsufficientScopeError extends PermissionDeniedError {
+  declare readonly kind: 'insufficient_scope';
+}
+export class NotFoundError extends ApiError {
+  declare readonly kind: 'not_found';
+  declare readonly status: number;
+  declare readonly code: string;
+  declare readonly serverMessage: string;
+}
+export class RateLimitError extends ApiError {
+  declare readonly kind: 'rate_limited';
+  declare readonly status: number;
+  /** How long to wait: the server's (`hint`), else the 429 policy's next backoff (`backoff`). */
+  declare readonly retryAfterMs: number;
+  declare readonly retryAfterBasis: 'hint' | 'backoff';
+  declare readonly rateLimit: RateLimitInfo;
+}
+export class ServerError extends ApiError {
+  declare readonly kind: 'server_error';
+  declare readonly status: number;
+}
+export class ConnectionError extends ApiError {
+  declare readonly kind: 'connection_error' | 'tls_error';
+  /** e.g. `ECONNREFUSED`, `CERT_HAS_EXPIRED`. */
+  declare readonly networkCode: string;
+}
+export class TimeoutError extends ApiError {
+  declare readonly kind: 'timeout';
+  /** Which budget ran out, where, its size, the waits and the time taken. */
+  declare readonly scope: 'attempt' | 'total';
+  declare readonly phase: TimeoutPhase | 'waiting';
+  declare readonly timeoutMs: number;
+  declare readonly waitedMs: number;
+  declare readonly elapsedMs: number;
+}
+export class EnvelopeError extends ApiError {
+  declare readonly kind: 'invalid_envelope';
+  declare readonly problem: EnvelopeProblem | 'body_too_large';
+  declare readonly detail: string;
+}
+export class ParseError extends ApiError {
+  declare readonly kind: 'parse_failed';
+  declare readonly status: number;
+  /** The item's position; undefined for the whole `data`. */
+  declare readonly index: number | undefined;
+  /** What the validator said. */
+  declare readonly issue: string;
+}
+
+/** What `isApiError` narrows to: `switch (error.kind)` then narrows to the class and its fields. */
+export type AnyApiError =
+  | AuthenticationError
+  | PermissionDeniedError
+  | NotFoundError
+  | RateLimitError
+  | ServerError
+  | ConnectionError
+  | TimeoutError
+  | EnvelopeError
+  | ParseError
+  // client_error, redirect (never followed) and paginate.ts's PaginationError
+  | (ApiError & {
+      readonly kind: 'client_error' | 'redirect' | 'pagination_stopped';
+      readonly status: number;
+    });
+
+/** An error's fields as its constructor takes them (retry history and `retryable` default). */
+export type ApiErrorFields =
+  AnyApiError | TenantMismatchError | InsufficientScopeError extends infer E
+  ? E extends ApiError
+    ? Omit<E, 'name' | 'stack' | 'toJSON' | 'retryHistory' | 'retryable'> &
+        Partial<Pick<E, 'retryHistory' | 'retryable'>>
+    : never
+  : never;
 
 const CLASS_OF: Partial<Record<ErrorKind, new (fields: ApiErrorFields) => ApiError>> = {
   unauthorized: AuthenticationError,
@@ -126,7 +169,7 @@ const CLASS_OF: Partial<Record<ErrorKind, new (fields: ApiErrorFields) => ApiErr
   parse_failed: ParseError,
 };
 
-export function isApiError(value: unknown): value is ApiError {
+export function isApiError(value: unknown): value is AnyApiError {
   return (
     typeof value === 'object' &&
     value !== null &&
@@ -134,22 +177,22 @@ export function isApiError(value: unknown): value is ApiError {
   );
 }
 
-function guard<E extends ApiError>(...kinds: ErrorKind[]): (value: unknown) => value is E {
-  return (value): value is E => isApiError(value) && kinds.includes(value.kind);
+/** By the class `kind` maps to, not `instanceof`: an error of another copy passes too. */
+function guard<E extends ApiError>(cls: new (f: ApiErrorFields) => E): (v: unknown) => v is E {
+  return (value): value is E => {
+    const own = isApiError(value) ? CLASS_OF[value.kind] : undefined;
+    return own !== undefined && (own === cls || own.prototype instanceof cls);
+  };
 }
 
-export const isAuthenticationError = guard<AuthenticationError>('unauthorized');
-export const isPermissionDeniedError = guard<PermissionDeniedError>(
-  'forbidden',
-  'tenant_mismatch',
-  'insufficient_scope',
-);
-export const isTenantMismatchError = guard<TenantMismatchError>('tenant_mismatch');
-export const isInsufficientScopeError = guard<InsufficientScopeError>('insufficient_scope');
-export const isNotFoundError = guard<NotFoundError>('not_found');
-export const isRateLimitError = guard<RateLimitError>('rate_limited');
-export const isServerError = guard<ServerError>('server_error');
-export const isConnectionError = guard<ConnectionError>('connection_error', 'tls_error');
-export const isTimeoutError = guard<TimeoutError>('timeout');
-export const isEnvelopeError = guard<EnvelopeError>('invalid_envelope');
-export const isParseError = guard<ParseError>('parse_failed');
+export const isAuthenticationError = guard(AuthenticationError);
+export const isPermissionDeniedError = guard(PermissionDeniedError);
+export const isTenantMismatchError = guard(TenantMismatchError);
+export const isInsufficientScopeError = guard(InsufficientScopeError);
+export const isNotFoundError = guard(NotFoundError);
+export const isRateLimitError = guard(RateLimitError);
+export const isServerError = guard(ServerError);
+export const isConnectionError = guard(ConnectionError);
+export const isTimeoutError = guard(TimeoutError);
+export const isEnvelopeError = guard(EnvelopeError);
+export const isParseError = guard(ParseError);

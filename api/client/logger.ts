@@ -1,6 +1,7 @@
 /**
  * What the client logs: `debug` one line per attempt, `info` (the default) one per retry's wait,
- * so a slow retry does not look like a hang; failures are thrown, not logged. The key is scrubbed from every message and field first.
+ * so a slow retry does not look like a hang; failures are thrown, not logged. The key is scrubbed
+ * from every message and field first.
  */
 import { printable } from '../contract/index.js';
 import { type ApiKey, redactSecrets } from './api-key.js';

@@ -87,7 +87,8 @@ export function checkNextLink(link: string, pageUrl: URL, base: URL, resourcePat
   if (url.origin !== base.origin)
     return refuse(
       'off_origin',
-      `the next link points to ${url.origin}, not ${base.origin}; the key is never sent to another origin`,
+      `the next link points to ${url.origin}, not ${base.origin}; ` +
+        'the key is never sent to another origin',
     );
   if (url.username !== '' || url.password !== '')
     return refuse('unsafe_link', 'the next link carries credentials');
@@ -154,9 +155,8 @@ async function* pagesOf<T>(
   const seen = new Set<string>();
   for (let number = 1; ; number += 1) {
     const { response } = page;
-    const pageUrl = new URL(
-      `${base.href.replace(/\/+$/, '')}${response.path}${response.query ? `?${response.query}` : ''}`,
-    );
+    const query = response.query ? `?${response.query}` : '';
+    const pageUrl = new URL(`${base.href.replace(/\/+$/, '')}${response.path}${query}`);
     seen.add(pageUrl.href);
     if (!Array.isArray(page.data))
       throw stop(client, response, 'the next page is not a list', {
@@ -172,7 +172,8 @@ async function* pagesOf<T>(
       throw stop(
         client,
         response,
-        `more pages follow page ${number} (maxPages ${maxPages}); raise maxPages or narrow the query`,
+        `more pages follow page ${number} (maxPages ${maxPages}); ` +
+          'raise maxPages or narrow the query',
         {
           problem: 'page_cap',
           ...shown,

@@ -98,7 +98,8 @@ function toCheck(validator: Validator<unknown>): Check {
           };
   }
   throw new TypeError(
-    'the validator must be a schema with safeParse() or parse(), a Standard Schema, or a type guard function',
+    'the validator must be a schema with safeParse() or parse(), a Standard Schema, ' +
+      'or a type guard function',
   );
 }
 
@@ -111,7 +112,8 @@ function checked<T>(check: Check, value: unknown, response: ApiResponse, index?:
   if (result.ok) return result.value as T;
   const { issue } = result;
   const { method, path, status, requestId, traceId, attempts } = response;
-  const message = `${method} ${path}: ${index === undefined ? 'data' : `item ${index}`} failed the parse hook: ${issue}`;
+  const what = index === undefined ? 'data' : `item ${index}`;
+  const message = `${method} ${path}: ${what} failed the parse hook: ${issue}`;
   throw new ParseError({
     kind: 'parse_failed',
     message,

@@ -11,11 +11,11 @@ export type PathCheck =
   | { readonly ok: false; readonly reason: string };
 
 /** Compared lowercase without `-`, `_`, `.` and spaces: a key in a URL ends up in access logs. */
+// prettier-ignore
 const CREDENTIAL_NAMES = new Set([
-  ...'apikey xapikey key token accesstoken authtoken apitoken sessiontoken idtoken refreshtoken auth authorization'.split(
-    ' ',
-  ),
-  ...'bearer jwt secret apisecret clientsecret password passwd credentials'.split(' '),
+  'apikey', 'xapikey', 'key', 'token', 'accesstoken', 'authtoken', 'apitoken', 'sessiontoken',
+  'idtoken', 'refreshtoken', 'auth', 'authorization', 'bearer', 'jwt', 'secret', 'apisecret',
+  'clientsecret', 'password', 'passwd', 'credentials',
 ]);
 
 export const isCredentialName = (name: string): boolean =>
@@ -41,7 +41,8 @@ export function checkSubPath(input: unknown, withQuery = false): PathCheck {
     const credential = [...new URLSearchParams(query).keys()].find(isCredentialName);
     if (credential !== undefined)
       return fail(
-        `has the query parameter "${credential}", which looks like a credential: a key never goes in a URL`,
+        `has the query parameter "${credential}", which looks like a credential: ` +
+          'a key never goes in a URL',
       );
     const check = checkSubPath(input.slice(0, at));
     return check.ok ? { ...check, query: query === '' ? undefined : query } : check;

@@ -1,6 +1,7 @@
 /**
- * Whether to try again, and after how long: pure functions of an attempt's outcome, the clock, a random
- * number and the deadline. Hints in any header style the spec allows; garbage gives no hint, never a guess.
+ * Whether to try again, and after how long: pure functions of an attempt's outcome, the clock, a
+ * random number and the deadline. Hints in any header style the spec allows; garbage gives no
+ * hint, never a guess.
  */
 import { RATE_LIMIT_HEADERS as H, RETRYABLE_STATUSES } from '../contract/index.js';
 import type { TransportFailure } from './attempt.js';
@@ -36,9 +37,13 @@ const decimal = (value: string | undefined): number | undefined =>
   value !== undefined && /^\s*\d+(?:\.\d+)?\s*$/.test(value) ? Number(value) : undefined;
 const integer = (value: string | undefined): number | undefined =>
   Number.isSafeInteger(decimal(value)) ? decimal(value) : undefined;
-/** RFC 9110 §5.6.7: IMF-fixdate, the obsolete RFC 850 form, and asctime (which names no zone: GMT). */
-const HTTP_DATE =
-  /^(?:[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT|[A-Z][a-z]+, \d{2}-[A-Z][a-z]{2}-\d{2} \d{2}:\d{2}:\d{2} GMT|[A-Z][a-z]{2} [A-Z][a-z]{2} [ \d]\d \d{2}:\d{2}:\d{2} \d{4})$/;
+/** RFC 9110 §5.6.7: IMF-fixdate, the obsolete RFC 850 form, and asctime (no zone named: GMT). */
+const TIME = String.raw`\d{2}:\d{2}:\d{2}`;
+const HTTP_DATE = new RegExp(
+  String.raw`^(?:[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} ${TIME} GMT` +
+    String.raw`|[A-Z][a-z]+, \d{2}-[A-Z][a-z]{2}-\d{2} ${TIME} GMT` +
+    String.raw`|[A-Z][a-z]{2} [A-Z][a-z]{2} [ \d]\d ${TIME} \d{4})$`,
+);
 
 /** Delay-seconds (decimals tolerated) or an HTTP date. */
 export function parseRetryAfter(value: string | undefined, nowMs: number): number | undefined {
@@ -50,7 +55,7 @@ export function parseRetryAfter(value: string | undefined, nowMs: number): numbe
   return Number.isNaN(date) ? undefined : clampMs(date - nowMs);
 }
 
-/** Seconds to wait, or an epoch in seconds (above 1e9) or milliseconds (above 1e11), as gateways send. */
+/** Seconds to wait, or an epoch in seconds (above 1e9) or ms (above 1e11), as gateways send. */
 function parseReset(value: string | undefined, nowMs: number): number | undefined {
   const n = decimal(value);
   if (n === undefined) return undefined;
@@ -58,7 +63,10 @@ function parseReset(value: string | undefined, nowMs: number): number | undefine
   return clampMs(n >= 1e9 ? n * 1000 - nowMs : n * 1000);
 }
 
-/** The IETF draft's `RateLimit` field in both shapes: `limit=100, remaining=50, reset=30` and `"p";r=50;t=30` (+ `RateLimit-Policy: "p";q=100`). */
+/**
+ * The IETF draft's `RateLimit` field in both shapes: `limit=100, remaining=50, reset=30` and
+ * `"p";r=50;t=30` (+ `RateLimit-Policy: "p";q=100`).
+ */
 function rateLimitField(headers: Headers): {
   limit?: number;
   remaining?: number;
@@ -82,7 +90,10 @@ function rateLimitField(headers: Headers): {
   };
 }
 
-/** Dates and epochs are on the server's clock: read against its `Date`, so a clock running ahead does not stretch the wait. */
+/**
+ * Dates and epochs are on the server's clock: read against its `Date`, so a clock running ahead
+ * does not stretch the wait.
+ */
 function serverNow(headers: Headers, localMs: number): number {
   const date = Date.parse(headers['date'] ?? '');
   return Number.isNaN(date) ? localMs : date;
@@ -169,6 +180,12 @@ function retryable(outcome: RetryOutcome): boolean {
   );
 }
 
+/** The longest backoff after `attempt` attempts; a 429 without a hint backs off harder. */
+export function backoffCeilingMs(attempt: number, limited: boolean): number {
+  const { baseMs, capMs } = limited ? RATE_LIMIT_POLICY.backoffMs : { baseMs: 250, capMs: 4000 };
+  return Math.min(capMs, baseMs * 2 ** Math.min(Math.max(attempt - 1, 0), 30));
+}
+
 export function decideRetry(input: RetryInput): RetryDecision {
   const { outcome, now } = input;
   if (!retryable(outcome)) return { retry: false, reason: 'not_retryable' };
@@ -180,7 +197,8 @@ export function decideRetry(input: RetryInput): RetryDecision {
       return { retry: false, reason: 'hint_above_max', hint };
     if (now + hint.delayMs > latestStart)
       return { retry: false, reason: 'hint_past_deadline', hint };
-    // Never earlier than asked; a little later (10 %, 50 ms to 1 s) so clients do not all come back together.
+    // Never earlier than asked; a little later (10 %, 50 ms to 1 s) so clients do not all come
+    // back together.
     const jitter = Math.floor(
       Math.min(1000, Math.max(50, hint.delayMs * 0.1)) * unit(input.random),
     );
@@ -191,10 +209,9 @@ export function decideRetry(input: RetryInput): RetryDecision {
       hint,
     };
   }
-  // Exponential with "equal jitter"; a 429 without a hint backs off harder.
+  // Exponential with "equal jitter".
   const limited = outcome.kind === 'status' && outcome.status === 429;
-  const { baseMs, capMs } = limited ? RATE_LIMIT_POLICY.backoffMs : { baseMs: 250, capMs: 4000 };
-  const ceiling = Math.min(capMs, baseMs * 2 ** Math.min(Math.max(input.attempt - 1, 0), 30));
+  const ceiling = backoffCeilingMs(input.attempt, limited);
   const delayMs = Math.round(ceiling / 2 + (ceiling / 2) * unit(input.random));
   // A backoff squeezed to fit would hammer the server in the last milliseconds: stop instead.
   if (now + delayMs > latestStart) return { retry: false, reason: 'deadline' };
@@ -203,7 +220,7 @@ export function decideRetry(input: RetryInput): RetryDecision {
 
 export const MAX_GATE_PAUSE_MS = RATE_LIMIT_POLICY.maxHoldMs;
 
-/** A 429's hint pauses every call of the client; a shorter hint never shortens a pause, `clear` ends it. */
+/** A 429's hint pauses every call; a shorter hint never shortens a pause, `clear` ends it. */
 export function createRateLimitGate() {
   let until = 0;
   return {

@@ -10,7 +10,7 @@ export type {
   AttemptTimings,
 } from './attempt.js';
 export type { TimeoutPhase, TransportFailure } from './attempt.js';
-export { DEFAULT_MAX_BODY_BYTES, ERROR_BODY_BYTES, answerKind, sendAttempt } from './attempt.js';
-export { ApiKey, KEY_ECHO_MIN_RUN, keyHint, redactSecrets, scrubKeyEchoes } from './api-key.js';
+export { answerKind, sendAttempt } from './attempt.js';
+export { ApiKey, keyHint, redactSecrets, scrubKeyEchoes } from './api-key.js';
 export { proxyFor } from './client.js';
 export { type RateLimitInfo, type RetryHint, parseRateLimitInfo, parseRetryHint } from './retry.js';

@@ -37,9 +37,7 @@ const endpoint = (
   access: Access,
   list: boolean,
   returns: string,
-): EndpointSpec => {
-  return { id, method: 'GET', pathTemplate, access, list, returns };
-};
+): EndpointSpec => ({ id, method: 'GET', pathTemplate, access, list, returns });
 
 export const ENDPOINTS: readonly EndpointSpec[] = [
   // Whether `/` needs a key is not shown (readings.ts): clients send the key, which a public `/`
@@ -108,8 +106,8 @@ export function joinUrl(baseUrl: string, path: string): string {
 }
 
 /**
- * Tenant slugs, the `{tenant}` path parameter. READING (spec §2: a slug's format is not shown): any
- * slug a real API may use is taken (`rowery_nowak`, `RoweryNowak`, `sklep.pl`); refused is only
+ * Tenant slugs, the `{tenant}` path parameter. READING (spec §2: a slug's format is not shown):
+ * any slug a real API may use is taken (`rowery_nowak`, `RoweryNowak`, `sklep.pl`); refused is only
  * what cannot be one path segment or is absurdly long. Whether the server knows the tenant is its
  * answer.
  */
@@ -118,15 +116,6 @@ export const TENANT_SLUG_MAX_LENGTH = 256;
 export type SlugCheck = { readonly ok: true } | { readonly ok: false; readonly reason: string };
 
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
-
-function encodable(value: string): boolean {
-  try {
-    encodeURIComponent(value);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 export function validateTenantSlug(value: string): SlugCheck {
   if (value.length === 0) return { ok: false, reason: 'is empty' };
@@ -137,7 +126,7 @@ export function validateTenantSlug(value: string): SlugCheck {
   if (value.includes('/'))
     return { ok: false, reason: 'cannot contain "/": it must be one path segment' };
   if (CONTROL.test(value)) return { ok: false, reason: 'cannot contain control characters' };
-  if (!encodable(value))
+  if (/\p{Cs}/u.test(value))
     return { ok: false, reason: 'is not valid text (a lone surrogate cannot be percent-encoded)' };
   return { ok: true };
 }
@@ -167,7 +156,9 @@ function controlCharacter(raw: string): string | undefined {
   const at = raw.search(CONTROL);
   if (at < 0) return undefined;
   const code = raw.charCodeAt(at).toString(16).toUpperCase().padStart(4, '0');
-  return `must not contain control characters (U+${code} at position ${at + 1}), such as a line break or tab from a copy-paste`;
+  const where = `U+${code} at position ${at + 1}`;
+  const such = 'such as a line break or tab from a copy-paste';
+  return `must not contain control characters (${where}), ${such}`;
 }
 
 /**
@@ -205,7 +196,8 @@ export function checkBaseUrl(
   if (!url.pathname.replace(/\/+$/, '').endsWith(BASE_PATH)) {
     return fail(
       'version_path',
-      `must end in ${BASE_PATH} (the base address contains the version), got path "${url.pathname}"`,
+      `must end in ${BASE_PATH} (the base address contains the version), got path ` +
+        JSON.stringify(url.pathname),
     );
   }
   return { ok: true, url };

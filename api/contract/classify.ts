@@ -32,31 +32,21 @@ export const ANSWER_KINDS = [
 ] as const;
 export type AnswerKind = (typeof ANSWER_KINDS)[number];
 
+/** The server's `error.code` and `error.message`. */
+type Said = { readonly code: string; readonly message: string };
+
 export type ResponseClass =
   | { readonly kind: 'ok'; readonly data: unknown }
-  /** `code` is undefined when a 401 came without an envelope. */
-  | {
-      readonly kind: 'unauthorized';
-      readonly code: string | undefined;
-      readonly message: string | undefined;
-    }
-  | { readonly kind: 'tenant_mismatch'; readonly code: string; readonly message: string }
-  | { readonly kind: 'insufficient_scope'; readonly code: string; readonly message: string }
-  | { readonly kind: 'forbidden'; readonly code: string; readonly message: string }
-  | {
-      readonly kind: 'rate_limited';
-      readonly code: string | undefined;
-      readonly message: string | undefined;
-    }
-  | {
-      readonly kind: 'server_error';
-      readonly code: string | undefined;
-      readonly message: string | undefined;
-    }
-  /** 404 with the envelope: no such path or tenant (or a resource the API hides from this key). */
-  | { readonly kind: 'not_found'; readonly code: string; readonly message: string }
-  /** Any other error envelope (400, 405, 409...). */
-  | { readonly kind: 'client_error'; readonly code: string; readonly message: string }
+  /** Undefined code and message: no envelope came (a 401's body is not shown; a proxy's page). */
+  | ({ readonly kind: 'unauthorized' | 'rate_limited' | 'server_error' } & Partial<Said>)
+  /**
+   * `not_found`: no such path or tenant (or one the API hides from this key); `client_error`: any
+   * other error envelope (400, 405, 409...).
+   */
+  | ({
+      readonly kind:
+        'tenant_mismatch' | 'insufficient_scope' | 'forbidden' | 'not_found' | 'client_error';
+    } & Said)
   | { readonly kind: 'redirect'; readonly location: string | undefined }
   | {
       readonly kind: 'invalid_envelope';
@@ -82,12 +72,9 @@ export function classifyResponse(
     };
   const body = parsed.valid ? parsed.envelope : undefined;
   const errorBody = body && !body.ok ? body.error : undefined;
-  if (status === 429)
-    return { kind: 'rate_limited', code: errorBody?.code, message: errorBody?.message };
-  if (status >= 500)
-    return { kind: 'server_error', code: errorBody?.code, message: errorBody?.message };
-  if (status === 401 && !errorBody)
-    return { kind: 'unauthorized', code: undefined, message: undefined };
+  if (status === 429) return { kind: 'rate_limited', ...errorBody };
+  if (status >= 500) return { kind: 'server_error', ...errorBody };
+  if (status === 401 && !errorBody) return { kind: 'unauthorized' };
   if (!parsed.valid)
     return { kind: 'invalid_envelope', problem: parsed.problem, detail: parsed.detail };
   if (parsed.envelope.ok) return { kind: 'ok', data: parsed.envelope.data };

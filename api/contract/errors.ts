@@ -42,9 +42,6 @@ export function isErrorCode(value: string): value is ErrorCode {
   return (Object.values(ERROR_CODES) as string[]).includes(value);
 }
 
-/** Statuses every integration must handle (spec §7). */
-export const HANDLED_STATUSES = [401, 403, 429] as const;
-
 /**
  * READING (spec §8: "rate-limit headers: not shown"): servers in the wild send any of these, so
  * clients read them all (RFC 9110, the IETF drafts' trio and single field, `X-RateLimit-*`).

@@ -84,14 +84,16 @@ export interface Setting<T> {
 export const INDEX_ACCESS: Setting<IndexAccessReading> = {
   default: 'unknown',
   reason:
-    'the spec does not say whether GET / needs a key; a read of / sends one, which works either way, and nothing asserts one reading until it is configured or discovered',
+    'the spec does not say whether GET / needs a key; a read of / sends one, which works ' +
+    'either way, and nothing asserts one reading until it is configured or discovered',
 };
 
 /** READING (spec §4: "the concrete sub-paths under /platform/ ... not shown"). */
 export const PLATFORM_PATHS: Setting<readonly string[]> = {
   default: [],
   reason:
-    'the spec names no /platform/ sub-path; probing a guessed one would fail on a healthy API, so none is probed until configured or discovered',
+    'the spec names no /platform/ sub-path; probing a guessed one would fail on a healthy API, ' +
+    'so none is probed until configured or discovered',
 };
 
 /**

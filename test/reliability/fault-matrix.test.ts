@@ -93,7 +93,7 @@ const ROWS: readonly FaultRow[] = [
   {
     fault: '429 without Retry-After',
     source: sandbox('rate-limit-storm'),
-    client: { name: 'RateLimitError', fields: { status: 429, retryAfterMs: undefined } },
+    client: { name: 'RateLimitError', fields: { status: 429, retryAfterMs: 1000, retryAfterBasis: 'backoff' } },
     monitor: { outcome: 'rate_limited', reason: 'status_429' },
   },
   {

@@ -1,7 +1,7 @@
 /**
- * What only a server needs to answer: the envelopes it builds (clients only parse them,
- * ../envelope.ts), the status each error code is sent with, the methods it serves and the
- * content type. Not shipped to generated projects.
+ * What only a server needs to answer with the contract: its envelopes (spec §2; clients only parse
+ * them, ../envelope.ts), the status each code is sent with, the methods it serves and the content
+ * type. Not shipped to generated projects.
  */
 import type { Envelope, ErrorCode } from '../index.js';
 

@@ -11,7 +11,7 @@ export type PresentedKey =
   | { readonly kind: 'key'; readonly key: string; readonly scheme: AuthScheme }
   /** An Authorization that is not `Bearer <key>`, or the two headers with different keys. */
   | { readonly kind: 'malformed'; readonly problem: 'not_bearer' | 'two_keys' }
-  /** The header came on more than one line: which one is the key is a guess the server must not make. */
+  /** The header came on more than one line: which is the key is a guess a server must not make. */
   | { readonly kind: 'repeated'; readonly header: KeyHeader };
 
 const KEY_HEADERS: readonly KeyHeader[] = [API_KEY_HEADER, AUTHORIZATION_HEADER];

@@ -60,7 +60,10 @@ export function refusalAnswer(refusal: Refusal, readings: RefusalReadings): Refu
   }
 }
 
-/** Codes sent whatever the readings (405 for anything but GET, 400 for a bad slug...), each with its `ERROR_STATUS`. */
+/**
+ * Codes sent whatever the readings (405 for anything but GET, 400 for a bad slug...), each with its
+ * `ERROR_STATUS`.
+ */
 export const FIXED_ERROR_CODES = [
   ERROR_CODES.rateLimited,
   ERROR_CODES.notFound,

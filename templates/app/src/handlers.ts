@@ -4,7 +4,14 @@
  * that reports it: one line with the whole path, then what to do. Edit it to page someone, pause
  * a job, or reschedule.
  */
-import { type ApiError, type NextStep, isApiError, nextStep } from './repair-service/client/index.js';
+import {
+  type AuthenticationError,
+  type NextStep,
+  type PermissionDeniedError,
+  type RateLimitError,
+  isApiError,
+  nextStep,
+} from './repair-service/client/index.js';
 import { printable } from './repair-service/contract/index.js';
 
 export { type NextStep, nextStep };
@@ -13,9 +20,9 @@ export interface HandlerHooks {
   /** Where the one line goes; `console.error` by default. */
   readonly report?: (line: string) => void;
   /** 401 and 403: the key, its tenant or its scope needs a person; e.g. disable the job. */
-  readonly onNeedsAttention?: (step: NextStep, error: ApiError) => void | Promise<void>;
-  /** 429: e.g. reschedule after `afterMs` (how long the server asked to wait, when it said). */
-  readonly onBackOff?: (afterMs: number | undefined, error: ApiError) => void | Promise<void>;
+  readonly onNeedsAttention?: (step: NextStep, error: AuthenticationError | PermissionDeniedError) => void | Promise<void>;
+  /** 429: e.g. reschedule after `afterMs` (the server's wait, else the client's next backoff: `error.retryAfterBasis`). */
+  readonly onBackOff?: (afterMs: number, error: RateLimitError) => void | Promise<void>;
 }
 
 /** Reports `error` once and runs the hook for its case; returns what to do next. */

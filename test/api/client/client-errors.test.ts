@@ -160,17 +160,19 @@ describe('error guards work across two copies of errors.ts', () => {
     copyFileSync(new URL('../../../api/client/errors.ts', import.meta.url), join(dir, 'errors.ts'));
     const copy = (await import(join(dir, 'errors.ts'))) as typeof import('../../../api/client/errors.js');
     const fields = { message: 'm', method: 'GET', path: '/', host: 'h', attempts: 1, retryHistory: [], retryable: true };
-    const foreign = copy.ApiError.from({ ...fields, kind: 'rate_limited', retryAfterMs: 5 });
+    const limited = { status: 429, retryAfterMs: 5, retryAfterBasis: 'hint', rateLimit: {} } as const;
+    const foreign = copy.ApiError.from({ ...fields, kind: 'rate_limited', ...limited });
     expect(foreign.name).toBe('RateLimitError');
     expect(foreign instanceof ApiError).toBe(false);
     expect(isRateLimitError(foreign) && isApiError(foreign)).toBe(true);
     expect(isAuthenticationError(foreign)).toBe(false);
-    const mismatch = copy.ApiError.from({ ...fields, kind: 'tenant_mismatch' });
+    const refusal = { status: 403, code: 'c', serverMessage: 'm' };
+    const mismatch = copy.ApiError.from({ ...fields, ...refusal, kind: 'tenant_mismatch' });
     expect(isPermissionDeniedError(mismatch) && isTenantMismatchError(mismatch)).toBe(true);
-    const missing = copy.ApiError.from({ ...fields, kind: 'not_found' });
+    const missing = copy.ApiError.from({ ...fields, ...refusal, status: 404, kind: 'not_found' });
     expect(isNotFoundError(missing) && isApiError(missing) && !isPermissionDeniedError(missing)).toBe(true);
-    expect(isParseError(copy.ApiError.from({ ...fields, kind: 'parse_failed', index: 2, issue: 'x' }))).toBe(true);
-    expect(isPaginationError(copy.ApiError.from({ ...fields, kind: 'pagination_stopped', problem: 'loop' }))).toBe(true);
+    expect(isParseError(copy.ApiError.from({ ...fields, status: 200, kind: 'parse_failed', index: 2, issue: 'x' }))).toBe(true);
+    expect(isPaginationError(copy.ApiError.from({ ...fields, status: 200, kind: 'pagination_stopped' }))).toBe(true);
     expect(isNotFoundError(foreign) || isParseError(missing)).toBe(false);
     // AbortSignal.timeout() rejects with a DOMException named TimeoutError: not ours.
     expect(isTimeoutError(new DOMException('t', 'TimeoutError'))).toBe(false);

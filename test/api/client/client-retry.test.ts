@@ -3,7 +3,7 @@
  * is vitest's fake clock (setTimeout and Date), so waits of seconds take none; the delay the
  * client chose for each retry is read from its `info` log line and from `retryHistory`.
  */
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, expectTypeOf, it, vi } from 'vitest';
 import {
   type ApiError,
   type ClientOptions,
@@ -13,6 +13,7 @@ import {
   isRateLimitError,
   isServerError,
   isTimeoutError,
+  nextStep,
 } from '../../../api/client/index.js';
 import { BASE_URL, KEY, captureLogger, envelopeError, envelopeOk, mockAgent } from './helpers.js';
 
@@ -134,8 +135,7 @@ describe('client: 429 and Retry-After', () => {
     expect(error).toMatchObject({
       kind: 'rate_limited',
       retryAfterMs: 99_999_999_999_000,
-      limit: 60,
-      remaining: 0,
+      rateLimit: { limit: 60, remaining: 0 },
       attempts: 1,
       stopReason: 'hint_above_max',
       retryable: true,
@@ -162,6 +162,39 @@ describe('client: 429 and Retry-After', () => {
     expect(error.stopReason).toBe('retries_exhausted');
     expect(error.retryHistory.map((r) => r.outcome)).toEqual(['HTTP 429 rate_limited', 'HTTP 429 rate_limited']);
     expect(retries().map((r) => r.attempt)).toEqual([1, 2]);
+  });
+});
+
+describe('RateLimitError always carries its wait', () => {
+  it('a 429 without a hint: the 429 policy’s next backoff, basis backoff, and what the headers said', async () => {
+    const { pool, client } = setup({ maxRetries: 0 });
+    pool.intercept({ path: CLIENTS }).reply(...rateLimited({ 'ratelimit-limit': '60' }));
+    const error = await failure(client.list('clients'));
+    if (!isRateLimitError(error)) throw new Error(`expected a RateLimitError, got ${error.kind}`);
+    expect(error).toMatchObject({ retryAfterMs: 1000, retryAfterBasis: 'backoff', rateLimit: { limit: 60 }, status: 429 });
+    expect(nextStep(error)).toMatchObject({ action: 'retry after 1 s, at a lower rate', afterMs: 1000 });
+  });
+
+  it('switch (error.kind) narrows to the class: each kind’s fields are typed as present', () => {
+    const fieldsOf = (error: unknown): number | string | undefined => {
+      if (!isApiError(error)) return undefined;
+      switch (error.kind) {
+        case 'rate_limited':
+          return error.retryAfterMs + (error.rateLimit.remaining ?? 0);
+        case 'timeout':
+          return error.timeoutMs + error.elapsedMs;
+        case 'connection_error':
+          return error.networkCode;
+        case 'tenant_mismatch':
+          return error.code.length + error.status;
+        case 'parse_failed':
+          return error.issue;
+        default:
+          return error.status;
+      }
+    };
+    expectTypeOf(fieldsOf).returns.toEqualTypeOf<number | string | undefined>();
+    expect(fieldsOf(new Error('x'))).toBeUndefined();
   });
 });
 

@@ -145,7 +145,8 @@ describe('client vs sandbox: faults', () => {
       await c.list('clients');
       const error = await failure(c.list('clients'));
       expect(isRateLimitError(error)).toBe(true);
-      if (isRateLimitError(error)) expect(error).toMatchObject({ limit: 2, remaining: 0, attempts: 1, stopReason: 'hint_above_max' });
+      if (isRateLimitError(error))
+        expect(error).toMatchObject({ rateLimit: { limit: 2, remaining: 0 }, attempts: 1, stopReason: 'hint_above_max' });
     } finally {
       await limited.close();
     }
