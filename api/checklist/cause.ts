@@ -12,7 +12,10 @@ type Answered<K, T = { code: string }> = {
 
 export type ChecklistCause =
   | { readonly kind: 'ok' }
-  /** No complete HTTP answer: `answerKind` of the failure (a body past the size cap is an `invalid_envelope`). */
+  /**
+   * No complete HTTP answer: `answerKind` of the failure (a body past the size cap is an
+   * `invalid_envelope`).
+   */
   | {
       readonly kind: 'timeout' | 'connection_error' | 'tls_error' | 'invalid_envelope';
       readonly failure: TransportFailure;
@@ -24,7 +27,7 @@ export type ChecklistCause =
   | Answered<'redirect', { location: string | undefined }>
   | Answered<'unauthorized', { code: string | undefined }>
   | Answered<'tenant_mismatch'>
-  /** Also a scope row's cause when one resource is refused while another is served, whatever the code. */
+  /** Also a scope row's cause when one resource is refused, another served, whatever the code. */
   | Answered<'insufficient_scope'>
   | Answered<'forbidden'>
   | Answered<'not_found'>
@@ -32,7 +35,7 @@ export type ChecklistCause =
   /** The row could not be decided; `because` says which earlier row stopped it. */
   | { readonly kind: 'not_checked'; readonly because: string };
 
-/** An attempt's `answerKind`, with the details a row shows (`html`: a proxy's page, not the API). */
+/** An attempt's `answerKind`, with what a row shows (`html`: a proxy's page, not the API). */
 export function causeOf(result: AttemptResult): ChecklistCause {
   if (result.kind === 'failure')
     return { kind: answerKind(result), failure: result.failure } as ChecklistCause;
@@ -69,13 +72,12 @@ export function provesKeyAccepted(cause: ChecklistCause): boolean {
   );
 }
 
-/** Step 4: `HTTP 403 tenant_key_tenant_mismatch "…" (request id r-1)`, or why no HTTP answer came. */
+/** Step 4: `HTTP 403 tenant_key_tenant_mismatch "…" (request id r-1)`, or why no answer came. */
 export function describeAnswer(result: AttemptResult): string {
   if (result.kind === 'failure') {
     const { failure } = result;
-    return printable(
-      `no HTTP answer: ${failure.kind} ${'code' in failure ? `${failure.code} ` : ''}(${failure.message})`,
-    );
+    const code = 'code' in failure ? `${failure.code} ` : '';
+    return printable(`no HTTP answer: ${failure.kind} ${code}(${failure.message})`);
   }
   const c = result.classification;
   const code = 'code' in c && c.code !== undefined ? ` ${c.code}` : '';

@@ -26,7 +26,7 @@ export type ChecklistEvidence = 'docs' | TenantResource;
 
 export interface ChecklistRow {
   readonly id: ChecklistRowId;
-  /** The §7 step: 1 host and path, 2 key and scope, 3 tenant. Steps 4-5 are `detail` and the curl line. */
+  /** The §7 step: 1 host and path, 2 key and scope, 3 tenant (4-5: `detail`, the curl line). */
   readonly step: 1 | 2 | 3;
   readonly label: string;
   readonly status: 'pass' | 'fail' | 'skip';
@@ -36,7 +36,10 @@ export interface ChecklistRow {
   readonly evidence?: ChecklistEvidence | undefined;
 }
 
-/** `tenant`: the one in the resource paths; `observations`: answers by call id (`docs`, `scope:<resource>`). */
+/**
+ * `tenant`: the one in the resource paths; `observations`: answers by call id (`docs`,
+ * `scope:<resource>`).
+ */
 export type ChecklistInput = {
   readonly baseUrl: string;
   readonly tenant: string | undefined;
@@ -45,7 +48,7 @@ export type ChecklistInput = {
 
 type Seen = { evidence: ChecklistEvidence; result: AttemptResult; cause: ChecklistCause };
 
-/** A row's three ends: `pass` and `fail` on what one call answered, `skip` when no answer decided it. */
+/** A row's three ends: `pass`, `fail` on what one call answered, `skip` when none decided it. */
 function rowOf(id: ChecklistRowId, step: ChecklistRow['step'], label: string) {
   const make = (
     status: ChecklistRow['status'],
@@ -124,7 +127,8 @@ function tenantRow(tenant: string | undefined, resources: Seen[], key: Checklist
   if (mismatch)
     return fail(
       mismatch,
-      `${said(mismatch)}: the key is not assigned to tenant "${tenant}"; use that tenant's key or fix the tenant slug`,
+      `${said(mismatch)}: the key is not assigned to tenant "${tenant}"; ` +
+        "use that tenant's key or fix the tenant slug",
     );
   const reached = resources.find(
     (s) => s.cause.kind === 'ok' || s.cause.kind === 'insufficient_scope',
@@ -150,12 +154,14 @@ function scopeRow(
   if (!seen) return skip('not called', key.status === 'skip' ? key.detail : 'not called');
   const { cause, result } = seen;
   // A refusal of one resource while another of the tenant was served can only be the key's scope,
-  // whatever its code (READING: SCOPE_REFUSALS; an API may also spell its own, such as `scope_denied`).
+  // whatever its code (READING: SCOPE_REFUSALS; an API may also spell its own, such as
+  // `scope_denied`).
   if (served.length > 0 && (cause.kind === 'forbidden' || cause.kind === 'not_found')) {
     const scoped: ChecklistCause = { ...cause, kind: 'insufficient_scope' };
     return fail(
       seen,
-      `${said(seen)}: the key's scope does not cover ${resource} (${served.join(', ')} answered for this tenant)`,
+      `${said(seen)}: the key's scope does not cover ${resource} ` +
+        `(${served.join(', ')} answered for this tenant)`,
       scoped,
     );
   }

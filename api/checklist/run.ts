@@ -43,7 +43,8 @@ export async function runChecklist(input: ChecklistCallInput): Promise<Checklist
   const answers = new Map<string, { result: AttemptResult }>();
   for (const { id, endpoint, path, auth } of calls) {
     const docs = answers.get('docs')?.result;
-    // No further call can reach the host; not on a timeout, which must not hide what keyed paths say.
+    // No further call can reach the host; not on a timeout, which must not hide what keyed
+    // paths say.
     if (docs?.kind === 'failure' && docs.failure.kind !== 'timeout') break;
     const key = auth === 'none' ? undefined : input.apiKey;
     const base = { dispatcher, baseUrl, authScheme, timeoutMs };
