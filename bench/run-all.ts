@@ -67,7 +67,7 @@ export function benches(quick: boolean): Bench[] {
   ) => ({ name, limitSeconds, start, rows, describe }) as Bench;
   const versusQuick = quick ? { seconds: 12, warmupSeconds: 2 } : {};
   return [
-    bench('sandbox-throughput', quick ? 45 : 90, () => runThroughput(quick ? { seconds: 2, rounds: 3 } : {}), throughputRows),
+    bench('sandbox-throughput', quick ? 60 : 90, () => runThroughput(quick ? { seconds: 2, rounds: 5 } : {}), throughputRows),
     bench('client-overhead', quick ? 90 : 240, () => runClientOverhead(quick ? { calls: 3000, rounds: 10, warmup: 300 } : {}), clientRows),
     bench('monitor-vs-blackbox', quick ? 90 : 150, () => runVersus(versusQuick), versusRows, describeVersus),
     // The same at 4x the rate: shows whether the ratio is a fixed per-tick cost or per probe.
