@@ -16,7 +16,7 @@ import { loadConfigFile } from '../../monitor/config/load.js';
 import { createMonitor } from '../../monitor/service.js';
 import { startSandbox } from '../../sandbox/index.js';
 import { runMain } from '../helpers/fake-io.js';
-import { serveChild, tempDirs } from './helpers.js';
+import { sandboxTargetYaml, serveChild, tempDirs } from './helpers.js';
 import { childEnv, closedPort, spawnCli } from '../helpers/rig.js';
 
 const workDir = tempDirs('repairmon-hostile-');
@@ -122,15 +122,7 @@ describe('a hostile reload keeps the running config', { timeout: 60_000 }, () =>
     const dir = workDir();
     const file = join(dir, 'monitor.yaml');
     const idle = `http://127.0.0.1:${await closedPort()}/api/v1`;
-    const probing = [
-      '  - name: sandbox',
-      `    baseUrl: ${sandbox.baseUrl}`,
-      '    schedule: "* * * * * *"',
-      '    timeout: 500ms',
-      '    canaries: false',
-      '    keys:',
-      '      - { alias: nowak-test, kind: tenant, tenant: rowery-nowak, secret: "${NOWAK_KEY}" }',
-    ].join('\n');
+    const probing = sandboxTargetYaml(sandbox.baseUrl, 'secret: "${NOWAK_KEY}"');
     writeFileSync(file, `targets:\n${probing}\n`);
     const {
       serve,

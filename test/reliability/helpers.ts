@@ -103,6 +103,22 @@ export function writeMarkdownTable(file: string, title: string, header: readonly
   return path;
 }
 
+/**
+ * A `targets:` entry probing the sandbox every second with one tenant key (`secret` is the key's
+ * `secret: ...` or `secretFile: ...` field), no canaries: the config the serve-reload tests start from.
+ */
+export function sandboxTargetYaml(baseUrl: string, secret: string): string {
+  return [
+    '  - name: sandbox',
+    `    baseUrl: ${baseUrl}`,
+    '    schedule: "* * * * * *"',
+    '    timeout: 500ms',
+    '    canaries: false',
+    '    keys:',
+    `      - { alias: nowak-test, kind: tenant, tenant: rowery-nowak, ${secret} }`,
+  ].join('\n');
+}
+
 export interface ServingChild {
   readonly serve: Watched;
   /** The status page's base URL, e.g. http://127.0.0.1:PORT. */

@@ -14,7 +14,7 @@ import { describe, expect, it } from 'vitest';
 import { DOCUMENT_FILE_MAX_BYTES, SECRET_FILE_MAX_BYTES, readUserFile } from '../../lib/index.js';
 import { startSandbox } from '../../sandbox/index.js';
 import { childEnv, closedPort, runCli } from '../helpers/rig.js';
-import { serveChild, tempDirs } from './helpers.js';
+import { sandboxTargetYaml, serveChild, tempDirs } from './helpers.js';
 
 const workDir = tempDirs('repairmon-hostile-files-');
 
@@ -120,17 +120,7 @@ describe('serve: a reload to a FIFO or /dev/zero', { timeout: 90_000 }, () => {
     const file = join(dir, 'monitor.yaml');
     writeFileSync(join(dir, 'good.key'), sandbox.key('nowak-test').key);
     const probing = (secretFile: string) =>
-      [
-        'targets:',
-        '  - name: sandbox',
-        `    baseUrl: ${sandbox.baseUrl}`,
-        '    schedule: "* * * * * *"',
-        '    timeout: 500ms',
-        '    canaries: false',
-        '    keys:',
-        `      - { alias: nowak-test, kind: tenant, tenant: rowery-nowak, secretFile: ${JSON.stringify(secretFile)} }`,
-        '',
-      ].join('\n');
+      `targets:\n${sandboxTargetYaml(sandbox.baseUrl, `secretFile: ${JSON.stringify(secretFile)}`)}\n`;
     writeFileSync(file, probing('good.key'));
     const { serve, url, metrics, clientsOk, until } = await serveChild(file, childEnv());
     const bounded = (path: string, init?: RequestInit) => fetch(`${url}${path}`, { ...init, signal: AbortSignal.timeout(10_000) });
