@@ -22,6 +22,11 @@ export function holdKey(target: string, keyAlias: string): string {
   return `${target}\u0000${keyAlias}`;
 }
 
+/** How long to hold a key the server asked to wait `askedMs`: at most `capMs`. Pure. */
+export function cappedHold(askedMs: number, capMs: number): { readonly holdMs: number; readonly capped: CappedHold | undefined } {
+  return askedMs > capMs ? { holdMs: capMs, capped: { askedMs, capMs } } : { holdMs: askedMs, capped: undefined };
+}
+
 const UNITS = [
   [365.25 * 24 * 3_600_000, 'years'],
   [24 * 3_600_000, 'days'],

@@ -15,7 +15,7 @@ import { type AttemptResult, sendAttempt, parseRetryHint } from '../../api/clien
 import type { MonitorTarget } from '../config/types.js';
 import type { ProbeTracer } from '../tracing.js';
 import { type ProbeVerdict, classifyOutcome, heldVerdict } from './outcome.js';
-import { type CappedHold, type Politeness, capNote } from './politeness.js';
+import { type CappedHold, type Politeness, capNote, cappedHold } from './politeness.js';
 import { type Credential, INVALID_KEY_ALIAS, INVALID_KEY_PREFIX, NO_KEY_ALIAS, type ProbeSpec } from './spec.js';
 
 type Degradation = 'none' | 'slo' | 'rate_limited';
@@ -77,7 +77,6 @@ export async function runProbe(spec: ProbeSpec, target: MonitorTarget, deps: Pro
   const held = deps.politeness.state(spec.target, sender.alias, startedAt);
   if (held) {
     const verdict = heldVerdict(spec.expect, held.remainingMs, held.capped && capNote(held.capped));
-    const retryAfterMs = held.remainingMs;
     return {
       spec,
       verdict,
@@ -85,7 +84,7 @@ export async function runProbe(spec: ProbeSpec, target: MonitorTarget, deps: Pro
       durationMs: 0,
       sent: false,
       degraded: 'rate_limited',
-      retryAfterMs,
+      retryAfterMs: held.remainingMs,
       holdCapped: held.capped,
       attempt: undefined,
     };
@@ -133,9 +132,9 @@ async function sendWith(
   if (attempt.kind === 'response' && attempt.status === 429) {
     // parseRetryHint reads a date or an epoch against the answer's own Date (a server clock ahead adds nothing).
     const askedMs = parseRetryHint(attempt.headers, at)?.delayMs;
-    const capMs = deps.maxHoldMs ?? RATE_LIMIT_POLICY.maxHoldMs;
-    retryAfterMs = askedMs === undefined ? undefined : Math.min(askedMs, capMs);
-    holdCapped = askedMs !== undefined && askedMs > capMs ? { askedMs, capMs } : undefined;
+    const hold = askedMs === undefined ? undefined : cappedHold(askedMs, deps.maxHoldMs ?? RATE_LIMIT_POLICY.maxHoldMs);
+    retryAfterMs = hold?.holdMs;
+    holdCapped = hold?.capped;
     // Without a hint nothing is held, but the key's throttled stretch begins all the same.
     if (deps.politeness.hold(spec.target, sender.alias, at, retryAfterMs ?? 0, holdCapped))
       holdEvent = { kind: 'started', keyAlias: sender.alias, holdMs: retryAfterMs };
