@@ -224,7 +224,8 @@ export function createProbeTable(perKeyOutcomes: boolean) {
       let counters = perEndpoint.get(key);
       if (!counters) perEndpoint.set(key, (counters = newRow(endpointLabels(spec))));
       count(counters, update.outcome);
-      counters.text[1] = undefined;
+      // A per-endpoint row is only ever rendered by `total`: clearing every slot spares naming its index.
+      counters.text.fill(undefined);
     },
     /** Ends every streak of `cls` on the target's rows (a maintenance window: what came before says nothing about after). */
     endStreaks(target: string, cls: FailureClass): void {
