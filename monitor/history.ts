@@ -42,7 +42,7 @@ export function bodyShown(endpoint: EndpointId): boolean {
 
 /** A verdict's detail quotes the start of a body that is not JSON; that quote goes where the body goes. */
 export function withheldDetail(endpoint: EndpointId, detail: string): string {
-  return bodyShown(endpoint) ? detail : detail.replace(/; starts with .*$/s, '; body not shown');
+  return bodyShown(endpoint) || !detail.includes('; starts with') ? detail : detail.replace(/; starts with .*$/s, '; body not shown');
 }
 
 /** At most `size` items, oldest first: pushing past the size drops the oldest. */
@@ -63,11 +63,17 @@ function answeredHtml(result: ProbeResult): boolean {
   return /^\s*<(!doctype html|html|head|body)\b/i.test(attempt.bodyExcerpt);
 }
 
+/** Field by field rather than a spread of the verdict: this runs once per probe. */
 function toEntry(result: ProbeResult): HistoryEntry {
   const { spec, verdict } = result;
   return {
-    ...verdict,
+    outcome: verdict.outcome,
+    reason: verdict.reason,
     detail: withheldDetail(spec.endpoint, verdict.detail),
+    expected: verdict.expected,
+    success: verdict.success,
+    status: verdict.status,
+    items: verdict.items,
     id: spec.id,
     target: spec.target,
     endpoint: spec.endpoint,

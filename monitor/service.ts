@@ -19,7 +19,7 @@ import { MonitorRegistry } from './metrics/registry.js';
 import { createServiceMetrics } from './metrics/service-metrics.js';
 import { buildPlan } from './probe/plan.js';
 import { createPoliteness, holdKey } from './probe/politeness.js';
-import { type ProbeResult, logProbe, runProbe } from './probe/run.js';
+import { type ProbeDeps, type ProbeResult, logProbe, runProbe } from './probe/run.js';
 import type { ProbeSpec } from './probe/spec.js';
 import { createReloadQueue, readConfigSource, reportReload } from './reload.js';
 import { createSchedulesInForce } from './schedule/in-force.js';
@@ -91,17 +91,20 @@ export function createMonitor(initial: MonitorConfig, deps: MonitorDeps) {
   let plan = planOf(initial, shard);
   let history = createHistory({ perProbe: initial.historyPerProbe });
 
-  const probeDeps = (target: MonitorTarget) => ({
-    dispatcher: connections.for(target, config.concurrency),
-    politeness,
-    now,
-    maxHoldMs: config.maxRateLimitHoldMs ?? RATE_LIMIT_POLICY.maxHoldMs,
-    userAgent,
-    tracer: deps.tracer,
-  });
+  // Built once per target and config (apply() clears them), not per probe.
+  const depsByTarget = new Map<string, ProbeDeps>();
+  function probeDeps(target: MonitorTarget): ProbeDeps {
+    let found = depsByTarget.get(target.name);
+    if (!found) {
+      const maxHoldMs = config.maxRateLimitHoldMs ?? RATE_LIMIT_POLICY.maxHoldMs;
+      found = { dispatcher: connections.for(target, config.concurrency), politeness, now, maxHoldMs, userAgent, tracer: deps.tracer };
+      depsByTarget.set(target.name, found);
+    }
+    return found;
+  }
 
   async function runAndRecord(spec: ProbeSpec, target: MonitorTarget, signal: AbortSignal): Promise<void> {
-    const result = await runProbe(spec, target, { ...probeDeps(target), signal });
+    const result = await runProbe(spec, target, probeDeps(target), signal);
     // A retiring round's probe that the new config dropped records nothing.
     if (signal.aborted || !plan.ids.has(spec.id)) return;
     probeSeries.record(result);
@@ -147,6 +150,7 @@ export function createMonitor(initial: MonitorConfig, deps: MonitorDeps) {
     describe(next, nextPlan);
     config = next;
     plan = nextPlan;
+    depsByTarget.clear();
     const oldConnections = connections.replace(next.targets, next.concurrency);
     schedules.replace(schedulerFor(next), () => connections.close(oldConnections));
     service.reloadSuccessful.set(1);

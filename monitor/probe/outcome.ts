@@ -78,7 +78,7 @@ function responseWhy(status: number, cls: ResponseClass): Why {
 /** The outcome is the answer's kind (`answerKind`, the one mapping every tool shares); the reason and detail say more. */
 function found(result: AttemptResult): Found {
   const why = result.kind === 'failure' ? failureWhy(result.failure) : responseWhy(result.status, result.classification);
-  return { outcome: answerKind(result), ...why };
+  return { outcome: answerKind(result), reason: why.reason, detail: why.detail };
 }
 
 /** A response with data where a refusal was expected is a breach, whatever else it says. */
@@ -102,34 +102,41 @@ function itemsOf(cls: ResponseClass): number | undefined {
   return cls.kind === 'ok' && Array.isArray(cls.data) ? cls.data.length : undefined;
 }
 
+/** Every verdict is built here, in one shape: it runs once per probe (no spreads, one hidden class). */
+function verdictOf(got: Found, reason: string, detail: string, expected: Outcome, success: boolean, result: AttemptResult): ProbeVerdict {
+  const response = result.kind === 'response';
+  const status = response ? result.status : undefined;
+  const items = response ? itemsOf(result.classification) : undefined;
+  return { outcome: got.outcome, reason, detail, expected, success, status, items };
+}
+
 export function classifyOutcome(result: AttemptResult, expect: Expectation): ProbeVerdict {
   const expected = expectedOutcome(expect);
   const got = breach(expect, found(result));
-  const status = result.kind === 'response' ? result.status : undefined;
-  const items = result.kind === 'response' ? itemsOf(result.classification) : undefined;
   const code = expect.kind === 'refusal' ? refusalCode(result) : undefined;
   if (expect.kind === 'refusal' && code !== undefined) {
     // A refusal without an envelope (a plain 401: its body is not shown) names no other code.
     if (expect.specCode === undefined || code === expect.specCode || code === '')
-      return { ...got, reason: 'none', expected, success: true, status, items };
+      return verdictOf(got, 'none', got.detail, expected, true, result);
+    const status = result.kind === 'response' ? result.status : undefined;
     const detail =
       expect.codeSource === 'spec'
         ? `refused with HTTP ${status} ${code} where the spec names ${expect.specCode}: the guard held (no breach), but the API differs from the spec here`
         : `refused with HTTP ${status} ${code} where the key's expect in monitor.yaml names ${expect.specCode}: refused as expected (no breach), but with another code`;
-    return { ...got, reason: `deviation_${codeReason(code)}`, detail, expected, success: true, status, items };
+    return verdictOf(got, `deviation_${codeReason(code)}`, detail, expected, true, result);
   }
   const success = got.outcome === expected;
-  return { ...got, reason: success ? 'none' : got.reason, expected, success, status, items };
+  return verdictOf(got, success ? 'none' : got.reason, got.detail, expected, success, result);
 }
 
 /** The verdict for a probe not sent because the key is waiting out a server's 429 hint. */
 export function heldVerdict(expect: Expectation, remainingMs: number, capNote?: string): ProbeVerdict {
   return {
     outcome: 'rate_limited',
-    expected: expectedOutcome(expect),
-    success: false,
     reason: 'held_retry_after',
     detail: `not sent: the key waits ${Math.ceil(remainingMs / 1000)} s more for the server's Retry-After${capNote ? ` (${capNote})` : ''}`,
+    expected: expectedOutcome(expect),
+    success: false,
     status: undefined,
     items: undefined,
   };

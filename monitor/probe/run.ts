@@ -37,12 +37,11 @@ export interface ProbeResult {
   readonly attempt: AttemptResult | undefined;
 }
 
-interface ProbeDeps {
+export interface ProbeDeps {
   readonly dispatcher: Dispatcher;
   readonly politeness: Politeness;
   /** Wall clock in ms, for timestamps and 429 holds. */
   readonly now: () => number;
-  readonly signal?: AbortSignal | undefined;
   /** `maxRateLimitHold`; by default the 429 policy's longest hold (1 h). */
   readonly maxHoldMs?: number | undefined;
   readonly userAgent?: string | undefined;
@@ -71,36 +70,38 @@ function senderOf(spec: ProbeSpec, target: MonitorTarget, politeness: Politeness
     : planned;
 }
 
-export async function runProbe(spec: ProbeSpec, target: MonitorTarget, deps: ProbeDeps): Promise<ProbeResult> {
+/** `signal` aborts the request (the scheduler's shutdown). */
+export async function runProbe(spec: ProbeSpec, target: MonitorTarget, deps: ProbeDeps, signal?: AbortSignal): Promise<ProbeResult> {
   const startedAt = deps.now();
   const sender = senderOf(spec, target, deps.politeness, startedAt);
   const held = deps.politeness.state(spec.target, sender.alias, startedAt);
   if (held) {
     const verdict = heldVerdict(spec.expect, held.remainingMs, held.capped && capNote(held.capped));
-    return {
-      spec,
-      verdict,
-      startedAt,
-      durationMs: 0,
-      sent: false,
-      degraded: 'rate_limited',
-      retryAfterMs: held.remainingMs,
-      holdCapped: held.capped,
-      attempt: undefined,
-    };
+    return probeResult(spec, verdict, startedAt, 0, false, 'rate_limited', held.remainingMs, held.capped, undefined, undefined);
   }
-  const sent = await sendWith(spec, sender, target, deps);
+  const sent = await sendWith(spec, sender, target, deps, signal, startedAt);
+  if (sender.alias === spec.keyAlias) return sent;
   // The gauge labelled with the planned key keeps saying what that key waits out.
-  const plannedHold =
-    sender.alias === spec.keyAlias ? sent.retryAfterMs : deps.politeness.state(spec.target, spec.keyAlias, deps.now())?.remainingMs;
-  const verdict =
-    sender.alias === spec.keyAlias
-      ? sent.verdict
-      : {
-          ...sent.verdict,
-          detail: `${sent.verdict.detail} (sent ${sender.credential.kind === 'key' ? `with key ${sender.alias}` : 'without a key'}: key ${spec.keyAlias} waits out a 429)`,
-        };
-  return { ...sent, spec, verdict, startedAt, retryAfterMs: plannedHold };
+  const plannedHold = deps.politeness.state(spec.target, spec.keyAlias, deps.now())?.remainingMs;
+  const via = sender.credential.kind === 'key' ? `with key ${sender.alias}` : 'without a key';
+  const verdict = { ...sent.verdict, detail: `${sent.verdict.detail} (sent ${via}: key ${spec.keyAlias} waits out a 429)` };
+  return { ...sent, verdict, retryAfterMs: plannedHold };
+}
+
+/** Every result is built here, in one shape: this runs once per probe (no spreads, one hidden class). */
+function probeResult(
+  spec: ProbeSpec,
+  verdict: ProbeVerdict,
+  startedAt: number,
+  durationMs: number,
+  sent: boolean,
+  degraded: Degradation,
+  retryAfterMs: number | undefined,
+  holdCapped: CappedHold | undefined,
+  holdEvent: ProbeResult['holdEvent'],
+  attempt: AttemptResult | undefined,
+): ProbeResult {
+  return { spec, verdict, startedAt, durationMs, sent, degraded, retryAfterMs, holdCapped, holdEvent, attempt };
 }
 
 async function sendWith(
@@ -108,7 +109,9 @@ async function sendWith(
   sender: Sender,
   target: MonitorTarget,
   deps: ProbeDeps,
-): Promise<Omit<ProbeResult, 'spec' | 'startedAt'>> {
+  signal: AbortSignal | undefined,
+  startedAt: number,
+): Promise<ProbeResult> {
   const span = deps.tracer?.start(spec, sender.alias);
   const attempt = await sendAttempt({
     dispatcher: deps.dispatcher,
@@ -119,7 +122,7 @@ async function sendWith(
     authScheme: sender.credential.kind === 'key' ? sender.credential.scheme : 'bearer',
     timeoutMs: target.timeoutMs,
     maxBodyBytes: target.maxBodyBytes,
-    signal: deps.signal,
+    signal,
     userAgent: deps.userAgent,
     traceparent: span?.traceparent,
   });
@@ -145,7 +148,7 @@ async function sendWith(
   const sloMs = target.sloMs[spec.endpoint];
   const degraded = verdict.outcome === 'rate_limited' ? 'rate_limited' : sloMs !== undefined && durationMs > sloMs ? 'slo' : 'none';
   span?.end(verdict, attempt.kind === 'response' ? attempt.requestId : undefined);
-  return { verdict, durationMs, sent: true, degraded, retryAfterMs, holdCapped, holdEvent, attempt };
+  return probeResult(spec, verdict, startedAt, durationMs, true, degraded, retryAfterMs, holdCapped, holdEvent, attempt);
 }
 
 /**
@@ -162,6 +165,8 @@ export function logProbe(logger: Logger, { spec, verdict, durationMs, holdEvent,
       'key rate limited (HTTP 429): its probes wait out the hint, one at a time, until it answers otherwise',
     );
   } else if (holdEvent?.kind === 'ended') logger.info(key, 'key answered again after HTTP 429: its probes resume');
+  // Most probes log at debug, which is usually off: build nothing for them then.
+  if ((verdict.success || verdict.outcome === 'rate_limited') && !logger.isLevelEnabled('debug')) return;
   const ids =
     attempt === undefined ? {} : { traceId: attempt.traceId, requestId: attempt.kind === 'response' ? attempt.requestId : undefined };
   const log = { probe: spec.id, outcome: verdict.outcome, reason: verdict.reason, ms: Math.round(durationMs), ...ids };
