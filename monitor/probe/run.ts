@@ -77,7 +77,19 @@ export async function runProbe(spec: ProbeSpec, target: MonitorTarget, deps: Pro
   const held = deps.politeness.state(spec.target, sender.alias, startedAt);
   if (held) {
     const verdict = heldVerdict(spec.expect, held.remainingMs, held.capped && capNote(held.capped));
-    return probeResult(spec, verdict, startedAt, 0, false, 'rate_limited', held.remainingMs, held.capped, undefined, undefined);
+    // Every field in the order sendWith writes them: one object shape for every result.
+    return {
+      spec,
+      verdict,
+      startedAt,
+      durationMs: 0,
+      sent: false,
+      degraded: 'rate_limited',
+      retryAfterMs: held.remainingMs,
+      holdCapped: held.capped,
+      holdEvent: undefined,
+      attempt: undefined,
+    };
   }
   const sent = await sendWith(spec, sender, target, deps, signal, startedAt);
   if (sender.alias === spec.keyAlias) return sent;
@@ -86,22 +98,6 @@ export async function runProbe(spec: ProbeSpec, target: MonitorTarget, deps: Pro
   const via = sender.credential.kind === 'key' ? `with key ${sender.alias}` : 'without a key';
   const verdict = { ...sent.verdict, detail: `${sent.verdict.detail} (sent ${via}: key ${spec.keyAlias} waits out a 429)` };
   return { ...sent, verdict, retryAfterMs: plannedHold };
-}
-
-/** Every result is built here, in one shape: this runs once per probe (no spreads, one hidden class). */
-function probeResult(
-  spec: ProbeSpec,
-  verdict: ProbeVerdict,
-  startedAt: number,
-  durationMs: number,
-  sent: boolean,
-  degraded: Degradation,
-  retryAfterMs: number | undefined,
-  holdCapped: CappedHold | undefined,
-  holdEvent: ProbeResult['holdEvent'],
-  attempt: AttemptResult | undefined,
-): ProbeResult {
-  return { spec, verdict, startedAt, durationMs, sent, degraded, retryAfterMs, holdCapped, holdEvent, attempt };
 }
 
 async function sendWith(
@@ -148,7 +144,7 @@ async function sendWith(
   const sloMs = target.sloMs[spec.endpoint];
   const degraded = verdict.outcome === 'rate_limited' ? 'rate_limited' : sloMs !== undefined && durationMs > sloMs ? 'slo' : 'none';
   span?.end(verdict, attempt.kind === 'response' ? attempt.requestId : undefined);
-  return probeResult(spec, verdict, startedAt, durationMs, true, degraded, retryAfterMs, holdCapped, holdEvent, attempt);
+  return { spec, verdict, startedAt, durationMs, sent: true, degraded, retryAfterMs, holdCapped, holdEvent, attempt };
 }
 
 /**
