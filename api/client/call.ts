@@ -119,9 +119,6 @@ export class Call {
   run(): Promise<AttemptResponse> {
     const { signal } = this.plan;
     if (signal?.aborted) return Promise.reject(signal.reason);
-    const stopped = (error: unknown): never => {
-      throw signal?.aborted ? signal.reason : error;
-    };
     // Most calls succeed at once: p-retry starts only after a failure, replayed as its attempt 1.
     // It waits nothing itself: `onFailed` sleeps what `decideRetry` chose.
     return this.attempt().catch((first: unknown) =>
@@ -129,7 +126,9 @@ export class Call {
         retries: Infinity,
         minTimeout: 0,
         onFailedAttempt: ({ error }) => this.onFailed(error),
-      }).catch(stopped),
+      }).catch((error: unknown) => {
+        throw signal?.aborted ? signal.reason : error;
+      }),
     );
   }
 

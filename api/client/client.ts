@@ -94,10 +94,13 @@ const DEFAULTS: Budget = {
 const TRACEPARENT = /^00-([0-9a-f]{32})-[0-9a-f]{16}-[0-9a-f]{2}$/;
 const HIDDEN_HEADERS = new Set([...SECRET_HEADERS, 'proxy-authorization', 'set-cookie', 'cookie']);
 
+const BUDGET_NAMES = Object.keys(DEFAULTS) as Array<keyof Budget>;
+
 /** `defaults`, with what `given` sets, checked. */
 function budget<T extends Partial<Budget>>(prefix: string, given: Partial<Budget>, defaults: T): T {
   let out = defaults;
-  for (const name of Object.keys(defaults) as Array<keyof Budget>) {
+  for (const name of BUDGET_NAMES) {
+    if (!(name in defaults)) continue;
     const value = given[name];
     if (value === undefined) continue;
     const min = name.endsWith('TimeoutMs') ? 1 : 0;
@@ -298,10 +301,11 @@ export function createClient(options: ClientOptions): RepairServiceClient {
         throw new TypeError(
           `list: ${shown(resource)} is not one of ${TENANT_RESOURCES.join(', ')}`,
         );
-      const of = opts.tenant ?? tenant;
+      const of = opts.tenant === undefined ? tenant : slug(opts.tenant);
       if (of === undefined)
         throw new TypeError(`${resource}: no tenant: pass { tenant } or set the client's "tenant"`);
-      return target(tenantResourcePath(opts.tenant === undefined ? of : slug(of), resource));
+      const path = tenantResourcePath(of, resource);
+      return { endpoint: resource, path, query: undefined, tenant: of, sendKey: true };
     }, opts);
 
   const get =
