@@ -41,9 +41,9 @@ export function traceparent(traceId: string = randomHex(16)): string {
 }
 
 /** A success body above this is refused: a runaway response must not exhaust memory. */
-export const DEFAULT_MAX_BODY_BYTES = 20 * 1024 * 1024;
+const DEFAULT_MAX_BODY_BYTES = 20 * 1024 * 1024;
 /** Error bodies are read only this far: enough for any envelope, not for a runaway page. */
-export const ERROR_BODY_BYTES = 64 * 1024;
+const ERROR_BODY_BYTES = 64 * 1024;
 const EXCERPT_CHARS = 512;
 
 export interface AttemptRequest {
