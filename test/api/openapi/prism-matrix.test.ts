@@ -108,7 +108,10 @@ function startRouter(sandboxes: ReadonlyMap<string, RunningSandbox>): Promise<{ 
 async function startPrisms(routes: readonly { readonly file: string; readonly upstream: string }[]): Promise<Proxy[]> {
   const ports: number[] = [];
   for (const _ of routes) ports.push(await freePort());
-  const argvs = routes.map((r, i) => ['proxy', r.file, r.upstream, '--host', '127.0.0.1', '--port', `${ports[i]}`, '--cors', 'false']);
+  // --no-multiprocess: with NODE_ENV=production Prism would fork its servers, not yet
+  // listening when the host says they are.
+  const flags = ['--host', '127.0.0.1', '--cors', 'false', '--no-multiprocess'];
+  const argvs = routes.map((r, i) => ['proxy', r.file, r.upstream, ...flags, '--port', `${ports[i]}`]);
   host = spawnProcess(process.execPath, [PRISM_HOST, JSON.stringify(argvs)]);
   const exited = (): boolean => host?.child.exitCode !== null;
   // Its line, not polling: a poll's client port could take a port a Prism is about to listen on.
