@@ -59,6 +59,13 @@ function runbookSection(): string {
 }
 
 /**
+ * For `promtool test rules`: Go's collector at a quarter of its default frequency. The test
+ * evaluations churn short-lived memory; this cuts promtool's CPU by a fifth (measured: 17.8 ->
+ * 14.2 CPU s over three files) for some 250 MB at most, and changes nothing it computes.
+ */
+const PROMTOOL_TEST = { GOGC: '400' };
+
+/**
  * `promtool test rules` over every file, two promtool processes at a time (each file evaluates
  * the SLO rules' 3-day windows, ~1-6 s of CPU apiece; the machine has 2 cores).
  */
@@ -67,7 +74,7 @@ async function testRules(cwd: string, files: readonly string[] = testFiles): Pro
   const runs: ProcessRun[] = [];
   const worker = async (): Promise<void> => {
     for (let file = queue.shift(); file !== undefined; file = queue.shift())
-      runs.push(await runProcess(PROMTOOL, ['test', 'rules', file], { cwd, timeoutMs: 120_000 }));
+      runs.push(await runProcess(PROMTOOL, ['test', 'rules', file], { cwd, env: PROMTOOL_TEST, timeoutMs: 120_000 }));
   };
   await Promise.all([worker(), worker()]);
   return runs;
@@ -105,17 +112,15 @@ describe.skipIf(!hasPromtool)('promtool', () => {
       cpSync(TESTS_DIR, `${dir}/tests`, { recursive: true });
       writeFileSync(`${dir}/alerting-rules.yml`, broken);
       cpSync(`${PROMETHEUS_DIR}recording-rules.yml`, `${dir}/recording-rules.yml`);
-      // Only the files with a maintenance case (the others cannot notice), smallest first, up to
-      // the first that fails on a silenced case: one is what this proves, and promtool is slow.
+      // Only the files with a case named "... -> silenced" (the others cannot fail on one),
+      // smallest first, up to the first that fails on it: one is what this proves, and promtool
+      // is slow.
       const withWindows = testFiles
-        .filter(
-          (f) =>
-            readFileSync(`${TESTS_DIR}${f}`, 'utf8').includes('repairmon_maintenance_active') && !f.startsWith('error-budget-recovery'),
-        )
+        .filter((f) => /name: .*silenced/.test(readFileSync(`${TESTS_DIR}${f}`, 'utf8')))
         .sort((a, b) => statSync(`${TESTS_DIR}${a}`).size - statSync(`${TESTS_DIR}${b}`).size);
       const runs: ProcessRun[] = [];
       for (const file of withWindows) {
-        const run = await runProcess(PROMTOOL, ['test', 'rules', file], { cwd: `${dir}/tests`, timeoutMs: 120_000 });
+        const run = await runProcess(PROMTOOL, ['test', 'rules', file], { cwd: `${dir}/tests`, env: PROMTOOL_TEST, timeoutMs: 120_000 });
         runs.push(run);
         if (run.code !== 0 && /FAILED:\s+name: .*silenced/.test(run.stdout + run.stderr)) break;
       }

@@ -6,8 +6,8 @@
  * breaks the document in its `sl-violations` header: no response may break it. A keyless call
  * on a keyed path breaks the document's security requirement on the request side, as it
  * should, and nothing else does. A document narrowed to a success status the sandbox does not
- * send must draw violations, so the check can fail. One Prism per document, all started at
- * once; the guaranteed one reaches every sandbox through a small router keyed by a header.
+ * send must draw violations, so the check can fail. One Prism per document, all in one Node
+ * process; the guaranteed one reaches every sandbox through a small router keyed by a header.
  */
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { type Server, createServer, request as httpRequest } from 'node:http';
@@ -17,16 +17,19 @@ import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TENANT_RESOURCES } from '../../../api/contract/index.js';
 import { type OpenApiDocument, openApiDocument, serializeOpenApi } from '../../../api/openapi/index.js';
-import { type ChildProgram, childEnv, startProgram } from '../../../bench/lib/child.js';
 import { freePort } from '../../../bench/lib/port.js';
-import { waitForOk } from '../../../bench/lib/wait-http.js';
 import { styleDemoSlug } from '../../../sandbox/dialect/index.js';
 import { PRESET_NAMES, type RunningSandbox, parseReadings, startSandbox } from '../../../sandbox/index.js';
+import { type Watched, spawnProcess, waitFor } from '../../helpers/rig.js';
 import { toolAvailable } from '../../helpers/tools.js';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
-const PRISM = join(ROOT, 'node_modules', '.bin', 'prism');
-const hasPrism = toolAvailable(existsSync(PRISM), 'the Prism matrix', 'npm install (devDependency @stoplight/prism-cli)');
+const PRISM_HOST = join(import.meta.dirname, 'prism-host.mjs');
+const hasPrism = toolAvailable(
+  existsSync(join(ROOT, 'node_modules', '@stoplight', 'prism-cli')),
+  'the Prism matrix',
+  'npm install (devDependency @stoplight/prism-cli)',
+);
 const SERVERS = { test: 'http://127.0.0.1:4010/api/v1', production: 'https://api.example.test/api/v1' };
 /** Which sandbox the router sends a call of the guaranteed document's Prism to. */
 const ROUTE_HEADER = 'x-matrix-dialect';
@@ -58,8 +61,10 @@ interface Outcome {
 
 interface Proxy {
   readonly url: string;
-  readonly program: ChildProgram;
 }
+
+/** The one Node process serving every Prism. */
+let host: Watched | undefined;
 
 /** The document of what the spec guarantees with its 2XX narrowed to a status nobody sends. */
 function wrongDocument(): OpenApiDocument {
@@ -96,34 +101,23 @@ function startRouter(sandboxes: ReadonlyMap<string, RunningSandbox>): Promise<{ 
   );
 }
 
-async function startPrism(file: string, upstream: string): Promise<Proxy> {
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const program = startProgram(
-    PRISM,
-    ['proxy', file, upstream, '--host', '127.0.0.1', '--port', String(port), '--cors', 'false'],
-    childEnv(),
-  );
-  return { url, program };
-}
-
-async function ready(proxy: Proxy, headers: Record<string, string> = {}): Promise<void> {
-  const deadline = Date.now() + 240_000;
-  // waitForOk sends no header; the router needs one, so the guaranteed Prism is polled here.
-  if (Object.keys(headers).length === 0)
-    return waitForOk(`${proxy.url}/docs`, 240_000, () => proxy.program.alive()).catch((error: Error) =>
-      Promise.reject(new Error(`${error.message}\n${proxy.program.tail()}`)),
-    );
-  while (Date.now() < deadline) {
-    if (!proxy.program.alive()) throw new Error(`prism exited\n${proxy.program.tail()}`);
-    const res = await request(`${proxy.url}/docs`, { headers }).catch(() => undefined);
-    if (res) {
-      await res.body.dump();
-      if (res.statusCode === 200) return;
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`prism not ready\n${proxy.program.tail()}`);
+/**
+ * One `prism proxy` per document, all in one Node process (prism-host.mjs, the CLI's own command
+ * per argv): a Prism's start-up is mostly loading its modules, the same for every document.
+ */
+async function startPrisms(routes: readonly { readonly file: string; readonly upstream: string }[]): Promise<Proxy[]> {
+  const ports: number[] = [];
+  for (const _ of routes) ports.push(await freePort());
+  // --no-multiprocess: with NODE_ENV=production Prism would fork its servers, not yet
+  // listening when the host says they are.
+  const flags = ['--host', '127.0.0.1', '--cors', 'false', '--no-multiprocess'];
+  const argvs = routes.map((r, i) => ['proxy', r.file, r.upstream, ...flags, '--port', `${ports[i]}`]);
+  host = spawnProcess(process.execPath, [PRISM_HOST, JSON.stringify(argvs)]);
+  const exited = (): boolean => host?.child.exitCode !== null;
+  // Its line, not polling: a poll's client port could take a port a Prism is about to listen on.
+  await waitFor(() => exited() || host?.stdout().includes('prism-host: all listening'), { what: 'the Prisms', timeoutMs: 240_000 });
+  if (exited()) throw new Error(`prism-host exited\n${host.stdout().slice(-2_000)}${host.stderr()}`);
+  return ports.map((port) => ({ url: `http://127.0.0.1:${port}` }));
 }
 
 /** Every path of the dialect: /, /docs, its /platform/ sub-paths, each resource of one tenant. */
@@ -190,7 +184,6 @@ describe.skipIf(!hasPrism)('the OpenAPI documents under Prism, over the request 
   let guaranteed: Proxy;
   let wrong: Proxy;
   const narrowed = new Map<string, Proxy>();
-  const proxies: Proxy[] = [];
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'prism-matrix-'));
@@ -201,20 +194,23 @@ describe.skipIf(!hasPrism)('the OpenAPI documents under Prism, over the request 
       writeFileSync(file, serializeOpenApi(doc, 'yaml'));
       return file;
     };
-    // One Prism per document, all started before any is waited for.
-    guaranteed = await startPrism(write('guaranteed', openApiDocument({}, SERVERS)), `${router.url}/api/v1`);
-    wrong = await startPrism(write('wrong', wrongDocument()), sandboxes.get('reference')!.baseUrl);
-    for (const name of PRESET_NAMES) {
+    const documents = PRESET_NAMES.map((name) => {
       const parsed = parseReadings(name);
       if (!parsed.ok) throw new Error(parsed.error);
-      narrowed.set(name, await startPrism(write(name, openApiDocument(parsed.readings, SERVERS)), sandboxes.get(name)!.baseUrl));
-    }
-    proxies.push(guaranteed, wrong, ...narrowed.values());
-    await Promise.all([ready(guaranteed, { [ROUTE_HEADER]: 'reference' }), ready(wrong), ...[...narrowed.values()].map((p) => ready(p))]);
+      return { file: write(name, openApiDocument(parsed.readings, SERVERS)), upstream: sandboxes.get(name)!.baseUrl };
+    });
+    const started = await startPrisms([
+      { file: write('guaranteed', openApiDocument({}, SERVERS)), upstream: `${router.url}/api/v1` },
+      { file: write('wrong', wrongDocument()), upstream: sandboxes.get('reference')!.baseUrl },
+      ...documents,
+    ]);
+    [guaranteed, wrong] = started as [Proxy, Proxy];
+    PRESET_NAMES.forEach((name, i) => narrowed.set(name, started[i + 2]!));
   }, 300_000);
 
   afterAll(async () => {
-    await Promise.all(proxies.map((p) => p.program.stop()));
+    host?.child.kill('SIGTERM');
+    await host?.exited;
     await new Promise((done) => router?.server.close(done));
     await Promise.all([...sandboxes.values()].map((s) => s.close()));
     if (dir) rmSync(dir, { recursive: true, force: true });
