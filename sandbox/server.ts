@@ -107,10 +107,11 @@ function logLine(
   status: number,
   faults?: readonly string[],
 ): void {
-  deps.record({ at, method, path, ...(reply.keyAlias ? { keyAlias: reply.keyAlias } : {}), status });
+  const { keyAlias } = reply;
+  deps.record(keyAlias ? { at, method, path, keyAlias, status } : { at, method, path, status });
   const code = reply.envelope.ok ? undefined : reply.envelope.error.code;
   deps.logger?.info(
-    { requestId, method, path, keyAlias: reply.keyAlias, status, code, faults: faults?.length ? faults : undefined, ms: Date.now() - at },
+    { requestId, method, path, keyAlias, status, code, faults: faults?.length ? faults : undefined, ms: Date.now() - at },
     'request',
   );
 }
