@@ -94,10 +94,17 @@ function bodyRead(req: IncomingMessage, keep?: Buffer[]): Promise<'read' | 'inco
   });
 }
 
-type Answered = { readonly at: number; readonly requestId: string; readonly method: string; readonly path: string };
+/** A request as logged; `pathname` is undefined when the target could not be read (`path` is then the target). */
+type Answered = {
+  readonly at: number;
+  readonly requestId: string;
+  readonly method: string;
+  readonly path: string;
+  readonly pathname?: string;
+};
 
 function arrived(req: IncomingMessage, pathname = requestPathname(req.url)): Answered {
-  return { at: Date.now(), requestId: randomUUID(), method: req.method ?? '', path: pathname ?? String(req.url) };
+  return { at: Date.now(), requestId: randomUUID(), method: req.method ?? '', path: pathname ?? String(req.url), pathname };
 }
 
 function logLine(
@@ -136,10 +143,9 @@ const NO_FAULTS: ReturnType<typeof planFaults> = { latencyMs: 0, breach: false, 
  * costs no stream listeners and no promise; one with a body once the body has been read.
  */
 function handle(req: IncomingMessage, res: ServerResponse, deps: ServerDeps): Promise<void> | void {
-  const pathname = requestPathname(req.url);
-  const answered = arrived(req, pathname);
-  if (!hasBody(req)) return answer(req, res, deps, answered, pathname, '');
-  const kept: Buffer[] | undefined = pathname === CONTROL_PATH ? [] : undefined;
+  const answered = arrived(req);
+  const kept: Buffer[] | undefined = answered.pathname === CONTROL_PATH ? [] : undefined;
+  if (!kept && !hasBody(req)) return answer(req, res, deps, answered);
   return bodyRead(req, kept).then((body) => {
     if (body === 'incomplete') return;
     if (body === 'too_large') {
@@ -148,19 +154,13 @@ function handle(req: IncomingMessage, res: ServerResponse, deps: ServerDeps): Pr
       res.once('finish', () => req.socket.destroySoon());
       return;
     }
-    return answer(req, res, deps, answered, pathname, kept ? Buffer.concat(kept).toString('utf8') : '');
+    if (kept) return answerControl(req, res, deps, answered.requestId, Buffer.concat(kept).toString('utf8'));
+    return answer(req, res, deps, answered);
   });
 }
 
-function answer(
-  req: IncomingMessage,
-  res: ServerResponse,
-  deps: ServerDeps,
-  answered: Answered,
-  pathname: string | undefined,
-  body: string,
-): Promise<void> | void {
-  if (pathname === CONTROL_PATH) return answerControl(req, res, deps, answered.requestId, body);
+function answer(req: IncomingMessage, res: ServerResponse, deps: ServerDeps, answered: Answered): Promise<void> | void {
+  const { pathname } = answered;
   const rules = deps.faults();
   const plan = rules.length === 0 ? NO_FAULTS : planFaults(rules, relativeToBase(pathname), deps.random);
   const limiter = deps.limiter;
