@@ -5,7 +5,6 @@
  * parser rejected). I/O lives in server.ts; faults are layered on top in faults/.
  */
 import { BASE_PATH, ERROR_CODES, type Envelope, type ErrorCode, scopeForResource } from '../api/contract/index.js';
-import { type SlugStyle } from '../api/contract/readings.js';
 import {
   ALLOWED_METHODS,
   ERROR_STATUS,
@@ -13,18 +12,16 @@ import {
   type RefusalAnswer,
   type Route,
   errorEnvelope,
-  matchRoute,
   readPresentedKey,
   refusalAnswer,
-  successEnvelope,
 } from '../api/contract/server/index.js';
-import { type Dialect, checkSlugStyle } from './dialect/index.js';
-import { INDEX_PAYLOAD, docsPayload } from './docs.js';
-import { type DemoKey, type TenantData, keyMetadata } from './model.js';
+import type { Dialect } from './dialect/index.js';
+import type { DemoKey } from './model.js';
 import { type RateVerdict, rateLimitHeaders } from './rate-limit.js';
 import type { Reply } from './respond.js';
+import { type SandboxState, routeOf } from './state.js';
 
-export type { Reply };
+export type { Reply, SandboxState };
 
 /** The Polish error messages the sandbox sends (spec §2: messages are in Polish). */
 const MESSAGES: Readonly<Record<ErrorCode, string>> = {
@@ -58,14 +55,6 @@ function refusalMessage(refusal: Refusal, answer: RefusalAnswer, detail?: string
     case 'platform_refused':
       return MESSAGES.platform_key_required;
   }
-}
-
-export interface SandboxState {
-  readonly tenants: ReadonlyMap<string, TenantData>;
-  readonly keys: readonly DemoKey[];
-  readonly keysByValue: ReadonlyMap<string, DemoKey>;
-  /** Which reading of each "not shown" point every answer follows. */
-  readonly dialect: Dialect;
 }
 
 export interface DecideInput {
@@ -144,14 +133,6 @@ function authenticate(headers: DecideInput['headers'], { keysByValue, dialect }:
   return key.revoked ? refuse(dialect, 'invalid_key', 'Klucz został unieważniony.', {}, key.alias) : key;
 }
 
-/** The contract's route, with a slug outside the dialect's style refused like a malformed one. */
-function styledRoute(pathname: string | undefined, style: SlugStyle): Route {
-  const route: Route = pathname === undefined ? { kind: 'unknown' } : matchRoute(pathname);
-  if (route.kind !== 'tenant') return route;
-  const check = checkSlugStyle(route.tenant, style);
-  return check.ok ? route : { kind: 'invalid_tenant', tenant: route.tenant, reason: check.reason };
-}
-
 /** Every route that needs a key; a malformed slug too, so the key is judged first (spec §5.6). */
 type KeyedRoute = Extract<Route, { kind: 'index' | 'platform' | 'tenant' | 'invalid_tenant' }>;
 
@@ -168,17 +149,11 @@ function accessDenied(route: KeyedRoute, key: DemoKey, breach: boolean): Refusal
   return key.scopes.includes(scopeForResource(route.resource)) ? undefined : 'scope';
 }
 
-/** The data a route names, or why there is none; a platform sub-path ending in `keys` lists the keys, any other the tenants. */
-function routeData(route: Exclude<KeyedRoute, { kind: 'invalid_tenant' }>, state: SandboxState): { data: unknown } | string {
-  if (route.kind === 'index') return { data: INDEX_PAYLOAD };
-  if (route.kind === 'tenant') {
-    const tenant = state.tenants.get(route.tenant);
-    return tenant ? { data: tenant.records[route.resource] } : `Nie ma najemcy "${route.tenant}".`;
-  }
-  if (!state.dialect.platformPaths.includes(route.subpath)) return `Nieznana ścieżka platformy: /platform/${route.subpath}.`;
-  if (route.subpath.split('/').at(-1) === 'keys') return { data: state.keys.map(keyMetadata) };
-  const counts = (records: TenantData['records']) => Object.fromEntries(Object.entries(records).map(([name, list]) => [name, list.length]));
-  return { data: [...state.tenants.values()].map(({ info, records }) => ({ ...info, counts: counts(records) })) };
+/** The envelope a route names, or why there is none. */
+function routeData(route: Exclude<KeyedRoute, { kind: 'invalid_tenant' }>, state: SandboxState): Envelope | string {
+  if (route.kind === 'index') return state.index;
+  if (route.kind === 'tenant') return state.tenants.get(route.tenant)?.[route.resource] ?? `Nie ma najemcy "${route.tenant}".`;
+  return state.platform.get(route.subpath) ?? `Nieznana ścieżka platformy: /platform/${route.subpath}.`;
 }
 
 /** A route that needs a key: authentication, the rate limit, access, then the data. */
@@ -192,9 +167,9 @@ function keyed(route: KeyedRoute, input: DecideInput, state: SandboxState): Repl
   const denied = accessDenied(route, key, input.breach);
   if (denied) return refuse(dialect, denied, undefined, limitHeaders, key.alias);
   if (route.kind === 'invalid_tenant') return fail(ERROR_CODES.invalidTenantSlug, undefined, limitHeaders, key.alias);
-  const result = routeData(route, state);
-  if (typeof result === 'string') return fail(ERROR_CODES.notFound, result, limitHeaders, key.alias);
-  return reply(200, successEnvelope(result.data), limitHeaders, key.alias);
+  const envelope = routeData(route, state);
+  if (typeof envelope === 'string') return fail(ERROR_CODES.notFound, envelope, limitHeaders, key.alias);
+  return reply(200, envelope, limitHeaders, key.alias);
 }
 
 export function decide(input: DecideInput, state: SandboxState): Reply {
@@ -205,11 +180,11 @@ export function decide(input: DecideInput, state: SandboxState): Reply {
   if (!(ALLOWED_METHODS as readonly string[]).includes(input.method)) {
     return fail(ERROR_CODES.methodNotAllowed, undefined, { allow: ALLOWED_METHODS.join(', ') });
   }
-  const route = styledRoute(input.pathname, dialect.slug);
+  const route = routeOf(input.pathname, state);
   if (route.kind === 'unknown')
     return fail(ERROR_CODES.notFound, `Endpointy API v1 zaczynają się od ${BASE_PATH}/ (zob. ${BASE_PATH}/docs).`);
-  if (route.kind === 'docs') return reply(200, successEnvelope(docsPayload(dialect)));
+  if (route.kind === 'docs') return reply(200, state.docs);
   // A public index ignores a presented key: it is neither checked nor counted.
-  if (route.kind === 'index' && dialect.index === 'public') return reply(200, successEnvelope(INDEX_PAYLOAD));
+  if (route.kind === 'index' && dialect.index === 'public') return reply(200, state.index);
   return keyed(route, input, state);
 }

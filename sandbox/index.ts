@@ -19,6 +19,7 @@ import { type DemoKey, issueKeys } from './model.js';
 import { loadKeysFile } from './keys-file.js';
 import { MAX_PAGE_SIZE, pagingShape } from './pagination.js';
 import { createRateLimiter, parseRateLimit } from './rate-limit.js';
+import { sandboxState } from './state.js';
 import { type SandboxRequestRecord, createSandboxServer } from './server.js';
 import { existingKind, prepareTls, replaceFile } from './tls.js';
 
@@ -100,12 +101,7 @@ export async function startSandbox(options: SandboxOptions = {}) {
   if (!rate.ok) throw new SandboxConfigError('rate-limit', rate.error);
   const data = options.dataFile === undefined ? demoData(dialect.slug) : await loadDataFile(options.dataFile, dialect.slug);
   const keys = issueKeys(data.keys, options.keysFile === undefined ? new Map() : loadKeysFile(options.keysFile, data.keys));
-  const state = {
-    tenants: new Map(data.tenants.map((t) => [t.info.slug, t])),
-    keys,
-    keysByValue: new Map(keys.map((k) => [k.key, k])),
-    dialect,
-  };
+  const state = sandboxState(data, keys, dialect);
   const records: SandboxRequestRecord[] = [];
   const closing = new AbortController();
   // Every request delayed by a latency fault listens on this one signal; a burst of them is

@@ -1,9 +1,9 @@
 /**
  * Which answers a connection still owes, so that the 400 for a request Node's parser rejected
  * goes on the wire after them, and never inside or instead of one. Requests can arrive
- * pipelined: a good GET and a malformed one in the same packet. The GET's answer waits for its
- * (empty) body to be read, so when the parser fails on the second request the first is still
- * owed its 200; writing the 400 at once would leave the client reading it as the GET's answer.
+ * pipelined: a good request and a malformed one in the same packet. An answer that waits (for
+ * its request's body, or for a latency fault) is still owed when the parser fails on the next
+ * request; writing the 400 at once would leave the client reading it as that answer.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -24,9 +24,9 @@ export function owedAnswers() {
     track(req: IncomingMessage, res: ServerResponse): void {
       let exchanges = open.get(req.socket);
       if (!exchanges) open.set(req.socket, (exchanges = new Set()));
-      const exchange = { req, res };
-      exchanges.add(exchange);
-      res.once('close', () => exchanges.delete(exchange));
+      // Answers written in full are owed nothing: dropped here, not by a listener on every response.
+      for (const exchange of exchanges) if (exchange.res.writableEnded) exchanges.delete(exchange);
+      exchanges.add({ req, res });
     },
     /**
      * Runs `write` once every owed answer has been written (at once when none is owed). Not when

@@ -8,7 +8,6 @@ import type { IncomingMessage } from 'node:http';
 import { ERROR_CODES } from '../api/contract/index.js';
 import { successEnvelope } from '../api/contract/server/index.js';
 import { type Reply, fail } from './decide.js';
-import { requestPathname } from './server.js';
 
 /**
  * ASSUMPTION (the sandbox's reading): pagination is "not shown" by the spec. Pages are
@@ -44,8 +43,7 @@ const PLAIN_HOST = /^[A-Za-z0-9.-]+(?::\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](?::\d{1,5}
  * refused, any other reply as it was; `ownHost` is `host:port` as listening.
  */
 export function pagingShape(pageSize: number, scheme: 'http' | 'https', ownHost: () => string) {
-  return (reply: Reply, req: IncomingMessage): Reply => {
-    const pathname = requestPathname(req.url);
+  return (reply: Reply, req: IncomingMessage, pathname: string | undefined): Reply => {
     if (pathname === undefined || reply.status !== 200 || !reply.envelope.ok || !Array.isArray(reply.envelope.data)) return reply;
     const asked = requestedPage(req.url);
     if (!asked.ok) {

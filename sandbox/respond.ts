@@ -4,7 +4,7 @@
  */
 import { STATUS_CODES, type ServerResponse } from 'node:http';
 import { type Envelope, REQUEST_ID_HEADER } from '../api/contract/index.js';
-import { JSON_CONTENT_TYPE } from '../api/contract/server/index.js';
+import { JSON_CONTENT_TYPE, successEnvelope } from '../api/contract/server/index.js';
 
 export interface Reply {
   readonly status: number;
@@ -20,8 +20,19 @@ export interface Outgoing {
   readonly body: string;
 }
 
+/** The JSON of each envelope `servedEnvelope` made, by identity: data that never changes is serialised once. */
+const serialised = new WeakMap<Envelope, string>();
+
+/** The success envelope of `data`, serialised now for every answer that sends it. */
+export function servedEnvelope(data: unknown): Envelope {
+  const envelope = successEnvelope(data);
+  serialised.set(envelope, JSON.stringify(envelope));
+  return envelope;
+}
+
 export function jsonOutgoing(reply: Reply): Outgoing {
-  return { status: reply.status, headers: { 'content-type': JSON_CONTENT_TYPE, ...reply.headers }, body: JSON.stringify(reply.envelope) };
+  const body = serialised.get(reply.envelope) ?? JSON.stringify(reply.envelope);
+  return { status: reply.status, headers: { 'content-type': JSON_CONTENT_TYPE, ...reply.headers }, body };
 }
 
 /** The body as a string: Node then sends the head and the body in one write, not a writev of two. */

@@ -40,7 +40,7 @@ interface ServerDeps {
   /** Aborted on close, so pending latency faults stop waiting. */
   readonly closing: AbortSignal;
   /** Rewrites a decided reply before faults and sending (`--page-size`); absent: sent as decided. */
-  readonly shape?: (reply: Reply, req: IncomingMessage) => Reply;
+  readonly shape?: (reply: Reply, req: IncomingMessage, pathname: string | undefined) => Reply;
   readonly control: FaultControl;
 }
 
@@ -94,10 +94,17 @@ function bodyRead(req: IncomingMessage, keep?: Buffer[]): Promise<'read' | 'inco
   });
 }
 
-type Answered = { readonly at: number; readonly requestId: string; readonly method: string; readonly path: string };
+/** A request as logged; `pathname` is undefined when the target could not be read (`path` is then the target). */
+type Answered = {
+  readonly at: number;
+  readonly requestId: string;
+  readonly method: string;
+  readonly path: string;
+  readonly pathname?: string;
+};
 
-function arrived(req: IncomingMessage, path = requestPathname(req.url) ?? String(req.url)): Answered {
-  return { at: Date.now(), requestId: randomUUID(), method: req.method ?? '', path };
+function arrived(req: IncomingMessage, pathname = requestPathname(req.url)): Answered {
+  return { at: Date.now(), requestId: randomUUID(), method: req.method ?? '', path: pathname ?? String(req.url), pathname };
 }
 
 function logLine(
@@ -107,10 +114,11 @@ function logLine(
   status: number,
   faults?: readonly string[],
 ): void {
-  deps.record({ at, method, path, ...(reply.keyAlias ? { keyAlias: reply.keyAlias } : {}), status });
+  const { keyAlias } = reply;
+  deps.record(keyAlias ? { at, method, path, keyAlias, status } : { at, method, path, status });
   const code = reply.envelope.ok ? undefined : reply.envelope.error.code;
   deps.logger?.info(
-    { requestId, method, path, keyAlias: reply.keyAlias, status, code, faults: faults?.length ? faults : undefined, ms: Date.now() - at },
+    { requestId, method, path, keyAlias, status, code, faults: faults?.length ? faults : undefined, ms: Date.now() - at },
     'request',
   );
 }
@@ -121,20 +129,40 @@ function sendClosing(res: ServerResponse, reply: Reply, deps: ServerDeps, answer
   logLine(deps, answered, reply, reply.status);
 }
 
-async function handle(req: IncomingMessage, res: ServerResponse, deps: ServerDeps): Promise<void> {
+/** RFC 9112 §6.3: a request has a body only with Transfer-Encoding or a non-zero Content-Length. */
+function hasBody({ headers }: IncomingMessage): boolean {
+  const length = headers['content-length'];
+  return headers['transfer-encoding'] !== undefined || (length !== undefined && Number(length) !== 0);
+}
+
+/** No fault set (the usual case): no path to match, no dice to roll. */
+const NO_FAULTS: ReturnType<typeof planFaults> = { latencyMs: 0, breach: false, response: undefined, fired: [] };
+
+/**
+ * Answers at once a request without a body (its end came with its headers), so the usual GET
+ * costs no stream listeners and no promise; one with a body once the body has been read.
+ */
+function handle(req: IncomingMessage, res: ServerResponse, deps: ServerDeps): Promise<void> | void {
   const answered = arrived(req);
-  const pathname = requestPathname(req.url);
-  const kept: Buffer[] | undefined = pathname === CONTROL_PATH ? [] : undefined;
-  const body = await bodyRead(req, kept);
-  if (body === 'incomplete') return;
-  if (body === 'too_large') {
-    const detail = `Treść żądania przekracza ${MAX_REQUEST_BODY_BYTES} bajtów; API nie przyjmuje treści.`;
-    sendClosing(res, badRequestReply(413, detail), deps, answered);
-    res.once('finish', () => req.socket.destroySoon());
-    return;
-  }
-  if (kept) return answerControl(req, res, deps, answered.requestId, Buffer.concat(kept).toString('utf8'));
-  const plan = planFaults(deps.faults(), relativeToBase(pathname), deps.random);
+  const kept: Buffer[] | undefined = answered.pathname === CONTROL_PATH ? [] : undefined;
+  if (!kept && !hasBody(req)) return answer(req, res, deps, answered);
+  return bodyRead(req, kept).then((body) => {
+    if (body === 'incomplete') return;
+    if (body === 'too_large') {
+      const detail = `Treść żądania przekracza ${MAX_REQUEST_BODY_BYTES} bajtów; API nie przyjmuje treści.`;
+      sendClosing(res, badRequestReply(413, detail), deps, answered);
+      res.once('finish', () => req.socket.destroySoon());
+      return;
+    }
+    if (kept) return answerControl(req, res, deps, answered.requestId, Buffer.concat(kept).toString('utf8'));
+    return answer(req, res, deps, answered);
+  });
+}
+
+function answer(req: IncomingMessage, res: ServerResponse, deps: ServerDeps, answered: Answered): Promise<void> | void {
+  const { pathname } = answered;
+  const rules = deps.faults();
+  const plan = rules.length === 0 ? NO_FAULTS : planFaults(rules, relativeToBase(pathname), deps.random);
   const limiter = deps.limiter;
   const decided = decide(
     {
@@ -147,14 +175,15 @@ async function handle(req: IncomingMessage, res: ServerResponse, deps: ServerDep
     },
     deps.state,
   );
-  const reply = deps.shape ? deps.shape(decided, req) : decided;
-  if (plan.latencyMs > 0) {
-    try {
-      await sleep(plan.latencyMs, undefined, { signal: deps.closing });
-    } catch {
-      return;
-    }
-  }
+  const reply = deps.shape ? deps.shape(decided, req, pathname) : decided;
+  if (plan.latencyMs === 0) return finish(res, deps, answered, reply, plan);
+  return sleep(plan.latencyMs, undefined, { signal: deps.closing }).then(
+    () => finish(res, deps, answered, reply, plan),
+    () => undefined, // closed meanwhile: nobody waits for the answer
+  );
+}
+
+function finish(res: ServerResponse, deps: ServerDeps, answered: Answered, reply: Reply, plan: ReturnType<typeof planFaults>): void {
   let status = reply.status;
   if (plan.response) status = sendFault(res, plan.response, reply, answered.requestId, { dialect: deps.state.dialect, now: deps.now() });
   else send(res, jsonOutgoing(reply), answered.requestId);
@@ -179,11 +208,16 @@ export function createSandboxServer(deps: ServerDeps, tls?: { readonly cert: str
   const owed = owedAnswers();
   const listener = (req: IncomingMessage, res: ServerResponse): void => {
     owed.track(req, res);
-    handle(req, res, deps).catch((error: unknown) => {
+    const failed = (error: unknown): void => {
       deps.logger?.error({ err: error }, 'request handler failed');
       if (res.headersSent) res.destroy();
       else send(res, jsonOutgoing(fail(ERROR_CODES.internalError)), randomUUID());
-    });
+    };
+    try {
+      handle(req, res, deps)?.catch(failed);
+    } catch (error) {
+      failed(error);
+    }
   };
   // A missing Host is checked in `decide`, so its 400 is an envelope like every other answer.
   const options = { requireHostHeader: false };

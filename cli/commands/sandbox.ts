@@ -13,9 +13,6 @@ import {
   FAULT_KINDS,
   PRESET_NAMES,
   isSandboxConfigError,
-  parseDialect,
-  parseFaultSpec,
-  parseRateLimit,
   startSandbox,
 } from '../../sandbox/index.js';
 import faultCommand, { TOKEN_VAR, faultCommandLine } from './sandbox-fault.js';
@@ -40,16 +37,8 @@ function logFlags(values: CommandContext['values']) {
   return { logFormat: format, logLevel: values['quiet'] === true ? 'warn' : (level ?? 'info') };
 }
 
+/** Flags startSandbox parses (faults, rate limit, dialect, files) are refused by it, before it listens. */
 function readFlags(values: CommandContext['values']) {
-  const faults = stringValue(values, 'faults') ?? '';
-  const parsedFaults = parseFaultSpec(faults);
-  if (!parsedFaults.ok) throw new UsageError(`--faults: ${parsedFaults.error}`);
-  const rateLimit = stringValue(values, 'rate-limit') ?? CLI_DEFAULT_RATE_LIMIT;
-  const parsedRate = parseRateLimit(rateLimit);
-  if (!parsedRate.ok) throw new UsageError(`--rate-limit: ${parsedRate.error}`);
-  const dialect = stringValue(values, 'dialect') ?? DEFAULT_DIALECT;
-  const parsedDialect = parseDialect(dialect);
-  if (!parsedDialect.ok) throw new UsageError(`--dialect: ${parsedDialect.error}`);
   const host = stringValue(values, 'host') ?? SANDBOX_DEFAULT_HOST;
   if (host.trim() === '') throw new UsageError('--host must not be empty');
   const tlsCaOut = stringValue(values, 'tls-ca-out');
@@ -68,11 +57,11 @@ function readFlags(values: CommandContext['values']) {
       pageSize: numberValue(values, 'page-size', { min: 1, max: MAX_PAGE_SIZE }, true),
       host,
       port: numberValue(values, 'port', { min: 0, max: 65_535 }, true) ?? SANDBOX_DEFAULT_PORT,
-      faults,
-      rateLimit,
+      faults: stringValue(values, 'faults') ?? '',
+      rateLimit: stringValue(values, 'rate-limit') ?? CLI_DEFAULT_RATE_LIMIT,
       dataFile: stringValue(values, 'data'),
       keysFile: stringValue(values, 'keys'),
-      dialect,
+      dialect: stringValue(values, 'dialect'),
     },
   };
 }

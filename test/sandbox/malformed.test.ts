@@ -20,7 +20,8 @@ beforeAll(async () => {
 });
 afterAll(() => sandbox.close());
 
-function raw(text: string | Buffer): Promise<RawResponse> {
+/** `halfClose: false` keeps the client's side open: a half-close aborts what a server has not answered yet. */
+function raw(text: string | Buffer, { halfClose = true } = {}): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
     const socket = connect(sandbox.port, '127.0.0.1');
     const chunks: Buffer[] = [];
@@ -33,7 +34,8 @@ function raw(text: string | Buffer): Promise<RawResponse> {
       const headers = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]));
       resolve({ status: Number(statusLine.split(' ')[1]), headers, body: rest.join('\r\n\r\n') });
     });
-    socket.end(text);
+    if (halfClose) socket.end(text);
+    else socket.write(text);
   });
 }
 
@@ -134,6 +136,21 @@ describe('HTTP corners Node answers itself unless told otherwise', () => {
     const statuses = [...`${res.body}`.matchAll(/HTTP\/1\.1 (\d{3}) /g)].map((m) => Number(m[1]));
     expect([res.status, ...statuses]).toEqual([200, 400]);
   });
+
+  it.each(['', 'latency:300@/docs'])(
+    'a good GET pipelined before a garbage line gets its 200 first, then the 400 (faults: "%s")',
+    async (faults) => {
+      sandbox.setFaults(faults);
+      try {
+        const res = await raw('GET /api/v1/docs HTTP/1.1\r\nHost: x\r\n\r\nNOT HTTP AT ALL\r\n\r\n', { halfClose: false });
+        const statuses = [...`${res.body}`.matchAll(/HTTP\/1\.1 (\d{3}) /g)].map((m) => Number(m[1]));
+        expect([res.status, ...statuses]).toEqual([200, 400]);
+        expect(res.body).toContain('"ok":true');
+      } finally {
+        sandbox.setFaults('');
+      }
+    },
+  );
 
   it.each(['%ZZ', 'Rowery_Nowak', '%2e%2e'])(
     'a malformed slug (%s) with a platform key: 400 invalid_tenant_slug (without a key: 401, the key comes first)',
