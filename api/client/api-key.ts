@@ -56,7 +56,7 @@ export function redactSecrets(text: string, keys: Iterable<ApiKey>): string {
 }
 
 /** A run of this many characters of the key, in any case, counts as showing it. */
-export const KEY_ECHO_MIN_RUN = 10;
+const KEY_ECHO_MIN_RUN = 10;
 /** Any run of KEY_ECHO_MIN_RUN characters holds one of these blocks whole. */
 const BLOCK = Math.floor((KEY_ECHO_MIN_RUN + 1) / 2);
 

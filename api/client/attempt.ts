@@ -3,7 +3,6 @@
  * throws: every way it can end is in the result, for the retrying call and for one exact answer.
  */
 import { randomBytes } from 'node:crypto';
-import { EventEmitter } from 'node:events';
 import { type Dispatcher, request } from 'undici';
 import type {
   AnswerKind,
@@ -29,28 +28,22 @@ export const USER_AGENT = `repair-service-client/${CLIENT_VERSION} node/${proces
 let pool = Buffer.alloc(0);
 let used = 0;
 
-/**
- * Random hex for trace and span ids, cut from one 4 KiB draw (a draw per id cost microseconds a
- * call).
- */
+/** Random hex for trace and span ids, cut from one 4 KiB draw (one draw per id costs more). */
 export function randomHex(bytes: number): string {
   if (used + bytes > pool.length) [pool, used] = [randomBytes(4096), 0];
   used += bytes;
   return pool.toString('hex', used - bytes, used);
 }
 
-/**
- * A W3C `traceparent` (version 00, sampled): the trace id kept across a call's attempts, a new span
- * each.
- */
+/** A W3C `traceparent` (version 00, sampled): one trace per call, a new span per attempt. */
 export function traceparent(traceId: string = randomHex(16)): string {
   return `00-${traceId}-${randomHex(8)}-01`;
 }
 
 /** A success body above this is refused: a runaway response must not exhaust memory. */
-export const DEFAULT_MAX_BODY_BYTES = 20 * 1024 * 1024;
+const DEFAULT_MAX_BODY_BYTES = 20 * 1024 * 1024;
 /** Error bodies are read only this far: enough for any envelope, not for a runaway page. */
-export const ERROR_BODY_BYTES = 64 * 1024;
+const ERROR_BODY_BYTES = 64 * 1024;
 const EXCERPT_CHARS = 512;
 
 export interface AttemptRequest {
@@ -119,7 +112,7 @@ class BodyTooLarge extends Error {
 }
 
 /** What undici or Node threw, as a closed set of failures (codes read along the `cause` chain). */
-export function transportFailureFrom(error: unknown): TransportFailure {
+function transportFailureFrom(error: unknown): TransportFailure {
   const message = error instanceof Error ? error.message : String(error);
   const codes: string[] = [];
   for (
@@ -144,10 +137,7 @@ export function transportFailureFrom(error: unknown): TransportFailure {
   };
 }
 
-/**
- * One string per lowercase name, a key echo scrubbed; undici's object handed on when there is
- * nothing to change.
- */
+/** One string per lowercase name, a key echo scrubbed; undici's object when nothing changes. */
 function headersOf(
   raw: Record<string, string | string[] | undefined>,
   key: ApiKey | undefined,
@@ -229,25 +219,50 @@ function scrubbedEnvelope(parsed: EnvelopeParse, key: ApiKey): EnvelopeParse {
   };
 }
 
+/**
+ * The attempt's `signal` for undici (which takes any object with `addEventListener`), fired by the
+ * attempt's timer or the caller's signal: one timer covers queueing, connecting, headers and a
+ * trickling body, which undici's own idle `bodyTimeout` does not end.
+ */
+class Deadline {
+  timedOut = false;
+  private listener: (() => void) | undefined;
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(
+    ms: number,
+    private readonly caller: AbortSignal | undefined,
+  ) {
+    this.timer = setTimeout(
+      () => ((this.timedOut = true), this.abort()),
+      Math.max(1, Math.ceil(ms)),
+    );
+    caller?.addEventListener('abort', this.abort);
+  }
+
+  readonly abort = (): void => this.listener?.();
+  addEventListener(_: 'abort', listener: () => void): void {
+    this.listener = listener;
+  }
+  removeEventListener(): void {
+    this.listener = undefined;
+  }
+  end(): void {
+    clearTimeout(this.timer);
+    this.caller?.removeEventListener('abort', this.abort);
+  }
+}
+
+const timings = (started: number, headersAt: number | undefined): AttemptTimings => ({
+  headersMs: headersAt === undefined ? undefined : headersAt - started,
+  totalMs: performance.now() - started,
+});
+
 export async function sendAttempt(req: AttemptRequest): Promise<AttemptResult> {
   const started = performance.now();
-  const timings = (at?: number): AttemptTimings => ({
-    headersMs: at === undefined ? undefined : at - started,
-    totalMs: performance.now() - started,
-  });
   const trace = req.traceparent ?? traceparent();
   const traceId = trace.slice(3, 35);
-  // undici takes any EventEmitter as a signal: this plain one with a timer costs far less per call
-  // than an AbortController (see bench/client-overhead.ts).
-  const deadline = new EventEmitter();
-  let timedOut = false;
-  const expire = (): void => {
-    timedOut = true;
-    deadline.emit('abort');
-  };
-  const timer = setTimeout(expire, Math.max(1, Math.ceil(req.timeoutMs)));
-  const onAbort = (): void => void deadline.emit('abort');
-  req.signal?.addEventListener('abort', onAbort, { once: true });
+  const deadline = new Deadline(req.timeoutMs, req.signal);
   let headersAt: number | undefined;
   try {
     if (req.signal?.aborted) throw req.signal.reason;
@@ -261,25 +276,19 @@ export async function sendAttempt(req: AttemptRequest): Promise<AttemptResult> {
       headers[auth.name] = auth.value;
     }
     const url = joinUrl(req.baseUrl, req.path) + (req.query ? `?${req.query}` : '');
-    const res = await request(url, {
-      method: 'GET',
-      dispatcher: req.dispatcher,
-      headers,
-      signal: deadline,
-    });
+    const res = await request(url, { dispatcher: req.dispatcher, headers, signal: deadline });
     headersAt = performance.now();
     const status = res.statusCode;
     const success = status >= 200 && status < 300;
     const resHeaders = headersOf(res.headers, req.key);
     const declared = Number(resHeaders['content-length'] ?? Number.NaN);
     const limit = success ? (req.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES) : ERROR_BODY_BYTES;
-    // undici enforces a declared length itself: one read, no chunk bookkeeping (and no extra async
-    // frame).
+    // undici enforces a declared length itself: then one read, no chunk bookkeeping.
     const known = Number.isSafeInteger(declared) && declared <= limit;
-    const read = known
-      ? { text: await res.body.text(), bytes: declared }
-      : await readCapped(res.body, declared, limit, success);
-    const text = req.key ? redactSecrets(read.text, [req.key]) : read.text;
+    let text = known ? await res.body.text() : '';
+    let bytes = declared;
+    if (!known) ({ text, bytes } = await readCapped(res.body, declared, limit, success));
+    if (req.key) text = redactSecrets(text, [req.key]);
     const parsed = parseEnvelope(text, { status, list: LIST_ENDPOINTS.has(req.endpoint) });
     const envelope = req.key ? scrubbedEnvelope(parsed, req.key) : parsed;
     const classification = classifyResponse(status, envelope, resHeaders['location']);
@@ -292,23 +301,21 @@ export async function sendAttempt(req: AttemptRequest): Promise<AttemptResult> {
       headers: resHeaders,
       envelope,
       classification,
-      requestId:
-        requestId === undefined ? undefined : serverText(requestId, SERVER_TEXT_LIMITS.header),
-      bodyBytes: read.bytes,
+      requestId: requestId && serverText(requestId, SERVER_TEXT_LIMITS.header),
+      bodyBytes: bytes,
       bodyExcerpt:
         req.key && classification.kind !== 'ok' ? scrubKeyEchoes(excerpt, [req.key]) : excerpt,
-      timings: timings(headersAt),
+      timings: timings(started, headersAt),
     };
   } catch (error) {
     return {
       kind: 'failure',
       traceId,
-      failure: failureOf(error, req, timedOut, headersAt !== undefined),
-      timings: timings(headersAt),
+      failure: failureOf(error, req, deadline.timedOut, headersAt !== undefined),
+      timings: timings(started, headersAt),
     };
   } finally {
-    clearTimeout(timer);
-    req.signal?.removeEventListener('abort', onAbort);
+    deadline.end();
   }
 }
 

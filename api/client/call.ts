@@ -1,8 +1,4 @@
-/**
- * One call to its end: attempts, p-retry running the loop while `decideRetry` chooses each wait,
- * the 429 gate, and the one place a failed attempt becomes an `ApiError` saying what ran out and
- * why.
- */
+/** One call to its end: attempts, p-retry's loop, the 429 gate, and the `ApiError` it ends in. */
 import pRetry from 'p-retry';
 import type { Dispatcher } from 'undici';
 import type { AuthScheme, ResponseClass } from '../contract/index.js';
@@ -59,7 +55,7 @@ export interface Plan extends Pick<AttemptRequest, 'endpoint' | 'path' | 'query'
   readonly traceId: string;
 }
 
-/** An error's own fields; `error()` adds where the call went and what it tried. */
+/** An error's own fields; `error()` adds the rest. */
 type Context =
   'method' | 'path' | 'host' | 'tenant' | 'traceId' | 'attempts' | 'keyAlias' | 'keyHint';
 type Own<F = ApiErrorFields> = F extends unknown ? Omit<F, Context | 'retryHistory'> : never;
@@ -71,7 +67,7 @@ type Refused =
   | AttemptFailure
   | (AttemptResponse & { readonly classification: Exclude<ResponseClass, { kind: 'ok' }> });
 
-/** An attempt that did not succeed; `capped`: it had only what was left of the total budget. */
+/** `capped`: the attempt had only what was left of the total budget. */
 class Failed extends Error {
   constructor(
     readonly result: Refused,
@@ -91,10 +87,7 @@ function outcomeText(result: AttemptResult): string {
   return `HTTP ${result.status}${code ? ` ${code}` : ''}`;
 }
 
-/**
- * A body that is not the envelope (a proxy's HTML page) as one short line: tags, scripts and styles
- * dropped.
- */
+/** A body that is not the envelope (a proxy's HTML page) as one short line, without markup. */
 function bodyExcerptOf(text: string): string {
   const markup = /<!--[\s\S]*?(?:-->|$)|<(script|style)\b[\s\S]*?(?:<\/\1\s*>|$)|<[^>]*(?:>|$)/gi;
   const flat = (/^\s*</.test(text) ? text.replace(markup, ' ') : text).replace(/\s+/g, ' ').trim();
@@ -106,6 +99,7 @@ export class Call {
   readonly deadline: number;
   attempts = 0;
   waitedMs = 0;
+  private retrying = false;
   readonly history: RetryRecord[] = [];
 
   constructor(
@@ -115,22 +109,24 @@ export class Call {
     this.deadline = this.started + plan.limits.totalTimeoutMs;
   }
 
-  /** The successful response; on abort, the caller's reason as it was given. */
+  /** On abort, rejects with the caller's reason as it was given. */
   run(): Promise<AttemptResponse> {
     const { signal } = this.plan;
-    if (signal?.aborted) return Promise.reject(signal.reason);
-    const stopped = (error: unknown): never => {
-      throw signal?.aborted ? signal.reason : error;
-    };
-    // Most calls succeed at once: p-retry starts only after a failure, replayed as its attempt 1.
+    return signal?.aborted ? Promise.reject(signal.reason) : this.attempt();
+  }
+
+  /** Most calls succeed at once: p-retry starts only after a failure, replayed as its attempt 1. */
+  private retry(first: Failed): Promise<AttemptResponse> {
+    this.retrying = true;
+    const { signal } = this.plan;
     // It waits nothing itself: `onFailed` sleeps what `decideRetry` chose.
-    return this.attempt().catch((first: unknown) =>
-      pRetry((n) => (n === 1 ? Promise.reject(first) : this.attempt()), {
-        retries: Infinity,
-        minTimeout: 0,
-        onFailedAttempt: ({ error }) => this.onFailed(error),
-      }).catch(stopped),
-    );
+    return pRetry((n) => (n === 1 ? Promise.reject(first) : this.attempt()), {
+      retries: Infinity,
+      minTimeout: 0,
+      onFailedAttempt: ({ error }) => this.onFailed(error),
+    }).catch((error: unknown) => {
+      throw signal?.aborted ? signal.reason : error;
+    });
   }
 
   private error(fields: Own): AnyApiError {
@@ -161,7 +157,7 @@ export class Call {
     });
   }
 
-  /** One try, after the gate and within the deadline; throws `Failed`, or an `ApiError` to stop. */
+  /** Throws `Failed` within p-retry's loop, or an `ApiError` to stop. */
   private async attempt(): Promise<AttemptResponse> {
     const { rt, plan } = this;
     // Another call's 429 paused the client: wait it out, or fail at once when it lasts too long.
@@ -169,11 +165,9 @@ export class Call {
       const waitMs = pause.until - Date.now();
       if (waitMs > rt.maxRetryAfterMs || pause.until > this.deadline - MIN_WINDOW_MS) {
         const why = `the client is paused by a rate limit for ${Math.ceil(waitMs / 1000)} s more`;
-        const tries = plural(this.attempts, 'attempt');
-        const message = `not sent: ${why} (${tries}, gate_wait_too_long)`;
         throw this.error({
           kind: 'rate_limited',
-          message,
+          message: `not sent: ${why} ${this.tries('gate_wait_too_long')}`,
           status: 429,
           retryAfterMs: waitMs,
           retryAfterBasis: 'hint',
@@ -191,7 +185,6 @@ export class Call {
     const timeoutMs = capped ? remaining : plan.limits.attemptTimeoutMs;
     this.attempts += 1;
     const key = plan.sendKey ? rt.key : undefined;
-    // Fields named one by one: spreading the plan cost more per call than the rest of this method.
     const result = await sendAttempt({
       dispatcher: rt.dispatcher,
       baseUrl: rt.baseUrl,
@@ -205,7 +198,6 @@ export class Call {
       traceparent: traceparent(plan.traceId),
       userAgent: rt.userAgent,
     });
-    // `?.(` builds the fields only when debug is on.
     rt.log.debug?.('repair-service attempt', {
       path: plan.path,
       attempt: this.attempts,
@@ -214,10 +206,12 @@ export class Call {
       ms: Math.round(result.timings.totalMs),
     });
     if (result.kind === 'response' && result.classification.kind === 'ok') return result;
-    throw new Failed(result as Refused, capped);
+    const failed = new Failed(result as Refused, capped);
+    if (this.retrying) throw failed;
+    return this.retry(failed);
   }
 
-  /** p-retry's hook: throws the final error to stop, returns after the wait to go again. */
+  /** p-retry's hook: throws to stop, returns after the wait to go again. */
   private async onFailed(error: unknown): Promise<void> {
     const { rt, plan } = this;
     if (plan.signal?.aborted) throw plan.signal.reason;
@@ -253,8 +247,7 @@ export class Call {
             minAttemptWindowMs: MIN_WINDOW_MS,
           });
     if (!decision.retry) {
-      // Out of time after a timed-out attempt: the total budget ran out, whichever cut that
-      // attempt.
+      // Out of time after a timed-out attempt: the total budget ran out, whichever cut it.
       const scope = capped || (timedOut && decision.reason === 'deadline') ? 'total' : 'attempt';
       throw this.fromAttempt(result, decision.reason, scope, (decision.hint ?? hint)?.delayMs);
     }
@@ -269,7 +262,6 @@ export class Call {
     await this.sleep(delayMs);
   }
 
-  /** `(2 attempts, retries_exhausted)`; for the deadline, what used the budget. */
   private tries(stopReason: string | undefined): string {
     const attempts = plural(this.attempts, 'attempt');
     if (stopReason === 'deadline')
@@ -323,16 +315,9 @@ export class Call {
     if (result.kind === 'failure') {
       const f = result.failure;
       if (f.kind === 'timeout') return this.timeout(scope, f.phase, stopReason, f);
-      const message = `failed: ${f.message}`;
       if (f.kind === 'body_too_large') {
-        const problem = 'body_too_large';
-        return this.error({
-          ...base,
-          kind: 'invalid_envelope',
-          message,
-          problem,
-          detail: f.message,
-        });
+        const [kind, message] = ['invalid_envelope', `failed: ${f.message}`] as const;
+        return this.error({ ...base, kind, message, problem: f.kind, detail: f.message });
       }
       const networkCode = 'code' in f ? f.code : f.kind;
       return this.error({
@@ -363,7 +348,7 @@ export class Call {
     const message = `${http}${code ? ` ${code}` : ''}${said} ${this.tries(stopReason)}`;
     const answer = { ...known, message, code, serverMessage, bodyExcerpt };
     if (kind !== 'rate_limited')
-      // ResponseClass gives a code and a message for the kinds whose error class requires them.
+      // ResponseClass gives a code and a message to the kinds whose class requires them.
       return this.error({ ...answer, kind } as Own);
     const retryAfterMs = hintMs ?? backoffCeilingMs(this.attempts, true);
     const retryAfterBasis = hintMs === undefined ? 'backoff' : 'hint';

@@ -48,7 +48,7 @@ export interface ListOptions extends CallOptions {
   readonly tenant?: string;
 }
 
-/** The response around the data: credential and cookie headers left out, the key scrubbed. */
+/** Credential and cookie headers left out, the key scrubbed. */
 export interface ApiResponse {
   readonly status: number;
   readonly traceId: string;
@@ -77,7 +77,7 @@ export interface RepairServiceClient {
   /** Any path inside `{base_url}`, a query after `?` allowed: `get('/tenants/x/repairs/17')`. */
   get(path: string, options?: CallOptions): ApiPromise<unknown>;
   readonly platform: { get(path: string, options?: CallOptions): ApiPromise<unknown> };
-  /** Ends a 429's pause of every call now (the limit was lifted); the next 429 pauses again. */
+  /** Ends a 429's pause of every call now; the next 429 pauses again. */
   clearRateLimitPause(): void;
   close(): Promise<void>;
 }
@@ -94,10 +94,13 @@ const DEFAULTS: Budget = {
 const TRACEPARENT = /^00-([0-9a-f]{32})-[0-9a-f]{16}-[0-9a-f]{2}$/;
 const HIDDEN_HEADERS = new Set([...SECRET_HEADERS, 'proxy-authorization', 'set-cookie', 'cookie']);
 
+const BUDGET_NAMES = Object.keys(DEFAULTS) as Array<keyof Budget>;
+
 /** `defaults`, with what `given` sets, checked. */
 function budget<T extends Partial<Budget>>(prefix: string, given: Partial<Budget>, defaults: T): T {
   let out = defaults;
-  for (const name of Object.keys(defaults) as Array<keyof Budget>) {
+  for (const name of BUDGET_NAMES) {
+    if (!(name in defaults)) continue;
     const value = given[name];
     if (value === undefined) continue;
     const min = name.endsWith('TimeoutMs') ? 1 : 0;
@@ -115,6 +118,7 @@ function slug(tenant: string): string {
 }
 
 const target = (path: string, query?: string): Target => ({ ...routeOf(path), path, query });
+const dataOf = (res: AttemptResponse): unknown => (res.classification as { data: unknown }).data;
 
 function toApiKey(value: unknown): ApiKey {
   if (value instanceof ApiKey) return value;
@@ -125,10 +129,7 @@ function toApiKey(value: unknown): ApiKey {
   throw new TypeError('option "apiKey" is required (an ApiKey or the key string)');
 }
 
-/**
- * `host:port` of the proxy `url` goes through (read as curl and undici's `EnvHttpProxyAgent` read
- * it), never its credentials.
- */
+/** `host:port` of the proxy `url` goes through (read as undici's `EnvHttpProxyAgent` does). */
 export function proxyFor(
   url: URL,
   env: Readonly<Record<string, string | undefined>> = process.env,
@@ -161,8 +162,7 @@ export function proxyFor(
  */
 function ownAgent(options: ClientOptions, url: URL): Dispatcher {
   const timeout = options.attemptTimeoutMs ?? DEFAULTS.attemptTimeoutMs;
-  // NO_PROXY read once here, like the proxy variables: undici would read process.env on every
-  // request.
+  // NO_PROXY read once here: undici would read process.env on every request.
   const env = process.env;
   const direct =
     options.proxy === false
@@ -256,39 +256,44 @@ export function createClient(options: ClientOptions): RepairServiceClient {
     };
   }
 
-  /**
-   * Checks the call's options and target (a bad one rejects here, before anything is sent), then
-   * runs it.
-   */
+  /** The call's options and target checked (a TypeError), before anything is sent. */
+  function start(where: () => Target, opts: CallOptions): Call {
+    const callLimits = budget('call option ', opts, limits);
+    const { endpoint, path, query, tenant: of, sendKey } = where();
+    if (query?.includes(key.reveal()))
+      throw new TypeError(`${path}: the query holds the API key: a key never goes in a URL`);
+    const traceId =
+      opts.traceparent === undefined ? randomHex(16) : TRACEPARENT.exec(opts.traceparent)?.[1];
+    if (traceId === undefined)
+      throw new TypeError(
+        'option "traceparent" must be a W3C traceparent (00-<32 hex>-<16 hex>-<2 hex>)',
+      );
+    const { signal } = opts;
+    const plan = {
+      endpoint,
+      path,
+      query,
+      tenant: of,
+      sendKey,
+      signal,
+      limits: callLimits,
+      traceId,
+    };
+    return new Call(rt, plan);
+  }
+
   function call<T>(where: () => Target, opts: CallOptions): ApiPromise<T> {
-    let done: { res: AttemptResponse; run: Call } | undefined;
-    const promise = (async () => {
-      const callLimits = budget('call option ', opts, limits);
-      const { endpoint, path, query, tenant: of, sendKey } = where();
-      if (query?.includes(key.reveal()))
-        throw new TypeError(`${path}: the query holds the API key: a key never goes in a URL`);
-      const traceId =
-        opts.traceparent === undefined ? randomHex(16) : TRACEPARENT.exec(opts.traceparent)?.[1];
-      if (traceId === undefined)
-        throw new TypeError(
-          'option "traceparent" must be a W3C traceparent (00-<32 hex>-<16 hex>-<2 hex>)',
-        );
-      const run = new Call(rt, {
-        endpoint,
-        path,
-        query,
-        tenant: of,
-        sendKey,
-        signal: opts.signal,
-        limits: callLimits,
-        traceId,
-      });
-      const res = await run.run();
-      done = { res, run };
-      return (res.classification as { readonly data: T }).data;
-    })() as ApiPromise<T>;
+    let run: Call | undefined;
+    let ran: Promise<AttemptResponse>;
+    try {
+      run = start(where, opts);
+      ran = run.run();
+    } catch (error) {
+      ran = Promise.reject(error);
+    }
+    const promise = ran.then(dataOf) as ApiPromise<T>;
     promise.withResponse = () =>
-      promise.then((data) => ({ data, response: respond(done!.res, done!.run) }));
+      ran.then((res) => ({ data: dataOf(res) as T, response: respond(res, run!) }));
     return promise;
   }
 
@@ -298,10 +303,11 @@ export function createClient(options: ClientOptions): RepairServiceClient {
         throw new TypeError(
           `list: ${shown(resource)} is not one of ${TENANT_RESOURCES.join(', ')}`,
         );
-      const of = opts.tenant ?? tenant;
+      const of = opts.tenant === undefined ? tenant : slug(opts.tenant);
       if (of === undefined)
         throw new TypeError(`${resource}: no tenant: pass { tenant } or set the client's "tenant"`);
-      return target(tenantResourcePath(opts.tenant === undefined ? of : slug(of), resource));
+      const path = tenantResourcePath(of, resource);
+      return { endpoint: resource, path, query: undefined, tenant: of, sendKey: true };
     }, opts);
 
   const get =

@@ -1,7 +1,6 @@
 /**
  * Whether to try again, and after how long: pure functions of an attempt's outcome, the clock, a
- * random number and the deadline. Hints in any header style the spec allows; garbage gives no
- * hint, never a guess.
+ * random number and the deadline. Garbage in a hint header gives no hint, never a guess.
  */
 import { RATE_LIMIT_HEADERS as H, RETRYABLE_STATUSES } from '../contract/index.js';
 import type { TransportFailure } from './attempt.js';
@@ -126,7 +125,7 @@ export function parseRateLimitInfo(headers: Headers, localMs: number): RateLimit
   };
 }
 
-/** Codes after which a new attempt may succeed: the connection failed, not the request. */
+/** The connection failed, not the request: a new attempt may succeed. */
 // prettier-ignore
 const RETRYABLE_CODES = new Set([
   'ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'EAI_AGAIN', 'UND_ERR_SOCKET',
@@ -158,7 +157,6 @@ export interface RetryInput {
   readonly attempt: number;
   readonly maxRetries: number;
   readonly outcome: RetryOutcome;
-  /** Wall-clock ms; HTTP-date hints are relative to it. */
   readonly now: number;
   /** In [0, 1); anything else is clamped. */
   readonly random: number;
@@ -218,14 +216,12 @@ export function decideRetry(input: RetryInput): RetryDecision {
   return { retry: true, delayMs, basis: 'backoff' };
 }
 
-export const MAX_GATE_PAUSE_MS = RATE_LIMIT_POLICY.maxHoldMs;
-
 /** A 429's hint pauses every call; a shorter hint never shortens a pause, `clear` ends it. */
 export function createRateLimitGate() {
   let until = 0;
   return {
     pause: (now: number, hint: RetryHint): void =>
-      void (until = Math.max(until, now + Math.min(hint.delayMs, MAX_GATE_PAUSE_MS))),
+      void (until = Math.max(until, now + Math.min(hint.delayMs, RATE_LIMIT_POLICY.maxHoldMs))),
     current: (now: number): { readonly until: number } | undefined =>
       until > now ? { until } : undefined,
     clear: (): void => void (until = 0),

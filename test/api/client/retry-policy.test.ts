@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { MAX_GATE_PAUSE_MS, type RetryInput, type RetryOutcome, createRateLimitGate, decideRetry } from '../../../api/client/retry.js';
+import { RATE_LIMIT_POLICY, type RetryInput, type RetryOutcome, createRateLimitGate, decideRetry } from '../../../api/client/retry.js';
 
 const NOW = 1_800_000_000_000;
 const status = (s: number, headers: Record<string, string> = {}): RetryOutcome => ({ kind: 'status', status: s, headers });
@@ -145,10 +145,10 @@ describe('the client-wide 429 gate', () => {
     expect(gate.current(2000)).toBeUndefined();
   });
 
-  it('one absurd hint pauses the gate for MAX_GATE_PAUSE_MS at most, not for the life of the process', () => {
+  it('one absurd hint pauses the gate for RATE_LIMIT_POLICY.maxHoldMs at most, not for the life of the process', () => {
     const gate = createRateLimitGate();
     gate.pause(0, { source: 'retry-after', delayMs: 1e18 });
-    expect(gate.current(0)?.until).toBe(MAX_GATE_PAUSE_MS);
-    expect(gate.current(MAX_GATE_PAUSE_MS)).toBeUndefined();
+    expect(gate.current(0)?.until).toBe(RATE_LIMIT_POLICY.maxHoldMs);
+    expect(gate.current(RATE_LIMIT_POLICY.maxHoldMs)).toBeUndefined();
   });
 });
