@@ -53,6 +53,8 @@ function repairmon(pkgRoot: string, args: readonly string[], cwd = work) {
 
 /** One project generated with N; each test upgrades its own copy. */
 let pristine: string;
+/** The projects upgraded in full below, type-checked together at the end (one tsc). */
+const upgradedInFull: string[] = [];
 
 beforeAll(async () => {
   if (!existsSync(join(ROOT, 'dist', 'cli', 'commands', 'upgrade.js'))) throw new Error('dist/ is missing: run "npm run build" first');
@@ -91,7 +93,7 @@ function editAsIntegrator(project: string): void {
 
 // Each test upgrades its own copy, so they run side by side (most of the time is child processes).
 describe.concurrent(`upgrade ${N} -> ${NEXT_VERSION}`, { timeout: 120_000 }, () => {
-  it('keeps every edit, replaces every toolkit file, refuses an edited one until --force, which keeps .orig; still type-checks', async () => {
+  it('keeps every edit, replaces every toolkit file, refuses an edited one until --force, which keeps .orig', async () => {
     const project = copyOfPristine('proj');
     const before = toolkitRecord(project);
     expect(before.version).toBe(N);
@@ -149,7 +151,7 @@ describe.concurrent(`upgrade ${N} -> ${NEXT_VERSION}`, { timeout: 120_000 }, () 
     const again = await repairmonHere(next, ['upgrade', 'proj', '--bail', '--skip-install']);
     expect(again.code, again.stderr).toBe(0);
     expect(out(again)).toMatch(/0 added, 0 updated, 0 removed, \d+ unchanged/);
-    await typechecks(project);
+    upgradedInFull.push(project);
   });
 
   it('an edited openapi.yaml is kept as an edited toolkit file: refused by name, --force replaces it and keeps the edit as .orig', async () => {
@@ -258,6 +260,13 @@ describe.concurrent(`upgrade ${N} -> ${NEXT_VERSION}`, { timeout: 120_000 }, () 
     expect(toolkitRecord(project)).toMatchObject({ version: NEXT_VERSION, dir: 'src' });
     // A file of theirs that was missing comes back importing the toolkit where this project keeps it.
     expect(readFileSync(join(project, 'src/check.ts'), 'utf8')).toContain("from './checklist/index.js'");
-    await typechecks(project);
+    upgradedInFull.push(project);
+  });
+});
+
+describe('after the upgrades above', { timeout: 120_000 }, () => {
+  it('each project upgraded in full compiles, strict (one tsc over all of them)', async () => {
+    expect(upgradedInFull.toSorted()).toEqual([join(work, 'old'), join(work, 'proj')]);
+    await typechecks(...upgradedInFull);
   });
 });

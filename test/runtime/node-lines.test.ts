@@ -6,7 +6,11 @@
  * - the generator end to end: `repairmon new` (tenant `rowery-łódź`, a name that needs
  *   percent-encoding), `npm install` (from npm's cache where it can), `npm run typecheck` (tsc, the
  *   build step of the project's own CI) and `npm test`: no line of any of them is a warning
- *   (npm's EBADENGINE, Node's ExperimentalWarning...);
+ *   (npm's EBADENGINE, Node's ExperimentalWarning...). The first line to get there unpacks the
+ *   packages; the others start from its node_modules and lockfile (hard links: the same
+ *   dependencies, so the same tree), and their `npm install` still builds the tree from the
+ *   lockfile and checks every package's engines on their Node, without unpacking 3,000 files
+ *   again (e2e.test.ts proves the install from scratch);
  * - sandbox + probe + serve: `repairmon sandbox --monitor-out`, `repairmon probe` with a demo key
  *   in an environment variable, `repairmon serve` on the config the sandbox wrote until /metrics
  *   reads a successful probe, then each stops on SIGTERM.
@@ -14,7 +18,8 @@
  * whatever Node runs it; what differs per line is the runtime, and every step above runs on it.
  * Two lines at a time: each line's generated `npm test` is a vitest with workers of its own.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -70,6 +75,34 @@ const slot = limit(2);
 /** Lines that warn: npm's `npm warn`, Node's `(node:123) SomeWarning:`, vitest's `Warning:`. */
 const warnings = (run: ProcessRun): string[] => `${run.stdout}\n${run.stderr}`.split('\n').filter((l) => /\bwarn(ing)?\b/i.test(l));
 
+/** node_modules (hard links) and the lockfile of `from` into the folder `to`. */
+function linkInstall(from: string, to: string): void {
+  mkdirSync(to, { recursive: true });
+  execFileSync('cp', ['-al', join(from, 'node_modules'), to]);
+  copyFileSync(join(from, 'package-lock.json'), join(to, 'package-lock.json'));
+}
+
+/** The first line's install, linked aside as soon as it ends (before its tests write caches). */
+let firstInstall: Promise<{ run: ProcessRun; tree: string }> | undefined;
+
+/** `npm install` in `project`: the first call in full, the others on a linked copy of its tree. */
+async function npmInstall(project: string, env: NodeJS.ProcessEnv): Promise<ProcessRun> {
+  const install = () =>
+    runProcess('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund'], { cwd: project, env, timeoutMs: 240_000 });
+  if (firstInstall === undefined) {
+    const tree = join(work, 'first-install');
+    firstInstall = install().then((run) => {
+      if (run.code === 0) linkInstall(project, tree);
+      return { run, tree };
+    });
+    return (await firstInstall).run;
+  }
+  const { run, tree } = await firstInstall;
+  // Had the first failed, this line would install in full: its own result stands either way.
+  if (run.code === 0) linkInstall(tree, project);
+  return install();
+}
+
 /** `repairmon new`, the install, the typecheck and the tests of the generated project on `node`. */
 async function generated(line: number, node: string, env: NodeJS.ProcessEnv): Promise<void> {
   const steps: string[] = [];
@@ -83,10 +116,7 @@ async function generated(line: number, node: string, env: NodeJS.ProcessEnv): Pr
   const name = `shop-${line}`;
   const project = join(work, name);
   await step('new', runCli(['new', name, '--yes', '--skip-install', '--no-interactive', '--tenant', TENANT], { node, cwd: work, env }));
-  await step(
-    'install',
-    runProcess('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund'], { cwd: project, env, timeoutMs: 240_000 }),
-  );
+  await step(firstInstall === undefined ? 'install' : 'install (on a linked tree)', npmInstall(project, env));
   await step('typecheck', runProcess('npm', ['run', 'typecheck'], { cwd: project, env }));
   const test = await step('npm test', runProcess('npm', ['test'], { cwd: project, env: { ...env, CI: '1' }, timeoutMs: 180_000 }));
   expect(test.stdout).toMatch(/Tests\s+\d+ passed/);
