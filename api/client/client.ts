@@ -292,8 +292,11 @@ export function createClient(options: ClientOptions): RepairServiceClient {
       ran = Promise.reject(error);
     }
     const promise = ran.then(dataOf) as ApiPromise<T>;
+    // Through `promise`: a caller of withResponse() alone must leave no rejection unhandled.
     promise.withResponse = () =>
-      ran.then((res) => ({ data: dataOf(res) as T, response: respond(res, run!) }));
+      promise
+        .then(() => ran)
+        .then((res) => ({ data: dataOf(res) as T, response: respond(res, run!) }));
     return promise;
   }
 
