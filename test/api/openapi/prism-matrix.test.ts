@@ -106,18 +106,20 @@ function startRouter(sandboxes: ReadonlyMap<string, RunningSandbox>): Promise<{ 
  * per argv): a Prism's start-up is mostly loading its modules, the same for every document.
  */
 async function startPrisms(routes: readonly { readonly file: string; readonly upstream: string }[]): Promise<Proxy[]> {
-  const ports: number[] = [];
-  for (const _ of routes) ports.push(await freePort());
+  // Distinct: two calls of freePort may return the same just-freed port (a CI run drew one twice).
+  const ports = new Set<number>();
+  while (ports.size < routes.length) ports.add(await freePort());
   // --no-multiprocess: with NODE_ENV=production Prism would fork its servers, not yet
   // listening when the host says they are.
   const flags = ['--host', '127.0.0.1', '--cors', 'false', '--no-multiprocess'];
-  const argvs = routes.map((r, i) => ['proxy', r.file, r.upstream, ...flags, '--port', `${ports[i]}`]);
+  const portList = [...ports];
+  const argvs = routes.map((r, i) => ['proxy', r.file, r.upstream, ...flags, '--port', `${portList[i]}`]);
   host = spawnProcess(process.execPath, [PRISM_HOST, JSON.stringify(argvs)]);
   const exited = (): boolean => host?.child.exitCode !== null;
   // Its line, not polling: a poll's client port could take a port a Prism is about to listen on.
   await waitFor(() => exited() || host?.stdout().includes('prism-host: all listening'), { what: 'the Prisms', timeoutMs: 240_000 });
   if (exited()) throw new Error(`prism-host exited\n${host.stdout().slice(-2_000)}${host.stderr()}`);
-  return ports.map((port) => ({ url: `http://127.0.0.1:${port}` }));
+  return portList.map((port) => ({ url: `http://127.0.0.1:${port}` }));
 }
 
 /** Every path of the dialect: /, /docs, its /platform/ sub-paths, each resource of one tenant. */
