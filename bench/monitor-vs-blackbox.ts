@@ -23,7 +23,7 @@ const TENANT = 'rowery-nowak';
 const KEY_ALIAS = 'nowak-test';
 /** Per-probe timeout on both sides: below the 1 s schedule interval, as the config rules demand. */
 const TIMEOUT_MS = 500;
-export const TARGET_RATIO = 0.5;
+export const TARGET_RATIO = 0.35;
 
 interface VersusOptions {
   /** Probes per second wanted; rounded to what N keys on a 1 s schedule give. */

@@ -3,7 +3,7 @@ import type { OverheadFigures } from '../client-overhead.js';
 import type { AlertStackResult } from './alert-measure.js';
 import type { GeneratorFigures } from '../generator.js';
 import { HOSTILE_OPS, type HostileScaleFigures } from '../hostile-scale.js';
-import type { VersusFigures } from '../monitor-vs-blackbox.js';
+import { TARGET_RATIO, type VersusFigures } from '../monitor-vs-blackbox.js';
 import type { ThroughputFigures } from '../sandbox-throughput.js';
 import type { ScaleRunFigures } from '../scale.js';
 import { TARGET_KEYS, donePercent, scaleVerdicts } from '../monitor-scale-matrix.js';
@@ -75,8 +75,8 @@ export function versusRows(f: VersusFigures): SummaryRow[] {
       ours: fixed(f.ours.cpuSecondsPer1000, 3),
       baseline: fixed(f.blackbox.cpuSecondsPer1000, 3),
       ratio: fixed(f.ratio, 3),
-      target: '<= 0.35',
-      verdict: atMost(f.ratio, 0.35),
+      target: `<= ${TARGET_RATIO}`,
+      verdict: atMost(f.ratio, TARGET_RATIO),
       guard: { id: `monitor-vs-blackbox/${f.rate}`, value: f.ratio, better: 'lower' },
     },
   ];
