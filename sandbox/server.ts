@@ -13,7 +13,7 @@ import type { Logger } from 'pino';
 import { BASE_PATH, ERROR_CODES } from '../api/contract/index.js';
 import { CONTROL_PATH, type FaultControl, controlReply } from './control.js';
 import { type Reply, type SandboxState, badRequestReply, clientErrorReply, decide, fail } from './decide.js';
-import { type FaultRule, planFaults } from './faults/parse.js';
+import { type FaultPlan, type FaultRule, planFaults } from './faults/parse.js';
 import { sendFault } from './faults/respond.js';
 import { owedAnswers } from './owed.js';
 import type { createRateLimiter } from './rate-limit.js';
@@ -135,9 +135,6 @@ function hasBody({ headers }: IncomingMessage): boolean {
   return headers['transfer-encoding'] !== undefined || (length !== undefined && Number(length) !== 0);
 }
 
-/** No fault set (the usual case): no path to match, no dice to roll. */
-const NO_FAULTS: ReturnType<typeof planFaults> = { latencyMs: 0, breach: false, response: undefined, fired: [] };
-
 /**
  * Answers at once a request without a body (its end came with its headers), so the usual GET
  * costs no stream listeners and no promise; one with a body once the body has been read.
@@ -161,8 +158,7 @@ function handle(req: IncomingMessage, res: ServerResponse, deps: ServerDeps): Pr
 
 function answer(req: IncomingMessage, res: ServerResponse, deps: ServerDeps, answered: Answered): Promise<void> | void {
   const { pathname } = answered;
-  const rules = deps.faults();
-  const plan = rules.length === 0 ? NO_FAULTS : planFaults(rules, relativeToBase(pathname), deps.random);
+  const plan = planFaults(deps.faults(), relativeToBase(pathname), deps.random);
   const limiter = deps.limiter;
   const decided = decide(
     {
@@ -183,7 +179,7 @@ function answer(req: IncomingMessage, res: ServerResponse, deps: ServerDeps, ans
   );
 }
 
-function finish(res: ServerResponse, deps: ServerDeps, answered: Answered, reply: Reply, plan: ReturnType<typeof planFaults>): void {
+function finish(res: ServerResponse, deps: ServerDeps, answered: Answered, reply: Reply, plan: FaultPlan): void {
   let status = reply.status;
   if (plan.response) status = sendFault(res, plan.response, reply, answered.requestId, { dialect: deps.state.dialect, now: deps.now() });
   else send(res, jsonOutgoing(reply), answered.requestId);

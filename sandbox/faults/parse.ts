@@ -155,7 +155,18 @@ export type ResponseFault = Exclude<FaultAction, { kind: 'latency' | 'isolation-
  * below it. Latencies add up, `isolation-breach` changes the access decision, and the first
  * rule that replaces or bends the response wins; `fired` names them for the request log.
  */
-export function planFaults(rules: readonly FaultRule[], relativePath: string | undefined, random: () => number) {
+export interface FaultPlan {
+  readonly latencyMs: number;
+  readonly breach: boolean;
+  readonly response: ResponseFault | undefined;
+  readonly fired: readonly string[];
+}
+
+/** The plan of a sandbox with no fault set (the usual case), shared: nothing to match or roll. */
+const NO_FAULTS: FaultPlan = { latencyMs: 0, breach: false, response: undefined, fired: [] };
+
+export function planFaults(rules: readonly FaultRule[], relativePath: string | undefined, random: () => number): FaultPlan {
+  if (rules.length === 0) return NO_FAULTS;
   let latencyMs = 0;
   let breach = false;
   let response: ResponseFault | undefined;

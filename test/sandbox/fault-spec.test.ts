@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { FAULT_KINDS, parseFaultSpec, planFaults } from '../../sandbox/faults/parse.js';
 
 function rules(spec: string) {
@@ -58,6 +58,12 @@ describe('fault planning', () => {
     const plan = planFaults(rules('latency:10;latency:5;isolation-breach;status:502;reset'), '/docs', () => 0);
     expect(plan).toMatchObject({ latencyMs: 15, breach: true, response: { kind: 'status', status: 502 } });
     expect(plan.fired).toEqual(['latency:10', 'latency:5', 'isolation-breach', 'status:502']);
+  });
+
+  it('with no rule, plans nothing and rolls no dice', () => {
+    const random = vi.fn(() => 0);
+    expect(planFaults([], '/docs', random)).toEqual({ latencyMs: 0, breach: false, response: undefined, fired: [] });
+    expect(random).not.toHaveBeenCalled();
   });
 
   it('glob rules never match paths outside /api/v1; unscoped rules do', () => {
