@@ -91,17 +91,14 @@ export function createMonitor(initial: MonitorConfig, deps: MonitorDeps) {
   let plan = planOf(initial, shard);
   let history = createHistory({ perProbe: initial.historyPerProbe });
 
-  // Built once per target and config (apply() clears them), not per probe.
-  const depsByTarget = new Map<string, ProbeDeps>();
-  function probeDeps(target: MonitorTarget): ProbeDeps {
-    let found = depsByTarget.get(target.name);
-    if (!found) {
-      const maxHoldMs = config.maxRateLimitHoldMs ?? RATE_LIMIT_POLICY.maxHoldMs;
-      found = { dispatcher: connections.for(target, config.concurrency), politeness, now, maxHoldMs, userAgent, tracer: deps.tracer };
-      depsByTarget.set(target.name, found);
-    }
-    return found;
-  }
+  const probeDeps = (target: MonitorTarget): ProbeDeps => ({
+    dispatcher: connections.for(target, config.concurrency),
+    politeness,
+    now,
+    maxHoldMs: config.maxRateLimitHoldMs ?? RATE_LIMIT_POLICY.maxHoldMs,
+    userAgent,
+    tracer: deps.tracer,
+  });
 
   async function runAndRecord(spec: ProbeSpec, target: MonitorTarget, signal: AbortSignal): Promise<void> {
     const result = await runProbe(spec, target, probeDeps(target), signal);
@@ -150,7 +147,6 @@ export function createMonitor(initial: MonitorConfig, deps: MonitorDeps) {
     describe(next, nextPlan);
     config = next;
     plan = nextPlan;
-    depsByTarget.clear();
     const oldConnections = connections.replace(next.targets, next.concurrency);
     schedules.replace(schedulerFor(next), () => connections.close(oldConnections));
     service.reloadSuccessful.set(1);
