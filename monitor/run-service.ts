@@ -77,7 +77,7 @@ export async function serveUntil(
   monitor: Monitor,
   server: MonitorServer,
   logger: Logger,
-  options: { readonly hangupDuringStart?: boolean } = {},
+  options: { readonly startupHangups?: { release(): boolean } } = {},
 ): Promise<void> {
   const onHup = (): void => {
     logger.info('SIGHUP: reloading config');
@@ -87,7 +87,10 @@ export async function serveUntil(
     });
   };
   process.on('SIGHUP', onHup);
-  if (options.hangupDuringStart) onHup();
+  // Released only once onHup listens: were SIGHUP's listeners ever zero, Node would stop its
+  // signal watcher and drop a signal already caught but not yet dispatched (one sent right
+  // after the status line was lost that way).
+  if (options.startupHangups?.release()) onHup();
   try {
     if (!signal.aborted) await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
     logger.info('stopping');

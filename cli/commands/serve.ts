@@ -82,7 +82,7 @@ const serve: Command = {
     }
     const server = serving.server;
     ctx.stdout.write(`repairmon serve: status ${server.url}/  metrics ${server.url}/metrics  shard ${formatShard(shard.shard)}\n`);
-    await serveUntil(ctx.signal, monitor, server, logger, { hangupDuringStart: hangups.release() });
+    await serveUntil(ctx.signal, monitor, server, logger, { startupHangups: hangups });
     // The spans of the last probes are still buffered.
     await tracer?.shutdown();
     return 0;
