@@ -258,6 +258,25 @@ const timings = (started: number, headersAt: number | undefined): AttemptTimings
   totalMs: performance.now() - started,
 });
 
+// request(url) parses the URL on every call: a path URL parsing keeps as it is skips that.
+const PLAIN = /^(?!.*\/(\.|%2e))[\w\-.~%!$&()*+,;=:@/?]*$/i;
+const bases = new Map<string, { origin: string; path: string }>();
+
+function send(req: AttemptRequest, headers: Record<string, string>, signal: Deadline) {
+  const rel = joinUrl('', req.path) + (req.query ? `?${req.query}` : '');
+  let base = bases.get(req.baseUrl);
+  if (!base) {
+    const url = new URL(req.baseUrl);
+    base = { origin: url.origin, path: url.pathname.replace(/\/+$/, '') };
+    if (bases.size < 256) bases.set(req.baseUrl, base);
+  }
+  const { origin } = base;
+  const path = base.path + rel;
+  if (!PLAIN.test(rel))
+    return request(origin + path, { dispatcher: req.dispatcher, headers, signal });
+  return req.dispatcher.request({ origin, path, method: 'GET', headers, signal });
+}
+
 export async function sendAttempt(req: AttemptRequest): Promise<AttemptResult> {
   const started = performance.now();
   const trace = req.traceparent ?? traceparent();
@@ -275,8 +294,7 @@ export async function sendAttempt(req: AttemptRequest): Promise<AttemptResult> {
       const auth = authHeader(req.authScheme, req.key.reveal());
       headers[auth.name] = auth.value;
     }
-    const url = joinUrl(req.baseUrl, req.path) + (req.query ? `?${req.query}` : '');
-    const res = await request(url, { dispatcher: req.dispatcher, headers, signal: deadline });
+    const res = await send(req, headers, deadline);
     headersAt = performance.now();
     const status = res.statusCode;
     const success = status >= 200 && status < 300;

@@ -147,3 +147,44 @@ describe('client: attempt deadlines', () => {
     expect(requests.filter((p) => p.endsWith('/trickle'))).toHaveLength(2);
   });
 });
+
+describe('sendAttempt: the path on the wire', () => {
+  it('is what URL parsing makes of base and path, whether it goes straight to the dispatcher or not', async () => {
+    const seen: string[] = [];
+    const srv = createServer((req, res) => {
+      seen.push(req.url ?? '');
+      res.writeHead(200, { 'content-type': 'application/json' }).end(OK_BODY);
+    });
+    await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', resolve));
+    cleanups.push(() => new Promise<void>((resolve) => srv.close(() => resolve())));
+    const origin = `http://127.0.0.1:${(srv.address() as AddressInfo).port}`;
+    const dispatcher = agent();
+    const cases: Array<[base: string, path: string, query?: string]> = [
+      [`${origin}/api/v1`, '/tenants/rowery-nowak/clients'],
+      [`${origin}/api/v1/`, '/'],
+      [`${origin}/api//v1`, '/docs'],
+      [`${origin}/api/v1`, 'tenants/sklep.pl/bikes', 'page=2&per_page=50'],
+      // URL parsing rewrites these; they take undici's parsing road.
+      [`${origin}/api/v1`, '/tenants/x y/clients'],
+      [`${origin}/api/v1`, '/tenants/café/repairs', "q=it's"],
+      [`${origin}/api/v1`, '/tenants/a/./b'],
+      [`${origin}/api/v1`, '/tenants/%2e%2e/logs'],
+      [origin, '/docs'],
+    ];
+    for (const [baseUrl, path, query] of cases) {
+      const result = await sendAttempt({
+        dispatcher,
+        baseUrl,
+        path,
+        query,
+        endpoint: undefined,
+        key,
+        authScheme: 'bearer',
+        timeoutMs: 5000,
+      });
+      expect(result.kind, `${baseUrl} ${path}`).toBe('response');
+      const parsed = new URL(`${baseUrl.replace(/\/+$/, '')}/${path.replace(/^\/+/, '')}${query ? `?${query}` : ''}`);
+      expect(seen.pop(), `${baseUrl} ${path}`).toBe(parsed.pathname + parsed.search);
+    }
+  });
+});
