@@ -39,9 +39,14 @@ function configYaml(keys: number, baseUrl: string): string {
   return YAML.stringify({ targets: [{ name: 'bench', baseUrl, schedule: '0 0 0 1 1 *', timeout: '2s', keys: list }] });
 }
 
-/** Repeats a measurement up to `times`, fewer once the budget is spent; the median. */
+/**
+ * Repeats a measurement up to `times`, fewer once the budget is spent; the median. A first,
+ * uncounted run warms the path up (call index `times`): a process's first on-demand probe read
+ * 13 to 55 ms where the next ones read 2 to 3, and one cold sample swung the quick run's ratios.
+ */
 async function repeated(times: number, measure: (i: number) => Promise<number>): Promise<number> {
   const values: number[] = [];
+  await measure(times);
   const started = performance.now();
   for (let i = 0; i < times && (i === 0 || performance.now() - started < REPEAT_BUDGET_MS); i += 1) values.push(await measure(i));
   return median(values);

@@ -145,8 +145,11 @@ export function hostileScaleRows(f: HostileScaleFigures): SummaryRow[] {
       baseline: fixed(get(base), 0),
       ratio: fixed(growth, 1),
       target: healthy ? '< 1000 ms' : `growth <= ${fixed(2 * keys, 0)}`,
+      // Not guarded against the baseline: five quick runs in a row read POST /-/reload's growth
+      // 3.7-6.1 and GET /probe's 0.5-1.4 (a few ms at either size), spreads the 20 % guard calls
+      // regressions. What these figures exist to catch, work growing quadratically (x25), is what
+      // the goal itself refuses.
       verdict: healthy ? below(get(last), 1000) : atMost(growth, 2 * keys),
-      ...(healthy ? {} : { guard: { id: `hostile-scale/${name}`, value: growth, better: 'lower' as const } }),
     };
   });
 }
