@@ -145,7 +145,7 @@ export async function run(options: { keys?: readonly number[]; repeats?: number;
     const checkConfigOneKeyMs = await repeated(3, () => checkConfigMs(oneKey));
     const sizes: SizeFigures[] = [];
     for (const keys of options.keys ?? [1000, 5000]) {
-      const figures = await measureSize(keys, options.repeats ?? 3, dir, closed);
+      const figures = await measureSize(keys, options.repeats ?? 5, dir, closed);
       options.progress?.(JSON.stringify(figures));
       sizes.push(figures);
     }

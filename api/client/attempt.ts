@@ -258,23 +258,32 @@ const timings = (started: number, headersAt: number | undefined): AttemptTimings
   totalMs: performance.now() - started,
 });
 
-// request(url) parses the URL on every call: a path URL parsing keeps as it is skips that.
-const PLAIN = /^(?!.*\/(\.|%2e))[\w\-.~%!$&()*+,;=:@/?]*$/i;
-const bases = new Map<string, { origin: string; path: string }>();
+// request(url) parses the URL per call: a base and path that parsing keeps as they are skip it.
+const PLAIN = /^(?!.*\/(\.|%2e))[\w\-.~%!$&()*+,;=:@/?]*(?<!\?)$/i;
+const bases = new Map<string, { origin: string; path: string } | null>();
+
+function plainBase(baseUrl: string) {
+  let base = bases.get(baseUrl);
+  if (base === undefined) {
+    const raw = baseUrl.replace(/\/+$/, '');
+    const url = /^https?:\/\/[^?#]*$/.test(raw) ? new URL(raw) : undefined;
+    const same = url?.href.replace(/\/$/, '') === raw;
+    base = same ? { origin: url.origin, path: url.pathname.replace(/\/$/, '') } : null;
+    if (bases.size < 256) bases.set(baseUrl, base);
+  }
+  return base;
+}
 
 function send(req: AttemptRequest, headers: Record<string, string>, signal: Deadline) {
-  const rel = joinUrl('', req.path) + (req.query ? `?${req.query}` : '');
-  let base = bases.get(req.baseUrl);
+  const query = req.query ? `?${req.query}` : '';
+  const rel = joinUrl('', req.path) + query;
+  const base = PLAIN.test(rel) ? plainBase(req.baseUrl) : null;
   if (!base) {
-    const url = new URL(req.baseUrl);
-    base = { origin: url.origin, path: url.pathname.replace(/\/+$/, '') };
-    if (bases.size < 256) bases.set(req.baseUrl, base);
+    const url = joinUrl(req.baseUrl, req.path) + query;
+    return request(url, { dispatcher: req.dispatcher, headers, signal });
   }
-  const { origin } = base;
   const path = base.path + rel;
-  if (!PLAIN.test(rel))
-    return request(origin + path, { dispatcher: req.dispatcher, headers, signal });
-  return req.dispatcher.request({ origin, path, method: 'GET', headers, signal });
+  return req.dispatcher.request({ origin: base.origin, path, method: 'GET', headers, signal });
 }
 
 export async function sendAttempt(req: AttemptRequest): Promise<AttemptResult> {

@@ -130,6 +130,14 @@ export function scaleRows(f: ScaleRunFigures): SummaryRow[] {
  * (linear x5 for 1 000 -> 5 000 keys, n² x25); the target allows twice linear. The liveness
  * probe's longest wait during a status page is held to a kubelet's default timeout (1 s) instead.
  */
+/**
+ * Growths too unsteady for the 20 % guard: seven warmed-up quick runs (2026-11-28) read GET /'s
+ * 2.2-3.6, GET /probe's 0.5-1.5 (2-4 ms at either size) and POST /-/reload's 3.6-6.1 (500 keys
+ * 145-250 ms). Their goal, at most twice linear, still judges each run and refuses the
+ * quadratic work (x25) they exist to catch. check-config's (1.6-1.9) stays guarded.
+ */
+const UNSTEADY_GROWTHS = new Set(['GET / (status page)', 'GET /probe (on-demand lookup + 1 probe)', 'POST /-/reload']);
+
 export function hostileScaleRows(f: HostileScaleFigures): SummaryRow[] {
   const base = f.sizes[0];
   const last = f.sizes.at(-1);
@@ -145,11 +153,8 @@ export function hostileScaleRows(f: HostileScaleFigures): SummaryRow[] {
       baseline: fixed(get(base), 0),
       ratio: fixed(growth, 1),
       target: healthy ? '< 1000 ms' : `growth <= ${fixed(2 * keys, 0)}`,
-      // Not guarded against the baseline: five quick runs in a row read POST /-/reload's growth
-      // 3.7-6.1 and GET /probe's 0.5-1.4 (a few ms at either size), spreads the 20 % guard calls
-      // regressions. What these figures exist to catch, work growing quadratically (x25), is what
-      // the goal itself refuses.
       verdict: healthy ? below(get(last), 1000) : atMost(growth, 2 * keys),
+      ...(UNSTEADY_GROWTHS.has(name) || healthy ? {} : { guard: { id: `hostile-scale/${name}`, value: growth, better: 'lower' as const } }),
     };
   });
 }
@@ -182,14 +187,15 @@ export function generatorRows(f: GeneratorFigures): SummaryRow[] {
   ];
 }
 
-/**
- * Per fault: seconds to fire and to resolve at the measured schedule, and multiplied back to the
- * default one (baseline column, an estimate). The verdict is whether the alert fired at the right
- * receiver, held while the fault was on and resolved, with no false notification; times are info.
- */
 /** Issue 29's goal: a whole-target outage pages within 75 s at the default timings. */
 export const OUTAGE_PAGE_GOAL_SECONDS = 75;
 
+/**
+ * First the whole outage's first page at the default timings against the 75 s goal; then per
+ * fault: seconds to fire and to resolve at the measured schedule, and multiplied back to the
+ * default one (baseline column, an estimate). A fault's verdict is whether the alert fired at the
+ * right receiver, held while the fault was on and resolved, with no false notification.
+ */
 export function alertRows(f: AlertStackResult): SummaryRow[] {
   const outage = f.faults.find((m) => m.fault === 'whole-outage');
   const atDefaultPage = outage?.pageSeconds === undefined ? undefined : outage.pageSeconds * f.factor;
@@ -200,7 +206,7 @@ export function alertRows(f: AlertStackResult): SummaryRow[] {
         {
           bench: 'alert-latency',
           figure: `whole outage -> first page at the default timings, s (one injection, x${f.factor} of the compressed run)`,
-          ours: fixed(atDefaultPage, 0),
+          ours: fixed(atDefaultPage, 1),
           baseline: '',
           ratio: '',
           target: `<= ${OUTAGE_PAGE_GOAL_SECONDS}`,

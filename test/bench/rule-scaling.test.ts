@@ -138,8 +138,8 @@ describe('alert-latency summary rows', () => {
   it('leads with the whole outage to its first page at the default timings, against 75 s', () => {
     const rows = (pageSeconds: number | undefined) =>
       alertRows(result([measurement({}), measurement({ fault: 'whole-outage', pageSeconds })]));
-    expect(rows(2.5)[0]).toMatchObject({ ours: '75', target: '<= 75', verdict: 'MET' });
-    expect(rows(2.6)[0]).toMatchObject({ ours: '78', verdict: 'MISSED' });
+    expect(rows(2.5)[0]).toMatchObject({ ours: '75.0', target: '<= 75', verdict: 'MET' });
+    expect(rows(2.6)[0]).toMatchObject({ ours: '78.0', verdict: 'MISSED' });
     expect(rows(undefined)[0]).toMatchObject({ verdict: 'MISSED' });
     expect(rows(2.5)).toHaveLength(3);
     expect(alertRows(result([measurement({})]))).toHaveLength(1);

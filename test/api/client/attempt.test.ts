@@ -169,7 +169,15 @@ describe('sendAttempt: the path on the wire', () => {
       [`${origin}/api/v1`, '/tenants/café/repairs', "q=it's"],
       [`${origin}/api/v1`, '/tenants/a/./b'],
       [`${origin}/api/v1`, '/tenants/%2e%2e/logs'],
+      [`${origin}/api/v1`, '/docs?'],
       [origin, '/docs'],
+      // Bases URL parsing rewrites (an empty query or fragment, a backslash, a space, case, a
+      // default port): joined first and parsed whole, as before.
+      [`${origin}/api/v1?`, '/docs'],
+      [`${origin}/api/v1#`, '/docs'],
+      [`${origin}/api/v1\\`, '/docs'],
+      [`${origin}/api/v1 `, '/docs'],
+      [`${origin.toUpperCase()}/API/v1`, '/docs'],
     ];
     for (const [baseUrl, path, query] of cases) {
       const result = await sendAttempt({
