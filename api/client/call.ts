@@ -99,7 +99,6 @@ export class Call {
   readonly deadline: number;
   attempts = 0;
   waitedMs = 0;
-  private retrying = false;
   readonly history: RetryRecord[] = [];
 
   constructor(
@@ -112,15 +111,14 @@ export class Call {
   /** On abort, rejects with the caller's reason as it was given. */
   run(): Promise<AttemptResponse> {
     const { signal } = this.plan;
-    return signal?.aborted ? Promise.reject(signal.reason) : this.attempt();
+    return signal?.aborted ? Promise.reject(signal.reason) : this.attempt(false);
   }
 
   /** Most calls succeed at once: p-retry starts only after a failure, replayed as its attempt 1. */
   private retry(first: Failed): Promise<AttemptResponse> {
-    this.retrying = true;
     const { signal } = this.plan;
     // It waits nothing itself: `onFailed` sleeps what `decideRetry` chose.
-    return pRetry((n) => (n === 1 ? Promise.reject(first) : this.attempt()), {
+    return pRetry((n) => (n === 1 ? Promise.reject(first) : this.attempt(true)), {
       retries: Infinity,
       minTimeout: 0,
       onFailedAttempt: ({ error }) => this.onFailed(error),
@@ -157,8 +155,8 @@ export class Call {
     });
   }
 
-  /** Throws `Failed` within p-retry's loop, or an `ApiError` to stop. */
-  private async attempt(): Promise<AttemptResponse> {
+  /** In p-retry's loop (`inRetry`) throws `Failed`; the first failure starts that loop. */
+  private async attempt(inRetry: boolean): Promise<AttemptResponse> {
     const { rt, plan } = this;
     // Another call's 429 paused the client: wait it out, or fail at once when it lasts too long.
     for (let pause = rt.gate.current(Date.now()); pause; pause = rt.gate.current(Date.now())) {
@@ -207,7 +205,7 @@ export class Call {
     });
     if (result.kind === 'response' && result.classification.kind === 'ok') return result;
     const failed = new Failed(result as Refused, capped);
-    if (this.retrying) throw failed;
+    if (inRetry) throw failed;
     return this.retry(failed);
   }
 
