@@ -4,9 +4,9 @@
  * every path: each refusal is thrown there, before the first write. `finishRun` puts the changes
  * in place, runs npm install and says the summary or the next steps. `app/generator.ts` (yo)
  * runs the halves in Yeoman's run loop, asking at its prompts; `repairmon new` and `upgrade`
- * call `runDirectly`, which hands over to Yeoman only when an answer must be asked at a
- * terminal, so a run that asks nothing loads neither yeoman-environment nor yeoman-generator
- * (most of its start-up). The CLI imports this only when one of those commands runs.
+ * call `runDirectly` and ask at a terminal through @yeoman/adapter, so they load neither
+ * yeoman-environment (not a dependency: `yo` brings its own) nor yeoman-generator. The CLI
+ * imports this only when one of those commands runs.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -29,6 +29,8 @@ import {
   unknownFlags,
 } from './app/flags.js';
 import { planProject } from './app/project-plan.js';
+import { type Prompt, ask } from './app/questions.js';
+export type { Prompt } from './app/questions.js';
 import { GeneratorRefusal } from './app/refusal.js';
 import { type FileChange, commitChanges } from './app/staged-commit.js';
 import { nextSteps, planSummary, refusalMessage } from './app/summary.js';
@@ -112,10 +114,13 @@ export function startRun(setting: RunSetting, log: Log): RunStart {
   return { setting, target, rerun, known, missing: [] };
 }
 
-/** The refusal when answers are missing and nobody can be asked. */
-export function refuseMissing(missing: readonly AnswerName[]): void {
-  if (missing.length > 0)
-    throw new GeneratorRefusal('missing_answers', missingAnswersMessage(missing));
+/** The missing answers asked in prompt order, or refused when nobody can be asked (no prompt). */
+export async function askMissing(start: RunStart, prompt: Prompt | undefined): Promise<void> {
+  if (start.missing.length === 0) return;
+  if (prompt === undefined)
+    throw new GeneratorRefusal('missing_answers', missingAnswersMessage(start.missing));
+  for (const name of start.missing)
+    start.known[name] = await ask(prompt, name, defaultAnswer(name, start.known));
 }
 
 function refuseBlockedPaths(target: string, paths: readonly string[]): void {
@@ -247,17 +252,12 @@ export async function finishRun(run: PlannedRun, log: Log): Promise<void> {
   log(run.rerun ? `\n${planSummary(run.plan, skipped)}\n` : nextSteps(run.answers, where, skipped));
 }
 
-/**
- * The whole run when nothing needs asking, refusals thrown; `needs_prompts` (nothing written)
- * when answers are missing and a terminal can ask: Yeoman's prompts take over.
- */
+/** The run, the missing answers asked first (refused when nobody can be asked). */
 export async function runDirectly(
   setting: RunSetting,
-  io: { readonly interactive: boolean; readonly log: Log },
-): Promise<{ readonly kind: 'done' | 'needs_prompts' }> {
+  io: { readonly prompt: Prompt | undefined; readonly log: Log },
+): Promise<void> {
   const start = startRun(setting, io.log);
-  if (start.missing.length > 0 && io.interactive) return { kind: 'needs_prompts' };
-  refuseMissing(start.missing);
+  await askMissing(start, io.prompt);
   await finishRun(planRun(start), io.log);
-  return { kind: 'done' };
 }

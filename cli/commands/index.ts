@@ -12,8 +12,8 @@ export interface CommandEntry {
   readonly needs?: readonly string[];
 }
 
-/** What `new` and `upgrade` load (yeoman-environment loads the others): the monitor image leaves them out. */
-const GENERATOR_PACKAGES = ['yeoman-environment', 'yeoman-generator', 'handlebars'];
+/** What `new` and `upgrade` load (the adapter only to ask): the monitor image leaves them out. */
+const GENERATOR_PACKAGES = ['handlebars', '@yeoman/adapter'];
 
 export const GENERATOR_MISSING = 'the monitor image does not include the generator; install generator-repair-service';
 

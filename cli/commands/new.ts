@@ -1,15 +1,15 @@
 /**
- * `repairmon new [dir]`, and what it shares with `upgrade`: the `yo repair-service` generator run
- * through yeoman-environment (no `yo`), so it also works as root and in scripts. Exit codes are
+ * `repairmon new [dir]`, and what it shares with `upgrade`: the `yo repair-service` generator's
+ * run without `yo` (its questions asked at a terminal through @yeoman/adapter, as yo asks them),
+ * so it also works as root and in scripts. Exit codes are
  * the generator's own (GENERATOR_EXIT, the same under yo): 2 refused and 130 cancelled, both
  * having written nothing; 1 any other failure (a write rolled back).
  */
-import { join } from 'node:path';
+import type { TerminalAdapter } from '@yeoman/adapter';
 import { type Command, type CommandContext, type OptionSpec, UsageError } from '../command.js';
 import { ANSWER_FLAGS, RUN_FLAGS, flagDescription, generatorExitCode } from '../../generators/entry.js';
-import { OUR_PACKAGE_NAME, packageRoot } from '../../lib/index.js';
-
-const NAMESPACE = 'repair-service:app';
+import type { Prompt } from '../../generators/run.js';
+import { OUR_PACKAGE_NAME } from '../../lib/index.js';
 
 export async function runGenerator(
   ctx: CommandContext,
@@ -17,29 +17,31 @@ export async function runGenerator(
   positionals: readonly string[],
   options: Record<string, unknown>,
 ): Promise<number> {
+  let adapter: TerminalAdapter | undefined;
+  // Loaded at the first question: most runs ask nothing.
+  const prompt: Prompt = async (questions) => {
+    const { TerminalAdapter } = await import('@yeoman/adapter');
+    adapter ??= new TerminalAdapter({ stdin: ctx.stdin, stdout: ctx.stdout, stderr: ctx.stderr } as never);
+    return adapter.prompt(questions as never);
+  };
   try {
-    // Most runs ask nothing: they skip Yeoman's start-up (about two thirds of `repairmon new`).
     const { runDirectly } = await import('../../generators/run.js');
-    const direct = await runDirectly(
+    await runDirectly(
       {
         contextRoot: process.cwd(),
         configKey: OUR_PACKAGE_NAME,
         options: { ...options, ...(positionals[0] === undefined ? {} : { dir: positionals[0] }) },
       },
-      { interactive: options['interactive'] === true, log: (text) => ctx.stderr.write(`${text}\n`) },
+      { prompt: options['interactive'] === true ? prompt : undefined, log: (text) => ctx.stderr.write(`${text}\n`) },
     );
-    if (direct.kind === 'done') return 0;
-    const { createEnv } = await import('yeoman-environment');
-    // Force, bail and the install are the generator's own options (its plan, its commit step).
-    const env = createEnv({ cwd: process.cwd(), stdin: ctx.stdin, stdout: ctx.stdout, stderr: ctx.stderr } as never);
-    env.register(join(packageRoot(), 'generators', 'app', 'index.js'), { namespace: NAMESPACE });
-    await env.run([NAMESPACE, ...positionals], options);
     return 0;
   } catch (error) {
     // A package the generator needs is missing (the monitor image): `main` says so in one line.
     if ((error as { code?: unknown } | null)?.code === 'ERR_MODULE_NOT_FOUND') throw error;
     ctx.stderr.write(`repairmon ${command}: ${error instanceof Error ? error.message : String(error)}\n`);
     return generatorExitCode(error);
+  } finally {
+    adapter?.close();
   }
 }
 

@@ -19,7 +19,7 @@ export const MONITOR_ENTRY = 'cli/index.ts';
 export const GENERATOR_COMMANDS = ['cli/commands/new.ts', 'cli/commands/upgrade.ts'];
 
 /** The generator's own packages; none may reach the image. */
-export const GENERATOR_PACKAGES = ['yeoman-environment', 'yeoman-generator', 'handlebars'];
+export const GENERATOR_PACKAGES = ['@yeoman/adapter', 'yeoman-generator', 'handlebars'];
 
 const BUILTINS = new Set(builtinModules);
 

@@ -10,17 +10,10 @@
  */
 import { basename } from 'node:path';
 import Generator from 'yeoman-generator';
-import { type PlannedRun, finishRun, planRun, refuseMissing, startRun } from '../run.js';
-import { type AnswerName, checkAnswer, defaultAnswer, isBooleanAnswer } from './answers.js';
-import {
-  ANSWER_FLAGS,
-  RUN_FLAGS,
-  flagDescription,
-  flagFor,
-  generatorHelp,
-  readOption,
-} from './flags.js';
-import { type GeneratorRefusal, asCancelled, isGeneratorRefusal } from './refusal.js';
+import { type PlannedRun, askMissing, finishRun, planRun, startRun } from '../run.js';
+import { ANSWER_FLAGS, RUN_FLAGS, flagDescription, generatorHelp, readOption } from './flags.js';
+import type { Prompt } from './questions.js';
+import { type GeneratorRefusal, isGeneratorRefusal } from './refusal.js';
 
 export default class RepairServiceGenerator extends Generator {
   /** Planned and checked by the prompting task, carried out by the commit step. */
@@ -91,42 +84,13 @@ export default class RepairServiceGenerator extends Generator {
     };
     try {
       const start = startRun(setting, (text) => this.log(text));
-      if (!this.#interactive()) refuseMissing(start.missing);
-      for (const name of start.missing)
-        start.known[name] = await this.#ask(name, defaultAnswer(name, start.known));
+      const prompt: Prompt = (questions) => this.prompt(questions as never);
+      await askMissing(start, this.#interactive() ? prompt : undefined);
       this.#planned = planRun(start);
     } catch (error) {
       if (!isGeneratorRefusal(error)) throw error;
       this.#refused = error;
     }
-  }
-
-  async #ask(name: AnswerName, fallback: unknown): Promise<unknown> {
-    const spec = flagFor(name);
-    const validate = (value: unknown): true | string => {
-      const check = checkAnswer(name, typeof value === 'string' ? value.trim() : value);
-      return check.ok ? true : `${spec.message} ${check.reason}`;
-    };
-    const question = isBooleanAnswer(name)
-      ? { type: 'confirm' as const, name, message: spec.message, default: fallback }
-      : name === 'authScheme'
-        ? {
-            type: 'select' as const,
-            name,
-            message: spec.message,
-            choices: ['bearer', 'x-api-key'],
-            default: fallback,
-          }
-        : { type: 'input' as const, name, message: spec.message, default: fallback, validate };
-    const reply = await this.prompt<Record<string, unknown>>([question as never]).catch(
-      (error: unknown) => {
-        // Ctrl+C in a prompt: nothing is written yet, and one line says so.
-        if (error instanceof Error && error.name === 'ExitPromptError') throw asCancelled(error);
-        throw error;
-      },
-    );
-    const value = reply[name];
-    return typeof value === 'string' ? value.trim() : value;
   }
 
   /** The environment's commit step (`customCommitTask`): the refusal, or the run carried out. */

@@ -4,7 +4,7 @@
  * CLI's entry in this process for the other JSON reports. Every emitted curl line is run
  * through bash and must get the same status, and no output may contain the key's value.
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningSandbox, startSandbox } from '../../sandbox/index.js';
 import type { DiagnosisReport } from '../../diagnose/index.js';
@@ -12,17 +12,9 @@ import { main } from '../../cli/index.js';
 import { fakeIo, runMain } from '../helpers/fake-io.js';
 import { shellQuote } from '../../api/checklist/index.js';
 import { BIN, type ProcessRun, closedPort, ensureBuilt, runCli, runProcess } from '../helpers/rig.js';
-import { toolAvailable } from '../helpers/tools.js';
+import { scriptAvailable } from '../helpers/tools.js';
 
-function hasScript(): boolean {
-  let found = true;
-  try {
-    execFileSync('script', ['--version'], { stdio: 'ignore' });
-  } catch {
-    found = false;
-  }
-  return toolAvailable(found, 'the terminal (hidden key input) probe test', '`script` (Debian: apt-get install bsdutils)');
-}
+const hasScript = (): boolean => scriptAvailable('the terminal (hidden key input) probe test');
 
 /** Runs the CLI on a pseudo-terminal (util-linux `script`) and types the key once at the prompt. */
 function runOnTerminal(args: readonly string[], key: string): Promise<Output> {

@@ -4,6 +4,8 @@
  * REPAIRMON_REQUIRE_TOOLS=1, and then a missing tool fails the suite instead: a skip there
  * would let a check silently stop running.
  */
+import { execFileSync } from 'node:child_process';
+
 export const REQUIRE_TOOLS_VAR = 'REPAIRMON_REQUIRE_TOOLS';
 
 export class MissingToolError extends Error {
@@ -24,4 +26,15 @@ export function toolAvailable(available: boolean, what: string, install: string,
   if (toolsRequired(env)) throw new MissingToolError(`${why}; ${REQUIRE_TOOLS_VAR}=1 makes a missing tool a failure`);
   process.stderr.write(`\n!!! SKIPPED: ${why} (CI installs it and sets ${REQUIRE_TOOLS_VAR}=1) !!!\n\n`);
   return false;
+}
+
+/** util-linux `script`, which gives a command a real terminal; `what` names the suite that needs it. */
+export function scriptAvailable(what: string): boolean {
+  let found = true;
+  try {
+    execFileSync('script', ['--version'], { stdio: 'ignore' });
+  } catch {
+    found = false;
+  }
+  return toolAvailable(found, what, '`script` (Debian: apt-get install bsdutils)');
 }
