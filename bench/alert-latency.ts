@@ -10,8 +10,11 @@ import type { AlertStackResult } from './lib/alert-measure.js';
 import { renderAlertTable, writeAlertResult } from './lib/alert-report.js';
 import { isEntryPoint, numberFlag } from './lib/cli.js';
 
+/** Whole outages measured beside the faults' own: the summary's page figure is the median of five. */
+const OUTAGE_SAMPLES = 4;
+
 export async function run(options: Parameters<typeof runAlertStack>[0] = {}): Promise<AlertStackResult> {
-  const result = await runAlertStack(options);
+  const result = await runAlertStack({ outageSamples: OUTAGE_SAMPLES, ...options });
   await writeAlertResult(result);
   return result;
 }

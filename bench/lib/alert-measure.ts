@@ -67,6 +67,8 @@ export interface AlertStackResult {
   /** Every `for` and `keep_firing_for` was cut to this many minutes (at the default schedule). */
   readonly holdCapMinutes?: number;
   readonly faults: readonly FaultMeasurement[];
+  /** Seconds from each extra whole outage to its first page (undefined: none within 90 s); the whole-outage fault is one more sample. */
+  readonly outageSamplePages?: ReadonlyArray<number | undefined>;
   /** Alerts that must not have fired: on the healthy target, an outage page for a misspelt tenant, anything before the faults. */
   readonly unexpected: ReadonlyArray<{ readonly receiver: string; readonly labels: Readonly<Record<string, string>>; readonly at: number }>;
   /** Share of the healthy target's logs reads that count as good (its narrow key's refusals are expected). */

@@ -79,20 +79,24 @@ function canariesOf(target: StackTarget): unknown {
   return ALL_OFF;
 }
 
-const variable = (target: StackTarget, alias: string): string => `STACK_${target}_${alias}`.replace(/[^A-Za-z0-9_]/g, '_').toUpperCase();
+const variable = (target: string, alias: string): string => `STACK_${target}_${alias}`.replace(/[^A-Za-z0-9_]/g, '_').toUpperCase();
 
 interface StackConfigInput {
   readonly sandboxes: Readonly<Record<StackTarget, RunningSandbox>>;
+  /** More targets like `outage`, each on its own sandbox: more samples of the whole outage's page. */
+  readonly outageSamples?: readonly RunningSandbox[];
   readonly schedule: string;
   readonly timeout: string;
 }
 
+/** The name of the i-th extra whole-outage target (`outage` itself is the first sample). */
+export const outageSampleTarget = (i: number): string => `outage-${i + 2}`;
+
 /** The monitor's config for the given config faults, through the parser `serve` uses. */
 export function stackConfig(input: StackConfigInput, faults: ConfigFaults): MonitorConfig {
   const env: Record<string, string> = {};
-  const targets = STACK_TARGETS.map((name) => {
-    const sandbox = input.sandboxes[name];
-    const keys = keysOf(name, faults).map(({ source, ...key }) => {
+  const target = (name: string, kind: StackTarget, sandbox: RunningSandbox) => {
+    const keys = keysOf(kind, faults).map(({ source, ...key }) => {
       env[variable(name, key.alias)] = sandbox.key(source ?? key.alias).key;
       return { ...key, secret: `\${${variable(name, key.alias)}}` };
     });
@@ -101,17 +105,21 @@ export function stackConfig(input: StackConfigInput, faults: ConfigFaults): Moni
       baseUrl: sandbox.baseUrl,
       schedule: input.schedule,
       timeout: input.timeout,
-      canaries: canariesOf(name),
-      ...(name === 'healthy' || name === 'outage' || name === 'html-502'
+      canaries: canariesOf(kind),
+      ...(kind === 'healthy' || kind === 'outage' || kind === 'html-502'
         ? { platformPaths: [...sandbox.dialect.platformPaths], indexAccess: sandbox.dialect.index }
         : {}),
       // SLOs the latency faults break (the first past the timeout, the second below it). None on
       // the healthy target: on a loaded 2-core machine the monitor's own queueing can push a tight
       // p95 over it, which RepairmonLatencySLOBreached rightly reports, and that target must stay quiet.
-      ...(name === 'latency' || name === 'slow' ? { slo: { repairs: '300ms' } } : {}),
+      ...(kind === 'latency' || kind === 'slow' ? { slo: { repairs: '300ms' } } : {}),
       keys,
     };
-  });
+  };
+  const targets = [
+    ...STACK_TARGETS.map((name) => target(name, name, input.sandboxes[name])),
+    ...(input.outageSamples ?? []).map((sandbox, i) => target(outageSampleTarget(i), 'outage', sandbox)),
+  ];
   const result = parseConfigValue({ concurrency: 32, historyPerProbe: 10, targets }, { env, baseDir: process.cwd() });
   if (!result.ok) throw new Error(`the stack's config is not valid: ${result.issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`);
   return result.config;

@@ -13,7 +13,14 @@ import { createLogger, packageRoot } from '../../lib/index.js';
 import { type Monitor, configKeys, createMonitor, createMonitorServer } from '../../monitor/index.js';
 import { type RunningSandbox, startSandbox } from '../../sandbox/index.js';
 import { FAULTS, NEVER, SECOND_MONITOR_TARGET, type StackHandles } from './alert-faults.js';
-import { type ConfigFaults, NO_CONFIG_FAULTS, STACK_TARGETS, type StackTarget, stackConfig } from './alert-stack-config.js';
+import {
+  type ConfigFaults,
+  NO_CONFIG_FAULTS,
+  STACK_TARGETS,
+  type StackTarget,
+  outageSampleTarget,
+  stackConfig,
+} from './alert-stack-config.js';
 import { startAlertmanager } from './alertmanager-server.js';
 import { benchMonitorYaml, startMonitorProcess } from './monitor-process.js';
 import { freePort } from './port.js';
@@ -66,21 +73,47 @@ function configSwitch(
 }
 
 /** Waits until Prometheus scrapes both monitors and sees a probe of every target. */
-async function warmUp(query: (expr: string) => Promise<number>, log: (line: string) => void): Promise<void> {
+async function warmUp(query: (expr: string) => Promise<number>, expected: number, log: (line: string) => void): Promise<void> {
   const deadline = Date.now() + 60_000;
   for (;;) {
     const up = await query('count(up{job=~"repairmon.*"} == 1)');
     const targets = await query('count(count by (target) (repairmon_probe_success{job="repairmon"}))');
-    if (up === 2 && targets === STACK_TARGETS.length) return;
+    if (up === 2 && targets === expected) return;
     if (Date.now() > deadline) throw new Error(`the stack did not warm up: ${up} monitors up, ${targets} targets seen`);
-    log(`warming up: ${up} monitors up, ${targets}/${STACK_TARGETS.length} targets seen`);
+    log(`warming up: ${up} monitors up, ${targets}/${expected} targets seen`);
     await sleep(1_000);
   }
 }
 
-/** `scheduleSeconds`: the monitor's, 1 or 2 s; `holdCapMs`: the longest `for` or `keep_firing_for`, in ms at the default schedule. */
+/**
+ * More whole outages, each on its own target like `outage`, injected one after another at
+ * staggered points of the schedule's and the scrape's intervals (the main faults start at the
+ * first): seconds from each injection to its target's first page. One sample lands wherever it
+ * lands against a 30 s schedule and a 15 s scrape and evaluation; their median does not.
+ */
+async function outagePages(
+  sandboxes: readonly RunningSandbox[],
+  webhook: WebhookReceiver,
+  scheduleSeconds: number,
+): Promise<Array<number | undefined>> {
+  return Promise.all(
+    sandboxes.map(async (sandbox, i) => {
+      await sleep(((i + 1) / (sandboxes.length + 1)) * 1000 * scheduleSeconds);
+      const injectedAt = Date.now();
+      sandbox.setFaults('html-502');
+      const page = await webhook.waitFor({ target: outageSampleTarget(i), severity: 'page' }, 'firing', injectedAt, 90_000);
+      sandbox.setFaults('');
+      return page === undefined ? undefined : (page.notification.at - injectedAt) / 1000;
+    }),
+  );
+}
+
+/**
+ * `scheduleSeconds`: the monitor's, 1 or 2 s; `holdCapMs`: the longest `for` or `keep_firing_for`,
+ * in ms at the default schedule; `outageSamples`: whole outages measured beside the faults' own.
+ */
 export async function runAlertStack(
-  options: { scheduleSeconds?: number; holdCapMs?: number; log?: (line: string) => void } = {},
+  options: { scheduleSeconds?: number; holdCapMs?: number; outageSamples?: number; log?: (line: string) => void } = {},
 ): Promise<AlertStackResult> {
   const scheduleSeconds = options.scheduleSeconds ?? 1;
   const factor = DEFAULT_SCHEDULE_SECONDS / scheduleSeconds;
@@ -111,7 +144,9 @@ export async function runAlertStack(
     const entries = await Promise.all([...STACK_TARGETS, 'second' as const].map(async (t) => [t, await startSandbox({})] as const));
     const sandboxes = Object.fromEntries(entries) as Record<StackTarget | 'second', RunningSandbox>;
     closers.push(() => Promise.all(entries.map(([, s]) => s.close())));
-    const build = (f: ConfigFaults) => stackConfig({ sandboxes, schedule, timeout }, f);
+    const outageSandboxes = await Promise.all(Array.from({ length: options.outageSamples ?? 0 }, () => startSandbox({})));
+    closers.push(() => Promise.all(outageSandboxes.map((s) => s.close())));
+    const build = (f: ConfigFaults) => stackConfig({ sandboxes, outageSamples: outageSandboxes, schedule, timeout }, f);
     const config = build(NO_CONFIG_FAULTS);
     const logger = createLogger({ level: 'silent', secrets: () => configKeys(config) });
     const monitor = createMonitor(config, { logger, roundOnStart: true });
@@ -152,7 +187,7 @@ export async function runAlertStack(
       const first = answer.status === 'success' ? (answer.data.result[0] as { value?: [number, string] } | undefined) : undefined;
       return Number(first?.value?.[1] ?? 0);
     };
-    await warmUp(scalar, log);
+    await warmUp(scalar, STACK_TARGETS.length + outageSandboxes.length, log);
     // A few intervals of healthy history before anything breaks.
     await sleep(5_000 * scheduleSeconds);
 
@@ -172,7 +207,10 @@ export async function runAlertStack(
     };
     const injectedFrom = Date.now();
     log(`injecting ${FAULTS.length} faults at once`);
-    const measured = await Promise.all(FAULTS.map((f) => measureFault(f, handles, webhook, { scheduleSeconds, log })));
+    const [measured, outageSamplePages] = await Promise.all([
+      Promise.all(FAULTS.map((f) => measureFault(f, handles, webhook, { scheduleSeconds, log }))),
+      outagePages(outageSandboxes, webhook, scheduleSeconds),
+    ]);
     await sleep(2_000 * scheduleSeconds);
     const measurements = measured.map(({ measurement, since }, i) => tally(FAULTS[i]!, webhook, measurement, since));
     // The second monitor's target pages on purpose (the stopped-monitor fault's precondition).
@@ -195,6 +233,7 @@ export async function runAlertStack(
       prometheusIntervalSeconds: DEFAULT_PROMETHEUS_SECONDS / factor,
       holdCapMinutes: holdCapMs / 60_000,
       faults: measurements,
+      outageSamplePages,
       unexpected,
       healthyLogsReadRatio: await scalar('target_endpoint:repairmon_probe_success:ratio_rate10m{target="healthy", endpoint="logs"}'),
       wallSeconds: (Date.now() - started) / 1000,

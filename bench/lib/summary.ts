@@ -191,30 +191,31 @@ export function generatorRows(f: GeneratorFigures): SummaryRow[] {
 export const OUTAGE_PAGE_GOAL_SECONDS = 75;
 
 /**
- * First the whole outage's first page at the default timings against the 75 s goal; then per
- * fault: seconds to fire and to resolve at the measured schedule, and multiplied back to the
- * default one (baseline column, an estimate). A fault's verdict is whether the alert fired at the
+ * First the whole outage's first page at the default timings (the median of its samples) against
+ * the 75 s goal; then per fault: seconds to fire and to resolve at the measured schedule, and
+ * multiplied back to the default one (baseline column, an estimate). A fault's verdict is whether the alert fired at the
  * right receiver, held while the fault was on and resolved, with no false notification.
  */
 export function alertRows(f: AlertStackResult): SummaryRow[] {
   const outage = f.faults.find((m) => m.fault === 'whole-outage');
-  const atDefaultPage = outage?.pageSeconds === undefined ? undefined : outage.pageSeconds * f.factor;
-  // One injection: where it lands against the 30 s schedule and the 15 s scrape and evaluation
-  // moves this by up to about 30 s from run to run.
-  const goal: SummaryRow[] = outage
-    ? [
-        {
-          bench: 'alert-latency',
-          figure: `whole outage -> first page at the default timings, s (one injection, x${f.factor} of the compressed run)`,
-          ours: fixed(atDefaultPage, 1),
-          baseline: '',
-          ratio: '',
-          target: `<= ${OUTAGE_PAGE_GOAL_SECONDS}`,
-          verdict: atDefaultPage !== undefined && atDefaultPage <= OUTAGE_PAGE_GOAL_SECONDS ? 'MET' : 'MISSED',
-        },
-      ]
-    : [];
-  return [...goal, ...alertFaultRows(f)];
+  if (!outage) return alertFaultRows(f);
+  // Each sample lands where it lands against the 30 s schedule and the 15 s scrape and
+  // evaluation (up to about 30 s apart); the median of injections at staggered phases does not.
+  const samples = [outage.pageSeconds, ...(f.outageSamplePages ?? [])].map((s) => (s === undefined ? undefined : s * f.factor));
+  const paged = samples.filter((s) => s !== undefined);
+  const atDefault = paged.length === samples.length ? median(paged) : undefined;
+  const goal: SummaryRow = {
+    bench: 'alert-latency',
+    figure:
+      `whole outage -> first page at the default timings, s (median of ${samples.length} injection(s) at staggered phases: ` +
+      `${samples.map((s) => (s === undefined ? 'none' : s.toFixed(0))).join(', ')}; x${f.factor} of the compressed run)`,
+    ours: fixed(atDefault, 1),
+    baseline: '',
+    ratio: '',
+    target: `<= ${OUTAGE_PAGE_GOAL_SECONDS}`,
+    verdict: atDefault !== undefined && atDefault <= OUTAGE_PAGE_GOAL_SECONDS ? 'MET' : 'MISSED',
+  };
+  return [goal, ...alertFaultRows(f)];
 }
 
 function alertFaultRows(f: AlertStackResult): SummaryRow[] {

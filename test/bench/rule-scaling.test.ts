@@ -135,13 +135,18 @@ describe('alert-latency summary rows', () => {
     expect(rows[0]).toMatchObject({ ours: '2.0 / 4.0', baseline: '1.0 / 2.0' });
   });
 
-  it('leads with the whole outage to its first page at the default timings, against 75 s', () => {
-    const rows = (pageSeconds: number | undefined) =>
-      alertRows(result([measurement({}), measurement({ fault: 'whole-outage', pageSeconds })]));
+  it('leads with the whole outage to its first page at the default timings, the median of its samples, against 75 s', () => {
+    const rows = (pageSeconds: number | undefined, outageSamplePages?: Array<number | undefined>) =>
+      alertRows({ ...result([measurement({}), measurement({ fault: 'whole-outage', pageSeconds })]), outageSamplePages });
     expect(rows(2.5)[0]).toMatchObject({ ours: '75.0', target: '<= 75', verdict: 'MET' });
     expect(rows(2.6)[0]).toMatchObject({ ours: '78.0', verdict: 'MISSED' });
     expect(rows(undefined)[0]).toMatchObject({ verdict: 'MISSED' });
     expect(rows(2.5)).toHaveLength(3);
     expect(alertRows(result([measurement({})]))).toHaveLength(1);
+    // Five samples: the median decides, each is listed; one that never paged fails the row.
+    const five = rows(3.1, [2.0, 2.2, 2.4, 3.0])[0];
+    expect(five).toMatchObject({ ours: '72.0', verdict: 'MET' });
+    expect(five?.figure).toContain('median of 5 injection(s) at staggered phases: 93, 60, 66, 72, 90;');
+    expect(rows(2.0, [2.0, undefined, 2.0, 2.0])[0]).toMatchObject({ ours: 'n/a', verdict: 'MISSED' });
   });
 });
