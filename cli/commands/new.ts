@@ -51,8 +51,8 @@ export function atMostOneDirectory(ctx: CommandContext): void {
     throw new UsageError(`expected at most one directory, got ${ctx.positionals.length}: ${ctx.positionals.join(' ')}`);
 }
 
-/** node:util parseArgs on Node 20 has no `--no-x`, so each negatable flag gets a `no-` twin. */
-const NEGATABLE = ['github-actions', 'interactive'] as const;
+/** node:util parseArgs on Node 20 has no `--no-x`, so each boolean flag gets a `no-` twin (as yo's). */
+const NEGATABLE = [...ANSWER_FLAGS.filter((f) => f.type === 'boolean').map((f) => f.flag), 'interactive'];
 
 function buildOptions(): Record<string, OptionSpec> {
   const options: Record<string, OptionSpec> = {};

@@ -62,6 +62,17 @@ describe('repairmon new', { timeout: 30_000 }, () => {
     expect(existsSync(join(result.cwd, 'here', 'src', 'check.ts'))).toBe(true);
     expect(existsSync(join(result.cwd, 'here', '.github'))).toBe(false);
   });
+
+  it('takes --no-<flag> for every yes/no answer, as yo does and the missing-answers message says', async () => {
+    const booleans = ANSWER_FLAGS.filter((f) => f.type === 'boolean').map((f) => f.flag);
+    expect(booleans).toEqual(['github-actions', 'pagination', 'parse']);
+    const missing = await newIn(['asked', '--tenant', 'rowery-nowak']);
+    for (const flag of booleans) expect(missing.stderr).toContain(`--${flag} | --no-${flag}`);
+    const result = await newIn(['here', '--tenant', 'rowery-nowak', '--yes', '--skip-install', ...booleans.map((f) => `--no-${f}`)]);
+    expect(result.code, result.stderr).toBe(0);
+    const answers = Object.values(JSON.parse(readFileSync(join(result.cwd, 'here', '.yo-rc.json'), 'utf8')) as Record<string, object>)[0];
+    expect(answers).toMatchObject({ githubActions: false, pagination: false, parse: false });
+  });
 });
 
 /**
