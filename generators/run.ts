@@ -30,13 +30,14 @@ import {
 } from './app/flags.js';
 import { planProject } from './app/project-plan.js';
 import { type Prompt, ask } from './app/questions.js';
-export type { Prompt } from './app/questions.js';
 import { GeneratorRefusal } from './app/refusal.js';
 import { type FileChange, commitChanges } from './app/staged-commit.js';
 import { nextSteps, planSummary, refusalMessage } from './app/summary.js';
 import { RECORD_KEY, YO_RC, nextYoRc } from './app/toolkit-record.js';
 import { type ReadyPlan, changingActions, planChanges } from './app/upgrade-plan.js';
 import { pathProblemsMessage, pathsInTheWay } from './app/write-safety.js';
+
+export type { Prompt } from './app/questions.js';
 
 export interface RunSetting {
   /** Where the run was started (Yeoman's `contextRoot`). */

@@ -207,8 +207,10 @@ export function alertRows(f: AlertStackResult): SummaryRow[] {
   const goal: SummaryRow = {
     bench: 'alert-latency',
     figure:
-      `whole outage -> first page at the default timings, s (median of ${samples.length} injection(s) at staggered phases: ` +
-      `${samples.map((s) => (s === undefined ? 'none' : s.toFixed(0))).join(', ')}; x${f.factor} of the compressed run)`,
+      `whole outage -> first page at the default timings, s (` +
+      (samples.length === 1 ? 'one injection' : `median of ${samples.length} injections at staggered phases: `) +
+      (samples.length === 1 ? '' : samples.map((s) => (s === undefined ? 'none' : s.toFixed(0))).join(', ')) +
+      `; x${f.factor} of the compressed run)`,
     ours: fixed(atDefault, 1),
     baseline: '',
     ratio: '',

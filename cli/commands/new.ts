@@ -21,8 +21,11 @@ export async function runGenerator(
   // Loaded at the first question: most runs ask nothing.
   const prompt: Prompt = async (questions) => {
     const { TerminalAdapter } = await import('@yeoman/adapter');
-    adapter ??= new TerminalAdapter({ stdin: ctx.stdin, stdout: ctx.stdout, stderr: ctx.stderr } as never);
-    return adapter.prompt(questions as never);
+    // The process's own streams in every real run (tests pass others only where nothing is asked).
+    const stdin = ctx.stdin as NodeJS.ReadStream;
+    adapter ??= new TerminalAdapter({ stdin, stdout: ctx.stdout as NodeJS.WriteStream, stderr: ctx.stderr as NodeJS.WriteStream });
+    // Inquirer's question objects (the generator's questions module does not import the adapter's types).
+    return adapter.prompt(questions as Parameters<TerminalAdapter['prompt']>[0]);
   };
   try {
     const { runDirectly } = await import('../../generators/run.js');
@@ -32,7 +35,10 @@ export async function runGenerator(
         configKey: OUR_PACKAGE_NAME,
         options: { ...options, ...(positionals[0] === undefined ? {} : { dir: positionals[0] }) },
       },
-      { prompt: options['interactive'] === true ? prompt : undefined, log: (text) => ctx.stderr.write(`${text}\n`) },
+      {
+        prompt: options['interactive'] === true ? prompt : undefined,
+        log: (text) => ctx.stderr.write(`${text}\n`),
+      },
     );
     return 0;
   } catch (error) {

@@ -13,7 +13,7 @@ import ts from 'typescript';
 export const MONITOR_ENTRY = 'cli/index.ts';
 
 /**
- * `repairmon new` and `upgrade` run the generator (yeoman-environment, handlebars); the image
+ * `repairmon new` and `upgrade` run the generator (handlebars, @yeoman/adapter); the image
  * answers them with a message instead (cli/commands/index.ts), so the walk does not enter them.
  */
 export const GENERATOR_COMMANDS = ['cli/commands/new.ts', 'cli/commands/upgrade.ts'];

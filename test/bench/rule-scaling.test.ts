@@ -146,7 +146,8 @@ describe('alert-latency summary rows', () => {
     // Five samples: the median decides, each is listed; one that never paged fails the row.
     const five = rows(3.1, [2.0, 2.2, 2.4, 3.0])[0];
     expect(five).toMatchObject({ ours: '72.0', verdict: 'MET' });
-    expect(five?.figure).toContain('median of 5 injection(s) at staggered phases: 93, 60, 66, 72, 90;');
+    expect(five?.figure).toContain('median of 5 injections at staggered phases: 93, 60, 66, 72, 90;');
+    expect(rows(2.5)[0]?.figure).toContain('(one injection; x30');
     expect(rows(2.0, [2.0, undefined, 2.0, 2.0])[0]).toMatchObject({ ours: 'n/a', verdict: 'MISSED' });
   });
 });

@@ -4,36 +4,16 @@
  * CLI's entry in this process for the other JSON reports. Every emitted curl line is run
  * through bash and must get the same status, and no output may contain the key's value.
  */
-import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningSandbox, startSandbox } from '../../sandbox/index.js';
 import type { DiagnosisReport } from '../../diagnose/index.js';
 import { main } from '../../cli/index.js';
 import { fakeIo, runMain } from '../helpers/fake-io.js';
-import { shellQuote } from '../../api/checklist/index.js';
-import { BIN, type ProcessRun, closedPort, ensureBuilt, runCli, runProcess } from '../helpers/rig.js';
+import { type ProcessRun, closedPort, ensureBuilt, runCli, runProcess } from '../helpers/rig.js';
+import { runOnTerminal } from '../helpers/terminal.js';
 import { scriptAvailable } from '../helpers/tools.js';
 
 const hasScript = (): boolean => scriptAvailable('the terminal (hidden key input) probe test');
-
-/** Runs the CLI on a pseudo-terminal (util-linux `script`) and types the key once at the prompt. */
-function runOnTerminal(args: readonly string[], key: string): Promise<Output> {
-  const command = [process.execPath, BIN, ...args].map(shellQuote).join(' ');
-  return new Promise((resolve, reject) => {
-    const child = spawn('script', ['-qec', command, '/dev/null'], { stdio: ['pipe', 'pipe', 'pipe'] });
-    let out = '';
-    let typed = false;
-    child.stdout.on('data', (c: Buffer) => {
-      out += c.toString();
-      if (!typed && out.includes('input hidden')) {
-        typed = true;
-        child.stdin.write(`${key}\r`);
-      }
-    });
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code: code ?? 1, stdout: out, stderr: '' }));
-  });
-}
 
 let sandbox: RunningSandbox;
 /** What every run printed, searched for the key at the end. */
@@ -259,9 +239,13 @@ describe('repairmon probe against the sandbox', () => {
   it.skipIf(!hasScript())('on a terminal: asks for the key with hidden input and shows progress', async () => {
     sandbox.setFaults('');
     const key = sandbox.key('gdansk-test').key;
-    const run = await runOnTerminal(['probe', '--base-url', sandbox.baseUrl, '--tenant', 'cykl-gdansk'], key);
+    const terminal = await runOnTerminal(
+      ['probe', '--base-url', sandbox.baseUrl, '--tenant', 'cykl-gdansk'],
+      [['input hidden', `${key}\r`]],
+    );
+    const run: Output = { code: terminal.code ?? 1, stdout: terminal.text, stderr: '' };
     outputs.push({ alias: 'gdansk-test (terminal)', key, run });
-    expect(run.code).toBe(0);
+    expect(run.code, run.stdout).toBe(0);
     expect(run.stdout).toContain('API key (input hidden): ');
     expect(run.stdout).toContain('probing [');
     expect(run.stdout).toMatch(/OK: tenant key …\S{4} works/);

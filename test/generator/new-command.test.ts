@@ -1,12 +1,11 @@
 /** `repairmon new` as a user runs it (compiled, `bin/repairmon.js`): exit codes, refusals, prompts. */
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { stripVTControlCharacters } from 'node:util';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ANSWER_FLAGS } from '../../generators/entry.js';
-import { BIN, ROOT, childEnv, runCli } from '../helpers/rig.js';
+import { ROOT, runCli } from '../helpers/rig.js';
+import { runOnTerminal } from '../helpers/terminal.js';
 import { scriptAvailable } from '../helpers/tools.js';
 
 const dirs: string[] = [];
@@ -75,32 +74,11 @@ describe('repairmon new', { timeout: 30_000 }, () => {
   });
 });
 
-/**
- * `repairmon new` at a real terminal (script(1) gives it one; what the test writes to script's
- * stdin is typed into it). `keys` says what to type once a question shows (by its message);
- * each question is answered once, a moment after it shows: Inquirer draws a question before it
- * switches the terminal to raw mode, and a key typed in between is the terminal's, not its.
- */
-function newAtTerminal(args: readonly string[], keys: readonly (readonly [question: string, keys: string])[]) {
+/** `repairmon new` at a terminal in a new temporary directory. */
+async function newAtTerminal(args: readonly string[], steps: ReadonlyArray<readonly [string, string]>) {
   const cwd = mkdtempSync(join(tmpdir(), 'repairmon-new-tty-'));
   dirs.push(cwd);
-  const line = [process.execPath, BIN, 'new', ...args].join(' ');
-  const child = spawn('script', ['-qfec', line, '/dev/null'], { cwd, env: childEnv({ TERM: 'xterm' }), stdio: 'pipe' });
-  child.stdin.on('error', () => undefined); // a key after the run ended
-  let out = '';
-  let next = 0;
-  const read = (chunk: Buffer): void => {
-    out += chunk.toString('utf8');
-    const step = keys[next];
-    if (step === undefined || !stripVTControlCharacters(out).includes(step[0])) return;
-    next += 1;
-    setTimeout(() => child.stdin.write(step[1]), 300);
-  };
-  child.stdout.on('data', read);
-  child.stderr.on('data', read);
-  return new Promise<{ code: number | null; text: string; cwd: string; answered: number }>((done) =>
-    child.on('close', (code) => done({ code, text: stripVTControlCharacters(out), cwd, answered: next })),
-  );
+  return { ...(await runOnTerminal(['new', ...args], steps, { cwd })), cwd };
 }
 
 describe.skipIf(!scriptAvailable('repairmon new at a terminal'))('repairmon new at a terminal', { timeout: 60_000 }, () => {
@@ -111,7 +89,7 @@ describe.skipIf(!scriptAvailable('repairmon new at a terminal'))('repairmon new 
     // (The first 40 characters: the terminal is 80 columns wide and wraps a longer question.)
     const run = await newAtTerminal(['shop', '--tenant', 'rowery-nowak', '--skip-install'], asked);
     expect(run.code, run.text).toBe(0);
-    expect(run.answered, run.text).toBe(asked.length);
+    expect(run.typed, run.text).toBe(asked.length);
     const record = JSON.parse(readFileSync(join(run.cwd, 'shop', '.yo-rc.json'), 'utf8')) as Record<string, Record<string, unknown>>;
     expect(Object.values(record)[0]).toMatchObject({ name: 'shop', tenant: 'rowery-nowak', authScheme: 'bearer' });
   });

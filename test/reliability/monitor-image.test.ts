@@ -1,6 +1,6 @@
 /**
  * The monitor image installs deploy/monitor-image/package.json, not the root one (whose
- * production dependencies carry the generator: yeoman-generator, handlebars and ~170 more).
+ * production dependencies carry the generator: yeoman-generator, handlebars and ~180 more).
  * Statically: every package the monitor's code imports is in that manifest at the root's range,
  * no generator package is, its lockfile pins the root lockfile's versions, DEPENDENCIES.md is
  * current. Then for real: the compiled CLI in a temp dir shaped like the image (dist/, bin/,
