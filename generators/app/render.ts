@@ -35,6 +35,7 @@ const PRISM = '@stoplight/prism-cli';
 interface OurPackageJson {
   readonly dependencies?: Record<string, string>;
   readonly devDependencies?: Record<string, string>;
+  readonly overrides?: Record<string, string>;
   readonly engines?: { node?: string };
 }
 
@@ -57,6 +58,10 @@ export function versionsFrom(pkg: OurPackageJson) {
   return {
     dependencies: pick(RUNTIME_DEPENDENCIES, pkg),
     devDependencies: pick(DEV_DEPENDENCIES, pkg),
+    // Ours, so a project resolves what we test with: vite (vitest's) 8.4.0 declares an
+    // unpublished optional dependency, and npm 11.16+ then writes a lockfile its own `npm ci`
+    // refuses (npm/cli#9846); a new project's CI would fail on its first run.
+    overrides: pkg.overrides ?? {},
     nodeEngine,
     // `@stoplight/prism-cli@<ours>`: later versions need a newer Node than ours.
     prism: `${PRISM}@${pick([PRISM], pkg)[PRISM]}`,

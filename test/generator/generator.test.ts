@@ -14,6 +14,7 @@ import { SAMPLE_ANSWERS } from './sample-answers.js';
 const OUR_PACKAGE = readJson(join(import.meta.dirname, '../../package.json')) as {
   dependencies: Record<string, string>;
   devDependencies: Record<string, string>;
+  overrides: Record<string, string>;
 };
 
 const dirs: string[] = [];
@@ -176,6 +177,7 @@ describe('flags', () => {
       name: string;
       dependencies: Record<string, string>;
       devDependencies: Record<string, string>;
+      overrides: Record<string, string>;
       allowScripts: unknown;
     };
     expect(pkg.name).toBe('@nowak/repair-sync');
@@ -186,6 +188,9 @@ describe('flags', () => {
     expect(pkg.devDependencies['msw']).toBe(OUR_PACKAGE.devDependencies['msw']);
     // msw's postinstall copies a browser worker a Node project has no use for; denied, so npm install says nothing of it.
     expect(pkg.allowScripts).toEqual({ msw: false });
+    // Our overrides (vite below 8.4.0, whose unpublished optional dependency breaks `npm ci`), as ours say.
+    expect(pkg.overrides).toEqual(OUR_PACKAGE.overrides);
+    expect(pkg.overrides['vite']).toMatch(/^~8\.3\./);
   });
 
   it('--yes takes the defaults; no workflow unless asked; the dir argument names the project', async () => {
