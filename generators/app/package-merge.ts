@@ -2,8 +2,8 @@
  * Merging our package.json into the integrator's on a re-run or upgrade, as a pure function
  * of the two texts. The rules: add our dependencies they lack, raise the ones where our range
  * is newer, never remove or lower one of theirs (nor touch one whose range we cannot read);
- * add our scripts they lack and never change theirs; `engines.node` is raised like a
- * dependency. Every other field is theirs. Their indentation and key order are kept.
+ * add our scripts and `overrides` entries they lack and never change theirs; `engines.node` is
+ * raised like a dependency. Every other field is theirs. Their indentation and key order are kept.
  */
 import { type Json, isObject } from './toolkit-record.js';
 
@@ -31,6 +31,7 @@ export type PackageChange =
       readonly why: 'theirs_newer' | 'unreadable_range';
     }
   | { readonly kind: 'script_added'; readonly name: string }
+  | { readonly kind: 'override_added'; readonly name: string; readonly range: string }
   | { readonly kind: 'engine_raised'; readonly from: string | undefined; readonly to: string };
 
 export type PackageMerge =
@@ -142,6 +143,19 @@ function mergeScripts(theirs: Json, ours: Json, changes: PackageChange[]): Json 
   return { ...theirs, scripts };
 }
 
+/** An override we pin (a broken release of a package beneath theirs) is added; one of theirs is never changed. */
+function mergeOverrides(theirs: Json, ours: Json, changes: PackageChange[]): Json {
+  const wanted = ours['overrides'];
+  if (!isObject(wanted)) return theirs;
+  let overrides: Json = isObject(theirs['overrides']) ? theirs['overrides'] : {};
+  for (const [name, range] of Object.entries(wanted)) {
+    if (name in overrides || typeof range !== 'string') continue;
+    overrides = withKey(overrides, name, range);
+    changes.push({ kind: 'override_added', name, range });
+  }
+  return changes.some((c) => c.kind === 'override_added') ? { ...theirs, overrides } : theirs;
+}
+
 function mergeEngine(theirs: Json, ours: Json, changes: PackageChange[]): Json {
   const wanted = isObject(ours['engines']) ? ours['engines']['node'] : undefined;
   if (typeof wanted !== 'string') return theirs;
@@ -169,6 +183,7 @@ export function mergePackageJson(theirsText: string, oursText: string): PackageM
   const changes: PackageChange[] = [];
   let merged = mergeDependencies(theirs, ours, changes);
   merged = mergeScripts(merged, ours, changes);
+  merged = mergeOverrides(merged, ours, changes);
   merged = mergeEngine(merged, ours, changes);
   const written = changes.some((c) => c.kind !== 'dependency_kept');
   if (!written) return { ok: true, text: theirsText, changes };

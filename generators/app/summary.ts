@@ -55,6 +55,8 @@ function packageChangeLine(change: PackageChange): string | undefined {
       return `kept your ${change.name} ${change.theirs} (${change.why === 'theirs_newer' ? 'newer than' : 'not comparable with'} our ${change.ours})`;
     case 'script_added':
       return `added script "${change.name}"`;
+    case 'override_added':
+      return `added overrides ${change.name} ${change.range}`;
     case 'engine_raised':
       return `engines.node ${change.from ?? '(none)'} -> ${change.to}`;
   }

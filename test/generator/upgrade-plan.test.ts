@@ -124,16 +124,21 @@ describe('planUpgrade', () => {
     const ours: NextFile = {
       path: 'package.json',
       owner: 'package_json',
-      contents: b('{"dependencies":{"undici":"^7.16.0"},"scripts":{"check":"x"}}'),
+      contents: b('{"dependencies":{"undici":"^7.16.0"},"scripts":{"check":"x"},"overrides":{"vite":"~8.3.8","a":"1.0.0"}}'),
     };
-    const plan = ready(planUpgrade(input({ next: [ours], files: { 'package.json': '{\n  "name": "x"\n}\n' } })));
+    const plan = ready(
+      planUpgrade(input({ next: [ours], files: { 'package.json': '{\n  "name": "x",\n  "overrides": { "a": "2.0.0" }\n}\n' } })),
+    );
     expect(plan.actions[0]).toMatchObject({
       kind: 'update',
       changes: [
         { kind: 'dependency_added', name: 'undici' },
         { kind: 'script_added', name: 'check' },
+        // An override we pin is added; theirs for the same package is never changed.
+        { kind: 'override_added', name: 'vite', range: '~8.3.8' },
       ],
     });
+    expect(plan.actions[0]).toHaveProperty('changes.length', 3);
     expect(planUpgrade(input({ next: [ours], files: { 'package.json': '{ nope' } }))).toMatchObject({
       kind: 'refused',
       packageJson: expect.stringContaining('not a JSON object'),
