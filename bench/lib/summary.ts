@@ -126,11 +126,6 @@ export function scaleRows(f: ScaleRunFigures): SummaryRow[] {
 }
 
 /**
- * Per operation: ms at the largest size against the smallest, the ratio being how the work grew
- * (linear x5 for 1 000 -> 5 000 keys, n² x25); the target allows twice linear. The liveness
- * probe's longest wait during a status page is held to a kubelet's default timeout (1 s) instead.
- */
-/**
  * Growths too unsteady for the 20 % guard: seven warmed-up quick runs (2026-11-28) read GET /'s
  * 2.2-3.6, GET /probe's 0.5-1.5 (2-4 ms at either size) and POST /-/reload's 3.6-6.1 (500 keys
  * 145-250 ms). Their goal, at most twice linear, still judges each run and refuses the
@@ -138,6 +133,11 @@ export function scaleRows(f: ScaleRunFigures): SummaryRow[] {
  */
 const UNSTEADY_GROWTHS = new Set(['GET / (status page)', 'GET /probe (on-demand lookup + 1 probe)', 'POST /-/reload']);
 
+/**
+ * Per operation: ms at the largest size against the smallest, the ratio being how the work grew
+ * (linear x5 for 1 000 -> 5 000 keys, n² x25); the target allows twice linear. The liveness
+ * probe's longest wait during a status page is held to a kubelet's default timeout (1 s) instead.
+ */
 export function hostileScaleRows(f: HostileScaleFigures): SummaryRow[] {
   const base = f.sizes[0];
   const last = f.sizes.at(-1);
@@ -193,8 +193,9 @@ export const OUTAGE_PAGE_GOAL_SECONDS = 75;
 /**
  * First the whole outage's first page at the default timings (the median of its samples) against
  * the 75 s goal; then per fault: seconds to fire and to resolve at the measured schedule, and
- * multiplied back to the default one (baseline column, an estimate). A fault's verdict is whether the alert fired at the
- * right receiver, held while the fault was on and resolved, with no false notification.
+ * multiplied back to the default one (baseline column, an estimate). A fault's verdict is whether
+ * the alert fired at the right receiver, held while the fault was on and resolved, with no false
+ * notification.
  */
 export function alertRows(f: AlertStackResult): SummaryRow[] {
   const outage = f.faults.find((m) => m.fault === 'whole-outage');
@@ -206,11 +207,11 @@ export function alertRows(f: AlertStackResult): SummaryRow[] {
   const atDefault = paged.length === samples.length ? median(paged) : undefined;
   const goal: SummaryRow = {
     bench: 'alert-latency',
-    figure:
-      `whole outage -> first page at the default timings, s (` +
-      (samples.length === 1 ? 'one injection' : `median of ${samples.length} injections at staggered phases: `) +
-      (samples.length === 1 ? '' : samples.map((s) => (s === undefined ? 'none' : s.toFixed(0))).join(', ')) +
-      `; x${f.factor} of the compressed run)`,
+    figure: `whole outage -> first page at the default timings, s (${
+      samples.length === 1
+        ? 'one injection'
+        : `median of ${samples.length} injections at staggered phases: ${samples.map((s) => (s === undefined ? 'none' : s.toFixed(0))).join(', ')}`
+    }; x${f.factor} of the compressed run)`,
     ours: fixed(atDefault, 1),
     baseline: '',
     ratio: '',

@@ -131,29 +131,21 @@ function mergeDependencies(theirs: Json, ours: Json, changes: PackageChange[]): 
   return out;
 }
 
-function mergeScripts(theirs: Json, ours: Json, changes: PackageChange[]): Json {
-  const wanted = ours['scripts'];
-  if (!isObject(wanted)) return theirs;
-  let scripts: Json = isObject(theirs['scripts']) ? theirs['scripts'] : {};
-  for (const [name, command] of Object.entries(wanted)) {
-    if (name in scripts) continue;
-    scripts = { ...scripts, [name]: command };
-    changes.push({ kind: 'script_added', name });
+/** Our entries of `field` they lack, added (sorted in if theirs are); theirs never changed. */
+function addMissing(
+  theirs: Json,
+  ours: Json,
+  field: 'scripts' | 'overrides',
+): { out: Json; added: [string, string][] } {
+  const wanted = ours[field];
+  let entries: Json = isObject(theirs[field]) ? theirs[field] : {};
+  const added: [string, string][] = [];
+  for (const [name, value] of Object.entries(isObject(wanted) ? wanted : {})) {
+    if (name in entries || typeof value !== 'string') continue;
+    entries = withKey(entries, name, value);
+    added.push([name, value]);
   }
-  return { ...theirs, scripts };
-}
-
-/** An override we pin (a broken release of a package beneath theirs) is added; one of theirs is never changed. */
-function mergeOverrides(theirs: Json, ours: Json, changes: PackageChange[]): Json {
-  const wanted = ours['overrides'];
-  if (!isObject(wanted)) return theirs;
-  let overrides: Json = isObject(theirs['overrides']) ? theirs['overrides'] : {};
-  for (const [name, range] of Object.entries(wanted)) {
-    if (name in overrides || typeof range !== 'string') continue;
-    overrides = withKey(overrides, name, range);
-    changes.push({ kind: 'override_added', name, range });
-  }
-  return changes.some((c) => c.kind === 'override_added') ? { ...theirs, overrides } : theirs;
+  return { out: added.length > 0 ? { ...theirs, [field]: entries } : theirs, added };
 }
 
 function mergeEngine(theirs: Json, ours: Json, changes: PackageChange[]): Json {
@@ -182,9 +174,13 @@ export function mergePackageJson(theirsText: string, oursText: string): PackageM
     throw new Error(`the package.json template did not render to a JSON object (${ours})`);
   const changes: PackageChange[] = [];
   let merged = mergeDependencies(theirs, ours, changes);
-  merged = mergeScripts(merged, ours, changes);
-  merged = mergeOverrides(merged, ours, changes);
-  merged = mergeEngine(merged, ours, changes);
+  const scripts = addMissing(merged, ours, 'scripts');
+  for (const [name] of scripts.added) changes.push({ kind: 'script_added', name });
+  // An override we pin (a broken release beneath theirs) is added; one of theirs is never changed.
+  const overrides = addMissing(scripts.out, ours, 'overrides');
+  for (const [name, range] of overrides.added)
+    changes.push({ kind: 'override_added', name, range });
+  merged = mergeEngine(overrides.out, ours, changes);
   const written = changes.some((c) => c.kind !== 'dependency_kept');
   if (!written) return { ok: true, text: theirsText, changes };
   const newline = theirsText.endsWith('\n') ? '\n' : '';
