@@ -100,13 +100,15 @@ export function createMonitor(initial: MonitorConfig, deps: MonitorDeps) {
     tracer: deps.tracer,
   });
 
-  async function runAndRecord(spec: ProbeSpec, target: MonitorTarget, signal: AbortSignal): Promise<void> {
+  /** True when the probe is worth a recheck: a read failing on the service's side, short of down. */
+  async function runAndRecord(spec: ProbeSpec, target: MonitorTarget, signal: AbortSignal): Promise<boolean> {
     const result = await runProbe(spec, target, probeDeps(target), signal);
     // A retiring round's probe that the new config dropped records nothing.
-    if (signal.aborted || !plan.ids.has(spec.id)) return;
-    probeSeries.record(result);
+    if (signal.aborted || !plan.ids.has(spec.id)) return false;
+    const streak = probeSeries.record(result);
     history.add(result);
     logProbe(deps.logger, result);
+    return spec.check === 'read' && streak.class === 'service' && streak.count < target.failureThreshold;
   }
 
   /** Every metric family, the history and the pacing keep only what `next` still has. */

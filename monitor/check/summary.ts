@@ -9,6 +9,11 @@ import type { MonitorConfig, MonitorKey, MonitorTarget } from '../config/types.j
 
 const percent = (ratio: number): string => `${Math.round(ratio * 100_000) / 1000}%`;
 
+/** When a failing read is probed again: between ticks, or at the next one. */
+function recheckText(target: MonitorTarget): string {
+  return target.recheckAfterMs > 0 ? `rechecked ${formatDuration(target.recheckAfterMs)} after a failure` : 'rechecked at the next tick';
+}
+
 function availabilityLine(target: MonitorTarget): string {
   const values = ENDPOINT_IDS.map((id) => target.availability[id]);
   const common = values.sort((a, b) => values.filter((v) => v === b).length - values.filter((v) => v === a).length)[0] ?? 0;
@@ -55,7 +60,7 @@ export function configSummary(config: MonitorConfig, plan: readonly ProbeSpec[] 
     lines.push(
       `target ${target.name}: ${target.baseUrl}  schedule "${target.schedule}" (every ${formatDuration(target.intervalMs)}), timeout ${formatDuration(target.timeoutMs)}`,
       `  probes: ${probes} (${probes - canaries} reads, ${canaries} canaries)`,
-      `  down after ${target.failureThreshold} consecutive service-side failures of a read; availability objective ${availabilityLine(target)}`,
+      `  down after ${target.failureThreshold} consecutive service-side failures of a read (${recheckText(target)}); availability objective ${availabilityLine(target)}`,
       `  platformPaths: ${target.platformPaths.length > 0 ? target.platformPaths.map((p) => `/platform/${p}`).join(', ') : `none (default: ${PLATFORM_PATHS.reason})`}`,
       `  indexAccess: ${target.indexAccess}${target.indexAccess === INDEX_ACCESS.default ? ` (default: ${INDEX_ACCESS.reason})` : ''}`,
     );

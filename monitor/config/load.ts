@@ -25,6 +25,15 @@ import type { SecretSources } from './secrets.js';
 import { resolveTls } from './tls.js';
 import type { ConfigIssue, ConfigResult, KeyExpectation, MaintenanceWindow, MonitorConfig, MonitorKey, MonitorTarget } from './types.js';
 
+/**
+ * Unset: a third of the interval, at most 10 s, so that a recheck fits between the ticks of any
+ * schedule (every 30 s: 10 s; every 10 s: 3.3 s).
+ */
+function recheckAfterMs(raw: RawTarget): number {
+  if (raw.recheckAfter === undefined) return Math.min(10_000, Math.floor(shortestIntervalMs(raw.schedule) / 3));
+  return raw.recheckAfter === 'off' ? 0 : (parseDuration(raw.recheckAfter) ?? 0);
+}
+
 function resolveCanaries(raw: RawTarget['canaries']): Record<CanaryName, boolean> {
   const switches = typeof raw === 'boolean' ? {} : raw;
   const all = typeof raw === 'boolean' ? raw : true;
@@ -84,6 +93,7 @@ function resolveTarget(
     sloMs,
     availability: resolveAvailability(raw.availability),
     failureThreshold: raw.failureThreshold,
+    recheckAfterMs: recheckAfterMs(raw),
     maintenance: resolveMaintenance(raw.maintenance),
     canaries: resolveCanaries(raw.canaries),
     keys,

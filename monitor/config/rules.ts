@@ -67,6 +67,13 @@ function targetIssues(target: RawTarget, at: string): ConfigIssue[] {
       message: `timeout ${target.timeout} must be below the schedule interval (${formatDuration(intervalMs)} for "${target.schedule}")`,
     });
   }
+  const recheck = target.recheckAfter;
+  if (recheck !== undefined && recheck !== 'off' && (parseDuration(recheck) ?? 0) >= intervalMs) {
+    issues.push({
+      path: `${at}.recheckAfter`,
+      message: `recheckAfter ${target.recheckAfter} must be below the schedule interval (${formatDuration(intervalMs)} for "${target.schedule}"), or off`,
+    });
+  }
   const seen = new Map<string, number>();
   target.keys.forEach((key, i) => {
     const keyAt = `${at}.keys[${i}]`;

@@ -135,6 +135,8 @@ export const targetSchema = z
     availability: optionalFields(['default', ...ENDPOINT_IDS], percent).optional(),
     /** Consecutive service-side failures of a read that page (RepairmonEndpointDown). */
     failureThreshold: z.number().int().min(1).max(20).default(2),
+    /** A read that failed on the service's side is probed again this much later (`off`: at the next tick; default in load.ts). */
+    recheckAfter: z.union([z.literal('off'), duration]).optional(),
     maintenance: z.array(maintenanceWindow).default([]),
     canaries: z.union([z.boolean(), optionalFields(CANARY_NAMES, z.boolean())]).default(true),
     tls: tlsOptions.optional(),

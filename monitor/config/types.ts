@@ -43,6 +43,8 @@ export interface MonitorTarget {
   readonly availability: Readonly<Record<EndpointId, number>>;
   /** Consecutive service-side failures of a read that make it down. */
   readonly failureThreshold: number;
+  /** How long after a read's service-side failure it is probed again, short of the threshold; 0: not before the next tick. */
+  readonly recheckAfterMs: number;
   readonly maintenance: readonly MaintenanceWindow[];
   readonly canaries: Readonly<Record<CanaryName, boolean>>;
   readonly keys: readonly MonitorKey[];

@@ -5,7 +5,7 @@
  * and stay plain prom-client.
  */
 import { Gauge, Histogram, type Metric, type Registry } from 'prom-client';
-import { type FailureClass, failureClass } from '../probe/failure-class.js';
+import { type FailureClass, type Streak, failureClass } from '../probe/failure-class.js';
 import type { ProbeResult } from '../probe/run.js';
 import type { ProbeSpec } from '../probe/spec.js';
 import { BASE_DURATION_BUCKETS } from './buckets.js';
@@ -55,11 +55,12 @@ export function createProbeMetrics(registry: Registry, initial: ProbeMetricSetti
   let knownKeys = new Set<string>();
 
   return {
-    record(result: ProbeResult): void {
+    /** Returns the probe's run of failures after this result. */
+    record(result: ProbeResult): Streak {
       const { spec, verdict, sent } = result;
       const at = (result.startedAt + result.durationMs) / 1000;
       if (sent) duration.observe({ target: spec.target, endpoint: spec.endpoint }, result.durationMs / 1000);
-      table.record(spec, {
+      const streak = table.record(spec, {
         outcome: verdict.outcome,
         reason: verdict.reason,
         failure: failureClass(verdict.outcome, verdict.success, spec.endpoint),
@@ -75,6 +76,7 @@ export function createProbeMetrics(registry: Registry, initial: ProbeMetricSetti
       // A 429 without a hint leaves the gauge as it was; anything else says whether a hint holds.
       if (result.retryAfterMs !== undefined || verdict.outcome !== 'rate_limited')
         retryAfter.set({ target: spec.target, key_alias: spec.keyAlias }, (result.retryAfterMs ?? 0) / 1000);
+      return streak;
     },
     /** Pre-initialises counters for the plan, drops every series of probes not in it, applies the settings. */
     syncPlan(plan: readonly ProbeSpec[], settings?: ProbeMetricSettings): void {

@@ -215,8 +215,11 @@ export function createProbeTable(perKeyOutcomes: boolean) {
       rows = next;
       perEndpoint = nextEndpoints;
     },
-    /** Writes one result into the probe's row; a probe the plan lacks gets its rows, as prom-client would create its series. */
-    record(spec: ProbeSpec, update: RowUpdate): void {
+    /**
+     * Writes one result into the probe's row (a probe the plan lacks gets its rows, as prom-client
+     * would create its series); returns the probe's streak after it.
+     */
+    record(spec: ProbeSpec, update: RowUpdate): Streak {
       let row = rows.get(spec.id);
       if (!row) rows.set(spec.id, (row = newRow(probeLabels(spec))));
       applyUpdate(row, update);
@@ -226,6 +229,7 @@ export function createProbeTable(perKeyOutcomes: boolean) {
       count(counters, update.outcome);
       // A per-endpoint row is only ever rendered by `total`: clearing every slot spares naming its index.
       counters.text.fill(undefined);
+      return row.streak;
     },
     /** Ends every streak of `cls` on the target's rows (a maintenance window: what came before says nothing about after). */
     endStreaks(target: string, cls: FailureClass): void {

@@ -48,6 +48,7 @@ function sharedFamilies(config: MonitorConfig, plan: readonly ProbeSpec[]): Reco
     repairmon_probe_schedule_delay_seconds: targets * histogram(SCHEDULE_DELAY_BUCKETS),
     repairmon_scheduler_ticks_total: targets,
     repairmon_scheduler_ticks_skipped_total: targets * SKIP_REASONS.length,
+    repairmon_scheduler_rechecks_total: targets,
     repairmon_scheduler_tick_duration_seconds: targets * histogram(TICK_DURATION_BUCKETS),
     repairmon_scheduler_probes_in_flight: 1,
     repairmon_scheduler_probes_queued: 1,

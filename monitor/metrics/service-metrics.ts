@@ -79,6 +79,11 @@ export function createServiceMetrics(
       'Schedule ticks skipped because the previous one was still running or a maintenance window was open',
       ['target', 'reason'],
     ),
+    rechecks: counter(
+      'repairmon_scheduler_rechecks_total',
+      'Failing reads probed again before the next tick (recheckAfter in monitor.yaml)',
+      ['target'],
+    ),
     tickDuration: histogram(
       'repairmon_scheduler_tick_duration_seconds',
       'Wall time of a whole tick, spread included',
@@ -129,7 +134,8 @@ export function createServiceMetrics(
     describe(next: readonly MonitorTarget[], plan: readonly ProbeSpec[], totalProbes: number): void {
       const names = new Set(next.map((t) => t.name));
       for (const { name: target } of targets.filter((t) => !names.has(t.name))) {
-        for (const metric of [m.maintenanceActive, m.scheduleDelay, m.ticks, m.tickDuration, m.probesConfigured]) metric.remove({ target });
+        for (const metric of [m.maintenanceActive, m.scheduleDelay, m.ticks, m.rechecks, m.tickDuration, m.probesConfigured])
+          metric.remove({ target });
         for (const reason of SKIP_REASONS) m.ticksSkipped.remove({ target, reason });
       }
       targets = next;
@@ -144,6 +150,7 @@ export function createServiceMetrics(
         m.failureThreshold.set({ target: t.name }, t.failureThreshold);
         // At 0 from the start, so increase() and rate() see the first skip rather than a new series.
         for (const reason of SKIP_REASONS) m.ticksSkipped.inc({ target: t.name, reason }, 0);
+        m.rechecks.inc({ target: t.name }, 0);
         for (const [endpoint, ms] of Object.entries(t.sloMs)) m.sloSeconds.set({ target: t.name, endpoint }, (ms ?? 0) / 1000);
         m.proxyInfo.set({ target: t.name, proxy: targetProxy(t, env) ?? 'direct' }, 1);
         const warning = targetProxyWarning(t, env);

@@ -1,7 +1,8 @@
 /**
  * Runs each target's probes on its cron schedule (node-cron 4, UTC, `noOverlap`): a tick spreads
  * the probes over the interval with jitter and runs them through one bounded pool shared by all
- * targets. `tick()` runs one target's round now, for tests and the first round after start.
+ * targets. A read that fails on the service's side is rechecked `recheckAfter` later, before the
+ * next tick is due. `tick()` runs one target's round now, for tests and the first round after start.
  */
 import { setMaxListeners } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -18,8 +19,8 @@ interface SchedulerDeps {
   readonly concurrency: number;
   readonly metrics: ServiceMetrics;
   readonly logger: Logger;
-  /** Runs and records one probe; must not throw. */
-  readonly runProbe: (spec: ProbeSpec, target: MonitorTarget, signal: AbortSignal) => Promise<void>;
+  /** Runs and records one probe; must not throw. True: recheck it (a read failing on the service's side, short of down). */
+  readonly runProbe: (spec: ProbeSpec, target: MonitorTarget, signal: AbortSignal) => Promise<boolean | void>;
   readonly inMaintenance: (target: MonitorTarget) => boolean;
   /** True while the probe's key is throttled: then its probes of a round go one after another. */
   readonly oneAtATime?: (spec: ProbeSpec) => boolean;
@@ -92,9 +93,38 @@ type RoundContext = Readonly<{
   signal: AbortSignal;
   now: () => number;
   random: () => number;
+  /** Probe id -> its recheck under way (waiting or running); aborted by `retire`. */
+  rechecks: Map<string, Promise<void>>;
+  retiring: AbortSignal;
 }>;
 
-async function runRound(r: TargetRound, spread: boolean, ctx: RoundContext): Promise<void> {
+/**
+ * Probes a failing read again `recheckAfterMs` later, and again while it keeps failing short of
+ * its threshold, as long as the recheck starts before the next tick is due (`nextRoundAt`): an
+ * outage is confirmed, and pages, within seconds rather than a whole interval later (Uptime
+ * Kuma's retry interval). It runs beside the rounds, so a tick's length and `noOverlap` are as
+ * before; the next round's probe of the same id waits for it, never running beside it.
+ */
+function recheck(spec: ProbeSpec, target: MonitorTarget, nextRoundAt: number, ctx: RoundContext): void {
+  const waitMs = target.recheckAfterMs;
+  if (waitMs <= 0 || ctx.rechecks.has(spec.id)) return;
+  const run = async (): Promise<void> => {
+    let again = true;
+    while (again && ctx.now() + waitMs < nextRoundAt) {
+      await sleep(waitMs, undefined, { signal: ctx.retiring }).catch(() => undefined);
+      if (ctx.retiring.aborted) return;
+      ctx.deps.metrics.rechecks.inc({ target: target.name });
+      again = (await ctx.pool.run(() => ctx.deps.runProbe(spec, target, ctx.signal))) === true;
+    }
+  };
+  ctx.rechecks.set(
+    spec.id,
+    run().finally(() => ctx.rechecks.delete(spec.id)),
+  );
+}
+
+/** `scheduled`: a cron tick's round, whose failing reads are rechecked; a round run by hand (tests, the first round) is not. */
+async function runRound(r: TargetRound, spread: boolean, ctx: RoundContext, scheduled = false): Promise<void> {
   const { metrics } = ctx.deps;
   const target = r.target.name;
   metrics.ticks.inc({ target });
@@ -127,11 +157,13 @@ async function runRound(r: TargetRound, spread: boolean, ctx: RoundContext): Pro
       const before = startedOfKey.get(spec.keyAlias);
       const mine = (async () => {
         if (before && ctx.deps.oneAtATime?.(spec)) await before;
+        await ctx.rechecks.get(spec.id);
         const planned = started + offset;
-        await ctx.pool.run(async () => {
+        const again = await ctx.pool.run(async () => {
           metrics.scheduleDelay.observe({ target }, Math.max(0, ctx.now() - planned) / 1000);
-          if (!ctx.signal.aborted) await ctx.deps.runProbe(spec, r.target, ctx.signal);
+          return !ctx.signal.aborted && (await ctx.deps.runProbe(spec, r.target, ctx.signal)) === true;
         });
+        if (again && scheduled) recheck(spec, r.target, started + r.target.intervalMs, ctx);
       })();
       startedOfKey.set(spec.keyAlias, Promise.all([before, mine]));
       await mine;
@@ -168,12 +200,17 @@ export function createScheduler(rounds: readonly TargetRound[], deps: SchedulerD
     deps.metrics.inFlight.set(active);
     deps.metrics.queued.set(waiting);
   });
+  // Aborted on retire and on stop: a recheck not yet sent is dropped, the next schedule probes anew.
+  const retiring = new AbortController();
+  setMaxListeners(0, retiring.signal);
   const ctx: RoundContext = {
     deps,
     pool,
     signal: stopping.signal,
     now: deps.now ?? (() => performance.now()),
     random: deps.random ?? Math.random,
+    rechecks: new Map(),
+    retiring: retiring.signal,
   };
   const tasks: ScheduledTask[] = [];
   const running = new Set<Promise<void>>();
@@ -181,12 +218,13 @@ export function createScheduler(rounds: readonly TargetRound[], deps: SchedulerD
   for (const r of rounds) deps.metrics.probesConfigured.set({ target: r.target.name }, r.probes.length);
 
   async function retire(): Promise<void> {
+    retiring.abort();
     await Promise.all(tasks.map((t) => t.destroy()));
-    await Promise.allSettled([...running]);
+    await Promise.allSettled([...running, ...ctx.rechecks.values()]);
   }
 
-  function track(r: TargetRound, spread: boolean): Promise<void> {
-    const p = runRound(r, spread, ctx).finally(() => running.delete(p));
+  function track(r: TargetRound, spread: boolean, scheduled = false): Promise<void> {
+    const p = runRound(r, spread, ctx, scheduled).finally(() => running.delete(p));
     running.add(p);
     return p;
   }
@@ -194,7 +232,7 @@ export function createScheduler(rounds: readonly TargetRound[], deps: SchedulerD
   return {
     start(): void {
       for (const r of rounds) {
-        const task = cronTask(r, deps, () => track(r, true));
+        const task = cronTask(r, deps, () => track(r, true, true));
         void task.start();
         tasks.push(task);
       }

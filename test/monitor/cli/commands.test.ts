@@ -31,7 +31,9 @@ describe('check-config and serve exit codes', () => {
     const parsed = parseConfigText(readFileSync(file, 'utf8'), { env: { A_KEY: 'rs_test_secretsecretsecret9876' }, baseDir: dir });
     if (!parsed.ok) throw new Error('the config is valid');
     expect(good.stdout).toContain(`projected /metrics: ${projectedSeries(parsed.config).total} repairmon_* series for 10 probe(s)`);
-    expect(good.stdout).toContain('down after 2 consecutive service-side failures of a read; availability objective 99.5%');
+    expect(good.stdout).toContain(
+      'down after 2 consecutive service-side failures of a read (rechecked 10s after a failure); availability objective 99.5%',
+    );
   });
 
   test('serve: bad config exits 2, unknown flag exits 2, bad --shard exits 2', async () => {

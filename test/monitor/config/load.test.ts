@@ -212,9 +212,40 @@ describe('valid configs', () => {
     expect(plan.find((p) => p.check === 'invalid_key')).toMatchObject({ endpoint: 'clients', tenant: 'rowery-nowak' });
     // Alerting defaults: down after 2 service-side failures in a row; 99.5 % availability everywhere.
     expect(target.failureThreshold).toBe(2);
+    expect(target.recheckAfterMs).toBe(10_000);
     expect(new Set(Object.values(target.availability))).toEqual(new Set([0.995]));
     expect(result.config.metrics).toEqual({ perKeyOutcomes: false });
     expect(target.keys.map((k) => k.expect)).toEqual([{}, {}]);
+  });
+
+  test('recheckAfter: a duration below the schedule interval, or off; at or above the interval it is refused by name', () => {
+    const config = (recheck: string, schedule = '*/30 * * * * *') =>
+      parseConfigText(
+        [
+          'targets:',
+          '  - name: test',
+          '    baseUrl: http://127.0.0.1:1/api/v1',
+          `    schedule: "${schedule}"`,
+          `    recheckAfter: ${recheck}`,
+          '    keys: [{ alias: nowak, kind: tenant, tenant: rowery-nowak, secret: "${NOWAK_KEY}" }]',
+        ].join('\n'),
+        { env, baseDir: '/' },
+      );
+    const ms = (recheck: string): number | undefined => {
+      const result = config(recheck);
+      return result.ok ? result.config.targets[0]!.recheckAfterMs : undefined;
+    };
+    expect(ms('5s')).toBe(5_000);
+    expect(ms('off')).toBe(0);
+    const tooLong = config('30s');
+    expect(tooLong.ok ? [] : tooLong.issues).toEqual([
+      {
+        path: 'targets[0].recheckAfter',
+        message: 'recheckAfter 30s must be below the schedule interval (30s for "*/30 * * * * *"), or off',
+      },
+    ]);
+    const notDuration = config('soon');
+    expect(notDuration.ok ? [] : notDuration.issues.map((i) => i.path)).toEqual(['targets[0].recheckAfter']);
   });
 
   test('expect, availability, failureThreshold and metrics.perKeyOutcomes are read as written', () => {

@@ -128,3 +128,126 @@ describe('scheduler', () => {
     expect(ran).toBeGreaterThan(0);
   });
 });
+
+describe('rechecks', () => {
+  /**
+   * A one-second schedule, started, whose `runProbe` says per call whether to recheck; stopped
+   * `runForMs` after start, or as soon as `stopWhen` holds.
+   */
+  async function scheduled(
+    recheckAfterMs: number,
+    runProbe: (id: string, at: number) => Promise<boolean>,
+    runForMs: number,
+    stopWhen?: () => boolean,
+  ) {
+    const config = demoConfig(fakeSandbox, { schedule: '* * * * * *', timeoutMs: 100 });
+    const target = { ...config.targets[0]!, recheckAfterMs };
+    const probes = buildPlan(config);
+    const registry = new Registry();
+    const metrics = createServiceMetrics(registry, { version: 't', shard: '0/1' });
+    metrics.describe([target], probes, probes.length);
+    const t0 = performance.now();
+    const scheduler = createScheduler([{ target, probes }], {
+      concurrency: 4,
+      metrics,
+      logger: silent,
+      inMaintenance: () => false,
+      random: () => 0.5,
+      runProbe: (spec) => runProbe(spec.id, performance.now() - t0),
+    });
+    scheduler.start();
+    if (stopWhen) await waitFor(stopWhen, { what: 'the stop condition', timeoutMs: runForMs, everyMs: 1 });
+    else await new Promise((resolve) => setTimeout(resolve, runForMs));
+    await scheduler.stop();
+    return { probes, text: await registry.metrics() };
+  }
+
+  test('a failing read is probed again recheckAfter later, while it asks for it, before the next tick', async () => {
+    const calls = new Map<string, number[]>();
+    let failing: string | undefined;
+    const { probes, text } = await scheduled(
+      150,
+      async (id, at) => {
+        failing ??= id;
+        calls.set(id, [...(calls.get(id) ?? []), at]);
+        // The first probe fails twice in a row, then answers: two rechecks, the second ends it.
+        return id === failing && (calls.get(id)?.length ?? 0) <= 2;
+      },
+      // The first tick comes within a second of start; stop before the one after it.
+      1_400,
+    );
+    const times = calls.get(failing!)!;
+    expect(times.length).toBeGreaterThanOrEqual(3);
+    expect(times[1]! - times[0]!).toBeGreaterThanOrEqual(145);
+    expect(times[2]! - times[1]!).toBeGreaterThanOrEqual(145);
+    // The third call answered: no fourth before a new tick (a second after the first).
+    if (times.length > 3) expect(times[3]! - times[0]!).toBeGreaterThan(700);
+    for (const p of probes.filter((p) => p.id !== failing)) expect(calls.get(p.id)?.length ?? 0).toBeLessThanOrEqual(2);
+    expect(seriesValue(text, 'repairmon_scheduler_rechecks_total', { target: 'sandbox' })).toBeGreaterThanOrEqual(2);
+  });
+
+  test("the next tick's probe of a read under recheck waits for the recheck, never running beside it", async () => {
+    const inFlight = new Map<string, number>();
+    const calls = new Map<string, number>();
+    let peak = 0;
+    let slow: string | undefined;
+    await scheduled(
+      150,
+      async (id) => {
+        slow ??= id;
+        calls.set(id, (calls.get(id) ?? 0) + 1);
+        inFlight.set(id, (inFlight.get(id) ?? 0) + 1);
+        peak = Math.max(peak, inFlight.get(id)!);
+        // The first probe fails; its recheck hangs past the next tick.
+        if (id === slow && calls.get(id) === 2) await new Promise((resolve) => setTimeout(resolve, 1_200));
+        inFlight.set(id, inFlight.get(id)! - 1);
+        return id === slow && calls.get(id) === 1;
+      },
+      5_000,
+      () => (calls.get(slow ?? '') ?? 0) >= 3,
+    );
+    expect(calls.get(slow!)).toBe(3);
+    expect(peak).toBe(1);
+  });
+
+  test('off (0), or too long to start before the next tick: no recheck; a recheck waiting at stop is dropped', async () => {
+    for (const recheckAfterMs of [0, 995]) {
+      const calls = new Map<string, number>();
+      const { text } = await scheduled(
+        recheckAfterMs,
+        async (id) => {
+          calls.set(id, (calls.get(id) ?? 0) + 1);
+          return true;
+        },
+        1_400,
+      );
+      // Every probe ran once or twice (one or two ticks), none more.
+      expect(Math.max(...calls.values()), `recheckAfter ${recheckAfterMs}`).toBeLessThanOrEqual(2);
+      expect(seriesValue(text, 'repairmon_scheduler_rechecks_total', { target: 'sandbox' })).toBe(0);
+    }
+    // Stopped right after the first probes asked for a recheck: their 600 ms waits are under way.
+    let calls = 0;
+    let callsAtStop = 0;
+    const started = performance.now();
+    let stoppedAt = 0;
+    await scheduled(
+      600,
+      async () => {
+        calls += 1;
+        return true;
+      },
+      3_000,
+      () => {
+        callsAtStop = calls;
+        stoppedAt = performance.now();
+        return calls > 0;
+      },
+    );
+    // stop() did not wait the 600 ms out, and nothing was probed after it.
+    expect(performance.now() - stoppedAt).toBeLessThan(400);
+    expect(stoppedAt - started).toBeLessThan(1_500);
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    const after = calls - callsAtStop;
+    expect(after).toBe(0);
+  });
+});

@@ -1,0 +1,69 @@
+/**
+ * Rechecks against the real sandbox, on a real one-second schedule: a read failing on the
+ * service's side is probed again `recheckAfter` later (by default a third of the interval), so
+ * it reaches `failureThreshold` within one interval; a read the key is refused on, and a healthy
+ * one, keep the schedule's pace. Offsets are fixed (`random`), so a probe's ticks are a whole
+ * interval apart and any shorter gap is a recheck.
+ */
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { demoConfig } from '../../../monitor/demo-config.js';
+import { type Monitor, createMonitor } from '../../../monitor/service.js';
+import { type RunningSandbox, startSandbox } from '../../../sandbox/index.js';
+import { seriesValue, silent } from '../helpers.js';
+import { waitFor } from '../../helpers/rig.js';
+
+let sandbox: RunningSandbox;
+beforeAll(async () => {
+  sandbox = await startSandbox();
+  sandbox.setFaults('status:503@/tenants/*/bikes');
+});
+afterAll(async () => sandbox.close());
+
+const gaps = (monitor: Monitor, keyAlias: string, endpoint: string): number[] => {
+  const spec = monitor.plan().find((p) => p.keyAlias === keyAlias && p.endpoint === endpoint && p.check === 'read');
+  const at = monitor.history.window(spec!.id).map((e) => e.at);
+  return at.slice(1).map((t, i) => t - at[i]!);
+};
+
+it('a read failing on the service side reaches failureThreshold within one interval; refused and healthy reads keep the pace', async () => {
+  const config = demoConfig(sandbox, { aliases: ['nowak-test', 'nowak-revoked-test'], schedule: '* * * * * *', timeoutMs: 800 });
+  expect(config.targets[0]!.recheckAfterMs).toBe(333);
+  const monitor = createMonitor(config, { logger: silent, load: () => ({ ok: true, config }), random: () => 0.5 });
+  const bikes = { target: 'sandbox', endpoint: 'bikes', tenant: 'rowery-nowak', key_alias: 'nowak-test', check: 'read' };
+  try {
+    await monitor.start();
+    // Two ticks: the bikes streak (2, from the first tick and its recheck) and a tick's gap for the others.
+    await waitFor(
+      async () => seriesValue(await monitor.registry.metrics(), 'repairmon_scheduler_ticks_total', { target: 'sandbox' })! >= 3,
+      {
+        what: 'three ticks',
+        timeoutMs: 10_000,
+      },
+    );
+  } finally {
+    await monitor.stop();
+  }
+  const text = await monitor.registry.metrics();
+  expect(seriesValue(text, 'repairmon_probe_consecutive_failures', { ...bikes, class: 'service' })).toBeGreaterThanOrEqual(2);
+  // The first failure's recheck came a third of an interval later (plus the event loop's delays
+  // on a busy machine), not a tick later: a tick's probes keep their place, a second apart.
+  const failing = gaps(monitor, 'nowak-test', 'bikes');
+  expect(failing.length).toBeGreaterThanOrEqual(2);
+  expect(failing[0]).toBeGreaterThan(300);
+  expect(failing[0]).toBeLessThan(850);
+  // Once down (2 in a row), it is probed at the schedule's pace again: one recheck per outage,
+  // the next tick's probe in its own place a whole interval after the first.
+  expect(failing[0]! + failing[1]!).toBeGreaterThan(900);
+  expect(failing[0]! + failing[1]!).toBeLessThan(1_100);
+  for (const gap of failing.slice(2)) expect(gap).toBeGreaterThan(850);
+  // Both keys' reads of bikes (the fault answers before the key is checked), nothing else.
+  expect(seriesValue(text, 'repairmon_scheduler_rechecks_total', { target: 'sandbox' })).toBe(2);
+  for (const [alias, endpoint] of [
+    ['nowak-revoked-test', 'clients'],
+    ['nowak-test', 'clients'],
+  ] as const) {
+    const paced = gaps(monitor, alias, endpoint);
+    expect(paced.length, `${alias} ${endpoint}`).toBeGreaterThanOrEqual(1);
+    for (const gap of paced) expect(gap, `${alias} ${endpoint}`).toBeGreaterThan(850);
+  }
+}, 30_000);
