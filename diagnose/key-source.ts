@@ -40,7 +40,8 @@ function toKey(value: string, from: string): KeyRead {
     return { ok: true, key: new ApiKey(value, KEY_ALIAS) };
   } catch (error) {
     // ApiKey's messages name the alias only; say where the value came from.
-    return { ok: false, reason: `${from}: ${error instanceof Error ? error.message : 'not a usable key'}` };
+    const why = error instanceof Error ? error.message.replace(`API key "${KEY_ALIAS}"`, 'the key') : 'not a usable key';
+    return { ok: false, reason: `${from}: ${why}` };
   }
 }
 

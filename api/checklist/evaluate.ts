@@ -73,7 +73,10 @@ function hostRow(host: string, all: Seen[]): ChecklistRow {
   const answered = all.find((s) => s.result.kind === 'response');
   if (answered?.result.kind === 'response')
     return pass(answered, `${host} answered HTTP ${answered.result.status}`);
-  return fail(all[0]!, `${host}: ${said(all[0]!)}; check the host name, port and network`);
+  const [first] = all as [Seen];
+  const tls = first.cause.kind === 'tls_error';
+  const check = tls ? 'certificate not trusted: give its CA' : 'check the host name, port, network';
+  return fail(first, `${host}: ${said(first)}; ${check}`);
 }
 
 /** The base path leads to the API when anything there answers with the envelope, /docs first. */
@@ -98,6 +101,7 @@ function pathRow(
 
 function keyRow(resources: Seen[], host: ChecklistRow): ChecklistRow {
   const { pass, fail, skip } = rowOf('key', 2, 'key accepted');
+  if (resources.length === 0 && host.status !== 'pass') return skip('host not reachable');
   if (resources.length === 0)
     return skip('no tenant path was called', 'no tenant to call a keyed endpoint with');
   const rejected = resources.find((s) => s.cause.kind === 'unauthorized');
@@ -122,7 +126,9 @@ function tenantRow(tenant: string | undefined, resources: Seen[], key: Checklist
     3,
     tenant === undefined ? 'tenant matches key' : `tenant matches key (${tenant})`,
   );
-  if (tenant === undefined || resources.length === 0) return skip('no tenant given');
+  if (tenant === undefined) return skip('no tenant given');
+  // No tenant call: the key row, skipped, says why.
+  if (resources.length === 0) return skip(key.detail);
   const mismatch = resources.find((s) => s.cause.kind === 'tenant_mismatch');
   if (mismatch)
     return fail(
@@ -178,6 +184,9 @@ function scopeRow(
   if (cause.kind === 'unauthorized') return skip('key not accepted', undefined, resource);
   if (tenant.status === 'fail' && tenant.cause.kind === cause.kind)
     return skip('tenant not found', undefined, resource);
+  // A 429 says nothing of the scope: the row waits for a later run.
+  if (cause.kind === 'rate_limited')
+    return skip('rate limited', `${said(seen)}: not decided; run again later`, resource);
   return fail(seen, said(seen));
 }
 

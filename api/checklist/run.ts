@@ -36,6 +36,12 @@ export function resourceCall(auth: AuthScheme, tenant: string, r: TenantResource
   return { id: `scope:${r}`, endpoint: r, path: endpointPath(r, { tenant }), auth };
 }
 
+/** Step 5's call: the one the first row not passed was decided on, else `clients`. */
+export function reproduceCall(rows: readonly ChecklistRow[], auth: AuthScheme, tenant: string) {
+  const evidence = rows.find((r) => r.status !== 'pass' && r.evidence)?.evidence ?? 'clients';
+  return evidence === 'docs' ? DOCS_CALL : resourceCall(auth, tenant, evidence);
+}
+
 export async function runChecklist(input: ChecklistCallInput): Promise<ChecklistRow[]> {
   const { dispatcher, baseUrl, authScheme, tenant } = input;
   const timeoutMs = input.timeoutMs ?? 10_000;

@@ -80,7 +80,10 @@ function baseUrlProblem(value: string, requireHttps: boolean): string | undefine
 function nameProblem(value: string): string | undefined {
   if (value.trim() === '') return 'is empty';
   if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(value))
-    return 'must be letters, digits, ".", "_" or "-" (it becomes a directory name)';
+    return (
+      'must start with a letter or digit, then letters, digits, ".", "_" or "-" ' +
+      '(it becomes a directory name)'
+    );
   if (value.length > 100) return 'is longer than 100 characters';
 }
 
@@ -88,6 +91,7 @@ function nameProblem(value: string): string | undefined {
 function packageNameProblem(value: string): string | undefined {
   if (value === '') return 'is empty';
   if (value.length > 214) return 'is longer than 214 characters';
+  if (value === 'node_modules' || value === 'favicon.ico') return 'is a name npm refuses';
   if (!/^(?:@[a-z0-9][a-z0-9._~-]*\/)?[a-z0-9][a-z0-9._~-]*$/.test(value))
     return 'must be lowercase, URL-safe and may start with a scope (e.g. "@shop/repair-sync")';
 }

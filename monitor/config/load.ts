@@ -10,7 +10,7 @@ import { decodeDocument, parseWith, readDocument } from '../../lib/index.js';
 import { shortestIntervalMs } from './cron.js';
 import { parseDuration } from './duration.js';
 import { httpIssues, resolveHttp, resolveStatusPage } from './http-settings.js';
-import { crossFieldIssues } from './rules.js';
+import { type RefusedTarget, crossFieldIssues } from './rules.js';
 import { type ResolvedSecrets, resolveSecrets } from './salvage.js';
 import {
   CANARY_NAMES,
@@ -20,6 +20,7 @@ import {
   type RawKey,
   type RawTarget,
   configSchema,
+  targetSchema,
 } from './schema.js';
 import type { SecretSources } from './secrets.js';
 import { resolveTls } from './tls.js';
@@ -110,11 +111,21 @@ function refused(issues: readonly ConfigIssue[], secrets: ResolvedSecrets): Conf
   return { ok: false, issues: [...issues, ...secrets.issues.filter((issue) => !seen.has(issue.path))] };
 }
 
+/**
+ * On a file the schema refused, each target that passes it alone, so that the checks across its
+ * fields (timeout against schedule, duplicate names, base URL) still run: every problem at once.
+ */
+function targetsAlone(value: unknown): Array<RawTarget | RefusedTarget> {
+  const targets = (value as { targets?: unknown } | null)?.targets;
+  if (!Array.isArray(targets)) return [];
+  return targets.map((t) => targetSchema.safeParse(t).data ?? { refused: true, name: (t as { name?: unknown } | null)?.name });
+}
+
 /** Validates an already-decoded value (YAML or built in memory) and resolves its secrets. */
 export function parseConfigValue(value: unknown, sources: SecretSources): ConfigResult {
   const secrets = resolveSecrets(value, sources);
   const parsed = parseWith(configSchema, value ?? {});
-  if (!parsed.ok) return refused(parsed.issues, secrets);
+  if (!parsed.ok) return refused([...parsed.issues, ...crossFieldIssues({ targets: targetsAlone(value) })], secrets);
   const raw: RawConfig = parsed.value;
   const cross = [...crossFieldIssues(raw), ...httpIssues(raw.http)];
   if (cross.length > 0) return refused(cross, secrets);

@@ -5,7 +5,7 @@
 import { checkBaseUrl } from '../../api/contract/index.js';
 import { shortestIntervalMs } from './cron.js';
 import { formatDuration, parseDuration } from './duration.js';
-import type { RawConfig, RawKey, RawTarget } from './schema.js';
+import type { RawKey, RawTarget } from './schema.js';
 import type { ConfigIssue } from './types.js';
 
 function keyIssues(key: RawKey, at: string): ConfigIssue[] {
@@ -91,16 +91,20 @@ function targetIssues(target: RawTarget, at: string): ConfigIssue[] {
   return issues;
 }
 
-export function crossFieldIssues(config: RawConfig): ConfigIssue[] {
+/** A target the schema refused (its own issues are listed already): only its name is checked. */
+export type RefusedTarget = { readonly refused: true; readonly name: unknown };
+
+export function crossFieldIssues(config: { readonly targets: ReadonlyArray<RawTarget | RefusedTarget> }): ConfigIssue[] {
   const issues: ConfigIssue[] = [];
   const names = new Map<string, number>();
   config.targets.forEach((target, i) => {
     const at = `targets[${i}]`;
+    if (typeof target.name !== 'string') return;
     const first = names.get(target.name);
     if (first !== undefined)
       issues.push({ path: `${at}.name`, message: `target name "${target.name}" is already used by targets[${first}]` });
     else names.set(target.name, i);
-    issues.push(...targetIssues(target, at));
+    if (!('refused' in target)) issues.push(...targetIssues(target, at));
   });
   return issues;
 }

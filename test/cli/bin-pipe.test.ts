@@ -1,5 +1,6 @@
-/** The real binary writing into a pipe whose reader has gone (`repairmon openapi | head -c 20`). */
+/** The real binary writing into a pipe whose reader has gone (`repairmon openapi | head -c 20`), or onto a full disk. */
 import { spawn } from 'node:child_process';
+import { closeSync, existsSync, openSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { BIN, ensureBuilt } from '../helpers/rig.js';
 
@@ -24,5 +25,23 @@ describe('bin/repairmon.js into a closed pipe', () => {
 
   it('the same when stderr is the closed one (a usage error says nothing more, no stack trace on stdout)', async () => {
     expect(await withClosed('stderr', ['openapi', '--bogus'])).toEqual({ code: 141, other: '' });
+  });
+});
+
+describe('bin/repairmon.js onto a full disk (/dev/full)', () => {
+  it.skipIf(!existsSync('/dev/full'))('says so in one line on stderr and exits 1, no stack trace', async () => {
+    const full = openSync('/dev/full', 'w');
+    try {
+      const child = spawn(process.execPath, [BIN, 'openapi'], { stdio: ['ignore', full, 'pipe'] });
+      let stderr = '';
+      child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+      const code = await new Promise<number | null>((resolve, reject) => {
+        child.on('error', reject);
+        child.on('close', resolve);
+      });
+      expect({ code, stderr }).toEqual({ code: 1, stderr: 'repairmon: cannot write to standard output (ENOSPC)\n' });
+    } finally {
+      closeSync(full);
+    }
   });
 });

@@ -59,7 +59,7 @@ describe('repairmon probe usage', () => {
   it('an empty key on stdin is a usage error', async () => {
     const run = await runMain(['probe', ...BASE, '--key-stdin'], {}, '\n');
     expect(run.code).toBe(2);
-    expect(run.stderr).toContain('--key-stdin: API key "customer-key" is empty');
+    expect(run.stderr).toContain('--key-stdin: the key is empty');
   });
 
   it('--help lists every flag', async () => {

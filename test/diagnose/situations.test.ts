@@ -212,7 +212,8 @@ describe('a 3 requests/minute quota', () => {
       kind: 'rate_limited',
       headline: 'RATE LIMITED',
       stopped: 'too_long',
-      evidence: { check: 'scope:logs' },
+      // A 429 on one resource says nothing of the key's scope: the rate-limit check holds it.
+      evidence: { check: 'rate-limit', url: expect.stringMatching(/\/tenants\/rowery-nowak\/logs$/), httpStatus: 429 },
     });
     expect(first.report.verdict.summary).toMatch(/^RATE LIMITED: retry after \d+ s; longer than the probe waits/);
     expect(first.run.code).toBe(1);

@@ -153,6 +153,23 @@ describe('the generated client and checklist against every dialect', { timeout: 
       for (const resource of TENANT_RESOURCES.filter((r) => r !== 'logs'))
         expect(line(nologs.stdout, `scope covers ${resource}`)).toMatch(/\bPASS\b/);
       expect(line(nologs.stdout, 'tenant matches key')).toMatch(/\bPASS\b/);
+      // Step 5 repeats the call the failed row was decided on.
+      expect(nologs.stdout).toMatch(/^ {2}curl .*\/logs'$/m);
     },
   );
+
+  it('a 429 on one resource: its scope row is undecided (SKIP), the check says it was rate limited, exit 1', async () => {
+    const sandbox = sandboxes.get('reference')!;
+    sandbox.setFaults('rate-limit-storm:7@/tenants/*/bikes');
+    try {
+      const check = await run('check', 'reference', 'nowak-test');
+      expect(check.code, check.stdout).toBe(1);
+      expect(line(check.stdout, 'scope covers bikes')).toMatch(/\bSKIP\b.*HTTP 429 rate_limited.*: not decided; run again later$/);
+      expect(line(check.stdout, 'scope covers clients')).toMatch(/\bPASS\b/);
+      expect(check.stdout).toContain('Rate limited before every check was decided');
+      expect(check.stdout).not.toContain('Some checks failed');
+    } finally {
+      sandbox.setFaults('');
+    }
+  });
 });

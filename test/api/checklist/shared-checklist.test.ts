@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ChecklistRow } from '../../../api/checklist/index.js';
+import { type ChecklistRow, reproduceCall } from '../../../api/checklist/index.js';
 import { type CallRecord, type Observations } from '../../../diagnose/engine.js';
 import type { AttemptResult } from '../../../api/client/single-attempt.js';
 import { TENANT_RESOURCES, type TenantResource } from '../../../api/contract/index.js';
@@ -24,6 +24,12 @@ const timeout = (): AttemptResult => ({
   traceId: '4bf92f3577b34da6a3ce929d0e0e4736',
   failure: { kind: 'timeout', phase: 'headers', message: 'no answer within 5000 ms' },
   timings: { headersMs: undefined, totalMs: 5000 },
+});
+const untrusted = (): AttemptResult => ({
+  kind: 'failure',
+  traceId: '4bf92f3577b34da6a3ce929d0e0e4736',
+  failure: { kind: 'tls', code: 'UNABLE_TO_VERIFY_LEAF_SIGNATURE', message: 'unable to verify the first certificate' },
+  timings: { headersMs: undefined, totalMs: 3 },
 });
 const everyResource = (answer: (r: TenantResource) => AttemptResult): Record<string, () => AttemptResult> =>
   Object.fromEntries(TENANT_RESOURCES.map((r) => [`scope:${r}`, () => answer(r)]));
@@ -59,6 +65,8 @@ const SITUATIONS: Readonly<Record<string, Answer>> = {
     everyResource((r) => err(404, 'not_found', r)),
   ),
   'host refused': () => refused(),
+  'certificate not trusted': () => untrusted(),
+  '429 on one resource': tenantKeyApi(TENANT, { 'scope:bikes': () => err(429, 'rate_limited', 'bikes', { 'retry-after': '30' }) }),
 };
 
 /** What `npm run check`'s plan records for these answers: /docs, then each resource unless /docs showed the host unreachable. */
@@ -148,5 +156,34 @@ describe('the generated check and repairmon probe evaluate the same answers the 
       observations: observations(SITUATIONS['/docs HTML 502, key revoked']!),
     });
     expect(rows.find((r) => r.id === 'key')).toMatchObject({ status: 'fail', cause: { kind: 'unauthorized' } });
+  });
+
+  it('a 429 on one resource leaves its scope undecided, says to wait, and step 5 repeats that call', () => {
+    const rows = generatedEvaluate({ baseUrl: BASE, tenant: TENANT, observations: observations(SITUATIONS['429 on one resource']!) });
+    expect(rows.find((r) => r.id === 'scope:bikes')).toMatchObject({
+      status: 'skip',
+      evidence: 'bikes',
+      cause: { kind: 'not_checked', because: 'rate limited' },
+      detail: expect.stringMatching(/^HTTP 429 rate_limited .*: not decided; run again later$/),
+    });
+    expect(rows.filter((r) => r.id !== 'scope:bikes').every((r) => r.status === 'pass')).toBe(true);
+    expect(reproduceCall(rows, 'bearer', TENANT)).toMatchObject({ path: `/tenants/${TENANT}/bikes`, auth: 'bearer' });
+  });
+
+  it('step 5 repeats the call the first failed row was decided on; clients when no row names one', () => {
+    const rowsOf = (name: string) => generatedEvaluate({ baseUrl: BASE, tenant: TENANT, observations: observations(SITUATIONS[name]!) });
+    expect(reproduceCall(rowsOf('narrow scope'), 'x-api-key', TENANT)).toMatchObject({
+      path: `/tenants/${TENANT}/logs`,
+      auth: 'x-api-key',
+    });
+    expect(reproduceCall(rowsOf('every call an HTML 502'), 'bearer', TENANT)).toMatchObject({ path: '/docs', auth: 'none' });
+    expect(reproduceCall(rowsOf('healthy'), 'bearer', TENANT)).toMatchObject({ path: `/tenants/${TENANT}/clients` });
+  });
+
+  it('an untrusted certificate: the host row names the CA, and the rows after it say the host was not reached', () => {
+    const rows = generatedEvaluate({ baseUrl: BASE, tenant: TENANT, observations: observations(SITUATIONS['certificate not trusted']!) });
+    expect(rows[0]).toMatchObject({ id: 'host', status: 'fail', cause: { kind: 'tls_error' } });
+    expect(rows[0]!.detail).toMatch(/UNABLE_TO_VERIFY_LEAF_SIGNATURE .*; certificate not trusted: give its CA$/);
+    for (const row of rows.slice(1)) expect(row, row.id).toMatchObject({ status: 'skip', detail: 'host not reachable' });
   });
 });

@@ -218,6 +218,30 @@ describe('valid configs', () => {
     expect(target.keys.map((k) => k.expect)).toEqual([{}, {}]);
   });
 
+  test('a schema error in one target hides no cross-field problem of the others: every problem at once', () => {
+    const text = [
+      'targets:',
+      '  - name: a',
+      '    baseUrl: http://127.0.0.1:1/api/v2',
+      '    schedule: "*/10 * * * * *"',
+      '    timeout: 20s',
+      '    keys:',
+      '      - { alias: k1, kind: tenant, tenant: t, secret: "${NOWAK_KEY}" }',
+      '      - { alias: k1, kind: tenant, tenant: t, secret: "${NOWAK_KEY}" }',
+      '  - name: a',
+      '    baseUrl: ftp://x/api/v1',
+      '    keys: [{ alias: k, kind: tenant, tenant: t, secret: "${NOWAK_KEY}" }]',
+    ].join('\n');
+    const result = parseConfigText(text, { env, baseDir: '/' });
+    expect(result.ok ? [] : result.issues.map((i) => i.path).sort()).toEqual([
+      'targets[0].baseUrl',
+      'targets[0].keys[1].alias',
+      'targets[0].timeout',
+      'targets[1].baseUrl',
+      'targets[1].name',
+    ]);
+  });
+
   test('recheckAfter: a duration below the schedule interval, or off; at or above the interval it is refused by name', () => {
     const config = (recheck: string, schedule = '*/30 * * * * *') =>
       parseConfigText(
