@@ -18,6 +18,7 @@ import {
   type Answers,
   completeAnswers,
   defaultAnswer,
+  isBooleanAnswer,
 } from './app/answers.js';
 import { inspectDestination } from './app/destination.js';
 import { recoverInterrupted, recoveryMessage } from './app/interrupted-commit.js';
@@ -106,6 +107,7 @@ export function startRun(setting: RunSetting, log: Log): RunStart {
   const rerun = state.kind === 'ours';
   // `yo repair-service .` means here; with no argument a new project gets its own directory.
   const target = rerun || dirGiven ? candidate : undefined;
+  if (state.kind === 'ours') refuseChangedAnswers(state.stored, flags.given);
   const known = { ...(state.kind === 'ours' ? state.stored : {}), ...flags.given };
   if (!rerun && known.name === undefined && target !== undefined) known.name = basename(target);
   const missing = ANSWER_NAMES.filter((name) => known[name] === undefined);
@@ -113,6 +115,40 @@ export function startRun(setting: RunSetting, log: Log): RunStart {
     return { setting, target, rerun, known, missing };
   for (const name of missing) known[name] = defaultAnswer(name, known);
   return { setting, target, rerun, known, missing: [] };
+}
+
+/**
+ * A re-run keeps every file that is the integrator's (src/config.ts, .env.example, README.md),
+ * and those hold the text answers (tenant, base URLs, names): a new value would reach
+ * `.yo-rc.json` only, and the project would disagree with itself. Yes/no answers add or drop
+ * toolkit files, which a re-run does replace, so they may change.
+ */
+function refuseChangedAnswers(
+  stored: Partial<Record<AnswerName, unknown>>,
+  given: Partial<Record<AnswerName, unknown>>,
+): void {
+  const same = (name: AnswerName, a: unknown, b: unknown): boolean =>
+    name.endsWith('BaseUrl')
+      ? String(a).replace(/\/+$/, '') === String(b).replace(/\/+$/, '')
+      : a === b;
+  const changed = ANSWER_NAMES.filter(
+    (name) =>
+      !isBooleanAnswer(name) &&
+      given[name] !== undefined &&
+      stored[name] !== undefined &&
+      !same(name, stored[name], given[name]),
+  );
+  if (changed.length === 0) return;
+  const lines = changed.map(
+    (name) =>
+      `--${flagFor(name).flag} ${JSON.stringify(given[name])}: this project has ${JSON.stringify(stored[name])}`,
+  );
+  throw new GeneratorRefusal(
+    'answer_changed',
+    `This project was generated with other answers; nothing was written:\n  ${lines.join('\n  ')}\n` +
+      'A re-run keeps your files (src/config.ts, .env.example, README.md), so they would keep the old ' +
+      'value. Change it there (or in .env), or generate a new project.',
+  );
 }
 
 /** The missing answers asked in prompt order, or refused when nobody can be asked (no prompt). */

@@ -19,6 +19,7 @@ import { MonitorRegistry } from './metrics/registry.js';
 import { createServiceMetrics } from './metrics/service-metrics.js';
 import { buildPlan } from './probe/plan.js';
 import { createPoliteness, holdKey } from './probe/politeness.js';
+import { failureClass } from './probe/failure-class.js';
 import { type ProbeDeps, type ProbeResult, logProbe, runProbe } from './probe/run.js';
 import type { ProbeSpec } from './probe/spec.js';
 import { createReloadQueue, readConfigSource, reportReload } from './reload.js';
@@ -100,15 +101,24 @@ export function createMonitor(initial: MonitorConfig, deps: MonitorDeps) {
     tracer: deps.tracer,
   });
 
-  /** True when the probe is worth a recheck: a read failing on the service's side, short of down. */
-  async function runAndRecord(spec: ProbeSpec, target: MonitorTarget, signal: AbortSignal): Promise<boolean> {
+  /**
+   * True when the probe is worth a recheck: a read that itself failed on the service's side, short
+   * of down, its key not throttled (a 429 or a held probe keeps the streak but says nothing new).
+   */
+  async function runAndRecord(spec: ProbeSpec, target: MonitorTarget, signal: AbortSignal, recheck: boolean): Promise<boolean> {
     const result = await runProbe(spec, target, probeDeps(target), signal);
     // A retiring round's probe that the new config dropped records nothing.
     if (signal.aborted || !plan.ids.has(spec.id)) return false;
-    const streak = probeSeries.record(result);
+    const streak = probeSeries.record(result, !recheck);
     history.add(result);
     logProbe(deps.logger, result);
-    return spec.check === 'read' && streak.class === 'service' && streak.count < target.failureThreshold;
+    const { outcome, success } = result.verdict;
+    return (
+      spec.check === 'read' &&
+      failureClass(outcome, success, spec.endpoint) === 'service' &&
+      streak.count < target.failureThreshold &&
+      !politeness.throttled(spec.target, spec.keyAlias)
+    );
   }
 
   /** Every metric family, the history and the pacing keep only what `next` still has. */

@@ -67,6 +67,14 @@ function rowOf(id: ChecklistRowId, step: ChecklistRow['step'], label: string) {
 
 const said = (seen: Seen): string => describeAnswer(seen.result);
 
+/** What a TLS failure's code says to do (`repairmon probe` explains the same codes). */
+const TLS_ADVICE: ReadonlyArray<[RegExp, string]> = [
+  [/UNABLE_TO_(GET|VERIFY)|SELF_SIGNED|DEPTH_ZERO/, 'certificate not trusted: give its CA'],
+  [/EXPIRED/, 'the certificate has expired'],
+  [/ALTNAME/, 'the certificate is for another host name'],
+  [/WRONG_VERSION/, 'that port does not speak https: is the base URL http://?'],
+];
+
 function hostRow(host: string, all: Seen[]): ChecklistRow {
   const { pass, fail, skip } = rowOf('host', 1, 'host reachable');
   if (all.length === 0) return skip('no call was made');
@@ -74,9 +82,9 @@ function hostRow(host: string, all: Seen[]): ChecklistRow {
   if (answered?.result.kind === 'response')
     return pass(answered, `${host} answered HTTP ${answered.result.status}`);
   const [first] = all as [Seen];
-  const tls = first.cause.kind === 'tls_error';
-  const check = tls ? 'certificate not trusted: give its CA' : 'check the host name, port, network';
-  return fail(first, `${host}: ${said(first)}; ${check}`);
+  const tls =
+    first.cause.kind === 'tls_error' && TLS_ADVICE.find(([p]) => p.test(said(first)))?.[1];
+  return fail(first, `${host}: ${said(first)}; ${tls ?? 'check the host name, port, network'}`);
 }
 
 /** The base path leads to the API when anything there answers with the envelope, /docs first. */
@@ -185,8 +193,11 @@ function scopeRow(
   if (tenant.status === 'fail' && tenant.cause.kind === cause.kind)
     return skip('tenant not found', undefined, resource);
   // A 429 says nothing of the scope: the row waits for a later run.
-  if (cause.kind === 'rate_limited')
-    return skip('rate limited', `${said(seen)}: not decided; run again later`, resource);
+  if (cause.kind === 'rate_limited') {
+    const wait =
+      cause.retryAfter === undefined ? '' : ` (Retry-After: ${printable(cause.retryAfter)})`;
+    return skip('rate limited', `${said(seen)}: not decided; run again later${wait}`, resource);
+  }
   return fail(seen, said(seen));
 }
 

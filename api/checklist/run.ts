@@ -36,9 +36,10 @@ export function resourceCall(auth: AuthScheme, tenant: string, r: TenantResource
   return { id: `scope:${r}`, endpoint: r, path: endpointPath(r, { tenant }), auth };
 }
 
-/** Step 5's call: the one the first row not passed was decided on, else `clients`. */
+/** Step 5's call: the one the first failed (else undecided) row was decided on, else `clients`. */
 export function reproduceCall(rows: readonly ChecklistRow[], auth: AuthScheme, tenant: string) {
-  const evidence = rows.find((r) => r.status !== 'pass' && r.evidence)?.evidence ?? 'clients';
+  const on = (status: string) => rows.find((r) => r.status === status && r.evidence)?.evidence;
+  const evidence = on('fail') ?? on('skip') ?? 'clients';
   return evidence === 'docs' ? DOCS_CALL : resourceCall(auth, tenant, evidence);
 }
 

@@ -28,7 +28,9 @@ export type RefusalReason =
   /** A symlink out of the project, or a file or folder where the other goes (write-safety.ts). */
   | 'path_in_the_way'
   /** `.yo-rc.json` exists but is not a JSON object. */
-  | 'config_unreadable';
+  | 'config_unreadable'
+  /** A re-run given another text answer than the project's: the files that are yours keep the old one. */
+  | 'answer_changed';
 
 export class GeneratorRefusal extends Error {
   override readonly name = 'GeneratorRefusal';

@@ -11,6 +11,7 @@ const percent = (ratio: number): string => `${Math.round(ratio * 100_000) / 1000
 
 /** When a failing read is probed again: between ticks, or at the next one. */
 function recheckText(target: MonitorTarget): string {
+  if (target.failureThreshold === 1) return 'down at the first';
   return target.recheckAfterMs > 0 ? `rechecked ${formatDuration(target.recheckAfterMs)} after a failure` : 'rechecked at the next tick';
 }
 

@@ -6,7 +6,7 @@
 import { dirname } from 'node:path';
 import { ENDPOINT_IDS, type EndpointId } from '../../api/contract/index.js';
 import { platformSubPath } from '../../api/contract/readings.js';
-import { decodeDocument, parseWith, readDocument } from '../../lib/index.js';
+import { aliasSchema, decodeDocument, parseWith, readDocument } from '../../lib/index.js';
 import { shortestIntervalMs } from './cron.js';
 import { parseDuration } from './duration.js';
 import { httpIssues, resolveHttp, resolveStatusPage } from './http-settings.js';
@@ -118,7 +118,10 @@ function refused(issues: readonly ConfigIssue[], secrets: ResolvedSecrets): Conf
 function targetsAlone(value: unknown): Array<RawTarget | RefusedTarget> {
   const targets = (value as { targets?: unknown } | null)?.targets;
   if (!Array.isArray(targets)) return [];
-  return targets.map((t) => targetSchema.safeParse(t).data ?? { refused: true, name: (t as { name?: unknown } | null)?.name });
+  // A refused target's name counts for duplicates only when the name itself is valid: a key
+  // pasted there, or a control character, must not be echoed by the duplicate message.
+  const nameOf = (t: unknown): unknown => (t as { name?: unknown } | null)?.name;
+  return targets.map((t) => targetSchema.safeParse(t).data ?? { refused: true, name: aliasSchema.safeParse(nameOf(t)).data });
 }
 
 /** Validates an already-decoded value (YAML or built in memory) and resolves its secrets. */

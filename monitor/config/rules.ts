@@ -68,7 +68,11 @@ function targetIssues(target: RawTarget, at: string): ConfigIssue[] {
     });
   }
   const recheck = target.recheckAfter;
-  if (recheck !== undefined && recheck !== 'off' && (parseDuration(recheck) ?? 0) >= intervalMs) {
+  const recheckMs = recheck === undefined || recheck === 'off' ? undefined : (parseDuration(recheck) ?? 0);
+  // A burst of rechecks (1ms) would hammer an API that is already failing.
+  if (recheckMs !== undefined && recheckMs < 1000)
+    issues.push({ path: `${at}.recheckAfter`, message: `recheckAfter ${recheck} must be at least 1s, or off` });
+  if (recheckMs !== undefined && recheckMs >= intervalMs) {
     issues.push({
       path: `${at}.recheckAfter`,
       message: `recheckAfter ${target.recheckAfter} must be below the schedule interval (${formatDuration(intervalMs)} for "${target.schedule}"), or off`,

@@ -55,12 +55,17 @@ export function createProbeMetrics(registry: Registry, initial: ProbeMetricSetti
   let knownKeys = new Set<string>();
 
   return {
-    /** Returns the probe's run of failures after this result. */
-    record(result: ProbeResult): Streak {
+    /**
+     * Returns the probe's run of failures after this result. A recheck (`counted` false) changes
+     * the probe's state but adds no sample to the outcome counters or the duration histogram: the
+     * availability and latency ratios keep one sample per scheduled probe, not more while failing.
+     */
+    record(result: ProbeResult, counted = true): Streak {
       const { spec, verdict, sent } = result;
       const at = (result.startedAt + result.durationMs) / 1000;
-      if (sent) duration.observe({ target: spec.target, endpoint: spec.endpoint }, result.durationMs / 1000);
+      if (sent && counted) duration.observe({ target: spec.target, endpoint: spec.endpoint }, result.durationMs / 1000);
       const streak = table.record(spec, {
+        counted,
         outcome: verdict.outcome,
         reason: verdict.reason,
         failure: failureClass(verdict.outcome, verdict.success, spec.endpoint),

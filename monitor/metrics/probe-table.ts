@@ -67,6 +67,8 @@ interface RowUpdate {
   readonly reason: string;
   /** Whose failure this was (`none` on success): extends or breaks the row's streak. */
   readonly failure: FailureClass;
+  /** False for a recheck: the state changes, the outcome counters (the SLIs' samples) do not. */
+  readonly counted: boolean;
 }
 
 /** A row's exposition lines for one family, each led by '\n'; '' when the row has no series there. */
@@ -147,7 +149,7 @@ function applyUpdate(row: ProbeRow, update: RowUpdate): void {
     const value = update.gauges[field];
     if (value !== undefined) row.gauges[field] = value;
   }
-  count(row, update.outcome);
+  if (update.counted) count(row, update.outcome);
   if (row.reason?.value !== update.reason) row.reason = { value: update.reason, escaped: escapeLabelValue(update.reason) };
   row.streak = nextStreak(row.streak, update.failure);
   row.text.fill(undefined);
@@ -223,6 +225,7 @@ export function createProbeTable(perKeyOutcomes: boolean) {
       let row = rows.get(spec.id);
       if (!row) rows.set(spec.id, (row = newRow(probeLabels(spec))));
       applyUpdate(row, update);
+      if (!update.counted) return row.streak;
       const key = endpointKey(spec);
       let counters = perEndpoint.get(key);
       if (!counters) perEndpoint.set(key, (counters = newRow(endpointLabels(spec))));

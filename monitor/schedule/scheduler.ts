@@ -19,8 +19,11 @@ interface SchedulerDeps {
   readonly concurrency: number;
   readonly metrics: ServiceMetrics;
   readonly logger: Logger;
-  /** Runs and records one probe; must not throw. True: recheck it (a read failing on the service's side, short of down). */
-  readonly runProbe: (spec: ProbeSpec, target: MonitorTarget, signal: AbortSignal) => Promise<boolean | void>;
+  /**
+   * Runs and records one probe (`recheck`: a recheck, not a scheduled probe); must not throw.
+   * True: recheck it (a read failing on the service's side, short of down).
+   */
+  readonly runProbe: (spec: ProbeSpec, target: MonitorTarget, signal: AbortSignal, recheck: boolean) => Promise<boolean | void>;
   readonly inMaintenance: (target: MonitorTarget) => boolean;
   /** True while the probe's key is throttled: then its probes of a round go one after another. */
   readonly oneAtATime?: (spec: ProbeSpec) => boolean;
@@ -64,6 +67,8 @@ export function createPool(size: number, onChange: (active: number, waiting: num
   const queue: Array<() => void> = [];
   const changed = (): void => onChange(active, queue.length);
   return {
+    /** Tasks waiting for a slot now. */
+    waiting: (): number => queue.length,
     async run<T>(task: () => Promise<T>): Promise<T> {
       if (active < size) active += 1;
       else
@@ -93,33 +98,61 @@ type RoundContext = Readonly<{
   signal: AbortSignal;
   now: () => number;
   random: () => number;
-  /** Probe id -> its recheck under way (waiting or running); aborted by `retire`. */
+  /** Probe id -> its recheck under way (waiting or running). */
   rechecks: Map<string, Promise<void>>;
-  retiring: AbortSignal;
+  /** The waits of rechecks not yet sent, each a cancel: `retire` calls them all. */
+  waits: Set<() => void>;
+  retired: { value: boolean };
 }>;
+
+/**
+ * Resolves true after `ms`, or false once cancelled. A timer in a set, not a sleep on an abort
+ * signal: thousands of pending rechecks (an outage at 5 000 keys) would make every listener
+ * added to or removed from one signal walk the whole list.
+ */
+function cancellableWait(ms: number, waits: Set<() => void>): Promise<boolean> {
+  return new Promise((resolve) => {
+    const cancel = (): void => {
+      clearTimeout(timer);
+      waits.delete(cancel);
+      resolve(false);
+    };
+    const timer = setTimeout(() => {
+      waits.delete(cancel);
+      resolve(true);
+    }, ms);
+    waits.add(cancel);
+  });
+}
 
 /**
  * Probes a failing read again `recheckAfterMs` later, and again while it keeps failing short of
  * its threshold, as long as the recheck starts before the next tick is due (`nextRoundAt`): an
  * outage is confirmed, and pages, within seconds rather than a whole interval later (Uptime
- * Kuma's retry interval). It runs beside the rounds, so a tick's length and `noOverlap` are as
- * before; the next round's probe of the same id waits for it, never running beside it.
+ * Kuma's retry interval). It runs beside its round; the next round's probe of the same id waits
+ * for it, never running beside it. A maintenance window or a pool already behind its schedule
+ * leaves the read to the next tick.
  */
 function recheck(spec: ProbeSpec, target: MonitorTarget, nextRoundAt: number, ctx: RoundContext): void {
   const waitMs = target.recheckAfterMs;
-  if (waitMs <= 0 || ctx.rechecks.has(spec.id)) return;
+  if (waitMs <= 0 || ctx.rechecks.has(spec.id) || ctx.retired.value) return;
   const run = async (): Promise<void> => {
     let again = true;
     while (again && ctx.now() + waitMs < nextRoundAt) {
-      await sleep(waitMs, undefined, { signal: ctx.retiring }).catch(() => undefined);
-      if (ctx.retiring.aborted) return;
-      ctx.deps.metrics.rechecks.inc({ target: target.name });
-      again = (await ctx.pool.run(() => ctx.deps.runProbe(spec, target, ctx.signal))) === true;
+      if (!(await cancellableWait(waitMs, ctx.waits))) return;
+      if (ctx.deps.inMaintenance(target) || ctx.pool.waiting() > 0) return;
+      again = await ctx.pool.run(async () => {
+        if (ctx.signal.aborted || ctx.retired.value) return false;
+        ctx.deps.metrics.rechecks.inc({ target: target.name });
+        return (await ctx.deps.runProbe(spec, target, ctx.signal, true)) === true;
+      });
     }
   };
   ctx.rechecks.set(
     spec.id,
-    run().finally(() => ctx.rechecks.delete(spec.id)),
+    run()
+      .catch(() => undefined)
+      .finally(() => ctx.rechecks.delete(spec.id)),
   );
 }
 
@@ -161,7 +194,7 @@ async function runRound(r: TargetRound, spread: boolean, ctx: RoundContext, sche
         const planned = started + offset;
         const again = await ctx.pool.run(async () => {
           metrics.scheduleDelay.observe({ target }, Math.max(0, ctx.now() - planned) / 1000);
-          return !ctx.signal.aborted && (await ctx.deps.runProbe(spec, r.target, ctx.signal)) === true;
+          return !ctx.signal.aborted && (await ctx.deps.runProbe(spec, r.target, ctx.signal, false)) === true;
         });
         if (again && scheduled) recheck(spec, r.target, started + r.target.intervalMs, ctx);
       })();
@@ -200,9 +233,6 @@ export function createScheduler(rounds: readonly TargetRound[], deps: SchedulerD
     deps.metrics.inFlight.set(active);
     deps.metrics.queued.set(waiting);
   });
-  // Aborted on retire and on stop: a recheck not yet sent is dropped, the next schedule probes anew.
-  const retiring = new AbortController();
-  setMaxListeners(0, retiring.signal);
   const ctx: RoundContext = {
     deps,
     pool,
@@ -210,7 +240,8 @@ export function createScheduler(rounds: readonly TargetRound[], deps: SchedulerD
     now: deps.now ?? (() => performance.now()),
     random: deps.random ?? Math.random,
     rechecks: new Map(),
-    retiring: retiring.signal,
+    waits: new Set(),
+    retired: { value: false },
   };
   const tasks: ScheduledTask[] = [];
   const running = new Set<Promise<void>>();
@@ -218,7 +249,9 @@ export function createScheduler(rounds: readonly TargetRound[], deps: SchedulerD
   for (const r of rounds) deps.metrics.probesConfigured.set({ target: r.target.name }, r.probes.length);
 
   async function retire(): Promise<void> {
-    retiring.abort();
+    // A recheck not yet sent is dropped: the next schedule (a reload's) probes anew.
+    ctx.retired.value = true;
+    for (const cancel of [...ctx.waits]) cancel();
     await Promise.all(tasks.map((t) => t.destroy()));
     await Promise.allSettled([...running, ...ctx.rechecks.values()]);
   }

@@ -62,9 +62,7 @@ describe('repairmon discover usage', () => {
   });
 
   it('an empty key on stdin is a usage error', async () => {
-    expect(await usageError([...BASE, '--key-stdin'], { input: '\n' })).toBe(
-      'repairmon discover: --key-stdin: API key "customer-key" is empty\n',
-    );
+    expect(await usageError([...BASE, '--key-stdin'], { input: '\n' })).toBe('repairmon discover: --key-stdin: the key is empty\n');
   });
 
   it('--help lists every flag and the request budget', async () => {

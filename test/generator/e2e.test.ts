@@ -164,7 +164,9 @@ describe('the generated client and checklist against every dialect', { timeout: 
     try {
       const check = await run('check', 'reference', 'nowak-test');
       expect(check.code, check.stdout).toBe(1);
-      expect(line(check.stdout, 'scope covers bikes')).toMatch(/\bSKIP\b.*HTTP 429 rate_limited.*: not decided; run again later$/);
+      expect(line(check.stdout, 'scope covers bikes')).toMatch(
+        /\bSKIP\b.*HTTP 429 rate_limited.*: not decided; run again later \(Retry-After: 7\)$/,
+      );
       expect(line(check.stdout, 'scope covers clients')).toMatch(/\bPASS\b/);
       expect(check.stdout).toContain('Rate limited before every check was decided');
       expect(check.stdout).not.toContain('Some checks failed');

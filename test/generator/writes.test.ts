@@ -381,6 +381,22 @@ describe('control characters in a base URL', () => {
   });
 });
 
+describe('a re-run with other answers', () => {
+  it('another tenant or base URL: refused naming the flag and both values, nothing written; the same ones, or a yes/no answer, go through', async () => {
+    const { cwd, project } = await generated();
+    const before = tree(cwd);
+    const refusal =
+      /This project was generated with other answers; nothing was written:\n {2}--tenant "serwis-kowalski": this project has "rowery-nowak"\n {2}--test-base-url "http:\/\/127\.0\.0\.1:4011\/api\/v1": this project has "http:\/\/127\.0\.0\.1:4010\/api\/v1"\n/;
+    await expect(runGenerator({ tenant: 'serwis-kowalski', 'test-base-url': 'http://127.0.0.1:4011/api/v1' }).cd(project)).rejects.toThrow(
+      refusal,
+    );
+    expect(tree(cwd)).toEqual(before);
+    // The stored values again (a trailing slash is the same URL), and a yes/no answer changed.
+    await runGenerator({ tenant: 'rowery-nowak', 'test-base-url': 'http://127.0.0.1:4010/api/v1/', 'github-actions': false }).cd(project);
+    expect(readFileSync(join(project, '.yo-rc.json'), 'utf8')).toContain('"githubActions": false');
+  });
+});
+
 describe('no answer can add a line to a rendered file (defence in depth, past the answer checks)', () => {
   const answers: Answers = SAMPLE_ANSWERS;
   const versions = readVersions(ROOT);

@@ -164,7 +164,7 @@ describe('the generated check and repairmon probe evaluate the same answers the 
       status: 'skip',
       evidence: 'bikes',
       cause: { kind: 'not_checked', because: 'rate limited' },
-      detail: expect.stringMatching(/^HTTP 429 rate_limited .*: not decided; run again later$/),
+      detail: expect.stringMatching(/^HTTP 429 rate_limited .*: not decided; run again later \(Retry-After: 30\)$/),
     });
     expect(rows.filter((r) => r.id !== 'scope:bikes').every((r) => r.status === 'pass')).toBe(true);
     expect(reproduceCall(rows, 'bearer', TENANT)).toMatchObject({ path: `/tenants/${TENANT}/bikes`, auth: 'bearer' });
@@ -178,6 +178,13 @@ describe('the generated check and repairmon probe evaluate the same answers the 
     });
     expect(reproduceCall(rowsOf('every call an HTML 502'), 'bearer', TENANT)).toMatchObject({ path: '/docs', auth: 'none' });
     expect(reproduceCall(rowsOf('healthy'), 'bearer', TENANT)).toMatchObject({ path: `/tenants/${TENANT}/clients` });
+    // A failed row before an undecided one, whatever their order.
+    const both = tenantKeyApi(TENANT, {
+      'scope:bikes': () => err(429, 'rate_limited', 'bikes'),
+      'scope:logs': () => err(403, 'insufficient_scope', 'logs'),
+    });
+    const rows = generatedEvaluate({ baseUrl: BASE, tenant: TENANT, observations: observations(both) });
+    expect(reproduceCall(rows, 'bearer', TENANT)).toMatchObject({ path: `/tenants/${TENANT}/logs` });
   });
 
   it('an untrusted certificate: the host row names the CA, and the rows after it say the host was not reached', () => {
@@ -185,5 +192,15 @@ describe('the generated check and repairmon probe evaluate the same answers the 
     expect(rows[0]).toMatchObject({ id: 'host', status: 'fail', cause: { kind: 'tls_error' } });
     expect(rows[0]!.detail).toMatch(/UNABLE_TO_VERIFY_LEAF_SIGNATURE .*; certificate not trusted: give its CA$/);
     for (const row of rows.slice(1)) expect(row, row.id).toMatchObject({ status: 'skip', detail: 'host not reachable' });
+    // Other TLS failures get their own advice, as repairmon probe gives it.
+    const tls = (code: string) =>
+      generatedEvaluate({
+        baseUrl: BASE,
+        tenant: TENANT,
+        observations: observations(() => ({ ...untrusted(), failure: { kind: 'tls', code, message: code } })),
+      })[0]!.detail;
+    expect(tls('ERR_SSL_WRONG_VERSION_NUMBER')).toMatch(/that port does not speak https: is the base URL http:\/\/\?$/);
+    expect(tls('CERT_HAS_EXPIRED')).toMatch(/the certificate has expired$/);
+    expect(tls('ERR_TLS_CERT_ALTNAME_INVALID')).toMatch(/the certificate is for another host name$/);
   });
 });

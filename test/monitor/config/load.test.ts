@@ -233,6 +233,9 @@ describe('valid configs', () => {
       '    keys: [{ alias: k, kind: tenant, tenant: t, secret: "${NOWAK_KEY}" }]',
     ].join('\n');
     const result = parseConfigText(text, { env, baseDir: '/' });
+    // A refused target named like a key: its own issue, never an echo in a duplicate message.
+    const keyNamed = parseConfigText(text.replaceAll('name: a', 'name: rs_live_abcdefghijklmnopqrstuvwx1234'), { env, baseDir: '/' });
+    expect(JSON.stringify(keyNamed)).not.toContain('abcdefghijklmnop');
     expect(result.ok ? [] : result.issues.map((i) => i.path).sort()).toEqual([
       'targets[0].baseUrl',
       'targets[0].keys[1].alias',
@@ -261,6 +264,10 @@ describe('valid configs', () => {
     };
     expect(ms('5s')).toBe(5_000);
     expect(ms('off')).toBe(0);
+    const burst = config('500ms');
+    expect(burst.ok ? [] : burst.issues).toEqual([
+      { path: 'targets[0].recheckAfter', message: 'recheckAfter 500ms must be at least 1s, or off' },
+    ]);
     const tooLong = config('30s');
     expect(tooLong.ok ? [] : tooLong.issues).toEqual([
       {
