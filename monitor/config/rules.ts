@@ -69,9 +69,10 @@ function targetIssues(target: RawTarget, at: string): ConfigIssue[] {
   }
   const recheck = target.recheckAfter;
   const recheckMs = recheck === undefined || recheck === 'off' ? undefined : (parseDuration(recheck) ?? 0);
-  // A burst of rechecks (1ms) would hammer an API that is already failing.
-  if (recheckMs !== undefined && recheckMs < 1000)
-    issues.push({ path: `${at}.recheckAfter`, message: `recheckAfter ${recheck} must be at least 1s, or off` });
+  // Below 1s, a burst of rechecks would hammer an API that is already failing; above 1h it is no
+  // longer a recheck (and a timer that long would overflow).
+  if (recheckMs !== undefined && (recheckMs < 1000 || recheckMs > 3_600_000))
+    issues.push({ path: `${at}.recheckAfter`, message: `recheckAfter ${recheck} must be from 1s to 1h, or off` });
   if (recheckMs !== undefined && recheckMs >= intervalMs) {
     issues.push({
       path: `${at}.recheckAfter`,

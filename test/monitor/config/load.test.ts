@@ -266,7 +266,12 @@ describe('valid configs', () => {
     expect(ms('off')).toBe(0);
     const burst = config('500ms');
     expect(burst.ok ? [] : burst.issues).toEqual([
-      { path: 'targets[0].recheckAfter', message: 'recheckAfter 500ms must be at least 1s, or off' },
+      { path: 'targets[0].recheckAfter', message: 'recheckAfter 500ms must be from 1s to 1h, or off' },
+    ]);
+    // A yearly schedule: below its interval, but no longer a recheck (and past what a timer holds).
+    const long = config('720h', '0 0 0 1 1 *');
+    expect(long.ok ? [] : long.issues).toEqual([
+      { path: 'targets[0].recheckAfter', message: 'recheckAfter 720h must be from 1s to 1h, or off' },
     ]);
     const tooLong = config('30s');
     expect(tooLong.ok ? [] : tooLong.issues).toEqual([

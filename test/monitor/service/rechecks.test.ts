@@ -79,3 +79,27 @@ it('a read failing on the service side reaches failureThreshold within one inter
     for (const gap of paced) expect(gap, `${alias} ${endpoint}`).toBeGreaterThan(750);
   }
 }, 30_000);
+
+it('a recheck answered 429 is not rechecked again: the key is throttled, and a 429 says nothing of the outage', async () => {
+  const base = demoConfig(sandbox, { aliases: ['nowak-test'], schedule: '* * * * * *', timeoutMs: 800 });
+  // Five failures to page: without the rule, a 429 would keep the read rechecked all interval.
+  const config = { ...base, targets: base.targets.map((t) => ({ ...t, failureThreshold: 5 })) };
+  sandbox.setFaults('status:503@/tenants/*/bikes');
+  const monitor = createMonitor(config, { logger: silent, load: () => ({ ok: true, config }), random: () => 0.5 });
+  const bikes = monitor.plan().find((p) => p.endpoint === 'bikes' && p.check === 'read')!;
+  try {
+    await monitor.start();
+    // The 503 is recorded: its recheck (333 ms later) will meet a 429 storm instead.
+    await waitFor(() => monitor.history.window(bikes.id).length >= 1, { what: 'the first bikes read', timeoutMs: 10_000, everyMs: 5 });
+    sandbox.setFaults('rate-limit-storm@/tenants/*/bikes');
+    await waitFor(() => monitor.history.window(bikes.id).length >= 2, { what: 'the recheck', timeoutMs: 5_000, everyMs: 5 });
+    // Time for two more rechecks (333 ms each) before the next tick.
+    await new Promise((resolve) => setTimeout(resolve, 400));
+  } finally {
+    await monitor.stop();
+    sandbox.setFaults('status:503@/tenants/*/bikes');
+  }
+  const outcomes = monitor.history.window(bikes.id).map((e) => e.outcome);
+  expect(outcomes.slice(0, 2)).toEqual(['server_error', 'rate_limited']);
+  expect(seriesValue(await monitor.registry.metrics(), 'repairmon_scheduler_rechecks_total', { target: 'sandbox' })).toBe(1);
+}, 30_000);
