@@ -191,7 +191,7 @@ export function createMonitor(initial: MonitorConfig, deps: MonitorDeps) {
     async start(): Promise<void> {
       schedules.start();
       deps.logger.info({ targets: config.targets.length, probes: plan.mine.length, shard: formatShard(shard) }, 'monitor started');
-      if (deps.roundOnStart) void schedules.current()?.runOnce();
+      if (deps.roundOnStart) void schedules.current()?.runOnce({ recheck: true });
     },
     async stop(): Promise<void> {
       // A reload under way would otherwise install its scheduler after this stop.

@@ -156,7 +156,7 @@ function recheck(spec: ProbeSpec, target: MonitorTarget, nextRoundAt: number, ct
   );
 }
 
-/** `scheduled`: a cron tick's round, whose failing reads are rechecked; a round run by hand (tests, the first round) is not. */
+/** `scheduled`: a round whose failing reads are rechecked (a cron tick's, the first after start); one run by hand (tests) is not. */
 async function runRound(r: TargetRound, spread: boolean, ctx: RoundContext, scheduled = false): Promise<void> {
   const { metrics } = ctx.deps;
   const target = r.target.name;
@@ -276,9 +276,9 @@ export function createScheduler(rounds: readonly TargetRound[], deps: SchedulerD
       if (!r) return Promise.reject(new Error(`no target named "${targetName}"`));
       return track(r, options.spread ?? false);
     },
-    /** One round of every target, unspread. */
-    async runOnce(): Promise<void> {
-      await Promise.all(rounds.map((r) => track(r, false)));
+    /** One round of every target, unspread; `recheck`: as a scheduled one (the first round after start). */
+    async runOnce(options: { recheck?: boolean } = {}): Promise<void> {
+      await Promise.all(rounds.map((r) => track(r, false, options.recheck ?? false)));
     },
     /** No more ticks; resolves once the rounds under way have finished (a reload's old schedule). */
     retire,
