@@ -130,8 +130,8 @@ function cancellableWait(ms: number, waits: Set<() => void>): Promise<boolean> {
  * its threshold, as long as the recheck starts before the next tick is due (`nextRoundAt`): an
  * outage is confirmed, and pages, within seconds rather than a whole interval later (Uptime
  * Kuma's retry interval). It runs beside its round; the next round's probe of the same id waits
- * for it, never running beside it. A maintenance window or a pool already behind its schedule
- * leaves the read to the next tick.
+ * for it, never running beside it. In a maintenance window, with the pool a whole batch behind,
+ * or when the next tick comes before a slot does, the read is left to that tick.
  */
 function recheck(spec: ProbeSpec, target: MonitorTarget, nextRoundAt: number, ctx: RoundContext): void {
   const waitMs = target.recheckAfterMs;
@@ -140,9 +140,11 @@ function recheck(spec: ProbeSpec, target: MonitorTarget, nextRoundAt: number, ct
     let again = true;
     while (again && ctx.now() + waitMs < nextRoundAt) {
       if (!(await cancellableWait(waitMs, ctx.waits))) return;
-      if (ctx.deps.inMaintenance(target) || ctx.pool.waiting() > 0) return;
+      // A window opened, or the pool is a whole batch behind its schedule: the next tick decides.
+      if (ctx.deps.inMaintenance(target) || ctx.pool.waiting() > ctx.deps.concurrency) return;
+      // Dropped if the next tick came first while it waited for a slot.
       again = await ctx.pool.run(async () => {
-        if (ctx.signal.aborted || ctx.retired.value) return false;
+        if (ctx.signal.aborted || ctx.retired.value || ctx.now() >= nextRoundAt) return false;
         ctx.deps.metrics.rechecks.inc({ target: target.name });
         return (await ctx.deps.runProbe(spec, target, ctx.signal, true)) === true;
       });
