@@ -2,6 +2,7 @@
  * Plain-English wording for support: every known error code (next to the server's Polish
  * message, which is shown verbatim), every transport failure and every finding.
  */
+import { tlsAdvice } from '../api/checklist/index.js';
 import { ERROR_CODES, type ErrorCode, isErrorCode } from '../api/contract/index.js';
 import type { RetryHint, TransportFailure } from '../api/client/single-attempt.js';
 import { type StopReason } from './engine.js';
@@ -44,9 +45,7 @@ export function explainTransport(failure: TransportFailure): string {
         ? 'timed out connecting: the host does not answer on that port (firewall, wrong host or down)'
         : `timed out waiting for the response ${failure.phase === 'headers' ? 'headers' : 'body'}`;
     case 'tls':
-      if (failure.code.includes('WRONG_VERSION'))
-        return `TLS failed (${failure.code}): that port does not speak HTTPS; is the base URL http://?`;
-      return `TLS failed (${failure.code}): the certificate is not trusted for this host, or the port does not speak HTTPS`;
+      return `TLS failed (${failure.code}): ${tlsAdvice(failure.code) ?? 'the certificate is not trusted for this host, or the port does not speak HTTPS'}`;
     case 'connection':
       return CONNECTION_CODES[failure.code]?.[0] ?? `connection failed (${failure.code})`;
     case 'body_too_large':

@@ -19,6 +19,7 @@ import {
   completeAnswers,
   defaultAnswer,
   isBooleanAnswer,
+  storedForm,
 } from './app/answers.js';
 import { inspectDestination } from './app/destination.js';
 import { recoverInterrupted, recoveryMessage } from './app/interrupted-commit.js';
@@ -127,16 +128,12 @@ function refuseChangedAnswers(
   stored: Partial<Record<AnswerName, unknown>>,
   given: Partial<Record<AnswerName, unknown>>,
 ): void {
-  const same = (name: AnswerName, a: unknown, b: unknown): boolean =>
-    name.endsWith('BaseUrl')
-      ? String(a).replace(/\/+$/, '') === String(b).replace(/\/+$/, '')
-      : a === b;
   const changed = ANSWER_NAMES.filter(
     (name) =>
       !isBooleanAnswer(name) &&
       given[name] !== undefined &&
       stored[name] !== undefined &&
-      !same(name, stored[name], given[name]),
+      storedForm(name, stored[name]) !== storedForm(name, given[name]),
   );
   if (changed.length === 0) return;
   const lines = changed.map(

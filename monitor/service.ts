@@ -19,7 +19,6 @@ import { MonitorRegistry } from './metrics/registry.js';
 import { createServiceMetrics } from './metrics/service-metrics.js';
 import { buildPlan } from './probe/plan.js';
 import { createPoliteness, holdKey } from './probe/politeness.js';
-import { failureClass } from './probe/failure-class.js';
 import { type ProbeDeps, type ProbeResult, logProbe, runProbe } from './probe/run.js';
 import type { ProbeSpec } from './probe/spec.js';
 import { createReloadQueue, readConfigSource, reportReload } from './reload.js';
@@ -109,13 +108,12 @@ export function createMonitor(initial: MonitorConfig, deps: MonitorDeps) {
     const result = await runProbe(spec, target, probeDeps(target), signal);
     // A retiring round's probe that the new config dropped records nothing.
     if (signal.aborted || !plan.ids.has(spec.id)) return false;
-    const streak = probeSeries.record(result, !recheck);
+    const { failure, streak } = probeSeries.record(result, !recheck);
     history.add(result);
     logProbe(deps.logger, result);
-    const { outcome, success } = result.verdict;
     return (
       spec.check === 'read' &&
-      failureClass(outcome, success, spec.endpoint) === 'service' &&
+      failure === 'service' &&
       streak.count < target.failureThreshold &&
       !politeness.throttled(spec.target, spec.keyAlias)
     );

@@ -67,13 +67,18 @@ function rowOf(id: ChecklistRowId, step: ChecklistRow['step'], label: string) {
 
 const said = (seen: Seen): string => describeAnswer(seen.result);
 
-/** What a TLS failure's code says to do (`repairmon probe` explains the same codes). */
-const TLS_ADVICE: ReadonlyArray<[RegExp, string]> = [
-  [/UNABLE_TO_(GET|VERIFY)|SELF_SIGNED|DEPTH_ZERO/, 'certificate not trusted: give its CA'],
-  [/EXPIRED/, 'the certificate has expired'],
-  [/ALTNAME/, 'the certificate is for another host name'],
-  [/WRONG_VERSION/, 'that port does not speak https: is the base URL http://?'],
-];
+/** Texts `npm run check` looks for: its CA hint, its "rate limited" ending. */
+export const UNTRUSTED = 'certificate not trusted: give its CA';
+export const RATE_LIMITED = 'rate limited';
+
+/** A TLS failure's advice, for this row and `repairmon probe`. */
+export function tlsAdvice(code: string): string | undefined {
+  if (/UNABLE_TO_(GET|VERIFY)|SELF_SIGNED|DEPTH_ZERO/.test(code)) return UNTRUSTED;
+  if (code.includes('EXPIRED')) return 'the certificate has expired';
+  if (code.includes('ALTNAME')) return 'the certificate is for another host name';
+  if (code.includes('WRONG_VERSION'))
+    return 'that port does not speak HTTPS; is the base URL http://?';
+}
 
 function hostRow(host: string, all: Seen[]): ChecklistRow {
   const { pass, fail, skip } = rowOf('host', 1, 'host reachable');
@@ -82,9 +87,10 @@ function hostRow(host: string, all: Seen[]): ChecklistRow {
   if (answered?.result.kind === 'response')
     return pass(answered, `${host} answered HTTP ${answered.result.status}`);
   const [first] = all as [Seen];
+  const { cause } = first;
   const tls =
-    first.cause.kind === 'tls_error' && TLS_ADVICE.find(([p]) => p.test(said(first)))?.[1];
-  return fail(first, `${host}: ${said(first)}; ${tls ?? 'check the host name, port, network'}`);
+    cause.kind === 'tls_error' && 'code' in cause.failure && tlsAdvice(cause.failure.code);
+  return fail(first, `${host}: ${said(first)}; ${tls || 'check the host name, port, network'}`);
 }
 
 /** The base path leads to the API when anything there answers with the envelope, /docs first. */
@@ -196,7 +202,7 @@ function scopeRow(
   if (cause.kind === 'rate_limited') {
     const wait =
       cause.retryAfter === undefined ? '' : ` (Retry-After: ${printable(cause.retryAfter)})`;
-    return skip('rate limited', `${said(seen)}: not decided; run again later${wait}`, resource);
+    return skip(RATE_LIMITED, `${said(seen)}: not decided; run again later${wait}`, resource);
   }
   return fail(seen, said(seen));
 }

@@ -215,6 +215,11 @@ export type AnswersCheck =
       readonly missing: readonly AnswerName[];
     };
 
+/** An answer as `.yo-rc.json` keeps it: a base URL without trailing slashes, so one URL is stored one way. */
+export function storedForm(name: AnswerName, value: unknown): unknown {
+  return name.endsWith('BaseUrl') ? String(value).trim().replace(/\/+$/, '') : value;
+}
+
 /** Validates a complete set; reports every problem at once, not just the first. */
 export function completeAnswers(raw: Partial<Record<AnswerName, unknown>>): AnswersCheck {
   const problems: AnswerProblem[] = [];
@@ -224,12 +229,8 @@ export function completeAnswers(raw: Partial<Record<AnswerName, unknown>>): Answ
     if (check?.ok === false) problems.push({ name, value: raw[name], reason: check.reason });
   }
   if (problems.length > 0 || missing.length > 0) return { ok: false, problems, missing };
-  // In prompt order so .yo-rc.json reads the same however the answers arrived; trailing slashes
-  // dropped so the same URL is always stored the same way.
-  const entries = ANSWER_NAMES.map((name) => {
-    const value = raw[name];
-    return [name, name.endsWith('BaseUrl') ? String(value).trim().replace(/\/+$/, '') : value];
-  });
+  // In prompt order so .yo-rc.json reads the same however the answers arrived.
+  const entries = ANSWER_NAMES.map((name) => [name, storedForm(name, raw[name])]);
   return { ok: true, answers: Object.fromEntries(entries) as unknown as Answers };
 }
 

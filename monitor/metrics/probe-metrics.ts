@@ -56,19 +56,20 @@ export function createProbeMetrics(registry: Registry, initial: ProbeMetricSetti
 
   return {
     /**
-     * Returns the probe's run of failures after this result. A recheck (`counted` false) changes
+     * Returns whose failure this result is, and the probe's run of failures after it. A recheck (`counted` false) changes
      * the probe's state but adds no sample to the outcome counters or the duration histogram: the
      * availability and latency ratios keep one sample per scheduled probe, not more while failing.
      */
-    record(result: ProbeResult, counted = true): Streak {
+    record(result: ProbeResult, counted = true): { readonly failure: FailureClass; readonly streak: Streak } {
       const { spec, verdict, sent } = result;
       const at = (result.startedAt + result.durationMs) / 1000;
       if (sent && counted) duration.observe({ target: spec.target, endpoint: spec.endpoint }, result.durationMs / 1000);
+      const failure = failureClass(verdict.outcome, verdict.success, spec.endpoint);
       const streak = table.record(spec, {
         counted,
         outcome: verdict.outcome,
         reason: verdict.reason,
-        failure: failureClass(verdict.outcome, verdict.success, spec.endpoint),
+        failure,
         gauges: {
           success: verdict.success ? 1 : 0,
           lastDuration: sent ? result.durationMs / 1000 : undefined,
@@ -81,7 +82,7 @@ export function createProbeMetrics(registry: Registry, initial: ProbeMetricSetti
       // A 429 without a hint leaves the gauge as it was; anything else says whether a hint holds.
       if (result.retryAfterMs !== undefined || verdict.outcome !== 'rate_limited')
         retryAfter.set({ target: spec.target, key_alias: spec.keyAlias }, (result.retryAfterMs ?? 0) / 1000);
-      return streak;
+      return { failure, streak };
     },
     /** Pre-initialises counters for the plan, drops every series of probes not in it, applies the settings. */
     syncPlan(plan: readonly ProbeSpec[], settings?: ProbeMetricSettings): void {

@@ -192,7 +192,9 @@ async function runRound(r: TargetRound, spread: boolean, ctx: RoundContext, sche
       const before = startedOfKey.get(spec.keyAlias);
       const mine = (async () => {
         if (before && ctx.deps.oneAtATime?.(spec)) await before;
-        await ctx.rechecks.get(spec.id);
+        // Only a read under recheck waits (no await per probe otherwise: this runs for every probe).
+        const pending = ctx.rechecks.get(spec.id);
+        if (pending) await pending;
         const planned = started + offset;
         const again = await ctx.pool.run(async () => {
           metrics.scheduleDelay.observe({ target }, Math.max(0, ctx.now() - planned) / 1000);

@@ -199,7 +199,7 @@ describe('the generated check and repairmon probe evaluate the same answers the 
         tenant: TENANT,
         observations: observations(() => ({ ...untrusted(), failure: { kind: 'tls', code, message: code } })),
       })[0]!.detail;
-    expect(tls('ERR_SSL_WRONG_VERSION_NUMBER')).toMatch(/that port does not speak https: is the base URL http:\/\/\?$/);
+    expect(tls('ERR_SSL_WRONG_VERSION_NUMBER')).toMatch(/that port does not speak HTTPS; is the base URL http:\/\/\?$/);
     expect(tls('CERT_HAS_EXPIRED')).toMatch(/the certificate has expired$/);
     expect(tls('ERR_TLS_CERT_ALTNAME_INVALID')).toMatch(/the certificate is for another host name$/);
   });
