@@ -85,7 +85,8 @@ export async function startSandbox(options: SandboxOptions = {}) {
     throw new SandboxConfigError('page-size', `must be a whole number from 1 to ${MAX_PAGE_SIZE}, got ${String(size)}`);
   let faults: readonly FaultRule[] = [];
   const control: FaultControl = {
-    token: randomBytes(24).toString('base64url'),
+    // Hex, not base64url: a token that starts with "-" is refused as the value of --token.
+    token: randomBytes(24).toString('hex'),
     setFaults(spec) {
       const parsed = parseFaultSpec(spec);
       if (parsed.ok) faults = parsed.rules;

@@ -94,6 +94,8 @@ describe('repairmon sandbox fault', () => {
     expect(refused.err).toContain('…abcd');
     expect(refused.err).not.toContain(wrong);
     expect(await statusOf(baseUrl, nowak())).toBe(200);
+    // A token starting with "-" would be refused as the value of --token (1 in 64 base64url tokens did).
+    expect(control.token).toMatch(/^[0-9a-f]{48}$/);
     expect((await fault(['--clear', '--url', baseUrl, '--token', control.token], {})).code).toBe(0);
     // Its log names the change, never the token.
     await waitForOutput(() => sandbox.io.stderrText(), /faults changed/);
