@@ -140,6 +140,8 @@ export function createMonitor(initial: MonitorConfig, deps: MonitorDeps) {
         runProbe: runAndRecord,
         inMaintenance: (t) => openWindow(t, now()) !== undefined,
         oneAtATime: (p) => politeness.throttled(p.target, p.keyAlias),
+        // A reload drops the rechecks not yet sent; one already sent is waited for, not sent twice.
+        retiringRecheck: (id) => schedules.retiringRecheck(id),
         // Failures before a window say nothing about after it: the outage page then needs a
         // fresh run of failures, rather than firing on the old one the moment the window closes.
         onPaused: (t) => probeSeries.endStreaks(t.name, 'service'),

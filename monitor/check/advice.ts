@@ -1,13 +1,26 @@
 /**
  * What `check-config` says about a valid config beyond "valid": schedules that do not mean
- * what they seem to, a schedule the probes cannot keep up with, and a plain-http target whose
+ * what they seem to, a schedule the probes cannot keep up with, a recheck that can rarely start
+ * before the next tick, and a plain-http target whose
  * key crosses a proxy in clear. Pure but for the environment it is handed; warnings never fail
  * the check, they explain.
  */
 import { targetProxyWarning } from '../probe/agent.js';
 import { type ProbeSpec, buildPlan } from '../probe/plan.js';
 import { formatDuration } from '../config/duration.js';
-import type { ConfigIssue, MonitorConfig } from '../config/types.js';
+import type { ConfigIssue, MonitorConfig, MonitorTarget } from '../config/types.js';
+import { spreadWindowMs } from '../schedule/scheduler.js';
+
+/**
+ * The share of a round's reads that can be rechecked when they fail at once: a probe starting at
+ * offset o of the spread gets a recheck only if o + recheckAfter is before the next tick.
+ */
+function recheckShare(target: MonitorTarget): number {
+  if (target.recheckAfterMs <= 0) return 1;
+  const window = spreadWindowMs(target.intervalMs, target.timeoutMs);
+  const room = target.intervalMs - target.recheckAfterMs;
+  return window <= 0 ? (room > 0 ? 1 : 0) : Math.max(0, Math.min(1, room / window));
+}
 
 export function configWarnings(
   config: MonitorConfig,
@@ -32,6 +45,13 @@ export function configWarnings(
       warnings.push({
         path: `targets[${i}]`,
         message: `${probes} probes per tick / concurrency ${config.concurrency} x timeout ${formatDuration(target.timeoutMs)} = ${Math.round(worstMs / 100) / 10} s, more than the ${formatDuration(target.intervalMs)} between ticks: when the API slows to the timeout the schedule cannot keep up (ticks are skipped as overlap); raise concurrency, shorten the timeout, lengthen the schedule or shard`,
+      });
+    }
+    const rechecked = recheckShare(target);
+    if (rechecked < 0.5) {
+      warnings.push({
+        path: `targets[${i}].recheckAfter`,
+        message: `${formatDuration(target.recheckAfterMs)} after a failure, at an interval of ${formatDuration(target.intervalMs)}: a recheck must start before the next tick, so only reads probed in the first ${Math.round(rechecked * 100)} % of the round's spread can be rechecked, and fewer when they time out; shorten recheckAfter (default a third of the interval, at most 10s) or set it off`,
       });
     }
     const proxied = targetProxyWarning(target, env);

@@ -31,6 +31,14 @@ export function createSchedulesInForce() {
       await pending;
       await Promise.all([current, ...retiring].map((s) => s?.stop()));
     },
+    /** A recheck of this probe that a replaced schedule still has under way (sent before the reload). */
+    retiringRecheck(id: string): Promise<void> | undefined {
+      for (const old of retiring) {
+        const pending = old.recheckOf(id);
+        if (pending) return pending;
+      }
+      return undefined;
+    },
     started: (): boolean => started,
     current: (): Scheduler | undefined => current,
   };

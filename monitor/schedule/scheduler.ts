@@ -27,6 +27,8 @@ interface SchedulerDeps {
   readonly inMaintenance: (target: MonitorTarget) => boolean;
   /** True while the probe's key is throttled: then its probes of a round go one after another. */
   readonly oneAtATime?: (spec: ProbeSpec) => boolean;
+  /** A recheck of this probe id that a schedule a reload replaced still has under way. */
+  readonly retiringRecheck?: (id: string) => Promise<void> | undefined;
   /** Called for each tick skipped for a maintenance window. */
   readonly onPaused?: (target: MonitorTarget) => void;
   readonly random?: () => number;
@@ -138,7 +140,7 @@ function recheck(spec: ProbeSpec, target: MonitorTarget, nextRoundAt: number, ct
   if (waitMs <= 0 || ctx.rechecks.has(spec.id) || ctx.retired.value) return;
   const run = async (): Promise<void> => {
     let again = true;
-    while (again && ctx.now() + waitMs < nextRoundAt) {
+    while (again && !ctx.retired.value && ctx.now() + waitMs < nextRoundAt) {
       if (!(await cancellableWait(waitMs, ctx.waits))) return;
       // A window opened, or the pool is a whole batch behind its schedule: the next tick decides.
       if (ctx.deps.inMaintenance(target) || ctx.pool.waiting() > ctx.deps.concurrency) return;
@@ -192,8 +194,9 @@ async function runRound(r: TargetRound, spread: boolean, ctx: RoundContext, sche
       const before = startedOfKey.get(spec.keyAlias);
       const mine = (async () => {
         if (before && ctx.deps.oneAtATime?.(spec)) await before;
-        // Only a read under recheck waits (no await per probe otherwise: this runs for every probe).
-        const pending = ctx.rechecks.get(spec.id);
+        // Only a read under recheck waits (no await per probe otherwise: this runs for every probe),
+        // its recheck sent by this schedule or by the one a reload just replaced.
+        const pending = ctx.rechecks.get(spec.id) ?? ctx.deps.retiringRecheck?.(spec.id);
         if (pending) await pending;
         const planned = started + offset;
         const again = await ctx.pool.run(async () => {
@@ -286,6 +289,8 @@ export function createScheduler(rounds: readonly TargetRound[], deps: SchedulerD
     },
     /** No more ticks; resolves once the rounds under way have finished (a reload's old schedule). */
     retire,
+    /** This probe's recheck under way, if any: the schedule replacing this one waits for it. */
+    recheckOf: (id: string): Promise<void> | undefined => ctx.rechecks.get(id),
     /** No more ticks, and the rounds under way are aborted (shutdown). */
     async stop(): Promise<void> {
       stopping.abort(new Error('scheduler stopped'));

@@ -1,6 +1,6 @@
 /**
  * `repairmon check-config` beyond validity: warnings (a 5-field schedule, a schedule the probes
- * cannot keep up with), the load line, and `--connect` trying each target once.
+ * cannot keep up with, a recheck that can rarely start before the next tick), the load line, and `--connect` trying each target once.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -40,6 +40,31 @@ describe('warnings and load', () => {
     // 2 shared + 12 keys x (4 reads + cross_tenant + other_header) + invalid_key + public_docs = 76 probes.
     expect(stdout).toContain('  targets[0]: 76 probes per tick / concurrency 2 x timeout 10s = 380 s, more than the 1m between ticks');
     expect(stdout).toMatch(/^projected \/metrics: \d+ repairmon_\* series for 76 probe\(s\)/m);
+  });
+
+  it('a recheckAfter too close to the interval for most reads to be rechecked is warned about; a shorter one is not', async () => {
+    const yaml = (recheckAfter: string): string =>
+      [
+        'targets:',
+        '  - name: t',
+        '    baseUrl: http://127.0.0.1:9/api/v1',
+        '    schedule: "*/30 * * * * *"',
+        '    timeout: 10s',
+        `    recheckAfter: ${recheckAfter}`,
+        '    keys:',
+        '      - { alias: a-test, kind: tenant, tenant: rowery-nowak, secret: "${KEY}" }',
+      ].join('\n');
+    const late = await check(yaml('25s'), [], { KEY: 'rs_test_abcdefghijklmnop1234' });
+    expect(late.code).toBe(0);
+    // Spread over (30 - 10) x 0.8 = 16 s; a recheck 25 s later starts before the next tick for the first 5 s of it.
+    expect(late.stdout).toContain(
+      '  targets[0].recheckAfter: 25s after a failure, at an interval of 30s: a recheck must start before the next tick, so only reads probed in the first 31 % of the round',
+    );
+    for (const fine of ['10s', 'off']) {
+      const { code, stdout } = await check(yaml(fine), [], { KEY: 'rs_test_abcdefghijklmnop1234' });
+      expect(code).toBe(0);
+      expect(stdout, fine).not.toContain('warning');
+    }
   });
 
   it('a plain valid config has no warnings', async () => {

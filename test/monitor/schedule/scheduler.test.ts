@@ -3,6 +3,7 @@ import { describe, expect, test } from 'vitest';
 import { demoConfig } from '../../../monitor/demo-config.js';
 import { createServiceMetrics } from '../../../monitor/metrics/service-metrics.js';
 import { buildPlan } from '../../../monitor/probe/plan.js';
+import { createSchedulesInForce } from '../../../monitor/schedule/in-force.js';
 import { SPREAD_SLOT_MS, createPool, createScheduler, spreadOffsets, spreadWindowMs } from '../../../monitor/schedule/scheduler.js';
 import { seriesValue, silent } from '../helpers.js';
 import { waitFor } from '../../helpers/rig.js';
@@ -212,6 +213,54 @@ describe('rechecks', () => {
       () => (calls.get(slow ?? '') ?? 0) >= 3,
     );
     expect(calls.get(slow!)).toBe(3);
+    expect(peak).toBe(1);
+  });
+
+  test("a reload's schedule waits for a recheck the old one had already sent, never sending the read beside it", async () => {
+    const config = demoConfig(fakeSandbox, { schedule: '* * * * * *', timeoutMs: 100 });
+    const target = { ...config.targets[0]!, recheckAfterMs: 150 };
+    const probes = buildPlan(config);
+    const registry = new Registry();
+    const metrics = createServiceMetrics(registry, { version: 't', shard: '0/1' });
+    metrics.describe([target], probes, probes.length);
+    const inForce = createSchedulesInForce();
+    const calls = new Map<string, number>();
+    const inFlight = new Map<string, number>();
+    let peak = 0;
+    let slow: string | undefined;
+    let recheckSent = false;
+    const schedule = () =>
+      createScheduler([{ target, probes }], {
+        concurrency: 4,
+        metrics,
+        logger: silent,
+        inMaintenance: () => false,
+        random: () => 0.5,
+        retiringRecheck: (id) => inForce.retiringRecheck(id),
+        runProbe: async (spec) => {
+          const id = spec.id;
+          slow ??= id;
+          calls.set(id, (calls.get(id) ?? 0) + 1);
+          inFlight.set(id, (inFlight.get(id) ?? 0) + 1);
+          peak = Math.max(peak, inFlight.get(id)!);
+          // The first probe fails; its recheck is sent, then a reload comes, and the recheck hangs past the new schedule's first tick.
+          if (id === slow && calls.get(id) === 2) {
+            recheckSent = true;
+            await new Promise((resolve) => setTimeout(resolve, 1_200));
+          }
+          inFlight.set(id, inFlight.get(id)! - 1);
+          return id === slow && calls.get(id) === 1;
+        },
+      });
+    inForce.replace(schedule(), async () => undefined);
+    inForce.start();
+    try {
+      await waitFor(() => recheckSent, { what: 'the recheck', timeoutMs: 5_000, everyMs: 1 });
+      inForce.replace(schedule(), async () => undefined);
+      await waitFor(() => (calls.get(slow!) ?? 0) >= 3, { what: "the new schedule's probe", timeoutMs: 5_000, everyMs: 1 });
+    } finally {
+      await inForce.stop();
+    }
     expect(peak).toBe(1);
   });
 
