@@ -160,8 +160,13 @@ function recheck(spec: ProbeSpec, target: MonitorTarget, nextRoundAt: number, ct
   );
 }
 
-/** `scheduled`: a round whose failing reads are rechecked (a cron tick's, the first after start); one run by hand (tests) is not. */
-async function runRound(r: TargetRound, spread: boolean, ctx: RoundContext, scheduled = false): Promise<void> {
+/**
+ * `spread`: probes spread over the interval (a cron tick's) or all at once; `recheck`: failing
+ * reads are rechecked (a cron tick's round, the first after start), not in a round run by hand.
+ */
+type RoundOptions = Readonly<{ spread: boolean; recheck: boolean }>;
+
+async function runRound(r: TargetRound, ctx: RoundContext, { spread, recheck: rechecked }: RoundOptions): Promise<void> {
   const { metrics } = ctx.deps;
   const target = r.target.name;
   metrics.ticks.inc({ target });
@@ -203,7 +208,7 @@ async function runRound(r: TargetRound, spread: boolean, ctx: RoundContext, sche
           metrics.scheduleDelay.observe({ target }, Math.max(0, ctx.now() - planned) / 1000);
           return !ctx.signal.aborted && (await ctx.deps.runProbe(spec, r.target, ctx.signal, false)) === true;
         });
-        if (again && scheduled) recheck(spec, r.target, started + r.target.intervalMs, ctx);
+        if (again && rechecked) recheck(spec, r.target, started + r.target.intervalMs, ctx);
       })();
       startedOfKey.set(spec.keyAlias, Promise.all([before, mine]));
       await mine;
@@ -263,8 +268,8 @@ export function createScheduler(rounds: readonly TargetRound[], deps: SchedulerD
     await Promise.allSettled([...running, ...ctx.rechecks.values()]);
   }
 
-  function track(r: TargetRound, spread: boolean, scheduled = false): Promise<void> {
-    const p = runRound(r, spread, ctx, scheduled).finally(() => running.delete(p));
+  function track(r: TargetRound, options: RoundOptions): Promise<void> {
+    const p = runRound(r, ctx, options).finally(() => running.delete(p));
     running.add(p);
     return p;
   }
@@ -272,7 +277,7 @@ export function createScheduler(rounds: readonly TargetRound[], deps: SchedulerD
   return {
     start(): void {
       for (const r of rounds) {
-        const task = cronTask(r, deps, () => track(r, true, true));
+        const task = cronTask(r, deps, () => track(r, { spread: true, recheck: true }));
         void task.start();
         tasks.push(task);
       }
@@ -281,11 +286,11 @@ export function createScheduler(rounds: readonly TargetRound[], deps: SchedulerD
     tick(targetName: string, options: { spread?: boolean } = {}): Promise<void> {
       const r = byName.get(targetName);
       if (!r) return Promise.reject(new Error(`no target named "${targetName}"`));
-      return track(r, options.spread ?? false);
+      return track(r, { spread: options.spread ?? false, recheck: false });
     },
     /** One round of every target, unspread; `recheck`: as a scheduled one (the first round after start). */
     async runOnce(options: { recheck?: boolean } = {}): Promise<void> {
-      await Promise.all(rounds.map((r) => track(r, false, options.recheck ?? false)));
+      await Promise.all(rounds.map((r) => track(r, { spread: false, recheck: options.recheck ?? false })));
     },
     /** No more ticks; resolves once the rounds under way have finished (a reload's old schedule). */
     retire,
