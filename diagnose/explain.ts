@@ -83,6 +83,16 @@ function explainTenantUnknown(f: Extract<Finding, { kind: 'tenant_unknown' }>): 
   return `not checked: the API cannot say which tenant a key belongs to, and neither the URL, /docs nor a platform listing named one; pass --tenant SLUG, the shop the key was issued for${platform}`;
 }
 
+/**
+ * A tenant with a space is most likely the shop's display name pasted for its slug; the spec
+ * shows no slug format, so this is a hint, never a refusal.
+ */
+function slugHint(tenant: string): string {
+  if (!/\s/.test(tenant)) return '';
+  const guess = tenant.trim().toLowerCase().replace(/\s+/g, '-');
+  return ` ("${tenant}" has a space: is it the shop's name rather than its slug, e.g. "${guess}"?)`;
+}
+
 /** `request id R trace T`, what the API team searches its logs by; empty when the call carried neither. */
 export function callIds(call: { readonly requestId?: string | undefined; readonly traceId?: string | undefined }): string {
   const ids = [
@@ -166,7 +176,7 @@ export function explainFinding(finding: Finding): string {
     case 'tenant_mismatch':
       return finding.keyTenant !== undefined && finding.keyTenant !== finding.urlTenant
         ? `the URL asks for tenant "${finding.urlTenant}" but the key belongs to tenant "${finding.keyTenant}": call /tenants/${finding.keyTenant}/... or use ${finding.urlTenant}'s key`
-        : `the key is a tenant key for another tenant, not "${finding.urlTenant}"; the API cannot say which one, ask which shop the key was issued for`;
+        : `the key is a tenant key for another tenant, not "${finding.urlTenant}"; the API cannot say which one, ask which shop the key was issued for${slugHint(finding.urlTenant)}`;
     case 'tenant_unknown':
       return explainTenantUnknown(finding);
     case 'insufficient_scope': {

@@ -100,7 +100,9 @@ export function renderDiagnosisTable(report: DiagnosisReport, view: TableWidth =
   const fit = (text: string, indent = ''): string[] =>
     (width === undefined ? [printable(text)] : wrap(printable(text), width - indent.length, CONTINUED)).map((line) => `${indent}${line}`);
   const table = width === undefined ? [WIDE_HEADINGS, ...report.checks.map(wideCells)] : [HEADINGS, ...report.checks.map(cells)];
-  const lines = [...fit(headerLine(report)), '', ...renderTable(table, { width })];
+  // The header breaks between its fields (two spaces apart), never between a label and its value.
+  const header = width === undefined ? [printable(headerLine(report))] : wrap(printable(headerLine(report)), width, CONTINUED, '  ');
+  const lines = [...header, '', ...renderTable(table, { width })];
   const curls = curlLines(report.checks);
   if (curls.size > 0) {
     lines.push(

@@ -15,8 +15,11 @@ interface TableOptions {
 /** A cell never narrower than this, however long the columns before it. */
 const MIN_LAST_COLUMN = 20;
 
-/** `text` in lines of at most `width` columns broken at spaces, later lines starting with `indent`; a longer word is cut. */
-export function wrap(text: string, width: number, indent = ''): string[] {
+/**
+ * `text` in lines of at most `width` columns broken at `separator` (a space; two keep a label with
+ * its value), later lines starting with `indent`; a longer word is cut.
+ */
+export function wrap(text: string, width: number, indent = '', separator = ' '): string[] {
   const lines: string[] = [];
   let line = '';
   const room = (): number => width - (lines.length === 0 ? 0 : indent.length);
@@ -24,15 +27,15 @@ export function wrap(text: string, width: number, indent = ''): string[] {
     lines.push(lines.length === 0 ? line : `${indent}${line}`);
     line = '';
   };
-  for (let word of text.split(' ')) {
-    if (line !== '' && line.length + 1 + word.length > room()) push();
+  for (let word of text.split(separator)) {
+    if (line !== '' && line.length + separator.length + word.length > room()) push();
     while (word.length > room()) {
       if (line !== '') push();
       line = word.slice(0, room());
       word = word.slice(line.length);
       push();
     }
-    line = line === '' ? word : `${line} ${word}`;
+    line = line === '' ? word : `${line}${separator}${word}`;
   }
   if (line !== '' || lines.length === 0) push();
   return lines;

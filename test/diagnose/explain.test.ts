@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ERROR_CODES } from '../../api/contract/index.js';
-import { CODE_EXPLANATIONS, explainCode, explainTransport } from '../../diagnose/explain.js';
+import { CODE_EXPLANATIONS, explainCode, explainFinding, explainTransport } from '../../diagnose/explain.js';
 
 describe('explanations', () => {
   it('explains every error code of the contract in English', () => {
@@ -8,6 +8,15 @@ describe('explanations', () => {
       expect(CODE_EXPLANATIONS[code], code).toMatch(/^[a-z /*.,;:'()-]+$/i);
       expect(explainCode(code)).toBe(CODE_EXPLANATIONS[code]);
     }
+  });
+
+  it("a tenant with a space is hinted at as the shop's name rather than its slug, never refused", () => {
+    const mismatch = (urlTenant: string) =>
+      explainFinding({ kind: 'tenant_mismatch', status: 403, code: ERROR_CODES.tenantMismatch, urlTenant, keyTenant: undefined });
+    expect(mismatch('Rowery Nowak')).toContain(
+      '("Rowery Nowak" has a space: is it the shop\'s name rather than its slug, e.g. "rowery-nowak"?)',
+    );
+    expect(mismatch('rowery-nowak')).not.toContain('has a space');
   });
 
   it('names an unknown code as such', () => {

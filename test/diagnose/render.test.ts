@@ -48,6 +48,17 @@ describe('renderDiagnosisTable', () => {
     expect(curl.map((l) => l.trim().replace(/ \\$/, '')).join(' ')).toBe(r.checks.find((c) => c.curl)!.curl);
   });
 
+  it('the header breaks between its fields, never between a label and its value', () => {
+    const r = report({ answer: tenantKeyApi('rowery-nowak'), tenant: 'rowery-nowak' });
+    for (const width of [60, 80, 100]) {
+      const header = renderDiagnosisTable(r, width).split('\n\n')[0]!.split('\n');
+      expect(Math.max(...header.map((l) => l.length)), String(width)).toBeLessThanOrEqual(width);
+      // Each field whole on one line: "tenant rowery-nowak", "auth bearer", "key …xxxx (...)".
+      for (const field of [/tenant rowery-nowak/, /auth \S+/, /key …\S{4} \(/])
+        expect(header.some((l) => field.test(l)), `${width}: ${String(field)}`).toBe(true);
+    }
+  });
+
   it('lists a call read by two checks once', () => {
     const failing = Object.fromEntries(TENANT_RESOURCES.map((r) => [`scope:${r}`, () => err(502, 'internal_error', r)]));
     const r = report({ answer: tenantKeyApi('a', failing), tenant: 'a' });
