@@ -55,7 +55,10 @@ describe('renderDiagnosisTable', () => {
       expect(Math.max(...header.map((l) => l.length)), String(width)).toBeLessThanOrEqual(width);
       // Each field whole on one line: "tenant rowery-nowak", "auth bearer", "key …xxxx (...)".
       for (const field of [/tenant rowery-nowak/, /auth \S+/, /key …\S{4} \(/])
-        expect(header.some((l) => field.test(l)), `${width}: ${String(field)}`).toBe(true);
+        expect(
+          header.some((l) => field.test(l)),
+          `${width}: ${String(field)}`,
+        ).toBe(true);
     }
   });
 

@@ -9,8 +9,17 @@ import { join, resolve } from 'node:path';
 import { childEnv } from '../../bench/lib/child.js';
 
 export { childEnv } from '../../bench/lib/child.js';
-/** A port that was just free: connecting to it is refused (bench's `freePort`: a program may listen there). */
-export { freePort as closedPort } from '../../bench/lib/port.js';
+/** A port that was just free, for a program that cannot listen on port 0 and say which it got. */
+export { freePort } from '../../bench/lib/port.js';
+
+/**
+ * A port nothing listens on, so a connection is refused at once: 2, below 1024 where no test
+ * binds (1 is on fetch's bad-port list, which refuses it before connecting). A port that was
+ * just free could be taken by another test worker's listen(0) before the connection is tried.
+ */
+export function closedPort(): Promise<number> {
+  return Promise.resolve(2);
+}
 
 export const ROOT = resolve(import.meta.dirname, '../..');
 export const BIN = join(ROOT, 'bin', 'repairmon.js');

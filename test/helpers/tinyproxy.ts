@@ -6,7 +6,7 @@ import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { closedPort, waitFor } from './rig.js';
+import { freePort, waitFor } from './rig.js';
 import { toolAvailable } from './tools.js';
 
 export const hasTinyproxy = (what: string): boolean =>
@@ -22,7 +22,7 @@ export interface Tinyproxy {
 
 export async function startTinyproxy(): Promise<Tinyproxy> {
   const dir = mkdtempSync(join(tmpdir(), 'tinyproxy-'));
-  const port = await closedPort();
+  const port = await freePort();
   const logFile = join(dir, 'proxy.log');
   // No ConnectPort line: CONNECT is allowed to any port (the test servers listen on random ones).
   writeFileSync(

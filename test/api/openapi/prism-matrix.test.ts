@@ -106,6 +106,18 @@ function startRouter(sandboxes: ReadonlyMap<string, RunningSandbox>): Promise<{ 
  * per argv): a Prism's start-up is mostly loading its modules, the same for every document.
  */
 async function startPrisms(routes: readonly { readonly file: string; readonly upstream: string }[]): Promise<Proxy[]> {
+  // The ports are free when drawn, but another test worker's listen(0) can take one before a
+  // Prism listens on it (a CI run met EADDRINUSE once): then start them all again on new ones.
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await startPrismsOnce(routes);
+    } catch (error) {
+      if (attempt === 3 || !String(error).includes('EADDRINUSE')) throw error;
+    }
+  }
+}
+
+async function startPrismsOnce(routes: readonly { readonly file: string; readonly upstream: string }[]): Promise<Proxy[]> {
   // Distinct: two calls of freePort may return the same just-freed port (a CI run drew one twice).
   const ports = new Set<number>();
   while (ports.size < routes.length) ports.add(await freePort());
