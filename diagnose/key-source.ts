@@ -5,7 +5,7 @@
 import type { Readable, Writable } from 'node:stream';
 import { text } from 'node:stream/consumers';
 import { ApiKey } from '../api/client/index.js';
-import { SECRET_FILE_MAX_BYTES, readUserFile, userFileProblem } from '../lib/index.js';
+import { SECRET_FILE_MAX_BYTES, looksLikeSecret, readUserFile, shownValue, userFileProblem } from '../lib/index.js';
 
 type KeySource = { kind: 'env'; name: string } | { kind: 'file'; path: string } | { kind: 'stdin' } | { kind: 'prompt' };
 type KeyRead = { readonly ok: true; readonly key: ApiKey } | { readonly ok: false; readonly reason: string };
@@ -76,6 +76,12 @@ function promptHidden(stdin: TtyInput, stderr: Writable, question: string): Prom
 export async function readKey(source: KeySource, io: { env: NodeJS.ProcessEnv; stdin: TtyInput; stderr: Writable }): Promise<KeyRead> {
   switch (source.kind) {
     case 'env': {
+      // The key pasted for its variable's name (ours are valid names too) is never echoed.
+      if (looksLikeSecret(source.name))
+        return {
+          ok: false,
+          reason: `--key-env "${shownValue(source.name)}" looks like the key itself: give the name of the variable that holds it`,
+        };
       if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(source.name))
         return { ok: false, reason: `--key-env "${source.name}" is not an environment variable name` };
       const value = io.env[source.name];
@@ -85,8 +91,13 @@ export async function readKey(source: KeySource, io: { env: NodeJS.ProcessEnv; s
     }
     case 'file': {
       const read = readUserFile(source.path, SECRET_FILE_MAX_BYTES);
-      if (!read.ok) return { ok: false, reason: `--key-file: ${userFileProblem('', `"${source.path}"`, read)}` };
-      return toKey(read.text, `--key-file ${source.path}`);
+      // The key itself pasted for its file's path is shown as its last 4 characters.
+      const shown = shownValue(source.path);
+      const pasted = looksLikeSecret(source.path)
+        ? ': it looks like the key itself; write the key into a file and give its path, or use --key-stdin'
+        : '';
+      if (!read.ok) return { ok: false, reason: `--key-file: ${userFileProblem('', `"${shown}"`, read)}${pasted}` };
+      return toKey(read.text, `--key-file ${shown}`);
     }
     case 'stdin':
       return toKey(await text(io.stdin), '--key-stdin');

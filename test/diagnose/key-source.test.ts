@@ -58,6 +58,21 @@ describe('readKey', () => {
     expect(spaced.ok === false && spaced.reason).not.toContain(SECRET);
   });
 
+  it('the key itself pasted for --key-env or --key-file: refused showing its last 4 characters only', async () => {
+    for (const pasted of [SECRET, 'Xq7vR2mPz9KwT4bNc8LdY3hJ']) {
+      const last4 = pasted.slice(-4);
+      const env = await readKey({ kind: 'env', name: pasted }, io());
+      expect(env).toEqual({
+        ok: false,
+        reason: `--key-env "…${last4}" looks like the key itself: give the name of the variable that holds it`,
+      });
+      const file = await readKey({ kind: 'file', path: pasted }, io());
+      expect(file.ok === false && file.reason).toBe(
+        `--key-file: cannot read "…${last4}" (ENOENT): it looks like the key itself; write the key into a file and give its path, or use --key-stdin`,
+      );
+    }
+  });
+
   it('reads stdin', async () => {
     const read = await readKey({ kind: 'stdin' }, io(Readable.from([Buffer.from(`${SECRET}\n`)])));
     expect(read.ok && read.key.reveal()).toBe(SECRET);
