@@ -31,9 +31,19 @@ export type CanaryName = (typeof CANARY_NAMES)[number];
 /** `${ENV_VAR}`: the only form a secret may take inside the file. */
 export const SECRET_REFERENCE = /^\$\{([A-Za-z_][A-Za-z0-9_]*)\}$/;
 
-const duration = z.string().refine((s) => parseDuration(s) !== undefined, {
-  message: 'must be a duration such as 500ms, 10s, 5m or 2h',
-});
+const DURATION_FORMS = 'a duration such as 500ms, 10s, 5m or 2h';
+
+// YAML reads `timeout: 3` as a number and `recheckAfter: no` as false: name the form, not the type.
+const duration = z
+  .string({
+    error: (issue) =>
+      typeof issue.input === 'number' || typeof issue.input === 'boolean'
+        ? `must be ${DURATION_FORMS}${typeof issue.input === 'number' ? ' (a number needs its unit)' : ''}, got ${String(issue.input)}`
+        : `must be ${DURATION_FORMS}`,
+  })
+  .refine((s) => parseDuration(s) !== undefined, {
+    error: (issue) => (/^\s*0+(\.0+)?(ms|s|m|h)\s*$/.test(String(issue.input)) ? 'must be longer than 0' : `must be ${DURATION_FORMS}`),
+  });
 
 const cronExpression = z.string().superRefine((expr, ctx) => {
   const problem = cronProblem(expr);
@@ -53,10 +63,12 @@ const platformSub = z.string().superRefine((value, ctx) => {
   if (!check.ok) ctx.addIssue({ code: 'custom', message: `platform path "${shownValue(value)}" ${check.reason}` });
 });
 
-// The value is never echoed: a literal here may be a real key someone pasted in.
-const secretReference = z.string().refine((s) => SECRET_REFERENCE.test(s.trim()), {
-  message: 'inline secrets are refused; write `secret: ${ENV_VAR}` and export the key in that variable, or use `secretFile: /path/to/file`',
-});
+// The value is never echoed: a literal here may be a real key someone pasted in. The advice
+// names this field and its file twin (`token` / `tokenFile`), so following it leads to a valid config.
+const secretReference = (field: string, fileField: string) =>
+  z.string().refine((s) => SECRET_REFERENCE.test(s.trim()), {
+    message: `inline secrets are refused; write \`${field}: \${ENV_VAR}\` and export the secret in that variable, or use \`${fileField}: /path/to/file\``,
+  });
 
 /** A strict object of optional fields, one per name. */
 const optionalFields = <K extends string, T extends z.ZodType>(names: readonly K[], field: T) =>
@@ -84,7 +96,7 @@ export const keySchema = z
     tenant: tenantSlug.optional(),
     tenants: z.array(tenantSlug).optional(),
     auth: z.enum(AUTH_SCHEMES).default('bearer'),
-    secret: secretReference.optional(),
+    secret: secretReference('secret', 'secretFile').optional(),
     secretFile: z.string().min(1).optional(),
     expect: optionalFields(EXPECTABLE_ENDPOINTS, expectation).optional(),
   })
@@ -136,7 +148,7 @@ export const targetSchema = z
     /** Consecutive service-side failures of a read that page (RepairmonEndpointDown). */
     failureThreshold: z.number().int().min(1).max(20).default(2),
     /** A read that failed on the service's side is probed again this much later (`off`: at the next tick; default in load.ts). */
-    recheckAfter: z.union([z.literal('off'), duration]).optional(),
+    recheckAfter: z.union([z.literal('off'), duration], { error: 'must be `off` or a duration from 1s to 1h, such as 10s' }).optional(),
     maintenance: z.array(maintenanceWindow).default([]),
     canaries: z.union([z.boolean(), optionalFields(CANARY_NAMES, z.boolean())]).default(true),
     tls: tlsOptions.optional(),
@@ -158,9 +170,9 @@ export const targetSchema = z
  */
 export const httpSchema = z
   .object({
-    token: secretReference.optional(),
+    token: secretReference('token', 'tokenFile').optional(),
     tokenFile: z.string().min(1).optional(),
-    metricsToken: secretReference.optional(),
+    metricsToken: secretReference('metricsToken', 'metricsTokenFile').optional(),
     metricsTokenFile: z.string().min(1).optional(),
     onDemandInterval: duration
       .refine((d) => (parseDuration(d) ?? 0) >= 1_000, { message: "must be at least 1s: each on-demand probe spends the key's quota" })

@@ -9,7 +9,7 @@ import { buildPlan } from '../../../monitor/probe/plan.js';
 const fixtures = new URL('../fixtures/', import.meta.url).pathname;
 const env = { NOWAK_KEY: 'rs_test_abcdefghijklmnop1234', SPACED_KEY: 'rs_test_abc def' };
 const INLINE =
-  'inline secrets are refused; write `secret: ${ENV_VAR}` and export the key in that variable, or use `secretFile: /path/to/file`';
+  'inline secrets are refused; write `secret: ${ENV_VAR}` and export the secret in that variable, or use `secretFile: /path/to/file`';
 
 // One fixture per invalid config, with every issue it must produce, exactly.
 const CASES: Record<string, string[]> = {
@@ -48,6 +48,17 @@ const CASES: Record<string, string[]> = {
     'statusPage.prometheusUrl: must be the http(s) address of a Prometheus server, such as http://prometheus:9090',
     'http.token: give at most one of `token: ${ENV_VAR}` or `tokenFile: path`',
     `http.metricsTokenFile: HTTP metrics token: cannot read secret file ${fixtures}does-not-exist.token (ENOENT)`,
+  ],
+  // YAML's numbers and booleans where a duration belongs: the form is named, not the type.
+  'duration-forms.yaml': [
+    'targets[0].timeout: must be a duration such as 500ms, 10s, 5m or 2h (a number needs its unit), got 3',
+    'targets[0].recheckAfter: must be `off` or a duration from 1s to 1h, such as 10s',
+    'targets[1].timeout: must be longer than 0',
+  ],
+  // The advice names the field's own forms, so following it gives a valid config.
+  'inline-http-token.yaml': [
+    'http.token: inline secrets are refused; write `token: ${ENV_VAR}` and export the secret in that variable, or use `tokenFile: /path/to/file`',
+    'http.metricsToken: inline secrets are refused; write `metricsToken: ${ENV_VAR}` and export the secret in that variable, or use `metricsTokenFile: /path/to/file`',
   ],
   'http-token-too-short.yaml': ['http.tokenFile: HTTP token is shorter than 16 characters; make one with `openssl rand -hex 32`'],
   'bad-expect.yaml': [
