@@ -60,7 +60,8 @@ function explainNotApi(f: Extract<Finding, { kind: 'invalid_envelope'; status: n
     return `HTTP ${f.status} with an HTML page, not an API envelope: a proxy, load balancer or web server answered instead of the API (wrong path, or the API behind it is down)`;
   }
   if (f.status === 404) return `HTTP 404 without an API envelope (${f.detail}): no API at this path; check the base URL ends in /api/v1`;
-  return `HTTP ${f.status} without a valid API envelope: ${f.detail}; something other than the API v1 answered`;
+  // Who answered is the verdict's to say: at the base URL not the API, on a later path the API itself.
+  return `HTTP ${f.status} without a valid API envelope: ${f.detail}`;
 }
 
 /** The header a rate-limit hint was read from, as the server spelled its style. */
@@ -189,6 +190,8 @@ export function explainFinding(finding: Finding): string {
     }
     case 'header_forms_differ':
       return `the two header forms give different answers (${finding.primary} vs ${finding.other}); the server or a proxy drops or rewrites one of them`;
+    case 'docs_failed':
+      return `GET /docs gave HTTP ${finding.status}${finding.html ? ' with an HTML page: a proxy or gateway in front of it failed' : ': the server failed on it'}; the key's checks go on without it (report it to the API on-call)`;
     case 'no_rate_limit_headers':
       return 'the server sent no rate-limit headers (optional in the spec)';
     case 'forbidden':

@@ -36,6 +36,8 @@ export type Finding =
   | { readonly kind: 'tenant_unknown'; readonly keyKind: KeyKind | 'unknown'; readonly tried: readonly string[] }
   | { readonly kind: 'header_forms_differ'; readonly primary: string; readonly other: string }
   | { readonly kind: 'no_rate_limit_headers' }
+  /** The host answered, but /docs failed on the server's side (`html`: a proxy's page). */
+  | { readonly kind: 'docs_failed'; readonly status: number; readonly html: boolean }
   | { readonly kind: 'not_checked'; readonly because: string };
 
 export type RateLimitHeaders = Partial<Record<'limit' | 'remaining' | 'reset' | 'retryAfter', string>>;

@@ -31,6 +31,8 @@ const HEADLINES: Readonly<Record<VerdictKind, string>> = {
 export function headlineOf(facts: Pick<DiagnosisVerdict, 'kind'> | BrokenFacts): string {
   if ('notApi' in facts && facts.notApi !== undefined) return 'NOT THE API';
   if ('how' in facts && facts.how === 'dropped') return 'NO COMPLETE ANSWER';
+  // A whole answer without the envelope on a path past the base URL: the API's answer is broken.
+  if (facts.kind === 'invalid_envelope' && 'status' in facts && facts.status !== undefined) return 'BROKEN ANSWER';
   return HEADLINES[facts.kind];
 }
 
@@ -122,6 +124,8 @@ function nextStep(facts: BrokenFacts): string {
     case 'redirect':
       return 'use the address the API answers on as the base URL (http vs https, or a moved host)';
     case 'invalid_envelope':
+      if (facts.notApi === undefined && facts.status !== undefined)
+        return `escalate to the API on-call: ${path} answered without the API's envelope while the base URL answers as the API (${withRequestId(e)}); the key is not the problem`;
       if (facts.notApi === undefined) return `run again; if ${path} keeps sending a body past the size cap, escalate to the API on-call`;
       return 'check the base URL: it reaches something other than API v1 (a proxy, a web server, a wrong path)';
     case 'not_found':
@@ -197,10 +201,13 @@ export function okWords(input: ReportBody): Said {
   const kind = input.key.kind === 'unknown' ? 'key' : `${input.key.kind} key`;
   const reads = input.tenant.probed === undefined ? '' : `; reads ${readable.join(', ')} of tenant ${input.tenant.probed}`;
   const rest = skipped.length > 0 ? ` (not checked: ${skipped.join(', ')})` : '';
+  // The key works; a failing /docs is the API's to fix, said here so an OK does not hide it.
+  const docs = input.checks.find((r) => r.finding.kind === 'docs_failed');
+  const warned = docs === undefined ? '' : `; but /docs failed (HTTP ${docs.httpStatus ?? '?'}): see the docs row`;
   return {
     headline: HEADLINES.ok,
-    summary: `${HEADLINES.ok}: ${kind} ${input.key.hint} works against ${input.baseUrl}${reads}${rest}`,
-    next: "nothing to fix on this key here: compare the customer's own request (URL, header form, tenant) with these calls, and replay it with curl (spec §7, step 5)",
+    summary: `${HEADLINES.ok}: ${kind} ${input.key.hint} works against ${input.baseUrl}${reads}${rest}${warned}`,
+    next: `nothing to fix on this key here: compare the customer's own request (URL, header form, tenant) with these calls, and replay it with curl (spec §7, step 5)${docs === undefined ? '' : '; report the failing /docs to the API on-call'}`,
   };
 }
 

@@ -41,6 +41,20 @@ function indexRow(ctx: StepContext): DiagnosisRow {
   return makeRow('host', 'index', title, 'fail', answerFinding({ ...record, result }, ctx), record);
 }
 
+/**
+ * /docs failing on the server's side (a proxy's HTML 502, a 503) stops none of the key's checks,
+ * and the host row (the checklist's, as `npm run check` shows it) passes on any answer; support
+ * should still see what the monitor pages on: a warning row of the probe's own, only then.
+ */
+function docsFailedRow(ctx: StepContext): DiagnosisRow[] {
+  const record = ctx.observations.get('docs');
+  const result = record?.result;
+  if (result?.kind !== 'response' || result.status < 500) return [];
+  const cause = causeOf(result);
+  const html = 'html' in cause && cause.html;
+  return [makeRow('host', 'docs', 'GET /docs answers', 'warn', { kind: 'docs_failed', status: result.status, html }, record)];
+}
+
 export function hostStep(ctx: StepContext): DiagnosisRow[] {
   const pathFinding: Finding = endsWithVersion(ctx.target)
     ? { kind: 'ok', note: `the base path ${ctx.target.basePath} ends in ${BASE_PATH}` }
@@ -48,6 +62,7 @@ export function hostStep(ctx: StepContext): DiagnosisRow[] {
   return [
     makeRow('host', 'base-path', `base URL ends in ${BASE_PATH}`, pathFinding.kind === 'ok' ? 'pass' : 'fail', pathFinding),
     checklistRow(ctx, 'host', 'host', 'host answers'),
+    ...docsFailedRow(ctx),
     checklistRow(ctx, 'path', 'host', 'the base path answers with the API envelope', 'the base path leads to the API (a valid envelope)'),
     indexRow(ctx),
   ];

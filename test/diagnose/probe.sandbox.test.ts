@@ -178,6 +178,42 @@ describe('repairmon probe against the sandbox', () => {
     expect(await curlsAgree(report, sandbox.key('nowak-test').key)).toBeGreaterThan(0);
   });
 
+  it('a broken envelope on one resource, the base URL answering as the API: BROKEN ANSWER to escalate, not NOT THE API', async () => {
+    const { run, report } = await probe(
+      'nowak-test',
+      ['--base-url', sandbox.baseUrl, '--tenant', 'rowery-nowak'],
+      'broken-envelope@/tenants/*/repairs',
+    );
+    expect(run.code).toBe(1);
+    expect(report.verdict).toMatchObject({ kind: 'invalid_envelope', status: 200, notApi: null, evidence: { check: 'scope:repairs' } });
+    expect(report.verdict.headline).toBe('BROKEN ANSWER');
+    expect(report.verdict.next).toMatch(
+      /^escalate to the API on-call: \/api\/v1\/tenants\/rowery-nowak\/repairs answered without the API's envelope/,
+    );
+    // At the base URL the same fault still says the base URL does not lead to the API.
+    const atBase = await probe(
+      'nowak-test',
+      ['--base-url', sandbox.baseUrl, '--tenant', 'rowery-nowak'],
+      'broken-envelope@/docs;broken-envelope@/',
+    );
+    expect(atBase.report.verdict.headline, atBase.report.verdict.summary).toBe('NOT THE API');
+  });
+
+  it('/docs alone an HTML 502: the key works (OK, exit 0), and a docs WARN row and the summary name the failing /docs', async () => {
+    const { run, report } = await probe('nowak-test', ['--base-url', sandbox.baseUrl, '--tenant', 'rowery-nowak'], 'html-502@/docs');
+    expect(run.code).toBe(0);
+    expect(report.verdict.kind).toBe('ok');
+    expect(report.verdict.summary).toMatch(/; but \/docs failed \(HTTP 502\): see the docs row$/);
+    expect(report.verdict.next).toMatch(/report the failing \/docs to the API on-call$/);
+    expect(row(report, 'docs')).toMatchObject({ status: 'warn', httpStatus: 502 });
+    expect(row(report, 'docs').explanation).toMatch(
+      /^GET \/docs gave HTTP 502 with an HTML page: a proxy or gateway in front of it failed/,
+    );
+    // A healthy /docs adds no row.
+    const healthy = await probe('nowak-test', ['--base-url', sandbox.baseUrl, '--tenant', 'rowery-nowak']);
+    expect(healthy.report.checks.some((c) => c.check === 'docs')).toBe(false);
+  });
+
   it("prints the table when not --json: within 100 columns, another tenant's key gets no row that reads against the verdict", async () => {
     sandbox.setFaults('');
     const key = sandbox.key('kowalski-test').key;
