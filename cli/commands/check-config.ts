@@ -24,7 +24,10 @@ const checkConfig: Command = {
   trapsSignals: false,
   options: {
     config: { type: 'string', description: 'monitor YAML config', valueName: 'FILE' },
-    connect: { type: 'boolean', description: 'also try each target once: GET /docs and one keyed read per key (5 s timeout, no retries)' },
+    connect: {
+      type: 'boolean',
+      description: "also try each target once: GET /docs and one keyed read per key (timeout: the target's, at most 5 s; no retries)",
+    },
   },
   async run(ctx) {
     const file = stringValue(ctx.values, 'config');

@@ -1,7 +1,7 @@
 /**
  * `check-config --connect`: each target tried once, so a wrong host or port shows now rather
  * than minutes later as a page: `GET /docs` without a key and one keyed read per key, with a
- * short timeout, through the scheduled probes' own connections and classifier. A target
+ * short timeout (the target's, at most 5 s), through the scheduled probes' own connections and classifier. A target
  * "answers as the API" when /docs succeeds and every keyed read got the API's answer (a refused
  * key is still the API answering). `keyFaults` names each key refused because of the key or
  * the config, so `check-config --connect` can gate a deploy.
@@ -13,6 +13,7 @@ import { failureClass } from '../probe/failure-class.js';
 import { createPoliteness } from '../probe/politeness.js';
 import { type ProbeResult, runProbe } from '../probe/run.js';
 import { makeProbe, readablePath } from '../probe/spec.js';
+import { formatDuration } from '../config/duration.js';
 import type { MonitorTarget } from '../config/types.js';
 
 type ConnectReport = Awaited<ReturnType<typeof connectTarget>>;
@@ -62,7 +63,13 @@ export async function connectTarget(
       }),
     );
     const docsOk = lines[0]?.result.verdict.outcome === 'ok';
-    return { target: target.name, baseUrl: target.baseUrl, lines, answersAsApi: docsOk && lines.every((l) => l.api) };
+    return {
+      target: target.name,
+      baseUrl: target.baseUrl,
+      timeoutMs: quick.timeoutMs,
+      lines,
+      answersAsApi: docsOk && lines.every((l) => l.api),
+    };
   } finally {
     if (!options.dispatcher) await dispatcher.close();
   }
@@ -92,10 +99,20 @@ export function keyFaults(reports: readonly ConnectReport[]): string[] {
   );
 }
 
+/** A target slow to answer is not a wrong address: it gets its own words, so ops look at the API rather than the URL. */
+function targetVerdict(r: ConnectReport): string {
+  if (r.answersAsApi) return 'answers as the API';
+  const slow = r.lines.filter((l) => !l.result.verdict.success && l.result.verdict.outcome === 'timeout');
+  const within = `within ${formatDuration(r.timeoutMs)}`;
+  if (slow.length === r.lines.length)
+    return `does NOT answer ${within} (a host that accepts connections but stays silent, or the timeout is too short)`;
+  const otherwise = r.lines.every((l) => l.api || l.result.verdict.outcome === 'timeout');
+  return otherwise
+    ? `answers as the API, but ${slow.length} of ${r.lines.length} calls got no answer ${within}: the API is slow there (or the timeout is too short)`
+    : 'does NOT answer as the API';
+}
+
 export function formatConnect(reports: readonly ConnectReport[]): string {
-  const out = reports.flatMap((r) => [
-    `connect ${r.target} (${r.baseUrl}): ${r.answersAsApi ? 'answers as the API' : 'does NOT answer as the API'}`,
-    ...r.lines.map(describe),
-  ]);
+  const out = reports.flatMap((r) => [`connect ${r.target} (${r.baseUrl}): ${targetVerdict(r)}`, ...r.lines.map(describe)]);
   return `${out.join('\n')}\n`;
 }

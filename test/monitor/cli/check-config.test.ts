@@ -162,4 +162,19 @@ describe('--connect', () => {
       sandbox.setFaults('');
     }
   });
+
+  it("an API slower than the target's timeout is said to be slow, not to be something else: still exit 1", async () => {
+    sandbox.setFaults('latency:3000@/tenants/*/clients');
+    try {
+      const yaml = ['targets:', ...target('slow', sandbox.baseUrl, ['nowak-test']), '    timeout: 1s'].join('\n');
+      const { code, stdout } = await check(yaml, ['--connect'], env());
+      expect(code).toBe(1);
+      expect(stdout).toContain(
+        `connect slow (${sandbox.baseUrl}): answers as the API, but 1 of 2 calls got no answer within 1s: the API is slow there (or the timeout is too short)`,
+      );
+      expect(stdout).toMatch(/FAIL key nowak-test: GET \/tenants\/rowery-nowak\/clients: no answer, timeout/);
+    } finally {
+      sandbox.setFaults('');
+    }
+  });
 });
