@@ -38,6 +38,8 @@ export type StopReason =
   | {
       readonly kind: 'rate_limited';
       check: string;
+      /** The limited call's path: the check id names the call, which a row may share (`key` reads scope:clients' call). */
+      path?: string;
       hint: RetryHint | undefined;
       why: RateLimitStop;
     }
@@ -78,13 +80,14 @@ export function afterAnswer(
   answer: AttemptResult,
   hint: RetryHint | undefined,
   retried: boolean,
+  path?: string,
 ) {
   const stop = (reason: StopReason) => ({ kind: 'stop' as const, reason });
   const failed = answer.kind === 'failure';
   if (check === 'docs' && failed && answer.failure.kind !== 'timeout') return stop({ kind: 'host_unreachable', check });
   if (failed && run.unanswered) return stop({ kind: 'no_answer', checks: [run.unanswered, check] });
   if (answerKind(answer) !== 'rate_limited') return { kind: 'next' as const };
-  const limited = (why: RateLimitStop) => stop({ kind: 'rate_limited', check, hint, why });
+  const limited = (why: RateLimitStop) => stop({ kind: 'rate_limited', check, ...(path !== undefined && { path }), hint, why });
   if (hint === undefined) return limited('no_hint');
   if (retried) return limited('still_limited');
   if (run.waitedMs + hint.delayMs > run.limits.maxWaitMs) return limited('too_long');
@@ -107,7 +110,7 @@ export function* pacedCall(run: PacedRun, call: Call): Paced<CallRecord> {
     if (!answer) throw new Error(`no answer handed back for ${call.id}`);
     run.requests += 1;
     const hint = retryHintOf(answer.result, answer.atMs);
-    const next = afterAnswer(run, call.id, answer.result, hint, attempts > 1);
+    const next = afterAnswer(run, call.id, answer.result, hint, attempts > 1, call.path);
     run.unanswered = answer.result.kind === 'failure' ? call.id : undefined;
     if (next.kind !== 'retry') {
       if (next.kind === 'stop') run.stopped = next.reason;

@@ -129,15 +129,16 @@ export function explainStop(stop: StopReason): string {
       return `the request budget (${stop.limit} per run) was spent`;
     case 'rate_limited': {
       const after = stop.hint === undefined ? 'no hint' : retryAfterText(Math.ceil(stop.hint.delayMs / 1000));
+      const on = stop.path === undefined ? stop.check : `GET ${stop.path}`;
       switch (stop.why) {
         case 'no_hint':
-          return `rate limited on ${stop.check} with no hint how long to wait, so the probe stopped rather than add to the load`;
+          return `rate limited on ${on} with no hint how long to wait, so the probe stopped rather than add to the load`;
         case 'too_long':
-          return `rate limited on ${stop.check}: ${after}, longer than the probe waits (--max-wait), so it stopped`;
+          return `rate limited on ${on}: ${after}, longer than the probe waits (--max-wait), so it stopped`;
         case 'still_limited':
-          return `still rate limited on ${stop.check} after one wait as asked (now: ${after}), so the probe stopped`;
+          return `still rate limited on ${on} after one wait as asked (now: ${after}), so the probe stopped`;
         case 'budget':
-          return `rate limited on ${stop.check}, and a retry would pass the request budget, so the probe stopped`;
+          return `rate limited on ${on}, and a retry would pass the request budget, so the probe stopped`;
       }
     }
   }

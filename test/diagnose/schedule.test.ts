@@ -173,6 +173,9 @@ describe('rate limits', () => {
     const run = probeRun({ answer, tenant: 'a', maxWaitS: 10 });
     expect(run.waits).toEqual([4000, 4000]);
     expect(run.report.traffic.stopped).toMatchObject({ kind: 'rate_limited', check: 'scope:repairs', why: 'too_long' });
+    // The rows left unsent name the limited call by its path, not by a call id a row may share.
+    const unsent = run.report.checks.find((r) => r.check === 'scope:logs')!;
+    expect(unsent.explanation).toMatch(/^not run: rate limited on GET \/tenants\/a\/repairs: retry after 4 s/);
   });
 });
 
