@@ -30,7 +30,9 @@ function expectText(key: MonitorKey): string {
 function seriesLine(config: MonitorConfig, plan: readonly ProbeSpec[]): string {
   const probes = plan.length;
   const p = projectedSeries(config, plan);
-  const perKey = p.keys > 0 ? `, ~${Math.round(p.total / p.keys)} per key` : '';
+  // Per key, what each more key adds (its probes' series); the shared ones are said apart, so a
+  // pilot config of 5 keys does not read as 5 x 237 for sizing.
+  const perKey = p.keys > 0 ? `, ~${Math.round((p.total - p.shared) / p.keys)} per key, ${p.shared} shared` : '';
   const outcomes =
     (config.metrics?.perKeyOutcomes ?? false)
       ? 'outcome counters per key (metrics.perKeyOutcomes)'

@@ -64,13 +64,15 @@ function sharedFamilies(config: MonitorConfig, plan: readonly ProbeSpec[]): Reco
   };
 }
 
-/** `total`: every `repairmon_*` series; `perProbe`: series of the per-probe families (outcome counters included when per key), per probe. */
+/** `total`: every `repairmon_*` series, `shared` of them not per probe; `perProbe`: series of the per-probe families (outcome counters included when per key), per probe. */
 export function projectedSeries(config: MonitorConfig, plan: readonly ProbeSpec[] = buildPlan(config)) {
   const perProbe = perProbeFamilies(plan, config.metrics?.perKeyOutcomes ?? false);
   const byFamily = { ...sharedFamilies(config, plan), ...perProbe };
   const sum = (r: Record<string, number>): number => Object.values(r).reduce((a, b) => a + b, 0);
   return {
     total: sum(byFamily),
+    /** Series per target, endpoint and the service itself: what a pilot config's few keys must not be charged with. */
+    shared: sum(byFamily) - sum(perProbe),
     probes: plan.length,
     keys: config.targets.reduce((n, t) => n + t.keys.length, 0),
     perProbe: plan.length === 0 ? 0 : sum(perProbe) / plan.length,

@@ -40,6 +40,9 @@ describe('warnings and load', () => {
     // 2 shared + 12 keys x (4 reads + cross_tenant + other_header) + invalid_key + public_docs = 76 probes.
     expect(stdout).toContain('  targets[0]: 76 probes per tick / concurrency 2 x timeout 10s = 380 s, more than the 1m between ticks');
     expect(stdout).toMatch(/^projected \/metrics: \d+ repairmon_\* series for 76 probe\(s\)/m);
+    // Per key is what a key adds; the shared series apart: 12 x per key + shared is the total, give or take rounding.
+    const [, total, perKey, shared] = /: (\d+) repairmon_\* series .*~(\d+) per key, (\d+) shared;/.exec(stdout) ?? [];
+    expect(Math.abs(12 * Number(perKey) + Number(shared) - Number(total))).toBeLessThanOrEqual(6);
   });
 
   it('a recheckAfter too close to the interval for most reads to be rechecked is warned about; a shorter one is not', async () => {
