@@ -102,7 +102,8 @@ export function renderDiagnosisTable(report: DiagnosisReport, view: TableWidth =
   const table = width === undefined ? [WIDE_HEADINGS, ...report.checks.map(wideCells)] : [HEADINGS, ...report.checks.map(cells)];
   // The header breaks between its fields (two spaces apart), never between a label and its value.
   const header = width === undefined ? [printable(headerLine(report))] : wrap(printable(headerLine(report)), width, CONTINUED, '  ');
-  const lines = [...header, '', ...renderTable(table, { width })];
+  // Request and trace ids stay whole on a narrow terminal: they are what the API team searches by.
+  const lines = [...header, '', ...renderTable(table, { width, keepWords: true })];
   const curls = curlLines(report.checks);
   if (curls.size > 0) {
     lines.push(

@@ -10,6 +10,11 @@ interface TableOptions {
   readonly width?: number | undefined;
   /** A line of dashes under the header. */
   readonly rule?: boolean;
+  /**
+   * A word longer than the last column gets a line of its own, past the width, instead of being
+   * cut: an id someone copies (a request id on a narrow terminal) must stay one piece.
+   */
+  readonly keepWords?: boolean;
 }
 
 /** A cell never narrower than this, however long the columns before it. */
@@ -17,9 +22,9 @@ const MIN_LAST_COLUMN = 20;
 
 /**
  * `text` in lines of at most `width` columns broken at `separator` (a space; two keep a label with
- * its value), later lines starting with `indent`; a longer word is cut.
+ * its value), later lines starting with `indent`; a longer word is cut unless `keepWords`.
  */
-export function wrap(text: string, width: number, indent = '', separator = ' '): string[] {
+export function wrap(text: string, width: number, indent = '', separator = ' ', keepWords = false): string[] {
   const lines: string[] = [];
   let line = '';
   const room = (): number => width - (lines.length === 0 ? 0 : indent.length);
@@ -29,7 +34,7 @@ export function wrap(text: string, width: number, indent = '', separator = ' '):
   };
   for (let word of text.split(separator)) {
     if (line !== '' && line.length + separator.length + word.length > room()) push();
-    while (word.length > room()) {
+    while (word.length > room() && !keepWords) {
       if (line !== '') push();
       line = word.slice(0, room());
       word = word.slice(line.length);
@@ -52,7 +57,9 @@ export function renderTable(rows: readonly (readonly string[])[], options: Table
     const head = cells.slice(0, -1).map(pad);
     const last = cells.at(-1) ?? '';
     if (align(columns - 1) === 'right' || lastWidth === undefined) return [[...head, pad(last, columns - 1)].join('  ').trimEnd()];
-    return wrap(last, lastWidth).map((part, i) => (i === 0 ? [...head, part].join('  ') : `${' '.repeat(lead)}${part}`).trimEnd());
+    return wrap(last, lastWidth, '', ' ', options.keepWords).map((part, i) =>
+      (i === 0 ? [...head, part].join('  ') : `${' '.repeat(lead)}${part}`).trimEnd(),
+    );
   };
   const out = rows.flatMap(line);
   if (options.rule && rows.length > 0) out.splice(line(rows[0]!).length, 0, widths.map((w) => '-'.repeat(w)).join('  '));

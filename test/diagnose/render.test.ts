@@ -62,6 +62,20 @@ describe('renderDiagnosisTable', () => {
     }
   });
 
+  it('on a narrow terminal a request id and a trace id stay whole (what the API team searches by), even past the width', () => {
+    const r = report({
+      answer: tenantKeyApi('rowery-nowak', { 'scope:logs': () => err(403, 'insufficient_scope', 'logs') }),
+      tenant: 'rowery-nowak',
+    });
+    const logs = r.checks.find((c) => c.check === 'scope:logs')!;
+    const text = renderDiagnosisTable(r, 60);
+    for (const id of [logs.requestId!, logs.traceId!])
+      expect(
+        text.split('\n').some((l) => l.includes(id)),
+        id,
+      ).toBe(true);
+  });
+
   it('lists a call read by two checks once', () => {
     const failing = Object.fromEntries(TENANT_RESOURCES.map((r) => [`scope:${r}`, () => err(502, 'internal_error', r)]));
     const r = report({ answer: tenantKeyApi('a', failing), tenant: 'a' });
