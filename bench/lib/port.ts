@@ -1,5 +1,6 @@
 /** A free TCP port on 127.0.0.1, for programs (blackbox_exporter) that cannot listen on port 0 and tell us. */
 import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 
 export async function freePort(): Promise<number> {
@@ -11,4 +12,31 @@ export async function freePort(): Promise<number> {
   await new Promise<void>((resolve) => server.close(() => resolve()));
   if (port === 0) throw new Error('could not get a free port on 127.0.0.1');
   return port;
+}
+
+/**
+ * A free port below the kernel's ephemeral range, for a program stopped and started again on the
+ * same port (the alert stack's second monitor, which Prometheus scrapes by address): `listen(0)`
+ * anywhere else on the machine only hands out ephemeral ports, so none can take it in between.
+ */
+export async function stablePort(): Promise<number> {
+  let low = 32_768;
+  try {
+    low = Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]) || low;
+  } catch {
+    // Not Linux: the IANA ephemeral range starts higher still.
+  }
+  for (let tries = 0; tries < 50; tries++) {
+    const port = 10_000 + Math.floor(Math.random() * Math.max(1, low - 10_000));
+    const server = createServer();
+    const bound = await new Promise<boolean>((resolve) => {
+      server.once('error', () => resolve(false));
+      server.listen(port, '127.0.0.1', () => resolve(true));
+    });
+    if (bound) {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      return port;
+    }
+  }
+  return freePort();
 }
