@@ -127,6 +127,9 @@ function keyRow(resources: Seen[], host: ChecklistRow): ChecklistRow {
   const accepted = resources.find((s) => provesKeyAccepted(s.cause));
   if (accepted) return pass(accepted, `${said(accepted)} on ${accepted.evidence}`);
   if (host.status !== 'pass') return skip('host not reachable');
+  // A 400-like refusal of every tenant path is the request's (the slug?), not the key's.
+  if (resources.every((s) => s.cause.kind === 'client_error'))
+    return skip('tenant path refused', `${said(resources[0]!)}: not decided; see tenant`);
   const first = resources.find((s) => s.result.kind === 'response') ?? resources[0]!;
   return fail(
     first,
@@ -155,11 +158,15 @@ function tenantRow(tenant: string | undefined, resources: Seen[], key: Checklist
   );
   if (reached) return pass(reached, `${said(reached)}: no ${ERROR_CODES.tenantMismatch} refusal`);
   if (key.status === 'fail' && key.cause.kind === 'unauthorized') return skip('key not accepted');
-  if (resources.every((s) => s.cause.kind === 'not_found'))
-    return fail(
-      resources[0]!,
-      `${said(resources[0]!)}: nothing at tenant "${tenant}"; check the tenant slug`,
-    );
+  for (const [kind, what] of [
+    ['not_found', 'nothing at'],
+    ['client_error', 'the API refuses'],
+  ] as const)
+    if (resources.every((s) => s.cause.kind === kind))
+      return fail(
+        resources[0]!,
+        `${said(resources[0]!)}: ${what} tenant "${tenant}"; check the tenant slug`,
+      );
   return skip('no tenant call got through');
 }
 
@@ -197,14 +204,23 @@ function scopeRow(
   if (cause.kind === 'tenant_mismatch') return skip('tenant mismatch', undefined, resource);
   if (cause.kind === 'unauthorized') return skip('key not accepted', undefined, resource);
   if (tenant.status === 'fail' && tenant.cause.kind === cause.kind)
-    return skip('tenant not found', undefined, resource);
+    return skip(
+      cause.kind === 'not_found' ? 'tenant not found' : 'tenant refused',
+      undefined,
+      resource,
+    );
   // A 429 says nothing of the scope: the row waits for a later run.
   if (cause.kind === 'rate_limited') {
     const wait =
       cause.retryAfter === undefined ? '' : ` (Retry-After: ${printable(cause.retryAfter)})`;
     return skip(RATE_LIMITED, `${said(seen)}: not decided; run again later${wait}`, resource);
   }
-  return fail(seen, said(seen));
+  // A server failing says nothing of the scope either, but unlike a 429 it fails the check.
+  const server = /server|timeout|connection|envelope/.test(cause.kind);
+  return fail(
+    seen,
+    `${said(seen)}${server ? ': a server fault, not the scope; run again later' : ''}`,
+  );
 }
 
 export function evaluateChecklist(input: ChecklistInput): ChecklistRow[] {

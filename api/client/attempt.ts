@@ -320,7 +320,7 @@ export async function sendAttempt(req: AttemptRequest): Promise<AttemptResult> {
     const envelope = req.key ? scrubbedEnvelope(parsed, req.key) : parsed;
     const classification = classifyResponse(status, envelope, resHeaders['location']);
     const excerpt = text.slice(0, EXCERPT_CHARS);
-    const requestId = resHeaders[REQUEST_ID_HEADER];
+    const id = resHeaders[REQUEST_ID_HEADER];
     return {
       kind: 'response',
       traceId,
@@ -328,7 +328,9 @@ export async function sendAttempt(req: AttemptRequest): Promise<AttemptResult> {
       headers: resHeaders,
       envelope,
       classification,
-      requestId: requestId && serverText(requestId, SERVER_TEXT_LIMITS.header),
+      // In every error line: any part of the key is scrubbed.
+      requestId:
+        id && serverText(req.key ? scrubKeyEchoes(id, [req.key]) : id, SERVER_TEXT_LIMITS.header),
       bodyBytes: bytes,
       bodyExcerpt:
         req.key && classification.kind !== 'ok' ? scrubKeyEchoes(excerpt, [req.key]) : excerpt,

@@ -155,6 +155,18 @@ describe('the client: errors a hostile server produces', () => {
     for (const text of renderings(error)) expect(showsKey(text), text.slice(0, 300)).toBe(false);
   });
 
+  it('a request id quoting the first 20 characters of the key is in no rendering of the error, nor handleApiError-style lines', async () => {
+    hostile.set({
+      status: 503,
+      body: () => rawErrorEnvelope('internal_error', 'awaria'),
+      headers: { 'x-request-id': `echo-${KEY.slice(0, 20)}` },
+    });
+    const error = await clientError();
+    expect(error.name).toBe('ServerError');
+    expect(error.requestId).toMatch(/^echo-/);
+    for (const text of [...renderings(error), `(request ${error.requestId})`]) expect(showsKey(text), text.slice(0, 300)).toBe(false);
+  });
+
   it('a 60 000-character code and message are cut, marked as cut', async () => {
     hostile.set(HUGE_CODE);
     const error = await clientError();

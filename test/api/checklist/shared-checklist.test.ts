@@ -67,6 +67,11 @@ const SITUATIONS: Readonly<Record<string, Answer>> = {
   'host refused': () => refused(),
   'certificate not trusted': () => untrusted(),
   '429 on one resource': tenantKeyApi(TENANT, { 'scope:bikes': () => err(429, 'rate_limited', 'bikes', { 'retry-after': '30' }) }),
+  // A platform key and a slug the API will not take (the sandbox's reading: 400 invalid_tenant_slug).
+  'slug refused (400)': tenantKeyApi(
+    TENANT,
+    everyResource((r) => err(400, 'invalid_tenant_slug', r)),
+  ),
 };
 
 /** What `npm run check`'s plan records for these answers: /docs, then each resource unless /docs showed the host unreachable. */
@@ -156,6 +161,25 @@ describe('the generated check and repairmon probe evaluate the same answers the 
       observations: observations(SITUATIONS['/docs HTML 502, key revoked']!),
     });
     expect(rows.find((r) => r.id === 'key')).toMatchObject({ status: 'fail', cause: { kind: 'unauthorized' } });
+  });
+
+  it('a slug the API refuses (400 on every tenant path): the tenant row fails naming the slug; the key is not blamed', () => {
+    const rows = generatedEvaluate({ baseUrl: BASE, tenant: TENANT, observations: observations(SITUATIONS['slug refused (400)']!) });
+    expect(rows.find((r) => r.id === 'key')).toMatchObject({ status: 'skip', detail: expect.stringMatching(/: not decided; see tenant$/) });
+    expect(rows.find((r) => r.id === 'tenant')).toMatchObject({
+      status: 'fail',
+      detail: expect.stringMatching(/^HTTP 400 invalid_tenant_slug .*: the API refuses tenant "rowery-nowak"; check the tenant slug$/),
+    });
+    for (const r of TENANT_RESOURCES)
+      expect(rows.find((row) => row.id === `scope:${r}`)).toMatchObject({ status: 'skip', detail: 'tenant refused' });
+  });
+
+  it('a server fault on one resource fails its scope row saying it is not the scope', () => {
+    const rows = generatedEvaluate({ baseUrl: BASE, tenant: TENANT, observations: observations(SITUATIONS['one resource 502']!) });
+    expect(rows.find((r) => r.id === 'scope:bikes')).toMatchObject({
+      status: 'fail',
+      detail: expect.stringMatching(/^HTTP 502 .*: a server fault, not the scope; run again later$/),
+    });
   });
 
   it('a 429 on one resource leaves its scope undecided, says to wait, and step 5 repeats that call', () => {
