@@ -38,7 +38,8 @@ afterAll(async () => {
 
 describe('generated project, end to end', { timeout: 240_000 }, () => {
   it('repairmon new scaffolds without asking', async () => {
-    const args = ['new', 'nowak-integration', '--yes', '--skip-install', '--no-interactive', '--tenant', TENANT];
+    // --pagination: its src/index.ts counts every page (node-lines.test.ts runs the default project).
+    const args = ['new', 'nowak-integration', '--yes', '--skip-install', '--no-interactive', '--tenant', TENANT, '--pagination'];
     const result = await runCli(args, { cwd: work });
     expect(result.stderr).not.toContain('An error occured');
     expect(result.code).toBe(0);
@@ -157,6 +158,27 @@ describe('the generated client and checklist against every dialect', { timeout: 
       expect(nologs.stdout).toMatch(/^ {2}curl .*\/logs'$/m);
     },
   );
+
+  it('with --pagination, `npm start` counts every page: the same counts from a sandbox sending 2 items a page', async () => {
+    const paged = await startSandbox({ pageSize: 2 });
+    try {
+      const counts = async (sandbox: RunningSandbox) => {
+        const env = childEnv({
+          REPAIR_API_TEST_BASE_URL: sandbox.baseUrl,
+          REPAIR_API_TEST_KEY: sandbox.key('nowak-test').key,
+          REPAIR_API_TENANT: REFERENCE_TENANT,
+        });
+        const start = await runProcess(process.execPath, [join('dist', 'index.js')], { cwd: project, env });
+        expect(start.code, start.stdout + start.stderr).toBe(0);
+        return TENANT_RESOURCES.map((r) => Number(/\s(\d+)$/.exec(line(start.stdout, `  ${r}`))?.[1]));
+      };
+      const [whole, byPages] = await Promise.all([counts(sandboxes.get('reference')!), counts(paged)]);
+      expect(whole.every((n) => n > 2)).toBe(true);
+      expect(byPages).toEqual(whole);
+    } finally {
+      await paged.close();
+    }
+  });
 
   it('a 429 on one resource: its scope row is undecided (SKIP), the check says it was rate limited, exit 1', async () => {
     const sandbox = sandboxes.get('reference')!;
