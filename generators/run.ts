@@ -111,6 +111,10 @@ export function startRun(setting: RunSetting, log: Log): RunStart {
   if (state.kind === 'ours') refuseChangedAnswers(state.stored, flags.given);
   const known = { ...(state.kind === 'ours' ? state.stored : {}), ...flags.given };
   if (!rerun && known.name === undefined && target !== undefined) known.name = basename(target);
+  // `repairmon new @acme/repairs`, as `npm create` reads it: the folder as given, the scope kept
+  // in the package name (it was dropped, the package named after the last folder alone).
+  if (!rerun && known.packageName === undefined && dirGiven && /^@[^/\\]+\/[^/\\]+$/.test(dir))
+    known.packageName = dir;
   const missing = ANSWER_NAMES.filter((name) => known[name] === undefined);
   if (missing.length === 0 || !flag(setting, 'yes'))
     return { setting, target, rerun, known, missing };

@@ -62,6 +62,18 @@ describe('repairmon new', { timeout: 30_000 }, () => {
     expect(existsSync(join(result.cwd, 'here', '.github'))).toBe(false);
   });
 
+  it('a scoped package name as the directory keeps its scope in package.json, as npm create does; --package-name still wins', async () => {
+    const scoped = await newIn(['@acme/repairs', '--yes', '--skip-install']);
+    expect(scoped.code, scoped.stderr).toBe(0);
+    const pkg = JSON.parse(readFileSync(join(scoped.cwd, '@acme', 'repairs', 'package.json'), 'utf8')) as { name: string };
+    expect(pkg.name).toBe('@acme/repairs');
+    const given = await newIn(['@acme/repairs', '--yes', '--skip-install', '--package-name', '@other/sync']);
+    expect(given.code, given.stderr).toBe(0);
+    expect((JSON.parse(readFileSync(join(given.cwd, '@acme', 'repairs', 'package.json'), 'utf8')) as { name: string }).name).toBe(
+      '@other/sync',
+    );
+  });
+
   it('takes --no-<flag> for every yes/no answer, as yo does and the missing-answers message says', async () => {
     const booleans = ANSWER_FLAGS.filter((f) => f.type === 'boolean').map((f) => f.flag);
     expect(booleans).toEqual(['github-actions', 'pagination', 'parse']);
