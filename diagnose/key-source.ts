@@ -82,8 +82,11 @@ export async function readKey(source: KeySource, io: { env: NodeJS.ProcessEnv; s
           ok: false,
           reason: `--key-env "${shownValue(source.name)}" looks like the key itself: give the name of the variable that holds it`,
         };
-      if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(source.name))
-        return { ok: false, reason: `--key-env "${source.name}" is not an environment variable name` };
+      // Not a name. A long one is never echoed whole: it may be a key of a shape the guess above misses.
+      if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(source.name)) {
+        const shown = source.name.length < 16 ? source.name : `…${source.name.slice(-4)} (${source.name.length} characters)`;
+        return { ok: false, reason: `--key-env "${shown}" is not an environment variable name` };
+      }
       const value = io.env[source.name];
       if (value === undefined || value.trim() === '')
         return { ok: false, reason: `--key-env: environment variable ${source.name} is not set or empty` };
@@ -93,9 +96,11 @@ export async function readKey(source: KeySource, io: { env: NodeJS.ProcessEnv; s
       const read = readUserFile(source.path, SECRET_FILE_MAX_BYTES);
       // The key itself pasted for its file's path is shown as its last 4 characters.
       const shown = shownValue(source.path);
-      const pasted = looksLikeSecret(source.path)
-        ? ': it looks like the key itself; write the key into a file and give its path, or use --key-stdin'
-        : '';
+      // A path with a folder in it is a path, even when its file name holds a key prefix.
+      const pasted =
+        !/[/\\]/.test(source.path) && looksLikeSecret(source.path)
+          ? ': it looks like the key itself; write the key into a file and give its path, or use --key-stdin'
+          : '';
       if (!read.ok) return { ok: false, reason: `--key-file: ${userFileProblem('', `"${shown}"`, read)}${pasted}` };
       return toKey(read.text, `--key-file ${shown}`);
     }

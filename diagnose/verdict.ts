@@ -77,9 +77,10 @@ export function brokenFacts(row: DiagnosisRow, input: ReportBody) {
     case 'server_error':
       return { kind: f.kind, evidence, status: f.status, html: f.html, code: f.code };
     case 'invalid_envelope': {
-      // Past the base rows (and GET / itself) the base URL has answered as the API: a path answering without the
-      // envelope is the API's fault (or a proxy's in front of that path), not a wrong base URL.
-      if (!BASE_ROWS.has(row.check) && row.check !== 'index') return { kind: f.kind, evidence, status: f.status, notApi: undefined };
+      // Once the path row has seen the API's envelope at this base URL, a path answering without
+      // it (`/` included) is the API's fault (or a proxy's in front of that path), not a wrong base URL.
+      const apiAtBase = input.checks.find((r) => r.check === 'path')?.status === 'pass';
+      if (!BASE_ROWS.has(row.check) && apiAtBase) return { kind: f.kind, evidence, status: f.status, notApi: undefined };
       const notApi = f.html ? ('html_page' as const) : f.status === 404 ? ('not_found' as const) : ('not_envelope' as const);
       return { kind: f.kind, evidence, status: f.status, notApi };
     }

@@ -16,6 +16,7 @@ import {
   ANSWER_NAMES,
   type AnswerName,
   type Answers,
+  checkAnswer,
   completeAnswers,
   defaultAnswer,
   isBooleanAnswer,
@@ -113,8 +114,10 @@ export function startRun(setting: RunSetting, log: Log): RunStart {
   if (!rerun && known.name === undefined && target !== undefined) known.name = basename(target);
   // `repairmon new @acme/repairs`, as `npm create` reads it: the folder as given, the scope kept
   // in the package name (it was dropped, the package named after the last folder alone).
-  if (!rerun && known.packageName === undefined && dirGiven && /^@[^/\\]+\/[^/\\]+$/.test(dir))
-    known.packageName = dir;
+  // Only a name npm takes as it is; `@Acme/Repairs` keeps the old default (`repairs`).
+  const scoped = dirGiven ? dir.replace(/[/\\]+$/, '') : '';
+  if (!rerun && known.packageName === undefined && /^@[^/\\]+\/[^/\\]+$/.test(scoped))
+    if (checkAnswer('packageName', scoped).ok) known.packageName = scoped;
   const missing = ANSWER_NAMES.filter((name) => known[name] === undefined);
   if (missing.length === 0 || !flag(setting, 'yes'))
     return { setting, target, rerun, known, missing };

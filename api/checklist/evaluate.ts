@@ -67,6 +67,13 @@ function rowOf(id: ChecklistRowId, step: ChecklistRow['step'], label: string) {
 
 const said = (seen: Seen): string => describeAnswer(seen.result);
 
+const SERVER_FAULTS: ReadonlySet<ChecklistCause['kind']> = new Set([
+  'server_error',
+  'timeout',
+  'connection_error',
+  'invalid_envelope',
+]);
+
 /** Texts `npm run check` looks for: its CA hint, its "rate limited" ending. */
 export const UNTRUSTED = 'certificate not trusted: give its CA';
 export const RATE_LIMITED = 'rate limited';
@@ -160,7 +167,7 @@ function tenantRow(tenant: string | undefined, resources: Seen[], key: Checklist
   if (key.status === 'fail' && key.cause.kind === 'unauthorized') return skip('key not accepted');
   for (const [kind, what] of [
     ['not_found', 'nothing at'],
-    ['client_error', 'the API refuses'],
+    ['client_error', 'the API refuses every path of'],
   ] as const)
     if (resources.every((s) => s.cause.kind === kind))
       return fail(
@@ -216,7 +223,7 @@ function scopeRow(
     return skip(RATE_LIMITED, `${said(seen)}: not decided; run again later${wait}`, resource);
   }
   // A server failing says nothing of the scope either, but unlike a 429 it fails the check.
-  const server = /server|timeout|connection|envelope/.test(cause.kind);
+  const server = SERVER_FAULTS.has(cause.kind);
   return fail(
     seen,
     `${said(seen)}${server ? ': a server fault, not the scope; run again later' : ''}`,

@@ -107,9 +107,12 @@ function targetVerdict(r: ConnectReport): string {
   if (slow.length === r.lines.length)
     return `does NOT answer ${within} (a host that accepts connections but stays silent, or the timeout is too short)`;
   const otherwise = r.lines.every((l) => l.api || l.result.verdict.outcome === 'timeout');
-  return otherwise
-    ? `answers as the API, but ${slow.length} of ${r.lines.length} calls got no answer ${within}: the API is slow there (or the timeout is too short)`
-    : 'does NOT answer as the API';
+  if (!otherwise) return 'does NOT answer as the API';
+  if (slow.length > 0)
+    return `answers as the API, but ${slow.length} of ${r.lines.length} calls got no answer ${within}: the API is slow there (or the timeout is too short)`;
+  // Every answer the API's envelope, yet not a pass: /docs refused or failed (a 503, a 404 of another version).
+  const docs = r.lines[0]!.result.verdict;
+  return `answers with the API's envelope, but GET /docs failed: ${docs.detail}`;
 }
 
 export function formatConnect(reports: readonly ConnectReport[]): string {

@@ -69,10 +69,15 @@ export function projectedSeries(config: MonitorConfig, plan: readonly ProbeSpec[
   const perProbe = perProbeFamilies(plan, config.metrics?.perKeyOutcomes ?? false);
   const byFamily = { ...sharedFamilies(config, plan), ...perProbe };
   const sum = (r: Record<string, number>): number => Object.values(r).reduce((a, b) => a + b, 0);
+  // What the configured keys' own probes add (their per-probe series and retry-after gauge); the
+  // rest (per target, endpoint, the keyless canaries, the service) is shared, whatever the keys.
+  const own = new Set(config.targets.flatMap((t) => t.keys.map((k) => `${t.name}\u0000${k.alias}`)));
+  const keyed = plan.filter((p) => own.has(`${p.target}\u0000${p.keyAlias}`));
+  const perKeys = sum(perProbeFamilies(keyed, config.metrics?.perKeyOutcomes ?? false)) + own.size;
   return {
     total: sum(byFamily),
-    /** Series per target, endpoint and the service itself: what a pilot config's few keys must not be charged with. */
-    shared: sum(byFamily) - sum(perProbe),
+    /** Series that do not grow with keys: what a pilot config's few keys must not be charged with. */
+    shared: sum(byFamily) - perKeys,
     probes: plan.length,
     keys: config.targets.reduce((n, t) => n + t.keys.length, 0),
     perProbe: plan.length === 0 ? 0 : sum(perProbe) / plan.length,

@@ -43,6 +43,16 @@ describe('readKey', () => {
       reason: '--key-env: environment variable EMPTY is not set or empty',
     });
     expect((await readKey({ kind: 'env', name: 'A B' }, io())).ok).toBe(false);
+    // A long non-name (a key of a shape no guess catches: lowercase hex, a UUID) is never echoed whole.
+    const uuid = '3f1c9a2e-7b4d-4e8a-9c1f-0a2b3c4d5e6f';
+    expect(await readKey({ kind: 'env', name: uuid }, io())).toEqual({
+      ok: false,
+      reason: '--key-env "…5e6f (36 characters)" is not an environment variable name',
+    });
+    // A path with a folder is a path, even when its file name holds a key prefix: shown short (a
+    // prefix is never echoed), without the "looks like the key itself" hint.
+    const inFolder = await readKey({ kind: 'file', path: '/no/such/rs_test_nowak.key' }, io());
+    expect(inFolder.ok === false && inFolder.reason).toBe('--key-file: cannot read "….key" (ENOENT)');
   });
 
   it('reads a file and names an unreadable one without content', async () => {

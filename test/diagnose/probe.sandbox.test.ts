@@ -190,13 +190,10 @@ describe('repairmon probe against the sandbox', () => {
     expect(report.verdict.next).toMatch(
       /^escalate to the API on-call: \/api\/v1\/tenants\/rowery-nowak\/repairs answered without the API's envelope/,
     );
-    // At the base URL the same fault still says the base URL does not lead to the API.
-    const atBase = await probe(
-      'nowak-test',
-      ['--base-url', sandbox.baseUrl, '--tenant', 'rowery-nowak'],
-      'broken-envelope@/docs;broken-envelope@/',
-    );
-    expect(atBase.report.verdict.headline, atBase.report.verdict.summary).toBe('NOT THE API');
+    // GET / broken while tenant paths answer with the envelope: the same (no path at the base URL
+    // answering with it stays NOT THE API: verdict.test.ts).
+    const index = await probe('nowak-test', ['--base-url', sandbox.baseUrl, '--tenant', 'rowery-nowak'], 'broken-envelope@/');
+    expect(index.report.verdict.headline, index.report.verdict.summary).toBe('BROKEN ANSWER');
   });
 
   it('/docs alone an HTML 502: the key works (OK, exit 0), and a docs WARN row and the summary name the failing /docs', async () => {

@@ -67,6 +67,16 @@ describe('repairmon new', { timeout: 30_000 }, () => {
     expect(scoped.code, scoped.stderr).toBe(0);
     const pkg = JSON.parse(readFileSync(join(scoped.cwd, '@acme', 'repairs', 'package.json'), 'utf8')) as { name: string };
     expect(pkg.name).toBe('@acme/repairs');
+    // One npm would refuse as it is (capitals) keeps the old default; a trailing slash is a folder's.
+    const upper = await newIn(['@Acme/Repairs', '--yes', '--skip-install']);
+    expect(upper.code, upper.stderr).toBe(0);
+    expect((JSON.parse(readFileSync(join(upper.cwd, '@Acme', 'Repairs', 'package.json'), 'utf8')) as { name: string }).name).toBe(
+      'repairs',
+    );
+    const slash = await newIn(['@acme/repairs/', '--yes', '--skip-install']);
+    expect((JSON.parse(readFileSync(join(slash.cwd, '@acme', 'repairs', 'package.json'), 'utf8')) as { name: string }).name).toBe(
+      '@acme/repairs',
+    );
     const given = await newIn(['@acme/repairs', '--yes', '--skip-install', '--package-name', '@other/sync']);
     expect(given.code, given.stderr).toBe(0);
     expect((JSON.parse(readFileSync(join(given.cwd, '@acme', 'repairs', 'package.json'), 'utf8')) as { name: string }).name).toBe(

@@ -67,7 +67,7 @@ const SITUATIONS: Readonly<Record<string, Answer>> = {
   'host refused': () => refused(),
   'certificate not trusted': () => untrusted(),
   '429 on one resource': tenantKeyApi(TENANT, { 'scope:bikes': () => err(429, 'rate_limited', 'bikes', { 'retry-after': '30' }) }),
-  // A platform key and a slug the API will not take (the sandbox's reading: 400 invalid_tenant_slug).
+  // A slug the API will not take (the sandbox's reading: 400 invalid_tenant_slug, which it tells a platform key).
   'slug refused (400)': tenantKeyApi(
     TENANT,
     everyResource((r) => err(400, 'invalid_tenant_slug', r)),
@@ -168,7 +168,9 @@ describe('the generated check and repairmon probe evaluate the same answers the 
     expect(rows.find((r) => r.id === 'key')).toMatchObject({ status: 'skip', detail: expect.stringMatching(/: not decided; see tenant$/) });
     expect(rows.find((r) => r.id === 'tenant')).toMatchObject({
       status: 'fail',
-      detail: expect.stringMatching(/^HTTP 400 invalid_tenant_slug .*: the API refuses tenant "rowery-nowak"; check the tenant slug$/),
+      detail: expect.stringMatching(
+        /^HTTP 400 invalid_tenant_slug .*: the API refuses every path of tenant "rowery-nowak"; check the tenant slug$/,
+      ),
     });
     for (const r of TENANT_RESOURCES)
       expect(rows.find((row) => row.id === `scope:${r}`)).toMatchObject({ status: 'skip', detail: 'tenant refused' });

@@ -166,6 +166,22 @@ describe('--connect', () => {
     }
   });
 
+  it('a /docs failing with the API envelope (a 503) is named, not called slow or something else: exit 1', async () => {
+    sandbox.setFaults('status:503@/docs');
+    try {
+      const { code, stdout } = await check(
+        ['targets:', ...target('docs503', sandbox.baseUrl, ['nowak-test'])].join('\n'),
+        ['--connect'],
+        env(),
+      );
+      expect(code).toBe(1);
+      expect(stdout).toContain(`connect docs503 (${sandbox.baseUrl}): answers with the API's envelope, but GET /docs failed: HTTP 503`);
+      expect(stdout).not.toContain('slow');
+    } finally {
+      sandbox.setFaults('');
+    }
+  });
+
   it("an API slower than the target's timeout is said to be slow, not to be something else: still exit 1", async () => {
     sandbox.setFaults('latency:3000@/tenants/*/clients');
     try {

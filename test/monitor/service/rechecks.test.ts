@@ -1,23 +1,23 @@
 /**
  * Rechecks against the real sandbox, on a real two-second schedule: a read failing on the
  * service's side is probed again `recheckAfter` (333 ms) later, so it reaches `failureThreshold`
- * within one interval; a read the key is refused on, and a healthy
- * one, keep the schedule's pace. Offsets are fixed (`random`), so a probe's ticks are a whole
+ * within one interval; a read the key is refused on, and a healthy one, keep the schedule's pace. Offsets are fixed (`random`), so a probe's ticks are a whole
  * interval apart and any shorter gap is a recheck. Two seconds, not one: a recheck must start
  * before the next tick, and a cold first round of ~20 probes on a loaded CI machine took longer
  * than the 667 ms a one-second schedule leaves.
  */
-const SCHEDULE = '*/2 * * * * *';
-const withRecheck = (config: ReturnType<typeof demoConfig>, extra: { failureThreshold?: number } = {}) => ({
-  ...config,
-  targets: config.targets.map((t) => ({ ...t, recheckAfterMs: 333, ...extra })),
-});
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { demoConfig } from '../../../monitor/demo-config.js';
 import { type Monitor, createMonitor } from '../../../monitor/service.js';
 import { type RunningSandbox, startSandbox } from '../../../sandbox/index.js';
 import { seriesValue, silent } from '../helpers.js';
 import { waitFor } from '../../helpers/rig.js';
+
+const SCHEDULE = '*/2 * * * * *';
+const withRecheck = (config: ReturnType<typeof demoConfig>, extra: { failureThreshold?: number } = {}) => ({
+  ...config,
+  targets: config.targets.map((t) => ({ ...t, recheckAfterMs: 333, ...extra })),
+});
 
 let sandbox: RunningSandbox;
 beforeAll(async () => {
