@@ -97,8 +97,11 @@ function trafficLine(report: DiagnosisReport): string {
 
 export function renderDiagnosisTable(report: DiagnosisReport, view: TableWidth = DEFAULT_WIDTH): string {
   const width = view === 'wide' ? undefined : view;
+  // `true`: a request id or trace id in the verdict stays whole, as in the table.
   const fit = (text: string, indent = ''): string[] =>
-    (width === undefined ? [printable(text)] : wrap(printable(text), width - indent.length, CONTINUED)).map((line) => `${indent}${line}`);
+    (width === undefined ? [printable(text)] : wrap(printable(text), width - indent.length, CONTINUED, ' ', true)).map(
+      (line) => `${indent}${line}`,
+    );
   const table = width === undefined ? [WIDE_HEADINGS, ...report.checks.map(wideCells)] : [HEADINGS, ...report.checks.map(cells)];
   // The header breaks between its fields (two spaces apart), never between a label and its value.
   const header = width === undefined ? [printable(headerLine(report))] : wrap(printable(headerLine(report)), width, CONTINUED, '  ');

@@ -74,6 +74,20 @@ describe('renderDiagnosisTable', () => {
         text.split('\n').some((l) => l.includes(id)),
         id,
       ).toBe(true);
+    // The verdict's lines too: a server error's next step names the call's ids.
+    const failed = report({
+      answer: tenantKeyApi('rowery-nowak', { 'scope:logs': () => err(502, 'internal_error', 'logs') }),
+      tenant: 'rowery-nowak',
+    });
+    // The trace id (32 characters) on a 30-column terminal: whole on a line of its own.
+    const id = failed.checks.find((c) => c.check === 'scope:logs')!.traceId!;
+    expect(failed.verdict.next).toContain(id);
+    const lines = renderDiagnosisTable(failed, 30).split('\n');
+    const next = lines.slice(lines.findIndex((l) => l.startsWith('Next: ')));
+    expect(
+      next.some((l) => l.includes(id)),
+      next.join('\n'),
+    ).toBe(true);
   });
 
   it('lists a call read by two checks once', () => {
