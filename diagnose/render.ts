@@ -97,14 +97,15 @@ function trafficLine(report: DiagnosisReport): string {
 
 export function renderDiagnosisTable(report: DiagnosisReport, view: TableWidth = DEFAULT_WIDTH): string {
   const width = view === 'wide' ? undefined : view;
-  // `true`: a request id or trace id in the verdict stays whole, as in the table.
+  // A request id or trace id in the verdict stays whole, as in the table.
   const fit = (text: string, indent = ''): string[] =>
-    (width === undefined ? [printable(text)] : wrap(printable(text), width - indent.length, CONTINUED, ' ', true)).map(
+    (width === undefined ? [printable(text)] : wrap(printable(text), width - indent.length, CONTINUED, { keepWords: true })).map(
       (line) => `${indent}${line}`,
     );
   const table = width === undefined ? [WIDE_HEADINGS, ...report.checks.map(wideCells)] : [HEADINGS, ...report.checks.map(cells)];
   // The header breaks between its fields (two spaces apart), never between a label and its value.
-  const header = width === undefined ? [printable(headerLine(report))] : wrap(printable(headerLine(report)), width, CONTINUED, '  ');
+  const header =
+    width === undefined ? [printable(headerLine(report))] : wrap(printable(headerLine(report)), width, CONTINUED, { separator: '  ' });
   // Request and trace ids stay whole on a narrow terminal: they are what the API team searches by.
   const lines = [...header, '', ...renderTable(table, { width, keepWords: true })];
   const curls = curlLines(report.checks);

@@ -17,6 +17,12 @@ interface TableOptions {
   readonly keepWords?: boolean;
 }
 
+/** `separator`: where lines may break (two spaces keep a label with its value); `keepWords`: see TableOptions. */
+interface WrapOptions {
+  readonly separator?: string;
+  readonly keepWords?: boolean | undefined;
+}
+
 /** A cell never narrower than this, however long the columns before it. */
 const MIN_LAST_COLUMN = 20;
 
@@ -24,7 +30,7 @@ const MIN_LAST_COLUMN = 20;
  * `text` in lines of at most `width` columns broken at `separator` (a space; two keep a label with
  * its value), later lines starting with `indent`; a longer word is cut unless `keepWords`.
  */
-export function wrap(text: string, width: number, indent = '', separator = ' ', keepWords = false): string[] {
+export function wrap(text: string, width: number, indent = '', { separator = ' ', keepWords = false }: WrapOptions = {}): string[] {
   const lines: string[] = [];
   let line = '';
   const room = (): number => width - (lines.length === 0 ? 0 : indent.length);
@@ -57,7 +63,7 @@ export function renderTable(rows: readonly (readonly string[])[], options: Table
     const head = cells.slice(0, -1).map(pad);
     const last = cells.at(-1) ?? '';
     if (align(columns - 1) === 'right' || lastWidth === undefined) return [[...head, pad(last, columns - 1)].join('  ').trimEnd()];
-    return wrap(last, lastWidth, '', ' ', options.keepWords).map((part, i) =>
+    return wrap(last, lastWidth, '', { keepWords: options.keepWords }).map((part, i) =>
       (i === 0 ? [...head, part].join('  ') : `${' '.repeat(lead)}${part}`).trimEnd(),
     );
   };
