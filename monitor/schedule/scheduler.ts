@@ -102,6 +102,8 @@ type RoundContext = Readonly<{
   random: () => number;
   /** Probe id -> its recheck under way (waiting or running). */
   rechecks: Map<string, Promise<void>>;
+  /** Probe ids whose recheck has been sent and not yet answered: what a reload's schedule waits for. */
+  sending: Set<string>;
   /** The waits of rechecks not yet sent, each a cancel: `retire` calls them all. */
   waits: Set<() => void>;
   retired: { value: boolean };
@@ -148,7 +150,12 @@ function recheck(spec: ProbeSpec, target: MonitorTarget, nextRoundAt: number, ct
       again = await ctx.pool.run(async () => {
         if (ctx.signal.aborted || ctx.retired.value || ctx.now() >= nextRoundAt) return false;
         ctx.deps.metrics.rechecks.inc({ target: target.name });
-        return (await ctx.deps.runProbe(spec, target, ctx.signal, true)) === true;
+        ctx.sending.add(spec.id);
+        try {
+          return (await ctx.deps.runProbe(spec, target, ctx.signal, true)) === true;
+        } finally {
+          ctx.sending.delete(spec.id);
+        }
       });
     }
   };
@@ -252,6 +259,7 @@ export function createScheduler(rounds: readonly TargetRound[], deps: SchedulerD
     now: deps.now ?? (() => performance.now()),
     random: deps.random ?? Math.random,
     rechecks: new Map(),
+    sending: new Set(),
     waits: new Set(),
     retired: { value: false },
   };
@@ -294,8 +302,11 @@ export function createScheduler(rounds: readonly TargetRound[], deps: SchedulerD
     },
     /** No more ticks; resolves once the rounds under way have finished (a reload's old schedule). */
     retire,
-    /** This probe's recheck under way, if any: the schedule replacing this one waits for it. */
-    recheckOf: (id: string): Promise<void> | undefined => ctx.rechecks.get(id),
+    /**
+     * This probe's recheck, if one is sent and not yet answered: the schedule replacing this one
+     * waits for it. One still waiting for its time or a slot is dropped by `retire`, not waited for.
+     */
+    recheckOf: (id: string): Promise<void> | undefined => (ctx.sending.has(id) ? ctx.rechecks.get(id) : undefined),
     /** No more ticks, and the rounds under way are aborted (shutdown). */
     async stop(): Promise<void> {
       stopping.abort(new Error('scheduler stopped'));
