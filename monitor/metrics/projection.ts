@@ -66,14 +66,15 @@ function sharedFamilies(config: MonitorConfig, plan: readonly ProbeSpec[]): Reco
 
 /** `total`: every `repairmon_*` series, `shared` of them not per probe; `perProbe`: series of the per-probe families (outcome counters included when per key), per probe. */
 export function projectedSeries(config: MonitorConfig, plan: readonly ProbeSpec[] = buildPlan(config)) {
-  const perProbe = perProbeFamilies(plan, config.metrics?.perKeyOutcomes ?? false);
+  const perKeyOutcomes = config.metrics?.perKeyOutcomes ?? false;
+  const perProbe = perProbeFamilies(plan, perKeyOutcomes);
   const byFamily = { ...sharedFamilies(config, plan), ...perProbe };
   const sum = (r: Record<string, number>): number => Object.values(r).reduce((a, b) => a + b, 0);
   // What the configured keys' own probes add (their per-probe series and retry-after gauge); the
   // rest (per target, endpoint, the keyless canaries, the service) is shared, whatever the keys.
   const own = new Set(config.targets.flatMap((t) => t.keys.map((k) => `${t.name}\u0000${k.alias}`)));
   const keyed = plan.filter((p) => own.has(`${p.target}\u0000${p.keyAlias}`));
-  const perKeys = sum(perProbeFamilies(keyed, config.metrics?.perKeyOutcomes ?? false)) + own.size;
+  const perKeys = sum(perProbeFamilies(keyed, perKeyOutcomes)) + own.size;
   return {
     total: sum(byFamily),
     /** Series that do not grow with keys: what a pilot config's few keys must not be charged with. */
