@@ -260,16 +260,16 @@ export class Call {
     await this.sleep(delayMs);
   }
 
-  private tries(stopReason: string | undefined): string {
+  private tries(stopReason: string | undefined, elapsedMs?: number): string {
     const attempts = plural(this.attempts, 'attempt');
     if (stopReason === 'deadline')
-      return `(${attempts}, deadline: ${this.used()} used, the rest ${TOO_LITTLE})`;
+      return `(${attempts}, deadline: ${this.used(elapsedMs)} used, the rest ${TOO_LITTLE})`;
     return `(${attempts}${stopReason && stopReason !== 'not_retryable' ? `, ${stopReason}` : ''})`;
   }
 
-  private used(): string {
+  private used(elapsedMs = Date.now() - this.started): string {
     const { totalTimeoutMs } = this.plan.limits;
-    return `${Date.now() - this.started} ms of the ${totalTimeoutMs} ms budget (totalTimeoutMs)`;
+    return `${elapsedMs} ms of the ${totalTimeoutMs} ms budget (totalTimeoutMs)`;
   }
 
   private timeout(
@@ -282,12 +282,12 @@ export class Call {
     const elapsedMs = Date.now() - this.started;
     const left = totalTimeoutMs - elapsedMs;
     const budget = `the ${attemptTimeoutMs} ms budget of one attempt (attemptTimeoutMs)`;
-    let text = `${phase} timeout: ${budget} ran out ${this.tries(stopReason)}`;
+    let text = `${phase} timeout: ${budget} ran out ${this.tries(stopReason, elapsedMs)}`;
     if (scope === 'total') {
       const tries = plural(this.attempts, 'attempt');
       const waits = `${(this.waitedMs / 1000).toFixed(this.waitedMs < 10_000 ? 1 : 0)} s of waits`;
       const rest = left > 0 ? `; ${left} ms left, ${TOO_LITTLE}` : '';
-      text = `total timeout: ${this.used()} used by ${tries} and ${waits}${rest}`;
+      text = `total timeout: ${this.used(elapsedMs)} used by ${tries} and ${waits}${rest}`;
     }
     return this.error({
       kind: 'timeout',
