@@ -23,7 +23,7 @@ import {
 } from './alert-stack-config.js';
 import { startAlertmanager } from './alertmanager-server.js';
 import { benchMonitorYaml, startMonitorProcess } from './monitor-process.js';
-import { stablePort } from './port.js';
+import { freePort } from './port.js';
 import { startPrometheus } from './prometheus-server.js';
 import { scaleAlertmanager, scaleRules } from './rule-scaling.js';
 import { type WebhookReceiver, labelsMatch, startWebhookReceiver } from './webhook-receiver.js';
@@ -157,7 +157,7 @@ export async function runAlertStack(
 
     // The second monitor, a real `repairmon serve` process, is the one the stopped-monitor fault stops.
     // Stopped and started again on this port by a fault: one no other test's listen(0) can take meanwhile.
-    const secondPort = await stablePort();
+    const secondPort = await freePort();
     const secondFile = join(dir, 'monitor.yaml');
     const secondYaml = benchMonitorYaml({
       baseUrl: sandboxes.second.baseUrl,

@@ -18,7 +18,7 @@ export async function startRig(
   sandboxOptions: Parameters<typeof startSandbox>[0] = {},
 ): Promise<Rig> {
   const sandbox = await startSandbox(sandboxOptions);
-  const monitor = createMonitor(demoConfig(sandbox, { timeoutMs: 1_000, ...options }), { logger: silent, ...deps });
+  const monitor = createMonitor(demoConfig(sandbox, { timeoutMs: 5_000, ...options }), { logger: silent, ...deps });
   return {
     sandbox,
     monitor,

@@ -43,19 +43,19 @@ describe('the total timeout, used up over several attempts against a slow server
   };
 
   it('an attempt cut by the deadline: names the budget, and elapsed is the whole budget', async () => {
-    // 503 after 500 ms; the backoff (random 0) is 125 ms, so the second attempt starts at about
-    // 625 ms (a retry fits while the first ends before 875 ms) and the 1 100 ms deadline cuts it
-    // before the server's answer, 500 ms later.
-    hostile.set({ status: 503, body: () => rawErrorEnvelope('internal_error', 'awaria'), delayMs: 500 });
+    // 503 after 1 000 ms; the backoff (random 0) is 125 ms, so the second attempt starts at about
+    // 1 125 ms (a retry fits while the first ends before 1 875 ms: room for a loaded runner) and
+    // the 2 100 ms deadline cuts it before the server's answer, 1 000 ms later.
+    hostile.set({ status: 503, body: () => rawErrorEnvelope('internal_error', 'awaria'), delayMs: 1_000 });
     const started = performance.now();
-    const error = await clientError({ maxRetries: 10, totalTimeoutMs: 1_100 });
+    const error = await clientError({ maxRetries: 10, totalTimeoutMs: 2_100 });
     const tookMs = performance.now() - started;
     expect(isTimeoutError(error) && error.scope, error.message).toBe('total');
     expect(error.attempts).toBe(2);
-    const elapsed = measured(error.message, 1_100);
+    const elapsed = measured(error.message, 2_100);
     expect(elapsed, error.message).toBeDefined();
     // The deadline timer may fire a millisecond early; the call cannot end before it.
-    expect(elapsed).toBeGreaterThanOrEqual(1_098);
+    expect(elapsed).toBeGreaterThanOrEqual(2_098);
     expect(elapsed).toBeLessThanOrEqual(Math.ceil(tookMs));
     expect(isTimeoutError(error) && error.elapsedMs).toBe(elapsed);
   });

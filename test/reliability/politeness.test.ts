@@ -97,8 +97,11 @@ describe('429 storm with Retry-After: 2', () => {
     const burstOf = (alias: string) => monitor.plan().filter((p) => p.keyAlias === alias && p.endpoint !== 'docs').length;
     const started = Date.now();
     let rounds = 0;
+    // Two whole rounds after the hint has surely passed, however slow a loaded runner makes them.
+    let afterHint = 0;
     try {
-      while (Date.now() - started < HINT_MS + 700) {
+      while (afterHint < 2 && Date.now() - started < 20_000) {
+        if (Date.now() - started > HINT_MS + 300) afterHint += 1;
         await monitor.runOnce();
         rounds += 1;
         // Time is what is tested: a round every 250 ms while the hint runs.

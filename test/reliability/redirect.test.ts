@@ -89,7 +89,7 @@ describe('cross-origin redirect', () => {
 
   it('monitor: a round with both header forms and every canary sends nothing to the other origin', async () => {
     sandbox.setFaults(`redirect:${other.origin}/collect`);
-    const monitor = createMonitor(demoConfig(sandbox, { timeoutMs: 1_000, mixAuth: true }), { logger: createLogger({ level: 'silent' }) });
+    const monitor = createMonitor(demoConfig(sandbox, { timeoutMs: 5_000, mixAuth: true }), { logger: createLogger({ level: 'silent' }) });
     try {
       await monitor.runOnce();
       const entries = monitor.history.recent();

@@ -136,8 +136,14 @@ describe('secrets canary', { timeout: 60_000 }, () => {
       return text;
     };
     await waitForOutput(() => sandboxLog, /nowak/);
-    await waitFor(async () => (await get('/probes.json')).includes('echo/nowak'), {
-      what: 'the echo probe in /probes.json',
+    // Both targets' probes run at once: wait for each one the checks below read, not the first.
+    const awaited = ['echo/nowak', 'sandbox/nowak/rowery-nowak/clients/read', 'sandbox/rejected/rowery-nowak/clients/read'];
+    const seen = async () => {
+      const json = await get('/probes.json');
+      return awaited.every((id) => json.includes(id));
+    };
+    await waitFor(seen, {
+      what: 'the echo probe and both sandbox reads in /probes.json',
       timeoutMs: 10_000,
       everyMs: 100,
     });

@@ -10,6 +10,7 @@ import { Agent } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type AttemptFailure, type AttemptResult, sendAttempt } from '../../../api/client/attempt.js';
 import { ApiKey, type RepairServiceClient, createClient, isTimeoutError } from '../../../api/client/index.js';
+import { waitFor } from '../../helpers/rig.js';
 import { SECRET } from './helpers.js';
 
 const OK_BODY = JSON.stringify({ ok: true, data: [1] });
@@ -81,7 +82,9 @@ describe('sendAttempt: one deadline over connect, headers and body', () => {
   it('time queued for a pooled connection counts against the attempt', async () => {
     const { baseUrl, requests } = await server();
     const pool = agent(1);
-    const blocker = attempt(pool, baseUrl, '/t/stall-headers', 400);
+    const blocker = attempt(pool, baseUrl, '/t/stall-headers', 1_000);
+    // The blocker holds the one connection before the queued call starts, however slow the runner.
+    await waitFor(() => requests.length === 1, { what: 'the blocking request at the server' });
     const queued = await attempt(pool, baseUrl, '/t/ok', 80);
     expect(failureOf(queued)).toMatchObject({ kind: 'timeout' });
     // It timed out while waiting: the server never saw it before the deadline.

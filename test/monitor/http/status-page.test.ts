@@ -149,7 +149,7 @@ describe('the page', () => {
   let rig: Rig;
   let server: MonitorServer;
   beforeAll(async () => {
-    rig = await startRig({ aliases: ['nowak-test', 'kowalski-test'], schedule: '0 0 1 1 *', timeoutMs: 1500 });
+    rig = await startRig({ aliases: ['nowak-test', 'kowalski-test'], schedule: '0 0 1 1 *', timeoutMs: 3_000 });
     server = await createMonitorServer(rig.monitor, { host: '127.0.0.1', port: 0, logger: silent });
     await rig.monitor.runOnce();
     rig.sandbox.setFaults(

@@ -297,9 +297,10 @@ describe('rechecks', () => {
         return calls > 0;
       },
     );
-    // stop() did not wait the 600 ms out, and nothing was probed after it.
-    expect(performance.now() - stoppedAt).toBeLessThan(400);
-    expect(stoppedAt - started).toBeLessThan(1_500);
+    // stop() did not wait the 600 ms out (550: room for a loaded runner's lag, still short of
+    // the wait), and nothing was probed after it.
+    expect(performance.now() - stoppedAt).toBeLessThan(550);
+    expect(stoppedAt - started).toBeLessThan(2_500);
     await new Promise((resolve) => setTimeout(resolve, 700));
     const after = calls - callsAtStop;
     expect(after).toBe(0);

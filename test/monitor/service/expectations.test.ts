@@ -22,7 +22,7 @@ type RawKey = Record<string, unknown> & { alias: string };
 
 /** The demo config for some aliases, each key's raw YAML entry edited by `edit` first. */
 function config(aliases: string[], edit: (key: RawKey) => RawKey = (k) => k, target: Record<string, unknown> = {}): MonitorConfig {
-  const { raw, env } = demoRawConfig(sandbox, { aliases, timeoutMs: 1_000 });
+  const { raw, env } = demoRawConfig(sandbox, { aliases, timeoutMs: 5_000 });
   const targets = (raw['targets'] as Array<Record<string, unknown>>).map((t) => ({
     ...t,
     ...target,

@@ -8,7 +8,7 @@ const ALIASES = ['platform-test', 'nowak-test', 'kowalski-test', 'nowak-nologs-t
 let rig: Rig;
 
 beforeAll(async () => {
-  rig = await startRig({ aliases: ALIASES, timeoutMs: 800 });
+  rig = await startRig({ aliases: ALIASES, timeoutMs: 3_000 });
 });
 afterAll(async () => rig.close());
 
@@ -102,7 +102,7 @@ describe('each outcome against the real sandbox, labelled in metrics', () => {
   test('https against a plain-HTTP port is a tls_error', async () => {
     const config = demoConfig(
       { ...rig.sandbox, baseUrl: rig.sandbox.baseUrl.replace('http:', 'https:') },
-      { aliases: ['nowak-test'], timeoutMs: 800 },
+      { aliases: ['nowak-test'], timeoutMs: 3_000 },
     );
     const monitor = createMonitor(config, { logger: silent });
     try {
