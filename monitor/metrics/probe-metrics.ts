@@ -63,7 +63,7 @@ export function createProbeMetrics(registry: Registry, initial: ProbeMetricSetti
     record(result: ProbeResult, counted = true): { readonly failure: FailureClass; readonly streak: Streak } {
       const { spec, verdict, sent } = result;
       const at = (result.startedAt + result.durationMs) / 1000;
-      if (sent && counted) duration.observe({ target: spec.target, endpoint: spec.endpoint }, result.durationMs / 1000);
+      if (sent && counted) duration.observe({ target: spec.target, endpoint: spec.endpointLabel }, result.durationMs / 1000);
       const failure = failureClass(verdict.outcome, verdict.success, spec.endpoint);
       const streak = table.record(spec, {
         counted,
@@ -96,7 +96,7 @@ export function createProbeMetrics(registry: Registry, initial: ProbeMetricSetti
           duration = durationHistogram(registry, (buckets = settings.buckets));
         }
       }
-      const pairs = new Set(plan.map((p) => `${p.target}${SEP}${p.endpoint}`));
+      const pairs = new Set(plan.map((p) => `${p.target}${SEP}${p.endpointLabel}`));
       for (const [target, endpoint] of gone(knownPairs, pairs)) duration.remove({ target, endpoint });
       const keys = new Set(plan.map((p) => `${p.target}${SEP}${p.keyAlias}`));
       for (const [target, keyAlias] of gone(knownKeys, keys)) retryAfter.remove({ target, key_alias: keyAlias });

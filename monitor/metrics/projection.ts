@@ -39,7 +39,8 @@ function sharedFamilies(config: MonitorConfig, plan: readonly ProbeSpec[]): Reco
     ...((config.metrics?.perKeyOutcomes ?? false)
       ? {}
       : { repairmon_probes_total: distinct(plan, (p) => `${p.target}\u0000${p.endpointLabel}\u0000${p.check}`) * OUTCOMES.length }),
-    repairmon_probe_duration_seconds: distinct(plan, (p) => `${p.target}\u0000${p.endpoint}`) * histogram(durationBuckets(config.targets)),
+    repairmon_probe_duration_seconds:
+      distinct(plan, (p) => `${p.target}\u0000${p.endpointLabel}`) * histogram(durationBuckets(config.targets)),
     repairmon_probe_retry_after_seconds: distinct(plan, (p) => `${p.target}\u0000${p.keyAlias}`),
     repairmon_build_info: 1,
     repairmon_maintenance_active: targets,
@@ -55,7 +56,9 @@ function sharedFamilies(config: MonitorConfig, plan: readonly ProbeSpec[]): Reco
     repairmon_scheduler_probes_configured: targets,
     repairmon_shard_owned_probes: 1,
     repairmon_config_probes: 1,
-    repairmon_probe_slo_seconds: config.targets.reduce((sum, t) => sum + Object.values(t.sloMs).filter((v) => v !== undefined).length, 0),
+    repairmon_probe_slo_seconds: objectiveLabels(plan).filter(
+      ({ target, id }) => config.targets.find((t) => t.name === target)?.sloMs[id] !== undefined,
+    ).length,
     repairmon_schedule_interval_seconds: targets,
     repairmon_probe_failure_threshold: targets,
     repairmon_probe_availability_objective: objectiveLabels(plan).length,

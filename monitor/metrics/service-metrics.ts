@@ -141,9 +141,12 @@ export function createServiceMetrics(
       targets = next;
       for (const metric of [m.sloSeconds, m.intervalSeconds, m.failureThreshold, m.availabilityObjective, m.proxyInfo]) metric.reset();
       const byName = new Map(next.map((t) => [t.name, t]));
+      // Per endpoint label, as every per-probe series: platform/<sub>, so latency and SLO join on it.
       for (const { target, endpoint, id } of objectiveLabels(plan)) {
         const objective = byName.get(target)?.availability[id];
         if (objective !== undefined) m.availabilityObjective.set({ target, endpoint }, objective);
+        const sloMs = byName.get(target)?.sloMs[id];
+        if (sloMs !== undefined) m.sloSeconds.set({ target, endpoint }, sloMs / 1000);
       }
       for (const t of next) {
         m.intervalSeconds.set({ target: t.name }, t.intervalMs / 1000);
@@ -151,7 +154,6 @@ export function createServiceMetrics(
         // At 0 from the start, so increase() and rate() see the first skip rather than a new series.
         for (const reason of SKIP_REASONS) m.ticksSkipped.inc({ target: t.name, reason }, 0);
         m.rechecks.inc({ target: t.name }, 0);
-        for (const [endpoint, ms] of Object.entries(t.sloMs)) m.sloSeconds.set({ target: t.name, endpoint }, (ms ?? 0) / 1000);
         m.proxyInfo.set({ target: t.name, proxy: targetProxy(t, env) ?? 'direct' }, 1);
         const warning = targetProxyWarning(t, env);
         if (warning !== undefined && !warned.has(`${t.name} ${t.baseUrl}`)) {

@@ -50,6 +50,27 @@ describe('each outcome against the real sandbox, labelled in metrics', () => {
     expect(seriesValue(text, 'repairmon_probe_failure_reason', { ...labels, reason: 'none' })).toBe(1);
   });
 
+  test('every series with an endpoint label uses the per-probe values, so latency and SLO join on them', async () => {
+    const text = await rig.monitor.registry.metrics();
+    const endpoints = (family: string): Set<string> =>
+      new Set([...text.matchAll(new RegExp(`^${family}\\{[^}]*endpoint="([^"]*)"`, 'gm'))].map((m) => m[1]!));
+    const perProbe = endpoints('repairmon_probe_success');
+    expect(perProbe).toContain('platform/tenants');
+    for (const family of [
+      'repairmon_probe_duration_seconds_bucket',
+      'repairmon_probe_slo_seconds',
+      'repairmon_probe_availability_objective',
+    ]) {
+      const seen = endpoints(family);
+      expect(seen.size, family).toBeGreaterThan(0);
+      expect(
+        [...seen].filter((e) => !perProbe.has(e)),
+        family,
+      ).toEqual([]);
+    }
+    expect(endpoints('repairmon_probe_slo_seconds')).toContain('platform/tenants');
+  });
+
   test('faults map to timeout, connection_error, server_error, redirect, invalid_envelope', async () => {
     const text = await round(
       [
