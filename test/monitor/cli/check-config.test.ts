@@ -95,6 +95,15 @@ describe('--connect', () => {
     ),
   ];
   const env = (): NodeJS.ProcessEnv => Object.fromEntries(sandbox.keys.map((k) => [`K_${k.alias.replace(/-/g, '_')}`, k.key]));
+  /** `check-config --connect` on one target's lines while the sandbox answers with `faults`. */
+  const connectWithFaults = async (faults: string, targetLines: string[]) => {
+    sandbox.setFaults(faults);
+    try {
+      return await check(['targets:', ...targetLines].join('\n'), ['--connect'], env());
+    } finally {
+      sandbox.setFaults('');
+    }
+  };
 
   it('every target answering as the API and every key reading: exit 0, one line per request', async () => {
     const yaml = ['targets:', ...target('good', sandbox.baseUrl, ['nowak-test', 'kowalski-test'])].join('\n');
@@ -152,48 +161,27 @@ describe('--connect', () => {
   });
 
   it('something that is not the API (an HTML 502 on /docs) fails too', async () => {
-    sandbox.setFaults('html-502');
-    try {
-      const { code, stdout } = await check(
-        ['targets:', ...target('proxy', sandbox.baseUrl, ['nowak-test'])].join('\n'),
-        ['--connect'],
-        env(),
-      );
-      expect(code).toBe(1);
-      expect(stdout).toMatch(/FAIL GET \/docs \(no key\): HTTP 502, server_error \(status_502\)/);
-    } finally {
-      sandbox.setFaults('');
-    }
+    const { code, stdout } = await connectWithFaults('html-502', target('proxy', sandbox.baseUrl, ['nowak-test']));
+    expect(code).toBe(1);
+    expect(stdout).toMatch(/FAIL GET \/docs \(no key\): HTTP 502, server_error \(status_502\)/);
   });
 
   it('a /docs failing with the API envelope (a 503) is named, not called slow or something else: exit 1', async () => {
-    sandbox.setFaults('status:503@/docs');
-    try {
-      const { code, stdout } = await check(
-        ['targets:', ...target('docs503', sandbox.baseUrl, ['nowak-test'])].join('\n'),
-        ['--connect'],
-        env(),
-      );
-      expect(code).toBe(1);
-      expect(stdout).toContain(`connect docs503 (${sandbox.baseUrl}): answers with the API's envelope, but GET /docs failed: HTTP 503`);
-      expect(stdout).not.toContain('slow');
-    } finally {
-      sandbox.setFaults('');
-    }
+    const { code, stdout } = await connectWithFaults('status:503@/docs', target('docs503', sandbox.baseUrl, ['nowak-test']));
+    expect(code).toBe(1);
+    expect(stdout).toContain(`connect docs503 (${sandbox.baseUrl}): answers with the API's envelope, but GET /docs failed: HTTP 503`);
+    expect(stdout).not.toContain('slow');
   });
 
   it("an API slower than the target's timeout is said to be slow, not to be something else: still exit 1", async () => {
-    sandbox.setFaults('latency:3000@/tenants/*/clients');
-    try {
-      const yaml = ['targets:', ...target('slow', sandbox.baseUrl, ['nowak-test']), '    timeout: 1s'].join('\n');
-      const { code, stdout } = await check(yaml, ['--connect'], env());
-      expect(code).toBe(1);
-      expect(stdout).toContain(
-        `connect slow (${sandbox.baseUrl}): answers as the API, but 1 of 2 calls got no answer within 1s: the API is slow there (or the timeout is too short)`,
-      );
-      expect(stdout).toMatch(/FAIL key nowak-test: GET \/tenants\/rowery-nowak\/clients: no answer, timeout/);
-    } finally {
-      sandbox.setFaults('');
-    }
+    const { code, stdout } = await connectWithFaults('latency:3000@/tenants/*/clients', [
+      ...target('slow', sandbox.baseUrl, ['nowak-test']),
+      '    timeout: 1s',
+    ]);
+    expect(code).toBe(1);
+    expect(stdout).toContain(
+      `connect slow (${sandbox.baseUrl}): answers as the API, but 1 of 2 calls got no answer within 1s: the API is slow there (or the timeout is too short)`,
+    );
+    expect(stdout).toMatch(/FAIL key nowak-test: GET \/tenants\/rowery-nowak\/clients: no answer, timeout/);
   });
 });
