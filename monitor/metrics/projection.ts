@@ -9,7 +9,7 @@ import { OUTCOMES } from '../probe/expectation.js';
 import { buildPlan } from '../probe/plan.js';
 import type { ProbeSpec } from '../probe/spec.js';
 import { durationBuckets } from './buckets.js';
-import { SCHEDULE_DELAY_BUCKETS, SKIP_REASONS, TICK_DURATION_BUCKETS, objectiveLabels } from './service-metrics.js';
+import { SCHEDULE_DELAY_BUCKETS, SKIP_REASONS, TICK_DURATION_BUCKETS, objectiveLabels, sloLabels } from './service-metrics.js';
 
 const distinct = (plan: readonly ProbeSpec[], key: (p: ProbeSpec) => string): number => new Set(plan.map(key)).size;
 
@@ -56,9 +56,7 @@ function sharedFamilies(config: MonitorConfig, plan: readonly ProbeSpec[]): Reco
     repairmon_scheduler_probes_configured: targets,
     repairmon_shard_owned_probes: 1,
     repairmon_config_probes: 1,
-    repairmon_probe_slo_seconds: objectiveLabels(plan).filter(
-      ({ target, id }) => config.targets.find((t) => t.name === target)?.sloMs[id] !== undefined,
-    ).length,
+    repairmon_probe_slo_seconds: sloLabels(plan, config.targets).length,
     repairmon_schedule_interval_seconds: targets,
     repairmon_probe_failure_threshold: targets,
     repairmon_probe_availability_objective: objectiveLabels(plan).length,

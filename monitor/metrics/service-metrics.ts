@@ -31,6 +31,15 @@ export function objectiveLabels(plan: readonly ProbeSpec[]): Array<{ target: str
   return [...seen.values()];
 }
 
+/** The (target, endpoint) pairs of the plan's reads that have a latency SLO, with it: `repairmon_probe_slo_seconds`. */
+export function sloLabels(plan: readonly ProbeSpec[], targets: readonly MonitorTarget[]) {
+  const byName = new Map(targets.map((t) => [t.name, t]));
+  return objectiveLabels(plan).flatMap(({ target, endpoint, id }) => {
+    const sloMs = byName.get(target)?.sloMs[id];
+    return sloMs === undefined ? [] : [{ target, endpoint, sloMs }];
+  });
+}
+
 /** A target's https identity: a change of URL or trust drops its certificate series until its next connection. */
 function tlsIdentity(t: MonitorTarget): string | undefined {
   if (!/^https:/i.test(t.baseUrl)) return undefined;
@@ -141,13 +150,12 @@ export function createServiceMetrics(
       targets = next;
       for (const metric of [m.sloSeconds, m.intervalSeconds, m.failureThreshold, m.availabilityObjective, m.proxyInfo]) metric.reset();
       const byName = new Map(next.map((t) => [t.name, t]));
-      // Per endpoint label, as every per-probe series: platform/<sub>, so latency and SLO join on it.
       for (const { target, endpoint, id } of objectiveLabels(plan)) {
         const objective = byName.get(target)?.availability[id];
         if (objective !== undefined) m.availabilityObjective.set({ target, endpoint }, objective);
-        const sloMs = byName.get(target)?.sloMs[id];
-        if (sloMs !== undefined) m.sloSeconds.set({ target, endpoint }, sloMs / 1000);
       }
+      // Per endpoint label, as every per-probe series: platform/<sub>, so latency and SLO join on it.
+      for (const { target, endpoint, sloMs } of sloLabels(plan, next)) m.sloSeconds.set({ target, endpoint }, sloMs / 1000);
       for (const t of next) {
         m.intervalSeconds.set({ target: t.name }, t.intervalMs / 1000);
         m.failureThreshold.set({ target: t.name }, t.failureThreshold);
